@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** The `asst_` + 24 alphanumerics identifier used when running an assistant (spec §3, §5). */
+export const ExternalAssistantIdSchema = z.string().regex(/^asst_[A-Za-z0-9]{24}$/);
+
+export const WebCrawlerSettingsSchema = z.object({
+  enabled: z.boolean(),
+  website_url: z.string().nullable(),
+  max_pages: z.number().int().positive(),
+  max_depth: z.number().int().nonnegative(),
+  delete_orphaned_pages: z.boolean(),
+});
+export type WebCrawlerSettings = z.infer<typeof WebCrawlerSettingsSchema>;
+
+export const SalesModeSchema = z.object({
+  enabled: z.boolean(),
+  sales_prompt: z.string(),
+});
+export type SalesMode = z.infer<typeof SalesModeSchema>;
+
+/** The fields an owner edits; shared by the created and updated events so they never drift apart. */
+export const AssistantProfileSchema = z.object({
+  name: z.string().min(1),
+  description: z.string(),
+  instructions: z.string(),
+  chat_limit: z.number().int().positive(),
+  website_url: z.string().nullable(),
+  avatar_url: z.string().nullable(),
+  web_crawler: WebCrawlerSettingsSchema,
+  payment_processing: SalesModeSchema,
+});
+export type AssistantProfile = z.infer<typeof AssistantProfileSchema>;
+
+export const AssistantCreatedSchema = z.object({
+  assistantId: z.string().min(1),
+  /** Numeric id shown in URLs; allocated by the facade, unique per installation. */
+  numericId: z.number().int().positive(),
+  externalId: ExternalAssistantIdSchema,
+  ownerId: z.string().min(1),
+  profile: AssistantProfileSchema,
+});
+export type AssistantCreated = z.infer<typeof AssistantCreatedSchema>;
+
+export const AssistantUpdatedSchema = z.object({
+  assistantId: z.string().min(1),
+  /** Only the fields that changed. */
+  changes: AssistantProfileSchema.partial(),
+});
+export type AssistantUpdated = z.infer<typeof AssistantUpdatedSchema>;
+
+export const AssistantDeletedSchema = z.object({
+  assistantId: z.string().min(1),
+});
+export type AssistantDeleted = z.infer<typeof AssistantDeletedSchema>;

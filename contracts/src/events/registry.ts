@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { AccountRegisteredSchema } from './account.events.js';
+import { AssistantCreatedSchema, AssistantDeletedSchema, AssistantUpdatedSchema } from './assistant.events.js';
+
+/**
+ * One stored event type: its current schema version, its zod schema, and the upcasters that lift
+ * older stored shapes to the current one. `upcasters[n]` turns version n data into version n + 1.
+ * Events are facts and never rewritten in the store; upcasting happens on read.
+ */
+export interface EventDefinition<Schema extends z.ZodType = z.ZodType> {
+  version: number;
+  schema: Schema;
+  upcasters?: Record<number, (data: unknown) => unknown>;
+}
+
+export const eventDefinitions = {
+  AccountRegistered: { version: 1, schema: AccountRegisteredSchema },
+  AssistantCreated: { version: 1, schema: AssistantCreatedSchema },
+  AssistantUpdated: { version: 1, schema: AssistantUpdatedSchema },
+  AssistantDeleted: { version: 1, schema: AssistantDeletedSchema },
+} satisfies Record<string, EventDefinition>;
+
+export type EventType = keyof typeof eventDefinitions;
+export type EventData<T extends EventType> = z.infer<(typeof eventDefinitions)[T]['schema']>;
+/** A discriminated union of every known event, `{ type, data }`. */
+export type KesherEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+
+export class EventSchemaError extends Error {
+  constructor(
+    readonly eventType: string,
+    readonly issues: string,
+  ) {
+    super(`event ${eventType} does not match its schema: ${issues}`);
+    this.name = 'EventSchemaError';
+  }
+}
+
+export const isKnownEventType = (type: string): type is EventType => Object.hasOwn(eventDefinitions, type);
+
+function definitionOf(type: string): EventDefinition {
+  if (!isKnownEventType(type)) throw new EventSchemaError(type, 'unknown event type');
+  return eventDefinitions[type];
+}
+
+function parseWith(type: string, schema: z.ZodType, data: unknown) {
+  const result = schema.safeParse(data);
+  if (!result.success) throw new EventSchemaError(type, z.prettifyError(result.error));
+  return result.data;
+}
+
+/** Validates an event about to be appended; throws EventSchemaError so nothing malformed is stored. */
+export function validateNewEvent(type: string, data: unknown): { data: unknown; schemaVersion: number } {
+  const definition = definitionOf(type);
+  return { data: parseWith(type, definition.schema, data), schemaVersion: definition.version };
+}
+
+/** Brings a stored event's data to the current schema version. */
+export function upcast(type: string, data: unknown, storedVersion: number, registry: Record<string, EventDefinition> = eventDefinitions): unknown {
+  const definition = registry[type];
+  if (!definition) return data;
+  let current = data;
+  for (let version = storedVersion; version < definition.version; version++) {
+    const step = definition.upcasters?.[version];
+    if (!step) throw new EventSchemaError(type, `no upcaster from version ${version}`);
+    current = step(current);
+  }
+  return current;
+}

@@ -1,0 +1,10 @@
+/** Stream ids are `<category>-<id>`; the category names the Kafka topic the relay publishes to. */
+export const streamIds = {
+  account: (id: string) => `account-${id}`,
+  assistant: (id: string) => `assistant-${id}`,
+} as const;
+
+export function categoryOf(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  return dash === -1 ? streamId : streamId.slice(0, dash);
+}

@@ -1,0 +1,5 @@
+export * from './events/envelope.js';
+export * from './events/account.events.js';
+export * from './events/assistant.events.js';
+export * from './events/registry.js';
+export * from './events/stream-names.js';

@@ -1,0 +1,206 @@
+import { START_POSITION, type AllPosition, type NewEvent, type RecordedEvent } from '@kesher/contracts';
+import { sqlErrorInfo, type Sql } from '../sql/sql.port.js';
+import {
+  StreamDeletedError,
+  WrongExpectedVersionError,
+  type AllBatch,
+  type AllFilter,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+} from './event-store.port.js';
+import { EVENTS_CHANNEL, eventStoreSchema } from './sql-event-store.schema.js';
+import { pollingSubscription } from './polling-subscription.js';
+
+interface EventRow {
+  global_position: string;
+  transaction_id: string;
+  stream_id: string;
+  stream_position: string;
+  event_type: string;
+  data: unknown;
+  metadata: RecordedEvent['metadata'];
+  created_at: Date | string;
+}
+
+const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, stream_id,
+  stream_position::text AS stream_position, event_type, data, metadata, created_at`;
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    streamId: row.stream_id,
+    streamPosition: BigInt(row.stream_position),
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    type: row.event_type,
+    data: row.data,
+    metadata: row.metadata,
+    createdAt: row.created_at instanceof Date ? row.created_at : new Date(row.created_at),
+  };
+}
+
+function filterClause(filter: AllFilter | undefined, params: unknown[]): string {
+  const parts: string[] = [];
+  if (filter?.eventTypes) {
+    params.push(filter.eventTypes);
+    parts.push(`event_type = ANY($${params.length}::text[])`);
+  }
+  if (filter?.categories) {
+    params.push(filter.categories);
+    parts.push(`split_part(stream_id, '-', 1) = ANY($${params.length}::text[])`);
+  }
+  return parts.length ? `AND (${parts.join(' OR ')})` : '';
+}
+
+/**
+ * The event store on SQL: the same code serves a real Postgres (`pg`) and the embedded PGlite.
+ * `migrate` creates the schema idempotently.
+ */
+export async function createSqlEventStore(deps: { sql: Sql; migrate?: boolean }): Promise<EventStore> {
+  const { sql } = deps;
+  if (deps.migrate !== false) await sql.exec(eventStoreSchema);
+
+  // Local wake-ups cut latency for subscribers in the same process; LISTEN covers other processes.
+  const localWaiters = new Set<() => void>();
+  const wakeLocal = () => localWaiters.forEach((wake) => wake());
+
+  async function readAll(options: ReadAllOptions = {}): Promise<AllBatch> {
+    const after = options.after ?? START_POSITION;
+    const limit = options.maxCount ?? 1000;
+    const params: unknown[] = [after.commit.toString(), after.prepare.toString(), limit];
+    const filter = filterClause(options.filter, params);
+    // One statement, so the page and the horizon come from the same snapshot.
+    const { rows } = await sql.query<EventRow & { kind: 'event' | 'horizon' }>(
+      `WITH snapshot AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
+       page AS (
+         SELECT 'event' AS kind, ${EVENT_COLUMNS} FROM events, snapshot
+         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+           AND transaction_id < snapshot.xmin ${filter}
+         ORDER BY transaction_id, global_position LIMIT $3
+       ),
+       horizon AS (
+         SELECT 'horizon' AS kind, global_position::text, transaction_id::text, NULL::text, NULL::text, NULL::text, NULL::jsonb, NULL::jsonb, NULL::timestamptz
+         FROM events, snapshot WHERE transaction_id < snapshot.xmin
+         ORDER BY transaction_id DESC, global_position DESC LIMIT 1
+       )
+       SELECT * FROM page UNION ALL SELECT * FROM horizon`,
+      params,
+    );
+    const events = rows.filter((row) => row.kind === 'event').map(toRecorded);
+    const horizonRow = rows.find((row) => row.kind === 'horizon');
+    const full = events.length >= limit;
+    let next = after;
+    if (full) next = events[events.length - 1]!.position;
+    else if (horizonRow) {
+      const horizon = { commit: BigInt(horizonRow.transaction_id), prepare: BigInt(horizonRow.global_position) };
+      next = horizon.commit > after.commit || (horizon.commit === after.commit && horizon.prepare > after.prepare) ? horizon : after;
+    }
+    return { events, next, atEnd: !full };
+  }
+
+  let unlisten: (() => Promise<void>) | undefined;
+  let listening: Promise<void> | undefined;
+  const ensureListening = () =>
+    (listening ??= sql.listen(EVENTS_CHANNEL, wakeLocal).then(
+      (stop) => {
+        unlisten = stop;
+      },
+      () => {
+        // Without LISTEN subscribers still make progress by polling.
+      },
+    ));
+
+  return {
+    name: sql.kind,
+
+    async appendToStream(streamId: string, events: readonly NewEvent[], { expectedRevision }: { expectedRevision: ExpectedRevision }) {
+      if (events.length === 0) throw new Error('nothing to append');
+      try {
+        const { rows } = await sql.query<{ next_revision: string; tx: string; last_position: string }>(
+          `SELECT next_revision::text, tx, last_position::text FROM kesher_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])`,
+          [
+            streamId,
+            String(expectedRevision),
+            events.map((e) => e.metadata.eventId),
+            events.map((e) => e.type),
+            events.map((e) => JSON.stringify(e.data)),
+            events.map((e) => JSON.stringify(e.metadata)),
+          ],
+        );
+        const row = rows[0]!;
+        wakeLocal();
+        return {
+          nextExpectedRevision: BigInt(row.next_revision),
+          position: { commit: BigInt(row.tx), prepare: BigInt(row.last_position) },
+        };
+      } catch (error) {
+        const info = sqlErrorInfo(error);
+        if (info.code === 'KS002') throw new StreamDeletedError(streamId);
+        if (info.code === 'KS001') {
+          const detail = (error as { detail?: string }).detail;
+          throw new WrongExpectedVersionError(streamId, expectedRevision, detail && detail !== 'no_stream' ? BigInt(detail) : 'no_stream');
+        }
+        if (info.code === '23505' && info.constraint === 'streams_pkey') {
+          throw new WrongExpectedVersionError(streamId, expectedRevision, 'unknown');
+        }
+        throw error;
+      }
+    },
+
+    async readStream(streamId, options = {}) {
+      const { rows } = await sql.query<EventRow & { deleted: boolean | null }>(
+        `SELECT ${EVENT_COLUMNS}, (SELECT deleted FROM streams WHERE stream_id = $1) AS deleted
+         FROM events WHERE stream_id = $1 AND stream_position >= $2
+         ORDER BY stream_position LIMIT $3`,
+        [streamId, (options.fromRevision ?? 0n).toString(), options.maxCount ?? 2_147_483_647],
+      );
+      if (rows[0]?.deleted) throw new StreamDeletedError(streamId);
+      if (rows.length === 0) {
+        const { rows: stream } = await sql.query<{ deleted: boolean }>(`SELECT deleted FROM streams WHERE stream_id = $1`, [streamId]);
+        if (stream[0]?.deleted) throw new StreamDeletedError(streamId);
+      }
+      return rows.map(toRecorded);
+    },
+
+    readAll,
+
+    subscribeToAll(options) {
+      void ensureListening();
+      return pollingSubscription({ readAll, options, localWaiters });
+    },
+
+    async deleteStream(streamId, { expectedRevision }) {
+      const { rows } = await sql.query<{ version: string; deleted: boolean }>(`SELECT version::text, deleted FROM streams WHERE stream_id = $1`, [streamId]);
+      const current = rows[0];
+      if (current?.deleted) throw new StreamDeletedError(streamId);
+      const actual = current ? BigInt(current.version) : ('no_stream' as const);
+      const matches =
+        expectedRevision === 'any' ||
+        (expectedRevision === 'stream_exists' && current !== undefined) ||
+        (expectedRevision === 'no_stream' && current === undefined) ||
+        (typeof expectedRevision === 'bigint' && actual === expectedRevision);
+      if (!matches) throw new WrongExpectedVersionError(streamId, expectedRevision, actual);
+      const updated = await sql.query(
+        `INSERT INTO streams (stream_id, version, deleted) VALUES ($1, -1, true)
+         ON CONFLICT (stream_id) DO UPDATE SET deleted = true WHERE streams.version = $2::bigint AND NOT streams.deleted
+         RETURNING stream_id`,
+        [streamId, current ? current.version : '-1'],
+      );
+      if (updated.rows.length === 0) throw new WrongExpectedVersionError(streamId, expectedRevision, 'unknown');
+    },
+
+    async headPosition(): Promise<AllPosition> {
+      const { rows } = await sql.query<{ tx: string; pos: string }>(
+        `SELECT transaction_id::text AS tx, global_position::text AS pos FROM events
+         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+         ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+      );
+      return rows[0] ? { commit: BigInt(rows[0].tx), prepare: BigInt(rows[0].pos) } : START_POSITION;
+    },
+
+    async close() {
+      await listening;
+      await unlisten?.();
+    },
+  };
+}
+

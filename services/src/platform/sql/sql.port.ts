@@ -1,0 +1,32 @@
+/**
+ * The one database port everything SQL-shaped in Kesher goes through, so that the Postgres event store,
+ * the read models and the durable in-process bus run unchanged on a real Postgres (`pg`) and on the
+ * embedded PGlite. Values that may exceed 2^53 are cast to text in SQL and parsed with BigInt by callers.
+ */
+export interface SqlExecutor {
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: Row[] }>;
+}
+
+export interface Sql extends SqlExecutor {
+  readonly kind: 'postgres' | 'pglite';
+  /**
+   * Runs `work` in one transaction. Inside it, use only the executor it is given: PGlite has a single
+   * backend, and a query on the outer handle would wait for this very transaction to finish.
+   */
+  /** Runs a script of several statements without parameters (schema migrations). */
+  exec(script: string): Promise<void>;
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel; resolves to an unlisten function. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** A Postgres error's SQLSTATE and constraint, whichever driver raised it. */
+export function sqlErrorInfo(error: unknown): { code?: string; constraint?: string; message: string } {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  return {
+    code: typeof e?.code === 'string' ? e.code : undefined,
+    constraint: typeof e?.constraint === 'string' ? e.constraint : undefined,
+    message: typeof e?.message === 'string' ? e.message : String(error),
+  };
+}

@@ -1,0 +1,42 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { gateService, type ServiceAvailability } from './service-gate.js';
+
+/** The Postgres the tests use: DATABASE_URL, else the machine's local server (trust auth, database `test`). */
+export const testDatabaseUrl = () => process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export async function postgresAvailability(): Promise<ServiceAvailability> {
+  return gateService('Postgres', async () => {
+    const client = new pg.Client({ connectionString: testDatabaseUrl(), connectionTimeoutMillis: 3000 });
+    await client.connect();
+    await client.end();
+  });
+}
+
+function withDatabase(url: string, database: string) {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * A fresh, empty database per test file, so suites run in parallel without seeing each other's
+ * events. `drop` removes it (forcing out connections a crashed child may have left behind).
+ */
+export async function createTestDatabase(prefix = 'kesher_test'): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    name,
+    url: withDatabase(testDatabaseUrl(), name),
+    async drop() {
+      const client = new pg.Client({ connectionString: testDatabaseUrl() });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
