@@ -1,0 +1,22 @@
+/** Business constants from the product spec (§9). */
+export const limits = {
+  textFieldWords: 1000,
+  chatLimitDefault: 100,
+  messageMaxChars: 10_000,
+  chatInputWords: 100,
+  chatInputTokens: 400,
+  feedbackCommentChars: 500,
+} as const;
+
+export const countWords = (text: string) => (text.trim() === '' ? 0 : text.trim().split(/\s+/u).length);
+
+/** http(s) URL check used by the client and the server alike. */
+export function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    const web = url.protocol === 'http:' || url.protocol === 'https:';
+    return web && (url.hostname.includes('.') || url.hostname === 'localhost');
+  } catch {
+    return false;
+  }
+}

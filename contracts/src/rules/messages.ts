@@ -1,0 +1,19 @@
+/** User-facing texts from the spec's validation rules and error catalogue (§5, §8), one place only. */
+export const messages = {
+  assistantNameRequired: 'Assistant name is required',
+  requiredFields: 'Please fill in all required fields',
+  descriptionTooLong: 'Description is too long (max 1000 words)',
+  instructionsTooLong: 'Instructions are too long (max 1000 words)',
+  salesPromptTooLong: 'Sales prompt is too long (max 1000 words)',
+  invalidWebsiteUrl: 'Please enter a valid website URL',
+  salesModeNeedsCrawler: 'Sales mode can only be enabled when the website scanner is on',
+  assistantNotFound: 'Assistant not found. Please check if the assistant still exists.',
+  assistantExists: 'This assistant already exists',
+  emailExists: 'An account with this email already exists. Please try logging in instead.',
+  invalidEmail: 'Please enter a valid email address.',
+  notFound: 'Resource not found.',
+  forbidden: "Access denied. You don't have permission to perform this action.",
+  authRequired: 'Authentication required. Please log in again.',
+  tooManyRequests: 'Too many requests. Please try again later.',
+  serverError: 'Server error occurred. Please try again later.',
+} as const;

@@ -1,0 +1,105 @@
+import type { AssistantCreated, AssistantDeleted, AssistantUpdated, RecordedEvent } from '@kesher/contracts';
+import type { Projection, Queryable } from '../projection.js';
+
+/** Columns that mirror the profile one to one; the update statement is derived from this list. */
+const profileColumns = {
+  name: 'text',
+  description: 'text',
+  instructions: 'text',
+  chat_limit: 'int',
+  website_url: 'text',
+  avatar_url: 'text',
+  web_crawler: 'jsonb',
+  payment_processing: 'jsonb',
+} as const;
+
+const updateAssignments = Object.entries(profileColumns)
+  .map(([column, type]) => {
+    const value = type === 'jsonb' ? `$2::jsonb -> '${column}'` : `($2::jsonb ->> '${column}')::${type}`;
+    return `${column} = CASE WHEN $2::jsonb ? '${column}' THEN ${value} ELSE ${column} END`;
+  })
+  .join(',\n  ');
+
+async function created(db: Queryable, event: RecordedEvent<'AssistantCreated', AssistantCreated>) {
+  const { assistantId, numericId, externalId, ownerId, profile } = event.data;
+  await db.query(
+    `INSERT INTO assistants (id, numeric_id, external_id, owner_id, name, description, instructions, chat_limit,
+       website_url, avatar_url, web_crawler, payment_processing, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13, $13)
+     ON CONFLICT (id) DO NOTHING`,
+    [
+      assistantId,
+      numericId,
+      externalId,
+      ownerId,
+      profile.name,
+      profile.description,
+      profile.instructions,
+      profile.chat_limit,
+      profile.website_url,
+      profile.avatar_url,
+      JSON.stringify(profile.web_crawler),
+      JSON.stringify(profile.payment_processing),
+      event.metadata.timestamp,
+    ],
+  );
+}
+
+async function updated(db: Queryable, event: RecordedEvent<'AssistantUpdated', AssistantUpdated>) {
+  await db.query(`UPDATE assistants SET ${updateAssignments}, updated_at = $3 WHERE id = $1`, [
+    event.data.assistantId,
+    JSON.stringify(event.data.changes),
+    event.metadata.timestamp,
+  ]);
+}
+
+async function deleted(db: Queryable, event: RecordedEvent<'AssistantDeleted', AssistantDeleted>) {
+  await db.query(`DELETE FROM assistants WHERE id = $1`, [event.data.assistantId]);
+}
+
+/** The owner's assistants, as the dashboard and the API read them. */
+export const assistantsProjection: Projection = {
+  name: 'assistants',
+  version: 1,
+  eventTypes: ['AssistantCreated', 'AssistantUpdated', 'AssistantDeleted'],
+  tables: ['assistants'],
+  async setup(db) {
+    await db.query(`CREATE TABLE IF NOT EXISTS assistants (
+      id text PRIMARY KEY,
+      numeric_id int NOT NULL UNIQUE,
+      external_id text NOT NULL UNIQUE,
+      owner_id text NOT NULL,
+      name text NOT NULL,
+      description text NOT NULL,
+      instructions text NOT NULL,
+      chat_limit int NOT NULL,
+      website_url text,
+      avatar_url text,
+      web_crawler jsonb NOT NULL,
+      payment_processing jsonb NOT NULL,
+      share_token text UNIQUE,
+      telegram_integration jsonb,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL
+    )`);
+    await db.query(`CREATE INDEX IF NOT EXISTS assistants_owner ON assistants (owner_id, numeric_id)`);
+  },
+  async reset(db) {
+    await db.query(`DROP TABLE IF EXISTS assistants`);
+  },
+  async apply(db, events) {
+    for (const event of events) {
+      switch (event.type) {
+        case 'AssistantCreated':
+          await created(db, event as RecordedEvent<'AssistantCreated', AssistantCreated>);
+          break;
+        case 'AssistantUpdated':
+          await updated(db, event as RecordedEvent<'AssistantUpdated', AssistantUpdated>);
+          break;
+        case 'AssistantDeleted':
+          await deleted(db, event as RecordedEvent<'AssistantDeleted', AssistantDeleted>);
+          break;
+      }
+    }
+  },
+};

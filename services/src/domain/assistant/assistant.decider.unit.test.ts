@@ -1,0 +1,89 @@
+import { messages, type AssistantProfile, type KesherEvent } from '@kesher/contracts';
+import { describe, it } from 'vitest';
+import { DomainError } from '../../platform/commands/decider.js';
+import { deciderSpec } from '../../platform/commands/decider-spec.js';
+import { assistantDecider } from './assistant.decider.js';
+
+const spec = deciderSpec(assistantDecider);
+const profile: AssistantProfile = {
+  name: 'Shop helper',
+  description: 'Answers questions about the shop',
+  instructions: 'Be brief and polite',
+  chat_limit: 100,
+  website_url: 'https://shop.example.com',
+  avatar_url: null,
+  web_crawler: { enabled: true, website_url: 'https://shop.example.com', max_pages: 2000, max_depth: 10, delete_orphaned_pages: false },
+  payment_processing: { enabled: false, sales_prompt: '' },
+};
+const ids = { assistantId: 'a1', numericId: 1, externalId: 'asst_abcdefghijklmnopqrstuvwx', ownerId: 'owner-1' };
+const created: KesherEvent = { type: 'AssistantCreated', data: { ...ids, profile } };
+const salesOn: KesherEvent = { type: 'AssistantUpdated', data: { assistantId: 'a1', changes: { payment_processing: { enabled: true, sales_prompt: 'Sell' } } } };
+
+describe('assistant decider', () => {
+  it('creates an assistant', () => {
+    spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile } }).then([created]);
+  });
+
+  it('refuses to create the same assistant twice', () => {
+    spec.given([created]).when({ type: 'CreateAssistant', data: { ...ids, profile } }).thenThrows(DomainError, messages.assistantExists);
+  });
+
+  it('enforces the required fields and word limits', () => {
+    const tooLong = Array.from({ length: 1001 }, () => 'word').join(' ');
+    spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, name: '  ' } } }).thenThrows(DomainError, messages.assistantNameRequired);
+    spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, instructions: '' } } }).thenThrows(DomainError, messages.requiredFields);
+    spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, description: tooLong } } }).thenThrows(DomainError, messages.descriptionTooLong);
+    spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, instructions: tooLong } } }).thenThrows(DomainError, messages.instructionsTooLong);
+    spec
+      .given([])
+      .when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, website_url: 'javascript:alert(1)' } } })
+      .thenThrows(DomainError, messages.invalidWebsiteUrl);
+  });
+
+  it('enables sales mode only while the crawler is on', () => {
+    spec
+      .given([created])
+      .when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { payment_processing: { enabled: true, sales_prompt: 'Sell' } } } })
+      .then([salesOn]);
+    const crawlerOff: KesherEvent = { type: 'AssistantUpdated', data: { assistantId: 'a1', changes: { web_crawler: { ...profile.web_crawler, enabled: false } } } };
+    spec
+      .given([created, crawlerOff])
+      .when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { payment_processing: { enabled: true, sales_prompt: 'Sell' } } } })
+      .thenThrows(DomainError, messages.salesModeNeedsCrawler);
+  });
+
+  it('turns sales mode off when the crawler is turned off', () => {
+    spec
+      .given([created, salesOn])
+      .when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { web_crawler: { ...profile.web_crawler, enabled: false } } } })
+      .then([
+        {
+          type: 'AssistantUpdated',
+          data: {
+            assistantId: 'a1',
+            changes: { web_crawler: { ...profile.web_crawler, enabled: false }, payment_processing: { enabled: false, sales_prompt: 'Sell' } },
+          },
+        },
+      ]);
+  });
+
+  it('records only what changed, and nothing when nothing changed', () => {
+    spec
+      .given([created])
+      .when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { name: 'Shop helper', chat_limit: 50 } } })
+      .then([{ type: 'AssistantUpdated', data: { assistantId: 'a1', changes: { chat_limit: 50 } } }]);
+    spec.given([created]).when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { name: 'Shop helper' } } }).then([]);
+  });
+
+  it("answers another owner's assistant as not found", () => {
+    spec.given([created]).when({ type: 'DeleteAssistant', data: { assistantId: 'a1', ownerId: 'owner-2' } }).thenThrows(DomainError, messages.assistantNotFound);
+    spec.given([created]).when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-2', changes: { name: 'x' } } }).thenThrows(DomainError, messages.assistantNotFound);
+  });
+
+  it('deletes once; a deleted assistant cannot be changed', () => {
+    const deleted: KesherEvent = { type: 'AssistantDeleted', data: { assistantId: 'a1' } };
+    spec.given([created]).when({ type: 'DeleteAssistant', data: { assistantId: 'a1', ownerId: 'owner-1' } }).then([deleted]);
+    spec.given([created, deleted]).when({ type: 'DeleteAssistant', data: { assistantId: 'a1', ownerId: 'owner-1' } }).thenThrows(DomainError);
+    spec.given([created, deleted]).when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { name: 'x' } } }).thenThrows(DomainError);
+  });
+});

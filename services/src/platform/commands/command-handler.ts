@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor, KesherEvent } from '@kesher/contracts';
+import { WrongExpectedVersionError, type AppendResult, type EventStore } from '../event-store/event-store.port.js';
+import type { Decider } from './decider.js';
+
+export interface CommandContext {
+  actor: Actor;
+  /** Carried to every event so a request can be traced through all workers it triggers. */
+  correlationId: string;
+  /** The command's (or triggering event's) id; defaults to a fresh id for this command. */
+  causationId?: string;
+  now: Date;
+}
+
+export interface HandledCommand<State> {
+  events: KesherEvent[];
+  state: State;
+  /** Undefined when the decision produced no events (nothing to append). */
+  appended?: AppendResult;
+}
+
+/**
+ * load → evolve → decide → append with the expected revision. A concurrent writer makes the append
+ * fail with a version conflict; we then reload and decide again, a bounded number of times, so the
+ * decision is always taken on the state it is appended after.
+ */
+export function createCommandHandler(deps: { eventStore: EventStore; maxAttempts?: number }) {
+  const maxAttempts = deps.maxAttempts ?? 5;
+
+  return async function handle<State, Command>(
+    decider: Decider<State, Command, KesherEvent>,
+    streamId: string,
+    command: Command,
+    context: CommandContext,
+  ): Promise<HandledCommand<State>> {
+    const causationId = context.causationId ?? randomUUID();
+    for (let attempt = 1; ; attempt++) {
+      const stored = await deps.eventStore.readStream(streamId);
+      const state = stored.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as KesherEvent), decider.initialState());
+      const events = decider.decide(command, state);
+      if (events.length === 0) return { events, state };
+      const expectedRevision = stored.length === 0 ? 'no_stream' : stored[stored.length - 1]!.streamPosition;
+      try {
+        const appended = await deps.eventStore.appendToStream(
+          streamId,
+          events.map((event) => ({
+            type: event.type,
+            data: event.data,
+            metadata: {
+              eventId: randomUUID(),
+              correlationId: context.correlationId,
+              causationId,
+              actor: context.actor,
+              timestamp: context.now.toISOString(),
+              schemaVersion: 1,
+            },
+          })),
+          { expectedRevision },
+        );
+        return { events, state: events.reduce(decider.evolve, state), appended };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
+      }
+    }
+  };
+}
+
+export type CommandHandler = ReturnType<typeof createCommandHandler>;

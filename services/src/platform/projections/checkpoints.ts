@@ -1,0 +1,46 @@
+import type { AllPosition } from '@kesher/contracts';
+import type { SqlExecutor } from '../sql/sql.port.js';
+
+export const checkpointsSchema = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
+  name text PRIMARY KEY,
+  version int NOT NULL,
+  commit_position numeric(20) NOT NULL,
+  prepare_position bigint NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+export interface Checkpoint {
+  version: number;
+  position: AllPosition;
+}
+
+export async function readCheckpoint(db: SqlExecutor, name: string): Promise<Checkpoint | undefined> {
+  const { rows } = await db.query<{ version: number; commit_position: string; prepare_position: string }>(
+    `SELECT version, commit_position::text AS commit_position, prepare_position::text AS prepare_position
+     FROM projection_checkpoints WHERE name = $1`,
+    [name],
+  );
+  const row = rows[0];
+  return row && { version: row.version, position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) } };
+}
+
+export async function resetCheckpoint(db: SqlExecutor, name: string, version: number): Promise<void> {
+  await db.query(
+    `INSERT INTO projection_checkpoints (name, version, commit_position, prepare_position) VALUES ($1, $2, 0, 0)
+     ON CONFLICT (name) DO UPDATE SET version = $2, commit_position = 0, prepare_position = 0, updated_at = now()`,
+    [name, version],
+  );
+}
+
+/**
+ * Moves the checkpoint from `from` to `to`, only if nobody else moved it meanwhile (another projector
+ * instance, or a replay). False means the batch must be rolled back and the runner must re-read.
+ */
+export async function advanceCheckpoint(db: SqlExecutor, name: string, from: AllPosition, to: AllPosition): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE projection_checkpoints SET commit_position = $4, prepare_position = $5, updated_at = now()
+     WHERE name = $1 AND commit_position = $2 AND prepare_position = $3 RETURNING name`,
+    [name, from.commit.toString(), from.prepare.toString(), to.commit.toString(), to.prepare.toString()],
+  );
+  return rows.length === 1;
+}
