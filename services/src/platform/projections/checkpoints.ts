@@ -44,3 +44,13 @@ export async function advanceCheckpoint(db: SqlExecutor, name: string, from: All
   );
   return rows.length === 1;
 }
+
+/** Every stored checkpoint; how a process without its own runner (the API) reports projection progress. */
+export async function readAllCheckpoints(db: SqlExecutor): Promise<Record<string, AllPosition>> {
+  const { rows } = await db
+    .query<{ name: string; commit_position: string; prepare_position: string }>(
+      `SELECT name, commit_position::text AS commit_position, prepare_position::text AS prepare_position FROM projection_checkpoints`,
+    )
+    .catch(() => ({ rows: [] as { name: string; commit_position: string; prepare_position: string }[] }));
+  return Object.fromEntries(rows.map((row) => [row.name, { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) }]));
+}

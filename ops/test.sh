@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `make test`: typecheck, make sure Postgres and Kafka are up (starting Kafka if needed), run every test.
+# In CI (CI=true) a service that cannot be started fails the run; outside CI the affected suites print
+# that they were not run, and why.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+npx tsc -b
+
+started_kafka=0
+if bash ops/services-up.sh; then
+  [[ -f "${KESHER_CACHE_DIR:-$HOME/.cache/kesher}/kafka/started-by-services-up" ]] && started_kafka=1
+elif [[ "${CI:-}" == "true" ]]; then
+  echo "services could not be started; CI needs real Postgres and Kafka" >&2
+  exit 1
+else
+  echo "!!! some services are not available; their suites will report themselves as not run" >&2
+fi
+
+status=0
+npx vitest run || status=$?
+if [[ $started_kafka == 1 && "${KESHER_KEEP_KAFKA:-}" != "1" ]]; then bash ops/kafka/stop.sh || true; fi
+exit $status

@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { allProjections } from '@kesher/projections/registry';
+import { createKafkaBus } from '../platform/bus/kafka.bus.js';
+import type { MessageBus } from '../platform/bus/message-bus.port.js';
+import { createSqlBus } from '../platform/bus/sql.bus.js';
+import { createCommandHandler } from '../platform/commands/command-handler.js';
+import type { Config } from '../platform/config/config.js';
+import { createEventStoreDbEventStore } from '../platform/event-store/eventstoredb.event-store.js';
+import type { EventStore } from '../platform/event-store/event-store.port.js';
+import { withEventSchemas } from '../platform/event-store/schema-checked.event-store.js';
+import { createSqlEventStore } from '../platform/event-store/sql-event-store.js';
+import { createMetrics } from '../platform/metrics/metrics.js';
+import { createProjectionRunner } from '../platform/projections/projection-runner.js';
+import { createPgSql } from '../platform/sql/pg.sql.js';
+import { createPgliteSql } from '../platform/sql/pglite.sql.js';
+import type { Sql } from '../platform/sql/sql.port.js';
+
+/**
+ * The one place that picks adapters from configuration. Everything downstream sees only ports.
+ */
+export async function composePlatform(config: Config, options: { applicationName: string }) {
+  let sql: Sql;
+  if (config.DATABASE_URL) {
+    sql = createPgSql({ connectionString: config.DATABASE_URL, applicationName: options.applicationName });
+  } else {
+    const dataDir = resolve(config.DATA_DIR);
+    mkdirSync(dataDir, { recursive: true });
+    sql = await createPgliteSql({ dataDir: join(dataDir, 'pglite') });
+  }
+
+  const rawStore: EventStore = config.EVENTSTORE_URL
+    ? createEventStoreDbEventStore({ connectionString: config.EVENTSTORE_URL })
+    : await createSqlEventStore({ sql });
+  const eventStore = withEventSchemas(rawStore);
+
+  const bus: MessageBus = config.KAFKA_BROKERS
+    ? createKafkaBus({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: options.applicationName })
+    : await createSqlBus({ sql });
+
+  const metrics = createMetrics();
+  const projector = createProjectionRunner({
+    eventStore,
+    sql,
+    projections: allProjections,
+    metrics,
+    onError: (name, error) => console.error(`projection ${name} failed; retrying`, error),
+  });
+  const handle = createCommandHandler({ eventStore });
+
+  return {
+    config,
+    sql,
+    eventStore,
+    bus,
+    metrics,
+    projector,
+    handle,
+    adapters: { eventStore: eventStore.name, readModels: sql.kind, bus: bus.name },
+    async close() {
+      await projector.stop();
+      await bus.close();
+      await eventStore.close();
+      await sql.close();
+    },
+  };
+}
+
+export type Platform = Awaited<ReturnType<typeof composePlatform>>;

@@ -1,0 +1,35 @@
+import { allProjections } from '@kesher/projections/registry';
+import { loadConfig } from '../platform/config/config.js';
+import { createProjectionRunner } from '../platform/projections/projection-runner.js';
+import { checkpointsSchema, resetCheckpoint } from '../platform/projections/checkpoints.js';
+import { composePlatform } from './compose-platform.js';
+
+/**
+ * `npm run replay -- <projection>`: drops one read model and rebuilds it from the first event, then
+ * exits. A projector running elsewhere notices its checkpoint moved and continues from the rebuilt one.
+ * (In the embedded default, stop `make start` first: PGlite's folder has one owner at a time.)
+ */
+const name = process.argv[2];
+const projection = allProjections.find((p) => p.name === name);
+if (!projection) {
+  console.error(`usage: npm run replay -- <projection>\nprojections: ${allProjections.map((p) => p.name).join(', ')}`);
+  process.exit(2);
+}
+
+const platform = await composePlatform(loadConfig(), { applicationName: 'kesher-replay' });
+await platform.sql.transaction(async (tx) => {
+  await tx.query(checkpointsSchema);
+  await projection.reset(tx);
+  await projection.setup(tx);
+  await resetCheckpoint(tx, projection.name, projection.version);
+});
+const runner = createProjectionRunner({ eventStore: platform.eventStore, sql: platform.sql, projections: [projection], batchSize: 2000 });
+const started = Date.now();
+const head = await platform.eventStore.headPosition();
+await runner.start();
+while (!(await runner.waitForPosition(head, { timeoutMs: 10_000 }))) {
+  console.log(`replaying ${name}… at ${runner.positions()[projection.name]?.prepare ?? 0n} of ${head.prepare}`);
+}
+console.log(`replayed ${name} up to ${head.commit}:${head.prepare} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+await runner.stop();
+await platform.close();
