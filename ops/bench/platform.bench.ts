@@ -255,7 +255,7 @@ if (want('replay')) Object.assign(results, await replayThroughput());
 if (want('lag')) Object.assign(results, await commandToReadModelLag());
 if (want('relay')) Object.assign(results, await relayLag());
 results.peak_rss_mb = { bench_process: peakRssMb(), kafka_broker: kafkaBrokerRss(), postgres_postmaster: postgresRss() };
-const a = results as Record<string, number>;
+const a = results as Record<string, number> & { append_eps_16_writers: number; raw_insert_eps_16_writers: number; replay_eps: number; lag_ms_p50: number; lag_ms_p99: number; relay_lag_ms_p99: number };
 results.goals = {
   append_eps_16_writers: { goal: '>= 5000 and >= 0.5 x raw_insert_eps_16_writers', met: a.append_eps_16_writers >= 5000 && a.append_eps_16_writers >= 0.5 * a.raw_insert_eps_16_writers, ratio_to_raw: round(a.append_eps_16_writers / a.raw_insert_eps_16_writers, 2) },
   replay_eps: { goal: '>= 20000', met: a.replay_eps >= 20000 },

@@ -6,6 +6,11 @@
  *
  * Appends go through one plpgsql function so a write is a single round trip and a single short
  * transaction: check the expected revision under a row lock, bump the stream, insert the events.
+ * Concurrent appends are grouped into one call and one commit (see append-batcher.ts).
+ *
+ * Readers in other processes are woken by a NOTIFY sent after the commit, not inside the append:
+ * a notifying transaction holds a database-wide lock through its commit, which would serialise every
+ * append's WAL flush and defeat group commit.
  */
 export const EVENTS_CHANNEL = 'kesher_events';
 
@@ -33,36 +38,64 @@ CREATE TABLE IF NOT EXISTS events (
 
 CREATE INDEX IF NOT EXISTS events_transaction_order ON events (transaction_id, global_position);
 
-CREATE OR REPLACE FUNCTION kesher_append(
-  p_stream text, p_expected text, p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
-) RETURNS TABLE (next_revision bigint, tx text, last_position bigint)
+-- Appends several independent appends (each: a stream, an expected revision, some events) in one
+-- transaction: the adapter groups concurrent callers so they share one commit (group commit). Each
+-- append gets its own outcome row; a conflict or a deleted stream fails that append only.
+-- Callers pass appends sorted by stream id so concurrent batches lock streams in the same order.
+CREATE OR REPLACE FUNCTION kesher_append_batch(
+  p_streams text[], p_expected text[], p_counts int[],
+  p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+) RETURNS TABLE (idx int, status text, revision bigint, tx text, last_position bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
+  i int;
+  first_event int := 0;
+  n int;
   current_version bigint;
   is_deleted boolean;
   new_version bigint;
+  claimed int;
 BEGIN
-  SELECT s.version, s.deleted INTO current_version, is_deleted FROM streams s WHERE s.stream_id = p_stream FOR UPDATE;
-  IF is_deleted THEN
-    RAISE EXCEPTION 'stream % is deleted', p_stream USING ERRCODE = 'KS002';
-  END IF;
-  IF (p_expected = 'no_stream' AND current_version IS NOT NULL)
-     OR (p_expected = 'stream_exists' AND current_version IS NULL)
-     OR (p_expected ~ '^-?[0-9]+$' AND current_version IS DISTINCT FROM p_expected::bigint) THEN
-    RAISE EXCEPTION 'wrong expected version' USING ERRCODE = 'KS001', DETAIL = coalesce(current_version::text, 'no_stream');
-  END IF;
-  new_version := coalesce(current_version, -1) + cardinality(p_ids);
-  IF current_version IS NULL THEN
-    -- Two first appends racing both see no row; the loser hits the primary key (mapped to a conflict).
-    INSERT INTO streams (stream_id, version) VALUES (p_stream, new_version);
-  ELSE
-    UPDATE streams SET version = new_version WHERE stream_id = p_stream;
-  END IF;
-  INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
-  SELECT p_stream, coalesce(current_version, -1) + i, p_ids[i], p_types[i], p_data[i], p_metadata[i]
-  FROM generate_subscripts(p_ids, 1) AS i ORDER BY i;
-  PERFORM pg_notify('${EVENTS_CHANNEL}', '');
-  RETURN QUERY SELECT new_version, pg_current_xact_id()::text, currval('events_global_position_seq');
+  FOR i IN 1 .. cardinality(p_streams) LOOP
+    n := p_counts[i];
+    current_version := NULL;
+    is_deleted := false;
+    SELECT s.version, s.deleted INTO current_version, is_deleted FROM streams s WHERE s.stream_id = p_streams[i] FOR UPDATE;
+    idx := i; revision := current_version; tx := NULL; last_position := NULL;
+    IF is_deleted THEN
+      status := 'deleted';
+      RETURN NEXT;
+    ELSIF (p_expected[i] = 'no_stream' AND current_version IS NOT NULL)
+       OR (p_expected[i] = 'stream_exists' AND current_version IS NULL)
+       OR (p_expected[i] ~ '^-?[0-9]+$' AND current_version IS DISTINCT FROM p_expected[i]::bigint) THEN
+      status := 'conflict';
+      RETURN NEXT;
+    ELSE
+      new_version := coalesce(current_version, -1) + n;
+      claimed := 1;
+      IF current_version IS NULL THEN
+        -- Two first appends racing both see no row; the one whose insert finds the key taken loses.
+        INSERT INTO streams (stream_id, version) VALUES (p_streams[i], new_version) ON CONFLICT (stream_id) DO NOTHING;
+        GET DIAGNOSTICS claimed = ROW_COUNT;
+      ELSE
+        UPDATE streams SET version = new_version WHERE stream_id = p_streams[i];
+      END IF;
+      IF claimed = 0 THEN
+        status := 'conflict';
+        RETURN NEXT;
+      ELSE
+        INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+        SELECT p_streams[i], coalesce(current_version, -1) + 1 + k,
+               p_ids[first_event + 1 + k], p_types[first_event + 1 + k], p_data[first_event + 1 + k], p_metadata[first_event + 1 + k]
+        FROM generate_series(0, n - 1) AS k ORDER BY k;
+        status := 'ok'; revision := new_version;
+        tx := pg_current_xact_id()::text;
+        last_position := currval('events_global_position_seq');
+        RETURN NEXT;
+      END IF;
+    END IF;
+    first_event := first_event + n;
+  END LOOP;
 END
 $fn$;
 `;

@@ -1,5 +1,5 @@
 import { START_POSITION, type AllPosition, type NewEvent, type RecordedEvent } from '@kesher/contracts';
-import { sqlErrorInfo, type Sql } from '../sql/sql.port.js';
+import type { Sql } from '../sql/sql.port.js';
 import {
   StreamDeletedError,
   WrongExpectedVersionError,
@@ -11,6 +11,7 @@ import {
 } from './event-store.port.js';
 import { EVENTS_CHANNEL, eventStoreSchema } from './sql-event-store.schema.js';
 import { pollingSubscription } from './polling-subscription.js';
+import { createAppendBatcher } from './append-batcher.js';
 
 interface EventRow {
   global_position: string;
@@ -55,9 +56,40 @@ function filterClause(filter: AllFilter | undefined, params: unknown[]): string 
  * The event store on SQL: the same code serves a real Postgres (`pg`) and the embedded PGlite.
  * `migrate` creates the schema idempotently.
  */
-export async function createSqlEventStore(deps: { sql: Sql; migrate?: boolean }): Promise<EventStore> {
+export async function createSqlEventStore(deps: { sql: Sql; migrate?: boolean; maxConcurrentBatches?: number }): Promise<EventStore> {
   const { sql } = deps;
   if (deps.migrate !== false) await sql.exec(eventStoreSchema);
+
+  const append = createAppendBatcher({
+    db: sql,
+    // PGlite has one backend: a second batch in flight would only queue behind the first.
+    maxInFlight: deps.maxConcurrentBatches ?? (sql.kind === 'pglite' ? 1 : 4),
+    onCommitted: () => {
+      wakeLocal();
+      notifyOthers();
+    },
+  });
+
+  // At most one NOTIFY in flight; commits meanwhile are covered by one more afterwards.
+  let notifying = false;
+  let notifyAgain = false;
+  function notifyOthers() {
+    if (notifying) {
+      notifyAgain = true;
+      return;
+    }
+    notifying = true;
+    notifyAgain = false;
+    sql
+      .query(`SELECT pg_notify($1, '')`, [EVENTS_CHANNEL])
+      .catch(() => {
+        // Other processes still see the events on their next poll.
+      })
+      .finally(() => {
+        notifying = false;
+        if (notifyAgain) notifyOthers();
+      });
+  }
 
   // Local wake-ups cut latency for subscribers in the same process; LISTEN covers other processes.
   const localWaiters = new Set<() => void>();
@@ -114,36 +146,7 @@ export async function createSqlEventStore(deps: { sql: Sql; migrate?: boolean })
 
     async appendToStream(streamId: string, events: readonly NewEvent[], { expectedRevision }: { expectedRevision: ExpectedRevision }) {
       if (events.length === 0) throw new Error('nothing to append');
-      try {
-        const { rows } = await sql.query<{ next_revision: string; tx: string; last_position: string }>(
-          `SELECT next_revision::text, tx, last_position::text FROM kesher_append($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])`,
-          [
-            streamId,
-            String(expectedRevision),
-            events.map((e) => e.metadata.eventId),
-            events.map((e) => e.type),
-            events.map((e) => JSON.stringify(e.data)),
-            events.map((e) => JSON.stringify(e.metadata)),
-          ],
-        );
-        const row = rows[0]!;
-        wakeLocal();
-        return {
-          nextExpectedRevision: BigInt(row.next_revision),
-          position: { commit: BigInt(row.tx), prepare: BigInt(row.last_position) },
-        };
-      } catch (error) {
-        const info = sqlErrorInfo(error);
-        if (info.code === 'KS002') throw new StreamDeletedError(streamId);
-        if (info.code === 'KS001') {
-          const detail = (error as { detail?: string }).detail;
-          throw new WrongExpectedVersionError(streamId, expectedRevision, detail && detail !== 'no_stream' ? BigInt(detail) : 'no_stream');
-        }
-        if (info.code === '23505' && info.constraint === 'streams_pkey') {
-          throw new WrongExpectedVersionError(streamId, expectedRevision, 'unknown');
-        }
-        throw error;
-      }
+      return append(streamId, events, expectedRevision);
     },
 
     async readStream(streamId, options = {}) {
