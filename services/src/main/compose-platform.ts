@@ -44,6 +44,7 @@ export async function composePlatform(config: Config, options: { applicationName
     sql,
     projections: allProjections,
     metrics,
+    batchSize: config.PROJECTOR_BATCH_SIZE,
     onError: (name, error) => console.error(`projection ${name} failed; retrying`, error),
   });
   const handle = createCommandHandler({ eventStore });

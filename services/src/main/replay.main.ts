@@ -23,7 +23,7 @@ await platform.sql.transaction(async (tx) => {
   await projection.setup(tx);
   await resetCheckpoint(tx, projection.name, projection.version);
 });
-const runner = createProjectionRunner({ eventStore: platform.eventStore, sql: platform.sql, projections: [projection], batchSize: 2000 });
+const runner = createProjectionRunner({ eventStore: platform.eventStore, sql: platform.sql, projections: [projection], batchSize: platform.config.PROJECTOR_BATCH_SIZE });
 const started = Date.now();
 const head = await platform.eventStore.headPosition();
 await runner.start();

@@ -12,6 +12,8 @@ export const ConfigSchema = z.object({
   KAFKA_BROKERS: z.string().optional(),
   EVENTSTORE_URL: z.string().optional(),
   NODE_ENV: z.string().default('development'),
+  /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
+  PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

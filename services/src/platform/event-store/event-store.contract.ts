@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { comparePositions, type NewEvent, type RecordedEvent } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StreamDeletedError, WrongExpectedVersionError, type AllBatch, type EventStore } from './event-store.port.js';
+import { StreamDeletedError, WrongExpectedVersionError, type AllBatch, type AllFilter, type EventStore } from './event-store.port.js';
 
 /**
  * The behaviour every EventStore adapter must show. The suite only uses streams and event types unique
@@ -33,6 +33,23 @@ export function eventStoreContract(
       },
     });
 
+    /**
+     * Pages through $all until the end. An append is visible in $all once every transaction older than
+     * it has finished (gap-free reading), so callers retry until what they appended shows up.
+     */
+    async function readEverything(options: { maxCount: number; filter?: AllFilter; after?: AllBatch['next'] }) {
+      const events: RecordedEvent[] = [];
+      let after = options.after;
+      for (let guard = 0; guard < 10_000; guard++) {
+        const batch = await store.readAll({ after, maxCount: options.maxCount, filter: options.filter });
+        if (batch.events.length > options.maxCount) throw new Error('batch larger than maxCount');
+        events.push(...batch.events);
+        after = batch.next;
+        if (batch.atEnd) break;
+      }
+      return events;
+    }
+
     beforeAll(async () => {
       ({ store, teardown } = await setup());
     });
@@ -57,6 +74,17 @@ export function eventStoreContract(
       expect(events[0]!.metadata.correlationId).toBe('corr-1');
       expect(events[0]!.metadata.actor).toEqual({ kind: 'system', id: 'contract-test' });
       expect((await store.readStream(id, { fromRevision: 2n })).map((e) => e.streamPosition)).toEqual([2n]);
+    });
+
+    it('orders by number, not by text, past ten events and across appends', async () => {
+      const id = stream('many');
+      const first = await store.appendToStream(id, Array.from({ length: 12 }, (_, n) => event(typeA, { n })), { expectedRevision: 'no_stream' });
+      await store.appendToStream(id, Array.from({ length: 3 }, (_, n) => event(typeA, { n: n + 12 })), { expectedRevision: first.nextExpectedRevision });
+      const numbers = (events: RecordedEvent[]) => events.filter((e) => e.streamId === id).map((e) => (e.data as { n: number }).n);
+      expect(numbers(await store.readStream(id))).toEqual(Array.from({ length: 15 }, (_, n) => n));
+      await expect
+        .poll(async () => numbers(await readEverything({ maxCount: 5, filter: { eventTypes: [typeA] } })), { timeout: 5000 })
+        .toEqual(Array.from({ length: 15 }, (_, n) => n));
     });
 
     it('returns nothing for a stream that does not exist', async () => {
@@ -111,40 +139,36 @@ export function eventStoreContract(
         written.push(e.metadata.eventId);
         await store.appendToStream(stream(`all-${i}`), [e], { expectedRevision: 'no_stream' });
       }
-      const seen: RecordedEvent[] = [];
-      let after = undefined as AllBatch['next'] | undefined;
-      for (let guard = 0; guard < 100; guard++) {
-        const batch = await store.readAll({ after, maxCount: 2, filter: { eventTypes: [typeA, typeC] } });
-        seen.push(...batch.events);
-        if (batch.events.length > 0) expect(batch.events.length).toBeLessThanOrEqual(2);
-        after = batch.next;
-        if (batch.atEnd) break;
-      }
-      const mine = seen.filter((e) => written.includes(e.metadata.eventId));
-      expect(mine.map((e) => e.metadata.eventId)).toEqual(written);
+      const mineOf = (events: RecordedEvent[]) => events.filter((e) => written.includes(e.metadata.eventId)).map((e) => e.metadata.eventId);
+      await expect.poll(async () => mineOf(await readEverything({ maxCount: 2, filter: { eventTypes: [typeA, typeC] } })), { timeout: 5000 }).toEqual(written);
+      const seen = await readEverything({ maxCount: 2, filter: { eventTypes: [typeA, typeC] } });
       for (let i = 1; i < seen.length; i++) expect(comparePositions(seen[i]!.position, seen[i - 1]!.position)).toBe(1);
 
-      const onlyC = await store.readAll({ filter: { eventTypes: [typeC] }, maxCount: 100 });
-      expect(onlyC.events.map((e) => (e.data as { i: number }).i)).toEqual([1, 3, 5]);
+      const onlyC = await readEverything({ filter: { eventTypes: [typeC] }, maxCount: 100 });
+      expect(onlyC.map((e) => (e.data as { i: number }).i)).toEqual([1, 3, 5]);
 
       const category = `contract${run}`;
-      const byCategory = await store.readAll({ filter: { categories: [category] }, maxCount: 1000 });
-      expect(byCategory.events.length).toBeGreaterThanOrEqual(7);
-      expect(byCategory.events.every((e) => e.streamId.startsWith(`${category}-`))).toBe(true);
+      const byCategory = await readEverything({ filter: { categories: [category] }, maxCount: 1000 });
+      expect(byCategory.length).toBeGreaterThanOrEqual(7);
+      expect(byCategory.every((e) => e.streamId.startsWith(`${category}-`))).toBe(true);
     });
 
     it('moves a filtered reader past events it does not want', async () => {
       const head = await store.headPosition();
       await store.appendToStream(stream('unwanted'), [event(typeB)], { expectedRevision: 'any' });
-      const batch = await store.readAll({ after: head, filter: { eventTypes: [`Nothing${run}`] }, maxCount: 10 });
-      expect(batch.events).toEqual([]);
-      expect(batch.atEnd).toBe(true);
-      expect(comparePositions(batch.next, head)).toBe(1);
+      await expect
+        .poll(async () => {
+          const batch = await store.readAll({ after: head, filter: { eventTypes: [`Nothing${run}`] }, maxCount: 10 });
+          expect(batch.events).toEqual([]);
+          expect(batch.atEnd).toBe(true);
+          return comparePositions(batch.next, head);
+        }, { timeout: 5000 })
+        .toBe(1);
     });
 
     it('reports the head position as the last appended event', async () => {
       const appended = await store.appendToStream(stream('head'), [event(typeA)], { expectedRevision: 'any' });
-      expect(comparePositions(await store.headPosition(), appended.position)).toBeGreaterThanOrEqual(0);
+      await expect.poll(async () => comparePositions(await store.headPosition(), appended.position), { timeout: 5000 }).toBeGreaterThanOrEqual(0);
     });
 
     it('subscribes to $all: catch-up first, then live', async () => {

@@ -24,6 +24,8 @@ interface EventRow {
   created_at: Date | string;
 }
 
+// Columns are cast to text for exact bigint parsing. Beware: ORDER BY on such an alias would sort the
+// text, so every ORDER BY below names the table column (events.x) explicitly.
 const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, stream_id,
   stream_position::text AS stream_position, event_type, data, metadata, created_at`;
 
@@ -107,12 +109,12 @@ export async function createSqlEventStore(deps: { sql: Sql; migrate?: boolean; m
          SELECT 'event' AS kind, ${EVENT_COLUMNS} FROM events, snapshot
          WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
            AND transaction_id < snapshot.xmin ${filter}
-         ORDER BY transaction_id, global_position LIMIT $3
+         ORDER BY events.transaction_id, events.global_position LIMIT $3
        ),
        horizon AS (
          SELECT 'horizon' AS kind, global_position::text, transaction_id::text, NULL::text, NULL::text, NULL::text, NULL::jsonb, NULL::jsonb, NULL::timestamptz
          FROM events, snapshot WHERE transaction_id < snapshot.xmin
-         ORDER BY transaction_id DESC, global_position DESC LIMIT 1
+         ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1
        )
        SELECT * FROM page UNION ALL SELECT * FROM horizon`,
       params,
@@ -153,7 +155,7 @@ export async function createSqlEventStore(deps: { sql: Sql; migrate?: boolean; m
       const { rows } = await sql.query<EventRow & { deleted: boolean | null }>(
         `SELECT ${EVENT_COLUMNS}, (SELECT deleted FROM streams WHERE stream_id = $1) AS deleted
          FROM events WHERE stream_id = $1 AND stream_position >= $2
-         ORDER BY stream_position LIMIT $3`,
+         ORDER BY events.stream_position LIMIT $3`,
         [streamId, (options.fromRevision ?? 0n).toString(), options.maxCount ?? 2_147_483_647],
       );
       if (rows[0]?.deleted) throw new StreamDeletedError(streamId);
@@ -195,7 +197,7 @@ export async function createSqlEventStore(deps: { sql: Sql; migrate?: boolean; m
       const { rows } = await sql.query<{ tx: string; pos: string }>(
         `SELECT transaction_id::text AS tx, global_position::text AS pos FROM events
          WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-         ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+         ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`,
       );
       return rows[0] ? { commit: BigInt(rows[0].tx), prepare: BigInt(rows[0].pos) } : START_POSITION;
     },
