@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { AccountRegisteredSchema } from './account.events.js';
 import { AssistantCreatedSchema, AssistantDeletedSchema, AssistantUpdatedSchema } from './assistant.events.js';
+import {
+  KnowledgeFileDeletedSchema,
+  KnowledgeFileIngestedSchema,
+  KnowledgeFileIngestionFailedSchema,
+  KnowledgeFileUploadedSchema,
+} from './knowledge.events.js';
 
 /**
  * One stored event type: its current schema version, its zod schema, and the upcasters that lift
@@ -18,6 +24,10 @@ export const eventDefinitions = {
   AssistantCreated: { version: 1, schema: AssistantCreatedSchema },
   AssistantUpdated: { version: 1, schema: AssistantUpdatedSchema },
   AssistantDeleted: { version: 1, schema: AssistantDeletedSchema },
+  KnowledgeFileUploaded: { version: 1, schema: KnowledgeFileUploadedSchema },
+  KnowledgeFileIngested: { version: 1, schema: KnowledgeFileIngestedSchema },
+  KnowledgeFileIngestionFailed: { version: 1, schema: KnowledgeFileIngestionFailedSchema },
+  KnowledgeFileDeleted: { version: 1, schema: KnowledgeFileDeletedSchema },
 } satisfies Record<string, EventDefinition>;
 
 export type EventType = keyof typeof eventDefinitions;

@@ -2,6 +2,7 @@
 export const streamIds = {
   account: (id: string) => `account-${id}`,
   assistant: (id: string) => `assistant-${id}`,
+  knowledgeFile: (id: string) => `knowledgefile-${id}`,
 } as const;
 
 export function categoryOf(streamId: string): string {
