@@ -1,9 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two passes. The main pass runs every test file in parallel. Outage tests (`*.outage.int.test.ts`)
+ * stop and restart the shared Kafka broker, so they run in a pass of their own, one file at a time:
+ * `KESHER_OUTAGE_PASS=1 vitest run` (ops/test.sh does both).
+ */
+const outagePass = process.env.KESHER_OUTAGE_PASS === '1';
+
 export default defineConfig({
   test: {
-    include: ['{contracts,services,projections,ops}/**/*.test.ts'],
-    exclude: ['**/node_modules/**'],
+    include: outagePass ? ['{services,projections}/**/*.outage.int.test.ts'] : ['{contracts,services,projections,ops}/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...(outagePass ? [] : ['**/*.outage.int.test.ts'])],
+    fileParallelism: !outagePass,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: integration files each create their own database; keep the parallelism modest.

@@ -19,5 +19,7 @@ fi
 
 status=0
 npx vitest run || status=$?
+# Tests that stop and restart the broker, alone so they cannot pull it from under other suites.
+KESHER_OUTAGE_PASS=1 npx vitest run || status=$?
 if [[ $started_kafka == 1 && "${KESHER_KEEP_KAFKA:-}" != "1" ]]; then bash ops/kafka/stop.sh || true; fi
 exit $status
