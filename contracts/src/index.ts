@@ -6,3 +6,4 @@ export * from './events/registry.js';
 export * from './events/stream-names.js';
 export * from './rules/limits.js';
 export * from './rules/messages.js';
+export * from './http/index.js';

@@ -7,5 +7,6 @@ export const AccountRegisteredSchema = z.object({
   /** Hash of the password (memory-hard KDF); null for accounts that sign in with Google only. */
   passwordHash: z.string().nullable(),
   provider: z.enum(['password', 'google', 'demo']),
+  photoUrl: z.string().nullable().default(null),
 });
 export type AccountRegistered = z.infer<typeof AccountRegisteredSchema>;

@@ -52,3 +52,15 @@ export const AssistantDeletedSchema = z.object({
   assistantId: z.string().min(1),
 });
 export type AssistantDeleted = z.infer<typeof AssistantDeletedSchema>;
+
+/** A share link was issued (or rotated): visitors holding the token can chat with the assistant. */
+export const ShareTokenGeneratedSchema = z.object({
+  assistantId: z.string().min(1),
+  token: z.string().min(16),
+});
+export type ShareTokenGenerated = z.infer<typeof ShareTokenGeneratedSchema>;
+
+export const ShareTokenRevokedSchema = z.object({
+  assistantId: z.string().min(1),
+});
+export type ShareTokenRevoked = z.infer<typeof ShareTokenRevokedSchema>;

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { AccountRegisteredSchema } from './account.events.js';
-import { AssistantCreatedSchema, AssistantDeletedSchema, AssistantUpdatedSchema } from './assistant.events.js';
+import {
+  AssistantCreatedSchema,
+  AssistantDeletedSchema,
+  AssistantUpdatedSchema,
+  ShareTokenGeneratedSchema,
+  ShareTokenRevokedSchema,
+} from './assistant.events.js';
 import {
   KnowledgeFileDeletedSchema,
   KnowledgeFileIngestedSchema,
@@ -24,6 +30,8 @@ export const eventDefinitions = {
   AssistantCreated: { version: 1, schema: AssistantCreatedSchema },
   AssistantUpdated: { version: 1, schema: AssistantUpdatedSchema },
   AssistantDeleted: { version: 1, schema: AssistantDeletedSchema },
+  ShareTokenGenerated: { version: 1, schema: ShareTokenGeneratedSchema },
+  ShareTokenRevoked: { version: 1, schema: ShareTokenRevokedSchema },
   KnowledgeFileUploaded: { version: 1, schema: KnowledgeFileUploadedSchema },
   KnowledgeFileIngested: { version: 1, schema: KnowledgeFileIngestedSchema },
   KnowledgeFileIngestionFailed: { version: 1, schema: KnowledgeFileIngestionFailedSchema },

@@ -4,7 +4,7 @@ import type { Projection } from '../projection.js';
 /** Accounts by e-mail, for sign-in. */
 export const accountsProjection: Projection = {
   name: 'accounts',
-  version: 1,
+  version: 2,
   eventTypes: ['AccountRegistered'],
   tables: ['accounts'],
   async setup(db) {
@@ -13,6 +13,7 @@ export const accountsProjection: Projection = {
       email text NOT NULL UNIQUE,
       display_name text,
       password_hash text,
+      photo_url text,
       provider text NOT NULL,
       created_at timestamptz NOT NULL
     )`);
@@ -22,13 +23,13 @@ export const accountsProjection: Projection = {
   },
   async apply(db, events) {
     for (const event of events as RecordedEvent<'AccountRegistered', AccountRegistered>[]) {
-      const { accountId, email, displayName, passwordHash, provider } = event.data;
+      const { accountId, email, displayName, passwordHash, provider, photoUrl } = event.data;
       // A second account claiming an e-mail already taken is a recorded fact we cannot refuse here:
       // keep the first owner of the address (the facade prevents this in normal operation).
       await db.query(
-        `INSERT INTO accounts (id, email, display_name, password_hash, provider, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-        [accountId, email, displayName, passwordHash, provider, event.metadata.timestamp],
+        `INSERT INTO accounts (id, email, display_name, password_hash, provider, photo_url, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+        [accountId, email, displayName, passwordHash, provider, photoUrl ?? null, event.metadata.timestamp],
       );
     }
   },

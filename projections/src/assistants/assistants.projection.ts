@@ -1,4 +1,4 @@
-import type { AssistantCreated, AssistantDeleted, AssistantUpdated, RecordedEvent } from '@kesher/contracts';
+import type { AssistantCreated, AssistantDeleted, AssistantUpdated, RecordedEvent, ShareTokenGenerated, ShareTokenRevoked } from '@kesher/contracts';
 import type { Projection, Queryable } from '../projection.js';
 
 /** Columns that mirror the profile one to one; the update statement is derived from this list. */
@@ -60,8 +60,8 @@ async function deleted(db: Queryable, event: RecordedEvent<'AssistantDeleted', A
 /** The owner's assistants, as the dashboard and the API read them. */
 export const assistantsProjection: Projection = {
   name: 'assistants',
-  version: 1,
-  eventTypes: ['AssistantCreated', 'AssistantUpdated', 'AssistantDeleted'],
+  version: 2,
+  eventTypes: ['AssistantCreated', 'AssistantUpdated', 'AssistantDeleted', 'ShareTokenGenerated', 'ShareTokenRevoked'],
   tables: ['assistants'],
   async setup(db) {
     await db.query(`CREATE TABLE IF NOT EXISTS assistants (
@@ -98,6 +98,14 @@ export const assistantsProjection: Projection = {
           break;
         case 'AssistantDeleted':
           await deleted(db, event as RecordedEvent<'AssistantDeleted', AssistantDeleted>);
+          break;
+        case 'ShareTokenGenerated': {
+          const { assistantId, token } = event.data as ShareTokenGenerated;
+          await db.query(`UPDATE assistants SET share_token = $2 WHERE id = $1`, [assistantId, token]);
+          break;
+        }
+        case 'ShareTokenRevoked':
+          await db.query(`UPDATE assistants SET share_token = NULL WHERE id = $1`, [(event.data as ShareTokenRevoked).assistantId]);
           break;
       }
     }

@@ -27,6 +27,10 @@ export function assistantQueries(db: Queryable) {
       const { rows } = await db.query<AssistantRow>(`SELECT * FROM assistants WHERE owner_id = $1 ORDER BY numeric_id`, [ownerId]);
       return rows;
     },
+    async findByShareToken(token: string): Promise<AssistantRow | undefined> {
+      const { rows } = await db.query<AssistantRow>(`SELECT * FROM assistants WHERE share_token = $1`, [token]);
+      return rows[0];
+    },
     async findOwned(ownerId: string, numericId: number): Promise<AssistantRow | undefined> {
       const { rows } = await db.query<AssistantRow>(`SELECT * FROM assistants WHERE owner_id = $1 AND numeric_id = $2`, [ownerId, numericId]);
       return rows[0];

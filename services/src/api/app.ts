@@ -1,24 +1,67 @@
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
+import type { TokenIssuer } from '../identity/token-issuer.js';
+import type { SessionStore } from '../identity/session.store.js';
+import { authPlugin } from './plugins/auth.plugin.js';
+import { errorsPlugin } from './plugins/errors.plugin.js';
+import { openapiPlugin } from './plugins/openapi.plugin.js';
+import { securityPlugin, type SecurityOptions } from './plugins/security.plugin.js';
+import { assistantRoutes, type AssistantRoutesDeps } from './routes/assistants/assistants.routes.js';
+import { authRoutes, type AuthRoutesDeps } from './routes/auth/auth.routes.js';
+import { fileRoutes, type FileRoutesDeps } from './routes/files/files.routes.js';
 import { healthRoutes, type HealthDeps } from './routes/health/health.routes.js';
+import { shareRoutes } from './routes/share/share.routes.js';
 
-export interface AppDeps extends HealthDeps {
+export interface AppDeps {
+  health: HealthDeps;
   metricsRegistry: Registry;
+  security: SecurityOptions;
+  session: { tokens: TokenIssuer; sessions: SessionStore };
+  auth: AuthRoutesDeps;
+  assistants: AssistantRoutesDeps;
+  publicUrl: string;
+  files: FileRoutesDeps;
   logger?: boolean;
+  /** Largest request body accepted (uploads have their own limit). */
+  bodyLimitBytes?: number;
 }
 
 /**
- * The /api/v1 facade. Infrastructure first (metrics), then routes; each route folder is an
- * encapsulated plugin receiving only the dependencies it needs.
+ * The /api/v1 facade, in the order infrastructure plugins → app plugins → routes. Each route folder
+ * is an encapsulated plugin that receives only the dependencies it uses.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger: deps.logger ?? false });
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    genReqId: () => randomUUID(),
+    bodyLimit: deps.bodyLimitBytes ?? 1024 * 1024,
+    trustProxy: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
-  app.get('/api/v1/metrics', async (_request, reply) => {
+  // Infrastructure
+  await app.register(authPlugin, deps.session);
+  await app.register(securityPlugin, deps.security);
+  await app.register(errorsPlugin);
+  await app.register(openapiPlugin);
+  app.get('/api/v1/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('content-type', deps.metricsRegistry.contentType);
     return deps.metricsRegistry.metrics();
   });
 
-  await app.register(healthRoutes(deps), { prefix: '/api/v1' });
+  // Routes
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes(deps.health));
+      await api.register(authRoutes(deps.auth));
+      await api.register(assistantRoutes(deps.assistants));
+      await api.register(shareRoutes({ ...deps.assistants, publicUrl: deps.publicUrl }));
+      await api.register(fileRoutes(deps.files));
+    },
+    { prefix: '/api/v1' },
+  );
   return app;
 }

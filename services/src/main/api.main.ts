@@ -1,16 +1,24 @@
-import { buildApp } from '../api/app.js';
-import { readAllCheckpoints } from '../platform/projections/checkpoints.js';
 import { loadConfig } from '../platform/config/config.js';
+import { readAllCheckpoints } from '../platform/projections/checkpoints.js';
+import { waitForCheckpoints } from '../platform/projections/projection-runner.js';
+import { allProjections } from '@kesher/projections/registry';
+import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
+import { composeApi } from './compose-api.js';
 import { composePlatform } from './compose-platform.js';
+import { createKnowledgeWiring } from './knowledge-wiring.js';
 
-/** The API process of the production topology (projector and relay run as their own processes). */
+/** The API process of the production topology (projector, relay and workers run as their own processes). */
 const config = loadConfig();
 const platform = await composePlatform(config, { applicationName: 'kesher-api' });
-const app = await buildApp({
-  adapters: platform.adapters,
+const blobs = await createSqlBlobStore({ sql: platform.sql });
+const knowledge = await createKnowledgeWiring({ sql: platform.sql, blobs });
+const { app } = await composeApi({
+  platform,
+  blobs,
+  knowledge: knowledge.reads,
+  // The projector is another process: wait on the checkpoints it stores.
+  awaitReadModels: (position) => waitForCheckpoints(platform.sql, allProjections.map((p) => p.name), position),
   projectionPositions: () => readAllCheckpoints(platform.sql),
-  headPosition: () => platform.eventStore.headPosition(),
-  metricsRegistry: platform.metrics.registry,
   logger: true,
 });
 await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,26 +1,30 @@
-import { buildApp } from '../api/app.js';
 import { loadConfig } from '../platform/config/config.js';
-import { createRelay } from '../workers/relay/relay.js';
+import { composeApi } from './compose-api.js';
 import { composePlatform } from './compose-platform.js';
+import { composeWorkers } from './compose-workers.js';
+import { demoAccounts } from '../identity/demo-accounts.js';
 
 /**
- * `make start`: the whole of Kesher in one process — API, projector and relay — on whatever the
- * configuration selects (by default PGlite under ./data and the in-process bus; no services needed).
+ * `make start`: the whole of Kesher in one process — API, projector, relay and workers — on whatever
+ * the configuration selects (by default PGlite under ./data and the in-process bus; no services needed).
  */
 const config = loadConfig();
 const platform = await composePlatform(config, { applicationName: 'kesher' });
 await platform.projector.start();
-const relay = createRelay({ eventStore: platform.eventStore, bus: platform.bus, sql: platform.sql, metrics: platform.metrics, onError: (e) => console.error('relay', e) });
-await relay.start();
-
-const app = await buildApp({
-  adapters: platform.adapters,
+const workers = await composeWorkers(platform);
+await workers.start();
+const { app, demoAccounts: demo } = await composeApi({
+  platform,
+  blobs: workers.blobs,
+  knowledge: workers.knowledgeReads,
+  awaitReadModels: (position) => platform.projector.waitForPosition(position),
   projectionPositions: () => platform.projector.positions(),
-  headPosition: () => platform.eventStore.headPosition(),
-  metricsRegistry: platform.metrics.registry,
 });
 const address = await app.listen({ port: config.PORT, host: config.HOST });
-console.log(`Kesher is running at ${address.replace('127.0.0.1', 'localhost')}  (event store: ${platform.adapters.eventStore}, bus: ${platform.adapters.bus}, data: ${config.DATABASE_URL ? 'Postgres' : config.DATA_DIR})`);
+console.log(`Kesher is running at ${address.replace('127.0.0.1', 'localhost')}`);
+console.log(`  event store: ${platform.adapters.eventStore}, read models: ${platform.adapters.readModels}, bus: ${platform.adapters.bus}, data: ${config.DATABASE_URL ? 'Postgres' : config.DATA_DIR}`);
+console.log(`  API docs: ${address.replace('127.0.0.1', 'localhost')}/api/v1/docs`);
+if (demo) console.log(`  demo sign-in: ${demoAccounts.map((a) => a.email).join(', ')} — password ${demoAccounts[0].password}`);
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -28,7 +32,7 @@ async function shutdown(signal: string) {
   closing = true;
   console.log(`${signal}: shutting down`);
   await app.close();
-  await relay.stop();
+  await workers.stop();
   await platform.close();
   process.exit(0);
 }

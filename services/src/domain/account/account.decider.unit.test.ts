@@ -5,7 +5,7 @@ import { deciderSpec } from '../../platform/commands/decider-spec.js';
 import { accountDecider } from './account.decider.js';
 
 const spec = deciderSpec(accountDecider);
-const data = { accountId: 'acc-1', email: 'Dana@Example.com', displayName: 'Dana', passwordHash: 'hash', provider: 'password' as const };
+const data = { accountId: 'acc-1', email: 'Dana@Example.com', displayName: 'Dana', passwordHash: 'hash', provider: 'password' as const, photoUrl: null };
 
 describe('account decider', () => {
   it('registers an account with a normalised e-mail', () => {

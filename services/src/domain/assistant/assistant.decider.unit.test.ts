@@ -87,3 +87,22 @@ describe('assistant decider', () => {
     spec.given([created, deleted]).when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { name: 'x' } } }).thenThrows(DomainError);
   });
 });
+
+describe('assistant decider: share links', () => {
+  const issued: KesherEvent = { type: 'ShareTokenGenerated', data: { assistantId: 'a1', token: 'tok_aaaaaaaaaaaaaaaa' } };
+  it('issues a token once and keeps it unless asked to rotate', () => {
+    spec.given([created]).when({ type: 'IssueShareToken', data: { assistantId: 'a1', ownerId: 'owner-1', token: 'tok_aaaaaaaaaaaaaaaa', rotate: false } }).then([issued]);
+    spec.given([created, issued]).when({ type: 'IssueShareToken', data: { assistantId: 'a1', ownerId: 'owner-1', token: 'tok_bbbbbbbbbbbbbbbb', rotate: false } }).then([]);
+    spec
+      .given([created, issued])
+      .when({ type: 'IssueShareToken', data: { assistantId: 'a1', ownerId: 'owner-1', token: 'tok_bbbbbbbbbbbbbbbb', rotate: true } })
+      .then([{ type: 'ShareTokenGenerated', data: { assistantId: 'a1', token: 'tok_bbbbbbbbbbbbbbbb' } }]);
+  });
+  it('revokes an existing token; revoking none records nothing', () => {
+    spec.given([created, issued]).when({ type: 'RevokeShareToken', data: { assistantId: 'a1', ownerId: 'owner-1' } }).then([{ type: 'ShareTokenRevoked', data: { assistantId: 'a1' } }]);
+    spec.given([created]).when({ type: 'RevokeShareToken', data: { assistantId: 'a1', ownerId: 'owner-1' } }).then([]);
+  });
+  it("refuses another owner's share requests as not found", () => {
+    spec.given([created]).when({ type: 'IssueShareToken', data: { assistantId: 'a1', ownerId: 'owner-2', token: 'tok_aaaaaaaaaaaaaaaa', rotate: false } }).thenThrows(DomainError);
+  });
+});

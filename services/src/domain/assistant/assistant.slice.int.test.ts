@@ -26,7 +26,7 @@ describe.skipIf(!gate.available)(`assistant vertical slice on real Postgres${gat
     await platform.handle(
       accountDecider,
       streamIds.account(accountId),
-      { type: 'RegisterAccount', data: { accountId, email, displayName: null, passwordHash: 'x', provider: 'password' } },
+      { type: 'RegisterAccount', data: { accountId, email, displayName: null, passwordHash: 'x', provider: 'password', photoUrl: null } },
       context(actor),
     );
     return actor;

@@ -12,6 +12,18 @@ export const ConfigSchema = z.object({
   KAFKA_BROKERS: z.string().optional(),
   EVENTSTORE_URL: z.string().optional(),
   NODE_ENV: z.string().default('development'),
+  /** Where visitors reach Kesher; share links are built on it. Defaults to http://localhost:PORT. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** HMAC key for session tokens (≥ 32 characters). Required in production; generated and kept under DATA_DIR otherwise. */
+  AUTH_SECRET: z.string().min(32).optional(),
+  TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_JWKS_URL: z.string().url().optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** Comma-separated browser origins allowed by CORS; empty allows any. */
+  CORS_ORIGINS: z.string().default(''),
+  /** The three demo accounts: on by default in the embedded mode only; refused in production. */
+  DEMO_ACCOUNTS: z.enum(['true', 'false']).optional(),
   /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
 });
@@ -20,5 +32,16 @@ export type Config = z.infer<typeof ConfigSchema>;
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success) throw new Error(`invalid configuration:\n${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  const config = parsed.data;
+  if (config.NODE_ENV === 'production') {
+    if (!config.AUTH_SECRET) throw new Error('invalid configuration: AUTH_SECRET (at least 32 characters) is required in production');
+    if (config.DEMO_ACCOUNTS === 'true') throw new Error('invalid configuration: demo accounts are refused in production (unset DEMO_ACCOUNTS)');
+  }
+  return config;
 }
+
+/** Embedded = nothing external configured: PGlite and the in-process bus. */
+export const isEmbedded = (config: Config) => !config.DATABASE_URL && !config.EVENTSTORE_URL && !config.KAFKA_BROKERS;
+
+export const demoAccountsEnabled = (config: Config) =>
+  config.NODE_ENV !== 'production' && (config.DEMO_ACCOUNTS === 'true' || (config.DEMO_ACCOUNTS === undefined && isEmbedded(config)));

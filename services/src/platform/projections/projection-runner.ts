@@ -3,7 +3,7 @@ import type { Projection } from '@kesher/projections/projection';
 import type { EventStore, Subscription } from '../event-store/event-store.port.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Sql } from '../sql/sql.port.js';
-import { advanceCheckpoint, checkpointsSchema, readCheckpoint, resetCheckpoint } from './checkpoints.js';
+import { advanceCheckpoint, checkpointsSchema, readAllCheckpoints, readCheckpoint, resetCheckpoint } from './checkpoints.js';
 
 export interface ProjectionRunnerDeps {
   eventStore: EventStore;
@@ -170,18 +170,18 @@ export type ProjectionRunner = ReturnType<typeof createProjectionRunner>;
 
 /**
  * Read-your-writes across processes (the API waiting on a separate projector): polls the stored
- * checkpoint until it passes `position`.
+ * checkpoints until every named projection has passed `position`.
  */
-export async function waitForCheckpoint(
+export async function waitForCheckpoints(
   sql: Sql,
-  name: string,
+  names: readonly string[],
   position: AllPosition,
   { timeoutMs = 2000, intervalMs = 5 }: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const checkpoint = await readCheckpoint(sql, name).catch(() => undefined);
-    if (checkpoint && comparePositions(checkpoint.position, position) >= 0) return true;
+    const checkpoints = await readAllCheckpoints(sql);
+    if (names.every((name) => checkpoints[name] && comparePositions(checkpoints[name], position) >= 0)) return true;
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+export const FileStatusSchema = z.enum(['pending', 'ready', 'failed']);
+
+/** A knowledge file attached to an assistant (spec §3: id, filename, bytes, created_at). */
+export const KnowledgeFileSchema = z.object({
+  id: z.string(),
+  filename: z.string(),
+  bytes: z.number().int(),
+  created_at: z.number().int().describe('seconds since epoch'),
+  status: FileStatusSchema,
+  status_reason: z.string().nullable(),
+  source_url: z.string().nullable(),
+});
+export type KnowledgeFileDto = z.infer<typeof KnowledgeFileSchema>;
+
+export const FileIdParamSchema = z.object({ fileId: z.string().min(1).max(80).regex(/^[A-Za-z0-9_-]+$/, 'Invalid file ID') });
+
+/** Extensions accepted for upload; the spec's dialog names the first four, the picker accepts all. */
+export const uploadExtensions = ['pdf', 'docx', 'txt', 'csv', 'md', 'json', 'xlsx', 'pptx'] as const;
+export const uploadLimits = {
+  maxFileBytes: 20 * 1024 * 1024,
+  /** Knowledge storage per owner on the free plan (billing will add larger plans). */
+  freePlanStorageBytes: 100 * 1024 * 1024,
+} as const;
+
+export const fileMessages = {
+  noFile: 'Please choose a file to upload.',
+  badType: 'Please select a valid file type (PDF, DOCX, TXT, CSV, MD, JSON, XLSX or PPTX)',
+  tooLarge: 'File is too large (max 20 MB).',
+  storageFull: 'Your plan\'s storage for knowledge files (100 MB) is full. Delete some files to upload more.',
+  notFound: 'File not found.',
+} as const;

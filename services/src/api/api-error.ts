@@ -1,0 +1,10 @@
+/** An HTTP outcome with the text the client shows; thrown by routes, rendered by the error handler. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = 'ApiError';
+  }
+}

@@ -1,0 +1,117 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import {
+  AssistantSchema,
+  CreateAssistantBodySchema,
+  CreateAssistantResponseSchema,
+  messages,
+  NumericIdParamSchema,
+  streamIds,
+  UpdateAssistantBodySchema,
+  type AllPosition,
+} from '@kesher/contracts';
+import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { assistantDecider } from '../../../domain/assistant/assistant.decider.js';
+import type { CommandContext, CommandHandler } from '../../../platform/commands/command-handler.js';
+import type { Sql } from '../../../platform/sql/sql.port.js';
+import { ApiError } from '../../api-error.js';
+import { requireAccount } from '../../plugins/auth.plugin.js';
+import { changesFromUpdate, profileFromCreate, toAssistantDto } from './assistant.mapper.js';
+
+export interface AssistantRoutesDeps {
+  handle: CommandHandler;
+  readDb: Sql;
+  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  clock: () => Date;
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** `asst_` + 24 letters or digits (spec §3), from a cryptographic source. */
+export const newExternalAssistantId = () => `asst_${Array.from({ length: 24 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('')}`;
+
+export const commandContext = (request: FastifyRequest, clock: () => Date): CommandContext => ({
+  actor: request.account ? { kind: 'account', id: request.account.id } : { kind: 'visitor', id: request.ip },
+  correlationId: request.id,
+  now: clock(),
+});
+
+export const assistantRoutes =
+  (deps: AssistantRoutesDeps): FastifyPluginAsync =>
+  async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    const queries = assistantQueries(deps.readDb);
+    await deps.readDb.exec(`CREATE SEQUENCE IF NOT EXISTS assistant_numeric_ids`);
+
+    async function owned(request: FastifyRequest, numericId: number) {
+      const account = requireAccount(request);
+      const row = await queries.findOwned(account.id, numericId);
+      // Another owner's assistant answers exactly like a missing one.
+      if (!row) throw new ApiError(404, messages.assistantNotFound);
+      return { account, row };
+    }
+
+    app.post(
+      '/assistants/',
+      { schema: { summary: 'Create an assistant', body: CreateAssistantBodySchema, response: { 201: CreateAssistantResponseSchema } } },
+      async (request, reply) => {
+        const account = requireAccount(request);
+        const { rows } = await deps.readDb.query<{ id: string }>(`SELECT nextval('assistant_numeric_ids')::text AS id`);
+        const numericId = Number(rows[0]!.id);
+        const assistantId = randomUUID();
+        const externalId = newExternalAssistantId();
+        const result = await deps.handle(
+          assistantDecider,
+          streamIds.assistant(assistantId),
+          { type: 'CreateAssistant', data: { assistantId, numericId, externalId, ownerId: account.id, profile: profileFromCreate(request.body) } },
+          commandContext(request, deps.clock),
+        );
+        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        // Custom functions are not supported yet; the spec's response reports them as failed.
+        const failed = (request.body.functions ?? []).map((f) => f.name);
+        return reply.status(201).send({ assistant_id: numericId, openai_assistant_id: externalId, ...(failed.length ? { failed_functions: failed } : {}) });
+      },
+    );
+
+    app.get('/assistants/', { schema: { summary: "The signed-in owner's assistants", response: { 200: z.array(AssistantSchema) } } }, async (request) => {
+      const account = requireAccount(request);
+      return (await queries.listByOwner(account.id)).map(toAssistantDto);
+    });
+
+    app.get('/assistants/:id', { schema: { summary: 'One assistant', params: NumericIdParamSchema, response: { 200: AssistantSchema } } }, async (request) =>
+      toAssistantDto((await owned(request, request.params.id)).row),
+    );
+
+    app.put(
+      '/assistants/:id',
+      { schema: { summary: 'Change an assistant', params: NumericIdParamSchema, body: UpdateAssistantBodySchema, response: { 200: AssistantSchema } } },
+      async (request) => {
+        const { account, row } = await owned(request, request.params.id);
+        const result = await deps.handle(
+          assistantDecider,
+          streamIds.assistant(row.id),
+          { type: 'UpdateAssistant', data: { assistantId: row.id, ownerId: account.id, changes: changesFromUpdate(request.body) } },
+          commandContext(request, deps.clock),
+        );
+        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        return toAssistantDto((await queries.findOwned(account.id, request.params.id)) ?? row);
+      },
+    );
+
+    app.delete(
+      '/assistants/:id',
+      { schema: { summary: 'Delete an assistant', params: NumericIdParamSchema, response: { 200: z.object({ detail: z.string(), id: z.number() }) } } },
+      async (request) => {
+        const { account, row } = await owned(request, request.params.id);
+        const result = await deps.handle(
+          assistantDecider,
+          streamIds.assistant(row.id),
+          { type: 'DeleteAssistant', data: { assistantId: row.id, ownerId: account.id } },
+          commandContext(request, deps.clock),
+        );
+        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        return { detail: 'Assistant deleted', id: row.numeric_id };
+      },
+    );
+  };

@@ -1,0 +1,125 @@
+import { AuthConfigSchema, GoogleSignInBodySchema, LoginBodySchema, RegisterBodySchema, SessionSchema, UserSchema, type User } from '@kesher/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AccountRegistration } from '../../../identity/account-registration.js';
+import type { GoogleVerifier } from '../../../identity/google-verifier.js';
+import type { LoginThrottle } from '../../../identity/login-throttle.js';
+import type { PasswordHasher } from '../../../identity/password-hasher.js';
+import type { SessionStore, SignedInAccount } from '../../../identity/session.store.js';
+import type { TokenIssuer } from '../../../identity/token-issuer.js';
+import { DomainError } from '../../../platform/commands/decider.js';
+import { ApiError } from '../../api-error.js';
+import { requireAccount } from '../../plugins/auth.plugin.js';
+
+export interface AuthRoutesDeps {
+  passwords: PasswordHasher;
+  tokens: TokenIssuer;
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+  registration: AccountRegistration;
+  google: { clientId: string; verify: GoogleVerifier } | null;
+  demoAccounts: boolean;
+}
+
+const INVALID_CREDENTIALS = 'Invalid email or password. Please check your credentials.';
+const TOO_MANY_LOGINS = 'Too many failed login attempts. Please try again later.';
+/** Auth endpoints get a tighter per-address limit than the rest of the API. */
+const authRateLimit = { rateLimit: { max: 30, timeWindow: 60_000, keyGenerator: (request: { ip: string }) => `auth:${request.ip}` } };
+
+export function toUser(account: SignedInAccount): User {
+  return {
+    uid: account.id,
+    email: account.email,
+    displayName: account.displayName,
+    username: account.displayName ?? account.email.split('@')[0]!,
+    photoURL: account.photoUrl,
+    providerId: account.provider === 'google' ? 'google.com' : 'password',
+  };
+}
+
+export const authRoutes =
+  (deps: AuthRoutesDeps): FastifyPluginAsync =>
+  async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+
+    async function session(account: SignedInAccount) {
+      const { token } = await deps.tokens.issue(account.id);
+      return { access_token: token, token_type: 'bearer' as const, expires_in: deps.tokens.ttlSeconds, user: toUser(account) };
+    }
+
+    async function signedIn(email: string) {
+      const account = await deps.sessions.accountByEmail(email);
+      if (!account) throw new ApiError(500, 'account missing after registration');
+      return session(account);
+    }
+
+    app.get('/auth/config', { schema: { summary: 'What sign-in methods this server offers', response: { 200: AuthConfigSchema } } }, async () => ({
+      google_client_id: deps.google?.clientId ?? null,
+      demo_accounts: deps.demoAccounts,
+    }));
+
+    app.post(
+      '/auth/register',
+      { config: authRateLimit, schema: { summary: 'Create an account with e-mail and password', body: RegisterBodySchema, response: { 201: SessionSchema } } },
+      async (request, reply) => {
+        const { email, password, display_name } = request.body;
+        try {
+          await deps.registration(
+            { email, passwordHash: await deps.passwords.hash(password), displayName: display_name || null, photoUrl: null, provider: 'password' },
+            request.id,
+          );
+        } catch (error) {
+          if (error instanceof DomainError && error.kind === 'conflict') throw new ApiError(409, error.message);
+          throw error;
+        }
+        return reply.status(201).send(await signedIn(email));
+      },
+    );
+
+    app.post(
+      '/auth/login',
+      { config: authRateLimit, schema: { summary: 'Sign in with e-mail and password', body: LoginBodySchema, response: { 200: SessionSchema } } },
+      async (request) => {
+        const { email, password } = request.body;
+        if (deps.throttle.isBlocked(email, request.ip)) throw new ApiError(429, TOO_MANY_LOGINS);
+        const account = await deps.sessions.accountByEmail(email);
+        // The same answer whether the address is unknown or the password wrong: addresses are not probeable.
+        const valid = account?.passwordHash ? await deps.passwords.verify(password, account.passwordHash) : false;
+        if (!account || !valid) {
+          deps.throttle.recordFailure(email, request.ip);
+          throw new ApiError(401, INVALID_CREDENTIALS);
+        }
+        deps.throttle.recordSuccess(email);
+        return session(account);
+      },
+    );
+
+    app.post(
+      '/auth/google',
+      { config: authRateLimit, schema: { summary: 'Sign in (or sign up) with a Google ID token', body: GoogleSignInBodySchema, response: { 200: SessionSchema } } },
+      async (request) => {
+        if (!deps.google) throw new ApiError(501, 'Google sign-in is not configured on this server. Please sign in with e-mail and password.');
+        const identity = await deps.google.verify(request.body.id_token);
+        if (!identity) throw new ApiError(401, 'Google sign-in failed: the token could not be verified. Please try again.');
+        if (!(await deps.sessions.accountByEmail(identity.email))) {
+          try {
+            await deps.registration({ email: identity.email, passwordHash: null, displayName: identity.name, photoUrl: identity.picture, provider: 'google' }, request.id);
+          } catch (error) {
+            // Registered by a concurrent request for the same address: sign that account in.
+            if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
+          }
+        }
+        return signedIn(identity.email);
+      },
+    );
+
+    app.post('/auth/logout', { schema: { summary: 'Sign out: the token stops working at once', response: { 200: z.object({ detail: z.string() }) } } }, async (request) => {
+      requireAccount(request);
+      const claims = await deps.tokens.verify(request.headers.authorization!.slice(7).trim());
+      if (claims) await deps.sessions.revoke(claims.tokenId, claims.expiresAt);
+      return { detail: 'Signed out' };
+    });
+
+    app.get('/auth/me', { schema: { summary: 'The signed-in user', response: { 200: UserSchema } } }, async (request) => toUser(requireAccount(request)));
+  };

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import {
+  FileIdParamSchema,
+  fileMessages,
+  KnowledgeFileSchema,
+  messages,
+  NumericIdParamSchema,
+  streamIds,
+  uploadExtensions,
+  uploadLimits,
+  type AllPosition,
+  type KnowledgeFileDto,
+  type KnowledgeFileKind,
+} from '@kesher/contracts';
+import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { knowledgeFileDecider } from '../../../domain/knowledge-file/knowledge-file.decider.js';
+import type { BlobStore } from '../../../platform/blobs/blob-store.port.js';
+import type { CommandHandler } from '../../../platform/commands/command-handler.js';
+import type { Sql } from '../../../platform/sql/sql.port.js';
+import { ApiError } from '../../api-error.js';
+import { requireAccount } from '../../plugins/auth.plugin.js';
+import { commandContext } from '../assistants/assistants.routes.js';
+
+export interface FileRecord {
+  id: string;
+  assistantId: string;
+  filename: string;
+  bytes: number;
+  createdAt: Date;
+  status: 'pending' | 'ready' | 'failed';
+  statusReason: string | null;
+  sourceUrl: string | null;
+}
+
+/** What the file routes read from the knowledge read model (port; wired to its queries at the root). */
+export interface KnowledgeReads {
+  listFiles(ownerId: string, assistantId: string): Promise<FileRecord[]>;
+  getFile(ownerId: string, fileId: string): Promise<FileRecord | undefined>;
+  /** The file's text, with a `URL:` first line when it has a source address. */
+  fileText(ownerId: string, fileId: string): Promise<string | undefined>;
+  storageUsed(ownerId: string): Promise<number>;
+  findByContent(ownerId: string, assistantId: string, sha256: string): Promise<FileRecord | undefined>;
+}
+
+export interface FileRoutesDeps {
+  handle: CommandHandler;
+  readDb: Sql;
+  blobs: BlobStore;
+  knowledge: KnowledgeReads;
+  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  clock: () => Date;
+  /** How long an upload may wait for ingestion to finish before answering `pending`. */
+  ingestionWaitMs?: number;
+}
+
+const toDto = (file: FileRecord): KnowledgeFileDto => ({
+  id: file.id,
+  filename: file.filename,
+  bytes: file.bytes,
+  created_at: Math.floor(file.createdAt.getTime() / 1000),
+  status: file.status,
+  status_reason: file.statusReason,
+  source_url: file.sourceUrl,
+});
+
+function kindOf(filename: string): KnowledgeFileKind | undefined {
+  const extension = filename.toLowerCase().split('.').pop() ?? '';
+  return (uploadExtensions as readonly string[]).includes(extension) ? (extension as KnowledgeFileKind) : undefined;
+}
+
+/** Keeps only a readable base name: no directories, no control characters. */
+const cleanFilename = (filename: string) =>
+  (filename.split(/[\\/]/).pop() ?? 'file')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 200) || 'file';
+
+export const fileRoutes =
+  (deps: FileRoutesDeps): FastifyPluginAsync =>
+  async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    await app.register(multipart, { limits: { fileSize: uploadLimits.maxFileBytes, files: 1, fields: 10, parts: 11 } });
+    const assistants = assistantQueries(deps.readDb);
+
+    async function ownedAssistant(request: FastifyRequest, numericId: number) {
+      const account = requireAccount(request);
+      const row = await assistants.findOwned(account.id, numericId);
+      if (!row) throw new ApiError(404, messages.assistantNotFound);
+      return { account, row };
+    }
+
+    async function waitForIngestion(ownerId: string, fileId: string): Promise<FileRecord | undefined> {
+      const deadline = Date.now() + (deps.ingestionWaitMs ?? 1500);
+      let file = await deps.knowledge.getFile(ownerId, fileId);
+      while (file?.status === 'pending' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        file = await deps.knowledge.getFile(ownerId, fileId);
+      }
+      return file;
+    }
+
+    app.post(
+      '/assistants/:id/upload_file',
+      { schema: { summary: 'Upload a knowledge file (multipart field `file`)', params: NumericIdParamSchema, consumes: ['multipart/form-data'], response: { 201: KnowledgeFileSchema, 200: KnowledgeFileSchema } } },
+      async (request, reply) => {
+        const { account, row } = await ownedAssistant(request, request.params.id);
+        if (!request.isMultipart()) throw new ApiError(415, fileMessages.noFile);
+        const part = await request.file();
+        if (!part || part.fieldname !== 'file') throw new ApiError(422, fileMessages.noFile);
+        const filename = cleanFilename(part.filename);
+        const kind = kindOf(filename);
+        if (!kind) {
+          part.file.resume();
+          throw new ApiError(415, fileMessages.badType);
+        }
+        let bytes: Buffer;
+        try {
+          bytes = await part.toBuffer();
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, fileMessages.tooLarge);
+          throw error;
+        }
+        if (bytes.byteLength === 0) throw new ApiError(422, 'The file is empty.');
+        if ((await deps.knowledge.storageUsed(account.id)) + bytes.byteLength > uploadLimits.freePlanStorageBytes) throw new ApiError(413, fileMessages.storageFull);
+
+        const stored = await deps.blobs.put(bytes);
+        // The same bytes uploaded again to the same assistant are the same knowledge: answer with it.
+        const existing = await deps.knowledge.findByContent(account.id, row.id, stored.sha256);
+        if (existing) return reply.status(200).send(toDto(existing));
+
+        const fileId = `file-${randomUUID().replaceAll('-', '')}`;
+        const result = await deps.handle(
+          knowledgeFileDecider,
+          streamIds.knowledgeFile(fileId),
+          {
+            type: 'UploadKnowledgeFile',
+            data: { fileId, assistantId: row.id, ownerId: account.id, filename, kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: null },
+          },
+          commandContext(request, deps.clock),
+        );
+        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        const file = await waitForIngestion(account.id, fileId);
+        if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
+        return reply.status(201).send(toDto(file));
+      },
+    );
+
+    app.get(
+      '/assistants/:id/files',
+      { schema: { summary: "An assistant's knowledge files", params: NumericIdParamSchema, response: { 200: z.array(KnowledgeFileSchema) } } },
+      async (request) => {
+        const { account, row } = await ownedAssistant(request, request.params.id);
+        return (await deps.knowledge.listFiles(account.id, row.id)).map(toDto);
+      },
+    );
+
+    app.delete(
+      '/assistants/:id/files/:fileId',
+      { schema: { summary: 'Remove a knowledge file', params: NumericIdParamSchema.extend(FileIdParamSchema.shape), response: { 200: z.object({ detail: z.string() }) } } },
+      async (request) => {
+        const { account, row } = await ownedAssistant(request, request.params.id);
+        const file = await deps.knowledge.getFile(account.id, request.params.fileId);
+        if (!file || file.assistantId !== row.id) throw new ApiError(404, fileMessages.notFound);
+        const result = await deps.handle(
+          knowledgeFileDecider,
+          streamIds.knowledgeFile(file.id),
+          { type: 'DeleteKnowledgeFile', data: { fileId: file.id, ownerId: account.id } },
+          commandContext(request, deps.clock),
+        );
+        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        return { detail: 'File deleted' };
+      },
+    );
+
+    app.get(
+      '/openai/file/:fileId/content',
+      { schema: { summary: "A knowledge file's extracted text (with a URL: line when it has a source)", params: FileIdParamSchema } },
+      async (request, reply) => {
+        const account = requireAccount(request);
+        const text = await deps.knowledge.fileText(account.id, request.params.fileId);
+        if (text === undefined) throw new ApiError(404, fileMessages.notFound);
+        reply.type('text/plain; charset=utf-8');
+        return text;
+      },
+    );
+  };

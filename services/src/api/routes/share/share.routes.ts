@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { messages, NumericIdParamSchema, SharedAssistantSchema, ShareTokenParamSchema, ShareTokenSchema, ShareUrlSchema, streamIds } from '@kesher/contracts';
+import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { assistantDecider } from '../../../domain/assistant/assistant.decider.js';
+import { ApiError } from '../../api-error.js';
+import { requireAccount } from '../../plugins/auth.plugin.js';
+import { commandContext, type AssistantRoutesDeps } from '../assistants/assistants.routes.js';
+
+const INVALID_LINK = 'Invalid or expired share link.';
+
+export const shareRoutes =
+  (deps: AssistantRoutesDeps & { publicUrl: string }): FastifyPluginAsync =>
+  async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    const queries = assistantQueries(deps.readDb);
+    const shareUrl = (token: string) => `${deps.publicUrl}/shared-chat/${token}`;
+
+    async function issue(request: FastifyRequest, numericId: number, rotate: boolean) {
+      const account = requireAccount(request);
+      const row = await queries.findOwned(account.id, numericId);
+      if (!row) throw new ApiError(404, messages.assistantNotFound);
+      const result = await deps.handle(
+        assistantDecider,
+        streamIds.assistant(row.id),
+        { type: 'IssueShareToken', data: { assistantId: row.id, ownerId: account.id, token: randomBytes(24).toString('base64url'), rotate } },
+        commandContext(request, deps.clock),
+      );
+      if (result.appended) await deps.awaitReadModels(result.appended.position);
+      const state = result.state;
+      const token = state.status === 'active' ? state.shareToken : null;
+      if (!token) throw new ApiError(500, 'share token missing after issuing');
+      return token;
+    }
+
+    app.post('/assistants/:id/share', { schema: { summary: 'The share link (created on first use)', params: NumericIdParamSchema, response: { 200: ShareUrlSchema } } }, async (request) => ({
+      share_url: shareUrl(await issue(request, request.params.id, false)),
+    }));
+
+    app.post(
+      '/assistants/:id/generate-share-token',
+      { schema: { summary: 'A new share token; the previous link stops working', params: NumericIdParamSchema, response: { 200: ShareTokenSchema } } },
+      async (request) => {
+        const token = await issue(request, request.params.id, true);
+        return { share_url: shareUrl(token), share_token: token };
+      },
+    );
+
+    app.delete(
+      '/assistants/:id/share-token',
+      { schema: { summary: 'Revoke the share link', params: NumericIdParamSchema, response: { 200: z.object({ detail: z.string() }) } } },
+      async (request) => {
+        const account = requireAccount(request);
+        const row = await queries.findOwned(account.id, request.params.id);
+        if (!row) throw new ApiError(404, messages.assistantNotFound);
+        const result = await deps.handle(
+          assistantDecider,
+          streamIds.assistant(row.id),
+          { type: 'RevokeShareToken', data: { assistantId: row.id, ownerId: account.id } },
+          commandContext(request, deps.clock),
+        );
+        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        return { detail: 'Share link revoked' };
+      },
+    );
+
+    app.get(
+      '/assistants/shared/:token',
+      { schema: { summary: 'Public: the assistant behind a share link', params: ShareTokenParamSchema, response: { 200: SharedAssistantSchema } } },
+      async (request) => {
+        const row = await queries.findByShareToken(request.params.token);
+        if (!row) throw new ApiError(404, INVALID_LINK);
+        return { id: row.numeric_id, name: row.name, description: row.description, avatar_url: row.avatar_url, openai_assistant_id: row.external_id };
+      },
+    );
+  };

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+
+export interface TokenClaims {
+  accountId: string;
+  tokenId: string;
+  expiresAt: Date;
+}
+
+/**
+ * Signed, expiring bearer tokens (JWT, HS256). Each carries an id so that sign-out can revoke it
+ * before it expires.
+ */
+export function createTokenIssuer(deps: { secret: Uint8Array; ttlSeconds: number; issuer?: string; now?: () => Date }) {
+  const issuer = deps.issuer ?? 'kesher';
+  const now = deps.now ?? (() => new Date());
+  return {
+    ttlSeconds: deps.ttlSeconds,
+    async issue(accountId: string): Promise<{ token: string; claims: TokenClaims }> {
+      const issuedAt = Math.floor(now().getTime() / 1000);
+      const tokenId = randomUUID();
+      const token = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(accountId)
+        .setJti(tokenId)
+        .setIssuer(issuer)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + deps.ttlSeconds)
+        .sign(deps.secret);
+      return { token, claims: { accountId, tokenId, expiresAt: new Date((issuedAt + deps.ttlSeconds) * 1000) } };
+    },
+    /** The claims of a valid token, or undefined for anything else (malformed, forged, expired). */
+    async verify(token: string): Promise<TokenClaims | undefined> {
+      try {
+        const { payload } = await jwtVerify(token, deps.secret, { issuer, algorithms: ['HS256'], currentDate: now() });
+        if (!payload.sub || !payload.jti || !payload.exp) return undefined;
+        return { accountId: payload.sub, tokenId: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+export type TokenIssuer = ReturnType<typeof createTokenIssuer>;

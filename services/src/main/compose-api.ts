@@ -1,0 +1,63 @@
+import type { AllPosition } from '@kesher/contracts';
+import { buildApp } from '../api/app.js';
+import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
+import { createAccountRegistration } from '../identity/account-registration.js';
+import { loadAuthSecret } from '../identity/auth-secret.js';
+import { ensureDemoAccounts } from '../identity/demo-accounts.js';
+import { createGoogleVerifier } from '../identity/google-verifier.js';
+import { createLoginThrottle } from '../identity/login-throttle.js';
+import { createPasswordHasher } from '../identity/password-hasher.js';
+import { createSessionStore } from '../identity/session.store.js';
+import { createTokenIssuer } from '../identity/token-issuer.js';
+import type { BlobStore } from '../platform/blobs/blob-store.port.js';
+import { demoAccountsEnabled } from '../platform/config/config.js';
+import type { Platform } from './compose-platform.js';
+
+export interface ApiWiring {
+  platform: Platform;
+  blobs: BlobStore;
+  knowledge: KnowledgeReads;
+  /** Read-your-writes: resolves once the read models have applied `position` (bounded wait). */
+  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  projectionPositions: () => Record<string, AllPosition> | Promise<Record<string, AllPosition>>;
+  clock?: () => Date;
+  logger?: boolean;
+}
+
+/** Builds the facade from the platform's ports. Used by `make start` and by the api process alike. */
+export async function composeApi(wiring: ApiWiring) {
+  const { platform } = wiring;
+  const config = platform.config;
+  const clock = wiring.clock ?? (() => new Date());
+  const passwords = createPasswordHasher();
+  const tokens = createTokenIssuer({ secret: loadAuthSecret(config), ttlSeconds: config.TOKEN_TTL_SECONDS });
+  const sessions = await createSessionStore({ sql: platform.sql });
+  const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels: wiring.awaitReadModels, clock });
+  const demo = demoAccountsEnabled(config);
+  const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+
+  const app = await buildApp({
+    logger: wiring.logger,
+    health: { adapters: platform.adapters, projectionPositions: wiring.projectionPositions, headPosition: () => platform.eventStore.headPosition() },
+    metricsRegistry: platform.metrics.registry,
+    security: {
+      rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+      corsOrigins: config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    },
+    session: { tokens, sessions },
+    auth: {
+      passwords,
+      tokens,
+      sessions,
+      throttle: createLoginThrottle(),
+      registration,
+      google: config.GOOGLE_CLIENT_ID ? { clientId: config.GOOGLE_CLIENT_ID, verify: createGoogleVerifier({ clientId: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL }) } : null,
+      demoAccounts: demo,
+    },
+    assistants: { handle: platform.handle, readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock },
+    publicUrl,
+    files: { handle: platform.handle, readDb: platform.sql, blobs: wiring.blobs, knowledge: wiring.knowledge, awaitReadModels: wiring.awaitReadModels, clock },
+  });
+  if (demo) await ensureDemoAccounts({ registration, sessions, passwords });
+  return { app, demoAccounts: demo, publicUrl };
+}
