@@ -90,3 +90,29 @@ describe.skipIf(!gate.available)(`auth routes on real Postgres${gate.available ?
     }
   });
 });
+
+describe.skipIf(!gate.available)('Google sign-in through the API, with a local Google stand-in', () => {
+  it('creates the account on first sign-in and signs the same account in afterwards', async () => {
+    const { startGoogleStandIn } = await import('../../../testing/google-stand-in.js');
+    const google = await startGoogleStandIn();
+    const audience = 'kesher-test.apps.googleusercontent.com';
+    const h = await createApiHarness({ env: { GOOGLE_CLIENT_ID: audience, GOOGLE_JWKS_URL: google.jwksUrl } });
+    try {
+      expect((await h.app.inject({ url: '/api/v1/auth/config' })).json().google_client_id).toBe(audience);
+      const token = await google.idToken({ sub: '77', email: 'avi@example.com', name: 'Avi' }, { audience });
+      const first = await h.app.inject({ method: 'POST', url: '/api/v1/auth/google', payload: { id_token: token } });
+      expect(first.statusCode).toBe(200);
+      expect(first.json().user).toMatchObject({ email: 'avi@example.com', displayName: 'Avi', providerId: 'google.com' });
+      const second = await h.app.inject({ method: 'POST', url: '/api/v1/auth/google', payload: { id_token: token } });
+      expect(second.json().user.uid).toBe(first.json().user.uid);
+      const forged = await h.app.inject({ method: 'POST', url: '/api/v1/auth/google', payload: { id_token: `${token.slice(0, -4)}AAAA` } });
+      expect(forged.statusCode).toBe(401);
+      // A Google-only account has no password: password sign-in is refused like any wrong password.
+      const password = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'avi@example.com', password: 'anything' } });
+      expect(password.statusCode).toBe(401);
+    } finally {
+      await h.close();
+      await google.close();
+    }
+  });
+});
