@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := start
 STAMP := node_modules/.kesher-install-stamp
 
-.PHONY: start test typecheck test-unit bench bench-platform services-up services-down kafka-start kafka-stop compose-check
+.PHONY: start test typecheck test-unit bench bench-platform bench-api services-up services-down kafka-start kafka-stop compose-check
 
 # Dependencies are installed from the lockfile whenever it is newer than the last install.
 $(STAMP): package.json package-lock.json contracts/package.json services/package.json projections/package.json
@@ -25,7 +25,10 @@ typecheck: $(STAMP)
 test-unit: $(STAMP)
 	npx vitest run unit.test
 
-bench: bench-platform
+bench: bench-platform bench-api
+
+bench-api: $(STAMP)
+	bash ops/bench/run.sh api
 
 bench-platform: $(STAMP)
 	bash ops/bench/run.sh platform

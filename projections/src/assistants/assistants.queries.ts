@@ -16,23 +16,29 @@ export interface AssistantRow {
   payment_processing: SalesMode;
   share_token: string | null;
   telegram_integration: { bot_username: string } | null;
-  created_at: Date;
-  updated_at: Date;
+  /** ISO 8601, UTC (formatted by Postgres: cheaper than parsing dates row by row). */
+  created_at: string;
+  updated_at: string;
 }
+
+const COLUMNS = `id, numeric_id, external_id, owner_id, name, description, instructions, chat_limit, website_url, avatar_url,
+  web_crawler, payment_processing, share_token, telegram_integration,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;
 
 /** Every query is scoped by owner: one owner can never read another's assistants through these. */
 export function assistantQueries(db: Queryable) {
   return {
     async listByOwner(ownerId: string): Promise<AssistantRow[]> {
-      const { rows } = await db.query<AssistantRow>(`SELECT * FROM assistants WHERE owner_id = $1 ORDER BY numeric_id`, [ownerId]);
+      const { rows } = await db.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE owner_id = $1 ORDER BY numeric_id`, [ownerId]);
       return rows;
     },
     async findByShareToken(token: string): Promise<AssistantRow | undefined> {
-      const { rows } = await db.query<AssistantRow>(`SELECT * FROM assistants WHERE share_token = $1`, [token]);
+      const { rows } = await db.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE share_token = $1`, [token]);
       return rows[0];
     },
     async findOwned(ownerId: string, numericId: number): Promise<AssistantRow | undefined> {
-      const { rows } = await db.query<AssistantRow>(`SELECT * FROM assistants WHERE owner_id = $1 AND numeric_id = $2`, [ownerId, numericId]);
+      const { rows } = await db.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE owner_id = $1 AND numeric_id = $2`, [ownerId, numericId]);
       return rows[0];
     },
   };

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
-import type { TokenIssuer } from '../identity/token-issuer.js';
-import type { SessionStore } from '../identity/session.store.js';
+import type { Authenticator } from '../identity/authenticator.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { errorsPlugin } from './plugins/errors.plugin.js';
 import { openapiPlugin } from './plugins/openapi.plugin.js';
+import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { securityPlugin, type SecurityOptions } from './plugins/security.plugin.js';
 import { assistantRoutes, type AssistantRoutesDeps } from './routes/assistants/assistants.routes.js';
 import { authRoutes, type AuthRoutesDeps } from './routes/auth/auth.routes.js';
@@ -18,7 +18,7 @@ export interface AppDeps {
   health: HealthDeps;
   metricsRegistry: Registry;
   security: SecurityOptions;
-  session: { tokens: TokenIssuer; sessions: SessionStore };
+  authenticator: Authenticator;
   auth: AuthRoutesDeps;
   assistants: AssistantRoutesDeps;
   publicUrl: string;
@@ -40,10 +40,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: true,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
 
   // Infrastructure
-  await app.register(authPlugin, deps.session);
+  await app.register(authPlugin, { authenticator: deps.authenticator });
   await app.register(securityPlugin, deps.security);
   await app.register(errorsPlugin);
   await app.register(openapiPlugin);

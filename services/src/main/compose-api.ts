@@ -1,6 +1,7 @@
 import type { AllPosition } from '@kesher/contracts';
 import { buildApp } from '../api/app.js';
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
+import { createAuthenticator } from '../identity/authenticator.js';
 import { createAccountRegistration } from '../identity/account-registration.js';
 import { loadAuthSecret } from '../identity/auth-secret.js';
 import { ensureDemoAccounts } from '../identity/demo-accounts.js';
@@ -32,6 +33,7 @@ export async function composeApi(wiring: ApiWiring) {
   const passwords = createPasswordHasher();
   const tokens = createTokenIssuer({ secret: loadAuthSecret(config), ttlSeconds: config.TOKEN_TTL_SECONDS });
   const sessions = await createSessionStore({ sql: platform.sql });
+  const authenticator = createAuthenticator({ tokens, sessions });
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels: wiring.awaitReadModels, clock });
   const demo = demoAccountsEnabled(config);
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
@@ -44,12 +46,13 @@ export async function composeApi(wiring: ApiWiring) {
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
       corsOrigins: config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     },
-    session: { tokens, sessions },
+    authenticator,
     auth: {
       passwords,
       tokens,
       sessions,
       throttle: createLoginThrottle(),
+      authenticator,
       registration,
       google: config.GOOGLE_CLIENT_ID ? { clientId: config.GOOGLE_CLIENT_ID, verify: createGoogleVerifier({ clientId: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL }) } : null,
       demoAccounts: demo,

@@ -1,31 +1,31 @@
 import { messages } from '@kesher/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { TokenIssuer } from '../../identity/token-issuer.js';
-import type { SessionStore, SignedInAccount } from '../../identity/session.store.js';
+import type { Authenticated, Authenticator } from '../../identity/authenticator.js';
+import type { SignedInAccount } from '../../identity/session.store.js';
 import { ApiError } from '../api-error.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in owner, when a valid bearer token came with the request. */
     account: SignedInAccount | null;
-    tokenId: string | null;
+    session: (Authenticated & { token: string }) | null;
   }
 }
 
 /** Reads the bearer token on every request; routes that need an owner call `requireAccount`. */
-export const authPlugin = fp(async (app: FastifyInstance, deps: { tokens: TokenIssuer; sessions: SessionStore }) => {
+export const authPlugin = fp(async (app: FastifyInstance, deps: { authenticator: Authenticator }) => {
   app.decorateRequest('account', null);
-  app.decorateRequest('tokenId', null);
+  app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) return;
-    const claims = await deps.tokens.verify(header.slice(7).trim());
-    if (!claims) return;
-    const account = await deps.sessions.accountForToken(claims.accountId, claims.tokenId);
-    if (!account) return;
-    request.account = account;
-    request.tokenId = claims.tokenId;
+    const token = header.slice(7).trim();
+    if (token.length < 20 || token.length > 4096) return;
+    const session = await deps.authenticator.authenticate(token);
+    if (!session) return;
+    request.account = session.account;
+    request.session = { ...session, token };
   });
 });
 

@@ -1,8 +1,6 @@
 import type { AssistantDto, AssistantProfile, CreateAssistantBody, UpdateAssistantBody } from '@kesher/contracts';
 import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
 
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
-
 export function toAssistantDto(row: AssistantRow): AssistantDto {
   return {
     id: row.numeric_id,
@@ -12,8 +10,8 @@ export function toAssistantDto(row: AssistantRow): AssistantDto {
     chat_limit: row.chat_limit,
     website_url: row.website_url,
     avatar_url: row.avatar_url,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
     user_id: row.owner_id,
     openai_assistant_id: row.external_id,
     share_token: row.share_token,

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountRegistration } from '../../../identity/account-registration.js';
+import type { Authenticator } from '../../../identity/authenticator.js';
 import type { GoogleVerifier } from '../../../identity/google-verifier.js';
 import type { LoginThrottle } from '../../../identity/login-throttle.js';
 import type { PasswordHasher } from '../../../identity/password-hasher.js';
@@ -17,6 +18,7 @@ export interface AuthRoutesDeps {
   tokens: TokenIssuer;
   sessions: SessionStore;
   throttle: LoginThrottle;
+  authenticator: Authenticator;
   registration: AccountRegistration;
   google: { clientId: string; verify: GoogleVerifier } | null;
   demoAccounts: boolean;
@@ -116,8 +118,7 @@ export const authRoutes =
 
     app.post('/auth/logout', { schema: { summary: 'Sign out: the token stops working at once', response: { 200: z.object({ detail: z.string() }) } } }, async (request) => {
       requireAccount(request);
-      const claims = await deps.tokens.verify(request.headers.authorization!.slice(7).trim());
-      if (claims) await deps.sessions.revoke(claims.tokenId, claims.expiresAt);
+      await deps.authenticator.signOut(request.session!.token, request.session!.claims);
       return { detail: 'Signed out' };
     });
 
