@@ -32,7 +32,7 @@ describe('the embedded default', () => {
 
       const demo = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'dana@demo.kesher.app', password: 'Demo-Kesher-2026!' }) });
       expect(demo.status).toBe(200);
-      const token = (await demo.json()).access_token;
+      const token = ((await demo.json()) as { access_token: string }).access_token;
       const created = await fetch(`${base}/assistants/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -47,9 +47,9 @@ describe('the embedded default', () => {
     server = await boot();
     try {
       const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'dana@demo.kesher.app', password: 'Demo-Kesher-2026!' }) });
-      const token = (await login.json()).access_token;
-      const list = await (await fetch(`${base}/assistants/`, { headers: { authorization: `Bearer ${token}` } })).json();
-      expect(list.map((a: { name: string }) => a.name)).toEqual(['Survivor']);
+      const token = ((await login.json()) as { access_token: string }).access_token;
+      const list = (await (await fetch(`${base}/assistants/`, { headers: { authorization: `Bearer ${token}` } })).json()) as { name: string }[];
+      expect(list.map((a) => a.name)).toEqual(['Survivor']);
     } finally {
       server.kill('SIGTERM');
       await exited(server);
