@@ -4,6 +4,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import type { Authenticator } from '../identity/authenticator.js';
 import { authPlugin } from './plugins/auth.plugin.js';
+import { clientPlugin } from './plugins/client.plugin.js';
 import { errorsPlugin } from './plugins/errors.plugin.js';
 import { openapiPlugin } from './plugins/openapi.plugin.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
@@ -24,6 +25,8 @@ export interface AppDeps {
   publicUrl: string;
   files: FileRoutesDeps;
   logger?: boolean;
+  /** The built PWA to serve at `/`, when present. */
+  clientDistDir?: string;
   /** Largest request body accepted (uploads have their own limit). */
   bodyLimitBytes?: number;
 }
@@ -63,5 +66,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: '/api/v1' },
   );
+  if (deps.clientDistDir) await app.register(clientPlugin, { distDir: deps.clientDistDir });
   return app;
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { AllPosition } from '@kesher/contracts';
 import { buildApp } from '../api/app.js';
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
@@ -23,6 +24,8 @@ export interface ApiWiring {
   projectionPositions: () => Record<string, AllPosition> | Promise<Record<string, AllPosition>>;
   clock?: () => Date;
   logger?: boolean;
+  /** The built PWA; defaults to client/dist in the repository. */
+  clientDistDir?: string;
 }
 
 /** Builds the facade from the platform's ports. Used by `make start` and by the api process alike. */
@@ -40,6 +43,7 @@ export async function composeApi(wiring: ApiWiring) {
 
   const app = await buildApp({
     logger: wiring.logger,
+    clientDistDir: wiring.clientDistDir ?? fileURLToPath(new URL('../../../client/dist', import.meta.url)),
     health: { adapters: platform.adapters, projectionPositions: wiring.projectionPositions, headPosition: () => platform.eventStore.headPosition() },
     metricsRegistry: platform.metrics.registry,
     security: {

@@ -24,7 +24,7 @@ let owners = 0;
  * The whole backend in this process on a fresh real Postgres database: API, projector, relay and the
  * workers, over the in-process bus (default) or a real Kafka broker (`bus: 'kafka'`).
  */
-export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; env?: Record<string, string> } = {}): Promise<ApiHarness> {
+export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; env?: Record<string, string>; clientDistDir?: string } = {}): Promise<ApiHarness> {
   const db = await createTestDatabase('kesher_api');
   const dataDir = mkdtempSync(join(tmpdir(), 'kesher-api-'));
   const config = loadConfig({
@@ -47,6 +47,7 @@ export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; 
     knowledge: workers.knowledgeReads,
     awaitReadModels: (position) => platform.projector.waitForPosition(position, { timeoutMs: 5000 }),
     projectionPositions: () => platform.projector.positions(),
+    clientDistDir: options.clientDistDir ?? join(dataDir, 'no-client'),
   });
   await app.ready();
 

@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * Serves the built PWA (client/dist) so one URL shows the whole product. Paths outside /api that are
+ * not files get index.html: the client's router owns them. Hashed assets are cached for a year; the
+ * shell and the service worker are always revalidated so an update is picked up.
+ */
+export const clientPlugin = fp(async (app: FastifyInstance, options: { distDir: string }) => {
+  if (!existsSync(join(options.distDir, 'index.html'))) {
+    app.log.warn(`no client build at ${options.distDir}; run \`npm run build -w client\``);
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: options.distDir,
+    wildcard: false,
+    cacheControl: false,
+    index: ['index.html'],
+    setHeaders(response, path) {
+      const immutable = /[\\/]assets[\\/]/.test(path);
+      response.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (path.startsWith('/api/')) return reply.callNotFound();
+    const file = path.slice(1);
+    if (file && existsSync(join(options.distDir, file))) return reply.sendFile(file);
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+});
