@@ -5,13 +5,13 @@ import { allProjections } from '@kesher/projections/registry';
 import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
 import { composeApi } from './compose-api.js';
 import { composePlatform } from './compose-platform.js';
-import { createKnowledgeWiring } from './knowledge-wiring.js';
+import { createKnowledgeService } from '../knowledge/knowledge-service.js';
 
 /** The API process of the production topology (projector, relay and workers run as their own processes). */
 const config = loadConfig();
 const platform = await composePlatform(config, { applicationName: 'kesher-api' });
 const blobs = await createSqlBlobStore({ sql: platform.sql });
-const knowledge = await createKnowledgeWiring({ sql: platform.sql, blobs });
+const knowledge = createKnowledgeService({ readDb: platform.sql, blobs });
 const { app } = await composeApi({
   platform,
   blobs,

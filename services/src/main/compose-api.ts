@@ -63,7 +63,15 @@ export async function composeApi(wiring: ApiWiring) {
     },
     assistants: { handle: platform.handle, readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock },
     publicUrl,
-    files: { handle: platform.handle, readDb: platform.sql, blobs: wiring.blobs, knowledge: wiring.knowledge, awaitReadModels: wiring.awaitReadModels, clock },
+    files: {
+      handle: platform.handle,
+      readDb: platform.sql,
+      blobs: wiring.blobs,
+      knowledge: wiring.knowledge,
+      awaitReadModels: wiring.awaitReadModels,
+      clock,
+      storageLimitBytes: config.KNOWLEDGE_STORAGE_LIMIT_BYTES,
+    },
   });
   if (demo) await ensureDemoAccounts({ registration, sessions, passwords });
   return { app, demoAccounts: demo, publicUrl };

@@ -4,7 +4,7 @@ import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
 import { createIngestWorker } from '../workers/ingest/ingest.worker.js';
 import { createRelay } from '../workers/relay/relay.js';
 import type { Platform } from './compose-platform.js';
-import { createKnowledgeWiring } from './knowledge-wiring.js';
+import { createKnowledgeService } from '../knowledge/knowledge-service.js';
 
 /**
  * The relay ($all → bus) and the workers fed by the bus. In the embedded default they run inside the
@@ -12,7 +12,7 @@ import { createKnowledgeWiring } from './knowledge-wiring.js';
  */
 export async function composeWorkers(platform: Platform, options: { consumerGroupSuffix?: string; relay?: boolean } = {}) {
   const blobs: BlobStore = await createSqlBlobStore({ sql: platform.sql });
-  const knowledge = await createKnowledgeWiring({ sql: platform.sql, blobs });
+  const knowledge = createKnowledgeService({ readDb: platform.sql, blobs });
   const suffix = options.consumerGroupSuffix ? `-${options.consumerGroupSuffix}` : '';
   const relay =
     options.relay === false
@@ -28,6 +28,7 @@ export async function composeWorkers(platform: Platform, options: { consumerGrou
   return {
     blobs,
     knowledgeReads: knowledge.reads satisfies KnowledgeReads,
+    knowledge,
     relay,
     async start() {
       await relay?.start();

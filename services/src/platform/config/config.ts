@@ -24,6 +24,8 @@ export const ConfigSchema = z.object({
   CORS_ORIGINS: z.string().default(''),
   /** The three demo accounts: on by default in the embedded mode only; refused in production. */
   DEMO_ACCOUNTS: z.enum(['true', 'false']).optional(),
+  /** Knowledge storage per owner in bytes (the free plan's 100 MB by default). */
+  KNOWLEDGE_STORAGE_LIMIT_BYTES: z.coerce.number().int().positive().optional(),
   /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
 });

@@ -55,6 +55,8 @@ export interface FileRoutesDeps {
   clock: () => Date;
   /** How long an upload may wait for ingestion to finish before answering `pending`. */
   ingestionWaitMs?: number;
+  /** Knowledge storage per owner; every owner is on the free plan until billing arrives. */
+  storageLimitBytes?: number;
 }
 
 const toDto = (file: FileRecord): KnowledgeFileDto => ({
@@ -125,7 +127,9 @@ export const fileRoutes =
           throw error;
         }
         if (bytes.byteLength === 0) throw new ApiError(422, 'The file is empty.');
-        if ((await deps.knowledge.storageUsed(account.id)) + bytes.byteLength > uploadLimits.freePlanStorageBytes) throw new ApiError(413, fileMessages.storageFull);
+        if ((await deps.knowledge.storageUsed(account.id)) + bytes.byteLength > (deps.storageLimitBytes ?? uploadLimits.freePlanStorageBytes)) {
+          throw new ApiError(413, fileMessages.storageFull);
+        }
 
         const stored = await deps.blobs.put(bytes);
         // The same bytes uploaded again to the same assistant are the same knowledge: answer with it.
