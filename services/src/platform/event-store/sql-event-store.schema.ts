@@ -60,40 +60,57 @@ BEGIN
     n := p_counts[i];
     current_version := NULL;
     is_deleted := false;
-    SELECT s.version, s.deleted INTO current_version, is_deleted FROM streams s WHERE s.stream_id = p_streams[i] FOR UPDATE;
-    idx := i; revision := current_version; tx := NULL; last_position := NULL;
-    IF is_deleted THEN
-      status := 'deleted';
-      RETURN NEXT;
-    ELSIF (p_expected[i] = 'no_stream' AND current_version IS NOT NULL)
-       OR (p_expected[i] = 'stream_exists' AND current_version IS NULL)
-       OR (p_expected[i] ~ '^-?[0-9]+$' AND current_version IS DISTINCT FROM p_expected[i]::bigint) THEN
-      status := 'conflict';
-      RETURN NEXT;
-    ELSE
-      new_version := coalesce(current_version, -1) + n;
-      claimed := 1;
-      IF current_version IS NULL THEN
-        -- Two first appends racing both see no row; the one whose insert finds the key taken loses.
-        INSERT INTO streams (stream_id, version) VALUES (p_streams[i], new_version) ON CONFLICT (stream_id) DO NOTHING;
-        GET DIAGNOSTICS claimed = ROW_COUNT;
-      ELSE
-        UPDATE streams SET version = new_version WHERE stream_id = p_streams[i];
-      END IF;
+    idx := i; tx := NULL; last_position := NULL;
+    IF p_expected[i] = 'no_stream' THEN
+      -- The common first append: claim the stream row directly. If it exists (or a racing first
+      -- append holds it), the insert claims nothing and the append conflicts — or the stream is deleted.
+      INSERT INTO streams (stream_id, version) VALUES (p_streams[i], n - 1) ON CONFLICT (stream_id) DO NOTHING;
+      GET DIAGNOSTICS claimed = ROW_COUNT;
       IF claimed = 0 THEN
-        status := 'conflict';
+        SELECT s.version, s.deleted INTO current_version, is_deleted FROM streams s WHERE s.stream_id = p_streams[i];
+        status := CASE WHEN is_deleted THEN 'deleted' ELSE 'conflict' END;
+        revision := current_version;
         RETURN NEXT;
+        first_event := first_event + n;
+        CONTINUE;
+      END IF;
+    ELSE
+      SELECT s.version, s.deleted INTO current_version, is_deleted FROM streams s WHERE s.stream_id = p_streams[i] FOR UPDATE;
+      revision := current_version;
+      IF is_deleted OR (p_expected[i] = 'stream_exists' AND current_version IS NULL)
+         OR (p_expected[i] NOT IN ('any', 'stream_exists') AND current_version IS DISTINCT FROM p_expected[i]::bigint) THEN
+        status := CASE WHEN is_deleted THEN 'deleted' ELSE 'conflict' END;
+        RETURN NEXT;
+        first_event := first_event + n;
+        CONTINUE;
+      END IF;
+      IF current_version IS NULL THEN
+        INSERT INTO streams (stream_id, version) VALUES (p_streams[i], n - 1) ON CONFLICT (stream_id) DO NOTHING;
+        GET DIAGNOSTICS claimed = ROW_COUNT;
+        IF claimed = 0 THEN
+          status := 'conflict';
+          RETURN NEXT;
+          first_event := first_event + n;
+          CONTINUE;
+        END IF;
       ELSE
-        INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
-        SELECT p_streams[i], coalesce(current_version, -1) + 1 + k,
-               p_ids[first_event + 1 + k], p_types[first_event + 1 + k], p_data[first_event + 1 + k], p_metadata[first_event + 1 + k]
-        FROM generate_series(0, n - 1) AS k ORDER BY k;
-        status := 'ok'; revision := new_version;
-        tx := pg_current_xact_id()::text;
-        last_position := currval('events_global_position_seq');
-        RETURN NEXT;
+        UPDATE streams SET version = current_version + n WHERE stream_id = p_streams[i];
       END IF;
     END IF;
+    new_version := coalesce(current_version, -1) + n;
+    IF n = 1 THEN
+      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+      VALUES (p_streams[i], new_version, p_ids[first_event + 1], p_types[first_event + 1], p_data[first_event + 1], p_metadata[first_event + 1]);
+    ELSE
+      INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+      SELECT p_streams[i], coalesce(current_version, -1) + 1 + k,
+             p_ids[first_event + 1 + k], p_types[first_event + 1 + k], p_data[first_event + 1 + k], p_metadata[first_event + 1 + k]
+      FROM generate_series(0, n - 1) AS k ORDER BY k;
+    END IF;
+    status := 'ok'; revision := new_version;
+    tx := pg_current_xact_id()::text;
+    last_position := currval('events_global_position_seq');
+    RETURN NEXT;
     first_event := first_event + n;
   END LOOP;
 END
