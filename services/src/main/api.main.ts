@@ -1,5 +1,5 @@
 import { loadConfig } from '../platform/config/config.js';
-import { readAllCheckpoints } from '../platform/projections/checkpoints.js';
+import { readAllCheckpoints, readCheckpoint } from '../platform/projections/checkpoints.js';
 import { waitForCheckpoints } from '../platform/projections/projection-runner.js';
 import { allProjections } from '@kesher/projections/registry';
 import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
@@ -19,6 +19,7 @@ const { app } = await composeApi({
   // The projector is another process: wait on the checkpoints it stores.
   awaitReadModels: (position) => waitForCheckpoints(platform.sql, allProjections.map((p) => p.name), position),
   projectionPositions: () => readAllCheckpoints(platform.sql),
+  projectionPosition: async (name) => (await readCheckpoint(platform.sql, name))?.position,
   logger: true,
 });
 await app.listen({ port: config.PORT, host: config.HOST });

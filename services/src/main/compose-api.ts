@@ -22,6 +22,8 @@ export interface ApiWiring {
   /** Read-your-writes: resolves once the read models have applied `position` (bounded wait). */
   awaitReadModels: (position: AllPosition) => Promise<boolean>;
   projectionPositions: () => Record<string, AllPosition> | Promise<Record<string, AllPosition>>;
+  /** Current checkpoint of one read model (in-process runner, or the stored checkpoint). */
+  projectionPosition: (name: string) => AllPosition | undefined | Promise<AllPosition | undefined>;
   clock?: () => Date;
   logger?: boolean;
   /** The built PWA; defaults to client/dist in the repository. */
@@ -61,7 +63,13 @@ export async function composeApi(wiring: ApiWiring) {
       google: config.GOOGLE_CLIENT_ID ? { clientId: config.GOOGLE_CLIENT_ID, verify: createGoogleVerifier({ clientId: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL }) } : null,
       demoAccounts: demo,
     },
-    assistants: { handle: platform.handle, readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock },
+    assistants: {
+      handle: platform.handle,
+      readDb: platform.sql,
+      awaitReadModels: wiring.awaitReadModels,
+      clock,
+      assistantsVersion: () => wiring.projectionPosition('assistants'),
+    },
     publicUrl,
     files: {
       handle: platform.handle,

@@ -19,6 +19,7 @@ const { app, demoAccounts: demo } = await composeApi({
   knowledge: workers.knowledgeReads,
   awaitReadModels: (position) => platform.projector.waitForPosition(position),
   projectionPositions: () => platform.projector.positions(),
+  projectionPosition: (name) => platform.projector.positions()[name],
 });
 const address = await app.listen({ port: config.PORT, host: config.HOST });
 console.log(`Kesher is running at ${address.replace('127.0.0.1', 'localhost')}`);

@@ -47,6 +47,7 @@ export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; 
     knowledge: workers.knowledgeReads,
     awaitReadModels: (position) => platform.projector.waitForPosition(position, { timeoutMs: 5000 }),
     projectionPositions: () => platform.projector.positions(),
+    projectionPosition: (name) => platform.projector.positions()[name],
     clientDistDir: options.clientDistDir ?? join(dataDir, 'no-client'),
   });
   await app.ready();

@@ -7,6 +7,7 @@ import {
   NumericIdParamSchema,
   streamIds,
   UpdateAssistantBodySchema,
+  positionToString,
   type AllPosition,
 } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
@@ -17,6 +18,8 @@ import { assistantDecider } from '../../../domain/assistant/assistant.decider.js
 import type { CommandContext, CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
+import { responseSerializerCompiler } from '../../plugins/response-serializer.js';
+import { createVersionedCache } from '../../versioned-cache.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { changesFromUpdate, profileFromCreate, toAssistantDto } from './assistant.mapper.js';
 
@@ -25,6 +28,8 @@ export interface AssistantRoutesDeps {
   readDb: Sql;
   awaitReadModels: (position: AllPosition) => Promise<boolean>;
   clock: () => Date;
+  /** The assistants read model's current checkpoint; keys the list cache. */
+  assistantsVersion: () => Promise<AllPosition | undefined> | AllPosition | undefined;
 }
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -74,9 +79,20 @@ export const assistantRoutes =
       },
     );
 
-    app.get('/assistants/', { schema: { summary: "The signed-in owner's assistants", response: { 200: z.array(AssistantSchema) } } }, async (request) => {
+    // The dashboard's hottest read: the rendered list is reused until the read model moves.
+    const listCache = createVersionedCache<string>();
+    const serializeList = responseSerializerCompiler({ schema: z.array(AssistantSchema), method: 'GET', url: '/assistants/', httpStatus: '200' }) as (value: unknown) => string;
+    app.get('/assistants/', { schema: { summary: "The signed-in owner's assistants", response: { 200: z.array(AssistantSchema) } } }, async (request, reply) => {
       const account = requireAccount(request);
-      return (await queries.listByOwner(account.id)).map(toAssistantDto);
+      const position = await deps.assistantsVersion();
+      const version = position ? positionToString(position) : '';
+      let body = position && listCache.get(account.id, version);
+      if (!body) {
+        body = serializeList((await queries.listByOwner(account.id)).map(toAssistantDto));
+        if (position) listCache.set(account.id, version, body);
+      }
+      // `body` is already the JSON the route schema describes; send it as is (the typed reply expects the object form).
+      return reply.type('application/json; charset=utf-8').serializer((payload: unknown) => payload as string).send(body as never);
     });
 
     app.get('/assistants/:id', { schema: { summary: 'One assistant', params: NumericIdParamSchema, response: { 200: AssistantSchema } } }, async (request) =>
