@@ -15,9 +15,10 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { assistantDecider } from '../../../domain/assistant/assistant.decider.js';
-import type { CommandContext, CommandHandler } from '../../../platform/commands/command-handler.js';
+import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
+import { createCommandRunner } from '../../command-runner.js';
 import { responseSerializerCompiler } from '../../plugins/response-serializer.js';
 import { createVersionedCache } from '../../versioned-cache.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
@@ -36,17 +37,12 @@ const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 /** `asst_` + 24 letters or digits (spec §3), from a cryptographic source. */
 export const newExternalAssistantId = () => `asst_${Array.from({ length: 24 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('')}`;
 
-export const commandContext = (request: FastifyRequest, clock: () => Date): CommandContext => ({
-  actor: request.account ? { kind: 'account', id: request.account.id } : { kind: 'visitor', id: request.ip },
-  correlationId: request.id,
-  now: clock(),
-});
-
 export const assistantRoutes =
   (deps: AssistantRoutesDeps): FastifyPluginAsync =>
   async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     const queries = assistantQueries(deps.readDb);
+    const run = createCommandRunner(deps);
     await deps.readDb.exec(`CREATE SEQUENCE IF NOT EXISTS assistant_numeric_ids`);
 
     async function owned(request: FastifyRequest, numericId: number) {
@@ -66,13 +62,10 @@ export const assistantRoutes =
         const numericId = Number(rows[0]!.id);
         const assistantId = randomUUID();
         const externalId = newExternalAssistantId();
-        const result = await deps.handle(
-          assistantDecider,
-          streamIds.assistant(assistantId),
-          { type: 'CreateAssistant', data: { assistantId, numericId, externalId, ownerId: account.id, profile: profileFromCreate(request.body) } },
-          commandContext(request, deps.clock),
-        );
-        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        await run(request, assistantDecider, streamIds.assistant(assistantId), {
+          type: 'CreateAssistant',
+          data: { assistantId, numericId, externalId, ownerId: account.id, profile: profileFromCreate(request.body) },
+        });
         // Custom functions are not supported yet; the spec's response reports them as failed.
         const failed = (request.body.functions ?? []).map((f) => f.name);
         return reply.status(201).send({ assistant_id: numericId, openai_assistant_id: externalId, ...(failed.length ? { failed_functions: failed } : {}) });
@@ -104,13 +97,10 @@ export const assistantRoutes =
       { schema: { summary: 'Change an assistant', params: NumericIdParamSchema, body: UpdateAssistantBodySchema, response: { 200: AssistantSchema } } },
       async (request) => {
         const { account, row } = await owned(request, request.params.id);
-        const result = await deps.handle(
-          assistantDecider,
-          streamIds.assistant(row.id),
-          { type: 'UpdateAssistant', data: { assistantId: row.id, ownerId: account.id, changes: changesFromUpdate(request.body) } },
-          commandContext(request, deps.clock),
-        );
-        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        await run(request, assistantDecider, streamIds.assistant(row.id), {
+          type: 'UpdateAssistant',
+          data: { assistantId: row.id, ownerId: account.id, changes: changesFromUpdate(request.body) },
+        });
         return toAssistantDto((await queries.findOwned(account.id, request.params.id)) ?? row);
       },
     );
@@ -120,13 +110,7 @@ export const assistantRoutes =
       { schema: { summary: 'Delete an assistant', params: NumericIdParamSchema, response: { 200: z.object({ detail: z.string(), id: z.number() }) } } },
       async (request) => {
         const { account, row } = await owned(request, request.params.id);
-        const result = await deps.handle(
-          assistantDecider,
-          streamIds.assistant(row.id),
-          { type: 'DeleteAssistant', data: { assistantId: row.id, ownerId: account.id } },
-          commandContext(request, deps.clock),
-        );
-        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        await run(request, assistantDecider, streamIds.assistant(row.id), { type: 'DeleteAssistant', data: { assistantId: row.id, ownerId: account.id } });
         return { detail: 'Assistant deleted', id: row.numeric_id };
       },
     );

@@ -23,7 +23,7 @@ import type { CommandHandler } from '../../../platform/commands/command-handler.
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
-import { commandContext } from '../assistants/assistants.routes.js';
+import { createCommandRunner } from '../../command-runner.js';
 
 export interface FileRecord {
   id: string;
@@ -87,6 +87,7 @@ export const fileRoutes =
     const app = plain.withTypeProvider<ZodTypeProvider>();
     await app.register(multipart, { limits: { fileSize: uploadLimits.maxFileBytes, files: 1, fields: 10, parts: 11 } });
     const assistants = assistantQueries(deps.readDb);
+    const run = createCommandRunner(deps);
 
     async function ownedAssistant(request: FastifyRequest, numericId: number) {
       const account = requireAccount(request);
@@ -137,16 +138,10 @@ export const fileRoutes =
         if (existing) return reply.status(200).send(toDto(existing));
 
         const fileId = `file-${randomUUID().replaceAll('-', '')}`;
-        const result = await deps.handle(
-          knowledgeFileDecider,
-          streamIds.knowledgeFile(fileId),
-          {
-            type: 'UploadKnowledgeFile',
-            data: { fileId, assistantId: row.id, ownerId: account.id, filename, kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: null },
-          },
-          commandContext(request, deps.clock),
-        );
-        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
+          type: 'UploadKnowledgeFile',
+          data: { fileId, assistantId: row.id, ownerId: account.id, filename, kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: null },
+        });
         const file = await waitForIngestion(account.id, fileId);
         if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
         return reply.status(201).send(toDto(file));
@@ -169,13 +164,7 @@ export const fileRoutes =
         const { account, row } = await ownedAssistant(request, request.params.id);
         const file = await deps.knowledge.getFile(account.id, request.params.fileId);
         if (!file || file.assistantId !== row.id) throw new ApiError(404, fileMessages.notFound);
-        const result = await deps.handle(
-          knowledgeFileDecider,
-          streamIds.knowledgeFile(file.id),
-          { type: 'DeleteKnowledgeFile', data: { fileId: file.id, ownerId: account.id } },
-          commandContext(request, deps.clock),
-        );
-        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        await run(request, knowledgeFileDecider, streamIds.knowledgeFile(file.id), { type: 'DeleteKnowledgeFile', data: { fileId: file.id, ownerId: account.id } });
         return { detail: 'File deleted' };
       },
     );

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { assistantDecider } from '../../../domain/assistant/assistant.decider.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
-import { commandContext, type AssistantRoutesDeps } from '../assistants/assistants.routes.js';
+import { createCommandRunner } from '../../command-runner.js';
+import type { AssistantRoutesDeps } from '../assistants/assistants.routes.js';
 
 const INVALID_LINK = 'Invalid or expired share link.';
 
@@ -16,19 +17,22 @@ export const shareRoutes =
   async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     const queries = assistantQueries(deps.readDb);
+    const run = createCommandRunner(deps);
     const shareUrl = (token: string) => `${deps.publicUrl}/shared-chat/${token}`;
 
-    async function issue(request: FastifyRequest, numericId: number, rotate: boolean) {
+    async function owned(request: FastifyRequest, numericId: number) {
       const account = requireAccount(request);
       const row = await queries.findOwned(account.id, numericId);
       if (!row) throw new ApiError(404, messages.assistantNotFound);
-      const result = await deps.handle(
-        assistantDecider,
-        streamIds.assistant(row.id),
-        { type: 'IssueShareToken', data: { assistantId: row.id, ownerId: account.id, token: randomBytes(24).toString('base64url'), rotate } },
-        commandContext(request, deps.clock),
-      );
-      if (result.appended) await deps.awaitReadModels(result.appended.position);
+      return { account, row };
+    }
+
+    async function issue(request: FastifyRequest, numericId: number, rotate: boolean) {
+      const { account, row } = await owned(request, numericId);
+      const result = await run(request, assistantDecider, streamIds.assistant(row.id), {
+        type: 'IssueShareToken',
+        data: { assistantId: row.id, ownerId: account.id, token: randomBytes(24).toString('base64url'), rotate },
+      });
       const state = result.state;
       const token = state.status === 'active' ? state.shareToken : null;
       if (!token) throw new ApiError(500, 'share token missing after issuing');
@@ -52,16 +56,8 @@ export const shareRoutes =
       '/assistants/:id/share-token',
       { schema: { summary: 'Revoke the share link', params: NumericIdParamSchema, response: { 200: z.object({ detail: z.string() }) } } },
       async (request) => {
-        const account = requireAccount(request);
-        const row = await queries.findOwned(account.id, request.params.id);
-        if (!row) throw new ApiError(404, messages.assistantNotFound);
-        const result = await deps.handle(
-          assistantDecider,
-          streamIds.assistant(row.id),
-          { type: 'RevokeShareToken', data: { assistantId: row.id, ownerId: account.id } },
-          commandContext(request, deps.clock),
-        );
-        if (result.appended) await deps.awaitReadModels(result.appended.position);
+        const { account, row } = await owned(request, request.params.id);
+        await run(request, assistantDecider, streamIds.assistant(row.id), { type: 'RevokeShareToken', data: { assistantId: row.id, ownerId: account.id } });
         return { detail: 'Share link revoked' };
       },
     );

@@ -1,0 +1,28 @@
+import type { AllPosition, KesherEvent } from '@kesher/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { CommandContext, CommandHandler, HandledCommand } from '../platform/commands/command-handler.js';
+import type { Decider } from '../platform/commands/decider.js';
+
+export const commandContext = (request: FastifyRequest, clock: () => Date): CommandContext => ({
+  actor: request.account ? { kind: 'account', id: request.account.id } : { kind: 'visitor', id: request.ip },
+  correlationId: request.id,
+  now: clock(),
+});
+
+/**
+ * How a route runs a command: the request's actor and id become the events' metadata, and the answer
+ * waits until the read models have applied the new events, so the client's next read shows them.
+ */
+export function createCommandRunner(deps: { handle: CommandHandler; awaitReadModels: (position: AllPosition) => Promise<boolean>; clock: () => Date }) {
+  return async function run<State, Command>(
+    request: FastifyRequest,
+    decider: Decider<State, Command, KesherEvent>,
+    streamId: string,
+    command: Command,
+  ): Promise<HandledCommand<State>> {
+    const result = await deps.handle(decider, streamId, command, commandContext(request, deps.clock));
+    if (result.appended) await deps.awaitReadModels(result.appended.position);
+    return result;
+  };
+}
+export type CommandRunner = ReturnType<typeof createCommandRunner>;
