@@ -25,6 +25,19 @@ describe.skipIf(!gate.available)('rate limits', () => {
     expect((await h.app.inject({ url: '/api/v1/health', remoteAddress: '10.9.9.9' })).statusCode).toBe(200);
   });
 
+  it('answers CORS preflights for the headers the spec client sends', async () => {
+    const preflight = await h.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/assistants/',
+      headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-requested-with' },
+      remoteAddress: '10.5.5.5',
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://shop.example.com');
+    expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain('x-requested-with');
+    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+
   it('limits anonymous callers per address, unknown URLs included', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 22; i++) statuses.push((await h.app.inject({ url: `/api/v1/nothing-${i}`, remoteAddress: '10.1.1.1' })).statusCode);

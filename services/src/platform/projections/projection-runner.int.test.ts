@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { NewEvent, RecordedEvent } from '@kesher/contracts';
+import type { Projection } from '@kesher/projections/projection';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqlEventStore } from '../event-store/sql-event-store.js';
+import type { EventStore } from '../event-store/event-store.port.js';
+import { createPgSql } from '../sql/pg.sql.js';
+import type { Sql } from '../sql/sql.port.js';
+import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
+import { createProjectionRunner } from './projection-runner.js';
+
+const gate = await postgresAvailability();
+
+const noted = (n: number): NewEvent => ({
+  type: 'Noted',
+  data: { n },
+  metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
+});
+
+/** A projection whose output depends on its version: v1 stores n, v2 stores n × 10. */
+const versioned = (version: number, applied: number[] = []): Projection => ({
+  name: 'noted',
+  version,
+  eventTypes: ['Noted'],
+  tables: ['noted'],
+  setup: async (db) => void (await db.query(`CREATE TABLE IF NOT EXISTS noted (n int PRIMARY KEY)`)),
+  reset: async (db) => void (await db.query(`DROP TABLE IF EXISTS noted`)),
+  async apply(db, events: readonly RecordedEvent[]) {
+    for (const e of events) {
+      const n = (e.data as { n: number }).n * (version === 1 ? 1 : 10);
+      applied.push(n);
+      await db.query(`INSERT INTO noted (n) VALUES ($1)`, [n]);
+    }
+  },
+});
+
+describe.skipIf(!gate.available)('projection runner', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let sql: Sql;
+  let store: EventStore;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    sql = createPgSql({ connectionString: db.url });
+    store = await createSqlEventStore({ sql });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await sql?.close();
+    await db?.drop();
+  });
+  const rows = async () => (await sql.query<{ n: number }>(`SELECT n FROM noted ORDER BY n`)).rows.map((r) => r.n);
+
+  it('resumes from its checkpoint, and rebuilds from zero when the projection version changes', async () => {
+    const first = await store.appendToStream('note-1', [noted(1), noted(2)], { expectedRevision: 'no_stream' });
+    const v1 = createProjectionRunner({ eventStore: store, sql, projections: [versioned(1)] });
+    await v1.start();
+    expect(await v1.waitForPosition(first.position)).toBe(true);
+    await v1.stop();
+    expect(await rows()).toEqual([1, 2]);
+
+    // Restarted at the same version: only the new event is applied.
+    const appliedAgain: number[] = [];
+    const second = await store.appendToStream('note-1', [noted(3)], { expectedRevision: 1n });
+    const v1again = createProjectionRunner({ eventStore: store, sql, projections: [versioned(1, appliedAgain)] });
+    await v1again.start();
+    expect(await v1again.waitForPosition(second.position)).toBe(true);
+    await v1again.stop();
+    expect(appliedAgain).toEqual([3]);
+    expect(await rows()).toEqual([1, 2, 3]);
+
+    // A new version: tables dropped, everything applied again from the first event.
+    const v2 = createProjectionRunner({ eventStore: store, sql, projections: [versioned(2)] });
+    await v2.start();
+    expect(await v2.waitForPosition(second.position)).toBe(true);
+    await v2.stop();
+    expect(await rows()).toEqual([10, 20, 30]);
+  });
+
+  it('rebuilds one projection on demand while running', async () => {
+    const runner = createProjectionRunner({ eventStore: store, sql, projections: [versioned(2)] });
+    await runner.start();
+    const head = await store.headPosition();
+    expect(await runner.waitForPosition(head)).toBe(true);
+    await sql.query(`DELETE FROM noted`);
+    await runner.rebuild('noted');
+    expect(await runner.waitForPosition(head)).toBe(true);
+    expect(await rows()).toEqual([10, 20, 30]);
+    await runner.stop();
+  });
+});
