@@ -3,15 +3,23 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := start
 STAMP := node_modules/.kesher-install-stamp
 
-.PHONY: start test typecheck test-unit bench bench-platform bench-api services-up services-down kafka-start kafka-stop compose-check
+.PHONY: start test typecheck test-unit bench bench-platform bench-api bench-client client services-up services-down kafka-start kafka-stop compose-check
 
 # Dependencies are installed from the lockfile whenever it is newer than the last install.
-$(STAMP): package.json package-lock.json contracts/package.json services/package.json projections/package.json
+$(STAMP): package.json package-lock.json contracts/package.json services/package.json projections/package.json client/package.json
 	npm ci --no-audit --no-fund
 	@touch $(STAMP)
 
+# The owner's PWA is rebuilt when client/dist is missing or older than any client source.
+CLIENT_SOURCES := $(shell find client/src client/public client/scripts -type f 2>/dev/null) client/index.html client/vite.config.ts client/package.json contracts/package.json $(shell find contracts/src -type f 2>/dev/null)
+client/dist/index.html: $(STAMP) $(CLIENT_SOURCES)
+	npm run build -w client
+
+client: client/dist/index.html
+
 ## Runs Kesher on the embedded default (PGlite under DATA_DIR, in-process bus): no services needed.
-start: $(STAMP)
+## The API also serves the built client, so one URL shows the whole product.
+start: $(STAMP) client/dist/index.html
 	npm start --silent
 
 ## The whole test suite on real Postgres and a real Kafka broker (started here from Maven Central jars).
@@ -25,13 +33,18 @@ typecheck: $(STAMP)
 test-unit: $(STAMP)
 	npx vitest run unit.test
 
-bench: bench-platform bench-api
+bench: bench-platform bench-api bench-client
 
 bench-api: $(STAMP)
 	bash ops/bench/run.sh api
 
 bench-platform: $(STAMP)
 	bash ops/bench/run.sh platform
+
+## The client's figures (bundle sizes, installability, Lighthouse) in the system Chromium; needs no services.
+bench-client: $(STAMP) client/dist/index.html
+	bash ops/chromium/ensure.sh
+	npx tsx ops/bench/client.bench.ts
 
 services-up:
 	bash ops/services-up.sh
@@ -46,4 +59,4 @@ kafka-stop:
 	bash ops/kafka/stop.sh
 
 compose-check:
-	docker compose config --quiet
+	bash ops/compose-check.sh

@@ -18,6 +18,20 @@ else
 fi
 
 status=0
+bash ops/compose-check.sh || status=$?
+# The owner's PWA: build, component tests (jsdom), then the browser tests in Debian's Chromium against
+# the real server (the e2e suite starts and stops it). ensure.sh installs chromium when it is missing.
+npm run typecheck -w client || status=$?
+npm run build -w client
+npm run test -w client || status=$?
+if bash ops/chromium/ensure.sh; then
+  npm run test:e2e -w client || status=$?
+elif [[ "${CI:-}" == "true" ]]; then
+  echo "chromium could not be installed; CI needs the browser tests" >&2
+  status=1
+else
+  echo "!!! chromium is not available; the client's browser tests were not run" >&2
+fi
 npx vitest run || status=$?
 # Tests that stop and restart the broker, alone so they cannot pull it from under other suites.
 KESHER_OUTAGE_PASS=1 npx vitest run || status=$?

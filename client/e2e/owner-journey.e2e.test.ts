@@ -1,0 +1,201 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium, seriousViolations } from './browser';
+
+const baseUrl = inject('baseUrl');
+const email = `owner-${Date.now()}@example.com`;
+const password = 'Kesher-Test-2026!';
+const assistantName = 'Bakery helper';
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const audited: Record<string, string[]> = {};
+
+/** axe-core on the page as it is now: no serious or critical violations. */
+async function audit(label: string) {
+  const found = await seriousViolations(page);
+  audited[label] = found.map((v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(audited[label], `axe on ${label}`).toEqual([]);
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  // The product defaults to Hebrew; the journey reads English labels, the language test switches.
+  await context.addInitScript(() => {
+    if (!localStorage.getItem('language')) localStorage.setItem('language', 'en');
+  });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the owner journey in a real Chromium', () => {
+  it('sends a visitor on a protected route to /login with the redirect', async () => {
+    await page.goto('/dashboard');
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/dashboard');
+    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+    await audit('/login');
+  });
+
+  it('registers with the strength checklist, terms and the success message', async () => {
+    await page.goto('/register');
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('ltr'); // register forces English
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByText('Password must be at least 10 characters long').waitFor();
+    await audit('/register');
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByText('Password strength: Strong').waitFor();
+    await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+    await page.getByText('You must agree to the Terms of Service and Privacy Policy to continue').waitFor();
+    await page.getByLabel(/I agree to the/).check();
+    await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+    await page.getByText('Registered successfully! Redirecting to dashboard...').waitFor();
+    await page.waitForURL('**/dashboard');
+  });
+
+  it('signs out from the user menu and signs back in', async () => {
+    await page.getByRole('button', { name: /Account menu for/ }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/login?redirect=/dashboard');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByText('No assistants yet').waitFor();
+    await audit('/dashboard (empty)');
+  });
+
+  it('creates an assistant with a predefined prompt and lands on the dashboard', async () => {
+    await page.getByRole('link', { name: 'Create your first assistant' }).click();
+    await page.waitForURL('**/create-assistant');
+    await page.getByLabel('Assistant name *').fill(assistantName);
+    await page.getByLabel('Description *').fill('Answers questions about our breads and opening hours.');
+    await page.getByLabel('Instructions *').fill('Be friendly.');
+    await page.getByRole('button', { name: /Polite and reliable/ }).click();
+    expect(await page.getByLabel('Instructions *').inputValue()).toContain('never make up facts');
+    await page.getByText('8/1000', { exact: true }).waitFor(); // the description's word counter
+    await audit('/create-assistant');
+    await page.getByRole('button', { name: 'Create Assistant', exact: true }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('heading', { name: assistantName }).waitFor();
+    await page.getByText('You have 1 assistant').waitFor();
+    await audit('/dashboard');
+  });
+
+  it('uploads a knowledge file and sees it listed', async () => {
+    await page.getByRole('button', { name: 'Manage files' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('No files yet').waitFor();
+    await dialog.getByLabel('File', { exact: true }).setInputFiles({ name: 'hours.txt', mimeType: 'text/plain', buffer: Buffer.from('We open at 7 and close at 19, Sunday to Friday.') });
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await dialog.getByText('hours.txt').waitFor();
+    await audit('manage files modal');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.reload();
+    await page.getByRole('button', { name: 'Manage files' }).click();
+    await page.getByRole('dialog').getByText('hours.txt').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('generates a share link and copies it', async () => {
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Generate Share Options' }).click();
+    const url = await dialog.getByLabel('Share URL').inputValue();
+    expect(url).toMatch(/^http:\/\/localhost:\d+\/shared-chat\/.+/);
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await dialog.getByRole('button', { name: 'Copied!' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    await audit('share dialog');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // A visitor opening the link reaches the public chat of that assistant.
+    const visitor = await browser.newPage();
+    await visitor.goto(url);
+    await visitor.waitForURL(/\/public-chat\/\d+/);
+    await visitor.getByRole('heading', { name: assistantName }).waitFor();
+    await visitor.close();
+  });
+
+  it('signs out to the about page', async () => {
+    await page.getByRole('button', { name: /Account menu for/ }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.locator('#faq').waitFor();
+  });
+});
+
+describe('language and direction', () => {
+  it('switching to Hebrew flips the page to RTL; a double click goes back to English', async () => {
+    await page.goto('/about');
+    const switcher = page.getByRole('button', { name: /^(Language|שפה):/ });
+    await switcher.click();
+    await page.getByRole('button', { name: 'עברית', exact: true }).click();
+    await page.waitForFunction(() => document.documentElement.dir === 'rtl' && document.documentElement.lang === 'he');
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('he');
+    await audit('/about (he)');
+    await switcher.dblclick();
+    await page.waitForFunction(() => document.documentElement.dir === 'ltr');
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('en');
+  });
+});
+
+describe('public pages, phone-sized', () => {
+  it('every marketing and legal page, and the fallback screen, passes axe', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['/about', '/features', '/pricing', '/terms', '/privacy']) {
+      await page.goto(path);
+      await page.locator('main h1').first().waitFor();
+      await audit(path);
+    }
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.locator('#mobile-menu a[href="/create-assistant"]').waitFor();
+    await audit('mobile menu');
+    await page.goto('/no-such-page');
+    await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
+    await audit('fallback');
+  });
+});
+
+describe('offline', () => {
+  it('opens the last-seen dashboard without a network, shows the offline indicator and refuses changes', async () => {
+    const offlineContext = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: baseUrl });
+    await offlineContext.addInitScript(() => localStorage.setItem('language', 'en'));
+    const tab = await offlineContext.newPage();
+    tab.setDefaultTimeout(15_000);
+    await tab.goto('/login');
+    await tab.getByLabel('Email').fill(email);
+    await tab.getByLabel('Password').fill(password);
+    await tab.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await tab.getByRole('heading', { name: assistantName }).waitFor();
+    // The service worker must control the page before the network goes away. A first worker does not
+    // claim the page that registered it (updates wait for the prompt), so the next load is controlled.
+    await tab.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await tab.reload();
+    await tab.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await tab.getByRole('heading', { name: assistantName }).waitFor();
+
+    // The query cache is written to storage at most once a second: wait until it holds the assistant.
+    await tab.waitForFunction((name) => localStorage.getItem('kesher-query-cache')?.includes(name) ?? false, assistantName);
+    await offlineContext.setOffline(true);
+    await tab.reload();
+    await tab.getByRole('heading', { name: assistantName }).waitFor();
+    await tab.getByText("You're offline — showing the last data you saw.").waitFor();
+    await tab.getByRole('button', { name: `Delete ${assistantName}` }).click();
+    await tab.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await tab.getByText("You are offline. This change can't be saved until you reconnect.").first().waitFor();
+    await offlineContext.close();
+  });
+});

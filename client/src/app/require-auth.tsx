@@ -1,0 +1,17 @@
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { Spinner } from '@/components/ui/spinner';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { signOutIntent } from '@/features/auth/sign-out-intent';
+import { paths } from '@/lib/paths';
+
+/** Protected routes: a visitor who is not signed in goes to /login?redirect=<where they were going>. */
+export function RequireAuth() {
+  const { t } = useTranslation('auth');
+  const { status } = useAuth();
+  const location = useLocation();
+  if (status === 'loading') return <Spinner label={t('checking')} />;
+  if (status === 'signedOut' && signOutIntent.active) return null;
+  if (status === 'signedOut') return <Navigate to={paths.loginWithRedirect(location.pathname + location.search)} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,65 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { RootFrame } from './root-frame';
+import { RouteError } from './route-error';
+
+/**
+ * The spec's route table (§2), exactly. Every page is a lazy route module, so the first load carries
+ * only the frame, and the public chat/embed pages never download the owner app's code.
+ */
+const shell = (name: 'Analytics' | 'Integrations' | 'Workflows' | 'Guidelines' | 'Actions' | 'Billing' | 'Settings' | 'WidgetPreview' | 'Chat') => async () => {
+  const module = await import('./routes/coming-soon');
+  return { Component: module[name] };
+};
+
+export const routes: RouteObject[] = [
+  {
+    Component: RootFrame,
+    errorElement: <RouteError />,
+    children: [
+      {
+        // Public and protected pages that share the header/footer layout.
+        lazy: async () => ({ Component: (await import('./layout/page-layout')).PageLayout }),
+        children: [
+          { index: true, lazy: () => import('./routes/home') },
+          { path: 'login', lazy: () => import('./routes/login') },
+          { path: 'register', lazy: () => import('./routes/register') },
+          { path: 'about', lazy: () => import('./routes/about') },
+          { path: 'features', lazy: () => import('./routes/features') },
+          { path: 'pricing', lazy: () => import('./routes/pricing') },
+          { path: 'terms', lazy: () => import('./routes/terms') },
+          { path: 'privacy', lazy: () => import('./routes/privacy') },
+          {
+            lazy: async () => ({ Component: (await import('./require-auth')).RequireAuth }),
+            children: [
+              { path: 'dashboard', lazy: () => import('./routes/dashboard') },
+              { path: 'create-assistant', lazy: () => import('./routes/create-assistant') },
+              { path: 'edit-assistant/:assistantId', lazy: () => import('./routes/edit-assistant') },
+              { path: 'analytics', lazy: shell('Analytics') },
+              { path: 'integrations', lazy: shell('Integrations') },
+              { path: 'workflows', lazy: shell('Workflows') },
+              { path: 'guidelines', lazy: shell('Guidelines') },
+              { path: 'actions', lazy: shell('Actions') },
+              { path: 'billing', lazy: shell('Billing') },
+              // Linked from the user menu; a page frame until account settings exist.
+              { path: 'settings', lazy: shell('Settings') },
+              { path: 'widget-preview/:assistantId', lazy: shell('WidgetPreview') },
+            ],
+          },
+        ],
+      },
+      // Public pages without the layout.
+      { path: 'oauth/callback', lazy: () => import('./routes/oauth-callback') },
+      { path: 'public-chat/:assistantId/:threadId?', lazy: () => import('./routes/public-chat') },
+      { path: 'shared-chat/:shareToken', lazy: () => import('./routes/shared-chat') },
+      { path: 'embed/:shareToken', lazy: () => import('./routes/embed') },
+      { path: 'payment/tranzila-test', lazy: () => import('./routes/payment-test') },
+      // Protected without the layout.
+      {
+        lazy: async () => ({ Component: (await import('./require-auth')).RequireAuth }),
+        children: [{ path: 'chat/:assistantId/:threadId?', lazy: shell('Chat') }],
+      },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,1 @@
+export { AboutPage as Component } from '@/features/marketing/components/about-page';

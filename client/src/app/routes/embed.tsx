@@ -1,0 +1,1 @@
+export { EmbedPage as Component } from '@/features/public-chat/components/embed-page';

@@ -1,0 +1,1 @@
+export { FeaturesPage as Component } from '@/features/marketing/components/features-page';

@@ -1,0 +1,2 @@
+import '@/features/auth/locales';
+export { LoginPage as Component } from '@/features/auth/components/login-page';

@@ -1,0 +1,2 @@
+import '@/features/auth/locales';
+export { OAuthCallbackPage as Component } from '@/features/auth/components/oauth-callback-page';

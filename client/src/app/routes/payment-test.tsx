@@ -1,0 +1,1 @@
+export { PaymentTestPage as Component } from '@/features/coming-soon/components/soon-page';

@@ -1,0 +1,1 @@
+export { PricingPage as Component } from '@/features/marketing/components/pricing-page';

@@ -1,0 +1,1 @@
+export { PublicChatPage as Component } from '@/features/public-chat/components/public-chat-page';

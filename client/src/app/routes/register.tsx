@@ -1,0 +1,2 @@
+import '@/features/auth/locales';
+export { RegisterPage as Component } from '@/features/auth/components/register-page';

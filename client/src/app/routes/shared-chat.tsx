@@ -1,0 +1,1 @@
+export { SharedChatPage as Component } from '@/features/public-chat/components/shared-chat-page';

@@ -1,0 +1,11 @@
+import { ShareTokenSchema } from '@kesher/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+/** Creates (or returns) the assistant's share token and its public URL. */
+export const generateShareToken = (id: number) => api.post(`/assistants/${id}/generate-share-token`, ShareTokenSchema);
+
+export const useGenerateShareToken = () => {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: generateShareToken, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['assistants'] }) });
+};

@@ -1,0 +1,66 @@
+import '../locales';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '@/lib/api-error';
+import { paths } from '@/lib/paths';
+import { notify } from '@/lib/toast-store';
+import { useCreateAssistant } from '../api/create-assistant';
+import { emptyForm } from '../assistant-form-rules';
+import { CREATE_REDIRECT_MS, type CreateStep, runCreateFlow, stepProgress } from '../create-flow';
+import { AssistantForm } from './assistant-form';
+
+interface Props {
+  upload: (assistantId: number, file: File) => Promise<unknown>;
+  fileInput: (onFile: (file: File | null) => void) => ReactNode;
+}
+
+export function CreateAssistantPage({ upload, fileInput }: Props) {
+  const { t } = useTranslation('assistants');
+  const navigate = useNavigate();
+  const create = useCreateAssistant();
+  const [step, setStep] = useState<CreateStep | null>(null);
+
+  useEffect(() => {
+    if (step !== 'done') return;
+    const timer = setTimeout(() => navigate(paths.dashboard), CREATE_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [step, navigate]);
+
+  const progress =
+    step === null ? undefined : (
+      <div className="create-progress" role="status" aria-live="polite">
+        <progress max={100} value={stepProgress[step]} aria-label={t('progressLabel')} />
+        <p>
+          {stepProgress[step]}% — {t(`step_${step}`)}
+        </p>
+      </div>
+    );
+
+  return (
+    <section className="page narrow">
+      <h1>{t('createTitle')}</h1>
+      <AssistantForm
+        mode="create"
+        initial={emptyForm}
+        busy={step !== null}
+        progress={progress}
+        fileInput={fileInput}
+        onSubmit={(values, file) => {
+          runCreateFlow(values, file, {
+            create: (body) => create.mutateAsync(body),
+            upload,
+            startCrawler: null, // the crawler service is not offered by the API yet: the flow warns
+            onStep: setStep,
+            onWarning: (key, vars) => notify.warning(t(key, vars)),
+          })
+            .then(() => notify.success(t('created', { name: values.name })))
+            .catch((error) => {
+              setStep(null);
+              notify.error(`${t('createFailed')}: ${errorMessage(error, t)}`);
+            });
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import '../locales';
+import type { AssistantDto } from '@kesher/contracts';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { ApiError } from '@/lib/api-error';
+import { paths } from '@/lib/paths';
+import { notify } from '@/lib/toast-store';
+import { useAssistants } from '../api/get-assistants';
+import { AssistantCard, type CardAction } from './assistant-card';
+import { ChatHistoryModal, CrawlerSoonModal } from './chat-history-modal';
+import { DeleteAssistantModal } from './delete-assistant-modal';
+import { ShareDialog } from './share-dialog';
+
+type Open = { action: CardAction; assistant: AssistantDto } | null;
+
+interface Props {
+  userName: string;
+  /** The files feature's modal, composed in by the route. */
+  renderFilesModal: (assistant: AssistantDto, onClose: () => void, onShare: () => void) => ReactNode;
+}
+
+/** The load error as spec §8 words it for the dashboard. */
+function loadErrorKey(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'errors:unexpected';
+  if (error.code === 'forbidden') return 'assistants:loadAccessDenied';
+  return `errors:${error.code}`;
+}
+
+const DRIVE_TOKEN_KEY = 'googleDriveToken';
+
+export function DashboardPage({ userName, renderFilesModal }: Props) {
+  const { t } = useTranslation('assistants');
+  const assistants = useAssistants();
+  const [open, setOpen] = useState<Open>(null);
+  const [params, setParams] = useSearchParams();
+  const list = assistants.data ?? [];
+
+  // Returning from Google Drive (spec §2): keep the token, clean the address, open that assistant's files.
+  const driveSuccess = params.get('google_drive_success') === 'true';
+  const driveAssistant = Number(params.get('assistant_id'));
+  useEffect(() => {
+    if (!driveSuccess) return;
+    const token = params.get('google_drive_token');
+    if (token) localStorage.setItem(DRIVE_TOKEN_KEY, token);
+    notify.success(t('driveConnected'));
+    const target = assistants.data?.find((a) => a.id === driveAssistant);
+    if (target && params.get('open_modal')) setOpen({ action: 'files', assistant: target });
+    if (assistants.data) setParams({}, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [driveSuccess, assistants.data]);
+
+  const close = () => setOpen(null);
+  const errorKey = assistants.isError ? loadErrorKey(assistants.error) : null;
+  const showError = errorKey && !assistants.data;
+
+  return (
+    <section className="page">
+      <header className="dashboard-head">
+        <div>
+          <h1>{t('welcome', { name: userName })}</h1>
+          <p className="muted">
+            {assistants.data ? t('count', { count: list.length }) : null}{' '}
+            <span className="badge badge-ready">
+              <span className="dot" aria-hidden="true" /> {t('online')}
+            </span>
+          </p>
+        </div>
+        <Link className="btn btn-primary" to={paths.createAssistant}>{t('create')}</Link>
+      </header>
+
+      {showError ? (
+        <div className="banner banner-error" role="alert">
+          <p>{t(errorKey)}</p>
+          <div className="banner-actions">
+            <Button variant="secondary" onClick={() => assistants.refetch()}>{t('common:tryAgain')}</Button>
+            {errorKey === 'errors:network' || errorKey === 'errors:unauthorized' ? (
+              <Link className="btn btn-ghost" to={paths.login}>{t('common:goToLogin')}</Link>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+
+      {assistants.isPending ? (
+        <Spinner label={t('loading')} />
+      ) : list.length === 0 && !showError ? (
+        <div className="empty-state card">
+          <h2>{t('emptyTitle')}</h2>
+          <p className="muted">{t('emptyText')}</p>
+          <Link className="btn btn-primary" to={paths.createAssistant}>{t('emptyCta')}</Link>
+        </div>
+      ) : (
+        <div className="card-grid">
+          {list.map((assistant) => (
+            <AssistantCard key={assistant.id} assistant={assistant} onAction={(action) => setOpen({ action, assistant })} />
+          ))}
+        </div>
+      )}
+
+      {open?.action === 'delete' ? <DeleteAssistantModal assistant={open.assistant} onClose={close} /> : null}
+      {open?.action === 'share' ? <ShareDialog assistant={open.assistant} onClose={close} /> : null}
+      {open?.action === 'history' ? <ChatHistoryModal assistant={open.assistant} onClose={close} /> : null}
+      {open?.action === 'crawler' ? <CrawlerSoonModal onClose={close} /> : null}
+      {open?.action === 'files' ? renderFilesModal(open.assistant, close, () => setOpen({ action: 'share', assistant: open.assistant })) : null}
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+import type { CreateAssistantInput } from './api/create-assistant';
+import type { AssistantFormValues } from './assistant-form-rules';
+
+export type CreateStep = 'creating' | 'created' | 'uploading' | 'crawler' | 'done';
+/** Spec §4: 20 while creating, 40 after, 50–60 uploading, 70 at crawler start, 100 at the end. */
+export const stepProgress: Record<CreateStep, number> = { creating: 20, created: 40, uploading: 55, crawler: 70, done: 100 };
+export const CREATE_REDIRECT_MS = 500;
+
+export interface CreateFlowDeps {
+  create: (body: CreateAssistantInput) => Promise<{ assistant_id: number; failed_functions?: string[] | undefined }>;
+  upload?: (assistantId: number, file: File) => Promise<unknown>;
+  /** Starts website scanning; null while the crawler service is not offered by the API. */
+  startCrawler: ((assistantId: number, url: string) => Promise<{ crawlId: string | null }>) | null;
+  onStep: (step: CreateStep) => void;
+  /** A side step went wrong; the assistant still exists. The key is in the assistants namespace. */
+  onWarning: (key: string, values?: Record<string, string>) => void;
+}
+
+export function toCreateBody(values: AssistantFormValues): CreateAssistantInput {
+  const url = values.websiteUrl.trim() || null;
+  return {
+    name: values.name,
+    description: values.description,
+    instructions: values.instructions,
+    website_url: url,
+    sales_mode: values.salesMode ? { enabled: true, sales_prompt: values.salesPrompt } : null,
+    web_crawler: values.crawlerEnabled ? { enabled: true, web_crawler_config: { url, max_pages: 2000, max_depth: 10, delete_orphaned_pages: false } } : null,
+  };
+}
+
+/** The create flow: the assistant first, then each side step, whose failures only warn. */
+export async function runCreateFlow(values: AssistantFormValues, file: File | null, deps: CreateFlowDeps) {
+  deps.onStep('creating');
+  const created = await deps.create(toCreateBody(values));
+  deps.onStep('created');
+  if (created.failed_functions?.length) deps.onWarning('warnFunctions', { names: created.failed_functions.join(', ') });
+
+  if (file && deps.upload) {
+    deps.onStep('uploading');
+    try {
+      await deps.upload(created.assistant_id, file);
+    } catch (error) {
+      deps.onWarning('warnUpload', { message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  let crawlId: string | null = null;
+  if (values.crawlerEnabled && values.websiteUrl.trim()) {
+    deps.onStep('crawler');
+    try {
+      crawlId = deps.startCrawler ? (await deps.startCrawler(created.assistant_id, values.websiteUrl.trim())).crawlId : null;
+      if (!crawlId) deps.onWarning('warnCrawler');
+    } catch {
+      deps.onWarning('warnCrawler');
+    }
+  }
+  deps.onStep('done');
+  return { assistantId: created.assistant_id, crawlId };
+}

@@ -1,0 +1,26 @@
+import type { ComingSoonLocale } from './en';
+
+export const he: ComingSoonLocale = {
+  analytics: 'אנליטיקה',
+  analyticsNote: 'שיחות, זמני תגובה, מילות מפתח והפניות מכירה של העוזרים שלכם.',
+  integrations: 'אינטגרציות',
+  integrationsNote: 'חברו את העוזרים לטלגרם, וואטסאפ ואינסטגרם.',
+  workflows: 'תהליכי AI',
+  workflowsNote: 'למדו את הצ׳אטבוט להשלים סדרת צעדים מלאה.',
+  guidelines: 'הנחיות',
+  guidelinesNote: 'טון, ניסוחים מועדפים וכללי עיצוב לכל תשובה.',
+  actions: 'פעולות',
+  actionsNote: 'אפשרו לעוזרים לפנות לממשקים ולמאגרי הידע שלכם.',
+  billing: 'חיוב ומנוי',
+  billingNote: 'המסלול, המגבלות, השימוש והיסטוריית התשלומים שלכם.',
+  settings: 'הגדרות',
+  settingsNote: 'הגדרות החשבון והפרופיל שלכם.',
+  widgetPreview: 'תצוגה מקדימה של הווידג׳ט',
+  widgetPreviewNote: 'צפו בווידג׳ט הצ׳אט של עוזר #{id} והטמיעו אותו באתר שלכם.',
+  chat: 'צ׳אט',
+  chatNote: 'שיחה עם עוזר #{id} תגיע יחד עם יכולת הצ׳אט.',
+  backToDashboard: 'חזרה ללוח הבקרה',
+  paymentTitle: 'תשלום לבדיקה',
+  testMode: 'מצב בדיקה',
+  paymentNote: 'זהו דף בדיקה ולא מתבצע חיוב אמיתי. טופס התשלום יגיע יחד עם מערכת החיוב.',
+};

@@ -1,0 +1,117 @@
+import '../locales';
+import { type FormEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { Modal } from '@/components/ui/modal';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-error';
+import { notify } from '@/lib/toast-store';
+import { useDeleteFile } from '../api/delete-file';
+import { acceptAttribute, fileProblem, formatBytes } from '../file-rules';
+import { useFiles } from '../api/get-files';
+import { useUploadFile } from '../api/upload-file';
+
+interface Props {
+  assistant: { id: number; name: string };
+  onClose: () => void;
+  onShare?: () => void;
+}
+
+/** Manage Files (spec §2): upload, list and delete an assistant's knowledge files. */
+export function ManageFilesModal({ assistant, onClose, onShare }: Props) {
+  const { t, i18n } = useTranslation('files');
+  const files = useFiles(assistant.id);
+  const upload = useUploadFile();
+  const remove = useDeleteFile();
+  const input = useRef<HTMLInputElement>(null);
+  const [chosen, setChosen] = useState<File | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const choose = (file: File | null) => {
+    setChosen(file);
+    const issue = file ? fileProblem(file) : null;
+    setProblem(issue ? t(issue) : null);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen) return setProblem(t('noFile'));
+    if (fileProblem(chosen)) return;
+    upload.mutate(
+      { assistantId: assistant.id, file: chosen },
+      {
+        onSuccess: (file) => {
+          notify.success(t('uploaded', { name: file.filename }));
+          choose(null);
+          if (input.current) input.current.value = '';
+        },
+        onError: (error) => notify.error(`${t('errorUploadingFile')}: ${errorMessage(error, t)}`),
+      },
+    );
+  };
+
+  const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
+
+  return (
+    <Modal title={t('title', { name: assistant.name })} onClose={onClose} wide footer={onShare ? <Button variant="secondary" onClick={onShare}>{t('shareAssistant')}</Button> : null}>
+      <form onSubmit={submit} className="upload-form">
+        <h3>{t('upload')}</h3>
+        <div className="field">
+          <label htmlFor="knowledge-file">{t('chooseFile')}</label>
+          <input
+            id="knowledge-file"
+            ref={input}
+            type="file"
+            accept={acceptAttribute}
+            onChange={(e) => choose(e.target.files?.[0] ?? null)}
+            aria-describedby="knowledge-file-hint"
+            aria-invalid={problem ? true : undefined}
+          />
+          <p id="knowledge-file-hint" className="field-hint">{t('types')}</p>
+          {problem ? <p className="field-error" role="alert">{problem}</p> : null}
+        </div>
+        <Button type="submit" disabled={upload.isPending || !!problem}>
+          {upload.isPending ? t('uploading') : t('uploadButton')}
+        </Button>
+      </form>
+
+      <h3>{t('listTitle')}</h3>
+      {files.isPending ? (
+        <Spinner label={t('loading')} />
+      ) : files.isError && !files.data ? (
+        <p className="form-error" role="alert">{`${t('errorLoadingFiles')}: ${errorMessage(files.error, t)}`}</p>
+      ) : files.data && files.data.length > 0 ? (
+        <ul className="file-list">
+          {files.data.map((file) => (
+            <li key={file.id}>
+              <div>
+                <strong dir="auto">{file.filename}</strong>
+                <span className="muted small">
+                  {formatBytes(file.bytes)} · {t('uploadedAt', { date: dateFormat.format(new Date(file.created_at * 1000)) })}
+                </span>
+              </div>
+              <span className={`badge badge-${file.status}`}>{t(`status_${file.status}`)}</span>
+              <Button
+                variant="ghost"
+                aria-label={t('deleteFile', { name: file.filename })}
+                disabled={remove.isPending}
+                onClick={() =>
+                  remove.mutate(
+                    { assistantId: assistant.id, fileId: file.id },
+                    { onSuccess: () => notify.success(t('fileDeleted')), onError: (error) => notify.error(`${t('errorDeletingFile')}: ${errorMessage(error, t)}`) },
+                  )
+                }
+              >
+                🗑
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">{t('empty')}</p>
+      )}
+      <h3>{t('driveTitle')}</h3>
+      <p className="muted">{t('driveSoon')}</p>
+    </Modal>
+  );
+}

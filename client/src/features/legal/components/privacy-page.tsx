@@ -1,0 +1,3 @@
+import { LegalDocument } from './legal-document';
+
+export const PrivacyPage = () => <LegalDocument kind="privacy" nav="quick" />;

@@ -1,0 +1,26 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { initI18n } from '@/lib/i18n';
+import { en } from '@/locales/en';
+import { he } from '@/locales/he';
+
+export const i18n = initI18n({ en, he });
+
+/** Renders routes in a memory router with a fresh query cache, in the given language. */
+export function renderRoutes(routes: RouteObject[], { path = '/', language = 'en' }: { path?: string; language?: 'en' | 'he' } = {}) {
+  void i18n.changeLanguage(language);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const utils = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...utils, router, queryClient };
+}
+
+export function renderWithProviders(ui: ReactNode, options?: { path?: string; language?: 'en' | 'he' }) {
+  return renderRoutes([{ path: '*', element: ui }], options);
+}
