@@ -2,6 +2,7 @@ import { accountsProjection } from './accounts/accounts.projection.js';
 import { assistantsProjection } from './assistants/assistants.projection.js';
 import { knowledgeProjection, readBlobFromReadModel } from './knowledge/knowledge.projection.js';
 import type { Projection } from './projection.js';
+import { threadsProjection } from './threads/threads.projection.js';
 
 /** Every read model Kesher maintains; the projector runs them all, `npm run replay -- <name>` one. */
-export const allProjections: readonly Projection[] = [accountsProjection, assistantsProjection, knowledgeProjection({ readBlob: readBlobFromReadModel })];
+export const allProjections: readonly Projection[] = [accountsProjection, assistantsProjection, knowledgeProjection({ readBlob: readBlobFromReadModel }), threadsProjection];

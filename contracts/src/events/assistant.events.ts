@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /** The `asst_` + 24 alphanumerics identifier used when running an assistant (spec §3, §5). */
-export const ExternalAssistantIdSchema = z.string().regex(/^asst_[A-Za-z0-9]{24}$/);
+export const externalAssistantIdPattern = /^asst_[A-Za-z0-9]{24}$/;
+export const ExternalAssistantIdSchema = z.string().regex(externalAssistantIdPattern);
 
 export const WebCrawlerSettingsSchema = z.object({
   enabled: z.boolean(),

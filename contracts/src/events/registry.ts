@@ -13,6 +13,18 @@ import {
   KnowledgeFileIngestionFailedSchema,
   KnowledgeFileUploadedSchema,
 } from './knowledge.events.js';
+import {
+  FeedbackGivenSchema,
+  MessagePostedSchema,
+  RunCompletedSchema,
+  RunExpiredSchema,
+  RunFailedSchema,
+  RunRequestedSchema,
+  RunStartedSchema,
+  ThreadDeletedSchema,
+  ThreadRenamedSchema,
+  ThreadStartedSchema,
+} from './thread.events.js';
 
 /**
  * One stored event type: its current schema version, its zod schema, and the upcasters that lift
@@ -36,6 +48,16 @@ export const eventDefinitions = {
   KnowledgeFileIngested: { version: 1, schema: KnowledgeFileIngestedSchema },
   KnowledgeFileIngestionFailed: { version: 1, schema: KnowledgeFileIngestionFailedSchema },
   KnowledgeFileDeleted: { version: 1, schema: KnowledgeFileDeletedSchema },
+  ThreadStarted: { version: 1, schema: ThreadStartedSchema },
+  MessagePosted: { version: 1, schema: MessagePostedSchema },
+  RunRequested: { version: 1, schema: RunRequestedSchema },
+  RunStarted: { version: 1, schema: RunStartedSchema },
+  RunCompleted: { version: 1, schema: RunCompletedSchema },
+  RunFailed: { version: 1, schema: RunFailedSchema },
+  RunExpired: { version: 1, schema: RunExpiredSchema },
+  ThreadRenamed: { version: 1, schema: ThreadRenamedSchema },
+  ThreadDeleted: { version: 1, schema: ThreadDeletedSchema },
+  FeedbackGiven: { version: 1, schema: FeedbackGivenSchema },
 } satisfies Record<string, EventDefinition>;
 
 export type EventType = keyof typeof eventDefinitions;

@@ -3,6 +3,8 @@ export const streamIds = {
   account: (id: string) => `account-${id}`,
   assistant: (id: string) => `assistant-${id}`,
   knowledgeFile: (id: string) => `knowledgefile-${id}`,
+  /** A conversation: its messages, runs and feedback (runs are short-lived; a thread stays small). */
+  thread: (id: string) => `thread-${id}`,
 } as const;
 
 export function categoryOf(streamId: string): string {

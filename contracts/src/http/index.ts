@@ -2,3 +2,4 @@ export * from './errors.dto.js';
 export * from './auth.dto.js';
 export * from './assistants.dto.js';
 export * from './files.dto.js';
+export * from './threads.dto.js';

@@ -14,6 +14,9 @@ import { authRoutes, type AuthRoutesDeps } from './routes/auth/auth.routes.js';
 import { fileRoutes, type FileRoutesDeps } from './routes/files/files.routes.js';
 import { healthRoutes, type HealthDeps } from './routes/health/health.routes.js';
 import { shareRoutes } from './routes/share/share.routes.js';
+import { publicThreadRoutes } from './routes/threads/public-threads.routes.js';
+import type { ThreadRoutesDeps } from './routes/threads/thread-chat.js';
+import { threadRoutes } from './routes/threads/threads.routes.js';
 
 export interface AppDeps {
   health: HealthDeps;
@@ -24,6 +27,7 @@ export interface AppDeps {
   assistants: AssistantRoutesDeps;
   publicUrl: string;
   files: FileRoutesDeps;
+  threads: ThreadRoutesDeps;
   logger?: boolean;
   /** The built PWA to serve at `/`, when present. */
   clientDistDir?: string;
@@ -63,6 +67,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(assistantRoutes(deps.assistants));
       await api.register(shareRoutes({ ...deps.assistants, publicUrl: deps.publicUrl }));
       await api.register(fileRoutes(deps.files));
+      await api.register(threadRoutes(deps.threads));
+      await api.register(publicThreadRoutes(deps.threads));
     },
     { prefix: '/api/v1' },
   );

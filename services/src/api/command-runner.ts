@@ -1,4 +1,4 @@
-import type { AllPosition, KesherEvent } from '@kesher/contracts';
+import type { Actor, AllPosition, KesherEvent } from '@kesher/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext, CommandHandler, HandledCommand } from '../platform/commands/command-handler.js';
 import type { Decider } from '../platform/commands/decider.js';
@@ -19,8 +19,11 @@ export function createCommandRunner(deps: { handle: CommandHandler; awaitReadMod
     decider: Decider<State, Command, KesherEvent>,
     streamId: string,
     command: Command,
+    /** Who acts, when the request knows better than its bearer token (a visitor's session). */
+    actor?: Actor,
   ): Promise<HandledCommand<State>> {
-    const result = await deps.handle(decider, streamId, command, commandContext(request, deps.clock));
+    const context = commandContext(request, deps.clock);
+    const result = await deps.handle(decider, streamId, command, actor ? { ...context, actor } : context);
     if (result.appended) await deps.awaitReadModels(result.appended.position);
     return result;
   };

@@ -13,6 +13,7 @@ import { createSessionStore } from '../identity/session.store.js';
 import { createTokenIssuer } from '../identity/token-issuer.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { demoAccountsEnabled } from '../platform/config/config.js';
+import type { RunStreamHub } from '../chat/run-stream-hub.js';
 import type { Platform } from './compose-platform.js';
 
 export interface ApiWiring {
@@ -24,6 +25,8 @@ export interface ApiWiring {
   projectionPositions: () => Record<string, AllPosition> | Promise<Record<string, AllPosition>>;
   /** Current checkpoint of one read model (in-process runner, or the stored checkpoint). */
   projectionPosition: (name: string) => AllPosition | undefined | Promise<AllPosition | undefined>;
+  /** Live answers from an ai-runner in this process (embedded, tests); absent when it runs elsewhere. */
+  runStreams?: RunStreamHub;
   clock?: () => Date;
   logger?: boolean;
   /** The built PWA; defaults to client/dist in the repository. */
@@ -79,6 +82,14 @@ export async function composeApi(wiring: ApiWiring) {
       awaitReadModels: wiring.awaitReadModels,
       clock,
       storageLimitBytes: config.KNOWLEDGE_STORAGE_LIMIT_BYTES,
+    },
+    threads: {
+      handle: platform.handle,
+      readDb: platform.sql,
+      awaitReadModels: wiring.awaitReadModels,
+      clock,
+      runDeadlineSeconds: config.RUN_DEADLINE_SECONDS,
+      runStreams: wiring.runStreams,
     },
   });
   if (demo) await ensureDemoAccounts({ registration, sessions, passwords });

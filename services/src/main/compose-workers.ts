@@ -5,12 +5,18 @@ import { createIngestWorker } from '../workers/ingest/ingest.worker.js';
 import { createRelay } from '../workers/relay/relay.js';
 import type { Platform } from './compose-platform.js';
 import { createKnowledgeService } from '../knowledge/knowledge-service.js';
+import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import { threadQueries } from '@kesher/projections/threads/threads.queries';
+import { createAiRunner } from '../workers/ai-runner/ai-runner.worker.js';
+import { createRunStreamHub } from '../chat/run-stream-hub.js';
+import { chooseAnswerProvider } from '../chat/choose-provider.js';
+import type { AnswerProvider } from '../chat/answer-provider.port.js';
 
 /**
  * The relay ($all → bus) and the workers fed by the bus. In the embedded default they run inside the
  * `make start` process; in production each runs as its own process (relay.main, workers.main).
  */
-export async function composeWorkers(platform: Platform, options: { consumerGroupSuffix?: string; relay?: boolean } = {}) {
+export async function composeWorkers(platform: Platform, options: { consumerGroupSuffix?: string; relay?: boolean; answerProvider?: AnswerProvider } = {}) {
   const blobs: BlobStore = await createSqlBlobStore({ sql: platform.sql });
   const knowledge = createKnowledgeService({ readDb: platform.sql, blobs });
   const suffix = options.consumerGroupSuffix ? `-${options.consumerGroupSuffix}` : '';
@@ -25,16 +31,39 @@ export async function composeWorkers(platform: Platform, options: { consumerGrou
     ingest: knowledge.ingest,
     groupId: `ingest${suffix}`,
   });
+  // Live answers for the SSE route; shared only when the API runs in this process (embedded, tests).
+  const runStreams = createRunStreamHub();
+  const assistants = assistantQueries(platform.sql);
+  const aiRunner = createAiRunner({
+    bus: platform.bus,
+    eventStore: platform.eventStore,
+    handle: platform.handle,
+    provider: options.answerProvider ?? chooseAnswerProvider(platform.config),
+    findAssistant: async (assistantId) => {
+      const row = await assistants.findById(assistantId);
+      return row && { name: row.name, instructions: row.instructions, salesMode: { enabled: row.payment_processing.enabled, salesPrompt: row.payment_processing.sales_prompt } };
+    },
+    retrieve: knowledge.retrieve,
+    overdueRuns: (now) => threadQueries(platform.sql).overdueRuns(now),
+    streams: runStreams,
+    groupId: `ai-runner${suffix}`,
+    sweepIntervalMs: platform.config.RUN_SWEEP_INTERVAL_MS,
+    onError: (error) => console.error('ai-runner', error),
+  });
   return {
     blobs,
+    runStreams,
+    aiRunner,
     knowledgeReads: knowledge.reads satisfies KnowledgeReads,
     knowledge,
     relay,
     async start() {
       await relay?.start();
       await ingest.start();
+      await aiRunner.start();
     },
     async stop() {
+      await aiRunner.stop();
       await ingest.stop();
       await relay?.stop();
     },

@@ -17,6 +17,7 @@ const { app, demoAccounts: demo } = await composeApi({
   platform,
   blobs: workers.blobs,
   knowledge: workers.knowledgeReads,
+  runStreams: workers.runStreams,
   awaitReadModels: (position) => platform.projector.waitForPosition(position),
   projectionPositions: () => platform.projector.positions(),
   projectionPosition: (name) => platform.projector.positions()[name],

@@ -8,10 +8,12 @@ import { composeApi } from '../main/compose-api.js';
 import { composeWorkers } from '../main/compose-workers.js';
 import { createTestDatabase } from './test-database.js';
 import { kafkaBrokers } from './kafka.js';
+import type { AnswerProvider } from '../chat/answer-provider.port.js';
 
 export interface ApiHarness {
   app: FastifyInstance;
   platform: Platform;
+  workers: Awaited<ReturnType<typeof composeWorkers>>;
   dbUrl: string;
   close(): Promise<void>;
   /** Registers an owner and returns its bearer header. */
@@ -24,7 +26,7 @@ let owners = 0;
  * The whole backend in this process on a fresh real Postgres database: API, projector, relay and the
  * workers, over the in-process bus (default) or a real Kafka broker (`bus: 'kafka'`).
  */
-export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; env?: Record<string, string>; clientDistDir?: string } = {}): Promise<ApiHarness> {
+export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; env?: Record<string, string>; clientDistDir?: string; answerProvider?: AnswerProvider } = {}): Promise<ApiHarness> {
   const db = await createTestDatabase('kesher_api');
   const dataDir = mkdtempSync(join(tmpdir(), 'kesher-api-'));
   const config = loadConfig({
@@ -39,12 +41,13 @@ export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; 
   });
   const platform = await composePlatform(config, { applicationName: 'kesher-test' });
   await platform.projector.start();
-  const workers = await composeWorkers(platform, { consumerGroupSuffix: db.name });
+  const workers = await composeWorkers(platform, { consumerGroupSuffix: db.name, answerProvider: options.answerProvider });
   await workers.start();
   const { app } = await composeApi({
     platform,
     blobs: workers.blobs,
     knowledge: workers.knowledgeReads,
+    runStreams: workers.runStreams,
     awaitReadModels: (position) => platform.projector.waitForPosition(position, { timeoutMs: 5000 }),
     projectionPositions: () => platform.projector.positions(),
     projectionPosition: (name) => platform.projector.positions()[name],
@@ -55,6 +58,7 @@ export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; 
   return {
     app,
     platform,
+    workers,
     dbUrl: db.url,
     async owner(email = `owner${++owners}-${Date.now()}@example.com`) {
       const response = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email, password: 'Str0ng-Passw0rd!' } });

@@ -26,6 +26,14 @@ export const ConfigSchema = z.object({
   DEMO_ACCOUNTS: z.enum(['true', 'false']).optional(),
   /** Knowledge storage per owner in bytes (the free plan's 100 MB by default). */
   KNOWLEDGE_STORAGE_LIMIT_BYTES: z.coerce.number().int().positive().optional(),
+  /** An OpenAI-compatible AI service; without a key the built-in grounded engine answers (offline). */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** A run nobody finished within this time becomes `expired` (the chat gives up after ~45 s too). */
+  RUN_DEADLINE_SECONDS: z.coerce.number().int().positive().default(45),
+  /** How often the ai-runner looks for runs past their deadline. */
+  RUN_SWEEP_INTERVAL_MS: z.coerce.number().int().nonnegative().default(5000),
   /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
 });

@@ -1,0 +1,67 @@
+import { countWords, limits } from './limits.js';
+
+/** Chat texts of the spec (§5 validation, §8 errors), shared by the client and the server. */
+export const chatMessages = {
+  invalidAssistantId: 'Invalid assistant ID',
+  invalidAssistantIdFormat: 'Invalid assistant ID format',
+  invalidThreadId: 'Invalid thread ID',
+  invalidRunId: 'Invalid run ID',
+  emptyMessage: 'Message content cannot be empty',
+  messageTooLong: 'Message too long (max 10000 characters)',
+  threadNotFound: 'THREAD_NOT_FOUND',
+  threadInvalid: 'THREAD_INVALID',
+  runNotFound: 'Run not found.',
+  runActive: 'The assistant is still answering the previous message. Please wait for the answer.',
+  noPermission: "You don't have permission to create conversations with this assistant.",
+  invalidShareLink: 'Invalid or expired share link.',
+  sessionTokenRequired: 'A session token is required for public chat.',
+  chatLimitReached: (limit: number) =>
+    `This conversation has reached the assistant's limit of ${limit} messages. Please start a new conversation.`,
+  feedbackCommentTooLong: 'Comment is too long (max 500 characters)',
+  titleRequired: 'Title cannot be empty',
+} as const;
+
+/** The spec's token estimate: characters divided by 4, rounded up. */
+export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+/**
+ * The chat input rules (100 words, 400 estimated tokens) with the spec's texts; undefined when valid.
+ * The client shows the text before sending; the server refuses the same input with the same text.
+ */
+export function chatInputProblem(text: string): string | undefined {
+  const words = countWords(text);
+  if (words > limits.chatInputWords) {
+    return `Message exceeds word limit. Maximum ${limits.chatInputWords} words allowed, but message contains ${words} words.`;
+  }
+  const tokens = estimateTokens(text);
+  if (tokens > limits.chatInputTokens) {
+    return `Message exceeds token limit. Maximum ${limits.chatInputTokens} tokens allowed, but message contains approximately ${tokens} tokens.`;
+  }
+  return undefined;
+}
+
+const HEBREW = /[\u0590-\u05FF]/u;
+const LATIN = /[A-Za-z]/;
+
+/** The language of a message: Hebrew when it has Hebrew letters (mixed texts are usually Hebrew with a name or a term). */
+export function detectLanguage(text: string): 'he' | 'en' | 'other' {
+  if (HEBREW.test(text)) return 'he';
+  if (LATIN.test(text)) return 'en';
+  return 'other';
+}
+
+/**
+ * The redirect command of sales mode (spec part 1 §4, part 2 §4): a line of its own at the end of an
+ * assistant message. The client strips it from the text and turns it into a 'Visit Link' button (or,
+ * in the embed, navigates to it after 1 s). The spec names the behaviour, not the syntax; this is it.
+ */
+export const REDIRECT_MARKER = /^\[REDIRECT:\s*(https?:\/\/[^\s\]]+)\s*\]\s*$/m;
+
+export const redirectMarker = (url: string) => `[REDIRECT: ${url}]`;
+
+/** Splits an assistant message into its visible text and the redirect address, if any. */
+export function parseRedirect(text: string): { text: string; redirectUrl: string | null } {
+  const match = REDIRECT_MARKER.exec(text);
+  if (!match) return { text, redirectUrl: null };
+  return { text: text.replace(REDIRECT_MARKER, '').trim(), redirectUrl: match[1]! };
+}

@@ -1,0 +1,85 @@
+import {
+  chatMessages,
+  CreatePublicRunBodySchema,
+  CreatePublicThreadBodySchema,
+  CreateThreadResponseSchema,
+  FeedbackResponseSchema,
+  MessageListSchema,
+  MessageSchema,
+  PostPublicMessageBodySchema,
+  PublicFeedbackBodySchema,
+  RunSchema,
+  SessionQuerySchema,
+} from '@kesher/contracts';
+import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '../../api-error.js';
+import { createThreadChat, hashSession, newSessionToken, type Chatter, type ThreadRoutesDeps } from './thread-chat.js';
+
+const ThreadParams = z.object({ threadId: z.string() });
+const RunParams = ThreadParams.extend({ runId: z.string() });
+const visitor = (sessionToken: string): Chatter => ({ kind: 'visitor', sessionHash: hashSession(sessionToken) });
+
+/**
+ * Visitors' chat (spec §7 "Threads, public"): no sign-in. A thread starts only with the assistant's share
+ * token, and every later call must carry the visitor's session token: a public thread is readable by
+ * whoever holds that token and by nobody else.
+ */
+export const publicThreadRoutes =
+  (deps: ThreadRoutesDeps): FastifyPluginAsync =>
+  async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    const chat = createThreadChat(deps);
+    const assistants = assistantQueries(deps.readDb);
+
+    app.post(
+      '/threads/public',
+      { schema: { summary: 'Public: start a conversation through a share link', body: CreatePublicThreadBodySchema, response: { 201: CreateThreadResponseSchema } } },
+      async (request, reply) => {
+        const assistant = await assistants.findShared(request.body.assistant_id, request.body.share_token);
+        if (!assistant) throw new ApiError(404, chatMessages.invalidShareLink);
+        const sessionToken = request.body.session_token ?? newSessionToken();
+        const started = await chat.start(request, visitor(sessionToken), assistant, request.body.channel);
+        return reply.status(201).send({ ...started, session_token: sessionToken });
+      },
+    );
+
+    app.post(
+      '/threads/public/:threadId/messages',
+      { schema: { summary: 'Public: post a message', params: ThreadParams, body: PostPublicMessageBodySchema, response: { 201: MessageSchema } } },
+      async (request, reply) => reply.status(201).send(await chat.post(request, visitor(request.body.session_token), request.params.threadId, request.body.content)),
+    );
+
+    app.get(
+      '/threads/public/:threadId/messages',
+      { schema: { summary: "Public: a conversation's messages", params: ThreadParams, querystring: SessionQuerySchema, response: { 200: MessageListSchema } } },
+      async (request) => chat.messages(visitor(request.query.session_token), request.params.threadId),
+    );
+
+    app.post(
+      '/threads/public/:threadId/runs',
+      { schema: { summary: 'Public: ask the assistant to answer', params: ThreadParams, body: CreatePublicRunBodySchema, response: { 201: RunSchema } } },
+      async (request, reply) =>
+        reply.status(201).send(await chat.requestRun(request, visitor(request.body.session_token), request.params.threadId, request.body.assistant_id)),
+    );
+
+    app.get(
+      '/threads/public/:threadId/runs/:runId',
+      { schema: { summary: "Public: a run's status", params: RunParams, querystring: SessionQuerySchema, response: { 200: RunSchema } } },
+      async (request) => chat.run(visitor(request.query.session_token), request.params.threadId, request.params.runId),
+    );
+
+    app.get(
+      '/threads/public/:threadId/runs/:runId/stream',
+      { schema: { summary: 'Public: the answer as server-sent events', params: RunParams, querystring: SessionQuerySchema, produces: ['text/event-stream'] } },
+      async (request, reply) => chat.stream(request, reply, visitor(request.query.session_token), request.params.threadId, request.params.runId),
+    );
+
+    app.post(
+      '/feedback/public',
+      { schema: { summary: 'Public: like or dislike an answer', body: PublicFeedbackBodySchema, response: { 200: FeedbackResponseSchema } } },
+      async (request) => chat.feedback(request, visitor(request.body.session_token), request.body),
+    );
+  };

@@ -1,0 +1,303 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  chatMessages,
+  detectLanguage,
+  messages,
+  RunIdSchema,
+  streamIds,
+  ThreadIdSchema,
+  type Actor,
+  type AllPosition,
+  type Channel,
+  type MessageDto,
+  type RunDto,
+  type ThreadDto,
+} from '@kesher/contracts';
+import { assistantQueries, type AssistantRow } from '@kesher/projections/assistants/assistants.queries';
+import { threadQueries, type MessageRow, type RunRow, type ThreadReader, type ThreadRow } from '@kesher/projections/threads/threads.queries';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RunStreamHub } from '../../../chat/run-stream-hub.js';
+import { threadDecider, type Requester } from '../../../domain/thread/thread.decider.js';
+import type { CommandHandler } from '../../../platform/commands/command-handler.js';
+import type { Sql } from '../../../platform/sql/sql.port.js';
+import { ApiError } from '../../api-error.js';
+import { createCommandRunner } from '../../command-runner.js';
+
+export interface ThreadRoutesDeps {
+  handle: CommandHandler;
+  readDb: Sql;
+  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  clock: () => Date;
+  /** A run nobody finished within this time is expired. */
+  runDeadlineSeconds: number;
+  /** Live answers, when the ai-runner shares this process; otherwise streams end with the stored answer. */
+  runStreams?: RunStreamHub;
+}
+
+/** Who is chatting: a signed-in owner, or a visitor known only by the session token they hold. */
+export type Chatter = { kind: 'owner'; ownerId: string } | { kind: 'visitor'; sessionHash: string };
+
+/** The token itself is the visitor's secret; only its hash is stored and compared. */
+export const hashSession = (token: string) => createHash('sha256').update(token).digest('hex');
+export const newSessionToken = () => randomBytes(32).toString('hex');
+const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+const readerOf = (chatter: Chatter): ThreadReader & Requester =>
+  chatter.kind === 'owner' ? { ownerId: chatter.ownerId } : { visitorSessionHash: chatter.sessionHash };
+const actorOf = (chatter: Chatter): Actor => (chatter.kind === 'owner' ? { kind: 'account', id: chatter.ownerId } : { kind: 'visitor', id: chatter.sessionHash });
+const authorKeyOf = (chatter: Chatter) => (chatter.kind === 'owner' ? `account:${chatter.ownerId}` : `visitor:${chatter.sessionHash}`);
+
+/** Path ids are checked here rather than by the route schema: the spec's client reads a 400 as THREAD_INVALID. */
+export function threadIdOf(raw: string): string {
+  const parsed = ThreadIdSchema.safeParse(raw);
+  if (!parsed.success) throw new ApiError(400, chatMessages.invalidThreadId);
+  return parsed.data;
+}
+export function runIdOf(raw: string): string {
+  const parsed = RunIdSchema.safeParse(raw);
+  if (!parsed.success) throw new ApiError(400, chatMessages.invalidRunId);
+  return parsed.data;
+}
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+export const toMessageDto = (row: MessageRow): MessageDto => ({
+  id: row.id,
+  object: 'thread.message',
+  thread_id: row.thread_id,
+  role: row.role,
+  content: [{ type: 'text', text: { value: row.text, annotations: [] } }],
+  created_at: row.created_at,
+  run_id: row.run_id,
+  sources: row.sources.map((s) => ({ file_id: s.fileId, filename: s.filename, source_url: s.sourceUrl, section: s.section })),
+});
+
+export const toThreadDto = (row: ThreadRow, assistant: Pick<AssistantRow, 'numeric_id'>): ThreadDto => ({
+  id: row.id,
+  thread_id: row.id,
+  openai_thread_id: row.id,
+  title: row.title,
+  created_at: row.created_at,
+  is_public: row.is_public,
+  assistant_id: assistant.numeric_id,
+});
+
+/**
+ * The chat's use cases, shared by the signed-in routes and the public ones: they differ only in who is
+ * chatting (and how that is proven), never in what chatting does.
+ */
+export function createThreadChat(deps: ThreadRoutesDeps) {
+  const threads = threadQueries(deps.readDb);
+  const assistants = assistantQueries(deps.readDb);
+  const run = createCommandRunner(deps);
+
+  async function threadOf(chatter: Chatter, threadId: string) {
+    const thread = await threads.thread(readerOf(chatter), threadId);
+    if (!thread) throw new ApiError(404, chatMessages.threadNotFound);
+    const assistant = await assistants.findById(thread.assistant_id);
+    if (!assistant) throw new ApiError(404, messages.assistantNotFound);
+    // A revoked link ends visitors' conversations too: public chat lives only as long as its share token.
+    if (chatter.kind === 'visitor' && !assistant.share_token) throw new ApiError(403, chatMessages.invalidShareLink);
+    return { thread, assistant };
+  }
+
+  function runDto(row: RunRow, assistant: AssistantRow): RunDto {
+    // Expired on read: the sweep records it shortly, but no client ever sees a run past its deadline as running.
+    const overdue = (row.status === 'queued' || row.status === 'in_progress') && row.deadline_at.getTime() <= deps.clock().getTime();
+    const status = overdue ? 'expired' : row.status;
+    const lastError =
+      status === 'failed'
+        ? { code: 'server_error', message: row.error ?? 'Unknown error occurred' }
+        : status === 'expired'
+          ? { code: 'expired', message: 'Assistant response timed out. Please try again.' }
+          : null;
+    return {
+      id: row.id,
+      run_id: row.id,
+      object: 'thread.run',
+      thread_id: row.thread_id,
+      assistant_id: assistant.external_id,
+      status,
+      last_error: lastError,
+      created_at: row.created_at,
+      expires_at: seconds(row.deadline_at),
+      completed_at: row.settled_at,
+      message_id: row.message_id,
+    };
+  }
+
+  return {
+    async start(request: FastifyRequest, chatter: Chatter, assistant: AssistantRow, channel: Channel) {
+      const threadId = newId('thread');
+      await run(
+        request,
+        threadDecider,
+        streamIds.thread(threadId),
+        {
+          type: 'StartThread',
+          data: {
+            threadId,
+            assistantId: assistant.id,
+            assistantOwnerId: assistant.owner_id,
+            ownerId: chatter.kind === 'owner' ? chatter.ownerId : null,
+            visitorSessionHash: chatter.kind === 'visitor' ? chatter.sessionHash : null,
+            isPublic: chatter.kind === 'visitor',
+            channel,
+          },
+        },
+        actorOf(chatter),
+      );
+      return { thread_id: threadId, id: threadId, created_at: seconds(deps.clock()) };
+    },
+
+    async post(request: FastifyRequest, chatter: Chatter, rawThreadId: string, content: string): Promise<MessageDto> {
+      const threadId = threadIdOf(rawThreadId);
+      const { assistant } = await threadOf(chatter, threadId);
+      const messageId = newId('msg');
+      await run(
+        request,
+        threadDecider,
+        streamIds.thread(threadId),
+        { type: 'PostUserMessage', data: { requester: readerOf(chatter), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit } },
+        actorOf(chatter),
+      );
+      const posted = (await threads.messages(readerOf(chatter), threadId)).find((m) => m.id === messageId);
+      return posted
+        ? toMessageDto(posted)
+        : toMessageDto({ id: messageId, thread_id: threadId, role: 'user', text: content, run_id: null, sources: [], created_at: seconds(deps.clock()) });
+    },
+
+    async messages(chatter: Chatter, rawThreadId: string) {
+      const threadId = threadIdOf(rawThreadId);
+      await threadOf(chatter, threadId);
+      return { object: 'list' as const, data: (await threads.messages(readerOf(chatter), threadId)).map(toMessageDto) };
+    },
+
+    async requestRun(request: FastifyRequest, chatter: Chatter, rawThreadId: string, externalAssistantId: string): Promise<RunDto> {
+      const threadId = threadIdOf(rawThreadId);
+      const { assistant } = await threadOf(chatter, threadId);
+      if (assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
+      const runId = newId('run');
+      const now = deps.clock();
+      await run(
+        request,
+        threadDecider,
+        streamIds.thread(threadId),
+        {
+          type: 'RequestRun',
+          data: {
+            requester: readerOf(chatter),
+            runId,
+            assistantId: assistant.id,
+            deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(),
+            now: now.toISOString(),
+          },
+        },
+        actorOf(chatter),
+      );
+      const row = await threads.run(readerOf(chatter), threadId, runId);
+      if (!row) throw new ApiError(500, 'requested run missing from the read model');
+      return runDto(row, assistant);
+    },
+
+    async run(chatter: Chatter, rawThreadId: string, rawRunId: string): Promise<RunDto> {
+      const threadId = threadIdOf(rawThreadId);
+      const runId = runIdOf(rawRunId);
+      const { assistant } = await threadOf(chatter, threadId);
+      const row = await threads.run(readerOf(chatter), threadId, runId);
+      if (!row) throw new ApiError(404, chatMessages.runNotFound);
+      return runDto(row, assistant);
+    },
+
+    /**
+     * Server-sent events for one run: `delta` events (id = sequence number, so a client reconnecting with
+     * Last-Event-ID resumes after what it has) while the answer is produced, then exactly one of
+     * `completed` (with the stored message's full text: the final word), `failed` or `expired`.
+     */
+    async stream(request: FastifyRequest, reply: FastifyReply, chatter: Chatter, rawThreadId: string, rawRunId: string) {
+      const threadId = threadIdOf(rawThreadId);
+      const runId = runIdOf(rawRunId);
+      const { assistant } = await threadOf(chatter, threadId);
+      const reader = readerOf(chatter);
+      if (!(await threads.run(reader, threadId, runId))) throw new ApiError(404, chatMessages.runNotFound);
+
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      let open = true;
+      const send = (event: string, data: unknown, id?: number) => {
+        if (open) raw.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      const lastEventId = Number(request.headers['last-event-id']);
+      const unfollow = deps.runStreams?.follow(runId, Number.isInteger(lastEventId) && lastEventId > 0 ? lastEventId : 0, (event) => {
+        if (event.kind === 'delta') send('delta', { text: event.text }, event.seq);
+      });
+      request.raw.on('close', () => {
+        open = false;
+      });
+      // The read model decides the end: it holds the stored answer whichever process produced it.
+      while (open) {
+        const row = await threads.run(reader, threadId, runId);
+        const dto = row && runDto(row, assistant);
+        if (!dto) break;
+        if (dto.status === 'completed') {
+          const message = (await threads.messages(reader, threadId)).find((m) => m.id === dto.message_id);
+          send('completed', { run_id: runId, message: message ? toMessageDto(message) : null });
+          break;
+        }
+        if (dto.status === 'failed' || dto.status === 'expired') {
+          send(dto.status, { run_id: runId, message: dto.last_error?.message ?? 'Unknown error occurred' });
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      unfollow?.();
+      open = false;
+      raw.end();
+    },
+
+    async rename(request: FastifyRequest, chatter: Chatter, rawThreadId: string, title: string) {
+      const threadId = threadIdOf(rawThreadId);
+      const { assistant } = await threadOf(chatter, threadId);
+      await run(request, threadDecider, streamIds.thread(threadId), { type: 'RenameThread', data: { requester: readerOf(chatter), title } }, actorOf(chatter));
+      const renamed = await threads.thread(readerOf(chatter), threadId);
+      if (!renamed) throw new ApiError(404, chatMessages.threadNotFound);
+      return toThreadDto(renamed, assistant);
+    },
+
+    async remove(request: FastifyRequest, chatter: Chatter, rawThreadId: string) {
+      const threadId = threadIdOf(rawThreadId);
+      await threadOf(chatter, threadId);
+      await run(request, threadDecider, streamIds.thread(threadId), { type: 'DeleteThread', data: { requester: readerOf(chatter) } }, actorOf(chatter));
+      return { detail: 'Thread deleted' };
+    },
+
+    async feedback(
+      request: FastifyRequest,
+      chatter: Chatter,
+      body: { thread_id: string; message_id: string; rating: 'like' | 'dislike'; comment: string | null; source: string },
+    ) {
+      await threadOf(chatter, body.thread_id);
+      const { rating, comment, source } = body;
+      await run(
+        request,
+        threadDecider,
+        streamIds.thread(body.thread_id),
+        { type: 'GiveFeedback', data: { requester: readerOf(chatter), messageId: body.message_id, rating, comment, authorKey: authorKeyOf(chatter), source } },
+        actorOf(chatter),
+      );
+      return { detail: 'Thank you for your feedback!', rating };
+    },
+
+    /** Chat History: the owner's conversations with one assistant, including visitors' public ones. */
+    async listForAssistant(ownerId: string, assistant: AssistantRow) {
+      return (await threads.threadsOfAssistant(ownerId, assistant.id)).map((row) => toThreadDto(row, assistant));
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import {
+  CreateRunBodySchema,
+  CreateThreadBodySchema,
+  CreateThreadResponseSchema,
+  FeedbackBodySchema,
+  FeedbackResponseSchema,
+  MessageListSchema,
+  MessageSchema,
+  messages,
+  NumericIdParamSchema,
+  PostMessageBodySchema,
+  RenameThreadBodySchema,
+  RunSchema,
+  ThreadSchema,
+} from '@kesher/contracts';
+import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '../../api-error.js';
+import { requireAccount } from '../../plugins/auth.plugin.js';
+import { createThreadChat, type Chatter, type ThreadRoutesDeps } from './thread-chat.js';
+
+/** Path ids stay plain strings here; thread-chat checks them and answers 400 with the spec's texts. */
+const ThreadParams = z.object({ threadId: z.string() });
+const RunParams = ThreadParams.extend({ runId: z.string() });
+
+/** Signed-in chat (spec §7 "Threads, signed in"), Chat History, and feedback. */
+export const threadRoutes =
+  (deps: ThreadRoutesDeps): FastifyPluginAsync =>
+  async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    const chat = createThreadChat(deps);
+    const assistants = assistantQueries(deps.readDb);
+    const owner = (request: FastifyRequest): Chatter => ({ kind: 'owner', ownerId: requireAccount(request).id });
+
+    app.post(
+      '/threads/',
+      { schema: { summary: 'Start a conversation with one of your assistants', body: CreateThreadBodySchema, response: { 201: CreateThreadResponseSchema } } },
+      async (request, reply) => {
+        const chatter = owner(request);
+        const assistant = await assistants.findOwned(requireAccount(request).id, request.body.assistant_id);
+        if (!assistant) throw new ApiError(404, messages.assistantNotFound);
+        return reply.status(201).send(await chat.start(request, chatter, assistant, 'app'));
+      },
+    );
+
+    app.post(
+      '/threads/:threadId/messages',
+      { schema: { summary: 'Post a message (100 words, ~400 tokens at most)', params: ThreadParams, body: PostMessageBodySchema, response: { 201: MessageSchema } } },
+      async (request, reply) => reply.status(201).send(await chat.post(request, owner(request), request.params.threadId, request.body.content)),
+    );
+
+    app.get(
+      '/threads/:threadId/messages',
+      { schema: { summary: "A conversation's messages, oldest first", params: ThreadParams, response: { 200: MessageListSchema } } },
+      async (request) => chat.messages(owner(request), request.params.threadId),
+    );
+
+    app.post(
+      '/threads/:threadId/runs',
+      { schema: { summary: 'Ask the assistant to answer the latest message', params: ThreadParams, body: CreateRunBodySchema, response: { 201: RunSchema } } },
+      async (request, reply) => reply.status(201).send(await chat.requestRun(request, owner(request), request.params.threadId, request.body.assistant_id)),
+    );
+
+    app.get(
+      '/threads/:threadId/runs/:runId',
+      { schema: { summary: "A run's status (poll until completed, failed or expired)", params: RunParams, response: { 200: RunSchema } } },
+      async (request) => chat.run(owner(request), request.params.threadId, request.params.runId),
+    );
+
+    app.get(
+      '/threads/:threadId/runs/:runId/stream',
+      {
+        schema: {
+          summary: 'The answer as server-sent events: delta (id = sequence, resumable with Last-Event-ID), then completed, failed or expired',
+          params: RunParams,
+          produces: ['text/event-stream'],
+        },
+      },
+      async (request, reply) => chat.stream(request, reply, owner(request), request.params.threadId, request.params.runId),
+    );
+
+    app.patch(
+      '/threads/:threadId',
+      { schema: { summary: 'Rename a conversation', params: ThreadParams, body: RenameThreadBodySchema, response: { 200: ThreadSchema } } },
+      async (request) => chat.rename(request, owner(request), request.params.threadId, request.body.title),
+    );
+
+    app.delete(
+      '/threads/:threadId',
+      { schema: { summary: 'Delete a conversation', params: ThreadParams, response: { 200: z.object({ detail: z.string() }) } } },
+      async (request) => chat.remove(request, owner(request), request.params.threadId),
+    );
+
+    app.get(
+      '/assistants/:id/threads',
+      { schema: { summary: "Chat History: an assistant's conversations, newest first (visitors' public ones included)", params: NumericIdParamSchema, response: { 200: z.array(ThreadSchema) } } },
+      async (request) => {
+        const account = requireAccount(request);
+        const assistant = await assistants.findOwned(account.id, request.params.id);
+        if (!assistant) throw new ApiError(404, messages.assistantNotFound);
+        return chat.listForAssistant(account.id, assistant);
+      },
+    );
+
+    app.post(
+      '/feedback',
+      { schema: { summary: 'Like or dislike an answer (a second rating replaces the first)', body: FeedbackBodySchema, response: { 200: FeedbackResponseSchema } } },
+      async (request) => chat.feedback(request, owner(request), request.body),
+    );
+  };

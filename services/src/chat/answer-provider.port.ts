@@ -1,0 +1,33 @@
+import type { RetrievedPassage } from '@kesher/projections/knowledge/knowledge.queries';
+
+export type AnswerLanguage = 'he' | 'en' | 'other';
+
+/** Everything a provider may use to answer one question; nothing else is known to it. */
+export interface AnswerRequest {
+  question: string;
+  language: AnswerLanguage;
+  /** Earlier turns of the conversation, oldest first, without the question itself. */
+  history: readonly { role: 'user' | 'assistant'; text: string }[];
+  assistant: { name: string; instructions: string; salesMode: { enabled: boolean; salesPrompt: string } };
+  /** The retrieved knowledge, best first. */
+  passages: readonly RetrievedPassage[];
+  /** Cancels the upstream call (client gone, run expired, worker stopping). */
+  signal?: AbortSignal;
+}
+
+/** What a provider streams: pieces of the answer text, and (once, when known) the token counts. */
+export type AnswerDelta = { kind: 'text'; text: string } | { kind: 'usage'; promptTokens: number; completionTokens: number };
+
+/** The one port every AI provider implements (builtin, OpenAI-compatible). */
+export interface AnswerProvider {
+  readonly name: string;
+  answer(request: AnswerRequest): AsyncIterable<AnswerDelta>;
+}
+
+/** A provider failure worth showing to the user as the run's `last_error.message`. */
+export class AnswerProviderError extends Error {
+  constructor(message: string, readonly retryable = false) {
+    super(message);
+    this.name = 'AnswerProviderError';
+  }
+}

@@ -1,0 +1,70 @@
+/** One piece of a run's live answer; `seq` numbers deltas from 1 and is the SSE event id. */
+export type RunStreamEvent = { kind: 'delta'; seq: number; text: string } | { kind: 'end' };
+
+export interface RunStreamHub {
+  /** The worker appends the answer as it is produced, then ends the run's stream. */
+  append(runId: string, text: string): void;
+  end(runId: string): void;
+  /**
+   * Replays the deltas after `afterSeq`, then follows the live ones until the end; returns the unsubscribe.
+   * When the worker runs in another process nothing arrives here, so callers also watch the read model,
+   * which has the authoritative final text.
+   */
+  follow(runId: string, afterSeq: number, listener: (event: RunStreamEvent) => void): () => void;
+}
+
+interface Entry {
+  deltas: string[];
+  ended: boolean;
+  listeners: Set<(event: RunStreamEvent) => void>;
+}
+
+/**
+ * Live answers shared between the ai-runner and the SSE route of the same process (the embedded
+ * default and tests). Finished runs are kept for a while so a client that reconnects with
+ * Last-Event-ID can resume; the oldest are dropped beyond `capacity`.
+ */
+export function createRunStreamHub(options: { capacity?: number } = {}): RunStreamHub {
+  const capacity = options.capacity ?? 1000;
+  const entries = new Map<string, Entry>();
+
+  function entry(runId: string): Entry {
+    let found = entries.get(runId);
+    if (!found) {
+      found = { deltas: [], ended: false, listeners: new Set() };
+      entries.set(runId, found);
+      for (const [oldest, old] of entries) {
+        if (entries.size <= capacity) break;
+        if (old.ended || old.listeners.size === 0) entries.delete(oldest);
+      }
+    }
+    return found;
+  }
+
+  return {
+    append(runId, text) {
+      const current = entry(runId);
+      if (current.ended || text === '') return;
+      current.deltas.push(text);
+      const event: RunStreamEvent = { kind: 'delta', seq: current.deltas.length, text };
+      for (const listener of current.listeners) listener(event);
+    },
+    end(runId) {
+      const current = entry(runId);
+      if (current.ended) return;
+      current.ended = true;
+      for (const listener of current.listeners) listener({ kind: 'end' });
+      current.listeners.clear();
+    },
+    follow(runId, afterSeq, listener) {
+      const current = entry(runId);
+      current.deltas.slice(Math.max(0, afterSeq)).forEach((text, i) => listener({ kind: 'delta', seq: afterSeq + i + 1, text }));
+      if (current.ended) {
+        listener({ kind: 'end' });
+        return () => {};
+      }
+      current.listeners.add(listener);
+      return () => current.listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,188 @@
+import { chatMessages, type KesherEvent, type MessageLanguage, type RunCompleted, type ThreadStarted } from '@kesher/contracts';
+import { DomainError, type Decider } from '../../platform/commands/decider.js';
+
+export type RunPhase = 'queued' | 'in_progress' | 'completed' | 'failed' | 'expired';
+
+interface RunState {
+  phase: RunPhase;
+  deadlineAt: string;
+}
+
+export type ThreadState =
+  | { status: 'none' }
+  | {
+      status: 'open' | 'deleted';
+      thread: ThreadStarted;
+      userMessages: number;
+      messageIds: readonly string[];
+      runs: Readonly<Record<string, RunState>>;
+      /** Feedback per `messageId|authorKey`, to tell a change from a repeat. */
+      feedback: Readonly<Record<string, string>>;
+    };
+
+/** Who asks: the signed-in owner of the thread, or the visitor holding the thread's session token. */
+export type Requester = { ownerId: string } | { visitorSessionHash: string };
+
+export type ThreadCommand =
+  | { type: 'StartThread'; data: ThreadStarted }
+  | {
+      type: 'PostUserMessage';
+      data: { requester: Requester; messageId: string; text: string; language: MessageLanguage; chatLimit: number };
+    }
+  | { type: 'RequestRun'; data: { requester: Requester; runId: string; assistantId: string; deadlineAt: string; now: string } }
+  | { type: 'StartRun'; data: { runId: string; provider: string } }
+  /** The worker's answer: the assistant message and the completion are recorded together, or not at all. */
+  | {
+      type: 'CompleteRun';
+      data: Omit<RunCompleted, 'threadId'> & { text: string; language: MessageLanguage };
+    }
+  | { type: 'FailRun'; data: { runId: string; error: string } }
+  | { type: 'ExpireRun'; data: { runId: string; now: string } }
+  | { type: 'RenameThread'; data: { requester: Requester; title: string } }
+  | { type: 'DeleteThread'; data: { requester: Requester } }
+  | {
+      type: 'GiveFeedback';
+      data: { requester: Requester; messageId: string; rating: 'like' | 'dislike'; comment: string | null; authorKey: string; source: string };
+    };
+
+const SETTLED: readonly RunPhase[] = ['completed', 'failed', 'expired'];
+export const isSettled = (phase: RunPhase) => SETTLED.includes(phase);
+
+const notFound = () => new DomainError('not_found', chatMessages.threadNotFound);
+
+type Started = Extract<ThreadState, { status: 'open' | 'deleted' }>;
+
+function mayAccess(thread: ThreadStarted, requester: Requester): boolean {
+  if ('ownerId' in requester) return thread.ownerId !== null && thread.ownerId === requester.ownerId;
+  return thread.visitorSessionHash !== null && thread.visitorSessionHash === requester.visitorSessionHash;
+}
+
+/** An open thread the requester may use; anyone else is told it does not exist, so ids cannot be probed. */
+function accessible(state: ThreadState, requester: Requester): Started {
+  if (state.status !== 'open' || !mayAccess(state.thread, requester)) throw notFound();
+  return state;
+}
+
+/** A run the worker reports on; undefined when it is unknown or already settled (redelivery: record nothing). */
+function unsettledRun(state: ThreadState, runId: string): RunState | undefined {
+  if (state.status === 'none') return undefined;
+  const run = state.runs[runId];
+  return run && !isSettled(run.phase) ? run : undefined;
+}
+
+const withRun = (state: ThreadState, runId: string, change: Partial<RunState>): ThreadState =>
+  state.status === 'none' || !state.runs[runId] ? state : { ...state, runs: { ...state.runs, [runId]: { ...state.runs[runId]!, ...change } } };
+
+export const threadDecider: Decider<ThreadState, ThreadCommand, KesherEvent> = {
+  initialState: () => ({ status: 'none' }),
+
+  evolve(state, event) {
+    if (event.type === 'ThreadStarted') return { status: 'open', thread: event.data, userMessages: 0, messageIds: [], runs: {}, feedback: {} };
+    if (state.status === 'none') return state;
+    switch (event.type) {
+      case 'MessagePosted':
+        return {
+          ...state,
+          messageIds: [...state.messageIds, event.data.messageId],
+          userMessages: state.userMessages + (event.data.role === 'user' ? 1 : 0),
+        };
+      case 'RunRequested':
+        return { ...state, runs: { ...state.runs, [event.data.runId]: { phase: 'queued', deadlineAt: event.data.deadlineAt } } };
+      case 'RunStarted':
+        return withRun(state, event.data.runId, { phase: 'in_progress' });
+      case 'RunCompleted':
+        return withRun(state, event.data.runId, { phase: 'completed' });
+      case 'RunFailed':
+        return withRun(state, event.data.runId, { phase: 'failed' });
+      case 'RunExpired':
+        return withRun(state, event.data.runId, { phase: 'expired' });
+      case 'ThreadDeleted':
+        return { ...state, status: 'deleted' };
+      case 'FeedbackGiven':
+        return { ...state, feedback: { ...state.feedback, [`${event.data.messageId}|${event.data.authorKey}`]: `${event.data.rating}|${event.data.comment ?? ''}` } };
+      default:
+        return state;
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'StartThread':
+        if (state.status !== 'none') throw new DomainError('conflict', 'This conversation already exists');
+        return [{ type: 'ThreadStarted', data: command.data }];
+
+      case 'PostUserMessage': {
+        const { thread, userMessages } = accessible(state, command.data.requester);
+        if (userMessages >= command.data.chatLimit) throw new DomainError('forbidden', chatMessages.chatLimitReached(command.data.chatLimit));
+        const { messageId, text, language } = command.data;
+        return [{ type: 'MessagePosted', data: { messageId, threadId: thread.threadId, role: 'user', text, channel: thread.channel, language, runId: null } }];
+      }
+
+      case 'RequestRun': {
+        const current = accessible(state, command.data.requester);
+        const { thread, runs } = current;
+        const events: KesherEvent[] = [];
+        for (const [runId, run] of Object.entries(runs)) {
+          if (isSettled(run.phase)) continue;
+          // A run past its deadline no longer blocks the conversation: it is expired on the spot.
+          if (run.deadlineAt <= command.data.now) events.push({ type: 'RunExpired', data: { runId, threadId: thread.threadId } });
+          else throw new DomainError('conflict', chatMessages.runActive);
+        }
+        const { runId, assistantId, deadlineAt } = command.data;
+        events.push({ type: 'RunRequested', data: { runId, threadId: thread.threadId, assistantId, deadlineAt } });
+        return events;
+      }
+
+      case 'StartRun': {
+        if (state.status === 'none' || state.runs[command.data.runId]?.phase !== 'queued') return [];
+        return [{ type: 'RunStarted', data: { runId: command.data.runId, threadId: state.thread.threadId, provider: command.data.provider } }];
+      }
+
+      case 'CompleteRun': {
+        if (state.status === 'none' || !unsettledRun(state, command.data.runId)) return [];
+        const { text, language, ...completion } = command.data;
+        const threadId = state.thread.threadId;
+        return [
+          {
+            type: 'MessagePosted',
+            data: { messageId: completion.messageId, threadId, role: 'assistant', text, channel: state.thread.channel, language, runId: completion.runId },
+          },
+          { type: 'RunCompleted', data: { ...completion, threadId } },
+        ];
+      }
+
+      case 'FailRun': {
+        if (state.status === 'none' || !unsettledRun(state, command.data.runId)) return [];
+        return [{ type: 'RunFailed', data: { runId: command.data.runId, threadId: state.thread.threadId, error: command.data.error } }];
+      }
+
+      case 'ExpireRun': {
+        const run = unsettledRun(state, command.data.runId);
+        if (state.status === 'none' || !run || run.deadlineAt > command.data.now) return [];
+        return [{ type: 'RunExpired', data: { runId: command.data.runId, threadId: state.thread.threadId } }];
+      }
+
+      case 'RenameThread': {
+        const { thread } = accessible(state, command.data.requester);
+        const title = command.data.title.trim();
+        // The spec's rename ignores an empty title; the route refuses it, the decider records nothing.
+        if (title === '') return [];
+        return [{ type: 'ThreadRenamed', data: { threadId: thread.threadId, title: title.slice(0, 200) } }];
+      }
+
+      case 'DeleteThread': {
+        const { thread } = accessible(state, command.data.requester);
+        return [{ type: 'ThreadDeleted', data: { threadId: thread.threadId } }];
+      }
+
+      case 'GiveFeedback': {
+        const current = accessible(state, command.data.requester);
+        const { messageId, rating, comment, authorKey, source } = command.data;
+        if (!current.messageIds.includes(messageId)) throw new DomainError('not_found', 'Message not found.');
+        if (current.feedback[`${messageId}|${authorKey}`] === `${rating}|${comment ?? ''}`) return [];
+        const { thread } = current;
+        return [{ type: 'FeedbackGiven', data: { messageId, threadId: thread.threadId, assistantId: thread.assistantId, rating, comment, authorKey, source, isPublic: thread.isPublic } }];
+      }
+    }
+  },
+};

@@ -1,0 +1,148 @@
+import { chatMessages, type KesherEvent, type ThreadStarted } from '@kesher/contracts';
+import { describe, it } from 'vitest';
+import { DomainError } from '../../platform/commands/decider.js';
+import { deciderSpec } from '../../platform/commands/decider-spec.js';
+import { threadDecider } from './thread.decider.js';
+
+const spec = deciderSpec(threadDecider);
+const owner = { ownerId: 'owner-1' };
+const thread: ThreadStarted = {
+  threadId: 't1',
+  assistantId: 'a1',
+  assistantOwnerId: 'owner-1',
+  ownerId: 'owner-1',
+  visitorSessionHash: null,
+  isPublic: false,
+  channel: 'app',
+};
+const started: KesherEvent = { type: 'ThreadStarted', data: thread };
+const question: KesherEvent = {
+  type: 'MessagePosted',
+  data: { messageId: 'm1', threadId: 't1', role: 'user', text: 'When do you open?', channel: 'app', language: 'en', runId: null },
+};
+const requested: KesherEvent = { type: 'RunRequested', data: { runId: 'r1', threadId: 't1', assistantId: 'a1', deadlineAt: '2026-01-01T00:01:00.000Z' } };
+const runStarted: KesherEvent = { type: 'RunStarted', data: { runId: 'r1', threadId: 't1', provider: 'builtin' } };
+const completion = { runId: 'r1', messageId: 'm2', responseMs: 12, promptTokens: 40, completionTokens: 9, sources: [], referredUrl: null };
+const answer: KesherEvent = {
+  type: 'MessagePosted',
+  data: { messageId: 'm2', threadId: 't1', role: 'assistant', text: 'At nine.', channel: 'app', language: 'en', runId: 'r1' },
+};
+const completed: KesherEvent = { type: 'RunCompleted', data: { ...completion, threadId: 't1' } };
+const complete = { type: 'CompleteRun' as const, data: { ...completion, text: 'At nine.', language: 'en' as const } };
+const post = (chatLimit = 100) => ({
+  type: 'PostUserMessage' as const,
+  data: { requester: owner, messageId: 'm1', text: 'When do you open?', language: 'en' as const, chatLimit },
+});
+const requestRun = (now: string, runId = 'r1') => ({
+  type: 'RequestRun' as const,
+  data: { requester: owner, runId, assistantId: 'a1', deadlineAt: '2026-01-01T00:01:00.000Z', now },
+});
+
+describe('thread decider: conversation', () => {
+  it('starts a thread once', () => {
+    spec.given([]).when({ type: 'StartThread', data: thread }).then([started]);
+    spec.given([started]).when({ type: 'StartThread', data: thread }).thenThrows(DomainError);
+  });
+
+  it("posts the owner's message with the thread's channel", () => {
+    spec.given([started]).when(post()).then([question]);
+  });
+
+  it('refuses a message on a deleted, missing or foreign thread as not found', () => {
+    const deleted: KesherEvent = { type: 'ThreadDeleted', data: { threadId: 't1' } };
+    spec.given([started, deleted]).when(post()).thenThrows(DomainError, chatMessages.threadNotFound);
+    spec.given([]).when(post()).thenThrows(DomainError, chatMessages.threadNotFound);
+    spec.given([started]).when({ ...post(), data: { ...post().data, requester: { ownerId: 'owner-2' } } }).thenThrows(DomainError, chatMessages.threadNotFound);
+  });
+
+  it("lets a visitor use only the thread of the session it holds", () => {
+    const visitorThread: KesherEvent = { type: 'ThreadStarted', data: { ...thread, ownerId: null, visitorSessionHash: 'a'.repeat(64), isPublic: true, channel: 'embed' } };
+    const asVisitor = (hash: string) => ({ ...post(), data: { ...post().data, requester: { visitorSessionHash: hash } } });
+    spec.given([visitorThread]).when(asVisitor('a'.repeat(64))).then([{ ...question, data: { ...question.data, channel: 'embed' } } as KesherEvent]);
+    spec.given([visitorThread]).when(asVisitor('b'.repeat(64))).thenThrows(DomainError, chatMessages.threadNotFound);
+    spec.given([visitorThread]).when(post()).thenThrows(DomainError, chatMessages.threadNotFound);
+  });
+
+  it("enforces the assistant's chat limit with a clear message", () => {
+    spec.given([started, question]).when(post(1)).thenThrows(DomainError, chatMessages.chatLimitReached(1));
+  });
+
+  it('renames with a trimmed title and deletes', () => {
+    spec.given([started]).when({ type: 'RenameThread', data: { requester: owner, title: '  Opening hours ' } }).then([{ type: 'ThreadRenamed', data: { threadId: 't1', title: 'Opening hours' } }]);
+    spec.given([started]).when({ type: 'RenameThread', data: { requester: owner, title: '   ' } }).then([]);
+    spec.given([started]).when({ type: 'DeleteThread', data: { requester: owner } }).then([{ type: 'ThreadDeleted', data: { threadId: 't1' } }]);
+  });
+});
+
+describe('thread decider: runs', () => {
+  it('requests a run, one active run per thread', () => {
+    spec.given([started, question]).when(requestRun('2026-01-01T00:00:00.000Z')).then([requested]);
+    spec.given([started, question, requested]).when(requestRun('2026-01-01T00:00:30.000Z', 'r2')).thenThrows(DomainError, chatMessages.runActive);
+  });
+
+  it('expires an overdue run when the next one is requested', () => {
+    spec
+      .given([started, question, requested])
+      .when({ ...requestRun('2026-01-01T00:02:00.000Z', 'r2'), data: { ...requestRun('', 'r2').data, now: '2026-01-01T00:02:00.000Z', deadlineAt: '2026-01-01T00:03:00.000Z' } })
+      .then([
+        { type: 'RunExpired', data: { runId: 'r1', threadId: 't1' } },
+        { type: 'RunRequested', data: { runId: 'r2', threadId: 't1', assistantId: 'a1', deadlineAt: '2026-01-01T00:03:00.000Z' } },
+      ]);
+  });
+
+  it('records the start once', () => {
+    spec.given([started, requested]).when({ type: 'StartRun', data: { runId: 'r1', provider: 'builtin' } }).then([runStarted]);
+    spec.given([started, requested, runStarted]).when({ type: 'StartRun', data: { runId: 'r1', provider: 'builtin' } }).then([]);
+  });
+
+  it('completes a run with the assistant message, and never answers twice', () => {
+    spec.given([started, question, requested, runStarted]).when(complete).then([answer, completed]);
+    spec.given([started, question, requested, runStarted, answer, completed]).when(complete).then([]);
+    spec.given([started, question, requested, runStarted, answer, completed]).when({ type: 'FailRun', data: { runId: 'r1', error: 'late' } }).then([]);
+  });
+
+  it('fails a run with its error; a settled run takes no other outcome', () => {
+    const failed: KesherEvent = { type: 'RunFailed', data: { runId: 'r1', threadId: 't1', error: 'The AI service is unavailable' } };
+    spec.given([started, requested]).when({ type: 'FailRun', data: { runId: 'r1', error: 'The AI service is unavailable' } }).then([failed]);
+    spec.given([started, requested, failed]).when(complete).then([]);
+  });
+
+  it('expires a run only after its deadline, and only once', () => {
+    const expire = (now: string) => ({ type: 'ExpireRun' as const, data: { runId: 'r1', now } });
+    const expired: KesherEvent = { type: 'RunExpired', data: { runId: 'r1', threadId: 't1' } };
+    spec.given([started, requested]).when(expire('2026-01-01T00:00:59.000Z')).then([]);
+    spec.given([started, requested]).when(expire('2026-01-01T00:01:00.000Z')).then([expired]);
+    spec.given([started, requested, expired]).when(expire('2026-01-01T00:05:00.000Z')).then([]);
+    spec.given([started, requested, expired]).when(complete).then([]);
+  });
+
+  it('ignores outcomes for runs it never saw', () => {
+    spec.given([started]).when(complete).then([]);
+    spec.given([]).when({ type: 'FailRun', data: { runId: 'r1', error: 'x' } }).then([]);
+  });
+});
+
+describe('thread decider: feedback', () => {
+  const history = [started, question, requested, answer, completed];
+  const feedback = (rating: 'like' | 'dislike', comment: string | null = null) => ({
+    type: 'GiveFeedback' as const,
+    data: { requester: owner, messageId: 'm2', rating, comment, authorKey: 'account:owner-1', source: 'chat' },
+  });
+  const given = (rating: 'like' | 'dislike', comment: string | null = null): KesherEvent => ({
+    type: 'FeedbackGiven',
+    data: { messageId: 'm2', threadId: 't1', assistantId: 'a1', rating, comment, authorKey: 'account:owner-1', source: 'chat', isPublic: false },
+  });
+
+  it('records a rating on a message of the thread', () => {
+    spec.given(history).when(feedback('like')).then([given('like')]);
+  });
+
+  it('a second rating by the same author changes the first; a repeat records nothing', () => {
+    spec.given([...history, given('like')]).when(feedback('dislike', 'Too short')).then([given('dislike', 'Too short')]);
+    spec.given([...history, given('like')]).when(feedback('like')).then([]);
+  });
+
+  it('refuses feedback on a message that is not in the thread', () => {
+    spec.given(history).when({ ...feedback('like'), data: { ...feedback('like').data, messageId: 'elsewhere' } }).thenThrows(DomainError);
+  });
+});

@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import { detectLanguage, parseRedirect, streamIds, type KesherEvent, type RecordedEvent, type RunRequested } from '@kesher/contracts';
+import type { RetrievedPassage } from '@kesher/projections/knowledge/knowledge.queries';
+import { AnswerProviderError, type AnswerProvider } from '../../chat/answer-provider.port.js';
+import { HISTORY_TURNS } from '../../chat/prompt.js';
+import { untilAborted } from '../../chat/abortable.js';
+import type { RunStreamHub } from '../../chat/run-stream-hub.js';
+import { isSettled, threadDecider, type ThreadState } from '../../domain/thread/thread.decider.js';
+import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
+import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
+import type { EventStore } from '../../platform/event-store/event-store.port.js';
+import { fromMessage, topicFor } from '../relay/relayed-event.js';
+import { citedSources } from './cited-sources.js';
+
+/** What the runner needs to know about an assistant (port; the assistants read model at the root). */
+export interface RunnerAssistant {
+  name: string;
+  instructions: string;
+  salesMode: { enabled: boolean; salesPrompt: string };
+}
+
+export interface AiRunnerDeps {
+  bus: MessageBus;
+  eventStore: EventStore;
+  handle: CommandHandler;
+  provider: AnswerProvider;
+  findAssistant: (assistantId: string) => Promise<RunnerAssistant | undefined>;
+  retrieve: (input: { assistantId: string; question: string; k: number }) => Promise<RetrievedPassage[]>;
+  /** Runs past their deadline that nobody settled (read model); the sweep expires them. */
+  overdueRuns: (now: Date) => Promise<{ id: string; thread_id: string }[]>;
+  /** Live answers for the SSE route of this process. */
+  streams?: RunStreamHub;
+  groupId?: string;
+  clock?: () => Date;
+  /** How often to look for overdue runs; 0 turns the sweep off. */
+  sweepIntervalMs?: number;
+  passages?: number;
+  /** Answers produced at once by this worker; the next message waits for a free slot (back-pressure). */
+  maxConcurrentRuns?: number;
+  onError?: (error: unknown) => void;
+}
+
+export const newMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
+
+const UNAVAILABLE = 'The assistant could not answer right now. Please try again.';
+
+/**
+ * Answers runs. It consumes `RunRequested` from the thread topic, reads the conversation from its
+ * stream, retrieves the assistant's knowledge, asks the provider and records the answer and the
+ * completion together. Redelivery is harmless: a settled run is skipped before any work, and the thread
+ * decider records no second outcome for it — so a run is answered at most once. A run still going at
+ * its deadline is cancelled upstream and expired; the sweep expires runs whose worker died.
+ *
+ * Answers run concurrently (up to `maxConcurrentRuns`), so one slow model call does not hold every other
+ * conversation behind it. The price: a message is acknowledged once its answer has started, so a worker
+ * that dies mid-answer leaves the run to the sweep (expired, the user asks again) instead of to redelivery.
+ */
+export function createAiRunner(deps: AiRunnerDeps) {
+  const clock = deps.clock ?? (() => new Date());
+  const k = deps.passages ?? 5;
+  let consumer: Consumer | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  const inFlight = new Set<AbortController>();
+  /** Answers under way, by run id: a duplicate delivered meanwhile is dropped rather than answered twice at once. */
+  const running = new Map<string, Promise<void>>();
+  const maxConcurrent = deps.maxConcurrentRuns ?? 8;
+  let stopping = false;
+
+  const readThread = async (threadId: string) => {
+    const events = await deps.eventStore.readStream(streamIds.thread(threadId));
+    const state = events.reduce<ThreadState>((s, e) => threadDecider.evolve(s, { type: e.type, data: e.data } as KesherEvent), threadDecider.initialState());
+    return { events, state };
+  };
+
+  const context = (trigger: RecordedEvent | undefined): CommandContext => ({
+    actor: { kind: 'system', id: 'ai-runner' },
+    correlationId: trigger?.metadata.correlationId ?? `sweep-${clock().toISOString()}`,
+    ...(trigger ? { causationId: trigger.metadata.eventId } : {}),
+    now: clock(),
+  });
+
+  async function answer(trigger: RecordedEvent, run: RunRequested) {
+    const stream = streamIds.thread(run.threadId);
+    const { events, state } = await readThread(run.threadId);
+    const phase = state.status === 'none' ? undefined : state.runs[run.runId]?.phase;
+    if (!phase || isSettled(phase)) return;
+    if (state.status === 'deleted') {
+      await deps.handle(threadDecider, stream, { type: 'FailRun', data: { runId: run.runId, error: 'This conversation was deleted.' } }, context(trigger));
+      return;
+    }
+    await deps.handle(threadDecider, stream, { type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } }, context(trigger));
+
+    const turns = events.flatMap((e) => (e.type === 'MessagePosted' ? [e.data as { role: 'user' | 'assistant'; text: string }] : []));
+    const question = [...turns].reverse().find((turn) => turn.role === 'user')?.text;
+    const assistant = await deps.findAssistant(run.assistantId);
+    const fail = (error: string) => deps.handle(threadDecider, stream, { type: 'FailRun', data: { runId: run.runId, error } }, context(trigger));
+    if (!question) return void (await fail('There is no message to answer.'));
+    if (!assistant) return void (await fail('Assistant not found. Please check if the assistant still exists.'));
+
+    const controller = new AbortController();
+    const untilDeadline = Date.parse(run.deadlineAt) - clock().getTime();
+    const deadline = setTimeout(() => controller.abort(new Error('deadline')), Math.max(0, untilDeadline));
+    inFlight.add(controller);
+    let text = '';
+    let usage = { promptTokens: 0, completionTokens: 0 };
+    try {
+      const passages = await deps.retrieve({ assistantId: run.assistantId, question, k });
+      const history = turns.slice(0, turns.lastIndexOf(turns.findLast((t) => t.role === 'user')!)).slice(-HISTORY_TURNS);
+      const request = { question, language: detectLanguage(question), history, assistant, passages, signal: controller.signal };
+      for await (const delta of untilAborted(deps.provider.answer(request), controller.signal)) {
+        if (delta.kind === 'usage') usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
+        else {
+          text += delta.text;
+          deps.streams?.append(run.runId, delta.text);
+        }
+      }
+      if (controller.signal.aborted) {
+        // Past the deadline (or stopping): the run expires; a stopping worker leaves it for redelivery.
+        if (clock().toISOString() >= run.deadlineAt) {
+          await deps.handle(threadDecider, stream, { type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } }, context(trigger));
+        }
+        return;
+      }
+      if (text.trim() === '') throw new AnswerProviderError('The assistant returned an empty answer. Please try again.');
+      await deps.handle(
+        threadDecider,
+        stream,
+        {
+          type: 'CompleteRun',
+          data: {
+            runId: run.runId,
+            messageId: newMessageId(),
+            text,
+            language: detectLanguage(question),
+            responseMs: Math.max(0, clock().getTime() - trigger.createdAt.getTime()),
+            ...usage,
+            sources: citedSources(text, passages),
+            referredUrl: parseRedirect(text).redirectUrl,
+          },
+        },
+        context(trigger),
+      );
+    } catch (error) {
+      if (!(error instanceof AnswerProviderError)) deps.onError?.(error);
+      await fail(error instanceof AnswerProviderError ? error.message : UNAVAILABLE);
+    } finally {
+      clearTimeout(deadline);
+      inFlight.delete(controller);
+      deps.streams?.end(run.runId);
+    }
+  }
+
+  async function sweep() {
+    const now = clock();
+    for (const run of await deps.overdueRuns(now)) {
+      await deps.handle(threadDecider, streamIds.thread(run.thread_id), { type: 'ExpireRun', data: { runId: run.id, now: now.toISOString() } }, context(undefined));
+      deps.streams?.end(run.id);
+    }
+  }
+
+  return {
+    sweep,
+    async start() {
+      stopping = false;
+      consumer = await deps.bus.consume({
+        groupId: deps.groupId ?? 'ai-runner',
+        topics: [topicFor(streamIds.thread('x'))],
+        handler: async (message) => {
+          const event = fromMessage(message);
+          if (event.type !== 'RunRequested') return;
+          const run = event.data as RunRequested;
+          if (running.has(run.runId)) return;
+          while (running.size >= maxConcurrent) await Promise.race(running.values());
+          if (stopping) return;
+          const work = answer(event, run)
+            .catch((error) => deps.onError?.(error))
+            .finally(() => running.delete(run.runId));
+          running.set(run.runId, work);
+        },
+      });
+      const every = deps.sweepIntervalMs ?? 5000;
+      if (every > 0) {
+        sweepTimer = setInterval(() => void sweep().catch((error) => deps.onError?.(error)), every);
+        sweepTimer.unref();
+      }
+    },
+    /** Resolves once every answer under way has been recorded or abandoned (tests, and shutdowns). */
+    idle: () => Promise.allSettled([...running.values()]).then(() => undefined),
+    async stop() {
+      stopping = true;
+      clearInterval(sweepTimer);
+      for (const controller of inFlight) controller.abort(new Error('stopping'));
+      const current = consumer;
+      consumer = undefined;
+      await current?.stop();
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
