@@ -3,6 +3,7 @@ import type { Projection } from '@kesher/projections/projection';
 import type { EventStore, Subscription } from '../event-store/event-store.port.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { Sql } from '../sql/sql.port.js';
+import { createPositionWaiters } from './position-waiters.js';
 import { advanceCheckpoint, checkpointsSchema, readAllCheckpoints, readCheckpoint, resetCheckpoint } from './checkpoints.js';
 
 export interface ProjectionRunnerDeps {
@@ -33,11 +34,11 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
   const { eventStore, sql, metrics } = deps;
   const batchSize = deps.batchSize ?? 500;
   const running = new Map<string, Running>();
-  const waiters = new Set<() => void>();
+  const waiters = createPositionWaiters();
   let stopping = false;
   let lagTimer: NodeJS.Timeout | undefined;
 
-  const wakeWaiters = () => waiters.forEach((wake) => wake());
+  const wakeWaiters = () => waiters.notify();
 
   async function prepare(projection: Projection): Promise<AllPosition> {
     return sql.transaction(async (tx) => {
@@ -144,24 +145,12 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
      */
     waitForPosition(position: AllPosition, options: { projections?: readonly string[]; timeoutMs?: number } = {}): Promise<boolean> {
       const names = options.projections ?? [...running.keys()];
-      const reached = () => names.every((name) => {
-        const state = running.get(name);
-        return state !== undefined && comparePositions(state.position, position) >= 0;
-      });
-      if (reached()) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => finish(false), options.timeoutMs ?? 2000);
-        const check = () => {
-          if (reached()) finish(true);
-          else if (stopping) finish(false);
-        };
-        function finish(ok: boolean) {
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(ok);
-        }
-        waiters.add(check);
-      });
+      const reached = () =>
+        names.every((name) => {
+          const state = running.get(name);
+          return state !== undefined && comparePositions(state.position, position) >= 0;
+        });
+      return waiters.wait(reached, options.timeoutMs ?? 2000, () => stopping);
     },
   };
 }

@@ -1,7 +1,8 @@
-import { START_POSITION, type AllPosition } from '@kesher/contracts';
+import { comparePositions, START_POSITION, type AllPosition } from '@kesher/contracts';
 import type { MessageBus } from '../../platform/bus/message-bus.port.js';
 import type { EventStore, Subscription } from '../../platform/event-store/event-store.port.js';
 import type { Metrics } from '../../platform/metrics/metrics.js';
+import { createPositionWaiters } from '../../platform/projections/position-waiters.js';
 import { advanceCheckpoint, checkpointsSchema, readCheckpoint, resetCheckpoint } from '../../platform/projections/checkpoints.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
 import { toMessage, topicFor } from './relayed-event.js';
@@ -31,7 +32,7 @@ export function createRelay(deps: RelayDeps) {
   let position: AllPosition = START_POSITION;
   let running = false;
   let retryTimer: NodeJS.Timeout | undefined;
-  const waiters = new Set<() => void>();
+  const waiters = createPositionWaiters();
 
   async function loadCheckpoint(): Promise<AllPosition> {
     await deps.sql.exec(checkpointsSchema);
@@ -55,7 +56,7 @@ export function createRelay(deps: RelayDeps) {
         await Promise.all([...byTopic].map(([topic, messages]) => deps.bus.publish(topic, messages)));
         if (!(await advanceCheckpoint(deps.sql, name, position, batch.next))) throw new Error('relay checkpoint moved by another relay');
         position = batch.next;
-        waiters.forEach((wake) => wake());
+        waiters.notify();
       },
       onError: (error) => {
         if (!running) return;
@@ -90,18 +91,7 @@ export function createRelay(deps: RelayDeps) {
     position: () => position,
     /** Resolves once everything up to `target` has been handed to the bus. */
     async waitForPosition(target: AllPosition, timeoutMs = 30_000): Promise<boolean> {
-      const reached = () => position.commit > target.commit || (position.commit === target.commit && position.prepare >= target.prepare);
-      if (reached()) return true;
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => finish(false), timeoutMs);
-        const check = () => reached() && finish(true);
-        function finish(ok: boolean) {
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(ok);
-        }
-        waiters.add(check);
-      });
+      return waiters.wait(() => comparePositions(position, target) >= 0, timeoutMs);
     },
   };
 }
