@@ -1,17 +1,19 @@
 import { createPgliteSql } from '../sql/pglite.sql.js';
 import { createPgSql } from '../sql/pg.sql.js';
+import type { Sql } from '../sql/sql.port.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import { messageBusContract } from './message-bus.contract.js';
 import { createSqlBus } from './sql.bus.js';
 
-messageBusContract('in-process (PGlite, the embedded default)', async () => {
-  const sql = await createPgliteSql();
+/** The in-process bus on a given database; `restart` reopens it on the same tables. */
+async function busOn(sql: Sql, release: () => Promise<void>) {
   let bus = await createSqlBus({ sql });
   return {
     bus,
     teardown: async () => {
       await bus.close();
       await sql.close();
+      await release();
     },
     restart: async () => {
       await bus.close();
@@ -19,27 +21,15 @@ messageBusContract('in-process (PGlite, the embedded default)', async () => {
       return bus;
     },
   };
-});
+}
+
+messageBusContract('in-process (PGlite, the embedded default)', async () => busOn(await createPgliteSql(), async () => {}));
 
 messageBusContract(
   'in-process on Postgres',
   async () => {
     const db = await createTestDatabase();
-    const sql = createPgSql({ connectionString: db.url });
-    let bus = await createSqlBus({ sql });
-    return {
-      bus,
-      teardown: async () => {
-        await bus.close();
-        await sql.close();
-        await db.drop();
-      },
-      restart: async () => {
-        await bus.close();
-        bus = await createSqlBus({ sql });
-        return bus;
-      },
-    };
+    return busOn(createPgSql({ connectionString: db.url }), db.drop);
   },
   await postgresAvailability(),
 );
