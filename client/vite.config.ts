@@ -1,13 +1,27 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
+/** The visitor pages (public chat, share link, embed) are a second entry; the server maps them the same way. */
+const VISITOR_PATH = /^\/(public-chat|shared-chat|embed)\//;
+
+/** In `vite dev`, answer the visitor paths with visitor.html, as the API's client plugin does in production. */
+const visitorEntryInDev = (): Plugin => ({
+  name: 'kesher-visitor-entry',
+  configureServer(server) {
+    server.middlewares.use((req, _res, next) => {
+      if (req.url && VISITOR_PATH.test(req.url)) req.url = '/visitor.html';
+      next();
+    });
+  },
+});
 
 export default defineConfig({
   resolve: { alias: { '@': src } },
   plugins: [
+    visitorEntryInDev(),
     react(),
     VitePWA({
       // 'prompt': a new service worker waits until the owner accepts the update prompt, so a page
@@ -35,10 +49,12 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,png,svg,webmanifest}'],
         navigateFallback: '/index.html',
         // The API is never answered from the precache; its last data comes from the persisted query cache.
-        navigateFallbackDenylist: [/^\/api\//],
+        // The visitor pages are their own document (visitor.html), served by the server, never the owner shell.
+        navigateFallbackDenylist: [/^\/api\//, VISITOR_PATH],
       },
     }),
   ],
+  // The visitor entry (visitor.html) is built by vite.visitor.config.ts, on Preact, into the same dist.
   build: { target: 'es2022' },
   server: { proxy: { '/api': 'http://localhost:8000' } },
 });

@@ -1,6 +1,8 @@
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import type { ReactNode } from 'react';
+import { i18nextTextSource } from '@/lib/i18n';
 import { createQueryClient, persistedQueryRoots, queryPersister } from '@/lib/query-client';
+import { TextSourceProvider } from '@/lib/texts';
 
 const queryClient = createQueryClient();
 
@@ -21,7 +23,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
       // reload from showing a snapshot older than what the server already has.
       onSuccess={() => queryClient.invalidateQueries()}
     >
-      {children}
+      <TextSourceProvider value={i18nextTextSource}>{children}</TextSourceProvider>
     </PersistQueryClientProvider>
   );
 }

@@ -4,12 +4,18 @@ import { RouteError } from './route-error';
 
 /**
  * The spec's route table (§2), exactly. Every page is a lazy route module, so the first load carries
- * only the frame, and the public chat/embed pages never download the owner app's code.
+ * only the frame. The public chat, share-link and embed pages live in the visitor entry (src/visitor)
+ * and never download the owner app's code.
  */
 const shell = (name: 'Analytics' | 'Integrations' | 'Workflows' | 'Guidelines' | 'Actions' | 'Billing' | 'Settings' | 'WidgetPreview' | 'Chat') => async () => {
   const module = await import('./routes/coming-soon');
   return { Component: module[name] };
 };
+
+function handOverToVisitorEntry({ request }: { request: Request }) {
+  window.location.replace(request.url);
+  return new Promise<never>(() => {}); // the document is being replaced; nothing renders meanwhile
+}
 
 export const routes: RouteObject[] = [
   {
@@ -49,9 +55,11 @@ export const routes: RouteObject[] = [
       },
       // Public pages without the layout.
       { path: 'oauth/callback', lazy: () => import('./routes/oauth-callback') },
-      { path: 'public-chat/:assistantId/:threadId?', lazy: () => import('./routes/public-chat') },
-      { path: 'shared-chat/:shareToken', lazy: () => import('./routes/shared-chat') },
-      { path: 'embed/:shareToken', lazy: () => import('./routes/embed') },
+      // The visitor pages are a separate entry (visitor.html, src/visitor): a link to them from inside the
+      // owner app becomes a document load, which the server answers with that entry.
+      { path: 'public-chat/*', loader: handOverToVisitorEntry },
+      { path: 'shared-chat/*', loader: handOverToVisitorEntry },
+      { path: 'embed/*', loader: handOverToVisitorEntry },
       { path: 'payment/tranzila-test', lazy: () => import('./routes/payment-test') },
       // Protected without the layout.
       {

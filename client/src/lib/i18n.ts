@@ -1,21 +1,9 @@
 import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { applyDirection, type Language, LANGUAGE_KEY, storedLanguage } from './language';
+import type { TextSource } from './texts';
 
-export type Language = 'en' | 'he';
-export const LANGUAGE_KEY = 'language';
-export const DEFAULT_LANGUAGE: Language = 'he';
-
-export function storedLanguage(): Language {
-  const value = typeof localStorage !== 'undefined' ? localStorage.getItem(LANGUAGE_KEY) : null;
-  return value === 'en' || value === 'he' ? value : DEFAULT_LANGUAGE;
-}
-
-/** Hebrew reads right to left: the whole document flips, so logical CSS properties mirror the layout. */
-function applyDirection(language: string) {
-  if (typeof document === 'undefined') return;
-  document.documentElement.lang = language;
-  document.documentElement.dir = language === 'he' ? 'rtl' : 'ltr';
-}
+export { DEFAULT_LANGUAGE, LANGUAGE_KEY, storedLanguage, type Language } from './language';
 
 /** The owner's choice: stored and applied. */
 export function setLanguage(language: Language) {
@@ -56,5 +44,20 @@ export function initI18n(resources: Resource) {
   applyDirection(i18n.language);
   return i18n;
 }
+
+/** The texts port (lib/texts.tsx) answered by i18next, for components shared with the visitor pages. */
+export const i18nextTextSource: TextSource = {
+  language: () => (i18n.language === 'en' ? 'en' : 'he'),
+  setLanguage: (language) => void setLanguage(language),
+  subscribe(listener) {
+    i18n.on('languageChanged', listener);
+    return () => i18n.off('languageChanged', listener);
+  },
+  translator(namespace, bundles) {
+    registerLocales(namespace, bundles);
+    const t = i18n.getFixedT(null, namespace);
+    return (key, vars) => t(key, vars ?? {});
+  },
+};
 
 export { i18n };

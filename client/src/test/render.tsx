@@ -2,7 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
-import { initI18n } from '@/lib/i18n';
+import { i18nextTextSource, initI18n } from '@/lib/i18n';
+import { TextSourceProvider } from '@/lib/texts';
 import { en } from '@/locales/en';
 import { he } from '@/locales/he';
 
@@ -15,7 +16,9 @@ export function renderRoutes(routes: RouteObject[], { path = '/', language = 'en
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const utils = render(
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <TextSourceProvider value={i18nextTextSource}>
+        <RouterProvider router={router} />
+      </TextSourceProvider>
     </QueryClientProvider>,
   );
   return { ...utils, router, queryClient };

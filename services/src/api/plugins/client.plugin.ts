@@ -4,10 +4,16 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
+/** The visitor pages: a separate, small entry of the client (client/visitor.html). */
+const VISITOR_PATH = /^\/(public-chat|shared-chat|embed)\//;
+/** Only the embed page is meant to live inside other sites' frames; every other page refuses framing. */
+const EMBED_PATH = /^\/embed\//;
+
 /**
  * Serves the built PWA (client/dist) so one URL shows the whole product. Paths outside /api that are
- * not files get index.html: the client's router owns them. Hashed assets are cached for a year; the
- * shell and the service worker are always revalidated so an update is picked up.
+ * not files get index.html (the owner app's router owns them) or, for the visitor pages, visitor.html.
+ * Hashed assets are cached for a year; the shells and the service worker are always revalidated so an
+ * update is picked up.
  */
 export const clientPlugin = fp(async (app: FastifyInstance, options: { distDir: string }) => {
   if (!existsSync(join(options.distDir, 'index.html'))) {
@@ -30,6 +36,13 @@ export const clientPlugin = fp(async (app: FastifyInstance, options: { distDir: 
     const file = path.slice(1);
     if (file && existsSync(join(options.distDir, file))) return reply.sendFile(file);
     reply.header('cache-control', 'no-cache');
+    if (VISITOR_PATH.test(path) && existsSync(join(options.distDir, 'visitor.html'))) {
+      if (EMBED_PATH.test(path)) {
+        reply.removeHeader('x-frame-options');
+        reply.header('content-security-policy', 'frame-ancestors *');
+      }
+      return reply.sendFile('visitor.html');
+    }
     return reply.sendFile('index.html');
   });
 });

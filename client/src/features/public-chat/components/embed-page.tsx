@@ -1,18 +1,16 @@
-import '../locales';
-import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-error';
-import { useSharedAssistant } from '../api/get-shared-assistant';
+import { useTexts } from '@/lib/texts';
+import { useSharedAssistant } from '../api/shared-assistant';
+import { publicLocales } from '../locales';
 
 /** /embed/{token}: the page inside the website widget's frame. */
-export function EmbedPage() {
-  const { t } = useTranslation('public');
-  const { shareToken = '' } = useParams();
-  const assistant = useSharedAssistant(shareToken);
-  if (assistant.isPending) return <main id="main" className="standalone"><Spinner label={t('initializing')} /></main>;
-  if (!assistant.data) {
-    const notFound = assistant.error instanceof ApiError && assistant.error.status === 404;
+export function EmbedPage({ shareToken }: { shareToken: string }) {
+  const { t } = useTexts('public', publicLocales);
+  const state = useSharedAssistant(shareToken);
+  if (state.status === 'loading') return <main id="main" className="standalone"><Spinner label={t('initializing')} /></main>;
+  if (state.status === 'error') {
+    const notFound = state.error instanceof ApiError && state.error.status === 404;
     return (
       <main id="main" className="standalone">
         <h1>{notFound ? t('notFound') : t('startFailed')}</h1>
@@ -20,7 +18,7 @@ export function EmbedPage() {
       </main>
     );
   }
-  const { name, description } = assistant.data;
+  const { name, description } = state.assistant;
   return (
     <main id="main" className="standalone chat-frame">
       <header className="chat-head embed-head">

@@ -1,12 +1,10 @@
-import '../locales';
-import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useTexts } from '@/lib/texts';
+import { publicLocales } from '../locales';
 import { sharedAssistantStore } from '../shared-assistant-store';
 
-/** /public-chat/{assistantId}: the visitor's chat frame; messaging arrives with the chat feature. */
-export function PublicChatPage() {
-  const { t } = useTranslation('public');
-  const { assistantId } = useParams();
+/** /public-chat/{assistantId}: the visitor's chat frame. */
+export function PublicChatPage({ assistantId }: { assistantId: string; threadId?: string }) {
+  const { t } = useTexts('public', publicLocales);
   const assistant = sharedAssistantStore.load(assistantId) ?? { name: t('sharedAssistant'), description: '' };
   return (
     <main id="main" className="standalone chat-frame">

@@ -1,1 +1,0 @@
-export { EmbedPage as Component } from '@/features/public-chat/components/embed-page';

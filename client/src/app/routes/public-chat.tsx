@@ -1,1 +1,0 @@
-export { PublicChatPage as Component } from '@/features/public-chat/components/public-chat-page';

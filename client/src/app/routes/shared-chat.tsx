@@ -1,1 +1,0 @@
-export { SharedChatPage as Component } from '@/features/public-chat/components/shared-chat-page';

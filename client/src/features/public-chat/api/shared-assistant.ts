@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import { api } from '@/lib/api-client';
+
+/**
+ * What a visitor holding a share link may see of an assistant (no sign-in). The visitor pages do not
+ * load zod or the query cache, so the shape is checked by hand here.
+ */
+export interface SharedAssistant {
+  id: number;
+  name: string;
+  description: string;
+  avatar_url: string | null;
+}
+
+function asSharedAssistant(value: unknown): SharedAssistant {
+  const v = (value ?? {}) as Record<string, unknown>;
+  if (typeof v.id !== 'number' || typeof v.name !== 'string') throw new Error('unexpected shared assistant shape');
+  return {
+    id: v.id,
+    name: v.name,
+    description: typeof v.description === 'string' ? v.description : '',
+    avatar_url: typeof v.avatar_url === 'string' ? v.avatar_url : null,
+  };
+}
+
+export const getSharedAssistant = async (token: string, signal?: AbortSignal) =>
+  asSharedAssistant(await api.get<unknown>(`/assistants/shared/${encodeURIComponent(token)}`, null, { signal }));
+
+export type SharedAssistantState =
+  | { status: 'loading' }
+  | { status: 'ready'; assistant: SharedAssistant }
+  | { status: 'error'; error: unknown };
+
+/** Resolves a share token; `retry()` asks again (the embed page's error state offers it). */
+export function useSharedAssistant(token: string): SharedAssistantState & { retry: () => void } {
+  const [state, setState] = useState<SharedAssistantState>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ status: 'loading' });
+    getSharedAssistant(token, controller.signal).then(
+      (assistant) => setState({ status: 'ready', assistant }),
+      (error: unknown) => !controller.signal.aborted && setState({ status: 'error', error }),
+    );
+    return () => controller.abort();
+  }, [token, attempt]);
+  return { ...state, retry: () => setAttempt((n) => n + 1) };
+}

@@ -1,0 +1,18 @@
+import '../styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBundleTextSource, TextSourceProvider } from '@/lib/texts';
+import { VisitorApp } from './visitor-app';
+
+/**
+ * The visitor entry (visitor.html): the pages an anonymous visitor opens — the public chat, the share
+ * link and the embed frame inside a customer's website. Its own small bundle: React and the chat, none
+ * of the owner app's router, query cache, i18n runtime or service worker.
+ */
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <TextSourceProvider value={createBundleTextSource()}>
+      <VisitorApp />
+    </TextSourceProvider>
+  </StrictMode>,
+);
