@@ -79,6 +79,7 @@ async function request<T>(method: string, path: string, schema: z.ZodType<T> | n
 export const api = {
   get: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) => request('GET', path, schema, options),
   post: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) => request('POST', path, schema, options),
+  patch: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) => request('PATCH', path, schema, options),
   put: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) => request('PUT', path, schema, options),
   delete: <T = unknown>(path: string, schema: z.ZodType<T> | null = null, options?: RequestOptions) => request('DELETE', path, schema, options),
 };

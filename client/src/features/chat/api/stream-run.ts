@@ -1,0 +1,70 @@
+import { API_BASE } from '@/lib/api-client';
+import { tokenStorage } from '@/lib/token-storage';
+import type { ChatAccess } from './chat-access';
+import { type ChatMessage, toChatMessage } from './chat-types';
+import { runStreamUrl } from './threads';
+
+export type StreamEnd =
+  | { kind: 'completed'; message: ChatMessage | null }
+  | { kind: 'failed' | 'expired'; error: string }
+  /** The stream could not be opened or broke off: the caller falls back to polling. */
+  | { kind: 'unavailable' };
+
+/**
+ * Follows a run's answer over SSE (GET …/runs/{id}/stream). Uses fetch rather than EventSource because
+ * the owner's calls carry a bearer header, which EventSource cannot send. `onDelta` receives the text
+ * so far; the promise ends with the stored outcome, or `unavailable` so the caller can poll instead.
+ */
+export async function streamRun(
+  access: ChatAccess,
+  threadId: string,
+  runId: string,
+  onDelta: (textSoFar: string) => void,
+  signal?: AbortSignal,
+): Promise<StreamEnd> {
+  const headers: Record<string, string> = { Accept: 'text/event-stream', 'X-Requested-With': 'XMLHttpRequest' };
+  const token = access.kind === 'owner' ? tokenStorage.get() : null;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${runStreamUrl(access, threadId, runId)}`, { headers, signal, credentials: 'omit' });
+  } catch {
+    return { kind: 'unavailable' };
+  }
+  if (!response.ok || !response.body) return { kind: 'unavailable' };
+
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return { kind: 'unavailable' };
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let event = 'message';
+        let data = '';
+        for (const line of frame.split('\n')) {
+          if (line.startsWith('event:')) event = line.slice(6).trim();
+          else if (line.startsWith('data:')) data += line.slice(5).trim();
+        }
+        const payload = data ? (JSON.parse(data) as Record<string, unknown>) : {};
+        if (event === 'delta') {
+          text += typeof payload.text === 'string' ? payload.text : '';
+          onDelta(text);
+        } else if (event === 'completed') {
+          return { kind: 'completed', message: payload.message ? toChatMessage(payload.message) : null };
+        } else if (event === 'failed' || event === 'expired') {
+          return { kind: event, error: typeof payload.message === 'string' ? payload.message : 'Unknown error occurred' };
+        }
+      }
+    }
+  } catch {
+    return { kind: 'unavailable' };
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
