@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompress } from './scripts/precompress';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 /** The visitor pages (public chat, share link, embed) are a second entry; the server maps them the same way. */
@@ -18,10 +20,29 @@ const visitorEntryInDev = (): Plugin => ({
   },
 });
 
+/**
+ * After the owner app's build, render the public landing pages (/, /about) to HTML so they paint before
+ * any script runs (scripts/prerender.tsx; served by the API for signed-out Hebrew visitors).
+ */
+const prerenderLandingPages = (): Plugin => ({
+  name: 'kesher-prerender',
+  apply: 'build',
+  closeBundle() {
+    const root = fileURLToPath(new URL('.', import.meta.url));
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/prerender.tsx'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.json' },
+    });
+  },
+});
+
 export default defineConfig({
   resolve: { alias: { '@': src } },
   plugins: [
     visitorEntryInDev(),
+    prerenderLandingPages(),
+    precompress(),
     react(),
     VitePWA({
       // 'prompt': a new service worker waits until the owner accepts the update prompt, so a page
@@ -48,6 +69,8 @@ export default defineConfig({
       workbox: {
         globPatterns: ['**/*.{js,css,html,png,svg,webmanifest}'],
         navigateFallback: '/index.html',
+        // The prerendered landing pages are for first visits over the network; the app shell serves offline.
+        globIgnores: ['prerendered/**'],
         // The API is never answered from the precache; its last data comes from the persisted query cache.
         // The visitor pages are their own document (visitor.html), served by the server, never the owner shell.
         navigateFallbackDenylist: [/^\/api\//, VISITOR_PATH],

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/precompress';
 
 /**
  * The visitor entry (public chat, share link, embed frame): built on its own, after the owner app,
@@ -12,6 +13,7 @@ import { defineConfig } from 'vite';
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
 export default defineConfig({
+  plugins: [precompress()],
   resolve: {
     alias: [
       { find: '@', replacement: src },

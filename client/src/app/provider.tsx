@@ -3,8 +3,12 @@ import type { ReactNode } from 'react';
 import { i18nextTextSource } from '@/lib/i18n';
 import { createQueryClient, persistedQueryRoots, queryPersister } from '@/lib/query-client';
 import { TextSourceProvider } from '@/lib/texts';
+import { tokenStorage } from '@/lib/token-storage';
 
 const queryClient = createQueryClient();
+// Without a stored token there is no session to ask about: signed out from the first render (which is
+// also what the prerendered public pages show), instead of a "checking" state first.
+if (!tokenStorage.get()) queryClient.setQueryData(['me'], null);
 
 /** App-wide providers: the query cache, persisted to storage so the last dashboard is there offline. */
 export function AppProvider({ children }: { children: ReactNode }) {

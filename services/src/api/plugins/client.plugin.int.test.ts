@@ -13,6 +13,8 @@ describe.skipIf(!gate.available)('serving the built client next to the API', () 
     const dist = mkdtempSync(join(tmpdir(), 'kesher-dist-'));
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kesher</title><div id="root"></div>');
+    mkdirSync(join(dist, 'prerendered'));
+    writeFileSync(join(dist, 'prerendered', 'about.html'), '<!doctype html><title>Kesher about</title><div id="root"><h1>About</h1></div>');
     writeFileSync(join(dist, 'visitor.html'), '<!doctype html><title>Kesher visitor</title><div id="root"></div>');
     writeFileSync(join(dist, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
     writeFileSync(join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {})');
@@ -27,6 +29,10 @@ describe.skipIf(!gate.available)('serving the built client next to the API', () 
       expect(response.body).toContain('<div id="root">');
       expect(response.headers['cache-control']).toBe('no-cache');
     }
+    // /about has a prerendered page; / has none in this dist, so it gets the shell.
+    expect((await h.app.inject({ url: '/about' })).body).toContain('Kesher about');
+    expect((await h.app.inject({ url: '/about?x=1' })).body).toContain('Kesher about');
+    expect((await h.app.inject({ url: '/' })).body).toContain('<title>Kesher</title>');
     for (const url of ['/embed/token', '/public-chat/7/abc?session_token=x', '/shared-chat/tok']) {
       const response = await h.app.inject({ url });
       expect(response.statusCode, url).toBe(200);

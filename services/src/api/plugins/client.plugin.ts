@@ -6,6 +6,11 @@ import fp from 'fastify-plugin';
 
 /** The visitor pages: a separate, small entry of the client (client/visitor.html). */
 const VISITOR_PATH = /^\/(public-chat|shared-chat|embed)\//;
+/**
+ * The landing pages prerendered at build time (client/scripts/prerender.tsx): their markup paints before
+ * any script runs. The HTML itself falls back to the plain shell for signed-in or English visitors.
+ */
+const PRERENDERED: Record<string, string> = { '/': 'prerendered/home.html', '/about': 'prerendered/about.html' };
 /** Only the embed page is meant to live inside other sites' frames; every other page refuses framing. */
 const EMBED_PATH = /^\/embed\//;
 
@@ -24,7 +29,9 @@ export const clientPlugin = fp(async (app: FastifyInstance, options: { distDir: 
     root: options.distDir,
     wildcard: false,
     cacheControl: false,
-    index: ['index.html'],
+    index: false,
+    // The build writes .br/.gz next to each text file (client/scripts/precompress.ts).
+    preCompressed: true,
     setHeaders(response, path) {
       const immutable = /[\\/]assets[\\/]/.test(path);
       response.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -36,6 +43,8 @@ export const clientPlugin = fp(async (app: FastifyInstance, options: { distDir: 
     const file = path.slice(1);
     if (file && existsSync(join(options.distDir, file))) return reply.sendFile(file);
     reply.header('cache-control', 'no-cache');
+    const prerendered = PRERENDERED[path];
+    if (prerendered && existsSync(join(options.distDir, prerendered))) return reply.sendFile(prerendered);
     if (VISITOR_PATH.test(path) && existsSync(join(options.distDir, 'visitor.html'))) {
       if (EMBED_PATH.test(path)) {
         reply.removeHeader('x-frame-options');

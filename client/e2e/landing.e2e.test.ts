@@ -1,0 +1,80 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { he } from '../src/features/marketing/locales/he';
+import { launchChromium } from './browser';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => browser?.close());
+
+/** The prerendered landing pages (scripts/prerender.tsx) and how the app takes over from them. */
+describe('the prerendered landing pages', () => {
+  it('sends /about readable in the HTML itself, compressed, without the app script in <head>', async () => {
+    const response = await fetch(`${baseUrl}/about`, { headers: { 'accept-encoding': 'br' } });
+    expect(response.headers.get('content-encoding')).toBe('br');
+    const html = await response.text();
+    expect(html).toContain(`<h1>${he.hero.title}</h1>`);
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).not.toContain('<script type="module"');
+    const script = await fetch(`${baseUrl}${/"(\/assets\/index-[^"]+\.js)"/.exec(html)![1]}`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(script.headers.get('content-encoding')).toBe('br');
+  });
+
+  it('a first-time visitor sees the Hebrew page at once, then the app takes over the same markup', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto('/about', { waitUntil: 'commit' });
+    await page.getByRole('heading', { level: 1, name: he.hero.title }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.prerendered)).toBe('1');
+    // Until the app has taken over, the snapshot's buttons do nothing; once it has, a double click on
+    // the language button switches to English (spec part 2 §2).
+    const english = page.getByRole('heading', { level: 1, name: 'AI assistants that know your business' });
+    await expect
+      .poll(async () => {
+        await page.locator('.language-switcher > button').dblclick();
+        return english.count();
+      }, { timeout: 15_000 })
+      .toBe(1);
+    expect(await page.locator('h1').count()).toBe(1);
+    expect(await page.locator('header.site-header').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('an English reader gets the app, not the Hebrew snapshot', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl });
+    await context.addInitScript(() => localStorage.setItem('language', 'en'));
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: 'AI assistants that know your business' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.prerendered)).toBeUndefined();
+    await context.close();
+  });
+
+  it('a signed-in owner opening / lands on the dashboard', async () => {
+    const login = await fetch(`${baseUrl}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'maya@demo.kesher.app', password: 'Demo-Kesher-2026!' }),
+    });
+    const session = (await login.json()) as { access_token: string; user: { uid: string } };
+    const context = await browser.newContext({ baseURL: baseUrl });
+    await context.addInitScript(
+      ([token, uid]) => {
+        localStorage.setItem('firebaseToken', token!);
+        localStorage.setItem('currentUserUid', uid!);
+      },
+      [session.access_token, session.user.uid],
+    );
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await context.close();
+  });
+});
