@@ -1,4 +1,5 @@
-import type { Actor, AllPosition, KesherEvent } from '@kesher/contracts';
+import type { Actor, KesherEvent } from '@kesher/contracts';
+import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext, CommandHandler, HandledCommand } from '../platform/commands/command-handler.js';
 import type { Decider } from '../platform/commands/decider.js';
@@ -13,7 +14,7 @@ export const commandContext = (request: FastifyRequest, clock: () => Date): Comm
  * How a route runs a command: the request's actor and id become the events' metadata, and the answer
  * waits until the read models have applied the new events, so the client's next read shows them.
  */
-export function createCommandRunner(deps: { handle: CommandHandler; awaitReadModels: (position: AllPosition) => Promise<boolean>; clock: () => Date }) {
+export function createCommandRunner(deps: { handle: CommandHandler; awaitReadModels: AwaitReadModels; clock: () => Date }) {
   return async function run<State, Command>(
     request: FastifyRequest,
     decider: Decider<State, Command, KesherEvent>,
@@ -24,7 +25,7 @@ export function createCommandRunner(deps: { handle: CommandHandler; awaitReadMod
   ): Promise<HandledCommand<State>> {
     const context = commandContext(request, deps.clock);
     const result = await deps.handle(decider, streamId, command, actor ? { ...context, actor } : context);
-    if (result.appended) await deps.awaitReadModels(result.appended.position);
+    if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
     return result;
   };
 }

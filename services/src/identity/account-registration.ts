@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { AllPosition } from '@kesher/contracts';
 import type { CommandHandler } from '../platform/commands/command-handler.js';
 import { accountDecider } from '../domain/account/account.decider.js';
+import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 
 /**
  * An account's stream is keyed by its e-mail address, so the event store's optimistic concurrency
@@ -17,7 +18,7 @@ export interface NewAccount {
   provider: 'password' | 'google' | 'demo';
 }
 
-export function createAccountRegistration(deps: { handle: CommandHandler; awaitReadModels: (position: AllPosition) => Promise<boolean>; clock: () => Date }) {
+export function createAccountRegistration(deps: { handle: CommandHandler; awaitReadModels: AwaitReadModels; clock: () => Date }) {
   return async function register(account: NewAccount, correlationId: string = randomUUID()): Promise<{ accountId: string }> {
     const accountId = randomUUID();
     const result = await deps.handle(
@@ -27,7 +28,7 @@ export function createAccountRegistration(deps: { handle: CommandHandler; awaitR
       { actor: { kind: 'account', id: accountId }, correlationId, now: deps.clock() },
     );
     // Sign-in reads the accounts read model: answer only once it knows the new account.
-    if (result.appended) await deps.awaitReadModels(result.appended.position);
+    if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
     return { accountId };
   };
 }

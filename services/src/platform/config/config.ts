@@ -32,8 +32,18 @@ export const ConfigSchema = z.object({
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   /** A run nobody finished within this time becomes `expired` (the chat gives up after ~45 s too). */
   RUN_DEADLINE_SECONDS: z.coerce.number().int().positive().default(45),
+  /**
+   * Answers one ai-runner produces at once. An answer mostly waits (on the model's service, on the
+   * database), so this is about how many conversations share a worker, not about its CPU.
+   */
+  AI_MAX_CONCURRENT_RUNS: z.coerce.number().int().positive().default(32),
   /** How often the ai-runner looks for runs past their deadline. */
   RUN_SWEEP_INTERVAL_MS: z.coerce.number().int().nonnegative().default(5000),
+  /**
+   * Overrides the free plan's monthly message limit (every account is on the free plan until billing
+   * exists): tests and benchmarks set it; production leaves the catalogue's figure.
+   */
+  PLAN_FREE_MESSAGES_PER_MONTH: z.coerce.number().int().nonnegative().optional(),
   /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
 });

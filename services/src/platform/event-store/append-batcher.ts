@@ -1,4 +1,4 @@
-import type { NewEvent } from '@kesher/contracts';
+import { comparePositions, type AllPosition, type NewEvent } from '@kesher/contracts';
 import type { SqlExecutor } from '../sql/sql.port.js';
 import { StreamDeletedError, WrongExpectedVersionError, type AppendResult, type ExpectedRevision } from './event-store.port.js';
 
@@ -24,7 +24,13 @@ interface OutcomeRow {
  * light load a batch holds a single append, so latency is unchanged; under load, throughput grows
  * with the number of waiting writers instead of being capped by one fsync per append.
  */
-export function createAppendBatcher(deps: { db: SqlExecutor; maxInFlight: number; maxEventsPerBatch?: number; onCommitted?: () => void }) {
+export function createAppendBatcher(deps: {
+  db: SqlExecutor;
+  maxInFlight: number;
+  maxEventsPerBatch?: number;
+  /** After each committed batch, with the newest position it wrote (undefined when nothing was written) and the types written. */
+  onCommitted?: (newest: AllPosition | undefined, types: ReadonlySet<string>) => void;
+}) {
   const maxEvents = deps.maxEventsPerBatch ?? 1000;
   const queue: PendingAppend[] = [];
   let inFlight = 0;
@@ -75,7 +81,15 @@ export function createAppendBatcher(deps: { db: SqlExecutor; maxInFlight: number
     try {
       const rows = await call(ordered);
       rows.forEach((row) => settle(ordered[row.idx - 1]!, row));
-      deps.onCommitted?.();
+      let newest: AllPosition | undefined;
+      const types = new Set<string>();
+      for (const row of rows) {
+        if (row.status !== 'ok') continue;
+        const position = { commit: BigInt(row.tx!), prepare: BigInt(row.last_position!) };
+        if (!newest || comparePositions(position, newest) > 0) newest = position;
+        for (const event of ordered[row.idx - 1]!.events) types.add(event.type);
+      }
+      deps.onCommitted?.(newest, types);
     } catch (error) {
       if (ordered.length === 1) return ordered[0]!.reject(error);
       // One append broke the whole transaction (a duplicate event id, say): retry each alone so the

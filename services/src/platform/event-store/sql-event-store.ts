@@ -1,4 +1,5 @@
-import { START_POSITION, type AllPosition, type NewEvent, type RecordedEvent } from '@kesher/contracts';
+import { randomUUID } from 'node:crypto';
+import { comparePositions, START_POSITION, type AllPosition, type NewEvent, type RecordedEvent } from '@kesher/contracts';
 import type { Sql } from '../sql/sql.port.js';
 import {
   StreamDeletedError,
@@ -10,7 +11,7 @@ import {
   type ReadAllOptions,
 } from './event-store.port.js';
 import { EVENTS_CHANNEL, eventStoreSchema } from './sql-event-store.schema.js';
-import { pollingSubscription } from './polling-subscription.js';
+import { pollingSubscription, type LocalWaiters } from './polling-subscription.js';
 import { createAppendBatcher } from './append-batcher.js';
 
 interface EventRow {
@@ -66,36 +67,48 @@ export async function createSqlEventStore(deps: { sql: Sql; migrate?: boolean; m
     db: sql,
     // PGlite has one backend: a second batch in flight would only queue behind the first.
     maxInFlight: deps.maxConcurrentBatches ?? (sql.kind === 'pglite' ? 1 : 4),
-    onCommitted: () => {
-      wakeLocal();
-      notifyOthers();
+    onCommitted: (newest, types) => {
+      if (!newest) return;
+      wakeLocal(newest, types);
+      notifyOthers(newest);
     },
   });
 
-  // At most one NOTIFY in flight; commits meanwhile are covered by one more afterwards.
+  // At most one NOTIFY in flight; commits meanwhile are covered by one more afterwards, with the newest
+  // position. The payload names this store, whose own subscriptions were woken directly already, and
+  // where the append landed, so the other processes' subscriptions know what to look for.
+  const self = randomUUID();
   let notifying = false;
-  let notifyAgain = false;
-  function notifyOthers() {
+  let notifyNext: AllPosition | undefined;
+  function notifyOthers(newest: AllPosition) {
     if (notifying) {
-      notifyAgain = true;
+      if (!notifyNext || comparePositions(newest, notifyNext) > 0) notifyNext = newest;
       return;
     }
     notifying = true;
-    notifyAgain = false;
     sql
-      .query(`SELECT pg_notify($1, '')`, [EVENTS_CHANNEL])
+      .query(`SELECT pg_notify($1, $2)`, [EVENTS_CHANNEL, `${self} ${newest.commit}:${newest.prepare}`])
       .catch(() => {
         // Other processes still see the events on their next poll.
       })
       .finally(() => {
         notifying = false;
-        if (notifyAgain) notifyOthers();
+        const next = notifyNext;
+        notifyNext = undefined;
+        if (next) notifyOthers(next);
       });
   }
 
+  function onNotification(payload: string) {
+    const [from, position] = payload.split(' ');
+    if (from === self) return;
+    const match = /^(\d+):(\d+)$/.exec(position ?? '');
+    wakeLocal(match ? { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) } : undefined);
+  }
+
   // Local wake-ups cut latency for subscribers in the same process; LISTEN covers other processes.
-  const localWaiters = new Set<() => void>();
-  const wakeLocal = () => localWaiters.forEach((wake) => wake());
+  const localWaiters: LocalWaiters = new Set();
+  const wakeLocal = (newest?: AllPosition, types?: ReadonlySet<string>) => localWaiters.forEach((wake) => wake(newest, types));
 
   async function readAll(options: ReadAllOptions = {}): Promise<AllBatch> {
     const after = options.after ?? START_POSITION;
@@ -134,7 +147,7 @@ export async function createSqlEventStore(deps: { sql: Sql; migrate?: boolean; m
   let unlisten: (() => Promise<void>) | undefined;
   let listening: Promise<void> | undefined;
   const ensureListening = () =>
-    (listening ??= sql.listen(EVENTS_CHANNEL, wakeLocal).then(
+    (listening ??= sql.listen(EVENTS_CHANNEL, onNotification).then(
       (stop) => {
         unlisten = stop;
       },

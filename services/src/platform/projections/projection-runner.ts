@@ -2,7 +2,7 @@ import { comparePositions, START_POSITION, type AllPosition } from '@kesher/cont
 import type { Projection } from '@kesher/projections/projection';
 import type { EventStore, Subscription } from '../event-store/event-store.port.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { Sql } from '../sql/sql.port.js';
+import { SCHEMA_LOCK_KEY, type Sql } from '../sql/sql.port.js';
 import { createPositionWaiters } from './position-waiters.js';
 import { advanceCheckpoint, checkpointsSchema, readAllCheckpoints, readCheckpoint, resetCheckpoint } from './checkpoints.js';
 
@@ -20,10 +20,25 @@ class CheckpointMovedError extends Error {}
 
 interface Running {
   projection: Projection;
+  /** How far this projection has read (what waiters compare with). */
   position: AllPosition;
+  /** The checkpoint as stored; behind `position` while only the horizon moved. */
+  persisted: AllPosition;
   subscription?: Subscription;
   caughtUp: boolean;
+  /** This projection's checkpoint writes, one after the other (batches, and the deferred write of a moved horizon). */
+  writes: Promise<unknown>;
+  deferred?: NodeJS.Timeout;
 }
+
+/**
+ * A batch without events for a projection only moves its horizon. Writing that checkpoint at once would
+ * cost a transaction per projection per append anywhere in the log (most of the database work of a chat
+ * turn); it is written this long after instead, or with the next applied batch, or at stop. Re-reading
+ * a stretch without events after a crash costs nothing, and read-your-writes waits only for the
+ * projections that take the events written.
+ */
+const HORIZON_CHECKPOINT_DELAY_MS = 1000;
 
 /**
  * Runs projections from the event log into their tables. Each projection has its own subscription and
@@ -40,8 +55,32 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
 
   const wakeWaiters = () => waiters.notify();
 
+  function serially<T>(state: Running, work: () => Promise<T>): Promise<T> {
+    const result = state.writes.then(work);
+    state.writes = result.catch(() => {});
+    return result;
+  }
+
+  function writeHorizon(state: Running) {
+    clearTimeout(state.deferred);
+    state.deferred = undefined;
+    return serially(state, async () => {
+      const target = state.position;
+      if (comparePositions(target, state.persisted) <= 0) return;
+      if (await advanceCheckpoint(sql, state.projection.name, state.persisted, target)) state.persisted = target;
+      else if (!stopping) void restart(state.projection.name);
+    }).catch((error) => deps.onError?.(state.projection.name, error));
+  }
+
+  function deferHorizon(state: Running) {
+    if (state.deferred) return;
+    state.deferred = setTimeout(() => void writeHorizon(state), HORIZON_CHECKPOINT_DELAY_MS);
+    state.deferred.unref();
+  }
+
   async function prepare(projection: Projection): Promise<AllPosition> {
     return sql.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
       await tx.query(checkpointsSchema);
       const checkpoint = await readCheckpoint(tx, projection.name);
       if (!checkpoint || checkpoint.version !== projection.version) {
@@ -62,10 +101,17 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       maxCount: batchSize,
       filter: { eventTypes: projection.eventTypes },
       onBatch: async (batch) => {
-        await sql.transaction(async (tx) => {
-          if (batch.events.length > 0) await projection.apply(tx, batch.events);
-          if (!(await advanceCheckpoint(tx, projection.name, state.position, batch.next))) throw new CheckpointMovedError();
-        });
+        if (batch.events.length > 0) {
+          await serially(state, () =>
+            sql.transaction(async (tx) => {
+              await projection.apply(tx, batch.events);
+              if (!(await advanceCheckpoint(tx, projection.name, state.persisted, batch.next))) throw new CheckpointMovedError();
+            }),
+          );
+          state.persisted = batch.next;
+        } else {
+          deferHorizon(state);
+        }
         state.position = batch.next;
         state.caughtUp = batch.atEnd;
         const newest = batch.events[batch.events.length - 1];
@@ -85,7 +131,9 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
     const state = running.get(name);
     if (!state || stopping) return;
     await state.subscription?.stop();
-    state.position = await prepare(state.projection);
+    clearTimeout(state.deferred);
+    state.deferred = undefined;
+    state.position = state.persisted = await prepare(state.projection);
     subscribe(state);
   }
 
@@ -101,7 +149,8 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
     async start() {
       stopping = false;
       for (const projection of deps.projections) {
-        const state: Running = { projection, position: await prepare(projection), caughtUp: false };
+        const position = await prepare(projection);
+        const state: Running = { projection, position, persisted: position, caughtUp: false, writes: Promise.resolve() };
         running.set(projection.name, state);
         subscribe(state);
       }
@@ -115,6 +164,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       stopping = true;
       clearInterval(lagTimer);
       await Promise.all([...running.values()].map((state) => state.subscription?.stop()));
+      await Promise.all([...running.values()].map((state) => writeHorizon(state)));
       running.clear();
       wakeWaiters();
     },
@@ -124,12 +174,16 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       const state = running.get(name);
       if (!state) throw new Error(`unknown projection ${name}`);
       await state.subscription?.stop();
-      await sql.transaction(async (tx) => {
-        await state.projection.reset(tx);
-        await state.projection.setup(tx);
-        await resetCheckpoint(tx, name, state.projection.version);
-      });
-      state.position = START_POSITION;
+      clearTimeout(state.deferred);
+      state.deferred = undefined;
+      await serially(state, () =>
+        sql.transaction(async (tx) => {
+          await state.projection.reset(tx);
+          await state.projection.setup(tx);
+          await resetCheckpoint(tx, name, state.projection.version);
+        }),
+      );
+      state.position = state.persisted = START_POSITION;
       state.caughtUp = false;
       subscribe(state);
     },
@@ -151,6 +205,15 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
           return state !== undefined && comparePositions(state.position, position) >= 0;
         });
       return waiters.wait(reached, options.timeoutMs ?? 2000, () => stopping);
+    },
+
+    /** Resolves true once the named projection has moved past `since` (false after `timeoutMs`). */
+    waitForMove(name: string, since: AllPosition | undefined, timeoutMs: number): Promise<boolean> {
+      const moved = () => {
+        const now = running.get(name)?.position;
+        return now !== undefined && (since === undefined || comparePositions(now, since) > 0);
+      };
+      return waiters.wait(moved, timeoutMs, () => stopping);
     },
   };
 }

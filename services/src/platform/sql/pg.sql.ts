@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Sql, SqlExecutor } from './sql.port.js';
+import { SCHEMA_LOCK_KEY, type Sql, type SqlExecutor } from './sql.port.js';
 
 export interface PgSqlOptions {
   connectionString: string;
@@ -16,13 +16,24 @@ export function createPgSql(options: PgSqlOptions): Sql {
   });
   // An idle client losing its connection (e.g. Postgres restarting) must not crash the process.
   pool.on('error', () => {});
-  const listeners: pg.Client[] = [];
+  const listeners = new Set<() => Promise<void>>();
 
   return {
     kind: 'postgres',
     query: async <Row>(text: string, params?: readonly unknown[]) => (await pool.query(text, params as unknown[])) as unknown as { rows: Row[] },
     async exec(script) {
-      await pool.query(script);
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+        await client.query(script);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     async transaction(work) {
       const client = await pool.connect();
@@ -42,21 +53,57 @@ export function createPgSql(options: PgSqlOptions): Sql {
       }
     },
     async listen(channel, onNotify) {
-      const client = new pg.Client({ connectionString: options.connectionString });
-      client.on('error', () => {});
-      await client.connect();
-      client.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
-      });
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      listeners.push(client);
-      return async () => {
-        listeners.splice(listeners.indexOf(client), 1);
-        await client.end().catch(() => {});
+      // A dedicated connection (a pooled one would be handed to others). It is re-opened when it drops
+      // (Postgres restarting, a network cut): notifications sent meanwhile are lost, which every
+      // listener tolerates (the event store polls anyway; live answers fall back to the stored one).
+      let current: pg.Client | undefined;
+      let stopped = false;
+      let retryMs = 250;
+      let retryTimer: NodeJS.Timeout | undefined;
+      const open = async () => {
+        const client = new pg.Client({ connectionString: options.connectionString, application_name: `${options.applicationName ?? 'kesher'}-listen` });
+        const lost = () => {
+          if (stopped || current !== client) return;
+          current = undefined;
+          client.end().catch(() => {});
+          retryTimer = setTimeout(reopen, retryMs);
+        };
+        client.on('error', lost);
+        client.on('end', lost);
+        client.on('notification', (message) => {
+          if (message.channel === channel) onNotify(message.payload ?? '');
+        });
+        try {
+          await client.connect();
+          await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        } catch (error) {
+          await client.end().catch(() => {});
+          throw error;
+        }
+        current = client;
+        retryMs = 250;
       };
+      const reopen = () => {
+        if (stopped) return;
+        open().catch(() => {
+          retryMs = Math.min(retryMs * 2, 10_000);
+          retryTimer = setTimeout(reopen, retryMs);
+        });
+      };
+      await open();
+      const stop = async () => {
+        stopped = true;
+        clearTimeout(retryTimer);
+        listeners.delete(stop);
+        const client = current;
+        current = undefined;
+        await client?.end().catch(() => {});
+      };
+      listeners.add(stop);
+      return stop;
     },
     async close() {
-      await Promise.all(listeners.splice(0).map((client) => client.end().catch(() => {})));
+      await Promise.all([...listeners].map((stop) => stop()));
       await pool.end();
     },
   };

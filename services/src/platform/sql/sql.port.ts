@@ -13,7 +13,11 @@ export interface Sql extends SqlExecutor {
    * Runs `work` in one transaction. Inside it, use only the executor it is given: PGlite has a single
    * backend, and a query on the outer handle would wait for this very transaction to finish.
    */
-  /** Runs a script of several statements without parameters (schema migrations). */
+  /**
+   * Runs a script of several statements without parameters (schema migrations), in one transaction under
+   * `SCHEMA_LOCK_KEY`: processes starting together on a fresh database would otherwise race on
+   * `CREATE … IF NOT EXISTS` (which is not safe against a concurrent twin) and one of them would crash.
+   */
   exec(script: string): Promise<void>;
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** LISTEN on a channel; resolves to an unlisten function. */
@@ -30,3 +34,6 @@ export function sqlErrorInfo(error: unknown): { code?: string; constraint?: stri
     message: typeof e?.message === 'string' ? e.message : String(error),
   };
 }
+
+/** The advisory lock every schema change takes (`exec`, a projection's setup), so they never run at once. */
+export const SCHEMA_LOCK_KEY = 0x4b_45_53_48;

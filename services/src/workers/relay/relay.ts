@@ -25,6 +25,9 @@ export interface RelayDeps {
  * outage re-sends from the last acknowledged batch: nothing is lost, and the few duplicates carry the
  * same event id, which consumers use to drop them.
  */
+/** How long what was relayed may wait for its checkpoint to be written. */
+const CHECKPOINT_DELAY_MS = 100;
+
 export function createRelay(deps: RelayDeps) {
   const name = deps.name ?? 'relay';
   const retryDelayMs = deps.retryDelayMs ?? 1000;
@@ -33,6 +36,28 @@ export function createRelay(deps: RelayDeps) {
   let running = false;
   let retryTimer: NodeJS.Timeout | undefined;
   const waiters = createPositionWaiters();
+  /** The checkpoint as stored: it follows `position` (what the bus has acknowledged) shortly. */
+  let persisted: AllPosition = START_POSITION;
+  let persisting: Promise<void> = Promise.resolve();
+  let persistTimer: NodeJS.Timeout | undefined;
+  let checkpointMoved = false;
+
+  // One checkpoint write for what was relayed in the last moment rather than one per batch: a crash in
+  // between re-sends those events, and consumers drop them by event id.
+  function persist() {
+    clearTimeout(persistTimer);
+    persistTimer = undefined;
+    persisting = persisting.then(async () => {
+      const target = position;
+      if (comparePositions(target, persisted) === 0) return;
+      if (await advanceCheckpoint(deps.sql, name, persisted, target)) persisted = target;
+      else checkpointMoved = true;
+    });
+    return persisting.catch((error) => deps.onError?.(error));
+  }
+  const persistSoon = () => {
+    persistTimer ??= setTimeout(() => void persist(), CHECKPOINT_DELAY_MS);
+  };
 
   async function loadCheckpoint(): Promise<AllPosition> {
     await deps.sql.exec(checkpointsSchema);
@@ -53,9 +78,10 @@ export function createRelay(deps: RelayDeps) {
           const topic = topicFor(event.streamId);
           byTopic.set(topic, [...(byTopic.get(topic) ?? []), toMessage(event)]);
         }
+        if (checkpointMoved) throw new Error('relay checkpoint moved by another relay');
         await Promise.all([...byTopic].map(([topic, messages]) => deps.bus.publish(topic, messages)));
-        if (!(await advanceCheckpoint(deps.sql, name, position, batch.next))) throw new Error('relay checkpoint moved by another relay');
         position = batch.next;
+        persistSoon();
         waiters.notify();
       },
       onError: (error) => {
@@ -69,7 +95,9 @@ export function createRelay(deps: RelayDeps) {
   async function resume() {
     if (!running) return;
     try {
-      position = await loadCheckpoint();
+      await persisting.catch(() => {});
+      checkpointMoved = false;
+      position = persisted = await loadCheckpoint();
       subscribe();
     } catch (error) {
       deps.onError?.(error);
@@ -80,13 +108,15 @@ export function createRelay(deps: RelayDeps) {
   return {
     async start() {
       running = true;
-      position = await loadCheckpoint();
+      checkpointMoved = false;
+      position = persisted = await loadCheckpoint();
       subscribe();
     },
     async stop() {
       running = false;
       clearTimeout(retryTimer);
       await subscription?.stop();
+      await persist();
     },
     position: () => position,
     /** Resolves once everything up to `target` has been handed to the bus. */

@@ -23,11 +23,12 @@ import { responseSerializerCompiler } from '../../plugins/response-serializer.js
 import { createVersionedCache } from '../../versioned-cache.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { changesFromUpdate, profileFromCreate, toAssistantDto } from './assistant.mapper.js';
+import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 
 export interface AssistantRoutesDeps {
   handle: CommandHandler;
   readDb: Sql;
-  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  awaitReadModels: AwaitReadModels;
   clock: () => Date;
   /** The assistants read model's current checkpoint; keys the list cache. */
   assistantsVersion: () => Promise<AllPosition | undefined> | AllPosition | undefined;

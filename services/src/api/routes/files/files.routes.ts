@@ -24,6 +24,7 @@ import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { createCommandRunner } from '../../command-runner.js';
+import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 
 export interface FileRecord {
   id: string;
@@ -51,7 +52,7 @@ export interface FileRoutesDeps {
   readDb: Sql;
   blobs: BlobStore;
   knowledge: KnowledgeReads;
-  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  awaitReadModels: AwaitReadModels;
   clock: () => Date;
   /** How long an upload may wait for ingestion to finish before answering `pending`. */
   ingestionWaitMs?: number;
