@@ -9,3 +9,4 @@ export * from './rules/limits.js';
 export * from './rules/messages.js';
 export * from './rules/chat.js';
 export * from './http/index.js';
+export * from './rules/plans.js';

@@ -3,6 +3,7 @@ import { assistantsProjection } from './assistants/assistants.projection.js';
 import { knowledgeProjection, readBlobFromReadModel } from './knowledge/knowledge.projection.js';
 import type { Projection } from './projection.js';
 import { threadsProjection } from './threads/threads.projection.js';
+import { usageProjection } from './usage/usage.projection.js';
 
 /** Every read model Kesher maintains; the projector runs them all, `npm run replay -- <name>` one. */
-export const allProjections: readonly Projection[] = [accountsProjection, assistantsProjection, knowledgeProjection({ readBlob: readBlobFromReadModel }), threadsProjection];
+export const allProjections: readonly Projection[] = [accountsProjection, assistantsProjection, knowledgeProjection({ readBlob: readBlobFromReadModel }), threadsProjection, usageProjection];

@@ -3,3 +3,4 @@ export * from './auth.dto.js';
 export * from './assistants.dto.js';
 export * from './files.dto.js';
 export * from './threads.dto.js';
+export * from './limits.dto.js';

@@ -13,6 +13,7 @@ import { assistantRoutes, type AssistantRoutesDeps } from './routes/assistants/a
 import { authRoutes, type AuthRoutesDeps } from './routes/auth/auth.routes.js';
 import { fileRoutes, type FileRoutesDeps } from './routes/files/files.routes.js';
 import { healthRoutes, type HealthDeps } from './routes/health/health.routes.js';
+import { limitsRoutes, type LimitsRoutesDeps } from './routes/limits/limits.routes.js';
 import { shareRoutes } from './routes/share/share.routes.js';
 import { publicThreadRoutes } from './routes/threads/public-threads.routes.js';
 import type { ThreadRoutesDeps } from './routes/threads/thread-chat.js';
@@ -28,6 +29,7 @@ export interface AppDeps {
   publicUrl: string;
   files: FileRoutesDeps;
   threads: ThreadRoutesDeps;
+  limits: LimitsRoutesDeps;
   logger?: boolean;
   /** The built PWA to serve at `/`, when present. */
   clientDistDir?: string;
@@ -69,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(fileRoutes(deps.files));
       await api.register(threadRoutes(deps.threads));
       await api.register(publicThreadRoutes(deps.threads));
+      await api.register(limitsRoutes(deps.limits));
     },
     { prefix: '/api/v1' },
   );
