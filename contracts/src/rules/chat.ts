@@ -17,6 +17,9 @@ export const chatMessages = {
   sessionTokenRequired: 'A session token is required for public chat.',
   chatLimitReached: (limit: number) =>
     `This conversation has reached the assistant's limit of ${limit} messages. Please start a new conversation.`,
+  /** The plan's monthly message limit (every user message to the owner's assistants, visitors' included). */
+  monthlyLimitReached: (limit: number) =>
+    `This assistant has reached its plan's monthly message limit (${limit} messages). Please try again next month or upgrade the plan.`,
   feedbackCommentTooLong: 'Comment is too long (max 500 characters)',
   titleRequired: 'Title cannot be empty',
 } as const;

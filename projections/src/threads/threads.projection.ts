@@ -13,74 +13,186 @@ import type {
 } from '@kesher/contracts';
 import type { Projection, Queryable } from '../projection.js';
 
-type Handler = (db: Queryable, event: RecordedEvent) => Promise<void>;
-const on = <Data>(apply: (db: Queryable, data: Data, event: RecordedEvent) => Promise<unknown>): Handler => (db, event) => apply(db, event.data as Data, event).then(() => undefined);
-
 /** Settled runs are never reopened: a late or repeated outcome changes nothing here either. */
 const UNSETTLED = `status IN ('queued', 'in_progress')`;
 
-const handlers: Record<string, Handler> = {
-  ThreadStarted: on<ThreadStarted>((db, t, event) =>
-    db.query(
+const dataOf = <Data>(events: readonly RecordedEvent[], type: string) => events.flatMap((e) => (e.type === type ? [{ data: e.data as Data, event: e }] : []));
+
+/** The last of several changes to one key wins, as if they were applied one after the other. */
+function lastBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  return [...new Map(items.map((item) => [key(item), item])).values()];
+}
+
+/**
+ * A batch is applied with one statement per kind of change instead of one per event: under a busy chat
+ * the projection's transactions stay short, and they hold back every reader of the log while open.
+ * The kinds go in the order a conversation's facts can happen in — a thread starts, messages and runs are
+ * added, runs start, then settle, the thread is renamed, feedback is given, and deletion ends it all — and
+ * within a kind the effects commute or the first (a run's outcome) or last (a title, a rating) one is
+ * kept explicitly. So the result is the one event-by-event application gives, for every order the thread
+ * decider allows (it records nothing after a deletion and at most one outcome per run).
+ */
+async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
+  const started = dataOf<ThreadStarted>(events, 'ThreadStarted');
+  if (started.length) {
+    await db.query(
       `INSERT INTO threads (id, assistant_id, assistant_owner_id, owner_id, visitor_session_hash, is_public, channel, title, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, '', $8) ON CONFLICT (id) DO NOTHING`,
-      [t.threadId, t.assistantId, t.assistantOwnerId, t.ownerId, t.visitorSessionHash, t.isPublic, t.channel, event.metadata.timestamp],
-    ),
-  ),
-  MessagePosted: on<MessagePosted>((db, m, event) =>
-    db.query(
+       SELECT id, assistant_id, assistant_owner_id, owner_id, visitor_session_hash, is_public, channel, '', created_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::timestamptz[])
+         AS t(id, assistant_id, assistant_owner_id, owner_id, visitor_session_hash, is_public, channel, created_at)
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        started.map((t) => t.data.threadId),
+        started.map((t) => t.data.assistantId),
+        started.map((t) => t.data.assistantOwnerId),
+        started.map((t) => t.data.ownerId),
+        started.map((t) => t.data.visitorSessionHash),
+        started.map((t) => t.data.isPublic),
+        started.map((t) => t.data.channel),
+        started.map((t) => t.event.metadata.timestamp),
+      ],
+    );
+  }
+
+  const posted = dataOf<MessagePosted>(events, 'MessagePosted');
+  if (posted.length) {
+    await db.query(
       `INSERT INTO thread_messages (id, thread_id, role, text, language, run_id, log_position, created_at)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE EXISTS (SELECT 1 FROM threads WHERE id = $2)
+       SELECT m.id, m.thread_id, m.role, m.text, m.language, m.run_id, m.log_position, m.created_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::timestamptz[])
+         AS m(id, thread_id, role, text, language, run_id, log_position, created_at)
+       WHERE EXISTS (SELECT 1 FROM threads WHERE id = m.thread_id)
        ON CONFLICT (id) DO NOTHING`,
-      [m.messageId, m.threadId, m.role, m.text, m.language, m.runId, event.position.commit.toString(), event.metadata.timestamp],
-    ),
-  ),
-  RunRequested: on<RunRequested>((db, r, event) =>
-    db.query(
+      [
+        posted.map((m) => m.data.messageId),
+        posted.map((m) => m.data.threadId),
+        posted.map((m) => m.data.role),
+        posted.map((m) => m.data.text),
+        posted.map((m) => m.data.language),
+        posted.map((m) => m.data.runId),
+        posted.map((m) => m.event.position.commit.toString()),
+        posted.map((m) => m.event.metadata.timestamp),
+      ],
+    );
+  }
+
+  const requested = dataOf<RunRequested>(events, 'RunRequested');
+  if (requested.length) {
+    await db.query(
       `INSERT INTO thread_runs (id, thread_id, assistant_id, status, deadline_at, created_at)
-       SELECT $1, $2, $3, 'queued', $4, $5 WHERE EXISTS (SELECT 1 FROM threads WHERE id = $2)
+       SELECT r.id, r.thread_id, r.assistant_id, 'queued', r.deadline_at, r.created_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[]) AS r(id, thread_id, assistant_id, deadline_at, created_at)
+       WHERE EXISTS (SELECT 1 FROM threads WHERE id = r.thread_id)
        ON CONFLICT (id) DO NOTHING`,
-      [r.runId, r.threadId, r.assistantId, r.deadlineAt, event.metadata.timestamp],
-    ),
-  ),
-  RunStarted: on<RunStarted>((db, r) => db.query(`UPDATE thread_runs SET status = 'in_progress' WHERE id = $1 AND status = 'queued'`, [r.runId])),
-  RunCompleted: on<RunCompleted>(async (db, r, event) => {
-    await db.query(`UPDATE thread_runs SET status = 'completed', message_id = $2, settled_at = $3, referred_url = $4 WHERE id = $1 AND ${UNSETTLED}`, [
-      r.runId,
-      r.messageId,
-      event.metadata.timestamp,
-      r.referredUrl,
+      [
+        requested.map((r) => r.data.runId),
+        requested.map((r) => r.data.threadId),
+        requested.map((r) => r.data.assistantId),
+        requested.map((r) => r.data.deadlineAt),
+        requested.map((r) => r.event.metadata.timestamp),
+      ],
+    );
+  }
+
+  const runStarted = dataOf<RunStarted>(events, 'RunStarted');
+  if (runStarted.length) {
+    await db.query(`UPDATE thread_runs r SET status = 'in_progress' FROM unnest($1::text[]) AS s(id) WHERE r.id = s.id AND r.status = 'queued'`, [
+      runStarted.map((r) => r.data.runId),
     ]);
-    await db.query(`UPDATE thread_messages SET sources = $2::jsonb WHERE id = $1`, [r.messageId, JSON.stringify(r.sources)]);
-  }),
-  RunFailed: on<RunFailed>((db, r, event) =>
-    db.query(`UPDATE thread_runs SET status = 'failed', error = $2, settled_at = $3 WHERE id = $1 AND ${UNSETTLED}`, [r.runId, r.error, event.metadata.timestamp]),
-  ),
-  RunExpired: on<RunExpired>((db, r, event) =>
-    db.query(`UPDATE thread_runs SET status = 'expired', settled_at = $2 WHERE id = $1 AND ${UNSETTLED}`, [r.runId, event.metadata.timestamp]),
-  ),
-  ThreadRenamed: on<ThreadRenamed>((db, t) => db.query(`UPDATE threads SET title = $2 WHERE id = $1`, [t.threadId, t.title])),
-  ThreadDeleted: on<ThreadDeleted>(async (db, t) => {
-    await db.query(`DELETE FROM thread_feedback WHERE thread_id = $1`, [t.threadId]);
-    await db.query(`DELETE FROM thread_runs WHERE thread_id = $1`, [t.threadId]);
-    await db.query(`DELETE FROM thread_messages WHERE thread_id = $1`, [t.threadId]);
-    await db.query(`DELETE FROM threads WHERE id = $1`, [t.threadId]);
-  }),
-  FeedbackGiven: on<FeedbackGiven>((db, f, event) =>
-    db.query(
+  }
+
+  // A run takes the first outcome recorded for it; a later one finds it settled and changes nothing.
+  interface Outcome {
+    runId: string;
+    status: 'completed' | 'failed' | 'expired';
+    messageId: string | null;
+    referredUrl: string | null;
+    error: string | null;
+    at: string;
+  }
+  const outcomes = events.flatMap((e): Outcome[] => {
+    if (e.type === 'RunCompleted') {
+      const r = e.data as RunCompleted;
+      return [{ runId: r.runId, status: 'completed', messageId: r.messageId, referredUrl: r.referredUrl, error: null, at: e.metadata.timestamp }];
+    }
+    if (e.type === 'RunFailed') {
+      const r = e.data as RunFailed;
+      return [{ runId: r.runId, status: 'failed', messageId: null, referredUrl: null, error: r.error, at: e.metadata.timestamp }];
+    }
+    if (e.type === 'RunExpired') return [{ runId: (e.data as RunExpired).runId, status: 'expired', messageId: null, referredUrl: null, error: null, at: e.metadata.timestamp }];
+    return [];
+  });
+  const firstOutcomes = lastBy([...outcomes].reverse(), (o) => o.runId);
+  if (firstOutcomes.length) {
+    await db.query(
+      `UPDATE thread_runs r SET status = o.status,
+         message_id = CASE WHEN o.status = 'completed' THEN o.message_id ELSE r.message_id END,
+         referred_url = CASE WHEN o.status = 'completed' THEN o.referred_url ELSE r.referred_url END,
+         error = CASE WHEN o.status = 'failed' THEN o.error ELSE r.error END,
+         settled_at = o.settled_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[]) AS o(id, status, message_id, referred_url, error, settled_at)
+       WHERE r.id = o.id AND r.${UNSETTLED}`,
+      [
+        firstOutcomes.map((o) => o.runId),
+        firstOutcomes.map((o) => o.status),
+        firstOutcomes.map((o) => o.messageId),
+        firstOutcomes.map((o) => o.referredUrl),
+        firstOutcomes.map((o) => o.error),
+        firstOutcomes.map((o) => o.at),
+      ],
+    );
+  }
+
+  const completed = lastBy(dataOf<RunCompleted>(events, 'RunCompleted'), (c) => c.data.messageId);
+  if (completed.length) {
+    await db.query(`UPDATE thread_messages m SET sources = s.sources FROM unnest($1::text[], $2::jsonb[]) AS s(id, sources) WHERE m.id = s.id`, [
+      completed.map((c) => c.data.messageId),
+      completed.map((c) => JSON.stringify(c.data.sources)),
+    ]);
+  }
+
+  const renamed = lastBy(dataOf<ThreadRenamed>(events, 'ThreadRenamed'), (t) => t.data.threadId);
+  if (renamed.length) {
+    await db.query(`UPDATE threads t SET title = s.title FROM unnest($1::text[], $2::text[]) AS s(id, title) WHERE t.id = s.id`, [
+      renamed.map((t) => t.data.threadId),
+      renamed.map((t) => t.data.title),
+    ]);
+  }
+
+  const feedback = lastBy(dataOf<FeedbackGiven>(events, 'FeedbackGiven'), (f) => `${f.data.messageId}|${f.data.authorKey}`);
+  if (feedback.length) {
+    await db.query(
       `INSERT INTO thread_feedback (message_id, author_key, thread_id, assistant_id, rating, comment, source, is_public, given_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::timestamptz[])
        ON CONFLICT (message_id, author_key) DO UPDATE SET rating = excluded.rating, comment = excluded.comment, given_at = excluded.given_at`,
-      [f.messageId, f.authorKey, f.threadId, f.assistantId, f.rating, f.comment, f.source, f.isPublic, event.metadata.timestamp],
-    ),
-  ),
-};
+      [
+        feedback.map((f) => f.data.messageId),
+        feedback.map((f) => f.data.authorKey),
+        feedback.map((f) => f.data.threadId),
+        feedback.map((f) => f.data.assistantId),
+        feedback.map((f) => f.data.rating),
+        feedback.map((f) => f.data.comment),
+        feedback.map((f) => f.data.source),
+        feedback.map((f) => f.data.isPublic),
+        feedback.map((f) => f.event.metadata.timestamp),
+      ],
+    );
+  }
+
+  const deleted = dataOf<ThreadDeleted>(events, 'ThreadDeleted').map((t) => t.data.threadId);
+  if (deleted.length) {
+    for (const table of ['thread_feedback', 'thread_runs', 'thread_messages']) await db.query(`DELETE FROM ${table} WHERE thread_id = ANY($1::text[])`, [deleted]);
+    await db.query(`DELETE FROM threads WHERE id = ANY($1::text[])`, [deleted]);
+  }
+}
+
+const EVENT_TYPES = ['ThreadStarted', 'MessagePosted', 'RunRequested', 'RunStarted', 'RunCompleted', 'RunFailed', 'RunExpired', 'ThreadRenamed', 'ThreadDeleted', 'FeedbackGiven'];
 
 /** Conversations: threads, their messages, runs and feedback, as the chat and the Chat History read them. */
 export const threadsProjection: Projection = {
   name: 'threads',
   version: 1,
-  eventTypes: Object.keys(handlers),
+  eventTypes: EVENT_TYPES,
   tables: ['threads', 'thread_messages', 'thread_runs', 'thread_feedback'],
   async setup(db) {
     await db.query(`CREATE TABLE IF NOT EXISTS threads (
@@ -137,7 +249,5 @@ export const threadsProjection: Projection = {
   async reset(db) {
     await db.query(`DROP TABLE IF EXISTS thread_feedback, thread_runs, thread_messages, threads`);
   },
-  async apply(db, events) {
-    for (const event of events) await handlers[event.type]?.(db, event);
-  },
+  apply: applyBatch,
 };

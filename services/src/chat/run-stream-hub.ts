@@ -1,14 +1,20 @@
 /** One piece of a run's live answer; `seq` numbers deltas from 1 and is the SSE event id. */
 export type RunStreamEvent = { kind: 'delta'; seq: number; text: string } | { kind: 'end' };
 
+/**
+ * The port between the ai-runner (which produces an answer piece by piece) and the SSE route (which
+ * shows it while it grows). Adapters: this file's in-process hub (API and worker in one process) and
+ * `notify.run-stream-hub.ts` (Postgres LISTEN/NOTIFY, API and workers in separate processes).
+ * Live pieces are a courtesy: the run's stored answer in the read model stays the final word.
+ */
 export interface RunStreamHub {
   /** The worker appends the answer as it is produced, then ends the run's stream. */
   append(runId: string, text: string): void;
   end(runId: string): void;
   /**
-   * Replays the deltas after `afterSeq`, then follows the live ones until the end; returns the unsubscribe.
-   * When the worker runs in another process nothing arrives here, so callers also watch the read model,
-   * which has the authoritative final text.
+   * Replays the deltas after `afterSeq` that this hub still holds, then follows the live ones until the
+   * end; returns the unsubscribe. What an adapter cannot deliver (a run that began before this process
+   * listened, say) simply does not arrive, so callers also watch the read model.
    */
   follow(runId: string, afterSeq: number, listener: (event: RunStreamEvent) => void): () => void;
 }

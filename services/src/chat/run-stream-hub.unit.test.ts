@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { untilAborted } from './abortable.js';
+import { cutToFit } from './notify.run-stream-hub.js';
+import { runStreamHubContract } from './run-stream-hub.contract.js';
 import { createRunStreamHub, type RunStreamEvent } from './run-stream-hub.js';
+
+runStreamHubContract('in-process', async () => {
+  const hub = createRunStreamHub();
+  return { producer: hub, follower: hub, teardown: async () => {} };
+});
 
 describe('run stream hub', () => {
   it('replays what a late follower missed, then follows live until the end', () => {
@@ -42,6 +49,20 @@ describe('run stream hub', () => {
     const late: RunStreamEvent[] = [];
     hub.follow('r1', 0, (e) => late.push(e));
     expect(late).toEqual([]);
+  });
+});
+
+describe('cutting a piece to the NOTIFY payload limit', () => {
+  const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
+  it('keeps a piece that fits, and cuts one that does not on a code point, counting JSON escapes', () => {
+    expect(cutToFit('short', 100)).toEqual(['short', '']);
+    const text = 'אב"🍞\\'.repeat(50);
+    const [head, rest] = cutToFit(text, 101);
+    expect(head + rest).toBe(text);
+    expect(jsonBytes(head)).toBeLessThanOrEqual(101);
+    expect(jsonBytes(head + rest.slice(0, [...rest][0]!.length))).toBeGreaterThan(101);
+    expect(head.at(-1)).not.toMatch(/[\uD800-\uDBFF]/);
   });
 });
 

@@ -14,6 +14,10 @@ import { createTokenIssuer } from '../identity/token-issuer.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { demoAccountsEnabled } from '../platform/config/config.js';
 import type { RunStreamHub } from '../chat/run-stream-hub.js';
+import type { AwaitReadModels, ReadModelProgress } from '../platform/projections/read-model-progress.js';
+import { createMessageQuota } from '../plans/message-quota.js';
+import { createPlanBook } from '../plans/plan-book.js';
+import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { Platform } from './compose-platform.js';
 
 export interface ApiWiring {
@@ -21,12 +25,14 @@ export interface ApiWiring {
   blobs: BlobStore;
   knowledge: KnowledgeReads;
   /** Read-your-writes: resolves once the read models have applied `position` (bounded wait). */
-  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  awaitReadModels: AwaitReadModels;
   projectionPositions: () => Record<string, AllPosition> | Promise<Record<string, AllPosition>>;
   /** Current checkpoint of one read model (in-process runner, or the stored checkpoint). */
   projectionPosition: (name: string) => AllPosition | undefined | Promise<AllPosition | undefined>;
-  /** Live answers from an ai-runner in this process (embedded, tests); absent when it runs elsewhere. */
+  /** Live answers: the in-process hub of the ai-runner in this process, or LISTEN/NOTIFY from the workers process. */
   runStreams?: RunStreamHub;
+  /** Progress of the read models, so waiting routes (SSE) are woken rather than polling. */
+  readModels?: ReadModelProgress;
   clock?: () => Date;
   logger?: boolean;
   /** The built PWA; defaults to client/dist in the repository. */
@@ -44,6 +50,8 @@ export async function composeApi(wiring: ApiWiring) {
   const authenticator = createAuthenticator({ tokens, sessions });
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels: wiring.awaitReadModels, clock });
   const demo = demoAccountsEnabled(config);
+  const planOf = createPlanBook(config);
+  const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), clock });
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
   const app = await buildApp({
@@ -90,7 +98,10 @@ export async function composeApi(wiring: ApiWiring) {
       clock,
       runDeadlineSeconds: config.RUN_DEADLINE_SECONDS,
       runStreams: wiring.runStreams,
+      readModels: wiring.readModels,
+      messageQuota,
     },
+    limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock },
   });
   if (demo) await ensureDemoAccounts({ registration, sessions, passwords });
   return { app, demoAccounts: demo, publicUrl };

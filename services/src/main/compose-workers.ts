@@ -9,6 +9,7 @@ import { assistantQueries } from '@kesher/projections/assistants/assistants.quer
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import { createAiRunner } from '../workers/ai-runner/ai-runner.worker.js';
 import { createRunStreamHub } from '../chat/run-stream-hub.js';
+import type { LiveAnswers } from '../chat/choose-run-streams.js';
 import { chooseAnswerProvider } from '../chat/choose-provider.js';
 import type { AnswerProvider } from '../chat/answer-provider.port.js';
 
@@ -16,7 +17,16 @@ import type { AnswerProvider } from '../chat/answer-provider.port.js';
  * The relay ($all → bus) and the workers fed by the bus. In the embedded default they run inside the
  * `make start` process; in production each runs as its own process (relay.main, workers.main).
  */
-export async function composeWorkers(platform: Platform, options: { consumerGroupSuffix?: string; relay?: boolean; answerProvider?: AnswerProvider } = {}) {
+export async function composeWorkers(
+  platform: Platform,
+  options: {
+    consumerGroupSuffix?: string;
+    relay?: boolean;
+    answerProvider?: AnswerProvider;
+    /** Where live answers go; by default a hub the API of this same process follows. */
+    runStreams?: LiveAnswers;
+  } = {},
+) {
   const blobs: BlobStore = await createSqlBlobStore({ sql: platform.sql });
   const knowledge = createKnowledgeService({ readDb: platform.sql, blobs });
   const suffix = options.consumerGroupSuffix ? `-${options.consumerGroupSuffix}` : '';
@@ -31,8 +41,8 @@ export async function composeWorkers(platform: Platform, options: { consumerGrou
     ingest: knowledge.ingest,
     groupId: `ingest${suffix}`,
   });
-  // Live answers for the SSE route; shared only when the API runs in this process (embedded, tests).
-  const runStreams = createRunStreamHub();
+  // Live answers for the SSE route: shared with the API of this process, or sent to other processes.
+  const runStreams: LiveAnswers = options.runStreams ?? createRunStreamHub();
   const assistants = assistantQueries(platform.sql);
   const aiRunner = createAiRunner({
     bus: platform.bus,
@@ -48,6 +58,7 @@ export async function composeWorkers(platform: Platform, options: { consumerGrou
     streams: runStreams,
     groupId: `ai-runner${suffix}`,
     sweepIntervalMs: platform.config.RUN_SWEEP_INTERVAL_MS,
+    maxConcurrentRuns: platform.config.AI_MAX_CONCURRENT_RUNS,
     onError: (error) => console.error('ai-runner', error),
   });
   return {
@@ -66,6 +77,7 @@ export async function composeWorkers(platform: Platform, options: { consumerGrou
       await aiRunner.stop();
       await ingest.stop();
       await relay?.stop();
+      await runStreams.close?.();
     },
   };
 }

@@ -1,4 +1,6 @@
 import { loadConfig } from '../platform/config/config.js';
+import { allProjections } from '@kesher/projections/registry';
+import { projectionsTaking, runnerProgress } from '../platform/projections/read-model-progress.js';
 import { composeApi } from './compose-api.js';
 import { composePlatform } from './compose-platform.js';
 import { composeWorkers } from './compose-workers.js';
@@ -18,7 +20,8 @@ const { app, demoAccounts: demo } = await composeApi({
   blobs: workers.blobs,
   knowledge: workers.knowledgeReads,
   runStreams: workers.runStreams,
-  awaitReadModels: (position) => platform.projector.waitForPosition(position),
+  readModels: runnerProgress(platform.projector),
+  awaitReadModels: (position, eventTypes) => platform.projector.waitForPosition(position, { projections: projectionsTaking(allProjections, eventTypes) }),
   projectionPositions: () => platform.projector.positions(),
   projectionPosition: (name) => platform.projector.positions()[name],
 });

@@ -4,11 +4,15 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../platform/config/config.js';
 import { composePlatform, type Platform } from '../main/compose-platform.js';
+import { allProjections } from '@kesher/projections/registry';
+import { projectionsTaking, runnerProgress } from '../platform/projections/read-model-progress.js';
 import { composeApi } from '../main/compose-api.js';
 import { composeWorkers } from '../main/compose-workers.js';
 import { createTestDatabase } from './test-database.js';
 import { kafkaBrokers } from './kafka.js';
 import type { AnswerProvider } from '../chat/answer-provider.port.js';
+import { chooseRunStreams } from '../chat/choose-run-streams.js';
+import { composeStandaloneApi } from '../main/compose-standalone-api.js';
 
 export interface ApiHarness {
   app: FastifyInstance;
@@ -25,8 +29,14 @@ let owners = 0;
 /**
  * The whole backend in this process on a fresh real Postgres database: API, projector, relay and the
  * workers, over the in-process bus (default) or a real Kafka broker (`bus: 'kafka'`).
+ *
+ * `topology: 'split'` builds them as the production topology does — the API (api.main's wiring), the
+ * projector and the workers each on their own platform and connection pool, sharing only the database
+ * (and the bus) — so nothing reaches the API except through Postgres, as between processes.
  */
-export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; env?: Record<string, string>; clientDistDir?: string; answerProvider?: AnswerProvider } = {}): Promise<ApiHarness> {
+export async function createApiHarness(
+  options: { bus?: 'in-process' | 'kafka'; topology?: 'one-process' | 'split'; env?: Record<string, string>; clientDistDir?: string; answerProvider?: AnswerProvider; clock?: () => Date } = {},
+): Promise<ApiHarness> {
   const db = await createTestDatabase('kesher_api');
   const dataDir = mkdtempSync(join(tmpdir(), 'kesher-api-'));
   const config = loadConfig({
@@ -39,20 +49,39 @@ export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; 
     ...(options.bus === 'kafka' ? { KAFKA_BROKERS: kafkaBrokers().join(',') } : {}),
     ...options.env,
   });
-  const platform = await composePlatform(config, { applicationName: 'kesher-test' });
-  await platform.projector.start();
-  const workers = await composeWorkers(platform, { consumerGroupSuffix: db.name, answerProvider: options.answerProvider });
-  await workers.start();
-  const { app } = await composeApi({
-    platform,
-    blobs: workers.blobs,
-    knowledge: workers.knowledgeReads,
-    runStreams: workers.runStreams,
-    awaitReadModels: (position) => platform.projector.waitForPosition(position, { timeoutMs: 5000 }),
-    projectionPositions: () => platform.projector.positions(),
-    projectionPosition: (name) => platform.projector.positions()[name],
-    clientDistDir: options.clientDistDir ?? join(dataDir, 'no-client'),
+  const clientDistDir = options.clientDistDir ?? join(dataDir, 'no-client');
+  const split = options.topology === 'split';
+  const platform = await composePlatform(config, { applicationName: split ? 'kesher-api' : 'kesher-test' });
+  const projectorPlatform = split ? await composePlatform(config, { applicationName: 'kesher-projector' }) : platform;
+  const workersPlatform = split ? await composePlatform(config, { applicationName: 'kesher-workers' }) : platform;
+  await projectorPlatform.projector.start();
+  const workers = await composeWorkers(workersPlatform, {
+    consumerGroupSuffix: db.name,
+    answerProvider: options.answerProvider,
+    ...(split ? { runStreams: chooseRunStreams(workersPlatform.sql, 'split') } : {}),
   });
+  await workers.start();
+  let closeApi: () => Promise<void>;
+  let app: FastifyInstance;
+  if (split) {
+    const api = await composeStandaloneApi(platform, { clientDistDir, clock: options.clock });
+    app = api.app;
+    closeApi = api.close;
+  } else {
+    ({ app } = await composeApi({
+      platform,
+      blobs: workers.blobs,
+      knowledge: workers.knowledgeReads,
+      runStreams: workers.runStreams,
+      readModels: runnerProgress(platform.projector),
+      awaitReadModels: (position, eventTypes) => platform.projector.waitForPosition(position, { projections: projectionsTaking(allProjections, eventTypes), timeoutMs: 5000 }),
+      projectionPositions: () => platform.projector.positions(),
+      projectionPosition: (name) => platform.projector.positions()[name],
+      clientDistDir,
+      clock: options.clock,
+    }));
+    closeApi = () => app.close();
+  }
   await app.ready();
 
   return {
@@ -67,9 +96,10 @@ export async function createApiHarness(options: { bus?: 'in-process' | 'kafka'; 
       return { authorization: `Bearer ${body.access_token}`, accountId: body.user.uid, email };
     },
     async close() {
-      await app.close();
+      await closeApi();
       await workers.stop();
       await platform.close();
+      if (split) await Promise.all([projectorPlatform.close(), workersPlatform.close()]);
       await db.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

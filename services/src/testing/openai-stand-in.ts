@@ -32,12 +32,19 @@ const chunk = (content: string | null, extra: Record<string, unknown> = {}) =>
     ...extra,
   })}\n\n`;
 
+export interface StandInOptions {
+  /** How long the "model" thinks before its first chunk (the headers go out at once, as real servers do). */
+  firstTokenDelayMs?: number;
+  /** The reply when nothing is scripted (benchmarks send many requests); an error reply otherwise. */
+  fallback?: StandInReply;
+}
+
 /**
  * A local HTTP server speaking the documented Chat Completions streaming wire format (server-sent
  * events: `data: {chat.completion.chunk}` lines, then `data: [DONE]`), scripted reply by reply, so the
  * OpenAI adapter is tested through the real `openai` package and a real socket.
  */
-export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
+export async function startOpenAiStandIn(options: StandInOptions = {}): Promise<OpenAiStandIn> {
   const queue: StandInReply[] = [];
   const state: OpenAiStandIn = {
     baseURL: '',
@@ -55,13 +62,19 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
       return;
     }
     state.requests.push(JSON.parse(body));
-    const reply = queue.shift() ?? { kind: 'error', status: 500, message: 'stand-in: no reply scripted' };
+    const reply = queue.shift() ?? options.fallback ?? { kind: 'error', status: 500, message: 'stand-in: no reply scripted' };
     if (reply.kind === 'error') {
       response.writeHead(reply.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: reply.message, type: 'server_error', code: null } }));
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    if (options.firstTokenDelayMs) {
+      // As real servers do: the response starts at once, the first token comes when the model has it.
+      // (Without a delay the headers leave with the first chunk, so a 'hold' with no pieces never answers.)
+      response.flushHeaders();
+      await new Promise((resolve) => setTimeout(resolve, options.firstTokenDelayMs));
+    }
     if (reply.kind === 'cut') {
       // Cut only once the pieces are on the wire: destroying first would drop them unsent.
       response.write(reply.pieces.map((piece) => chunk(piece)).join(''), () => response.socket?.destroy());

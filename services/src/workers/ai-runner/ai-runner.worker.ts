@@ -63,7 +63,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
   const inFlight = new Set<AbortController>();
   /** Answers under way, by run id: a duplicate delivered meanwhile is dropped rather than answered twice at once. */
   const running = new Map<string, Promise<void>>();
-  const maxConcurrent = deps.maxConcurrentRuns ?? 8;
+  const maxConcurrent = deps.maxConcurrentRuns ?? 32;
   let stopping = false;
 
   const readThread = async (threadId: string) => {
@@ -88,11 +88,15 @@ export function createAiRunner(deps: AiRunnerDeps) {
       await deps.handle(threadDecider, stream, { type: 'FailRun', data: { runId: run.runId, error: 'This conversation was deleted.' } }, context(trigger));
       return;
     }
-    await deps.handle(threadDecider, stream, { type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } }, context(trigger));
-
     const turns = events.flatMap((e) => (e.type === 'MessagePosted' ? [e.data as { role: 'user' | 'assistant'; text: string }] : []));
     const question = [...turns].reverse().find((turn) => turn.role === 'user')?.text;
-    const assistant = await deps.findAssistant(run.assistantId);
+    // Recording the start, finding the assistant and retrieving the knowledge do not depend on each other:
+    // done at once, the first words come that many round trips sooner.
+    const [, assistant, retrieved] = await Promise.all([
+      deps.handle(threadDecider, stream, { type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } }, context(trigger)),
+      deps.findAssistant(run.assistantId),
+      question ? deps.retrieve({ assistantId: run.assistantId, question, k }).then((passages) => ({ passages }), (error: unknown) => ({ error })) : undefined,
+    ]);
     const fail = (error: string) => deps.handle(threadDecider, stream, { type: 'FailRun', data: { runId: run.runId, error } }, context(trigger));
     if (!question) return void (await fail('There is no message to answer.'));
     if (!assistant) return void (await fail('Assistant not found. Please check if the assistant still exists.'));
@@ -104,7 +108,8 @@ export function createAiRunner(deps: AiRunnerDeps) {
     let text = '';
     let usage = { promptTokens: 0, completionTokens: 0 };
     try {
-      const passages = await deps.retrieve({ assistantId: run.assistantId, question, k });
+      if (!retrieved || 'error' in retrieved) throw retrieved?.error;
+      const { passages } = retrieved;
       const history = turns.slice(0, turns.lastIndexOf(turns.findLast((t) => t.role === 'user')!)).slice(-HISTORY_TURNS);
       const request = { question, language: detectLanguage(question), history, assistant, passages, signal: controller.signal };
       for await (const delta of untilAborted(deps.provider.answer(request), controller.signal)) {

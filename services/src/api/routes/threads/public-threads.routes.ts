@@ -16,7 +16,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../api-error.js';
-import { createThreadChat, hashSession, newSessionToken, type Chatter, type ThreadRoutesDeps } from './thread-chat.js';
+import { createThreadChat, hashSession, newSessionToken, postRefusedSchema, type Chatter, type ThreadRoutesDeps } from './thread-chat.js';
 
 const ThreadParams = z.object({ threadId: z.string() });
 const RunParams = ThreadParams.extend({ runId: z.string() });
@@ -48,7 +48,7 @@ export const publicThreadRoutes =
 
     app.post(
       '/threads/public/:threadId/messages',
-      { schema: { summary: 'Public: post a message', params: ThreadParams, body: PostPublicMessageBodySchema, response: { 201: MessageSchema } } },
+      { schema: { summary: 'Public: post a message', params: ThreadParams, body: PostPublicMessageBodySchema, response: { 201: MessageSchema, 403: postRefusedSchema } } },
       async (request, reply) => reply.status(201).send(await chat.post(request, visitor(request.body.session_token), request.params.threadId, request.body.content)),
     );
 

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   chatMessages,
   detectLanguage,
+  ErrorBodySchema,
   messages,
   RunIdSchema,
   streamIds,
@@ -19,6 +20,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RunStreamHub } from '../../../chat/run-stream-hub.js';
 import { threadDecider, type Requester } from '../../../domain/thread/thread.decider.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
+import type { AwaitReadModels, ReadModelProgress } from '../../../platform/projections/read-model-progress.js';
+import type { MessageQuota } from '../../../plans/message-quota.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { createCommandRunner } from '../../command-runner.js';
@@ -26,13 +29,29 @@ import { createCommandRunner } from '../../command-runner.js';
 export interface ThreadRoutesDeps {
   handle: CommandHandler;
   readDb: Sql;
-  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  awaitReadModels: AwaitReadModels;
   clock: () => Date;
   /** A run nobody finished within this time is expired. */
   runDeadlineSeconds: number;
-  /** Live answers, when the ai-runner shares this process; otherwise streams end with the stored answer. */
+  /** Live answers: in-process when the ai-runner shares this process, LISTEN/NOTIFY across processes. */
   runStreams?: RunStreamHub;
+  /** Wakes the SSE route when the threads read model moves, instead of re-reading it on a timer. */
+  readModels?: ReadModelProgress;
+  /** The plan's monthly message limit of the assistant's owner; absent, messages are not counted against one. */
+  messageQuota?: MessageQuota;
 }
+
+/** While the worker has not said it is done, re-read the run this often anyway (a lost end, a dead worker). */
+const STREAM_SAFETY_POLL_MS = 1000;
+/** Without progress notifications, how often to re-read the run. */
+const READ_MODEL_POLL_MS = 50;
+
+/** Why a message can be refused after it passed its schema; the client shows `detail` as it is. */
+export const postRefusedSchema = ErrorBodySchema.describe(
+  "Refused: the conversation reached the assistant's chat_limit, or the assistant's owner reached the plan's monthly message limit " +
+    '("This assistant has reached its plan\'s monthly message limit ({n} messages). Please try again next month or upgrade the plan."). ' +
+    'Nothing is recorded; the monthly limit opens again on the 1st (UTC).',
+);
 
 /** Who is chatting: a signed-in owner, or a visitor known only by the session token they hold. */
 export type Chatter = { kind: 'owner'; ownerId: string } | { kind: 'visitor'; sessionHash: string };
@@ -153,6 +172,9 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
     async post(request: FastifyRequest, chatter: Chatter, rawThreadId: string, content: string): Promise<MessageDto> {
       const threadId = threadIdOf(rawThreadId);
       const { assistant } = await threadOf(chatter, threadId);
+      // Counted against the assistant owner's plan, whoever writes: the owner, or a visitor by share link.
+      const quota = await deps.messageQuota?.check(assistant.owner_id);
+      if (quota && !quota.allowed) throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
       const messageId = newId('msg');
       await run(
         request,
@@ -219,7 +241,9 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       const runId = runIdOf(rawRunId);
       const { assistant } = await threadOf(chatter, threadId);
       const reader = readerOf(chatter);
-      if (!(await threads.run(reader, threadId, runId))) throw new ApiError(404, chatMessages.runNotFound);
+      let mark = deps.readModels?.position('threads');
+      let row = await threads.run(reader, threadId, runId);
+      if (!row) throw new ApiError(404, chatMessages.runNotFound);
 
       reply.hijack();
       const raw = reply.raw;
@@ -234,16 +258,35 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       const send = (event: string, data: unknown, id?: number) => {
         if (open) raw.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       };
+      let wake: (() => void) | undefined;
+      const rouse = () => wake?.();
+      const nap = (ms: number) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(done, ms);
+          function done() {
+            clearTimeout(timer);
+            wake = undefined;
+            resolve();
+          }
+          wake = done;
+        });
+      // The worker's end of the stream says the outcome is recorded; the read model then shows it shortly.
+      let workerDone = !deps.runStreams;
       const lastEventId = Number(request.headers['last-event-id']);
       const unfollow = deps.runStreams?.follow(runId, Number.isInteger(lastEventId) && lastEventId > 0 ? lastEventId : 0, (event) => {
         if (event.kind === 'delta') send('delta', { text: event.text }, event.seq);
+        else {
+          workerDone = true;
+          rouse();
+        }
       });
       request.raw.on('close', () => {
         open = false;
+        rouse();
       });
       // The read model decides the end: it holds the stored answer whichever process produced it.
       while (open) {
-        const row = await threads.run(reader, threadId, runId);
+        row ??= await threads.run(reader, threadId, runId);
         const dto = row && runDto(row, assistant);
         if (!dto) break;
         if (dto.status === 'completed') {
@@ -255,7 +298,22 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
           send(dto.status, { run_id: runId, message: dto.last_error?.message ?? 'Unknown error occurred' });
           break;
         }
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (!open) break;
+        // A run past its deadline reads as expired, so never sleep beyond it.
+        const cap = Math.min(STREAM_SAFETY_POLL_MS, Math.max(0, row!.deadline_at.getTime() - deps.clock().getTime()) + 10);
+        if (!workerDone) {
+          // Until the worker ends its stream; the slow re-read covers a lost end and a worker that died.
+          await nap(cap);
+        } else if (deps.readModels) {
+          const napping = nap(cap);
+          await Promise.race([deps.readModels.waitForMove('threads', mark, cap), napping]);
+          rouse();
+        } else {
+          await nap(Math.min(READ_MODEL_POLL_MS, cap));
+        }
+        // Read again, noting first how far the read model was, so a change landing meanwhile is not missed.
+        mark = deps.readModels?.position('threads');
+        row = undefined;
       }
       unfollow?.();
       open = false;

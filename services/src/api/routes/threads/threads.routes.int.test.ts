@@ -68,11 +68,11 @@ async function newThread(h: ApiHarness, owner: Owner) {
   return response.json().thread_id as string;
 }
 
-function chatTests(label: string, options: { bus: 'in-process' | 'kafka' }, available: { available: boolean; reason?: string }) {
+function chatTests(label: string, options: { bus: 'in-process' | 'kafka'; topology?: 'one-process' | 'split' }, available: { available: boolean; reason?: string }) {
   describe.skipIf(!available.available)(`chat (${label})${available.available ? '' : ` (not run: ${available.reason})`}`, () => {
     let h: ApiHarness;
     beforeAll(async () => {
-      h = await createApiHarness({ bus: options.bus });
+      h = await createApiHarness(options);
     });
     afterAll(async () => h?.close());
 
@@ -129,10 +129,13 @@ function chatTests(label: string, options: { bus: 'in-process' | 'kafka' }, avai
       expect(deltas.map((e) => JSON.parse(e.data!).text).join('')).toBe(answer!.content[0]!.text.value);
       expect(JSON.parse(done.data!).message.content[0].text.value).toBe(answer!.content[0]!.text.value);
 
-      // Resuming after the third delta replays only what follows it.
-      const resumed = await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${runId}/stream`, headers: { ...auth, 'last-event-id': '3' } });
-      expect(resumed.body).not.toMatch(/^id: [123]$/m);
-      expect(resumed.body).toMatch(/^id: 4$/m);
+      // Resuming after the first delta replays only what follows it. (How many deltas there are depends on
+      // the adapter: across processes, pieces produced while one is on its way travel together.)
+      const resumed = await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${runId}/stream`, headers: { ...auth, 'last-event-id': deltas[0]!.id! } });
+      const rest = resumed.body.trim().split('\n\n').map((block) => Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)])));
+      expect(rest.filter((e) => e.event === 'delta').every((e) => Number(e.id) > Number(deltas[0]!.id))).toBe(true);
+      expect(JSON.parse(deltas[0]!.data!).text + rest.filter((e) => e.event === 'delta').map((e) => JSON.parse(e.data!).text).join('')).toBe(answer!.content[0]!.text.value);
+      expect(rest.at(-1)!.event).toBe('completed');
     });
 
     it("keeps each owner's threads to that owner", async () => {
@@ -236,6 +239,8 @@ function chatTests(label: string, options: { bus: 'in-process' | 'kafka' }, avai
 
 chatTests('in-process bus', { bus: 'in-process' }, gate);
 chatTests('Kafka bus', { bus: 'kafka' }, gate.available ? await kafkaAvailability() : gate);
+// The production topology: API, projector and workers apart, sharing only Postgres (and the bus).
+chatTests('API, projector and workers apart', { bus: 'in-process', topology: 'split' }, gate);
 
 /** A provider that never answers, nor listens to its signal: the run must still end, as expired, at its deadline. */
 const silentProvider: AnswerProvider = {

@@ -19,7 +19,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
-import { createThreadChat, type Chatter, type ThreadRoutesDeps } from './thread-chat.js';
+import { createThreadChat, postRefusedSchema, type Chatter, type ThreadRoutesDeps } from './thread-chat.js';
 
 /** Path ids stay plain strings here; thread-chat checks them and answers 400 with the spec's texts. */
 const ThreadParams = z.object({ threadId: z.string() });
@@ -47,7 +47,14 @@ export const threadRoutes =
 
     app.post(
       '/threads/:threadId/messages',
-      { schema: { summary: 'Post a message (100 words, ~400 tokens at most)', params: ThreadParams, body: PostMessageBodySchema, response: { 201: MessageSchema } } },
+      {
+        schema: {
+          summary: 'Post a message (100 words, ~400 tokens at most)',
+          params: ThreadParams,
+          body: PostMessageBodySchema,
+          response: { 201: MessageSchema, 403: postRefusedSchema },
+        },
+      },
       async (request, reply) => reply.status(201).send(await chat.post(request, owner(request), request.params.threadId, request.body.content)),
     );
 
