@@ -48,7 +48,7 @@ export const routes: RouteObject[] = [
               { path: 'billing', lazy: shell('Billing') },
               // Linked from the user menu; a page frame until account settings exist.
               { path: 'settings', lazy: shell('Settings') },
-              { path: 'widget-preview/:assistantId', lazy: shell('WidgetPreview') },
+              { path: 'widget-preview/:assistantId', lazy: () => import('./routes/widget-preview') },
             ],
           },
         ],
@@ -64,7 +64,7 @@ export const routes: RouteObject[] = [
       // Protected without the layout.
       {
         lazy: async () => ({ Component: (await import('./require-auth')).RequireAuth }),
-        children: [{ path: 'chat/:assistantId/:threadId?', lazy: shell('Chat') }],
+        children: [{ path: 'chat/:assistantId/:threadId?', lazy: () => import('./routes/chat') }],
       },
     ],
   },

@@ -1,6 +1,6 @@
-import { EmbedPage } from '@/features/public-chat/components/embed-page';
+import { EmbedPage } from '@/features/embed/components/embed-page';
 import type { VisitorPageProps } from '../route-table';
 
-export function Component({ params }: VisitorPageProps) {
-  return <EmbedPage shareToken={params.shareToken ?? ''} />;
+export function Component({ params, search }: VisitorPageProps) {
+  return <EmbedPage shareToken={params.shareToken ?? ''} search={search} />;
 }

@@ -1,6 +1,54 @@
-import { PublicChatPage } from '@/features/public-chat/components/public-chat-page';
+import { chatMessages } from '@kesher/contracts/rules/chat';
+import { useMemo } from 'react';
+import { startVisitorThread } from '@/features/chat/api/threads';
+import { ChatScreen } from '@/features/chat/components/chat-screen';
+import type { ChatConnection } from '@/features/chat/hooks/use-chat';
+import { type PublicChatContext, PublicChatPage } from '@/features/public-chat/components/public-chat-page';
+import { ApiError } from '@/lib/api-error';
+import { paths } from '@/lib/paths';
+import { navigate } from '../location';
 import type { VisitorPageProps } from '../route-table';
 
-export function Component({ params }: VisitorPageProps) {
-  return <PublicChatPage assistantId={params.assistantId ?? ''} threadId={params.threadId} />;
+/** A visitor's way into a conversation: the share link's token starts it, the session token keeps it. */
+function useVisitorConnection({ assistant, shareToken, sessionToken, rememberSession }: PublicChatContext): ChatConnection {
+  return useMemo(
+    () => ({
+      access: sessionToken ? { kind: 'visitor', sessionToken } : null,
+      async startThread() {
+        if (!shareToken) throw new ApiError('forbidden', 403, chatMessages.invalidShareLink);
+        const started = await startVisitorThread({ assistantId: assistant.id, shareToken, sessionToken: sessionToken ?? undefined, channel: 'public_link' });
+        const token = started.sessionToken ?? sessionToken;
+        if (!token) throw new ApiError('unexpected', null, chatMessages.sessionTokenRequired);
+        rememberSession(token);
+        return { threadId: started.threadId, access: { kind: 'visitor', sessionToken: token } };
+      },
+    }),
+    [assistant.id, shareToken, sessionToken, rememberSession],
+  );
+}
+
+function VisitorChat({ context, threadId, search }: { context: PublicChatContext; threadId: string | undefined; search: string }) {
+  const connection = useVisitorConnection(context);
+  const assistantId = context.assistant.id;
+  return (
+    <ChatScreen
+      assistant={context.assistant}
+      threadId={threadId}
+      connection={connection}
+      onThreadChange={(next) => navigate(`${paths.publicChat(assistantId, next)}${search}`, { replace: true })}
+    />
+  );
+}
+
+/** /public-chat/{assistantId}/{threadId?}: the visitor's chat (no New Chat, no way back to a dashboard). */
+export function Component({ params, search }: VisitorPageProps) {
+  const assistantId = params.assistantId ?? '';
+  return (
+    <PublicChatPage
+      key={assistantId}
+      assistantId={assistantId}
+      search={search}
+      renderChat={(context) => <VisitorChat context={context} threadId={params.threadId} search={search} />}
+    />
+  );
 }

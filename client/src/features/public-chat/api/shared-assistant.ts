@@ -10,6 +10,8 @@ export interface SharedAssistant {
   name: string;
   description: string;
   avatar_url: string | null;
+  /** The external id (asst_…) the visitor's runs are started with. */
+  openai_assistant_id: string | null;
 }
 
 function asSharedAssistant(value: unknown): SharedAssistant {
@@ -20,6 +22,7 @@ function asSharedAssistant(value: unknown): SharedAssistant {
     name: v.name,
     description: typeof v.description === 'string' ? v.description : '',
     avatar_url: typeof v.avatar_url === 'string' ? v.avatar_url : null,
+    openai_assistant_id: typeof v.openai_assistant_id === 'string' ? v.openai_assistant_id : null,
   };
 }
 

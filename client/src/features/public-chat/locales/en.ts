@@ -1,10 +1,9 @@
 export const en = {
   loadingAssistant: 'Loading assistant...',
+  retry: 'Try Again',
   invalidLink: 'Invalid or expired share link.',
   startFailed: 'Failed to start chat.',
   sharedAssistant: 'Shared Assistant',
-  startConversation: 'Start a conversation',
-  ready: 'Assistant is ready',
   chatSoon: 'Chatting with shared assistants arrives with the chat feature.',
   initializing: 'Initializing chat...',
   notFound: 'Assistant not found.',

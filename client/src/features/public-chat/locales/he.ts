@@ -2,11 +2,10 @@ import type { PublicChatLocale } from './en';
 
 export const he: PublicChatLocale = {
   loadingAssistant: 'טוענים את העוזר...',
+  retry: 'נסו שוב',
   invalidLink: 'קישור השיתוף אינו תקין או שפג תוקפו.',
   startFailed: 'לא ניתן להתחיל את השיחה.',
   sharedAssistant: 'עוזר משותף',
-  startConversation: 'התחילו שיחה',
-  ready: 'העוזר מוכן',
   chatSoon: 'שיחה עם עוזרים משותפים תגיע יחד עם יכולת הצ׳אט.',
   initializing: 'מאתחלים את הצ׳אט...',
   notFound: 'העוזר לא נמצא.',

@@ -1,0 +1,92 @@
+import { act, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useTexts } from '@/lib/texts';
+import { renderWithProviders } from '@/test/render';
+import type { ChatMessage } from '../api/chat-types';
+import { chatLocales } from '../locales';
+import { MessageItem } from './message-item';
+
+const answer = (id: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
+  id,
+  role: 'assistant',
+  text: 'Our sourdough is on the menu page.',
+  timestamp: 0,
+  runId: 'run_1',
+  sources: [],
+  hasRedirect: true,
+  redirectUrl: 'https://bakery.example/buy',
+  ...extra,
+});
+
+function Item({ message, fresh, target = '_blank' }: { message: ChatMessage; fresh: boolean; target?: '_self' | '_blank' }) {
+  const { t } = useTexts('chat', chatLocales);
+  return (
+    <ol>
+      <MessageItem message={message} fresh={fresh} target={target} onFeedback={vi.fn()} onAlert={vi.fn()} t={t} />
+    </ol>
+  );
+}
+
+describe('the redirect button', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('shows Visit Link and opens a freshly arrived redirect after 1 s, once', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    vi.useFakeTimers();
+    const first = renderWithProviders(<Item message={answer('msg_fresh')} fresh />);
+    const link = screen.getByRole('link', { name: /Visit Link/ });
+    expect(link).toHaveAttribute('href', 'https://bakery.example/buy');
+    expect(link).toHaveAttribute('target', '_blank');
+    await act(() => vi.advanceTimersByTimeAsync(999));
+    expect(open).not.toHaveBeenCalled();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(open).toHaveBeenCalledWith('https://bakery.example/buy', '_blank', 'noopener,noreferrer');
+    // Shown again (a remount, say): an address already opened is not opened twice.
+    first.unmount();
+    renderWithProviders(<Item message={answer('msg_fresh')} fresh />);
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    expect(open).toHaveBeenCalledTimes(1);
+  });
+
+  it('never opens one from history', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    vi.useFakeTimers();
+    renderWithProviders(<Item message={answer('msg_old')} fresh={false} />);
+    expect(screen.getByRole('link', { name: /Visit Link/ })).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('stays in the frame inside the embed', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    vi.useFakeTimers();
+    renderWithProviders(<Item message={answer('msg_embed')} fresh target="_self" />);
+    expect(screen.getByRole('link', { name: 'Visit Link' })).toHaveAttribute('target', '_self');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(open).toHaveBeenCalledWith('https://bakery.example/buy', '_self', undefined);
+  });
+});
+
+describe('an answer', () => {
+  it('reads in its own direction, links addresses and lists its sources modestly', () => {
+    renderWithProviders(
+      <Item
+        message={answer('msg_src', {
+          text: 'See https://bakery.example/menu. Thanks!',
+          hasRedirect: false,
+          redirectUrl: null,
+          sources: [
+            { fileId: 'file-1', filename: 'menu.txt', sourceUrl: null },
+            { fileId: 'file-2', filename: 'site page', sourceUrl: 'https://bakery.example/about' },
+          ],
+        })}
+        fresh={false}
+      />,
+    );
+    expect(screen.getByText(/See/).closest('.chat-bubble')).toHaveAttribute('dir', 'auto');
+    expect(screen.getByRole('link', { name: 'https://bakery.example/menu' })).toHaveAttribute('href', 'https://bakery.example/menu');
+    expect(screen.getByRole('button', { name: 'menu.txt' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'site page' })).toHaveAttribute('href', 'https://bakery.example/about');
+    expect(screen.queryByRole('link', { name: /Visit Link/ })).toBeNull();
+  });
+});

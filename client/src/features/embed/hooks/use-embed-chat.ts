@@ -1,0 +1,260 @@
+import { chatInputProblem, estimateTokens } from '@kesher/contracts/rules/chat';
+import { countWords, limits } from '@kesher/contracts/rules/limits';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ChatMessage } from '@/features/chat/api/chat-types';
+import { listMessages, postMessage, sendFeedback, startRun } from '@/features/chat/api/threads';
+import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
+import { ApiError } from '@/lib/api-error';
+import type { Translate } from '@/lib/texts';
+import { type ConversationStore, createSessionToken, deviceFingerprint, embedDomain, type Rating } from '../conversation-store';
+import { type EmbedMessage, fromChatMessage, localMessage, toStored, withFeedback } from '../embed-messages';
+import { followEmbedRun } from '../embed-run';
+import { openRedirect, postToParent, REDIRECT_DELAY_MS, typingMessage } from '../parent-window';
+import { type EmbedConversation, isThreadGone, startEmbedConversation, visitorAccess } from './use-embed-session';
+
+/** The input's problem in the page's language (the English texts are exactly chatInputProblem's). */
+export function inputProblem(text: string, t: Translate): string | null {
+  if (!chatInputProblem(text)) return null;
+  const words = countWords(text);
+  return words > limits.chatInputWords ? t('wordLimit', { count: words }) : t('tokenLimit', { count: estimateTokens(text) });
+}
+
+/** Apologies stay where they were said when the server's list replaces the conversation. */
+function mergeServerList(list: ChatMessage[], previous: EmbedMessage[]): EmbedMessage[] {
+  const server = withFeedback(list, previous);
+  const apologies = previous.filter((m) => m.local && m.role === 'assistant');
+  return [...server, ...apologies].sort((a, b) => a.timestamp - b.timestamp);
+}
+
+interface Options {
+  assistant: SharedAssistant;
+  shareToken: string;
+  initial: EmbedConversation;
+  store: ConversationStore;
+  t: Translate;
+}
+
+/**
+ * The embedded chat (spec part 2 §4 "Embedded chat"): the question shows at once and the input clears;
+ * it is posted, a run is started and followed (stream, else the embed's polling schedule) while the
+ * Thinking state is on; a completed run reloads the conversation, a failed or late one appends the
+ * spec's apology. Every change is written to the stored conversation; the parent window hears when the
+ * assistant is typing and where a fresh sales-mode answer redirects.
+ */
+export function useEmbedChat({ assistant, shareToken, initial, store, t }: Options) {
+  const [conversation, setConversation] = useState({ threadId: initial.threadId, sessionToken: initial.sessionToken });
+  const [messages, setMessages] = useState<EmbedMessage[]>(initial.messages);
+  const [restored, setRestored] = useState(initial.restored);
+  const [thinking, setThinking] = useState(false);
+  const [streamText, setStreamText] = useState<string | null>(null);
+  const [draft, setDraft] = useState('');
+  const [alert, setAlert] = useState<string | null>(null);
+  const [switching, setSwitching] = useState(false);
+
+  const current = useRef(conversation);
+  current.current = conversation;
+  const latest = useRef({ messages, t });
+  latest.current = { messages, t };
+  const generation = useRef(0);
+  const mounted = useRef(true);
+  const operation = useRef<AbortController | null>(null);
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  const typingAnnounced = useRef(false);
+  const live = (gen: number) => mounted.current && generation.current === gen;
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      operation.current?.abort();
+      timers.current.forEach(clearTimeout);
+      if (typingAnnounced.current) postToParent(typingMessage(false));
+    };
+  }, []);
+
+  // The stored conversation follows what is on screen (a fresh 7 days from every change).
+  useEffect(() => {
+    store.save(assistant.id, {
+      threadId: conversation.threadId,
+      messages: toStored(messages),
+      sessionToken: conversation.sessionToken,
+      deviceFingerprint: deviceFingerprint(),
+      domain: embedDomain(),
+      shareToken,
+    });
+  }, [store, assistant.id, shareToken, conversation, messages]);
+
+  // ASSISTANT_TYPING to the parent whenever the Thinking state changes (not for the initial idle state).
+  useEffect(() => {
+    if (!thinking && !typingAnnounced.current) return;
+    typingAnnounced.current = true;
+    postToParent(typingMessage(thinking));
+  }, [thinking]);
+
+  const apologize = (gen: number, key: 'runFailed' | 'timedOut' | 'sendFailed') => {
+    if (live(gen)) setMessages((all) => [...all, localMessage('assistant', latest.current.t(key))]);
+  };
+
+  const switchTo = (next: EmbedConversation) => {
+    generation.current++;
+    current.current = { threadId: next.threadId, sessionToken: next.sessionToken };
+    setConversation(current.current);
+    setMessages(next.messages);
+    setRestored(false);
+    setStreamText(null);
+    setAlert(null);
+  };
+
+  /** Posts the question; a thread the server no longer knows is replaced by a new one, once. */
+  async function post(gen: number, text: string, pendingId: string) {
+    let { threadId, sessionToken } = current.current;
+    let posted: ChatMessage;
+    try {
+      posted = await postMessage(visitorAccess(sessionToken), threadId, text);
+    } catch (error) {
+      if (!isThreadGone(error)) throw error;
+      const next = await startEmbedConversation({ assistant, shareToken, sessionToken, store });
+      if (!live(gen)) return null;
+      const pending = latest.current.messages.find((m) => m.id === pendingId);
+      switchTo({ ...next, messages: pending ? [pending] : [] });
+      gen = generation.current;
+      ({ threadId, sessionToken } = next);
+      posted = await postMessage(visitorAccess(sessionToken), threadId, text);
+    }
+    return { gen, threadId, sessionToken, posted };
+  }
+
+  /** Enter or the Send button (spec §5): ignored when blank, while a reply is pending or without a thread. */
+  const send = async () => {
+    const { t: tr } = latest.current;
+    if (draft.trim() === '' || thinking || switching || !current.current.threadId) return;
+    const problem = inputProblem(draft, tr);
+    if (problem) {
+      setAlert(problem);
+      return;
+    }
+    const text = draft.trim();
+    let gen = generation.current;
+    const pending = localMessage('user', text);
+    setMessages((all) => [...all, pending]);
+    latest.current.messages = [...latest.current.messages, pending];
+    setDraft('');
+    setAlert(null);
+    setThinking(true);
+    setStreamText(null);
+    const op = new AbortController();
+    operation.current = op;
+    try {
+      let threadId: string;
+      let sessionToken: string;
+      let runId: string;
+      try {
+        const sent = await post(gen, text, pending.id);
+        if (!sent || !live(sent.gen)) return;
+        ({ gen, threadId, sessionToken } = sent);
+        const posted = sent.posted;
+        setMessages((all) => all.map((m) => (m.id === pending.id ? fromChatMessage({ ...posted, text: posted.text || text }) : m)));
+        if (!assistant.openai_assistant_id) throw new Error('the shared assistant has no external id');
+        runId = (await startRun(visitorAccess(sessionToken), threadId, assistant.openai_assistant_id)).id;
+      } catch (error) {
+        apologize(gen, 'sendFailed');
+        // The server's own words for refusals it explains (the conversation's message limit, "still answering").
+        if (live(gen) && error instanceof ApiError && error.status !== null && error.status < 500 && error.detail) setAlert(error.detail);
+        return;
+      }
+      if (!live(gen)) return;
+      const access = visitorAccess(sessionToken);
+      let outcome;
+      try {
+        outcome = await followEmbedRun(access, threadId, runId, (textSoFar) => live(gen) && setStreamText(textSoFar), op.signal);
+      } catch {
+        if (!op.signal.aborted) apologize(gen, 'sendFailed');
+        return;
+      }
+      if (!live(gen)) return;
+      if (outcome.kind !== 'completed') {
+        apologize(gen, outcome.kind === 'failed' ? 'runFailed' : 'timedOut');
+        return;
+      }
+      let list: ChatMessage[] | null = null;
+      try {
+        list = await listMessages(access, threadId);
+      } catch {
+        // The stream's end carried the stored answer; show that if the reload failed.
+      }
+      if (!live(gen)) return;
+      const known = new Set(latest.current.messages.map((m) => m.id));
+      const arrived = (list ?? (outcome.message ? [outcome.message] : [])).filter((m) => m.role === 'assistant' && !known.has(m.id));
+      setMessages((all) => (list ? mergeServerList(list, all) : [...all, ...arrived.map((m) => fromChatMessage(m))]));
+      // A fresh answer's redirect opens after 1 s; history never redirects.
+      const redirect = [...arrived].reverse().find((m) => m.redirectUrl)?.redirectUrl;
+      if (redirect) timers.current.push(setTimeout(() => mounted.current && openRedirect(redirect), REDIRECT_DELAY_MS));
+    } finally {
+      if (operation.current === op) operation.current = null;
+      if (live(gen)) {
+        setThinking(false);
+        setStreamText(null);
+      }
+    }
+  };
+
+  /** A new thread on the same session; the old one stays on the server. */
+  const newConversation = async () => {
+    if (thinking || switching) return;
+    setSwitching(true);
+    try {
+      const next = await startEmbedConversation({ assistant, shareToken, sessionToken: current.current.sessionToken, store });
+      if (mounted.current) switchTo(next);
+    } catch {
+      if (mounted.current) setAlert(latest.current.t('newFailed'));
+    } finally {
+      if (mounted.current) setSwitching(false);
+    }
+  };
+
+  /**
+   * Clear (after the confirmation, spec §4): a new thread on a new session token replaces the stored
+   * conversation, so nothing of the old one can be read from this browser any more. The new thread is
+   * made first: if that fails, the conversation on screen stays and the spec's failure text shows.
+   */
+  const clearConversation = async () => {
+    if (thinking || switching) return false;
+    setSwitching(true);
+    try {
+      const next = await startEmbedConversation({ assistant, shareToken, sessionToken: createSessionToken(), store });
+      if (mounted.current) switchTo(next);
+      return true;
+    } catch {
+      if (mounted.current) setAlert(latest.current.t('clearFailed'));
+      return false;
+    } finally {
+      if (mounted.current) setSwitching(false);
+    }
+  };
+
+  const giveFeedback = useCallback(
+    async (messageId: string, rating: Rating) => {
+      const { threadId, sessionToken } = current.current;
+      await sendFeedback(visitorAccess(sessionToken), { assistantId: assistant.id, threadId, messageId, rating, source: 'chat' });
+      if (mounted.current) setMessages((all) => all.map((m) => (m.id === messageId ? { ...m, feedback: rating } : m)));
+    },
+    [assistant.id],
+  );
+
+  return {
+    threadId: conversation.threadId,
+    messages,
+    restored,
+    thinking,
+    streamText,
+    switching,
+    draft,
+    setDraft,
+    alert,
+    setAlert,
+    send,
+    newConversation,
+    clearConversation,
+    giveFeedback,
+  };
+}
