@@ -1,0 +1,408 @@
+/**
+ * Chat benchmarks (issue 5). Kesher runs as its own process(es) on the real Postgres and is driven over
+ * real HTTP, as a browser would: post the message, start the run, open the SSE stream.
+ *
+ * The main figures use Kesher's one-process composition (embedded.main: API, projector, relay and ai-runner
+ * in one Node process) with its read models and events on Postgres (DATABASE_URL) and the in-process bus:
+ * the production-like default of a single server. Timings start when the client starts the POST of the
+ * message and end when the client reads the first `delta` (ttft) or the `completed` event (run complete),
+ * so each includes three HTTP requests. Variants (when a Kafka broker answers): the same process on
+ * Kafka, and the production topology (api, projector, relay and workers as four processes on Kafka),
+ * where the answer's pieces reach the API through Postgres LISTEN/NOTIFY.
+ *
+ *   make bench-chat                  all of it, into bench-results/chat.json
+ *   npx tsx ops/bench/chat.bench.ts ttft overhead visitors variants    a subset (bench-results/chat-partial-….json)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadDocuments, loadQuestions } from '@kesher/services/knowledge/eval/retrieval-eval';
+import { kafkaAvailability, kafkaBrokers } from '@kesher/services/testing/kafka';
+import { startOpenAiStandIn } from '@kesher/services/testing/openai-stand-in';
+import { createTestDatabase } from '@kesher/services/testing/test-database';
+import pg from 'pg';
+import { peakRssMb, percentile, repoRoot, round, writeResults } from './bench-kit.js';
+
+const CONVERSATIONS = Number(process.env.BENCH_CHAT_CONVERSATIONS ?? 20);
+const ROUNDS = Number(process.env.BENCH_CHAT_ROUNDS ?? 10);
+const VISITORS = Number(process.env.BENCH_CHAT_VISITORS ?? 200);
+const VISITOR_MESSAGES = 5;
+const FIRST_TOKEN_DELAY_MS = Number(process.env.BENCH_CHAT_FIRST_TOKEN_DELAY_MS ?? 200);
+/** The paced variant: how long each conversation waits after an answer before asking again. */
+const THINK_MS = Number(process.env.BENCH_CHAT_THINK_MS ?? 1000);
+
+type Topology = 'one-process' | 'split';
+
+interface Kesher {
+  base: string;
+  /** What the processes printed (for a failure's report). */
+  output(): string;
+  /** Transactions the database has committed so far (each autocommit statement is one). */
+  transactions(): Promise<number>;
+  /** The process whose memory is reported (the one-process server, or the API of the split topology). */
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** A port nobody listens on right now (asked of the OS, so parallel test runs do not collide). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function spawnMain(main: string, env: Record<string, string>, output: string[]): ChildProcess {
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every Kesher process (open it in Chrome DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(repoRoot, `services/src/main/${main}.main.ts`)], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => output.push(`[${main}] ${d}`));
+  child.stderr!.on('data', (d) => output.push(`[${main}] ${d}`));
+  return child;
+}
+
+/** Starts Kesher on a fresh database; resolves once the API answers. */
+async function startKesher(topology: Topology, extraEnv: Record<string, string> = {}): Promise<Kesher> {
+  const db = await createTestDatabase('kesher_bench_chat');
+  const port = await freePort();
+  const env = {
+    DATABASE_URL: db.url,
+    PORT: String(port),
+    METRICS_PORT: String(await freePort()),
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'kesher-bench-chat-')),
+    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-42',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    // Every account is on the free plan (100 messages a month); the benchmark sends thousands.
+    PLAN_FREE_MESSAGES_PER_MONTH: '100000000',
+    NODE_ENV: 'production',
+    ...extraEnv,
+  };
+  const output: string[] = [];
+  const children = topology === 'one-process' ? [spawnMain('embedded', env, output)] : ['api', 'projector', 'relay', 'workers'].map((main) => spawnMain(main, env, output));
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  const transactions = async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    // The statistics collector publishes with a small delay; ask for a fresh snapshot.
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await client.query<{ n: string }>(`SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()`);
+    await client.end();
+    return Number(rows[0]!.n);
+  };
+  const stop = async () => {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
+    await db.drop();
+  };
+  for (let i = 0; i < 600 && children.every((child) => child.exitCode === null); i++) {
+    if ((await fetch(`${base}/health`).catch(() => undefined))?.ok) return { base, pid: children[0]!.pid!, stop, transactions, output: () => output.join('') };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`Kesher did not start:\n${output.join('')}`);
+}
+
+class HttpError extends Error {}
+
+async function call<T = Record<string, unknown>>(base: string, path: string, init: { method?: string; token?: string; body?: unknown; form?: FormData } = {}): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    method: init.method ?? (init.body || init.form ? 'POST' : 'GET'),
+    headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+    body: init.form ?? (init.body ? JSON.stringify(init.body) : undefined),
+  });
+  if (!response.ok) throw new HttpError(`${init.method ?? 'POST'} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+interface Assistant {
+  token: string;
+  id: number;
+  externalId: string;
+  shareToken: string;
+}
+
+/** An owner with an assistant trained on the labelled corpus (13 English and Hebrew documents), so retrieval is real. */
+async function assistantWithKnowledge(base: string): Promise<Assistant> {
+  const session = await call<{ access_token: string }>(base, '/auth/register', { body: { email: `bench-${Date.now()}@example.com`, password: 'Bench-Passw0rd!' } });
+  const token = session.access_token;
+  const created = await call<{ assistant_id: number; openai_assistant_id: string }>(base, '/assistants/', {
+    token,
+    body: { name: 'Policies', description: 'Answers from the handbook', instructions: 'Answer from the documents only.' },
+  });
+  const documents = loadDocuments();
+  for (const { document, bytes } of documents) {
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type: 'text/plain' }), document.replace('/', '-'));
+    await call(base, `/assistants/${created.assistant_id}/upload_file`, { token, form });
+  }
+  for (let i = 0; ; i++) {
+    const files = await call<{ status: string }[]>(base, `/assistants/${created.assistant_id}/files`, { token });
+    if (files.length === documents.length && files.every((f) => f.status === 'ready')) break;
+    // Generous: on Kafka the ingest worker's consumer group may still be joining.
+    if (files.some((f) => f.status === 'failed') || i > 1800) throw new Error(`ingestion did not finish: ${JSON.stringify(files)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const share = await call<{ share_token: string }>(base, `/assistants/${created.assistant_id}/generate-share-token`, { token, method: 'POST' });
+  return { token, id: created.assistant_id, externalId: created.openai_assistant_id, shareToken: share.share_token };
+}
+
+interface Turn {
+  /** From the start of the message POST to the first `delta` read; undefined when none came. */
+  ttftMs?: number;
+  /** From the run's creation (its POST answered) to the first `delta`. */
+  ttftFromRunMs?: number;
+  completeMs: number;
+  deltas: number;
+  outcome: string;
+}
+
+/** Reads one SSE response to its end, noting when the first delta arrived. */
+async function readStream(response: Response, onFirstDelta: () => void): Promise<{ outcome: string; deltas: number }> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  let deltas = 0;
+  let outcome = 'cut';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return { outcome, deltas };
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const event = /^event: (.*)$/m.exec(buffer.slice(0, end))?.[1];
+      buffer = buffer.slice(end + 2);
+      if (event === 'delta' && deltas++ === 0) onFirstDelta();
+      else if (event && event !== 'delta') outcome = event;
+    }
+  }
+}
+
+/** One question as the chat asks it: post, run, stream until the run ends. */
+async function ask(base: string, who: { token?: string; sessionToken?: string }, assistant: Assistant, threadId: string, question: string): Promise<Turn> {
+  const visitor = who.sessionToken !== undefined;
+  const prefix = visitor ? `/threads/public/${threadId}` : `/threads/${threadId}`;
+  const session = visitor ? { session_token: who.sessionToken } : {};
+  const started = performance.now();
+  await call(base, `${prefix}/messages`, { token: who.token, body: { content: question, ...session } });
+  const run = await call<{ run_id: string }>(base, `${prefix}/runs`, { token: who.token, body: { assistant_id: assistant.externalId, ...session } });
+  const runCreated = performance.now();
+  let firstDelta: number | undefined;
+  const response = await fetch(`${base}${prefix}/runs/${run.run_id}/stream${visitor ? `?session_token=${who.sessionToken}` : ''}`, {
+    headers: who.token ? { authorization: `Bearer ${who.token}` } : {},
+  });
+  if (!response.ok) throw new HttpError(`stream: ${response.status}`);
+  const { outcome, deltas } = await readStream(response, () => (firstDelta = performance.now()));
+  const ended = performance.now();
+  return {
+    ttftMs: firstDelta === undefined ? undefined : firstDelta - started,
+    ttftFromRunMs: firstDelta === undefined ? undefined : firstDelta - runCreated,
+    completeMs: ended - started,
+    deltas,
+    outcome,
+  };
+}
+
+const questions = loadQuestions().map((q) => q.question);
+
+/**
+ * `conversations` owner conversations at once, `ROUNDS` questions each after one warm-up round. Closed
+ * loop (`thinkMs` 0): each asks again the moment its answer is complete, so `conversations` turns are
+ * always in flight — the server runs flat out and the figures are mostly queueing. With `thinkMs`, each
+ * waits that long before its next question, as people do; turns then overlap only by chance.
+ */
+async function concurrentConversations(base: string, assistant: Assistant, options: { conversations?: number; thinkMs?: number } = {}) {
+  const conversations = options.conversations ?? CONVERSATIONS;
+  const threads = await Promise.all(
+    Array.from({ length: conversations }, async () => (await call<{ thread_id: string }>(base, '/threads/', { token: assistant.token, body: { assistant_id: assistant.id } })).thread_id),
+  );
+  const turns: Turn[] = [];
+  await Promise.all(
+    threads.map(async (threadId, c) => {
+      // Paced conversations start spread over one think time, not all in the same millisecond.
+      if (options.thinkMs) await new Promise((r) => setTimeout(r, (c * options.thinkMs!) / conversations));
+      for (let round = -1; round < ROUNDS; round++) {
+        const turn = await ask(base, { token: assistant.token }, assistant, threadId, questions[(c + Math.max(round, 0) * conversations) % questions.length]!);
+        if (round >= 0) turns.push(turn);
+        if (options.thinkMs) await new Promise((r) => setTimeout(r, options.thinkMs));
+      }
+    }),
+  );
+  return turns;
+}
+
+const sorted = (values: (number | undefined)[]) => values.filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+
+function figures(turns: Turn[], prefix: string) {
+  const ttft = sorted(turns.map((t) => t.ttftMs));
+  const fromRun = sorted(turns.map((t) => t.ttftFromRunMs));
+  const complete = sorted(turns.map((t) => t.completeMs));
+  return {
+    [`${prefix}ttft_ms_p50`]: round(percentile(ttft, 50)),
+    [`${prefix}ttft_ms_p95`]: round(percentile(ttft, 95)),
+    [`${prefix}ttft_from_run_created_ms_p50`]: round(percentile(fromRun, 50)),
+    [`${prefix}ttft_from_run_created_ms_p95`]: round(percentile(fromRun, 95)),
+    [`${prefix}run_complete_ms_p50`]: round(percentile(complete, 50)),
+    [`${prefix}run_complete_ms_p95`]: round(percentile(complete, 95)),
+    [`${prefix}turns`]: turns.length,
+    [`${prefix}turns_without_deltas`]: turns.filter((t) => t.deltas === 0).length,
+    [`${prefix}turns_not_completed`]: turns.filter((t) => t.outcome !== 'completed').length,
+  };
+}
+
+async function builtinFigures() {
+  const kesher = await startKesher('one-process');
+  try {
+    const assistant = await assistantWithKnowledge(kesher.base);
+    const before = await kesher.transactions();
+    const turns = await concurrentConversations(kesher.base, assistant);
+    const transactions = (await kesher.transactions()) - before;
+    return {
+      ...figures(turns, ''),
+      db_transactions_per_turn: round(transactions / (turns.length + CONVERSATIONS)),
+      ...figures(await concurrentConversations(kesher.base, assistant, { thinkMs: THINK_MS }), 'paced_'),
+      paced_think_ms: THINK_MS,
+      ...figures(await concurrentConversations(kesher.base, assistant, { conversations: 1 }), 'single_'),
+    };
+  } finally {
+    await kesher.stop();
+  }
+}
+
+/** The OpenAI adapter against the local stand-in whose "model" takes FIRST_TOKEN_DELAY_MS to its first token. */
+async function overheadFigures() {
+  const words = 'Employees must report a suspected security incident to the security team within one hour [1].'.split(' ');
+  const standIn = await startOpenAiStandIn({
+    firstTokenDelayMs: FIRST_TOKEN_DELAY_MS,
+    fallback: { kind: 'stream', pieces: words.map((w, i) => (i ? ` ${w}` : w)), usage: { prompt_tokens: 900, completion_tokens: words.length } },
+  });
+  const kesher = await startKesher('one-process', { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: standIn.baseURL, OPENAI_MODEL: 'stand-in' });
+  try {
+    const assistant = await assistantWithKnowledge(kesher.base);
+    const overhead = (turns: Turn[], prefix: string) => {
+      const fromMessage = sorted(turns.map((t) => (t.ttftMs === undefined ? undefined : t.ttftMs - FIRST_TOKEN_DELAY_MS)));
+      const fromRun = sorted(turns.map((t) => (t.ttftFromRunMs === undefined ? undefined : t.ttftFromRunMs - FIRST_TOKEN_DELAY_MS)));
+      return {
+        [`${prefix}overhead_ms_p50`]: round(percentile(fromMessage, 50)),
+        [`${prefix}overhead_ms_p95`]: round(percentile(fromMessage, 95)),
+        [`${prefix}overhead_from_run_created_ms_p50`]: round(percentile(fromRun, 50)),
+        [`${prefix}overhead_from_run_created_ms_p95`]: round(percentile(fromRun, 95)),
+      };
+    };
+    const loaded = await concurrentConversations(kesher.base, assistant);
+    const paced = await concurrentConversations(kesher.base, assistant, { thinkMs: THINK_MS });
+    const single = await concurrentConversations(kesher.base, assistant, { conversations: 1 });
+    return {
+      ...overhead(loaded, ''),
+      ...overhead(paced, 'paced_'),
+      ...overhead(single, 'single_'),
+      overhead_first_token_delay_ms: FIRST_TOKEN_DELAY_MS,
+      overhead_stand_in_requests: standIn.requests.length,
+      ...figures(loaded, 'openai_'),
+    };
+  } finally {
+    await kesher.stop();
+    await standIn.close();
+  }
+}
+
+/** VISITORS visitors at once, each in their own public conversation (share link), VISITOR_MESSAGES questions each. */
+async function visitorFigures() {
+  const kesher = await startKesher('one-process');
+  try {
+    const assistant = await assistantWithKnowledge(kesher.base);
+    const turns: Turn[] = [];
+    const failures: string[] = [];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: VISITORS }, async (_, v) => {
+        try {
+          const thread = await call<{ thread_id: string; session_token: string }>(kesher.base, '/threads/public', {
+            body: { assistant_id: assistant.id, share_token: assistant.shareToken, channel: 'embed' },
+          });
+          for (let m = 0; m < VISITOR_MESSAGES; m++) {
+            const turn = await ask(kesher.base, { sessionToken: thread.session_token }, assistant, thread.thread_id, questions[(v * VISITOR_MESSAGES + m) % questions.length]!);
+            turns.push(turn);
+            if (turn.outcome !== 'completed') failures.push(`visitor ${v} message ${m}: ${turn.outcome}`);
+          }
+        } catch (error) {
+          failures.push(`visitor ${v}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    if (failures.length) console.error(`visitor failures (first 5 of ${failures.length}):\n${failures.slice(0, 5).join('\n')}`);
+    const complete = turns.map((t) => t.completeMs).sort((a, b) => a - b);
+    return {
+      visitors_200_errors: failures.length,
+      visitors_200_peak_rss_mb: peakRssMb(kesher.pid),
+      visitors_200_turns: turns.length,
+      visitors_200_run_complete_ms_p50: round(percentile(complete, 50)),
+      visitors_200_run_complete_ms_p95: round(percentile(complete, 95)),
+      visitors_200_messages_per_second: round(turns.length / seconds),
+      visitors_200_visitors: VISITORS,
+    };
+  } finally {
+    await kesher.stop();
+  }
+}
+
+/** The same 20 conversations on Kafka, in one process and as the production topology (LISTEN/NOTIFY for the pieces). */
+async function variantFigures() {
+  const kafka = await kafkaAvailability();
+  if (!kafka.available) return { variants_not_run: `Kafka not available: ${kafka.reason}` };
+  const results: Record<string, unknown> = {};
+  for (const [topology, prefix] of [
+    ['one-process', 'kafka_'],
+    ['split', 'split_kafka_'],
+  ] as const) {
+    let kesher: Kesher | undefined;
+    try {
+      kesher = await startKesher(topology, { KAFKA_BROKERS: kafkaBrokers().join(',') });
+      const assistant = await assistantWithKnowledge(kesher.base);
+      Object.assign(results, figures(await concurrentConversations(kesher.base, assistant), prefix));
+      Object.assign(results, figures(await concurrentConversations(kesher.base, assistant, { thinkMs: THINK_MS }), `${prefix}paced_`));
+    } catch (error) {
+      // A variant that cannot run is reported, not allowed to lose the main figures.
+      results[`${prefix}error`] = error instanceof Error ? error.message.slice(0, 500) : String(error);
+      console.error(`${prefix} failed${kesher ? `; the processes said:\n${kesher.output().slice(-5000)}` : ''}`);
+    } finally {
+      await kesher?.stop();
+    }
+  }
+  return results;
+}
+
+const only = process.argv.slice(2);
+const want = (name: string) => only.length === 0 || only.includes(name);
+const results: Record<string, unknown> = {
+  setup: {
+    server: 'embedded.main (API, projector, relay, ai-runner in one Node process) on Postgres, in-process bus; its own process, driven over HTTP',
+    measured_from: 'the start of the client POST of the message (so each figure includes the message POST, the run POST and the stream GET)',
+    conversations: CONVERSATIONS,
+    rounds: ROUNDS,
+    knowledge: `${loadDocuments().length} documents of the labelled retrieval corpus (en + he), asked its labelled questions`,
+  },
+};
+if (want('ttft')) Object.assign(results, await builtinFigures());
+if (want('overhead')) Object.assign(results, await overheadFigures());
+if (want('visitors')) Object.assign(results, await visitorFigures());
+if (want('variants')) Object.assign(results, await variantFigures());
+const r = results as Record<string, number>;
+results.goals = {
+  ttft_ms_p50: { goal: '<= 50', met: r.ttft_ms_p50! <= 50 },
+  ttft_ms_p95: { goal: '<= 150', met: r.ttft_ms_p95! <= 150 },
+  run_complete_ms_p95: { goal: '<= 300', met: r.run_complete_ms_p95! <= 300 },
+  overhead_ms_p95: { goal: '<= 30', met: r.overhead_ms_p95! <= 30 },
+  visitors_200_errors: { goal: '0', met: r.visitors_200_errors === 0 },
+};
+results.command = 'make bench-chat';
+writeResults(only.length ? `chat-partial-${only.join('-')}` : 'chat', results);
+console.log(JSON.stringify(results, null, 2));
+process.exit(0);
