@@ -22,10 +22,15 @@ export function createCommandRunner(deps: { handle: CommandHandler; awaitReadMod
     command: Command,
     /** Who acts, when the request knows better than its bearer token (a visitor's session). */
     actor?: Actor,
+    /**
+     * `awaitReadModels: false` answers as soon as the events are in the log; the caller then owns
+     * read-your-writes (the chat's write marks make the next read wait instead).
+     */
+    options: { awaitReadModels?: boolean } = {},
   ): Promise<HandledCommand<State>> {
     const context = commandContext(request, deps.clock);
     const result = await deps.handle(decider, streamId, command, actor ? { ...context, actor } : context);
-    if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
+    if (result.appended && options.awaitReadModels !== false) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
     return result;
   };
 }

@@ -18,13 +18,14 @@ import { assistantQueries, type AssistantRow } from '@kesher/projections/assista
 import { threadQueries, type MessageRow, type RunRow, type ThreadReader, type ThreadRow } from '@kesher/projections/threads/threads.queries';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RunStreamHub } from '../../../chat/run-stream-hub.js';
-import { threadDecider, type Requester } from '../../../domain/thread/thread.decider.js';
+import { threadDecider, type Requester, type ThreadCommand } from '../../../domain/thread/thread.decider.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { AwaitReadModels, ReadModelProgress } from '../../../platform/projections/read-model-progress.js';
 import type { MessageQuota } from '../../../plans/message-quota.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { createCommandRunner } from '../../command-runner.js';
+import { createWriteMarks } from './write-marks.js';
 
 export interface ThreadRoutesDeps {
   handle: CommandHandler;
@@ -109,6 +110,14 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
   const threads = threadQueries(deps.readDb);
   const assistants = assistantQueries(deps.readDb);
   const run = createCommandRunner(deps);
+  // The two writes of every chat turn (the message, the run) answer without waiting for the projector;
+  // the thread's next read waits instead (see write-marks.ts).
+  const marks = createWriteMarks({ awaitReadModels: deps.awaitReadModels });
+  async function writeFast(request: FastifyRequest, threadId: string, command: ThreadCommand, chatter: Chatter) {
+    const result = await run(request, threadDecider, streamIds.thread(threadId), command, actorOf(chatter), { awaitReadModels: false });
+    if (result.appended) marks.note(threadId, result.appended.position, result.events.map((event) => event.type));
+    return result;
+  }
 
   async function threadOf(chatter: Chatter, threadId: string) {
     const thread = await threads.thread(readerOf(chatter), threadId);
@@ -118,6 +127,17 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
     // A revoked link ends visitors' conversations too: public chat lives only as long as its share token.
     if (chatter.kind === 'visitor' && !assistant.share_token) throw new ApiError(403, chatMessages.invalidShareLink);
     return { thread, assistant };
+  }
+
+  /**
+   * A run as the read model has it. Right after its request the projector may not have it yet: only on
+   * such a miss does the read wait for the thread's own writes, so the common case costs one query.
+   */
+  async function runAfterOwnWrites(chatter: Chatter, threadId: string, runId: string): Promise<RunRow | undefined> {
+    const row = await threads.run(readerOf(chatter), threadId, runId);
+    if (row) return row;
+    await marks.settle(threadId);
+    return threads.run(readerOf(chatter), threadId, runId);
   }
 
   function runDto(row: RunRow, assistant: AssistantRow): RunDto {
@@ -176,22 +196,21 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       const quota = await deps.messageQuota?.check(assistant.owner_id);
       if (quota && !quota.allowed) throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
       const messageId = newId('msg');
-      await run(
+      const now = deps.clock();
+      await writeFast(
         request,
-        threadDecider,
-        streamIds.thread(threadId),
+        threadId,
         { type: 'PostUserMessage', data: { requester: readerOf(chatter), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit } },
-        actorOf(chatter),
+        chatter,
       );
-      const posted = (await threads.messages(readerOf(chatter), threadId)).find((m) => m.id === messageId);
-      return posted
-        ? toMessageDto(posted)
-        : toMessageDto({ id: messageId, thread_id: threadId, role: 'user', text: content, run_id: null, sources: [], created_at: seconds(deps.clock()) });
+      // The decider accepted exactly this message: it is what the read model will hold.
+      return toMessageDto({ id: messageId, thread_id: threadId, role: 'user', text: content, run_id: null, sources: [], created_at: seconds(now) });
     },
 
     async messages(chatter: Chatter, rawThreadId: string) {
       const threadId = threadIdOf(rawThreadId);
       await threadOf(chatter, threadId);
+      await marks.settle(threadId);
       return { object: 'list' as const, data: (await threads.messages(readerOf(chatter), threadId)).map(toMessageDto) };
     },
 
@@ -201,32 +220,23 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       if (assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
       const runId = newId('run');
       const now = deps.clock();
-      await run(
+      const deadlineAt = new Date(now.getTime() + deps.runDeadlineSeconds * 1000);
+      await writeFast(
         request,
-        threadDecider,
-        streamIds.thread(threadId),
-        {
-          type: 'RequestRun',
-          data: {
-            requester: readerOf(chatter),
-            runId,
-            assistantId: assistant.id,
-            deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(),
-            now: now.toISOString(),
-          },
-        },
-        actorOf(chatter),
+        threadId,
+        { type: 'RequestRun', data: { requester: readerOf(chatter), runId, assistantId: assistant.id, deadlineAt: deadlineAt.toISOString(), now: now.toISOString() } },
+        chatter,
       );
-      const row = await threads.run(readerOf(chatter), threadId, runId);
-      if (!row) throw new ApiError(500, 'requested run missing from the read model');
-      return runDto(row, assistant);
+      // A new run is queued; the worker may already be on it, which the next read (or the stream) shows.
+      const requested: RunRow = { id: runId, thread_id: threadId, assistant_id: assistant.id, status: 'queued', error: null, message_id: null, deadline_at: deadlineAt, created_at: seconds(now), settled_at: null };
+      return runDto(requested, assistant);
     },
 
     async run(chatter: Chatter, rawThreadId: string, rawRunId: string): Promise<RunDto> {
       const threadId = threadIdOf(rawThreadId);
       const runId = runIdOf(rawRunId);
       const { assistant } = await threadOf(chatter, threadId);
-      const row = await threads.run(readerOf(chatter), threadId, runId);
+      const row = await runAfterOwnWrites(chatter, threadId, runId);
       if (!row) throw new ApiError(404, chatMessages.runNotFound);
       return runDto(row, assistant);
     },
@@ -242,7 +252,7 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       const { assistant } = await threadOf(chatter, threadId);
       const reader = readerOf(chatter);
       let mark = deps.readModels?.position('threads');
-      let row = await threads.run(reader, threadId, runId);
+      let row = await runAfterOwnWrites(chatter, threadId, runId);
       if (!row) throw new ApiError(404, chatMessages.runNotFound);
 
       reply.hijack();

@@ -96,6 +96,22 @@ function chatTests(label: string, options: { bus: 'in-process' | 'kafka'; topolo
       expect(typeof unknown.list[0]!.created_at).toBe('number');
     });
 
+    it("answers the message and the run without waiting for the projector, yet the next read shows them", async () => {
+      const owner = await assistantWithFacts(h);
+      const auth = { authorization: owner.authorization };
+      const threadId = await newThread(h, owner);
+      const posted = await h.app.inject({ method: 'POST', url: `/api/v1/threads/${threadId}/messages`, headers: auth, payload: { content: 'Is there parking?' } });
+      expect(posted.statusCode).toBe(201);
+      const listed = await h.app.inject({ url: `/api/v1/threads/${threadId}/messages`, headers: auth });
+      expect(listed.json().data.map((m: { id: string }) => m.id)).toContain(posted.json().id);
+
+      const requested = await h.app.inject({ method: 'POST', url: `/api/v1/threads/${threadId}/runs`, headers: auth, payload: { assistant_id: owner.externalId } });
+      expect(requested.json()).toMatchObject({ status: 'queued', thread_id: threadId, last_error: null });
+      const polled = await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${requested.json().run_id}`, headers: auth });
+      expect(polled.statusCode).toBe(200);
+      expect(['queued', 'in_progress', 'completed']).toContain(polled.json().status);
+    });
+
     it('a redelivered run request never produces a second answer', async () => {
       const owner = await assistantWithFacts(h);
       const threadId = await newThread(h, owner);
