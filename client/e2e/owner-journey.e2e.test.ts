@@ -167,6 +167,40 @@ describe('public pages, phone-sized', () => {
   });
 });
 
+describe('owner pages, phone-sized, in Hebrew', () => {
+  it('fit the phone, even for an owner with a long name', async () => {
+    // A long address makes a long display name: it used to push the header past the screen's edge.
+    const longEmail = `an-owner-with-a-rather-long-name-${Date.now()}@example.com`;
+    const post = async (path: string, body: unknown, token?: string) => {
+      const response = await fetch(`${baseUrl}/api/v1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      expect(response.ok, `${path} → ${response.status}`).toBe(true);
+      return response.json();
+    };
+    const { access_token: token } = await post('/auth/register', { email: longEmail, password });
+    const { assistant_id: id } = await post('/assistants/', { name: 'Harbor Bakery', description: 'Answers about the bakery.', instructions: 'Answer.' }, token);
+
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: baseUrl });
+    await phone.addInitScript(([t]) => {
+      localStorage.setItem('firebaseToken', t!);
+      localStorage.setItem('language', 'he');
+    }, [token as string]);
+    const tab = await phone.newPage();
+    for (const path of ['/dashboard', '/create-assistant', `/edit-assistant/${id}`, `/widget-preview/${id}`, `/chat/${id}`]) {
+      await tab.goto(path);
+      await tab.locator('main h1, h1').first().waitFor();
+      const widths = await tab.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+      expect(widths.page, `${path} is wider than the phone`).toBeLessThanOrEqual(widths.screen);
+    }
+    // The chat's title keeps a readable width instead of one letter a line.
+    expect((await tab.locator('.chat-title h1').boundingBox())!.width).toBeGreaterThan(100);
+    await phone.close();
+  });
+});
+
 describe('offline', () => {
   it('opens the last-seen dashboard without a network, shows the offline indicator and refuses changes', async () => {
     const offlineContext = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: baseUrl });

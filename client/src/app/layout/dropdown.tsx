@@ -21,7 +21,7 @@ export function Dropdown({ label, children, buttonLabel, className = '' }: { lab
   return (
     <div className={`menu ${className}`} ref={ref}>
       <button type="button" className="btn btn-ghost" aria-expanded={open} aria-haspopup="true" aria-label={buttonLabel} onClick={() => setOpen((o) => !o)}>
-        {label} <span aria-hidden="true">▾</span>
+        <span className="menu-label">{label}</span> <span aria-hidden="true">▾</span>
       </button>
       {open ? <div className="menu-list" onClick={(e) => (e.target as HTMLElement).closest('a,button') && setOpen(false)}>{children}</div> : null}
     </div>

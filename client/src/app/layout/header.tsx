@@ -69,7 +69,7 @@ export function Header() {
         <div className="header-actions">
           <LanguageSwitcher />
           {signedIn ? (
-            <Dropdown className="user-menu" label={displayName(user)} buttonLabel={t('userMenu', { name: displayName(user) })}>
+            <Dropdown className="user-menu desktop-only" label={displayName(user)} buttonLabel={t('userMenu', { name: displayName(user) })}>
               <Link to={paths.settings}>{t('settings')}</Link>
               <Link to={paths.billing}>{t('billing')}</Link>
               <button type="button" onClick={signOut}>{t('signOut')}</button>
@@ -87,6 +87,8 @@ export function Header() {
           {nav}
           {signedIn ? (
             <>
+              {/* On a phone the user menu lives here, under the owner's name. */}
+              <p className="mobile-menu-user muted small" dir="auto">{displayName(user)}</p>
               <Link to={paths.settings}>{t('settings')}</Link>
               <Link to={paths.billing}>{t('billing')}</Link>
               <button type="button" className="btn btn-secondary" onClick={signOut}>{t('signOut')}</button>

@@ -1,3 +1,4 @@
+import { Icon } from '@/components/ui/icon';
 import type { AssistantDto } from '@kesher/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,7 +18,7 @@ export function AssistantCard({ assistant, onAction }: { assistant: AssistantDto
           <span className="dot" aria-hidden="true" /> {t('active')}
         </span>
         <button type="button" className="icon-btn danger" onClick={() => onAction('delete')} aria-label={t('deleteAssistant', { name: assistant.name })}>
-          🗑
+          <Icon name="trash" />
         </button>
       </header>
       <p className="clamp-3" dir="auto">{assistant.description || t('noDescription')}</p>

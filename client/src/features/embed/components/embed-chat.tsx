@@ -9,7 +9,7 @@ import { useEmbedChat } from '../hooks/use-embed-chat';
 import { openRedirect } from '../parent-window';
 import { EmbedInput } from './embed-input';
 import { FeedbackButtons } from './feedback-buttons';
-import { Icon } from './icons';
+import { Icon } from '@/components/ui/icon';
 import { MessageText } from './message-text';
 
 interface Props {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Translate } from '@/lib/texts';
 import type { Rating } from '../conversation-store';
-import { Icon } from './icons';
+import { Icon } from '@/components/ui/icon';
 
 /** The thanks line shows for 2 s (spec part 1 §4). */
 export const FEEDBACK_THANKS_MS = 2000;

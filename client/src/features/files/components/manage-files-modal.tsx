@@ -1,3 +1,4 @@
+import { Icon } from '@/components/ui/icon';
 import '../locales';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -102,7 +103,7 @@ export function ManageFilesModal({ assistant, onClose, onShare }: Props) {
                   )
                 }
               >
-                🗑
+                <Icon name="trash" />
               </Button>
             </li>
           ))}
