@@ -11,7 +11,7 @@ $(STAMP): package.json package-lock.json contracts/package.json services/package
 	@touch $(STAMP)
 
 # The owner's PWA is rebuilt when client/dist is missing or older than any client source.
-CLIENT_SOURCES := $(shell find client/src client/public client/scripts -type f 2>/dev/null) client/index.html client/vite.config.ts client/package.json contracts/package.json $(shell find contracts/src -type f 2>/dev/null)
+CLIENT_SOURCES := $(shell find client/src client/public client/scripts client/widget -type f 2>/dev/null) client/index.html client/visitor.html client/vite.config.ts client/vite.visitor.config.ts client/vite.widget.config.ts client/package.json contracts/package.json $(shell find contracts/src -type f 2>/dev/null)
 client/dist/index.html: $(STAMP) $(CLIENT_SOURCES)
 	npm run build -w client
 
