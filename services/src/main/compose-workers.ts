@@ -1,6 +1,7 @@
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
+import { deploymentId } from '../platform/bus/deployment-id.js';
 import { createIngestWorker } from '../workers/ingest/ingest.worker.js';
 import { createRelay } from '../workers/relay/relay.js';
 import type { Platform } from './compose-platform.js';
@@ -20,6 +21,7 @@ import type { AnswerProvider } from '../chat/answer-provider.port.js';
 export async function composeWorkers(
   platform: Platform,
   options: {
+    /** Overrides CONSUMER_GROUP_SUFFIX and the deployment's id (see `consumerGroupSuffix` below). */
     consumerGroupSuffix?: string;
     relay?: boolean;
     answerProvider?: AnswerProvider;
@@ -29,17 +31,19 @@ export async function composeWorkers(
 ) {
   const blobs: BlobStore = await createSqlBlobStore({ sql: platform.sql });
   const knowledge = createKnowledgeService({ readDb: platform.sql, blobs });
-  const suffix = options.consumerGroupSuffix ? `-${options.consumerGroupSuffix}` : '';
+  const groupSuffix = options.consumerGroupSuffix ?? (await consumerGroupSuffix(platform));
+  const suffix = groupSuffix ? `-${groupSuffix}` : '';
   const relay =
     options.relay === false
       ? undefined
       : createRelay({ eventStore: platform.eventStore, bus: platform.bus, sql: platform.sql, metrics: platform.metrics, onError: (e) => console.error('relay', e) });
+  const groups = { ingest: `ingest${suffix}`, aiRunner: `ai-runner${suffix}` };
   const ingest = createIngestWorker({
     bus: platform.bus,
     eventStore: platform.eventStore,
     handle: platform.handle,
     ingest: knowledge.ingest,
-    groupId: `ingest${suffix}`,
+    groupId: groups.ingest,
   });
   // Live answers for the SSE route: shared with the API of this process, or sent to other processes.
   const runStreams: LiveAnswers = options.runStreams ?? createRunStreamHub();
@@ -56,13 +60,15 @@ export async function composeWorkers(
     retrieve: knowledge.retrieve,
     overdueRuns: (now) => threadQueries(platform.sql).overdueRuns(now),
     streams: runStreams,
-    groupId: `ai-runner${suffix}`,
+    groupId: groups.aiRunner,
     sweepIntervalMs: platform.config.RUN_SWEEP_INTERVAL_MS,
     maxConcurrentRuns: platform.config.AI_MAX_CONCURRENT_RUNS,
     onError: (error) => console.error('ai-runner', error),
   });
   return {
     blobs,
+    /** The consumer groups the workers read in. */
+    groups,
     runStreams,
     aiRunner,
     knowledgeReads: knowledge.reads satisfies KnowledgeReads,
@@ -80,4 +86,16 @@ export async function composeWorkers(
       await runStreams.close?.();
     },
   };
+}
+
+/**
+ * Consumer groups on Kafka are global to the broker, and so are the topics; the database is this
+ * deployment's own. Workers of two deployments in one group would each be handed part of the other's
+ * messages and drop them as unknown (the bench's split run left every upload pending so). On Kafka the
+ * groups are therefore this deployment's (CONSUMER_GROUP_SUFFIX, else the id kept in its database). The
+ * in-process bus keeps its groups in the deployment's own database, so its names stay as they were.
+ */
+async function consumerGroupSuffix(platform: Platform): Promise<string | undefined> {
+  if (platform.config.CONSUMER_GROUP_SUFFIX) return platform.config.CONSUMER_GROUP_SUFFIX;
+  return platform.bus.name === 'kafka' ? deploymentId(platform.sql) : undefined;
 }

@@ -10,7 +10,7 @@ const platform = await composePlatform(config, { applicationName: 'kesher-worker
 const runStreams = chooseRunStreams(platform.sql, 'split', (error) => console.error('live answers', error));
 const workers = await composeWorkers(platform, { relay: false, runStreams });
 await workers.start();
-console.log(`workers running on ${platform.adapters.bus}`);
+console.log(`workers running on ${platform.adapters.bus} (consumer groups ${workers.groups.ingest}, ${workers.groups.aiRunner})`);
 
 const shutdown = async () => {
   await workers.stop();

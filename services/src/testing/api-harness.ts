@@ -55,8 +55,9 @@ export async function createApiHarness(
   const projectorPlatform = split ? await composePlatform(config, { applicationName: 'kesher-projector' }) : platform;
   const workersPlatform = split ? await composePlatform(config, { applicationName: 'kesher-workers' }) : platform;
   await projectorPlatform.projector.start();
+  // No consumer-group suffix of its own: on Kafka the product's default (the deployment's id) keeps
+  // each test database's workers out of the others' groups, so every Kafka suite checks that it does.
   const workers = await composeWorkers(workersPlatform, {
-    consumerGroupSuffix: db.name,
     answerProvider: options.answerProvider,
     ...(split ? { runStreams: chooseRunStreams(workersPlatform.sql, 'split') } : {}),
   });

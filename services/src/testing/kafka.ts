@@ -42,6 +42,42 @@ export async function kafkaAvailability(): Promise<ServiceAvailability> {
   });
 }
 
+/**
+ * Waits until a consumer group has read every message its topics held when this was called. A group met
+ * for the first time starts at the beginning of its topics, and the topics (`kesher.<category>`) are
+ * shared by every database on the broker: a test whose runs have a short deadline waits for its new
+ * group to get past the others' messages first.
+ */
+export async function groupCaughtUp(groupId: string, topics: string[], { timeoutMs = 60_000 } = {}) {
+  const kafka = new Kafka({ clientId: 'kesher-test-lag', brokers: kafkaBrokers(), logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    // What each partition held (from its oldest kept message to its end); an empty one needs no reading.
+    const held = new Map<string, { low: bigint; high: bigint }>();
+    for (const topic of topics) {
+      for (const { partition, low, high } of await admin.fetchTopicOffsets(topic)) held.set(`${topic}/${partition}`, { low: BigInt(low), high: BigInt(high) });
+    }
+    // A partition the group has committed nothing on reads -1.
+    const isBehind = (key: string, offset: string) => {
+      const range = held.get(key);
+      return range !== undefined && range.high > (BigInt(offset) > range.low ? BigInt(offset) : range.low);
+    };
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const committed = await admin.fetchOffsets({ groupId, topics });
+      const behind = committed.flatMap(({ topic, partitions }) =>
+        partitions.filter(({ partition, offset }) => isBehind(`${topic}/${partition}`, offset)).map(({ partition }) => `${topic}/${partition}`),
+      );
+      if (behind.length === 0) return;
+      if (Date.now() > deadline) throw new Error(`consumer group ${groupId} still behind on ${behind.join(', ')} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

@@ -10,6 +10,16 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   KAFKA_BROKERS: z.string().optional(),
+  /**
+   * Appended to the workers' consumer groups (`ingest-<suffix>`, `ai-runner-<suffix>`). Groups on a broker
+   * are global, so deployments sharing one must not share groups (each would take, and drop, part of the
+   * other's messages). Unset, on Kafka, it is the deployment's id kept in its database: every process of
+   * one deployment agrees on it, any other deployment differs. Set it to name the groups yourself (tests).
+   */
+  CONSUMER_GROUP_SUFFIX: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only').optional(),
+  ),
   EVENTSTORE_URL: z.string().optional(),
   NODE_ENV: z.string().default('development'),
   /** Where visitors reach Kesher; share links are built on it. Defaults to http://localhost:PORT. */

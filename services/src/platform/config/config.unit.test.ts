@@ -19,6 +19,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', AUTH_SECRET: secret, DEMO_ACCOUNTS: 'true' })).toThrow(/demo accounts are refused/);
     expect(demoAccountsEnabled(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: secret }))).toBe(false);
   });
+  it('takes a consumer-group suffix of safe characters; empty counts as unset', () => {
+    expect(loadConfig({ CONSUMER_GROUP_SUFFIX: 'kesher_test_1a2b.c-3' }).CONSUMER_GROUP_SUFFIX).toBe('kesher_test_1a2b.c-3');
+    expect(loadConfig({ CONSUMER_GROUP_SUFFIX: '' }).CONSUMER_GROUP_SUFFIX).toBeUndefined();
+    expect(() => loadConfig({ CONSUMER_GROUP_SUFFIX: 'a b' })).toThrow(/CONSUMER_GROUP_SUFFIX/);
+  });
   it('explains a bad value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });

@@ -84,6 +84,13 @@ export function createAiRunner(deps: AiRunnerDeps) {
     const { events, state } = await readThread(run.threadId);
     const phase = state.status === 'none' ? undefined : state.runs[run.runId]?.phase;
     if (!phase || isSettled(phase)) return;
+    // Delivered past its deadline (redelivered after a worker died mid-answer): whatever the model said
+    // now would be thrown away, so it is not asked; the run is expired as the sweep would.
+    if (clock().toISOString() >= run.deadlineAt) {
+      await deps.handle(threadDecider, stream, { type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } }, context(trigger));
+      deps.streams?.end(run.runId);
+      return;
+    }
     if (state.status === 'deleted') {
       await deps.handle(threadDecider, stream, { type: 'FailRun', data: { runId: run.runId, error: 'This conversation was deleted.' } }, context(trigger));
       return;
