@@ -16,6 +16,7 @@ import { demoAccountsEnabled } from '../platform/config/config.js';
 import type { RunStreamHub } from '../chat/run-stream-hub.js';
 import type { AwaitReadModels, ReadModelProgress } from '../platform/projections/read-model-progress.js';
 import { createMessageQuota } from '../plans/message-quota.js';
+import { createWriteMarks } from '../platform/projections/write-marks.js';
 import { createPlanBook } from '../plans/plan-book.js';
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { Platform } from './compose-platform.js';
@@ -51,7 +52,7 @@ export async function composeApi(wiring: ApiWiring) {
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels: wiring.awaitReadModels, clock });
   const demo = demoAccountsEnabled(config);
   const planOf = createPlanBook(config);
-  const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), clock });
+  const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), clock, accepted: createWriteMarks({ awaitReadModels: wiring.awaitReadModels }) });
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
   const app = await buildApp({
@@ -101,7 +102,7 @@ export async function composeApi(wiring: ApiWiring) {
       readModels: wiring.readModels,
       messageQuota,
     },
-    limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock },
+    limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota },
   });
   if (demo) await ensureDemoAccounts({ registration, sessions, passwords });
   return { app, demoAccounts: demo, publicUrl };

@@ -3,6 +3,7 @@ import { assistantQueries } from '@kesher/projections/assistants/assistants.quer
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { MessageQuota } from '../../../plans/message-quota.js';
 import type { PlanOf } from '../../../plans/plan-book.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
@@ -13,6 +14,8 @@ export interface LimitsRoutesDeps {
   /** Bytes of the owner's knowledge files (the knowledge read model). */
   storageUsed: (ownerId: string) => Promise<number>;
   clock: () => Date;
+  /** Read-your-writes: the owner's messages just accepted are counted before the figures are read. */
+  messageQuota?: Pick<MessageQuota, 'settled'>;
 }
 
 /** The signed-in owner's plan usage (spec part 2 §7 Limits). */
@@ -28,6 +31,7 @@ export const limitsRoutes =
       { schema: { summary: "The owner's usage this month against the plan's limits (messages reset on the 1st, UTC)", response: { 200: UsageResponseSchema } } },
       async (request) => {
         const account = requireAccount(request);
+        await deps.messageQuota?.settled(account.id);
         const now = deps.clock();
         const month = usageMonth(now);
         const [plan, owned, messages, bytes] = await Promise.all([

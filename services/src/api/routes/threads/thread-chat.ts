@@ -25,7 +25,7 @@ import type { MessageQuota } from '../../../plans/message-quota.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { createCommandRunner } from '../../command-runner.js';
-import { createWriteMarks } from './write-marks.js';
+import { createWriteMarks } from '../../../platform/projections/write-marks.js';
 
 export interface ThreadRoutesDeps {
   handle: CommandHandler;
@@ -197,12 +197,13 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       if (quota && !quota.allowed) throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
       const messageId = newId('msg');
       const now = deps.clock();
-      await writeFast(
+      const { appended } = await writeFast(
         request,
         threadId,
         { type: 'PostUserMessage', data: { requester: readerOf(chatter), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit } },
         chatter,
       );
+      if (appended) deps.messageQuota?.accepted(assistant.owner_id, appended.position);
       // The decider accepted exactly this message: it is what the read model will hold.
       return toMessageDto({ id: messageId, thread_id: threadId, role: 'user', text: content, run_id: null, sources: [], created_at: seconds(now) });
     },

@@ -1,5 +1,5 @@
 import { comparePositions, type AllPosition } from '@kesher/contracts';
-import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
+import type { AwaitReadModels } from './read-model-progress.js';
 
 /**
  * Read-your-writes moved from the write to the next read. Posting a message and requesting a run are
@@ -9,6 +9,9 @@ import type { AwaitReadModels } from '../../../platform/projections/read-model-p
  * by then they usually have, so the wait costs nothing, and the two POSTs of every chat turn no longer
  * each wait for the projector.
  *
+ * The same marks keep the plan's monthly message count honest without a wait on every message: see
+ * plans/message-quota.ts.
+ *
  * The marks live in this API process (a bounded map, oldest dropped first): a deployment with several
  * API processes keeps a conversation on one of them, as it does for its SSE stream.
  */
@@ -17,11 +20,14 @@ export interface WriteMarks {
   note(key: string, position: AllPosition, eventTypes: readonly string[]): void;
   /** Resolves once the read models show every write noted for `key` (at once when there is none). */
   settle(key: string): Promise<void>;
+  /** How many writes were noted for `key` since its last settled read (some may be applied already). */
+  pending(key: string): number;
 }
 
 interface Mark {
   position: AllPosition;
   eventTypes: Set<string>;
+  count: number;
 }
 
 export function createWriteMarks(deps: { awaitReadModels: AwaitReadModels; max?: number }): WriteMarks {
@@ -35,7 +41,7 @@ export function createWriteMarks(deps: { awaitReadModels: AwaitReadModels; max?:
       // only if we also wait for the read models that take the earlier writes' types.
       const types = new Set([...(previous?.eventTypes ?? []), ...eventTypes]);
       const newest = previous && comparePositions(previous.position, position) > 0 ? previous.position : position;
-      marks.set(key, { position: newest, eventTypes: types });
+      marks.set(key, { position: newest, eventTypes: types, count: (previous?.count ?? 0) + 1 });
       if (marks.size > max) marks.delete(marks.keys().next().value!);
     },
     async settle(key) {
@@ -45,5 +51,6 @@ export function createWriteMarks(deps: { awaitReadModels: AwaitReadModels; max?:
       // A later write may have replaced the mark meanwhile; only the one we waited for is done.
       if (reached && marks.get(key) === mark) marks.delete(key);
     },
+    pending: (key) => marks.get(key)?.count ?? 0,
   };
 }
