@@ -20,12 +20,19 @@ describe('the prerendered landing pages', () => {
     expect(html).toContain(`<h1>${he.hero.title}</h1>`);
     const head = html.slice(0, html.indexOf('</head>'));
     expect(head).not.toContain('<script type="module"');
+    // Nothing but the document itself stands before the first paint: the stylesheet is inline.
+    expect(head).not.toContain('rel="stylesheet"');
+    expect(head).not.toContain('rel="modulepreload"');
     const script = await fetch(`${baseUrl}${/"(\/assets\/index-[^"]+\.js)"/.exec(html)![1]}`, { headers: { 'accept-encoding': 'br, gzip' } });
     expect(script.headers.get('content-encoding')).toBe('br');
   });
 
   it('a first-time visitor sees the Hebrew page at once, then the app takes over the same markup', async () => {
     const context = await browser.newContext({ baseURL: baseUrl });
+    // The heading as the HTML parser made it, before any of the app's code could run.
+    await context.addInitScript(() =>
+      document.addEventListener('DOMContentLoaded', () => Object.assign(window, { parsedHeading: document.querySelector('h1') })),
+    );
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -43,6 +50,9 @@ describe('the prerendered landing pages', () => {
       .toBe(1);
     expect(await page.locator('h1').count()).toBe(1);
     expect(await page.locator('header.site-header').count()).toBe(1);
+    // The app hydrated the page: it kept the very elements the HTML made (a mismatch would rebuild them
+    // and report an error).
+    expect(await page.evaluate(() => (window as unknown as { parsedHeading: Element }).parsedHeading === document.querySelector('h1'))).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,34 +1,45 @@
 import './styles.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
 import { createRouter } from './app/router';
 import { initI18n } from './lib/i18n';
+import { whenIdle, yieldToMain } from './lib/main-thread';
 import { registerServiceWorker } from './lib/pwa';
 import { en } from './locales/en';
 import { he } from './locales/he';
 
-initI18n({ en, he });
-const router = createRouter();
+type Router = ReturnType<typeof createRouter>;
+
+const routeCodeLoaded = (router: Router) =>
+  router.state.initialized ? Promise.resolve() : new Promise<void>((resolve) => router.subscribe((state) => state.initialized && resolve()));
 
 /**
  * A prerendered page (the server sends about/home with their markup, see scripts/prerender.tsx) stays
- * on screen until the route's code has loaded, so the app replaces it with identical markup in one
- * commit instead of blanking it while lazy modules arrive.
+ * on screen until the route's code has loaded, and then the app hydrates it: React adopts the DOM that
+ * is already there instead of building and laying out the page again. It hydrates as a transition, so
+ * the work is done in short slices and a tap during it is still answered at once. Setting up the texts
+ * and the router are separate tasks for the same reason.
  */
-const routeCodeLoaded = () =>
-  router.state.initialized ? Promise.resolve() : new Promise<void>((resolve) => router.subscribe((state) => state.initialized && resolve()));
-
 async function start() {
-  if (document.documentElement.dataset.prerendered) await routeCodeLoaded();
-  createRoot(document.getElementById('root')!).render(
+  initI18n({ en, he });
+  await yieldToMain();
+  const router = createRouter();
+  const root = document.getElementById('root')!;
+  const app = (
     <StrictMode>
       <AppProvider>
         <RouterProvider router={router} />
       </AppProvider>
-    </StrictMode>,
+    </StrictMode>
   );
+  if (!document.documentElement.dataset.prerendered) return void createRoot(root).render(app);
+  await routeCodeLoaded(router);
+  startTransition(() => void hydrateRoot(root, app));
 }
-void start();
-void registerServiceWorker();
+
+// The service worker precaches the whole build: that download waits until the page itself is up.
+void start()
+  .then(() => whenIdle())
+  .then(registerServiceWorker);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -17,6 +17,8 @@ import { repoRoot, round, writeResults } from './bench-kit.js';
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+/** Set to a directory to keep each page's full Lighthouse report (<page>.lighthouse.json) for inspection. */
+const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
 const DEMO = { email: 'dana@demo.kesher.app', password: 'Demo-Kesher-2026!' };
 
 const kb = (bytes: number) => round(bytes / 1024, 1);
@@ -144,6 +146,10 @@ async function lighthouseScores(baseUrl: string, session: { token: string; uid: 
         { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], disableStorageReset: signedIn },
         undefined,
       );
+      if (REPORT_DIR && run) {
+        mkdirSync(REPORT_DIR, { recursive: true });
+        writeFileSync(join(REPORT_DIR, `${name}.lighthouse.json`), JSON.stringify(run.lhr, null, 1));
+      }
       const categories = run?.lhr.categories;
       const score = (key: string) => Math.round((categories?.[key]?.score ?? 0) * 100);
       results[`lh_${name}_performance`] = score('performance');
@@ -186,7 +192,7 @@ async function main() {
     const embed = await scriptsOf(visitor, `${baseUrl}/embed/${session.shareToken}`, '.welcome');
     await visitor.close();
     const visitor2 = await browser.newContext();
-    const publicChat = await scriptsOf(visitor2, `${baseUrl}/public-chat/${session.assistantId}`, '.chat-frame');
+    const publicChat = await scriptsOf(visitor2, `${baseUrl}/public-chat/${session.assistantId}`, '.chat-page');
     await visitor2.close();
 
     // The shared runtime is what every route loads (the entry and its imports): the scripts the

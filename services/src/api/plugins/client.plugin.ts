@@ -19,6 +19,11 @@ const EMBED_PATH = /^\/embed\//;
  * not files get index.html (the owner app's router owns them) or, for the visitor pages, visitor.html.
  * Hashed assets are cached for a year; the shells and the service worker are always revalidated so an
  * update is picked up.
+ *
+ * The build's files are not counted against the API's rate limit: one first visit alone asks for a few
+ * dozen of them, and the service worker then precaches the whole build, so visitors sharing an address
+ * (an office, a phone carrier's NAT) would soon get 429s for the app's own scripts. They are files read
+ * from disk, precompressed, with no work behind them.
  */
 export const clientPlugin = fp(async (app: FastifyInstance, options: { distDir: string }) => {
   if (!existsSync(join(options.distDir, 'index.html'))) {
@@ -27,7 +32,9 @@ export const clientPlugin = fp(async (app: FastifyInstance, options: { distDir: 
   }
   await app.register(fastifyStatic, {
     root: options.distDir,
-    wildcard: false,
+    // No route per file: every path is answered by the route below (`reply.sendFile`), which is exempt
+    // from the rate limit.
+    serve: false,
     cacheControl: false,
     index: false,
     // The build writes .br/.gz next to each text file (client/scripts/precompress.ts).
@@ -37,7 +44,7 @@ export const clientPlugin = fp(async (app: FastifyInstance, options: { distDir: 
       response.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/*', { schema: { hide: true }, config: { rateLimit: false } }, async (request, reply) => {
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/api/')) return reply.callNotFound();
     const file = path.slice(1);
