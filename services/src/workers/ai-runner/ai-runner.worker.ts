@@ -98,13 +98,23 @@ export function createAiRunner(deps: AiRunnerDeps) {
     const turns = events.flatMap((e) => (e.type === 'MessagePosted' ? [e.data as { role: 'user' | 'assistant'; text: string }] : []));
     const question = [...turns].reverse().find((turn) => turn.role === 'user')?.text;
     // Recording the start, finding the assistant and retrieving the knowledge do not depend on each other:
-    // done at once, the first words come that many round trips sooner.
-    const [, assistant, retrieved] = await Promise.all([
-      deps.handle(threadDecider, stream, { type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } }, context(trigger)),
+    // done at once, the first words come that many round trips sooner. The answer does not wait for the
+    // start to be recorded either, only its outcome does (so the stream reads started → outcome).
+    const started = deps
+      .handle(threadDecider, stream, { type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } }, context(trigger))
+      .then(() => undefined, (error: unknown) => ({ error }));
+    const recordedStart = async () => {
+      const outcome = await started;
+      if (outcome) throw outcome.error;
+    };
+    const [assistant, retrieved] = await Promise.all([
       deps.findAssistant(run.assistantId),
       question ? deps.retrieve({ assistantId: run.assistantId, question, k }).then((passages) => ({ passages }), (error: unknown) => ({ error })) : undefined,
     ]);
-    const fail = (error: string) => deps.handle(threadDecider, stream, { type: 'FailRun', data: { runId: run.runId, error } }, context(trigger));
+    const fail = async (error: string) => {
+      await started;
+      return deps.handle(threadDecider, stream, { type: 'FailRun', data: { runId: run.runId, error } }, context(trigger));
+    };
     if (!question) return void (await fail('There is no message to answer.'));
     if (!assistant) return void (await fail('Assistant not found. Please check if the assistant still exists.'));
 
@@ -129,11 +139,13 @@ export function createAiRunner(deps: AiRunnerDeps) {
       if (controller.signal.aborted) {
         // Past the deadline (or stopping): the run expires; a stopping worker leaves it for redelivery.
         if (clock().toISOString() >= run.deadlineAt) {
+          await started;
           await deps.handle(threadDecider, stream, { type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } }, context(trigger));
         }
         return;
       }
       if (text.trim() === '') throw new AnswerProviderError('The assistant returned an empty answer. Please try again.');
+      await recordedStart();
       await deps.handle(
         threadDecider,
         stream,
