@@ -41,8 +41,9 @@ bench-api: $(STAMP)
 bench-platform: $(STAMP)
 	bash ops/bench/run.sh platform
 
-## Chat latency (time to first token, run completion, Kesher's overhead over the model) and 200 visitors at once.
-bench-chat: $(STAMP)
+## Chat latency (time to first token, run completion, Kesher's overhead over the model), 200 visitors at once, the widget's and embed page's sizes.
+bench-chat: $(STAMP) client/dist/index.html
+	bash ops/chromium/ensure.sh
 	bash ops/bench/run.sh chat
 
 ## The client's figures (bundle sizes, installability, Lighthouse) in the system Chromium; needs no services.

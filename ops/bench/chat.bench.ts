@@ -16,7 +16,7 @@
  * where the answer's pieces reach the API through Postgres LISTEN/NOTIFY.
  *
  *   make bench-chat                  all of it, into bench-results/chat.json
- *   npx tsx ops/bench/chat.bench.ts ttft overhead visitors variants    a subset (bench-results/chat-partial-….json)
+ *   npx tsx ops/bench/chat.bench.ts ttft overhead visitors widget variants    a subset (bench-results/chat-partial-….json)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
@@ -28,7 +28,9 @@ import { loadDocuments, loadQuestions } from '@kesher/services/knowledge/eval/re
 import { kafkaAvailability, kafkaBrokers } from '@kesher/services/testing/kafka';
 import { startOpenAiStandIn } from '@kesher/services/testing/openai-stand-in';
 import { createTestDatabase } from '@kesher/services/testing/test-database';
+import { gzipSync } from 'node:zlib';
 import pg from 'pg';
+import { chromium } from 'playwright-core';
 import { peakRssMb, percentile, repoRoot, round, writeResults } from './bench-kit.js';
 
 const CONVERSATIONS = Number(process.env.BENCH_CHAT_CONVERSATIONS ?? 20);
@@ -385,6 +387,48 @@ async function variantFigures() {
   return results;
 }
 
+/**
+ * What a visitor's browser downloads: the widget loader a site owner pastes (widget.js), and every script
+ * the embed page (/embed/{shareToken}, what the widget frames) runs on its first load, gzip -9, measured
+ * in the system Chromium against the built client that Kesher serves.
+ */
+async function visitorBundleFigures() {
+  const kesher = await startKesher('one-process');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  try {
+    const origin = kesher.base.replace(/\/api\/v1$/, '');
+    const loader = await fetch(`${origin}/widget.js`);
+    if (!loader.ok) return { widget_not_measured: `GET /widget.js answered ${loader.status} (is the client built? make client)` };
+    const session = await call<{ access_token: string }>(kesher.base, '/auth/register', { body: { email: `bench-embed-${Date.now()}@example.com`, password: 'Bench-Passw0rd!' } });
+    const created = await call<{ assistant_id: number }>(kesher.base, '/assistants/', {
+      token: session.access_token,
+      body: { name: 'Embed', description: 'The embed page', instructions: 'Answer briefly.' },
+    });
+    const share = await call<{ share_token: string }>(kesher.base, `/assistants/${created.assistant_id}/generate-share-token`, { token: session.access_token, method: 'POST' });
+    const page = await browser.newPage();
+    const scripts = new Map<string, number>();
+    page.on('response', async (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      const body = await response.body().catch(() => null);
+      if (body) scripts.set(new URL(response.url()).pathname, gzipSync(body, { level: 9 }).length);
+    });
+    await page.goto(`${origin}/embed/${share.share_token}`, { waitUntil: 'networkidle' });
+    await page.locator('.welcome').first().waitFor();
+    const kb = (bytes: number) => round(bytes / 1024, 1);
+    return {
+      widget_loader_gzip_kb: kb(gzipSync(Buffer.from(await loader.arrayBuffer()), { level: 9 }).length),
+      embed_chunk_gzip_kb: kb([...scripts.values()].reduce((a, b) => a + b, 0)),
+      embed_scripts: [...scripts.keys()],
+    };
+  } finally {
+    await browser.close();
+    await kesher.stop();
+  }
+}
+
 const only = process.argv.slice(2);
 const want = (name: string) => only.length === 0 || only.includes(name);
 const results: Record<string, unknown> = {
@@ -403,6 +447,7 @@ const results: Record<string, unknown> = {
 if (want('ttft')) Object.assign(results, await builtinFigures());
 if (want('overhead')) Object.assign(results, await overheadFigures());
 if (want('visitors')) Object.assign(results, await visitorFigures());
+if (want('widget')) Object.assign(results, await visitorBundleFigures());
 if (want('variants')) Object.assign(results, await variantFigures());
 const r = results as Record<string, number>;
 results.goals = {
@@ -411,6 +456,8 @@ results.goals = {
   run_complete_ms_p95: { goal: '<= 300', met: r.run_complete_ms_p95! <= 300 },
   overhead_ms_p95: { goal: '<= 30', met: r.overhead_ms_p95! <= 30 },
   visitors_200_errors: { goal: '0', met: r.visitors_200_errors === 0 },
+  widget_loader_gzip_kb: { goal: '<= 10', met: r.widget_loader_gzip_kb! <= 10 },
+  embed_chunk_gzip_kb: { goal: '<= 80', met: r.embed_chunk_gzip_kb! <= 80 },
 };
 results.command = 'make bench-chat';
 writeResults(only.length ? `chat-partial-${only.join('-')}` : 'chat', results);
