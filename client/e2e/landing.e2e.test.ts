@@ -57,6 +57,19 @@ describe('the prerendered landing pages', () => {
     await context.close();
   });
 
+  it('a reader who scrolled the snapshot stays where they are when the app takes over', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 700 } });
+    const page = await context.newPage();
+    await page.goto('/about', { waitUntil: 'commit' });
+    await page.getByRole('heading', { level: 1, name: he.hero.title }).waitFor();
+    await page.evaluate(() => window.scrollTo(0, 1500));
+    // React marks the root element once it has adopted it; then let its effects run (two frames).
+    await page.waitForFunction(() => Object.keys(document.getElementById('root')!).some((key) => key.startsWith('__reactContainer')), null, { timeout: 15_000 });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+    await context.close();
+  });
+
   it('an English reader gets the app, not the Hebrew snapshot', async () => {
     const context = await browser.newContext({ baseURL: baseUrl });
     await context.addInitScript(() => localStorage.setItem('language', 'en'));

@@ -35,7 +35,11 @@ export function Footer() {
           <Link to={paths.terms}>{t('terms')}</Link>
         </nav>
       </div>
-      <p className="footer-rights muted small">{t('rights', { year: new Date().getFullYear() })}</p>
+      {/* The prerendered landing pages carry their build's year: a page built in one year and opened in the
+          next must still hydrate (React then keeps the text it found, until the next build). */}
+      <p className="footer-rights muted small" suppressHydrationWarning>
+        {t('rights', { year: new Date().getFullYear() })}
+      </p>
     </footer>
   );
 }

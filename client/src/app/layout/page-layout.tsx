@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { Footer } from './footer';
@@ -8,9 +8,14 @@ import { Header } from './header';
 export function PageLayout() {
   const { t } = useTranslation();
   const { pathname, hash } = useLocation();
+  const firstRender = useRef(true);
   useEffect(() => {
+    const first = firstRender.current;
+    firstRender.current = false;
     if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
-    else window.scrollTo(0, 0);
+    // Only a navigation goes back to the top: on the first render the page is where the reader left it
+    // (a prerendered landing page is read, and scrolled, before the app takes it over).
+    else if (!first) window.scrollTo(0, 0);
   }, [pathname, hash]);
   return (
     <>
