@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiClient } from './api';
 import { launchChromium, seriousViolations } from './browser';
 
 /**
@@ -21,21 +22,9 @@ let token: string;
 let assistantId: number;
 let shareToken: string;
 
-async function apiCall<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const headers = new Headers(init.headers);
-  if (token) headers.set('authorization', `Bearer ${token}`);
-  if (init.body && typeof init.body === 'string') headers.set('content-type', 'application/json');
-  const response = await fetch(`${baseUrl}/api/v1${path}`, { ...init, headers });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
-async function upload(name: string, content: string) {
-  const form = new FormData();
-  form.append('file', new Blob([content], { type: 'text/plain' }), name);
-  await apiCall(`/assistants/${assistantId}/upload_file`, { method: 'POST', body: form });
-}
+const api = apiClient(baseUrl, () => token);
+const apiCall = api.call;
+const upload = (name: string, content: string) => api.upload(assistantId, name, content);
 
 async function audit(target: Page, label: string) {
   const found = await seriousViolations(target);
