@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Frame, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiClient } from './api';
 import { CHROMIUM, launchChromium, seriousViolations } from './browser';
+
 
 /**
  * The website widget end to end, in a real Chromium against the real embedded server (builtin answer
