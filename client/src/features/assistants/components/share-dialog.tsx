@@ -1,30 +1,13 @@
 import type { AssistantDto } from '@kesher/contracts';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
+import { useCopyToClipboard } from '@/lib/copy-to-clipboard';
 import { ApiError, errorMessage } from '@/lib/api-error';
 import { notify } from '@/lib/toast-store';
 import { useGenerateShareToken } from '../api/generate-share-token';
 import { useRevokeShareToken } from '../api/revoke-share-token';
-
-export const COPIED_MS = 2000;
-
-async function copyText(text: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // Older browsers and non-secure contexts: copy through a selected, off-screen text area.
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.append(area);
-    area.select();
-    document.execCommand('copy');
-    area.remove();
-  }
-}
 
 /** The share URL the server gives may be relative; the owner needs one they can paste anywhere. */
 const absolute = (url: string) => new URL(url, window.location.origin).toString();
@@ -35,13 +18,7 @@ export function ShareDialog({ assistant, onClose }: { assistant: AssistantDto; o
   const generate = useGenerateShareToken();
   const revoke = useRevokeShareToken();
   const [url, setUrl] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
+  const { copied, copy } = useCopyToClipboard();
 
   return (
     <Modal title={t('shareTitle', { name: assistant.name })} onClose={onClose}>
@@ -51,7 +28,7 @@ export function ShareDialog({ assistant, onClose }: { assistant: AssistantDto; o
           <label htmlFor="share-url">{t('shareUrl')}</label>
           <div className="input-row">
             <input id="share-url" readOnly value={url} dir="ltr" onFocus={(e) => e.target.select()} />
-            <Button onClick={() => copyText(url).then(() => setCopied(true))} aria-live="polite">
+            <Button onClick={() => copy(url)} aria-live="polite">
               {copied ? t('copied') : t('copy')}
             </Button>
           </div>

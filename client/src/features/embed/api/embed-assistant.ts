@@ -1,5 +1,5 @@
 import { chatMessages } from '@kesher/contracts/rules/chat';
-import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
+import { readSharedAssistant, type SharedAssistant } from '@/features/public-chat/api/shared-assistant';
 import { API_BASE, DEFAULT_TIMEOUT_MS } from '@/lib/api-client';
 import { ApiError } from '@/lib/api-error';
 
@@ -51,15 +51,9 @@ export function describeApiFailure(error: unknown): EmbedInitProblem {
 }
 
 function asAssistant(value: unknown): SharedAssistant {
-  const v = (value ?? {}) as Record<string, unknown>;
-  if (typeof v.id !== 'number' || typeof v.name !== 'string') throw new EmbedInitError({ kind: 'unknown' });
-  return {
-    id: v.id,
-    name: v.name,
-    description: typeof v.description === 'string' ? v.description : '',
-    avatar_url: typeof v.avatar_url === 'string' ? v.avatar_url : null,
-    openai_assistant_id: typeof v.openai_assistant_id === 'string' ? v.openai_assistant_id : null,
-  };
+  const assistant = readSharedAssistant(value);
+  if (!assistant) throw new EmbedInitError({ kind: 'unknown' });
+  return assistant;
 }
 
 /**

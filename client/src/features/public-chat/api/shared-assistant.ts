@@ -14,9 +14,10 @@ export interface SharedAssistant {
   openai_assistant_id: string | null;
 }
 
-function asSharedAssistant(value: unknown): SharedAssistant {
+/** The fields the visitor pages use, read without zod (it stays out of their bundle); null for any other shape. */
+export function readSharedAssistant(value: unknown): SharedAssistant | null {
   const v = (value ?? {}) as Record<string, unknown>;
-  if (typeof v.id !== 'number' || typeof v.name !== 'string') throw new Error('unexpected shared assistant shape');
+  if (typeof v.id !== 'number' || typeof v.name !== 'string') return null;
   return {
     id: v.id,
     name: v.name,
@@ -24,6 +25,12 @@ function asSharedAssistant(value: unknown): SharedAssistant {
     avatar_url: typeof v.avatar_url === 'string' ? v.avatar_url : null,
     openai_assistant_id: typeof v.openai_assistant_id === 'string' ? v.openai_assistant_id : null,
   };
+}
+
+function asSharedAssistant(value: unknown): SharedAssistant {
+  const assistant = readSharedAssistant(value);
+  if (!assistant) throw new Error('unexpected shared assistant shape');
+  return assistant;
 }
 
 export const getSharedAssistant = async (token: string, signal?: AbortSignal) =>

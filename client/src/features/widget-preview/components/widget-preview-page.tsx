@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
+import { useCopyToClipboard } from '@/lib/copy-to-clipboard';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError, errorMessage } from '@/lib/api-error';
 import { paths } from '@/lib/paths';
@@ -12,25 +13,6 @@ import { BUTTON_POSITIONS, BUTTON_SIZES, type ButtonPosition, type ButtonSize, D
 import { embedCode } from '../embed-code';
 import { ChatFrame } from './chat-frame';
 import { PreviewStage } from './preview-stage';
-
-/** Copy Code shows "Copied!" for 2 s (spec §2, part 1 §9). */
-export const COPIED_MS = 2000;
-
-async function copyText(text: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // Non-secure contexts and older browsers: a selected, off-screen text area.
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.append(area);
-    area.select();
-    document.execCommand('copy');
-    area.remove();
-  }
-}
 
 export interface WidgetPreviewPageProps {
   assistantId: number;
@@ -87,7 +69,7 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
   const [sessionToken, setSessionToken] = useState('');
   const [fullscreen, setFullscreen] = useState(false);
   const [showCode, setShowCode] = useState(false);
-  const [copied, setCopied] = useState(false);
+  const { copied, copy } = useCopyToClipboard();
   const [generated, setGenerated] = useState<string | null>(null);
   const [token, setTokenState] = useState<TokenState>({ status: 'idle' });
   const [confirming, setConfirming] = useState(false);
@@ -103,12 +85,6 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
   const avatarUrl = assistant.avatar_url && useAvatar ? assistant.avatar_url : null;
   const effective = useMemo(() => ({ ...settings, avatarUrl }), [settings, avatarUrl]);
   const code = shareToken ? embedCode(window.location.origin, shareToken, effective) : null;
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
 
   useEffect(() => {
     if (!fullscreen) return;
@@ -182,7 +158,7 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
                 <code>{code}</code>
               </pre>
               <div className="wp-code-actions">
-                <Button onClick={() => void copyText(code).then(() => setCopied(true))} aria-live="polite">
+                <Button onClick={() => void copy(code)} aria-live="polite">
                   {copied ? t('copied') : t('copyCode')}
                 </Button>
               </div>
