@@ -63,6 +63,18 @@ export function threadQueries(db: Queryable) {
       return rows;
     },
 
+    /** One message of a thread (the answer a run posted), without reading the whole conversation. */
+    async message(reader: ThreadReader, threadId: string, messageId: string): Promise<MessageRow | undefined> {
+      const { clause, key } = scope(reader);
+      const { rows } = await db.query<MessageRow>(
+        `SELECT m.id, m.thread_id, m.role, m.text, m.run_id, m.sources, ${epoch('m.created_at')}
+         FROM thread_messages m JOIN threads t ON t.id = m.thread_id
+         WHERE ${clause} AND m.thread_id = $2 AND m.id = $3`,
+        [key, threadId, messageId],
+      );
+      return rows[0];
+    },
+
     async run(reader: ThreadReader, threadId: string, runId: string): Promise<RunRow | undefined> {
       const { clause, key } = scope(reader);
       const { rows } = await db.query<RunRow>(

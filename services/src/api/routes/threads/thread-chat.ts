@@ -301,7 +301,7 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
         const dto = row && runDto(row, assistant);
         if (!dto) break;
         if (dto.status === 'completed') {
-          const message = (await threads.messages(reader, threadId)).find((m) => m.id === dto.message_id);
+          const message = dto.message_id ? await threads.message(reader, threadId, dto.message_id) : undefined;
           send('completed', { run_id: runId, message: message ? toMessageDto(message) : null });
           break;
         }
