@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { streamIds, type NewEvent, type RecordedEvent } from '@kesher/contracts';
-import type { Projection } from '@kesher/projections/projection';
+import type { Projection } from '@kesher/contracts/ports/projection';
 import { createKafkaBus } from '@kesher/services/platform/bus/kafka.bus';
 import { createSqlEventStore } from '@kesher/services/platform/event-store/sql-event-store';
 import { withEventSchemas } from '@kesher/services/platform/event-store/schema-checked.event-store';
@@ -74,8 +74,7 @@ const countsProjection: Projection = {
   version: 1,
   eventTypes: ['BenchNoted', 'BenchOther'],
   tables: ['bench_counts'],
-  setup: async (db) => void (await db.query(`CREATE TABLE IF NOT EXISTS bench_counts (event_type text PRIMARY KEY, n bigint NOT NULL)`)),
-  reset: async (db) => void (await db.query(`DROP TABLE IF EXISTS bench_counts`)),
+  migrations: [{ id: '001-counts', sql: `CREATE TABLE IF NOT EXISTS bench_counts (event_type text PRIMARY KEY, n bigint NOT NULL)` }],
   async apply(db, events: readonly RecordedEvent[]) {
     const counts = new Map<string, number>();
     for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);

@@ -1,7 +1,7 @@
 import { accountsProjection } from './accounts/accounts.projection.js';
 import { assistantsProjection } from './assistants/assistants.projection.js';
 import { knowledgeProjection, readBlobFromReadModel } from './knowledge/knowledge.projection.js';
-import type { Projection } from './projection.js';
+import type { Projection } from '@kesher/contracts/ports/projection';
 import { threadsProjection } from './threads/threads.projection.js';
 import { usageProjection } from './usage/usage.projection.js';
 

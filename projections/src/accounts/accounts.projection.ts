@@ -1,5 +1,5 @@
 import type { AccountRegistered, RecordedEvent } from '@kesher/contracts';
-import type { Projection } from '../projection.js';
+import type { Projection } from '@kesher/contracts/ports/projection';
 
 /** Accounts by e-mail, for sign-in. */
 export const accountsProjection: Projection = {
@@ -7,20 +7,22 @@ export const accountsProjection: Projection = {
   version: 2,
   eventTypes: ['AccountRegistered'],
   tables: ['accounts'],
-  async setup(db) {
-    await db.query(`CREATE TABLE IF NOT EXISTS accounts (
-      id text PRIMARY KEY,
-      email text NOT NULL UNIQUE,
-      display_name text,
-      password_hash text,
-      photo_url text,
-      provider text NOT NULL,
-      created_at timestamptz NOT NULL
-    )`);
-  },
-  async reset(db) {
-    await db.query(`DROP TABLE IF EXISTS accounts`);
-  },
+  migrations: [
+    {
+      id: '001-tables',
+      sql: `
+CREATE TABLE IF NOT EXISTS accounts (
+  id text PRIMARY KEY,
+  email text NOT NULL UNIQUE,
+  display_name text,
+  password_hash text,
+  photo_url text,
+  provider text NOT NULL,
+  created_at timestamptz NOT NULL
+);
+`,
+    },
+  ],
   async apply(db, events) {
     for (const event of events as RecordedEvent<'AccountRegistered', AccountRegistered>[]) {
       const { accountId, email, displayName, passwordHash, provider, photoUrl } = event.data;

@@ -1,5 +1,5 @@
 import type { AssistantCreated, AssistantDeleted, AssistantUpdated, RecordedEvent, ShareTokenGenerated, ShareTokenRevoked } from '@kesher/contracts';
-import type { Projection, Queryable } from '../projection.js';
+import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 
 /** Columns that mirror the profile one to one; the update statement is derived from this list. */
 const profileColumns = {
@@ -63,30 +63,32 @@ export const assistantsProjection: Projection = {
   version: 2,
   eventTypes: ['AssistantCreated', 'AssistantUpdated', 'AssistantDeleted', 'ShareTokenGenerated', 'ShareTokenRevoked'],
   tables: ['assistants'],
-  async setup(db) {
-    await db.query(`CREATE TABLE IF NOT EXISTS assistants (
-      id text PRIMARY KEY,
-      numeric_id int NOT NULL UNIQUE,
-      external_id text NOT NULL UNIQUE,
-      owner_id text NOT NULL,
-      name text NOT NULL,
-      description text NOT NULL,
-      instructions text NOT NULL,
-      chat_limit int NOT NULL,
-      website_url text,
-      avatar_url text,
-      web_crawler jsonb NOT NULL,
-      payment_processing jsonb NOT NULL,
-      share_token text UNIQUE,
-      telegram_integration jsonb,
-      created_at timestamptz NOT NULL,
-      updated_at timestamptz NOT NULL
-    )`);
-    await db.query(`CREATE INDEX IF NOT EXISTS assistants_owner ON assistants (owner_id, numeric_id)`);
-  },
-  async reset(db) {
-    await db.query(`DROP TABLE IF EXISTS assistants`);
-  },
+  migrations: [
+    {
+      id: '001-tables',
+      sql: `
+CREATE TABLE IF NOT EXISTS assistants (
+  id text PRIMARY KEY,
+  numeric_id int NOT NULL UNIQUE,
+  external_id text NOT NULL UNIQUE,
+  owner_id text NOT NULL,
+  name text NOT NULL,
+  description text NOT NULL,
+  instructions text NOT NULL,
+  chat_limit int NOT NULL,
+  website_url text,
+  avatar_url text,
+  web_crawler jsonb NOT NULL,
+  payment_processing jsonb NOT NULL,
+  share_token text UNIQUE,
+  telegram_integration jsonb,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS assistants_owner ON assistants (owner_id, numeric_id);
+`,
+    },
+  ],
   async apply(db, events) {
     for (const event of events) {
       switch (event.type) {

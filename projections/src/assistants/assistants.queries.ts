@@ -1,5 +1,5 @@
 import type { WebCrawlerSettings, SalesMode } from '@kesher/contracts';
-import type { Queryable } from '../projection.js';
+import type { Queryable } from '@kesher/contracts/ports/projection';
 
 export interface AssistantRow {
   id: string;

@@ -11,7 +11,7 @@ import type {
   ThreadRenamed,
   ThreadStarted,
 } from '@kesher/contracts';
-import type { Projection, Queryable } from '../projection.js';
+import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 
 /** Settled runs are never reopened: a late or repeated outcome changes nothing here either. */
 const UNSETTLED = `status IN ('queued', 'in_progress')`;
@@ -194,60 +194,62 @@ export const threadsProjection: Projection = {
   version: 1,
   eventTypes: EVENT_TYPES,
   tables: ['threads', 'thread_messages', 'thread_runs', 'thread_feedback'],
-  async setup(db) {
-    await db.query(`CREATE TABLE IF NOT EXISTS threads (
-      id text PRIMARY KEY,
-      assistant_id text NOT NULL,
-      assistant_owner_id text NOT NULL,
-      owner_id text,
-      visitor_session_hash text,
-      is_public boolean NOT NULL,
-      channel text NOT NULL,
-      title text NOT NULL,
-      created_at timestamptz NOT NULL
-    )`);
-    await db.query(`CREATE INDEX IF NOT EXISTS threads_assistant ON threads (assistant_owner_id, assistant_id, created_at DESC)`);
-    await db.query(`CREATE TABLE IF NOT EXISTS thread_messages (
-      id text PRIMARY KEY,
-      thread_id text NOT NULL,
-      role text NOT NULL,
-      text text NOT NULL,
-      language text NOT NULL,
-      run_id text,
-      sources jsonb NOT NULL DEFAULT '[]',
-      log_position bigint NOT NULL,
-      created_at timestamptz NOT NULL
-    )`);
-    await db.query(`CREATE INDEX IF NOT EXISTS thread_messages_thread ON thread_messages (thread_id, log_position, id)`);
-    await db.query(`CREATE TABLE IF NOT EXISTS thread_runs (
-      id text PRIMARY KEY,
-      thread_id text NOT NULL,
-      assistant_id text NOT NULL,
-      status text NOT NULL,
-      error text,
-      message_id text,
-      referred_url text,
-      deadline_at timestamptz NOT NULL,
-      created_at timestamptz NOT NULL,
-      settled_at timestamptz
-    )`);
-    await db.query(`CREATE INDEX IF NOT EXISTS thread_runs_thread ON thread_runs (thread_id)`);
-    await db.query(`CREATE INDEX IF NOT EXISTS thread_runs_unsettled ON thread_runs (deadline_at) WHERE ${UNSETTLED}`);
-    await db.query(`CREATE TABLE IF NOT EXISTS thread_feedback (
-      message_id text NOT NULL,
-      author_key text NOT NULL,
-      thread_id text NOT NULL,
-      assistant_id text NOT NULL,
-      rating text NOT NULL,
-      comment text,
-      source text NOT NULL,
-      is_public boolean NOT NULL,
-      given_at timestamptz NOT NULL,
-      PRIMARY KEY (message_id, author_key)
-    )`);
-  },
-  async reset(db) {
-    await db.query(`DROP TABLE IF EXISTS thread_feedback, thread_runs, thread_messages, threads`);
-  },
+  migrations: [
+    {
+      id: '001-tables',
+      sql: `
+CREATE TABLE IF NOT EXISTS threads (
+  id text PRIMARY KEY,
+  assistant_id text NOT NULL,
+  assistant_owner_id text NOT NULL,
+  owner_id text,
+  visitor_session_hash text,
+  is_public boolean NOT NULL,
+  channel text NOT NULL,
+  title text NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS threads_assistant ON threads (assistant_owner_id, assistant_id, created_at DESC);
+CREATE TABLE IF NOT EXISTS thread_messages (
+  id text PRIMARY KEY,
+  thread_id text NOT NULL,
+  role text NOT NULL,
+  text text NOT NULL,
+  language text NOT NULL,
+  run_id text,
+  sources jsonb NOT NULL DEFAULT '[]',
+  log_position bigint NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS thread_messages_thread ON thread_messages (thread_id, log_position, id);
+CREATE TABLE IF NOT EXISTS thread_runs (
+  id text PRIMARY KEY,
+  thread_id text NOT NULL,
+  assistant_id text NOT NULL,
+  status text NOT NULL,
+  error text,
+  message_id text,
+  referred_url text,
+  deadline_at timestamptz NOT NULL,
+  created_at timestamptz NOT NULL,
+  settled_at timestamptz
+);
+CREATE INDEX IF NOT EXISTS thread_runs_thread ON thread_runs (thread_id);
+CREATE INDEX IF NOT EXISTS thread_runs_unsettled ON thread_runs (deadline_at) WHERE ${UNSETTLED};
+CREATE TABLE IF NOT EXISTS thread_feedback (
+  message_id text NOT NULL,
+  author_key text NOT NULL,
+  thread_id text NOT NULL,
+  assistant_id text NOT NULL,
+  rating text NOT NULL,
+  comment text,
+  source text NOT NULL,
+  is_public boolean NOT NULL,
+  given_at timestamptz NOT NULL,
+  PRIMARY KEY (message_id, author_key)
+);
+`,
+    },
+  ],
   apply: applyBatch,
 };

@@ -1,5 +1,5 @@
 import { usageMonth, type MessagePosted, type RecordedEvent, type ThreadDeleted, type ThreadStarted } from '@kesher/contracts';
-import type { Projection, Queryable } from '../projection.js';
+import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 
 const EVENT_TYPES = ['ThreadStarted', 'MessagePosted', 'ThreadDeleted'];
 
@@ -53,22 +53,24 @@ export const usageProjection: Projection = {
   version: 1,
   eventTypes: EVENT_TYPES,
   tables: ['usage_threads', 'usage_monthly_messages'],
-  async setup(db) {
-    await db.query(`CREATE TABLE IF NOT EXISTS usage_threads (
-      thread_id text PRIMARY KEY,
-      assistant_owner_id text NOT NULL,
-      assistant_id text NOT NULL
-    )`);
-    await db.query(`CREATE TABLE IF NOT EXISTS usage_monthly_messages (
-      owner_id text NOT NULL,
-      assistant_id text NOT NULL,
-      month text NOT NULL,
-      messages integer NOT NULL,
-      PRIMARY KEY (owner_id, month, assistant_id)
-    )`);
-  },
-  async reset(db) {
-    await db.query(`DROP TABLE IF EXISTS usage_monthly_messages, usage_threads`);
-  },
+  migrations: [
+    {
+      id: '001-tables',
+      sql: `
+CREATE TABLE IF NOT EXISTS usage_threads (
+  thread_id text PRIMARY KEY,
+  assistant_owner_id text NOT NULL,
+  assistant_id text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS usage_monthly_messages (
+  owner_id text NOT NULL,
+  assistant_id text NOT NULL,
+  month text NOT NULL,
+  messages integer NOT NULL,
+  PRIMARY KEY (owner_id, month, assistant_id)
+);
+`,
+    },
+  ],
   apply: applyBatch,
 };

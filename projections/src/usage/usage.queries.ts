@@ -1,4 +1,4 @@
-import type { Queryable } from '../projection.js';
+import type { Queryable } from '@kesher/contracts/ports/projection';
 
 export function usageQueries(db: Queryable) {
   return {

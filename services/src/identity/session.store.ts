@@ -28,13 +28,10 @@ const toAccount = (row: AccountRow): SignedInAccount => ({
 
 /**
  * Sessions are not domain facts: signed tokens carry them, and this table only remembers the ids of
- * tokens signed out before they expire. Accounts themselves are read from the `accounts` read model.
+ * tokens signed out before they expire (identity.migrations.ts). Accounts themselves are read from the
+ * `accounts` read model.
  */
 export async function createSessionStore(deps: { sql: Sql }) {
-  await deps.sql.exec(`CREATE TABLE IF NOT EXISTS revoked_tokens (
-    token_id text PRIMARY KEY,
-    expires_at timestamptz NOT NULL
-  )`);
   return {
     async accountForToken(accountId: string, tokenId: string): Promise<SignedInAccount | undefined> {
       const { rows } = await deps.sql.query<AccountRow>(

@@ -1,9 +1,7 @@
-import { allProjections } from '@kesher/projections/registry';
 import { chooseRunStreams } from '../chat/choose-run-streams.js';
 import { createKnowledgeService } from '../knowledge/knowledge-service.js';
 import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
-import { readAllCheckpoints, readCheckpoint } from '../platform/projections/checkpoints.js';
-import { createCheckpointWatcher, projectionsTaking } from '../platform/projections/read-model-progress.js';
+import { createCheckpointWatcher } from '../platform/projections/read-model-progress.js';
 import { composeApi } from './compose-api.js';
 import type { Platform } from './compose-platform.js';
 
@@ -23,9 +21,6 @@ export async function composeStandaloneApi(platform: Platform, options: { logger
     platform,
     blobs,
     knowledge: knowledge.reads,
-    awaitReadModels: (position, eventTypes) => readModels.waitFor(projectionsTaking(allProjections, eventTypes), position, 2000),
-    projectionPositions: () => readAllCheckpoints(platform.sql),
-    projectionPosition: async (name) => (await readCheckpoint(platform.sql, name))?.position,
     runStreams,
     readModels,
     logger: options.logger,

@@ -1,7 +1,6 @@
 import { allProjections } from '@kesher/projections/registry';
 import { loadConfig } from '../platform/config/config.js';
 import { createProjectionRunner } from '../platform/projections/projection-runner.js';
-import { checkpointsSchema, resetCheckpoint } from '../platform/projections/checkpoints.js';
 import { composePlatform } from './compose-platform.js';
 
 /**
@@ -17,16 +16,11 @@ if (!projection) {
 }
 
 const platform = await composePlatform(loadConfig(), { applicationName: 'kesher-replay' });
-await platform.sql.transaction(async (tx) => {
-  await tx.query(checkpointsSchema);
-  await projection.reset(tx);
-  await projection.setup(tx);
-  await resetCheckpoint(tx, projection.name, projection.version);
-});
 const runner = createProjectionRunner({ eventStore: platform.eventStore, sql: platform.sql, projections: [projection], batchSize: platform.config.PROJECTOR_BATCH_SIZE });
 const started = Date.now();
 const head = await platform.eventStore.headPosition();
-await runner.start();
+// Drops the read model's tables, applies its migrations again and reads from the first event.
+await runner.start({ rebuild: [projection.name] });
 while (!(await runner.waitForPosition(head, { timeoutMs: 10_000 }))) {
   console.log(`replaying ${name}… at ${runner.positions()[projection.name]?.prepare ?? 0n} of ${head.prepare}`);
 }

@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../platform/config/config.js';
 import { composePlatform, type Platform } from '../main/compose-platform.js';
-import { allProjections } from '@kesher/projections/registry';
-import { projectionsTaking, runnerProgress } from '../platform/projections/read-model-progress.js';
 import { composeApi } from '../main/compose-api.js';
 import { composeWorkers } from '../main/compose-workers.js';
 import { createTestDatabase } from './test-database.js';
@@ -74,10 +72,8 @@ export async function createApiHarness(
       blobs: workers.blobs,
       knowledge: workers.knowledgeReads,
       runStreams: workers.runStreams,
-      readModels: runnerProgress(platform.projector),
-      awaitReadModels: (position, eventTypes) => platform.projector.waitForPosition(position, { projections: projectionsTaking(allProjections, eventTypes), timeoutMs: 5000 }),
-      projectionPositions: () => platform.projector.positions(),
-      projectionPosition: (name) => platform.projector.positions()[name],
+      readModels: platform.projector.progress,
+      readYourWritesTimeoutMs: 5000,
       clientDistDir,
       clock: options.clock,
     }));

@@ -1,5 +1,10 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { schemaModules } from '../main/schema-modules.js';
+import { runMigrations } from '../platform/sql/migrations.js';
+import { createPgliteSql } from '../platform/sql/pglite.sql.js';
+import { createPgSql } from '../platform/sql/pg.sql.js';
+import type { Sql } from '../platform/sql/sql.port.js';
 import { gateService, type ServiceAvailability } from './service-gate.js';
 
 /** The Postgres the tests use: DATABASE_URL, else the machine's local server (trust auth, database `test`). */
@@ -20,18 +25,24 @@ function withDatabase(url: string, database: string) {
 }
 
 /**
- * A fresh, empty database per test file, so suites run in parallel without seeing each other's
- * events. `drop` removes it (forcing out connections a crashed child may have left behind).
+ * A fresh database per test file, so suites run in parallel without seeing each other's events, with
+ * every module's migrations applied as a composition root applies them (`{ empty: true }`: no tables at
+ * all). `drop` removes it (forcing out connections a crashed child may have left behind).
  */
-export async function createTestDatabase(prefix = 'kesher_test'): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(prefix = 'kesher_test', options: { empty?: boolean } = {}): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: testDatabaseUrl() });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
+  const url = withDatabase(testDatabaseUrl(), name);
+  if (!options.empty) {
+    const sql = createPgSql({ connectionString: url, max: 1 });
+    await runMigrations(sql, schemaModules({ sqlEventStore: true })).finally(() => sql.close());
+  }
   return {
     name,
-    url: withDatabase(testDatabaseUrl(), name),
+    url,
     async drop() {
       const client = new pg.Client({ connectionString: testDatabaseUrl() });
       await client.connect();
@@ -39,4 +50,11 @@ export async function createTestDatabase(prefix = 'kesher_test'): Promise<{ url:
       await client.end();
     },
   };
+}
+
+/** An in-memory embedded database with every module's migrations applied, as `make start` has it. */
+export async function createTestPglite(): Promise<Sql> {
+  const sql = await createPgliteSql();
+  await runMigrations(sql, schemaModules({ sqlEventStore: true }));
+  return sql;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPgSql } from '../../platform/sql/pg.sql.js';
-import { createPgliteSql } from '../../platform/sql/pglite.sql.js';
-import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
+import { createTestDatabase, postgresAvailability, createTestPglite } from '../../testing/test-database.js';
 import { evaluateRetrieval, formatEvaluation } from './retrieval-eval.js';
 
 const gate = await postgresAvailability();
@@ -24,7 +23,7 @@ describe('retrieval on the labelled Hebrew and English set', () => {
   });
 
   it('gives the same answers on PGlite, the embedded default', async () => {
-    const sql = await createPgliteSql();
+    const sql = await createTestPglite();
     try {
       const evaluation = await evaluateRetrieval(sql);
       console.log(formatEvaluation(evaluation, 'PGlite'));

@@ -4,16 +4,16 @@ import { fixture } from '../extract/fixtures.js';
 import { buildDocx } from '../testing/office-builders.js';
 import type { BlobStore } from '../../platform/blobs/blob-store.port.js';
 import { createSqlBlobStore } from '../../platform/blobs/sql.blob-store.js';
-import { createPgliteSql } from '../../platform/sql/pglite.sql.js';
 
 /** The real blob store, on the embedded database: no stand-in needed for a unit-level test. */
 async function createBlobStore() {
-  const sql = await createPgliteSql();
+  const sql = await createTestPglite();
   const store = await createSqlBlobStore({ sql });
   const size = async () => Number((await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM blobs`)).rows[0]!.n);
   return Object.assign(store, { size });
 }
 import { createIngestFile } from './ingest-file.js';
+import { createTestPglite } from '../../testing/test-database.js';
 
 async function upload(blobs: BlobStore, bytes: Uint8Array, overrides: Partial<KnowledgeFileUploaded> = {}): Promise<KnowledgeFileUploaded> {
   const { sha256 } = await blobs.put(bytes);

@@ -3,6 +3,7 @@ import { knowledgeProjection, readBlobFromReadModel } from '@kesher/projections/
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../platform/blobs/blob-store.port.js';
 import { createSqlBlobStore } from '../../platform/blobs/sql.blob-store.js';
+import { prepareReadModel } from '../../platform/projections/projection-runner.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
 import { createIngestFile, type IngestOutcome } from '../ingest/ingest-file.js';
 
@@ -14,7 +15,7 @@ import { createIngestFile, type IngestOutcome } from '../ingest/ingest-file.js';
 export async function createKnowledgeHarness(sql: Sql) {
   const blobs: BlobStore = await createSqlBlobStore({ sql });
   const projection = knowledgeProjection({ readBlob: readBlobFromReadModel });
-  await sql.transaction((tx) => projection.setup(tx));
+  await sql.transaction((tx) => prepareReadModel(tx, projection, false));
   const ingest = createIngestFile({ blobs });
   let position = 0n;
   const history: RecordedEvent[] = [];
@@ -72,8 +73,7 @@ export async function createKnowledgeHarness(sql: Sql) {
     /** Drops everything and applies the whole history again, as `npm run replay -- knowledge` would. */
     async replay() {
       await sql.transaction(async (tx) => {
-        await projection.reset(tx);
-        await projection.setup(tx);
+        await prepareReadModel(tx, projection, true);
         await projection.apply(tx, history);
       });
     },

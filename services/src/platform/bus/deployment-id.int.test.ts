@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPgSql } from '../sql/pg.sql.js';
-import { createPgliteSql } from '../sql/pglite.sql.js';
 import type { Sql } from '../sql/sql.port.js';
-import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
+import { createTestDatabase, postgresAvailability, createTestPglite } from '../../testing/test-database.js';
 import { deploymentId } from './deployment-id.js';
 
 const gate = await postgresAvailability();
@@ -37,7 +36,7 @@ describe.skipIf(!gate.available)(`the deployment's id (Postgres)${gate.available
 
 describe('the deployment id (PGlite, the embedded default on Kafka)', () => {
   it('is drawn once and kept', async () => {
-    const sql = await createPgliteSql();
+    const sql = await createTestPglite();
     try {
       const id = await deploymentId(sql);
       expect(id).toMatch(/^[0-9a-f]{16}$/);

@@ -1,18 +1,11 @@
 import type { Sql, SqlExecutor } from '../sql/sql.port.js';
 
-export const inboxSchema = `CREATE TABLE IF NOT EXISTS bus_inbox (
-  consumer text NOT NULL,
-  message_id text NOT NULL,
-  handled_at timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (consumer, message_id)
-)`;
-
 /**
  * Makes a bus handler's database effect exactly-once on top of at-least-once delivery: the message id
- * is recorded in the same transaction as the effect, and a redelivered id is skipped.
+ * is recorded in the same transaction as the effect, and a redelivered id is skipped. Its table,
+ * `bus_inbox`, is in bus.migrations.ts.
  */
 export async function createInbox(deps: { sql: Sql; consumer: string }) {
-  await deps.sql.exec(inboxSchema);
   return async function once(messageId: string, effect: (tx: SqlExecutor) => Promise<void>): Promise<boolean> {
     return deps.sql.transaction(async (tx) => {
       const { rows } = await tx.query(

@@ -1,7 +1,6 @@
-import { createPgliteSql } from '../sql/pglite.sql.js';
 import { createPgSql } from '../sql/pg.sql.js';
 import type { Sql } from '../sql/sql.port.js';
-import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
+import { createTestDatabase, postgresAvailability, createTestPglite } from '../../testing/test-database.js';
 import { messageBusContract } from './message-bus.contract.js';
 import { createSqlBus } from './sql.bus.js';
 
@@ -23,7 +22,7 @@ async function busOn(sql: Sql, release: () => Promise<void>) {
   };
 }
 
-messageBusContract('in-process (PGlite, the embedded default)', async () => busOn(await createPgliteSql(), async () => {}));
+messageBusContract('in-process (PGlite, the embedded default)', async () => busOn(await createTestPglite(), async () => {}));
 
 messageBusContract(
   'in-process on Postgres',

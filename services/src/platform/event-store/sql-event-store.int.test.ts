@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createPgSql } from '../sql/pg.sql.js';
-import { createPgliteSql } from '../sql/pglite.sql.js';
-import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
+import { createTestDatabase, postgresAvailability, createTestPglite } from '../../testing/test-database.js';
 import { eventStoreContract } from './event-store.contract.js';
 import { createSqlEventStore } from './sql-event-store.js';
 
@@ -25,7 +24,7 @@ eventStoreContract(
 );
 
 eventStoreContract('pglite (embedded)', async () => {
-  const sql = await createPgliteSql();
+  const sql = await createTestPglite();
   const store = await createSqlEventStore({ sql });
   return {
     store,

@@ -1,3 +1,5 @@
+import type { Migration } from '../sql/migrations.js';
+
 /**
  * The gap-free event log (DESIGN §4, after Emmett): every row records the id of the transaction that
  * wrote it, and readers only take rows whose transaction is older than the oldest one still running
@@ -14,7 +16,11 @@
  */
 export const EVENTS_CHANNEL = 'kesher_events';
 
-export const eventStoreSchema = /* sql */ `
+/** The event store's migration list (applied by the composition roots with the other modules'). */
+export const eventStoreMigrations: readonly Migration[] = [
+  {
+    id: '001-events',
+    sql: /* sql */ `
 CREATE SEQUENCE IF NOT EXISTS events_global_position_seq;
 
 CREATE TABLE IF NOT EXISTS streams (
@@ -115,4 +121,6 @@ BEGIN
   END LOOP;
 END
 $fn$;
-`;
+`,
+  },
+];

@@ -10,7 +10,7 @@ import {
   type ExpectedRevision,
   type ReadAllOptions,
 } from './event-store.port.js';
-import { EVENTS_CHANNEL, eventStoreSchema } from './sql-event-store.schema.js';
+import { EVENTS_CHANNEL } from './sql-event-store.schema.js';
 import { pollingSubscription, type LocalWaiters } from './polling-subscription.js';
 import { createAppendBatcher } from './append-batcher.js';
 
@@ -56,12 +56,11 @@ function filterClause(filter: AllFilter | undefined, params: unknown[]): string 
 }
 
 /**
- * The event store on SQL: the same code serves a real Postgres (`pg`) and the embedded PGlite.
- * `migrate` creates the schema idempotently.
+ * The event store on SQL: the same code serves a real Postgres (`pg`) and the embedded PGlite. Its tables
+ * come from `eventStoreMigrations`, which the composition root applies before building it.
  */
-export async function createSqlEventStore(deps: { sql: Sql; migrate?: boolean; maxConcurrentBatches?: number }): Promise<EventStore> {
+export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches?: number }): Promise<EventStore> {
   const { sql } = deps;
-  if (deps.migrate !== false) await sql.exec(eventStoreSchema);
 
   const append = createAppendBatcher({
     db: sql,

@@ -1,14 +1,6 @@
 import type { AllPosition } from '@kesher/contracts';
 import type { SqlExecutor } from '../sql/sql.port.js';
 
-export const checkpointsSchema = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
-  name text PRIMARY KEY,
-  version int NOT NULL,
-  commit_position numeric(20) NOT NULL,
-  prepare_position bigint NOT NULL,
-  updated_at timestamptz NOT NULL DEFAULT now()
-)`;
-
 export interface Checkpoint {
   version: number;
   position: AllPosition;

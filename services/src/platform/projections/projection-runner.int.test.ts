@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NewEvent, RecordedEvent } from '@kesher/contracts';
-import type { Projection } from '@kesher/projections/projection';
+import type { Projection } from '@kesher/contracts/ports/projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlEventStore } from '../event-store/sql-event-store.js';
 import type { EventStore } from '../event-store/event-store.port.js';
@@ -23,8 +23,7 @@ const versioned = (version: number, applied: number[] = []): Projection => ({
   version,
   eventTypes: ['Noted'],
   tables: ['noted'],
-  setup: async (db) => void (await db.query(`CREATE TABLE IF NOT EXISTS noted (n int PRIMARY KEY)`)),
-  reset: async (db) => void (await db.query(`DROP TABLE IF EXISTS noted`)),
+  migrations: [{ id: '001-noted', sql: `CREATE TABLE IF NOT EXISTS noted (n int PRIMARY KEY)` }],
   async apply(db, events: readonly RecordedEvent[]) {
     for (const e of events) {
       const n = (e.data as { n: number }).n * (version === 1 ? 1 : 10);
@@ -86,5 +85,56 @@ describe.skipIf(!gate.available)('projection runner', () => {
     expect(await runner.waitForPosition(head)).toBe(true);
     expect(await rows()).toEqual([10, 20, 30]);
     await runner.stop();
+  });
+});
+
+describe.skipIf(!gate.available)('a read model’s migration list', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let sql: Sql;
+  let store: EventStore;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    sql = createPgSql({ connectionString: db.url });
+    store = await createSqlEventStore({ sql });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await sql?.close();
+    await db?.drop();
+  });
+
+  const tagged = (migrations: Projection['migrations']): Projection => ({
+    name: 'tagged',
+    version: 1,
+    eventTypes: ['Noted'],
+    tables: ['tagged'],
+    migrations,
+    async apply(db, events) {
+      for (const e of events) await db.query(`INSERT INTO tagged (n) VALUES ($1)`, [(e.data as { n: number }).n]);
+    },
+  });
+  const first = { id: '001-tagged', sql: `CREATE TABLE IF NOT EXISTS tagged (n int PRIMARY KEY)` };
+  const second = { id: '002-tag', sql: `ALTER TABLE tagged ADD COLUMN tag text NOT NULL DEFAULT 'old'` };
+
+  it('applies a migration added later without a rebuild, and the whole list again on a rebuild', async () => {
+    const appended = await store.appendToStream('tag-1', [noted(7)], { expectedRevision: 'no_stream' });
+    const v1 = createProjectionRunner({ eventStore: store, sql, projections: [tagged([first])] });
+    await v1.start();
+    expect(await v1.waitForPosition(appended.position)).toBe(true);
+    await v1.stop();
+
+    // The list grew: the new column appears, the rows stay, nothing is read again.
+    const grown = createProjectionRunner({ eventStore: store, sql, projections: [tagged([first, second])] });
+    await grown.start();
+    expect((await sql.query(`SELECT n, tag FROM tagged`)).rows).toEqual([{ n: 7, tag: 'old' }]);
+    await sql.query(`UPDATE tagged SET tag = 'kept'`);
+
+    // A rebuild drops the table and applies both migrations from the first.
+    await grown.rebuild('tagged');
+    expect(await grown.waitForPosition(appended.position)).toBe(true);
+    expect((await sql.query(`SELECT n, tag FROM tagged`)).rows).toEqual([{ n: 7, tag: 'old' }]);
+    await grown.stop();
+    const { rows } = await sql.query<{ id: string }>(`SELECT id FROM schema_migrations WHERE module = 'read-model:tagged' ORDER BY id`);
+    expect(rows.map((row) => row.id)).toEqual(['001-tagged', '002-tag']);
   });
 });

@@ -1,5 +1,5 @@
 import { streamIds } from '@kesher/contracts';
-import type { Projection } from '@kesher/projections/projection';
+import type { Projection } from '@kesher/contracts/ports/projection';
 import { threadsProjection } from '@kesher/projections/threads/threads.projection';
 import { usageProjection } from '@kesher/projections/usage/usage.projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,6 @@ import { threadDecider, type ThreadCommand } from '../../domain/thread/thread.de
 import { createPostgresPlatform } from '../../testing/platform-fixture.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import type { Sql } from '../sql/sql.port.js';
-import { checkpointsSchema, resetCheckpoint } from './checkpoints.js';
 import { createProjectionRunner } from './projection-runner.js';
 
 const gate = await postgresAvailability();
@@ -127,14 +126,8 @@ describe.skipIf(!gate.available)(`read models applied in batches${gate.available
   afterAll(async () => platform?.close());
 
   async function rebuild(projection: Projection, batchSize: number) {
-    await platform.sql.transaction(async (tx) => {
-      await tx.query(checkpointsSchema);
-      await projection.reset(tx);
-      await projection.setup(tx);
-      await resetCheckpoint(tx, projection.name, projection.version);
-    });
     const runner = createProjectionRunner({ eventStore: platform.eventStore, sql: platform.sql, projections: [projection], batchSize });
-    await runner.start();
+    await runner.start({ rebuild: [projection.name] });
     expect(await runner.waitForPosition(await platform.eventStore.headPosition(), { timeoutMs: 60_000 })).toBe(true);
     await runner.stop();
     return checksum(platform.sql, projection);

@@ -1,22 +1,21 @@
-import { comparePositions, type AllPosition } from '@kesher/contracts';
+import type { AllPosition } from '@kesher/contracts';
+import type { Projection } from '@kesher/contracts/ports/projection';
 import type { Sql } from '../sql/sql.port.js';
 import { readAllCheckpoints } from './checkpoints.js';
-import { createPositionWaiters } from './position-waiters.js';
-import type { ProjectionRunner } from './projection-runner.js';
-import type { Projection } from '@kesher/projections/projection';
+import { createProgressBoard, type ProgressBoard } from './progress.js';
 
 /**
  * How far the read models are, and a way to wait for them to move, for whoever must notice a change
  * without asking the database over and over (read-your-writes, the SSE route waiting for a run's end).
  * Take `position` before reading, then wait for a move past it: a change that lands between the read and
  * the wait is then never missed.
+ *
+ * Two sources, one shape: the projection runner of this process (`runner.progress`), or — when the
+ * projector is another process — the checkpoints it stores (`createCheckpointWatcher`).
  */
-export interface ReadModelProgress {
-  position(name: string): AllPosition | undefined;
-  /** True once the named read model is past `since`; false after `timeoutMs`. */
-  waitForMove(name: string, since: AllPosition | undefined, timeoutMs: number): Promise<boolean>;
-  /** True once every named read model has applied `position`; false after `timeoutMs`. */
-  waitFor(names: readonly string[], position: AllPosition, timeoutMs: number): Promise<boolean>;
+export interface ReadModelProgress extends ProgressBoard {
+  /** Where every read model is now (read from the stored checkpoints when the projector is elsewhere). */
+  positions(): Promise<Record<string, AllPosition>>;
 }
 
 /**
@@ -31,13 +30,9 @@ export function projectionsTaking(projections: readonly Pick<Projection, 'name' 
   return projections.filter((p) => !eventTypes || eventTypes.some((type) => p.eventTypes.includes(type))).map((p) => p.name);
 }
 
-/** The projector runs in this process: its own waiters wake us after each applied batch. */
-export function runnerProgress(runner: ProjectionRunner): ReadModelProgress {
-  return {
-    position: (name) => runner.positions()[name],
-    waitForMove: (name, since, timeoutMs) => runner.waitForMove(name, since, timeoutMs),
-    waitFor: (names, position, timeoutMs) => runner.waitForPosition(position, { projections: names, timeoutMs }),
-  };
+/** The one read-your-writes wait, over either source: bounded by `timeoutMs`. */
+export function readModelWaiter(deps: { readModels: ReadModelProgress; projections: readonly Pick<Projection, 'name' | 'eventTypes'>[]; timeoutMs: number }): AwaitReadModels {
+  return (position, eventTypes) => deps.readModels.waitFor(projectionsTaking(deps.projections, eventTypes), position, deps.timeoutMs);
 }
 
 /**
@@ -47,51 +42,35 @@ export function runnerProgress(runner: ProjectionRunner): ReadModelProgress {
  */
 export function createCheckpointWatcher(deps: { sql: Sql; intervalMs?: number }): ReadModelProgress & { close(): void } {
   const intervalMs = deps.intervalMs ?? 5;
-  const waiters = createPositionWaiters();
-  let known: Record<string, AllPosition> = {};
-  let waiting = 0;
   let looping = false;
   let closed = false;
+  const board = createProgressBoard({ onWait: () => void loop() });
 
   async function loop() {
+    if (looping) return;
     looping = true;
     try {
-      while (waiting > 0 && !closed) {
-        known = await readAllCheckpoints(deps.sql);
-        waiters.notify();
-        if (waiting > 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      while (board.waiting() > 0 && !closed) {
+        board.reportAll(await readAllCheckpoints(deps.sql));
+        if (board.waiting() > 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     } finally {
       looping = false;
     }
   }
 
-  async function watch(reached: () => boolean, timeoutMs: number): Promise<boolean> {
-    if (reached()) return true;
-    waiting++;
-    if (!looping) void loop();
-    try {
-      return await waiters.wait(reached, timeoutMs, () => closed);
-    } finally {
-      waiting--;
-    }
-  }
-
-  const past = (name: string, since: AllPosition | undefined, strictly: boolean) => {
-    const now = known[name];
-    if (now === undefined) return false;
-    if (since === undefined) return true;
-    const order = comparePositions(now, since);
-    return strictly ? order > 0 : order >= 0;
-  };
-
   return {
-    position: (name) => known[name],
-    waitForMove: (name, since, timeoutMs) => watch(() => past(name, since, true), timeoutMs),
-    waitFor: (names, position, timeoutMs) => watch(() => names.every((name) => past(name, position, false)), timeoutMs),
+    position: board.position,
+    waitFor: board.waitFor,
+    waitForMove: board.waitForMove,
+    async positions() {
+      const positions = await readAllCheckpoints(deps.sql);
+      board.reportAll(positions);
+      return positions;
+    },
     close() {
       closed = true;
-      waiters.notify();
+      board.close();
     },
   };
 }

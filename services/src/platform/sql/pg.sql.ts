@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { SCHEMA_LOCK_KEY, type Sql, type SqlExecutor } from './sql.port.js';
+import { SCHEMA_LOCK_KEY, type Sql, type SqlTransaction } from './sql.port.js';
 
 export interface PgSqlOptions {
   connectionString: string;
@@ -39,8 +39,10 @@ export function createPgSql(options: PgSqlOptions): Sql {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const tx: SqlExecutor = {
+        const tx: SqlTransaction = {
           query: async <Row>(text: string, params?: readonly unknown[]) => (await client.query(text, params as unknown[])) as unknown as { rows: Row[] },
+          // Without parameters, pg sends the simple protocol, which runs several statements.
+          exec: async (script: string) => void (await client.query(script)),
         };
         const result = await work(tx);
         await client.query('COMMIT');

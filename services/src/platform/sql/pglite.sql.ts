@@ -13,7 +13,8 @@ export async function createPgliteSql(options: { dataDir?: string } = {}): Promi
     async exec(script) {
       await db.exec(script);
     },
-    transaction: async (work) => db.transaction(async (tx) => work({ query: async (text, params) => tx.query(text, params as unknown[]) })),
+    transaction: async (work) =>
+      db.transaction(async (tx) => work({ query: async (text, params) => tx.query(text, params as unknown[]), exec: async (script) => void (await tx.exec(script)) })),
     async listen(channel, onNotify) {
       const unlisten = await db.listen(channel, onNotify);
       return async () => unlisten();

@@ -7,19 +7,24 @@ export interface SqlExecutor {
   query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: Row[] }>;
 }
 
+/** A transaction's handle: queries, and scripts of several statements (migrations). */
+export interface SqlTransaction extends SqlExecutor {
+  exec(script: string): Promise<void>;
+}
+
 export interface Sql extends SqlExecutor {
   readonly kind: 'postgres' | 'pglite';
+  /**
+   * Runs a script of several statements without parameters, in one transaction under `SCHEMA_LOCK_KEY`.
+   * Schemas are not made here but by the modules' migration lists (see migrations.ts); tests use it for
+   * their own scratch tables.
+   */
+  exec(script: string): Promise<void>;
   /**
    * Runs `work` in one transaction. Inside it, use only the executor it is given: PGlite has a single
    * backend, and a query on the outer handle would wait for this very transaction to finish.
    */
-  /**
-   * Runs a script of several statements without parameters (schema migrations), in one transaction under
-   * `SCHEMA_LOCK_KEY`: processes starting together on a fresh database would otherwise race on
-   * `CREATE … IF NOT EXISTS` (which is not safe against a concurrent twin) and one of them would crash.
-   */
-  exec(script: string): Promise<void>;
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
   /** LISTEN on a channel; resolves to an unlisten function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -35,5 +40,5 @@ export function sqlErrorInfo(error: unknown): { code?: string; constraint?: stri
   };
 }
 
-/** The advisory lock every schema change takes (`exec`, a projection's setup), so they never run at once. */
+/** The advisory lock every schema change takes (`exec`, migrations, a read model's rebuild), so they never run at once. */
 export const SCHEMA_LOCK_KEY = 0x4b_45_53_48;

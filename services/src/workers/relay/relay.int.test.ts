@@ -5,10 +5,10 @@ import { createInbox } from '../../platform/bus/inbox.js';
 import type { DeliveredMessage } from '../../platform/bus/message-bus.port.js';
 import { createSqlBus } from '../../platform/bus/sql.bus.js';
 import { createSqlEventStore } from '../../platform/event-store/sql-event-store.js';
-import { createPgliteSql } from '../../platform/sql/pglite.sql.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
 import { createRelay } from './relay.js';
 import { fromMessage } from './relayed-event.js';
+import { createTestPglite } from '../../testing/test-database.js';
 
 const event = (type: string, n: number): NewEvent => ({
   type,
@@ -26,7 +26,7 @@ const event = (type: string, n: number): NewEvent => ({
 describe('relay on the embedded default (PGlite + in-process bus)', () => {
   let sql: Sql;
   beforeAll(async () => {
-    sql = await createPgliteSql();
+    sql = await createTestPglite();
   });
   afterAll(async () => sql.close());
 
