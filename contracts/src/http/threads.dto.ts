@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chatInputProblem, chatMessages } from '../rules/chat.js';
 import { limits } from '../rules/limits.js';
 import { externalAssistantIdPattern } from '../events/assistant.events.js';
+import { ChannelSchema } from '../events/thread.events.js';
 
 /** Thread, run and message ids Kesher issues: a prefix and letters/digits (spec §5: non-empty strings). */
 const idLike = (message: string) => z.string({ error: message }).trim().min(1, message).max(100, message).regex(/^[A-Za-z0-9_-]+$/, message);
@@ -109,8 +110,14 @@ export const ThreadSchema = z.object({
   openai_thread_id: z.string(),
   title: z.string(),
   created_at: z.number().int(),
+  /**
+   * A visitor's conversation (public link or widget). The owner may read, rename and delete it from Chat
+   * History, but not write in it: show it read-only.
+   */
   is_public: z.boolean(),
   assistant_id: z.number().int(),
+  /** Where the conversation happens: `app` (the owner's own chat), `public_link`, `embed`, … */
+  channel: ChannelSchema,
 });
 export type ThreadDto = z.infer<typeof ThreadSchema>;
 

@@ -22,6 +22,8 @@ export const chatMessages = {
     `This assistant has reached its plan's monthly message limit (${limit} messages). Please try again next month or upgrade the plan.`,
   feedbackCommentTooLong: 'Comment is too long (max 500 characters)',
   titleRequired: 'Title cannot be empty',
+  /** The owner opened a visitor's conversation from Chat History: readable, not writable. */
+  visitorThreadReadOnly: "This conversation belongs to a visitor. You can read, rename or delete it, but not write in it.",
 } as const;
 
 /** The spec's token estimate: characters divided by 4, rounded up. */

@@ -1,6 +1,10 @@
-import type { Queryable } from '../projection.js';
+import type { Channel } from '@kesher/contracts';
+import type { Queryable } from '@kesher/contracts/ports/projection';
 
-/** Who reads: the signed-in owner of a thread, or the visitor holding its session token (as a hash). */
+/**
+ * Who reads: a signed-in owner (their own conversations, and visitors' conversations with their
+ * assistants, as Chat History lists them), or the visitor holding a thread's session token (as a hash).
+ */
 export type ThreadReader = { ownerId: string } | { visitorSessionHash: string };
 
 export interface ThreadRow {
@@ -8,7 +12,7 @@ export interface ThreadRow {
   assistant_id: string;
   owner_id: string | null;
   is_public: boolean;
-  channel: string;
+  channel: Channel;
   title: string;
   /** Seconds since epoch. */
   created_at: number;
@@ -41,7 +45,9 @@ const THREAD_COLUMNS = `t.id, t.assistant_id, t.owner_id, t.is_public, t.channel
 
 /** The WHERE clause that limits `t` (threads) to what the reader may see; `$1` is the reader's key. */
 const scope = (reader: ThreadReader) =>
-  'ownerId' in reader ? { clause: 't.owner_id = $1', key: reader.ownerId } : { clause: 't.visitor_session_hash = $1', key: reader.visitorSessionHash };
+  'ownerId' in reader
+    ? { clause: '(t.owner_id = $1 OR t.assistant_owner_id = $1)', key: reader.ownerId }
+    : { clause: 't.visitor_session_hash = $1', key: reader.visitorSessionHash };
 
 /** Every query is scoped by its reader: nobody reads a thread that is not theirs through these. */
 export function threadQueries(db: Queryable) {

@@ -1,5 +1,5 @@
-import { chatMessages, type KesherEvent, type MessageLanguage, type RunCompleted, type ThreadStarted } from '@kesher/contracts';
-import { DomainError, type Decider } from '../../platform/commands/decider.js';
+import { chatMessages, type MessageLanguage, type RunCompleted, type ThreadStarted } from '@kesher/contracts';
+import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 export type RunPhase = 'queued' | 'in_progress' | 'completed' | 'failed' | 'expired';
 
@@ -20,8 +20,11 @@ export type ThreadState =
       feedback: Readonly<Record<string, string>>;
     };
 
-/** Who asks: the signed-in owner of the thread, or the visitor holding the thread's session token. */
-export type Requester = { ownerId: string } | { visitorSessionHash: string };
+/**
+ * Who asks: the signed-in owner of the thread, or the visitor holding the thread's session token (with,
+ * when writing, the sha-256 of the assistant's current share token: null when it has none).
+ */
+export type Requester = { ownerId: string } | { visitorSessionHash: string; shareTokenHash?: string | null };
 
 export type ThreadCommand =
   | { type: 'StartThread'; data: ThreadStarted }
@@ -52,15 +55,39 @@ const notFound = () => new DomainError('not_found', chatMessages.threadNotFound)
 
 type Started = Extract<ThreadState, { status: 'open' | 'deleted' }>;
 
-function mayAccess(thread: ThreadStarted, requester: Requester): boolean {
+/** The thread's own chatter: the owner who started it, or the visitor holding its session token. */
+function isParticipant(thread: ThreadStarted, requester: Requester): boolean {
   if ('ownerId' in requester) return thread.ownerId !== null && thread.ownerId === requester.ownerId;
   return thread.visitorSessionHash !== null && thread.visitorSessionHash === requester.visitorSessionHash;
 }
 
-/** An open thread the requester may use; anyone else is told it does not exist, so ids cannot be probed. */
+/** The assistant's owner looking after a visitor's conversation listed in Chat History. */
+const isAssistantOwner = (thread: ThreadStarted, requester: Requester) => 'ownerId' in requester && thread.assistantOwnerId === requester.ownerId;
+
+/**
+ * An open thread the requester may look after (read, rename, delete): its participant, or the owner of
+ * its assistant. Anyone else is told it does not exist, so ids cannot be probed.
+ */
 function accessible(state: ThreadState, requester: Requester): Started {
-  if (state.status !== 'open' || !mayAccess(state.thread, requester)) throw notFound();
+  if (state.status !== 'open' || !(isParticipant(state.thread, requester) || isAssistantOwner(state.thread, requester))) throw notFound();
   return state;
+}
+
+/**
+ * An open thread the requester may write in (messages, runs, feedback): its participant only. The owner
+ * reads a visitor's conversation but does not speak in it — the visitor would see words that are not the
+ * assistant's, and they would count as the visitor's.
+ */
+function writable(state: ThreadState, requester: Requester): Started {
+  const current = accessible(state, requester);
+  if (!isParticipant(current.thread, requester)) throw new DomainError('forbidden', chatMessages.visitorThreadReadOnly);
+  // A visitor's thread lives as long as the share link it was opened through: once the owner revokes or
+  // rotates the link, nothing more is written in it. (Threads recorded before links were noted are exempt.)
+  const { shareTokenHash } = current.thread;
+  if ('visitorSessionHash' in requester && shareTokenHash && requester.shareTokenHash !== shareTokenHash) {
+    throw new DomainError('forbidden', chatMessages.invalidShareLink);
+  }
+  return current;
 }
 
 /** A run the worker reports on; undefined when it is unknown or already settled (redelivery: record nothing). */
@@ -73,7 +100,12 @@ function unsettledRun(state: ThreadState, runId: string): RunState | undefined {
 const withRun = (state: ThreadState, runId: string, change: Partial<RunState>): ThreadState =>
   state.status === 'none' || !state.runs[runId] ? state : { ...state, runs: { ...state.runs, [runId]: { ...state.runs[runId]!, ...change } } };
 
-export const threadDecider: Decider<ThreadState, ThreadCommand, KesherEvent> = {
+/** The events this aggregate's stream holds. */
+const threadEventTypes = ['ThreadStarted', 'MessagePosted', 'RunRequested', 'RunStarted', 'RunCompleted', 'RunFailed', 'RunExpired', 'ThreadRenamed', 'ThreadDeleted', 'FeedbackGiven'] as const;
+export type ThreadEvent = EventOf<(typeof threadEventTypes)[number]>;
+
+export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
+  eventTypes: threadEventTypes,
   initialState: () => ({ status: 'none' }),
 
   evolve(state, event) {
@@ -112,16 +144,16 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, KesherEvent> = {
         return [{ type: 'ThreadStarted', data: command.data }];
 
       case 'PostUserMessage': {
-        const { thread, userMessages } = accessible(state, command.data.requester);
+        const { thread, userMessages } = writable(state, command.data.requester);
         if (userMessages >= command.data.chatLimit) throw new DomainError('forbidden', chatMessages.chatLimitReached(command.data.chatLimit));
         const { messageId, text, language } = command.data;
         return [{ type: 'MessagePosted', data: { messageId, threadId: thread.threadId, role: 'user', text, channel: thread.channel, language, runId: null } }];
       }
 
       case 'RequestRun': {
-        const current = accessible(state, command.data.requester);
+        const current = writable(state, command.data.requester);
         const { thread, runs } = current;
-        const events: KesherEvent[] = [];
+        const events: ThreadEvent[] = [];
         for (const [runId, run] of Object.entries(runs)) {
           if (isSettled(run.phase)) continue;
           // A run past its deadline no longer blocks the conversation: it is expired on the spot.
@@ -176,7 +208,7 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, KesherEvent> = {
       }
 
       case 'GiveFeedback': {
-        const current = accessible(state, command.data.requester);
+        const current = writable(state, command.data.requester);
         const { messageId, rating, comment, authorKey, source } = command.data;
         if (!current.messageIds.includes(messageId)) throw new DomainError('not_found', 'Message not found.');
         if (current.feedback[`${messageId}|${authorKey}`] === `${rating}|${comment ?? ''}`) return [];

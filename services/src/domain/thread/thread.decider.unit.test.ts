@@ -1,8 +1,8 @@
-import { chatMessages, type KesherEvent, type ThreadStarted } from '@kesher/contracts';
+import { chatMessages, type ThreadStarted } from '@kesher/contracts';
 import { describe, it } from 'vitest';
 import { DomainError } from '../../platform/commands/decider.js';
-import { deciderSpec } from '../../platform/commands/decider-spec.js';
-import { threadDecider } from './thread.decider.js';
+import { deciderSpec } from '../../testing/decider-spec.js';
+import { threadDecider, type ThreadEvent } from './thread.decider.js';
 
 const spec = deciderSpec(threadDecider);
 const owner = { ownerId: 'owner-1' };
@@ -15,19 +15,19 @@ const thread: ThreadStarted = {
   isPublic: false,
   channel: 'app',
 };
-const started: KesherEvent = { type: 'ThreadStarted', data: thread };
-const question: KesherEvent = {
+const started: ThreadEvent = { type: 'ThreadStarted', data: thread };
+const question: ThreadEvent = {
   type: 'MessagePosted',
   data: { messageId: 'm1', threadId: 't1', role: 'user', text: 'When do you open?', channel: 'app', language: 'en', runId: null },
 };
-const requested: KesherEvent = { type: 'RunRequested', data: { runId: 'r1', threadId: 't1', assistantId: 'a1', deadlineAt: '2026-01-01T00:01:00.000Z' } };
-const runStarted: KesherEvent = { type: 'RunStarted', data: { runId: 'r1', threadId: 't1', provider: 'builtin' } };
+const requested: ThreadEvent = { type: 'RunRequested', data: { runId: 'r1', threadId: 't1', assistantId: 'a1', deadlineAt: '2026-01-01T00:01:00.000Z' } };
+const runStarted: ThreadEvent = { type: 'RunStarted', data: { runId: 'r1', threadId: 't1', provider: 'builtin' } };
 const completion = { runId: 'r1', messageId: 'm2', responseMs: 12, promptTokens: 40, completionTokens: 9, sources: [], referredUrl: null };
-const answer: KesherEvent = {
+const answer: ThreadEvent = {
   type: 'MessagePosted',
   data: { messageId: 'm2', threadId: 't1', role: 'assistant', text: 'At nine.', channel: 'app', language: 'en', runId: 'r1' },
 };
-const completed: KesherEvent = { type: 'RunCompleted', data: { ...completion, threadId: 't1' } };
+const completed: ThreadEvent = { type: 'RunCompleted', data: { ...completion, threadId: 't1' } };
 const complete = { type: 'CompleteRun' as const, data: { ...completion, text: 'At nine.', language: 'en' as const } };
 const post = (chatLimit = 100) => ({
   type: 'PostUserMessage' as const,
@@ -49,18 +49,30 @@ describe('thread decider: conversation', () => {
   });
 
   it('refuses a message on a deleted, missing or foreign thread as not found', () => {
-    const deleted: KesherEvent = { type: 'ThreadDeleted', data: { threadId: 't1' } };
+    const deleted: ThreadEvent = { type: 'ThreadDeleted', data: { threadId: 't1' } };
     spec.given([started, deleted]).when(post()).thenThrows(DomainError, chatMessages.threadNotFound);
     spec.given([]).when(post()).thenThrows(DomainError, chatMessages.threadNotFound);
     spec.given([started]).when({ ...post(), data: { ...post().data, requester: { ownerId: 'owner-2' } } }).thenThrows(DomainError, chatMessages.threadNotFound);
   });
 
   it("lets a visitor use only the thread of the session it holds", () => {
-    const visitorThread: KesherEvent = { type: 'ThreadStarted', data: { ...thread, ownerId: null, visitorSessionHash: 'a'.repeat(64), isPublic: true, channel: 'embed' } };
+    const visitorThread: ThreadEvent = { type: 'ThreadStarted', data: { ...thread, ownerId: null, visitorSessionHash: 'a'.repeat(64), isPublic: true, channel: 'embed' } };
     const asVisitor = (hash: string) => ({ ...post(), data: { ...post().data, requester: { visitorSessionHash: hash } } });
-    spec.given([visitorThread]).when(asVisitor('a'.repeat(64))).then([{ ...question, data: { ...question.data, channel: 'embed' } } as KesherEvent]);
+    spec.given([visitorThread]).when(asVisitor('a'.repeat(64))).then([{ ...question, data: { ...question.data, channel: 'embed' } } as ThreadEvent]);
     spec.given([visitorThread]).when(asVisitor('b'.repeat(64))).thenThrows(DomainError, chatMessages.threadNotFound);
-    spec.given([visitorThread]).when(post()).thenThrows(DomainError, chatMessages.threadNotFound);
+    // The assistant's owner reads it (Chat History) but does not write in it; any other owner does not see it.
+    spec.given([visitorThread]).when(post()).thenThrows(DomainError, chatMessages.visitorThreadReadOnly);
+    spec.given([visitorThread]).when({ ...post(), data: { ...post().data, requester: { ownerId: 'owner-2' } } }).thenThrows(DomainError, chatMessages.threadNotFound);
+  });
+
+  it("lets the assistant's owner rename and delete a visitor's conversation, but not run or rate in it", () => {
+    const visitorThread: ThreadEvent = { type: 'ThreadStarted', data: { ...thread, ownerId: null, visitorSessionHash: 'a'.repeat(64), isPublic: true, channel: 'public_link' } };
+    spec.given([visitorThread]).when({ type: 'RenameThread', data: { requester: owner, title: 'Challah question' } }).then([{ type: 'ThreadRenamed', data: { threadId: 't1', title: 'Challah question' } }]);
+    spec.given([visitorThread]).when({ type: 'DeleteThread', data: { requester: owner } }).then([{ type: 'ThreadDeleted', data: { threadId: 't1' } }]);
+    spec.given([visitorThread]).when(requestRun('2026-01-01T00:00:00.000Z')).thenThrows(DomainError, chatMessages.visitorThreadReadOnly);
+    const stranger = { ownerId: 'owner-2' };
+    spec.given([visitorThread]).when({ type: 'DeleteThread', data: { requester: stranger } }).thenThrows(DomainError, chatMessages.threadNotFound);
+    spec.given([visitorThread]).when({ type: 'RenameThread', data: { requester: stranger, title: 'x' } }).thenThrows(DomainError, chatMessages.threadNotFound);
   });
 
   it("enforces the assistant's chat limit with a clear message", () => {
@@ -102,14 +114,14 @@ describe('thread decider: runs', () => {
   });
 
   it('fails a run with its error; a settled run takes no other outcome', () => {
-    const failed: KesherEvent = { type: 'RunFailed', data: { runId: 'r1', threadId: 't1', error: 'The AI service is unavailable' } };
+    const failed: ThreadEvent = { type: 'RunFailed', data: { runId: 'r1', threadId: 't1', error: 'The AI service is unavailable' } };
     spec.given([started, requested]).when({ type: 'FailRun', data: { runId: 'r1', error: 'The AI service is unavailable' } }).then([failed]);
     spec.given([started, requested, failed]).when(complete).then([]);
   });
 
   it('expires a run only after its deadline, and only once', () => {
     const expire = (now: string) => ({ type: 'ExpireRun' as const, data: { runId: 'r1', now } });
-    const expired: KesherEvent = { type: 'RunExpired', data: { runId: 'r1', threadId: 't1' } };
+    const expired: ThreadEvent = { type: 'RunExpired', data: { runId: 'r1', threadId: 't1' } };
     spec.given([started, requested]).when(expire('2026-01-01T00:00:59.000Z')).then([]);
     spec.given([started, requested]).when(expire('2026-01-01T00:01:00.000Z')).then([expired]);
     spec.given([started, requested, expired]).when(expire('2026-01-01T00:05:00.000Z')).then([]);
@@ -128,7 +140,7 @@ describe('thread decider: feedback', () => {
     type: 'GiveFeedback' as const,
     data: { requester: owner, messageId: 'm2', rating, comment, authorKey: 'account:owner-1', source: 'chat' },
   });
-  const given = (rating: 'like' | 'dislike', comment: string | null = null): KesherEvent => ({
+  const given = (rating: 'like' | 'dislike', comment: string | null = null): ThreadEvent => ({
     type: 'FeedbackGiven',
     data: { messageId: 'm2', threadId: 't1', assistantId: 'a1', rating, comment, authorKey: 'account:owner-1', source: 'chat', isPublic: false },
   });

@@ -100,6 +100,7 @@ export const toThreadDto = (row: ThreadRow, assistant: Pick<AssistantRow, 'numer
   created_at: row.created_at,
   is_public: row.is_public,
   assistant_id: assistant.numeric_id,
+  channel: row.channel,
 });
 
 /**
@@ -338,6 +339,12 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       const renamed = await threads.thread(readerOf(chatter), threadId);
       if (!renamed) throw new ApiError(404, chatMessages.threadNotFound);
       return toThreadDto(renamed, assistant);
+    },
+
+    /** One conversation as Chat History lists it (the owner opening a visitor's one learns it is `is_public`). */
+    async describe(chatter: Chatter, rawThreadId: string): Promise<ThreadDto> {
+      const { thread, assistant } = await threadOf(chatter, threadIdOf(rawThreadId));
+      return toThreadDto(thread, assistant);
     },
 
     async remove(request: FastifyRequest, chatter: Chatter, rawThreadId: string) {

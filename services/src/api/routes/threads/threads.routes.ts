@@ -49,7 +49,7 @@ export const threadRoutes =
       '/threads/:threadId/messages',
       {
         schema: {
-          summary: 'Post a message (100 words, ~400 tokens at most)',
+          summary: "Post a message (100 words, ~400 tokens at most); a visitor's conversation is read-only for the owner (403)",
           params: ThreadParams,
           body: PostMessageBodySchema,
           response: { 201: MessageSchema, 403: postRefusedSchema },
@@ -86,6 +86,18 @@ export const threadRoutes =
         },
       },
       async (request, reply) => chat.stream(request, reply, owner(request), request.params.threadId, request.params.runId),
+    );
+
+    app.get(
+      '/threads/:threadId',
+      {
+        schema: {
+          summary: "A conversation: the owner's own, or a visitor's with one of the owner's assistants (is_public: read-only, rename and delete allowed)",
+          params: ThreadParams,
+          response: { 200: ThreadSchema },
+        },
+      },
+      async (request) => chat.describe(owner(request), request.params.threadId),
     );
 
     app.patch(
