@@ -43,9 +43,33 @@ export const shareRoutes =
       share_url: shareUrl(await issue(request, request.params.id, false)),
     }));
 
+    // Asking for the link must never break the one customers already have (and every widget built on it):
+    // generating answers the current token and makes one only when there is none. Replacing it is its own
+    // explicit call.
     app.post(
       '/assistants/:id/generate-share-token',
-      { schema: { summary: 'A new share token; the previous link stops working', params: NumericIdParamSchema, response: { 200: ShareTokenSchema } } },
+      {
+        schema: {
+          summary: "The assistant's share link and token: the current one, or a new one when it has none (idempotent; links already given keep working)",
+          params: NumericIdParamSchema,
+          response: { 200: ShareTokenSchema },
+        },
+      },
+      async (request) => {
+        const token = await issue(request, request.params.id, false);
+        return { share_url: shareUrl(token), share_token: token };
+      },
+    );
+
+    app.post(
+      '/assistants/:id/rotate-share-token',
+      {
+        schema: {
+          summary: 'Replace the share token: the previous link, and every widget and conversation using it, stop working',
+          params: NumericIdParamSchema,
+          response: { 200: ShareTokenSchema },
+        },
+      },
       async (request) => {
         const token = await issue(request, request.params.id, true);
         return { share_url: shareUrl(token), share_token: token };
