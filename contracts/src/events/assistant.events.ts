@@ -65,3 +65,31 @@ export const ShareTokenRevokedSchema = z.object({
   assistantId: z.string().min(1),
 });
 export type ShareTokenRevoked = z.infer<typeof ShareTokenRevokedSchema>;
+
+/**
+ * Plan limits (max_assistants): the owner's assistants hold slots on one stream per owner
+ * (`assistantslots-<ownerId>`), so that concurrent creates conflict there and at most the plan's number
+ * of slots are ever taken. A slot is taken before the assistant is created and freed when it is deleted.
+ */
+export const AssistantSlotTakenSchema = z.object({
+  ownerId: z.string().min(1),
+  assistantId: z.string().min(1),
+});
+export type AssistantSlotTaken = z.infer<typeof AssistantSlotTakenSchema>;
+
+export const AssistantSlotFreedSchema = AssistantSlotTakenSchema;
+export type AssistantSlotFreed = z.infer<typeof AssistantSlotFreedSchema>;
+
+/**
+ * Plan limits (max_files, per assistant): a knowledge file holds a slot on its assistant's stream,
+ * taken before the upload is recorded and freed when the file is deleted. The assistant's stream thereby
+ * also orders uploads against the assistant's deletion.
+ */
+export const KnowledgeFileSlotTakenSchema = z.object({
+  assistantId: z.string().min(1),
+  fileId: z.string().min(1),
+});
+export type KnowledgeFileSlotTaken = z.infer<typeof KnowledgeFileSlotTakenSchema>;
+
+export const KnowledgeFileSlotFreedSchema = KnowledgeFileSlotTakenSchema;
+export type KnowledgeFileSlotFreed = z.infer<typeof KnowledgeFileSlotFreedSchema>;

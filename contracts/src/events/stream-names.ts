@@ -2,6 +2,8 @@
 export const streamIds = {
   account: (id: string) => `account-${id}`,
   assistant: (id: string) => `assistant-${id}`,
+  /** The slots an owner's assistants hold against the plan's max_assistants (one stream per owner). */
+  assistantSlots: (ownerId: string) => `assistantslots-${ownerId}`,
   knowledgeFile: (id: string) => `knowledgefile-${id}`,
   /** A conversation: its messages, runs and feedback (runs are short-lived; a thread stays small). */
   thread: (id: string) => `thread-${id}`,

@@ -3,7 +3,15 @@ import { countWords, isWebUrl, limits } from '../rules/limits.js';
 import { messages } from '../rules/messages.js';
 
 const within1000Words = (message: string) => (text: string) => countWords(text) <= limits.textFieldWords || message;
-const words = (message: string) => z.string().refine((t) => within1000Words(message)(t) === true, { message });
+/**
+ * A long text field: the spec's 1000 words, and a character cap checked first, so that a few enormous
+ * "words" (an 880 KB description was one of them) are refused before they are even counted.
+ */
+const words = (message: string, charsMessage: string) =>
+  z
+    .string()
+    .max(limits.textFieldChars, { message: charsMessage, abort: true })
+    .refine((t) => within1000Words(message)(t) === true, { message });
 
 const OptionalUrl = z
   .string()
@@ -27,12 +35,12 @@ const CrawlerConfigSchema = z.object({
 /** POST /assistants/ (spec §3 create payload). */
 export const CreateAssistantBodySchema = z.object({
   name: z.string({ error: messages.assistantNameRequired }).trim().min(1, messages.assistantNameRequired).max(200),
-  description: words(messages.descriptionTooLong).pipe(z.string().trim().min(1, messages.requiredFields)),
-  instructions: words(messages.instructionsTooLong).pipe(z.string().trim().min(1, messages.requiredFields)),
+  description: words(messages.descriptionTooLong, messages.descriptionTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
+  instructions: words(messages.instructionsTooLong, messages.instructionsTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
   chat_limit: z.number().int().min(1).max(1_000_000).default(limits.chatLimitDefault),
   website_url: OptionalUrl,
   avatar_url: OptionalUrl,
-  sales_mode: z.object({ enabled: z.boolean(), sales_prompt: words(messages.salesPromptTooLong).default('') }).nullish(),
+  sales_mode: z.object({ enabled: z.boolean(), sales_prompt: words(messages.salesPromptTooLong, messages.salesPromptTooManyChars).default('') }).nullish(),
   web_crawler: z.object({ enabled: z.boolean(), web_crawler_config: CrawlerConfigSchema.nullish() }).nullish(),
   /** Custom functions: accepted for compatibility; those Kesher cannot register come back as failed. */
   functions: z.array(z.object({ name: z.string().max(64) }).loose()).max(20).optional(),
@@ -49,8 +57,8 @@ export const CreateAssistantResponseSchema = z.object({
 export const UpdateAssistantBodySchema = z
   .object({
     name: z.string().trim().min(1, messages.assistantNameRequired).max(200),
-    description: words(messages.descriptionTooLong).pipe(z.string().trim().min(1, messages.requiredFields)),
-    instructions: words(messages.instructionsTooLong).pipe(z.string().trim().min(1, messages.requiredFields)),
+    description: words(messages.descriptionTooLong, messages.descriptionTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
+    instructions: words(messages.instructionsTooLong, messages.instructionsTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
     chat_limit: z.number().int().min(1).max(1_000_000),
     website_url: OptionalUrl,
     avatar_url: OptionalUrl,
@@ -61,7 +69,7 @@ export const UpdateAssistantBodySchema = z
       max_depth: z.number().int().min(0).max(50).default(5),
       delete_orphaned_pages: z.boolean().default(false),
     }),
-    payment_processing: z.object({ enabled: z.boolean(), sales_prompt: words(messages.salesPromptTooLong).default('') }),
+    payment_processing: z.object({ enabled: z.boolean(), sales_prompt: words(messages.salesPromptTooLong, messages.salesPromptTooManyChars).default('') }),
   })
   .partial();
 export type UpdateAssistantBody = z.infer<typeof UpdateAssistantBodySchema>;

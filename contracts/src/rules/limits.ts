@@ -1,6 +1,11 @@
 /** Business constants from the product spec (§9). */
 export const limits = {
   textFieldWords: 1000,
+  /**
+   * The same fields by characters: the spec counts words only, so one "word" of 880 KB passed. 20 characters
+   * per word is far above any language's average (Hebrew and English are around 5–6 with the space).
+   */
+  textFieldChars: 20_000,
   chatLimitDefault: 100,
   messageMaxChars: 10_000,
   chatInputWords: 100,

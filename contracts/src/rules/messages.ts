@@ -5,6 +5,10 @@ export const messages = {
   descriptionTooLong: 'Description is too long (max 1000 words)',
   instructionsTooLong: 'Instructions are too long (max 1000 words)',
   salesPromptTooLong: 'Sales prompt is too long (max 1000 words)',
+  /** The character caps beside the spec's word limits (limits.textFieldChars). */
+  descriptionTooManyChars: 'Description is too long (max 20,000 characters)',
+  instructionsTooManyChars: 'Instructions are too long (max 20,000 characters)',
+  salesPromptTooManyChars: 'Sales prompt is too long (max 20,000 characters)',
   invalidWebsiteUrl: 'Please enter a valid website URL',
   salesModeNeedsCrawler: 'Sales mode can only be enabled when the website scanner is on',
   assistantNotFound: 'Assistant not found. Please check if the assistant still exists.',
@@ -16,4 +20,9 @@ export const messages = {
   authRequired: 'Authentication required. Please log in again.',
   tooManyRequests: 'Too many requests. Please try again later.',
   serverError: 'Server error occurred. Please try again later.',
+  /** The plan's max_assistants (the spec names the limit, not its text; worded like the monthly message limit's). */
+  assistantLimitReached: (limit: number) =>
+    `You have reached your plan's limit of ${limit} ${limit === 1 ? 'assistant' : 'assistants'}. Delete an assistant or upgrade the plan to create another.`,
+  /** The plan's max_files: knowledge files per assistant ("documents per agent"). */
+  fileLimitReached: (limit: number) => `This assistant has reached its plan's limit of ${limit} files. Delete some files or upgrade the plan to add more.`,
 } as const;

@@ -7,7 +7,7 @@ import {
   type KnowledgeFileUploaded,
   type RecordedEvent,
 } from '@kesher/contracts';
-import type { Projection, Queryable } from '../projection.js';
+import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 import { toTsvectorLiteral } from './search-terms.js';
 
 /**
@@ -23,6 +23,28 @@ export const readBlobFromReadModel: KnowledgeBlobReader = async (sha256, db) => 
   if (!exists[0]?.found) return undefined;
   const { rows } = await db.query<{ bytes: Uint8Array }>(`SELECT bytes FROM blobs WHERE sha256 = $1`, [sha256]);
   return rows[0]?.bytes;
+};
+
+/**
+ * Forgets a file's references to its blobs (original bytes, extracted text, passages) and deletes the
+ * blobs nobody refers to any more, in the runner's transaction: a deleted or failed file frees its bytes
+ * exactly once, with the checkpoint. A store elsewhere (S3) would record the release for a sweeper instead.
+ */
+export type KnowledgeBlobReleaser = (fileId: string, db: Queryable) => Promise<void>;
+
+/**
+ * The default: the SQL blob store's reference table, with the same locking as its own `release`
+ * (services/src/platform/blobs/sql.blob-store.ts explains why an upload of the same bytes at that moment
+ * keeps them).
+ */
+export const releaseBlobsInReadModel: KnowledgeBlobReleaser = async (fileId, db) => {
+  const { rows: exists } = await db.query<{ found: boolean }>(`SELECT to_regclass('blob_holds') IS NOT NULL AS found`);
+  if (!exists[0]?.found) return;
+  const { rows } = await db.query<{ sha256: string }>(`DELETE FROM blob_holds WHERE holder = $1 RETURNING sha256`, [fileId]);
+  if (rows.length === 0) return;
+  const named = rows.map((row) => row.sha256);
+  await db.query(`SELECT sha256 FROM blobs WHERE sha256 = ANY($1::text[]) ORDER BY sha256 FOR UPDATE`, [named]);
+  await db.query(`DELETE FROM blobs b WHERE b.sha256 = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM blob_holds h WHERE h.sha256 = b.sha256)`, [named]);
 };
 
 const ChunkListSchema = KnowledgeChunkSchema.array();
@@ -141,7 +163,8 @@ async function ingested(db: Queryable, event: RecordedEvent<'KnowledgeFileIngest
  * A deleted file takes its passages with it unless another file of the assistant holds the same
  * content; then the passages stay and are cited under that file from now on.
  */
-async function deleted(db: Queryable, event: RecordedEvent<'KnowledgeFileDeleted', KnowledgeFileDeleted>) {
+async function deleted(db: Queryable, event: RecordedEvent<'KnowledgeFileDeleted', KnowledgeFileDeleted>, releaseBlobs: KnowledgeBlobReleaser) {
+  await releaseBlobs(event.data.fileId, db);
   const file = await findFile(db, event.data.fileId);
   if (!file) return;
   await db.query(`DELETE FROM knowledge_files WHERE id = $1`, [file.id]);
@@ -170,67 +193,71 @@ const tables = ['knowledge_files', 'knowledge_contents', 'knowledge_chunks', 'kn
  * searchable passages. Search terms are computed here from the chunk list (see search-terms.ts), so a
  * change of the normaliser is a version bump and a rebuild, not a re-ingestion.
  */
-export function knowledgeProjection(deps: { readBlob: KnowledgeBlobReader }): Projection {
+export function knowledgeProjection(deps: { readBlob: KnowledgeBlobReader; releaseBlobs?: KnowledgeBlobReleaser }): Projection {
+  const releaseBlobs = deps.releaseBlobs ?? releaseBlobsInReadModel;
   return {
     name: 'knowledge',
+    // The search-term rules' version rebuilds the index whenever they change what a text is indexed as.
     version: 1,
     eventTypes: ['KnowledgeFileUploaded', 'KnowledgeFileIngested', 'KnowledgeFileIngestionFailed', 'KnowledgeFileDeleted'],
     tables,
-    async setup(db) {
-      await db.query(`CREATE TABLE IF NOT EXISTS knowledge_files (
-        id text PRIMARY KEY,
-        assistant_id text NOT NULL,
-        owner_id text NOT NULL,
-        filename text NOT NULL,
-        kind text NOT NULL,
-        bytes bigint NOT NULL,
-        source_url text,
-        content_sha256 text NOT NULL,
-        status text NOT NULL,
-        status_reason text,
-        language text,
-        characters int,
-        chunk_count int,
-        created_at timestamptz NOT NULL,
-        updated_at timestamptz NOT NULL
-      )`);
-      await db.query(`CREATE INDEX IF NOT EXISTS knowledge_files_owner ON knowledge_files (owner_id, assistant_id, created_at)`);
-      await db.query(`CREATE INDEX IF NOT EXISTS knowledge_files_content ON knowledge_files (assistant_id, content_sha256)`);
-      await db.query(`CREATE TABLE IF NOT EXISTS knowledge_contents (
-        assistant_id text NOT NULL,
-        content_sha256 text NOT NULL,
-        file_id text NOT NULL,
-        text text NOT NULL,
-        chunk_count int NOT NULL,
-        PRIMARY KEY (assistant_id, content_sha256)
-      )`);
-      // Rows are kept small (text and terms go to TOAST), so that collecting matches from the GIN index
-      // reads a few pages instead of every passage's text. Each tsvector also holds its assistant's scope
-      // lexeme (search-terms.ts), so the GIN index alone finds a word within one assistant.
-      await db.query(`CREATE TABLE IF NOT EXISTS knowledge_chunks (
-        assistant_id text NOT NULL,
-        content_sha256 text NOT NULL,
-        chunk_index int NOT NULL,
-        section text,
-        text text NOT NULL,
-        terms tsvector NOT NULL,
-        PRIMARY KEY (assistant_id, content_sha256, chunk_index)
-      ) WITH (toast_tuple_target = 128)`);
-      await db.query(`CREATE INDEX IF NOT EXISTS knowledge_chunks_terms ON knowledge_chunks USING gin (terms)`);
-      await db.query(`CREATE TABLE IF NOT EXISTS knowledge_term_stats (
-        assistant_id text NOT NULL,
-        term text NOT NULL,
-        chunks int NOT NULL,
-        PRIMARY KEY (assistant_id, term)
-      )`);
-      await db.query(`CREATE TABLE IF NOT EXISTS knowledge_assistant_stats (
-        assistant_id text PRIMARY KEY,
-        chunks int NOT NULL
-      )`);
-    },
-    async reset(db) {
-      for (const table of tables) await db.query(`DROP TABLE IF EXISTS ${table}`);
-    },
+    migrations: [
+      {
+        id: '001-tables',
+        sql: `
+CREATE TABLE IF NOT EXISTS knowledge_files (
+  id text PRIMARY KEY,
+  assistant_id text NOT NULL,
+  owner_id text NOT NULL,
+  filename text NOT NULL,
+  kind text NOT NULL,
+  bytes bigint NOT NULL,
+  source_url text,
+  content_sha256 text NOT NULL,
+  status text NOT NULL,
+  status_reason text,
+  language text,
+  characters int,
+  chunk_count int,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS knowledge_files_owner ON knowledge_files (owner_id, assistant_id, created_at);
+CREATE INDEX IF NOT EXISTS knowledge_files_content ON knowledge_files (assistant_id, content_sha256);
+CREATE TABLE IF NOT EXISTS knowledge_contents (
+  assistant_id text NOT NULL,
+  content_sha256 text NOT NULL,
+  file_id text NOT NULL,
+  text text NOT NULL,
+  chunk_count int NOT NULL,
+  PRIMARY KEY (assistant_id, content_sha256)
+);
+-- Rows are kept small (text and terms go to TOAST), so that collecting matches from the GIN index
+-- reads a few pages instead of every passage's text. Each tsvector also holds its assistant's scope
+-- lexeme (search-terms.ts), so the GIN index alone finds a word within one assistant.
+CREATE TABLE IF NOT EXISTS knowledge_chunks (
+  assistant_id text NOT NULL,
+  content_sha256 text NOT NULL,
+  chunk_index int NOT NULL,
+  section text,
+  text text NOT NULL,
+  terms tsvector NOT NULL,
+  PRIMARY KEY (assistant_id, content_sha256, chunk_index)
+) WITH (toast_tuple_target = 128);
+CREATE INDEX IF NOT EXISTS knowledge_chunks_terms ON knowledge_chunks USING gin (terms);
+CREATE TABLE IF NOT EXISTS knowledge_term_stats (
+  assistant_id text NOT NULL,
+  term text NOT NULL,
+  chunks int NOT NULL,
+  PRIMARY KEY (assistant_id, term)
+);
+CREATE TABLE IF NOT EXISTS knowledge_assistant_stats (
+  assistant_id text PRIMARY KEY,
+  chunks int NOT NULL
+);
+`,
+      },
+    ],
     async apply(db, events) {
       for (const event of events) {
         switch (event.type) {
@@ -243,10 +270,12 @@ export function knowledgeProjection(deps: { readBlob: KnowledgeBlobReader }): Pr
           case 'KnowledgeFileIngestionFailed': {
             const { fileId, reason } = event.data as KnowledgeFileIngestionFailed;
             await markFailed(db, fileId, reason, event.metadata.timestamp);
+            // A file that cannot be read is kept in the list with its reason, but not its bytes.
+            await releaseBlobs(fileId, db);
             break;
           }
           case 'KnowledgeFileDeleted':
-            await deleted(db, event as RecordedEvent<'KnowledgeFileDeleted', KnowledgeFileDeleted>);
+            await deleted(db, event as RecordedEvent<'KnowledgeFileDeleted', KnowledgeFileDeleted>, releaseBlobs);
             break;
         }
       }

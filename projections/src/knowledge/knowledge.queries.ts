@@ -1,5 +1,5 @@
 import type { KnowledgeFileKind } from '@kesher/contracts';
-import type { Queryable } from '../projection.js';
+import type { Queryable } from '@kesher/contracts/ports/projection';
 import { queryWords, toOrTsquery, toScopedTsquery } from './search-terms.js';
 
 export interface KnowledgeFileRecord {
@@ -65,10 +65,13 @@ export function knowledgeQueries(db: Queryable) {
       return rows[0] && toRecord(rows[0]);
     },
 
-    /** The earliest file of an assistant with exactly these bytes, whatever became of it. */
+    /**
+     * The earliest file of an assistant with exactly these bytes, pending or ready. A failed one does not
+     * count: its bytes were given up, and reading them again may succeed (a limit raised, a timeout).
+     */
     async findByContent(ownerId: string, assistantId: string, contentSha256: string): Promise<KnowledgeFileRecord | undefined> {
       const { rows } = await db.query<FileRow>(
-        `SELECT ${fileColumns} FROM knowledge_files WHERE owner_id = $1 AND assistant_id = $2 AND content_sha256 = $3 ORDER BY created_at, id LIMIT 1`,
+        `SELECT ${fileColumns} FROM knowledge_files WHERE owner_id = $1 AND assistant_id = $2 AND content_sha256 = $3 AND status <> 'failed' ORDER BY created_at, id LIMIT 1`,
         [ownerId, assistantId, contentSha256],
       );
       return rows[0] && toRecord(rows[0]);
@@ -90,9 +93,15 @@ export function knowledgeQueries(db: Queryable) {
       return row.source_url ? `URL: ${row.source_url}\n\n${row.text}` : row.text;
     },
 
-    /** Bytes of all the owner's files as listed (a file uploaded twice counts twice, as the owner sees it). */
+    /**
+     * Bytes of the owner's files as listed (a file uploaded twice counts twice, as the owner sees it), but
+     * not of failed ones: their bytes are not kept (the knowledge read model releases them).
+     */
     async storageUsed(ownerId: string): Promise<number> {
-      const { rows } = await db.query<{ used: string | number | null }>(`SELECT coalesce(sum(bytes), 0) AS used FROM knowledge_files WHERE owner_id = $1`, [ownerId]);
+      const { rows } = await db.query<{ used: string | number | null }>(
+        `SELECT coalesce(sum(bytes), 0) AS used FROM knowledge_files WHERE owner_id = $1 AND status <> 'failed'`,
+        [ownerId],
+      );
       return Number(rows[0]?.used ?? 0);
     },
   };

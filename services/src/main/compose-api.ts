@@ -18,6 +18,7 @@ import type { AwaitReadModels, ReadModelProgress } from '../platform/projections
 import { createMessageQuota } from '../plans/message-quota.js';
 import { createWriteMarks } from '../platform/projections/write-marks.js';
 import { createPlanBook } from '../plans/plan-book.js';
+import { createPlanAllowances } from '../plans/plan-allowances.js';
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { Platform } from './compose-platform.js';
 
@@ -52,6 +53,7 @@ export async function composeApi(wiring: ApiWiring) {
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels: wiring.awaitReadModels, clock });
   const demo = demoAccountsEnabled(config);
   const planOf = createPlanBook(config);
+  const allowances = createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf });
   const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), clock, accepted: createWriteMarks({ awaitReadModels: wiring.awaitReadModels }) });
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
@@ -81,6 +83,8 @@ export async function composeApi(wiring: ApiWiring) {
       awaitReadModels: wiring.awaitReadModels,
       clock,
       assistantsVersion: () => wiring.projectionPosition('assistants'),
+      allowances,
+      eventStore: platform.eventStore,
     },
     publicUrl,
     files: {
@@ -91,6 +95,7 @@ export async function composeApi(wiring: ApiWiring) {
       awaitReadModels: wiring.awaitReadModels,
       clock,
       storageLimitBytes: config.KNOWLEDGE_STORAGE_LIMIT_BYTES,
+      allowances,
     },
     threads: {
       handle: platform.handle,

@@ -6,13 +6,18 @@ export type PlanOf = (accountId: string) => Promise<Plan>;
 
 /**
  * Until billing is built every account is on the free plan — the catalogue's, with the overrides the
- * configuration allows (tests and benchmarks raise or lower the monthly message limit).
+ * configuration allows (tests and benchmarks raise or lower the monthly messages, assistants and files).
  */
-export function createPlanBook(config: Pick<Config, 'PLAN_FREE_MESSAGES_PER_MONTH'>): PlanOf {
+export function createPlanBook(config: Pick<Config, 'PLAN_FREE_MESSAGES_PER_MONTH' | 'PLAN_FREE_MAX_ASSISTANTS' | 'PLAN_FREE_MAX_FILES'>): PlanOf {
   const base = plans[DEFAULT_PLAN_TIER];
   const free: Plan = {
     ...base,
-    limits: { ...base.limits, max_messages_per_month: config.PLAN_FREE_MESSAGES_PER_MONTH ?? base.limits.max_messages_per_month },
+    limits: {
+      ...base.limits,
+      max_messages_per_month: config.PLAN_FREE_MESSAGES_PER_MONTH ?? base.limits.max_messages_per_month,
+      max_assistants: config.PLAN_FREE_MAX_ASSISTANTS ?? base.limits.max_assistants,
+      max_files: config.PLAN_FREE_MAX_FILES ?? base.limits.max_files,
+    },
   };
   return async () => free;
 }

@@ -1,8 +1,8 @@
-import { messages, type AssistantProfile, type KesherEvent } from '@kesher/contracts';
+import { messages, type AssistantProfile } from '@kesher/contracts';
 import { describe, it } from 'vitest';
 import { DomainError } from '../../platform/commands/decider.js';
-import { deciderSpec } from '../../platform/commands/decider-spec.js';
-import { assistantDecider } from './assistant.decider.js';
+import { deciderSpec } from '../../testing/decider-spec.js';
+import { assistantDecider, type AssistantEvent } from './assistant.decider.js';
 
 const spec = deciderSpec(assistantDecider);
 const profile: AssistantProfile = {
@@ -16,10 +16,43 @@ const profile: AssistantProfile = {
   payment_processing: { enabled: false, sales_prompt: '' },
 };
 const ids = { assistantId: 'a1', numericId: 1, externalId: 'asst_abcdefghijklmnopqrstuvwx', ownerId: 'owner-1' };
-const created: KesherEvent = { type: 'AssistantCreated', data: { ...ids, profile } };
-const salesOn: KesherEvent = { type: 'AssistantUpdated', data: { assistantId: 'a1', changes: { payment_processing: { enabled: true, sales_prompt: 'Sell' } } } };
+const created: AssistantEvent = { type: 'AssistantCreated', data: { ...ids, profile } };
+const salesOn: AssistantEvent = { type: 'AssistantUpdated', data: { assistantId: 'a1', changes: { payment_processing: { enabled: true, sales_prompt: 'Sell' } } } };
+
+describe('assistant decider: file slots (the plan\'s max_files)', () => {
+  const take = (fileId: string, limit = 2) => ({ type: 'TakeFileSlot' as const, data: { assistantId: 'a1', ownerId: 'owner-1', fileId, limit } });
+  const taken = (fileId: string): AssistantEvent => ({ type: 'KnowledgeFileSlotTaken', data: { assistantId: 'a1', fileId } });
+  const freed = (fileId: string): AssistantEvent => ({ type: 'KnowledgeFileSlotFreed', data: { assistantId: 'a1', fileId } });
+
+  it('gives a slot while the assistant has fewer files than the plan allows, once per file', () => {
+    spec.given([created]).when(take('f1')).then([taken('f1')]);
+    spec.given([created, taken('f1')]).when(take('f1')).then([]);
+    spec.given([created, taken('f1')]).when(take('f2')).then([taken('f2')]);
+  });
+
+  it("refuses the next file at the limit with the plan's text, and gives room again when a file goes", () => {
+    spec.given([created, taken('f1'), taken('f2')]).when(take('f3')).thenThrows(DomainError, messages.fileLimitReached(2));
+    spec.given([created, taken('f1'), taken('f2'), freed('f1')]).when(take('f3')).then([taken('f3')]);
+    spec.given([created, taken('f1')]).when({ type: 'FreeFileSlots', data: { assistantId: 'a1', fileIds: ['f1', 'f1', 'unknown'] } }).then([freed('f1')]);
+  });
+
+  it('takes no upload for a deleted or foreign assistant', () => {
+    spec.given([created, { type: 'AssistantDeleted', data: { assistantId: 'a1' } }]).when(take('f1')).thenThrows(DomainError, messages.assistantNotFound);
+    spec.given([created]).when({ ...take('f1'), data: { ...take('f1').data, ownerId: 'owner-2' } }).thenThrows(DomainError, messages.assistantNotFound);
+  });
+});
 
 describe('assistant decider', () => {
+  it('caps the long text fields by characters too, before counting words', () => {
+    // 1000 "words" of 880 characters: within the spec's word limit, 880 KB all the same.
+    const huge = Array.from({ length: 1000 }, () => 'x'.repeat(880)).join(' ');
+    spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, description: huge } } }).thenThrows(DomainError, messages.descriptionTooManyChars);
+    spec.given([created]).when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { instructions: huge } } }).thenThrows(DomainError, messages.instructionsTooManyChars);
+    const salesHuge = { ...profile.payment_processing, sales_prompt: 'y'.repeat(20_001) };
+    spec.given([created]).when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { payment_processing: salesHuge } } }).thenThrows(DomainError, messages.salesPromptTooManyChars);
+    spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, description: 'z'.repeat(20_000) } } }).then([{ type: 'AssistantCreated', data: { ...ids, profile: { ...profile, description: 'z'.repeat(20_000) } } }]);
+  });
+
   it('creates an assistant', () => {
     spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile } }).then([created]);
   });
@@ -45,7 +78,7 @@ describe('assistant decider', () => {
       .given([created])
       .when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { payment_processing: { enabled: true, sales_prompt: 'Sell' } } } })
       .then([salesOn]);
-    const crawlerOff: KesherEvent = { type: 'AssistantUpdated', data: { assistantId: 'a1', changes: { web_crawler: { ...profile.web_crawler, enabled: false } } } };
+    const crawlerOff: AssistantEvent = { type: 'AssistantUpdated', data: { assistantId: 'a1', changes: { web_crawler: { ...profile.web_crawler, enabled: false } } } };
     spec
       .given([created, crawlerOff])
       .when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { payment_processing: { enabled: true, sales_prompt: 'Sell' } } } })
@@ -81,7 +114,7 @@ describe('assistant decider', () => {
   });
 
   it('deletes once; a deleted assistant cannot be changed', () => {
-    const deleted: KesherEvent = { type: 'AssistantDeleted', data: { assistantId: 'a1' } };
+    const deleted: AssistantEvent = { type: 'AssistantDeleted', data: { assistantId: 'a1' } };
     spec.given([created]).when({ type: 'DeleteAssistant', data: { assistantId: 'a1', ownerId: 'owner-1' } }).then([deleted]);
     spec.given([created, deleted]).when({ type: 'DeleteAssistant', data: { assistantId: 'a1', ownerId: 'owner-1' } }).thenThrows(DomainError);
     spec.given([created, deleted]).when({ type: 'UpdateAssistant', data: { assistantId: 'a1', ownerId: 'owner-1', changes: { name: 'x' } } }).thenThrows(DomainError);
@@ -89,7 +122,7 @@ describe('assistant decider', () => {
 });
 
 describe('assistant decider: share links', () => {
-  const issued: KesherEvent = { type: 'ShareTokenGenerated', data: { assistantId: 'a1', token: 'tok_aaaaaaaaaaaaaaaa' } };
+  const issued: AssistantEvent = { type: 'ShareTokenGenerated', data: { assistantId: 'a1', token: 'tok_aaaaaaaaaaaaaaaa' } };
   it('issues a token once and keeps it unless asked to rotate', () => {
     spec.given([created]).when({ type: 'IssueShareToken', data: { assistantId: 'a1', ownerId: 'owner-1', token: 'tok_aaaaaaaaaaaaaaaa', rotate: false } }).then([issued]);
     spec.given([created, issued]).when({ type: 'IssueShareToken', data: { assistantId: 'a1', ownerId: 'owner-1', token: 'tok_bbbbbbbbbbbbbbbb', rotate: false } }).then([]);

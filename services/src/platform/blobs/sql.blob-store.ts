@@ -1,24 +1,52 @@
-import { createHash } from 'node:crypto';
 import type { Sql } from '../sql/sql.port.js';
-import type { BlobStore } from './blob-store.port.js';
+import { sha256Of, type BlobStore } from './blob-store.port.js';
 
-/** The default blob store: a table in the read-model database (Postgres or PGlite). */
+/**
+ * The default blob store: a table in the read-model database (Postgres or PGlite), with one row per
+ * (blob, holder) reference in `blob_holds`; see blob.migrations.ts.
+ *
+ * Why a concurrent upload of the same bytes is safe: `put` locks the blob's row (or inserts it) and adds
+ * its reference in one transaction; `release` drops its references, then locks the rows of the blobs they
+ * named before deleting those left without any reference. Whichever comes second waits for the first on
+ * the blob's row lock, and release's final DELETE reads the references committed by then — so a blob is
+ * never deleted under a reference being added, and a put after a delete simply stores the bytes again.
+ * The knowledge read model releases a deleted file's blobs the same way inside its own transaction
+ * (projections/src/knowledge/knowledge.projection.ts, `releaseBlobsInReadModel`).
+ */
 export async function createSqlBlobStore(deps: { sql: Sql }): Promise<BlobStore> {
-  await deps.sql.exec(`CREATE TABLE IF NOT EXISTS blobs (
-    sha256 text PRIMARY KEY,
-    size bigint NOT NULL,
-    bytes bytea NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT now()
-  )`);
   return {
-    async put(bytes) {
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      await deps.sql.query(`INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`, [sha256, bytes.byteLength, bytes]);
+    async put(bytes, options = {}) {
+      const sha256 = sha256Of(bytes);
+      const insert = `INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`;
+      if (!options.holder) {
+        await deps.sql.query(insert, [sha256, bytes.byteLength, bytes]);
+        return { sha256, size: bytes.byteLength };
+      }
+      const holder = options.holder;
+      await deps.sql.transaction(async (tx) => {
+        // Locked when present (the bytes are not sent again); inserted otherwise, locked by the insert.
+        const { rows } = await tx.query(`SELECT 1 FROM blobs WHERE sha256 = $1 FOR UPDATE`, [sha256]);
+        if (rows.length === 0) {
+          await tx.query(`INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO UPDATE SET size = excluded.size`, [sha256, bytes.byteLength, bytes]);
+        }
+        await tx.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [sha256, holder]);
+      });
       return { sha256, size: bytes.byteLength };
     },
+
     async get(sha256) {
       const { rows } = await deps.sql.query<{ bytes: Uint8Array }>(`SELECT bytes FROM blobs WHERE sha256 = $1`, [sha256]);
       return rows[0] ? Buffer.from(rows[0].bytes) : undefined;
+    },
+
+    async release(holder) {
+      await deps.sql.transaction(async (tx) => {
+        const { rows } = await tx.query<{ sha256: string }>(`DELETE FROM blob_holds WHERE holder = $1 RETURNING sha256`, [holder]);
+        if (rows.length === 0) return;
+        const named = rows.map((row) => row.sha256);
+        await tx.query(`SELECT sha256 FROM blobs WHERE sha256 = ANY($1::text[]) ORDER BY sha256 FOR UPDATE`, [named]);
+        await tx.query(`DELETE FROM blobs b WHERE b.sha256 = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM blob_holds h WHERE h.sha256 = b.sha256)`, [named]);
+      });
     },
   };
 }

@@ -54,6 +54,9 @@ export const ConfigSchema = z.object({
    * exists): tests and benchmarks set it; production leaves the catalogue's figure.
    */
   PLAN_FREE_MESSAGES_PER_MONTH: z.coerce.number().int().nonnegative().optional(),
+  /** Overrides the free plan's max_assistants and max_files (files per assistant), like the monthly messages. */
+  PLAN_FREE_MAX_ASSISTANTS: z.coerce.number().int().nonnegative().optional(),
+  PLAN_FREE_MAX_FILES: z.coerce.number().int().nonnegative().optional(),
   /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
 });

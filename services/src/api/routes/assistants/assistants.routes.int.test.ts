@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { messages, streamIds } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiHarness, type ApiHarness } from '../../../testing/api-harness.js';
 import { postgresAvailability } from '../../../testing/test-database.js';
@@ -71,6 +73,63 @@ describe.skipIf(!gate.available)(`assistant and share routes on real Postgres${g
     expect((await h.app.inject({ url: '/api/v1/assistants/', headers: { authorization } })).json()).toEqual([]);
   });
 
+  it('caps the long text fields by characters too: an 880 KB "1000-word" description is refused, naming the field', async () => {
+    const { authorization } = await h.owner();
+    const huge = Array.from({ length: 1000 }, () => 'x'.repeat(880)).join(' ');
+    const response = await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body({ description: huge }) });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().detail).toEqual([expect.objectContaining({ loc: ['body', 'description'], msg: 'Description is too long (max 20,000 characters)' })]);
+    const id = (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body() })).json().assistant_id;
+    const update = await h.app.inject({ method: 'PUT', url: `/api/v1/assistants/${id}`, headers: { authorization }, payload: { instructions: huge } });
+    expect(update.statusCode).toBe(422);
+    expect(update.json().detail[0]).toMatchObject({ loc: ['body', 'instructions'], msg: 'Instructions are too long (max 20,000 characters)' });
+    expect((await h.app.inject({ url: `/api/v1/assistants/${id}`, headers: { authorization } })).json().instructions).toBe('Answer from the menu only');
+  });
+
+  it("enforces the plan's max_assistants race-free: 20 creates at once give exactly one assistant on the free plan", async () => {
+    const { authorization } = await h.owner();
+    const limitText = messages.assistantLimitReached(1);
+    expect(limitText).toBe("You have reached your plan's limit of 1 assistant. Delete an assistant or upgrade the plan to create another.");
+    const attempts = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body({ name: `Helper ${i}` }) })),
+    );
+    expect(attempts.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    const refused = attempts.filter((r) => r.statusCode !== 201);
+    expect(refused.map((r) => r.statusCode)).toEqual(Array(19).fill(403));
+    expect(new Set(refused.map((r) => r.json().detail))).toEqual(new Set([limitText]));
+    expect((await h.app.inject({ url: '/api/v1/assistants/', headers: { authorization } })).json()).toHaveLength(1);
+
+    // Deleting gives the place back.
+    const [kept] = (await h.app.inject({ url: '/api/v1/assistants/', headers: { authorization } })).json();
+    expect((await h.app.inject({ method: 'DELETE', url: `/api/v1/assistants/${kept.id}`, headers: { authorization } })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body() })).statusCode).toBe(201);
+    expect((await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body() })).statusCode).toBe(403);
+  });
+
+  it('reclaims a slot held by nothing: a create cut short, or a deletion whose slot was never given back', async () => {
+    const { authorization, accountId } = await h.owner();
+    const slots = streamIds.assistantSlots(accountId);
+    const meta = { correlationId: 'test', causationId: 'test', actor: { kind: 'system' as const, id: 'test' }, timestamp: new Date().toISOString(), schemaVersion: 1 };
+    // As if the process died between taking the slot and recording the assistant.
+    await h.platform.eventStore.appendToStream(slots, [{ type: 'AssistantSlotTaken', data: { ownerId: accountId, assistantId: 'never-created' }, metadata: { ...meta, eventId: randomUUID() } }], {
+      expectedRevision: 'no_stream',
+    });
+    const created = await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body() });
+    expect(created.statusCode).toBe(201);
+    // The abandoned create can no longer complete over the limit.
+    await expect(h.platform.eventStore.readStream(streamIds.assistant('never-created'))).rejects.toThrow(/deleted/);
+
+    // As if the process died between deleting the assistant and giving its slot back.
+    const id = created.json().assistant_id;
+    const stream = streamIds.assistant((await h.platform.sql.query<{ id: string }>(`SELECT id FROM assistants WHERE numeric_id = $1`, [id])).rows[0]!.id);
+    const revision = (await h.platform.eventStore.readStream(stream)).length - 1;
+    await h.platform.eventStore.appendToStream(stream, [{ type: 'AssistantDeleted', data: { assistantId: stream.slice('assistant-'.length) }, metadata: { ...meta, eventId: randomUUID() } }], {
+      expectedRevision: BigInt(revision),
+    });
+    expect((await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body() })).statusCode).toBe(201);
+    expect((await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body() })).statusCode).toBe(403);
+  });
+
   it('turns sales mode off when the crawler is turned off', async () => {
     const { authorization } = await h.owner();
     const created = await h.app.inject({
@@ -101,6 +160,7 @@ describe.skipIf(!gate.available)(`assistant and share routes on real Postgres${g
       await as('DELETE', `/api/v1/assistants/${id}`),
       await as('POST', `/api/v1/assistants/${id}/share`),
       await as('POST', `/api/v1/assistants/${id}/generate-share-token`),
+      await as('POST', `/api/v1/assistants/${id}/rotate-share-token`),
       await as('DELETE', `/api/v1/assistants/${id}/share-token`),
       await as('GET', `/api/v1/assistants/${id}/files`),
     ]) {
@@ -115,6 +175,7 @@ describe.skipIf(!gate.available)(`assistant and share routes on real Postgres${g
   });
 
   it('issues, rotates and revokes share links; a public visitor reads only the shared view', async () => {
+    // Generate is idempotent (issue 10 item 15); rotate-share-token is the explicit replacement.
     const { authorization } = await h.owner();
     const id = (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body() })).json().assistant_id;
     const first = (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/share`, headers: { authorization } })).json();
@@ -126,15 +187,36 @@ describe.skipIf(!gate.available)(`assistant and share routes on real Postgres${g
     expect(shared.statusCode).toBe(200);
     expect(Object.keys(shared.json()).sort()).toEqual(['avatar_url', 'description', 'id', 'name', 'openai_assistant_id']);
 
-    const rotated = (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/generate-share-token`, headers: { authorization } })).json();
+    // Generating again answers the link customers already have: it never replaces it.
+    const generated = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/generate-share-token`, headers: { authorization } });
+    expect(generated.statusCode).toBe(200);
+    expect(generated.json()).toEqual({ share_url: first.share_url, share_token: token });
+    expect((await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/generate-share-token`, headers: { authorization } })).json().share_token).toBe(token);
+    expect((await h.app.inject({ url: `/api/v1/assistants/shared/${token}` })).statusCode).toBe(200);
+
+    // Rotating is its own explicit call; the old link then reads as invalid.
+    const rotation = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/rotate-share-token`, headers: { authorization } });
+    expect(rotation.statusCode).toBe(200);
+    const rotated = rotation.json();
     expect(rotated.share_token).not.toBe(token);
     expect(rotated.share_url.endsWith(rotated.share_token)).toBe(true);
     const old = await h.app.inject({ url: `/api/v1/assistants/shared/${token}` });
     expect(old.statusCode).toBe(404);
     expect(old.json()).toEqual({ detail: 'Invalid or expired share link.' });
 
+    expect((await h.app.inject({ url: `/api/v1/assistants/shared/${rotated.share_token}` })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/generate-share-token`, headers: { authorization } })).json().share_token).toBe(rotated.share_token);
+
     await h.app.inject({ method: 'DELETE', url: `/api/v1/assistants/${id}/share-token`, headers: { authorization } });
     expect((await h.app.inject({ url: `/api/v1/assistants/shared/${rotated.share_token}` })).statusCode).toBe(404);
+    // After a revocation, generating makes a new link.
+    const fresh = (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/generate-share-token`, headers: { authorization } })).json();
+    expect(fresh.share_token).not.toBe(rotated.share_token);
+    expect((await h.app.inject({ url: `/api/v1/assistants/shared/${fresh.share_token}` })).statusCode).toBe(200);
+
+    const openapi = (await h.app.inject({ url: '/api/v1/docs/openapi.json' })).json();
+    expect(openapi.paths['/api/v1/assistants/{id}/rotate-share-token'].post.responses['200']).toBeDefined();
+    expect(openapi.paths['/api/v1/assistants/{id}/generate-share-token'].post.summary).toMatch(/idempotent/);
     expect((await h.app.inject({ url: '/api/v1/assistants/shared/unknown' })).statusCode).toBe(404);
   });
 

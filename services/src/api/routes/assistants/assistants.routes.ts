@@ -11,14 +11,19 @@ import {
   type AllPosition,
 } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.queries';
+import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { assistantDecider } from '../../../domain/assistant/assistant.decider.js';
+import { createAssistantErasure } from '../../../domain/assistant/assistant-erasure.js';
+import { assertValidProfile, assistantDecider } from '../../../domain/assistant/assistant.decider.js';
+import type { PlanAllowances } from '../../../plans/plan-allowances.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
+import { StreamDeletedError, type EventStore } from '../../../platform/event-store/event-store.port.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
-import { createCommandRunner } from '../../command-runner.js';
+import { commandContext, createCommandRunner } from '../../command-runner.js';
 import { responseSerializerCompiler } from '../../plugins/response-serializer.js';
 import { createVersionedCache } from '../../versioned-cache.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
@@ -32,6 +37,10 @@ export interface AssistantRoutesDeps {
   clock: () => Date;
   /** The assistants read model's current checkpoint; keys the list cache. */
   assistantsVersion: () => Promise<AllPosition | undefined> | AllPosition | undefined;
+  /** The plan's max_assistants (and, on delete, the assistant's file slots); see plans/plan-allowances.ts. */
+  allowances: Pick<PlanAllowances, 'reserveAssistant' | 'releaseAssistants'>;
+  /** Deleting an assistant deletes its files and conversations (tombstoning uploads still in flight). */
+  eventStore: EventStore;
 }
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -44,7 +53,15 @@ export const assistantRoutes =
     const app = plain.withTypeProvider<ZodTypeProvider>();
     const queries = assistantQueries(deps.readDb);
     const run = createCommandRunner(deps);
-    await deps.readDb.exec(`CREATE SEQUENCE IF NOT EXISTS assistant_numeric_ids`);
+    const knowledge = knowledgeQueries(deps.readDb);
+    const threads = threadQueries(deps.readDb);
+    const erase = createAssistantErasure({
+      handle: deps.handle,
+      eventStore: deps.eventStore,
+      awaitReadModels: deps.awaitReadModels,
+      filesOf: async (ownerId, assistantId) => (await knowledge.listFiles(ownerId, assistantId)).map((file) => file.id),
+      threadsOf: async (ownerId, assistantId) => (await threads.threadsOfAssistant(ownerId, assistantId)).map((thread) => thread.id),
+    });
 
     async function owned(request: FastifyRequest, numericId: number) {
       const account = requireAccount(request);
@@ -56,17 +73,35 @@ export const assistantRoutes =
 
     app.post(
       '/assistants/',
-      { schema: { summary: 'Create an assistant', body: CreateAssistantBodySchema, response: { 201: CreateAssistantResponseSchema } } },
+      {
+        schema: {
+          summary: "Create an assistant (403 when the plan's max_assistants are in use: \"You have reached your plan's limit of {n} assistant(s)…\")",
+          body: CreateAssistantBodySchema,
+          response: { 201: CreateAssistantResponseSchema },
+        },
+      },
       async (request, reply) => {
         const account = requireAccount(request);
         const { rows } = await deps.readDb.query<{ id: string }>(`SELECT nextval('assistant_numeric_ids')::text AS id`);
         const numericId = Number(rows[0]!.id);
         const assistantId = randomUUID();
         const externalId = newExternalAssistantId();
-        await run(request, assistantDecider, streamIds.assistant(assistantId), {
-          type: 'CreateAssistant',
-          data: { assistantId, numericId, externalId, ownerId: account.id, profile: profileFromCreate(request.body) },
-        });
+        const profile = profileFromCreate(request.body);
+        // A refused profile must not take the plan's last slot, even for a moment.
+        assertValidProfile(profile);
+        const context = commandContext(request, deps.clock);
+        const { limit } = await deps.allowances.reserveAssistant(context, account.id, assistantId);
+        try {
+          await run(request, assistantDecider, streamIds.assistant(assistantId), {
+            type: 'CreateAssistant',
+            data: { assistantId, numericId, externalId, ownerId: account.id, profile },
+          });
+        } catch (error) {
+          await deps.allowances.releaseAssistants(context, account.id, [assistantId]).catch((e: unknown) => request.log.warn({ err: e }, 'assistant slot not given back'));
+          // Closed before it began by a concurrent create that found the slots full: that one took the place.
+          if (error instanceof StreamDeletedError) throw new ApiError(403, messages.assistantLimitReached(limit));
+          throw error;
+        }
         // Custom functions are not supported yet; the spec's response reports them as failed.
         const failed = (request.body.functions ?? []).map((f) => f.name);
         return reply.status(201).send({ assistant_id: numericId, openai_assistant_id: externalId, ...(failed.length ? { failed_functions: failed } : {}) });
@@ -108,10 +143,19 @@ export const assistantRoutes =
 
     app.delete(
       '/assistants/:id',
-      { schema: { summary: 'Delete an assistant', params: NumericIdParamSchema, response: { 200: z.object({ detail: z.string(), id: z.number() }) } } },
+      {
+        schema: {
+          summary: 'Delete an assistant with its knowledge files (their bytes freed), its conversations (visitors\' too) and its share link',
+          params: NumericIdParamSchema,
+          response: { 200: z.object({ detail: z.string(), id: z.number() }) },
+        },
+      },
       async (request) => {
         const { account, row } = await owned(request, request.params.id);
-        await run(request, assistantDecider, streamIds.assistant(row.id), { type: 'DeleteAssistant', data: { assistantId: row.id, ownerId: account.id } });
+        const { state } = await run(request, assistantDecider, streamIds.assistant(row.id), { type: 'DeleteAssistant', data: { assistantId: row.id, ownerId: account.id } });
+        const context = commandContext(request, deps.clock);
+        await deps.allowances.releaseAssistants(context, account.id, [row.id]);
+        await erase(context, { ownerId: account.id, assistantId: row.id, fileSlots: state.status === 'none' ? [] : state.fileSlots });
         return { detail: 'Assistant deleted', id: row.numeric_id };
       },
     );

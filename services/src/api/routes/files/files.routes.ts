@@ -18,12 +18,14 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { knowledgeFileDecider } from '../../../domain/knowledge-file/knowledge-file.decider.js';
-import type { BlobStore } from '../../../platform/blobs/blob-store.port.js';
+import type { PlanAllowances } from '../../../plans/plan-allowances.js';
+import { sha256Of, type BlobStore } from '../../../platform/blobs/blob-store.port.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
+import { StreamDeletedError } from '../../../platform/event-store/event-store.port.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
-import { createCommandRunner } from '../../command-runner.js';
+import { commandContext, createCommandRunner } from '../../command-runner.js';
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 
 export interface FileRecord {
@@ -58,6 +60,8 @@ export interface FileRoutesDeps {
   ingestionWaitMs?: number;
   /** Knowledge storage per owner; every owner is on the free plan until billing arrives. */
   storageLimitBytes?: number;
+  /** The plan's max_files per assistant, held as slots on the assistant's stream. */
+  allowances: Pick<PlanAllowances, 'reserveFile' | 'releaseFiles'>;
 }
 
 const toDto = (file: FileRecord): KnowledgeFileDto => ({
@@ -109,7 +113,14 @@ export const fileRoutes =
 
     app.post(
       '/assistants/:id/upload_file',
-      { schema: { summary: 'Upload a knowledge file (multipart field `file`)', params: NumericIdParamSchema, consumes: ['multipart/form-data'], response: { 201: KnowledgeFileSchema, 200: KnowledgeFileSchema } } },
+      {
+        schema: {
+          summary: "Upload a knowledge file (multipart field `file`); 403 at the plan's max_files per assistant, 413 when the storage is full",
+          params: NumericIdParamSchema,
+          consumes: ['multipart/form-data'],
+          response: { 201: KnowledgeFileSchema, 200: KnowledgeFileSchema },
+        },
+      },
       async (request, reply) => {
         const { account, row } = await ownedAssistant(request, request.params.id);
         if (!request.isMultipart()) throw new ApiError(415, fileMessages.noFile);
@@ -133,16 +144,32 @@ export const fileRoutes =
           throw new ApiError(413, fileMessages.storageFull);
         }
 
-        const stored = await deps.blobs.put(bytes);
         // The same bytes uploaded again to the same assistant are the same knowledge: answer with it.
-        const existing = await deps.knowledge.findByContent(account.id, row.id, stored.sha256);
+        const existing = await deps.knowledge.findByContent(account.id, row.id, sha256Of(bytes));
         if (existing) return reply.status(200).send(toDto(existing));
 
         const fileId = `file-${randomUUID().replaceAll('-', '')}`;
-        await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
-          type: 'UploadKnowledgeFile',
-          data: { fileId, assistantId: row.id, ownerId: account.id, filename, kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: null },
-        });
+        // The file's slot first (the plan's max_files, race-free: see plans/plan-allowances.ts), then its
+        // bytes, held by the file so that deleting it frees them, then the upload itself.
+        const context = commandContext(request, deps.clock);
+        const { limit } = await deps.allowances.reserveFile(context, account.id, row.id, fileId);
+        try {
+          const stored = await deps.blobs.put(bytes, { holder: fileId });
+          await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
+            type: 'UploadKnowledgeFile',
+            data: { fileId, assistantId: row.id, ownerId: account.id, filename, kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: null },
+          });
+        } catch (error) {
+          await deps.allowances.releaseFiles(context, row.id, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'file slot not given back'));
+          await deps.blobs.release(fileId).catch((e: unknown) => request.log.warn({ err: e }, 'upload bytes not released'));
+          // The file's stream was closed before it began: the assistant was deleted meanwhile, or a
+          // concurrent upload found the slots full and reclaimed this one's.
+          if (error instanceof StreamDeletedError) {
+            if (!(await assistants.findOwned(account.id, request.params.id))) throw new ApiError(404, messages.assistantNotFound);
+            throw new ApiError(403, messages.fileLimitReached(limit));
+          }
+          throw error;
+        }
         const file = await waitForIngestion(account.id, fileId);
         if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
         return reply.status(201).send(toDto(file));
@@ -165,7 +192,9 @@ export const fileRoutes =
         const { account, row } = await ownedAssistant(request, request.params.id);
         const file = await deps.knowledge.getFile(account.id, request.params.fileId);
         if (!file || file.assistantId !== row.id) throw new ApiError(404, fileMessages.notFound);
+        // Its bytes are freed as the knowledge read model applies the deletion (before this answers); its slot right after.
         await run(request, knowledgeFileDecider, streamIds.knowledgeFile(file.id), { type: 'DeleteKnowledgeFile', data: { fileId: file.id, ownerId: account.id } });
+        await deps.allowances.releaseFiles(commandContext(request, deps.clock), row.id, [file.id]);
         return { detail: 'File deleted' };
       },
     );

@@ -1,0 +1,145 @@
+import { streamIds, type KesherEvent } from '@kesher/contracts';
+import { assistantSlotsDecider } from '../domain/assistant-slots/assistant-slots.decider.js';
+import { assistantDecider } from '../domain/assistant/assistant.decider.js';
+import { knowledgeFileDecider } from '../domain/knowledge-file/knowledge-file.decider.js';
+import { aggregateStream, type Fold } from '../platform/commands/aggregate-stream.js';
+import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
+import { DomainError, type Decider } from '../platform/commands/decider.js';
+import { StreamDeletedError, WrongExpectedVersionError, type EventStore } from '../platform/event-store/event-store.port.js';
+import type { PlanOf } from './plan-book.js';
+
+/**
+ * The plan's counted limits — `max_assistants` per owner, `max_files` per assistant — enforced exactly,
+ * whatever arrives at once (unlike the monthly message quota, which may be passed by the messages in
+ * flight at its last free place; see message-quota.ts).
+ *
+ * Each limited thing takes a slot on one stream before it is created (assistants on the owner's
+ * `assistantslots-…` stream, files on their assistant's stream) and gives it back when it is deleted.
+ * The slot is decided on that stream's state and appended with its expected revision: concurrent takers
+ * conflict, reload and decide again, so no more slots than the plan allows are ever held.
+ *
+ * Two steps (take the slot, then record the thing) can be cut in half by a crash, which would leave a
+ * slot held by nothing and, at the limit, lock the owner out. So when the slots are full, each holder is
+ * checked before the owner is refused: a holder that was deleted gives its slot back, and one whose
+ * stream does not exist is abandoned — its stream is tombstoned, so a create still in flight for it fails
+ * instead of completing over the limit — and gives its slot back too. No clock is involved: the log alone
+ * decides which of the two happened first.
+ */
+export interface PlanAllowances {
+  /** Takes an assistant slot for `assistantId`; throws DomainError('forbidden') with the plan's text at the limit. */
+  reserveAssistant(context: CommandContext, ownerId: string, assistantId: string): Promise<{ limit: number }>;
+  releaseAssistants(context: CommandContext, ownerId: string, assistantIds: readonly string[]): Promise<void>;
+  /** Takes a file slot of the assistant for `fileId`; throws DomainError('forbidden') at the limit, 'not_found' for a deleted assistant. */
+  reserveFile(context: CommandContext, ownerId: string, assistantId: string, fileId: string): Promise<{ limit: number }>;
+  releaseFiles(context: CommandContext, assistantId: string, fileIds: readonly string[]): Promise<void>;
+}
+
+/** Twenty creates at once conflict up to nineteen times on the owner's stream: more tries than one handle() makes. */
+const CONFLICT_ROUNDS = 8;
+/** Holders checked at once when the slots are full (each is one stream read). */
+const CHECK_CONCURRENCY = 16;
+
+export function createPlanAllowances(deps: { handle: CommandHandler; eventStore: EventStore; planOf: PlanOf }): PlanAllowances {
+  async function handle<State, Command, Event extends KesherEvent>(decider: Decider<State, Command, Event>, streamId: string, command: Command, context: CommandContext) {
+    for (let round = 1; ; round++) {
+      try {
+        return await deps.handle(decider, streamId, command, context);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError) || round >= CONFLICT_ROUNDS) throw error;
+      }
+    }
+  }
+
+  const fold = async <State, Event extends KesherEvent>(decider: Fold<State, Event>, streamId: string): Promise<State> => (await aggregateStream(deps.eventStore, decider, streamId)).state;
+
+  /** Whether a slot's holder is alive; a holder that never came to be is abandoned here (see above). */
+  async function holderAlive(streamId: string, alive: (events: number) => Promise<boolean>): Promise<boolean> {
+    try {
+      const events = (await deps.eventStore.readStream(streamId, { maxCount: 1 })).length;
+      if (events > 0) return await alive(events);
+      await deps.eventStore.deleteStream(streamId, { expectedRevision: 'no_stream' });
+      return false;
+    } catch (error) {
+      if (error instanceof StreamDeletedError) return false;
+      // Created between our read and the tombstone: it lives.
+      if (error instanceof WrongExpectedVersionError) return true;
+      throw error;
+    }
+  }
+
+  async function deadHolders(ids: readonly string[], isAlive: (id: string) => Promise<boolean>): Promise<string[]> {
+    const dead: string[] = [];
+    for (let i = 0; i < ids.length; i += CHECK_CONCURRENCY) {
+      const batch = ids.slice(i, i + CHECK_CONCURRENCY);
+      const alive = await Promise.all(batch.map(isAlive));
+      batch.forEach((id, index) => !alive[index] && dead.push(id));
+    }
+    return dead;
+  }
+
+  const assistantAlive = (assistantId: string) =>
+    holderAlive(streamIds.assistant(assistantId), async () => (await fold(assistantDecider, streamIds.assistant(assistantId))).status === 'active');
+  const fileAlive = (fileId: string) =>
+    holderAlive(streamIds.knowledgeFile(fileId), async () => (await fold(knowledgeFileDecider, streamIds.knowledgeFile(fileId))).status !== 'deleted');
+
+  /** Runs `take`; at the limit, frees the slots of holders that are gone and tries once more. */
+  async function takeOrReclaim(take: () => Promise<unknown>, reclaim: () => Promise<number>) {
+    try {
+      await take();
+    } catch (error) {
+      if (!(error instanceof DomainError && error.kind === 'forbidden')) throw error;
+      if ((await reclaim()) === 0) throw error;
+      await take();
+    }
+  }
+
+  const allowances: PlanAllowances = {
+    async reserveAssistant(context, ownerId, assistantId) {
+      const limit = (await deps.planOf(ownerId)).limits.max_assistants;
+      const stream = streamIds.assistantSlots(ownerId);
+      await takeOrReclaim(
+        () => handle(assistantSlotsDecider, stream, { type: 'TakeAssistantSlot', data: { ownerId, assistantId, limit } }, context),
+        async () => {
+          const { taken } = await fold(assistantSlotsDecider, stream);
+          const dead = await deadHolders(
+            taken.filter((id) => id !== assistantId),
+            assistantAlive,
+          );
+          if (dead.length > 0) await allowances.releaseAssistants(context, ownerId, dead);
+          return dead.length;
+        },
+      );
+      return { limit };
+    },
+
+    async releaseAssistants(context, ownerId, assistantIds) {
+      if (assistantIds.length === 0) return;
+      await handle(assistantSlotsDecider, streamIds.assistantSlots(ownerId), { type: 'FreeAssistantSlots', data: { ownerId, assistantIds } }, context);
+    },
+
+    async reserveFile(context, ownerId, assistantId, fileId) {
+      const limit = (await deps.planOf(ownerId)).limits.max_files;
+      const stream = streamIds.assistant(assistantId);
+      await takeOrReclaim(
+        () => handle(assistantDecider, stream, { type: 'TakeFileSlot', data: { assistantId, ownerId, fileId, limit } }, context),
+        async () => {
+          const state = await fold(assistantDecider, stream);
+          if (state.status !== 'active') return 0;
+          const dead = await deadHolders(
+            state.fileSlots.filter((id) => id !== fileId),
+            fileAlive,
+          );
+          if (dead.length > 0) await allowances.releaseFiles(context, assistantId, dead);
+          return dead.length;
+        },
+      );
+      return { limit };
+    },
+
+    async releaseFiles(context, assistantId, fileIds) {
+      if (fileIds.length === 0) return;
+      await handle(assistantDecider, streamIds.assistant(assistantId), { type: 'FreeFileSlots', data: { assistantId, fileIds } }, context);
+    },
+  };
+  return allowances;
+}
