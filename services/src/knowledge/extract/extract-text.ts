@@ -9,6 +9,7 @@ import { extractMarkdown } from './markdown.extractor.js';
 import { extractPdf } from './pdf.extractor.js';
 import { extractHtml, extractPlainText } from './plain-text.extractor.js';
 import { extractPptx } from './pptx.extractor.js';
+import { isGzip, UnpackBudget } from './unpack-budget.js';
 import { extractXlsx } from './xlsx.extractor.js';
 
 export type { ExtractedSection, ExtractedText } from './extracted-text.js';
@@ -26,15 +27,22 @@ const extractors: Record<KnowledgeFileKind, (bytes: Uint8Array) => DraftSection[
   html: extractHtml,
 };
 
+/** Formats that are text on the wire, and so may arrive gzip-compressed (a crawled page, a compressed export). */
+const TEXT_KINDS: ReadonlySet<KnowledgeFileKind> = new Set(['txt', 'csv', 'json', 'md', 'html']);
+
 /**
  * Clean text and sections of a knowledge file. Every failure an owner can cause or fix is an
  * ExtractionError with a reason written for them; anything else escaping a parser is reported as a
  * damaged file, since from the owner's side that is what it is. `filename` is only for diagnostics.
+ *
+ * This runs in whatever thread calls it: untrusted files are read through the extraction sandbox
+ * (../sandbox), which calls it inside a worker with a memory cap and a time limit.
  */
 export async function extractText(bytes: Uint8Array, kind: KnowledgeFileKind, filename: string): Promise<ExtractedText> {
   if (bytes.byteLength > knowledgeLimits.maxSourceBytes) throw extractionErrors.tooBig();
   try {
-    return finishExtraction(kind, await extractors[kind](bytes));
+    const source = TEXT_KINDS.has(kind) && isGzip(bytes) ? new UnpackBudget().inflate(bytes, 'gzip') : bytes;
+    return finishExtraction(kind, await extractors[kind](source));
   } catch (error) {
     if (error instanceof ExtractionError) throw error;
     throw extractionErrors.corrupt(kind, new Error(`${filename}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));

@@ -36,6 +36,19 @@ export class CharacterBudget {
     this.used += characters;
     if (this.used > knowledgeLimits.maxExtractedCharacters * 1.2) throw extractionErrors.tooLarge();
   }
+
+  /** Counts a text as cleaning will leave it (runs of whitespace as one), without making that copy. */
+  addText(text: string) {
+    let characters = 0;
+    let space = false;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      const isSpace = code === 32 || (code >= 9 && code <= 13) || code === 0xa0;
+      if (!isSpace || !space) characters++;
+      space = isSpace;
+    }
+    this.add(characters);
+  }
 }
 
 /** Cleans the drafts, drops empty ones, applies the size limit and refuses files without any text. */

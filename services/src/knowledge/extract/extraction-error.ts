@@ -1,7 +1,7 @@
 import type { KnowledgeFileKind } from '@kesher/contracts';
 import { knowledgeLimits } from '../limits.js';
 
-export type ExtractionFailure = 'corrupt' | 'encrypted' | 'empty' | 'too_large' | 'unsupported';
+export type ExtractionFailure = 'corrupt' | 'encrypted' | 'empty' | 'too_large' | 'unsupported' | 'too_slow';
 
 /**
  * Why a file could not become knowledge. `reason` is shown to the owner as it is (it ends up in
@@ -61,6 +61,20 @@ export const extractionErrors = {
     new ExtractionError(
       'too_large',
       `The file is too large to read (over ${Math.round(knowledgeLimits.maxSourceBytes / 1024 / 1024)} MB). Split it into smaller files and upload them separately.`,
+    ),
+
+  /** A decompression bomb, or a file whose reading needs more memory than a worker may have. */
+  unpackedTooLarge: () =>
+    new ExtractionError(
+      'too_large',
+      'The file is too large when unpacked: its compressed content expands to more than Kesher reads from one file. Split it into smaller files and upload them separately.',
+    ),
+
+  /** The worker reading it ran past its time limit (a file built to keep a parser busy, or simply too complex). */
+  tookTooLong: (seconds: number) =>
+    new ExtractionError(
+      'too_slow',
+      `The file took too long to read (more than ${seconds} seconds). Split it into smaller files or save it in a simpler format, then upload it again.`,
     ),
 
   legacyOffice: (kind: KnowledgeFileKind) =>

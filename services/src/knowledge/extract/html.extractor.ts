@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import type { DraftSection } from './extracted-text.js';
+import { CharacterBudget, type DraftSection } from './extracted-text.js';
 
 /** Elements whose content is never knowledge. */
 const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'select', 'button']);
@@ -16,8 +16,10 @@ const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
  * Splits HTML into sections at its headings; the text before the first heading goes under
  * `leadingTitle` (a page's <title>, a Markdown file's front-matter title). Used for web pages and,
  * through mammoth and marked, for Word documents and Markdown, so all three follow the same rules.
+ * The text is counted against `budget` as it is read, so an oversized page stops there.
  */
-export function htmlToSections(html: string, options: { leadingTitle?: string | null } = {}): DraftSection[] {
+export function htmlToSections(html: string, options: { leadingTitle?: string | null; budget?: CharacterBudget } = {}): DraftSection[] {
+  const budget = options.budget ?? new CharacterBudget();
   const sections: DraftSection[] = [];
   let title: string | null = options.leadingTitle ?? null;
   let titleInText = title !== null;
@@ -79,6 +81,7 @@ export function htmlToSections(html: string, options: { leadingTitle?: string | 
           return;
         }
         const content = preDepth > 0 ? text : text.replace(/\s+/g, ' ');
+        budget.add(content.length);
         if (heading !== null) heading += content;
         else if (preDepth > 0) {
           const [first, ...rest] = content.split('\n');

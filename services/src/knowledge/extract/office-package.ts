@@ -1,8 +1,9 @@
 import type { KnowledgeFileKind } from '@kesher/contracts';
-import { unzipSync } from 'fflate';
-import { knowledgeLimits } from '../limits.js';
+import type { CharacterBudget } from './extracted-text.js';
 import { ExtractionError, extractionErrors } from './extraction-error.js';
+import { UnpackBudget } from './unpack-budget.js';
 import { parseXml, type XmlElement } from './xml-tree.js';
+import { listZipEntries, readZipEntry } from './zip-archive.js';
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 /** OLE compound file: what Office writes for password-protected .docx/.xlsx/.pptx and for the old binary formats. */
@@ -37,42 +38,53 @@ export function checkOfficeContainer(bytes: Uint8Array, kind: KnowledgeFileKind)
 
 export interface OfficePackage {
   /** The part's XML, parsed; undefined when the package has no such part. */
-  xml(path: string): XmlElement | undefined;
+  xml(path: string, options?: { textBudget?: CharacterBudget }): XmlElement | undefined;
+  /** The part's text (for parsers that stream it rather than build a tree). */
+  text(path: string): string | undefined;
   has(path: string): boolean;
   paths(): string[];
+  /** Every part that was read, as bytes (to hand a checked copy of the package to a library). */
+  parts(): ReadonlyMap<string, Uint8Array>;
 }
 
-/** Unzips only the parts `wanted` selects, refusing packages whose selected parts would inflate past the limit. */
+/**
+ * Unzips only the parts `wanted` selects, all of them against one UnpackBudget: a package whose parts
+ * would unpack past knowledgeLimits.maxUnpackedBytes stops there ("too large when unpacked"). When a
+ * name appears twice only the first copy is read, so that nothing after us sees a part we did not check.
+ */
 export function openOfficePackage(bytes: Uint8Array, kind: KnowledgeFileKind, wanted: (path: string) => boolean): OfficePackage {
   checkOfficeContainer(bytes, kind);
-  let inflated = 0;
-  let parts: Record<string, Uint8Array>;
+  const budget = new UnpackBudget();
+  const parts = new Map<string, Uint8Array>();
   try {
-    parts = unzipSync(bytes, {
-      filter(file) {
-        if (!wanted(file.name)) return false;
-        inflated += file.originalSize;
-        if (inflated > knowledgeLimits.maxUncompressedOfficeBytes) throw extractionErrors.tooBig();
-        return true;
-      },
-    });
+    for (const entry of listZipEntries(bytes)) {
+      if (!wanted(entry.name) || parts.has(entry.name)) continue;
+      parts.set(entry.name, readZipEntry(bytes, entry, budget));
+    }
   } catch (error) {
     if (error instanceof ExtractionError) throw error;
     throw extractionErrors.corrupt(kind, error);
   }
   const decoder = new TextDecoder('utf-8');
+  const text = (path: string) => {
+    const part = parts.get(path);
+    return part && decoder.decode(part);
+  };
   return {
-    xml(path) {
-      const part = parts[path];
-      if (!part) return undefined;
+    xml(path, options = {}) {
+      const source = text(path);
+      if (source === undefined) return undefined;
       try {
-        return parseXml(decoder.decode(part));
+        return parseXml(source, { textBudget: options.textBudget });
       } catch (error) {
+        if (error instanceof ExtractionError) throw error;
         throw extractionErrors.corrupt(kind, error);
       }
     },
-    has: (path) => path in parts,
-    paths: () => Object.keys(parts),
+    text,
+    has: (path) => parts.has(path),
+    paths: () => [...parts.keys()],
+    parts: () => parts,
   };
 }
 

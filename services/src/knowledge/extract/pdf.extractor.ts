@@ -1,6 +1,8 @@
 import { getDocumentProxy } from 'unpdf';
+import { knowledgeLimits } from '../limits.js';
 import { CharacterBudget, type DraftSection } from './extracted-text.js';
 import { ExtractionError, extractionErrors } from './extraction-error.js';
+import { checkPdfStreams } from './pdf-streams.js';
 
 /** A piece of text as pdf.js reports it: its string (already in logical order), baseline origin, advance and size. */
 interface Glyphs {
@@ -31,6 +33,7 @@ const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 
 export async function extractPdf(bytes: Uint8Array): Promise<DraftSection[]> {
   const header = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
   if (!header.includes('%PDF-')) throw extractionErrors.corrupt('pdf');
+  await checkPdfStreams(bytes);
 
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
@@ -44,27 +47,20 @@ export async function extractPdf(bytes: Uint8Array): Promise<DraftSection[]> {
   try {
     if (pdf.numPages === 0) throw extractionErrors.corrupt('pdf');
     const budget = new CharacterBudget();
+    const pieceBudget = new PieceBudget();
     const sections: DraftSection[] = [];
     let readablePages = 0;
     for (let number = 1; number <= pdf.numPages; number++) {
       let pieces: Glyphs[];
       try {
-        const page = await pdf.getPage(number);
-        const content = await page.getTextContent();
-        pieces = content.items.flatMap((item) => {
-          if (!('str' in item) || item.str.trim() === '') return [];
-          const [a, b, c, d, x, y] = item.transform as number[];
-          const size = Math.hypot(c!, d!) || Math.hypot(a!, b!) || item.height || 10;
-          return [{ text: item.str, x: x!, y: y!, width: item.width, size, rtl: item.dir === 'rtl' || count(item.str, RTL_CHARS) > count(item.str, LTR_CHARS) }];
-        });
-        page.cleanup();
+        pieces = await pagePieces(await pdf.getPage(number), budget, pieceBudget);
         readablePages++;
-      } catch {
+      } catch (error) {
+        if (error instanceof ExtractionError) throw error;
         // A damaged page should not cost the owner the rest of the document.
         continue;
       }
       const text = pageText(pieces);
-      budget.add(text.length);
       sections.push({ title: `Page ${number}`, text, titleInText: false });
     }
     if (readablePages === 0) throw extractionErrors.corrupt('pdf');
@@ -75,6 +71,60 @@ export async function extractPdf(bytes: Uint8Array): Promise<DraftSection[]> {
   } finally {
     await pdf.destroy();
   }
+}
+
+/**
+ * Text pieces grow a page's working set even when they hold nothing (an operator showing an empty
+ * string, a stray space): past this many in one file it is refused like a file with too much text.
+ */
+class PieceBudget {
+  private used = 0;
+  add(pieces: number) {
+    this.used += pieces;
+    if (this.used > knowledgeLimits.maxExtractedCharacters * 2) throw extractionErrors.tooLarge();
+  }
+}
+
+/** The fields of a pdf.js text item we read. */
+interface TextItem {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+  dir: string;
+}
+
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof getDocumentProxy>>['getPage']>>;
+
+/**
+ * A page's text pieces, read as pdf.js streams them (a hundred at a time) and counted as they arrive:
+ * a page with millions of text operators is refused once it is over the limit, not after pdf.js has
+ * built all of them. Cancelling the stream stops pdf.js working on the page.
+ */
+async function pagePieces(page: PdfPage, budget: CharacterBudget, pieceBudget: PieceBudget): Promise<Glyphs[]> {
+  const reader = page.streamTextContent().getReader();
+  const pieces: Glyphs[] = [];
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      const items = (chunk.value as { items: unknown[] }).items;
+      pieceBudget.add(items.length);
+      for (const item of items) {
+        if (!item || typeof item !== 'object' || !('str' in item)) continue;
+        const piece = item as TextItem;
+        budget.add(piece.str.length);
+        if (piece.str.trim() === '') continue;
+        const [a, b, c, d, x, y] = piece.transform as number[];
+        const size = Math.hypot(c!, d!) || Math.hypot(a!, b!) || piece.height || 10;
+        pieces.push({ text: piece.str, x: x!, y: y!, width: piece.width, size, rtl: piece.dir === 'rtl' || count(piece.str, RTL_CHARS) > count(piece.str, LTR_CHARS) });
+      }
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  } finally {
+    page.cleanup();
+  }
+  return pieces;
 }
 
 /** Lines in content order (which follows columns better than sorting the page by height), then joined. */
@@ -90,7 +140,8 @@ function pageText(pieces: readonly Glyphs[]): string {
     } else lines.push({ items: [piece], y: piece.y, size: piece.size });
   }
 
-  const widest = Math.max(0, ...lines.map((line) => lineWidth(line)));
+  // Loops, not Math.max(...spread): a page can have more lines than a call has room for arguments.
+  const widest = lines.reduce((max, line) => Math.max(max, lineWidth(line)), 0);
   let text = '';
   lines.forEach((line, index) => {
     const content = lineText(line, pageRtl);
@@ -113,8 +164,12 @@ function pageText(pieces: readonly Glyphs[]): string {
 }
 
 function lineWidth(line: Line): number {
-  const left = Math.min(...line.items.map((item) => item.x));
-  const right = Math.max(...line.items.map((item) => item.x + item.width));
+  let left = Infinity;
+  let right = -Infinity;
+  for (const item of line.items) {
+    left = Math.min(left, item.x);
+    right = Math.max(right, item.x + item.width);
+  }
   return right - left;
 }
 

@@ -16,22 +16,24 @@ export function extractPptx(bytes: Uint8Array): DraftSection[] {
   if (!presentation) throw extractionErrors.corrupt('pptx');
   const relationships = partRelationships(pkg, PRESENTATION);
   const budget = new CharacterBudget();
+  // Slide and notes text is counted while each part is parsed, before it is assembled into sections.
+  const parsing = new CharacterBudget();
 
   return findElements(presentation, 'sldId').flatMap((slideId, index): DraftSection[] => {
     const target = relationships.get(relationshipAttribute(slideId) ?? '');
-    const slide = target && pkg.xml(target.path);
+    const slide = target && pkg.xml(target.path, { textBudget: parsing });
     if (!target || !slide) return [];
     const { title, paragraphs } = readShapes(slide, false);
-    const notes = readNotes(pkg, target.path);
+    const notes = readNotes(pkg, target.path, parsing);
     const text = [...paragraphs, ...(notes ? [`Notes: ${notes}`] : [])].join('\n\n');
     budget.add(text.length);
     return [{ title: title || `Slide ${index + 1}`, text, titleInText: Boolean(title) }];
   });
 }
 
-function readNotes(pkg: OfficePackage, slidePath: string): string {
+function readNotes(pkg: OfficePackage, slidePath: string, parsing: CharacterBudget): string {
   const notesTarget = [...partRelationships(pkg, slidePath).values()].find((rel) => rel.type.endsWith('/notesSlide'));
-  const notes = notesTarget && pkg.xml(notesTarget.path);
+  const notes = notesTarget && pkg.xml(notesTarget.path, { textBudget: parsing });
   return notes ? readShapes(notes, true).paragraphs.join('\n') : '';
 }
 

@@ -1,8 +1,10 @@
+import { Parser } from 'htmlparser2';
+import { knowledgeLimits } from '../limits.js';
 import { CharacterBudget, type DraftSection } from './extracted-text.js';
-import { extractionErrors } from './extraction-error.js';
+import { ExtractionError, extractionErrors } from './extraction-error.js';
 import { openOfficePackage, partRelationships, type OfficePackage } from './office-package.js';
-import { childElements, elementText, findElements, firstChild, relationshipAttribute, type XmlElement } from './xml-tree.js';
-import { recordLines } from './records.js';
+import { RecordWriter, type RecordCell } from './records.js';
+import { childElements, elementText, findElements, relationshipAttribute, XmlTooDeepError } from './xml-tree.js';
 
 const WORKBOOK = 'xl/workbook.xml';
 
@@ -29,19 +31,24 @@ export function extractXlsx(bytes: Uint8Array): DraftSection[] {
   for (const sheet of findElements(workbook, 'sheet')) {
     if (sheet.attributes.state === 'hidden' || sheet.attributes.state === 'veryHidden') continue;
     const target = relationships.get(relationshipAttribute(sheet) ?? '');
-    const worksheet = target && pkg.xml(target.path);
+    const worksheet = target && pkg.text(target.path);
     if (!worksheet) continue;
-    const rows = readRows(worksheet, (cell) => cellValue(cell, sharedStrings, dateStyles, date1904));
-    const text = recordLines(rows);
-    budget.add(text.length);
-    sections.push({ title: sheet.attributes.name ?? null, text, titleInText: true });
+    const records = new RecordWriter(budget);
+    try {
+      readSheetRows(worksheet, (cell) => cellValue(cell, sharedStrings, dateStyles, date1904), (row) => records.row(row));
+    } catch (error) {
+      if (error instanceof ExtractionError) throw error;
+      throw extractionErrors.corrupt('xlsx', error);
+    }
+    sections.push({ title: sheet.attributes.name ?? null, text: records.text(), titleInText: true });
   }
   return sections;
 }
 
 function readSharedStrings(pkg: OfficePackage, relationships: Map<string, { type: string; path: string }>): string[] {
   const target = [...relationships.values()].find((rel) => rel.type.endsWith('/sharedStrings'));
-  const table = pkg.xml(target?.path ?? 'xl/sharedStrings.xml');
+  // Counted on its own budget: strings used in the sheets are counted again there, as output.
+  const table = pkg.xml(target?.path ?? 'xl/sharedStrings.xml', { textBudget: new CharacterBudget() });
   // Phonetic guides (rPh) are reading aids for East Asian text, not part of the value.
   return table ? findElements(table, 'si').map((item) => elementText(item, 't', ['rPh'])) : [];
 }
@@ -71,22 +78,69 @@ function isDateFormatCode(code: string): boolean {
   return /[dmyhs]/i.test(bare) && !/^general$/i.test(bare.trim());
 }
 
-type Cell = { column: number; value: string };
+/** A cell as the sheet XML gives it: its type (`t`), style (`s`), raw `<v>` and inline string. */
+interface SheetCell {
+  reference: string | undefined;
+  type: string;
+  style: number;
+  raw: string;
+  inline: string;
+}
 
-function readRows(worksheet: XmlElement, valueOf: (cell: XmlElement) => string): Cell[][] {
-  const rows: Cell[][] = [];
-  for (const row of findElements(worksheet, 'row')) {
-    let next = 0;
-    const cells: Cell[] = [];
-    for (const cell of childElements(row, 'c')) {
-      const column = cell.attributes.r ? columnIndex(cell.attributes.r) : next;
-      next = column + 1;
-      const value = valueOf(cell).trim().replace(/\s*\n\s*/g, ' ');
-      if (value) cells.push({ column, value });
-    }
-    if (cells.length > 0) rows.push(cells);
-  }
-  return rows;
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
+/**
+ * Reads a worksheet's rows as the XML streams past, without building its tree: a sheet is by far the
+ * largest part of a workbook, and each row goes straight to the record writer, which counts it.
+ */
+function readSheetRows(xml: string, valueOf: (cell: SheetCell) => string, onRow: (cells: RecordCell[]) => void): void {
+  let depth = 0;
+  let row: RecordCell[] | undefined;
+  let next = 0;
+  let cell: SheetCell | undefined;
+  let inValue = false;
+  let inText = false;
+  let phonetic = 0;
+  const parser = new Parser(
+    {
+      onopentag(tag, attributes) {
+        if (++depth > knowledgeLimits.maxXmlDepth) throw new XmlTooDeepError(knowledgeLimits.maxXmlDepth);
+        const name = localName(tag);
+        if (name === 'row') {
+          row = [];
+          next = 0;
+        } else if (name === 'c' && row) cell = { reference: attributes.r, type: attributes.t ?? 'n', style: Number(attributes.s ?? -1), raw: '', inline: '' };
+        else if (name === 'v' && cell) inValue = true;
+        else if (name === 'rPh') phonetic++;
+        else if (name === 't' && cell && phonetic === 0) inText = true;
+      },
+      ontext(text) {
+        if (!cell) return;
+        if (inValue) cell.raw += text;
+        else if (inText) cell.inline += text;
+      },
+      onclosetag(tag) {
+        depth = Math.max(0, depth - 1);
+        const name = localName(tag);
+        if (name === 'v') inValue = false;
+        else if (name === 't') inText = false;
+        else if (name === 'rPh') phonetic = Math.max(0, phonetic - 1);
+        else if (name === 'c' && cell && row) {
+          const column = cell.reference ? columnIndex(cell.reference) : next;
+          next = column + 1;
+          const value = valueOf(cell).trim().replace(/\s*\n\s*/g, ' ');
+          if (value) row.push({ column, value });
+          cell = undefined;
+        } else if (name === 'row' && row) {
+          onRow(row);
+          row = undefined;
+        }
+      },
+    },
+    { xmlMode: true, decodeEntities: true },
+  );
+  parser.write(xml);
+  parser.end();
 }
 
 /** "C12" → 2. */
@@ -95,24 +149,20 @@ function columnIndex(reference: string): number {
   return [...letters].reduce((n, letter) => n * 26 + letter.charCodeAt(0) - 64, 0) - 1;
 }
 
-function cellValue(cell: XmlElement, sharedStrings: string[], dateStyles: Set<number>, date1904: boolean): string {
-  const type = cell.attributes.t ?? 'n';
-  const raw = elementText(firstChild(cell, 'v') ?? { name: 'v', attributes: {}, children: [] }, 'v');
-  switch (type) {
+function cellValue(cell: SheetCell, sharedStrings: string[], dateStyles: Set<number>, date1904: boolean): string {
+  switch (cell.type) {
     case 's':
-      return sharedStrings[Number(raw)] ?? '';
+      return sharedStrings[Number(cell.raw)] ?? '';
     case 'inlineStr':
-      return elementText(firstChild(cell, 'is') ?? cell, 't', ['rPh']);
+      return cell.inline;
     case 'str':
-      return raw;
+      return cell.raw;
     case 'b':
-      return raw === '1' ? 'TRUE' : 'FALSE';
+      return cell.raw === '1' ? 'TRUE' : 'FALSE';
     case 'e':
       return '';
-    default: {
-      const style = Number(cell.attributes.s ?? -1);
-      return raw && dateStyles.has(style) ? formatSerialDate(Number(raw), date1904) : raw;
-    }
+    default:
+      return cell.raw && dateStyles.has(cell.style) ? formatSerialDate(Number(cell.raw), date1904) : cell.raw;
   }
 }
 

@@ -1,4 +1,6 @@
 import { Parser } from 'htmlparser2';
+import { knowledgeLimits } from '../limits.js';
+import type { CharacterBudget } from './extracted-text.js';
 
 /**
  * A minimal element tree for the XML parts of Office files. Element names are kept without their
@@ -14,7 +16,22 @@ export type XmlNode = XmlElement | string;
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
-export function parseXml(xml: string): XmlElement {
+/** An element nested deeper than any real Office file nests them: a file built to exhaust a recursive reader. */
+export class XmlTooDeepError extends Error {
+  constructor(depth: number) {
+    super(`XML nested more than ${depth} elements deep`);
+    this.name = 'XmlTooDeepError';
+  }
+}
+
+export interface ParseXmlOptions {
+  maxDepth?: number;
+  /** Counts the part's text as it is parsed, for parts whose text is the file's text (slides, shared strings). */
+  textBudget?: CharacterBudget;
+}
+
+export function parseXml(xml: string, options: ParseXmlOptions = {}): XmlElement {
+  const maxDepth = options.maxDepth ?? knowledgeLimits.maxXmlDepth;
   const root: XmlElement = { name: '#document', attributes: {}, children: [] };
   const stack: XmlElement[] = [root];
   const parser = new Parser(
@@ -23,8 +40,10 @@ export function parseXml(xml: string): XmlElement {
         const element: XmlElement = { name: localName(name), attributes, children: [] };
         stack[stack.length - 1]!.children.push(element);
         stack.push(element);
+        if (stack.length > maxDepth) throw new XmlTooDeepError(maxDepth);
       },
       ontext(text) {
+        if (options.textBudget && /\S/.test(text)) options.textBudget.add(text.length);
         stack[stack.length - 1]!.children.push(text);
       },
       onclosetag() {
@@ -36,6 +55,31 @@ export function parseXml(xml: string): XmlElement {
   parser.write(xml);
   parser.end();
   return root;
+}
+
+/**
+ * Reads XML without keeping it: enforces the depth limit and counts the text, so a part that is too deep
+ * or holds too much text is refused before a library builds its own tree of it.
+ */
+export function scanXml(xml: string, options: ParseXmlOptions = {}): void {
+  const maxDepth = options.maxDepth ?? knowledgeLimits.maxXmlDepth;
+  let depth = 0;
+  const parser = new Parser(
+    {
+      onopentag() {
+        if (++depth > maxDepth) throw new XmlTooDeepError(maxDepth);
+      },
+      ontext(text) {
+        if (options.textBudget && /\S/.test(text)) options.textBudget.add(text.length);
+      },
+      onclosetag() {
+        depth = Math.max(0, depth - 1);
+      },
+    },
+    { xmlMode: true, decodeEntities: false },
+  );
+  parser.write(xml);
+  parser.end();
 }
 
 const isElement = (node: XmlNode): node is XmlElement => typeof node !== 'string';

@@ -30,6 +30,11 @@ export type DocxBlock = { heading: string; level?: 1 | 2 | 3 } | { paragraph: st
 
 /** A Word document with real heading styles (mammoth maps them by style name, as it does for Word's own files). */
 export function buildDocx(blocks: readonly DocxBlock[]): Uint8Array {
+  return zip(docxParts(blocks));
+}
+
+/** The parts of that document, path → XML (the bomb builders swap one part for their own). */
+export function docxParts(blocks: readonly DocxBlock[]): Record<string, string> {
   const run = (text: string) => `<w:r><w:t xml:space="preserve">${xmlEscape(text)}</w:t></w:r>`;
   const body = blocks
     .map((block) => {
@@ -40,7 +45,7 @@ export function buildDocx(blocks: readonly DocxBlock[]): Uint8Array {
     .join('');
   const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
   const styles = [1, 2, 3].map((level) => `<w:style w:type="paragraph" w:styleId="Heading${level}"><w:name w:val="heading ${level}"/></w:style>`).join('');
-  return zip({
+  return {
     '[Content_Types].xml': contentTypes({
       'word/document.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
       'word/styles.xml': 'application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml',
@@ -49,11 +54,15 @@ export function buildDocx(blocks: readonly DocxBlock[]): Uint8Array {
     'word/_rels/document.xml.rels': relationships([{ id: 'rId1', type: 'styles', target: 'styles.xml' }]),
     'word/document.xml': `${XML}<w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`,
     'word/styles.xml': `${XML}<w:styles xmlns:w="${W}">${styles}</w:styles>`,
-  });
+  };
 }
 
 /** A workbook of sheets given as rows of strings and numbers (strings inline, numbers as numbers). */
 export function buildXlsx(sheets: readonly { name: string; rows: (string | number | null)[][] }[]): Uint8Array {
+  return zip(xlsxParts(sheets));
+}
+
+export function xlsxParts(sheets: readonly { name: string; rows: (string | number | null)[][] }[]): Record<string, string> {
   const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
   const column = (i: number) => String.fromCharCode(65 + i);
   const sheetXml = (rows: (string | number | null)[][]) =>
@@ -81,11 +90,15 @@ export function buildXlsx(sheets: readonly { name: string; rows: (string | numbe
       .join('')}</sheets></workbook>`,
   };
   sheets.forEach((sheet, i) => (parts[`xl/worksheets/sheet${i + 1}.xml`] = sheetXml(sheet.rows)));
-  return zip(parts);
+  return parts;
 }
 
 /** A deck of slides with a title placeholder and body paragraphs. */
 export function buildPptx(slides: readonly { title?: string; body: string[] }[]): Uint8Array {
+  return zip(pptxParts(slides));
+}
+
+export function pptxParts(slides: readonly { title?: string; body: string[] }[]): Record<string, string> {
   const P = 'http://schemas.openxmlformats.org/presentationml/2006/main';
   const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
   const paragraphs = (lines: string[]) => lines.map((line) => `<a:p><a:r><a:t>${xmlEscape(line)}</a:t></a:r></a:p>`).join('');
@@ -105,5 +118,5 @@ export function buildPptx(slides: readonly { title?: string; body: string[] }[])
   slides.forEach((slide, i) => {
     parts[`ppt/slides/slide${i + 1}.xml`] = `${XML}<p:sld xmlns:p="${P}" xmlns:a="${A}"><p:cSld><p:spTree>${slide.title ? shape(2, [slide.title], 'title') : ''}${shape(3, slide.body)}</p:spTree></p:cSld></p:sld>`;
   });
-  return zip(parts);
+  return parts;
 }

@@ -50,6 +50,14 @@ function pageContent(page: PdfPage): string {
 }
 
 export function writePdf(pages: readonly PdfPage[]): Uint8Array {
+  return assemblePdf(pages.map((page) => deflateSync(Buffer.from(pageContent(page), 'latin1'))));
+}
+
+/**
+ * A PDF whose pages have the given, already Flate-compressed content streams. The bomb builders use it
+ * to wrap a stream they compressed themselves (a size no test could hold in memory uncompressed).
+ */
+export function assemblePdf(compressedContents: readonly Uint8Array[], options: { contentDictionary?: string; filter?: 'FlateDecode' | 'LZWDecode' } = {}): Uint8Array {
   const objects: (string | Buffer)[] = [];
   const add = (body: string | Buffer) => objects.push(body) as number; // object number = index + 1
   add('<< /Type /Catalog /Pages 2 0 R >>');
@@ -57,13 +65,11 @@ export function writePdf(pages: readonly PdfPage[]): Uint8Array {
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const bold = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
   const kids: number[] = [];
-  for (const page of pages) {
-    const compressed = deflateSync(Buffer.from(pageContent(page), 'latin1'));
-    const content = add(Buffer.concat([Buffer.from(`<< /Length ${compressed.length} /Filter /FlateDecode >>\nstream\n`), compressed, Buffer.from('\nendstream')]));
+  for (const compressed of compressedContents) {
+    const content = add(Buffer.concat([Buffer.from(`<< /Length ${compressed.length} /Filter /${options.filter ?? 'FlateDecode'} ${options.contentDictionary ?? ''}>>\nstream\n`), compressed, Buffer.from('\nendstream')]));
     kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R >>`));
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.map((kid) => `${kid} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-
   const chunks: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   let offset = chunks[0]!.length;
   const offsets: number[] = [];
