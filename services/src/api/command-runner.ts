@@ -15,9 +15,9 @@ export const commandContext = (request: FastifyRequest, clock: () => Date): Comm
  * waits until the read models have applied the new events, so the client's next read shows them.
  */
 export function createCommandRunner(deps: { handle: CommandHandler; awaitReadModels: AwaitReadModels; clock: () => Date }) {
-  return async function run<State, Command>(
+  return async function run<State, Command, Event extends KesherEvent>(
     request: FastifyRequest,
-    decider: Decider<State, Command, KesherEvent>,
+    decider: Decider<State, Command, Event>,
     streamId: string,
     command: Command,
     /** Who acts, when the request knows better than its bearer token (a visitor's session). */
@@ -27,7 +27,7 @@ export function createCommandRunner(deps: { handle: CommandHandler; awaitReadMod
      * read-your-writes (the chat's write marks make the next read wait instead).
      */
     options: { awaitReadModels?: boolean } = {},
-  ): Promise<HandledCommand<State>> {
+  ): Promise<HandledCommand<State, Event>> {
     const context = commandContext(request, deps.clock);
     const result = await deps.handle(decider, streamId, command, actor ? { ...context, actor } : context);
     if (result.appended && options.awaitReadModels !== false) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));

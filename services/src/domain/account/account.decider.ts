@@ -1,12 +1,17 @@
-import type { AccountRegistered, KesherEvent } from '@kesher/contracts';
+import type { AccountRegistered } from '@kesher/contracts';
 import { messages } from '@kesher/contracts';
-import { DomainError, type Decider } from '../../platform/commands/decider.js';
+import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 export type AccountState = { status: 'none' } | { status: 'registered'; accountId: string; email: string };
 
 export type AccountCommand = { type: 'RegisterAccount'; data: AccountRegistered };
 
-export const accountDecider: Decider<AccountState, AccountCommand, KesherEvent> = {
+/** The events this aggregate's stream holds. */
+const accountEventTypes = ['AccountRegistered'] as const;
+export type AccountEvent = EventOf<(typeof accountEventTypes)[number]>;
+
+export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent> = {
+  eventTypes: accountEventTypes,
   initialState: () => ({ status: 'none' }),
   evolve(state, event) {
     if (event.type === 'AccountRegistered') return { status: 'registered', accountId: event.data.accountId, email: event.data.email };

@@ -1,5 +1,5 @@
-import type { KesherEvent, KnowledgeFileIngested, KnowledgeFileIngestionFailed, KnowledgeFileUploaded } from '@kesher/contracts';
-import { DomainError, type Decider } from '../../platform/commands/decider.js';
+import type { KnowledgeFileIngested, KnowledgeFileIngestionFailed, KnowledgeFileUploaded } from '@kesher/contracts';
+import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 export type KnowledgeFileState =
   | { status: 'none' }
@@ -13,7 +13,12 @@ export type KnowledgeFileCommand =
 
 const notFound = () => new DomainError('not_found', 'File not found');
 
-export const knowledgeFileDecider: Decider<KnowledgeFileState, KnowledgeFileCommand, KesherEvent> = {
+/** The events this aggregate's stream holds. */
+const knowledgeFileEventTypes = ['KnowledgeFileUploaded', 'KnowledgeFileIngested', 'KnowledgeFileIngestionFailed', 'KnowledgeFileDeleted'] as const;
+export type KnowledgeFileEvent = EventOf<(typeof knowledgeFileEventTypes)[number]>;
+
+export const knowledgeFileDecider: Decider<KnowledgeFileState, KnowledgeFileCommand, KnowledgeFileEvent> = {
+  eventTypes: knowledgeFileEventTypes,
   initialState: () => ({ status: 'none' }),
 
   evolve(state, event) {

@@ -1,13 +1,12 @@
-import type { KesherEvent } from '@kesher/contracts';
 import { describe, it } from 'vitest';
 import { DomainError } from '../../platform/commands/decider.js';
-import { deciderSpec } from '../../platform/commands/decider-spec.js';
-import { knowledgeFileDecider } from './knowledge-file.decider.js';
+import { deciderSpec } from '../../testing/decider-spec.js';
+import { knowledgeFileDecider, type KnowledgeFileEvent } from './knowledge-file.decider.js';
 
 const spec = deciderSpec(knowledgeFileDecider);
 const sha = 'a'.repeat(64);
 const uploadedData = { fileId: 'f1', assistantId: 'a1', ownerId: 'o1', filename: 'menu.pdf', kind: 'pdf' as const, bytes: 10, contentSha256: sha, sourceUrl: null };
-const uploaded: KesherEvent = { type: 'KnowledgeFileUploaded', data: uploadedData };
+const uploaded: KnowledgeFileEvent = { type: 'KnowledgeFileUploaded', data: uploadedData };
 const ingestedData = { fileId: 'f1', assistantId: 'a1', textSha256: sha, chunksSha256: sha, chunkCount: 2, characters: 100, language: 'en' as const, elapsedMs: 5 };
 
 describe('knowledge file decider', () => {

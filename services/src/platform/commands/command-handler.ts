@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor, KesherEvent } from '@kesher/contracts';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '../event-store/event-store.port.js';
+import { aggregateStream } from './aggregate-stream.js';
 import type { Decider } from './decider.js';
 
 export interface CommandContext {
@@ -12,8 +13,8 @@ export interface CommandContext {
   now: Date;
 }
 
-export interface HandledCommand<State> {
-  events: KesherEvent[];
+export interface HandledCommand<State, Event extends KesherEvent = KesherEvent> {
+  events: Event[];
   state: State;
   /** Undefined when the decision produced no events (nothing to append). */
   appended?: AppendResult;
@@ -27,19 +28,17 @@ export interface HandledCommand<State> {
 export function createCommandHandler(deps: { eventStore: EventStore; maxAttempts?: number }) {
   const maxAttempts = deps.maxAttempts ?? 5;
 
-  return async function handle<State, Command>(
-    decider: Decider<State, Command, KesherEvent>,
+  return async function handle<State, Command, Event extends KesherEvent>(
+    decider: Decider<State, Command, Event>,
     streamId: string,
     command: Command,
     context: CommandContext,
-  ): Promise<HandledCommand<State>> {
+  ): Promise<HandledCommand<State, Event>> {
     const causationId = context.causationId ?? randomUUID();
     for (let attempt = 1; ; attempt++) {
-      const stored = await deps.eventStore.readStream(streamId);
-      const state = stored.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as KesherEvent), decider.initialState());
+      const { state, revision: expectedRevision } = await aggregateStream(deps.eventStore, decider, streamId);
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, state };
-      const expectedRevision = stored.length === 0 ? 'no_stream' : stored[stored.length - 1]!.streamPosition;
       try {
         const appended = await deps.eventStore.appendToStream(
           streamId,

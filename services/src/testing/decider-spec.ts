@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
-import type { Decider } from './decider.js';
+import type { KesherEvent } from '@kesher/contracts';
+import type { Decider } from '../platform/commands/decider.js';
 
 /**
  * Given–when–then for deciders: `given(past events).when(command).then(new events)` or
  * `.thenThrows(ErrorClass, message?)`.
  */
-export function deciderSpec<State, Command, Event>(decider: Decider<State, Command, Event>) {
+export function deciderSpec<State, Command, Event extends KesherEvent>(decider: Decider<State, Command, Event>) {
   return {
     given(events: Event[]) {
       return {
