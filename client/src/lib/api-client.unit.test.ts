@@ -14,7 +14,10 @@ function respond(status: number, body: unknown) {
 }
 
 describe('the API module', () => {
-  beforeEach(() => localStorage.setItem('firebaseToken', 'a-valid-session-token'));
+  beforeEach(() => {
+    localStorage.setItem('firebaseToken', 'a-valid-session-token');
+    document.documentElement.lang = 'en';
+  });
   afterEach(() => vi.unstubAllGlobals());
 
   it('calls /api/v1 with the XMLHttpRequest marker, the bearer token and no cookies', async () => {
@@ -74,6 +77,15 @@ describe('the API module', () => {
     expect(errorMessage(error, t)).toBe('Assistant name is required. Please fill in all required fields');
     vi.stubGlobal('fetch', respond(418, undefined));
     expect(errorMessage(await api.get('/x', z.object({})).catch((e: unknown) => e), t)).toBe('An unexpected error occurred. Please try again.');
+  });
+
+  it('shows what the server said in Hebrew on a Hebrew page, item by item', async () => {
+    document.documentElement.lang = 'he';
+    vi.stubGlobal('fetch', respond(422, { detail: [{ loc: ['body', 'name'], msg: 'Assistant name is required', type: 'x' }, { loc: [], msg: 'Please fill in all required fields', type: 'y' }] }));
+    const error = await api.post('/assistants/', null, { body: {} }).catch((e: unknown) => e);
+    expect(errorMessage(error, t)).toBe('חובה להזין שם לעוזר. אנא מלאו את כל שדות החובה');
+    vi.stubGlobal('fetch', respond(409, { detail: 'Words the client has never seen.' }));
+    expect(errorMessage(await api.get('/x', z.object({})).catch((e: unknown) => e), t)).toBe('Words the client has never seen.');
   });
 
   it('on 401 clears the stored tokens and tells the app', async () => {

@@ -1,4 +1,6 @@
 import type { ErrorBody } from '@kesher/contracts';
+import type { Language } from './language';
+import { serverText } from './server-texts';
 
 /**
  * The spec's response catalogue (§8) as codes; the texts live in the `errors` i18n namespace so they
@@ -22,6 +24,8 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode,
     readonly status: number | null,
     readonly detail: string | null = null,
+    /** A validation answer's items (each a catalogue text), which `detail` joins with '. '. */
+    readonly items: readonly string[] | null = null,
   ) {
     super(detail ?? code);
     this.name = 'ApiError';
@@ -39,10 +43,26 @@ export function codeForStatus(status: number): ApiErrorCode {
 
 /** A validation detail is a list of items with msg; the spec joins them with '. '. */
 export function detailText(body: unknown): string | null {
+  const items = detailItems(body);
+  return items ? items.join('. ') || null : null;
+}
+
+/** The detail as its separate texts: one for a plain detail, one per item of a validation list. */
+export function detailItems(body: unknown): string[] | null {
   const detail = (body as Partial<ErrorBody> | null)?.detail;
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return detail.map((item) => item.msg).join('. ') || null;
+  if (typeof detail === 'string') return [detail];
+  if (Array.isArray(detail)) return detail.map((item) => item.msg).filter((msg): msg is string => typeof msg === 'string');
   return null;
+}
+
+/**
+ * What the server said, in the page's language (lib/server-texts.ts): each item of a validation list
+ * on its own, then joined as the spec joins them. Null when the server said nothing.
+ */
+export function localizedDetail(error: unknown, language?: Language): string | null {
+  if (!(error instanceof ApiError) || !error.detail) return null;
+  const parts = error.items && error.items.length > 0 ? error.items : [error.detail];
+  return parts.map((part) => serverText(part, language)).join('. ');
 }
 
 /**
@@ -51,6 +71,6 @@ export function detailText(body: unknown): string | null {
  */
 export function errorMessage(error: unknown, t: (key: string) => string, fallbackKey = 'errors:unexpected'): string {
   if (!(error instanceof ApiError)) return t(fallbackKey);
-  if (error.code === 'unexpected') return error.detail ?? t(fallbackKey);
+  if (error.code === 'unexpected') return localizedDetail(error) ?? t(fallbackKey);
   return t(`errors:${error.code}`);
 }

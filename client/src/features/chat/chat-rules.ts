@@ -1,6 +1,6 @@
 import { chatInputProblem, chatMessages, estimateTokens } from '@kesher/contracts/rules/chat';
 import { countWords, limits } from '@kesher/contracts/rules/limits';
-import { ApiError } from '@/lib/api-error';
+import { ApiError, localizedDetail } from '@/lib/api-error';
 
 /**
  * The chat's rules and timings (spec part 1 §4, §5, §8, §9) as plain functions, so the screen stays a
@@ -115,7 +115,7 @@ export function threadStartError(error: unknown, t: (key: string) => string): st
   else if (error.status === 404) text = t('errors.threadAssistantNotFound');
   else if (error.status !== null && error.status >= 500) text = t('errors.threadServer');
   else if (error.code === 'network' || error.code === 'timeout' || error.code === 'offline') text = t('errors.threadNetwork');
-  else text = error.detail ?? t('errors.sendFailed');
+  else text = localizedDetail(error) ?? t('errors.sendFailed');
   return `${text}${t(`errors.${TRY_AGAIN_SUFFIX}`)}`;
 }
 
@@ -127,7 +127,7 @@ export function sendError(error: unknown, t: (key: string) => string): string {
   if (error instanceof ApiError) {
     if (error.code === 'network' || error.code === 'timeout' || error.code === 'offline') return t('errors.network');
     if (error.status === 401) return t('errors.threadAuth');
-    if (error.status !== null && error.status < 500 && error.detail) return error.detail;
+    if (error.status !== null && error.status < 500 && error.detail) return localizedDetail(error)!;
   }
   return t('errors.sendFailed');
 }

@@ -112,10 +112,18 @@ describe('links and errors', () => {
   });
 
   it("shows a refused message in the server's own words (chat limit, still answering)", () => {
+    document.documentElement.lang = 'en';
     const limit = "This conversation has reached the assistant's limit of 100 messages. Please start a new conversation.";
     expect(sendError(new ApiError('forbidden', 403, limit), t)).toBe(limit);
     expect(sendError(new ApiError('unexpected', 400, 'Message content cannot be empty'), t)).toBe('Message content cannot be empty');
     expect(sendError(new ApiError('server', 500, null), t)).toBe('Error sending message');
     expect(sendError(new ApiError('network', null), t)).toBe('Network error occurred. Please check your connection and try again.');
+  });
+
+  it('says those words in Hebrew on a Hebrew page (a rate limit, a broken thread id)', () => {
+    document.documentElement.lang = 'he';
+    expect(sendError(new ApiError('tooManyRequests', 429, 'Too many requests. Please try again later.'), t)).toBe('יותר מדי בקשות. אנא נסו שוב מאוחר יותר.');
+    expect(sendError(new ApiError('unexpected', 400, 'THREAD_INVALID'), t)).toBe('מזהה השיחה אינו תקין.');
+    expect(threadStartError(new ApiError('tooManyRequests', 429, 'Too many requests. Please try again later.'), t)).toContain('יותר מדי בקשות.');
   });
 });

@@ -3,7 +3,7 @@ import type { AssistantDto } from '@kesher/contracts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
-import { ApiError, errorMessage } from '@/lib/api-error';
+import { errorMessage, localizedDetail } from '@/lib/api-error';
 import { paths } from '@/lib/paths';
 import { notify } from '@/lib/toast-store';
 import { useAssistant } from '../api/get-assistant';
@@ -31,7 +31,7 @@ export function EditAssistantPage({ assistantId }: { assistantId: number }) {
 
   if (assistant.isPending) return <Spinner label={t('common:loading')} />;
   if (!assistant.data) {
-    const detail = assistant.error instanceof ApiError && assistant.error.detail;
+    const detail = localizedDetail(assistant.error);
     return (
       <section className="page narrow">
         <h1>{t('editTitle')}</h1>
@@ -66,7 +66,7 @@ export function EditAssistantPage({ assistantId }: { assistantId: number }) {
                 notify.success(t('updated', { name: saved.name }));
                 navigate(paths.dashboard);
               },
-              onError: (error) => notify.error(error instanceof ApiError && error.detail ? error.detail : `${t('updateFailed')} ${errorMessage(error, t)}`),
+              onError: (error) => notify.error(localizedDetail(error) ?? `${t('updateFailed')} ${errorMessage(error, t)}`),
             },
           );
         }}

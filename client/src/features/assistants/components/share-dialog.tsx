@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { useCopyToClipboard } from '@/lib/copy-to-clipboard';
-import { ApiError, errorMessage } from '@/lib/api-error';
+import { errorMessage, localizedDetail } from '@/lib/api-error';
 import { notify } from '@/lib/toast-store';
 import { useGenerateShareToken } from '../api/generate-share-token';
 import { useRevokeShareToken } from '../api/revoke-share-token';
@@ -54,7 +54,7 @@ export function ShareDialog({ assistant, onClose }: { assistant: AssistantDto; o
           onClick={() =>
             generate.mutate(assistant.id, {
               onSuccess: (share) => setUrl(absolute(share.share_url)),
-              onError: (error) => notify.error(`${t('errorGeneratingShareUrl')}: ${error instanceof ApiError && error.detail ? error.detail : errorMessage(error, t)}`),
+              onError: (error) => notify.error(`${t('errorGeneratingShareUrl')}: ${localizedDetail(error) ?? errorMessage(error, t)}`),
             })
           }
         >

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { ApiError } from '@/lib/api-error';
+import { localizedDetail } from '@/lib/api-error';
 import type { Translate } from '@/lib/texts';
 import { FEEDBACK_COMMENT_MAX, FEEDBACK_THANKS_MS, isNetworkError } from '../chat-rules';
 import { feedbackMemory, type Rating } from '../feedback-memory';
@@ -55,7 +55,7 @@ export function FeedbackControl({ messageId, onSend, onError, t }: Props) {
       setComment('');
       setThanks(true);
     } catch (error) {
-      const detail = error instanceof ApiError && error.detail ? error.detail : t(isNetworkError(error) ? 'errors.network' : 'errors.sendFailed');
+      const detail = localizedDetail(error) ?? t(isNetworkError(error) ? 'errors.network' : 'errors.sendFailed');
       onError(t('feedback.error', { detail }));
     } finally {
       setBusy(false);

@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { Spinner } from '@/components/ui/spinner';
+import { serverText } from '@/lib/server-texts';
 import { useTexts } from '@/lib/texts';
 import type { EmbedInitProblem } from '../api/embed-assistant';
 import { createConversationStore } from '../conversation-store';
@@ -18,7 +19,7 @@ function problemText(problem: EmbedInitProblem, t: (key: string) => string): { m
     case 'connection':
       return { message: t('connectionError'), suggestion: null };
     case 'detail':
-      return { message: problem.message, suggestion: problem.suggestion };
+      return { message: serverText(problem.message), suggestion: problem.suggestion ? serverText(problem.suggestion) : null };
     default:
       return { message: t('unknownError'), suggestion: null };
   }

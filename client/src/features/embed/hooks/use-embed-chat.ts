@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '@/features/chat/api/chat-types';
 import { listMessages, postMessage, sendFeedback, startRun } from '@/features/chat/api/threads';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
-import { ApiError } from '@/lib/api-error';
+import { ApiError, localizedDetail } from '@/lib/api-error';
 import type { Translate } from '@/lib/texts';
 import { type ConversationStore, createSessionToken, deviceFingerprint, embedDomain, type Rating } from '../conversation-store';
 import { type EmbedMessage, fromChatMessage, localMessage, toStored, withFeedback } from '../embed-messages';
@@ -159,7 +159,7 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
       } catch (error) {
         apologize(gen, 'sendFailed');
         // The server's own words for refusals it explains (the conversation's message limit, "still answering").
-        if (live(gen) && error instanceof ApiError && error.status !== null && error.status < 500 && error.detail) setAlert(error.detail);
+        if (live(gen) && error instanceof ApiError && error.status !== null && error.status < 500 && error.detail) setAlert(localizedDetail(error));
         return;
       }
       if (!live(gen)) return;

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { useCopyToClipboard } from '@/lib/copy-to-clipboard';
 import { Spinner } from '@/components/ui/spinner';
-import { ApiError, errorMessage } from '@/lib/api-error';
+import { ApiError, errorMessage, localizedDetail } from '@/lib/api-error';
 import { paths } from '@/lib/paths';
 import { BUTTON_POSITIONS, BUTTON_SIZES, type ButtonPosition, type ButtonSize, DEFAULT_OFFSET, webUrl, WIDGET_DEFAULTS, type WidgetSettings } from '../../../../widget/options';
 import { embedCode } from '../embed-code';
@@ -101,7 +101,7 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
       setGenerated(await generateShareToken());
       setTokenState({ status: 'idle' });
     } catch (error) {
-      setTokenState({ status: 'failed', detail: error instanceof ApiError && error.detail ? error.detail : errorMessage(error, t) });
+      setTokenState({ status: 'failed', detail: localizedDetail(error) ?? errorMessage(error, t) });
     }
   };
 

@@ -1,0 +1,163 @@
+import { chatInputProblem, chatMessages } from '@kesher/contracts/rules/chat';
+import { limits } from '@kesher/contracts/rules/limits';
+import { messages } from '@kesher/contracts/rules/messages';
+import { type Language, storedLanguage } from './language';
+
+/**
+ * The server speaks English: its refusals carry the spec's texts from the contracts' error catalogue
+ * (`{ detail }`). This is the one place that turns each text the client knows into Hebrew, so a Hebrew
+ * page never shows "Assistant not found…" in English. A text it does not know is shown as the server
+ * said it. `serverTexts.unit.test.ts` checks that every entry of the catalogue has its Hebrew here.
+ *
+ * Plain data with no i18n runtime: the visitor pages (public chat, embed) use it too.
+ */
+
+/** Texts of the catalogue modules that import zod (files.dto, auth.dto), which the visitor build must not load. */
+const FILE_AND_ACCOUNT_TEXTS: Record<string, string> = {
+  'Please choose a file to upload.': 'אנא בחרו קובץ להעלאה.',
+  'Please select a valid file type (PDF, DOCX, TXT, CSV, MD, JSON, XLSX or PPTX)': 'אנא בחרו סוג קובץ תקין (PDF, DOCX, TXT, CSV, MD, JSON, XLSX או PPTX)',
+  'File is too large (max 20 MB).': 'הקובץ גדול מדי (עד 20MB).',
+  "Your plan's storage for knowledge files (100 MB) is full. Delete some files to upload more.": 'נפח האחסון לקובצי ידע בתוכנית שלכם (100MB) מלא. מחקו קבצים כדי להעלות עוד.',
+  'File not found.': 'הקובץ לא נמצא.',
+  'Password must be at least 10 characters long': 'הסיסמה חייבת להכיל לפחות 10 תווים',
+  'Password must contain at least one uppercase letter': 'הסיסמה חייבת להכיל לפחות אות גדולה אחת',
+  'Password must contain at least one lowercase letter': 'הסיסמה חייבת להכיל לפחות אות קטנה אחת',
+  'Password must contain at least one number': 'הסיסמה חייבת להכיל לפחות ספרה אחת',
+  'Password must contain at least one special character': 'הסיסמה חייבת להכיל לפחות תו מיוחד אחד',
+  'Password is too long': 'הסיסמה ארוכה מדי',
+  'Password is required': 'חובה להזין סיסמה',
+};
+
+/** What the server's own routes and error handler say outside the catalogue. */
+const HANDLER_TEXTS: Record<string, string> = {
+  'Invalid email or password. Please check your credentials.': 'כתובת האימייל או הסיסמה שגויים. אנא בדקו את הפרטים.',
+  'Too many failed login attempts. Please try again later.': 'יותר מדי ניסיונות התחברות שנכשלו. אנא נסו שוב מאוחר יותר.',
+  'This item was changed at the same moment by another request. Please try again.': 'הפריט שונה באותו רגע על ידי בקשה אחרת. אנא נסו שוב.',
+  'The request contains invalid data.': 'הבקשה מכילה נתונים לא תקינים.',
+  'The request body is not valid JSON.': 'גוף הבקשה אינו JSON תקין.',
+  'The request body is empty.': 'גוף הבקשה ריק.',
+  'Unsupported content type.': 'סוג התוכן אינו נתמך.',
+  'The file is empty.': 'הקובץ ריק.',
+  'File not found': 'הקובץ לא נמצא',
+  'This file was already uploaded': 'הקובץ הזה כבר הועלה',
+  'This conversation already exists': 'השיחה הזו כבר קיימת',
+  'Message not found.': 'ההודעה לא נמצאה.',
+  'Invalid file ID': 'מזהה קובץ לא תקין',
+  'Invalid message ID': 'מזהה הודעה לא תקין',
+  'Share link revoked': 'קישור השיתוף בוטל',
+  'Assistant deleted': 'העוזר נמחק',
+};
+
+const EXACT: Record<string, string> = {
+  [messages.assistantNameRequired]: 'חובה להזין שם לעוזר',
+  [messages.requiredFields]: 'אנא מלאו את כל שדות החובה',
+  [messages.descriptionTooLong]: 'התיאור ארוך מדי (עד 1000 מילים)',
+  [messages.instructionsTooLong]: 'ההנחיות ארוכות מדי (עד 1000 מילים)',
+  [messages.salesPromptTooLong]: 'הנחיית המכירות ארוכה מדי (עד 1000 מילים)',
+  [messages.descriptionTooManyChars]: 'התיאור ארוך מדי (עד 20,000 תווים)',
+  [messages.instructionsTooManyChars]: 'ההנחיות ארוכות מדי (עד 20,000 תווים)',
+  [messages.salesPromptTooManyChars]: 'הנחיית המכירות ארוכה מדי (עד 20,000 תווים)',
+  [messages.invalidWebsiteUrl]: 'אנא הזינו כתובת אתר תקינה',
+  [messages.salesModeNeedsCrawler]: 'אפשר להפעיל מצב מכירות רק כשסורק האתר פועל',
+  [messages.assistantNotFound]: 'העוזר לא נמצא. בדקו שהעוזר עדיין קיים.',
+  [messages.assistantExists]: 'העוזר הזה כבר קיים',
+  [messages.emailExists]: 'כבר קיים חשבון עם כתובת האימייל הזו. נסו להתחבר במקום זאת.',
+  [messages.invalidEmail]: 'אנא הזינו כתובת אימייל תקינה.',
+  [messages.notFound]: 'המשאב לא נמצא.',
+  [messages.forbidden]: 'הגישה נדחתה. אין לכם הרשאה לבצע פעולה זו.',
+  [messages.authRequired]: 'נדרשת התחברות. אנא התחברו מחדש.',
+  [messages.tooManyRequests]: 'יותר מדי בקשות. אנא נסו שוב מאוחר יותר.',
+  [messages.serverError]: 'אירעה שגיאת שרת. אנא נסו שוב מאוחר יותר.',
+  [chatMessages.invalidAssistantId]: 'מזהה עוזר לא תקין',
+  [chatMessages.invalidAssistantIdFormat]: 'מבנה מזהה העוזר אינו תקין',
+  [chatMessages.invalidThreadId]: 'מזהה שיחה לא תקין',
+  [chatMessages.invalidRunId]: 'מזהה הרצה לא תקין',
+  [chatMessages.emptyMessage]: 'ההודעה לא יכולה להיות ריקה',
+  [chatMessages.messageTooLong]: 'ההודעה ארוכה מדי (עד 10000 תווים)',
+  [chatMessages.threadNotFound]: 'השיחה לא נמצאה.',
+  [chatMessages.threadInvalid]: 'מזהה השיחה אינו תקין.',
+  [chatMessages.runNotFound]: 'ההרצה לא נמצאה.',
+  [chatMessages.runActive]: 'העוזר עדיין עונה על ההודעה הקודמת. אנא המתינו לתשובה.',
+  [chatMessages.noPermission]: 'אין לכם הרשאה ליצור שיחות עם העוזר הזה.',
+  [chatMessages.invalidShareLink]: 'קישור השיתוף אינו תקין או שפג תוקפו.',
+  [chatMessages.sessionTokenRequired]: 'נדרש אסימון שיחה לצ׳אט ציבורי.',
+  [chatMessages.feedbackCommentTooLong]: 'התגובה ארוכה מדי (עד 500 תווים)',
+  [chatMessages.titleRequired]: 'הכותרת לא יכולה להיות ריקה',
+  [chatMessages.visitorThreadReadOnly]: 'השיחה הזו שייכת למבקר. אפשר לקרוא אותה, לשנות את שמה או למחוק אותה, אבל לא לכתוב בה.',
+  ...FILE_AND_ACCOUNT_TEXTS,
+  ...HANDLER_TEXTS,
+};
+
+/** A catalogue text with a number in it, recognised by its English form with any number in that place. */
+interface Template {
+  pattern: RegExp;
+  he: (n: string) => string;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Builds the pattern from the catalogue's own function, so a reworded English text is still recognised.
+ * The small numbers are also kept as exact texts: English may word them differently ("1 assistant").
+ */
+function fromCatalogue(english: (n: number) => string, he: (n: string) => string): Template {
+  for (const n of [0, 1, 2]) EXACT[english(n)] ??= he(String(n));
+  const MARK = 987654321;
+  const [before, after] = english(MARK).split(String(MARK)) as [string, string];
+  return { pattern: new RegExp(`^${escape(before)}(\\d+)${escape(after)}$`), he };
+}
+
+/** The chat input rules' texts, as chatInputProblem words them, with the count in their last number. */
+function fromInputRule(sample: string, count: number, he: (n: string) => string): Template {
+  const english = chatInputProblem(sample)!;
+  const at = english.lastIndexOf(String(count));
+  return { pattern: new RegExp(`^${escape(english.slice(0, at))}(\\d+)${escape(english.slice(at + String(count).length))}$`), he };
+}
+
+const TEMPLATES: Template[] = [
+  fromCatalogue(messages.assistantLimitReached, (n) =>
+    n === '1'
+      ? 'הגעתם למגבלת התוכנית שלכם: עוזר אחד. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.'
+      : `הגעתם למגבלת התוכנית שלכם: ${n} עוזרים. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.`,
+  ),
+  fromCatalogue(messages.fileLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'קובץ אחד' : `${n} קבצים`}. מחקו קבצים או שדרגו את התוכנית כדי להוסיף עוד.`),
+  fromCatalogue(chatMessages.chatLimitReached, (n) => `השיחה הגיעה למגבלה של העוזר: ${n} הודעות. אנא התחילו שיחה חדשה.`),
+  fromCatalogue(
+    chatMessages.monthlyLimitReached,
+    (n) => `העוזר הגיע למגבלת ההודעות החודשית של התוכנית (${n} הודעות). אנא נסו שוב בחודש הבא או שדרגו את התוכנית.`,
+  ),
+  fromInputRule(
+    Array.from({ length: limits.chatInputWords + 1 }, () => 'a').join(' '),
+    limits.chatInputWords + 1,
+    (n) => `ההודעה חורגת ממגבלת המילים. מותרות עד ${limits.chatInputWords} מילים, וההודעה מכילה ${n} מילים.`,
+  ),
+  fromInputRule(
+    'a'.repeat(limits.chatInputTokens * 4 + 1),
+    limits.chatInputTokens + 1,
+    (n) => `ההודעה חורגת ממגבלת הטוקנים. מותרים עד ${limits.chatInputTokens} טוקנים, וההודעה מכילה כ-${n} טוקנים.`,
+  ),
+];
+
+/**
+ * The language the page is shown in. Both entries keep `<html lang>` on it (lib/language.ts), login and
+ * register's forced English included, so the text of an error matches the page around it.
+ */
+export function pageLanguage(): Language {
+  const lang = typeof document !== 'undefined' ? document.documentElement.lang : '';
+  return lang === 'en' || lang === 'he' ? lang : storedLanguage();
+}
+
+/** One server text in the given language (English: as the server said it). */
+export function serverText(detail: string, language: Language = pageLanguage()): string {
+  if (language === 'en') return detail;
+  const exact = EXACT[detail.trim()];
+  if (exact) return exact;
+  for (const template of TEMPLATES) {
+    const match = template.pattern.exec(detail.trim());
+    if (match) return template.he(match[1]!);
+  }
+  return detail;
+}
+
+/** Whether the client has its own text for what the server said (for tests and for callers that prefer their own fallback). */
+export const knowsServerText = (detail: string) => serverText(detail, 'he') !== detail;

@@ -1,0 +1,60 @@
+import * as contracts from '@kesher/contracts';
+import { chatInputProblem, limits, passwordRules } from '@kesher/contracts';
+import { describe, expect, it } from 'vitest';
+import { serverText } from './server-texts';
+
+const HEBREW = /[\u0590-\u05FF]/u;
+
+/**
+ * Every text of the contracts' error catalogue: each exported `…messages` object (messages, chatMessages,
+ * fileMessages, and any added later), its templates called with sample numbers, the password rules and
+ * the chat input rules. A new entry without its Hebrew fails here, before a Hebrew page shows it in English.
+ */
+function catalogue(): [string, string][] {
+  const entries: [string, string][] = [];
+  for (const [name, value] of Object.entries(contracts)) {
+    if (!/messages$/i.test(name) || !value || typeof value !== 'object' || Array.isArray(value)) continue;
+    for (const [key, text] of Object.entries(value as Record<string, unknown>)) {
+      if (typeof text === 'string') entries.push([`${name}.${key}`, text]);
+      else if (typeof text === 'function') for (const n of [1, 42, 100]) entries.push([`${name}.${key}(${n})`, String((text as (...a: number[]) => unknown)(n, n, n))]);
+    }
+  }
+  passwordRules.forEach((rule, i) => entries.push([`passwordRules[${i}]`, rule.message]));
+  entries.push(['chatInputProblem(words)', chatInputProblem(Array.from({ length: limits.chatInputWords + 7 }, () => 'w').join(' '))!]);
+  entries.push(['chatInputProblem(tokens)', chatInputProblem('x'.repeat(limits.chatInputTokens * 4 + 30))!]);
+  return entries;
+}
+
+describe('the Hebrew of server errors', () => {
+  const entries = catalogue();
+
+  it('finds the whole catalogue', () => {
+    const names = new Set(entries.map(([name]) => name.split('.')[0]));
+    expect(names).toContain('messages');
+    expect(names).toContain('chatMessages');
+    expect(names).toContain('fileMessages');
+    expect(entries.length).toBeGreaterThan(40);
+  });
+
+  it.each(entries)('%s has a Hebrew text', (_name, english) => {
+    const hebrew = serverText(english, 'he');
+    expect(hebrew, english).not.toBe(english);
+    expect(hebrew).toMatch(HEBREW);
+    expect(hebrew).not.toMatch(/\{\w+\}/); // no placeholder left unfilled
+  });
+
+  it('keeps the numbers of a templated text', () => {
+    expect(serverText(contracts.chatMessages.monthlyLimitReached(250), 'he')).toContain('250');
+    expect(serverText(chatInputProblem(Array.from({ length: 123 }, () => 'w').join(' '))!, 'he')).toContain('123');
+  });
+
+  it('leaves English pages and unknown texts as the server said them', () => {
+    expect(serverText(contracts.messages.assistantNotFound, 'en')).toBe(contracts.messages.assistantNotFound);
+    expect(serverText('Something new from the server.', 'he')).toBe('Something new from the server.');
+  });
+
+  it('says the spec\'s 429 and THREAD_INVALID in Hebrew', () => {
+    expect(serverText('Too many requests. Please try again later.', 'he')).toBe('יותר מדי בקשות. אנא נסו שוב מאוחר יותר.');
+    expect(serverText('THREAD_INVALID', 'he')).toMatch(HEBREW);
+  });
+});
