@@ -189,6 +189,8 @@ describe('owner pages, phone-sized, in Hebrew', () => {
       localStorage.setItem('language', 'he');
     }, [token as string]);
     const tab = await phone.newPage();
+    const consoleMessages: string[] = [];
+    tab.on('console', (message) => consoleMessages.push(`${message.type()}: ${message.text()}`));
     for (const path of ['/dashboard', '/create-assistant', `/edit-assistant/${id}`, `/widget-preview/${id}`, `/chat/${id}`]) {
       await tab.goto(path);
       await tab.locator('main h1, h1').first().waitFor();
@@ -197,6 +199,8 @@ describe('owner pages, phone-sized, in Hebrew', () => {
     }
     // The chat's title keeps a readable width instead of one letter a line.
     expect((await tab.locator('.chat-title h1').boundingBox())!.width).toBeGreaterThan(100);
+    // The router has a HydrateFallback while each page's code loads: no warning on any of them.
+    expect(consoleMessages.filter((m) => m.includes('HydrateFallback'))).toEqual([]);
     await phone.close();
   });
 });

@@ -1,4 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { BootScreen } from './layout/boot-screen';
 import { RootFrame } from './root-frame';
 import { RouteError } from './route-error';
 
@@ -13,13 +14,19 @@ const shell = (name: 'Analytics' | 'Integrations' | 'Workflows' | 'Guidelines' |
 };
 
 function handOverToVisitorEntry({ request }: { request: Request }) {
-  window.location.replace(request.url);
+  const url = new URL(request.url);
+  // The server sends the visitor entry for paths under /embed/ (and the others): /embed alone gets its
+  // slash, or this document would be loaded again and again.
+  if (!/^\/(public-chat|shared-chat|embed)\//.test(url.pathname)) url.pathname += '/';
+  window.location.replace(url);
   return new Promise<never>(() => {}); // the document is being replaced; nothing renders meanwhile
 }
 
 export const routes: RouteObject[] = [
   {
     Component: RootFrame,
+    // Every page is lazy: until the first one's code is in, the router shows this (and does not warn).
+    HydrateFallback: BootScreen,
     errorElement: <RouteError />,
     children: [
       {

@@ -19,7 +19,8 @@ interface VisitorRoute {
 export const visitorRoutes: VisitorRoute[] = [
   { pattern: /^\/public-chat\/([^/]+)(?:\/([^/]+))?\/?$/, keys: ['assistantId', 'threadId'], load: () => import('./routes/public-chat') },
   { pattern: /^\/shared-chat\/([^/]+)\/?$/, keys: ['shareToken'], load: () => import('./routes/shared-chat') },
-  { pattern: /^\/embed\/([^/]+)\/?$/, keys: ['shareToken'], load: () => import('./routes/embed') },
+  // /embed/ with no token is still the embed page: it says "No share token provided in URL" (part 2 §8).
+  { pattern: /^\/embed(?:\/([^/]*))?\/?$/, keys: ['shareToken'], load: () => import('./routes/embed') },
 ];
 
 /** Paths the server answers with visitor.html (and the owner app hands over to with a document load). */
