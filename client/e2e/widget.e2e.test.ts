@@ -349,6 +349,15 @@ describe('the owner previews the widget', () => {
     await chat.getByLabel('Message').fill('When do you sell lavender croissants?');
     await chat.getByLabel('Message').press('Enter');
     await chat.locator('.embed-msg-assistant').getByText(/lavender croissants every Thursday/).waitFor();
+    // The small panel holds the whole chat: the frame's page never scrolls, its header and input stay in view.
+    const panel = tab.frames().find((f) => f.url().includes('/embed/'))!;
+    const layout = await panel.evaluate(() => {
+      const box = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+      return { scroll: document.scrollingElement!.scrollHeight, height: window.innerHeight, head: box('.embed-head').top, input: box('.embed-input').bottom };
+    });
+    expect(layout.scroll).toBeLessThanOrEqual(layout.height);
+    expect(layout.head).toBeGreaterThanOrEqual(0);
+    expect(layout.input).toBeLessThanOrEqual(layout.height + 0.5);
     expect(await tab.getByRole('button', { name: 'Minimize chat preview' }).getAttribute('aria-expanded')).toBe('true');
     await tab.getByRole('button', { name: 'Close chat preview' }).click(); // the phone panel covers the button, as on a real phone
     expect(await tab.locator('iframe').count()).toBe(0);
