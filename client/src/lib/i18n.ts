@@ -27,19 +27,22 @@ export function registerLocales(namespace: string, bundles: Record<Language, obj
   }
 }
 
+/** How the app's texts are read; the plural forms test builds its own instance from the same options. */
+export const i18nOptions = (resources: Resource, lng: Language) => ({
+  resources,
+  lng,
+  fallbackLng: false as const, // a missing key shows the key itself (spec §1), not the other language
+  defaultNS: 'common',
+  // The spec's texts use {name} placeholders.
+  interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
+  returnNull: false,
+  react: { useSuspense: false },
+  initAsync: false,
+});
+
 export function initI18n(resources: Resource) {
   i18n.on('languageChanged', applyDirection);
-  void i18n.use(initReactI18next).init({
-    resources,
-    lng: storedLanguage(),
-    fallbackLng: false, // a missing key shows the key itself (spec §1), not the other language
-    defaultNS: 'common',
-    // The spec's texts use {name} placeholders.
-    interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
-    returnNull: false,
-    react: { useSuspense: false },
-    initAsync: false,
-  });
+  void i18n.use(initReactI18next).init(i18nOptions(resources, storedLanguage()));
   for (const [namespace, bundles] of pending.splice(0)) registerLocales(namespace, bundles);
   applyDirection(i18n.language);
   return i18n;

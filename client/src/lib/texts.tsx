@@ -31,11 +31,22 @@ export function useTexts(namespace: string, bundles: Bundles): { t: Translate; l
   return { t, language, setLanguage: source.setLanguage };
 }
 
-/** Looks up `a.b.c` in a nested bundle and fills `{name}` placeholders. */
-export function lookup(bundle: object | undefined, key: string, vars?: Record<string, unknown>): string {
+const find = (bundle: object | undefined, key: string): string | undefined => {
   let value: unknown = bundle;
   for (const part of key.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
-  if (typeof value !== 'string') return key;
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * Looks up `a.b.c` in a nested bundle and fills `{name}` placeholders. With a numeric `count` and a
+ * `language`, plural forms are chosen as i18next chooses them (`key_one`, `key_two`, `key_other`, …
+ * by Intl.PluralRules), falling back to the plain key.
+ */
+export function lookup(bundle: object | undefined, key: string, vars?: Record<string, unknown>, language?: Language): string {
+  const count = vars?.count;
+  const plural = typeof count === 'number' && language ? find(bundle, `${key}_${new Intl.PluralRules(language).select(count)}`) ?? find(bundle, `${key}_other`) : undefined;
+  const value = plural ?? find(bundle, key);
+  if (value === undefined) return key;
   return vars ? value.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole)) : value;
 }
 
@@ -56,7 +67,7 @@ export function createBundleTextSource(initial: Language = storedLanguage()): Te
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    translator: (_namespace, bundles) => (key, vars) => lookup(bundles[language], key, vars),
+    translator: (_namespace, bundles) => (key, vars) => lookup(bundles[language], key, vars, language),
   };
 }
 

@@ -115,4 +115,5 @@ export const en = {
   common_polite_reliable: 'Polite and reliable',
   common_polite_reliable_text: 'Always be polite and patient, answer only from the provided content, and never make up facts.',
 };
-export type AssistantsLocale = typeof en;
+/** Hebrew needs plural forms English has not (the dual `_two`; `_many` for older plural rules). */
+export type AssistantsLocale = typeof en & { count_two?: string; count_many?: string };

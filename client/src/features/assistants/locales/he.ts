@@ -2,7 +2,10 @@ import type { AssistantsLocale } from './en';
 
 export const he: AssistantsLocale = {
   welcome: 'שלום, {name}',
+  // Hebrew has a dual: two assistants is "שני עוזרים", and i18next asks for count_two (Intl.PluralRules).
   count_one: 'יש לכם עוזר אחד',
+  count_two: 'יש לכם שני עוזרים',
+  count_many: 'יש לכם {count} עוזרים',
   count_other: 'יש לכם {count} עוזרים',
   online: 'מחובר',
   create: 'יצירת עוזר',
