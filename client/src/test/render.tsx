@@ -10,9 +10,13 @@ import { he } from '@/locales/he';
 export const i18n = initI18n({ en, he });
 
 /** Renders routes in a memory router with a fresh query cache, in the given language. */
-export function renderRoutes(routes: RouteObject[], { path = '/', language = 'en' }: { path?: string; language?: 'en' | 'he' } = {}) {
+export const testQueryClient = () => new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+
+export function renderRoutes(
+  routes: RouteObject[],
+  { path = '/', language = 'en', queryClient = testQueryClient() }: { path?: string; language?: 'en' | 'he'; queryClient?: QueryClient } = {},
+) {
   void i18n.changeLanguage(language);
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const utils = render(
     <QueryClientProvider client={queryClient}>
@@ -24,6 +28,6 @@ export function renderRoutes(routes: RouteObject[], { path = '/', language = 'en
   return { ...utils, router, queryClient };
 }
 
-export function renderWithProviders(ui: ReactNode, options?: { path?: string; language?: 'en' | 'he' }) {
+export function renderWithProviders(ui: ReactNode, options?: { path?: string; language?: 'en' | 'he'; queryClient?: QueryClient }) {
   return renderRoutes([{ path: '*', element: ui }], options);
 }

@@ -53,8 +53,9 @@ export function DashboardPage({ userName, renderFilesModal }: Props) {
   }, [driveSuccess, assistants.data]);
 
   const close = () => setOpen(null);
+  // A failed load is said even when the last-seen list is still on screen (from the cache): the owner
+  // must know it may be out of date, and can try again.
   const errorKey = assistants.isError ? loadErrorKey(assistants.error) : null;
-  const showError = errorKey && !assistants.data;
 
   return (
     <section className="page">
@@ -71,7 +72,7 @@ export function DashboardPage({ userName, renderFilesModal }: Props) {
         <Link className="btn btn-primary" to={paths.createAssistant}>{t('create')}</Link>
       </header>
 
-      {showError ? (
+      {errorKey ? (
         <div className="banner banner-error" role="alert">
           <p>{t(errorKey)}</p>
           <div className="banner-actions">
@@ -85,7 +86,7 @@ export function DashboardPage({ userName, renderFilesModal }: Props) {
 
       {assistants.isPending ? (
         <Spinner label={t('loading')} />
-      ) : list.length === 0 && !showError ? (
+      ) : list.length === 0 && !(errorKey && !assistants.data) ? (
         <div className="empty-state card">
           <h2>{t('emptyTitle')}</h2>
           <p className="muted">{t('emptyText')}</p>
