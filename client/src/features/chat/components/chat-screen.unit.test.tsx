@@ -92,6 +92,25 @@ describe('ChatScreen', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it('takes the word-limit alert away once the next message has been sent', async () => {
+    const stream = sseBody();
+    stubFetch({
+      'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
+      'POST /api/v1/threads/thread_1/messages': () => json(serverMessage('msg_u', 'user', 'Short one'), 201),
+      'POST /api/v1/threads/thread_1/runs': () => json(serverRun('queued'), 201),
+      'GET /api/v1/threads/thread_1/runs/run_1/stream': () => stream.response(),
+    });
+    renderChat({ threadId: 'thread_1' });
+    await waitFor(() => expect(screen.queryByText('Loading messages...')).toBeNull());
+    type(Array.from({ length: 101 }, () => 'word').join(' '));
+    enter();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Message exceeds word limit.');
+    type('Short one');
+    enter();
+    expect(await screen.findByText('Short one', { selector: '.chat-bubble' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText(/Message exceeds word limit/)).toBeNull());
+  });
+
   it("shows the server's words when a message is refused, and gives the text back", async () => {
     const limit = "This conversation has reached the assistant's limit of 100 messages. Please start a new conversation.";
     stubFetch({

@@ -32,6 +32,8 @@ export interface ChatAlert {
   id: number;
   text: string;
   tone: 'error' | 'info';
+  /** An input rule's text (word or token limit): it goes once a message has been sent. */
+  aboutInput?: boolean;
 }
 
 const RUNNING_RESET = 'running-reset';
@@ -95,9 +97,9 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
 
   const dismissAlert = useCallback((id: number) => setAlerts((list) => list.filter((a) => a.id !== id)), []);
   const showAlert = useCallback(
-    (text: string, tone: ChatAlert['tone'] = 'error') => {
+    (text: string, tone: ChatAlert['tone'] = 'error', aboutInput = false) => {
       const id = ++nextAlertId;
-      setAlerts((list) => [...list, { id, text, tone }]);
+      setAlerts((list) => [...list, { id, text, tone, aboutInput }]);
       setTimeout(() => mounted.current && dismissAlert(id), ALERT_MS);
     },
     [dismissAlert],
@@ -219,9 +221,11 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
     const check = checkInput(draft);
     if (check.empty || sending || running) return;
     if (check.problem) {
-      showAlert(check.problem.kind === 'words' ? t('wordLimit', { count: check.problem.count }) : t('tokenLimit', { count: check.problem.count }));
+      showAlert(check.problem.kind === 'words' ? t('wordLimit', { count: check.problem.count }) : t('tokenLimit', { count: check.problem.count }), 'error', true);
       return;
     }
+    // A valid message goes out: what was said about an earlier, too long one no longer applies.
+    setAlerts((list) => (list.some((a) => a.aboutInput) ? list.filter((a) => !a.aboutInput) : list));
     const text = draft.trim();
     const op = new AbortController();
     operation.current = op;

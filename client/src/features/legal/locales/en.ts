@@ -1,7 +1,7 @@
 type Section = { id: string; title: string; text: string };
 
 const terms: Section[] = [
-  { id: 'acceptance', title: 'Acceptance of these terms', text: 'By creating an account or using Kesher you agree to these Terms of Service. If you use Kesher for a business, you accept them on its behalf.' },
+  { id: 'acceptance', title: 'Acceptance of these terms', text: 'By creating an account or using Kesher you agree to these Terms of Service. If you use Kesher for a business, you accept them on its behalf. You must be at least 18 years old to create an account or use Kesher.' },
   { id: 'service', title: 'The service', text: 'Kesher lets you build AI chat assistants from your own content and share them through links, website widgets and messaging channels.' },
   { id: 'accounts', title: 'Your account', text: 'Keep your sign-in details safe and tell us about any unauthorised use. You are responsible for what happens under your account.' },
   { id: 'content', title: 'Your content', text: 'You keep all rights to the files, websites and instructions you give Kesher. You allow us to process them only to run your assistants.' },
