@@ -33,7 +33,7 @@ const FURNITURE_WORDS = new Set([
   'cookie', 'cookies', 'consent', 'gdpr', 'onetrust', 'cmp', 'newsletter', 'popup', 'modal', 'breadcrumb', 'breadcrumbs',
   'sidebar', 'share', 'sharing', 'social', 'skip', 'skiplink', 'navbar', 'nav', 'navigation', 'offcanvas', 'drawer',
   'topbar', 'toolbar', 'backtotop', 'accessibility', 'a11y', 'advert', 'advertisement', 'ads', 'sponsored', 'comments',
-  'megamenu',
+  'megamenu', 'toc', 'tableofcontents', 'feedback', 'disclaimer', 'whatsapp',
 ]);
 /** Words that name furniture only at site level (an article has its own header). */
 const SITE_LEVEL_WORDS = new Set(['header', 'footer', 'masthead', 'colophon']);
@@ -72,8 +72,13 @@ export function extractMainContent($: CheerioAPI, options: ExtractOptions = {}):
   $(LANDMARKS).each((_index, element) => {
     if (!containsProtected($, element)) $(element).remove();
   });
-  $('header, footer').each((_index, element) => {
+  // An article keeps its own <header> (its title often lives there); a <footer> anywhere holds tags,
+  // share buttons, "edit this page" — never the content.
+  $('header').each((_index, element) => {
     if (isSiteLevel($, element) && !containsProtected($, element)) $(element).remove();
+  });
+  $('footer').each((_index, element) => {
+    if (!containsProtected($, element)) $(element).remove();
   });
   $('[class], [id]').each((_index, element) => {
     if (!element.parent || containsProtected($, element) || element.name === 'body' || element.name === 'html') return;
@@ -111,7 +116,7 @@ export function extractMainContent($: CheerioAPI, options: ExtractOptions = {}):
     title: title ?? (headings[0] || null),
     description,
     language: languageOf(text || title || ''),
-    mainHtml: `${title ? `<title>${escapeHtml(title)}</title>` : ''}${kind === 'body' ? root.html() ?? '' : $.html(root)}`,
+    mainHtml: `${title ? `<title>${escapeHtml(title)}</title>` : ''}${serialize(kind === 'body' ? (root.toArray()[0] as Element | undefined)?.children ?? [] : root.toArray())}`,
     text,
     headings,
     root: kind,
@@ -144,7 +149,7 @@ function pruneLinkLists($: CheerioAPI, root: Cheerio<AnyNode>) {
     if (!block.parent) continue;
     const $block = $(block);
     const links = $block.find('a').length;
-    if (links < 3) continue;
+    if (links < 2) continue;
     if (linkDensity($, $block) > 0.6 && clean($block.text()).length < 2000) $block.remove();
   }
 }
@@ -166,7 +171,6 @@ const containsProtected = ($: CheerioAPI, element: Element) => $(element).find(P
 function classWords($element: Cheerio<Element>): string[] {
   const names = `${$element.attr('class') ?? ''} ${$element.attr('id') ?? ''}`;
   return names
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[\s_-]+/)
     .filter(Boolean);
@@ -214,6 +218,29 @@ export function languageOf(text: string): 'he' | 'en' | 'other' {
   if (hebrew / letters >= 0.3) return 'he';
   if (latin / letters >= 0.5) return 'en';
   return 'other';
+}
+
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'hr', 'img', 'source', 'track', 'wbr']);
+
+/**
+ * HTML of the kept nodes with only &, <, > and quotes escaped: cheerio's serializer writes every
+ * Hebrew letter as a numeric entity, which triples the size of a Hebrew page for nothing.
+ */
+function serialize(nodes: readonly AnyNode[]): string {
+  let html = '';
+  for (const node of nodes) {
+    if (node.type === 'text') html += escapeHtml((node as unknown as { data: string }).data);
+    else if (node.type === 'tag') {
+      const element = node as Element;
+      const attributes = Object.entries(element.attribs)
+        .filter(([name]) => !name.startsWith('on'))
+        .map(([name, value]) => ` ${name}="${escapeHtml(value).replace(/"/g, '&quot;')}"`)
+        .join('');
+      html += `<${element.name}${attributes}>`;
+      if (!VOID_ELEMENTS.has(element.name)) html += `${serialize(element.children)}</${element.name}>`;
+    }
+  }
+  return html;
 }
 
 const clean = (text: string) => text.replace(/\s+/g, ' ').trim();
