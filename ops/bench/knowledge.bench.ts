@@ -8,8 +8,8 @@
  * `make bench-api` imports knowledgeFigures() and merges the figures into bench-results/api.json.
  */
 import { knowledgeProjection, readBlobFromReadModel } from '@kesher/projections/knowledge/knowledge.projection';
-import { retrieve } from '@kesher/projections/knowledge/knowledge.queries';
-import { toTsvectorLiteral } from '@kesher/projections/knowledge/search-terms';
+import { toTsvectorLiteral } from '@kesher/contracts/rules/search-terms';
+import { retrieve } from '@kesher/services/knowledge/search/retrieve';
 import { evaluateRetrieval, loadDocuments, loadQuestions } from '@kesher/services/knowledge/eval/retrieval-eval';
 import { buildDocx, type DocxBlock } from '@kesher/services/knowledge/testing/office-builders';
 import { createKnowledgeHarness } from '@kesher/services/knowledge/testing/knowledge-harness';

@@ -8,7 +8,7 @@ import {
   type RecordedEvent,
 } from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
-import { toTsvectorLiteral } from './search-terms.js';
+import { SEARCH_TERMS_VERSION, toTsvectorLiteral } from '@kesher/contracts/rules/search-terms';
 
 /**
  * Reads a blob by its sha-256. It gets the runner's transaction too: the default blob store is a table in
@@ -198,7 +198,7 @@ export function knowledgeProjection(deps: { readBlob: KnowledgeBlobReader; relea
   return {
     name: 'knowledge',
     // The search-term rules' version rebuilds the index whenever they change what a text is indexed as.
-    version: 1,
+    version: SEARCH_TERMS_VERSION,
     eventTypes: ['KnowledgeFileUploaded', 'KnowledgeFileIngested', 'KnowledgeFileIngestionFailed', 'KnowledgeFileDeleted'],
     tables,
     migrations: [

@@ -1,4 +1,4 @@
-import type { RetrievedPassage } from '@kesher/projections/knowledge/knowledge.queries';
+import type { RetrievedPassage } from '../knowledge/search/retrieve.js';
 
 export type AnswerLanguage = 'he' | 'en' | 'other';
 
@@ -15,8 +15,15 @@ export interface AnswerRequest {
   signal?: AbortSignal;
 }
 
-/** What a provider streams: pieces of the answer text, and (once, when known) the token counts. */
-export type AnswerDelta = { kind: 'text'; text: string } | { kind: 'usage'; promptTokens: number; completionTokens: number };
+/**
+ * What a provider streams: pieces of the answer text; (once, when known) the token counts; and, from a
+ * provider that knows exactly which passages it quoted, those passages — the run's sources then list them
+ * instead of being guessed from citation marks in the text.
+ */
+export type AnswerDelta =
+  | { kind: 'text'; text: string }
+  | { kind: 'usage'; promptTokens: number; completionTokens: number }
+  | { kind: 'cited'; passages: readonly RetrievedPassage[] };
 
 /** The one port every AI provider implements (builtin, OpenAI-compatible). */
 export interface AnswerProvider {

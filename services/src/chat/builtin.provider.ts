@@ -1,6 +1,5 @@
 import { estimateTokens, redirectMarker } from '@kesher/contracts';
-import type { RetrievedPassage } from '@kesher/projections/knowledge/knowledge.queries';
-import { queryWords, searchTokens, termVariants } from '@kesher/projections/knowledge/search-terms';
+import { findEvidence, type Evidence } from '../knowledge/answers/answer-evidence.js';
 import type { AnswerDelta, AnswerLanguage, AnswerProvider, AnswerRequest } from './answer-provider.port.js';
 import { bestSalesPage, showsBuyingIntent } from './sales-pages.js';
 
@@ -8,96 +7,65 @@ import { bestSalesPage, showsBuyingIntent } from './sales-pages.js';
 const phrases = {
   en: {
     noAnswer: "I couldn't find an answer to that in the information I have. Please try rephrasing the question, or contact us directly.",
-    source: 'Source',
-    sources: 'Sources',
+    quotedIn: { he: 'This is what our information says (in Hebrew):', en: '', other: '' },
     visit: 'You can continue here:',
   },
   he: {
     noAnswer: 'לא מצאתי תשובה לשאלה הזו במידע שברשותי. אפשר לנסח את השאלה מחדש או לפנות אלינו ישירות.',
-    source: 'מקור',
-    sources: 'מקורות',
+    quotedIn: { en: 'זה מה שכתוב במידע שלנו (באנגלית):', he: '', other: '' },
     visit: 'אפשר להמשיך כאן:',
   },
 } as const;
 
 const phrasesFor = (language: AnswerLanguage) => (language === 'he' ? phrases.he : phrases.en);
 
-/** Passages below this rank are not quoted: the top few carry the answer when there is one. */
-const PASSAGES_READ = 3;
-const MAX_SENTENCES = 3;
-/** A sentence must share this share of the question's words to count as answering it. */
-const MIN_COVERAGE = 0.4;
+/** The engine's "not in my knowledge" answers, in every language it speaks (the answer evaluation reads them). */
+export const noAnswerTexts: readonly string[] = [phrases.en.noAnswer, phrases.he.noAnswer];
 
-interface Sentence {
+export interface ComposedAnswer {
   text: string;
-  passage: RetrievedPassage;
-  matched: Set<number>;
-  rank: number;
+  /** The passage quoted, if any: the answer's one source. */
+  evidence: Evidence | null;
 }
-
-function sentencesOf(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/u)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
-/** The terms of a sentence under every form the search would index it with. */
-const termsOf = (text: string) => new Set(searchTokens(text).flatMap((token) => termVariants(token).map((v) => v.term)));
 
 /**
- * Picks the sentences that answer the question: those covering enough of its words, best first (more
- * words covered, then the better passage, then the earlier sentence), at most three, in reading order.
+ * The whole answer: the quoted sentences (led, when they are in another language than the question, by
+ * one line in the question's language saying so), and in sales mode the redirect command. Sources are not
+ * written into the text: the run records the quoted passage as its source and the chat shows it once, as a
+ * link for a crawled page and as the file's name otherwise.
  */
-export function groundedSentences(question: string, passages: readonly RetrievedPassage[]): Sentence[] {
-  const words = queryWords(question);
-  if (words.length === 0) return [];
-  const needed = Math.max(1, Math.ceil(words.length * MIN_COVERAGE));
-  const candidates: Sentence[] = [];
-  passages.slice(0, PASSAGES_READ).forEach((passage, passageRank) => {
-    sentencesOf(passage.text).forEach((text, index) => {
-      const terms = termsOf(text);
-      const matched = new Set(words.flatMap((word, w) => (word.variants.some((v) => terms.has(v.term)) ? [w] : [])));
-      if (matched.size >= needed) candidates.push({ text, passage, matched, rank: passageRank * 1000 + index });
-    });
-  });
-  const chosen = candidates.sort((a, b) => b.matched.size - a.matched.size || a.rank - b.rank).slice(0, MAX_SENTENCES);
-  return chosen.sort((a, b) => a.rank - b.rank);
-}
-
-function citation(passages: readonly RetrievedPassage[], language: AnswerLanguage): string {
-  const names = [...new Set(passages.map((p) => (p.sourceUrl ? `${p.filename} (${p.sourceUrl})` : p.filename)))];
-  const words = phrasesFor(language);
-  return `${names.length > 1 ? words.sources : words.source}: ${names.join(', ')}`;
-}
-
-/** The whole answer as text: quoted knowledge, its sources, and in sales mode the redirect command. */
-export function composeAnswer(request: Pick<AnswerRequest, 'question' | 'language' | 'passages' | 'assistant'>): string {
+export function composeAnswerWithEvidence(request: Pick<AnswerRequest, 'question' | 'language' | 'passages' | 'assistant'>): ComposedAnswer {
   const words = phrasesFor(request.language);
-  const sentences = groundedSentences(request.question, request.passages);
-  if (sentences.length === 0) return words.noAnswer;
-  const parts = [sentences.map((s) => s.text).join(' '), citation(sentences.map((s) => s.passage), request.language)];
+  const evidence = findEvidence(request.question, request.passages);
+  if (!evidence) return { text: words.noAnswer, evidence: null };
+  const quote = evidence.sentences.join(' ');
+  const leadIn = request.language === 'other' ? '' : words.quotedIn[evidence.language];
+  const parts = [leadIn ? `${leadIn}\n${quote}` : quote];
   if (request.assistant.salesMode.enabled && showsBuyingIntent(request.question)) {
     const page = bestSalesPage(request.passages);
     if (page) parts.push(`${words.visit}\n${redirectMarker(page)}`);
   }
-  return parts.join('\n\n');
+  return { text: parts.join('\n\n'), evidence };
 }
+
+export const composeAnswer = (request: Pick<AnswerRequest, 'question' | 'language' | 'passages' | 'assistant'>): string => composeAnswerWithEvidence(request).text;
 
 /**
  * The built-in grounded engine (offline, deterministic): it answers only with sentences quoted from the
- * retrieved knowledge, cites where they came from, and says plainly when the knowledge has no answer.
- * It never writes a fact of its own. The text is streamed word by word, like a model would.
+ * knowledge module's best evidence for the question (findEvidence), names the passage it quoted, and says
+ * plainly when the knowledge has no answer. It never writes a fact of its own. The text is streamed word
+ * by word, like a model would.
  */
 export function createBuiltinProvider(): AnswerProvider {
   return {
     name: 'builtin',
     async *answer(request): AsyncIterable<AnswerDelta> {
-      const text = composeAnswer(request);
+      const { text, evidence } = composeAnswerWithEvidence(request);
       for (const piece of text.match(/\S+\s*|\s+/g) ?? []) {
         if (request.signal?.aborted) return;
         yield { kind: 'text', text: piece };
       }
+      yield { kind: 'cited', passages: evidence ? [evidence.passage] : [] };
       const promptText = request.question + request.passages.map((p) => p.text).join('\n');
       yield { kind: 'usage', promptTokens: estimateTokens(promptText), completionTokens: estimateTokens(text) };
     },

@@ -1,5 +1,5 @@
 import { detectLanguage, parseRedirect } from '@kesher/contracts';
-import type { RetrievedPassage } from '@kesher/projections/knowledge/knowledge.queries';
+import type { RetrievedPassage } from '../knowledge/search/retrieve.js';
 import { describe, expect, it } from 'vitest';
 import type { AnswerRequest } from './answer-provider.port.js';
 import { composeAnswer, createBuiltinProvider } from './builtin.provider.js';
@@ -28,17 +28,51 @@ const request = (question: string, passages: RetrievedPassage[], salesMode = fal
 });
 
 describe('builtin answer engine', () => {
-  it('answers with the sentence from the knowledge that covers the question, and cites its file', () => {
+  it('answers with the sentence from the knowledge that covers the question, and leaves the sources to the sources line', () => {
     const answer = composeAnswer(request('What are your opening hours?', [hours]));
-    expect(answer).toContain('Opening hours: Sunday to Thursday, 7:00 to 19:00.');
-    expect(answer).not.toContain('Welcome to the bakery');
-    expect(answer).toMatch(/Source: shop\.txt$/);
+    expect(answer).toBe('Opening hours: Sunday to Thursday, 7:00 to 19:00.');
+    // The chat shows the run's sources under the answer; naming them in the text too showed them twice.
+    expect(answer).not.toMatch(/Sources?:|shop\.txt/);
   });
 
   it('answers a Hebrew question in Hebrew', () => {
     const answer = composeAnswer(request('מה שעות הפתיחה?', [hebrewHours]));
     expect(answer).toContain('ראשון עד חמישי');
-    expect(answer).toContain('מקור: מאפייה.txt');
+    expect(answer).not.toContain('מקור');
+  });
+
+  it('quotes only the file that answers, never a sentence of another file that shares the words', () => {
+    const handbook = passage('On Friday we are open from 7:00 to 14:00, and on Saturday the bakery is closed.', { filename: 'handbook.docx' });
+    const cache = passage('Files that are still open by a running report are skipped and cleaned the following Friday. The weekly cleanup job runs every Friday at 02:00.', {
+      fileId: 'f9',
+      filename: 'cache.pdf',
+    });
+    const answer = composeAnswer(request('When are you open on Friday?', [cache, handbook]));
+    expect(answer).toBe('On Friday we are open from 7:00 to 14:00, and on Saturday the bakery is closed.');
+  });
+
+  it('prefers the sentence holding the kind of answer asked for: a phone number, not a version number', () => {
+    const handbook = passage('You can call us on 08-555-0142 during opening hours.', { filename: 'handbook.docx' });
+    const cache = passage('The version number is written in the first line of every cache file. Do not call the phone line for cache problems.', { fileId: 'f9', filename: 'cache.pdf' });
+    expect(composeAnswer(request('What is your phone number?', [cache, handbook]))).toBe('You can call us on 08-555-0142 during opening hours.');
+    expect(composeAnswer(request('What is your phone number?', [cache]))).toMatch(/couldn't find an answer/);
+  });
+
+  it('adds the next sentence when it names what the matched one only mentions', () => {
+    const ceremony = passage(
+      'ביום ראשון בבוקר התאספו מאות מבני הקהילה, והתפללו בבית הכנסת לשלום הצאר ולשלום בני ביתו. היה זה בית הכנסת הגדול "אוהל יצחק" שברחוב הדייגים. בראש הטקס עמד הרב שלמה ברודסקי.',
+      { filename: 'טקס.txt' },
+    );
+    const answer = composeAnswer(request('באיזה בית כנסת התפללו לשלום הצאר?', [ceremony]));
+    expect(answer).toContain('והתפללו בבית הכנסת לשלום הצאר');
+    expect(answer).toContain('"אוהל יצחק"');
+    expect(answer).not.toContain('ברודסקי');
+  });
+
+  it('answers a question in one language from a text in the other, saying so in the question\'s language', () => {
+    const handbook = passage('Our shop is at 14 Harbor Street, Ashdod, next to the fish market.', { filename: 'handbook.docx' });
+    expect(composeAnswer(request('איפה אתם נמצאים?', [handbook]))).toBe('זה מה שכתוב במידע שלנו (באנגלית):\nOur shop is at 14 Harbor Street, Ashdod, next to the fish market.');
+    expect(composeAnswer(request('What are your opening hours?', [hebrewHours]))).toMatch(/^This is what our information says \(in Hebrew\):\n.*7:00 עד 19:00/);
   });
 
   it('says plainly, in the question\'s language, when the knowledge has no answer', () => {
@@ -57,12 +91,16 @@ describe('builtin answer engine', () => {
     const provider = createBuiltinProvider();
     let streamed = '';
     let usage = 0;
-    for await (const delta of provider.answer(request('What are your opening hours?', [hours]))) {
+    let cited: readonly RetrievedPassage[] = [];
+    for await (const delta of provider.answer(request('What are your opening hours?', [pricing, hours]))) {
       if (delta.kind === 'text') streamed += delta.text;
+      else if (delta.kind === 'cited') cited = delta.passages;
       else usage = delta.completionTokens;
     }
-    expect(streamed).toBe(composeAnswer(request('What are your opening hours?', [hours])));
+    expect(streamed).toBe(composeAnswer(request('What are your opening hours?', [pricing, hours])));
     expect(usage).toBe(Math.ceil(streamed.length / 4));
+    // The run's sources are the passage quoted, and only it.
+    expect(cited).toEqual([hours]);
   });
 });
 

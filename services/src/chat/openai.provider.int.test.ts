@@ -1,4 +1,4 @@
-import type { RetrievedPassage } from '@kesher/projections/knowledge/knowledge.queries';
+import type { RetrievedPassage } from '../knowledge/search/retrieve.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiStandIn, type OpenAiStandIn } from '../testing/openai-stand-in.js';
 import { AnswerProviderError, type AnswerDelta, type AnswerRequest } from './answer-provider.port.js';

@@ -1,5 +1,5 @@
-import type { RetrievedPassage } from '@kesher/projections/knowledge/knowledge.queries';
-import { normalizeForSearch } from '@kesher/projections/knowledge/search-terms';
+import { normalizeForSearch } from '@kesher/contracts/rules/search-terms';
+import type { RetrievedPassage } from '../knowledge/search/retrieve.js';
 
 /**
  * Words that show a visitor wants to buy, in English and Hebrew (checked on the normalised question, so

@@ -1,5 +1,6 @@
 import { streamIds, type KnowledgeFileUploaded } from '@kesher/contracts';
-import { knowledgeQueries, retrieve } from '@kesher/projections/knowledge/knowledge.queries';
+import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.queries';
+import { retrieve } from './search/retrieve.js';
 import { allProjections } from '@kesher/projections/registry';
 import { describe, expect, it } from 'vitest';
 import { knowledgeFileDecider } from '../domain/knowledge-file/knowledge-file.decider.js';

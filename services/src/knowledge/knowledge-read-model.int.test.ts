@@ -1,4 +1,5 @@
-import { knowledgeQueries, retrieve } from '@kesher/projections/knowledge/knowledge.queries';
+import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.queries';
+import { retrieve } from './search/retrieve.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSql } from '../platform/sql/pg.sql.js';
 import { createPgliteSql } from '../platform/sql/pglite.sql.js';

@@ -1,5 +1,5 @@
 import type { KnowledgeFileKind } from '@kesher/contracts';
-import { retrieve, type RetrievalTuning } from '@kesher/projections/knowledge/knowledge.queries';
+import { retrieve, type RetrievalTuning } from '../search/retrieve.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Sql } from '../../platform/sql/sql.port.js';
 import { buildDocx } from '../testing/office-builders.js';

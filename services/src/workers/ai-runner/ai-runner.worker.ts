@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { detectLanguage, parseRedirect, streamIds, type KesherEvent, type RecordedEvent, type RunRequested } from '@kesher/contracts';
-import type { RetrievedPassage } from '@kesher/projections/knowledge/knowledge.queries';
+import type { RetrievedPassage } from '../../knowledge/search/retrieve.js';
 import { AnswerProviderError, type AnswerProvider } from '../../chat/answer-provider.port.js';
 import { HISTORY_TURNS } from '../../chat/prompt.js';
 import { untilAborted } from '../../chat/abortable.js';
@@ -124,6 +124,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
     inFlight.add(controller);
     let text = '';
     let usage = { promptTokens: 0, completionTokens: 0 };
+    let cited: readonly RetrievedPassage[] | undefined;
     try {
       if (!retrieved || 'error' in retrieved) throw retrieved?.error;
       const { passages } = retrieved;
@@ -131,6 +132,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
       const request = { question, language: detectLanguage(question), history, assistant, passages, signal: controller.signal };
       for await (const delta of untilAborted(deps.provider.answer(request), controller.signal)) {
         if (delta.kind === 'usage') usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
+        else if (delta.kind === 'cited') cited = delta.passages;
         else {
           text += delta.text;
           deps.streams?.append(run.runId, delta.text);
@@ -158,7 +160,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
             language: detectLanguage(question),
             responseMs: Math.max(0, clock().getTime() - trigger.createdAt.getTime()),
             ...usage,
-            sources: citedSources(text, passages),
+            sources: citedSources(text, passages, cited),
             referredUrl: parseRedirect(text).redirectUrl,
           },
         },

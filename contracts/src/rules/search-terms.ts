@@ -2,14 +2,27 @@
  * Turns text into the terms Kesher indexes and searches with Postgres full-text search under the `simple`
  * configuration. Postgres' own parser and dictionaries are not used at all: we hand Postgres a ready
  * tsvector literal, so indexing behaves the same on Postgres and PGlite whatever their locale, and
- * Hebrew gets the treatment no stock dictionary gives it. Indexing and querying share every rule here;
- * change one and the knowledge projection's version must be bumped so the index is rebuilt.
+ * Hebrew gets the treatment no stock dictionary gives it. The knowledge read model indexes with these rules
+ * and the knowledge module searches with them, which is why they live here, below both: change one and the
+ * knowledge projection's version must be bumped (SEARCH_TERMS_VERSION) so the index is rebuilt.
  */
 
-/** One searchable form of a word. `exact` is the word as written; the others have a prefix or suffix removed. */
+/** Bumped whenever a rule below changes what a text is indexed as; the knowledge projection rebuilds on it. */
+export const SEARCH_TERMS_VERSION = 2;
+
+/**
+ * How a searchable form was reached from the word as written: `exact` is the word itself; `prefix` has a
+ * Hebrew proclitic or an English ending removed; `inflection` also has a Hebrew suffix (plural, construct,
+ * possessive, feminine ending) removed; `spelling` is the form without the vowel letters ו/י that plene
+ * spelling adds. Retrieval trusts them in that order.
+ */
+export type TermForm = 'exact' | 'prefix' | 'inflection' | 'spelling';
+
+/** One searchable form of a word. */
 export interface TermVariant {
   term: string;
   exact: boolean;
+  form: TermForm;
 }
 
 /** A word of the question with the forms it may take in the indexed text. */
@@ -44,6 +57,9 @@ const HEBREW_STOP_WORDS = new Set(
     'אותם', 'לו', 'לה', 'להם', 'בו', 'בה', 'בהם', 'שלי', 'שלו', 'שלה', 'שלהם', 'שלנו', 'שלכם', 'אז', 'הזה', 'הזאת',
     'האלה', 'אלה', 'אלו', 'עד', 'כמו', 'לי', 'לנו', 'לכם', 'אתכם', 'אותי', 'אותנו', 'הנה', 'אך', 'ולא', 'כדי', 'בין',
     'אצל', 'פה', 'שם', 'מאוד', 'מאד', 'יותר', 'פעם', 'אחרי', 'לפני', 'תוך', 'בתוך', 'אפשר', 'צריך', 'ידי', 'לפי',
+    // Question words and the pronouns visitors address a business with ("אצלכם", "בשבילכם").
+    'איזה', 'איזו', 'אילו', 'אצלכם', 'אצלנו', 'אצלך', 'בשבילכם', 'בשבילי', 'עבורכם', 'מכם', 'אליכם', 'עליכם', 'לך',
+    'אתן', 'עושים', 'עושה', 'עושות', 'לעשות', 'צריכים', 'צריכה', 'יכול', 'יכולה', 'יכולים', 'רוצה', 'רוצים', 'בבקשה', 'נא', 'תגידו', 'תודה', 'היי',
   ].map(foldHebrew),
 );
 
@@ -55,6 +71,7 @@ const ENGLISH_STOP_WORDS = new Set([
   'it', 'its', 'they', 'them', 'their', 'this', 'that', 'these', 'those', 'there', 'here', 'if', 'then', 'than', 'so',
   'not', 'no', 'yes', 'any', 'some', 'all', 'each', 'much', 'many', 'more', 'most', 'very', 'too', 'also', 'just',
   'only', 'up', 'out', 'over', 'again', 'get', 'got', 'tell', 'know', 'need', 'want', 'please', 'someone', 'anyone',
+  'hi', 'hello', 'thanks', 'thank', 'guys', 'like', 'able', 'im', 'youre', 'dont', 'doesnt', 'cant',
 ]);
 
 function foldFinals(word: string): string {
@@ -118,28 +135,103 @@ export function stemEnglish(word: string): string {
 
 const isHebrew = (token: string) => HEBREW_LETTER.test(token);
 
+/**
+ * Hebrew suffixes, longest first, each with what replaces it. Plurals (־ים, ־ות, and ־ות → ־ה so that שעות
+ * meets שעה), the construct ־י (מחירי ← מחירים), possessive endings (־נו/־ינו ours, ־כם/־יכם yours, ־הם/־יהם
+ * theirs, ־ך/־יך yours) and the feminine ־ה/־ית (פתוחה ← פתוח). Forms are only ever added beside the word
+ * as written, never instead of it, so an over-eager strip costs a little precision, not a lost match.
+ */
+const HEBREW_SUFFIXES: readonly { suffix: string; replacements: readonly string[]; minBase: number }[] = [
+  { suffix: 'יהם', replacements: [''], minBase: 2 },
+  { suffix: 'יכם', replacements: [''], minBase: 2 },
+  { suffix: 'ינו', replacements: [''], minBase: 2 },
+  { suffix: 'ים', replacements: ['', 'ה'], minBase: 2 },
+  { suffix: 'ות', replacements: ['', 'ה'], minBase: 2 },
+  { suffix: 'הם', replacements: [''], minBase: 3 },
+  { suffix: 'כם', replacements: [''], minBase: 3 },
+  { suffix: 'נו', replacements: [''], minBase: 3 },
+  { suffix: 'יך', replacements: [''], minBase: 3 },
+  { suffix: 'ית', replacements: [''], minBase: 3 },
+  { suffix: 'ה', replacements: [''], minBase: 3 },
+  { suffix: 'י', replacements: [''], minBase: 3 },
+  // Feminine ־ת (כוללת ← כולל, מאוחרת ← מאוחר) only on longer words: בית and שבת stay whole.
+  { suffix: 'ת', replacements: ['', 'ה'], minBase: 4 },
+].map((rule) => ({ ...rule, suffix: foldFinals(rule.suffix) }));
+
+/** A form reached by removing a suffix keeps at least this many letters (שעות → שעה, never ש). */
+const MIN_INFLECTED_LETTERS = 3;
+
+function withoutSuffixes(stem: string): string[] {
+  const forms: string[] = [];
+  for (const { suffix, replacements, minBase } of HEBREW_SUFFIXES) {
+    if (!stem.endsWith(suffix)) continue;
+    const base = stem.slice(0, -suffix.length);
+    if (base.length < minBase) continue;
+    for (const replacement of replacements) {
+      const form = base + replacement;
+      if (form.length >= MIN_INFLECTED_LETTERS && !forms.includes(form)) forms.push(form);
+    }
+  }
+  return forms;
+}
+
+/**
+ * The word without the vowel letters ו and י after its first letter (כתיב חסר): כיסא and כסא, תוכנית and
+ * תכנית, פתיחה and פתחה meet. Only kept when at least three letters remain, since short skeletons collide.
+ */
+function skeleton(word: string): string | undefined {
+  const bare = word[0] + word.slice(1).replace(/[וי]/g, '');
+  return bare !== word && bare.length >= 3 ? bare : undefined;
+}
+
+function hebrewVariants(token: string): TermVariant[] {
+  const folded = foldHebrew(token);
+  if (folded.length < 2 || HEBREW_STOP_WORDS.has(folded)) return [];
+  // A proclitic before a stop word leaves a stop word: ומה, באיזה, שאין, לכל.
+  if (HEBREW_PREFIXES.some((prefix) => prefix.length < folded.length - 1 && folded.startsWith(prefix) && HEBREW_STOP_WORDS.has(folded.slice(prefix.length)))) return [];
+  const variants: TermVariant[] = [{ term: folded, exact: true, form: 'exact' }];
+  const add = (term: string, form: TermForm) => {
+    if (!variants.some((variant) => variant.term === term)) variants.push({ term, exact: false, form });
+  };
+  const stems = [folded];
+  for (const prefix of HEBREW_PREFIXES) {
+    if (!folded.startsWith(prefix)) continue;
+    const stem = folded.slice(prefix.length);
+    if (stem.length < MIN_STEM_LETTERS || HEBREW_STOP_WORDS.has(stem)) continue;
+    add(stem, 'prefix');
+    stems.push(stem);
+  }
+  const inflected: string[] = [];
+  for (const stem of stems) {
+    for (const form of withoutSuffixes(stem)) {
+      if (HEBREW_STOP_WORDS.has(form)) continue;
+      add(form, 'inflection');
+      inflected.push(form);
+    }
+  }
+  for (const form of [...stems, ...inflected]) {
+    const bare = skeleton(form);
+    if (bare) add(bare, 'spelling');
+  }
+  return variants;
+}
+
 /** Every form under which a token is indexed or searched; empty for stop words and noise. */
 export function termVariants(token: string): TermVariant[] {
   if (token.length > MAX_TERM_LENGTH) return [];
-  if (isHebrew(token)) {
-    const folded = foldHebrew(token);
-    if (folded.length < 2 || HEBREW_STOP_WORDS.has(folded)) return [];
-    const variants: TermVariant[] = [{ term: folded, exact: true }];
-    for (const prefix of HEBREW_PREFIXES) {
-      if (!folded.startsWith(prefix)) continue;
-      const stem = folded.slice(prefix.length);
-      if (stem.length < MIN_STEM_LETTERS || HEBREW_STOP_WORDS.has(stem)) continue;
-      if (!variants.some((variant) => variant.term === stem)) variants.push({ term: stem, exact: false });
-    }
-    return variants;
-  }
-  if (/^\p{N}+$/u.test(token)) return [{ term: token, exact: true }];
+  if (isHebrew(token)) return hebrewVariants(token);
+  if (/^\p{N}+$/u.test(token)) return [{ term: token, exact: true, form: 'exact' }];
   if (ENGLISH_STOP_WORDS.has(token) || token.length < 2) return [];
   if (/^[a-z]+$/.test(token)) {
     const stem = stemEnglish(token);
-    return stem === token ? [{ term: token, exact: true }] : [{ term: token, exact: true }, { term: stem, exact: false }];
+    return stem === token
+      ? [{ term: token, exact: true, form: 'exact' }]
+      : [
+          { term: token, exact: true, form: 'exact' },
+          { term: stem, exact: false, form: 'prefix' },
+        ];
   }
-  return [{ term: token, exact: true }];
+  return [{ term: token, exact: true, form: 'exact' }];
 }
 
 /** The words of a question worth searching for, each with its variants; stop words are gone. */

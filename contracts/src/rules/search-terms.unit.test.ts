@@ -39,7 +39,10 @@ describe('termVariants for Hebrew', () => {
   });
 
   it('adds the forms without the usual one- to three-letter prefixes', () => {
-    expect(terms('בבית')).toEqual(['בבית', 'בית']);
+    expect(termVariants('בבית').slice(0, 2)).toEqual([
+      { term: 'בבית', exact: true, form: 'exact' },
+      { term: 'בית', exact: false, form: 'prefix' },
+    ]);
     expect(terms('והבית')).toEqual(expect.arrayContaining(['והבית', 'הבית', 'בית']));
     expect(terms('מהעיר')).toEqual(expect.arrayContaining(['מהעיר', 'העיר', 'עיר']));
     expect(terms('כשהגענו')).toEqual(expect.arrayContaining(['הגענו', 'גענו']));
@@ -57,9 +60,40 @@ describe('termVariants for Hebrew', () => {
     expect(terms('בבית')).not.toContain('ית');
   });
 
-  it('drops stop words, also once a prefix is removed', () => {
+  it('drops stop words, also with a proclitic before them', () => {
     expect(terms('של')).toEqual([]);
-    expect(terms('ומה')).toEqual(['ומה']);
+    for (const word of ['ומה', 'באיזה', 'שאין', 'לכל', 'אצלכם']) expect(terms(word)).toEqual([]);
+  });
+
+  const meet = (a: string, b: string) => terms(a).some((term) => terms(b).includes(term));
+
+  it('meets plural, singular and construct forms (־ים, ־ות, ־י, ־ה)', () => {
+    expect(meet('שעות', 'שעה')).toBe(true);
+    expect(meet('משלוחים', 'משלוח')).toBe(true);
+    expect(meet('המחירים', 'מחירי')).toBe(true);
+    expect(meet('פתוחה', 'פתוחים')).toBe(true);
+    expect(meet('הניתוחים', 'ניתוח')).toBe(true);
+  });
+
+  it('meets possessive endings and the feminine ־ת with the bare word', () => {
+    expect(meet('כתובתנו', 'כתובת')).toBe(true);
+    expect(meet('מחירינו', 'מחיר')).toBe(true);
+    expect(meet('כוללת', 'כולל')).toBe(true);
+    // Short words keep their ־ת: בית is not a form of בי.
+    expect(terms('בית')).not.toContain('בי');
+    expect(terms('שבת')).not.toContain('שב');
+  });
+
+  it('meets the plene and the defective spelling (כתיב מלא/חסר), also across inflections', () => {
+    expect(meet('תוכנית', 'תכנית')).toBe(true);
+    expect(meet('כיסאות', 'כסא')).toBe(true);
+    expect(meet('כלול', 'כוללת')).toBe(true);
+    expect(termVariants('תוכנית').find((variant) => variant.term === 'תכנת')?.form).toBe('spelling');
+  });
+
+  it('does not let unrelated short words meet', () => {
+    expect(meet('שבת', 'שב')).toBe(false);
+    expect(meet('בית', 'בי')).toBe(false);
   });
 });
 
@@ -85,9 +119,9 @@ describe('queryWords', () => {
   it('keeps each content word once, with its variants', () => {
     const words = queryWords('מה קרה בבית הכנסת? ובבית הכנסת!');
     expect(words.map((word) => word.word)).toEqual(['קרה', 'בבית', 'הכנסת', 'ובבית']);
-    expect(words[1]!.variants).toEqual([
-      { term: 'בבית', exact: true },
-      { term: 'בית', exact: false },
+    expect(words[1]!.variants.slice(0, 2)).toEqual([
+      { term: 'בבית', exact: true, form: 'exact' },
+      { term: 'בית', exact: false, form: 'prefix' },
     ]);
   });
 
@@ -98,7 +132,7 @@ describe('queryWords', () => {
 
 describe('toTsvectorLiteral', () => {
   it('gives the written form weight A and its stripped forms weight B at the same position', () => {
-    expect(toTsvectorLiteral('הבית הגדול')).toBe("'הבית':1A 'בית':1B 'הגדול':2A 'גדול':2B");
+    expect(toTsvectorLiteral('הכלב שמח')).toBe("'הכלב':1A 'כלב':1B 'שמח':2A 'מח':2B");
   });
 
   it('counts stop words as positions even though they are not indexed', () => {

@@ -1,0 +1,205 @@
+import { detectLanguage } from '@kesher/contracts';
+import { searchTokens, termVariants } from '@kesher/contracts/rules/search-terms';
+import { answerStrength, MISSING_ANSWER_FACTOR } from '../search/answer-kinds.js';
+import { analyseQuestion, FORM_FACTOR, type AnalysedQuestion, type QuestionWord } from '../search/question.js';
+import type { RetrievedPassage } from '../search/retrieve.js';
+
+/** The sentences that answer a question, all from one passage, in reading order. */
+export interface Evidence {
+  passage: RetrievedPassage;
+  sentences: string[];
+  /** The language the quoted sentences are written in. */
+  language: 'he' | 'en' | 'other';
+  /** How well the best sentence answers the question (0–1), for tuning and tests. */
+  score: number;
+}
+
+/** Tuning of the evidence choice; the defaults are what the labelled answer set was measured with. */
+export interface EvidenceTuning {
+  /** Below this the best sentence does not answer the question: the engine says so instead. */
+  minScore: number;
+  /** A neighbouring sentence joins the answer when it scores at least this share of the best one. */
+  neighbourShare: number;
+  maxSentences: number;
+  /** Weight of a question word that only names the kind of answer ("phone", "open"). */
+  cueWeight: number;
+  /** How much a cue word counts when the sentence holds the asked-for kind of answer but not the word itself. */
+  cueByAnswerOnly: number;
+  /** How much a cue word counts in a sentence without the asked-for kind of answer ("located" in "cache files are located…"). */
+  cueWithoutAnswer: number;
+  /** How much the title of a sentence's section counts as part of the sentence (FAQ questions as headings). */
+  sectionFactor: number;
+  /** A passage's opening line that is a title, not a sentence, counts this much: a title names a topic, it answers nothing. */
+  titleFactor: number;
+  /**
+   * In a sentence holding the asked-for kind of answer, a question word found elsewhere in its passage
+   * counts this much: "the center's phone number" is answered by "call 04-…" in the center's page.
+   */
+  contextFactor: number;
+}
+
+export const defaultEvidenceTuning: EvidenceTuning = {
+  minScore: 0.45,
+  neighbourShare: 0.75,
+  maxSentences: 3,
+  cueWeight: 1.5,
+  cueByAnswerOnly: 0.6,
+  cueWithoutAnswer: 0.5,
+  sectionFactor: 0.5,
+  titleFactor: 0.7,
+  contextFactor: 0.35,
+};
+
+interface Candidate {
+  passage: number;
+  index: number;
+  text: string;
+  /** Each term of the sentence with how directly it is written there (1 = as written). */
+  terms: Map<string, number>;
+  /** How clearly it holds the asked-for kind of answer (answerStrength). */
+  carries: number;
+  score: number;
+  /** Question words (not cues) the sentence matches. */
+  contentMatches: number;
+}
+
+/** Sentence ends as the chunker cuts them: . ! ? … and sof pasuq, with closing quotes; and line ends. */
+const SENTENCE_END = /(?<=[.!?…׃](?:["'”’»)\]]*))\s+|\n+/u;
+
+export const sentencesOf = (text: string): string[] =>
+  text
+    .split(SENTENCE_END)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
+
+/** A short line without a sentence's closing punctuation: a heading that extraction kept in the text. */
+const isTitle = (text: string) => !/[.!?…׃:]["'”’»)\]]*$/u.test(text) && text.split(/\s+/).length <= 10;
+
+function termsOf(text: string, scale = 1, terms = new Map<string, number>()): Map<string, number> {
+  for (const token of searchTokens(text)) {
+    for (const variant of termVariants(token)) {
+      const factor = FORM_FACTOR[variant.form] * scale;
+      if ((terms.get(variant.term) ?? 0) < factor) terms.set(variant.term, factor);
+    }
+  }
+  return terms;
+}
+
+/**
+ * How well a sentence's terms match one question word, 0 when absent. A match is as good as the less
+ * direct of its two sides: בבית and הבית meet on בית as surely as בית meets הבית.
+ */
+function matchOf(word: QuestionWord, terms: Map<string, number>): number {
+  let best = 0;
+  for (const form of word.forms) {
+    const written = terms.get(form.term);
+    if (written !== undefined) best = Math.max(best, Math.min(form.factor, written));
+  }
+  return best;
+}
+
+/**
+ * Chooses what to quote for a question from the retrieved passages, or null when nothing answers it.
+ *
+ * Every sentence of the passages is scored by the share of the question it covers: each question word
+ * weighs by how rare it is among these sentences (a word none of them has weighs most, so a question about
+ * something the knowledge never mentions covers little), times how directly it matched (as asked, inflected,
+ * a synonym, a translation). A word that only names the kind of answer wanted ("phone", "open", "כמה") is
+ * covered by a sentence holding that kind of answer, and a sentence without it counts for less when the
+ * question asks for one (MISSING_ANSWER_FACTOR). The best sentence must reach `minScore`.
+ *
+ * The answer is a window around the best sentence in its own passage: neighbours scoring close to it
+ * join; then, when the window still lacks the asked-for kind of answer, the next sentence joins if it
+ * holds it (the sentence after "they prayed in the synagogue" that names the synagogue). Sentences from
+ * other passages never join: an answer quotes one place, never fragments of several files.
+ */
+export function findEvidence(
+  question: string | AnalysedQuestion,
+  passages: readonly RetrievedPassage[],
+  tuning: EvidenceTuning = defaultEvidenceTuning,
+): Evidence | null {
+  const analysis = typeof question === 'string' ? analyseQuestion(question) : question;
+  const { kind } = analysis;
+  const words = analysis.words.filter((word) => !word.hint);
+  if (words.length === 0 || passages.length === 0) return null;
+  // A short question asking for a kind of answer without naming it ("Where is the clinic?") still wants
+  // one: the kind counts as a word of its own. With more words to go by, they decide, and the kind only
+  // discounts sentences without it.
+  const namesKind = words.some((word) => word.cueOf);
+  const kindWord = kind !== null && !namesKind && words.length <= 1 ? { word: `#${kind}`, forms: [], cueOf: kind, hint: true } : null;
+  if (kindWord) words.push(kindWord);
+
+  const candidates: Candidate[] = passages.flatMap((passage, p) =>
+    sentencesOf(passage.text).map((text, index) => ({
+      passage: p,
+      index,
+      text,
+      terms: passage.section ? termsOf(passage.section, tuning.sectionFactor, termsOf(text)) : termsOf(text),
+      carries: kind === null ? 0 : answerStrength(kind, text),
+      score: 0,
+      contentMatches: 0,
+    })),
+  );
+  if (candidates.length === 0) return null;
+
+  const passageTerms = passages.map((passage) => termsOf(passage.section ? `${passage.section}\n${passage.text}` : passage.text));
+  const matches = candidates.map((candidate) =>
+    words.map((word) => {
+      if (word === kindWord) return candidate.carries;
+      const lexical = matchOf(word, candidate.terms);
+      if (!word.cueOf) return candidate.carries === 1 ? Math.max(lexical, tuning.contextFactor * matchOf(word, passageTerms[candidate.passage]!)) : lexical;
+      if (candidate.carries === 1) return lexical > 0 ? 1 : tuning.cueByAnswerOnly;
+      // "located" in "cache files are located in…" names the kind of answer without giving one.
+      if (candidate.carries > 0) return Math.max(lexical * tuning.cueWithoutAnswer, tuning.cueByAnswerOnly * candidate.carries);
+      return lexical * tuning.cueWithoutAnswer;
+    }),
+  );
+  const weights = words.map((word, w) => {
+    if (word.cueOf) return 0;
+    // A word no sentence has weighs like the rarest one found: a question about something the knowledge
+    // never mentions covers little, yet one paraphrased verb does not sink a sentence that has the rest.
+    const df = Math.max(1, matches.filter((row) => row[w]! > 0).length);
+    return Math.log(1 + candidates.length / (df + 0.5));
+  });
+  // The words naming the kind of answer weigh together as much as the question's weightiest word: in
+  // "Where is the clinic?" the place matters as much as the clinic.
+  const cues = words.filter((word) => word.cueOf).length;
+  const cueWeight = Math.max(tuning.cueWeight, ...weights) / Math.max(1, cues);
+  words.forEach((word, w) => {
+    if (word.cueOf) weights[w] = cueWeight;
+  });
+  const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
+  candidates.forEach((candidate, c) => {
+    const covered = matches[c]!.reduce((sum, match, w) => sum + match * weights[w]!, 0) / totalWeight;
+    const missing = kind === null ? 1 : 1 - (1 - MISSING_ANSWER_FACTOR[kind]) * (1 - candidate.carries);
+    const title = candidate.index === 0 && isTitle(candidate.text) ? tuning.titleFactor : 1;
+    // A hair for the better-ranked passage, so that ties go to what retrieval found first.
+    candidate.score = covered * missing * title + 0.01 * (1 - candidate.passage / passages.length);
+    candidate.contentMatches = matches[c]!.filter((match, w) => match > 0 && !words[w]!.cueOf).length;
+  });
+
+  const best = candidates.reduce((a, b) => (b.score > a.score ? b : a));
+  if (best.score < tuning.minScore) return null;
+
+  const own = candidates.filter((candidate) => candidate.passage === best.passage);
+  const at = (index: number) => own.find((candidate) => candidate.index === index);
+  let first = best.index;
+  let last = best.index;
+  const joins = (candidate: Candidate | undefined) =>
+    candidate !== undefined && candidate.score >= tuning.neighbourShare * best.score && (candidate.contentMatches > 0 || words.every((word) => word.cueOf));
+  while (last - first + 1 < tuning.maxSentences) {
+    const before = at(first - 1);
+    const after = at(last + 1);
+    const takeAfter = joins(after) && (!joins(before) || after!.score >= before!.score);
+    if (takeAfter) last++;
+    else if (joins(before)) first--;
+    else break;
+  }
+  const window = own.filter((candidate) => candidate.index >= first && candidate.index <= last);
+  if (kind !== null && !window.some((candidate) => candidate.carries === 1)) {
+    const next = at(last + 1);
+    if (next?.carries === 1 && (next.contentMatches > 0 || kind === 'name')) window.push(next);
+  }
+  const sentences = window.map((candidate) => candidate.text);
+  return { passage: passages[best.passage]!, sentences, language: detectLanguage(sentences.join(' ')), score: best.score };
+}

@@ -1,0 +1,122 @@
+import { detectLanguage } from '@kesher/contracts';
+import { searchTokens, termVariants, type TermForm, type TermVariant } from '@kesher/contracts/rules/search-terms';
+import { answerKindOf, type AnswerKind } from './answer-kinds.js';
+import { BILINGUAL_GROUPS } from './bilingual-lexicon.js';
+
+/** A searchable form of a question word and how much a match on it is trusted (1 = the word as asked). */
+export interface SearchForm {
+  term: string;
+  factor: number;
+}
+
+export interface QuestionWord {
+  word: string;
+  forms: SearchForm[];
+  /** The word only says what kind of answer is wanted ("phone", "open", "כמה"): a sentence holding that kind of answer covers it. */
+  cueOf: AnswerKind | null;
+  /** Not a word of the question: terms that usually sit beside the asked-for kind of answer ("street" for a place). */
+  hint: boolean;
+}
+
+export interface AnalysedQuestion {
+  question: string;
+  language: 'he' | 'en' | 'other';
+  kind: AnswerKind | null;
+  words: QuestionWord[];
+}
+
+/** How far each kind of form is trusted; retrieval and the answer engine share these. */
+export const FORM_FACTOR: Record<TermForm | 'synonym' | 'translation', number> = {
+  exact: 1,
+  prefix: 0.8,
+  inflection: 0.7,
+  spelling: 0.55,
+  synonym: 0.7,
+  translation: 0.85,
+};
+/** Hint words count for retrieval only, and little. */
+export const HINT_FACTOR = 0.5;
+
+const termsOf = (word: string, forms: readonly TermForm[] = ['exact', 'prefix', 'inflection']) =>
+  searchTokens(word).flatMap((token) => termVariants(token).filter((variant) => forms.includes(variant.form)));
+
+interface LexiconGroup {
+  members: { term: string; hebrew: boolean; forms: TermVariant[] }[];
+}
+
+const HEBREW = /[\u05D0-\u05EA]/;
+
+/** The lexicon with every member under its search forms, built once. */
+const lexicon: LexiconGroup[] = BILINGUAL_GROUPS.map((group) => ({
+  members: group.map((word) => ({ term: word, hebrew: HEBREW.test(word), forms: termsOf(word) })),
+}));
+
+/** Words that say what kind of answer is wanted, by kind; a sentence holding that kind of answer covers them. */
+const CUE_WORDS: Record<AnswerKind, string[]> = {
+  phone: ['phone', 'telephone', 'call', 'number', 'whatsapp', 'טלפון', 'מספר', 'להתקשר', 'מתקשרים', 'התקשר', 'נייד'],
+  email: ['email', 'mail', 'address', 'e', 'מייל', 'אימייל', 'דואל', 'כתובת'],
+  price: ['price', 'prices', 'cost', 'costs', 'fee', 'fees', 'charge', 'much', 'pay', 'מחיר', 'מחירים', 'עולה', 'עולים', 'עלות', 'משלם', 'משלמים', 'תעריף'],
+  duration: ['long', 'quickly', 'fast', 'soon', 'take', 'takes', 'time', 'זמן', 'לוקח', 'נמשך'],
+  year: ['year', 'שנה'],
+  time: ['open', 'opening', 'hours', 'time', 'close', 'closing', 'פתוח', 'פתוחים', 'פתוחה', 'שעות', 'שעה', 'סגור', 'סגורים'],
+  place: ['located', 'location', 'address', 'find', 'נמצא', 'נמצאים', 'נמצאת', 'ממוקם', 'ממוקמים', 'כתובת', 'מיקום'],
+  quantity: ['many', 'number', 'מספר'],
+  name: ['name', 'called', 'שם', 'נקרא'],
+};
+const cueTerms = Object.fromEntries(
+  Object.entries(CUE_WORDS).map(([kind, words]) => [kind, new Set(words.flatMap((word) => termsOf(word, ['exact']).map((v) => v.term)))]),
+) as Record<AnswerKind, Set<string>>;
+
+/** Words that sit beside each kind of answer in a text, searched (weakly) even when the question lacks them. */
+const HINT_WORDS: Partial<Record<AnswerKind, string[]>> = {
+  phone: ['call', 'phone', 'tel', 'טלפון', 'להתקשר', 'התקשרו', 'למספר'],
+  email: ['email', 'mail', 'מייל', 'דואל'],
+  price: ['price', 'costs', 'shekels', 'nis', 'מחיר', 'עולה', 'שח'],
+  time: ['open', 'hours', 'closed', 'פתוח', 'שעות', 'סגור'],
+  place: ['street', 'address', 'located', 'רחוב', 'כתובת', 'נמצאים'],
+  duration: ['minutes', 'hours', 'days', 'דקות', 'שעות', 'ימים'],
+};
+
+function formsOf(variants: readonly TermVariant[]): SearchForm[] {
+  const forms: SearchForm[] = [];
+  const add = (term: string, factor: number) => {
+    const existing = forms.find((form) => form.term === term);
+    if (!existing) forms.push({ term, factor });
+    else existing.factor = Math.max(existing.factor, factor);
+  };
+  for (const variant of variants) add(variant.term, FORM_FACTOR[variant.form]);
+  const own = new Set(variants.filter((v) => v.form !== 'spelling').map((v) => v.term));
+  const hebrew = variants.length > 0 && HEBREW.test(variants[0]!.term);
+  for (const group of lexicon) {
+    const hit = group.members.find((member) => member.forms.some((form) => own.has(form.term)));
+    if (!hit) continue;
+    for (const member of group.members) {
+      if (member === hit) continue;
+      const factor = member.hebrew === hebrew ? FORM_FACTOR.synonym : FORM_FACTOR.translation;
+      for (const form of member.forms) add(form.term, factor * FORM_FACTOR[form.form]);
+    }
+  }
+  return forms;
+}
+
+/**
+ * What the knowledge module understands of a question: its words (stop words gone) with every form they
+ * may take in a text — inflections, spellings, synonyms and translations from the bilingual lexicon — the
+ * kind of answer it asks for, and which of its words only name that kind.
+ */
+export function analyseQuestion(question: string): AnalysedQuestion {
+  const kind = answerKindOf(question);
+  const words: QuestionWord[] = [];
+  for (const token of searchTokens(question)) {
+    const variants = termVariants(token);
+    if (variants.length === 0 || words.some((word) => word.word === variants[0]!.term)) continue;
+    const cueOf = kind && variants.some((v) => v.form !== 'spelling' && cueTerms[kind].has(v.term)) ? kind : null;
+    words.push({ word: variants[0]!.term, forms: formsOf(variants), cueOf, hint: false });
+  }
+  const hints = kind ? HINT_WORDS[kind] : undefined;
+  if (hints && words.length > 0) {
+    const forms = hints.flatMap((hint) => termsOf(hint, ['exact']).map((v) => ({ term: v.term, factor: HINT_FACTOR })));
+    words.push({ word: `#${kind}`, forms, cueOf: kind, hint: true });
+  }
+  return { question, language: detectLanguage(question), kind, words };
+}
