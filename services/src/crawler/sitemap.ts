@@ -55,6 +55,8 @@ export function parseSitemap(text: string, options: { maxEntries?: number } = {}
   const entries: SitemapEntry[] = [];
   let truncated = false;
   let inEntry = false;
+  let depth = 0;
+  let entryDepth = 0;
   let field: 'loc' | 'lastmod' | null = null;
   let loc = '';
   let lastmod = '';
@@ -63,20 +65,24 @@ export function parseSitemap(text: string, options: { maxEntries?: number } = {}
   const parser = new Parser(
     {
       onopentag(name) {
+        depth++;
         const tag = local(name);
         if (kind === 'unknown' && tag === 'urlset') kind = 'urlset';
         else if (kind === 'unknown' && tag === 'sitemapindex') kind = 'index';
         else if ((tag === 'url' && kind === 'urlset') || (tag === 'sitemap' && kind === 'index')) {
           inEntry = true;
+          entryDepth = depth;
           loc = '';
           lastmod = '';
-        } else if (inEntry && (tag === 'loc' || tag === 'lastmod')) field = tag;
+        } else if (inEntry && depth === entryDepth + 1 && (tag === 'loc' || tag === 'lastmod')) field = tag;
+        // <image:loc> and the like sit deeper and are not the page's address.
       },
       ontext(data) {
         if (field === 'loc') loc += data;
         else if (field === 'lastmod') lastmod += data;
       },
       onclosetag(name) {
+        depth--;
         const tag = local(name);
         if (tag === 'loc' || tag === 'lastmod') field = null;
         else if (inEntry && (tag === 'url' || tag === 'sitemap')) {
