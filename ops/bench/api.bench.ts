@@ -25,6 +25,8 @@ async function startServer(dbUrl: string) {
       DATA_DIR: mkdtempSync(join(tmpdir(), 'kesher-bench-')),
       AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-42',
       RATE_LIMIT_PER_MINUTE: '100000000',
+      // The list benchmark's owner has 20 assistants; the free plan allows one.
+      PLAN_FREE_MAX_ASSISTANTS: '20',
       NODE_ENV: 'production',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
