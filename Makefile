@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := start
 STAMP := node_modules/.kesher-install-stamp
 
-.PHONY: start test typecheck test-unit bench bench-platform bench-api bench-chat bench-client client services-up services-down kafka-start kafka-stop compose-check
+.PHONY: start test typecheck test-unit bench bench-platform bench-api bench-chat bench-answers bench-client client services-up services-down kafka-start kafka-stop compose-check
 
 # Dependencies are installed from the lockfile whenever it is newer than the last install.
 $(STAMP): package.json package-lock.json contracts/package.json services/package.json projections/package.json client/package.json
@@ -33,7 +33,7 @@ typecheck: $(STAMP)
 test-unit: $(STAMP)
 	npx vitest run unit.test
 
-bench: bench-platform bench-api bench-chat bench-client
+bench: bench-platform bench-api bench-chat bench-answers bench-client
 
 bench-api: $(STAMP)
 	bash ops/bench/run.sh api
@@ -45,6 +45,10 @@ bench-platform: $(STAMP)
 bench-chat: $(STAMP) client/dist/index.html
 	bash ops/chromium/ensure.sh
 	bash ops/bench/run.sh chat
+
+## The built-in engine's answers on the labelled set (fact hits, pollution, abstentions, recall@5), before and after.
+bench-answers: $(STAMP)
+	bash ops/bench/run.sh answers
 
 ## The client's figures (bundle sizes, installability, Lighthouse) in the system Chromium; needs no services.
 bench-client: $(STAMP) client/dist/index.html

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { createPgSql } from '../../platform/sql/pg.sql.js';
+import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
+import { builtinAnswerEngine, evaluateAnswers, formatAnswerEvaluation, type AnswerEvaluation } from './answers-eval.js';
+
+const gate = await postgresAvailability();
+
+/**
+ * The floor: what the built-in engine scored on the labelled answer set when these were written
+ * (docs/knowledge.md, "Answers"). A change that answers fewer questions or quotes an unrelated file fails.
+ */
+const FLOOR = { fact_hit_rate_he: 1, fact_hit_rate_en: 0.974, pollution_rate: 0, abstain_precision: 0.9, abstain_recall: 0.9 };
+
+describe.skipIf(!gate.available)(`built-in answers on the labelled set${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
+  let evaluation: AnswerEvaluation;
+  const result = (id: string) => {
+    const found = evaluation.results.find((r) => r.id === id);
+    if (!found) throw new Error(`no question ${id}`);
+    return found;
+  };
+
+  it('keeps fact hits, pollution and abstentions at least as good as measured', async () => {
+    const db = await createTestDatabase();
+    const sql = createPgSql({ connectionString: db.url });
+    try {
+      evaluation = await evaluateAnswers(sql, builtinAnswerEngine);
+    } finally {
+      await sql.close();
+      await db.drop();
+    }
+    console.log(formatAnswerEvaluation(evaluation, 'Postgres'));
+    const f = evaluation.figures;
+    expect(f.questions).toBeGreaterThanOrEqual(80);
+    expect(evaluation.results.filter((r) => r.language === 'he').length).toBeGreaterThanOrEqual(40);
+    expect(f.fact_hit_rate_he).toBeGreaterThanOrEqual(FLOOR.fact_hit_rate_he);
+    expect(f.fact_hit_rate_en).toBeGreaterThanOrEqual(FLOOR.fact_hit_rate_en);
+    expect(f.pollution_rate).toBeLessThanOrEqual(FLOOR.pollution_rate);
+    expect(f.abstain_precision).toBeGreaterThanOrEqual(FLOOR.abstain_precision);
+    expect(f.abstain_recall).toBeGreaterThanOrEqual(FLOOR.abstain_recall);
+  });
+
+  it("answers the issue's bakery examples from the handbook alone, with a technical PDF beside it", () => {
+    // "When are you open on Friday?" used to add two sentences about cache files from the PDF.
+    expect(result('bk-en-01')).toMatchObject({ factHit: true, polluting: [] });
+    expect(result('bk-en-01').answer).not.toMatch(/cache/i);
+    // "What is your phone number?" used to quote a sentence about a version number.
+    expect(result('bk-en-02')).toMatchObject({ factHit: true, polluting: [] });
+    expect(result('bk-en-02').answer).not.toMatch(/version/i);
+    // "Where are you located?" used to say it could not find it.
+    expect(result('bk-en-03')).toMatchObject({ factHit: true, abstained: false, polluting: [] });
+    // A Hebrew question about the English documents used to get "not found".
+    for (const id of ['bk-he-01', 'bk-he-02', 'bk-he-03']) {
+      expect(result(id)).toMatchObject({ factHit: true, abstained: false, polluting: [] });
+      expect(result(id).answer).toMatch(/^זה מה שכתוב במידע שלנו \(באנגלית\):/);
+    }
+  });
+
+  it('answers "in which synagogue" with the sentence after the prayer, which names it', () => {
+    const answer = result('sy-he-01');
+    expect(answer.answer).toContain('והתפללו בבית הכנסת לשלום הצאר');
+    expect(answer.answer).toContain('"אוהל יצחק"');
+    expect(answer.polluting).toEqual([]);
+  });
+
+  it('writes no source into the text: the sources line shows it once', () => {
+    for (const r of evaluation.results) expect(r.answer).not.toMatch(/^(Sources?|מקורות?):/mu);
+  });
+});
