@@ -6,7 +6,7 @@ STAMP := node_modules/.kesher-install-stamp
 .PHONY: start test typecheck test-unit bench bench-platform bench-api bench-chat bench-answers bench-client client services-up services-down kafka-start kafka-stop compose-check
 
 # Dependencies are installed from the lockfile whenever it is newer than the last install.
-$(STAMP): package.json package-lock.json contracts/package.json services/package.json projections/package.json client/package.json
+$(STAMP): package.json package-lock.json contracts/package.json services/package.json projections/package.json client/package.json ops/package.json
 	npm ci --no-audit --no-fund
 	@touch $(STAMP)
 

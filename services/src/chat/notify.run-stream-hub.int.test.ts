@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSql } from '../platform/sql/pg.sql.js';
 import { createTestDatabase, postgresAvailability } from '../testing/test-database.js';
 import { createNotifyRunStreamHub, type NotifyRunStreamHub } from './notify.run-stream-hub.js';
-import { runStreamHubContract } from './run-stream-hub.contract.js';
+import { runStreamHubContract } from './testing/run-stream-hub.contract.js';
 import type { RunStreamEvent } from './run-stream-hub.js';
 
 const gate = await postgresAvailability();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { untilAborted } from './abortable.js';
 import { cutToFit } from './notify.run-stream-hub.js';
-import { runStreamHubContract } from './run-stream-hub.contract.js';
+import { runStreamHubContract } from './testing/run-stream-hub.contract.js';
 import { createRunStreamHub, type RunStreamEvent } from './run-stream-hub.js';
 
 runStreamHubContract('in-process', async () => {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
 import { gateService } from '../../testing/service-gate.js';
-import { eventStoreContract } from './event-store.contract.js';
+import { eventStoreContract } from './testing/event-store.contract.js';
 import { createEventStoreDbEventStore } from './eventstoredb.event-store.js';
 
 /**

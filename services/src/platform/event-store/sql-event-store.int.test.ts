@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createPgSql } from '../sql/pg.sql.js';
 import { createTestDatabase, postgresAvailability, createTestPglite } from '../../testing/test-database.js';
-import { eventStoreContract } from './event-store.contract.js';
+import { eventStoreContract } from './testing/event-store.contract.js';
 import { createSqlEventStore } from './sql-event-store.js';
 
 eventStoreContract(

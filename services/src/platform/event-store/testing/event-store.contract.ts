@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { comparePositions, type NewEvent, type RecordedEvent } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StreamDeletedError, WrongExpectedVersionError, type AllBatch, type AllFilter, type EventStore } from './event-store.port.js';
+import { StreamDeletedError, WrongExpectedVersionError, type AllBatch, type AllFilter, type EventStore } from '../event-store.port.js';
 
 /**
  * The behaviour every EventStore adapter must show. The suite only uses streams and event types unique

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunStreamEvent, RunStreamHub } from './run-stream-hub.js';
+import type { RunStreamEvent, RunStreamHub } from '../run-stream-hub.js';
 
 export interface RunStreamHubUnderTest {
   /** Where the worker appends. */
