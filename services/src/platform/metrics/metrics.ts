@@ -1,4 +1,4 @@
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** One registry per process, created in the composition root and handed to whoever reports. */
 export function createMetrics() {
@@ -21,6 +21,18 @@ export function createMetrics() {
     relayLag: new Gauge({
       name: 'kesher_relay_lag_positions',
       help: 'Global log positions between the head of $all and the relay checkpoint',
+      registers: [registry],
+    }),
+    busMessagesParked: new Counter({
+      name: 'kesher_bus_messages_parked_total',
+      help: 'Messages a consumer group gave up on after its handler failed (or its process died) too often; kept as dead letters',
+      labelNames: ['group', 'topic'],
+      registers: [registry],
+    }),
+    busHandlerFailures: new Counter({
+      name: 'kesher_bus_handler_failures_total',
+      help: 'Handler attempts that threw; each is retried after a back-off until the message is parked',
+      labelNames: ['group', 'topic'],
       registers: [registry],
     }),
   };
