@@ -1,17 +1,27 @@
 import { kafkaAvailability, kafkaBrokers } from '../../testing/kafka.js';
+import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
+import { createPgSql } from '../sql/pg.sql.js';
 import { createKafkaBus } from './kafka.bus.js';
 import { messageBusContract } from './message-bus.contract.js';
 
-const openBus = () => createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-contract-test' });
 const kafka = await kafkaAvailability();
+const postgres = await postgresAvailability();
 
+// The bus as the composition roots make it: with the deployment's database for its delivery ledger.
 messageBusContract(
   'kafka',
   async () => {
+    const db = await createTestDatabase();
+    const sql = createPgSql({ connectionString: db.url });
+    const openBus = () => createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-contract-test', sql });
     let bus = openBus();
     return {
       bus,
-      teardown: () => bus.close(),
+      teardown: async () => {
+        await bus.close();
+        await sql.close();
+        await db.drop();
+      },
       restart: async () => {
         await bus.close();
         bus = openBus();
@@ -19,5 +29,5 @@ messageBusContract(
       },
     };
   },
-  kafka,
+  kafka.available ? postgres : kafka,
 );

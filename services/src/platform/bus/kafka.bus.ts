@@ -10,6 +10,9 @@ import {
   type KafkaMessage,
   type RetryOptions,
 } from 'kafkajs';
+import type { Sql } from '../sql/sql.port.js';
+import { backoffMs, createConsumerEngine, type ConsumerEngine, type DeliveryOptions, type PartitionSession } from './consumer-engine.js';
+import { createMemoryDeliveryLedger, createSqlDeliveryLedger, type DeliveryLedger } from './delivery-ledger.js';
 import type { ConsumeOptions, Consumer, DeliveredMessage, MessageBus, OutgoingMessage } from './message-bus.port.js';
 
 export interface KafkaBusOptions {
@@ -17,13 +20,20 @@ export interface KafkaBusOptions {
   clientId?: string;
   /** Partitions of the topics this bus creates. */
   partitions?: number;
-  /** Batches of each consumer handled at the same time; each partition is still handled in order. */
-  partitionsConsumedConcurrently?: number;
   /**
-   * How long the group waits for a silent member before moving its partitions. kafkajs heartbeats only
-   * between messages, so a handler that runs longer than this loses its partition (and the message is
-   * redelivered). Also how long a consumer takes to get its partitions back after a broker restart
-   * that it could not leave the group through. Default 10 s (the broker's minimum is 6 s).
+   * The deployment's database, where the delivery ledger lives: attempts of unfinished messages (so a
+   * message that kills its consumer is counted across restarts) and dead letters. Without it (benches,
+   * tools) attempts are counted in this process only and dead letters kept in memory.
+   */
+  sql?: Sql;
+  /** Attempts before parking, metrics, logging (consumer-engine.ts). */
+  deliveries?: DeliveryOptions;
+  /**
+   * How long the group waits for a silent member before moving its partitions. Handlers run beside the
+   * fetch loop, which keeps heartbeating, so a long handler does not lose its partition. This is how
+   * long the partitions of a member that died (kill -9) wait before another member takes them, and how
+   * long a consumer takes to get its partitions back after a broker restart that it could not leave the
+   * group through. Default 10 s (the broker's minimum is 6 s).
    */
   sessionTimeoutMs?: number;
   /** How long consume() waits for its consumer to join the group before it gives up. */
@@ -37,8 +47,6 @@ export interface KafkaBusOptions {
   publishTimeoutMs?: number;
   /** kafkajs' own logging; errors only by default. */
   logLevel?: KafkaLogLevel;
-  /** Told about every failed handler attempt; the message is retried after `retryInMs`. */
-  onHandlerError?: (error: unknown, message: DeliveredMessage, attempt: number, retryInMs: number) => void;
 }
 
 /**
@@ -48,7 +56,10 @@ export interface KafkaBusOptions {
  */
 const clientRetry: RetryOptions = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 5 };
 
-const handlerBackoff = { initialMs: 100, maxMs: 5_000 };
+/** Messages a consumer holds in memory per partition beyond the lowest unfinished one; past it the partition is paused. */
+const WINDOW = 1_000;
+/** How long a finished message may wait for its offset to be committed (a crash in between only redelivers it). */
+const COMMIT_DELAY_MS = 200;
 
 export function createKafkaBus(options: KafkaBusOptions): MessageBus {
   const kafka = new Kafka({
@@ -69,6 +80,8 @@ export function createKafkaBus(options: KafkaBusOptions): MessageBus {
   });
   const connectProducer = once(() => producer.connect());
   const consumers = new Set<Consumer>();
+  const ledger: DeliveryLedger = options.sql ? createSqlDeliveryLedger({ sql: options.sql }) : createMemoryDeliveryLedger();
+  const reservations = new Map<string, bigint>();
 
   return {
     name: 'kafka',
@@ -86,7 +99,8 @@ export function createKafkaBus(options: KafkaBusOptions): MessageBus {
 
     async consume(consumeOptions) {
       await topics.ensure(consumeOptions.topics);
-      const consumer = await startGroupConsumer(kafka, consumeOptions, options);
+      const engine = createConsumerEngine({ options: consumeOptions, ledger, deliveries: options.deliveries ?? {}, reservations });
+      const consumer = await startGroupConsumer(kafka, consumeOptions, options, engine);
       const tracked: Consumer = {
         async stop() {
           consumers.delete(tracked);
@@ -96,6 +110,8 @@ export function createKafkaBus(options: KafkaBusOptions): MessageBus {
       consumers.add(tracked);
       return tracked;
     },
+
+    deadLetters: (query) => ledger.list(query),
 
     async close() {
       await Promise.all([...consumers].map((consumer) => consumer.stop()));
@@ -144,17 +160,115 @@ function createTopicRegistry(admin: Admin, numPartitions: number) {
   };
 }
 
+/** A partition this consumer reads, in the current group generation. */
+interface ReadPartition {
+  topic: string;
+  partition: number;
+  session: PartitionSession;
+  consumer: KafkaConsumer;
+  /** Committed offset (the next to read) and the one to commit next. */
+  committed: bigint;
+  target: bigint;
+  timer?: NodeJS.Timeout;
+  committing: Promise<void>;
+}
+
 /**
  * A kafkajs consumer restarts itself after most failures, but not after errors it classes as not
  * retriable (a missing group coordinator while the broker restarts is one). This supervisor replaces a
  * consumer that gave up with a new one, so a subscription survives any broker outage.
+ *
+ * kafkajs fetches again only once every batch of its last fetch was handled, so a batch that waits for
+ * its handlers would hold every partition (and every later message) behind its slowest message. The
+ * batches are therefore handed to the consumer engine and the fetch goes on: the engine handles them
+ * (several lanes at once, one key at a time), and this consumer commits each partition's lowest
+ * unfinished offset itself (kafkajs' auto-commit is off; `resolveOffset` only moves the fetch position).
+ * A partition whose backlog reaches WINDOW is paused until it drains.
  */
-async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options: KafkaBusOptions) {
+async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options: KafkaBusOptions, engine: ConsumerEngine) {
   let stopped = false;
   let current: KafkaConsumer | undefined;
   let replacing: Promise<void> | undefined;
   // Set again when a replacement gives up while it is still starting, so the loop below goes on.
   let needsReplacement = false;
+  const reading = new Map<string, ReadPartition>();
+  const paused = new Set<ReadPartition>();
+
+  const commit = (read: ReadPartition) => {
+    clearTimeout(read.timer);
+    read.timer = undefined;
+    read.committing = read.committing.then(async () => {
+      const offset = read.target;
+      if (read.session.detached || offset <= read.committed) return;
+      try {
+        await read.consumer.commitOffsets([{ topic: read.topic, partition: read.partition, offset: offset.toString() }]);
+        read.committed = offset;
+      } catch {
+        // The broker or the group is in motion: try again shortly (a rebalance detaches the partition instead).
+        if (!read.session.detached) read.timer ??= setTimeout(() => void commit(read), 1_000);
+      }
+    });
+    return read.committing;
+  };
+
+  /** A new generation reads every partition again from its committed offset: forget what was queued. */
+  const forgetPartitions = () => {
+    for (const read of reading.values()) {
+      read.session.detach();
+      clearTimeout(read.timer);
+    }
+    for (const read of paused) {
+      try {
+        read.consumer.resume([{ topic: read.topic, partitions: [read.partition] }]);
+      } catch {
+        // A consumer that is gone has nothing paused.
+      }
+    }
+    paused.clear();
+    reading.clear();
+  };
+
+  const openRead = async (consumer: KafkaConsumer, topic: string, partition: number, from: bigint): Promise<ReadPartition> => {
+    // Assigned before the session can call back: its hooks fire only once messages were added.
+    let read!: ReadPartition;
+    const session = await engine.openPartition({ groupId: consume.groupId, topic, partition }, from, {
+      onCommitPoint(offset, urgent) {
+        read.target = offset;
+        if (urgent) void commit(read);
+        else read.timer ??= setTimeout(() => void commit(read), COMMIT_DELAY_MS);
+      },
+      onProgress() {
+        if (!paused.has(read) || read.session.backlog > WINDOW / 2) return;
+        paused.delete(read);
+        try {
+          read.consumer.resume([{ topic, partitions: [partition] }]);
+        } catch {
+          // Replaced meanwhile: the new consumer reads it unpaused.
+        }
+      },
+    });
+    read = { topic, partition, consumer, session, committed: from, target: from, committing: Promise.resolve() };
+    return read;
+  };
+
+  const eachBatch = (consumer: KafkaConsumer) => async (payload: EachBatchPayload) => {
+    const { batch, resolveOffset, isRunning, isStale } = payload;
+    // Not resolved: whoever reads the partition next fetches these again.
+    if (engine.stopping || stopped || !isRunning() || isStale() || batch.messages.length === 0) return;
+    const id = `${batch.topic}/${batch.partition}`;
+    let read = reading.get(id);
+    if (!read || read.consumer !== consumer) {
+      read?.session.detach();
+      read = await openRead(consumer, batch.topic, batch.partition, BigInt(batch.messages[0]!.offset));
+      reading.set(id, read);
+    }
+    await read.session.add(batch.messages.map((message) => toDelivered(batch.topic, batch.partition, message)), BigInt(batch.lastOffset()));
+    resolveOffset(batch.lastOffset());
+    if (read.session.backlog >= WINDOW && !paused.has(read)) {
+      paused.add(read);
+      payload.pause();
+    }
+  };
 
   const onGaveUp = () => {
     needsReplacement = true;
@@ -163,16 +277,14 @@ async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options
 
   const launch = async (consumer = createConsumer(kafka, consume.groupId, options, onGaveUp)) => {
     current = consumer;
+    consumer.on(consumer.events.GROUP_JOIN, forgetPartitions);
+    // Commit what is finished before the partitions may move (the broker still takes commits while it prepares the rebalance).
+    consumer.on(consumer.events.REBALANCING, () => {
+      for (const read of reading.values()) void commit(read);
+    });
     await consumer.connect();
     await consumer.subscribe({ topics: [...consume.topics], fromBeginning: consume.fromBeginning ?? true });
-    await consumer.run({
-      eachBatchAutoResolve: false,
-      // Resolved offsets are committed at the end of each batch anyway; this bounds how much a long
-      // batch would redeliver after a crash.
-      autoCommitInterval: 1_000,
-      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
-      eachBatch: (payload) => handleBatch(payload, consume.handler, options.onHandlerError ?? logHandlerError),
-    });
+    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: eachBatch(consumer) });
   };
 
   const replace = async () => {
@@ -199,6 +311,7 @@ async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options
     await joined;
   } catch (error) {
     stopped = true;
+    await engine.stop();
     await current?.disconnect().catch(() => {});
     throw error;
   }
@@ -206,6 +319,18 @@ async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options
   return {
     async stop() {
       stopped = true;
+      try {
+        // Whatever is fetched from now on would only be refused (and fetched again, at once).
+        current?.pause(consume.topics.map((topic) => ({ topic })));
+      } catch {
+        // Not running (replaced, or never started): nothing to pause.
+      }
+      // Let the handlers that run finish, commit what they finished, then leave the group.
+      await engine.stop();
+      const reads = [...reading.values()];
+      await Promise.all(reads.map(commit));
+      await Promise.all(reads.filter((read) => read.committed === read.target).map((read) => read.session.release().catch(() => {})));
+      reads.forEach((read) => clearTimeout(read.timer));
       await replacing;
       await current?.disconnect();
     },
@@ -250,55 +375,6 @@ function firstJoin(consumer: KafkaConsumer, timeoutMs: number) {
   });
 }
 
-/**
- * Handles a partition's batch strictly in order. An offset is resolved only after its handler resolved;
- * a failing message is retried here, in place, so nothing behind it in the partition is handled first
- * and nothing is skipped. Leaving the loop without resolving (stop, rebalance) means the unresolved
- * messages are fetched again by whoever owns the partition next.
- */
-async function handleBatch(
-  payload: EachBatchPayload,
-  handler: ConsumeOptions['handler'],
-  onHandlerError: NonNullable<KafkaBusOptions['onHandlerError']>,
-) {
-  const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, uncommittedOffsets, isRunning, isStale } = payload;
-  const active = () => isRunning() && !isStale();
-  for (const message of batch.messages) {
-    if (!active()) return;
-    const delivered = toDelivered(batch.topic, batch.partition, message);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await handler(delivered);
-        break;
-      } catch (error) {
-        // What was handled before the failure must not be handled again if this process goes away.
-        if (attempt === 1) await commitOffsetsIfNecessary(uncommittedOffsets());
-        const retryInMs = backoffMs(attempt);
-        onHandlerError(error, delivered, attempt, retryInMs);
-        if (!(await waitWhile(active, retryInMs, heartbeat))) return;
-      }
-    }
-    resolveOffset(message.offset);
-    await commitOffsetsIfNecessary();
-    await heartbeat();
-  }
-}
-
-/** Waits `ms`, heartbeating so the group keeps the partition; false if the consumer stopped meanwhile. */
-async function waitWhile(active: () => boolean, ms: number, heartbeat: () => Promise<void>) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (!active()) return false;
-    await sleep(Math.min(200, until - Date.now()));
-    await heartbeat();
-  }
-  return active();
-}
-
-function backoffMs(attempt: number) {
-  return Math.min(handlerBackoff.maxMs, handlerBackoff.initialMs * 2 ** (attempt - 1));
-}
-
 function toDelivered(topic: string, partition: number, message: KafkaMessage): DeliveredMessage {
   return {
     topic,
@@ -318,13 +394,6 @@ function toHeaders(headers: IHeaders | undefined): Record<string, string> {
     if (last !== undefined) result[name] = last.toString();
   }
   return result;
-}
-
-function logHandlerError(error: unknown, message: DeliveredMessage, attempt: number, retryInMs: number) {
-  const reason = error instanceof Error ? error.message : String(error);
-  console.warn(
-    `kafka bus: handler failed on ${message.topic}[${message.partition}]@${message.offset} (attempt ${attempt}), retrying in ${retryInMs} ms: ${reason}`,
-  );
 }
 
 async function withDeadline(work: Promise<void>, ms: number, timeoutError: () => Error) {

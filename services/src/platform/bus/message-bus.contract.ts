@@ -183,6 +183,188 @@ export function messageBusContract(
       expect(second.seen.map(n).filter((i) => acknowledgedBeforeStop.has(i))).toEqual([]);
     });
 
+    it('parks a message whose handler failed maxAttempts times, with the reason, and goes on in order', async () => {
+      const t = topic('park');
+      await bus.publish(t, [...range(5).map((i) => numbered('p', i)), ...range(3).map((i) => numbered('q', i))]);
+      const attempts: DeliveredMessage[] = [];
+      const handled: DeliveredMessage[] = [];
+      const parked: { message: DeliveredMessage; reason: string }[] = [];
+      const poison = (message: DeliveredMessage) => message.key === 'p' && n(message) === 2;
+      await consume({
+        groupId: group('park'),
+        topics: [t],
+        maxAttempts: 3,
+        handler: async (message) => {
+          attempts.push(message);
+          if (poison(message)) throw new Error(`cannot digest p/2 (try ${attempts.filter(poison).length})`);
+          handled.push(message);
+        },
+        onParked: async (message, reason) => void parked.push({ message, reason }),
+      });
+
+      await expect.poll(() => byKey(handled, 'p'), within).toEqual([0, 1, 3, 4]);
+      await expect.poll(() => byKey(handled, 'q'), within).toEqual([0, 1, 2]);
+      // Three attempts, then parked, and only then the rest of its key.
+      expect(byKey(attempts, 'p')).toEqual([0, 1, 2, 2, 2, 3, 4]);
+      expect(parked).toHaveLength(1);
+      expect(parked[0]!.message).toMatchObject({ key: 'p', value: JSON.stringify({ key: 'p', n: 2 }) });
+      expect(parked[0]!.reason).toBe('cannot digest p/2 (try 3)');
+
+      const letters = await bus.deadLetters({ groupId: group('park') });
+      expect(letters).toHaveLength(1);
+      expect(letters[0]).toMatchObject({
+        groupId: group('park'),
+        topic: t,
+        key: 'p',
+        value: JSON.stringify({ key: 'p', n: 2 }),
+        headers: {},
+        partition: parked[0]!.message.partition,
+        offset: parked[0]!.message.offset,
+        attempts: 3,
+        reason: 'cannot digest p/2 (try 3)',
+      });
+      expect(Date.now() - letters[0]!.parkedAt.getTime()).toBeLessThan(60_000);
+    });
+
+    it('counts the attempts of a failing message across a restart', async (context) => {
+      if (!restart) return context.skip('the adapter under test cannot be restarted');
+      const t = topic('attempts-restart');
+      await bus.publish(t, range(3).map((i) => numbered('x', i)));
+      const tries: number[] = [];
+      const handled: number[] = [];
+      const parked: string[] = [];
+      const options = (tag: number): ConsumeOptions => ({
+        groupId: group('attempts-restart'),
+        topics: [t],
+        maxAttempts: 4,
+        handler: async (message) => {
+          if (n(message) === 1) {
+            tries.push(tag);
+            throw new Error('always fails');
+          }
+          handled.push(n(message));
+        },
+        onParked: async (message) => void parked.push(message.offset),
+      });
+      await consume(options(1));
+      await expect.poll(() => tries.length, within).toBeGreaterThanOrEqual(2);
+
+      bus = await restart();
+      started = [];
+      const beforeRestart = tries.length;
+      expect(beforeRestart).toBeLessThan(4);
+      await consume(options(2));
+
+      await expect.poll(() => parked.length, within).toBe(1);
+      await expect.poll(() => handled.filter((i) => i === 2).length, within).toBeGreaterThanOrEqual(1);
+      // Four in all, not four more after the restart.
+      expect(tries).toHaveLength(4);
+      expect(tries.filter((tag) => tag === 2)).toHaveLength(4 - beforeRestart);
+      expect((await bus.deadLetters({ groupId: group('attempts-restart') }))[0]).toMatchObject({ attempts: 4, reason: 'always fails' });
+    });
+
+    it('handles up to `concurrency` keys at once, each key in order', async () => {
+      const t = topic('concurrency');
+      await bus.publish(t, [...range(6).map((i) => numbered(`k${i % 3}`, i)), ...range(2).map((i) => numbered('k3', 6 + i))]);
+      let running = 0;
+      let most = 0;
+      const seen: DeliveredMessage[] = [];
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await consume({
+        groupId: group('concurrency'),
+        topics: [t],
+        concurrency: 3,
+        handler: async (message) => {
+          running++;
+          most = Math.max(most, running);
+          seen.push(message);
+          await released;
+          running--;
+        },
+      });
+
+      await expect.poll(() => running, within).toBe(3);
+      release();
+      await expect.poll(() => seen.length, within).toBeGreaterThanOrEqual(8);
+      expect(most).toBe(3);
+      for (const key of ['k0', 'k1', 'k2']) expect(byKey(seen, key)).toEqual(range(6).filter((i) => `k${i % 3}` === key));
+      expect(byKey(seen, 'k3')).toEqual([6, 7]);
+    });
+
+    it('gives a lane one slot: a lane with a backlog does not hold the others back', async () => {
+      const t = topic('lanes');
+      const inLane = (lane: string, key: string, i: number): OutgoingMessage => ({ key, value: JSON.stringify({ key, n: i, lane }) });
+      // Lane A: four slow messages (two of key a, two of a-other); lanes B and C: quick ones, published after.
+      await bus.publish(t, [inLane('A', 'a', 0), inLane('A', 'a', 1), inLane('A', 'a-other', 2), inLane('A', 'a-other', 3)]);
+      await bus.publish(t, [inLane('B', 'b', 4), inLane('B', 'b', 5), inLane('C', 'c', 6)]);
+      const laneOf = (message: DeliveredMessage) => (JSON.parse(message.value) as { lane: string }).lane;
+      let runningInA = 0;
+      let mostInA = 0;
+      const finished: DeliveredMessage[] = [];
+      let releaseA!: () => void;
+      const aReleased = new Promise<void>((resolve) => (releaseA = resolve));
+      await consume({
+        groupId: group('lanes'),
+        topics: [t],
+        concurrency: 3,
+        laneOf,
+        handler: async (message) => {
+          if (laneOf(message) === 'A') {
+            runningInA++;
+            mostInA = Math.max(mostInA, runningInA);
+            await aReleased;
+            runningInA--;
+          }
+          finished.push(message);
+        },
+      });
+
+      // B and C are done while lane A's first message is still being handled.
+      await expect.poll(() => finished.filter((m) => laneOf(m) !== 'A').length, within).toBe(3);
+      expect(finished.filter((m) => laneOf(m) === 'A')).toEqual([]);
+      expect(runningInA).toBe(1);
+      expect(byKey(finished, 'b')).toEqual([4, 5]);
+      releaseA();
+      await expect.poll(() => finished.filter((m) => laneOf(m) === 'A').length, within).toBe(4);
+      expect(mostInA).toBe(1);
+      expect(byKey(finished, 'a')).toEqual([0, 1]);
+      expect(byKey(finished, 'a-other')).toEqual([2, 3]);
+    });
+
+    it('never commits past a message still being handled, however many after it finished', async () => {
+      const t = topic('lowest-unfinished');
+      await bus.publish(t, range(6).map((i) => numbered(`k${i}`, i)));
+      let stopping = false;
+      let releaseHeld!: () => void;
+      const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+      const firstDone = new Set<number>();
+      let holding = false;
+      const first = await consume({
+        groupId: group('lowest-unfinished'),
+        topics: [t],
+        concurrency: 2,
+        handler: async (message) => {
+          if (n(message) === 0) {
+            holding = true;
+            await held;
+            // Stopped before it finished: it must come again.
+            if (stopping) throw new Error('consumer is stopping');
+          }
+          firstDone.add(n(message));
+        },
+      });
+      await expect.poll(() => holding && firstDone.size === 5, within).toBe(true);
+
+      stopping = true;
+      const stopped = first.stop();
+      releaseHeld();
+      await stopped;
+
+      const second = await collect({ groupId: group('lowest-unfinished'), topics: [t] });
+      await expect.poll(() => second.seen.map(n), within).toContain(0);
+    });
+
     it('loses nothing when the bus is closed and reopened', async (context) => {
       if (!restart) return context.skip('the adapter under test cannot be restarted');
       const consumed = topic('restart-consumed');

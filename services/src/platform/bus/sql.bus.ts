@@ -1,117 +1,120 @@
 import type { Sql } from '../sql/sql.port.js';
+import { createConsumerEngine, type ConsumerEngine, type DeliveryOptions } from './consumer-engine.js';
+import { createSqlDeliveryLedger } from './delivery-ledger.js';
 import type { ConsumeOptions, Consumer, DeliveredMessage, MessageBus } from './message-bus.port.js';
-
-const schema = `
-CREATE TABLE IF NOT EXISTS bus_messages (
-  seq bigserial PRIMARY KEY,
-  topic text NOT NULL,
-  key text NOT NULL,
-  value text NOT NULL,
-  headers jsonb NOT NULL DEFAULT '{}',
-  created_at timestamptz NOT NULL DEFAULT now()
-);
-CREATE INDEX IF NOT EXISTS bus_messages_topic ON bus_messages (topic, seq);
-CREATE TABLE IF NOT EXISTS bus_offsets (
-  group_id text NOT NULL,
-  topic text NOT NULL,
-  seq bigint NOT NULL,
-  PRIMARY KEY (group_id, topic)
-);`;
 
 const IDLE_POLL_MS = 200;
 const PAGE = 100;
+/** Messages a consumer holds in memory per topic beyond the lowest unfinished one: how far ahead it looks for other lanes. */
+const WINDOW = 1_000;
 /** How long handled messages may wait for their acknowledgement to be written. */
 const ACK_DELAY_MS = 100;
+/** How long a loop waits after a database error before it starts again. */
+const RESTART_MS = 5_000;
 
 /** How a topic loop is woken: `pending` remembers a publish that came while it was busy, so no wake-up is lost. */
 interface Signal {
   wake?: () => void;
   pending: boolean;
 }
-const RETRY_FIRST_MS = 50;
-const RETRY_MAX_MS = 5000;
 
 /**
  * The embedded default's message bus: a log table and committed offsets in the same database as the
  * event store (PGlite under ./data), so nothing is lost across a restart. Each topic is one ordered
- * partition: order per key holds because order per topic does. Publishers of a topic take an
- * advisory lock until commit, so sequence numbers become visible in order even on a real Postgres.
+ * partition (partition 0): order per key holds because messages of a key are never handled out of
+ * turn (consumer-engine.ts). Publishers of a topic take an advisory lock until commit, so sequence
+ * numbers become visible in order even on a real Postgres. The tables are the bus module's migrations.
  */
-export async function createSqlBus(deps: { sql: Sql }): Promise<MessageBus> {
+export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOptions }): Promise<MessageBus> {
   const { sql } = deps;
-  await sql.exec(schema);
+  const ledger = createSqlDeliveryLedger({ sql });
+  const reservations = new Map<string, bigint>();
   /** Per consumer: wakes its loop for one topic (a publish wakes only the readers of its topic), or all of them. */
   const wakers = new Set<(topic?: string) => void>();
   const consumers = new Set<{ stop: () => Promise<void> }>();
 
-  async function runLoop(options: ConsumeOptions, topic: string, isRunning: () => boolean, signal: Signal) {
+  async function runLoop(options: ConsumeOptions, engine: ConsumerEngine, topic: string, isRunning: () => boolean, signal: Signal, stopped: () => Promise<void>) {
     const { groupId } = options;
     const start = options.fromBeginning === false ? `(SELECT coalesce(max(seq), 0) FROM bus_messages WHERE topic = $2)` : '0';
     await sql.query(`INSERT INTO bus_offsets (group_id, topic, seq) VALUES ($1, $2, ${start}) ON CONFLICT DO NOTHING`, [groupId, topic]);
     const { rows: stored } = await sql.query<{ seq: string }>(`SELECT seq::text AS seq FROM bus_offsets WHERE group_id = $1 AND topic = $2`, [groupId, topic]);
-    /** The last message handled; what is stored (`acked`) follows it shortly. */
-    let handled = stored[0]!.seq;
-    let acked = handled;
+    /** The stored offset is the last message handled; `target` is what may be stored next. */
+    let acked = BigInt(stored[0]!.seq);
+    let target = acked;
     let acking: Promise<void> = Promise.resolve();
     let ackTimer: NodeJS.Timeout | undefined;
-    // Acknowledge only what the handler resolved, and in one write for everything handled in the last
-    // moment rather than one per message: a crash in between redelivers those, which at-least-once allows.
+    // Acknowledge only what is finished, and in one write for everything finished in the last moment
+    // rather than one per message: a crash in between redelivers those, which at-least-once allows.
     const ack = () => {
       clearTimeout(ackTimer);
       ackTimer = undefined;
       acking = acking.then(async () => {
-        const target = handled;
-        if (target === acked) return;
-        await sql.query(`UPDATE bus_offsets SET seq = $3 WHERE group_id = $1 AND topic = $2`, [groupId, topic, target]);
-        acked = target;
+        const next = target;
+        if (next <= acked) return;
+        await sql.query(`UPDATE bus_offsets SET seq = GREATEST(seq, $3) WHERE group_id = $1 AND topic = $2`, [groupId, topic, next.toString()]);
+        acked = next;
       });
       return acking;
     };
-    let retryDelay = RETRY_FIRST_MS;
+    let windowFull = false;
+    const session = await engine.openPartition({ groupId, topic, partition: 0 }, acked + 1n, {
+      onCommitPoint(point, urgent) {
+        target = point - 1n;
+        if (urgent) void ack().catch(() => {});
+        else ackTimer ??= setTimeout(() => void ack().catch(() => {}), ACK_DELAY_MS);
+      },
+      onProgress() {
+        // Only a loop that stopped reading because its window was full needs to hear about it.
+        if (!windowFull) return;
+        signal.pending = true;
+        signal.wake?.();
+      },
+    });
+    let read = acked;
     try {
       while (isRunning()) {
         // Whatever was published before this read is in it; a publish during the work below wakes the next pause.
         signal.pending = false;
-        const { rows } = await sql.query<{ seq: string; key: string; value: string; headers: Record<string, string> }>(
-          `SELECT m.seq::text AS seq, m.key, m.value, m.headers FROM bus_messages m
-           WHERE m.topic = $1 AND m.seq > $2::bigint ORDER BY m.seq LIMIT ${PAGE}`,
-          [topic, handled],
-        );
-        let failed = false;
-        for (const row of rows) {
-          if (!isRunning()) break;
-          const message: DeliveredMessage = { topic, partition: 0, offset: row.seq, key: row.key, value: row.value, headers: row.headers };
-          try {
-            await options.handler(message);
-          } catch {
-            failed = true;
-            break;
+        windowFull = session.backlog >= WINDOW;
+        if (!windowFull) {
+          const { rows } = await sql.query<{ seq: string; key: string; value: string; headers: Record<string, string> }>(
+            `SELECT m.seq::text AS seq, m.key, m.value, m.headers FROM bus_messages m
+             WHERE m.topic = $1 AND m.seq > $2::bigint ORDER BY m.seq LIMIT ${PAGE}`,
+            [topic, read.toString()],
+          );
+          if (rows.length > 0) {
+            const messages = rows.map((row): DeliveredMessage => ({ topic, partition: 0, offset: row.seq, key: row.key, value: row.value, headers: row.headers }));
+            const last = BigInt(rows[rows.length - 1]!.seq);
+            await session.add(messages, last);
+            read = last;
           }
-          retryDelay = RETRY_FIRST_MS;
-          handled = row.seq;
+          // A full page: there may be more right away.
+          if (rows.length === PAGE) continue;
         }
-        if (handled !== acked) ackTimer ??= setTimeout(() => void ack().catch(() => {}), ACK_DELAY_MS);
-        if (!isRunning()) return;
-        if (failed) {
-          await pause(retryDelay, signal, false);
-          retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
-        } else if (rows.length < PAGE) {
-          // The page was the end of the topic: sleep until a publish (one that came meanwhile wakes us at once).
-          await pause(IDLE_POLL_MS, signal, true);
-        }
+        // The end of the topic (or a full window): sleep until a publish or progress (one that came meanwhile wakes us at once).
+        await pause(IDLE_POLL_MS, signal, true);
       }
+    } catch (error) {
+      session.detach();
+      clearTimeout(ackTimer);
+      throw error;
     } finally {
-      await ack().catch(() => {});
+      if (!session.detached) {
+        // Stopping: once the handlers still running are done, store what they finished and say nothing is in flight.
+        await stopped();
+        await ack().catch(() => {});
+        if (target === acked) await session.release().catch(() => {});
+      }
     }
   }
 
   /** A database error (Postgres restarting, say) must not end the consumer: wait and carry on. */
-  async function superviseLoop(options: ConsumeOptions, topic: string, isRunning: () => boolean, signal: Signal) {
+  async function superviseLoop(options: ConsumeOptions, engine: ConsumerEngine, topic: string, isRunning: () => boolean, signal: Signal, stopped: () => Promise<void>) {
     while (isRunning()) {
       try {
-        await runLoop(options, topic, isRunning, signal);
+        await runLoop(options, engine, topic, isRunning, signal, stopped);
       } catch {
-        if (isRunning()) await pause(RETRY_MAX_MS, signal, true);
+        if (isRunning()) await pause(RESTART_MS, signal, true);
       }
     }
   }
@@ -146,6 +149,9 @@ export async function createSqlBus(deps: { sql: Sql }): Promise<MessageBus> {
 
     async consume(options): Promise<Consumer> {
       let running = true;
+      const engine = createConsumerEngine({ options, ledger, deliveries: deps.deliveries ?? {}, reservations });
+      let stopping: Promise<void> | undefined;
+      const stopEngine = () => (stopping ??= engine.stop());
       const signals = new Map(options.topics.map((topic) => [topic, { pending: false } as Signal]));
       const waker = (topic?: string) => {
         for (const [name, signal] of signals) {
@@ -155,19 +161,22 @@ export async function createSqlBus(deps: { sql: Sql }): Promise<MessageBus> {
         }
       };
       wakers.add(waker);
-      const loops = [...signals].map(([topic, signal]) => superviseLoop(options, topic, () => running, signal));
+      const loops = [...signals].map(([topic, signal]) => superviseLoop(options, engine, topic, () => running, signal, stopEngine));
       const consumer = {
         async stop() {
           running = false;
           waker();
           wakers.delete(waker);
           consumers.delete(consumer);
+          await stopEngine();
           await Promise.all(loops);
         },
       };
       consumers.add(consumer);
       return consumer;
     },
+
+    deadLetters: (query) => ledger.list(query),
 
     async close() {
       await Promise.all([...consumers].map((consumer) => consumer.stop()));
