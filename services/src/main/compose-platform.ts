@@ -34,11 +34,13 @@ export async function composePlatform(config: Config, options: { applicationName
     : await createSqlEventStore({ sql });
   const eventStore = withEventSchemas(rawStore);
 
-  const bus: MessageBus = config.KAFKA_BROKERS
-    ? createKafkaBus({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: options.applicationName })
-    : await createSqlBus({ sql });
-
   const metrics = createMetrics();
+  // A handler that keeps failing (or kills its process) parks its message after BUS_MAX_ATTEMPTS (docs/bus.md).
+  const deliveries = { maxAttempts: config.BUS_MAX_ATTEMPTS, metrics };
+  const bus: MessageBus = config.KAFKA_BROKERS
+    ? createKafkaBus({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: options.applicationName, sql, deliveries })
+    : await createSqlBus({ sql, deliveries });
+
   const projector = createProjectionRunner({
     eventStore,
     sql,

@@ -44,6 +44,7 @@ export async function composeWorkers(
     handle: platform.handle,
     ingest: knowledge.ingest,
     groupId: groups.ingest,
+    concurrency: platform.config.INGEST_CONCURRENCY,
   });
   // Live answers for the SSE route: shared with the API of this process, or sent to other processes.
   const runStreams: LiveAnswers = options.runStreams ?? createRunStreamHub();

@@ -59,6 +59,10 @@ export const ConfigSchema = z.object({
   PLAN_FREE_MAX_FILES: z.coerce.number().int().nonnegative().optional(),
   /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
+  /** Attempts a bus message gets (a throwing handler, or a process that died handling it) before it is parked as a dead letter. */
+  BUS_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  /** Files the ingest worker reads at once; one owner's files are still read one at a time, so others are not queued behind them. */
+  INGEST_CONCURRENCY: z.coerce.number().int().positive().default(3),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
