@@ -3,20 +3,40 @@ import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.querie
 import { heldBy, type BlobStore } from '../platform/blobs/blob-store.port.js';
 import type { SqlExecutor } from '../platform/sql/sql.port.js';
 import { createIngestFile, type IngestOutcome } from './ingest/ingest-file.js';
+import { extractionSandboxDefaults, type ExtractionSandboxOptions } from './limits.js';
+import { createExtractionPool, type ExtractionPoolOptions } from './sandbox/extraction-pool.js';
 import { retrieve, type RetrievedPassage } from './search/retrieve.js';
+
+export interface KnowledgeServiceDeps {
+  readDb: SqlExecutor;
+  blobs: BlobStore;
+  /** The extraction sandbox's size and caps (EXTRACT_* in the configuration); defaults in limits.ts. */
+  extraction?: Partial<ExtractionSandboxOptions> & Pick<ExtractionPoolOptions, 'onWorkerLost'>;
+}
 
 /**
  * Everything the composition root needs from the knowledge module, in one call: the read side (files,
- * their text, storage, retrieval) over the read-model database, and the ingest step for the worker.
- * The projection itself is registered in @kesher/projections/registry.
+ * their text, storage, retrieval) over the read-model database, and the ingest step for the worker,
+ * which reads files in the extraction sandbox (worker threads with a memory cap and a time limit). The
+ * sandbox starts its threads on the first file, so a process that only serves reads never has any;
+ * `close` ends them. The projection itself is registered in @kesher/projections/registry.
  */
-export function createKnowledgeService(deps: { readDb: SqlExecutor; blobs: BlobStore }) {
+export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const queries = knowledgeQueries(deps.readDb);
+  const sandbox = createExtractionPool({
+    poolSize: deps.extraction?.poolSize ?? extractionSandboxDefaults.poolSize,
+    maxMemoryMb: deps.extraction?.maxMemoryMb ?? extractionSandboxDefaults.maxMemoryMb,
+    timeLimitMs: deps.extraction?.timeLimitMs ?? extractionSandboxDefaults.timeLimitMs,
+    onWorkerLost: deps.extraction?.onWorkerLost,
+  });
   return {
     reads: queries,
     // What a file's ingestion stores (its text, its passages) is held by that file: deleting it frees them.
-    ingest: ((uploaded) => createIngestFile({ blobs: heldBy(deps.blobs, uploaded.fileId) })(uploaded)) as (uploaded: KnowledgeFileUploaded) => Promise<IngestOutcome>,
+    ingest: ((uploaded) => createIngestFile({ blobs: heldBy(deps.blobs, uploaded.fileId), read: sandbox.read })(uploaded)) as (uploaded: KnowledgeFileUploaded) => Promise<IngestOutcome>,
     retrieve: (input: { assistantId: string; question: string; k?: number }): Promise<RetrievedPassage[]> => retrieve(deps.readDb, input),
+    /** The sandbox's counts (workers, files reading and waiting, workers lost to memory or time). */
+    sandbox: { stats: sandbox.stats },
+    close: () => sandbox.close(),
   };
 }
 

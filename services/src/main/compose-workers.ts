@@ -30,7 +30,17 @@ export async function composeWorkers(
   } = {},
 ) {
   const blobs: BlobStore = await createSqlBlobStore({ sql: platform.sql });
-  const knowledge = createKnowledgeService({ readDb: platform.sql, blobs });
+  const knowledge = createKnowledgeService({
+    readDb: platform.sql,
+    blobs,
+    // Uploaded files are read in worker threads with these caps, never on this process's event loop.
+    extraction: {
+      poolSize: platform.config.EXTRACT_POOL_SIZE,
+      maxMemoryMb: platform.config.EXTRACT_MAX_MEMORY_MB,
+      timeLimitMs: platform.config.EXTRACT_TIME_LIMIT_SECONDS && platform.config.EXTRACT_TIME_LIMIT_SECONDS * 1000,
+      onWorkerLost: (cause, file, detail) => console.error(`extraction worker replaced (${cause}) reading a ${file.kind} file${detail ? `: ${detail}` : ''}`),
+    },
+  });
   const groupSuffix = options.consumerGroupSuffix ?? (await consumerGroupSuffix(platform));
   const suffix = groupSuffix ? `-${groupSuffix}` : '';
   const relay =
@@ -83,6 +93,7 @@ export async function composeWorkers(
     async stop() {
       await aiRunner.stop();
       await ingest.stop();
+      await knowledge.close();
       await relay?.stop();
       await runStreams.close?.();
     },

@@ -96,6 +96,8 @@ export function writeZip(entries: readonly ZipEntry[]): Uint8Array {
 /** Bomb options: what the zip's directory claims the bomb unpacks to (a liar claims little). */
 export interface BombOptions {
   declaredSize?: number;
+  /** The text repeated inside (default: a sentence of Lorem ipsum); one letter makes a tree of many small nodes. */
+  text?: string;
 }
 
 /** An Office package built by office-builders with one part replaced by a compressed stream of our own. */
@@ -114,7 +116,7 @@ const LOREM = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do e
 export async function buildDocxBomb(bytes = 190 * 1000 * 1000, options: BombOptions = {}): Promise<Uint8Array> {
   const parts = docxParts([{ paragraph: 'MARKER' }]);
   const { head, tail } = splitAround(parts['word/document.xml']!, '<w:p><w:r><w:t xml:space="preserve">MARKER</w:t></w:r></w:p>');
-  const body = `<w:p><w:r><w:t xml:space="preserve">${LOREM}</w:t></w:r></w:p>`;
+  const body = `<w:p><w:r><w:t xml:space="preserve">${options.text ?? LOREM}</w:t></w:r></w:p>`;
   return officeWith(parts, 'word/document.xml', await compressRepeated({ head, body, bytes, tail }, 'raw'), options);
 }
 
@@ -122,7 +124,7 @@ export async function buildDocxBomb(bytes = 190 * 1000 * 1000, options: BombOpti
 export async function buildXlsxBomb(bytes = 190 * 1000 * 1000, options: BombOptions = {}): Promise<Uint8Array> {
   const parts = xlsxParts([{ name: 'Sheet', rows: [['MARKER']] }]);
   const { head, tail } = splitAround(parts['xl/worksheets/sheet1.xml']!, '<row r="1"><c r="A1" t="inlineStr"><is><t>MARKER</t></is></c></row>');
-  const body = `<row><c t="inlineStr"><is><t>${LOREM}</t></is></c><c><v>42</v></c></row>`;
+  const body = `<row><c t="inlineStr"><is><t>${options.text ?? LOREM}</t></is></c><c><v>42</v></c></row>`;
   return officeWith(parts, 'xl/worksheets/sheet1.xml', await compressRepeated({ head, body, bytes, tail }, 'raw'), options);
 }
 
@@ -130,7 +132,7 @@ export async function buildXlsxBomb(bytes = 190 * 1000 * 1000, options: BombOpti
 export async function buildPptxBomb(bytes = 190 * 1000 * 1000, options: BombOptions = {}): Promise<Uint8Array> {
   const parts = pptxParts([{ body: ['MARKER'] }]);
   const { head, tail } = splitAround(parts['ppt/slides/slide1.xml']!, '<a:p><a:r><a:t>MARKER</a:t></a:r></a:p>');
-  return officeWith(parts, 'ppt/slides/slide1.xml', await compressRepeated({ head, body: `<a:p><a:r><a:t>${LOREM}</a:t></a:r></a:p>`, bytes, tail }, 'raw'), options);
+  return officeWith(parts, 'ppt/slides/slide1.xml', await compressRepeated({ head, body: `<a:p><a:r><a:t>${options.text ?? LOREM}</a:t></a:r></a:p>`, bytes, tail }, 'raw'), options);
 }
 
 /**
@@ -155,12 +157,14 @@ export async function buildPdfBomb(bytes = 200 * MiB, options: { contentDictiona
 }
 
 /**
- * A PDF with `operators` text operators on one page (the issue's: seven million in 916 KB), each showing
- * one letter at its own position, so pdf.js does the full work of a text item for every one of them.
+ * A PDF with `operators` text operators on one page (the issue's: seven million in 916 KB), each placing
+ * one letter at its own position (`Tm … Tj`), so pdf.js does the full work of a text item for every one.
+ * Seven million unpack to about 200 MB and are refused at the unpack limit; one million (25 MB) are
+ * within it and keep pdf.js busy for seconds — the file for the time limit.
  */
 export async function buildPdfWithManyOperators(operators = 7_000_000): Promise<Uint8Array> {
-  const body = Array.from({ length: 64 }, (_, i) => `${(i % 8) + 1} 0 Td (${String.fromCharCode(97 + (i % 26))}) Tj\n`).join('');
-  const content = await compressRepeated({ head: 'BT /F1 11 Tf 72 700 Td\n', body, bytes: operators * (body.length / 128), tail: 'ET\n' }, 'zlib');
+  const body = Array.from({ length: 64 }, (_, i) => `1 0 0 1 ${72 + (i % 8) * 6} ${700 - (i >> 3) * 12} Tm (${String.fromCharCode(97 + (i % 26))}) Tj\n`).join('');
+  const content = await compressRepeated({ head: 'BT /F1 11 Tf\n', body, bytes: operators * (body.length / 64), tail: 'ET\n' }, 'zlib');
   return assemblePdf([content.data]);
 }
 

@@ -36,6 +36,13 @@ export const ConfigSchema = z.object({
   DEMO_ACCOUNTS: z.enum(['true', 'false']).optional(),
   /** Knowledge storage per owner in bytes (the free plan's 100 MB by default). */
   KNOWLEDGE_STORAGE_LIMIT_BYTES: z.coerce.number().int().positive().optional(),
+  /**
+   * The extraction sandbox: worker threads reading uploaded files off the API's event loop. Files read at
+   * once, one worker's heap cap, one file's time limit (unset: 2, 512 MB, 60 s, from knowledge/limits.ts).
+   */
+  EXTRACT_POOL_SIZE: z.coerce.number().int().positive().optional(),
+  EXTRACT_MAX_MEMORY_MB: z.coerce.number().int().min(32).optional(),
+  EXTRACT_TIME_LIMIT_SECONDS: z.coerce.number().positive().optional(),
   /** An OpenAI-compatible AI service; without a key the built-in grounded engine answers (offline). */
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
