@@ -13,6 +13,10 @@ import { createRunStreamHub } from '../chat/run-stream-hub.js';
 import type { LiveAnswers } from '../chat/choose-run-streams.js';
 import { chooseAnswerProvider } from '../chat/choose-provider.js';
 import type { AnswerProvider } from '../chat/answer-provider.port.js';
+import { createAssistantErasure } from '../domain/assistant/assistant-erasure.js';
+import { createPlanAllowances } from '../plans/plan-allowances.js';
+import { createPlanBook } from '../plans/plan-book.js';
+import { createAssistantErasureWorker } from '../workers/assistant-erasure/assistant-erasure.worker.js';
 
 /**
  * The relay ($all → bus) and the workers fed by the bus. In the embedded default they run inside the
@@ -47,7 +51,7 @@ export async function composeWorkers(
     options.relay === false
       ? undefined
       : createRelay({ eventStore: platform.eventStore, bus: platform.bus, sql: platform.sql, metrics: platform.metrics, onError: (e) => console.error('relay', e) });
-  const groups = { ingest: `ingest${suffix}`, aiRunner: `ai-runner${suffix}` };
+  const groups = { ingest: `ingest${suffix}`, aiRunner: `ai-runner${suffix}`, assistantErasure: `assistant-erasure${suffix}` };
   const ingest = createIngestWorker({
     bus: platform.bus,
     eventStore: platform.eventStore,
@@ -76,6 +80,21 @@ export async function composeWorkers(
     maxConcurrentRuns: platform.config.AI_MAX_CONCURRENT_RUNS,
     onError: (error) => console.error('ai-runner', error),
   });
+  // Finishes a deleted assistant's erasure if the API died before it did (idempotent otherwise).
+  const threads = threadQueries(platform.sql);
+  const assistantErasure = createAssistantErasureWorker({
+    bus: platform.bus,
+    eventStore: platform.eventStore,
+    erase: createAssistantErasure({
+      handle: platform.handle,
+      eventStore: platform.eventStore,
+      awaitReadModels: async () => true,
+      filesOf: async (ownerId, assistantId) => (await knowledge.reads.listFiles(ownerId, assistantId)).map((file) => file.id),
+      threadsOf: async (ownerId, assistantId) => (await threads.threadsOfAssistant(ownerId, assistantId)).map((thread) => thread.id),
+    }),
+    allowances: createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf: createPlanBook(platform.config) }),
+    groupId: groups.assistantErasure,
+  });
   return {
     blobs,
     /** The consumer groups the workers read in. */
@@ -89,8 +108,10 @@ export async function composeWorkers(
       await relay?.start();
       await ingest.start();
       await aiRunner.start();
+      await assistantErasure.start();
     },
     async stop() {
+      await assistantErasure.stop();
       await aiRunner.stop();
       await ingest.stop();
       await knowledge.close();

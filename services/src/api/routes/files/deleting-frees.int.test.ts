@@ -1,4 +1,5 @@
-import { messages } from '@kesher/contracts';
+import { randomUUID } from 'node:crypto';
+import { messages, streamIds } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../knowledge/extract/fixtures.js';
 import { createApiHarness, type ApiHarness } from '../../../testing/api-harness.js';
@@ -135,5 +136,32 @@ describe.skipIf(!gate.available)(`deleting knowledge frees it${gate.available ? 
     expect(rows[0]!.n).toBe(0);
     const { rows: files } = await h.platform.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM knowledge_files WHERE id = $1`, [file]);
     expect(files[0]!.n).toBe(0);
+  });
+
+  it('finishes a deletion the API did not: the erasure worker deletes what a deleted assistant left and gives its slot back', async () => {
+    const owner = await ownerWithAssistant();
+    const before = await blobCount();
+    const file = (await owner.upload('hours.txt', textFile('cut-short'))).json().id as string;
+    await owner.settled(file);
+    const thread = (await h.app.inject({ method: 'POST', url: '/api/v1/threads/', headers: owner.auth, payload: { assistant_id: owner.id } })).json().thread_id as string;
+    const { rows } = await h.platform.sql.query<{ id: string }>(`SELECT id FROM assistants WHERE numeric_id = $1`, [owner.id]);
+    const assistantId = rows[0]!.id;
+    // As if the API died right after recording the deletion: nothing else of it happened.
+    const stream = streamIds.assistant(assistantId);
+    const revision = BigInt((await h.platform.eventStore.readStream(stream)).length - 1);
+    const metadata = { eventId: randomUUID(), correlationId: 'cut-short', causationId: 'cut-short', actor: { kind: 'system' as const, id: 'test' }, timestamp: new Date().toISOString(), schemaVersion: 1 };
+    await h.platform.eventStore.appendToStream(stream, [{ type: 'AssistantDeleted', data: { assistantId }, metadata }], { expectedRevision: revision });
+
+    await expect.poll(async () => (await h.app.inject({ url: `/api/v1/openai/file/${file}/content`, headers: owner.auth })).statusCode, { timeout: 30_000, interval: 50 }).toBe(404);
+    await expect.poll(blobCount, { timeout: 30_000, interval: 50 }).toEqual(before);
+    await expect.poll(async () => (await h.platform.sql.query(`SELECT 1 FROM threads WHERE id = $1`, [thread])).rows.length, { timeout: 30_000, interval: 50 }).toBe(0);
+    expect((await owner.usage()).storage_mb).toBe(0);
+    // The free plan's one place is free again.
+    await expect
+      .poll(async () => (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: owner.auth, payload: { name: 'Again', description: 'd', instructions: 'i' } })).statusCode, {
+        timeout: 30_000,
+        interval: 100,
+      })
+      .toBe(201);
   });
 });
