@@ -10,6 +10,8 @@ describe('plans before billing', () => {
     const raised = await createPlanBook({ PLAN_FREE_MESSAGES_PER_MONTH: 1_000_000 })('anyone');
     expect(raised.limits).toEqual({ ...plans.FREE.limits, max_messages_per_month: 1_000_000 });
     expect(plans.FREE.limits.max_messages_per_month).toBe(100);
+    const counted = await createPlanBook({ PLAN_FREE_MAX_ASSISTANTS: 20, PLAN_FREE_MAX_FILES: 3 })('anyone');
+    expect(counted.limits).toEqual({ ...plans.FREE.limits, max_assistants: 20, max_files: 3 });
   });
 
   it('allows a message while the month has room, counting in the UTC month of now', async () => {
