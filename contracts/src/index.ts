@@ -3,6 +3,7 @@ export * from './events/account.events.js';
 export * from './events/assistant.events.js';
 export * from './events/knowledge.events.js';
 export * from './events/thread.events.js';
+export * from './events/crawl.events.js';
 export * from './events/registry.js';
 export * from './events/stream-names.js';
 export * from './rules/limits.js';

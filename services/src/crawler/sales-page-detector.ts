@@ -1,12 +1,14 @@
+import { PageCategorySchema, type PageCategory } from '@kesher/contracts';
 import type { PageSignals } from './page-signals.js';
+
+export type { PageCategory };
 
 /**
  * What kind of page this is, for Sales Mode: the first four categories are pages a buyer can be sent
  * to (see SALES_CATEGORIES); the others are knowledge but not a place to buy. "booking" covers booking
  * and contact pages (appointments, reservations, quotes, "contact us").
  */
-export type PageCategory = 'pricing' | 'product' | 'checkout' | 'booking' | 'support' | 'documentation' | 'company' | 'content';
-export const PAGE_CATEGORIES: readonly PageCategory[] = ['pricing', 'product', 'checkout', 'booking', 'support', 'documentation', 'company', 'content'];
+export const PAGE_CATEGORIES: readonly PageCategory[] = PageCategorySchema.options;
 export const SALES_CATEGORIES: ReadonlySet<PageCategory> = new Set(['pricing', 'product', 'checkout', 'booking']);
 
 export interface SalesPageInput {

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+/**
+ * Crawl events (stream `crawl-<crawlId>`), the facts a crawler worker records as it goes. Drafted with
+ * the crawler modules (services/src/crawler) and not yet registered in the event registry: the worker
+ * that appends them registers them. Page content is never in an event — the extracted text and clean
+ * HTML go to the blob store and the events carry their sha-256 (DESIGN §4).
+ */
+const Id = z.string().min(1);
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+const Url = z.string().min(1).max(4096);
+
+/** What kind of page it is, for Sales Mode; the first four are pages a buyer can be sent to. */
+export const PageCategorySchema = z.enum(['pricing', 'product', 'checkout', 'booking', 'support', 'documentation', 'company', 'content']);
+export type PageCategory = z.infer<typeof PageCategorySchema>;
+
+export const CrawlModeSchema = z.enum(['preview', 'crawl', 'recrawl']);
+export const PageKindSchema = z.enum(['html', 'pdf', 'docx', 'txt']);
+export const DiscoverySourceSchema = z.enum(['start', 'sitemap', 'link', 'resume']);
+export const PageSkipReasonSchema = z.enum(['robots', 'trap', 'noindex', 'duplicate', 'off-site-redirect', 'unsupported-type', 'empty', 'size-limit']);
+export const PageFailureReasonSchema = z.enum([
+  'invalid-url', 'unsupported-scheme', 'credentials-in-url', 'blocked-address', 'unresolvable', 'unreachable', 'timeout',
+  'too-many-redirects', 'redirect-loop', 'bad-redirect', 'aborted', 'not-found', 'http-error',
+]);
+export const CrawlStopReasonSchema = z.enum(['exhausted', 'page-limit', 'size-limit', 'failure-limit', 'cancelled']);
+
+export const CrawlRequestedSchema = z.object({
+  crawlId: Id,
+  assistantId: Id,
+  ownerId: Id,
+  mode: CrawlModeSchema,
+  startUrl: Url,
+  maxPages: z.number().int().positive(),
+  maxDepth: z.number().int().nonnegative(),
+  deleteOrphanedPages: z.boolean(),
+});
+export type CrawlRequested = z.infer<typeof CrawlRequestedSchema>;
+
+/** robots.txt was read for an origin (one per origin the crawl touches). */
+export const CrawlRobotsReadSchema = z.object({
+  crawlId: Id,
+  origin: Url,
+  note: z.string(),
+  crawlDelaySeconds: z.number().nonnegative().nullable(),
+  sitemaps: z.array(Url).max(50),
+});
+
+export const PageDiscoveredSchema = z.object({
+  crawlId: Id,
+  url: Url,
+  /** The dedup key (normalised address). */
+  key: Url,
+  depth: z.number().int().nonnegative(),
+  source: DiscoverySourceSchema,
+  fromUrl: Url.nullable(),
+});
+export type PageDiscovered = z.infer<typeof PageDiscoveredSchema>;
+
+export const PageFetchedSchema = z.object({
+  crawlId: Id,
+  url: Url,
+  finalUrl: Url,
+  key: Url,
+  depth: z.number().int().nonnegative(),
+  status: z.number().int(),
+  /** 304 to a conditional request: unchanged since the last crawl, nothing re-ingested. */
+  notModified: z.boolean(),
+  kind: PageKindSchema,
+  title: z.string().max(500).nullable(),
+  language: z.enum(['he', 'en', 'other']).nullable(),
+  characters: z.number().int().nonnegative(),
+  /** What the page counts towards the crawl's 10 MB. */
+  bytes: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+  note: z.string().nullable(),
+  /** Blob key of the extracted text (HTML) or of the file (PDF, Word): equal hashes, unchanged knowledge. */
+  contentSha256: Sha256.nullable(),
+  /** Blob key of the page's clean main-content HTML, for ingestion with headings. */
+  htmlSha256: Sha256.nullable(),
+  etag: z.string().max(500).nullable(),
+  lastModified: z.string().max(100).nullable(),
+  isSalesPage: z.boolean(),
+  salesCategory: PageCategorySchema.nullable(),
+  detectionReason: z.string().max(500).nullable(),
+  /** Same-site links, kept so a later 304 can carry on discovery without parsing. */
+  links: z.array(Url).max(2000),
+});
+export type PageFetched = z.infer<typeof PageFetchedSchema>;
+
+export const PageFailedSchema = z.object({
+  crawlId: Id,
+  url: Url,
+  key: Url,
+  depth: z.number().int().nonnegative(),
+  reason: PageFailureReasonSchema,
+  message: z.string().min(1),
+  status: z.number().int().nullable(),
+});
+
+export const PageSkippedSchema = z.object({
+  crawlId: Id,
+  url: Url,
+  key: Url,
+  depth: z.number().int().nonnegative(),
+  reason: PageSkipReasonSchema,
+  detail: z.string(),
+});
+
+/** The relevance score of a kept page, known once the crawl's link graph is complete. */
+export const PageScoredSchema = z.object({
+  crawlId: Id,
+  key: Url,
+  relevanceScore: z.number().min(0).max(1),
+  explanation: z.string().max(1000),
+});
+
+export const CrawlCompletedSchema = z.object({
+  crawlId: Id,
+  /** completed: covered; stopped: a limit or a cancel cut it short (the message says which). */
+  status: z.enum(['completed', 'stopped']),
+  reason: CrawlStopReasonSchema,
+  message: z.string().min(1),
+  pagesKept: z.number().int().nonnegative(),
+  pagesFailed: z.number().int().nonnegative(),
+  pagesSkipped: z.number().int().nonnegative(),
+  pagesDiscovered: z.number().int().nonnegative(),
+  totalBytes: z.number().int().nonnegative(),
+  durationMs: z.number().nonnegative(),
+});
+export type CrawlCompleted = z.infer<typeof CrawlCompletedSchema>;
+
+export const CrawlFailedSchema = z.object({
+  crawlId: Id,
+  reason: z.union([PageFailureReasonSchema, z.enum(['robots', 'no-pages'])]),
+  message: z.string().min(1),
+});
+export type CrawlFailed = z.infer<typeof CrawlFailedSchema>;
