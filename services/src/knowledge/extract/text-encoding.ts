@@ -1,7 +1,8 @@
 /**
  * Plain-text files arrive in whatever encoding the owner's editor used. A byte-order mark settles it;
  * otherwise UTF-16 shows itself by its zero bytes, UTF-8 by decoding without error, and what is left is a
- * legacy single-byte code page — for Kesher's owners usually Windows-1255 (Hebrew), else Windows-1252.
+ * legacy single-byte code page: Windows-1255 (Hebrew) or Windows-1252 / ISO-8859-1 (Western European),
+ * whichever reads as words (see looksLikeWindows1255).
  */
 export function decodeText(bytes: Uint8Array): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes.subarray(3));
@@ -36,14 +37,30 @@ function guessUtf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | unde
   return undefined;
 }
 
-/** In Windows-1255 the Hebrew letters are 0xE0–0xFA; in Windows-1252 that range is accented Latin, rarely dominant. */
+/**
+ * Both code pages put letters at 0xC0–0xFF: Hebrew letters (0xE0–0xFA) and points in Windows-1255, accented
+ * Latin letters in Windows-1252. Which one a file is shows in how those bytes sit in words. A Hebrew word
+ * is made of them alone (שלום is four such bytes); an accented Latin word mixes them with plain ASCII
+ * letters (Café, crème, brûlée). So each word holding such a byte votes: all high bytes for Hebrew, any
+ * ASCII letter for Latin. (Counting bytes instead read "Café crème brûlée" as Hebrew: é and è are
+ * 0xE9 and 0xE8, right among the Hebrew letters.)
+ */
 function looksLikeWindows1255(bytes: Uint8Array): boolean {
-  let high = 0;
   let hebrew = 0;
+  let latin = 0;
+  let high = 0;
+  let ascii = 0;
+  const endWord = () => {
+    if (high >= 2 && ascii === 0) hebrew++;
+    else if (high > 0 && ascii > 0) latin++;
+    high = 0;
+    ascii = 0;
+  };
   for (const byte of bytes) {
-    if (byte < 0x80) continue;
-    high++;
-    if (byte >= 0xe0 && byte <= 0xfa) hebrew++;
+    if (byte >= 0xc0) high++;
+    else if ((byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)) ascii++;
+    else endWord();
   }
-  return high > 0 && hebrew / high > 0.7;
+  endWord();
+  return hebrew > latin;
 }

@@ -17,6 +17,15 @@ function utf16(text: string, endian: 'le' | 'be'): Uint8Array {
 
 const hebrew = 'שלום, זו חנות המאפים שלנו בירושלים.';
 
+/** A character's byte in Windows-1255: ASCII as is, Hebrew letters from 0xE0, points from 0xC0. */
+function windows1255Byte(char: string): number {
+  const code = char.charCodeAt(0);
+  if (code < 0x80) return code;
+  if (code >= 0x05d0 && code <= 0x05ea) return 0xe0 + (code - 0x05d0);
+  if (code >= 0x05b0 && code <= 0x05c2) return 0xc0 + (code - 0x05b0);
+  throw new Error(`no Windows-1255 byte for ${char}`);
+}
+
 describe('TXT extraction', () => {
   it('detects UTF-8 (with or without BOM) and UTF-16 (with BOM, or by its zero bytes)', async () => {
     for (const bytes of [utf8(hebrew), withBom([0xef, 0xbb, 0xbf], utf8(hebrew)), withBom([0xff, 0xfe], utf16(hebrew, 'le')), withBom([0xfe, 0xff], utf16(hebrew, 'be')), utf16(`Plain ${hebrew}`, 'le'), utf16('Plain English text, no BOM.', 'be')]) {
@@ -29,6 +38,20 @@ describe('TXT extraction', () => {
   it('falls back to Windows-1255 for legacy Hebrew files', async () => {
     const windows1255 = new Uint8Array([0xf9, 0xec, 0xe5, 0xed, 0x20, 0xf2, 0xe5, 0xec, 0xed]); // "שלום עולם"
     expect((await extractText(windows1255, 'txt', 'old.txt')).text).toBe('שלום עולם');
+  });
+
+  it('reads a Latin-1 file as Latin-1, not as Hebrew, and still reads Windows-1255 Hebrew with English in it as Hebrew', async () => {
+    const latin1 = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
+    expect((await extractText(latin1('Café crème brûlée'), 'txt', 'menu.txt')).text).toBe('Café crème brûlée');
+    expect((await extractText(latin1('Le gâteau à la crème coûte 12 €, très légère; la señora pidió el menú del día.'.replace('€', 'EUR')), 'txt', 'fr.txt')).text).toBe(
+      'Le gâteau à la crème coûte 12 EUR, très légère; la señora pidió el menú del día.',
+    );
+    // Windows-1255 bytes of a Hebrew sentence with an English product name, a price and niqqud.
+    const hebrew = 'המאפייה פתוחה עד 19:00, עוגת Apple pie עולה 72 ש"ח. בְּתֵאָבוֹן';
+    const bytes = new Uint8Array([...hebrew].map((char) => windows1255Byte(char)));
+    const result = await extractText(bytes, 'txt', 'hebrew.txt');
+    expect(result.text).toBe(hebrew);
+    expect(result.language).toBe('he');
   });
 
   it('removes control and invisible characters, normalises whitespace and keeps niqqud', async () => {

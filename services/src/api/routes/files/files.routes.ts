@@ -7,11 +7,9 @@ import {
   messages,
   NumericIdParamSchema,
   streamIds,
-  uploadExtensions,
   uploadLimits,
   type AllPosition,
   type KnowledgeFileDto,
-  type KnowledgeFileKind,
 } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -24,6 +22,7 @@ import type { CommandHandler } from '../../../platform/commands/command-handler.
 import { StreamDeletedError } from '../../../platform/event-store/event-store.port.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
+import { uploadedFileName } from '../../../knowledge/ingest/upload-filename.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { commandContext, createCommandRunner } from '../../command-runner.js';
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
@@ -74,18 +73,6 @@ const toDto = (file: FileRecord): KnowledgeFileDto => ({
   source_url: file.sourceUrl,
 });
 
-function kindOf(filename: string): KnowledgeFileKind | undefined {
-  const extension = filename.toLowerCase().split('.').pop() ?? '';
-  return (uploadExtensions as readonly string[]).includes(extension) ? (extension as KnowledgeFileKind) : undefined;
-}
-
-/** Keeps only a readable base name: no directories, no control characters. */
-const cleanFilename = (filename: string) =>
-  (filename.split(/[\\/]/).pop() ?? 'file')
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim()
-    .slice(0, 200) || 'file';
-
 export const fileRoutes =
   (deps: FileRoutesDeps): FastifyPluginAsync =>
   async (plain) => {
@@ -126,8 +113,8 @@ export const fileRoutes =
         if (!request.isMultipart()) throw new ApiError(415, fileMessages.noFile);
         const part = await request.file();
         if (!part || part.fieldname !== 'file') throw new ApiError(422, fileMessages.noFile);
-        const filename = cleanFilename(part.filename);
-        const kind = kindOf(filename);
+        // The type comes from the whole name's extension; a long name is cut before it (knowledge/ingest).
+        const { filename, kind } = uploadedFileName(part.filename);
         if (!kind) {
           part.file.resume();
           throw new ApiError(415, fileMessages.badType);
