@@ -18,11 +18,12 @@ else
 fi
 
 status=0
-bash ops/compose-check.sh || status=$?
 # The owner's PWA: build, component tests (jsdom), then the browser tests in Debian's Chromium against
 # the real server (the e2e suite starts and stops it). ensure.sh installs chromium when it is missing.
 npm run typecheck -w client || status=$?
 npm run build -w client
+# docker-compose.yml: validated, and its topology started without Docker (after the build: the api serves it).
+bash ops/compose-check.sh || status=$?
 npm run test -w client || status=$?
 if bash ops/chromium/ensure.sh; then
   npm run test:e2e -w client || status=$?
