@@ -17,7 +17,7 @@ export interface PageSignals {
   codeBlocks: number;
 }
 
-const BOOKING_ACTION = /\b(book|book now|book online|book an appointment|book a table|reserve|reserve now|schedule|register|sign me up)\b|לקביעת תור|קבעו תור|קביעת תור|הזמינו מקום|הזמנת מקום|הרשמה|להרשמה|הירשמו|תאמו/i;
+const BOOKING_ACTION = /\b(book|book now|book online|book an appointment|book a table|reserve|reserve now|schedule|register|sign me up|enroll|enroll now|join now|check availability)\b|לקביעת תור|קבעו תור|קביעת תור|הזמינו מקום|הזמנת מקום|הרשמה|להרשמה|הירשמו|תאמו|בדיקת זמינות/i;
 const CART_ACTION = /\b(add to (cart|bag|basket)|buy now|buy it now|add to order)\b|הוספה לסל|הוסף לסל|הוסיפו לסל|הוספה לעגלה|קנה עכשיו|קנו עכשיו|לרכישה/i;
 
 export function collectPageSignals($: CheerioAPI): PageSignals {

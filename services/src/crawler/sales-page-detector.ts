@@ -58,22 +58,22 @@ const VOCABULARY: Record<PageCategory, Vocabulary> = {
   booking: {
     address: ['book', 'booking', 'bookings', 'appointment', 'appointments', 'schedule', 'reserve', 'reservation', 'reservations', 'contact', 'contact-us', 'quote', 'get-a-quote', 'demo', 'צור-קשר', 'צרו-קשר', 'יצירת-קשר', 'קביעת-תור', 'הזמנת-מקום', 'תיאום', 'פגישה'],
     heading: ['book', 'booking', 'appointment', 'reserve', 'reservation', 'contact us', 'get in touch', 'request a quote', 'schedule a', 'book a demo', 'קביעת תור', 'קבעו תור', 'הזמנת מקום', 'הזמנת שולחן', 'צור קשר', 'צרו קשר', 'יצירת קשר', 'דברו איתנו', 'הצעת מחיר', 'תיאום פגישה'],
-    text: ['book now', 'book an appointment', 'book a table', 'reserve a table', 'available slots', 'choose a date', 'pick a time', 'contact us', 'get in touch', "we'll get back to you", 'we will get back to you', 'call us', 'request a quote', 'opening hours', 'לקביעת תור', 'הזמינו', 'השאירו פרטים', 'נחזור אליכם', 'ניצור קשר', 'התקשרו', 'שעות פתיחה', 'בחרו תאריך', 'בחרו שעה', 'תורים פנויים'],
+    text: ['book now', 'book an appointment', 'book a table', 'reserve a table', 'available slots', 'choose a date', 'pick a time', 'contact us', 'get in touch', "we'll get back to you", 'we will get back to you', 'call us', 'request a quote', 'opening hours', 'לקביעת תור', 'הזמינו', 'השאירו פרטים', 'נחזור אליכם', 'ניצור קשר', 'התקשרו', 'שעות פתיחה', 'בחרו תאריך', 'בחרו שעה', 'תורים פנויים', 'check availability', 'availability', 'check-in', 'בדיקת זמינות', 'זמינות'],
   },
   support: {
-    address: ['support', 'help', 'faq', 'faqs', 'help-center', 'helpcenter', 'kb', 'knowledge-base', 'troubleshooting', 'returns', 'warranty', 'תמיכה', 'עזרה', 'שאלות-נפוצות', 'שאלות-ותשובות', 'החזרות', 'אחריות'],
-    heading: ['faq', 'frequently asked questions', 'help center', 'support', 'troubleshooting', 'returns', 'warranty', 'how can we help', 'שאלות נפוצות', 'שאלות ותשובות', 'תמיכה', 'מרכז עזרה', 'פתרון בעיות', 'החזרות', 'אחריות'],
-    text: ['frequently asked questions', 'troubleshooting', 'how do i', 'how can i', 'contact support', 'support team', 'return policy', 'refund', 'warranty', 'שאלות נפוצות', 'פתרון בעיות', 'איך אני', 'כיצד ניתן', 'צוות התמיכה', 'מדיניות החזרות', 'החזר כספי', 'אחריות'],
+    address: ['support', 'help', 'faq', 'faqs', 'help-center', 'helpcenter', 'kb', 'knowledge-base', 'troubleshooting', 'returns', 'warranty', 'תמיכה', 'עזרה', 'שאלות-נפוצות', 'שאלות-ותשובות', 'החזרות', 'אחריות', 'customer-service', 'service', 'שירות-לקוחות'],
+    heading: ['faq', 'frequently asked questions', 'help center', 'support', 'troubleshooting', 'returns', 'warranty', 'how can we help', 'שאלות נפוצות', 'שאלות ותשובות', 'תמיכה', 'מרכז עזרה', 'פתרון בעיות', 'החזרות', 'אחריות', 'customer service', 'service request', 'שירות לקוחות', 'שירות הלקוחות', 'קריאת שירות'],
+    text: ['frequently asked questions', 'troubleshooting', 'how do i', 'how can i', 'contact support', 'support team', 'return policy', 'refund', 'warranty', 'שאלות נפוצות', 'פתרון בעיות', 'איך אני', 'כיצד ניתן', 'צוות התמיכה', 'מדיניות החזרות', 'החזר כספי', 'אחריות', 'customer service', 'service request', 'שירות לקוחות', 'שירות הלקוחות', 'קריאת שירות'],
   },
   documentation: {
-    address: ['docs', 'doc', 'documentation', 'api', 'reference', 'guide', 'guides', 'manual', 'developers', 'sdk', 'tutorial', 'tutorials', 'תיעוד', 'מדריך', 'מדריכים'],
-    heading: ['documentation', 'api reference', 'getting started', 'installation', 'quick start', 'quickstart', 'configuration', 'reference', 'user guide', 'תיעוד', 'מדריך', 'התקנה', 'הגדרה', 'תחילת עבודה', 'הגדרות'],
-    text: ['npm install', 'pip install', 'parameters', 'endpoint', 'request body', 'response', 'returns', 'example', 'configuration', 'api key', 'step 1', 'התקנה', 'פרמטרים', 'הגדרות', 'דוגמה', 'שלב 1', 'מפתח API'],
+    address: ['docs', 'doc', 'documentation', 'api', 'reference', 'guide', 'guides', 'manual', 'developers', 'sdk', 'tutorial', 'tutorials', 'תיעוד', 'מדריך', 'מדריכים', 'מפתחים', 'integrations'],
+    heading: ['documentation', 'api reference', 'getting started', 'installation', 'quick start', 'quickstart', 'configuration', 'reference', 'user guide', 'תיעוד', 'מדריך', 'התקנה', 'הגדרה', 'תחילת עבודה', 'הגדרות', 'api', 'ממשק', 'integration'],
+    text: ['npm install', 'pip install', 'parameters', 'endpoint', 'request body', 'response', 'returns', 'example', 'configuration', 'api key', 'step 1', 'התקנה', 'פרמטרים', 'הגדרות', 'דוגמה', 'שלב 1', 'מפתח API', 'api', 'ממשק', 'webhook'],
   },
   company: {
-    address: ['about', 'about-us', 'team', 'our-team', 'careers', 'jobs', 'company', 'our-story', 'story', 'mission', 'press', 'investors', 'who-we-are', 'אודות', 'עלינו', 'הצוות', 'קריירה', 'דרושים', 'מי-אנחנו', 'הסיפור-שלנו'],
-    heading: ['about us', 'about', 'our story', 'our mission', 'our team', 'meet the team', 'careers', 'join us', 'join our team', 'who we are', 'אודות', 'עלינו', 'הסיפור שלנו', 'מי אנחנו', 'הצוות שלנו', 'הכירו את הצוות', 'קריירה', 'דרושים', 'החזון שלנו'],
-    text: ['founded in', 'our story', 'our mission', 'our values', 'our team', 'years of experience', 'open positions', 'we are hiring', 'נוסדה', 'הוקמה', 'הסיפור שלנו', 'הערכים שלנו', 'שנות ניסיון', 'משרות פתוחות', 'החזון שלנו'],
+    address: ['about', 'about-us', 'team', 'our-team', 'careers', 'jobs', 'company', 'our-story', 'story', 'mission', 'press', 'investors', 'who-we-are', 'אודות', 'עלינו', 'הצוות', 'קריירה', 'דרושים', 'מי-אנחנו', 'הסיפור-שלנו', 'leadership', 'management', 'founders', 'הנהלה', 'ההנהלה', 'על-המשרד', 'על-החברה'],
+    heading: ['about us', 'about', 'our story', 'our mission', 'our team', 'meet the team', 'careers', 'join us', 'join our team', 'who we are', 'אודות', 'עלינו', 'הסיפור שלנו', 'מי אנחנו', 'הצוות שלנו', 'הכירו את הצוות', 'קריירה', 'דרושים', 'החזון שלנו', 'leadership', 'management', 'our founders', 'ההנהלה', 'הנהלה', 'המייסדים', 'על המשרד', 'על החברה'],
+    text: ['founded in', 'our story', 'our mission', 'our values', 'our team', 'years of experience', 'open positions', 'we are hiring', 'נוסדה', 'הוקמה', 'הסיפור שלנו', 'הערכים שלנו', 'שנות ניסיון', 'משרות פתוחות', 'החזון שלנו', 'family business', 'founded', 'partners', 'עסק משפחתי', 'נוסד', 'הוקם', 'שותפים'],
   },
   content: {
     address: ['blog', 'news', 'article', 'articles', 'post', 'posts', 'magazine', 'stories', 'insights', 'בלוג', 'מגזין', 'כתבות', 'מאמרים', 'חדשות'],
@@ -81,6 +81,12 @@ const VOCABULARY: Record<PageCategory, Vocabulary> = {
     text: ['min read', 'posted on', 'published', 'read more', 'share this', 'דקות קריאה', 'פורסם', 'קראו עוד'],
   },
 };
+
+for (const vocabulary of Object.values(VOCABULARY)) {
+  vocabulary.address = vocabulary.address.map((word) => word.toLowerCase());
+  vocabulary.heading = vocabulary.heading.map((phrase) => phrase.toLowerCase());
+  vocabulary.text = vocabulary.text.map((phrase) => phrase.toLowerCase());
+}
 
 const STRUCTURED: Partial<Record<string, { category: PageCategory; weight: number }>> = {
   Product: { category: 'product', weight: 3 },
@@ -124,7 +130,7 @@ export function detectSalesPage(input: SalesPageInput): SalesPageVerdict {
 
   for (const category of PAGE_CATEGORIES) {
     const vocabulary = VOCABULARY[category];
-    const inAddress = vocabulary.address.find((word) => path.words.has(word) || (isHebrew(word) && path.text.includes(word.replace(/-/g, ' '))));
+    const inAddress = vocabulary.address.find((word) => path.words.has(word) || (isHebrew(word) && contains(path.text, word.replace(/-/g, ' '))));
     if (inAddress) add(category, path.depth <= 2 ? 3.5 : 2.5, `address has “${inAddress}”`);
     const inTitle = vocabulary.heading.find((phrase) => contains(title, phrase));
     if (inTitle) add(category, 2.5, `title says “${inTitle}”`);
@@ -150,9 +156,10 @@ export function detectSalesPage(input: SalesPageInput): SalesPageVerdict {
   const fields = new Set(signals.formFields);
   if (fields.has('card')) add('checkout', 4, 'payment card fields');
   if (fields.has('address') && (fields.has('card') || fields.has('quantity'))) add('checkout', 1.5, 'shipping address fields');
-  if (fields.has('date') || fields.has('time')) add('booking', 2.5, 'date/time fields');
+  // A date or time picker in the page's own content (the furniture is gone by now) means booking something.
+  if (fields.has('date') || fields.has('time')) add('booking', 3, 'date/time fields');
   if (fields.has('message') && (fields.has('email') || fields.has('tel'))) add('booking', 2, 'contact form');
-  if (signals.codeBlocks >= 2) add('documentation', 2.5, `${signals.codeBlocks} code blocks`);
+  if (signals.codeBlocks >= 2) add('documentation', 3, `${signals.codeBlocks} code blocks`);
   else if (signals.codeBlocks === 1) add('documentation', 1, 'a code block');
 
   const ranked = [...scores.entries()].sort((a, b) => b[1].score - a[1].score);
@@ -177,12 +184,24 @@ export function detectSalesPage(input: SalesPageInput): SalesPageVerdict {
 const lower = (text: string) => text.toLowerCase().replace(/[״]/g, '"').replace(/\s+/g, ' ');
 const isHebrew = (text: string) => /[\u05D0-\u05EA]/.test(text);
 
-/** English phrases as whole words; Hebrew ones anywhere, because of the attached prefixes. */
+const HEBREW_PREFIX = '[והבלמשכ]{0,3}';
+const patterns = new Map<string, RegExp>();
+
+/**
+ * Whole words and phrases. A Hebrew one may carry the proclitics ו/ה/ב/ל/מ/ש/כ in front (ההנהלה, לקביעת),
+ * and one of five letters or more may also carry a suffix (מחירונים); a short one may not, or סל would
+ * be found inside אקסל.
+ */
 function contains(haystack: string, phrase: string): boolean {
-  if (isHebrew(phrase)) return haystack.includes(phrase);
-  const at = haystack.indexOf(phrase);
-  if (at < 0) return false;
-  const pattern = new RegExp(`(^|[^\\p{L}\\p{N}])${phrase.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u');
+  if (!haystack.includes(phrase)) return false;
+  let pattern = patterns.get(phrase);
+  if (!pattern) {
+    const escaped = phrase.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    pattern = isHebrew(phrase)
+      ? new RegExp(`(^|[^\\u05D0-\\u05EA])${HEBREW_PREFIX}${escaped}${phrase.length >= 5 ? '' : '(?=$|[^\\u05D0-\\u05EA])'}`, 'u')
+      : new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'u');
+    patterns.set(phrase, pattern);
+  }
   return pattern.test(haystack);
 }
 
