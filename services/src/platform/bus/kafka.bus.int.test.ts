@@ -2,7 +2,7 @@ import { kafkaAvailability, kafkaBrokers } from '../../testing/kafka.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import { createPgSql } from '../sql/pg.sql.js';
 import { createKafkaBus } from './kafka.bus.js';
-import { messageBusContract } from './message-bus.contract.js';
+import { messageBusContract } from './testing/message-bus.contract.js';
 
 const kafka = await kafkaAvailability();
 const postgres = await postgresAvailability();

@@ -1,7 +1,7 @@
 import { createPgSql } from '../sql/pg.sql.js';
 import type { Sql } from '../sql/sql.port.js';
 import { createTestDatabase, postgresAvailability, createTestPglite } from '../../testing/test-database.js';
-import { messageBusContract } from './message-bus.contract.js';
+import { messageBusContract } from './testing/message-bus.contract.js';
 import { createSqlBus } from './sql.bus.js';
 
 /** The in-process bus on a given database; `restart` reopens it on the same tables. */

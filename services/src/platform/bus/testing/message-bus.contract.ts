@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Consumer, ConsumeOptions, DeliveredMessage, MessageBus, OutgoingMessage } from './message-bus.port.js';
+import type { Consumer, ConsumeOptions, DeliveredMessage, MessageBus, OutgoingMessage } from '../message-bus.port.js';
 
 export interface MessageBusUnderTest {
   bus: MessageBus;
