@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { LookupAddress } from 'node:dns';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAddressPolicy } from './address-policy.js';
 import { createGotScrapingTransport } from './got-scraping.transport.js';
@@ -174,6 +175,26 @@ describe('the guarded outbound fetch', () => {
     expect(mapped.range).toBe('metadata');
     const decimal = await refusal(fetchWith('')({ url: 'http://2130706433/' }));
     expect(decimal.range).toBe('loopback');
+  });
+
+  it('opens no connection at all for a refused https name (no protocol probe around the guard)', async () => {
+    // got-scraping probes https sites for HTTP/2 with its own TLS connection and the system resolver;
+    // the transport switches that off. A raw TCP listener counts every connection that reaches it.
+    let connections = 0;
+    const listener = createTcpServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      const system = createOutboundFetch({ transport, allowlist: emptyOutboundAllowlist, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+      const error = await refusal(system({ url: `https://localhost:${port}/` }));
+      expect(error.reason).toBe('blocked-address');
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise<void>((done) => listener.close(() => done()));
+    }
   });
 
   it('fetches only http and https, without credentials in the address', async () => {
