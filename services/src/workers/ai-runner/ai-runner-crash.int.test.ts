@@ -37,7 +37,8 @@ describe.skipIf(!gate.available)(`the ai-runner killed in the middle of an answe
   const children = new Set<Child>();
 
   function start(name: string) {
-    const child = startMain(name, env);
+    // METRICS_PORT is the projector's metrics server here; the api would open its operator port on it too.
+    const child = startMain(name, name === 'projector' ? env : { ...env, METRICS_PORT: '' });
     children.add(child);
     return child;
   }

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { detectLanguage, parseRedirect, streamIds, type KesherEvent, type RecordedEvent, type RunRequested } from '@kesher/contracts';
+import { detectLanguage, parseRedirect, streamIds, type RecordedEvent, type RunRequested } from '@kesher/contracts';
 import type { RetrievedPassage } from '../../knowledge/search/retrieve.js';
 import { AnswerProviderError, type AnswerProvider } from '../../chat/answer-provider.port.js';
 import { HISTORY_TURNS } from '../../chat/prompt.js';
 import { untilAborted } from '../../chat/abortable.js';
 import type { RunStreamHub } from '../../chat/run-stream-hub.js';
-import { isSettled, threadDecider, type ThreadState } from '../../domain/thread/thread.decider.js';
+import { isSettled, threadDecider } from '../../domain/thread/thread.decider.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
+import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { fromMessage, topicFor } from '../relay/relayed-event.js';
@@ -66,11 +67,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
   const maxConcurrent = deps.maxConcurrentRuns ?? 32;
   let stopping = false;
 
-  const readThread = async (threadId: string) => {
-    const events = await deps.eventStore.readStream(streamIds.thread(threadId));
-    const state = events.reduce<ThreadState>((s, e) => threadDecider.evolve(s, { type: e.type, data: e.data } as KesherEvent), threadDecider.initialState());
-    return { events, state };
-  };
+  const readThread = (threadId: string) => aggregateStream(deps.eventStore, threadDecider, streamIds.thread(threadId));
 
   const context = (trigger: RecordedEvent | undefined): CommandContext => ({
     actor: { kind: 'system', id: 'ai-runner' },
@@ -95,7 +92,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
       await deps.handle(threadDecider, stream, { type: 'FailRun', data: { runId: run.runId, error: 'This conversation was deleted.' } }, context(trigger));
       return;
     }
-    const turns = events.flatMap((e) => (e.type === 'MessagePosted' ? [e.data as { role: 'user' | 'assistant'; text: string }] : []));
+    const turns = events.flatMap((e) => (e.type === 'MessagePosted' ? [e.data] : []));
     const question = [...turns].reverse().find((turn) => turn.role === 'user')?.text;
     // Recording the start, finding the assistant and retrieving the knowledge do not depend on each other:
     // done at once, the first words come that many round trips sooner. The answer does not wait for the
@@ -192,9 +189,9 @@ export function createAiRunner(deps: AiRunnerDeps) {
         groupId: deps.groupId ?? 'ai-runner',
         topics: [topicFor(streamIds.thread('x'))],
         handler: async (message) => {
-          const event = fromMessage(message);
-          if (event.type !== 'RunRequested') return;
-          const run = event.data as RunRequested;
+          const event = eventOf(['RunRequested'], fromMessage(message));
+          if (!event) return;
+          const run = event.data;
           if (running.has(run.runId)) return;
           while (running.size >= maxConcurrent) await Promise.race(running.values());
           if (stopping) return;
