@@ -140,13 +140,18 @@ describe('politeness and concurrency', () => {
 
   it('spaces requests to one host by the politeness delay and by robots.txt Crawl-delay', async () => {
     const polite = await startLocalSite({ posts: 6, hebrewPosts: 0, robotsTxt: 'User-agent: *\nCrawl-delay: 0.08\n' });
+    // Measured where requests start (the crawler's side): arrival times at the server jitter under load.
+    const starts: number[] = [];
+    const timed: OutboundFetch = (request) => {
+      if (!request.url.endsWith('/robots.txt')) starts.push(performance.now());
+      return guarded(request);
+    };
     try {
-      await crawl({ startUrl: `${polite.origin}/`, maxPages: 6, maxDepth: 2, useSitemaps: false }, { limits: { concurrency: 4, perHostConcurrency: 4, perHostDelayMs: 20 } });
-      const starts = polite.log.filter((entry) => entry.path !== '/robots.txt').map((entry) => entry.at);
+      await crawl({ startUrl: `${polite.origin}/`, maxPages: 6, maxDepth: 2, useSitemaps: false }, { fetch: timed, limits: { concurrency: 4, perHostConcurrency: 4, perHostDelayMs: 20 } });
       expect(starts.length).toBeGreaterThanOrEqual(6);
       const gaps = starts.slice(1).map((at, i) => at - starts[i]!);
-      // 80 ms asked (the 20 ms default is overruled); timers and the network shift arrivals by a few ms.
-      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(65);
+      // 80 ms asked by robots.txt (the 20 ms default is overruled); timers may fire a millisecond early.
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(78);
     } finally {
       await polite.close();
     }
