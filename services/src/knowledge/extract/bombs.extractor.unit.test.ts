@@ -56,6 +56,9 @@ describe('decompression bombs are stopped while inflating', () => {
     const bomb = pdfWithContentStream(lzwBomb(80 * MiB), 'LZWDecode');
     expect(bomb.length).toBeLessThan(100 * 1024);
     expect((await failure(bomb, 'pdf')).reason).toBe(unpacked);
+    // A dictionary padded far beyond any real one must not hide its filter.
+    const padded = pdfWithContentStream(lzwBomb(80 * MiB), 'LZWDecode', { contentDictionary: `/Padding [${'0 '.repeat(100_000)}]` });
+    expect((await failure(padded, 'pdf')).reason).toBe(unpacked);
     const content = Buffer.from('BT /F1 11 Tf 72 700 Td (Opening hours: Sunday to Thursday.) Tj ET\n');
     expect((await extractText(pdfWithContentStream(lzwEncode(content), 'LZWDecode'), 'pdf', 'lzw.pdf')).text).toBe('Opening hours: Sunday to Thursday.');
   });

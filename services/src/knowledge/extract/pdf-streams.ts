@@ -25,7 +25,11 @@ export async function checkPdfStreams(bytes: Uint8Array, budget = new UnpackBudg
 
   for (const stream of streams.filter((s) => s.objectStream)) {
     const decoded = await decodeStream(stream, budget, true);
-    if (decoded) collectContentReferences(decoded.toString('latin1'), contents);
+    if (!decoded) continue;
+    const text = decoded.toString('latin1');
+    collectContentReferences(text, contents);
+    // The format forbids streams inside object streams; a reader that tolerates them would find them here.
+    streams.push(...findStreams(text, decoded).filter((inner) => !inner.objectStream));
   }
   for (const stream of streams) {
     if (stream.objectStream) continue;
@@ -60,12 +64,14 @@ function lastName(dictionary: string, key: string): string | undefined {
 
 function findStreams(source: string, bytes: Uint8Array): PdfStream[] {
   const streams: PdfStream[] = [];
-  const keyword = />>\s*stream(?:\r\n|\r|\n)/g;
+  // `>>`, then whitespace and comments, then the keyword: pdf.js's lexer skips both, so must we.
+  const keyword = />>(?:\s|%[^\r\n]*[\r\n])*stream(?:\r\n|\r|\n)/g;
   for (let match = keyword.exec(source); match; match = keyword.exec(source)) {
     const dictionaryEnd = match.index + 2;
     const dictionaryStart = openingOf(source, match.index);
-    if (dictionaryStart < 0) continue;
-    const dictionary = source.slice(dictionaryStart, dictionaryEnd);
+    // A dictionary we cannot find still opens a stream pdf.js may read: without its filters, it is
+    // treated as Flate when it starts like zlib data (below), and counted as such.
+    const dictionary = dictionaryStart < 0 ? '' : source.slice(dictionaryStart, dictionaryEnd);
     const dataStart = match.index + match[0].length;
     const declared = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dictionary);
     let dataEnd = declared ? dataStart + Number(declared[1]) : -1;
@@ -74,8 +80,9 @@ function findStreams(source: string, bytes: Uint8Array): PdfStream[] {
       dataEnd = end < 0 ? source.length : end;
     }
     const filterValue = /\/Filter\s*(\[[^\]]*\]|\/[^\s/<>[\]()]+)/.exec(dictionary)?.[1] ?? '';
-    const filters = [...filterValue.matchAll(/\/([^\s/<>[\]()]+)/g)].map((m) => FILTER_NAMES[m[1]!] ?? m[1]!);
-    const objectNumber = /(\d+)\s+\d+\s+obj\s*$/.exec(source.slice(Math.max(0, dictionaryStart - 40), dictionaryStart))?.[1];
+    let filters = [...filterValue.matchAll(/\/([^\s/<>[\]()]+)/g)].map((m) => FILTER_NAMES[m[1]!] ?? m[1]!);
+    if (dictionaryStart < 0) filters = looksLikeZlib(bytes, dataStart) ? ['FlateDecode'] : [];
+    const objectNumber = dictionaryStart < 0 ? undefined : /(\d+)\s+\d+\s+obj\s*$/.exec(source.slice(Math.max(0, dictionaryStart - 40), dictionaryStart))?.[1];
     const subtype = lastName(dictionary, 'Subtype');
     const type = lastName(dictionary, 'Type');
     streams.push({
@@ -91,18 +98,26 @@ function findStreams(source: string, bytes: Uint8Array): PdfStream[] {
   return streams;
 }
 
-/** Where the dictionary closed by the `>>` at `close` opens, counting nested dictionaries; -1 if not found nearby. */
+/** A zlib header: deflate with a window up to 32 KiB, and a check value that makes the two bytes a multiple of 31. */
+const looksLikeZlib = (bytes: Uint8Array, at: number) => (bytes[at]! & 0x0f) === 8 && (bytes[at]! >> 4) <= 7 && ((bytes[at]! << 8) | bytes[at + 1]!) % 31 === 0;
+
+/**
+ * Where the dictionary closed by the `>>` at `close` opens, counting nested dictionaries; -1 if an
+ * object's end comes first (a stream keyword with no dictionary of its own). However long the
+ * dictionary, it is found: padding one out must not hide its filters.
+ */
 function openingOf(source: string, close: number): number {
   let depth = 0;
-  for (let at = close + 1; at >= Math.max(1, close - 65_536); at--) {
-    if (source[at] === '>' && source[at - 1] === '>') {
+  for (let at = close + 1; at >= 1; at--) {
+    const char = source[at];
+    if (char === '>' && source[at - 1] === '>') {
       depth++;
       at--;
-    } else if (source[at] === '<' && source[at - 1] === '<') {
+    } else if (char === '<' && source[at - 1] === '<') {
       depth--;
       at--;
       if (depth === 0) return at;
-    }
+    } else if (char === 'j' && source.startsWith('endobj', at - 5)) return -1;
   }
   return -1;
 }
