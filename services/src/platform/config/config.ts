@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { TrustProxySchema } from './trust-proxy.js';
+
+/** An empty variable counts as unset, exactly like a fresh shell. */
+const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
 
 /**
  * Configuration from the environment. With nothing set, Kesher runs embedded: PGlite under DATA_DIR,
@@ -70,6 +74,24 @@ export const ConfigSchema = z.object({
   BUS_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
   /** Files the ingest worker reads at once; one owner's files are still read one at a time, so others are not queued behind them. */
   INGEST_CONCURRENCY: z.coerce.number().int().positive().default(3),
+  /**
+   * The proxies in front of the API whose X-Forwarded-For / X-Forwarded-Proto are believed: empty (the
+   * default: nobody's — the client is the socket's address), addresses/CIDRs comma-separated, a hop
+   * count, or `true` (anyone's: only where a proxy that overwrites the header is the only way in).
+   */
+  TRUST_PROXY: TrustProxySchema,
+  /** pino's level for the API's log (errors with their stack always reach `error`). */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Operators read /api/v1/metrics with `Authorization: Bearer <METRICS_TOKEN>`; unset, the route answers 404. */
+  METRICS_TOKEN: z.preprocess(unsetIfEmpty, z.string().min(16, 'at least 16 characters').optional()),
+  /** A separate operator port serving /metrics (bound to METRICS_HOST, 127.0.0.1 by default). */
+  METRICS_PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** Public chat: messages one visitor (session token, and separately one address) may post per minute. */
+  PUBLIC_CHAT_VISITOR_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  PUBLIC_CHAT_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /** Public chat: messages all visitors of one share link together may post per minute. */
+  PUBLIC_CHAT_LINK_PER_MINUTE: z.coerce.number().int().positive().default(60),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

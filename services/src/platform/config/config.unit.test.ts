@@ -24,6 +24,21 @@ describe('configuration', () => {
     expect(loadConfig({ CONSUMER_GROUP_SUFFIX: '' }).CONSUMER_GROUP_SUFFIX).toBeUndefined();
     expect(() => loadConfig({ CONSUMER_GROUP_SUFFIX: 'a b' })).toThrow(/CONSUMER_GROUP_SUFFIX/);
   });
+  it('trusts no proxy by default; TRUST_PROXY names them as Fastify takes them', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback' }).TRUST_PROXY).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+    for (const bad of ['proxy.example.com', '10.0.0.0/33', '10.0.0.1/8/2', '1.2.3']) expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+  });
+  it('serves metrics to operators only: a token of 16+ characters, or a port on 127.0.0.1', () => {
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '', METRICS_PORT: '' })).toMatchObject({ METRICS_TOKEN: undefined, METRICS_PORT: undefined, METRICS_HOST: '127.0.0.1' });
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(loadConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+  });
   it('explains a bad value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
