@@ -3,6 +3,8 @@ export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
     readonly detail: string,
+    /** Sent with the answer, e.g. `retry-after` with a 429. */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(detail);
     this.name = 'ApiError';

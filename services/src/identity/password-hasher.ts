@@ -13,20 +13,32 @@ const DEFAULTS = { N: 2 ** 15, r: 8, p: 1, keyLength: 32 };
 export function createPasswordHasher(params: Partial<typeof DEFAULTS> = {}) {
   const { N, r, p, keyLength } = { ...DEFAULTS, ...params };
   const maxmem = 256 * N * r;
-  return {
-    async hash(password: string): Promise<string> {
-      const salt = randomBytes(16);
-      const key = await scrypt(password, salt, keyLength, { N, r, p, maxmem });
-      return `scrypt$${N}$${r}$${p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
-    },
-    async verify(password: string, stored: string): Promise<boolean> {
-      const [scheme, n, rr, pp, salt, key] = stored.split('$');
-      if (scheme !== 'scrypt' || !n || !rr || !pp || !salt || !key) return false;
-      const expected = Buffer.from(key, 'base64url');
-      const options = { N: Number(n), r: Number(rr), p: Number(pp), maxmem: 256 * Number(n) * Number(rr) };
-      const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, options);
-      return timingSafeEqual(actual, expected);
-    },
-  };
+  async function hash(password: string): Promise<string> {
+    const salt = randomBytes(16);
+    const key = await scrypt(password, salt, keyLength, { N, r, p, maxmem });
+    return `scrypt$${N}$${r}$${p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  }
+  /**
+   * Whether `password` matches `stored`. Without a stored hash (an unknown address, a Google-only
+   * account) the password is still checked, against a dummy hash of the same cost, and refused: a
+   * sign-in takes as long for an address nobody registered as for a wrong password, so timing does
+   * not tell which addresses have accounts.
+   */
+  async function verify(password: string, stored: string | null | undefined): Promise<boolean> {
+    if (!stored) {
+      await verify(password, await dummy());
+      return false;
+    }
+    const [scheme, n, rr, pp, salt, key] = stored.split('$');
+    if (scheme !== 'scrypt' || !n || !rr || !pp || !salt || !key) return false;
+    const expected = Buffer.from(key, 'base64url');
+    const options = { N: Number(n), r: Number(rr), p: Number(pp), maxmem: 256 * Number(n) * Number(rr) };
+    const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, options);
+    return timingSafeEqual(actual, expected);
+  }
+  /** A hash of nobody's password with this hasher's parameters, made once on first use. */
+  let dummyHash: Promise<string> | undefined;
+  const dummy = () => (dummyHash ??= hash(randomBytes(16).toString('hex')));
+  return { hash, verify };
 }
 export type PasswordHasher = ReturnType<typeof createPasswordHasher>;

@@ -24,7 +24,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       }));
       return reply.status(422).send({ detail });
     }
-    if (error instanceof ApiError) return reply.status(error.statusCode).send({ detail: error.detail });
+    if (error instanceof ApiError) return reply.status(error.statusCode).headers(error.headers).send({ detail: error.detail });
     if (error instanceof DomainError) return reply.status(domainStatus[error.kind]).send({ detail: error.message });
     if (error instanceof StreamDeletedError) return reply.status(404).send({ detail: messages.notFound });
     if (error instanceof WrongExpectedVersionError) {
