@@ -40,7 +40,8 @@ async function ingestPlatform(kind: BusKind, options: { wrapIngest?: (real: Inge
   const deliveries = { maxAttempts: 2, metrics, log: () => {}, onHandlerError: () => {} };
   const bus: MessageBus = kind === 'kafka' ? createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-ingest-test', sql, deliveries }) : await createSqlBus({ sql, deliveries });
   const relay = createRelay({ eventStore, bus, sql });
-  const realIngest = createKnowledgeService({ readDb: sql, blobs }).ingest;
+  const knowledge = createKnowledgeService({ readDb: sql, blobs });
+  const realIngest = knowledge.ingest;
   const recorded: { fileId: string; outcome: 'ingested' | 'failed'; reason?: string }[] = [];
   const groupId = `ingest-test-${randomUUID().slice(0, 8)}`;
   const worker = createIngestWorker({
@@ -85,6 +86,7 @@ async function ingestPlatform(kind: BusKind, options: { wrapIngest?: (real: Inge
     async close() {
       await relay.stop();
       await worker.stop();
+      await knowledge.close();
       await bus.close();
       await eventStore.close();
       await sql.close();
@@ -151,6 +153,37 @@ describe.each(['in-process', 'kafka'] as const)('the ingest worker on the %s bus
       expect(most.get('owner-a')).toBe(1);
     } finally {
       releaseA();
+      await platform.close();
+    }
+  });
+
+  describeIf(`does so with real large files too, read in the extraction sandbox${note}`, { timeout: 180_000 }, async () => {
+    // No hold this time: A's files are slow because they are large (close to the 1,000,000-character
+    // limit, seconds each in the sandbox); the wrapper only watches.
+    const reading = new Map<string, number>();
+    const platform = await ingestPlatform(kind, {
+      wrapIngest: (real) => async (uploaded) => {
+        reading.set(uploaded.ownerId, (reading.get(uploaded.ownerId) ?? 0) + 1);
+        try {
+          return await real(uploaded);
+        } finally {
+          reading.set(uploaded.ownerId, reading.get(uploaded.ownerId)! - 1);
+        }
+      },
+    });
+    try {
+      await platform.start();
+      const aFiles: string[] = [];
+      for (let i = 1; i <= 4; i++) aFiles.push(await platform.upload('owner-a', `handbook-${i}.md`, longText('owner-a', i, 900_000)));
+      await expect.poll(() => reading.get('owner-a') ?? 0, within).toBe(1);
+      const bFile = await platform.upload('owner-b', 'hours.md', '# Opening hours\n\nWe open at nine and close at five.');
+
+      await expect.poll(() => platform.status(bFile), within).toBe('ready');
+      const pending = (await Promise.all(aFiles.map((fileId) => platform.status(fileId)))).filter((status) => status === 'pending');
+      expect(pending.length).toBeGreaterThanOrEqual(2);
+      await expect.poll(() => platform.recorded.length, { ...within, timeout: 150_000 }).toBe(5);
+      expect(platform.recorded.every((r) => r.outcome === 'ingested')).toBe(true);
+    } finally {
       await platform.close();
     }
   });
