@@ -21,7 +21,8 @@ describe('the embedded default', () => {
     return child;
   }
 
-  it('serves health with the embedded adapters, demo accounts, and keeps data across a restart', async () => {
+  // Two boots of a fresh PGlite (its initdb alone takes 10–20 s on a loaded two-core machine).
+  it('serves health with the embedded adapters, demo accounts, and keeps data across a restart', { timeout: 180_000 }, async () => {
     // Empty values must count as unset, exactly like a fresh shell.
     for (const key of ['DATABASE_URL', 'KAFKA_BROKERS', 'EVENTSTORE_URL']) delete (env as Record<string, string>)[key];
     let server = await boot();
