@@ -22,6 +22,11 @@ export const ThreadStartedSchema = z.object({
   visitorSessionHash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   isPublic: z.boolean(),
   channel: ChannelSchema,
+  /**
+   * A visitor's thread: the sha-256 of the share token it was opened through. Revoking or rotating the
+   * link ends the conversation (nothing more is posted in it). Absent on threads recorded before.
+   */
+  shareTokenHash: z.string().regex(/^[0-9a-f]{64}$/).nullish(),
 });
 export type ThreadStarted = z.infer<typeof ThreadStartedSchema>;
 

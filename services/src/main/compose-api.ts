@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { AllPosition } from '@kesher/contracts';
 import { buildApp } from '../api/app.js';
+import { createPublicChatLimits } from '../api/routes/threads/public-chat-limits.js';
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
 import { createAuthenticator } from '../identity/authenticator.js';
 import { createAccountRegistration } from '../identity/account-registration.js';
@@ -110,5 +111,10 @@ export async function composeApi(wiring: ApiWiring) {
     limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota },
   });
   if (demo) await ensureDemoAccounts({ registration, sessions, passwords });
+      publicChatLimits: createPublicChatLimits({
+        perVisitorPerMinute: config.PUBLIC_CHAT_VISITOR_PER_MINUTE,
+        perAddressPerMinute: config.PUBLIC_CHAT_ADDRESS_PER_MINUTE,
+        perLinkPerMinute: config.PUBLIC_CHAT_LINK_PER_MINUTE,
+      }),
   return { app, demoAccounts: demo, publicUrl };
 }

@@ -16,7 +16,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../api-error.js';
-import { createThreadChat, hashSession, newSessionToken, postRefusedSchema, type Chatter, type ThreadRoutesDeps } from './thread-chat.js';
+import { createThreadChat, hashSession, newSessionToken, postRefusedSchema, threadIdOf, type Chatter, type ThreadRoutesDeps } from './thread-chat.js';
 
 const ThreadParams = z.object({ threadId: z.string() });
 const RunParams = ThreadParams.extend({ runId: z.string() });
@@ -33,6 +33,12 @@ export const publicThreadRoutes =
     const app = plain.withTypeProvider<ZodTypeProvider>();
     const chat = createThreadChat(deps);
     const assistants = assistantQueries(deps.readDb);
+    // A malformed thread id is the spec's 400 THREAD_INVALID whatever else is wrong with the request: the
+    // embed drops a stored conversation on it. Checked before the body, whose errors would be a 422.
+    app.addHook('preValidation', async (request) => {
+      const { threadId } = request.params as { threadId?: string };
+      if (threadId !== undefined) threadIdOf(threadId);
+    });
 
     app.post(
       '/threads/public',

@@ -22,6 +22,7 @@ import { threadDecider, type Requester, type ThreadCommand } from '../../../doma
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { AwaitReadModels, ReadModelProgress } from '../../../platform/projections/read-model-progress.js';
 import type { MessageQuota } from '../../../plans/message-quota.js';
+import type { PublicChatLimits } from './public-chat-limits.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { createCommandRunner } from '../../command-runner.js';
@@ -40,6 +41,8 @@ export interface ThreadRoutesDeps {
   readModels?: ReadModelProgress;
   /** The plan's monthly message limit of the assistant's owner; absent, messages are not counted against one. */
   messageQuota?: MessageQuota;
+  /** Rate limits on visitors' messages (per session, address and share link); absent, none apply. */
+  publicChatLimits?: PublicChatLimits;
 }
 
 /** While the worker has not said it is done, re-read the run this often anyway (a lost end, a dead worker). */
@@ -64,13 +67,21 @@ const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`
 
 const readerOf = (chatter: Chatter): ThreadReader & Requester =>
   chatter.kind === 'owner' ? { ownerId: chatter.ownerId } : { visitorSessionHash: chatter.sessionHash };
+/** The share link a visitor's thread is bound to (its token's sha-256); null when the assistant has none. */
+const shareTokenHashOf = (assistant: AssistantRow) => (assistant.share_token ? hashSession(assistant.share_token) : null);
+/** Who writes: a visitor also carries the assistant's current link, which the decider compares with the thread's. */
+const writerOf = (chatter: Chatter, assistant: AssistantRow): Requester =>
+  chatter.kind === 'owner' ? { ownerId: chatter.ownerId } : { visitorSessionHash: chatter.sessionHash, shareTokenHash: shareTokenHashOf(assistant) };
 const actorOf = (chatter: Chatter): Actor => (chatter.kind === 'owner' ? { kind: 'account', id: chatter.ownerId } : { kind: 'visitor', id: chatter.sessionHash });
 const authorKeyOf = (chatter: Chatter) => (chatter.kind === 'owner' ? `account:${chatter.ownerId}` : `visitor:${chatter.sessionHash}`);
 
-/** Path ids are checked here rather than by the route schema: the spec's client reads a 400 as THREAD_INVALID. */
+/**
+ * Path ids are checked here rather than by the route schema: the spec's client reads a 400 as THREAD_INVALID
+ * (and a 404 as THREAD_NOT_FOUND), and those are the texts the server sends.
+ */
 export function threadIdOf(raw: string): string {
   const parsed = ThreadIdSchema.safeParse(raw);
-  if (!parsed.success) throw new ApiError(400, chatMessages.invalidThreadId);
+  if (!parsed.success) throw new ApiError(400, chatMessages.threadInvalid);
   return parsed.data;
 }
 export function runIdOf(raw: string): string {
@@ -183,6 +194,7 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
             visitorSessionHash: chatter.kind === 'visitor' ? chatter.sessionHash : null,
             isPublic: chatter.kind === 'visitor',
             channel,
+            shareTokenHash: chatter.kind === 'visitor' ? shareTokenHashOf(assistant) : null,
           },
         },
         actorOf(chatter),
@@ -193,6 +205,10 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
     async post(request: FastifyRequest, chatter: Chatter, rawThreadId: string, content: string): Promise<MessageDto> {
       const threadId = threadIdOf(rawThreadId);
       const { assistant } = await threadOf(chatter, threadId);
+      if (chatter.kind === 'visitor') {
+        const wait = deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: request.ip, assistantId: assistant.id }) ?? 0;
+        if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
+      }
       // Counted against the assistant owner's plan, whoever writes: the owner, or a visitor by share link.
       const quota = await deps.messageQuota?.check(assistant.owner_id);
       if (quota && !quota.allowed) throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
@@ -201,7 +217,7 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       const { appended } = await writeFast(
         request,
         threadId,
-        { type: 'PostUserMessage', data: { requester: readerOf(chatter), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit } },
+        { type: 'PostUserMessage', data: { requester: writerOf(chatter, assistant), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit } },
         chatter,
       );
       if (appended) deps.messageQuota?.accepted(assistant.owner_id, appended.position);
@@ -226,7 +242,7 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       await writeFast(
         request,
         threadId,
-        { type: 'RequestRun', data: { requester: readerOf(chatter), runId, assistantId: assistant.id, deadlineAt: deadlineAt.toISOString(), now: now.toISOString() } },
+        { type: 'RequestRun', data: { requester: writerOf(chatter, assistant), runId, assistantId: assistant.id, deadlineAt: deadlineAt.toISOString(), now: now.toISOString() } },
         chatter,
       );
       // A new run is queued; the worker may already be on it, which the next read (or the stream) shows.
@@ -359,13 +375,13 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       chatter: Chatter,
       body: { thread_id: string; message_id: string; rating: 'like' | 'dislike'; comment: string | null; source: string },
     ) {
-      await threadOf(chatter, body.thread_id);
+      const { assistant } = await threadOf(chatter, body.thread_id);
       const { rating, comment, source } = body;
       await run(
         request,
         threadDecider,
         streamIds.thread(body.thread_id),
-        { type: 'GiveFeedback', data: { requester: readerOf(chatter), messageId: body.message_id, rating, comment, authorKey: authorKeyOf(chatter), source } },
+        { type: 'GiveFeedback', data: { requester: writerOf(chatter, assistant), messageId: body.message_id, rating, comment, authorKey: authorKeyOf(chatter), source } },
         actorOf(chatter),
       );
       return { detail: 'Thank you for your feedback!', rating };
