@@ -4,3 +4,4 @@ export * from './assistants.dto.js';
 export * from './files.dto.js';
 export * from './threads.dto.js';
 export * from './limits.dto.js';
+export * from './safe-text.js';

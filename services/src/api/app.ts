@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import type { Authenticator } from '../identity/authenticator.js';
+import type { TrustProxy } from '../platform/config/trust-proxy.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { clientPlugin } from './plugins/client.plugin.js';
 import { errorsPlugin } from './plugins/errors.plugin.js';
+import { metricsPlugin, type OperatorMetricsOptions } from './plugins/metrics.plugin.js';
 import { openapiPlugin } from './plugins/openapi.plugin.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
+import { RequestLog } from './plugins/request-log.js';
+import { safeTextPlugin } from './plugins/safe-text.plugin.js';
 import { securityPlugin, type SecurityOptions } from './plugins/security.plugin.js';
 import { assistantRoutes, type AssistantRoutesDeps } from './routes/assistants/assistants.routes.js';
 import { authRoutes, type AuthRoutesDeps } from './routes/auth/auth.routes.js';
@@ -22,6 +26,10 @@ import { threadRoutes } from './routes/threads/threads.routes.js';
 export interface AppDeps {
   health: HealthDeps;
   metricsRegistry: Registry;
+  /** Who may read the metrics: an operator token, and/or a separate operator port (metrics.plugin.ts). */
+  operatorMetrics?: Omit<OperatorMetricsOptions, 'registry'>;
+  /** The proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); none by default. */
+  trustProxy?: TrustProxy;
   security: SecurityOptions;
   authenticator: Authenticator;
   auth: AuthRoutesDeps;
@@ -30,7 +38,11 @@ export interface AppDeps {
   files: FileRoutesDeps;
   threads: ThreadRoutesDeps;
   limits: LimitsRoutesDeps;
-  logger?: boolean;
+  /**
+   * pino through Fastify: `true` logs at info, or give the level (and a destination, for tests). Errors
+   * are logged with their stack by the error handler; per-request lines are off (they would drown them).
+   */
+  logger?: boolean | { level?: string; stream?: { write(line: string): void } };
   /** The built PWA to serve at `/`, when present. */
   clientDistDir?: string;
   /** Largest request body accepted (uploads have their own limit). */
@@ -43,10 +55,18 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: deps.logger === true ? { level: 'info' } : (deps.logger ?? false),
+    logController: new RequestLog(),
+    // Ids in paths longer than the router's default 100 reach their route, which answers them in the spec's
+    // terms (a malformed thread id is 400 THREAD_INVALID) instead of a bare "bad URL".
+    routerOptions: { maxParamLength: 1000 },
+    // A URL the router cannot even decode (bad percent-encoding) answers in the API's one error shape.
+    frameworkErrors: (_error, _request, reply) => void (reply as FastifyReply).status(400).send({ detail: 'The address of this request is not valid.' }),
     genReqId: () => randomUUID(),
     bodyLimit: deps.bodyLimitBytes ?? 1024 * 1024,
-    trustProxy: true,
+    // The client's address is the socket's unless the deployment names its proxies: trusting every
+    // X-Forwarded-For let anyone pick their own address and walk past every per-address limit.
+    trustProxy: fastifyTrustProxy(deps.trustProxy ?? false),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
@@ -55,11 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authPlugin, { authenticator: deps.authenticator });
   await app.register(securityPlugin, deps.security);
   await app.register(errorsPlugin);
+  await app.register(safeTextPlugin);
   await app.register(openapiPlugin);
-  app.get('/api/v1/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('content-type', deps.metricsRegistry.contentType);
-    return deps.metricsRegistry.metrics();
-  });
+  await app.register(metricsPlugin, { registry: deps.metricsRegistry, ...deps.operatorMetrics });
 
   // Routes
   await app.register(
@@ -77,4 +95,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   if (deps.clientDistDir) await app.register(clientPlugin, { distDir: deps.clientDistDir });
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes "the nearest n hops are proxies" (this Fastify
+ * version refuses a bare number): it cannot check who the nearest peer is, so it suits only a deployment
+ * where nothing reaches the API except through its n proxies — addresses are the safer setting.
+ */
+function fastifyTrustProxy(setting: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  return (_address, hop) => hop < setting;
 }

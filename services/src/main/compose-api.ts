@@ -59,7 +59,9 @@ export async function composeApi(wiring: ApiWiring) {
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
   const app = await buildApp({
-    logger: wiring.logger,
+    logger: wiring.logger === true ? { level: config.LOG_LEVEL } : wiring.logger,
+    trustProxy: config.TRUST_PROXY,
+    operatorMetrics: { token: config.METRICS_TOKEN, port: config.METRICS_PORT, host: config.METRICS_HOST },
     clientDistDir: wiring.clientDistDir ?? fileURLToPath(new URL('../../../client/dist', import.meta.url)),
     health: { adapters: platform.adapters, projectionPositions: wiring.projectionPositions, headPosition: () => platform.eventStore.headPosition() },
     metricsRegistry: platform.metrics.registry,

@@ -12,11 +12,24 @@ export interface SecurityOptions {
   corsOrigins: readonly string[];
 }
 
+/** What the API's own answers (JSON, the docs page) may do in a browser: nothing, and not be framed. */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+/** A year, this host only: other services under the operator's domain may still speak plain HTTP. */
+const HSTS = 'max-age=31536000';
+
 export const securityPlugin = fp(async (app: FastifyInstance, options: SecurityOptions) => {
   await app.register(helmet, {
-    // The API answers JSON; the PWA sets its own policy. The widget is framed by other sites.
+    // The client build's pages carry their own policy (client-csp.ts); API answers get the strict one below.
     contentSecurityPolicy: false,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
+    // Sent only over HTTPS, below: over plain HTTP it is meaningless, and a proxy decides which it is.
+    strictTransportSecurity: false,
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    // `protocol` is the socket's, or X-Forwarded-Proto from a proxy TRUST_PROXY names.
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', API_CONTENT_SECURITY_POLICY);
+    return payload;
   });
   await app.register(cors, {
     origin: options.corsOrigins.length ? [...options.corsOrigins] : true,
