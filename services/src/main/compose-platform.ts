@@ -15,17 +15,21 @@ import { createProjectionRunner } from '../platform/projections/projection-runne
 import { createPgSql } from '../platform/sql/pg.sql.js';
 import { createPgliteSql } from '../platform/sql/pglite.sql.js';
 import type { Sql } from '../platform/sql/sql.port.js';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 
 /**
  * The one place that picks adapters from configuration. Everything downstream sees only ports.
  */
 export async function composePlatform(config: Config, options: { applicationName: string }) {
   let sql: Sql;
+  let dataDirLock: DataDirLock | undefined;
   if (config.DATABASE_URL) {
     sql = createPgSql({ connectionString: config.DATABASE_URL, applicationName: options.applicationName });
   } else {
     const dataDir = resolve(config.DATA_DIR);
     mkdirSync(dataDir, { recursive: true });
+    // PGlite does not lock its files: one process owns the directory, a second one refuses to start.
+    dataDirLock = acquireDataDirLock(dataDir);
     sql = await createPgliteSql({ dataDir: join(dataDir, 'pglite') });
   }
 
@@ -65,6 +69,7 @@ export async function composePlatform(config: Config, options: { applicationName
       await bus.close();
       await eventStore.close();
       await sql.close();
+      dataDirLock?.release();
     },
   };
 }

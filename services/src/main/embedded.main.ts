@@ -3,6 +3,7 @@ import { allProjections } from '@kesher/projections/registry';
 import { projectionsTaking, runnerProgress } from '../platform/projections/read-model-progress.js';
 import { composeApi } from './compose-api.js';
 import { composePlatform } from './compose-platform.js';
+import { DataDirLockedError } from './data-dir-lock.js';
 import { composeWorkers } from './compose-workers.js';
 import { demoAccounts } from '../identity/demo-accounts.js';
 
@@ -11,7 +12,12 @@ import { demoAccounts } from '../identity/demo-accounts.js';
  * the configuration selects (by default PGlite under ./data and the in-process bus; no services needed).
  */
 const config = loadConfig();
-const platform = await composePlatform(config, { applicationName: 'kesher' });
+const platform = await composePlatform(config, { applicationName: 'kesher' }).catch((error: unknown) => {
+  // Another server owns DATA_DIR: say so plainly and stop, without a stack trace.
+  if (!(error instanceof DataDirLockedError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 await platform.projector.start();
 const workers = await composeWorkers(platform);
 await workers.start();
@@ -24,6 +30,8 @@ const { app, demoAccounts: demo } = await composeApi({
   awaitReadModels: (position, eventTypes) => platform.projector.waitForPosition(position, { projections: projectionsTaking(allProjections, eventTypes) }),
   projectionPositions: () => platform.projector.positions(),
   projectionPosition: (name) => platform.projector.positions()[name],
+  // Errors (5xx with their stack) are logged on `make start` too; request lines stay quiet.
+  logger: true,
 });
 const address = await app.listen({ port: config.PORT, host: config.HOST });
 console.log(`Kesher is running at ${address.replace('127.0.0.1', 'localhost')}`);
