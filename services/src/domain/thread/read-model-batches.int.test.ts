@@ -3,11 +3,11 @@ import type { Projection } from '@kesher/contracts/ports/projection';
 import { threadsProjection } from '@kesher/projections/threads/threads.projection';
 import { usageProjection } from '@kesher/projections/usage/usage.projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { threadDecider, type ThreadCommand } from '../../domain/thread/thread.decider.js';
+import { threadDecider, type ThreadCommand } from './thread.decider.js';
 import { createPostgresPlatform } from '../../testing/platform-fixture.js';
 import { postgresAvailability } from '../../testing/test-database.js';
-import type { Sql } from '../sql/sql.port.js';
-import { createProjectionRunner } from './projection-runner.js';
+import type { Sql } from '../../platform/sql/sql.port.js';
+import { createProjectionRunner } from '../../platform/projections/projection-runner.js';
 
 const gate = await postgresAvailability();
 
