@@ -62,7 +62,7 @@ interface Delivery {
   lastError: string | null;
 }
 
-type Session = PartitionSession & { finish(offset: bigint, urgent: boolean): void; signal: AbortSignal };
+type Session = PartitionSession & { finish(offset: bigint, urgent: boolean): void; signal: AbortSignal; hooks: PartitionHooks };
 
 const refId = (ref: PartitionRef) => `${ref.groupId}\u0000${ref.topic}\u0000${ref.partition}`;
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
@@ -95,10 +95,9 @@ export function createConsumerEngine(deps: {
         return 'abandoned' as const;
       });
       if (outcome === 'done') delivery.session.finish(delivery.offset, delivery.alone);
-      hooksOf.get(delivery.session)?.onProgress();
+      delivery.session.hooks.onProgress();
     },
   });
-  const hooksOf = new WeakMap<Session, PartitionHooks>();
 
   const active = (delivery: Delivery) => !delivery.session.signal.aborted;
 
@@ -208,6 +207,7 @@ export function createConsumerEngine(deps: {
       const session: Session = {
         ref,
         signal,
+        hooks,
         get backlog() {
           return order.length;
         },
@@ -271,7 +271,6 @@ export function createConsumerEngine(deps: {
           deps.reservations.set(id, to);
         },
       };
-      hooksOf.set(session, hooks);
       return session;
     },
 
@@ -286,9 +285,6 @@ export function createConsumerEngine(deps: {
       await scheduler.idle();
     },
 
-    get backlog() {
-      return scheduler.waiting + scheduler.running;
-    },
   };
 }
 
