@@ -82,6 +82,10 @@ beforeAll(async () => {
     if (request.url === '/' || request.url?.startsWith('/?')) {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(hostPage());
+    } else if (request.url === '/no-frames') {
+      // A site that refuses to be shown inside other pages, as many do.
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-frame-options': 'DENY' });
+      response.end('<!doctype html><title>Private</title><h1>Not in frames</h1>');
     } else {
       response.writeHead(404).end();
     }
@@ -133,7 +137,7 @@ describe('widget.js on a third-party website', () => {
     expect(script.headers.get('content-type')).toMatch(/javascript/);
     expect(script.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     const embed = await fetch(`${baseUrl}/embed/${shareToken}`);
-    expect(embed.headers.get('content-security-policy')).toBe('frame-ancestors *');
+    expect(embed.headers.get('content-security-policy')?.split(';').map((d) => d.trim())).toContain('frame-ancestors *');
     expect(embed.headers.get('x-frame-options')).toBeNull();
   });
 
@@ -361,5 +365,24 @@ describe('the owner previews the widget', () => {
     expect(await tab.getByRole('button', { name: 'Minimize chat preview' }).getAttribute('aria-expanded')).toBe('true');
     await tab.getByRole('button', { name: 'Close chat preview' }).click(); // the phone panel covers the button, as on a real phone
     expect(await tab.locator('iframe').count()).toBe(0);
+  });
+
+  it('says "Failed to load website" for a site that refuses frames, and shows one that allows them', async () => {
+    const setSite = (url: string) => apiCall(`/assistants/${assistantId}`, { method: 'PUT', body: JSON.stringify({ website_url: url }) });
+    await setSite(`${hostUrl}no-frames`);
+    await tab.goto(`/widget-preview/${assistantId}`);
+    await tab.getByText('Failed to load website').waitFor(); // the refused frame still fired `load`
+    await tab.getByText(`${hostUrl}no-frames did not load in the preview`, { exact: false }).waitFor();
+    expect(await tab.locator('iframe.wp-site').count()).toBe(0); // the example page instead
+    await audit(tab, '/widget-preview, website refused');
+
+    await setSite(hostUrl);
+    await tab.goto(`/widget-preview/${assistantId}`);
+    const site = tab.locator('iframe.wp-site');
+    // (The last-seen assistant may paint first, with the old address; the refreshed one follows.)
+    await expect.poll(() => site.getAttribute('src'), { timeout: 15_000 }).toBe(hostUrl);
+    await expect.poll(() => tab.locator('object[data-frame-probe]').count(), { timeout: 15_000 }).toBe(0); // the probe has its answer
+    expect(await tab.getByText('Failed to load website').count()).toBe(0);
+    await setSite('');
   });
 });

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, type PointerEvent, type ReactNode, type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { probeFraming } from '../frame-probe';
 import { type Area, buttonBox, clampInto, panelBox, sizePx, type WidgetSettings } from '../../../../widget/options';
 
 /** The spec's preview frame: 600 px high on desktop, a 375×667 phone on mobile (part 2 §9). */
@@ -72,7 +73,8 @@ interface Props {
   device: 'desktop' | 'mobile';
   /** The owner's site to show behind the widget, or null for the example page. */
   websiteUrl: string | null;
-  onWebsiteFailed: () => void;
+  /** Called with the address that refused to be framed or did not load. */
+  onWebsiteFailed: (url: string) => void;
   typing: boolean;
   chatOpen: boolean;
   onButton: () => void;
@@ -98,13 +100,19 @@ export function PreviewStage({ settings, device, websiteUrl, onWebsiteFailed, ty
   const box = drag ? { ...placed, ...drag } : placed;
   const panel = panelBox(box, area, PREVIEW_PANEL);
 
-  // A site that never loads is reported; the example page shows instead.
+  // A site that refuses to be framed, or never loads, is reported; the example page shows instead. The
+  // frame's own `load` proves nothing (a refused page loads the browser's error page), so a probe asks.
   const siteLoaded = useRef(false);
   useEffect(() => {
     if (!websiteUrl) return;
     siteLoaded.current = false;
-    const timer = setTimeout(() => siteLoaded.current || onWebsiteFailed(), WEBSITE_TIMEOUT_MS);
-    return () => clearTimeout(timer);
+    const controller = new AbortController();
+    const timer = setTimeout(() => siteLoaded.current || onWebsiteFailed(websiteUrl), WEBSITE_TIMEOUT_MS);
+    void probeFraming(websiteUrl, { timeoutMs: WEBSITE_TIMEOUT_MS, signal: controller.signal }).then((answer) => answer === 'refused' && onWebsiteFailed(websiteUrl));
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
   }, [websiteUrl, onWebsiteFailed]);
 
   const onPointerDown = (event: PointerEvent<HTMLButtonElement>) => {

@@ -78,8 +78,12 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
   const [typing, setTyping] = useState(false);
   const [redirect, setRedirect] = useState<string | null>(null);
   const configuredSite = webUrl(assistant.website_url ?? assistant.web_crawler.website_url);
-  const [background, setBackground] = useState<'site' | 'example'>(configuredSite ? 'site' : 'example');
-  const [siteFailed, setSiteFailed] = useState(false);
+  // The owner's choice, else the site when there is one (also when the address arrives with a later refresh).
+  const [chosenBackground, setBackground] = useState<'site' | 'example' | null>(null);
+  const background = chosenBackground ?? (configuredSite ? 'site' : 'example');
+  // Which address failed: a new address (the owner changed it, or a refresh brought it) gets its own chance.
+  const [failedSite, setFailedSite] = useState<string | null>(null);
+  const siteFailed = failedSite !== null && failedSite === configuredSite;
 
   const shareToken = generated ?? assistant.share_token;
   const avatarUrl = assistant.avatar_url && useAvatar ? assistant.avatar_url : null;
@@ -106,7 +110,7 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
   };
 
   const update = (patch: Partial<WidgetSettings>) => setSettings((now) => ({ ...now, ...patch }));
-  const onWebsiteFailed = useCallback(() => setSiteFailed(true), []);
+  const onWebsiteFailed = useCallback((url: string) => setFailedSite(url), []);
   const siteShown = background === 'site' && configuredSite && !siteFailed ? configuredSite : null;
 
   const tokenProblem =
