@@ -1,9 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Crawl events (stream `crawl-<crawlId>`), the facts a crawler worker records as it goes. Drafted with
- * the crawler modules (services/src/crawler) and not yet registered in the event registry: the worker
- * that appends them registers them. Page content is never in an event — the extracted text and clean
+ * Crawl events (stream `crawl-<crawlId>`), the facts a crawler worker records as it goes (the crawler
+ * worker, services/src/workers/crawler). Page content is never in an event — the extracted text and clean
  * HTML go to the blob store and the events carry their sha-256 (DESIGN §4).
  */
 const Id = z.string().min(1);
@@ -16,7 +15,8 @@ export type PageCategory = z.infer<typeof PageCategorySchema>;
 
 export const CrawlModeSchema = z.enum(['preview', 'crawl', 'recrawl']);
 export const PageKindSchema = z.enum(['html', 'pdf', 'docx', 'txt']);
-export const DiscoverySourceSchema = z.enum(['start', 'sitemap', 'link', 'resume']);
+/** `resume`: a page a recrawl refreshes (seeded from what the assistant holds); `manual`: added by the owner (Add Missing Page). */
+export const DiscoverySourceSchema = z.enum(['start', 'sitemap', 'link', 'resume', 'manual']);
 export const PageSkipReasonSchema = z.enum(['robots', 'trap', 'noindex', 'duplicate', 'off-site-redirect', 'unsupported-type', 'empty', 'size-limit']);
 export const PageFailureReasonSchema = z.enum([
   'invalid-url', 'unsupported-scheme', 'credentials-in-url', 'blocked-address', 'unresolvable', 'unreachable', 'timeout',
@@ -33,6 +33,8 @@ export const CrawlRequestedSchema = z.object({
   maxPages: z.number().int().positive(),
   maxDepth: z.number().int().nonnegative(),
   deleteOrphanedPages: z.boolean(),
+  /** The assistant's crawler configuration it runs for (crawl, recrawl); null for a preview. */
+  configId: Id.nullable(),
 });
 export type CrawlRequested = z.infer<typeof CrawlRequestedSchema>;
 
@@ -44,6 +46,7 @@ export const CrawlRobotsReadSchema = z.object({
   crawlDelaySeconds: z.number().nonnegative().nullable(),
   sitemaps: z.array(Url).max(50),
 });
+export type CrawlRobotsRead = z.infer<typeof CrawlRobotsReadSchema>;
 
 export const PageDiscoveredSchema = z.object({
   crawlId: Id,
@@ -96,6 +99,7 @@ export const PageFailedSchema = z.object({
   message: z.string().min(1),
   status: z.number().int().nullable(),
 });
+export type PageFailed = z.infer<typeof PageFailedSchema>;
 
 export const PageSkippedSchema = z.object({
   crawlId: Id,
@@ -105,6 +109,7 @@ export const PageSkippedSchema = z.object({
   reason: PageSkipReasonSchema,
   detail: z.string(),
 });
+export type PageSkipped = z.infer<typeof PageSkippedSchema>;
 
 /** The relevance score of a kept page, known once the crawl's link graph is complete. */
 export const PageScoredSchema = z.object({
@@ -113,6 +118,7 @@ export const PageScoredSchema = z.object({
   relevanceScore: z.number().min(0).max(1),
   explanation: z.string().max(1000),
 });
+export type PageScored = z.infer<typeof PageScoredSchema>;
 
 export const CrawlCompletedSchema = z.object({
   crawlId: Id,
@@ -135,3 +141,19 @@ export const CrawlFailedSchema = z.object({
   message: z.string().min(1),
 });
 export type CrawlFailed = z.infer<typeof CrawlFailedSchema>;
+
+/**
+ * A crawl or recrawl's pages were put into the assistant's knowledge (after CrawlCompleted): how many
+ * were linked (new or replaced), left as they were (unchanged content, not re-ingested), removed as
+ * orphans, or could not be added (the plan's file limit). The crawl is finished with it.
+ */
+export const CrawlPagesLinkedSchema = z.object({
+  crawlId: Id,
+  assistantId: Id,
+  linked: z.number().int().nonnegative(),
+  unchanged: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  notAdded: z.number().int().nonnegative(),
+  message: z.string().min(1),
+});
+export type CrawlPagesLinked = z.infer<typeof CrawlPagesLinkedSchema>;

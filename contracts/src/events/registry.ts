@@ -1,6 +1,26 @@
 import { z } from 'zod';
 import { AccountRegisteredSchema } from './account.events.js';
 import {
+  CrawlCompletedSchema,
+  CrawlFailedSchema,
+  CrawlPagesLinkedSchema,
+  CrawlRequestedSchema,
+  CrawlRobotsReadSchema,
+  PageDiscoveredSchema,
+  PageFailedSchema,
+  PageFetchedSchema,
+  PageScoredSchema,
+  PageSkippedSchema,
+} from './crawl.events.js';
+import {
+  CrawledPageCommittedSchema,
+  CrawledPagesDeletedSchema,
+  CrawledPageToggledSchema,
+  CrawlerConfigDeletedSchema,
+  CrawlerConfiguredSchema,
+  CrawlerConfigUpdatedSchema,
+} from './crawler-site.events.js';
+import {
   AssistantCreatedSchema,
   AssistantDeletedSchema,
   AssistantSlotFreedSchema,
@@ -66,6 +86,22 @@ export const eventDefinitions = {
   ThreadRenamed: { version: 1, schema: ThreadRenamedSchema },
   ThreadDeleted: { version: 1, schema: ThreadDeletedSchema },
   FeedbackGiven: { version: 1, schema: FeedbackGivenSchema },
+  CrawlRequested: { version: 1, schema: CrawlRequestedSchema },
+  CrawlRobotsRead: { version: 1, schema: CrawlRobotsReadSchema },
+  PageDiscovered: { version: 1, schema: PageDiscoveredSchema },
+  PageFetched: { version: 1, schema: PageFetchedSchema },
+  PageFailed: { version: 1, schema: PageFailedSchema },
+  PageSkipped: { version: 1, schema: PageSkippedSchema },
+  PageScored: { version: 1, schema: PageScoredSchema },
+  CrawlCompleted: { version: 1, schema: CrawlCompletedSchema },
+  CrawlFailed: { version: 1, schema: CrawlFailedSchema },
+  CrawlPagesLinked: { version: 1, schema: CrawlPagesLinkedSchema },
+  CrawlerConfigured: { version: 1, schema: CrawlerConfiguredSchema },
+  CrawlerConfigUpdated: { version: 1, schema: CrawlerConfigUpdatedSchema },
+  CrawlerConfigDeleted: { version: 1, schema: CrawlerConfigDeletedSchema },
+  CrawledPageCommitted: { version: 1, schema: CrawledPageCommittedSchema },
+  CrawledPageToggled: { version: 1, schema: CrawledPageToggledSchema },
+  CrawledPagesDeleted: { version: 1, schema: CrawledPagesDeletedSchema },
 } satisfies Record<string, EventDefinition>;
 
 export type EventType = keyof typeof eventDefinitions;

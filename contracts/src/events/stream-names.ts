@@ -7,6 +7,10 @@ export const streamIds = {
   knowledgeFile: (id: string) => `knowledgefile-${id}`,
   /** A conversation: its messages, runs and feedback (runs are short-lived; a thread stays small). */
   thread: (id: string) => `thread-${id}`,
+  /** One crawl of a website (preview, crawl or recrawl): what it found, page by page. */
+  crawl: (id: string) => `crawl-${id}`,
+  /** An assistant's website: its crawler configuration and the crawled pages it holds as knowledge. */
+  crawlerSite: (assistantId: string) => `crawlersite-${assistantId}`,
 } as const;
 
 export function categoryOf(streamId: string): string {

@@ -5,3 +5,4 @@ export * from './files.dto.js';
 export * from './threads.dto.js';
 export * from './limits.dto.js';
 export * from './safe-text.js';
+export * from './crawler.dto.js';
