@@ -109,14 +109,14 @@ export async function composeApi(wiring: ApiWiring) {
       runStreams: wiring.runStreams,
       readModels: wiring.readModels,
       messageQuota,
-    },
-    limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota },
-  });
-  if (demo) await ensureDemoAccounts({ registration, sessions, passwords });
       publicChatLimits: createPublicChatLimits({
         perVisitorPerMinute: config.PUBLIC_CHAT_VISITOR_PER_MINUTE,
         perAddressPerMinute: config.PUBLIC_CHAT_ADDRESS_PER_MINUTE,
         perLinkPerMinute: config.PUBLIC_CHAT_LINK_PER_MINUTE,
       }),
+    },
+    limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota },
+  });
+  if (demo) await ensureDemoAccounts({ registration, sessions, passwords });
   return { app, demoAccounts: demo, publicUrl };
 }
