@@ -99,6 +99,7 @@ describe('the owner chats with their assistant', () => {
     await answer.getByText(/blueberry scones every Tuesday at five in the morning/).waitFor();
     expect(await answer.locator('.chat-bubble').getAttribute('dir')).toBe('auto');
     await answer.locator('.chat-sources').getByText('harbor.txt').waitFor();
+    expect(await answer.getByText('harbor.txt').count()).toBe(1); // the source once: the sources line, not the text too
 
     // The answer came over the SSE stream, so the run was never polled.
     expect(requests.some((r) => /^GET \/api\/v1\/threads\/thread_\w+\/runs\/run_\w+\/stream$/.test(r))).toBe(true);

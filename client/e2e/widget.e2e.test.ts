@@ -181,6 +181,10 @@ describe('widget.js on a third-party website', () => {
     await frame.locator('.embed-msg-user').getByText('When do you sell lavender croissants?').waitFor();
     await frame.locator('.embed-msg-assistant').getByText(/lavender croissants every Thursday at nine in the morning/).waitFor();
     await frame.getByText('Thinking...').waitFor({ state: 'detached' });
+    // Where the answer came from, once, under it.
+    const answered = frame.locator('.embed-msg-assistant').last();
+    await answered.locator('.embed-sources').getByText('bakery.txt').waitFor();
+    expect(await answered.getByText('bakery.txt').count()).toBe(1);
 
     // ASSISTANT_TYPING reached the page from Kesher's origin, and the button animated, then stopped.
     const messages = await page.evaluate(() => (window as unknown as { __messages: { origin: string; data: unknown }[] }).__messages);

@@ -1,4 +1,5 @@
 import { CONVERSATION_PREFIX } from '../../../widget/options';
+import type { ChatSource } from '@/features/chat/api/chat-types';
 
 /**
  * The stored embedded conversation (spec part 2 §3, §4, §9): one localStorage entry per assistant, so a
@@ -26,6 +27,8 @@ export interface StoredMessage {
   redirectUrl?: string | null;
   /** The visitor's like/dislike, so the buttons show it after a reload. */
   feedback?: Rating;
+  /** An answer's sources, so a restored answer still says where it came from. */
+  sources?: ChatSource[];
 }
 
 /** Exactly the spec's fields. */
@@ -94,6 +97,14 @@ function isQuotaError(error: unknown): boolean {
 
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object';
 
+function readSources(value: unknown[]): ChatSource[] {
+  return value.flatMap((s) =>
+    isObject(s) && typeof s.fileId === 'string' && typeof s.filename === 'string'
+      ? [{ fileId: s.fileId, filename: s.filename, sourceUrl: typeof s.sourceUrl === 'string' ? s.sourceUrl : null }]
+      : [],
+  );
+}
+
 function readMessages(value: unknown): StoredMessage[] | null {
   if (!Array.isArray(value)) return null;
   const out: StoredMessage[] = [];
@@ -108,6 +119,7 @@ function readMessages(value: unknown): StoredMessage[] | null {
       hasRedirect: item.hasRedirect === true,
       redirectUrl: typeof item.redirectUrl === 'string' ? item.redirectUrl : null,
       ...(item.feedback === 'like' || item.feedback === 'dislike' ? { feedback: item.feedback } : {}),
+      ...(Array.isArray(item.sources) ? { sources: readSources(item.sources) } : {}),
     });
   }
   return out;

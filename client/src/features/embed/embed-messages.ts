@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@/features/chat/api/chat-types';
+import type { ChatMessage, ChatSource } from '@/features/chat/api/chat-types';
 import type { Rating, StoredMessage } from './conversation-store';
 
 /** A message as the embed page shows it. */
@@ -9,6 +9,8 @@ export interface EmbedMessage {
   /** Milliseconds. */
   timestamp: number;
   redirectUrl: string | null;
+  /** Where an answer came from (the files or pages it quotes), shown under it once. */
+  sources: ChatSource[];
   /** Shown only here: the question before the server has it, or an apology (spec §8); never stored or rated. */
   local: boolean;
   feedback: Rating | null;
@@ -17,7 +19,7 @@ export interface EmbedMessage {
 let nextLocalId = 0;
 
 export function localMessage(role: EmbedMessage['role'], text: string, now: number = Date.now()): EmbedMessage {
-  return { id: `local-${++nextLocalId}`, role, text, timestamp: now, redirectUrl: null, local: true, feedback: null };
+  return { id: `local-${++nextLocalId}`, role, text, timestamp: now, redirectUrl: null, sources: [], local: true, feedback: null };
 }
 
 export const fromChatMessage = (message: ChatMessage, feedback: Rating | null = null): EmbedMessage => ({
@@ -26,6 +28,7 @@ export const fromChatMessage = (message: ChatMessage, feedback: Rating | null = 
   text: message.text,
   timestamp: message.timestamp,
   redirectUrl: message.redirectUrl,
+  sources: message.sources,
   local: false,
   feedback,
 });
@@ -36,6 +39,7 @@ export const fromStored = (message: StoredMessage): EmbedMessage => ({
   text: message.content,
   timestamp: message.timestamp,
   redirectUrl: message.redirectUrl ?? null,
+  sources: message.sources ?? [],
   local: false,
   feedback: message.feedback ?? null,
 });
@@ -50,6 +54,7 @@ export function toStored(messages: EmbedMessage[]): StoredMessage[] {
       timestamp: m.timestamp,
       hasRedirect: m.redirectUrl !== null,
       redirectUrl: m.redirectUrl,
+      ...(m.sources.length ? { sources: m.sources } : {}),
       ...(m.feedback ? { feedback: m.feedback } : {}),
     }));
 }

@@ -2,7 +2,6 @@ import { Fragment, memo, useEffect } from 'react';
 import type { Translate } from '@/lib/texts';
 import type { ChatMessage } from '../api/chat-types';
 import { REDIRECT_DELAY_MS } from '../chat-rules';
-import { withoutCitation } from '../citation';
 import type { Rating } from '../feedback-memory';
 import { isTempMessage } from '../hooks/use-chat';
 import { FeedbackControl } from './feedback-control';
@@ -84,7 +83,7 @@ export const MessageItem = memo(function MessageItem({ message, fresh, target, o
     <li className={`chat-msg chat-msg-${message.role}`}>
       <span className="visually-hidden">{fromAssistant ? t('assistant') : t('you')}: </span>
       <div className="chat-bubble" dir="auto">
-        {fromAssistant ? <LinkedText text={withoutCitation(message.text, message.sources)} target={target} /> : message.text}
+        {fromAssistant ? <LinkedText text={message.text} target={target} /> : message.text}
       </div>
       {fromAssistant && message.sources.length > 0 ? (
         <p className="chat-sources">

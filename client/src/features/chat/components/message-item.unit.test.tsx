@@ -90,15 +90,4 @@ describe('an answer', () => {
     expect(screen.queryByRole('link', { name: /Visit Link/ })).toBeNull();
   });
 
-  it('shows its source once: the engine\'s own citation line gives way to the sources line', () => {
-    const { container } = renderWithProviders(
-      <Item
-        message={answer('msg_once', { text: 'We bake at six.\n\nSource: hours.txt', hasRedirect: false, redirectUrl: null, sources: [{ fileId: 'file-1', filename: 'hours.txt', sourceUrl: null }] })}
-        fresh={false}
-      />,
-    );
-    expect(container.querySelector('.chat-bubble')).toHaveTextContent(/^We bake at six\.$/);
-    expect(container.textContent!.match(/hours\.txt/g)).toHaveLength(1);
-    expect(screen.getByRole('button', { name: 'hours.txt' })).toBeInTheDocument();
-  });
 });

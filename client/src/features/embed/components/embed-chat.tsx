@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Fragment, memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
 import type { Language } from '@/lib/language';
 import type { Translate } from '@/lib/texts';
@@ -42,6 +42,23 @@ const MessageItem = memo(function MessageItem({ message, name, time, onRate, onR
       <div className="embed-bubble" dir="auto">
         <MessageText text={message.text} />
       </div>
+      {message.role === 'assistant' && message.sources.length > 0 ? (
+        <p className="embed-sources">
+          {t('sources')}:{' '}
+          {message.sources.map((source, i) => (
+            <Fragment key={`${source.fileId}-${i}`}>
+              {i > 0 ? ', ' : null}
+              {source.sourceUrl ? (
+                <a href={source.sourceUrl} target="_self" rel="noopener noreferrer" dir="auto">
+                  {source.filename}
+                </a>
+              ) : (
+                <span dir="auto">{source.filename}</span>
+              )}
+            </Fragment>
+          ))}
+        </p>
+      ) : null}
       {message.redirectUrl ? (
         <a
           className="btn btn-secondary embed-visit"

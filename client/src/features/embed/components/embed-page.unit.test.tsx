@@ -7,11 +7,13 @@ import { EmbedPage } from './embed-page';
 
 const ASSISTANT = { id: 9, name: 'Harbor Cafe', description: 'Answers about our cafe.', avatar_url: null, openai_assistant_id: 'asst_123456789012345678901234' };
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const serverMessage = (id: string, role: 'user' | 'assistant', text: string, seconds = 1_700_000_000) => ({
+type ServerSource = { file_id: string; filename: string; source_url: string | null };
+const serverMessage = (id: string, role: 'user' | 'assistant', text: string, seconds = 1_700_000_000, sources: ServerSource[] = []) => ({
   id,
   role,
   content: [{ type: 'text', text: { value: text, annotations: [] } }],
   created_at: seconds,
+  sources,
 });
 
 /** A tiny stand-in for the API: records calls, answers the embed's requests. */
@@ -20,6 +22,7 @@ class FakeApi {
   threads = new Map<string, ReturnType<typeof serverMessage>[]>();
   nextThread = 1;
   answer = 'We bake scones on Tuesdays.';
+  answerSources: ServerSource[] = [];
   stream: 'sse' | 'none' = 'sse';
   runStatus = 'completed';
   assistantResponse: () => Response = () => json(ASSISTANT);
@@ -50,7 +53,7 @@ class FakeApi {
       }
       if (rest === '/messages') return json({ data: list });
       if (rest === '/runs' && method === 'POST') {
-        if (this.runStatus === 'completed') list.push(serverMessage(`msg_${list.length + 1}`, 'assistant', this.answer, 1_700_000_000 + list.length));
+        if (this.runStatus === 'completed') list.push(serverMessage(`msg_${list.length + 1}`, 'assistant', this.answer, 1_700_000_000 + list.length, this.answerSources));
         return json({ id: 'run_1', status: 'queued' }, 201);
       }
       if (rest === '/runs/run_1/stream') {
@@ -127,6 +130,29 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     expect(api.calls.some((c) => c.path === '/threads/public/thread_1/runs/run_1')).toBe(false);
     await waitFor(() => expect(stored().messages.map((m: { content: string }) => m.content)).toEqual(['When do you bake scones?', 'We bake scones on Tuesdays.']));
     expect(screen.getAllByRole('listitem')[0]!.querySelector('time')).not.toBeNull();
+  });
+
+  it("shows an answer's sources once, under it, also after the conversation is restored", async () => {
+    api.answerSources = [
+      { file_id: 'file-1', filename: 'menu.txt', source_url: null },
+      { file_id: 'file-2', filename: 'About us', source_url: 'https://cafe.example/about' },
+    ];
+    const first = renderEmbed();
+    await screen.findByRole('heading', { name: 'Harbor Cafe', level: 1 });
+    fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'When do you bake scones?' } });
+    fireEvent.submit(screen.getByLabelText('Message').closest('form')!);
+    const answer = (await screen.findByText('We bake scones on Tuesdays.')).closest('li')!;
+    const sources = () => screen.getAllByText(/^Sources:/);
+    expect(sources()).toHaveLength(1);
+    expect(within(answer).getByText('menu.txt')).toBeInTheDocument();
+    expect(within(answer).getByRole('link', { name: 'About us' })).toHaveAttribute('href', 'https://cafe.example/about');
+    await waitFor(() => expect(stored().messages[1]?.sources).toHaveLength(2));
+    first.unmount();
+
+    renderEmbed();
+    await screen.findByText('Chat history restored');
+    expect(sources()).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'About us' })).toBeInTheDocument();
   });
 
   it('restores the stored conversation with its badge, and likes an answer', async () => {

@@ -46,6 +46,7 @@ export const en = {
   feedbackThanks: 'Thank you for your feedback!',
   feedbackFailed: 'Could not send your feedback. Please try again.',
   visitLink: 'Visit Link',
+  sources: 'Sources',
   dismiss: 'Dismiss',
 };
 export type EmbedLocale = typeof en;

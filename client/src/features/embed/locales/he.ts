@@ -46,6 +46,7 @@ export const he: EmbedLocale = {
   dislike: 'לא עזרה',
   feedbackThanks: 'תודה על המשוב!',
   feedbackFailed: 'לא הצלחנו לשלוח את המשוב. נסו שוב.',
+  sources: 'מקורות',
   visitLink: 'מעבר לקישור',
   dismiss: 'סגירה',
 };
