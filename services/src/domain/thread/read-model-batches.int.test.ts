@@ -1,4 +1,4 @@
-import { streamIds } from '@kesher/contracts';
+import { comparePositions, START_POSITION, streamIds, type AllPosition } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import { threadsProjection } from '@kesher/projections/threads/threads.projection';
 import { usageProjection } from '@kesher/projections/usage/usage.projection';
@@ -40,18 +40,27 @@ const checksum = async (sql: Sql, projection: Projection) =>
  */
 describe.skipIf(!gate.available)(`read models applied in batches${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
   let platform: Awaited<ReturnType<typeof createPostgresPlatform>>;
+  /**
+   * The workload's last append. Rebuilds wait for it rather than for the visible head: a reader only sees
+   * transactions older than the oldest one still running in the whole cluster (other test databases'
+   * included), so right after the workload the head can still be short of its last events.
+   */
+  let last: AllPosition = START_POSITION;
   beforeAll(async () => {
     platform = await createPostgresPlatform();
     const next = random(42);
     const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
     const threads = Array.from({ length: 40 }, (_, i) => ({ id: `thread_${i}`, owner: `owner${i % 3}`, visitor: i % 4 === 0, runs: 0, messages: [] as string[], open: true }));
     let clock = Date.UTC(2026, 0, 31, 23, 0, 0);
-    const act = (thread: (typeof threads)[number], command: ThreadCommand) =>
-      platform.handle(threadDecider, streamIds.thread(thread.id), command, {
+    const act = async (thread: (typeof threads)[number], command: ThreadCommand) => {
+      const handled = await platform.handle(threadDecider, streamIds.thread(thread.id), command, {
         actor: { kind: 'system', id: 'test' },
         correlationId: 'batches',
         now: new Date((clock += 37_000)),
       });
+      if (handled.appended && comparePositions(handled.appended.position, last) > 0) last = handled.appended.position;
+      return handled;
+    };
     const requester = (thread: (typeof threads)[number]) => (thread.visitor ? { visitorSessionHash: 'a'.repeat(64) } : { ownerId: thread.owner });
     await Promise.all(
       threads.map((thread) =>
@@ -128,7 +137,7 @@ describe.skipIf(!gate.available)(`read models applied in batches${gate.available
   async function rebuild(projection: Projection, batchSize: number) {
     const runner = createProjectionRunner({ eventStore: platform.eventStore, sql: platform.sql, projections: [projection], batchSize });
     await runner.start({ rebuild: [projection.name] });
-    expect(await runner.waitForPosition(await platform.eventStore.headPosition(), { timeoutMs: 60_000 })).toBe(true);
+    expect(await runner.waitForPosition(last, { timeoutMs: 60_000 })).toBe(true);
     await runner.stop();
     return checksum(platform.sql, projection);
   }
