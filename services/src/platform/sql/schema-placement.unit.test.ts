@@ -5,8 +5,11 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** Where schema may be written: a module's migration list, a read model's (its projection), and the journal itself. */
-const allowed = [/\.migrations\.ts$/, /\.projection\.ts$/, /platform\/event-store\/sql-event-store\.schema\.ts$/, /platform\/sql\/migrations\.ts$/];
+/**
+ * Where schema may be written: a module's migration list, the journal itself, and the read models (their
+ * projections' `migrations`, and helpers those lists are built from) — never their queries.
+ */
+const allowed = [/\.migrations\.ts$/, /platform\/event-store\/sql-event-store\.schema\.ts$/, /platform\/sql\/migrations\.ts$/, /^projections\/src\/(?!.*\.queries\.ts$)/];
 const DDL = /\b(CREATE\s+(UNIQUE\s+)?(TABLE|INDEX|SEQUENCE|EXTENSION|VIEW|TYPE|(OR\s+REPLACE\s+)?FUNCTION)|ALTER\s+(TABLE|SEQUENCE))\b/;
 
 function sources(dir: string): string[] {
