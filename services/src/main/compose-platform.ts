@@ -15,6 +15,8 @@ import { createProjectionRunner } from '../platform/projections/projection-runne
 import { createPgSql } from '../platform/sql/pg.sql.js';
 import { createPgliteSql } from '../platform/sql/pglite.sql.js';
 import type { Sql } from '../platform/sql/sql.port.js';
+import { runMigrations } from '../platform/sql/migrations.js';
+import { schemaModules } from './schema-modules.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 
 /**
@@ -32,6 +34,8 @@ export async function composePlatform(config: Config, options: { applicationName
     dataDirLock = acquireDataDirLock(dataDir);
     sql = await createPgliteSql({ dataDir: join(dataDir, 'pglite') });
   }
+  // Every module's tables before anything uses them; read models' tables come with the projector.
+  await runMigrations(sql, schemaModules({ sqlEventStore: !config.EVENTSTORE_URL }));
 
   const rawStore: EventStore = config.EVENTSTORE_URL
     ? createEventStoreDbEventStore({ connectionString: config.EVENTSTORE_URL })

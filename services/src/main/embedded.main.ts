@@ -1,6 +1,4 @@
 import { loadConfig } from '../platform/config/config.js';
-import { allProjections } from '@kesher/projections/registry';
-import { projectionsTaking, runnerProgress } from '../platform/projections/read-model-progress.js';
 import { composeApi } from './compose-api.js';
 import { composePlatform } from './compose-platform.js';
 import { DataDirLockedError } from './data-dir-lock.js';
@@ -26,10 +24,7 @@ const { app, demoAccounts: demo } = await composeApi({
   blobs: workers.blobs,
   knowledge: workers.knowledgeReads,
   runStreams: workers.runStreams,
-  readModels: runnerProgress(platform.projector),
-  awaitReadModels: (position, eventTypes) => platform.projector.waitForPosition(position, { projections: projectionsTaking(allProjections, eventTypes) }),
-  projectionPositions: () => platform.projector.positions(),
-  projectionPosition: (name) => platform.projector.positions()[name],
+  readModels: platform.projector.progress,
   // Errors (5xx with their stack) are logged on `make start` too; request lines stay quiet.
   logger: true,
 });
