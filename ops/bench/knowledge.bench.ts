@@ -15,6 +15,7 @@ import { buildDocx, type DocxBlock } from '@kesher/services/knowledge/testing/of
 import { createKnowledgeHarness } from '@kesher/services/knowledge/testing/knowledge-harness';
 import { writePdf, type PdfPage } from '@kesher/services/knowledge/testing/pdf-writer';
 import { createPgSql } from '@kesher/services/platform/sql/pg.sql';
+import { prepareReadModel } from '@kesher/services/platform/projections/projection-runner';
 import type { Sql } from '@kesher/services/platform/sql/sql.port';
 import { createTestDatabase } from '@kesher/services/testing/test-database';
 import { performance } from 'node:perf_hooks';
@@ -145,7 +146,7 @@ async function ingestThroughput(kind: 'pdf' | 'docx'): Promise<{ mbPerSecond: nu
  */
 async function bulkLoad(sql: Sql, assistants: string[]) {
   const projection = knowledgeProjection({ readBlob: readBlobFromReadModel });
-  await sql.transaction((tx) => projection.setup(tx));
+  await sql.transaction((tx) => prepareReadModel(tx, projection, false));
   await sql.query(`DROP INDEX IF EXISTS knowledge_chunks_terms`); // rebuilt once after the load, as a bulk load would
   const generator = textGenerator(3);
   const perFile = 50;

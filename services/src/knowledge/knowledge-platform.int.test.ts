@@ -10,9 +10,8 @@ import { withEventSchemas } from '../platform/event-store/schema-checked.event-s
 import { createSqlEventStore } from '../platform/event-store/sql-event-store.js';
 import { createProjectionRunner } from '../platform/projections/projection-runner.js';
 import { createPgSql } from '../platform/sql/pg.sql.js';
-import { createPgliteSql } from '../platform/sql/pglite.sql.js';
 import type { Sql } from '../platform/sql/sql.port.js';
-import { createTestDatabase, postgresAvailability } from '../testing/test-database.js';
+import { createTestDatabase, postgresAvailability, createTestPglite } from '../testing/test-database.js';
 import { createIngestFile } from './ingest/ingest-file.js';
 
 /**
@@ -58,7 +57,7 @@ const gate = await postgresAvailability();
 
 describe('knowledge through the projection runner', () => {
   it('works on PGlite, where blobs and read models share one backend', async () => {
-    const sql = await createPgliteSql();
+    const sql = await createTestPglite();
     try {
       await uploadIngestAndSearch(sql);
     } finally {

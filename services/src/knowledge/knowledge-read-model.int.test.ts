@@ -2,9 +2,8 @@ import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.querie
 import { retrieve } from './search/retrieve.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSql } from '../platform/sql/pg.sql.js';
-import { createPgliteSql } from '../platform/sql/pglite.sql.js';
 import type { Sql } from '../platform/sql/sql.port.js';
-import { createTestDatabase, postgresAvailability } from '../testing/test-database.js';
+import { createTestDatabase, postgresAvailability, createTestPglite } from '../testing/test-database.js';
 import { fixture } from './extract/fixtures.js';
 import { buildDocx } from './testing/office-builders.js';
 import { createKnowledgeHarness, type KnowledgeHarness } from './testing/knowledge-harness.js';
@@ -126,7 +125,7 @@ function suite(name: string, open: () => Promise<{ sql: Sql; close: () => Promis
 }
 
 suite('PGlite', async () => {
-  const sql = await createPgliteSql();
+  const sql = await createTestPglite();
   return { sql, close: () => sql.close() };
 });
 
