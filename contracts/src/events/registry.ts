@@ -20,6 +20,7 @@ import {
   CrawlerConfiguredSchema,
   CrawlerConfigUpdatedSchema,
 } from './crawler-site.events.js';
+import { LimitViolatedSchema, QueryTrackedSchema } from './analytics.events.js';
 import {
   AssistantCreatedSchema,
   AssistantDeletedSchema,
@@ -102,6 +103,8 @@ export const eventDefinitions = {
   CrawledPageCommitted: { version: 1, schema: CrawledPageCommittedSchema },
   CrawledPageToggled: { version: 1, schema: CrawledPageToggledSchema },
   CrawledPagesDeleted: { version: 1, schema: CrawledPagesDeletedSchema },
+  LimitViolated: { version: 1, schema: LimitViolatedSchema },
+  QueryTracked: { version: 1, schema: QueryTrackedSchema },
 } satisfies Record<string, EventDefinition>;
 
 export type EventType = keyof typeof eventDefinitions;

@@ -11,6 +11,10 @@ export const streamIds = {
   crawl: (id: string) => `crawl-${id}`,
   /** An assistant's website: its crawler configuration and the crawled pages it holds as knowledge. */
   crawlerSite: (assistantId: string) => `crawlersite-${assistantId}`,
+  /** One refusal by a plan limit (a fact on its own stream: nothing is decided on it). */
+  limitViolation: (id: string) => `limitviolation-${id}`,
+  /** One query an owner reported through POST /analytics/track-query. */
+  trackedQuery: (id: string) => `trackedquery-${id}`,
 } as const;
 
 export function categoryOf(streamId: string): string {

@@ -68,6 +68,8 @@ export const RunCompletedSchema = z.object({
   /** The assistant message posted with this completion. */
   messageId: Id,
   responseMs: z.number().nonnegative(),
+  /** From the run's request to the first words of the answer (ms); absent on runs recorded before it was kept. */
+  firstTokenMs: z.number().nonnegative().nullish(),
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
   sources: z.array(SourceSchema),

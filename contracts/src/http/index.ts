@@ -5,4 +5,5 @@ export * from './files.dto.js';
 export * from './threads.dto.js';
 export * from './limits.dto.js';
 export * from './safe-text.js';
+export * from './analytics.dto.js';
 export * from './crawler.dto.js';
