@@ -1,0 +1,69 @@
+import { parseRedirect } from '@kesher/contracts';
+import { searchTokens, stemEnglish, termVariants } from '@kesher/contracts/rules/search-terms';
+
+/** A keyword as counted (`key`: its forms meet there) and as shown (`label`: a form someone wrote). */
+export interface Keyword {
+  key: string;
+  label: string;
+}
+
+/** Beyond the search stop words: the pieces of addresses and markup that answers carry. */
+const NOISE = new Set(['http', 'https', 'www', 'com', 'co', 'il', 'org', 'net', 'html', 'htm', 'php', 'aspx', 'redirect', 'url']);
+const HEBREW = /[\u05D0-\u05EA]/;
+
+/**
+ * The keywords of a message, each once however often it repeats: the words Kesher's search would look
+ * for (the knowledge module's tokeniser: Hebrew and English stop words, niqqud, geresh and final letters
+ * folded), without numbers and address fragments. English words meet at their stem ("prices" and "price");
+ * Hebrew words at their folded form — their prefixed forms ("המשלוח") are merged into the bare one
+ * when the bare one is also counted (see mergeForms), since a lone prefix-like letter is too often part
+ * of the word itself to strip blindly.
+ */
+export function keywordsOf(text: string): Keyword[] {
+  const found = new Map<string, Keyword>();
+  for (const token of searchTokens(parseRedirect(text).text)) {
+    if (/^\p{N}+$/u.test(token) || NOISE.has(token) || token.length < 2) continue;
+    const variants = termVariants(token);
+    if (variants.length === 0) continue;
+    const key = HEBREW.test(token) ? variants[0]!.term : /^[a-z]+$/.test(token) ? stemEnglish(token) : variants[0]!.term;
+    if (key.length < 2 || found.has(key)) continue;
+    found.set(key, { key, label: token });
+  }
+  return [...found.values()];
+}
+
+export interface CountedKeyword {
+  key: string;
+  label: string;
+  count: number;
+}
+
+/** A keyword after merging: the keys whose counts it holds (its own first). */
+export interface MergedKeyword extends CountedKeyword {
+  members: string[];
+}
+
+/**
+ * Folds a Hebrew keyword written with a proclitic or an inflection ("והמשלוח", "משלוחים") into the bare
+ * form when that form was counted too, busiest first. Works on a ranked list of candidates: only the
+ * forms that made it into the candidates can meet.
+ */
+export function mergeForms(candidates: readonly CountedKeyword[]): MergedKeyword[] {
+  const byKey = new Map<string, MergedKeyword>(candidates.map((c) => [c.key, { ...c, members: [c.key] }]));
+  // Longer keys first: a form folds into a shorter one, which may itself fold further.
+  for (const candidate of [...candidates].sort((a, b) => b.key.length - a.key.length)) {
+    if (!HEBREW.test(candidate.key)) continue;
+    const current = byKey.get(candidate.key);
+    if (!current) continue;
+    const target = termVariants(candidate.key)
+      .filter((variant) => !variant.exact && variant.form !== 'spelling' && variant.term.length >= 3)
+      .map((variant) => byKey.get(variant.term))
+      .find((other) => other !== undefined && other.key !== current.key);
+    if (!target) continue;
+    // The bare form names it: it is the word without what was attached to it.
+    target.count += current.count;
+    target.members.push(...current.members);
+    byKey.delete(current.key);
+  }
+  return [...byKey.values()].sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+}

@@ -1,0 +1,51 @@
+import type { Queryable } from '@kesher/contracts/ports/projection';
+
+type SqlType = 'text' | 'date' | 'int' | 'bigint' | 'float8';
+
+export interface CounterTable<Key extends string, Counter extends string> {
+  table: string;
+  keys: Readonly<Record<Key, SqlType>>;
+  counters: Readonly<Record<Counter, SqlType>>;
+}
+
+/**
+ * Sums a batch's increments per key in memory, then adds them to the table in one statement — the
+ * shape of every daily counter table in analytics, so that a busy batch costs one round trip, not one
+ * per event. Increments may be negative (a changed rating takes its old count back).
+ */
+export function counterBatch<Key extends string, Counter extends string>(spec: CounterTable<Key, Counter>) {
+  const keyNames = Object.keys(spec.keys) as Key[];
+  const counterNames = Object.keys(spec.counters) as Counter[];
+  const rows = new Map<string, { key: Record<Key, string>; values: Record<Counter, number> }>();
+
+  return {
+    add(key: Record<Key, string>, increments: Partial<Record<Counter, number>>) {
+      const id = keyNames.map((name) => key[name]).join('\u0000');
+      let row = rows.get(id);
+      if (!row) {
+        row = { key, values: Object.fromEntries(counterNames.map((name) => [name, 0])) as Record<Counter, number> };
+        rows.set(id, row);
+      }
+      for (const name of counterNames) row.values[name] += increments[name] ?? 0;
+    },
+
+    get size() {
+      return rows.size;
+    },
+
+    async write(db: Queryable) {
+      if (rows.size === 0) return;
+      const all = [...rows.values()];
+      const columns = [...keyNames, ...counterNames];
+      const types = [...keyNames.map((name) => spec.keys[name]), ...counterNames.map((name) => spec.counters[name])];
+      const params = [...keyNames.map((name) => all.map((row) => row.key[name])), ...counterNames.map((name) => all.map((row) => row.values[name]))];
+      await db.query(
+        `INSERT INTO ${spec.table} (${columns.join(', ')})
+         SELECT * FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
+         ON CONFLICT (${keyNames.join(', ')}) DO UPDATE SET ${counterNames.map((name) => `${name} = ${spec.table}.${name} + excluded.${name}`).join(', ')}`,
+        params,
+      );
+      rows.clear();
+    },
+  };
+}
