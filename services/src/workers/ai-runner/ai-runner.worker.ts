@@ -120,6 +120,8 @@ export function createAiRunner(deps: AiRunnerDeps) {
     const deadline = setTimeout(() => controller.abort(new Error('deadline')), Math.max(0, untilDeadline));
     inFlight.add(controller);
     let text = '';
+    /** When the first words arrived: analytics' time to first token (RunCompleted.firstTokenMs). */
+    let firstTokenAt: Date | undefined;
     let usage = { promptTokens: 0, completionTokens: 0 };
     let cited: readonly RetrievedPassage[] | undefined;
     try {
@@ -131,6 +133,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
         if (delta.kind === 'usage') usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
         else if (delta.kind === 'cited') cited = delta.passages;
         else {
+          firstTokenAt ??= clock();
           text += delta.text;
           deps.streams?.append(run.runId, delta.text);
         }
@@ -156,6 +159,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
             text,
             language: detectLanguage(question),
             responseMs: Math.max(0, clock().getTime() - trigger.createdAt.getTime()),
+            firstTokenMs: firstTokenAt ? Math.max(0, firstTokenAt.getTime() - trigger.createdAt.getTime()) : null,
             ...usage,
             sources: citedSources(text, passages, cited),
             referredUrl: parseRedirect(text).redirectUrl,
