@@ -18,6 +18,10 @@ import { authRoutes, type AuthRoutesDeps } from './routes/auth/auth.routes.js';
 import { fileRoutes, type FileRoutesDeps } from './routes/files/files.routes.js';
 import { healthRoutes, type HealthDeps } from './routes/health/health.routes.js';
 import { limitsRoutes, type LimitsRoutesDeps } from './routes/limits/limits.routes.js';
+import { analyticsRoutes } from './routes/analytics/analytics.routes.js';
+import { keywordAnalyticsRoutes } from './routes/keyword-analytics/keyword-analytics.routes.js';
+import { analyticsGraphqlPlugin } from '../analytics/graphql/analytics-graphql.js';
+import type { AnalyticsApp } from '../analytics/compose-analytics.js';
 import { shareRoutes } from './routes/share/share.routes.js';
 import { publicThreadRoutes } from './routes/threads/public-threads.routes.js';
 import type { ThreadRoutesDeps } from './routes/threads/thread-chat.js';
@@ -38,6 +42,8 @@ export interface AppDeps {
   files: FileRoutesDeps;
   threads: ThreadRoutesDeps;
   limits: LimitsRoutesDeps;
+  /** Analytics: the /analytics and /keyword-analytics calls, and GraphQL at /api/v1/graphql. */
+  analytics?: AnalyticsApp;
   /**
    * pino through Fastify: `true` logs at info, or give the level (and a destination, for tests). Errors
    * are logged with their stack by the error handler; per-request lines are off (they would drown them).
@@ -90,6 +96,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(threadRoutes(deps.threads));
       await api.register(publicThreadRoutes(deps.threads));
       await api.register(limitsRoutes(deps.limits));
+      if (deps.analytics) {
+        await api.register(analyticsRoutes(deps.analytics.routes));
+        await api.register(keywordAnalyticsRoutes(deps.analytics.keywords));
+        await api.register(analyticsGraphqlPlugin(deps.analytics.graphql));
+      }
     },
     { prefix: '/api/v1' },
   );

@@ -7,6 +7,7 @@ import type { CommandContext, CommandHandler } from '../platform/commands/comman
 import { DomainError, type Decider } from '../platform/commands/decider.js';
 import { StreamDeletedError, WrongExpectedVersionError, type EventStore } from '../platform/event-store/event-store.port.js';
 import type { PlanOf } from './plan-book.js';
+import type { LimitViolations } from '../analytics/limit-violations.js';
 
 /**
  * The plan's counted limits — `max_assistants` per owner, `max_files` per assistant — enforced exactly,
@@ -39,7 +40,7 @@ const CONFLICT_ROUNDS = 8;
 /** Holders checked at once when the slots are full (each is one stream read). */
 const CHECK_CONCURRENCY = 16;
 
-export function createPlanAllowances(deps: { handle: CommandHandler; eventStore: EventStore; planOf: PlanOf }): PlanAllowances {
+export function createPlanAllowances(deps: { handle: CommandHandler; eventStore: EventStore; planOf: PlanOf; limitViolations?: LimitViolations }): PlanAllowances {
   async function handle<State, Command, Event extends KesherEvent>(decider: Decider<State, Command, Event>, streamId: string, command: Command, context: CommandContext) {
     for (let round = 1; ; round++) {
       try {
@@ -82,14 +83,22 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
   const fileAlive = (fileId: string) =>
     holderAlive(streamIds.knowledgeFile(fileId), async () => (await fold(knowledgeFileDecider, streamIds.knowledgeFile(fileId))).status !== 'deleted');
 
-  /** Runs `take`; at the limit, frees the slots of holders that are gone and tries once more. */
-  async function takeOrReclaim(take: () => Promise<unknown>, reclaim: () => Promise<number>) {
+  /**
+   * Runs `take`; at the limit, frees the slots of holders that are gone and tries once more. A final
+   * refusal is recorded (LimitViolated, for the owner's limits page) with the slots then held.
+   */
+  async function takeOrReclaim(take: () => Promise<unknown>, reclaim: () => Promise<number>, refused: () => Promise<void>) {
     try {
-      await take();
+      try {
+        await take();
+      } catch (error) {
+        if (!(error instanceof DomainError && error.kind === 'forbidden')) throw error;
+        if ((await reclaim()) === 0) throw error;
+        await take();
+      }
     } catch (error) {
-      if (!(error instanceof DomainError && error.kind === 'forbidden')) throw error;
-      if ((await reclaim()) === 0) throw error;
-      await take();
+      if (error instanceof DomainError && error.kind === 'forbidden') await refused();
+      throw error;
     }
   }
 
@@ -108,6 +117,16 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
           if (dead.length > 0) await allowances.releaseAssistants(context, ownerId, dead);
           return dead.length;
         },
+        async () =>
+          deps.limitViolations?.record(context, {
+            ownerId,
+            kind: 'assistants',
+            limit,
+            used: (await fold(assistantSlotsDecider, stream)).taken.length,
+            requested: null,
+            assistantId: null,
+            refused: 'owner',
+          }),
       );
       return { limit };
     },
@@ -131,6 +150,18 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
           );
           if (dead.length > 0) await allowances.releaseFiles(context, assistantId, dead);
           return dead.length;
+        },
+        async () => {
+          const state = await fold(assistantDecider, stream);
+          await deps.limitViolations?.record(context, {
+            ownerId,
+            kind: 'files',
+            limit,
+            used: state.status === 'active' ? state.fileSlots.length : limit,
+            requested: null,
+            assistantId,
+            refused: 'owner',
+          });
         },
       );
       return { limit };

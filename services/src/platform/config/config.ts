@@ -92,6 +92,8 @@ export const ConfigSchema = z.object({
   PUBLIC_CHAT_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** Public chat: messages all visitors of one share link together may post per minute. */
   PUBLIC_CHAT_LINK_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  /** Accounts (e-mails, comma-separated) that may read every owner's analytics over GraphQL; none by default. */
+  OPERATOR_EMAILS: z.string().optional(),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

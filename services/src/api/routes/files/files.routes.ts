@@ -17,6 +17,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { knowledgeFileDecider } from '../../../domain/knowledge-file/knowledge-file.decider.js';
 import type { PlanAllowances } from '../../../plans/plan-allowances.js';
+import type { LimitViolations } from '../../../analytics/limit-violations.js';
 import { sha256Of, type BlobStore } from '../../../platform/blobs/blob-store.port.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import { StreamDeletedError } from '../../../platform/event-store/event-store.port.js';
@@ -61,6 +62,8 @@ export interface FileRoutesDeps {
   storageLimitBytes?: number;
   /** The plan's max_files per assistant, held as slots on the assistant's stream. */
   allowances: Pick<PlanAllowances, 'reserveFile' | 'releaseFiles'>;
+  /** Where a refusal by the storage limit is recorded (analytics). */
+  limitViolations?: LimitViolations;
 }
 
 const toDto = (file: FileRecord): KnowledgeFileDto => ({
@@ -127,7 +130,18 @@ export const fileRoutes =
           throw error;
         }
         if (bytes.byteLength === 0) throw new ApiError(422, 'The file is empty.');
-        if ((await deps.knowledge.storageUsed(account.id)) + bytes.byteLength > (deps.storageLimitBytes ?? uploadLimits.freePlanStorageBytes)) {
+        const storageUsed = await deps.knowledge.storageUsed(account.id);
+        const storageLimit = deps.storageLimitBytes ?? uploadLimits.freePlanStorageBytes;
+        if (storageUsed + bytes.byteLength > storageLimit) {
+          await deps.limitViolations?.record(commandContext(request, deps.clock), {
+            ownerId: account.id,
+            kind: 'storage',
+            limit: storageLimit,
+            used: storageUsed,
+            requested: bytes.byteLength,
+            assistantId: row.id,
+            refused: 'owner',
+          });
           throw new ApiError(413, fileMessages.storageFull);
         }
 

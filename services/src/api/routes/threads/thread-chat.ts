@@ -25,7 +25,10 @@ import type { MessageQuota } from '../../../plans/message-quota.js';
 import type { PublicChatLimits } from './public-chat-limits.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
-import { createCommandRunner } from '../../command-runner.js';
+import { commandContext, createCommandRunner } from '../../command-runner.js';
+import type { LimitKind } from '@kesher/contracts';
+import type { LimitViolations } from '../../../analytics/limit-violations.js';
+import { DomainError } from '../../../platform/commands/decider.js';
 import { createWriteMarks } from '../../../platform/projections/write-marks.js';
 
 export interface ThreadRoutesDeps {
@@ -43,6 +46,8 @@ export interface ThreadRoutesDeps {
   messageQuota?: MessageQuota;
   /** Rate limits on visitors' messages (per session, address and share link); absent, none apply. */
   publicChatLimits?: PublicChatLimits;
+  /** Where refusals by the plan's monthly limit and the assistant's chat_limit are recorded (analytics). */
+  limitViolations?: LimitViolations;
 }
 
 /** While the worker has not said it is done, re-read the run this often anyway (a lost end, a dead worker). */
@@ -131,6 +136,13 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
     return result;
   }
 
+  /** A limit refused a message: recorded for the owner's limits page (LimitViolated) before the refusal is sent. */
+  const refused = (request: FastifyRequest, chatter: Chatter, assistant: AssistantRow, kind: LimitKind, limit: number, used: number) =>
+    deps.limitViolations?.record(
+      { ...commandContext(request, deps.clock), actor: actorOf(chatter) },
+      { ownerId: assistant.owner_id, kind, limit, used, requested: null, assistantId: assistant.id, refused: chatter.kind === 'owner' ? 'owner' : 'visitor' },
+    );
+
   async function threadOf(chatter: Chatter, threadId: string) {
     const thread = await threads.thread(readerOf(chatter), threadId);
     if (!thread) throw new ApiError(404, chatMessages.threadNotFound);
@@ -211,7 +223,10 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
       }
       // Counted against the assistant owner's plan, whoever writes: the owner, or a visitor by share link.
       const quota = await deps.messageQuota?.check(assistant.owner_id);
-      if (quota && !quota.allowed) throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
+      if (quota && !quota.allowed) {
+        await refused(request, chatter, assistant, 'monthly_messages', quota.limit, quota.used);
+        throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
+      }
       const messageId = newId('msg');
       const now = deps.clock();
       const { appended } = await writeFast(
@@ -219,7 +234,12 @@ export function createThreadChat(deps: ThreadRoutesDeps) {
         threadId,
         { type: 'PostUserMessage', data: { requester: writerOf(chatter, assistant), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit } },
         chatter,
-      );
+      ).catch(async (error: unknown) => {
+        if (error instanceof DomainError && error.message === chatMessages.chatLimitReached(assistant.chat_limit)) {
+          await refused(request, chatter, assistant, 'chat_limit', assistant.chat_limit, assistant.chat_limit);
+        }
+        throw error;
+      });
       if (appended) deps.messageQuota?.accepted(assistant.owner_id, appended.position);
       // The decider accepted exactly this message: it is what the read model will hold.
       return toMessageDto({ id: messageId, thread_id: threadId, role: 'user', text: content, run_id: null, sources: [], created_at: seconds(now) });

@@ -1,0 +1,78 @@
+import type { AllPosition } from '@kesher/contracts';
+import { analyticsProjections } from '@kesher/projections/analytics/analytics-projections';
+import { dailyActivityQueries } from '@kesher/projections/analytics/daily-activity/daily-activity.queries';
+import type { AnalyticsRoutesDeps } from '../api/routes/analytics/analytics.routes.js';
+import type { KeywordAnalyticsRoutesDeps } from '../api/routes/keyword-analytics/keyword-analytics.routes.js';
+import type { CommandHandler } from '../platform/commands/command-handler.js';
+import type { AwaitReadModels, ReadModelProgress } from '../platform/projections/read-model-progress.js';
+import type { Sql } from '../platform/sql/sql.port.js';
+import type { PlanOf } from '../plans/plan-book.js';
+import { createAnalyticsService } from './analytics-service.js';
+import type { AnalyticsGraphqlDeps } from './graphql/analytics-graphql.js';
+import { createLimitViolations } from './limit-violations.js';
+import { createLimitsService } from './limits-service.js';
+import { createLiveCounters } from './live-counters.js';
+import { createOperatorCheck } from './operators.js';
+import { createQueryTracker } from './tracked-queries.js';
+
+/** What the facade registers for analytics: the REST routes, the keyword routes and GraphQL. */
+export interface AnalyticsApp {
+  routes: AnalyticsRoutesDeps;
+  keywords: KeywordAnalyticsRoutesDeps;
+  graphql: AnalyticsGraphqlDeps;
+}
+
+export interface AnalyticsWiring {
+  sql: Sql;
+  handle: CommandHandler;
+  readModels: ReadModelProgress;
+  headPosition: () => Promise<AllPosition>;
+  awaitReadModels: AwaitReadModels;
+  clock: () => Date;
+  planOf: PlanOf;
+  storageUsed: (ownerId: string) => Promise<number>;
+  filesOf: (ownerId: string, assistantId: string) => Promise<number>;
+  storageLimitBytes?: number;
+  authenticate: AnalyticsGraphqlDeps['authenticate'];
+  /** OPERATOR_EMAILS: the accounts that may read every owner's analytics. */
+  operatorEmails?: string;
+  /** NODE_ENV: GraphiQL is served anywhere but in production. */
+  production: boolean;
+  settled?: (ownerId: string) => Promise<unknown>;
+  onError?: (error: unknown) => void;
+}
+
+/** The analytics module wired from the platform's ports (called by compose-api). */
+export function composeAnalytics(wiring: AnalyticsWiring) {
+  const isOperator = createOperatorCheck(wiring.operatorEmails);
+  const analytics = createAnalyticsService({
+    readDb: wiring.sql,
+    clock: wiring.clock,
+    readModelPositions: () => wiring.readModels.positions(),
+    headPosition: wiring.headPosition,
+    analyticsReadModels: analyticsProjections.map((projection) => projection.name),
+  });
+  const limitsService = createLimitsService({
+    readDb: wiring.sql,
+    planOf: wiring.planOf,
+    clock: wiring.clock,
+    storageUsed: wiring.storageUsed,
+    filesOf: wiring.filesOf,
+    storageLimitBytes: wiring.storageLimitBytes,
+    settled: wiring.settled,
+  });
+  const limitViolations = createLimitViolations({ handle: wiring.handle, onError: wiring.onError });
+  const app: AnalyticsApp = {
+    routes: { analytics, trackQuery: createQueryTracker({ handle: wiring.handle }), readDb: wiring.sql, clock: wiring.clock, awaitReadModels: wiring.awaitReadModels, isOperator },
+    keywords: { analytics },
+    graphql: {
+      analytics,
+      limits: limitsService,
+      authenticate: wiring.authenticate,
+      isOperator,
+      graphiql: !wiring.production,
+      liveCounters: (publish) => createLiveCounters({ readModels: wiring.readModels, activity: dailyActivityQueries(wiring.sql), publish, clock: wiring.clock, onError: wiring.onError }),
+    },
+  };
+  return { app, limitsService, limitViolations, isOperator };
+}

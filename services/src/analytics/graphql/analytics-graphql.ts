@@ -1,0 +1,304 @@
+import {
+  AnalyticsHealthSchema,
+  AssistantPerformanceSchema,
+  ChannelCountSchema,
+  DashboardQuerySchema,
+  DashboardSchema,
+  FeedbackAllStatsSchema,
+  FeedbackStatsQuerySchema,
+  FeedbackStatsSchema,
+  KeywordListSchema,
+  KeywordQuerySchema,
+  KeywordSourceSchema,
+  KeywordTrendsQuerySchema,
+  KeywordTrendsSchema,
+  LimitKindSchema,
+  LimitsStatusSchema,
+  LimitStateSchema,
+  messages,
+  PerformanceQuerySchema,
+  PeriodSchema,
+  QueriesQuerySchema,
+  QueriesSchema,
+  ReadModelHealthSchema,
+  ReferralTypeSchema,
+  ResponseTimeStatsSchema,
+  SalesAnalyticsQuerySchema,
+  SalesAnalyticsSchema,
+  UsagePeriodSchema,
+  UsageStatsQuerySchema,
+  UsageStatsSchema,
+  ViolationsQuerySchema,
+  ViolationsSchema,
+} from '@kesher/contracts';
+import { ALL_OWNERS, ownerScope, type OwnerScope } from '@kesher/projections/analytics/shared/owner-scope';
+import type { FastifyPluginAsync } from 'fastify';
+import { GraphQLError } from 'graphql';
+import fastJson from 'fast-json-stringify';
+import mercurius from 'mercurius';
+import { z } from 'zod';
+import { DomainError } from '../../platform/commands/decider.js';
+import type { AnalyticsService } from '../analytics-service.js';
+import type { LimitsService } from '../limits-service.js';
+import { EVERY_OWNER, type LiveCounters, type LiveCountersValue, type LiveKey } from '../live-counters.js';
+import type { OperatorCheck } from '../operators.js';
+import { queryCostRule } from './query-cost.rule.js';
+import { queryDepthRule } from './query-depth.rule.js';
+import { sdlFromZod } from './sdl-from-zod.js';
+
+/** Who asks: the signed-in account behind the bearer token, and whether it is an operator. */
+export interface Viewer {
+  accountId: string;
+  email: string;
+  operator: boolean;
+}
+
+export interface AnalyticsGraphqlDeps {
+  analytics: AnalyticsService;
+  limits: LimitsService;
+  /** Bearer token → account (the same authenticator as REST; used for WebSocket subscriptions). */
+  authenticate: (token: string) => Promise<{ account: { id: string; email: string } } | undefined>;
+  isOperator: OperatorCheck;
+  /** Built by the plugin with the publisher it owns (mercurius' pubsub). */
+  liveCounters: (publish: (key: LiveKey, value: LiveCountersValue) => Promise<void>) => LiveCounters;
+  /** GraphiQL at /api/v1/graphiql; never in production. */
+  graphiql: boolean;
+  /** Deepest selection allowed (default 6: the schema's deepest leaf is 5 levels down). */
+  maxDepth?: number;
+  /** Largest query cost allowed (see query-cost.rule.ts). */
+  maxCost?: number;
+}
+
+const LiveCountersSchema = z.object({
+  owner_id: z.string().nullable(),
+  conversations: z.number().int(),
+  messages: z.number().int(),
+  feedback: z.number().int(),
+  at: z.string(),
+});
+const KeywordListQuerySchema = KeywordQuerySchema.extend({ source: KeywordSourceSchema.default('customer') });
+const ViewerSchema = z.object({ account_id: z.string(), email: z.string(), operator: z.boolean() });
+
+/** The shared pieces are named once, wherever the DTOs use them. */
+const NAMED = new Map<z.ZodType, string>([
+  [PeriodSchema, 'Period'],
+  [ResponseTimeStatsSchema, 'ResponseTimes'],
+  [FeedbackStatsSchema, 'FeedbackStats'],
+  [ChannelCountSchema, 'ChannelCount'],
+  [ReferralTypeSchema, 'ReferralType'],
+  [LimitKindSchema, 'LimitKind'],
+  [LimitStateSchema, 'LimitState'],
+  [ReadModelHealthSchema, 'ReadModelHealth'],
+  [KeywordSourceSchema, 'KeywordSource'],
+  [UsagePeriodSchema, 'UsagePeriod'],
+]);
+
+/**
+ * The analytics read models as GraphQL: the REST calls' figures (the same use cases, the same DTOs as
+ * types), scoped to the signed-in owner — `owner_id` arguments are for operators, who may also leave it
+ * out to read every owner's — and live counters by subscription over WebSocket.
+ */
+export const typeDefs = `
+${sdlFromZod(
+  {
+    Viewer: ViewerSchema,
+    Dashboard: DashboardSchema,
+    AssistantPerformance: AssistantPerformanceSchema,
+    Queries: QueriesSchema,
+    UsageStats: UsageStatsSchema,
+    SalesAnalytics: SalesAnalyticsSchema,
+    FeedbackAllStats: FeedbackAllStatsSchema,
+    KeywordList: KeywordListSchema,
+    KeywordTrends: KeywordTrendsSchema,
+    AnalyticsHealth: AnalyticsHealthSchema,
+    LimitsStatus: LimitsStatusSchema,
+    Violations: ViolationsSchema,
+    LiveCounters: LiveCountersSchema,
+  },
+  NAMED,
+)}
+
+type Query {
+  "The signed-in account (and whether it is an operator)."
+  viewer: Viewer!
+  "The analytics page's figures over the last \`days\` days (UTC, today included)."
+  dashboard(days: Int = 7, owner_id: ID): Dashboard!
+  assistant_performance(assistant_id: Int!, days: Int = 30, owner_id: ID): AssistantPerformance!
+  queries(limit: Int = 50, success_only: Boolean = false, assistant_id: Int, owner_id: ID): Queries!
+  usage_stats(period: UsagePeriod = week, owner_id: ID): UsageStats!
+  sales_analytics(days: Int = 30, limit: Int = 10, owner_id: ID): SalesAnalytics!
+  feedback_stats(days: Int = 7, assistant_id: Int, owner_id: ID): FeedbackAllStats!
+  keywords(source: KeywordSource = customer, days: Int = 30, limit: Int = 10, assistant_id: Int, owner_id: ID): KeywordList!
+  keyword_trends(source: KeywordSource = customer, days: Int = 30, limit: Int = 5, assistant_id: Int, owner_id: ID): KeywordTrends!
+  "One owner's limits (operators name the owner; default: themselves)."
+  limits_status(owner_id: ID): LimitsStatus!
+  violations(days: Int = 7, violation_type: LimitKind, owner_id: ID): Violations!
+  health: AnalyticsHealth!
+}
+
+type Subscription {
+  "All-time conversations, messages and feedback, sent at once and whenever they change (operators: every owner's sum without owner_id)."
+  live_counters(owner_id: ID): LiveCounters!
+}
+`;
+
+interface Context {
+  viewer: Viewer | null;
+  pubsub: { subscribe(topic: string): Promise<AsyncIterableIterator<unknown>> };
+}
+
+/** graphql's standard introspection query (GraphiQL's) is 15 levels deep; one more for later versions. */
+const MAX_INTROSPECTION_DEPTH = 16;
+
+const topicOf = (key: LiveKey) => `live-counters:${key}`;
+
+function viewerOf(context: Context): Viewer {
+  if (!context.viewer) throw new GraphQLError(messages.authRequired, { extensions: { code: 'UNAUTHENTICATED' } });
+  return context.viewer;
+}
+
+/** Whose figures: the viewer's own; an operator's choice (every owner when none is named). */
+function scopeOf(context: Context, ownerId: string | null | undefined): OwnerScope {
+  const viewer = viewerOf(context);
+  if (viewer.operator) return ownerId ? ownerScope(ownerId) : ALL_OWNERS;
+  if (ownerId && ownerId !== viewer.accountId) throw new GraphQLError(messages.forbidden, { extensions: { code: 'FORBIDDEN' } });
+  return ownerScope(viewer.accountId);
+}
+
+/** One owner's: the viewer's own, or the one an operator names. */
+function ownerOf(context: Context, ownerId: string | null | undefined): string {
+  const scope = scopeOf(context, ownerId);
+  return 'ownerId' in scope ? scope.ownerId : viewerOf(context).accountId;
+}
+
+/** Arguments pass the REST call's own query schema: the same ranges and limits, the same texts. */
+function parsed<Schema extends z.ZodType>(schema: Schema, values: Record<string, unknown>): z.infer<Schema> {
+  const defined = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== undefined));
+  const result = schema.safeParse(defined);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new GraphQLError(`${issue.path.join('.') || 'argument'}: ${issue.message}`, { extensions: { code: 'BAD_USER_INPUT' } });
+  }
+  return result.data;
+}
+
+/** Use-case errors keep their text (an unknown assistant is "not found", as in REST). */
+async function answer<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.kind.toUpperCase() } });
+    throw error;
+  }
+}
+
+type Args = Record<string, unknown> & { owner_id?: string | null };
+
+export const analyticsGraphqlPlugin =
+  (deps: AnalyticsGraphqlDeps): FastifyPluginAsync =>
+  async (app) => {
+    let live: LiveCounters | undefined;
+    const { analytics, limits } = deps;
+    // mercurius declares its routes with JSON Schema, not zod like the rest of the API: this plugin's
+    // routes validate and serialize JSON Schema (its body schema keeps `query` a string — mercurius would
+    // otherwise take an object there as a ready-made document).
+    app.setValidatorCompiler(({ schema }) => {
+      const parser = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+      return (data: unknown) => {
+        const result = parser.safeParse(data);
+        return result.success ? { value: data } : { error: new Error(z.prettifyError(result.error)) };
+      };
+    });
+    app.setSerializerCompiler(({ schema }) => fastJson(schema as Parameters<typeof fastJson>[0]));
+
+    const resolvers = {
+      Query: {
+        viewer: (_root: unknown, _args: Args, context: Context) => {
+          const viewer = viewerOf(context);
+          return { account_id: viewer.accountId, email: viewer.email, operator: viewer.operator };
+        },
+        dashboard: (_root: unknown, args: Args, context: Context) =>
+          answer(() => analytics.dashboard(scopeOf(context, args.owner_id), parsed(DashboardQuerySchema, args).days)),
+        assistant_performance: (_root: unknown, args: Args, context: Context) =>
+          answer(() => analytics.performance(scopeOf(context, args.owner_id), Number(args.assistant_id), parsed(PerformanceQuerySchema, args).days)),
+        queries: (_root: unknown, args: Args, context: Context) => {
+          const query = parsed(QueriesQuerySchema, { ...args, success_only: args.success_only === undefined ? undefined : String(args.success_only) });
+          return answer(() => analytics.queries(scopeOf(context, args.owner_id), { limit: query.limit, successOnly: query.success_only, assistantNumericId: query.assistant_id }));
+        },
+        usage_stats: (_root: unknown, args: Args, context: Context) => answer(() => analytics.usageStats(scopeOf(context, args.owner_id), parsed(UsageStatsQuerySchema, args).period)),
+        sales_analytics: (_root: unknown, args: Args, context: Context) => {
+          const query = parsed(SalesAnalyticsQuerySchema, args);
+          return answer(() => analytics.salesAnalytics(scopeOf(context, args.owner_id), query.days, query.limit));
+        },
+        feedback_stats: (_root: unknown, args: Args, context: Context) => {
+          const query = parsed(FeedbackStatsQuerySchema, args);
+          return answer(() => analytics.feedbackStats(scopeOf(context, args.owner_id), query.days, query.assistant_id));
+        },
+        keywords: (_root: unknown, args: Args, context: Context) => {
+          const query = parsed(KeywordListQuerySchema, args);
+          return answer(() => analytics.keywordList(scopeOf(context, args.owner_id), query.source, query.days, query.limit, query.assistant_id));
+        },
+        keyword_trends: (_root: unknown, args: Args, context: Context) => {
+          const query = parsed(KeywordTrendsQuerySchema, args);
+          return answer(() => analytics.keywordTrends(scopeOf(context, args.owner_id), query.source, query.days, query.limit, query.assistant_id));
+        },
+        limits_status: (_root: unknown, args: Args, context: Context) => answer(() => limits.status(ownerOf(context, args.owner_id))),
+        violations: (_root: unknown, args: Args, context: Context) => {
+          const query = parsed(ViolationsQuerySchema, args);
+          return answer(() => limits.violations(ownerOf(context, args.owner_id), query.days, query.violation_type));
+        },
+        health: (_root: unknown, _args: Args, context: Context) => {
+          viewerOf(context);
+          return analytics.health();
+        },
+      },
+      Subscription: {
+        live_counters: {
+          subscribe: async function* (_root: unknown, args: Args, context: Context) {
+            const scope = scopeOf(context, args.owner_id);
+            const key = 'ownerId' in scope ? scope.ownerId : EVERY_OWNER;
+            const stop = live!.watch(key);
+            const updates = await context.pubsub.subscribe(topicOf(key));
+            try {
+              yield await live!.current(key);
+              for await (const value of updates) yield value;
+            } finally {
+              stop();
+              await updates.return?.();
+            }
+          },
+          resolve: (value: LiveCountersValue) => value,
+        },
+      },
+    };
+
+    await app.register(mercurius, {
+      schema: typeDefs,
+      resolvers: resolvers as never,
+      path: '/graphql',
+      graphiql: deps.graphiql,
+      validationRules: [
+        queryDepthRule({ maxDepth: deps.maxDepth ?? 6, maxIntrospectionDepth: MAX_INTROSPECTION_DEPTH }),
+        queryCostRule({ maxCost: deps.maxCost ?? 400, rootFieldCost: 25 }),
+      ],
+      jit: 1,
+      context: (request) => {
+        const account = request.account;
+        return { viewer: account ? { accountId: account.id, email: account.email, operator: deps.isOperator(account) } : null };
+      },
+      subscription: {
+        // connection_init carries the bearer token: `{ authorization: 'Bearer …' }` (or under `headers`).
+        onConnect: async ({ payload }) => {
+          const raw = (payload?.authorization ?? payload?.Authorization ?? payload?.headers?.authorization) as unknown;
+          if (typeof raw !== 'string' || !raw.startsWith('Bearer ')) return false;
+          const session = await deps.authenticate(raw.slice(7).trim());
+          if (!session) return false;
+          const viewer: Viewer = { accountId: session.account.id, email: session.account.email, operator: deps.isOperator(session.account) };
+          return { viewer };
+        },
+      },
+    });
+
+    live = deps.liveCounters((key, value) => new Promise<void>((resolve) => app.graphql.pubsub.publish({ topic: topicOf(key), payload: value }, resolve)));
+    app.addHook('onClose', async () => live?.close());
+  };
