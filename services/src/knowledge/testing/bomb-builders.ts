@@ -152,7 +152,8 @@ export function buildNestedDocx(depth = 2_000_000): Uint8Array {
 
 /** A PDF whose one page's content stream unpacks to about `bytes` of text-showing operators (the issue's: 200 MiB). */
 export async function buildPdfBomb(bytes = 200 * MiB, options: { contentDictionary?: string } = {}): Promise<Uint8Array> {
-  const content = await compressRepeated({ head: 'BT /F1 11 Tf 72 700 Td 14 TL\n', body: `(${LOREM}) Tj T*\n`, bytes, tail: 'ET\n' }, 'zlib');
+  // Long runs of one letter compress about 1000:1, so 200 MiB of them fit in about 200 KB (the issue's file).
+  const content = await compressRepeated({ head: 'BT /F1 11 Tf 72 700 Td 14 TL\n', body: `(${'A'.repeat(4000)}) Tj T*\n`, bytes, tail: 'ET\n' }, 'zlib');
   return assemblePdf([content.data], options);
 }
 
