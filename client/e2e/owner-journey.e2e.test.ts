@@ -125,6 +125,28 @@ describe('the owner journey in a real Chromium', () => {
     await visitor.waitForURL(/\/public-chat\/\d+/);
     await visitor.getByRole('heading', { name: assistantName }).waitFor();
     await visitor.close();
+
+    // Opening the dialog again shows the same link: nothing replaces the one customers have.
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    expect(await page.getByRole('dialog').getByLabel('Share URL').inputValue()).toBe(url);
+    expect(await page.getByRole('dialog').getByRole('button', { name: 'Generate Share Options' }).count()).toBe(0);
+    // A new link is its own, confirmed step; afterwards the old link no longer opens the chat.
+    await page.getByRole('dialog').getByRole('button', { name: 'Create a new link' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Create a new share link?' });
+    await confirm.getByText(/every website widget that uses it/).waitFor();
+    await audit('new share link confirmation');
+    await confirm.getByRole('button', { name: 'Yes, create a new link' }).click();
+    const shareDialog = page.getByRole('dialog', { name: `Share Assistant — ${assistantName}` });
+    await expect.poll(() => shareDialog.getByLabel('Share URL').inputValue()).not.toBe(url);
+    const fresh = await shareDialog.getByLabel('Share URL').inputValue();
+    expect(fresh).toMatch(/^http:\/\/localhost:\d+\/shared-chat\/.+/);
+    await shareDialog.getByRole('button', { name: 'Close' }).click();
+    const late = await browser.newPage();
+    await late.goto(url);
+    await late.getByRole('alert').getByText('קישור השיתוף אינו תקין או שפג תוקפו.').waitFor(); // a visitor's page: Hebrew by default
+    await late.goto(fresh);
+    await late.waitForURL(/\/public-chat\/\d+/);
+    await late.close();
   });
 
   it('signs out to the about page', async () => {

@@ -2,7 +2,7 @@ import { ShareTokenSchema } from '@kesher/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
-/** Creates (or returns) the assistant's share token and its public URL. */
+/** The assistant's share token and its public URL: the current one, or a new one when it has none (never a replacement). */
 export const generateShareToken = (id: number) => api.post(`/assistants/${id}/generate-share-token`, ShareTokenSchema);
 
 export const useGenerateShareToken = () => {
