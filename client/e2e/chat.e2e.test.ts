@@ -219,4 +219,31 @@ describe('Chat History', () => {
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page.getByRole('dialog').getByText('Scones question').count()).toBe(0);
   });
+
+  it("opens a visitor's conversation read-only, renames and deletes it", async () => {
+    const dialog = page.getByRole('dialog');
+    const visitorRow = () => dialog.locator('.thread-row', { has: page.locator('.badge-public') });
+    await visitorRow().getByRole('button', { name: 'Resume' }).click();
+    await page.waitForURL(new RegExp(`/chat/${assistantId}/thread_[A-Za-z0-9]+$`));
+    await page.locator('.chat-msg-user').getByText('מתי אתם אופים חלות שוקולד?').waitFor();
+    await page.locator('.chat-msg-assistant').getByText(/אופה חלות שוקולד בכל יום שישי/).waitFor();
+    await page.getByRole('note').getByText("This is a visitor's conversation").waitFor();
+    expect(await page.getByLabel('Message').count()).toBe(0);
+    await audit(page, "/chat (a visitor's conversation)");
+    await page.reload(); // from its address alone, it is still read-only
+    await page.locator('.chat-msg-assistant').getByText(/אופה חלות שוקולד בכל יום שישי/).waitFor();
+    await page.getByRole('note').waitFor();
+    expect(await page.getByLabel('Message').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Back to dashboard' }).click();
+    await page.getByRole('button', { name: 'Chat history' }).click();
+    await visitorRow().getByRole('button', { name: 'Rename' }).click();
+    await dialog.getByLabel('New title').fill('Chocolate challah'); // the one row being renamed
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Chocolate challah').waitFor();
+    await visitorRow().getByRole('button', { name: 'Delete' }).click();
+    await visitorRow().getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(() => dialog.locator('.badge-public').count()).toBe(0);
+    expect(await dialog.getByText('Chocolate challah').count()).toBe(0);
+  });
 });

@@ -1,10 +1,12 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { useAssistants } from '@/features/assistants/api/get-assistants';
 import type { ChatAccess } from '@/features/chat/api/chat-access';
-import { startOwnerThread } from '@/features/chat/api/threads';
+import type { ChatThread } from '@/features/chat/api/chat-types';
+import { getThread, startOwnerThread, threadKey } from '@/features/chat/api/threads';
 import { ChatScreen } from '@/features/chat/components/chat-screen';
 import type { ChatConnection } from '@/features/chat/hooks/use-chat';
 import { CHAT_NAMESPACE, chatLocales } from '@/features/chat/locales';
@@ -17,6 +19,7 @@ const OWNER: ChatAccess = { kind: 'owner' };
 /**
  * /chat/{assistantId}/{threadId?} (spec §2): the assistant comes from the owner's own list; one that is
  * not there is reported and the owner goes back to the dashboard. The address follows the conversation.
+ * A visitor's conversation (opened from Chat History) is shown read-only.
  */
 export function Component() {
   const { assistantId = '', threadId } = useParams();
@@ -24,7 +27,17 @@ export function Component() {
   const { t: common } = useTranslation();
   const { t } = useTexts(CHAT_NAMESPACE, chatLocales);
   const assistants = useAssistants();
+  const queryClient = useQueryClient();
   const id = Number(assistantId);
+  // Whose conversation this is: Chat History and New Chat put the answer in the cache before coming here.
+  const thread = useQuery({
+    queryKey: threadKey(threadId ?? ''),
+    queryFn: ({ signal }) => getThread(threadId!, signal),
+    enabled: Boolean(threadId),
+    staleTime: Infinity,
+    retry: false,
+  });
+  const readOnly = !threadId || thread.isError ? false : thread.data ? (thread.data.isPublic ? 'visitor' : false) : 'unknown';
   const found = assistants.data?.find((a) => a.id === id);
   // A cached list may predate an assistant created a moment ago: decide only once the list is fresh.
   const missing = !found && assistants.isSuccess && !assistants.isFetching;
@@ -39,9 +52,14 @@ export function Component() {
   const connection = useMemo<ChatConnection>(
     () => ({
       access: OWNER,
-      startThread: async () => ({ threadId: (await startOwnerThread(id)).threadId, access: OWNER }),
+      startThread: async () => {
+        const started = await startOwnerThread(id);
+        const own: ChatThread = { id: started.threadId, title: '', createdAt: Date.now(), isPublic: false, assistantId: id, channel: 'app' };
+        queryClient.setQueryData(threadKey(started.threadId), own);
+        return { threadId: started.threadId, access: OWNER };
+      },
     }),
-    [id],
+    [id, queryClient],
   );
 
   if (!found) {
@@ -60,6 +78,7 @@ export function Component() {
       onThreadChange={(next) => navigate(paths.chat(found.id, next), { replace: true })}
       onBack={() => navigate(paths.dashboard)}
       allowNewChat
+      readOnly={readOnly}
     />
   );
 }

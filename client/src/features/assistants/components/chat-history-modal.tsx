@@ -8,7 +8,7 @@ import { Modal } from '@/components/ui/modal';
 import { Spinner } from '@/components/ui/spinner';
 // The thread calls and texts belong to the chat feature; the history list is the dashboard's view of them.
 import type { ChatThread } from '@/features/chat/api/chat-types';
-import { deleteThread, listThreads, renameThread } from '@/features/chat/api/threads';
+import { deleteThread, listThreads, renameThread, threadKey } from '@/features/chat/api/threads';
 import { CHAT_NAMESPACE, chatLocales } from '@/features/chat/locales';
 import { paths } from '@/lib/paths';
 import { type Translate, useTexts } from '@/lib/texts';
@@ -116,7 +116,15 @@ function ThreadRow({ thread, assistantId, t, language }: { thread: ChatThread; a
         </div>
       ) : mode === 'view' ? (
         <div className="thread-actions" role="group" aria-label={t('history.rowActions', { title: shownTitle })}>
-          <Button onClick={() => navigate(paths.chat(assistantId, thread.id))}>{t('history.resume')}</Button>
+          <Button
+            onClick={() => {
+              // The chat knows at once whose conversation it opens (a visitor's is read-only).
+              queryClient.setQueryData(threadKey(thread.id), thread);
+              navigate(paths.chat(assistantId, thread.id));
+            }}
+          >
+            {t('history.resume')}
+          </Button>
           <Button
             variant="secondary"
             onClick={() => {

@@ -38,8 +38,11 @@ export interface ChatThread {
   id: string;
   title: string;
   createdAt: number;
+  /** A visitor's conversation (share link, widget, …): the owner reads, renames and deletes it, but does not write in it. */
   isPublic: boolean;
   assistantId: number;
+  /** Where it happens: `app` (the owner's own chat), `public_link`, `embed`, … */
+  channel: string;
 }
 
 type Json = Record<string, unknown>;
@@ -79,5 +82,13 @@ export function toChatRun(value: unknown): ChatRun {
 
 export function toChatThread(value: unknown): ChatThread {
   const t = obj(value);
-  return { id: str(t.id ?? t.thread_id), title: str(t.title), createdAt: num(t.created_at) * 1000, isPublic: t.is_public === true, assistantId: num(t.assistant_id) };
+  const isPublic = t.is_public === true;
+  return {
+    id: str(t.id ?? t.thread_id),
+    title: str(t.title),
+    createdAt: num(t.created_at) * 1000,
+    isPublic,
+    assistantId: num(t.assistant_id),
+    channel: str(t.channel, isPublic ? 'public_link' : 'app'),
+  };
 }

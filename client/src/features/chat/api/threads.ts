@@ -88,6 +88,14 @@ export async function listThreads(assistantId: number | string, signal?: AbortSi
   return (body ?? []).map(toChatThread);
 }
 
+/** GET /threads/{id} (owner): one conversation, the owner's own or a visitor's with one of their assistants. */
+export async function getThread(threadId: string, signal?: AbortSignal): Promise<ChatThread> {
+  return toChatThread(await api.get<unknown>(`/threads/${enc(threadId)}`, null, { signal }));
+}
+
+/** The cache key of one conversation's description (the owner's chat reads it; Chat History seeds it). */
+export const threadKey = (threadId: string) => ['thread', threadId] as const;
+
 export async function renameThread(threadId: string, title: string): Promise<ChatThread> {
   return toChatThread(await api.patch<unknown>(`/threads/${enc(threadId)}`, null, { body: { title } }));
 }

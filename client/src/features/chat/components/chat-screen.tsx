@@ -18,13 +18,18 @@ export interface ChatScreenProps {
   allowNewChat?: boolean;
   /** Where links open; by default from the address (§2: new tab, except inside the embed frame). */
   target?: '_self' | '_blank';
+  /**
+   * The owner reading a visitor's conversation from Chat History: no input (it is the visitor's to
+   * write in) and a note saying so. 'unknown' while the conversation's kind is being read: no input yet.
+   */
+  readOnly?: 'visitor' | 'unknown' | false;
 }
 
 /**
  * The chat screen shared by /chat (owner) and /public-chat (visitor). It imports neither router, query
  * cache nor i18n runtime: the visitor bundle renders it on Preact.
  */
-export function ChatScreen({ assistant, threadId, connection, onThreadChange, onBack, allowNewChat, target }: ChatScreenProps) {
+export function ChatScreen({ assistant, threadId, connection, onThreadChange, onBack, allowNewChat, target, readOnly = false }: ChatScreenProps) {
   const { t } = useTexts(CHAT_NAMESPACE, chatLocales);
   const chat = useChat({ assistant, threadId, connection, onThreadChange, t });
   const linksOpen = target ?? linkTarget(typeof location === 'undefined' ? '' : location.pathname);
@@ -82,6 +87,7 @@ export function ChatScreen({ assistant, threadId, connection, onThreadChange, on
                 target={linksOpen}
                 onFeedback={chat.giveFeedback}
                 onAlert={chat.showAlert}
+                rateable={!readOnly}
                 t={t}
               />
             ))}
@@ -118,7 +124,13 @@ export function ChatScreen({ assistant, threadId, connection, onThreadChange, on
           ))}
         </div>
       ) : null}
-      <ChatInput value={chat.draft} onChange={chat.setDraft} onSend={() => void chat.send()} busy={chat.busy} sending={chat.sending} t={t} />
+      {readOnly === 'visitor' ? (
+        <p className="chat-readonly" role="note">
+          {t('visitorReadOnly')}
+        </p>
+      ) : readOnly === 'unknown' ? null : (
+        <ChatInput value={chat.draft} onChange={chat.setDraft} onSend={() => void chat.send()} busy={chat.busy} sending={chat.sending} t={t} />
+      )}
     </main>
   );
 }

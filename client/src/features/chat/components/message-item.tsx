@@ -73,11 +73,13 @@ interface Props {
   target: Target;
   onFeedback: (messageId: string, rating: Rating, comment: string | null) => Promise<void>;
   onAlert: (text: string, tone?: 'error' | 'info') => void;
+  /** False when the owner reads a visitor's conversation: the rating is the visitor's to give. */
+  rateable?: boolean;
   t: Translate;
 }
 
 /** One message: the user's text, or the answer with its sources, redirect button and feedback. */
-export const MessageItem = memo(function MessageItem({ message, fresh, target, onFeedback, onAlert, t }: Props) {
+export const MessageItem = memo(function MessageItem({ message, fresh, target, onFeedback, onAlert, rateable = true, t }: Props) {
   const fromAssistant = message.role === 'assistant';
   return (
     <li className={`chat-msg chat-msg-${message.role}`}>
@@ -105,7 +107,7 @@ export const MessageItem = memo(function MessageItem({ message, fresh, target, o
         </p>
       ) : null}
       {fromAssistant && message.redirectUrl ? <RedirectLink messageId={message.id} url={message.redirectUrl} fresh={fresh} target={target} t={t} /> : null}
-      {fromAssistant && !isTempMessage(message) && message.id ? (
+      {fromAssistant && rateable && !isTempMessage(message) && message.id ? (
         <FeedbackControl messageId={message.id} onSend={(rating, comment) => onFeedback(message.id, rating, comment)} onError={onAlert} t={t} />
       ) : null}
     </li>

@@ -37,6 +37,7 @@ export const he: ChatLocale = {
   sourceInFile: 'מקור: {name} (קובץ {id}). הכתובת המקורית אינה זמינה; התוכן נמצא בקובץ שהועלה.',
   dismiss: 'סגירה',
   invalidShareLink: 'קישור השיתוף אינו תקין או שפג תוקפו.',
+  visitorReadOnly: 'זו שיחה של מבקר: אפשר לקרוא אותה כאן, אבל לא לכתוב בה. אפשר לשנות את שמה או למחוק אותה מהיסטוריית השיחות.',
   assistantNotFound: 'העוזר לא נמצא',
   errorLoadingAssistant: 'שגיאה בטעינת העוזר',
   feedback: {
