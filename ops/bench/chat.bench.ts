@@ -89,11 +89,20 @@ async function startKesher(topology: Topology, extraEnv: Record<string, string> 
     RATE_LIMIT_PER_MINUTE: '100000000',
     // Every account is on the free plan (100 messages a month); the benchmark sends thousands.
     PLAN_FREE_MESSAGES_PER_MONTH: '100000000',
+    // The 200 visitors all come from this one address: lift the public chat's per-address/link limits.
+    PUBLIC_CHAT_VISITOR_PER_MINUTE: '100000000',
+    PUBLIC_CHAT_ADDRESS_PER_MINUTE: '100000000',
+    PUBLIC_CHAT_LINK_PER_MINUTE: '100000000',
     NODE_ENV: 'production',
     ...extraEnv,
   };
   const output: string[] = [];
-  const children = topology === 'one-process' ? [spawnMain('embedded', env, output)] : ['api', 'projector', 'relay', 'workers'].map((main) => spawnMain(main, env, output));
+  // Only the projector serves /metrics on METRICS_PORT; the API would open the same operator port.
+  const { METRICS_PORT: metricsPort, ...apiEnv } = env;
+  const children =
+    topology === 'one-process'
+      ? [spawnMain('embedded', apiEnv, output)]
+      : ['api', 'projector', 'relay', 'workers'].map((main) => spawnMain(main, main === 'projector' ? { ...apiEnv, METRICS_PORT: metricsPort } : apiEnv, output));
   const base = `http://127.0.0.1:${port}/api/v1`;
   const transactions = async () => {
     const client = new pg.Client({ connectionString: db.url });

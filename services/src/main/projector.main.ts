@@ -8,7 +8,8 @@ const platform = await composePlatform(config, { applicationName: 'kesher-projec
 await platform.projector.start();
 const metricsServer = Fastify();
 metricsServer.get('/metrics', async (_req, reply) => reply.header('content-type', platform.metrics.registry.contentType).send(await platform.metrics.registry.metrics()));
-await metricsServer.listen({ port: Number(process.env.METRICS_PORT ?? 9464), host: '0.0.0.0' });
+// An operator surface: bound to METRICS_HOST (loopback unless the deployment says otherwise).
+await metricsServer.listen({ port: config.METRICS_PORT ?? 9464, host: config.METRICS_HOST });
 console.log('projector running');
 
 const shutdown = async () => {
