@@ -246,6 +246,7 @@ export const LimitsStatusSchema = z.object({
   tier: PlanTierSchema,
   period_start: Iso,
   period_end: Iso,
+  /** Nothing is used beyond its limit (a limit just reached still counts as within). */
   within_limits: z.boolean(),
   limits_summary: z.object({
     chat: z.object({ total_messages: LimitFigureSchema }),

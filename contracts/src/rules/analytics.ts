@@ -60,16 +60,16 @@ export type ReferralType = z.infer<typeof ReferralTypeSchema>;
 
 /**
  * A figure measured against a limit, in the usage card's bands: `ok` below 50 %, `notice` from 50 %,
- * `warning` from 75 %, `critical` from 90 %, `exceeded` at or past the limit.
+ * `warning` from 75 %, `critical` from 90 %, `reached` at the limit or past it (nothing more is allowed).
  */
-export const LimitStateSchema = z.enum(['ok', 'notice', 'warning', 'critical', 'exceeded']);
+export const LimitStateSchema = z.enum(['ok', 'notice', 'warning', 'critical', 'reached']);
 export type LimitState = z.infer<typeof LimitStateSchema>;
 
 export function limitState(used: number, limit: number): LimitState {
-  if (limit <= 0) return used > 0 ? 'exceeded' : 'ok';
+  if (limit <= 0) return 'reached';
   const percent = (used / limit) * 100;
   const [notice, warning, critical] = analyticsDisplay.usageThresholdsPercent;
-  if (percent >= 100) return 'exceeded';
+  if (percent >= 100) return 'reached';
   if (percent >= critical) return 'critical';
   if (percent >= warning) return 'warning';
   if (percent >= notice) return 'notice';

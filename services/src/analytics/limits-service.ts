@@ -119,25 +119,25 @@ export function createLimitsService(deps: LimitsServiceDeps) {
     const summary = {
       chat: { total_messages: figure(messagesUsed, plan.limits.max_messages_per_month) },
       assistants: { total: figure(assistantCount, plan.limits.max_assistants) },
-      storage: { used_mb: figure(bytes / MB, Math.round(storageLimitMb * 100) / 100) },
+      storage: { used_mb: figure(bytes / MB, storageLimitMb) },
     };
     const measured: { type: LimitKind; figure: ReturnType<typeof figure> }[] = [
       { type: 'monthly_messages', figure: summary.chat.total_messages },
       { type: 'assistants', figure: summary.assistants.total },
       { type: 'storage', figure: summary.storage.used_mb },
     ];
-    const pressing = measured.filter((m) => m.figure.state === 'warning' || m.figure.state === 'critical' || m.figure.state === 'exceeded');
+    const pressing = measured.filter((m) => m.figure.state === 'warning' || m.figure.state === 'critical' || m.figure.state === 'reached');
     return {
       tier: plan.tier,
       period_start: `${month}-01T00:00:00.000Z`,
       period_end: nextUsageMonthStart(now).toISOString(),
-      within_limits: measured.every((m) => m.figure.state !== 'exceeded'),
+      within_limits: measured.every((m) => m.figure.used <= m.figure.limit),
       limits_summary: summary,
       warnings: pressing.map((m) => ({
         type: m.type,
         state: m.figure.state,
         message:
-          m.figure.state === 'exceeded'
+          m.figure.state === 'reached'
             ? `You have reached your plan's limit of ${nouns[m.type]} (${m.figure.used} of ${m.figure.limit}).`
             : `You have used ${Math.floor(m.figure.percentage)}% of your plan's ${nouns[m.type]} (${m.figure.used} of ${m.figure.limit}).`,
       })),

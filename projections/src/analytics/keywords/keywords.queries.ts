@@ -3,8 +3,11 @@ import { num, rangeFilter, type DayRange, type OwnerScope } from '../shared/owne
 import { mergeForms, type MergedKeyword } from './keyword-extraction.js';
 import type { KeywordSource } from './keywords.projection.js';
 
-/** Ranked candidates read per listed keyword, so that forms merged into one another can meet. */
-const CANDIDATES_PER_KEYWORD = 5;
+/**
+ * The busiest keywords read before Hebrew forms are merged (see mergeForms): forms can only meet among
+ * these, so a form in the long tail beyond them is not added to its word. Ample for a top 5 or 10.
+ */
+const CANDIDATES = 500;
 
 export interface KeywordRanking {
   keywords: MergedKeyword[];
@@ -16,7 +19,7 @@ export function keywordQueries(db: Queryable) {
   async function top(scope: OwnerScope, source: KeywordSource, range: DayRange, limit: number, assistantId?: string | null): Promise<KeywordRanking> {
     const params: unknown[] = [];
     const where = rangeFilter(scope, range, params, { assistantId });
-    params.push(source, limit * CANDIDATES_PER_KEYWORD);
+    params.push(source, Math.max(CANDIDATES, limit * 20));
     const sourceParam = `$${params.length - 1}`;
     const { rows } = await db.query<{ keyword: string; label: string; mentions: unknown; total: unknown }>(
       `WITH ranked AS (

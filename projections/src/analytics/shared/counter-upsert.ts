@@ -16,10 +16,10 @@ export interface CounterTable<Key extends string, Counter extends string> {
 export function counterBatch<Key extends string, Counter extends string>(spec: CounterTable<Key, Counter>) {
   const keyNames = Object.keys(spec.keys) as Key[];
   const counterNames = Object.keys(spec.counters) as Counter[];
-  const rows = new Map<string, { key: Record<Key, string>; values: Record<Counter, number> }>();
+  const rows = new Map<string, { key: Record<Key, string | number>; values: Record<Counter, number> }>();
 
   return {
-    add(key: Record<Key, string>, increments: Partial<Record<Counter, number>>) {
+    add(key: Record<Key, string | number>, increments: Partial<Record<Counter, number>>) {
       const id = keyNames.map((name) => key[name]).join('\u0000');
       let row = rows.get(id);
       if (!row) {
