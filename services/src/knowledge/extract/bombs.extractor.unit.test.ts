@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import type { KnowledgeFileKind } from '@kesher/contracts';
 import {
@@ -5,6 +6,7 @@ import {
   buildGzipBomb,
   buildNestedDocx,
   buildPdfBomb,
+  buildPdfWithManyOperators,
   buildPptxBomb,
   buildXlsxBomb,
   gzipText,
@@ -74,6 +76,14 @@ describe('text is counted while it is extracted', () => {
     const error = await failure(await buildDocxBomb(40 * 1000 * 1000), 'docx');
     expect(error.reason).toBe(extractionErrors.tooLarge().reason);
   });
+
+  it('a PDF page of 1.3 million placed letters is refused as too much text while pdf.js is still streaming it', async () => {
+    // Under the unpack limit (about 45 MB of operators): only the streamed count can stop it early. Stopping
+    // must not make pdf.js throw out of its own callbacks (an uncaught error would end this process).
+    const started = performance.now();
+    expect((await failure(await buildPdfWithManyOperators(1_300_000), 'pdf')).reason).toBe(extractionErrors.tooLarge().reason);
+    expect(performance.now() - started).toBeLessThan(45_000);
+  }, 60_000);
 
   it('a small sheet whose long header would repeat on every row is refused as it is written', async () => {
     const header = 'Product description '.repeat(500);

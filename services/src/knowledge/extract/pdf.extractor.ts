@@ -99,7 +99,7 @@ type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof getDocumentProxy>>['
 /**
  * A page's text pieces, read as pdf.js streams them (a hundred at a time) and counted as they arrive:
  * a page with millions of text operators is refused once it is over the limit, not after pdf.js has
- * built all of them. Cancelling the stream stops pdf.js working on the page.
+ * built all of them.
  */
 async function pagePieces(page: PdfPage, budget: CharacterBudget, pieceBudget: PieceBudget): Promise<Glyphs[]> {
   const reader = page.streamTextContent().getReader();
@@ -118,10 +118,10 @@ async function pagePieces(page: PdfPage, budget: CharacterBudget, pieceBudget: P
         pieces.push({ text: piece.str, x: x!, y: y!, width: piece.width, size, rtl: piece.dir === 'rtl' || count(piece.str, RTL_CHARS) > count(piece.str, LTR_CHARS) });
       }
     }
-  } catch (error) {
-    await reader.cancel().catch(() => undefined);
-    throw error;
   } finally {
+    // Not reader.cancel(): pdf.js (in this thread) keeps enqueueing into a cancelled stream and throws
+    // out of its own callbacks. Left unread, the stream stops at its high-water mark, and destroying the
+    // document (extractPdf's `finally`) ends the work.
     page.cleanup();
   }
   return pieces;
@@ -153,10 +153,12 @@ function pageText(pieces: readonly Glyphs[]): string {
     const drop = previous.y - line.y;
     const newParagraph = drop > 1.6 * Math.max(previous.size, line.size) || drop < -0.5 * line.size;
     if (newParagraph) text += `\n\n${content}`;
-    else if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(content)) text = text.slice(0, -1) + content;
+    // Only the end of the text is looked at: a regex anchored at `$` still scans the whole string, which on
+    // a page of a hundred thousand lines made this quadratic.
+    else if (/\p{L}-$/u.test(text.slice(-4)) && /^\p{Ll}/u.test(content)) text = text.slice(0, -1) + content;
     else {
       // A line that fills the measure is a soft wrap inside a sentence; a short one ends a line on purpose.
-      const softWrap = lineWidth(previous) > 0.8 * widest && !/[.!?:;׃]$/.test(text);
+      const softWrap = lineWidth(previous) > 0.8 * widest && !/[.!?:;׃]$/.test(text.slice(-1));
       text += (softWrap ? ' ' : '\n') + content;
     }
   });
