@@ -26,7 +26,8 @@ export const CrawlStopReasonSchema = z.enum(['exhausted', 'page-limit', 'size-li
 
 export const CrawlRequestedSchema = z.object({
   crawlId: Id,
-  assistantId: Id,
+  /** The assistant the pages are for; null for a preview started without one (its pages are scored without keywords). */
+  assistantId: Id.nullable(),
   ownerId: Id,
   mode: CrawlModeSchema,
   startUrl: Url,
@@ -35,6 +36,8 @@ export const CrawlRequestedSchema = z.object({
   deleteOrphanedPages: z.boolean(),
   /** The assistant's crawler configuration it runs for (crawl, recrawl); null for a preview. */
   configId: Id.nullable(),
+  /** Words the owner asked the relevance score to favour, beside the assistant's description and instructions. */
+  keywords: z.array(z.string().max(100)).max(50),
 });
 export type CrawlRequested = z.infer<typeof CrawlRequestedSchema>;
 

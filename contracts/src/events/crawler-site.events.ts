@@ -64,6 +64,8 @@ export const CrawledPageCommittedSchema = z.object({
   /** The page's content hash at this crawl (extracted text, or the document): equal means unchanged. */
   contentSha256: Sha256,
   fileId: Id,
+  /** Blob key of the knowledge file's bytes, held by the page itself: turning the page on again makes a new file from it. */
+  fileSha256: Sha256,
   replacedFileId: Id.nullable(),
   isSalesPage: z.boolean(),
   salesCategory: PageCategorySchema.nullable(),

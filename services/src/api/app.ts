@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
@@ -26,6 +27,9 @@ import { shareRoutes } from './routes/share/share.routes.js';
 import { publicThreadRoutes } from './routes/threads/public-threads.routes.js';
 import type { ThreadRoutesDeps } from './routes/threads/thread-chat.js';
 import { threadRoutes } from './routes/threads/threads.routes.js';
+import { crawlerSettingsRoutes, type CrawlerSettingsRoutesDeps } from './routes/crawler-settings/crawler-settings.routes.js';
+import { crawlProgressRoutes, type CrawlProgressDeps } from './routes/web-crawler/crawl-progress.ws.js';
+import { webCrawlerRoutes, type CrawlerRoutesDeps } from './routes/web-crawler/web-crawler.routes.js';
 
 export interface AppDeps {
   health: HealthDeps;
@@ -44,6 +48,8 @@ export interface AppDeps {
   limits: LimitsRoutesDeps;
   /** Analytics: the /analytics and /keyword-analytics calls, and GraphQL at /api/v1/graphql. */
   analytics?: AnalyticsApp;
+  /** The Smart Web Crawler: /web-crawler/*, /crawler-settings/*, /assistants/{id}/crawler-pages and the progress socket. */
+  crawler?: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps };
   /**
    * pino through Fastify: `true` logs at info, or give the level (and a destination, for tests). Errors
    * are logged with their stack by the error handler; per-request lines are off (they would drown them).
@@ -84,6 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(safeTextPlugin);
   await app.register(openapiPlugin);
   await app.register(metricsPlugin, { registry: deps.metricsRegistry, ...deps.operatorMetrics });
+  // WebSockets (the crawl progress socket, GraphQL subscriptions), once for the whole server: routes in
+  // any context get upgrades, and mercurius finds it registered instead of registering it again.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   // Routes
   await app.register(
@@ -100,6 +109,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await api.register(analyticsRoutes(deps.analytics.routes));
         await api.register(keywordAnalyticsRoutes(deps.analytics.keywords));
         await api.register(analyticsGraphqlPlugin(deps.analytics.graphql));
+      }
+      if (deps.crawler) {
+        await api.register(webCrawlerRoutes(deps.crawler.routes));
+        await api.register(crawlerSettingsRoutes(deps.crawler.settings));
+        await api.register(crawlProgressRoutes(deps.crawler.progress));
       }
     },
     { prefix: '/api/v1' },

@@ -1,4 +1,5 @@
 import type { RetrievedPassage } from '../knowledge/search/retrieve.js';
+import type { SalesPage } from './sales-pages.js';
 
 export type AnswerLanguage = 'he' | 'en' | 'other';
 
@@ -8,7 +9,8 @@ export interface AnswerRequest {
   language: AnswerLanguage;
   /** Earlier turns of the conversation, oldest first, without the question itself. */
   history: readonly { role: 'user' | 'assistant'; text: string }[];
-  assistant: { name: string; instructions: string; salesMode: { enabled: boolean; salesPrompt: string } };
+  /** `salesPages`: in Sales Mode, the sales pages the crawler found on the assistant's site (where buyers are sent). */
+  assistant: { name: string; instructions: string; salesMode: { enabled: boolean; salesPrompt: string }; salesPages?: readonly SalesPage[] };
   /** The retrieved knowledge, best first. */
   passages: readonly RetrievedPassage[];
   /** Cancels the upstream call (client gone, run expired, worker stopping). */

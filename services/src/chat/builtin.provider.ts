@@ -42,7 +42,7 @@ export function composeAnswerWithEvidence(request: Pick<AnswerRequest, 'question
   const leadIn = request.language === 'other' ? '' : words.quotedIn[evidence.language];
   const parts = [leadIn ? `${leadIn}\n${quote}` : quote];
   if (request.assistant.salesMode.enabled && showsBuyingIntent(request.question)) {
-    const page = bestSalesPage(request.passages);
+    const page = bestSalesPage(request.question, request.passages, request.assistant.salesPages);
     if (page) parts.push(`${words.visit}\n${redirectMarker(page)}`);
   }
   return { text: parts.join('\n\n'), evidence };

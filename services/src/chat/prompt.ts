@@ -26,8 +26,13 @@ function salesBlock(request: AnswerRequest): string[] {
   if (!salesMode.enabled) return [];
   const lines = ['SALES MODE is on.'];
   if (salesMode.salesPrompt.trim()) lines.push(`Sales guidance from the owner:\n${salesMode.salesPrompt.trim()}`);
-  // The model may only refer to a page Kesher found in the owner's knowledge, never to an address it made up.
-  const page = showsBuyingIntent(request.question) ? bestSalesPage(request.passages) : null;
+  // The model may only refer to a page Kesher found on the owner's site, never to an address it made up.
+  const pages = request.assistant.salesPages ?? [];
+  if (pages.length > 0) {
+    const list = pages.slice(0, 20).map((page) => `- ${page.url}${page.title ? ` — ${page.title}` : ''}${page.category ? ` (${page.category})` : ''}`);
+    lines.push(`SALES PAGES of this business (the only addresses you may send a visitor to):\n${list.join('\n')}`);
+  }
+  const page = showsBuyingIntent(request.question) ? bestSalesPage(request.question, request.passages, pages) : null;
   if (page) lines.push(`The visitor shows buying intent. End the answer with this line, exactly as written:\n${redirectMarker(page)}`);
   else lines.push('Do not add any redirect line.');
   return lines;

@@ -17,6 +17,7 @@ import { createAssistantErasure } from '../domain/assistant/assistant-erasure.js
 import { createPlanAllowances } from '../plans/plan-allowances.js';
 import { createPlanBook } from '../plans/plan-book.js';
 import { createAssistantErasureWorker } from '../workers/assistant-erasure/assistant-erasure.worker.js';
+import { composeCrawlerWorkers } from './compose-crawler.js';
 
 /**
  * The relay ($all → bus) and the workers fed by the bus. In the embedded default they run inside the
@@ -31,6 +32,8 @@ export async function composeWorkers(
     answerProvider?: AnswerProvider;
     /** Where live answers go; by default a hub the API of this same process follows. */
     runStreams?: LiveAnswers;
+    /** false: no recrawl timer in this process (tests drive `crawler.scheduler.tick()`). */
+    recrawlScheduler?: boolean;
   } = {},
 ) {
   const blobs: BlobStore = await createSqlBlobStore({ sql: platform.sql });
@@ -51,7 +54,7 @@ export async function composeWorkers(
     options.relay === false
       ? undefined
       : createRelay({ eventStore: platform.eventStore, bus: platform.bus, sql: platform.sql, metrics: platform.metrics, onError: (e) => console.error('relay', e) });
-  const groups = { ingest: `ingest${suffix}`, aiRunner: `ai-runner${suffix}`, assistantErasure: `assistant-erasure${suffix}` };
+  const groups = { ingest: `ingest${suffix}`, aiRunner: `ai-runner${suffix}`, assistantErasure: `assistant-erasure${suffix}`, crawler: `crawler${suffix}` };
   const ingest = createIngestWorker({
     bus: platform.bus,
     eventStore: platform.eventStore,
@@ -63,6 +66,14 @@ export async function composeWorkers(
   // Live answers for the SSE route: shared with the API of this process, or sent to other processes.
   const runStreams: LiveAnswers = options.runStreams ?? createRunStreamHub();
   const assistants = assistantQueries(platform.sql);
+  // Crawls and scheduled recrawls; their pages become knowledge files read by the ingest worker above.
+  const crawler = composeCrawlerWorkers({
+    platform,
+    blobs,
+    allowances: createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf: createPlanBook(platform.config) }),
+    groupId: groups.crawler,
+    scheduler: options.recrawlScheduler,
+  });
   const aiRunner = createAiRunner({
     bus: platform.bus,
     eventStore: platform.eventStore,
@@ -70,7 +81,10 @@ export async function composeWorkers(
     provider: options.answerProvider ?? chooseAnswerProvider(platform.config),
     findAssistant: async (assistantId) => {
       const row = await assistants.findById(assistantId);
-      return row && { name: row.name, instructions: row.instructions, salesMode: { enabled: row.payment_processing.enabled, salesPrompt: row.payment_processing.sales_prompt } };
+      if (!row) return undefined;
+      const salesMode = { enabled: row.payment_processing.enabled, salesPrompt: row.payment_processing.sales_prompt };
+      // Sales Mode refers buyers to the sales pages the crawler found on the assistant's site.
+      return { name: row.name, instructions: row.instructions, salesMode, ...(salesMode.enabled ? { salesPages: await crawler.salesPages(assistantId) } : {}) };
     },
     retrieve: knowledge.retrieve,
     overdueRuns: (now) => threadQueries(platform.sql).overdueRuns(now),
@@ -104,13 +118,16 @@ export async function composeWorkers(
     knowledgeReads: knowledge.reads satisfies KnowledgeReads,
     knowledge,
     relay,
+    crawler,
     async start() {
       await relay?.start();
       await ingest.start();
       await aiRunner.start();
       await assistantErasure.start();
+      await crawler.start();
     },
     async stop() {
+      await crawler.stop();
       await assistantErasure.stop();
       await aiRunner.stop();
       await ingest.stop();

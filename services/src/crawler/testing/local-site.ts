@@ -32,6 +32,8 @@ export interface LocalSite extends TestServer {
   maxInFlight: number;
   /** Gives a page new content (its ETag changes). */
   change(path: string): void;
+  /** Takes a page off the site: it answers 404 from now on (a recrawl's orphan). */
+  remove(path: string): void;
   /** Paths of the pages a complete crawl keeps (HTML with text, the PDF). */
   contentPaths: string[];
 }
@@ -43,6 +45,7 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
   const hebrewPosts = options.hebrewPosts ?? 4;
   const slowPages = options.slowPages ?? 0;
   const versions = new Map<string, number>();
+  const removed = new Set<string>();
   const log: LocalSite['log'] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -143,7 +146,7 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
     const done = () => {
       inFlight--;
     };
-    const rendered = render(path, url.searchParams);
+    const rendered = removed.has(path) ? null : render(path, url.searchParams);
     const delayMs = (path.startsWith('/slow/') ? (options.slowMs ?? 200) : 0) + (options.latencyMs ?? 0);
     setTimeout(() => {
       if (!rendered) {
@@ -180,6 +183,9 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
     },
     change(path: string) {
       versions.set(path, version(path) + 1);
+    },
+    remove(path: string) {
+      removed.add(path);
     },
     contentPaths,
   };

@@ -37,8 +37,8 @@ export interface CrawlState {
   discovered: Map<string, PageDiscovered>;
   /** Kept pages by key: the first record of each wins. */
   fetched: Map<string, PageFetched>;
-  /** Keys that failed or were skipped. */
-  settled: Set<string>;
+  /** Keys that failed or were skipped, with the reason (a recrawl's orphans are pages gone: not found, now refused). */
+  settled: Map<string, { outcome: 'failed' | 'skipped'; reason: string }>;
   scores: Map<string, PageScored>;
   completed: CrawlCompleted | null;
   failed: CrawlFailed | null;
@@ -66,7 +66,7 @@ export const crawlDecider: Decider<CrawlState, CrawlCommand, CrawlEvent> = {
     request: null,
     discovered: new Map(),
     fetched: new Map(),
-    settled: new Set(),
+    settled: new Map(),
     scores: new Map(),
     completed: null,
     failed: null,
@@ -84,8 +84,10 @@ export const crawlDecider: Decider<CrawlState, CrawlCommand, CrawlEvent> = {
         if (!state.fetched.has(event.data.key)) state.fetched.set(event.data.key, event.data);
         return state;
       case 'PageFailed':
+        if (!state.settled.has(event.data.key)) state.settled.set(event.data.key, { outcome: 'failed', reason: event.data.reason });
+        return state;
       case 'PageSkipped':
-        state.settled.add(event.data.key);
+        if (!state.settled.has(event.data.key)) state.settled.set(event.data.key, { outcome: 'skipped', reason: event.data.reason });
         return state;
       case 'PageScored':
         state.scores.set(event.data.key, event.data);

@@ -17,6 +17,7 @@ const request = (mode: CrawlRequested['mode'] = 'crawl'): CrawlRequested => ({
   maxDepth: 5,
   deleteOrphanedPages: false,
   configId: mode === 'preview' ? null : 'cfg1',
+  keywords: [],
 });
 const requested = (mode?: CrawlRequested['mode']): CrawlEvent => ({ type: 'CrawlRequested', data: request(mode) });
 const discovered = (key: string, source: PageDiscovered['source'] = 'link'): CrawlEvent => ({

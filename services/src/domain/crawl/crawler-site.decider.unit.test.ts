@@ -22,6 +22,7 @@ const page = (overrides: Partial<CrawledPageCommitted> = {}): Omit<CrawledPageCo
   bytes: 300,
   contentSha256: 'a'.repeat(64),
   fileId: 'file-1',
+  fileSha256: 'd'.repeat(64),
   isSalesPage: true,
   salesCategory: 'pricing',
   relevanceScore: 0.8,

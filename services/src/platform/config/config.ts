@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OutboundAllowlistSchema } from '../../outbound/outbound-allowlist.js';
 import { TrustProxySchema } from './trust-proxy.js';
 
 /** An empty variable counts as unset, exactly like a fresh shell. */
@@ -94,6 +95,16 @@ export const ConfigSchema = z.object({
   PUBLIC_CHAT_LINK_PER_MINUTE: z.coerce.number().int().positive().default(60),
   /** Accounts (e-mails, comma-separated) that may read every owner's analytics over GraphQL; none by default. */
   OPERATOR_EMAILS: z.string().optional(),
+  /**
+   * Hosts, addresses or CIDRs (comma-separated) that fetches made for users — the crawler, Add Missing
+   * Page — may reach although they are loopback or private. Empty by default and in production: only the
+   * tests' local sites need it (`127.0.0.1`).
+   */
+  OUTBOUND_ALLOWLIST: OutboundAllowlistSchema,
+  /** Crawls one workers process runs at once (each fetches 8 pages at a time, politely per host). */
+  CRAWL_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  /** How often the scheduler looks for crawler configurations whose recrawl is due (0: never by itself). */
+  RECRAWL_CHECK_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -3,6 +3,7 @@ import { detectLanguage, parseRedirect, streamIds, type RecordedEvent, type RunR
 import type { RetrievedPassage } from '../../knowledge/search/retrieve.js';
 import { AnswerProviderError, type AnswerProvider } from '../../chat/answer-provider.port.js';
 import { HISTORY_TURNS } from '../../chat/prompt.js';
+import type { SalesPage } from '../../chat/sales-pages.js';
 import { untilAborted } from '../../chat/abortable.js';
 import type { RunStreamHub } from '../../chat/run-stream-hub.js';
 import { isSettled, threadDecider } from '../../domain/thread/thread.decider.js';
@@ -18,6 +19,8 @@ export interface RunnerAssistant {
   name: string;
   instructions: string;
   salesMode: { enabled: boolean; salesPrompt: string };
+  /** In Sales Mode: the crawled sales pages of the assistant's site (see chat/sales-pages.ts). */
+  salesPages?: readonly SalesPage[];
 }
 
 export interface AiRunnerDeps {

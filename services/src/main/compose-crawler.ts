@@ -1,0 +1,105 @@
+import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
+import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
+import type { CrawlerSettingsRoutesDeps } from '../api/routes/crawler-settings/crawler-settings.routes.js';
+import type { CrawlProgressDeps } from '../api/routes/web-crawler/crawl-progress.ws.js';
+import type { CrawlerRoutesDeps } from '../api/routes/web-crawler/web-crawler.routes.js';
+import { createSiteKnowledge } from '../crawler/site-knowledge.js';
+import type { Authenticator } from '../identity/authenticator.js';
+import { createGotScrapingTransport } from '../outbound/got-scraping.transport.js';
+import { createOutboundFetch } from '../outbound/outbound-fetch.js';
+import { createOutboundTargetCheck } from '../outbound/outbound-target.js';
+import type { PlanAllowances } from '../plans/plan-allowances.js';
+import type { PlanOf } from '../plans/plan-book.js';
+import type { BlobStore } from '../platform/blobs/blob-store.port.js';
+import type { AwaitReadModels, ReadModelProgress } from '../platform/projections/read-model-progress.js';
+import type { CrawlLimits } from '../crawler/crawl-runner.js';
+import { createCrawlerWorker } from '../workers/crawler/crawler.worker.js';
+import { createRecrawlScheduler } from '../workers/crawler/recrawl-scheduler.js';
+import type { Platform } from './compose-platform.js';
+
+/** The guarded fetch as configured (OUTBOUND_ALLOWLIST), with the HTTP client it closes with. */
+function outbound(platform: Platform) {
+  const { transport, close } = createGotScrapingTransport();
+  const allowlist = platform.config.OUTBOUND_ALLOWLIST;
+  return { fetch: createOutboundFetch({ transport, allowlist }), checkTarget: createOutboundTargetCheck({ allowlist }), close };
+}
+
+/** The crawler's routes and progress socket, for composeApi. */
+export function composeCrawlerApi(wiring: {
+  platform: Platform;
+  blobs: BlobStore;
+  knowledge: Pick<KnowledgeReads, 'fileText'>;
+  readModels: ReadModelProgress;
+  awaitReadModels: AwaitReadModels;
+  allowances: Pick<PlanAllowances, 'reserveFile' | 'releaseFiles'>;
+  planOf: PlanOf;
+  authenticator: Authenticator;
+  clock: () => Date;
+}): { deps: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps }; close: () => void } {
+  const { platform } = wiring;
+  const guarded = outbound(platform);
+  const site = createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances });
+  const common = { readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock: wiring.clock };
+  return {
+    deps: {
+      routes: { ...common, handle: platform.handle, blobs: wiring.blobs, site, readModels: wiring.readModels, checkTarget: guarded.checkTarget, fetch: guarded.fetch, planOf: wiring.planOf },
+      settings: { ...common, site, knowledge: wiring.knowledge },
+      progress: { readDb: platform.sql, readModels: wiring.readModels, authenticator: wiring.authenticator, clock: wiring.clock },
+    },
+    close: guarded.close,
+  };
+}
+
+/** The crawler worker and the recrawl scheduler, for composeWorkers. */
+export function composeCrawlerWorkers(wiring: {
+  platform: Platform;
+  blobs: BlobStore;
+  allowances: Pick<PlanAllowances, 'reserveFile' | 'releaseFiles'>;
+  groupId: string;
+  limits?: Partial<CrawlLimits>;
+  /** Off: scheduled recrawls are left to another process (tests drive `scheduler.tick`). */
+  scheduler?: boolean;
+}) {
+  const { platform } = wiring;
+  const guarded = outbound(platform);
+  const assistants = assistantQueries(platform.sql);
+  const crawler = crawlerQueries(platform.sql);
+  const worker = createCrawlerWorker({
+    bus: platform.bus,
+    eventStore: platform.eventStore,
+    blobs: wiring.blobs,
+    fetch: guarded.fetch,
+    site: createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances }),
+    findAssistant: async (assistantId) => {
+      const row = await assistants.findById(assistantId);
+      return row && { description: row.description, instructions: row.instructions };
+    },
+    groupId: wiring.groupId,
+    concurrency: platform.config.CRAWL_CONCURRENCY,
+    limits: wiring.limits,
+    onError: (error) => console.error('crawler', error),
+  });
+  const scheduler = createRecrawlScheduler({
+    handle: platform.handle,
+    eventStore: platform.eventStore,
+    dueConfigs: (now) => crawler.system.dueConfigs(now),
+    intervalMs: wiring.scheduler === false ? 0 : platform.config.RECRAWL_CHECK_INTERVAL_MS,
+    onError: (error) => console.error('recrawl scheduler', error),
+  });
+  return {
+    worker,
+    scheduler,
+    /** Sales Mode: the assistant's crawled sales pages (the ai-runner gives them to the answer providers). */
+    salesPages: (assistantId: string) => crawler.system.salesPages(assistantId),
+    async start() {
+      await worker.start();
+      scheduler.start();
+    },
+    async stop() {
+      await scheduler.stop();
+      await worker.stop();
+      guarded.close();
+    },
+  };
+}
