@@ -29,11 +29,11 @@ async function subscribe(url: string, authorization: string | null, query: strin
     socket.once('error', reject);
   });
   /** The next message the server sends that matches (or the socket's close). */
-  async function next(match: (message: { type: string; payload?: unknown; id?: string }) => boolean) {
+  async function next(match: (message: { type: string; payload?: unknown; id?: string }) => boolean): Promise<{ type: string; payload?: any }> {
     for (let seen = 0; ; ) {
       while (seen < received.length) {
         const message = received[seen++] as { type: string };
-        if (match(message)) return message as { type: string; payload?: { data?: Record<string, unknown>; message?: string } };
+        if (match(message)) return message;
       }
       if (closed) return { type: 'closed', payload: closed };
       await new Promise<void>((resolve) => waiters.push(resolve));

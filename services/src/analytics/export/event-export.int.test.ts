@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
+import { exited, startMain } from '../../testing/processes.js';
+import { postgresAvailability } from '../../testing/test-database.js';
+import { ask, ownerThread, ownerWithAssistant, scriptedProvider, settled, visitorThread, type ScenarioOwner } from '../testing/analytics-scenario.js';
+import { exportEvents, progressLine, type ExportFilter } from './event-export.js';
+
+const gate = await postgresAvailability();
+
+interface Line {
+  eventId: string;
+  streamId: string;
+  position: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: { timestamp: string };
+}
+
+describe.skipIf(!gate.available)(`exporting the event log as NDJSON${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
+  let h: ApiHarness;
+  let dana: ScenarioOwner;
+  let noa: ScenarioOwner;
+  let danaAssistantId: string;
+  let dir: string;
+  let now = new Date('2030-05-01T10:00:00.000Z');
+
+  const exported = async (filter: ExportFilter = {}, pageSize = 7) => {
+    let text = '';
+    const result = await exportEvents({ eventStore: h.platform.eventStore, write: (chunk) => void (text += chunk), pageSize }, filter);
+    const lines = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+    expect(lines).toHaveLength(result.written);
+    return lines;
+  };
+
+  beforeAll(async () => {
+    h = await createApiHarness({ answerProvider: scriptedProvider, clock: () => now });
+    dir = mkdtempSync(join(tmpdir(), 'kesher-export-'));
+    dana = await ownerWithAssistant(h, { share: true });
+    noa = await ownerWithAssistant(h);
+    await ask(h, dana, await ownerThread(h, dana), 'Sourdough today?');
+    now = new Date('2030-05-02T10:00:00.000Z');
+    await (await visitorThread(h, dana)).ask('Do you deliver?');
+    await ask(h, noa, await ownerThread(h, noa), 'Gift cards?');
+    await settled(h);
+    danaAssistantId = (await h.platform.sql.query<{ id: string }>(`SELECT id FROM assistants WHERE owner_id = $1`, [dana.accountId])).rows[0]!.id;
+  });
+  afterAll(async () => {
+    await h?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes every event once, oldest first, in the shape of the Kafka topics', async () => {
+    const all = await exported();
+    const head = await h.platform.eventStore.headPosition();
+    expect(all.length).toBeGreaterThan(20);
+    expect(new Set(all.map((line) => line.eventId)).size).toBe(all.length);
+    expect(all.at(-1)!.position).toBe(`${head.commit}:${head.prepare}`);
+    const positions = all.map((line) => BigInt(line.position.split(':')[0]!));
+    expect(positions).toEqual([...positions].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(Object.keys(all[0]!).sort()).toEqual(['createdAt', 'data', 'eventId', 'metadata', 'position', 'streamId', 'streamPosition', 'type']);
+  });
+
+  it("filters by owner: the account, the assistant, its conversations (a visitor's too) — none of another owner's", async () => {
+    const lines = await exported({ ownerId: dana.accountId });
+    const types = new Set(lines.map((line) => line.type));
+    for (const type of ['AccountRegistered', 'AssistantCreated', 'ThreadStarted', 'MessagePosted', 'RunRequested', 'RunCompleted']) expect(types, type).toContain(type);
+    expect(lines.filter((line) => line.type === 'ThreadStarted')).toHaveLength(2);
+    expect(lines.filter((line) => line.type === 'MessagePosted' && line.data.role === 'user').map((line) => line.data.text)).toEqual(['Sourdough today?', 'Do you deliver?']);
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain('Gift cards');
+    expect(text).not.toContain(noa.accountId);
+    const byAssistant = await exported({ assistantId: danaAssistantId, types: ['MessagePosted'] });
+    expect(byAssistant).toHaveLength(4);
+  });
+
+  it('filters by event types and by time (the events’ own time, both ends included)', async () => {
+    const completions = await exported({ types: ['RunCompleted', 'FeedbackGiven'] });
+    expect(new Set(completions.map((line) => line.type))).toEqual(new Set(['RunCompleted']));
+    const secondDay = await exported({ from: new Date('2030-05-02T00:00:00.000Z'), to: new Date('2030-05-02T23:59:59.999Z'), types: ['MessagePosted'] });
+    expect(secondDay.filter((line) => line.data.role === 'user').map((line) => line.data.text)).toEqual(['Do you deliver?', 'Gift cards?']);
+    expect(secondDay.every((line) => line.metadata.timestamp.startsWith('2030-05-02'))).toBe(true);
+    expect(await exported({ to: new Date('2000-01-01T00:00:00.000Z') })).toEqual([]);
+  });
+
+  it('runs as `npm run export -- …` into a file, with its filters', async () => {
+    const out = join(dir, 'dana.ndjson');
+    const child = startMain('export', { DATABASE_URL: h.dbUrl }, ['--owner', dana.accountId, '--type', 'MessagePosted,ThreadStarted', '--from', '2030-05-01', '--out', out]);
+    expect(await exited(child), child.output()).toBe(0);
+    const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+    // The answers were recorded by the workers at the real time (before 2030): only the questions are from then.
+    expect(lines.map((line) => [line.type, line.data.text ?? null])).toEqual([
+      ['ThreadStarted', null],
+      ['MessagePosted', 'Sourdough today?'],
+      ['ThreadStarted', null],
+      ['MessagePosted', 'Do you deliver?'],
+    ]);
+    expect(child.output()).toMatch(new RegExp(`exported 4 of \\d+ events in [\\d.]+ s to ${out.replace(/[.]/g, '\\.')}`));
+    const bad = startMain('export', { DATABASE_URL: h.dbUrl }, ['--from', 'yesterday']);
+    expect(await exited(bad)).toBe(2);
+    expect(bad.output()).toContain('--from: not a date: yesterday');
+  });
+
+  it('draws a progress bar from the share of the log read', () => {
+    const line = progressLine({ read: 250_000, written: 1200, position: { commit: 250n, prepare: 250n }, head: { commit: 1000n, prepare: 1000n } }, 2000, 20);
+    expect(line).toBe('[#####---------------] 25% · 250,000 read · 1,200 written · 125,000 events/s');
+  });
+});
