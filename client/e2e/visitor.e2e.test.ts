@@ -111,6 +111,8 @@ describe('the public chat on a phone', () => {
     const input = tab.getByLabel(chatHe.messageLabel);
     for (const question of questions.slice(0, 3)) {
       await input.fill(question);
+      // Send is enabled once the previous answer has fully settled.
+      await expect.poll(() => tab.getByRole('button', { name: chatHe.send }).isEnabled()).toBe(true);
       await input.press('Enter');
       await tab.locator('.chat-msg-user').getByText(question).waitFor();
       await expect.poll(() => tab.locator('.chat-msg-assistant').count()).toBe(questions.indexOf(question) + 1);
@@ -136,6 +138,26 @@ describe('what a visitor reads when something is wrong', () => {
     await tab.goto('/embed/');
     await tab.getByText(embedHe.noShareToken).waitFor();
     expect(await tab.getByText('הדף לא נמצא.').count()).toBe(0);
+    await context.close();
+  });
+
+  it('a stored conversation with a malformed thread id (400 THREAD_INVALID) gives way to a new one', async () => {
+    const { context, tab } = await phone();
+    const key = `kesher_embed_conversation_${assistantId}`;
+    await tab.goto(`/embed/${shareToken}`);
+    await tab.getByRole('heading', { name: assistantName, level: 1 }).waitFor();
+    // The stored conversation now points at a thread id no server would issue.
+    await tab.evaluate((k) => {
+      const stored = JSON.parse(localStorage.getItem(k)!);
+      localStorage.setItem(k, JSON.stringify({ ...stored, threadId: 'thread_not*valid', messages: [{ id: 'm1', role: 'user', content: 'ישן', timestamp: Date.now() }] }));
+    }, key);
+    const invalid = tab.waitForResponse((r) => r.url().includes('/threads/public/thread_not') && r.status() === 400);
+    await tab.reload();
+    expect(await (await invalid).json()).toEqual({ detail: 'THREAD_INVALID' });
+    await tab.getByRole('heading', { name: assistantName, level: 1 }).waitFor();
+    await expect.poll(() => tab.evaluate((k) => JSON.parse(localStorage.getItem(k)!).threadId as string, key)).toMatch(/^thread_[A-Za-z0-9]+$/);
+    expect(await tab.getByText('ישן').count()).toBe(0);
+    expect(await tab.getByText(embedHe.initFailedTitle).count()).toBe(0);
     await context.close();
   });
 
