@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { comparePositions, streamIds, type AllPosition, type KnowledgeFileKind, type PageCategory } from '@kesher/contracts';
+import { comparePositions, fileMessages, streamIds, type AllPosition, type KnowledgeFileKind, type PageCategory } from '@kesher/contracts';
 import { crawlerSiteDecider, commitNeeded, type CrawlerSiteState } from '../domain/crawl/crawler-site.decider.js';
 import { knowledgeFileDecider } from '../domain/knowledge-file/knowledge-file.decider.js';
 import type { PlanAllowances } from '../plans/plan-allowances.js';
@@ -28,6 +28,8 @@ export interface SiteKnowledgeDeps {
   eventStore: EventStore;
   blobs: BlobStore;
   allowances: Pick<PlanAllowances, 'reserveFile' | 'releaseFiles'>;
+  /** The owner's knowledge storage: crawled pages count like uploads (knowledge read model; the plan's limit). */
+  storage?: { used: (ownerId: string) => Promise<number>; limitBytes: number };
 }
 
 /** A page of a crawl, as the crawl recorded it (the worker's aggregate or the API's read model). */
@@ -183,6 +185,7 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
       }
 
       const prepared: Array<RecordedPage & { page: CommitCandidate }> = [];
+      let stored = deps.storage && toCommit.length > 0 ? await deps.storage.used(ownerId) : 0;
       for (let index = 0; index < toCommit.length; index++) {
         const { page, pageId, fileId } = toCommit[index]!;
         const bytes = await fileOf(page);
@@ -190,6 +193,11 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
           outcome.notAdded.push({ key: page.key, filename: page.filename, reason: contentGone });
           continue;
         }
+        if (deps.storage && stored + bytes.byteLength > deps.storage.limitBytes) {
+          for (const rest of toCommit.slice(index)) outcome.notAdded.push({ key: rest.page.key, filename: rest.page.filename, reason: fileMessages.storageFull });
+          break;
+        }
+        stored += bytes.byteLength;
         try {
           await deps.allowances.reserveFile(context, ownerId, assistantId, fileId);
         } catch (error) {
@@ -198,9 +206,17 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
           break;
         }
         // The file holds its bytes; the page holds them too, to make a new file if it is turned off and on.
-        const stored = await deps.blobs.put(bytes, { holder: fileId });
+        const blob = await deps.blobs.put(bytes, { holder: fileId });
         await deps.blobs.put(bytes, { holder: pageId });
-        prepared.push({ page, pageId, key: page.key, fileId, fileSha256: stored.sha256, filename: page.filename, kind: page.kind, bytes: bytes.byteLength, url: page.url, replacedFileId: site.pages.get(pageId)?.currentFileId ?? null });
+        const item = { page, pageId, key: page.key, fileId, fileSha256: blob.sha256, filename: page.filename, kind: page.kind, bytes: bytes.byteLength, url: page.url, replacedFileId: null };
+        // Uploaded at once, before the next page's slot is taken: a slot whose file does not exist yet looks
+        // abandoned to a taker at the limit (plan-allowances.ts), which would reclaim it.
+        const { problem } = await ensureFile(written.note, context, ownerId, assistantId, item);
+        if (problem) {
+          outcome.notAdded.push({ key: page.key, filename: page.filename, reason: problem });
+          continue;
+        }
+        prepared.push(item);
       }
 
       const recorded: RecordedPage[] = [];
@@ -239,28 +255,21 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
           context,
         );
         written.note(result.appended?.position);
-        // What the decider recorded (a concurrent commit of the same page may have won): those get files.
+        // What the decider recorded: those pages now have their file, and the file they replace goes.
         for (const event of result.events) {
           if (event.type !== 'CrawledPageCommitted') continue;
-          const item = chunk.find((candidate) => candidate.pageId === event.data.pageId)!;
-          recorded.push({ ...item, replacedFileId: event.data.replacedFileId });
-          outcome.committed.push(item.page.key);
+          recorded.push(chunk.find((candidate) => candidate.pageId === event.data.pageId)!);
+          outcome.committed.push(event.data.key);
+          if (event.data.replacedFileId) await deleteFiles(written.note, context, ownerId, assistantId, [event.data.replacedFileId]);
         }
-        const lost = chunk.filter((candidate) => !result.events.some((event) => event.type === 'CrawledPageCommitted' && event.data.pageId === candidate.pageId));
+        // A concurrent commit of the same page won: the file made here is not needed.
+        const lost = chunk.filter((candidate) => !recorded.includes(candidate));
         if (lost.length > 0) {
-          await deps.allowances.releaseFiles(context, assistantId, lost.map((item) => item.fileId));
-          await Promise.all(lost.map((item) => deps.blobs.release(item.fileId)));
+          await deleteFiles(written.note, context, ownerId, assistantId, lost.map((item) => item.fileId));
           outcome.unchanged += lost.length;
         }
       }
 
-      for (const page of recorded) {
-        const { problem } = await ensureFile(written.note, context, ownerId, assistantId, page);
-        if (problem) {
-          outcome.committed = outcome.committed.filter((key) => key !== page.key);
-          outcome.notAdded.push({ key: page.key, filename: page.filename, reason: problem });
-        }
-      }
       for (const page of repairs) {
         const { uploaded, problem } = await ensureFile(written.note, context, ownerId, assistantId, page);
         if (problem) outcome.notAdded.push({ key: page.key, filename: page.filename, reason: problem });

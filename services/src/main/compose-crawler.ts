@@ -1,3 +1,4 @@
+import { uploadLimits } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
@@ -25,11 +26,17 @@ function outbound(platform: Platform) {
   return { fetch: createOutboundFetch({ transport, allowlist }), checkTarget: createOutboundTargetCheck({ allowlist }), close };
 }
 
+/** Crawled pages count towards the owner's knowledge storage like uploads. */
+const storageOf = (platform: Platform, knowledge: Pick<KnowledgeReads, 'storageUsed'>) => ({
+  used: (ownerId: string) => knowledge.storageUsed(ownerId),
+  limitBytes: platform.config.KNOWLEDGE_STORAGE_LIMIT_BYTES ?? uploadLimits.freePlanStorageBytes,
+});
+
 /** The crawler's routes and progress socket, for composeApi. */
 export function composeCrawlerApi(wiring: {
   platform: Platform;
   blobs: BlobStore;
-  knowledge: Pick<KnowledgeReads, 'fileText'>;
+  knowledge: Pick<KnowledgeReads, 'fileText' | 'storageUsed'>;
   readModels: ReadModelProgress;
   awaitReadModels: AwaitReadModels;
   allowances: Pick<PlanAllowances, 'reserveFile' | 'releaseFiles'>;
@@ -39,7 +46,7 @@ export function composeCrawlerApi(wiring: {
 }): { deps: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps }; close: () => void } {
   const { platform } = wiring;
   const guarded = outbound(platform);
-  const site = createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances });
+  const site = createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage: storageOf(platform, wiring.knowledge) });
   const common = { readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock: wiring.clock };
   return {
     deps: {
@@ -55,6 +62,7 @@ export function composeCrawlerApi(wiring: {
 export function composeCrawlerWorkers(wiring: {
   platform: Platform;
   blobs: BlobStore;
+  knowledge: Pick<KnowledgeReads, 'storageUsed'>;
   allowances: Pick<PlanAllowances, 'reserveFile' | 'releaseFiles'>;
   groupId: string;
   limits?: Partial<CrawlLimits>;
@@ -70,7 +78,7 @@ export function composeCrawlerWorkers(wiring: {
     eventStore: platform.eventStore,
     blobs: wiring.blobs,
     fetch: guarded.fetch,
-    site: createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances }),
+    site: createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage: storageOf(platform, wiring.knowledge) }),
     findAssistant: async (assistantId) => {
       const row = await assistants.findById(assistantId);
       return row && { description: row.description, instructions: row.instructions };

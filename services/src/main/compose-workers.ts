@@ -70,6 +70,7 @@ export async function composeWorkers(
   const crawler = composeCrawlerWorkers({
     platform,
     blobs,
+    knowledge: knowledge.reads,
     allowances: createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf: createPlanBook(platform.config) }),
     groupId: groups.crawler,
     scheduler: options.recrawlScheduler,

@@ -288,6 +288,39 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
   });
 });
 
+describe.skipIf(!postgres.available)(`the plan's limits on crawled pages${postgres.available ? '' : ` (not run: ${postgres.reason})`}`, () => {
+  let h: ApiHarness;
+  let site: LocalSite;
+
+  beforeAll(async () => {
+    site = await startLocalSite({ posts: 3, hebrewPosts: 1 });
+    h = await createApiHarness({ env: { ...env, PLAN_FREE_MAX_FILES: '2', PLAN_FREE_MAX_ASSISTANTS: '2', KNOWLEDGE_STORAGE_LIMIT_BYTES: '20000' } });
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+    await site?.close();
+  });
+
+  it("adds pages up to the plan's files per assistant and the owner's storage, and says which were left out and why", { timeout: 120_000 }, async () => {
+    const owner = await ownerWithAssistant(h);
+    const auth = { authorization: owner.authorization };
+    const preview = (await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/smart-crawl-preview', headers: auth, payload: { website_url: `${site.origin}/`, keywords: [], max_depth: 2, focus_areas: [] } })).json();
+    const named = (path: string) => fileNamed(preview.preview_files, path)!.filename;
+    const commit = (assistantId: number, paths: string[]) =>
+      h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/smart-crawl-commit', headers: auth, payload: { preview_id: preview.preview_id, assistant_id: assistantId, selected_filenames: paths.map(named) } });
+
+    const limited = (await commit(owner.id, ['/pricing', '/about', '/faq'])).json();
+    expect(limited).toMatchObject({ committed_files: 2, failed_files: [{ reason: "This assistant has reached its plan's limit of 2 files. Delete some files or upgrade the plan to add more." }] });
+    expect(limited.message).toMatch(/^2 pages added to the assistant's knowledge\. 1 not added: /);
+
+    // A second assistant of the same owner: the 300 KB page does not fit in the owner's storage.
+    const second = (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: auth, payload: { name: 'Second', description: 'Second', instructions: 'Second' } })).json().assistant_id as number;
+    const full = (await commit(second, ['/big'])).json();
+    expect(full).toMatchObject({ committed_files: 0, failed_files: [{ filename: named('/big'), reason: "Your plan's storage for knowledge files (100 MB) is full. Delete some files to upload more." }] });
+    expect((await h.app.inject({ url: `/api/v1/assistants/${second}/files`, headers: auth })).json()).toEqual([]);
+  });
+});
+
 describe.skipIf(!kafka.available)(`the Smart Web Crawler on Kafka${kafka.available ? '' : ` (not run: ${kafka.reason})`}`, () => {
   let h: ApiHarness;
   let site: LocalSite;
