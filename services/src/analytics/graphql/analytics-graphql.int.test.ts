@@ -1,49 +1,14 @@
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { postgresAvailability } from '../../testing/test-database.js';
+import { subscribeGraphql as subscribe } from '../testing/graphql-ws-client.js';
 import { ask, ownerThread, ownerWithAssistant, scriptedProvider, settled, type ScenarioOwner } from '../testing/analytics-scenario.js';
 
 const gate = await postgresAvailability();
 const OPERATOR = 'operator@kesher.example';
 
 const DASHBOARD = `query Dashboard($owner: ID) { dashboard(days: 7, owner_id: $owner) { period { days } overview { total_conversations total_queries } feedback { total } trends { daily_queries { date queries } } } }`;
-
-/** A graphql-transport-ws client over a real WebSocket: connection_init with the bearer token, then one subscription. */
-async function subscribe(url: string, authorization: string | null, query: string) {
-  const socket = new WebSocket(url, 'graphql-transport-ws');
-  const received: unknown[] = [];
-  const waiters: (() => void)[] = [];
-  let closed: { code: number; reason: string } | undefined;
-  socket.on('message', (raw) => {
-    received.push(JSON.parse(String(raw)));
-    waiters.splice(0).forEach((wake) => wake());
-  });
-  socket.on('close', (code, reason) => {
-    closed = { code, reason: String(reason) };
-    waiters.splice(0).forEach((wake) => wake());
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  /** The next message the server sends that matches (or the socket's close). */
-  async function next(match: (message: { type: string; payload?: unknown; id?: string }) => boolean): Promise<{ type: string; payload?: any }> {
-    for (let seen = 0; ; ) {
-      while (seen < received.length) {
-        const message = received[seen++] as { type: string };
-        if (match(message)) return message;
-      }
-      if (closed) return { type: 'closed', payload: closed };
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-  }
-  socket.send(JSON.stringify({ type: 'connection_init', payload: authorization ? { authorization } : {} }));
-  const ack = await next((m) => m.type === 'connection_ack' || m.type === 'connection_error' || m.type === 'error');
-  if (ack.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
-  return { ack, next, close: () => socket.close() };
-}
 
 describe.skipIf(!gate.available)(`analytics over GraphQL${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
   let h: ApiHarness;
