@@ -55,6 +55,12 @@ bench-client: $(STAMP) client/dist/index.html
 	bash ops/chromium/ensure.sh
 	npx tsx ops/bench/client.bench.ts
 
+## The Smart Web Crawler against Crawlee's CheerioCrawler on a 2,000-page local site (speed, memory), a scheduled recrawl of it unchanged, sales pages, extraction; needs no services.
+.PHONY: bench-crawl
+bench: bench-crawl
+bench-crawl: $(STAMP)
+	npx tsx ops/bench/crawl.bench.ts
+
 services-up:
 	bash ops/services-up.sh
 

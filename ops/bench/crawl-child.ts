@@ -1,0 +1,118 @@
+/**
+ * One crawler of `make bench-crawl`, in a process of its own so that its peak memory is its own:
+ *
+ *   npx tsx ops/bench/crawl-child.ts kesher  <start url> <max pages>   first crawl, then a scheduled recrawl of the unchanged site
+ *   npx tsx ops/bench/crawl-child.ts crawlee <start url> <max pages>   Crawlee's CheerioCrawler with its default settings
+ *
+ * Prints one JSON line with its figures.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { measureBoilerplate } from '@kesher/services/crawler/content-extractor';
+import { runCrawl, type KnownPage } from '@kesher/services/crawler/crawl-runner';
+import { BOILERPLATE } from '@kesher/services/crawler/testing/site-layout';
+import { createGotScrapingTransport } from '@kesher/services/outbound/got-scraping.transport';
+import { parseOutboundAllowlist } from '@kesher/services/outbound/outbound-allowlist';
+import { createOutboundFetch } from '@kesher/services/outbound/outbound-fetch';
+import { peakRssMb, round } from './bench-kit.js';
+
+const [which, startArgument, maxPagesText] = process.argv.slice(2);
+if (!startArgument || !maxPagesText) throw new Error('usage: crawl-child.ts kesher|crawlee <start url> <max pages>');
+const startUrl: string = startArgument;
+const maxPages = Number(maxPagesText);
+
+async function kesher() {
+  const { transport, close } = createGotScrapingTransport();
+  // The crawler worker's own settings: the guarded fetch (the bench's site is on 127.0.0.1) and the runner's default limits.
+  const fetch = createOutboundFetch({ transport, allowlist: parseOutboundAllowlist('127.0.0.1') });
+  const kept = new Map<string, { url: string; sha: string | null } & KnownPage>();
+  let boilerplate = 0;
+  let characters = 0;
+  let started = performance.now();
+  const first = await runCrawl(
+    {
+      fetch,
+      onEvent: (event) => {
+        if (event.type !== 'fetched') return;
+        const { page } = event;
+        kept.set(page.key, { url: page.url, sha: page.html?.contentSha256 ?? null, etag: page.etag, lastModified: page.lastModified, bytes: page.bytes, links: page.links });
+        if (page.html) {
+          const measured = measureBoilerplate(page.html.text, BOILERPLATE);
+          boilerplate += measured.boilerplateCharacters;
+          characters += measured.totalCharacters;
+        }
+      },
+    },
+    { startUrl, maxPages, maxDepth: 50 },
+  );
+  const firstSeconds = (performance.now() - started) / 1000;
+
+  // The scheduled recrawl (workers/crawler/recrawl-scheduler.ts): exactly the pages held, conditional requests.
+  let notModified = 0;
+  let reingested = 0;
+  started = performance.now();
+  const second = await runCrawl(
+    {
+      fetch,
+      onEvent: (event) => {
+        if (event.type !== 'fetched') return;
+        const before = kept.get(event.page.key);
+        if (event.page.notModified) notModified++;
+        else if (!before || (event.page.html?.contentSha256 ?? null) !== before.sha) reingested++;
+      },
+    },
+    {
+      startUrl,
+      maxPages: kept.size + 1,
+      maxDepth: 0,
+      useSitemaps: false,
+      known: kept,
+      resume: { kept: [], settled: [], pending: [...kept].map(([key, page]) => ({ url: page.url, key, depth: 0, source: 'resume' as const })) },
+    },
+  );
+  const recrawlSeconds = (performance.now() - started) / 1000;
+  close();
+  return {
+    pages: first.stats.kept,
+    seconds: round(firstSeconds, 2),
+    pages_per_s: round(first.stats.kept / firstSeconds),
+    outcome: `${first.status} (${first.reason}): ${first.message}`,
+    failed: first.stats.failed,
+    skipped: first.stats.skipped,
+    recrawl_seconds: round(recrawlSeconds, 2),
+    recrawl_pages: second.stats.kept,
+    recrawl_not_modified: notModified,
+    recrawl_reingested: reingested,
+    extraction_boilerplate_ratio: characters === 0 ? 0 : round(boilerplate / characters, 4),
+    peak_rss_mb: peakRssMb(),
+  };
+}
+
+async function crawlee() {
+  const storage = mkdtempSync(join(tmpdir(), 'kesher-bench-crawlee-'));
+  process.env.CRAWLEE_STORAGE_DIR = storage;
+  process.env.CRAWLEE_LOG_LEVEL = 'OFF';
+  const { CheerioCrawler, log, LogLevel } = await import('@crawlee/cheerio');
+  log.setLevel(LogLevel.OFF);
+  let pages = 0;
+  // Crawlee's defaults: autoscaled concurrency, retries, sessions, its request queue; only the page limit is set.
+  const crawler = new CheerioCrawler({
+    maxRequestsPerCrawl: maxPages,
+    async requestHandler({ $, enqueueLinks }) {
+      pages++;
+      $('title').text();
+      await enqueueLinks();
+    },
+  });
+  const started = performance.now();
+  await crawler.run([startUrl]);
+  const seconds = (performance.now() - started) / 1000;
+  rmSync(storage, { recursive: true, force: true });
+  return { pages, seconds: round(seconds, 2), pages_per_s: round(pages / seconds), peak_rss_mb: peakRssMb() };
+}
+
+const result = which === 'crawlee' ? await crawlee() : await kesher();
+console.log(JSON.stringify(result));
+process.exit(0);
