@@ -13,6 +13,9 @@ import { sha256Of, type BlobStore } from './blob-store.port.js';
  * The knowledge read model releases a deleted file's blobs the same way inside its own transaction
  * (projections/src/knowledge/knowledge.projection.ts, `releaseBlobsInReadModel`).
  */
+/** Blobs larger than this are read from the database in slices of this size. */
+const READ_SLICE_BYTES = 1024 * 1024;
+
 export async function createSqlBlobStore(deps: { sql: Sql }): Promise<BlobStore> {
   return {
     async put(bytes, options = {}) {
@@ -35,8 +38,23 @@ export async function createSqlBlobStore(deps: { sql: Sql }): Promise<BlobStore>
     },
 
     async get(sha256) {
-      const { rows } = await deps.sql.query<{ bytes: Uint8Array }>(`SELECT bytes FROM blobs WHERE sha256 = $1`, [sha256]);
-      return rows[0] ? Buffer.from(rows[0].bytes) : undefined;
+      const { rows } = await deps.sql.query<{ size: number; bytes: Uint8Array | null }>(
+        `SELECT octet_length(bytes) AS size, CASE WHEN octet_length(bytes) <= $2 THEN bytes END AS bytes FROM blobs WHERE sha256 = $1`,
+        [sha256, READ_SLICE_BYTES],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      if (row.bytes) return Buffer.from(row.bytes);
+      // A large blob is read in slices: Postgres sends bytea as hex text, and a 19 MB row in one piece held
+      // the event loop for 100–300 ms (the driver gathering 38 MB of hex, then decoding it at once) while
+      // every owner's requests waited. A 1 MiB slice costs a few milliseconds, with the loop free between.
+      const whole = Buffer.allocUnsafe(Number(row.size));
+      for (let offset = 0; offset < whole.length; offset += READ_SLICE_BYTES) {
+        const slice = await deps.sql.query<{ bytes: Uint8Array }>(`SELECT substring(bytes FROM $2 FOR $3) AS bytes FROM blobs WHERE sha256 = $1`, [sha256, offset + 1, READ_SLICE_BYTES]);
+        if (!slice.rows[0]) return undefined; // released meanwhile
+        whole.set(slice.rows[0].bytes, offset);
+      }
+      return whole;
     },
 
     async release(holder) {
