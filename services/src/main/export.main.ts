@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { exportEvents, progressLine, type ExportFilter } from '../analytics/export/event-export.js';
+import { eventStoreSource, exportEvents, progressLine, sqlLogSource, type ExportFilter } from '../analytics/export/event-export.js';
+import { createSqlLogReader } from '../analytics/export/sql-log-reader.js';
 import { loadConfig } from '../platform/config/config.js';
 import { composePlatform } from './compose-platform.js';
 
@@ -65,7 +66,8 @@ const started = Date.now();
 let lastDrawn = 0;
 const result = await exportEvents(
   {
-    eventStore: platform.eventStore,
+    // The log in Postgres/PGlite is read as text (nothing parsed in Node); EventStoreDB through its port.
+    source: platform.adapters.eventStore === 'eventstoredb' ? eventStoreSource(platform.eventStore) : sqlLogSource(createSqlLogReader(platform.sql)),
     write: async (chunk) => {
       if (!output.write(chunk)) await once(output, 'drain');
     },

@@ -22,14 +22,32 @@ const HEBREW = /[\u05D0-\u05EA]/;
 export function keywordsOf(text: string): Keyword[] {
   const found = new Map<string, Keyword>();
   for (const token of searchTokens(parseRedirect(text).text)) {
-    if (/^\p{N}+$/u.test(token) || NOISE.has(token) || token.length < 2) continue;
-    const variants = termVariants(token);
-    if (variants.length === 0) continue;
-    const key = HEBREW.test(token) ? variants[0]!.term : /^[a-z]+$/.test(token) ? stemEnglish(token) : variants[0]!.term;
-    if (key.length < 2 || found.has(key)) continue;
+    const key = keyOf(token);
+    if (key === null || found.has(key)) continue;
     found.set(key, { key, label: token });
   }
   return [...found.values()];
+}
+
+/**
+ * A token's keyword key, or null when it is no keyword. Remembered: a rebuild meets the same few thousand
+ * words millions of times, and the Hebrew variants are the costly part of counting them.
+ */
+const keys = new Map<string, string | null>();
+const KEYS_REMEMBERED = 200_000;
+
+function keyOf(token: string): string | null {
+  const known = keys.get(token);
+  if (known !== undefined) return known;
+  let key: string | null = null;
+  if (!(/^\p{N}+$/u.test(token) || NOISE.has(token) || token.length < 2)) {
+    const variants = termVariants(token);
+    if (variants.length > 0) key = HEBREW.test(token) ? variants[0]!.term : /^[a-z]+$/.test(token) ? stemEnglish(token) : variants[0]!.term;
+    if (key !== null && key.length < 2) key = null;
+  }
+  if (keys.size >= KEYS_REMEMBERED) keys.clear();
+  keys.set(token, key);
+  return key;
 }
 
 export interface CountedKeyword {

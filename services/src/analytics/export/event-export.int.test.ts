@@ -6,7 +6,8 @@ import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js'
 import { exited, startMain } from '../../testing/processes.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import { ask, ownerThread, ownerWithAssistant, scriptedProvider, settled, visitorThread, type ScenarioOwner } from '../testing/analytics-scenario.js';
-import { exportEvents, progressLine, type ExportFilter } from './event-export.js';
+import { eventStoreSource, exportEvents, progressLine, sqlLogSource, type ExportFilter } from './event-export.js';
+import { createSqlLogReader } from './sql-log-reader.js';
 
 const gate = await postgresAvailability();
 
@@ -27,12 +28,19 @@ describe.skipIf(!gate.available)(`exporting the event log as NDJSON${gate.availa
   let dir: string;
   let now = new Date('2030-05-01T10:00:00.000Z');
 
+  /** Exports through both sources (the store's port, and the SQL log as text): they must write the same events. */
   const exported = async (filter: ExportFilter = {}, pageSize = 7) => {
-    let text = '';
-    const result = await exportEvents({ eventStore: h.platform.eventStore, write: (chunk) => void (text += chunk), pageSize }, filter);
-    const lines = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
-    expect(lines).toHaveLength(result.written);
-    return lines;
+    const run = async (source: Parameters<typeof exportEvents>[0]['source']) => {
+      let text = '';
+      const result = await exportEvents({ source, write: (chunk) => void (text += chunk), pageSize }, filter);
+      const lines = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+      expect(lines).toHaveLength(result.written);
+      return lines;
+    };
+    const viaPort = await run(eventStoreSource(h.platform.eventStore));
+    const viaSql = await run(sqlLogSource(createSqlLogReader(h.platform.sql)));
+    expect(viaSql).toEqual(viaPort);
+    return viaPort;
   };
 
   beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { categoryOf, type AllPosition, type RecordedEvent } from '@kesher/contracts';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { toMessage } from '../../workers/relay/relayed-event.js';
+import type { SqlLogReader } from './sql-log-reader.js';
 
 /** Which events to export. Times compare with each event's own time (metadata.timestamp), both ends included. */
 export interface ExportFilter {
@@ -19,8 +20,62 @@ export interface ExportProgress {
   head: AllPosition;
 }
 
+/** An event as the export handles it: its NDJSON line, and what the filters look at. */
+export interface ExportedEvent {
+  streamId: string;
+  type: string;
+  /** The event's own time (metadata.timestamp). */
+  timestamp: string;
+  /** The ownership fields of its data, where it has them. */
+  owners: { ownerId?: string; assistantOwnerId?: string; assistantId?: string; accountId?: string };
+  line: string;
+}
+
+/** Where the export reads the log from, a page at a time, oldest first. */
+export interface LogSource {
+  head(): Promise<AllPosition>;
+  page(after: AllPosition | undefined, limit: number, types?: readonly string[]): Promise<{ events: ExportedEvent[]; next: AllPosition; atEnd: boolean }>;
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
+
+/** Any event store, through its port: each event is parsed (and upcast) by the store, then written again. */
+export function eventStoreSource(eventStore: Pick<EventStore, 'readAll' | 'headPosition'>): LogSource {
+  return {
+    head: () => eventStore.headPosition(),
+    async page(after, limit, types) {
+      const batch = await eventStore.readAll({ after, maxCount: limit, filter: types ? { eventTypes: [...types] } : undefined });
+      return {
+        next: batch.next,
+        atEnd: batch.atEnd || batch.events.length === 0,
+        events: batch.events.map((event: RecordedEvent) => {
+          const data = (event.data ?? {}) as Record<string, unknown>;
+          return {
+            streamId: event.streamId,
+            type: event.type,
+            timestamp: event.metadata.timestamp,
+            owners: { ownerId: text(data.ownerId), assistantOwnerId: text(data.assistantOwnerId), assistantId: text(data.assistantId), accountId: text(data.accountId) },
+            line: toMessage(event).value,
+          };
+        }),
+      };
+    },
+  };
+}
+
+/** The Postgres/PGlite log as text (see sql-log-reader.ts): the same lines, without parsing in Node. */
+export function sqlLogSource(reader: SqlLogReader): LogSource {
+  return {
+    head: () => reader.head(),
+    async page(after, limit, types) {
+      const events = await reader.page(after ?? { commit: 0n, prepare: 0n }, limit, types);
+      return { events, next: events.at(-1)?.position ?? after ?? { commit: 0n, prepare: 0n }, atEnd: events.length < limit };
+    },
+  };
+}
+
 export interface ExportDeps {
-  eventStore: Pick<EventStore, 'readAll' | 'headPosition'>;
+  source: LogSource;
   /** Receives the NDJSON, a page at a time; return a promise to hold the export back (a full pipe). */
   write: (chunk: string) => void | Promise<void>;
   onProgress?: (progress: ExportProgress) => void;
@@ -32,8 +87,6 @@ interface Owners {
   assistantId?: string;
 }
 
-const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
-
 /**
  * Whose an event is. Few events name the owner themselves; the rest inherit it from their stream (a
  * conversation's messages from its start, a file's ingestion from its upload) or from their assistant,
@@ -42,14 +95,14 @@ const text = (value: unknown) => (typeof value === 'string' && value.length > 0 
 export function createAttribution() {
   const streams = new Map<string, Owners>();
   const assistantOwners = new Map<string, string>();
-  return (event: RecordedEvent): Owners => {
-    const data = (event.data ?? {}) as Record<string, unknown>;
+  return (event: Pick<ExportedEvent, 'streamId' | 'owners'>): Owners => {
+    const data = event.owners;
     const known = streams.get(event.streamId) ?? {};
-    const assistantId = text(data.assistantId) ?? known.assistantId;
+    const assistantId = data.assistantId ?? known.assistantId;
     const ownerId =
-      text(data.assistantOwnerId) ??
-      text(data.ownerId) ??
-      (categoryOf(event.streamId) === 'account' ? text(data.accountId) : undefined) ??
+      data.assistantOwnerId ??
+      data.ownerId ??
+      (categoryOf(event.streamId) === 'account' ? data.accountId : undefined) ??
       known.ownerId ??
       (assistantId ? assistantOwners.get(assistantId) : undefined);
     if (assistantId && ownerId && !assistantOwners.has(assistantId)) assistantOwners.set(assistantId, ownerId);
@@ -69,29 +122,30 @@ export async function exportEvents(deps: ExportDeps, filter: ExportFilter = {}):
   const types = filter.types && filter.types.length > 0 ? new Set(filter.types) : undefined;
   const from = filter.from?.toISOString();
   const to = filter.to?.toISOString();
-  const head = await deps.eventStore.headPosition();
+  const head = await deps.source.head();
   let after: AllPosition | undefined;
   let read = 0;
   let written = 0;
   for (;;) {
     // Without owners to follow, the store filters by type itself; with them, every event may name one.
-    const batch = await deps.eventStore.readAll({ after, maxCount: pageSize, filter: types && !byOwner ? { eventTypes: [...types] } : undefined });
+    const batch = await deps.source.page(after, pageSize, types && !byOwner ? [...types] : undefined);
     let chunk = '';
     for (const event of batch.events) {
       read++;
       const owners = attribute?.(event);
       if (types && !types.has(event.type)) continue;
-      const at = event.metadata.timestamp;
+      // ISO instants in UTC compare as text; a timestamp written with an offset is compared as an instant.
+      const at = event.timestamp.endsWith('Z') ? event.timestamp : new Date(event.timestamp).toISOString();
       if ((from && at < from) || (to && at > to)) continue;
       if (filter.ownerId !== undefined && owners?.ownerId !== filter.ownerId) continue;
       if (filter.assistantId !== undefined && owners?.assistantId !== filter.assistantId) continue;
-      chunk += `${toMessage(event).value}\n`;
+      chunk += `${event.line}\n`;
       written++;
     }
     if (chunk) await deps.write(chunk);
     after = batch.next;
     deps.onProgress?.({ read, written, position: after, head });
-    if (batch.atEnd || batch.events.length === 0 || after.commit > head.commit || (after.commit === head.commit && after.prepare >= head.prepare)) break;
+    if (batch.atEnd || after.commit > head.commit || (after.commit === head.commit && after.prepare >= head.prepare)) break;
   }
   return { read, written };
 }
