@@ -67,14 +67,15 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
     const owner = await ownerWithAssistant(h, { sales_mode: { enabled: true, sales_prompt: '' }, web_crawler: { enabled: true, web_crawler_config: { url: `${site.origin}/` } } });
     const auth = { authorization: owner.authorization };
 
-    const preview = await h.app.inject({
+    // Over a real connection: the preview answers when the scan is done (the request was read long before).
+    const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const preview = await fetch(`${address}/api/v1/web-crawler/smart-crawl-preview`, {
       method: 'POST',
-      url: '/api/v1/web-crawler/smart-crawl-preview',
-      headers: auth,
-      payload: { website_url: `${site.origin}/`, keywords: [], max_depth: 2, focus_areas: [], assistant_id: owner.id },
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ website_url: `${site.origin}/`, keywords: [], max_depth: 2, focus_areas: [], assistant_id: owner.id }),
     });
-    expect(preview.statusCode, preview.body).toBe(200);
-    const result = preview.json();
+    const result = await preview.json();
+    expect(preview.status, JSON.stringify(result)).toBe(200);
     expect(result).toMatchObject({ success: true, assistant_id: owner.id, crawl_result: { base_url: `${site.origin}/` } });
     expect(result.total_files).toBe(result.preview_files.length);
     expect(result.crawl_result.preview_files).toHaveLength(result.total_files);

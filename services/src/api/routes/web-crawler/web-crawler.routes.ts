@@ -114,7 +114,8 @@ export const webCrawlerRoutes =
         const crawl = await crawler.crawl(ownerId, crawlId);
         if (!crawl || crawl.status === 'completed' || crawl.status === 'error') return crawl;
         const left = deadline - Date.now();
-        if (left <= 0 || request.raw.destroyed) return crawl;
+        // The client went away (its connection closed: the request itself is finished reading long before).
+        if (left <= 0 || request.raw.socket?.destroyed) return crawl;
         await deps.readModels.waitForMove('crawler', since, Math.min(left, 5000));
       }
     }
