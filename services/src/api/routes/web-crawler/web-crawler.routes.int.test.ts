@@ -1,4 +1,4 @@
-import { parseRedirect, type CrawlProgressMessage, type MessageDto, type PreviewFileDto } from '@kesher/contracts';
+import { parseRedirect, SmartCrawlPreviewResponseSchema, type CrawlProgressMessage, type MessageDto, type PreviewFileDto } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalSite, type LocalSite } from '../../../crawler/testing/local-site.js';
 import { createApiHarness, type ApiHarness } from '../../../testing/api-harness.js';
@@ -74,8 +74,10 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ website_url: `${site.origin}/`, keywords: [], max_depth: 2, focus_areas: [], assistant_id: owner.id }),
     });
-    const result = await preview.json();
-    expect(preview.status, JSON.stringify(result)).toBe(200);
+    const body: unknown = await preview.json();
+    expect(preview.status, JSON.stringify(body)).toBe(200);
+    // The answer is the shape the spec's client reads.
+    const result = SmartCrawlPreviewResponseSchema.parse(body);
     expect(result).toMatchObject({ success: true, assistant_id: owner.id, crawl_result: { base_url: `${site.origin}/` } });
     expect(result.total_files).toBe(result.preview_files.length);
     expect(result.crawl_result.preview_files).toHaveLength(result.total_files);
