@@ -47,7 +47,7 @@ export const routes: RouteObject[] = [
               { path: 'dashboard', lazy: () => import('./routes/dashboard') },
               { path: 'create-assistant', lazy: () => import('./routes/create-assistant') },
               { path: 'edit-assistant/:assistantId', lazy: () => import('./routes/edit-assistant') },
-              { path: 'analytics', lazy: shell('Analytics') },
+              { path: 'analytics', lazy: () => import('./routes/analytics') },
               { path: 'integrations', lazy: shell('Integrations') },
               { path: 'workflows', lazy: shell('Workflows') },
               { path: 'guidelines', lazy: shell('Guidelines') },
