@@ -28,6 +28,17 @@ const FILE_AND_ACCOUNT_TEXTS: Record<string, string> = {
   'Password is required': 'חובה להזין סיסמה',
 };
 
+/** The analytics catalogue (contracts rules/analytics, which imports zod: the visitor build must not load it). */
+const ANALYTICS_TEXTS: Record<string, string> = {
+  'Please log in to view analytics': 'אנא התחברו כדי לצפות באנליטיקה',
+  'Failed to load limits data': 'טעינת נתוני המגבלות נכשלה',
+  'Failed to load keyword analytics': 'טעינת ניתוח מילות המפתח נכשלה',
+  'Error loading sales analytics': 'שגיאה בטעינת ניתוח המכירות',
+  'Invalid response format': 'מבנה התשובה אינו תקין',
+  'No analytics data available': 'אין נתוני אנליטיקה זמינים',
+  'No limits data available': 'אין נתוני מגבלות זמינים',
+};
+
 /** What the server's own routes and error handler say outside the catalogue. */
 const HANDLER_TEXTS: Record<string, string> = {
   'Invalid email or password. Please check your credentials.': 'כתובת האימייל או הסיסמה שגויים. אנא בדקו את הפרטים.',
@@ -86,6 +97,7 @@ const EXACT: Record<string, string> = {
   [chatMessages.visitorThreadReadOnly]: 'השיחה הזו שייכת למבקר. אפשר לקרוא אותה, לשנות את שמה או למחוק אותה, אבל לא לכתוב בה.',
   ...FILE_AND_ACCOUNT_TEXTS,
   ...HANDLER_TEXTS,
+  ...ANALYTICS_TEXTS,
 };
 
 /** A catalogue text with a number in it, recognised by its English form with any number in that place. */
@@ -115,6 +127,8 @@ function fromInputRule(sample: string, count: number, he: (n: string) => string)
 }
 
 const TEMPLATES: Template[] = [
+  // analyticsMessages.failedToLoad(detail): the detail is itself a server text, said in Hebrew too.
+  { pattern: /^Failed to load analytics data: (.+)$/s, he: (detail) => `טעינת נתוני האנליטיקה נכשלה: ${serverText(detail, 'he')}` },
   fromCatalogue(messages.assistantLimitReached, (n) =>
     n === '1'
       ? 'הגעתם למגבלת התוכנית שלכם: עוזר אחד. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.'
