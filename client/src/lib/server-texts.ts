@@ -28,6 +28,27 @@ const FILE_AND_ACCOUNT_TEXTS: Record<string, string> = {
   'Password is required': 'חובה להזין סיסמה',
 };
 
+/** The crawler's catalogue (contracts rules/crawler, which the visitor build does not load) and its progress texts. */
+const CRAWLER_TEXTS: Record<string, string> = {
+  'Please enter a website URL': 'אנא הזינו כתובת אתר',
+  'Please enter a valid URL (including http:// or https://)': 'אנא הזינו כתובת תקינה (כולל http:// או https://)',
+  'Please enter a URL': 'אנא הזינו כתובת',
+  'No pages found to crawl. Please check the URL and try again.': 'לא נמצאו דפים לסריקה. אנא בדקו את הכתובת ונסו שוב.',
+  'Please select at least one file to upload': 'אנא בחרו לפחות קובץ אחד להעלאה',
+  'Failed to configure crawler': 'הגדרת הסורק נכשלה',
+  'Crawler configuration not found.': 'הגדרות הסורק לא נמצאו.',
+  'Crawl not found.': 'הסריקה לא נמצאה.',
+  'This preview is no longer available. Please scan the website again.': 'התצוגה המקדימה הזו כבר אינה זמינה. אנא סרקו את האתר שוב.',
+  'The website scan is still running. Please wait for it to finish.': 'סריקת האתר עדיין פועלת. אנא המתינו לסיומה.',
+  'URL not found.': 'הכתובת לא נמצאה.',
+  'The content of this page is not available.': 'התוכן של הדף הזה אינו זמין.',
+  'Crawl started': 'הסריקה התחילה',
+  'Scan the website first, then add a missing page to its results.': 'סרקו קודם את האתר, ואז הוסיפו דף חסר לתוצאות.',
+  'Page added.': 'הדף נוסף.',
+  'Adding the pages to the assistant...': 'מוסיף את הדפים לעוזר...',
+  'The crawl could not be finished: it failed several times. Please try again later.': 'לא ניתן היה לסיים את הסריקה: היא נכשלה כמה פעמים. אנא נסו שוב מאוחר יותר.',
+};
+
 /** The analytics catalogue (contracts rules/analytics, which imports zod: the visitor build must not load it). */
 const ANALYTICS_TEXTS: Record<string, string> = {
   'Please log in to view analytics': 'אנא התחברו כדי לצפות באנליטיקה',
@@ -98,6 +119,7 @@ const EXACT: Record<string, string> = {
   ...FILE_AND_ACCOUNT_TEXTS,
   ...HANDLER_TEXTS,
   ...ANALYTICS_TEXTS,
+  ...CRAWLER_TEXTS,
 };
 
 /** A catalogue text with a number in it, recognised by its English form with any number in that place. */
@@ -129,6 +151,8 @@ function fromInputRule(sample: string, count: number, he: (n: string) => string)
 const TEMPLATES: Template[] = [
   // analyticsMessages.failedToLoad(detail): the detail is itself a server text, said in Hebrew too.
   { pattern: /^Failed to load analytics data: (.+)$/s, he: (detail) => `טעינת נתוני האנליטיקה נכשלה: ${serverText(detail, 'he')}` },
+  fromCatalogue((n) => `Deleted ${n} URL(s).`, (n) => `נמחקו ${n} כתובות.`),
+  fromCatalogue((n) => `${n} page${n === 1 ? '' : 's'} added to the assistant's knowledge.`, (n) => (n === '1' ? 'דף אחד נוסף לידע של העוזר.' : `${n} דפים נוספו לידע של העוזר.`)),
   fromCatalogue(messages.assistantLimitReached, (n) =>
     n === '1'
       ? 'הגעתם למגבלת התוכנית שלכם: עוזר אחד. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.'

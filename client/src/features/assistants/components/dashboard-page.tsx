@@ -20,6 +20,8 @@ interface Props {
   userName: string;
   /** The files feature's modal, composed in by the route. */
   renderFilesModal: (assistant: AssistantDto, onClose: () => void, onShare: () => void) => ReactNode;
+  /** The crawler feature's Smart Web Crawler dialog; without it the card's crawler button says "coming soon". */
+  renderCrawlerModal?: (assistant: AssistantDto, onClose: () => void) => ReactNode;
 }
 
 /** The load error as spec §8 words it for the dashboard. */
@@ -31,7 +33,7 @@ function loadErrorKey(error: unknown): string {
 
 const DRIVE_TOKEN_KEY = 'googleDriveToken';
 
-export function DashboardPage({ userName, renderFilesModal }: Props) {
+export function DashboardPage({ userName, renderFilesModal, renderCrawlerModal }: Props) {
   const { t } = useTranslation('assistants');
   const assistants = useAssistants();
   const [open, setOpen] = useState<Open>(null);
@@ -103,7 +105,7 @@ export function DashboardPage({ userName, renderFilesModal }: Props) {
       {open?.action === 'delete' ? <DeleteAssistantModal assistant={open.assistant} onClose={close} /> : null}
       {open?.action === 'share' ? <ShareDialog assistant={open.assistant} onClose={close} /> : null}
       {open?.action === 'history' ? <ChatHistoryModal assistant={open.assistant} onClose={close} /> : null}
-      {open?.action === 'crawler' ? <CrawlerSoonModal onClose={close} /> : null}
+      {open?.action === 'crawler' ? (renderCrawlerModal ? renderCrawlerModal(open.assistant, close) : <CrawlerSoonModal onClose={close} />) : null}
       {open?.action === 'files' ? renderFilesModal(open.assistant, close, () => setOpen({ action: 'share', assistant: open.assistant })) : null}
     </section>
   );

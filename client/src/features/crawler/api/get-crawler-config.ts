@@ -1,0 +1,10 @@
+import { CrawlerConfigResponseSchema } from '@kesher/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+/** GET /web-crawler/assistant/{id}: the assistant's crawler configuration, or null when it has none. */
+export const getCrawlerConfig = async (assistantId: number) => (await api.get(`/web-crawler/assistant/${assistantId}`, CrawlerConfigResponseSchema)).data;
+
+export const crawlerConfigQuery = (assistantId: number) => queryOptions({ queryKey: ['crawler-config', assistantId], queryFn: () => getCrawlerConfig(assistantId) });
+
+export const useCrawlerConfig = (assistantId: number) => useQuery(crawlerConfigQuery(assistantId));

@@ -1,0 +1,151 @@
+import '../locales';
+import { type CrawlerConfigDto, type SmartCrawlPreviewResponse } from '@kesher/contracts';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { Modal } from '@/components/ui/modal';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-error';
+import { useCreateCrawler } from '../api/create-crawler';
+import { useCrawlerConfig } from '../api/get-crawler-config';
+import { useSmartCrawlPreview } from '../api/smart-crawl-preview';
+import { crawlSession } from '../crawl-session';
+import { websiteProblem } from '../crawler-rules';
+import { FileSelectionModal } from './file-selection-modal';
+
+const INTERVALS = ['none', '4h', '8h', '24h', '3d', '1w'] as const;
+const FEATURES = ['featureDiscovery', 'featureLinks', 'featureScoring', 'featureExtraction'] as const;
+
+interface Props {
+  assistant: { id: number; name: string; website_url?: string | null };
+  onClose: () => void;
+}
+
+/**
+ * Smart Web Crawler (spec §2): the assistant's configuration with Crawl Again, or the form that saves
+ * one, scans the site and hands its pages to the File Selection modal.
+ */
+export function SmartCrawlerDialog({ assistant, onClose }: Props) {
+  const { t } = useTranslation('crawler');
+  const config = useCrawlerConfig(assistant.id);
+  const [preview, setPreview] = useState<SmartCrawlPreviewResponse | null>(null);
+
+  if (preview) return <FileSelectionModal assistant={assistant} preview={preview} onClose={onClose} onDone={onClose} />;
+  return (
+    <Modal title={t('title', { name: assistant.name })} onClose={onClose}>
+      {config.isPending ? (
+        <Spinner label={t('loadingConfig')} />
+      ) : config.data ? (
+        <ExistingConfig config={config.data} onClose={onClose} />
+      ) : (
+        <CrawlerForm assistant={assistant} onCancel={onClose} onPreview={setPreview} />
+      )}
+    </Modal>
+  );
+}
+
+function ExistingConfig({ config, onClose }: { config: CrawlerConfigDto; onClose: () => void }) {
+  const { t, i18n } = useTranslation('crawler');
+  const start = useCreateCrawler();
+  const [problem, setProblem] = useState<string | null>(null);
+  const crawlAgain = () =>
+    start.mutate(
+      { assistant_id: config.assistant_id, website_url: config.website_url, crawl_interval: config.crawl_interval, max_pages: config.max_pages, max_depth: config.max_depth, delete_orphaned_pages: config.delete_orphaned_pages, start_crawl: true },
+      {
+        onSuccess: (data) => {
+          if (data.crawl_id) crawlSession.start(data.crawl_id, data.website_url);
+          onClose();
+        },
+        onError: (error) => setProblem(errorMessage(error, t, 'crawler:configureFailed')),
+      },
+    );
+  const date = config.last_crawled ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(config.last_crawled)) : t('never');
+  return (
+    <>
+      <dl className="crawler-config">
+        <dt>{t('websiteUrl')}</dt>
+        <dd dir="ltr"><a href={config.website_url} target="_blank" rel="noopener noreferrer">{config.website_url}</a></dd>
+        <dt>{t('frequency')}</dt>
+        <dd>{t(`interval_${config.crawl_interval}`)}</dd>
+        <dt>{t('lastCrawled')}</dt>
+        <dd>{date}</dd>
+        <dt>{t('filesAdded')}</dt>
+        <dd>{config.files_count}</dd>
+      </dl>
+      {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+      <div className="modal-actions">
+        <Button variant="secondary" onClick={onClose}>{t('close')}</Button>
+        <Button onClick={crawlAgain} disabled={start.isPending}>{start.isPending ? t('crawlStarting') : t('crawlAgain')}</Button>
+      </div>
+    </>
+  );
+}
+
+function CrawlerForm({ assistant, onCancel, onPreview }: { assistant: Props['assistant']; onCancel: () => void; onPreview: (preview: SmartCrawlPreviewResponse) => void }) {
+  const { t } = useTranslation('crawler');
+  const [url, setUrl] = useState(assistant.website_url ?? '');
+  const [interval, setInterval] = useState<(typeof INTERVALS)[number]>('24h');
+  const [problem, setProblem] = useState<string | null>(null);
+  const configure = useCreateCrawler();
+  const scan = useSmartCrawlPreview();
+  const busy = configure.isPending || scan.isPending;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const issue = websiteProblem(url);
+    if (issue) return setProblem(t(issue));
+    setProblem(null);
+    const websiteUrl = url.trim();
+    try {
+      await configure.mutateAsync({ assistant_id: assistant.id, website_url: websiteUrl, crawl_interval: interval, start_crawl: false });
+    } catch (error) {
+      return setProblem(errorMessage(error, t, 'crawler:configureFailed'));
+    }
+    try {
+      const found = await scan.mutateAsync({ websiteUrl, assistantId: assistant.id });
+      if (found.preview_files.length === 0) return setProblem(t('noPages'));
+      onPreview(found);
+    } catch (error) {
+      setProblem(errorMessage(error, t, 'crawler:configureFailed'));
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <div className="field">
+        <label htmlFor="crawler-url">{t('websiteUrl')}</label>
+        <input
+          id="crawler-url"
+          type="url"
+          dir="ltr"
+          value={url}
+          placeholder={t('websitePlaceholder')}
+          onChange={(e) => setUrl(e.target.value)}
+          aria-invalid={problem ? true : undefined}
+          disabled={busy}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="crawler-interval">{t('frequency')}</label>
+        <select id="crawler-interval" value={interval} onChange={(e) => setInterval(e.target.value as (typeof INTERVALS)[number])} disabled={busy}>
+          {INTERVALS.map((value) => (
+            <option key={value} value={value}>{t(`interval_${value}`)}</option>
+          ))}
+        </select>
+      </div>
+      <h3>{t('featuresTitle')}</h3>
+      <ul className="feature-list">
+        {FEATURES.map((key) => (
+          <li key={key}>{t(key)}</li>
+        ))}
+      </ul>
+      <p className="muted small">{t('limits')}</p>
+      {busy ? <p className="muted" role="status">{t('scanning')}</p> : null}
+      {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+      <div className="modal-actions">
+        <Button variant="secondary" onClick={onCancel}>{t('cancel')}</Button>
+        <Button type="submit" disabled={busy}>{busy ? t('settingUp') : t('start')}</Button>
+      </div>
+    </form>
+  );
+}

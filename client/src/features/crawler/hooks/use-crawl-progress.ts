@@ -1,0 +1,82 @@
+import { type CrawlProgressMessage, CrawlProgressMessageSchema } from '@kesher/contracts';
+import { useEffect, useState } from 'react';
+import { API_BASE } from '@/lib/api-client';
+import { tokenStorage } from '@/lib/token-storage';
+
+export type Connection = 'connecting' | 'connected' | 'disconnected';
+/** i18n keys of the spec's §8 progress errors. */
+export type ProgressProblem = 'connectionError' | 'connectFailed' | null;
+
+/** The address of a crawl's progress socket; a browser cannot set headers on a WebSocket, so the token rides in the query. */
+export function progressSocketUrl(crawlId: string, location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const token = tokenStorage.get();
+  return `${scheme}://${location.host}${API_BASE}/ws/crawl-progress/${encodeURIComponent(crawlId)}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+}
+
+const RETRY_MS = 3000;
+
+/**
+ * Live progress of one crawl over `/api/v1/ws/crawl-progress/{crawlId}`. The server sends the state on
+ * every change and closes after the completed/error message; a socket that drops before that is opened
+ * again (the server answers the current state at once, so nothing is missed).
+ */
+export function useCrawlProgress(crawlId: string | null) {
+  const [progress, setProgress] = useState<CrawlProgressMessage | null>(null);
+  const [connection, setConnection] = useState<Connection>('connecting');
+  const [problem, setProblem] = useState<ProgressProblem>(null);
+
+  useEffect(() => {
+    if (!crawlId) return;
+    let socket: WebSocket | null = null;
+    let finished = false;
+    let stopped = false;
+    let opened = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    setProgress(null);
+    setProblem(null);
+
+    const connect = () => {
+      setConnection('connecting');
+      try {
+        socket = new WebSocket(progressSocketUrl(crawlId));
+      } catch {
+        setConnection('disconnected');
+        setProblem('connectFailed');
+        return;
+      }
+      socket.onopen = () => {
+        opened = true;
+        setConnection('connected');
+        setProblem(null);
+      };
+      socket.onmessage = (event) => {
+        let data: unknown;
+        try {
+          data = JSON.parse(String(event.data));
+        } catch {
+          return;
+        }
+        const parsed = CrawlProgressMessageSchema.safeParse(data);
+        if (!parsed.success) return;
+        setProgress(parsed.data);
+        if (parsed.data.status === 'completed' || parsed.data.status === 'error' || parsed.data.type === 'error') finished = true;
+      };
+      socket.onerror = () => setProblem(opened ? 'connectionError' : 'connectFailed');
+      socket.onclose = () => {
+        setConnection('disconnected');
+        if (finished || stopped) return;
+        setProblem((current) => current ?? 'connectionError');
+        retry = setTimeout(connect, RETRY_MS);
+      };
+    };
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      socket?.close();
+    };
+  }, [crawlId]);
+
+  return { progress, connection, problem };
+}
