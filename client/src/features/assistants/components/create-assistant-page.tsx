@@ -13,9 +13,13 @@ import { AssistantForm } from './assistant-form';
 interface Props {
   upload: (assistantId: number, file: File) => Promise<unknown>;
   fileInput: (onFile: (file: File | null) => void) => ReactNode;
+  /** The crawler feature's start (spec §4 create flow); without it the flow warns that the crawler did not start. */
+  startCrawler?: (assistantId: number, url: string) => Promise<{ crawlId: string | null }>;
+  /** Keeps the started crawl for the dashboard's progress panel (session storage). */
+  onCrawlStarted?: (crawlId: string, url: string) => void;
 }
 
-export function CreateAssistantPage({ upload, fileInput }: Props) {
+export function CreateAssistantPage({ upload, fileInput, startCrawler, onCrawlStarted }: Props) {
   const { t } = useTranslation('assistants');
   const navigate = useNavigate();
   const create = useCreateAssistant();
@@ -50,11 +54,18 @@ export function CreateAssistantPage({ upload, fileInput }: Props) {
           runCreateFlow(values, file, {
             create: (body) => create.mutateAsync(body),
             upload,
-            startCrawler: null, // the crawler service is not offered by the API yet: the flow warns
+            startCrawler: startCrawler ?? null,
             onStep: setStep,
             onWarning: (key, vars) => notify.warning(t(key, vars)),
           })
-            .then(() => notify.success(t('created', { name: values.name })))
+            .then((result) => {
+              notify.success(t('created', { name: values.name }));
+              // Spec §4: with a crawl under way, the panel opens on the dashboard at once (no 500 ms wait).
+              if (result.crawlId) {
+                onCrawlStarted?.(result.crawlId, values.websiteUrl.trim());
+                navigate(paths.dashboard);
+              }
+            })
             .catch((error) => {
               setStep(null);
               notify.error(`${t('createFailed')}: ${errorMessage(error, t)}`);
