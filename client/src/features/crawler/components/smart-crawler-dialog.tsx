@@ -11,6 +11,7 @@ import { useCrawlerConfig } from '../api/get-crawler-config';
 import { useSmartCrawlPreview } from '../api/smart-crawl-preview';
 import { crawlSession } from '../crawl-session';
 import { websiteProblem } from '../crawler-rules';
+import { CrawlerSettingsModal } from './crawler-settings-modal';
 import { FileSelectionModal } from './file-selection-modal';
 
 const INTERVALS = ['none', '4h', '8h', '24h', '3d', '1w'] as const;
@@ -29,14 +30,16 @@ export function SmartCrawlerDialog({ assistant, onClose }: Props) {
   const { t } = useTranslation('crawler');
   const config = useCrawlerConfig(assistant.id);
   const [preview, setPreview] = useState<SmartCrawlPreviewResponse | null>(null);
+  const [managing, setManaging] = useState(false);
 
+  if (managing) return <CrawlerSettingsModal assistant={assistant} onClose={() => setManaging(false)} />;
   if (preview) return <FileSelectionModal assistant={assistant} preview={preview} onClose={onClose} onDone={onClose} />;
   return (
     <Modal title={t('title', { name: assistant.name })} onClose={onClose}>
       {config.isPending ? (
         <Spinner label={t('loadingConfig')} />
       ) : config.data ? (
-        <ExistingConfig config={config.data} onClose={onClose} />
+        <ExistingConfig config={config.data} onClose={onClose} onManage={() => setManaging(true)} />
       ) : (
         <CrawlerForm assistant={assistant} onCancel={onClose} onPreview={setPreview} />
       )}
@@ -44,7 +47,7 @@ export function SmartCrawlerDialog({ assistant, onClose }: Props) {
   );
 }
 
-function ExistingConfig({ config, onClose }: { config: CrawlerConfigDto; onClose: () => void }) {
+function ExistingConfig({ config, onClose, onManage }: { config: CrawlerConfigDto; onClose: () => void; onManage: () => void }) {
   const { t, i18n } = useTranslation('crawler');
   const start = useCreateCrawler();
   const [problem, setProblem] = useState<string | null>(null);
@@ -75,6 +78,7 @@ function ExistingConfig({ config, onClose }: { config: CrawlerConfigDto; onClose
       {problem ? <p className="form-error" role="alert">{problem}</p> : null}
       <div className="modal-actions">
         <Button variant="secondary" onClick={onClose}>{t('close')}</Button>
+        <Button variant="secondary" onClick={onManage}>{t('managePages')}</Button>
         <Button onClick={crawlAgain} disabled={start.isPending}>{start.isPending ? t('crawlStarting') : t('crawlAgain')}</Button>
       </div>
     </>
