@@ -9,8 +9,11 @@
  *                                           CheerioCrawler with its default settings, same site, same
  *                                           page limit, each in its own process
  *   peak_rss_mb / crawlee_peak_rss_mb       each process's peak resident memory
- *   recrawl_unchanged_s                     a scheduled recrawl of the unchanged site (conditional requests)
+ *   recrawl_unchanged_s                     a scheduled recrawl of the unchanged site, as the worker runs it
+ *                                           (sitemap dates compared, the rest revalidated: 304s)
  *   recrawl_reingested                      pages it would read again (goal: none)
+ *   revalidate_all_s                        the same site with every page asked for again (304s): a site
+ *                                           without sitemap dates, or the weekly full revalidation
  *   sales_page_precision / _recall          the labelled pages (English and Hebrew) and the held-out ones
  *   extraction_boilerplate_ratio            navigation, footer, cookie-banner text in the extracted text of
  *                                           the site's pages
@@ -84,8 +87,11 @@ try {
     crawlee_pages: crawlee.pages,
     recrawl_unchanged_s: kesher.recrawl_seconds,
     recrawl_share_of_first: round(Number(kesher.recrawl_seconds) / Number(kesher.seconds), 3),
+    recrawl_left_alone_by_sitemap: kesher.recrawl_left_alone_by_sitemap,
     recrawl_not_modified: kesher.recrawl_not_modified,
     recrawl_reingested: kesher.recrawl_reingested,
+    revalidate_all_s: kesher.revalidate_all_seconds,
+    revalidate_all_share_of_first: round(Number(kesher.revalidate_all_seconds) / Number(kesher.seconds), 3),
     sales_page_precision: all.precision,
     sales_page_recall: all.recall,
     sales_pages: { labelled, held_out_never_tuned: heldOut, all },

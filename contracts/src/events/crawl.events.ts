@@ -17,7 +17,8 @@ export const CrawlModeSchema = z.enum(['preview', 'crawl', 'recrawl']);
 export const PageKindSchema = z.enum(['html', 'pdf', 'docx', 'txt']);
 /** `resume`: a page a recrawl refreshes (seeded from what the assistant holds); `manual`: added by the owner (Add Missing Page). */
 export const DiscoverySourceSchema = z.enum(['start', 'sitemap', 'link', 'resume', 'manual']);
-export const PageSkipReasonSchema = z.enum(['robots', 'trap', 'noindex', 'duplicate', 'off-site-redirect', 'unsupported-type', 'empty', 'size-limit']);
+/** `unchanged`: a recrawl did not ask for the page: its sitemap lastmod is the one it had when last fetched (within a week). */
+export const PageSkipReasonSchema = z.enum(['robots', 'trap', 'noindex', 'duplicate', 'off-site-redirect', 'unsupported-type', 'empty', 'size-limit', 'unchanged']);
 export const PageFailureReasonSchema = z.enum([
   'invalid-url', 'unsupported-scheme', 'credentials-in-url', 'blocked-address', 'unresolvable', 'unreachable', 'timeout',
   'too-many-redirects', 'redirect-loop', 'bad-redirect', 'aborted', 'not-found', 'http-error',
@@ -59,6 +60,8 @@ export const PageDiscoveredSchema = z.object({
   depth: z.number().int().nonnegative(),
   source: DiscoverySourceSchema,
   fromUrl: Url.nullable(),
+  /** The sitemap's lastmod for the page, when a sitemap listed it with one (a recrawl compares it). */
+  lastmod: z.string().max(100).nullable().optional(),
 });
 export type PageDiscovered = z.infer<typeof PageDiscoveredSchema>;
 

@@ -73,9 +73,9 @@ async function requested(db: Queryable, event: Event<'CrawlRequested', CrawlRequ
 
 async function discovered(db: Queryable, d: PageDiscovered, counters: CrawlCounters) {
   const { rows } = await db.query(
-    `INSERT INTO crawl_pages (crawl_id, key, url, depth, source, state) VALUES ($1, $2, $3, $4, $5, 'discovered')
+    `INSERT INTO crawl_pages (crawl_id, key, url, depth, source, state, lastmod) VALUES ($1, $2, $3, $4, $5, 'discovered', $6)
      ON CONFLICT (crawl_id, key) DO NOTHING RETURNING 1`,
-    [d.crawlId, d.key, d.url, d.depth, d.source],
+    [d.crawlId, d.key, d.url, d.depth, d.source, d.lastmod ?? null],
   );
   if (rows.length > 0) counters.discovered++;
   counters.status = 'crawling';
@@ -113,9 +113,10 @@ async function fetched(db: Queryable, event: Event<'PageFetched', PageFetched>, 
   if (!crawl?.assistant_id || crawl.mode === 'preview') return;
   await db.query(
     `UPDATE crawled_urls SET last_crawled_at = $3,
-       training_status = CASE WHEN $4::boolean OR content_sha256 = $5 THEN training_status ELSE 'outdated' END
+       training_status = CASE WHEN $4::boolean OR content_sha256 = $5 THEN training_status ELSE 'outdated' END,
+       sitemap_lastmod = (SELECT lastmod FROM crawl_pages WHERE crawl_id = $6 AND key = $2)
      WHERE assistant_id = $1 AND key = $2 AND is_enabled`,
-    [crawl.assistant_id, d.key, event.metadata.timestamp, d.notModified, d.contentSha256],
+    [crawl.assistant_id, d.key, event.metadata.timestamp, d.notModified, d.contentSha256, d.crawlId],
   );
 }
 
@@ -218,6 +219,8 @@ async function pageCommitted(db: Queryable, event: Event<'CrawledPageCommitted',
     ],
   );
   await db.query(`UPDATE crawls SET pages_linked = pages_linked + 1 WHERE crawl_id = $1`, [d.crawlId]);
+  // The sitemap's date for the page as this crawl saw it: a recrawl that finds the same date need not ask.
+  await db.query(`UPDATE crawled_urls SET sitemap_lastmod = (SELECT lastmod FROM crawl_pages WHERE crawl_id = $2 AND key = $3) WHERE id = $1`, [d.pageId, d.crawlId, d.key]);
 }
 
 async function pageToggled(db: Queryable, d: CrawledPageToggled) {
@@ -350,6 +353,14 @@ CREATE TABLE IF NOT EXISTS crawler_files (
   file_id text PRIMARY KEY,
   status text NOT NULL
 );
+`,
+    },
+    {
+      // Sitemap dates: a scheduled recrawl does not ask for a page whose date has not moved (crawler/revalidation.ts).
+      id: '002-sitemap-lastmod',
+      sql: `
+ALTER TABLE crawl_pages ADD COLUMN IF NOT EXISTS lastmod text;
+ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
 `,
     },
   ],

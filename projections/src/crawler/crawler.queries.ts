@@ -417,6 +417,14 @@ export function crawlerQueries(db: Queryable) {
         );
         return rows.map((row) => ({ url: row.source_url, title: row.page_title, category: row.sales_category, relevanceScore: row.relevance_score === null ? null : Number(row.relevance_score) }));
       },
+      /** What a recrawl needs to know of the pages an assistant holds: their sitemap date and when they were last fetched. */
+      async revalidationHints(assistantId: string): Promise<Map<string, { sitemapLastmod: string | null; lastCrawledAt: string | null }>> {
+        const { rows } = await db.query<{ key: string; sitemap_lastmod: string | null; last_crawled_at: Date | string | null }>(
+          `SELECT key, sitemap_lastmod, last_crawled_at FROM crawled_urls WHERE assistant_id = $1`,
+          [assistantId],
+        );
+        return new Map(rows.map((row) => [row.key, { sitemapLastmod: row.sitemap_lastmod, lastCrawledAt: iso(row.last_crawled_at) }]));
+      },
       /** Configurations whose next crawl is due (the scheduler), oldest first. */
       async dueConfigs(now: Date, limit = 20): Promise<Array<{ configId: string; assistantId: string; ownerId: string; nextCrawlAt: string }>> {
         const { rows } = await db.query<{ config_id: string; assistant_id: string; owner_id: string; next_crawl_at: Date | string }>(

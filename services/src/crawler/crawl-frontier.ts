@@ -40,6 +40,8 @@ export interface FrontierEntry {
   key: string;
   depth: number;
   source: DiscoverySource;
+  /** The sitemap's lastmod, when a sitemap listed the page with one. */
+  lastmod?: string | null;
 }
 
 export type StopReason = 'exhausted' | 'page-limit' | 'size-limit' | 'failure-limit' | 'cancelled' | 'robots';

@@ -281,7 +281,7 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
               const pageUrl = fetchableUrl(entry.url);
               const key = pageUrl ? normalizeUrl(pageUrl) : null;
               if (!pageUrl || !key || !isSameSite(pageUrl, site)) continue;
-              if (await offer({ url: pageUrl, key, depth: 1, source: 'sitemap' }, url)) offered++;
+              if (await offer({ url: pageUrl, key, depth: 1, source: 'sitemap', lastmod: entry.lastmod }, url)) offered++;
               if (offered >= limits.maxPages * 3) break;
             }
           }

@@ -83,6 +83,7 @@ export function composeCrawlerWorkers(wiring: {
       const row = await assistants.findById(assistantId);
       return row && { description: row.description, instructions: row.instructions };
     },
+    revalidationHints: (assistantId) => crawler.system.revalidationHints(assistantId),
     groupId: wiring.groupId,
     concurrency: platform.config.CRAWL_CONCURRENCY,
     limits: wiring.limits,

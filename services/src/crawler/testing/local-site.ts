@@ -30,9 +30,9 @@ export interface LocalSite extends TestServer {
   /** Paths (decoded, with their query) requested, with the time each arrived (ms since epoch) and whether it was answered 304. */
   log: Array<{ path: string; at: number; notModified: boolean }>;
   maxInFlight: number;
-  /** Gives a page new content (its ETag changes). */
+  /** Gives a page new content (its ETag changes, and a post's sitemap lastmod). */
   change(path: string): void;
-  /** Takes a page off the site: it answers 404 from now on (a recrawl's orphan). */
+  /** Takes a page off the site: it answers 404 from now on and leaves the sitemap (a recrawl's orphan). */
   remove(path: string): void;
   /** Paths of the pages a complete crawl keeps (HTML with text, the PDF). */
   contentPaths: string[];
@@ -66,9 +66,18 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
       case '/sitemap_index.xml':
         return { type: 'application/xml', body: Buffer.from(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/sitemap-pages.xml.gz</loc></sitemap><sitemap><loc>${origin}/sitemap-posts.xml</loc></sitemap><sitemap><loc>https://other.test/sitemap.xml</loc></sitemap></sitemapindex>`) };
       case '/sitemap-pages.xml.gz':
-        return { type: 'application/gzip', body: gzipSync(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/', '/pricing', '/about', '/faq', '/he/', '/legacy', '/private/secret', 'https://other.test/x'].map((p) => `<url><loc>${p.startsWith('http') ? p : origin + p}</loc></url>`).join('')}</urlset>`) };
+        return { type: 'application/gzip', body: gzipSync(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/', '/pricing', '/about', '/faq', '/he/', '/legacy', '/private/secret', 'https://other.test/x'].filter((p) => !removed.has(p)).map((p) => `<url><loc>${p.startsWith('http') ? p : origin + p}</loc></url>`).join('')}</urlset>`) };
       case '/sitemap-posts.xml':
-        return { type: 'application/xml', body: Buffer.from(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: posts }, (_unused, i) => `<url><loc>${origin}/blog/post-${i}</loc><lastmod>2025-01-01</lastmod></url>`).join('')}</urlset>`) };
+        // Like a CMS: a changed post gets a new lastmod, a removed one leaves the sitemap.
+        return {
+          type: 'application/xml',
+          body: Buffer.from(
+            `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: posts }, (_unused, i) => `/blog/post-${i}`)
+              .filter((p) => !removed.has(p))
+              .map((p) => `<url><loc>${origin}${p}</loc><lastmod>${new Date(Date.UTC(2025, 0, 1 + version(p))).toISOString().slice(0, 10)}</lastmod></url>`)
+              .join('')}</urlset>`,
+          ),
+        };
       case '/':
         return html(page('en', 'Crumb & Co. bakery', `<h1>Crumb &amp; Co., a sourdough bakery in Tel Aviv${v}</h1><p>We bake bread and cakes every night and deliver them in the morning.</p>
           <ul><li><a href="/pricing">Our prices</a></li><li><a href="/about?utm_source=home#team">About us</a></li><li><a href="/blog">Blog</a></li><li><a href="/he/">עברית</a></li>

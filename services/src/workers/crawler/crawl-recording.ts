@@ -112,7 +112,10 @@ export function createCrawlRecording(deps: CrawlRecordingDeps) {
       case 'robots':
         return { type: 'CrawlRobotsRead', data: { crawlId, origin: event.origin, note: event.note, crawlDelaySeconds: event.crawlDelaySeconds, sitemaps: event.sitemaps.filter((url) => url.length <= MAX_URL).slice(0, 50) } };
       case 'discovered':
-        return { type: 'PageDiscovered', data: { crawlId, url: event.entry.url, key: event.entry.key, depth: event.entry.depth, source: event.entry.source, fromUrl: event.from ? event.from.slice(0, MAX_URL) : null } };
+        return {
+          type: 'PageDiscovered',
+          data: { crawlId, url: event.entry.url, key: event.entry.key, depth: event.entry.depth, source: event.entry.source, fromUrl: event.from ? event.from.slice(0, MAX_URL) : null, lastmod: event.entry.lastmod?.slice(0, 100) ?? null },
+        };
       case 'skipped':
         return { type: 'PageSkipped', data: { crawlId, url: event.url, key: event.key, depth: event.depth, reason: event.reason, detail: event.detail } };
       case 'failed':

@@ -3,6 +3,7 @@ import type { FrontierResume } from '../../crawler/crawl-frontier.js';
 import { runCrawl, type CrawlLimits, type KnownPage } from '../../crawler/crawl-runner.js';
 import { crawlBlobHolder } from '../../crawler/page-identity.js';
 import { assistantKeywords } from '../../crawler/relevance-scorer.js';
+import { planRevalidation, readSitemapLastmods } from '../../crawler/revalidation.js';
 import type { CommitCandidate, SiteKnowledge } from '../../crawler/site-knowledge.js';
 import type { OutboundFetch } from '../../outbound/outbound-fetch.js';
 import { crawlDecider, type CrawlCommand, type CrawlEvent, type CrawlState } from '../../domain/crawl/crawl.decider.js';
@@ -32,6 +33,8 @@ export interface CrawlerWorkerDeps {
   fetch: OutboundFetch;
   site: Pick<SiteKnowledge, 'commitPages' | 'deletePages'>;
   findAssistant: (assistantId: string) => Promise<CrawlerAssistant | undefined>;
+  /** A recrawl's hints (crawler read model): each held page's sitemap date and when it was last fetched. */
+  revalidationHints: (assistantId: string) => Promise<ReadonlyMap<string, { sitemapLastmod: string | null; lastCrawledAt: string | null }>>;
   groupId?: string;
   /** Crawls run at once by this worker (default 4); one preview and one crawl per owner at a time. */
   concurrency?: number;
@@ -140,15 +143,34 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
         const pages = [...site.pages.values()].filter((page) => page.enabled);
         known = new Map(pages.map((page) => [page.key, { etag: page.etag, lastModified: page.lastModified, bytes: page.characters }]));
         for (const page of pages) knownContent.set(page.key, page.contentSha256);
-        // The pages to refresh are recorded first, so that a restart knows them too.
-        if (writer.state.discovered.size === 0 && pages.length > 0) {
-          await decide({
-            type: 'RecordCrawlProgress',
-            data: { events: pages.map((page) => ({ type: 'PageDiscovered' as const, data: { crawlId: request.crawlId, url: page.url, key: page.key, depth: 0, source: 'resume' as const, fromUrl: null } })) },
-          });
-        }
         if (pages.length === 0) {
           await completeEmpty(writer, trigger, request, 'There were no pages to refresh.');
+          return;
+        }
+        // Which pages to ask for (those whose sitemap date moved, or not asked for in a week), recorded
+        // first — with the ones left alone — so that a restart knows them too.
+        if (writer.state.discovered.size === 0 && writer.state.settled.size === 0) {
+          const hints = await deps.revalidationHints(request.assistantId);
+          const plan = planRevalidation({
+            pages: pages.map((page) => ({ key: page.key, url: page.url, sitemapLastmod: hints.get(page.key)?.sitemapLastmod ?? null, lastCrawledAt: hints.get(page.key)?.lastCrawledAt ?? null })),
+            lastmods: await readSitemapLastmods({ fetch: deps.fetch, signal: controller.signal }, request.startUrl),
+            now: clock(),
+          });
+          await decide({
+            type: 'RecordCrawlProgress',
+            data: {
+              events: [
+                ...plan.fetch.map((page) => ({ type: 'PageDiscovered' as const, data: { crawlId: request.crawlId, url: page.url, key: page.key, depth: 0, source: 'resume' as const, fromUrl: null, lastmod: page.lastmod } })),
+                ...plan.unchanged.map((page) => ({
+                  type: 'PageSkipped' as const,
+                  data: { crawlId: request.crawlId, url: page.url, key: page.key, depth: 0, reason: 'unchanged' as const, detail: `the sitemap still dates it ${page.lastmod}` },
+                })),
+              ],
+            },
+          });
+        }
+        if (![...writer.state.discovered.keys()].some((key) => !writer.state.fetched.has(key) && !writer.state.settled.has(key)) && writer.state.fetched.size === 0) {
+          await completeEmpty(writer, trigger, request, 'Nothing on the site changed since the last crawl.');
           return;
         }
       }
@@ -177,7 +199,9 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
       await recording.flush();
       if (controller.signal.aborted) throw new CrawlInterrupted();
 
-      if (outcome.status === 'failed') {
+      // A recrawl whose every page was gone or refused keeps nothing: that is its result (the orphans), not a failure.
+      const nothingLeft = request.mode === 'recrawl' && outcome.status === 'failed' && outcome.reason === 'no-pages';
+      if (outcome.status === 'failed' && !nothingLeft) {
         const reason = outcome.reason as Extract<CrawlEvent, { type: 'CrawlFailed' }>['data']['reason'];
         await decide({ type: 'FailCrawl', data: { crawlId: request.crawlId, reason, message: outcome.message } });
         return;
@@ -197,8 +221,8 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
         type: 'CompleteCrawl',
         data: {
           crawlId: request.crawlId,
-          status: outcome.status === 'completed' ? 'completed' : 'stopped',
-          reason: outcome.reason as Extract<CrawlEvent, { type: 'CrawlCompleted' }>['data']['reason'],
+          status: outcome.status === 'stopped' ? 'stopped' : 'completed',
+          reason: nothingLeft ? 'exhausted' : (outcome.reason as Extract<CrawlEvent, { type: 'CrawlCompleted' }>['data']['reason']),
           message: outcome.message,
           pagesKept: state.fetched.size,
           pagesFailed: counts.filter((settled) => settled.outcome === 'failed').length,
@@ -260,7 +284,9 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
       const orphans = orphanedPages(state, site);
       if (orphans.length > 0) removed = (await deps.site.deletePages(context, { ownerId: request.ownerId, assistantId, pageIds: orphans, reason: 'orphaned' })).deleted;
     }
-    const counts = { linked: outcome.committed.length, unchanged: outcome.unchanged, removed, notAdded: outcome.notAdded.length };
+    // Pages a recrawl did not ask for (their sitemap date had not moved) are unchanged too.
+    const leftAlone = [...state.settled.values()].filter((settled) => settled.reason === 'unchanged').length;
+    const counts = { linked: outcome.committed.length, unchanged: outcome.unchanged + leftAlone, removed, notAdded: outcome.notAdded.length };
     await writer.decide({ type: 'RecordPagesLinked', data: { crawlId: request.crawlId, assistantId, ...counts, message: linkedMessage({ ...counts, reason: outcome.notAdded[0]?.reason }) } }, contextFor(trigger));
     // What the crawl stored is now held by the pages that were added (their files); the rest is released.
     await deps.blobs.release(crawlBlobHolder(request.crawlId));
