@@ -121,4 +121,17 @@ describe('the Smart Web Crawler', () => {
     const config = await api.call<{ data: { files_count: number } }>(`/web-crawler/assistant/${assistantId}`);
     expect(config.data.files_count).toBe(4);
   });
+
+  it('lists the crawled pages in Crawler Settings and turns one off', async () => {
+    await page.getByRole('button', { name: 'Crawler settings' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Manage pages' }).click();
+    const settings = page.getByRole('dialog', { name: `Crawler Settings — ${assistantName}` });
+    await settings.getByRole('cell', { name: 'Pricing', exact: true }).waitFor();
+    expect(await settings.getByRole('row').count()).toBe(5);
+    const pricing = settings.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Pricing', exact: true }) });
+    await pricing.getByRole('button', { name: 'Disable' }).click();
+    await pricing.getByRole('button', { name: 'Enable' }).waitFor();
+    await settings.getByLabel('Show').selectOption('disabled');
+    await expect.poll(() => settings.getByRole('row').count()).toBe(2);
+  });
 });
