@@ -108,7 +108,7 @@ describe('/analytics in Hebrew on a phone', () => {
     // Keywords of the customers' questions.
     const customerKeywords = page.getByRole('list', { name: 'מילות המפתח המובילות של הלקוחות' });
     await customerKeywords.getByText(topKeyword!.keyword, { exact: true }).waitFor();
-    await customerKeywords.getByText('2 אזכורים').first().waitFor();
+    await customerKeywords.getByText('שני אזכורים').first().waitFor();
     // Usage card: two queries this month of 20,000.
     await page.getByText('2 מתוך 20,000').waitFor();
     // No referrals without sales mode.

@@ -6,8 +6,7 @@ import { SectionError, SectionLoading, useFailureText } from './section-state';
 type Keyword = { keyword: string; count: number };
 
 function KeywordList({ id, title, keywords }: { id: string; title: string; keywords: readonly Keyword[] }) {
-  const { t, i18n } = useTranslation('analytics');
-  const number = new Intl.NumberFormat(i18n.language);
+  const { t } = useTranslation('analytics');
   return (
     <div className="keyword-list">
       <h3 id={id}>{title}</h3>
@@ -18,7 +17,7 @@ function KeywordList({ id, title, keywords }: { id: string; title: string; keywo
           {keywords.slice(0, analyticsDisplay.topKeywords).map((k) => (
             <li key={k.keyword}>
               <bdi className="keyword">{k.keyword}</bdi>
-              <span className="muted">{t('keywords.count', { count: number.format(k.count) })}</span>
+              <span className="muted">{t('keywords.count', { count: k.count })}</span>
             </li>
           ))}
         </ol>

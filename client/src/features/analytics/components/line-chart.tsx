@@ -19,6 +19,7 @@ export function LineChart({ title, points, unit = '' }: { title: string; points:
   const { t, i18n } = useTranslation('analytics');
   const [active, setActive] = useState<number | null>(null);
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
+  const average = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { day: 'numeric', month: 'short', timeZone: 'UTC' });
   const stats = seriesStats(points.map((p) => p.value));
   const top = Math.max(1, stats?.max ?? 1);
@@ -77,7 +78,7 @@ export function LineChart({ title, points, unit = '' }: { title: string; points:
           </div>
           <div>
             <dt>{t('charts.avg')}</dt>
-            <dd>{number.format(stats.avg)}</dd>
+            <dd>{average.format(stats.avg)}</dd>
           </div>
         </dl>
       )}

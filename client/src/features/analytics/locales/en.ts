@@ -75,7 +75,8 @@ export const en = {
     title: 'Keyword analytics',
     customer: 'Top customer keywords',
     assistant: 'Top assistant keywords',
-    count: '{count} mentions',
+    count_one: '{count} mention',
+    count_other: '{count} mentions',
     none: 'No keywords yet',
   },
   referrals: {
@@ -96,4 +97,5 @@ export const en = {
     type_content: 'Content',
   },
 };
-export type AnalyticsLocale = typeof en;
+/** Hebrew needs the dual (`_two`) English has not. */
+export type AnalyticsLocale = Omit<typeof en, 'keywords'> & { keywords: (typeof en)['keywords'] & { count_two?: string } };

@@ -74,7 +74,9 @@ export const he: AnalyticsLocale = {
     title: 'ניתוח מילות מפתח',
     customer: 'מילות המפתח המובילות של הלקוחות',
     assistant: 'מילות המפתח המובילות של העוזר',
-    count: '{count} אזכורים',
+    count_one: 'אזכור אחד',
+    count_two: 'שני אזכורים',
+    count_other: '{count} אזכורים',
     none: 'אין עדיין מילות מפתח',
   },
   referrals: {
