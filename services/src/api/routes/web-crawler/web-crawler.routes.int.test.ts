@@ -325,6 +325,21 @@ describe.skipIf(!postgres.available)(`the plan's limits on crawled pages${postgr
     const full = (await commit(second, ['/big'])).json();
     expect(full).toMatchObject({ committed_files: 0, failed_files: [{ filename: named('/big'), reason: "Your plan's storage for knowledge files (100 MB) is full. Delete some files to upload more." }] });
     expect((await h.app.inject({ url: `/api/v1/assistants/${second}/files`, headers: auth })).json()).toEqual([]);
+
+    // The second assistant holds one page, and the site drops it: the scheduled recrawl keeps nothing — and
+    // that is its result (the page removed, as the configuration asks), not a failed crawl.
+    const config = (await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/', headers: auth, payload: { assistant_id: second, website_url: `${site.origin}/about`, crawl_interval: '4h', delete_orphaned_pages: true, start_crawl: false } })).json().data;
+    expect(config.crawl_id).toBeNull();
+    expect((await commit(second, ['/about'])).json()).toMatchObject({ committed_files: 1 });
+    site.remove('/about');
+    const { createRecrawlScheduler } = await import('../../../workers/crawler/recrawl-scheduler.js');
+    const { crawlerQueries } = await import('@kesher/projections/crawler/crawler.queries');
+    const later = new Date(Date.now() + 5 * 3600_000);
+    const scheduler = createRecrawlScheduler({ handle: h.platform.handle, eventStore: h.platform.eventStore, dueConfigs: (now) => crawlerQueries(h.platform.sql).system.dueConfigs(now), clock: () => later, intervalMs: 0 });
+    expect(await scheduler.tick()).toBe(1);
+    await expect.poll(async () => (await h.app.inject({ url: `/api/v1/web-crawler/assistant/${second}`, headers: auth })).json().data.last_crawl_status, within).toBe('completed');
+    expect((await h.app.inject({ url: `/api/v1/crawler-settings/assistant/${second}/urls`, headers: auth })).json().total).toBe(0);
+    expect((await h.app.inject({ url: `/api/v1/assistants/${second}/files`, headers: auth })).json()).toEqual([]);
   });
 });
 
