@@ -8,6 +8,7 @@ import { errorMessage } from '@/lib/api-error';
 import { useCrawlerPages } from '../api/get-crawler-pages';
 import { useSmartCrawlCommit } from '../api/smart-crawl-commit';
 import { presetSelection, truncateUrl } from '../crawler-rules';
+import { AddMissingPageModal } from './add-missing-page-modal';
 
 const CLOSE_DELAY_MS = 2000;
 
@@ -22,7 +23,8 @@ interface Props {
 /** File Selection (spec §2): choose which scanned pages become knowledge files, sales pages apart. */
 export function FileSelectionModal({ assistant, preview, onClose, onDone }: Props) {
   const { t } = useTranslation('crawler');
-  const files = preview.preview_files;
+  const [files, setFiles] = useState<PreviewFileDto[]>(preview.preview_files);
+  const [addingPage, setAddingPage] = useState(false);
   const held = useCrawlerPages(assistant.id);
   const [selected, setSelected] = useState<Set<string> | null>(null);
   const commit = useSmartCrawlCommit();
@@ -44,6 +46,13 @@ export function FileSelectionModal({ assistant, preview, onClose, onDone }: Prop
     setProblem(null);
   };
 
+  // Spec §4: the added page goes to the top and is selected; an address already listed is ignored.
+  const pageAdded = (file: PreviewFileDto) => {
+    if (files.some((existing) => existing.url === file.url)) return;
+    setFiles([file, ...files]);
+    setSelected(new Set([...chosen, file.filename]));
+  };
+
   const submit = () => {
     if (chosen.size === 0) return setProblem(t('selectPages'));
     setProblem(null);
@@ -63,30 +72,34 @@ export function FileSelectionModal({ assistant, preview, onClose, onDone }: Prop
   };
 
   return (
-    <Modal
-      title={t('selectTitle')}
-      onClose={onClose}
-      wide
-      footer={
-        <>
-          <span className="muted small">{t('selected', { count: chosen.size })}</span>
-          <Button variant="secondary" onClick={onClose}>{t('cancel')}</Button>
-          <Button onClick={submit} disabled={chosen.size === 0 || commit.isPending || result !== null}>
-            {commit.isPending ? t('committing') : t('commit')}
-          </Button>
-        </>
-      }
-    >
-      <p className="muted" dir="auto">{t('found', { count: files.length, site: preview.crawl_result.base_url })}</p>
-      <div className="banner-actions">
-        <Button variant="ghost" onClick={() => setSelected(new Set(files.map((file) => file.filename)))}>{t('selectAll')}</Button>
-        <Button variant="ghost" onClick={() => setSelected(new Set())}>{t('selectNone')}</Button>
-      </div>
-      {result ? <p className="form-success" role="status">{result}</p> : null}
-      {problem ? <p className="form-error" role="alert">{problem}</p> : null}
-      {sales.length > 0 ? <PageList title={t('salesPages')} files={sales} chosen={chosen} onToggle={toggle} /> : null}
-      {others.length > 0 ? <PageList title={t('otherPages')} files={others} chosen={chosen} onToggle={toggle} /> : null}
-    </Modal>
+    <>
+      <Modal
+        title={t('selectTitle')}
+        onClose={onClose}
+        wide
+        footer={
+          <>
+            <span className="muted small">{t('selected', { count: chosen.size })}</span>
+            <Button variant="secondary" onClick={onClose}>{t('cancel')}</Button>
+            <Button onClick={submit} disabled={chosen.size === 0 || commit.isPending || result !== null}>
+              {commit.isPending ? t('committing') : t('commit')}
+            </Button>
+          </>
+        }
+      >
+        <p className="muted" dir="auto">{t('found', { count: files.length, site: preview.crawl_result.base_url })}</p>
+        <div className="banner-actions">
+          <Button variant="ghost" onClick={() => setSelected(new Set(files.map((file) => file.filename)))}>{t('selectAll')}</Button>
+          <Button variant="ghost" onClick={() => setSelected(new Set())}>{t('selectNone')}</Button>
+          <Button variant="secondary" onClick={() => setAddingPage(true)}>{t('addMissing')}</Button>
+        </div>
+        {result ? <p className="form-success" role="status">{result}</p> : null}
+        {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+        {sales.length > 0 ? <PageList title={t('salesPages')} files={sales} chosen={chosen} onToggle={toggle} /> : null}
+        {others.length > 0 ? <PageList title={t('otherPages')} files={others} chosen={chosen} onToggle={toggle} /> : null}
+      </Modal>
+      {addingPage ? <AddMissingPageModal previewId={preview.preview_id} baseUrl={preview.crawl_result.base_url} onAdded={pageAdded} onClose={() => setAddingPage(false)} /> : null}
+    </>
   );
 }
 

@@ -196,4 +196,41 @@ describe('SmartCrawlerDialog', () => {
     expect(sessionStorage.getItem('activeCrawlId')).toBe('crawl_new');
     expect(crawlSession.get()).toMatchObject({ crawlId: 'crawl_new', websiteUrl: 'https://crumb.example' });
   });
+  it('Add Missing Page: checks the address, fetches it, puts it on top selected, ignores a page already listed, closes after 1.5 s', async () => {
+    const missing = { ...page(99), title: 'Hidden offer', url: 'https://example.com/hidden' };
+    let answer = missing;
+    const calls = stubApi({
+      'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
+      'GET /assistants/7/crawler-pages': () => json({ selected_pages: [] }),
+      'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '24h', status: null } }),
+      'POST /web-crawler/smart-crawl-preview': () => json(previewAnswer([page(1), page(2)])),
+      'POST /web-crawler/fetch-single-url': () => json({ message: 'Page added.', preview_id: 'preview_abc', file_data: answer }),
+    });
+    renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />);
+    fireEvent.change(await screen.findByLabelText('Website URL'), { target: { value: 'https://example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Start Smart Crawling' }));
+    expect(await screen.findByText('2 selected')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Add Missing Page' }));
+    const addDialog = screen.getByRole('dialog', { name: 'Add a missing page' });
+    fireEvent.click(within(addDialog).getByRole('button', { name: 'Add page' }));
+    expect(within(addDialog).getByRole('alert')).toHaveTextContent('Please enter a URL');
+    fireEvent.change(within(addDialog).getByLabelText('Page URL'), { target: { value: 'https://example.com/hidden' } });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    fireEvent.click(within(addDialog).getByRole('button', { name: 'Add page' }));
+    expect(await within(addDialog).findByRole('status')).toHaveTextContent('Page added.');
+    expect(calls.find((c) => c.call === 'POST /web-crawler/fetch-single-url')!.body).toEqual({ url: 'https://example.com/hidden', base_url: 'https://example.com', preview_id: 'preview_abc' });
+    const regular = screen.getByRole('region', { name: 'Pages' });
+    expect(within(regular).getAllByRole('checkbox')[0]).toHaveAccessibleName('Hidden offer');
+    expect(screen.getByLabelText<HTMLInputElement>('Hidden offer').checked).toBe(true);
+    expect(screen.getByText('3 selected')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1500));
+    expect(screen.queryByRole('dialog', { name: 'Add a missing page' })).toBeNull();
+    // The same address again changes nothing.
+    answer = { ...missing, filename: 'other-name.html' };
+    fireEvent.click(screen.getByRole('button', { name: 'Add Missing Page' }));
+    fireEvent.change(screen.getByLabelText('Page URL'), { target: { value: 'https://example.com/hidden' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add page' }));
+    expect(await screen.findByText('Page added.')).toBeInTheDocument();
+    expect(within(regular).getAllByRole('checkbox')).toHaveLength(3);
+  });
 });

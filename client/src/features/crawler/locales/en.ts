@@ -129,4 +129,11 @@ export const en = {
   contentFailed: 'Failed to fetch file content',
   deletedCount: 'Deleted {count} URL(s).',
   loadingContent: 'Loading the file...',
+  addMissing: 'Add Missing Page',
+  addMissingTitle: 'Add a missing page',
+  pageUrl: 'Page URL',
+  addPage: 'Add page',
+  addingPage: 'Adding...',
+  pageAdded: 'Page added.',
+  urlRequired: 'Please enter a URL',
 };

@@ -131,4 +131,11 @@ export const he: Record<keyof typeof en, string> = {
   contentFailed: 'טעינת תוכן הקובץ נכשלה',
   deletedCount: 'נמחקו {count} כתובות.',
   loadingContent: 'טוען את הקובץ...',
+  addMissing: 'הוספת דף חסר',
+  addMissingTitle: 'הוספת דף חסר',
+  pageUrl: 'כתובת הדף',
+  addPage: 'הוספת הדף',
+  addingPage: 'מוסיף...',
+  pageAdded: 'הדף נוסף.',
+  urlRequired: 'אנא הזינו כתובת',
 };
