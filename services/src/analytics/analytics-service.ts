@@ -125,11 +125,8 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   return {
     async dashboard(scope: OwnerScope, days: number): Promise<Dashboard> {
       const r = range(days);
-      const [totals, perDay, perChannel, perAssistant, people, times, likes, owned] = await Promise.all([
-        activity.totals(scope, r),
-        activity.perDay(scope, r),
-        activity.perChannel(scope, r),
-        activity.perAssistant(scope, r),
+      const [{ totals, perDay, perChannel, perAssistant }, people, times, likes, owned] = await Promise.all([
+        activity.breakdown(scope, r),
         activity.people(scope, r),
         responseTimes.range(scope, r),
         feedback.totals(scope, r),
@@ -233,7 +230,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     async usageStats(scope: OwnerScope, usagePeriod: z.infer<typeof UsagePeriodSchema>): Promise<z.infer<typeof UsageStatsSchema>> {
       const days = usagePeriodDays[usagePeriod];
       const r = range(days);
-      const [totals, perDay, perChannel, perAssistant] = await Promise.all([activity.totals(scope, r), activity.perDay(scope, r), activity.perChannel(scope, r), activity.perAssistant(scope, r)]);
+      const { totals, perDay, perChannel, perAssistant } = await activity.breakdown(scope, r);
       const names = await assistants.byIds(perAssistant.map((a) => a.assistantId).filter(Boolean));
       return {
         period: usagePeriod,

@@ -19,13 +19,10 @@ const MAX_URL_CHARS = 2000;
 async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   await threads.record(db, events);
   const categorised = new Map<string, PageCategory>();
-  for (const event of events) {
-    if (event.type !== 'PageFetched') continue;
-    // The crawler's events are read by shape (they are not in this build's registry yet).
-    const page = event.data as { url?: unknown; finalUrl?: unknown; salesCategory?: unknown };
-    const category = typeof page.salesCategory === 'string' ? (page.salesCategory as PageCategory) : null;
+  for (const page of factsOf(events, 'PageFetched')) {
+    const category = page.data.salesCategory;
     if (!category) continue;
-    for (const url of [page.url, page.finalUrl]) if (typeof url === 'string') categorised.set(url.slice(0, MAX_URL_CHARS), category);
+    for (const url of [page.data.url, page.data.finalUrl]) categorised.set(url.slice(0, MAX_URL_CHARS), category);
   }
   if (categorised.size > 0) {
     await db.query(

@@ -1,5 +1,5 @@
 import type { Queryable } from '@kesher/contracts/ports/projection';
-import { emptyHistogram, mergeInto, quantile } from '../shared/latency-histogram.js';
+import { decodeInto, emptyHistogram, quantile } from '../shared/latency-histogram.js';
 import { num, rangeFilter, type DayRange, type OwnerScope } from '../shared/owner-scope.js';
 
 /** Durations over some days: exact count, average and extremes; percentiles from the merged histograms. */
@@ -28,14 +28,14 @@ class Accumulator {
   max: number | null = null;
   histogram = emptyHistogram();
 
-  add(samples: unknown, total: unknown, min: unknown, max: unknown, histogram: number[] | null) {
+  add(samples: unknown, total: unknown, min: unknown, max: unknown, histogram: string | null) {
     const n = num(samples);
     if (n === 0) return;
     this.samples += n;
     this.total += num(total);
     if (min != null) this.min = this.min === null ? num(min) : Math.min(this.min, num(min));
     if (max != null) this.max = this.max === null ? num(max) : Math.max(this.max, num(max));
-    mergeInto(this.histogram, histogram);
+    decodeInto(this.histogram, histogram);
   }
 
   summary(): LatencySummary {
@@ -60,12 +60,12 @@ interface Row {
   total_ms: unknown;
   min_ms: unknown;
   max_ms: unknown;
-  hist: number[];
+  hist: string;
   ft_samples: unknown;
   ft_total_ms: unknown;
   ft_min_ms: unknown;
   ft_max_ms: unknown;
-  ft_hist: number[];
+  ft_hist: string;
 }
 
 export function responseTimeQueries(db: Queryable) {

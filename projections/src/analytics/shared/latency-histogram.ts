@@ -50,3 +50,26 @@ export function quantile(histogram: readonly number[], q: number, bounds?: { min
   }
   return bounds?.max ?? null;
 }
+
+/**
+ * A histogram as stored: its non-empty buckets as `bucket:count` pairs (`"12:3,13:10"`). A day's response
+ * times fill a few dozen of the 128 buckets; read back over a 90-day range, the sparse text is several
+ * times cheaper to fetch and parse than whole integer arrays.
+ */
+export function encodeHistogram(histogram: readonly number[]): string {
+  const pairs: string[] = [];
+  for (let bucket = 0; bucket < histogram.length; bucket++) if (histogram[bucket]) pairs.push(`${bucket}:${histogram[bucket]}`);
+  return pairs.join(',');
+}
+
+/** Adds a stored histogram (see encodeHistogram) into `into`; malformed pairs are skipped. */
+export function decodeInto(into: number[], stored: string | null | undefined): number[] {
+  if (!stored) return into;
+  for (const pair of stored.split(',')) {
+    const colon = pair.indexOf(':');
+    const bucket = Number(pair.slice(0, colon));
+    const count = Number(pair.slice(colon + 1));
+    if (Number.isInteger(bucket) && bucket >= 0 && bucket < into.length && Number.isFinite(count)) into[bucket]! += count;
+  }
+  return into;
+}

@@ -71,6 +71,33 @@ function history() {
     log.record('QueryTracked', { queryId: 'q1', ownerId: 'dana', assistantId: null, query: 'Hours from the CRM', responseTimeMs: 120, success: false, source: 'crm' }),
     log.record('LimitViolated', { violationId: 'v1', ownerId: 'dana', kind: 'monthly_messages', limit: 100, used: 100, requested: null, assistantId: 'a1', refused: 'visitor' }),
     log.record('LimitViolated', { violationId: 'v2', ownerId: 'noa', kind: 'storage', limit: 200, used: 150, requested: 300, assistantId: 'n1', refused: 'owner' }),
+    // Noa's answer refers to an address whose words say nothing; the crawler later files it as a checkout page.
+    requested('t3', 'r5'),
+    completed('t3', 'r5', 400, 'https://shop.example.com/p/42'),
+    log.record('PageFetched', {
+      crawlId: 'c1',
+      url: 'https://shop.example.com/p/42',
+      finalUrl: 'https://shop.example.com/p/42',
+      key: 'https://shop.example.com/p/42',
+      depth: 1,
+      status: 200,
+      notModified: false,
+      kind: 'html',
+      title: 'Checkout',
+      language: 'en',
+      characters: 100,
+      bytes: 100,
+      truncated: false,
+      note: null,
+      contentSha256: null,
+      htmlSha256: null,
+      etag: null,
+      lastModified: null,
+      isSalesPage: true,
+      salesCategory: 'checkout',
+      detectionReason: 'cart',
+      links: [],
+    }),
     // A message of a conversation this read model never saw start: skipped, never thrown on.
     message('t-unknown', 'user', 'orphan'),
   );
@@ -114,6 +141,11 @@ function suite(name: string, open: () => Promise<{ sql: Sql; close: () => Promis
         { channel: 'app', conversations: 1, queries: 1, trackedQueries: 0 },
         { channel: 'tracked', conversations: 0, queries: 0, trackedQueries: 1 },
       ]);
+      const breakdown = await activity.breakdown(dana, range);
+      expect(breakdown.totals).toEqual(await activity.totals(dana, range));
+      expect(breakdown.perDay).toEqual(days);
+      expect(breakdown.perChannel).toEqual(await activity.perChannel(dana, range));
+      expect(breakdown.perAssistant).toEqual(await activity.perAssistant(dana, range));
       expect(await activity.people(dana, range)).toEqual({ active: 2, new: 2 });
       expect(await activity.people(dana, { from: DAY2, to: DAY2 })).toEqual({ active: 1, new: 0 });
       expect(await activity.liveCounters(['dana', 'noa', 'nobody'])).toEqual(
@@ -176,7 +208,11 @@ function suite(name: string, open: () => Promise<{ sql: Sql; close: () => Promis
         uniqueUrls: 1,
         byType: [{ type: 'pricing', count: 2 }],
       });
-      expect((await referrals.ranking(ownerScope('noa'), range, 10)).top).toEqual([{ url: 'https://shop.example.com/products/gift-card', type: 'sales', count: 1 }]);
+      // The crawler's category wins over the address's words.
+      expect((await referrals.ranking(ownerScope('noa'), range, 10)).top).toEqual([
+        { url: 'https://shop.example.com/p/42', type: 'sales', count: 1 },
+        { url: 'https://shop.example.com/products/gift-card', type: 'sales', count: 1 },
+      ]);
     });
 
     it('queries: each run is the question it answered and how it ended; tracked queries too', async () => {

@@ -1,7 +1,7 @@
 import { limitState } from '@kesher/contracts';
 import { keywordsOf, mergeForms } from '@kesher/projections/analytics/keywords/keyword-extraction';
 import { classifyReferral, referralTypeOfCategory } from '@kesher/projections/analytics/referred-urls/referral-classifier';
-import { bucketBounds, bucketOf, emptyHistogram, HISTOGRAM_BUCKETS, mergeInto, quantile } from '@kesher/projections/analytics/shared/latency-histogram';
+import { bucketBounds, bucketOf, decodeInto, emptyHistogram, encodeHistogram, HISTOGRAM_BUCKETS, mergeInto, quantile } from '@kesher/projections/analytics/shared/latency-histogram';
 import { daysOf, lastDays } from '@kesher/projections/analytics/shared/owner-scope';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -57,9 +57,13 @@ describe('latency histogram', () => {
         const estimate = quantile(whole, q, { min: sorted[0]!, max: sorted.at(-1)! })!;
         expect(Math.abs(estimate - exact) / exact).toBeLessThanOrEqual(0.05);
         expect(mergeInto(mergeInto(emptyHistogram(), a), b)).toEqual(whole);
+        // Stored sparse, read back whole.
+        expect(decodeInto(decodeInto(emptyHistogram(), encodeHistogram(a)), encodeHistogram(b))).toEqual(whole);
       }),
     );
     expect(quantile(emptyHistogram(), 0.5)).toBeNull();
+    expect(encodeHistogram(emptyHistogram())).toBe('');
+    expect(decodeInto(emptyHistogram(), '3:2,nonsense,999:1,5:x').slice(0, 6)).toEqual([0, 0, 0, 2, 0, 0]);
   });
 });
 
