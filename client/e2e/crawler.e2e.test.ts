@@ -77,8 +77,10 @@ describe('the Smart Web Crawler', () => {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await page.waitForURL('**/dashboard');
-    await page.getByRole('button', { name: 'Crawler settings' }).click();
-    const dialog = page.getByRole('dialog');
+    // Reached from Manage files (the knowledge sources); the card's Crawler settings opens the same dialog.
+    await page.getByRole('button', { name: 'Manage files' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Smart Web Crawler' }).click();
+    const dialog = page.getByRole('dialog', { name: `Smart Web Crawler — ${assistantName}` });
     await dialog.getByRole('button', { name: 'Start Smart Crawling' }).click();
     await dialog.getByText('Please enter a website URL').waitFor();
     await dialog.getByLabel('Website URL').fill(siteUrl);

@@ -17,7 +17,7 @@ export function Component() {
     <>
       <DashboardPage
         userName={user ? displayName(user) : ''}
-        renderFilesModal={(assistant, onClose, onShare) => <ManageFilesModal assistant={assistant} onClose={onClose} onShare={onShare} />}
+        renderFilesModal={(assistant, onClose, onShare, onCrawler) => <ManageFilesModal assistant={assistant} onClose={onClose} onShare={onShare} onCrawler={onCrawler} />}
         renderCrawlerModal={(assistant, onClose) => <SmartCrawlerDialog assistant={assistant} onClose={onClose} />}
       />
       <CrawlProgressPanel onCompleted={crawlCompleted} />

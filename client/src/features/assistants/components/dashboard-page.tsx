@@ -19,7 +19,7 @@ type Open = { action: CardAction; assistant: AssistantDto } | null;
 interface Props {
   userName: string;
   /** The files feature's modal, composed in by the route. */
-  renderFilesModal: (assistant: AssistantDto, onClose: () => void, onShare: () => void) => ReactNode;
+  renderFilesModal: (assistant: AssistantDto, onClose: () => void, onShare: () => void, onCrawler: () => void) => ReactNode;
   /** The crawler feature's Smart Web Crawler dialog; without it the card's crawler button says "coming soon". */
   renderCrawlerModal?: (assistant: AssistantDto, onClose: () => void) => ReactNode;
 }
@@ -106,7 +106,7 @@ export function DashboardPage({ userName, renderFilesModal, renderCrawlerModal }
       {open?.action === 'share' ? <ShareDialog assistant={open.assistant} onClose={close} /> : null}
       {open?.action === 'history' ? <ChatHistoryModal assistant={open.assistant} onClose={close} /> : null}
       {open?.action === 'crawler' ? (renderCrawlerModal ? renderCrawlerModal(open.assistant, close) : <CrawlerSoonModal onClose={close} />) : null}
-      {open?.action === 'files' ? renderFilesModal(open.assistant, close, () => setOpen({ action: 'share', assistant: open.assistant })) : null}
+      {open?.action === 'files' ? renderFilesModal(open.assistant, close, () => setOpen({ action: 'share', assistant: open.assistant }), () => setOpen({ action: 'crawler', assistant: open.assistant })) : null}
     </section>
   );
 }

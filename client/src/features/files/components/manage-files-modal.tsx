@@ -16,10 +16,12 @@ interface Props {
   assistant: { id: number; name: string };
   onClose: () => void;
   onShare?: () => void;
+  /** Opens the crawler feature's Smart Web Crawler dialog (composed by the dashboard route). */
+  onCrawler?: () => void;
 }
 
 /** Manage Files (spec §2): upload, list and delete an assistant's knowledge files. */
-export function ManageFilesModal({ assistant, onClose, onShare }: Props) {
+export function ManageFilesModal({ assistant, onClose, onShare, onCrawler }: Props) {
   const { t, i18n } = useTranslation('files');
   const files = useFiles(assistant.id);
   const upload = useUploadFile();
@@ -54,7 +56,12 @@ export function ManageFilesModal({ assistant, onClose, onShare }: Props) {
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
 
   return (
-    <Modal title={t('title', { name: assistant.name })} onClose={onClose} wide footer={onShare ? <Button variant="secondary" onClick={onShare}>{t('shareAssistant')}</Button> : null}>
+    <Modal title={t('title', { name: assistant.name })} onClose={onClose} wide footer={onShare || onCrawler ? (
+        <>
+          {onCrawler ? <Button variant="secondary" onClick={onCrawler}>{t('smartCrawler')}</Button> : null}
+          {onShare ? <Button variant="secondary" onClick={onShare}>{t('shareAssistant')}</Button> : null}
+        </>
+      ) : null}>
       <form onSubmit={submit} className="upload-form">
         <h3>{t('upload')}</h3>
         <div className="field">

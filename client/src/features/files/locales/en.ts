@@ -24,5 +24,6 @@ export const en = {
   driveTitle: 'Google Drive',
   driveSoon: 'Importing from Google Drive is coming soon.',
   shareAssistant: 'Share Assistant',
+  smartCrawler: 'Smart Web Crawler',
 };
 export type FilesLocale = typeof en;

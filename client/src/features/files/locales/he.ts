@@ -26,4 +26,5 @@ export const he: FilesLocale = {
   driveTitle: 'Google Drive',
   driveSoon: 'ייבוא מ-Google Drive יגיע בקרוב.',
   shareAssistant: 'שיתוף העוזר',
+  smartCrawler: 'סורק אתרים חכם',
 };
