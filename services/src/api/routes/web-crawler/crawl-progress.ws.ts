@@ -45,6 +45,8 @@ export const crawlProgressRoutes =
           }
           if (!request.account) throw new ApiError(401, messages.authRequired);
           if (!(await crawler.crawl(request.account.id, request.params.crawlId))) throw new ApiError(404, crawlerMessages.crawlNotFound);
+          // A plain GET of the socket's address: say what it is, in the API's one error shape.
+          if (!request.ws) throw new ApiError(426, 'This address takes a WebSocket connection.', { upgrade: 'websocket' });
         },
       },
       async (socket, request) => {

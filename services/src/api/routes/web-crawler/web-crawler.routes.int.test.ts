@@ -289,6 +289,9 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
     expect((await h.app.inject({ url: '/api/v1/web-crawler/user/all', headers: bobAuth })).json().data).toEqual([]);
     await expect(h.app.injectWS(`/api/v1/ws/crawl-progress/${started.crawl_id}`, { headers: bobAuth })).rejects.toThrow(/404/);
     await expect(h.app.injectWS(`/api/v1/ws/crawl-progress/${started.crawl_id}`)).rejects.toThrow(/401/);
+    // The socket's address asked for without a WebSocket: the API's one error shape, not an empty answer.
+    const plain = await h.app.inject({ url: `/api/v1/ws/crawl-progress/${started.crawl_id}`, headers: aliceAuth });
+    expect([plain.statusCode, plain.json()]).toEqual([426, { detail: 'This address takes a WebSocket connection.' }]);
     // Alice's things are as they were.
     expect((await h.app.inject({ url: `/api/v1/crawler-settings/url/${url.id}/content`, headers: aliceAuth })).statusCode).toBe(200);
     expect((await h.app.inject({ url: `/api/v1/web-crawler/assistant/${alice.id}`, headers: aliceAuth })).json().data.crawl_interval).toBe('none');
