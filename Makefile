@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := start
 STAMP := node_modules/.kesher-install-stamp
 
-.PHONY: start test typecheck test-unit bench bench-platform bench-api bench-chat bench-answers bench-client client services-up services-down kafka-start kafka-stop compose-check
+.PHONY: start test typecheck test-unit bench bench-platform bench-api bench-chat bench-answers bench-client bench-ingest client services-up services-down kafka-start kafka-stop compose-check
 
 # Dependencies are installed from the lockfile whenever it is newer than the last install.
 $(STAMP): package.json package-lock.json contracts/package.json services/package.json projections/package.json client/package.json ops/package.json
@@ -33,13 +33,17 @@ typecheck: $(STAMP)
 test-unit: $(STAMP)
 	npx vitest run unit.test
 
-bench: bench-platform bench-api bench-chat bench-answers bench-client
+bench: bench-platform bench-api bench-chat bench-answers bench-client bench-ingest
 
 bench-api: $(STAMP)
 	bash ops/bench/run.sh api
 
 bench-platform: $(STAMP)
 	bash ops/bench/run.sh platform
+
+## Ingest isolation: /health latency and another owner's upload while hostile files (decompression bombs, pathological structure) are read.
+bench-ingest: $(STAMP)
+	bash ops/bench/run.sh ingest
 
 ## Chat latency (time to first token, run completion, Kesher's overhead over the model), 200 visitors at once, the widget's and embed page's sizes.
 bench-chat: $(STAMP) client/dist/index.html
