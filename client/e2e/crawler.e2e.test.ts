@@ -136,4 +136,35 @@ describe('the Smart Web Crawler', () => {
     await settings.getByLabel('Show').selectOption('disabled');
     await expect.poll(() => settings.getByRole('row').count()).toBe(2);
   });
+  it('on a phone in Hebrew: the restored panel speaks Hebrew, sits inside the screen and the dialog is right-to-left', async () => {
+    const config = await api.call<{ data: { last_crawl_id: string } }>(`/web-crawler/assistant/${assistantId}`);
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: baseUrl });
+    const storedToken = await page.evaluate(() => [localStorage.getItem('firebaseToken'), localStorage.getItem('currentUserUid')]);
+    await phone.addInitScript(
+      ([crawlId, bearer, uid]) => {
+        localStorage.setItem('language', 'he');
+        localStorage.setItem('firebaseToken', bearer!);
+        localStorage.setItem('currentUserUid', uid!);
+        sessionStorage.setItem('activeCrawlId', crawlId!);
+        sessionStorage.setItem('activeCrawlUrl', 'http://127.0.0.1/');
+        sessionStorage.setItem('crawlStartTime', String(Date.now()));
+      },
+      [config.data.last_crawl_id, storedToken[0], storedToken[1]],
+    );
+    const mobile = await phone.newPage();
+    mobile.setDefaultTimeout(30_000);
+    await mobile.goto('/dashboard');
+    const panel = mobile.getByRole('complementary', { name: 'התקדמות הסריקה' });
+    await panel.getByText('הושלם · 100%').waitFor();
+    const box = (await panel.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await mobile.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await panel.waitFor({ state: 'detached', timeout: 10_000 });
+    await mobile.getByRole('button', { name: 'הגדרות סורק' }).first().click();
+    const dialog = mobile.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'סריקה חוזרת' }).waitFor();
+    expect(await mobile.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await phone.close();
+  });
 });
