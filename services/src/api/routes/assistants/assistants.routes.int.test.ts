@@ -209,6 +209,10 @@ describe.skipIf(!gate.available)(`assistant and share routes on real Postgres${g
 
     await h.app.inject({ method: 'DELETE', url: `/api/v1/assistants/${id}/share-token`, headers: { authorization } });
     expect((await h.app.inject({ url: `/api/v1/assistants/shared/${rotated.share_token}` })).statusCode).toBe(404);
+    // A token no link can have (a NUL Postgres cannot compare) is just an invalid link, not a 500.
+    const malformed = await h.app.inject({ url: '/api/v1/assistants/shared/%00' });
+    expect(malformed.statusCode).toBe(404);
+    expect(malformed.json()).toEqual({ detail: 'Invalid or expired share link.' });
     // After a revocation, generating makes a new link.
     const fresh = (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/generate-share-token`, headers: { authorization } })).json();
     expect(fresh.share_token).not.toBe(rotated.share_token);

@@ -11,6 +11,7 @@ import { createCommandRunner } from '../../command-runner.js';
 import type { AssistantRoutesDeps } from '../assistants/assistants.routes.js';
 
 const INVALID_LINK = 'Invalid or expired share link.';
+const SHARE_TOKEN_SHAPE = /^[A-Za-z0-9_-]+$/;
 
 export const shareRoutes =
   (deps: AssistantRoutesDeps & { publicUrl: string }): FastifyPluginAsync =>
@@ -90,7 +91,8 @@ export const shareRoutes =
       '/assistants/shared/:token',
       { schema: { summary: 'Public: the assistant behind a share link', params: ShareTokenParamSchema, response: { 200: SharedAssistantSchema } } },
       async (request) => {
-        const row = await queries.findByShareToken(request.params.token);
+        // Tokens are base64url: anything else (a NUL, which Postgres cannot even compare) is simply not a link.
+        const row = SHARE_TOKEN_SHAPE.test(request.params.token) ? await queries.findByShareToken(request.params.token) : undefined;
         if (!row) throw new ApiError(404, INVALID_LINK);
         return { id: row.numeric_id, name: row.name, description: row.description, avatar_url: row.avatar_url, openai_assistant_id: row.external_id };
       },
