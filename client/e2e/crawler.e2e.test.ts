@@ -114,6 +114,7 @@ describe('the Smart Web Crawler', () => {
 
     await page.reload();
     await panel.waitFor();
+    expect((await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`), 'axe with the progress panel').toEqual([]);
     await panel.getByText('Completed · 100%').waitFor({ timeout: 60_000 });
     await panel.getByRole('button', { name: 'Done' }).waitFor();
     // Spec §4: the dashboard closes the panel 3 s after completion and forgets the crawl.
@@ -130,6 +131,7 @@ describe('the Smart Web Crawler', () => {
     const settings = page.getByRole('dialog', { name: `Crawler Settings — ${assistantName}` });
     await settings.getByRole('cell', { name: 'Pricing', exact: true }).waitFor();
     expect(await settings.getByRole('row').count()).toBe(5);
+    expect((await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`), 'axe on Crawler Settings').toEqual([]);
     const pricing = settings.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Pricing', exact: true }) });
     await pricing.getByRole('button', { name: 'Disable' }).click();
     await pricing.getByRole('button', { name: 'Enable' }).waitFor();
