@@ -210,6 +210,10 @@ export const analyticsGraphqlPlugin =
       };
     });
     app.setSerializerCompiler(({ schema }) => fastJson(schema as Parameters<typeof fastJson>[0]));
+    // Out of the OpenAPI document (which is built from zod schemas): GraphQL describes itself by introspection.
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
 
     const resolvers = {
       Query: {

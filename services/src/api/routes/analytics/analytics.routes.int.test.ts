@@ -237,6 +237,13 @@ describe.skipIf(!gate.available)(`analytics routes${gate.available ? '' : ` (not
     expect((await h.app.inject({ method: 'POST', url: '/api/v1/analytics/track-query', payload: { query: 'x' } })).statusCode).toBe(401);
   });
 
+  it('is documented in the OpenAPI document (GraphQL describes itself)', async () => {
+    const spec = (await h.app.inject({ url: '/api/v1/docs/openapi.json' })).json();
+    for (const [url] of ROUTES) expect(spec.paths[url]?.get?.responses?.['200'], url).toBeDefined();
+    expect(spec.paths['/api/v1/analytics/track-query'].post.responses['201']).toBeDefined();
+    expect(spec.paths['/api/v1/graphql']).toBeUndefined();
+  });
+
   it('refuses a malformed tracked query with the API error shape', async () => {
     const empty = await h.app.inject({ method: 'POST', url: '/api/v1/analytics/track-query', headers: dana.auth, payload: { query: '   ' } });
     expect(empty.statusCode).toBe(422);
