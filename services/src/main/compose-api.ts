@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import type { AllPosition } from '@kesher/contracts';
 import { buildApp } from '../api/app.js';
-import { createPublicChatLimits } from '../api/routes/threads/public-chat-limits.js';
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
+import { createPublicChatLimits } from '../api/routes/threads/public-chat-limits.js';
 import { createAuthenticator } from '../identity/authenticator.js';
 import { createAccountRegistration } from '../identity/account-registration.js';
 import { loadAuthSecret } from '../identity/auth-secret.js';
@@ -15,27 +14,31 @@ import { createTokenIssuer } from '../identity/token-issuer.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { demoAccountsEnabled } from '../platform/config/config.js';
 import type { RunStreamHub } from '../chat/run-stream-hub.js';
-import type { AwaitReadModels, ReadModelProgress } from '../platform/projections/read-model-progress.js';
+import { allProjections } from '@kesher/projections/registry';
+import { readModelWaiter, type ReadModelProgress } from '../platform/projections/read-model-progress.js';
 import { createMessageQuota } from '../plans/message-quota.js';
 import { createWriteMarks } from '../platform/projections/write-marks.js';
 import { createPlanBook } from '../plans/plan-book.js';
 import { createPlanAllowances } from '../plans/plan-allowances.js';
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { Platform } from './compose-platform.js';
+import { composeAnalytics } from '../analytics/compose-analytics.js';
+import { composeCrawlerApi } from './compose-crawler.js';
 
 export interface ApiWiring {
   platform: Platform;
   blobs: BlobStore;
   knowledge: KnowledgeReads;
-  /** Read-your-writes: resolves once the read models have applied `position` (bounded wait). */
-  awaitReadModels: AwaitReadModels;
-  projectionPositions: () => Record<string, AllPosition> | Promise<Record<string, AllPosition>>;
-  /** Current checkpoint of one read model (in-process runner, or the stored checkpoint). */
-  projectionPosition: (name: string) => AllPosition | undefined | Promise<AllPosition | undefined>;
+  /**
+   * How far the read models are, and waiting for them: the projector of this process (`runner.progress`)
+   * or the checkpoints the projector process stores (`createCheckpointWatcher`). Read-your-writes, the
+   * health report, the assistants' cache version and the SSE route all go through it.
+   */
+  readModels: ReadModelProgress;
+  /** How long read-your-writes waits for the read models at most (default 2 s). */
+  readYourWritesTimeoutMs?: number;
   /** Live answers: the in-process hub of the ai-runner in this process, or LISTEN/NOTIFY from the workers process. */
   runStreams?: RunStreamHub;
-  /** Progress of the read models, so waiting routes (SSE) are woken rather than polling. */
-  readModels?: ReadModelProgress;
   clock?: () => Date;
   logger?: boolean;
   /** The built PWA; defaults to client/dist in the repository. */
@@ -47,23 +50,42 @@ export async function composeApi(wiring: ApiWiring) {
   const { platform } = wiring;
   const config = platform.config;
   const clock = wiring.clock ?? (() => new Date());
+  const awaitReadModels = readModelWaiter({ readModels: wiring.readModels, projections: allProjections, timeoutMs: wiring.readYourWritesTimeoutMs ?? 2000 });
   const passwords = createPasswordHasher();
   const tokens = createTokenIssuer({ secret: loadAuthSecret(config), ttlSeconds: config.TOKEN_TTL_SECONDS });
   const sessions = await createSessionStore({ sql: platform.sql });
   const authenticator = createAuthenticator({ tokens, sessions });
-  const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels: wiring.awaitReadModels, clock });
+  const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels, clock });
   const demo = demoAccountsEnabled(config);
   const planOf = createPlanBook(config);
-  const allowances = createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf });
-  const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), clock, accepted: createWriteMarks({ awaitReadModels: wiring.awaitReadModels }) });
+  const analytics = composeAnalytics({
+    sql: platform.sql,
+    handle: platform.handle,
+    readModels: wiring.readModels,
+    headPosition: () => platform.eventStore.headPosition(),
+    awaitReadModels,
+    clock,
+    planOf,
+    storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId),
+    filesOf: async (ownerId, assistantId) => (await wiring.knowledge.listFiles(ownerId, assistantId)).length,
+    storageLimitBytes: config.KNOWLEDGE_STORAGE_LIMIT_BYTES,
+    authenticate: (token) => authenticator.authenticate(token),
+    operatorEmails: config.OPERATOR_EMAILS,
+    production: config.NODE_ENV === 'production',
+    settled: (ownerId) => messageQuota.settled(ownerId),
+    onError: (error) => console.error('analytics', error),
+  });
+  const allowances = createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf, limitViolations: analytics.limitViolations });
+  const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), clock, accepted: createWriteMarks({ awaitReadModels }) });
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+  const crawler = composeCrawlerApi({ platform, blobs: wiring.blobs, knowledge: wiring.knowledge, readModels: wiring.readModels, awaitReadModels, allowances, planOf, authenticator, clock });
 
   const app = await buildApp({
     logger: wiring.logger === true ? { level: config.LOG_LEVEL } : wiring.logger,
     trustProxy: config.TRUST_PROXY,
     operatorMetrics: { token: config.METRICS_TOKEN, port: config.METRICS_PORT, host: config.METRICS_HOST },
     clientDistDir: wiring.clientDistDir ?? fileURLToPath(new URL('../../../client/dist', import.meta.url)),
-    health: { adapters: platform.adapters, projectionPositions: wiring.projectionPositions, headPosition: () => platform.eventStore.headPosition() },
+    health: { adapters: platform.adapters, projectionPositions: () => wiring.readModels.positions(), headPosition: () => platform.eventStore.headPosition() },
     metricsRegistry: platform.metrics.registry,
     security: {
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
@@ -83,9 +105,9 @@ export async function composeApi(wiring: ApiWiring) {
     assistants: {
       handle: platform.handle,
       readDb: platform.sql,
-      awaitReadModels: wiring.awaitReadModels,
+      awaitReadModels,
       clock,
-      assistantsVersion: () => wiring.projectionPosition('assistants'),
+      assistantsVersion: async () => (await wiring.readModels.positions()).assistants,
       allowances,
       eventStore: platform.eventStore,
     },
@@ -95,15 +117,16 @@ export async function composeApi(wiring: ApiWiring) {
       readDb: platform.sql,
       blobs: wiring.blobs,
       knowledge: wiring.knowledge,
-      awaitReadModels: wiring.awaitReadModels,
+      awaitReadModels,
       clock,
       storageLimitBytes: config.KNOWLEDGE_STORAGE_LIMIT_BYTES,
       allowances,
+      limitViolations: analytics.limitViolations,
     },
     threads: {
       handle: platform.handle,
       readDb: platform.sql,
-      awaitReadModels: wiring.awaitReadModels,
+      awaitReadModels,
       clock,
       runDeadlineSeconds: config.RUN_DEADLINE_SECONDS,
       runStreams: wiring.runStreams,
@@ -114,9 +137,13 @@ export async function composeApi(wiring: ApiWiring) {
         perAddressPerMinute: config.PUBLIC_CHAT_ADDRESS_PER_MINUTE,
         perLinkPerMinute: config.PUBLIC_CHAT_LINK_PER_MINUTE,
       }),
+      limitViolations: analytics.limitViolations,
     },
-    limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota },
+    limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota, limitsService: analytics.limitsService },
+    analytics: analytics.app,
+    crawler: crawler.deps,
   });
+  app.addHook('onClose', async () => crawler.close());
   if (demo) await ensureDemoAccounts({ registration, sessions, passwords });
   return { app, demoAccounts: demo, publicUrl };
 }
