@@ -1,11 +1,13 @@
 import '@/features/auth/locales';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { DashboardPage } from '@/features/assistants/components/dashboard-page';
 import { displayName, useAuth } from '@/features/auth/hooks/use-auth';
 import { CrawlProgressPanel } from '@/features/crawler/components/crawl-progress-panel';
-import { SmartCrawlerDialog } from '@/features/crawler/components/smart-crawler-dialog';
 import { ManageFilesModal } from '@/features/files/components/manage-files-modal';
+
+// The crawler's dialogs load when first opened: the dashboard's first load carries only the progress panel.
+const SmartCrawlerDialog = lazy(() => import('@/features/crawler/components/smart-crawler-dialog').then((m) => ({ default: m.SmartCrawlerDialog })));
 
 /** Composes the dashboard (assistants feature) with the files and crawler features' modals and the crawl progress panel. */
 export function Component() {
@@ -18,7 +20,11 @@ export function Component() {
       <DashboardPage
         userName={user ? displayName(user) : ''}
         renderFilesModal={(assistant, onClose, onShare, onCrawler) => <ManageFilesModal assistant={assistant} onClose={onClose} onShare={onShare} onCrawler={onCrawler} />}
-        renderCrawlerModal={(assistant, onClose) => <SmartCrawlerDialog assistant={assistant} onClose={onClose} />}
+        renderCrawlerModal={(assistant, onClose) => (
+          <Suspense fallback={null}>
+            <SmartCrawlerDialog assistant={assistant} onClose={onClose} />
+          </Suspense>
+        )}
       />
       <CrawlProgressPanel onCompleted={crawlCompleted} />
     </>
