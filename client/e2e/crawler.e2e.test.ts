@@ -169,4 +169,42 @@ describe('the Smart Web Crawler', () => {
     expect(await mobile.evaluate(() => document.documentElement.dir)).toBe('rtl');
     await phone.close();
   });
+  it('creates an assistant with the website, follows the crawl to its end, and the chat answers from a crawled page with its link; in sales mode a buyer gets Visit Link', async () => {
+    // The Free plan holds one assistant: the first one makes room.
+    await api.call(`/assistants/${assistantId}`, { method: 'DELETE' });
+    await page.goto('/create-assistant');
+    await page.getByLabel('Assistant name *').fill('Crumb site helper');
+    await page.getByLabel('Description *').fill('Answers questions about the Crumb bakery: bread, cakes and prices.');
+    await page.getByLabel('Instructions *').fill('Answer from the website pages.');
+    await page.getByRole('switch', { name: 'Scan this website automatically (smart crawler)' }).check();
+    await page.getByLabel('Website URL').fill(siteUrl);
+    await page.getByRole('button', { name: 'Create Assistant' }).click();
+    await page.waitForURL('**/dashboard');
+    const panel = page.getByRole('complementary', { name: 'Crawl progress' });
+    await panel.getByText('Completed · 100%').waitFor({ timeout: 60_000 });
+    await panel.waitFor({ state: 'detached', timeout: 10_000 });
+
+    const created = (await api.call<{ id: number; name: string }[]>('/assistants/')).find((a) => a.name === 'Crumb site helper')!;
+    await expect
+      .poll(async () => (await api.call<{ status: string }[]>(`/assistants/${created.id}/files`)).map((f) => f.status).filter((st) => st !== 'ready').length, { timeout: 60_000 })
+      .toBe(0);
+
+    await page.goto(`/chat/${created.id}`);
+    const input = page.getByLabel('Message');
+    await input.fill('How much does a sourdough loaf cost?');
+    await input.press('Enter');
+    await page.getByText('Response ready!').waitFor({ timeout: 60_000 });
+    const answer = page.locator('.chat-msg-assistant').last();
+    await answer.getByText(/24 shekels/).waitFor();
+    expect(await answer.locator('.chat-sources a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname))).toContain('/pricing');
+
+    await api.call(`/assistants/${created.id}`, { method: 'PUT', body: JSON.stringify({ payment_processing: { enabled: true, sales_prompt: '' } }) });
+    await page.evaluate(() => {
+      window.open = () => null; // the fresh redirect opens by itself after 1 s: keep the test on this page
+    });
+    await input.fill('I want to buy a birthday cake, what is the price?');
+    await input.press('Enter');
+    const visit = page.locator('.chat-msg-assistant').last().getByRole('link', { name: 'Visit Link' }).or(page.locator('.chat-msg-assistant').last().getByRole('button', { name: 'Visit Link' }));
+    await visit.waitFor({ timeout: 60_000 });
+  });
 });
