@@ -204,7 +204,8 @@ describe('the Smart Web Crawler', () => {
     });
     await input.fill('I want to buy a birthday cake, what is the price?');
     await input.press('Enter');
-    const visit = page.locator('.chat-msg-assistant').last().getByRole('link', { name: 'Visit Link' }).or(page.locator('.chat-msg-assistant').last().getByRole('button', { name: 'Visit Link' }));
+    const visit = page.locator('.chat-msg-assistant').last().getByRole('link', { name: /Visit Link/ });
     await visit.waitFor({ timeout: 60_000 });
+    expect(new URL((await visit.getAttribute('href'))!).pathname).toBe('/pricing');
   });
 });
