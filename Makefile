@@ -65,6 +65,12 @@ bench: bench-crawl
 bench-crawl: $(STAMP)
 	npx tsx ops/bench/crawl.bench.ts
 
+## Analytics over a seeded log of 1,000,000+ events: rebuild of every analytics read model, the dashboard and GraphQL latency, live-counter lag, export speed.
+.PHONY: bench-analytics
+bench: bench-analytics
+bench-analytics: $(STAMP)
+	bash ops/bench/run.sh analytics
+
 services-up:
 	bash ops/services-up.sh
 
