@@ -45,6 +45,8 @@ export function createAssistantErasure(deps: AssistantErasureDeps) {
     const [listedFiles, threads] = await Promise.all([deps.filesOf(ownerId, assistantId), deps.threadsOf(ownerId, assistantId)]);
     const files = [...new Set([...input.fileSlots, ...listedFiles])];
     let last: AllPosition | undefined;
+    // Set when another eraser (the erasure worker, racing this request) deleted something first.
+    let alreadyGone = false;
     const noted = (position: AllPosition | undefined) => {
       if (position && (!last || comparePositions(position, last) > 0)) last = position;
     };
@@ -53,7 +55,10 @@ export function createAssistantErasure(deps: AssistantErasureDeps) {
       try {
         noted((await attempt()).appended?.position);
       } catch (error) {
-        if (error instanceof StreamDeletedError || (error instanceof DomainError && error.kind === 'not_found')) return;
+        if (error instanceof StreamDeletedError || (error instanceof DomainError && error.kind === 'not_found')) {
+          alreadyGone = true;
+          return;
+        }
         throw error;
       }
     };
@@ -79,6 +84,9 @@ export function createAssistantErasure(deps: AssistantErasureDeps) {
     await eachLimited(threads, (threadId) =>
       deleting(() => deps.handle(threadDecider, streamIds.thread(threadId), { type: 'DeleteThread', data: { requester: { ownerId } } }, context)),
     );
+    // Its deletion is in the log but we hold no position for it: wait up to the head, which includes it, so
+    // the answer still comes only once the read models show every deletion.
+    if (alreadyGone) noted(await deps.eventStore.headPosition());
     if (last) await deps.awaitReadModels(last, ['KnowledgeFileDeleted', 'ThreadDeleted']);
   };
 }
