@@ -10,7 +10,7 @@ export interface CreateFlowDeps {
   create: (body: CreateAssistantInput) => Promise<{ assistant_id: number; failed_functions?: string[] | undefined }>;
   upload?: (assistantId: number, file: File) => Promise<unknown>;
   /** Starts website scanning; null while the crawler service is not offered by the API. */
-  startCrawler: ((assistantId: number, url: string) => Promise<{ crawlId: string | null }>) | null;
+  startCrawler: StartCrawler | null;
   onStep: (step: CreateStep) => void;
   /** A side step went wrong; the assistant still exists. The key is in the assistants namespace. */
   onWarning: (key: string, values?: Record<string, string>) => void;
@@ -26,6 +26,24 @@ export function toCreateBody(values: AssistantFormValues): CreateAssistantInput 
     sales_mode: values.salesMode ? { enabled: true, sales_prompt: values.salesPrompt } : null,
     web_crawler: values.crawlerEnabled ? { enabled: true, web_crawler_config: { url, max_pages: 2000, max_depth: 10, delete_orphaned_pages: false } } : null,
   };
+}
+
+export type StartCrawler = (assistantId: number, url: string) => Promise<{ crawlId: string | null }>;
+
+/**
+ * Starts the website scanner for a saved assistant — the create flow's crawler step and the edit form's
+ * toggle share it. A failure or a missing crawl id only warns (the assistant is saved either way); the
+ * crawl id it returns is what the progress panel follows.
+ */
+export async function startCrawlerStep(assistantId: number, websiteUrl: string, startCrawler: StartCrawler | null, onFailed: () => void): Promise<string | null> {
+  try {
+    const crawlId = startCrawler ? (await startCrawler(assistantId, websiteUrl.trim())).crawlId : null;
+    if (!crawlId) onFailed();
+    return crawlId;
+  } catch {
+    onFailed();
+    return null;
+  }
 }
 
 /** The create flow: the assistant first, then each side step, whose failures only warn. */
@@ -47,12 +65,7 @@ export async function runCreateFlow(values: AssistantFormValues, file: File | nu
   let crawlId: string | null = null;
   if (values.crawlerEnabled && values.websiteUrl.trim()) {
     deps.onStep('crawler');
-    try {
-      crawlId = deps.startCrawler ? (await deps.startCrawler(created.assistant_id, values.websiteUrl.trim())).crawlId : null;
-      if (!crawlId) deps.onWarning('warnCrawler');
-    } catch {
-      deps.onWarning('warnCrawler');
-    }
+    crawlId = await startCrawlerStep(created.assistant_id, values.websiteUrl, deps.startCrawler, () => deps.onWarning('warnCrawler'));
   }
   deps.onStep('done');
   return { assistantId: created.assistant_id, crawlId };

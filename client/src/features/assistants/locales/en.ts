@@ -100,6 +100,7 @@ export const en = {
   warnFunctions: 'Some functions could not be added: {names}',
   warnUpload: 'The assistant was created, but the file upload failed: {message}',
   warnCrawler: 'The assistant was created, but the website scanner could not start yet. You can turn it on later.',
+  warnCrawlerEdit: 'The assistant was saved, but the website scan could not start. Try Crawl Again from the crawler settings.',
   prompt_add: 'Add "{label}"',
   prompt_remove: 'Remove "{label}"',
   sales_lead_qualification: 'Lead qualification',

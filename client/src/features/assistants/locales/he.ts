@@ -104,6 +104,7 @@ export const he: AssistantsLocale = {
   warnFunctions: 'חלק מהפונקציות לא נוספו: {names}',
   warnUpload: 'העוזר נוצר, אך העלאת הקובץ נכשלה: {message}',
   warnCrawler: 'העוזר נוצר, אך סורק האתר עדיין לא הופעל. אפשר להפעיל אותו בהמשך.',
+  warnCrawlerEdit: 'העוזר נשמר, אך סריקת האתר לא התחילה. נסו שוב עם "סריקה חוזרת" בהגדרות הסורק.',
   prompt_add: 'הוספת "{label}"',
   prompt_remove: 'הסרת "{label}"',
   sales_lead_qualification: 'אפיון לקוח',
