@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { serverText } from '@/lib/server-texts';
+import { completionCounts } from '../completion-summary';
 import { crawlSession } from '../crawl-session';
 import { truncateUrl } from '../crawler-rules';
 import { useActiveCrawl } from '../hooks/use-active-crawl';
@@ -41,7 +42,20 @@ function Panel({ crawlId, websiteUrl, onCompleted }: { crawlId: string; websiteU
 
   const percent = Math.max(0, Math.min(100, Math.round(progress?.progress_percentage ?? 0)));
   const site = websiteUrl ? truncateUrl(websiteUrl) : null;
-  const serverMessage = progress?.message ? (serverText(progress.message)) : null;
+  // The completion summary is said in the page's language from its numbers; other texts go through the catalogue.
+  const counts = progress ? completionCounts(progress) : null;
+  const summary = counts
+    ? [
+        t('committed', { count: counts.added }),
+        counts.unchanged > 0 ? t('unchanged', { count: counts.unchanged }) : null,
+        counts.removed > 0 ? t('removed', { count: counts.removed }) : null,
+        counts.notAdded > 0 ? t('notAdded', { count: counts.notAdded }) : null,
+        counts.reason ? serverText(counts.reason) : null,
+      ]
+        .filter(Boolean)
+        .join(' ')
+    : null;
+  const serverMessage = summary ?? (progress?.message ? serverText(progress.message) : null);
 
   return (
     <aside className={`crawl-panel${minimized ? ' crawl-panel-min' : ''}`} aria-label={t('progressLabel')}>

@@ -82,6 +82,7 @@ describe('CrawlProgressPanel', () => {
     socket.send({ status: 'completed', progress_percentage: 100, pages_processed: 30, pages_linked_to_assistant: 28, message: '28 pages added to the assistant\'s knowledge.' });
     expect(onCompleted).toHaveBeenCalledTimes(1);
     expect(panel).toHaveTextContent('Completed · 100%');
+    expect(panel).toHaveTextContent('Pages added to the assistant: 28.');
     expect(screen.getByRole('button', { name: 'Done' })).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(2999));
     expect(screen.getByRole('complementary')).toBeInTheDocument();
@@ -109,6 +110,31 @@ describe('CrawlProgressPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('complementary')).toBeNull();
     expect(sessionStorage.getItem('activeCrawlId')).toBeNull();
+  });
+
+  it('says the completion summary in English from its numbers: added, unchanged, removed, not added', () => {
+    crawlSession.start('crawl_4', 'https://crumb.example');
+    renderWithProviders(<CrawlProgressPanel />);
+    const socket = TestSocket.all[0]!;
+    socket.open();
+    socket.send({ crawl_id: 'crawl_4', status: 'completed', progress_percentage: 100, pages_linked_to_assistant: 15, message: "12 pages added to the assistant's knowledge, 3 unchanged, 1 removed (no longer on the site). 2 not added: Please select at least one file to upload" });
+    expect(screen.getByRole('complementary')).toHaveTextContent(
+      'Pages added to the assistant: 12. Unchanged: 3. Removed (no longer on the site): 1. Not added: 2. Please select at least one file to upload',
+    );
+  });
+
+  it('says the completion summary in Hebrew on a Hebrew page, never the server’s English sentence', () => {
+    crawlSession.start('crawl_5', 'https://crumb.example');
+    renderWithProviders(<CrawlProgressPanel />, { language: 'he' });
+    document.documentElement.lang = 'he';
+    const socket = TestSocket.all[0]!;
+    socket.open();
+    socket.send({ crawl_id: 'crawl_5', status: 'completed', progress_percentage: 100, pages_linked_to_assistant: 4, message: "1 page added to the assistant's knowledge, 3 unchanged. 2 not added: Please select at least one file to upload" });
+    const panel = screen.getByRole('complementary');
+    expect(panel).toHaveTextContent('דפים שנוספו לעוזר: 1. ללא שינוי: 3. לא נוספו: 2. אנא בחרו לפחות קובץ אחד להעלאה');
+    expect(panel).not.toHaveTextContent('added to the assistant');
+    expect(panel).not.toHaveTextContent('unchanged');
+    document.documentElement.lang = 'en';
   });
 
   it('is in Hebrew on a Hebrew page, the server reason included', () => {

@@ -164,6 +164,32 @@ describe('SmartCrawlerDialog', () => {
     expect(screen.getByRole('button', { name: 'Add selected pages' })).toBeDisabled();
   });
 
+  it('says the commit summary from its numbers, in English and in Hebrew — never the server’s English sentence', async () => {
+    for (const [language, website, commit, expected] of [
+      ['en', 'Website URL', 'Add selected pages', 'Pages added to the assistant: 1. Unchanged: 1. Not added: 1.'],
+      ['he', 'כתובת האתר', 'הוספת הדפים שנבחרו', 'דפים שנוספו לעוזר: 1. ללא שינוי: 1. לא נוספו: 1.'],
+    ] as const) {
+      stubApi({
+        'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
+        'GET /assistants/7/crawler-pages': () => json({ selected_pages: [] }),
+        'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '24h', status: null } }),
+        'POST /web-crawler/smart-crawl-preview': () => json(previewAnswer([page(1), page(2), page(3)])),
+        'POST /web-crawler/smart-crawl-commit': () =>
+          json({ success: true, message: '1 page added to the assistant. 1 unchanged. 1 not added: over the limit', assistant_id: 7, committed_files: 1, unchanged_files: 1, failed_files: [{ filename: page(3).filename, reason: 'over the limit' }] }),
+      });
+      const { unmount } = renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />, { language });
+      fireEvent.change(await screen.findByLabelText(website), { target: { value: 'https://example.com' } });
+      fireEvent.click(screen.getByRole('button', { name: language === 'en' ? 'Start Smart Crawling' : 'התחלת סריקה חכמה' }));
+      expect(await screen.findByText(language === 'en' ? '3 selected' : '3 נבחרו')).toBeInTheDocument();
+      fireEvent.click(screen.getByRole('button', { name: commit }));
+      const status = await screen.findByRole('status');
+      expect(status).toHaveTextContent(expected);
+      expect(status).not.toHaveTextContent('added to the assistant.');
+      unmount();
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("says the server's reason when the scan fails, and 'No pages found' for an empty site", async () => {
     let answer = json({ detail: 'robots.txt of https://example.com forbids crawling it.' }, 422);
     stubApi({

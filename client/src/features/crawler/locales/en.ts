@@ -84,6 +84,7 @@ export const en = {
   committed: 'Pages added to the assistant: {count}.',
   unchanged: 'Unchanged: {count}.',
   notAdded: 'Not added: {count}.',
+  removed: 'Removed (no longer on the site): {count}.',
   pageLink: 'Open {url}',
   settingsTitle: 'Crawler Settings — {name}',
   managePages: 'Manage pages',

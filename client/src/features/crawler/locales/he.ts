@@ -86,6 +86,7 @@ export const he: Record<keyof typeof en, string> = {
   committed: 'דפים שנוספו לעוזר: {count}.',
   unchanged: 'ללא שינוי: {count}.',
   notAdded: 'לא נוספו: {count}.',
+  removed: 'הוסרו (כבר אינם באתר): {count}.',
   pageLink: 'פתיחת {url}',
   settingsTitle: 'הגדרות הסורק — {name}',
   managePages: 'ניהול דפים',
