@@ -160,6 +160,8 @@ export const CrawlPagesLinkedSchema = z.object({
   unchanged: z.number().int().nonnegative(),
   removed: z.number().int().nonnegative(),
   notAdded: z.number().int().nonnegative(),
+  /** Why pages were left out (a catalogue text), so readers need not take it from the English message. */
+  notAddedReason: z.string().optional(),
   message: z.string().min(1),
 });
 export type CrawlPagesLinked = z.infer<typeof CrawlPagesLinkedSchema>;

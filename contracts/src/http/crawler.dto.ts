@@ -273,5 +273,19 @@ export const CrawlProgressMessageSchema = z.object({
   duration: z.number(),
   assistant_name: z.string().nullable(),
   message: z.string().nullable(),
+  /**
+   * Once a crawl's pages are added: what that did, as numbers (and the reason some were left out, a
+   * catalogue text), so a client says it in its own language rather than showing `message`.
+   */
+  completion: z
+    .object({
+      added: z.number().int(),
+      unchanged: z.number().int(),
+      removed: z.number().int(),
+      not_added: z.number().int(),
+      not_added_reason: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type CrawlProgressMessage = z.infer<typeof CrawlProgressMessageSchema>;

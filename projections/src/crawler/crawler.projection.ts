@@ -363,6 +363,11 @@ ALTER TABLE crawl_pages ADD COLUMN IF NOT EXISTS lastmod text;
 ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
 `,
     },
+    {
+      // The completion's breakdown (added, unchanged, removed, not added), so clients can say it in their language.
+      id: '003-crawl-completion',
+      sql: `ALTER TABLE crawls ADD COLUMN IF NOT EXISTS completion jsonb;`,
+    },
   ],
   async apply(db, events) {
     const counters = new Map<string, CrawlCounters>();
@@ -419,7 +424,11 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
           const d = event.data as CrawlPagesLinked;
           const { rows } = await db.query<{ reason: string | null; outcome_status: string | null }>(`SELECT reason, outcome_status FROM crawls WHERE crawl_id = $1`, [d.crawlId]);
           // Pages left as they were are linked to the assistant as much as the ones just added.
-          await db.query(`UPDATE crawls SET pages_linked = $2 WHERE crawl_id = $1`, [d.crawlId, d.linked + d.unchanged]);
+          await db.query(`UPDATE crawls SET pages_linked = $2, completion = $3 WHERE crawl_id = $1`, [
+            d.crawlId,
+            d.linked + d.unchanged,
+            JSON.stringify({ added: d.linked, unchanged: d.unchanged, removed: d.removed, not_added: d.notAdded, not_added_reason: d.notAddedReason ?? null }),
+          ]);
           await finished(db, d.crawlId, event.metadata.timestamp, { status: 'completed', outcomeStatus: rows[0]?.outcome_status ?? 'completed', reason: rows[0]?.reason ?? 'exhausted', message: d.message, final: true });
           break;
         }

@@ -91,6 +91,8 @@ export interface CrawlRecord {
   pagesFailed: number;
   pagesSkipped: number;
   pagesLinked: number;
+  /** What adding the pages did, once it is recorded (null before, and for previews). */
+  completion: CrawlCompletion | null;
   totalBytes: number;
   currentUrl: string | null;
   requestedAt: string;
@@ -116,11 +118,20 @@ interface CrawlRow {
   pages_failed: number;
   pages_skipped: number;
   pages_linked: number;
+  completion: CrawlCompletion | string | null;
   total_bytes: string | number;
   current_url: string | null;
   requested_at: Date | string;
   finished_at: Date | string | null;
   assistant_name: string | null;
+}
+
+export interface CrawlCompletion {
+  added: number;
+  unchanged: number;
+  removed: number;
+  not_added: number;
+  not_added_reason: string | null;
 }
 
 const CRAWL_SELECT = `SELECT k.*, a.name AS assistant_name FROM crawls k LEFT JOIN assistants a ON a.id = k.assistant_id`;
@@ -143,6 +154,8 @@ const toCrawl = (row: CrawlRow): CrawlRecord => ({
   pagesFailed: row.pages_failed,
   pagesSkipped: row.pages_skipped,
   pagesLinked: row.pages_linked,
+  // jsonb arrives parsed from pg and as text from some drivers.
+  completion: typeof row.completion === 'string' ? (JSON.parse(row.completion) as CrawlCompletion) : row.completion,
   totalBytes: Number(row.total_bytes),
   currentUrl: row.current_url,
   requestedAt: iso(row.requested_at)!,

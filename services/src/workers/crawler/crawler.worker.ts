@@ -287,7 +287,7 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
     // Pages a recrawl did not ask for (their sitemap date had not moved) are unchanged too.
     const leftAlone = [...state.settled.values()].filter((settled) => settled.reason === 'unchanged').length;
     const counts = { linked: outcome.committed.length, unchanged: outcome.unchanged + leftAlone, removed, notAdded: outcome.notAdded.length };
-    await writer.decide({ type: 'RecordPagesLinked', data: { crawlId: request.crawlId, assistantId, ...counts, message: linkedMessage({ ...counts, reason: outcome.notAdded[0]?.reason }) } }, contextFor(trigger));
+    await writer.decide({ type: 'RecordPagesLinked', data: { crawlId: request.crawlId, assistantId, ...counts, notAddedReason: outcome.notAdded[0]?.reason, message: linkedMessage({ ...counts, reason: outcome.notAdded[0]?.reason }) } }, contextFor(trigger));
     // What the crawl stored is now held by the pages that were added (their files); the rest is released.
     await deps.blobs.release(crawlBlobHolder(request.crawlId));
   }

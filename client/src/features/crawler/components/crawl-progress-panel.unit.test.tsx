@@ -79,7 +79,7 @@ describe('CrawlProgressPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Expand' }));
 
     vi.useFakeTimers();
-    socket.send({ status: 'completed', progress_percentage: 100, pages_processed: 30, pages_linked_to_assistant: 28, message: '28 pages added to the assistant\'s knowledge.' });
+    socket.send({ status: 'completed', progress_percentage: 100, pages_processed: 30, pages_linked_to_assistant: 28, message: '28 pages added to the assistant\'s knowledge.', completion: { added: 28, unchanged: 0, removed: 0, not_added: 0, not_added_reason: null } });
     expect(onCompleted).toHaveBeenCalledTimes(1);
     expect(panel).toHaveTextContent('Completed · 100%');
     expect(panel).toHaveTextContent('Pages added to the assistant: 28.');
@@ -117,7 +117,7 @@ describe('CrawlProgressPanel', () => {
     renderWithProviders(<CrawlProgressPanel />);
     const socket = TestSocket.all[0]!;
     socket.open();
-    socket.send({ crawl_id: 'crawl_4', status: 'completed', progress_percentage: 100, pages_linked_to_assistant: 15, message: "12 pages added to the assistant's knowledge, 3 unchanged, 1 removed (no longer on the site). 2 not added: Please select at least one file to upload" });
+    socket.send({ crawl_id: 'crawl_4', status: 'completed', progress_percentage: 100, pages_linked_to_assistant: 15, message: "12 pages added to the assistant's knowledge, 3 unchanged, 1 removed (no longer on the site). 2 not added: Please select at least one file to upload", completion: { added: 12, unchanged: 3, removed: 1, not_added: 2, not_added_reason: 'Please select at least one file to upload' } });
     expect(screen.getByRole('complementary')).toHaveTextContent(
       'Pages added to the assistant: 12. Unchanged: 3. Removed (no longer on the site): 1. Not added: 2. Please select at least one file to upload',
     );
@@ -129,7 +129,7 @@ describe('CrawlProgressPanel', () => {
     document.documentElement.lang = 'he';
     const socket = TestSocket.all[0]!;
     socket.open();
-    socket.send({ crawl_id: 'crawl_5', status: 'completed', progress_percentage: 100, pages_linked_to_assistant: 4, message: "1 page added to the assistant's knowledge, 3 unchanged. 2 not added: Please select at least one file to upload" });
+    socket.send({ crawl_id: 'crawl_5', status: 'completed', progress_percentage: 100, pages_linked_to_assistant: 4, message: "1 page added to the assistant's knowledge, 3 unchanged. 2 not added: Please select at least one file to upload", completion: { added: 1, unchanged: 3, removed: 0, not_added: 2, not_added_reason: 'Please select at least one file to upload' } });
     const panel = screen.getByRole('complementary');
     expect(panel).toHaveTextContent('דפים שנוספו לעוזר: 1. ללא שינוי: 3. לא נוספו: 2. אנא בחרו לפחות קובץ אחד להעלאה');
     expect(panel).not.toHaveTextContent('added to the assistant');

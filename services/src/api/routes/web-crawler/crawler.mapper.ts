@@ -102,5 +102,6 @@ export function crawlProgressMessage(crawl: CrawlRecord, now: Date): CrawlProgre
     duration: round1(Math.max(0, end - Date.parse(crawl.requestedAt)) / 1000),
     assistant_name: crawl.assistantName,
     message: finished ? crawl.message : crawl.outcomeStatus ? 'Adding the pages to the assistant...' : null,
+    completion: crawl.status === 'completed' ? crawl.completion : null,
   };
 }

@@ -21,6 +21,7 @@ const crawl = (overrides: Partial<CrawlRecord> = {}): CrawlRecord => ({
   pagesFailed: 2,
   pagesSkipped: 8,
   pagesLinked: 0,
+  completion: null,
   totalBytes: 1000,
   currentUrl: 'https://crumb.example/about',
   requestedAt: '2026-06-15T10:00:00.000Z',
@@ -47,6 +48,7 @@ describe('the crawl progress message (spec §3)', () => {
       duration: 12.5,
       assistant_name: 'Crumb',
       message: null,
+      completion: null,
     });
     expect(crawlProgressMessage(crawl({ pagesDiscovered: 500 }), now).estimated_total).toBe(50);
   });
@@ -56,6 +58,14 @@ describe('the crawl progress message (spec §3)', () => {
     expect(crawlProgressMessage(crawl({ mode: 'preview', pagesFetched: 30 }), now).progress_percentage).toBe(99);
     const done = crawlProgressMessage(crawl({ status: 'completed', pagesLinked: 20, pagesFetched: 20, message: '20 pages added.', finishedAt: '2026-06-15T10:00:05.000Z' }), now);
     expect(done).toMatchObject({ status: 'completed', progress_percentage: 100, estimated_total: 20, duration: 5, message: '20 pages added.' });
+  });
+
+  it("a completed crawl carries what adding its pages did, as numbers a client can say in its own language", () => {
+    const completion = { added: 12, unchanged: 3, removed: 1, not_added: 2, not_added_reason: 'Please select at least one file to upload' };
+    const done = crawlProgressMessage(crawl({ status: 'completed', pagesLinked: 15, completion, finishedAt: '2026-06-15T10:00:05.000Z' }), now);
+    expect(CrawlProgressMessageSchema.parse(done).completion).toEqual(completion);
+    // Until the pages are added (and for a crawl still running) there is nothing to report.
+    expect(crawlProgressMessage(crawl({ completion }), now).completion).toBeNull();
   });
 
   it('a failed crawl is an error message with the reason', () => {

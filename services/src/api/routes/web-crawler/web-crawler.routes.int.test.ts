@@ -183,7 +183,11 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
     expect(last.pages_linked_to_assistant).toBeGreaterThan(10);
     expect(last.pages_linked_to_assistant).toBeLessThanOrEqual(50);
     expect(last.message).toMatch(/added to the assistant's knowledge/);
-    for (const message of progress) expect(Object.keys(message).sort()).toEqual(['assistant_name', 'crawl_id', 'current_url', 'duration', 'estimated_total', 'message', 'pages_discovered', 'pages_linked_to_assistant', 'pages_processed', 'progress_percentage', 'status', 'type']);
+    for (const message of progress)
+      expect(Object.keys(message).sort()).toEqual(['assistant_name', 'completion', 'crawl_id', 'current_url', 'duration', 'estimated_total', 'message', 'pages_discovered', 'pages_linked_to_assistant', 'pages_processed', 'progress_percentage', 'status', 'type']);
+    // The completion's breakdown, for clients to say in their own language: every linked page added or unchanged.
+    expect(last.completion).toMatchObject({ removed: 0 });
+    expect(last.completion!.added + last.completion!.unchanged).toBe(last.pages_linked_to_assistant);
 
     const config = (await h.app.inject({ url: `/api/v1/web-crawler/assistant/${owner.id}`, headers: auth })).json().data;
     expect(config).toMatchObject({ assistant_id: owner.id, website_url: `${site.origin}/`, crawl_interval: '4h', files_count: last.pages_linked_to_assistant, last_crawl_id: crawlId, last_crawl_status: 'completed' });
