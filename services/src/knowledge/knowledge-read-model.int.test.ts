@@ -1,9 +1,8 @@
 import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.queries';
 import { retrieve } from './search/retrieve.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgSql } from '../platform/sql/pg.sql.js';
 import type { Sql } from '../platform/sql/sql.port.js';
-import { createTestDatabase, postgresAvailability, createTestPglite } from '../testing/test-database.js';
+import { onEverySqlBackend, type OpenSql } from '../testing/sql-backends.js';
 import { fixture } from './extract/fixtures.js';
 import { buildDocx } from './testing/office-builders.js';
 import { createKnowledgeHarness, type KnowledgeHarness } from './testing/knowledge-harness.js';
@@ -22,7 +21,7 @@ const hebrewShop = utf8(
     'המשלוחים לאילת נמשכים עד שבעה ימים ועולים ארבעים וחמישה שקלים.',
 );
 
-function suite(name: string, open: () => Promise<{ sql: Sql; close: () => Promise<void> }>) {
+function suite(name: string, open: OpenSql) {
   describe(`knowledge read model on ${name}`, () => {
     let k: KnowledgeHarness;
     let close: () => Promise<void>;
@@ -124,26 +123,4 @@ function suite(name: string, open: () => Promise<{ sql: Sql; close: () => Promis
   });
 }
 
-suite('PGlite', async () => {
-  const sql = await createTestPglite();
-  return { sql, close: () => sql.close() };
-});
-
-const gate = await postgresAvailability();
-if (gate.available) {
-  suite('Postgres', async () => {
-    const db = await createTestDatabase();
-    const sql = createPgSql({ connectionString: db.url });
-    return {
-      sql,
-      close: async () => {
-        await sql.close();
-        await db.drop();
-      },
-    };
-  });
-} else {
-  describe.skipIf(!gate.available)(`knowledge read model on Postgres (not run: ${gate.reason})`, () => {
-    it('needs Postgres', () => {});
-  });
-}
+await onEverySqlBackend('knowledge read model', suite);

@@ -9,9 +9,8 @@ import { referralQueries } from '@kesher/projections/analytics/referred-urls/ref
 import { responseTimeQueries } from '@kesher/projections/analytics/response-times/response-times.queries';
 import { ALL_OWNERS, ownerScope } from '@kesher/projections/analytics/shared/owner-scope';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgSql } from '../../platform/sql/pg.sql.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
-import { createTestDatabase, createTestPglite, postgresAvailability } from '../../testing/test-database.js';
+import { onEverySqlBackend, type OpenSql } from '../../testing/sql-backends.js';
 import { eventLog, readModelOn } from '../testing/read-model-fixture.js';
 
 const DAY1 = '2026-04-10';
@@ -104,7 +103,7 @@ function history() {
   return events;
 }
 
-function suite(name: string, open: () => Promise<{ sql: Sql; close: () => Promise<void> }>) {
+function suite(name: string, open: OpenSql) {
   describe(`analytics read models on ${name}`, () => {
     let sql: Sql;
     let close: () => Promise<void>;
@@ -253,26 +252,4 @@ function suite(name: string, open: () => Promise<{ sql: Sql; close: () => Promis
   });
 }
 
-suite('PGlite', async () => {
-  const sql = await createTestPglite();
-  return { sql, close: () => sql.close() };
-});
-
-const gate = await postgresAvailability();
-if (gate.available) {
-  suite('Postgres', async () => {
-    const db = await createTestDatabase();
-    const sql = createPgSql({ connectionString: db.url });
-    return {
-      sql,
-      close: async () => {
-        await sql.close();
-        await db.drop();
-      },
-    };
-  });
-} else {
-  describe(`analytics read models on Postgres (not run: ${gate.reason})`, () => {
-    it.skip('needs Postgres', () => {});
-  });
-}
+await onEverySqlBackend('analytics read models', suite);
