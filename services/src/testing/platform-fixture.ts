@@ -8,6 +8,23 @@ import { createProjectionRunner } from '../platform/projections/projection-runne
 import { createPgSql } from '../platform/sql/pg.sql.js';
 import { createTestDatabase } from './test-database.js';
 
+/** A fresh Postgres database with the SQL event store on it, for tests of what reads and writes the log. */
+export async function createPostgresEventStore() {
+  const db = await createTestDatabase();
+  const sql = createPgSql({ connectionString: db.url });
+  const store = await createSqlEventStore({ sql });
+  return {
+    db,
+    sql,
+    store,
+    async close() {
+      await store.close();
+      await sql.close();
+      await db.drop();
+    },
+  };
+}
+
 /** A whole write+read path on a fresh Postgres database: event store, command handler, projections. */
 export async function createPostgresPlatform() {
   const db = await createTestDatabase();

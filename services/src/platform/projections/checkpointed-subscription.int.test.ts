@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { NewEvent, RecordedEvent } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../event-store/event-store.port.js';
-import { createSqlEventStore } from '../event-store/sql-event-store.js';
-import { createPgSql } from '../sql/pg.sql.js';
 import type { Sql } from '../sql/sql.port.js';
-import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
+import { createPostgresEventStore } from '../../testing/platform-fixture.js';
+import { postgresAvailability } from '../../testing/test-database.js';
 import { createCheckpointedSubscription, type BatchHandler } from './checkpointed-subscription.js';
 import { readCheckpoint, resetCheckpoint } from './checkpoints.js';
 import { createProgressBoard } from './progress.js';
@@ -20,19 +19,13 @@ const noted = (n: number): NewEvent => ({
 const numbers = (events: readonly RecordedEvent[]) => events.map((e) => (e.data as { n: number }).n);
 
 describe.skipIf(!gate.available)(`the checkpointed subscription${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let sql: Sql;
   let store: EventStore;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    db = await createTestDatabase();
-    sql = createPgSql({ connectionString: db.url });
-    store = await createSqlEventStore({ sql });
+    ({ sql, store, close } = await createPostgresEventStore());
   });
-  afterAll(async () => {
-    await store?.close();
-    await sql?.close();
-    await db?.drop();
-  });
+  afterAll(async () => close?.());
 
   const reader = (name: string, handler: BatchHandler, progress = createProgressBoard()) => ({
     progress,

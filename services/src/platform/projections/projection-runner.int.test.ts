@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { NewEvent, RecordedEvent } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqlEventStore } from '../event-store/sql-event-store.js';
 import type { EventStore } from '../event-store/event-store.port.js';
-import { createPgSql } from '../sql/pg.sql.js';
 import type { Sql } from '../sql/sql.port.js';
-import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
+import { createPostgresEventStore } from '../../testing/platform-fixture.js';
+import { postgresAvailability } from '../../testing/test-database.js';
 import { createProjectionRunner } from './projection-runner.js';
 
 const gate = await postgresAvailability();
@@ -34,19 +33,13 @@ const versioned = (version: number, applied: number[] = []): Projection => ({
 });
 
 describe.skipIf(!gate.available)('projection runner', () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let sql: Sql;
   let store: EventStore;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    db = await createTestDatabase();
-    sql = createPgSql({ connectionString: db.url });
-    store = await createSqlEventStore({ sql });
+    ({ sql, store, close } = await createPostgresEventStore());
   });
-  afterAll(async () => {
-    await store?.close();
-    await sql?.close();
-    await db?.drop();
-  });
+  afterAll(async () => close?.());
   const rows = async () => (await sql.query<{ n: number }>(`SELECT n FROM noted ORDER BY n`)).rows.map((r) => r.n);
 
   it('resumes from its checkpoint, and rebuilds from zero when the projection version changes', async () => {
@@ -89,19 +82,13 @@ describe.skipIf(!gate.available)('projection runner', () => {
 });
 
 describe.skipIf(!gate.available)('a read model’s migration list', () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let sql: Sql;
   let store: EventStore;
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    db = await createTestDatabase();
-    sql = createPgSql({ connectionString: db.url });
-    store = await createSqlEventStore({ sql });
+    ({ sql, store, close } = await createPostgresEventStore());
   });
-  afterAll(async () => {
-    await store?.close();
-    await sql?.close();
-    await db?.drop();
-  });
+  afterAll(async () => close?.());
 
   const tagged = (migrations: Projection['migrations']): Projection => ({
     name: 'tagged',
