@@ -31,6 +31,12 @@ export const ConfigSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** HMAC key for session tokens (≥ 32 characters). Required in production; generated and kept under DATA_DIR otherwise. */
   AUTH_SECRET: z.string().min(32).optional(),
+  /**
+   * Seals third-party secrets at rest (bot and access tokens, action headers): 32 bytes as 64 hex or base64
+   * characters. Required in production (the API and the workers must share it); generated and kept under
+   * DATA_DIR otherwise.
+   */
+  SECRETS_KEY: z.preprocess(unsetIfEmpty, z.string().optional()),
   TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_JWKS_URL: z.string().url().optional(),
