@@ -33,8 +33,8 @@ export const ConfigSchema = z.object({
   AUTH_SECRET: z.string().min(32).optional(),
   /**
    * Seals third-party secrets at rest (bot and access tokens, action headers): 32 bytes as 64 hex or base64
-   * characters. Required in production (the API and the workers must share it); generated and kept under
-   * DATA_DIR otherwise.
+   * characters. Unset, it is derived from AUTH_SECRET (which every process shares), or without that made
+   * and kept under DATA_DIR (embedded). Set it to rotate AUTH_SECRET without losing stored tokens.
    */
   SECRETS_KEY: z.preprocess(unsetIfEmpty, z.string().optional()),
   TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
