@@ -7,3 +7,4 @@ export * from './limits.dto.js';
 export * from './safe-text.js';
 export * from './analytics.dto.js';
 export * from './crawler.dto.js';
+export * from './billing.dto.js';

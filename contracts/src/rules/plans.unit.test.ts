@@ -1,24 +1,25 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nextUsageMonthStart, plans, PlanSchema, usageMonth } from './plans.js';
-
-/** The pricing page's comparison table, read as text: the client is not a dependency of contracts. */
-function pricingRow(label: string): number[] {
-  const page = readFileSync(new URL('../../../client/src/features/marketing/locales/en.ts', import.meta.url), 'utf8');
-  const row = new RegExp(`label: '${label}', values: \\[([^\\]]*)\\]`).exec(page);
-  if (!row) throw new Error(`the pricing page has no row '${label}'`);
-  return [...row[1]!.matchAll(/'([\d,]+)'/g)].map((m) => Number(m[1]!.replace(/,/g, '')));
-}
+import { nextUsageMonthStart, planPrice, plans, PlanSchema, usageMonth, YEARLY_SAVING_PERCENT } from './plans.js';
 
 describe('the plan catalogue', () => {
-  it('is valid, and enforces what the pricing page advertises (Free, Standard = PRO, Premium = ENTERPRISE)', () => {
+  it("enforces the spec's comparison table (part 2 §9)", () => {
     const tiers = [plans.FREE, plans.PRO, plans.ENTERPRISE];
     tiers.forEach((plan) => PlanSchema.parse(plan));
-    expect(tiers.map((p) => p.name)).toEqual(['Free', 'Standard', 'Premium']);
-    expect(tiers.map((p) => p.limits.max_assistants)).toEqual(pricingRow('Agents'));
-    expect(tiers.map((p) => p.limits.max_messages_per_month)).toEqual(pricingRow('Queries per month'));
-    expect(tiers.map((p) => p.limits.max_files)).toEqual(pricingRow('Documents per agent'));
-    expect(tiers.map((p) => p.price_monthly / 100)).toEqual([0, 50, 100]);
+    const row = (key: keyof (typeof plans)['FREE']['limits']) => tiers.map((p) => p.limits[key]);
+    expect(row('max_assistants')).toEqual([1, 10, 100]);
+    expect(row('max_messages_per_month')).toEqual([100, 5_000, 50_000]);
+    expect(row('max_files')).toEqual([5, 50, 500]);
+    expect(row('max_crawl_pages')).toEqual([50, 1_000, 10_000]);
+    expect(row('max_storage_mb')).toEqual([100, 5 * 1024, 50 * 1024]);
+  });
+
+  it('prices in ILS minor units, a 14-day trial on paid monthly plans, and a year that saves 17%', () => {
+    expect(Object.values(plans).every((p) => p.currency === 'ILS' && Number.isInteger(p.price_monthly))).toBe(true);
+    expect([plans.FREE.trial_days, plans.PRO.trial_days, plans.ENTERPRISE.trial_days]).toEqual([0, 14, 14]);
+    for (const tier of ['PRO', 'ENTERPRISE'] as const) {
+      const saving = 1 - planPrice(tier, 'yearly') / (12 * planPrice(tier, 'monthly'));
+      expect(Math.round(saving * 100)).toBe(YEARLY_SAVING_PERCENT);
+    }
   });
 
   it('counts usage by UTC calendar month', () => {
