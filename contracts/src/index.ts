@@ -15,3 +15,5 @@ export * from './rules/crawler.js';
 export * from './http/index.js';
 export * from './rules/plans.js';
 export * from './rules/analytics.js';
+export * from './rules/automation.js';
+export * from './http/automation.dto.js';
