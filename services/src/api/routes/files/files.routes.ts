@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import {
   FileIdParamSchema,
@@ -8,7 +7,6 @@ import {
   NumericIdParamSchema,
   streamIds,
   uploadLimits,
-  type AllPosition,
   type KnowledgeFileDto,
 } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
@@ -18,13 +16,13 @@ import { z } from 'zod';
 import { knowledgeFileDecider } from '../../../domain/knowledge-file/knowledge-file.decider.js';
 import type { PlanAllowances } from '../../../plans/plan-allowances.js';
 import type { LimitViolations } from '../../../analytics/limit-violations.js';
-import { sha256Of, type BlobStore } from '../../../platform/blobs/blob-store.port.js';
+import type { BlobStore } from '../../../platform/blobs/blob-store.port.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
-import { StreamDeletedError } from '../../../platform/event-store/event-store.port.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { uploadedFileName } from '../../../knowledge/ingest/upload-filename.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
+import { createFileIntake } from './file-intake.js';
 import { commandContext, createCommandRunner } from '../../command-runner.js';
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 
@@ -83,22 +81,13 @@ export const fileRoutes =
     await app.register(multipart, { limits: { fileSize: uploadLimits.maxFileBytes, files: 1, fields: 10, parts: 11 } });
     const assistants = assistantQueries(deps.readDb);
     const run = createCommandRunner(deps);
+    const addFile = createFileIntake({ ...deps, isAssistantAlive: async (ownerId, assistantId) => (await assistants.listByOwner(ownerId)).some((a) => a.id === assistantId) });
 
     async function ownedAssistant(request: FastifyRequest, numericId: number) {
       const account = requireAccount(request);
       const row = await assistants.findOwned(account.id, numericId);
       if (!row) throw new ApiError(404, messages.assistantNotFound);
       return { account, row };
-    }
-
-    async function waitForIngestion(ownerId: string, fileId: string): Promise<FileRecord | undefined> {
-      const deadline = Date.now() + (deps.ingestionWaitMs ?? 1500);
-      let file = await deps.knowledge.getFile(ownerId, fileId);
-      while (file?.status === 'pending' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        file = await deps.knowledge.getFile(ownerId, fileId);
-      }
-      return file;
     }
 
     app.post(
@@ -129,51 +118,8 @@ export const fileRoutes =
           if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, fileMessages.tooLarge);
           throw error;
         }
-        if (bytes.byteLength === 0) throw new ApiError(422, 'The file is empty.');
-        const storageUsed = await deps.knowledge.storageUsed(account.id);
-        const storageLimit = deps.storageLimitBytes ?? uploadLimits.freePlanStorageBytes;
-        if (storageUsed + bytes.byteLength > storageLimit) {
-          await deps.limitViolations?.record(commandContext(request, deps.clock), {
-            ownerId: account.id,
-            kind: 'storage',
-            limit: storageLimit,
-            used: storageUsed,
-            requested: bytes.byteLength,
-            assistantId: row.id,
-            refused: 'owner',
-          });
-          throw new ApiError(413, fileMessages.storageFull);
-        }
-
-        // The same bytes uploaded again to the same assistant are the same knowledge: answer with it.
-        const existing = await deps.knowledge.findByContent(account.id, row.id, sha256Of(bytes));
-        if (existing) return reply.status(200).send(toDto(existing));
-
-        const fileId = `file-${randomUUID().replaceAll('-', '')}`;
-        // The file's slot first (the plan's max_files, race-free: see plans/plan-allowances.ts), then its
-        // bytes, held by the file so that deleting it frees them, then the upload itself.
-        const context = commandContext(request, deps.clock);
-        const { limit } = await deps.allowances.reserveFile(context, account.id, row.id, fileId);
-        try {
-          const stored = await deps.blobs.put(bytes, { holder: fileId });
-          await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
-            type: 'UploadKnowledgeFile',
-            data: { fileId, assistantId: row.id, ownerId: account.id, filename, kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: null },
-          });
-        } catch (error) {
-          await deps.allowances.releaseFiles(context, row.id, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'file slot not given back'));
-          await deps.blobs.release(fileId).catch((e: unknown) => request.log.warn({ err: e }, 'upload bytes not released'));
-          // The file's stream was closed before it began: the assistant was deleted meanwhile, or a
-          // concurrent upload found the slots full and reclaimed this one's.
-          if (error instanceof StreamDeletedError) {
-            if (!(await assistants.findOwned(account.id, request.params.id))) throw new ApiError(404, messages.assistantNotFound);
-            throw new ApiError(403, messages.fileLimitReached(limit));
-          }
-          throw error;
-        }
-        const file = await waitForIngestion(account.id, fileId);
-        if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
-        return reply.status(201).send(toDto(file));
+        const { created, file } = await addFile(request, { ownerId: account.id, assistantId: row.id, filename, kind, bytes, sourceUrl: null });
+        return reply.status(created ? 201 : 200).send(toDto(file));
       },
     );
 

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { fileMessages, messages, streamIds, uploadLimits, type KnowledgeFileKind } from '@kesher/contracts';
+import type { FastifyRequest } from 'fastify';
+import { knowledgeFileDecider } from '../../../domain/knowledge-file/knowledge-file.decider.js';
+import { sha256Of } from '../../../platform/blobs/blob-store.port.js';
+import { StreamDeletedError } from '../../../platform/event-store/event-store.port.js';
+import { ApiError } from '../../api-error.js';
+import { commandContext, createCommandRunner } from '../../command-runner.js';
+import type { FileRecord, FileRoutesDeps } from './files.routes.js';
+
+export interface IncomingFile {
+  ownerId: string;
+  assistantId: string;
+  filename: string;
+  kind: KnowledgeFileKind;
+  bytes: Buffer;
+  /** Where the file came from (a crawled page, a Google Drive file): answers cite it as a link. */
+  sourceUrl: string | null;
+}
+
+/**
+ * How a file becomes knowledge, whichever door it came through (an upload, a Google Drive import): the
+ * storage limit, the same bytes answered with the file already made from them, the plan's file slot,
+ * the bytes held by the file, the upload event — and every step undone when a later one fails.
+ */
+export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssistantAlive: (ownerId: string, assistantId: string) => Promise<boolean> }) {
+  const run = createCommandRunner(deps);
+
+  async function waitForIngestion(ownerId: string, fileId: string): Promise<FileRecord | undefined> {
+    const deadline = Date.now() + (deps.ingestionWaitMs ?? 1500);
+    let file = await deps.knowledge.getFile(ownerId, fileId);
+    while (file?.status === 'pending' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      file = await deps.knowledge.getFile(ownerId, fileId);
+    }
+    return file;
+  }
+
+  return async function addFile(request: FastifyRequest, incoming: IncomingFile): Promise<{ created: boolean; file: FileRecord }> {
+    const { ownerId, assistantId, bytes } = incoming;
+    if (bytes.byteLength === 0) throw new ApiError(422, 'The file is empty.');
+    const storageUsed = await deps.knowledge.storageUsed(ownerId);
+    const storageLimit = deps.storageLimitBytes ?? uploadLimits.freePlanStorageBytes;
+    if (storageUsed + bytes.byteLength > storageLimit) {
+      await deps.limitViolations?.record(commandContext(request, deps.clock), {
+        ownerId,
+        kind: 'storage',
+        limit: storageLimit,
+        used: storageUsed,
+        requested: bytes.byteLength,
+        assistantId,
+        refused: 'owner',
+      });
+      throw new ApiError(413, fileMessages.storageFull);
+    }
+
+    // The same bytes added again to the same assistant are the same knowledge: answer with it.
+    const existing = await deps.knowledge.findByContent(ownerId, assistantId, sha256Of(bytes));
+    if (existing) return { created: false, file: existing };
+
+    const fileId = `file-${randomUUID().replaceAll('-', '')}`;
+    // The file's slot first (the plan's max_files, race-free: see plans/plan-allowances.ts), then its
+    // bytes, held by the file so that deleting it frees them, then the upload itself.
+    const context = commandContext(request, deps.clock);
+    const { limit } = await deps.allowances.reserveFile(context, ownerId, assistantId, fileId);
+    try {
+      const stored = await deps.blobs.put(bytes, { holder: fileId });
+      await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
+        type: 'UploadKnowledgeFile',
+        data: { fileId, assistantId, ownerId, filename: incoming.filename, kind: incoming.kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: incoming.sourceUrl },
+      });
+    } catch (error) {
+      await deps.allowances.releaseFiles(context, assistantId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'file slot not given back'));
+      await deps.blobs.release(fileId).catch((e: unknown) => request.log.warn({ err: e }, 'upload bytes not released'));
+      // The file's stream was closed before it began: the assistant was deleted meanwhile, or a
+      // concurrent upload found the slots full and reclaimed this one's.
+      if (error instanceof StreamDeletedError) {
+        if (!(await deps.isAssistantAlive(ownerId, assistantId))) throw new ApiError(404, messages.assistantNotFound);
+        throw new ApiError(403, messages.fileLimitReached(limit));
+      }
+      throw error;
+    }
+    const file = await waitForIngestion(ownerId, fileId);
+    if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
+    return { created: true, file };
+  };
+}
+export type FileIntake = ReturnType<typeof createFileIntake>;
