@@ -60,6 +60,7 @@ export async function composeWorkers(
     eventStore: platform.eventStore,
     handle: platform.handle,
     ingest: knowledge.ingest,
+    blobs,
     groupId: groups.ingest,
     concurrency: platform.config.INGEST_CONCURRENCY,
   });

@@ -50,6 +50,7 @@ async function ingestPlatform(kind: BusKind, options: { wrapIngest?: (real: Inge
     groupId,
     concurrency: 3,
     ingest: options.wrapIngest ? options.wrapIngest(realIngest) : realIngest,
+    blobs,
     handle: async (decider, streamId, command, context) => {
       const result = await handle(decider, streamId, command, context);
       const data = (command as { data: { ingested?: { fileId: string }; failed?: { fileId: string; reason: string } } }).data;
@@ -64,6 +65,16 @@ async function ingestPlatform(kind: BusKind, options: { wrapIngest?: (real: Inge
     metrics,
     groupId,
     recorded,
+    blobs,
+    /** The blobs `holder` still refers to. */
+    async held(holder: string) {
+      const { rows } = await sql.query<{ sha256: string }>(`SELECT sha256 FROM blob_holds WHERE holder = $1`, [holder]);
+      return rows.map((row) => row.sha256);
+    },
+    /** The owner deletes the file, through the same command the files route sends. */
+    async remove(fileId: string, ownerId: string) {
+      await handle(knowledgeFileDecider, streamIds.knowledgeFile(fileId), { type: 'DeleteKnowledgeFile', data: { fileId, ownerId } }, context);
+    },
     /** An owner's upload, through the same command the files route sends. */
     async upload(ownerId: string, filename: string, text: string, kind: KnowledgeFileKind = 'md') {
       const bytes = new TextEncoder().encode(text);
@@ -184,6 +195,44 @@ describe.each(['in-process', 'kafka'] as const)('the ingest worker on the %s bus
       await expect.poll(() => platform.recorded.length, { ...within, timeout: 150_000 }).toBe(5);
       expect(platform.recorded.every((r) => r.outcome === 'ingested')).toBe(true);
     } finally {
+      await platform.close();
+    }
+  });
+
+  describeIf(`releases what it stored for a file deleted while it was being read${note}`, { timeout: 120_000 }, async () => {
+    // The file is deleted while the real reader holds it; the reader then stores its text and passages
+    // under the file's id, after the deletion. Its outcome is refused, and what it stored is released.
+    let deleted!: () => void;
+    const whenDeleted = new Promise<void>((resolve) => (deleted = resolve));
+    let reading!: () => void;
+    const whenReading = new Promise<void>((resolve) => (reading = resolve));
+    const stored: string[] = [];
+    const platform = await ingestPlatform(kind, {
+      wrapIngest: (real) => async (uploaded) => {
+        if (uploaded.filename !== 'gone.md') return real(uploaded);
+        reading();
+        await whenDeleted;
+        const outcome = await real(uploaded);
+        if ('ingested' in outcome) stored.push(outcome.ingested.textSha256, outcome.ingested.chunksSha256);
+        return outcome;
+      },
+    });
+    try {
+      await platform.start();
+      const kept = await platform.upload('owner-a', 'kept.md', '# Kept\n\nThis handbook stays.');
+      await expect.poll(() => platform.status(kept), within).toBe('ready');
+      const gone = await platform.upload('owner-a', 'gone.md', '# Gone\n\nThis handbook is deleted while it is read.');
+      await whenReading;
+      await platform.remove(gone, 'owner-a');
+      deleted();
+      await expect.poll(() => stored.length, within).toBe(2);
+      await expect.poll(() => platform.held(gone), within).toEqual([]);
+      for (const sha256 of stored) expect(await platform.blobs.get(sha256)).toBeUndefined();
+      expect(await platform.status(gone)).toBe('deleted');
+      // The file read before keeps what it stored (its text and passages).
+      expect(await platform.held(kept)).toHaveLength(2);
+    } finally {
+      deleted();
       await platform.close();
     }
   });

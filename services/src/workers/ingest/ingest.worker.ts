@@ -1,5 +1,6 @@
 import { streamIds, type KnowledgeFileIngested, type KnowledgeFileIngestionFailed, type KnowledgeFileUploaded, type RecordedEvent } from '@kesher/contracts';
 import { knowledgeFileDecider } from '../../domain/knowledge-file/knowledge-file.decider.js';
+import type { BlobStore } from '../../platform/blobs/blob-store.port.js';
 import type { Consumer, DeliveredMessage, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
 import type { CommandHandler } from '../../platform/commands/command-handler.js';
@@ -14,6 +15,8 @@ export interface IngestWorkerDeps {
   handle: CommandHandler;
   /** Extract → chunk → store; returns the outcome to record. Never throws for a bad file. */
   ingest: (uploaded: KnowledgeFileUploaded) => Promise<IngestOutcome>;
+  /** Where a file's stored text and passages are held (by the file's id): released when the file went meanwhile. */
+  blobs: Pick<BlobStore, 'release'>;
   groupId?: string;
   /** Files read at the same time (default 3); one owner's files are read one after another. */
   concurrency?: number;
@@ -51,12 +54,16 @@ export function createIngestWorker(deps: IngestWorkerDeps) {
   };
 
   async function record(event: RecordedEvent, uploaded: KnowledgeFileUploaded, outcome: IngestOutcome) {
-    await deps.handle(knowledgeFileDecider, streamIds.knowledgeFile(uploaded.fileId), { type: 'RecordIngestion', data: outcome }, {
+    const result = await deps.handle(knowledgeFileDecider, streamIds.knowledgeFile(uploaded.fileId), { type: 'RecordIngestion', data: outcome }, {
       actor: { kind: 'system', id: 'ingest' },
       correlationId: event.metadata.correlationId,
       causationId: event.metadata.eventId,
       now: clock(),
     });
+    // Refused because the file was deleted while it was read: the text and passages just stored under its
+    // id were put after the deletion released the file's blobs (knowledge projection), so nobody else
+    // would ever free them. A file that is merely recorded already (a redelivery) keeps what it holds.
+    if (result.events.length === 0 && result.state.status === 'deleted') await deps.blobs.release(uploaded.fileId);
   }
 
   return {
