@@ -25,7 +25,7 @@ import { analyticsGraphqlPlugin } from '../analytics/graphql/analytics-graphql.j
 import type { AnalyticsApp } from '../analytics/compose-analytics.js';
 import { shareRoutes } from './routes/share/share.routes.js';
 import { publicThreadRoutes } from './routes/threads/public-threads.routes.js';
-import type { ThreadRoutesDeps } from './routes/threads/thread-chat.js';
+import type { ThreadRoutesDeps } from './routes/threads/threads.routes.js';
 import { threadRoutes } from './routes/threads/threads.routes.js';
 import { crawlerSettingsRoutes, type CrawlerSettingsRoutesDeps } from './routes/crawler-settings/crawler-settings.routes.js';
 import { crawlProgressRoutes, type CrawlProgressDeps } from './routes/web-crawler/crawl-progress.ws.js';

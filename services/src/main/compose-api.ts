@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../api/app.js';
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
-import { createPublicChatLimits } from '../api/routes/threads/public-chat-limits.js';
+import { createPublicChatLimits } from '../chat/service/public-chat-limits.js';
 import { createAuthenticator } from '../identity/authenticator.js';
 import { createAccountRegistration } from '../identity/account-registration.js';
 import { loadAuthSecret } from '../identity/auth-secret.js';

@@ -14,12 +14,12 @@ import {
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ApiError } from '../../api-error.js';
-import { createThreadChat, hashSession, newSessionToken, postRefusedSchema, threadIdOf, type Chatter, type ThreadRoutesDeps } from './thread-chat.js';
-
-const ThreadParams = z.object({ threadId: z.string() });
-const RunParams = ThreadParams.extend({ runId: z.string() });
+import { createChatService } from '../../../chat/service/chat-service.js';
+import { hashSession, newSessionToken, type Chatter } from '../../../chat/service/chatter.js';
+import { sendSse } from '../../sse.js';
+import { callOf, lastEventIdOf, postRefusedSchema, RunParams, runIdOf, ThreadParams, threadIdOf } from './chat-http.js';
+import type { ThreadRoutesDeps } from './threads.routes.js';
 const visitor = (sessionToken: string): Chatter => ({ kind: 'visitor', sessionHash: hashSession(sessionToken) });
 
 /**
@@ -31,7 +31,7 @@ export const publicThreadRoutes =
   (deps: ThreadRoutesDeps): FastifyPluginAsync =>
   async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    const chat = createThreadChat(deps);
+    const chat = createChatService(deps);
     const assistants = assistantQueries(deps.readDb);
     // A malformed thread id is the spec's 400 THREAD_INVALID whatever else is wrong with the request: the
     // embed drops a stored conversation on it. Checked before the body, whose errors would be a 422.
@@ -47,7 +47,7 @@ export const publicThreadRoutes =
         const assistant = await assistants.findShared(request.body.assistant_id, request.body.share_token);
         if (!assistant) throw new ApiError(404, chatMessages.invalidShareLink);
         const sessionToken = request.body.session_token ?? newSessionToken();
-        const started = await chat.start(request, visitor(sessionToken), assistant, request.body.channel);
+        const started = await chat.start(callOf(request), visitor(sessionToken), assistant, request.body.channel);
         return reply.status(201).send({ ...started, session_token: sessionToken });
       },
     );
@@ -55,37 +55,42 @@ export const publicThreadRoutes =
     app.post(
       '/threads/public/:threadId/messages',
       { schema: { summary: 'Public: post a message', params: ThreadParams, body: PostPublicMessageBodySchema, response: { 201: MessageSchema, 403: postRefusedSchema } } },
-      async (request, reply) => reply.status(201).send(await chat.post(request, visitor(request.body.session_token), request.params.threadId, request.body.content)),
+      async (request, reply) => reply.status(201).send(await chat.post(callOf(request), visitor(request.body.session_token), threadIdOf(request.params.threadId), request.body.content)),
     );
 
     app.get(
       '/threads/public/:threadId/messages',
       { schema: { summary: "Public: a conversation's messages", params: ThreadParams, querystring: SessionQuerySchema, response: { 200: MessageListSchema } } },
-      async (request) => chat.messages(visitor(request.query.session_token), request.params.threadId),
+      async (request) => chat.messages(visitor(request.query.session_token), threadIdOf(request.params.threadId)),
     );
 
     app.post(
       '/threads/public/:threadId/runs',
       { schema: { summary: 'Public: ask the assistant to answer', params: ThreadParams, body: CreatePublicRunBodySchema, response: { 201: RunSchema } } },
       async (request, reply) =>
-        reply.status(201).send(await chat.requestRun(request, visitor(request.body.session_token), request.params.threadId, request.body.assistant_id)),
+        reply.status(201).send(await chat.requestRun(callOf(request), visitor(request.body.session_token), threadIdOf(request.params.threadId), request.body.assistant_id)),
     );
 
     app.get(
       '/threads/public/:threadId/runs/:runId',
       { schema: { summary: "Public: a run's status", params: RunParams, querystring: SessionQuerySchema, response: { 200: RunSchema } } },
-      async (request) => chat.run(visitor(request.query.session_token), request.params.threadId, request.params.runId),
+      async (request) => chat.run(visitor(request.query.session_token), threadIdOf(request.params.threadId), runIdOf(request.params.runId)),
     );
 
     app.get(
       '/threads/public/:threadId/runs/:runId/stream',
       { schema: { summary: 'Public: the answer as server-sent events', params: RunParams, querystring: SessionQuerySchema, produces: ['text/event-stream'] } },
-      async (request, reply) => chat.stream(request, reply, visitor(request.query.session_token), request.params.threadId, request.params.runId),
+      async (request, reply) => {
+        const events = await chat.followRun(visitor(request.query.session_token), threadIdOf(request.params.threadId), runIdOf(request.params.runId), {
+          afterSeq: lastEventIdOf(request),
+        });
+        await sendSse(request, reply, events, { heartbeatMs: deps.sseHeartbeatMs });
+      },
     );
 
     app.post(
       '/feedback/public',
       { schema: { summary: 'Public: like or dislike an answer', body: PublicFeedbackBodySchema, response: { 200: FeedbackResponseSchema } } },
-      async (request) => chat.feedback(request, visitor(request.body.session_token), request.body),
+      async (request) => chat.feedback(callOf(request), visitor(request.body.session_token), request.body),
     );
   };

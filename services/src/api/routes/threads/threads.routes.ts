@@ -19,18 +19,22 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
-import { createThreadChat, postRefusedSchema, type Chatter, type ThreadRoutesDeps } from './thread-chat.js';
+import { createChatService, type ChatServiceDeps } from '../../../chat/service/chat-service.js';
+import type { Chatter } from '../../../chat/service/chatter.js';
+import { sendSse } from '../../sse.js';
+import { callOf, lastEventIdOf, postRefusedSchema, RunParams, runIdOf, ThreadParams, threadIdOf } from './chat-http.js';
 
-/** Path ids stay plain strings here; thread-chat checks them and answers 400 with the spec's texts. */
-const ThreadParams = z.object({ threadId: z.string() });
-const RunParams = ThreadParams.extend({ runId: z.string() });
+export interface ThreadRoutesDeps extends ChatServiceDeps {
+  /** Quiet time after which a live answer's stream sends a heartbeat comment (default 15 s). */
+  sseHeartbeatMs?: number;
+}
 
 /** Signed-in chat (spec §7 "Threads, signed in"), Chat History, and feedback. */
 export const threadRoutes =
   (deps: ThreadRoutesDeps): FastifyPluginAsync =>
   async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    const chat = createThreadChat(deps);
+    const chat = createChatService(deps);
     const assistants = assistantQueries(deps.readDb);
     const owner = (request: FastifyRequest): Chatter => ({ kind: 'owner', ownerId: requireAccount(request).id });
 
@@ -41,7 +45,7 @@ export const threadRoutes =
         const chatter = owner(request);
         const assistant = await assistants.findOwned(requireAccount(request).id, request.body.assistant_id);
         if (!assistant) throw new ApiError(404, messages.assistantNotFound);
-        return reply.status(201).send(await chat.start(request, chatter, assistant, 'app'));
+        return reply.status(201).send(await chat.start(callOf(request), chatter, assistant, 'app'));
       },
     );
 
@@ -55,25 +59,25 @@ export const threadRoutes =
           response: { 201: MessageSchema, 403: postRefusedSchema },
         },
       },
-      async (request, reply) => reply.status(201).send(await chat.post(request, owner(request), request.params.threadId, request.body.content)),
+      async (request, reply) => reply.status(201).send(await chat.post(callOf(request), owner(request), threadIdOf(request.params.threadId), request.body.content)),
     );
 
     app.get(
       '/threads/:threadId/messages',
       { schema: { summary: "A conversation's messages, oldest first", params: ThreadParams, response: { 200: MessageListSchema } } },
-      async (request) => chat.messages(owner(request), request.params.threadId),
+      async (request) => chat.messages(owner(request), threadIdOf(request.params.threadId)),
     );
 
     app.post(
       '/threads/:threadId/runs',
       { schema: { summary: 'Ask the assistant to answer the latest message', params: ThreadParams, body: CreateRunBodySchema, response: { 201: RunSchema } } },
-      async (request, reply) => reply.status(201).send(await chat.requestRun(request, owner(request), request.params.threadId, request.body.assistant_id)),
+      async (request, reply) => reply.status(201).send(await chat.requestRun(callOf(request), owner(request), threadIdOf(request.params.threadId), request.body.assistant_id)),
     );
 
     app.get(
       '/threads/:threadId/runs/:runId',
       { schema: { summary: "A run's status (poll until completed, failed or expired)", params: RunParams, response: { 200: RunSchema } } },
-      async (request) => chat.run(owner(request), request.params.threadId, request.params.runId),
+      async (request) => chat.run(owner(request), threadIdOf(request.params.threadId), runIdOf(request.params.runId)),
     );
 
     app.get(
@@ -85,7 +89,10 @@ export const threadRoutes =
           produces: ['text/event-stream'],
         },
       },
-      async (request, reply) => chat.stream(request, reply, owner(request), request.params.threadId, request.params.runId),
+      async (request, reply) => {
+        const events = await chat.followRun(owner(request), threadIdOf(request.params.threadId), runIdOf(request.params.runId), { afterSeq: lastEventIdOf(request) });
+        await sendSse(request, reply, events, { heartbeatMs: deps.sseHeartbeatMs });
+      },
     );
 
     app.get(
@@ -97,19 +104,19 @@ export const threadRoutes =
           response: { 200: ThreadSchema },
         },
       },
-      async (request) => chat.describe(owner(request), request.params.threadId),
+      async (request) => chat.describe(owner(request), threadIdOf(request.params.threadId)),
     );
 
     app.patch(
       '/threads/:threadId',
       { schema: { summary: 'Rename a conversation', params: ThreadParams, body: RenameThreadBodySchema, response: { 200: ThreadSchema } } },
-      async (request) => chat.rename(request, owner(request), request.params.threadId, request.body.title),
+      async (request) => chat.rename(callOf(request), owner(request), threadIdOf(request.params.threadId), request.body.title),
     );
 
     app.delete(
       '/threads/:threadId',
       { schema: { summary: 'Delete a conversation', params: ThreadParams, response: { 200: z.object({ detail: z.string() }) } } },
-      async (request) => chat.remove(request, owner(request), request.params.threadId),
+      async (request) => chat.remove(callOf(request), owner(request), threadIdOf(request.params.threadId)),
     );
 
     app.get(
@@ -126,6 +133,6 @@ export const threadRoutes =
     app.post(
       '/feedback',
       { schema: { summary: 'Like or dislike an answer (a second rating replaces the first)', body: FeedbackBodySchema, response: { 200: FeedbackResponseSchema } } },
-      async (request) => chat.feedback(request, owner(request), request.body),
+      async (request) => chat.feedback(callOf(request), owner(request), request.body),
     );
   };

@@ -1,4 +1,4 @@
-import { addressKey } from '../../../identity/login-throttle.js';
+import { addressKey } from '../../identity/login-throttle.js';
 
 export interface PublicChatLimitsOptions {
   /** Messages one visitor session may post per minute (a person typing never comes near it). */

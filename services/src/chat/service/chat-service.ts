@@ -1,0 +1,246 @@
+import {
+  chatMessages,
+  detectLanguage,
+  messages,
+  streamIds,
+  type Channel,
+  type LimitKind,
+  type MessageDto,
+  type RunDto,
+  type ThreadDto,
+} from '@kesher/contracts';
+import { assistantQueries, type AssistantRow } from '@kesher/projections/assistants/assistants.queries';
+import { threadQueries, type RunRow } from '@kesher/projections/threads/threads.queries';
+import type { LimitViolations } from '../../analytics/limit-violations.js';
+import { ApiError } from '../../api/api-error.js';
+import { threadDecider, type ThreadCommand } from '../../domain/thread/thread.decider.js';
+import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
+import { DomainError } from '../../platform/commands/decider.js';
+import type { AwaitReadModels, ReadModelProgress } from '../../platform/projections/read-model-progress.js';
+import { createWriteMarks } from '../../platform/projections/write-marks.js';
+import type { Sql } from '../../platform/sql/sql.port.js';
+import type { MessageQuota } from '../../plans/message-quota.js';
+import type { RunStreamHub } from '../run-stream-hub.js';
+import { seconds, toMessageDto, toRunDto, toThreadDto } from './chat-dtos.js';
+import { actorOf, authorKeyOf, newId, readerOf, shareTokenHashOf, writerOf, type Chatter } from './chatter.js';
+import type { PublicChatLimits } from './public-chat-limits.js';
+import { followRunEvents, type RunStreamMessage } from './run-events.js';
+
+export interface ChatServiceDeps {
+  handle: CommandHandler;
+  readDb: Sql;
+  awaitReadModels: AwaitReadModels;
+  clock: () => Date;
+  /** A run nobody finished within this time is expired. */
+  runDeadlineSeconds: number;
+  /** Live answers: in-process when the ai-runner shares this process, LISTEN/NOTIFY across processes. */
+  runStreams?: RunStreamHub;
+  /** Wakes a followed run when the threads read model moves, instead of re-reading it on a timer. */
+  readModels?: ReadModelProgress;
+  /** The plan's monthly message limit of the assistant's owner; absent, messages are not counted against one. */
+  messageQuota?: MessageQuota;
+  /** Rate limits on visitors' messages (per session, address and share link); absent, none apply. */
+  publicChatLimits?: PublicChatLimits;
+  /** Where refusals by the plan's monthly limit and the assistant's chat_limit are recorded (analytics). */
+  limitViolations?: LimitViolations;
+}
+
+/** What a use case needs to know about the call it serves: its id (the events' correlation) and the caller's address. */
+export interface ChatCall {
+  correlationId: string;
+  ip: string;
+}
+
+/**
+ * The chat's use cases, shared by the signed-in routes and the public ones: they differ only in who is
+ * chatting (and how that is proven), never in what chatting does. Ids arrive parsed; refusals are thrown
+ * as ApiError / DomainError with the spec's texts, which the API's one error handler renders.
+ */
+export function createChatService(deps: ChatServiceDeps) {
+  const threads = threadQueries(deps.readDb);
+  const assistants = assistantQueries(deps.readDb);
+  const contextOf = (call: ChatCall, chatter: Chatter): CommandContext => ({ actor: actorOf(chatter), correlationId: call.correlationId, now: deps.clock() });
+  const decideOnThread = (call: ChatCall, chatter: Chatter, threadId: string, command: ThreadCommand) =>
+    deps.handle(threadDecider, streamIds.thread(threadId), command, contextOf(call, chatter));
+  /** A write the caller's next read must see: answered once the read models have it. */
+  async function write(call: ChatCall, chatter: Chatter, threadId: string, command: ThreadCommand) {
+    const result = await decideOnThread(call, chatter, threadId, command);
+    if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
+    return result;
+  }
+  // The two writes of every chat turn (the message, the run) answer without waiting for the projector;
+  // the thread's next read waits instead (see write-marks.ts).
+  const marks = createWriteMarks({ awaitReadModels: deps.awaitReadModels });
+  async function writeFast(call: ChatCall, chatter: Chatter, threadId: string, command: ThreadCommand) {
+    const result = await decideOnThread(call, chatter, threadId, command);
+    if (result.appended) marks.note(threadId, result.appended.position, result.events.map((event) => event.type));
+    return result;
+  }
+
+  /** A limit refused a message: recorded for the owner's limits page (LimitViolated) before the refusal is sent. */
+  const refused = (call: ChatCall, chatter: Chatter, assistant: AssistantRow, kind: LimitKind, limit: number, used: number) =>
+    deps.limitViolations?.record(contextOf(call, chatter), {
+      ownerId: assistant.owner_id,
+      kind,
+      limit,
+      used,
+      requested: null,
+      assistantId: assistant.id,
+      refused: chatter.kind === 'owner' ? 'owner' : 'visitor',
+    });
+
+  async function threadOf(chatter: Chatter, threadId: string) {
+    const thread = await threads.thread(readerOf(chatter), threadId);
+    if (!thread) throw new ApiError(404, chatMessages.threadNotFound);
+    const assistant = await assistants.findById(thread.assistant_id);
+    if (!assistant) throw new ApiError(404, messages.assistantNotFound);
+    // A revoked link ends visitors' conversations too: public chat lives only as long as its share token.
+    if (chatter.kind === 'visitor' && !assistant.share_token) throw new ApiError(403, chatMessages.invalidShareLink);
+    return { thread, assistant };
+  }
+
+  /**
+   * A run as the read model has it. Right after its request the projector may not have it yet: only on
+   * such a miss does the read wait for the thread's own writes, so the common case costs one query.
+   */
+  async function runAfterOwnWrites(chatter: Chatter, threadId: string, runId: string): Promise<RunRow | undefined> {
+    const row = await threads.run(readerOf(chatter), threadId, runId);
+    if (row) return row;
+    await marks.settle(threadId);
+    return threads.run(readerOf(chatter), threadId, runId);
+  }
+
+  return {
+    async start(call: ChatCall, chatter: Chatter, assistant: AssistantRow, channel: Channel) {
+      const threadId = newId('thread');
+      await write(call, chatter, threadId, {
+        type: 'StartThread',
+        data: {
+          threadId,
+          assistantId: assistant.id,
+          assistantOwnerId: assistant.owner_id,
+          ownerId: chatter.kind === 'owner' ? chatter.ownerId : null,
+          visitorSessionHash: chatter.kind === 'visitor' ? chatter.sessionHash : null,
+          isPublic: chatter.kind === 'visitor',
+          channel,
+          shareTokenHash: chatter.kind === 'visitor' ? shareTokenHashOf(assistant) : null,
+        },
+      });
+      return { thread_id: threadId, id: threadId, created_at: seconds(deps.clock()) };
+    },
+
+    async post(call: ChatCall, chatter: Chatter, threadId: string, content: string): Promise<MessageDto> {
+      const { assistant } = await threadOf(chatter, threadId);
+      if (chatter.kind === 'visitor') {
+        const wait = deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id }) ?? 0;
+        if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
+      }
+      // Counted against the assistant owner's plan, whoever writes: the owner, or a visitor by share link.
+      const quota = await deps.messageQuota?.check(assistant.owner_id);
+      if (quota && !quota.allowed) {
+        await refused(call, chatter, assistant, 'monthly_messages', quota.limit, quota.used);
+        throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
+      }
+      const messageId = newId('msg');
+      const now = deps.clock();
+      const { appended } = await writeFast(call, chatter, threadId, {
+        type: 'PostUserMessage',
+        data: { requester: writerOf(chatter, assistant), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit },
+      }).catch(async (error: unknown) => {
+        if (error instanceof DomainError && error.message === chatMessages.chatLimitReached(assistant.chat_limit)) {
+          await refused(call, chatter, assistant, 'chat_limit', assistant.chat_limit, assistant.chat_limit);
+        }
+        throw error;
+      });
+      if (appended) deps.messageQuota?.accepted(assistant.owner_id, appended.position);
+      // The decider accepted exactly this message: it is what the read model will hold.
+      return toMessageDto({ id: messageId, thread_id: threadId, role: 'user', text: content, run_id: null, sources: [], created_at: seconds(now) });
+    },
+
+    async messages(chatter: Chatter, threadId: string) {
+      await threadOf(chatter, threadId);
+      await marks.settle(threadId);
+      return { object: 'list' as const, data: (await threads.messages(readerOf(chatter), threadId)).map(toMessageDto) };
+    },
+
+    async requestRun(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId: string): Promise<RunDto> {
+      const { assistant } = await threadOf(chatter, threadId);
+      if (assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
+      const runId = newId('run');
+      const now = deps.clock();
+      const deadlineAt = new Date(now.getTime() + deps.runDeadlineSeconds * 1000);
+      await writeFast(call, chatter, threadId, {
+        type: 'RequestRun',
+        data: { requester: writerOf(chatter, assistant), runId, assistantId: assistant.id, deadlineAt: deadlineAt.toISOString(), now: now.toISOString() },
+      });
+      // A new run is queued; the worker may already be on it, which the next read (or the stream) shows.
+      const requested: RunRow = { id: runId, thread_id: threadId, assistant_id: assistant.id, status: 'queued', error: null, message_id: null, deadline_at: deadlineAt, created_at: seconds(now), settled_at: null };
+      return toRunDto(requested, assistant, deps.clock());
+    },
+
+    async run(chatter: Chatter, threadId: string, runId: string): Promise<RunDto> {
+      const { assistant } = await threadOf(chatter, threadId);
+      const row = await runAfterOwnWrites(chatter, threadId, runId);
+      if (!row) throw new ApiError(404, chatMessages.runNotFound);
+      return toRunDto(row, assistant, deps.clock());
+    },
+
+    /**
+     * One run's answer as it is produced: `delta` messages (id = sequence number, so a client reconnecting
+     * with Last-Event-ID resumes after what it has), then exactly one of `completed` (with the stored
+     * message: the final word), `failed` or `expired`. Access is checked before anything is returned, so
+     * a refusal is an ordinary error answer rather than a broken stream.
+     */
+    async followRun(chatter: Chatter, threadId: string, runId: string, options: { afterSeq: number }): Promise<(signal: AbortSignal) => AsyncGenerator<RunStreamMessage>> {
+      const { assistant } = await threadOf(chatter, threadId);
+      const mark = deps.readModels?.position('threads');
+      const row = await runAfterOwnWrites(chatter, threadId, runId);
+      if (!row) throw new ApiError(404, chatMessages.runNotFound);
+      return (signal) =>
+        followRunEvents(
+          { threads, reader: readerOf(chatter), clock: deps.clock, runStreams: deps.runStreams, readModels: deps.readModels },
+          { assistant, threadId, runId, first: row, mark, afterSeq: options.afterSeq, signal },
+        );
+    },
+
+    async rename(call: ChatCall, chatter: Chatter, threadId: string, title: string): Promise<ThreadDto> {
+      const { assistant } = await threadOf(chatter, threadId);
+      await write(call, chatter, threadId, { type: 'RenameThread', data: { requester: readerOf(chatter), title } });
+      const renamed = await threads.thread(readerOf(chatter), threadId);
+      if (!renamed) throw new ApiError(404, chatMessages.threadNotFound);
+      return toThreadDto(renamed, assistant);
+    },
+
+    /** One conversation as Chat History lists it (the owner opening a visitor's one learns it is `is_public`). */
+    async describe(chatter: Chatter, threadId: string): Promise<ThreadDto> {
+      const { thread, assistant } = await threadOf(chatter, threadId);
+      return toThreadDto(thread, assistant);
+    },
+
+    async remove(call: ChatCall, chatter: Chatter, threadId: string) {
+      await threadOf(chatter, threadId);
+      await write(call, chatter, threadId, { type: 'DeleteThread', data: { requester: readerOf(chatter) } });
+      return { detail: 'Thread deleted' };
+    },
+
+    async feedback(
+      call: ChatCall,
+      chatter: Chatter,
+      body: { thread_id: string; message_id: string; rating: 'like' | 'dislike'; comment: string | null; source: string },
+    ) {
+      const { assistant } = await threadOf(chatter, body.thread_id);
+      const { rating, comment, source } = body;
+      await write(call, chatter, body.thread_id, {
+        type: 'GiveFeedback',
+        data: { requester: writerOf(chatter, assistant), messageId: body.message_id, rating, comment, authorKey: authorKeyOf(chatter), source },
+      });
+      return { detail: 'Thank you for your feedback!', rating };
+    },
+
+    /** Chat History: the owner's conversations with one assistant, including visitors' public ones. */
+    async listForAssistant(ownerId: string, assistant: AssistantRow) {
+      return (await threads.threadsOfAssistant(ownerId, assistant.id)).map((row) => toThreadDto(row, assistant));
+    },
+  };
+}
+export type ChatService = ReturnType<typeof createChatService>;

@@ -1,0 +1,115 @@
+import type { AllPosition } from '@kesher/contracts';
+import type { MessageDto } from '@kesher/contracts';
+import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
+import type { RunRow, ThreadQueries, ThreadReader } from '@kesher/projections/threads/threads.queries';
+import type { ReadModelProgress } from '../../platform/projections/read-model-progress.js';
+import type { RunStreamEvent, RunStreamHub } from '../run-stream-hub.js';
+import { toMessageDto, toRunDto } from './chat-dtos.js';
+
+/** What a followed run says, in the order it says it: deltas, then exactly one end. */
+export type RunStreamMessage =
+  | { event: 'delta'; id: number; data: { text: string } }
+  | { event: 'completed'; data: { run_id: string; message: MessageDto | null } }
+  | { event: 'failed' | 'expired'; data: { run_id: string; message: string } };
+
+/** While the worker has not said it is done, re-read the run this often anyway (a lost end, a dead worker). */
+const SAFETY_POLL_MS = 1000;
+/** Without progress notifications, how often to re-read the run. */
+const READ_MODEL_POLL_MS = 50;
+
+export interface RunEventsDeps {
+  threads: ThreadQueries;
+  reader: ThreadReader;
+  clock: () => Date;
+  runStreams?: RunStreamHub;
+  readModels?: ReadModelProgress;
+}
+
+export interface FollowedRun {
+  assistant: Pick<AssistantRow, 'external_id'>;
+  threadId: string;
+  runId: string;
+  /** The run as read when access was checked. */
+  first: RunRow;
+  /** How far the threads read model was before `first` was read. */
+  mark: AllPosition | undefined;
+  /** Deltas the client already has (its Last-Event-ID). */
+  afterSeq: number;
+  /** Aborted when the client goes away: the loop stops at once. */
+  signal: AbortSignal;
+}
+
+/**
+ * The live pieces come from the run stream hub; the end comes from the read model, which holds the
+ * stored answer whichever process produced it. The loop sleeps until something can have changed: a
+ * piece arrives, the worker ends its stream, the read model moves, the deadline passes, or the client
+ * leaves — it never re-reads the run for a mere piece.
+ */
+export async function* followRunEvents(deps: RunEventsDeps, run: FollowedRun): AsyncGenerator<RunStreamMessage> {
+  const { threads, reader } = deps;
+  const { threadId, runId, signal } = run;
+  const pending: Extract<RunStreamEvent, { kind: 'delta' }>[] = [];
+  let wake: (() => void) | undefined;
+  const rouse = () => wake?.();
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  // The worker's end of the stream says the outcome is recorded; the read model then shows it shortly.
+  let workerDone = !deps.runStreams;
+  const unfollow = deps.runStreams?.follow(runId, run.afterSeq, (event) => {
+    if (event.kind === 'delta') pending.push(event);
+    else workerDone = true;
+    rouse();
+  });
+  signal.addEventListener('abort', rouse);
+  let row: RunRow | undefined = run.first;
+  let mark = run.mark;
+  try {
+    while (!signal.aborted) {
+      for (const delta of pending.splice(0)) yield { event: 'delta', id: delta.seq, data: { text: delta.text } };
+      row ??= await threads.run(reader, threadId, runId);
+      if (!row) return;
+      const dto = toRunDto(row, run.assistant, deps.clock());
+      if (dto.status === 'completed' || dto.status === 'failed' || dto.status === 'expired') {
+        // Pieces that arrived while the run was read still go first: the end is the last word.
+        for (const delta of pending.splice(0)) yield { event: 'delta', id: delta.seq, data: { text: delta.text } };
+        if (dto.status === 'completed') {
+          const message = dto.message_id ? await threads.message(reader, threadId, dto.message_id) : undefined;
+          yield { event: 'completed', data: { run_id: runId, message: message ? toMessageDto(message) : null } };
+        } else {
+          yield { event: dto.status, data: { run_id: runId, message: dto.last_error?.message ?? 'Unknown error occurred' } };
+        }
+        return;
+      }
+      if (pending.length > 0) continue;
+      // A run past its deadline reads as expired, so never sleep beyond it.
+      const cap = Math.min(SAFETY_POLL_MS, Math.max(0, row.deadline_at.getTime() - deps.clock().getTime()) + 10);
+      const wasDone = workerDone;
+      if (!workerDone) {
+        // Until the worker ends its stream; the slow re-read covers a lost end and a worker that died.
+        await nap(cap);
+      } else if (deps.readModels) {
+        const napping = nap(cap);
+        await Promise.race([deps.readModels.waitForMove('threads', mark, cap), napping]);
+        rouse();
+      } else {
+        await nap(Math.min(READ_MODEL_POLL_MS, cap));
+      }
+      // Woken by a piece alone: nothing about the run's end can have changed, so it is not read again.
+      if (pending.length > 0 && wasDone === workerDone) continue;
+      // Read again, noting first how far the read model was, so a change landing meanwhile is not missed.
+      mark = deps.readModels?.position('threads');
+      row = undefined;
+    }
+  } finally {
+    signal.removeEventListener('abort', rouse);
+    unfollow?.();
+  }
+}
