@@ -8,3 +8,4 @@ export * from './safe-text.js';
 export * from './analytics.dto.js';
 export * from './crawler.dto.js';
 export * from './billing.dto.js';
+export * from './google-drive.dto.js';

@@ -1,5 +1,6 @@
 import { assistantMigrations } from '../domain/assistant/assistant.migrations.js';
 import { identityMigrations } from '../identity/identity.migrations.js';
+import { driveMigrations } from '../drive/drive-connections.js';
 import { blobMigrations } from '../platform/blobs/blob.migrations.js';
 import { busMigrations } from '../platform/bus/bus.migrations.js';
 import { eventStoreMigrations } from '../platform/event-store/sql-event-store.schema.js';
@@ -22,5 +23,6 @@ export function schemaModules(options: { sqlEventStore: boolean }): SchemaModule
     { module: 'blobs', migrations: blobMigrations },
     { module: 'identity', migrations: identityMigrations },
     { module: 'assistants', migrations: assistantMigrations },
+    { module: 'drive', migrations: driveMigrations },
   ];
 }

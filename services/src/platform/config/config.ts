@@ -40,6 +40,14 @@ export const ConfigSchema = z.object({
   TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_JWKS_URL: z.string().url().optional(),
+  /**
+   * Google Drive import: the OAuth client's secret (with GOOGLE_CLIENT_ID) and Google's endpoints, each
+   * replaceable by a stand-in (tests, a demo on `make start`). Without the secret, Drive says it is not set up.
+   */
+  GOOGLE_CLIENT_SECRET: z.preprocess(unsetIfEmpty, z.string().optional()),
+  GOOGLE_AUTHORIZE_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_OAUTH_URL: z.string().url().default('https://oauth2.googleapis.com'),
+  GOOGLE_DRIVE_API_URL: z.string().url().default('https://www.googleapis.com'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   /** Comma-separated browser origins allowed by CORS; empty allows any. */
   CORS_ORIGINS: z.string().default(''),
@@ -75,6 +83,14 @@ export const ConfigSchema = z.object({
   /** Overrides the free plan's max_assistants and max_files (files per assistant), like the monthly messages. */
   PLAN_FREE_MAX_ASSISTANTS: z.coerce.number().int().nonnegative().optional(),
   PLAN_FREE_MAX_FILES: z.coerce.number().int().nonnegative().optional(),
+  /**
+   * Stripe: with a secret key, checkout, the portal and cancelling go through Stripe and its webhooks
+   * (signed with STRIPE_WEBHOOK_SECRET) drive subscriptions; without one, the built-in test payment page
+   * takes test cards. STRIPE_API_URL points the client elsewhere (tests: a local stand-in of Stripe's API).
+   */
+  STRIPE_SECRET_KEY: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
+  STRIPE_API_URL: z.preprocess(unsetIfEmpty, z.string().url().optional()),
   /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
   /** Attempts a bus message gets (a throwing handler, or a process that died handling it) before it is parked as a dead letter. */
