@@ -17,3 +17,4 @@ export * from './rules/plans.js';
 export * from './rules/analytics.js';
 export * from './rules/automation.js';
 export * from './http/automation.dto.js';
+export * from './events/automation.events.js';

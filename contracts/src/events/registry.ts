@@ -22,6 +22,22 @@ import {
 } from './crawler-site.events.js';
 import { LimitViolatedSchema, QueryTrackedSchema } from './analytics.events.js';
 import {
+  ActionCalledSchema,
+  ActionCreatedSchema,
+  ActionDeletedSchema,
+  ActionUpdatedSchema,
+  ExternalApiConfigDeletedSchema,
+  ExternalApiConfiguredSchema,
+  GuidelineCreatedSchema,
+  GuidelineDeletedSchema,
+  GuidelineUpdatedSchema,
+  RunActionsRequiredSchema,
+  WorkflowCreatedSchema,
+  WorkflowDeletedSchema,
+  WorkflowFiredSchema,
+  WorkflowUpdatedSchema,
+} from './automation.events.js';
+import {
   AssistantCreatedSchema,
   AssistantDeletedSchema,
   AssistantSlotFreedSchema,
@@ -105,6 +121,20 @@ export const eventDefinitions = {
   CrawledPagesDeleted: { version: 1, schema: CrawledPagesDeletedSchema },
   LimitViolated: { version: 1, schema: LimitViolatedSchema },
   QueryTracked: { version: 1, schema: QueryTrackedSchema },
+  WorkflowCreated: { version: 1, schema: WorkflowCreatedSchema },
+  WorkflowUpdated: { version: 1, schema: WorkflowUpdatedSchema },
+  WorkflowDeleted: { version: 1, schema: WorkflowDeletedSchema },
+  GuidelineCreated: { version: 1, schema: GuidelineCreatedSchema },
+  GuidelineUpdated: { version: 1, schema: GuidelineUpdatedSchema },
+  GuidelineDeleted: { version: 1, schema: GuidelineDeletedSchema },
+  ActionCreated: { version: 1, schema: ActionCreatedSchema },
+  ActionUpdated: { version: 1, schema: ActionUpdatedSchema },
+  ActionDeleted: { version: 1, schema: ActionDeletedSchema },
+  ExternalApiConfigured: { version: 1, schema: ExternalApiConfiguredSchema },
+  ExternalApiConfigDeleted: { version: 1, schema: ExternalApiConfigDeletedSchema },
+  WorkflowFired: { version: 1, schema: WorkflowFiredSchema },
+  RunActionsRequired: { version: 1, schema: RunActionsRequiredSchema },
+  ActionCalled: { version: 1, schema: ActionCalledSchema },
 } satisfies Record<string, EventDefinition>;
 
 export type EventType = keyof typeof eventDefinitions;

@@ -15,6 +15,8 @@ export const streamIds = {
   limitViolation: (id: string) => `limitviolation-${id}`,
   /** One query an owner reported through POST /analytics/track-query. */
   trackedQuery: (id: string) => `trackedquery-${id}`,
+  /** An owner's workflows, guidelines, actions and assistants' external API endpoints (one stream per owner). */
+  automation: (ownerId: string) => `automation-${ownerId}`,
 } as const;
 
 export function categoryOf(streamId: string): string {

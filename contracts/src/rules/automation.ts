@@ -106,6 +106,8 @@ export const automationMessages = {
   actionHttpError: (status: number) => `The API answered with HTTP ${status}`,
   actionRefused: (reason: string) => `The address was refused: ${reason}`,
   actionUnreachable: (reason: string) => `The API could not be reached: ${reason}`,
+  actionNotJson: (contentType: string | null) => `The API's response is not JSON (${contentType ?? 'no content type'})`,
+  actionInputInvalid: (name: string, type: string) => `Input "${name}" must be a ${type}`,
   /** Said in the answer when a run's action failed (it completes; never hangs). */
   actionFailedInAnswer: { en: (title: string) => `I could not complete "${title}" right now: the action failed.`, he: (title: string) => `לא הצלחתי לבצע את "${title}" כרגע: הפעולה נכשלה.` },
 } as const;

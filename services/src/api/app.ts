@@ -30,6 +30,11 @@ import { threadRoutes } from './routes/threads/threads.routes.js';
 import { crawlerSettingsRoutes, type CrawlerSettingsRoutesDeps } from './routes/crawler-settings/crawler-settings.routes.js';
 import { crawlProgressRoutes, type CrawlProgressDeps } from './routes/web-crawler/crawl-progress.ws.js';
 import { webCrawlerRoutes, type CrawlerRoutesDeps } from './routes/web-crawler/web-crawler.routes.js';
+import { workflowRoutes } from './routes/workflows/workflows.routes.js';
+import { guidelineRoutes } from './routes/guidelines/guidelines.routes.js';
+import { actionRoutes } from './routes/actions/actions.routes.js';
+import { externalApiRoutes } from './routes/external-api/external-api.routes.js';
+import type { AutomationRoutesDeps } from './routes/workflows/automation-routes.deps.js';
 
 export interface AppDeps {
   health: HealthDeps;
@@ -50,6 +55,8 @@ export interface AppDeps {
   analytics?: AnalyticsApp;
   /** The Smart Web Crawler: /web-crawler/*, /crawler-settings/*, /assistants/{id}/crawler-pages and the progress socket. */
   crawler?: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps };
+  /** Workflows, guidelines, actions and the assistants' external API endpoints. */
+  automation?: AutomationRoutesDeps;
   /**
    * pino through Fastify: `true` logs at info, or give the level (and a destination, for tests). Errors
    * are logged with their stack by the error handler; per-request lines are off (they would drown them).
@@ -114,6 +121,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await api.register(webCrawlerRoutes(deps.crawler.routes));
         await api.register(crawlerSettingsRoutes(deps.crawler.settings));
         await api.register(crawlProgressRoutes(deps.crawler.progress));
+      }
+      if (deps.automation) {
+        await api.register(workflowRoutes(deps.automation));
+        await api.register(guidelineRoutes(deps.automation));
+        await api.register(actionRoutes(deps.automation));
+        await api.register(externalApiRoutes(deps.automation));
       }
     },
     { prefix: '/api/v1' },

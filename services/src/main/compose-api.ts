@@ -24,6 +24,7 @@ import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { Platform } from './compose-platform.js';
 import { composeAnalytics } from '../analytics/compose-analytics.js';
 import { composeCrawlerApi } from './compose-crawler.js';
+import { composeAutomationApi } from './compose-automation.js';
 
 export interface ApiWiring {
   platform: Platform;
@@ -79,6 +80,7 @@ export async function composeApi(wiring: ApiWiring) {
   const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), clock, accepted: createWriteMarks({ awaitReadModels }) });
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   const crawler = composeCrawlerApi({ platform, blobs: wiring.blobs, knowledge: wiring.knowledge, readModels: wiring.readModels, awaitReadModels, allowances, planOf, authenticator, clock });
+  const automation = composeAutomationApi({ platform, awaitReadModels, clock });
 
   const app = await buildApp({
     logger: wiring.logger === true ? { level: config.LOG_LEVEL } : wiring.logger,
@@ -142,8 +144,10 @@ export async function composeApi(wiring: ApiWiring) {
     limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota, limitsService: analytics.limitsService },
     analytics: analytics.app,
     crawler: crawler.deps,
+    automation: automation.deps,
   });
   app.addHook('onClose', async () => crawler.close());
+  app.addHook('onClose', async () => automation.close());
   if (demo) await ensureDemoAccounts({ registration, sessions, passwords });
   return { app, demoAccounts: demo, publicUrl };
 }

@@ -55,8 +55,9 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
     headers ??= browserHeaders();
     const stream = gotScraping.stream({
       url: request.url.href,
-      method: 'GET',
+      method: request.method ?? 'GET',
       headers: { ...headers, ...request.headers },
+      ...(request.body !== undefined ? { body: request.body } : {}),
       dnsLookup: request.lookup,
       followRedirect: false,
       throwHttpErrors: false,

@@ -17,6 +17,10 @@ export interface HopRequest {
   timeoutMs: number;
   connectTimeoutMs: number;
   signal?: AbortSignal;
+  /** GET when absent. */
+  method?: string;
+  /** The request body (API actions); none when absent. */
+  body?: string;
 }
 
 export interface HopResponse {
@@ -44,6 +48,9 @@ export interface OutboundRequest {
   timeoutMs?: number;
   maxRedirects?: number;
   signal?: AbortSignal;
+  /** GET when absent (the crawler); API actions send POST, PUT, PATCH, DELETE with a body. */
+  method?: string;
+  body?: string;
 }
 
 export interface OutboundResponse {
@@ -114,6 +121,8 @@ export function createOutboundFetch(deps: OutboundFetchDeps): OutboundFetch {
     const seen = new Set<string>();
     const redirects: string[] = [];
     let headers = { ...request.headers };
+    let method = request.method ?? 'GET';
+    let body = request.body;
     let url = checkedUrl(request.url);
     const originalOrigin = url.origin;
 
@@ -131,6 +140,8 @@ export function createOutboundFetch(deps: OutboundFetchDeps): OutboundFetch {
         timeoutMs: remaining,
         connectTimeoutMs: Math.min(limits.connectTimeoutMs, remaining),
         ...(request.signal ? { signal: request.signal } : {}),
+        ...(method !== 'GET' ? { method } : {}),
+        ...(body !== undefined ? { body } : {}),
       }).catch((error: unknown) => {
         if (error instanceof OutboundError && error.reason === 'timeout') throw outboundErrors.timeout(url.href, Math.round(timeoutMs / 1000));
         throw error;
@@ -153,6 +164,11 @@ export function createOutboundFetch(deps: OutboundFetchDeps): OutboundFetch {
         if (seen.has(withoutFragment(next))) throw outboundErrors.redirectLoop(request.url);
         if (redirects.length >= maxRedirects) throw outboundErrors.tooManyRedirects(request.url, maxRedirects);
         if (next.origin !== originalOrigin) headers = withoutCredentials(headers);
+        // As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body; 307/308 repeat the request.
+        if (hop.status === 303 || ((hop.status === 301 || hop.status === 302) && method === 'POST')) {
+          if (method !== 'HEAD') method = 'GET';
+          body = undefined;
+        }
         redirects.push(next.href);
         url = next;
         continue;

@@ -1,0 +1,100 @@
+import {
+  AutomationDeletedResponseSchema,
+  AutomationIdParamSchema,
+  automationMessages as M,
+  WorkflowBodySchema,
+  WorkflowListSchema,
+  WorkflowMatchBodySchema,
+  WorkflowMatchResponseSchema,
+  WorkflowOverlapsResponseSchema,
+  WorkflowSchema,
+  type WorkflowFields,
+} from '@kesher/contracts';
+import type { Saved } from '@kesher/projections/automation/automation.queries';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { toWorkflowDto, workflowFields } from '../../../automation/automation-mapper.js';
+import { buildWorkflowIndex, findOverlaps, type WorkflowCandidate } from '../../../automation/workflow-matcher.js';
+import { ApiError } from '../../api-error.js';
+import { automationCommands, newAutomationId, type AutomationRoutesDeps } from './automation-routes.deps.js';
+
+const matchable = (saved: Saved<WorkflowFields>) => ({ id: saved.id, title: saved.fields.title, triggerCondition: saved.fields.triggerCondition, trainingPhrases: saved.fields.trainingPhrases });
+const candidateDto = (c: WorkflowCandidate) => ({ workflow_id: c.workflowId, title: c.title, score: c.score, matched_phrases: c.matchedPhrases, matched_on: c.matchedOn });
+
+/** Spec part 2 §7 workflows: GET, POST, PUT /{id} (whole workflow), DELETE /{id}; beyond it: /workflows/match and /workflows/overlaps. */
+export const workflowRoutes =
+  (deps: AutomationRoutesDeps): FastifyPluginAsync =>
+  async (plain) => {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    const automation = automationCommands(deps);
+
+    async function saved(ownerId: string, id: string) {
+      const workflow = await automation.queries.workflow(ownerId, id);
+      if (!workflow) throw new ApiError(404, M.workflowNotFound);
+      return toWorkflowDto(workflow);
+    }
+
+    app.get('/workflows', { schema: { summary: "The signed-in owner's workflows, oldest first", response: { 200: WorkflowListSchema } } }, async (request) =>
+      (await automation.queries.workflows(automation.owner(request))).map(toWorkflowDto),
+    );
+
+    app.post(
+      '/workflows',
+      { schema: { summary: 'Create a workflow (empty training phrases are dropped; linked actions must be the owner’s)', body: WorkflowBodySchema, response: { 200: WorkflowSchema } } },
+      async (request) => {
+        const workflowId = newAutomationId('wf');
+        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveWorkflow', data: { ownerId: owner, workflowId, workflow: workflowFields(request.body), create: true } }));
+        return saved(ownerId, workflowId);
+      },
+    );
+
+    app.put(
+      '/workflows/:id',
+      { schema: { summary: 'Replace a workflow (whole workflow)', params: AutomationIdParamSchema, body: WorkflowBodySchema, response: { 200: WorkflowSchema } } },
+      async (request) => {
+        const workflowId = request.params.id;
+        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveWorkflow', data: { ownerId: owner, workflowId, workflow: workflowFields(request.body), create: false } }));
+        return saved(ownerId, workflowId);
+      },
+    );
+
+    app.delete('/workflows/:id', { schema: { summary: 'Delete a workflow', params: AutomationIdParamSchema, response: { 200: AutomationDeletedResponseSchema } } }, async (request) => {
+      await automation.run(request, (ownerId) => ({ type: 'DeleteWorkflow', data: { ownerId, workflowId: request.params.id } }));
+      return { success: true as const, message: 'Workflow deleted' };
+    });
+
+    app.post(
+      '/workflows/match',
+      {
+        schema: {
+          summary: 'Which workflow would fire for this message: the workflow, its score (0..1), the phrases that matched, and the best candidates',
+          body: WorkflowMatchBodySchema,
+          response: { 200: WorkflowMatchResponseSchema },
+        },
+      },
+      async (request) => {
+        const workflows = await automation.queries.workflows(automation.owner(request));
+        const match = buildWorkflowIndex(workflows.map(matchable)).match(request.body.message);
+        return { fired: match.fired ? candidateDto(match.fired) : null, threshold: match.threshold, candidates: match.candidates.map(candidateDto) };
+      },
+    );
+
+    app.get(
+      '/workflows/overlaps',
+      { schema: { summary: "Training phrases that fire another of the owner's workflows (or nearly): phrases to make more specific", response: { 200: WorkflowOverlapsResponseSchema } } },
+      async (request) => {
+        const workflows = await automation.queries.workflows(automation.owner(request));
+        return {
+          overlaps: findOverlaps(workflows.map(matchable)).map((o) => ({
+            workflow_id: o.workflowId,
+            workflow_title: o.workflowTitle,
+            other_workflow_id: o.otherWorkflowId,
+            other_workflow_title: o.otherWorkflowTitle,
+            phrase: o.phrase,
+            score: o.score,
+            other_score: o.otherScore,
+          })),
+        };
+      },
+    );
+  };

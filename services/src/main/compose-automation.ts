@@ -1,0 +1,35 @@
+import type { AutomationRoutesDeps } from '../api/routes/workflows/automation-routes.deps.js';
+import { createGotScrapingTransport } from '../outbound/got-scraping.transport.js';
+import { createOutboundFetch } from '../outbound/outbound-fetch.js';
+import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
+import { createSecretBox, type SecretBox } from '../platform/secrets/secret-box.js';
+import { loadSecretsKey } from '../platform/secrets/secrets-key.js';
+import type { Platform } from './compose-platform.js';
+
+/** The secret box of this deployment (SECRETS_KEY, or the key kept under DATA_DIR). */
+export const automationSecrets = (platform: Platform): SecretBox => createSecretBox({ key: loadSecretsKey(platform.config) });
+
+/**
+ * The guarded fetch API actions call through: the crawler's SSRF guard and OUTBOUND_ALLOWLIST, its own
+ * HTTP client (kept-alive sockets not shared with the crawler's).
+ */
+export function actionsOutbound(platform: Platform) {
+  const { transport, close } = createGotScrapingTransport({ maxSockets: 8 });
+  return { fetch: createOutboundFetch({ transport, allowlist: platform.config.OUTBOUND_ALLOWLIST }), close };
+}
+
+/** The workflow, guideline, action and external-API routes, for composeApi. */
+export function composeAutomationApi(wiring: { platform: Platform; awaitReadModels: AwaitReadModels; clock: () => Date }): { deps: AutomationRoutesDeps; close: () => void } {
+  const outbound = actionsOutbound(wiring.platform);
+  return {
+    deps: {
+      handle: wiring.platform.handle,
+      readDb: wiring.platform.sql,
+      awaitReadModels: wiring.awaitReadModels,
+      clock: wiring.clock,
+      secrets: automationSecrets(wiring.platform),
+      fetch: outbound.fetch,
+    },
+    close: outbound.close,
+  };
+}
