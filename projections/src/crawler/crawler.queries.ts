@@ -350,6 +350,19 @@ export function crawlerQueries(db: Queryable) {
       );
       return rows[0] && toCrawl(rows[0]);
     },
+    /**
+     * The owner's finished previews another preview makes obsolete: those of the same assistant (or, without
+     * one, of the same site), and any finished before `staleBefore` (abandoned). Their stored pages can go.
+     */
+    async supersededPreviews(ownerId: string, input: { exceptCrawlId: string; assistantId: string | null; host: string; staleBefore: Date }): Promise<string[]> {
+      const { rows } = await db.query<{ crawl_id: string }>(
+        `SELECT crawl_id FROM crawls WHERE owner_id = $1 AND mode = 'preview' AND status IN ('completed', 'error') AND crawl_id <> $2
+           AND (($3::text IS NOT NULL AND assistant_id = $3) OR ($3::text IS NULL AND assistant_id IS NULL AND (start_url LIKE $4 OR start_url LIKE $5)) OR finished_at < $6)
+         ORDER BY requested_at DESC LIMIT 200`,
+        [ownerId, input.exceptCrawlId, input.assistantId, `http://${input.host}%`, `https://${input.host}%`, input.staleBefore.toISOString()],
+      );
+      return rows.map((row) => row.crawl_id);
+    },
     /** The configuration's latest finished crawl with pages (a preview of its site, or a crawl of it). */
     async latestFinishedCrawlOfAssistant(ownerId: string, assistantId: string): Promise<CrawlRecord | undefined> {
       const { rows } = await db.query<CrawlRow>(

@@ -6,6 +6,7 @@ import type { CrawlerSettingsRoutesDeps } from '../api/routes/crawler-settings/c
 import type { CrawlProgressDeps } from '../api/routes/web-crawler/crawl-progress.ws.js';
 import type { CrawlerRoutesDeps } from '../api/routes/web-crawler/web-crawler.routes.js';
 import { createSiteKnowledge } from '../crawler/site-knowledge.js';
+import { createDocumentTextReader } from '../knowledge/document-text.js';
 import type { Authenticator } from '../identity/authenticator.js';
 import { createGotScrapingTransport } from '../outbound/got-scraping.transport.js';
 import { createOutboundFetch } from '../outbound/outbound-fetch.js';
@@ -47,14 +48,22 @@ export function composeCrawlerApi(wiring: {
   const { platform } = wiring;
   const guarded = outbound(platform);
   const site = createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage: storageOf(platform, wiring.knowledge) });
+  // The preview's PDFs and DOCX files are read in a sandbox of their own (one thread, started on the first document).
+  const documents = createDocumentTextReader({
+    maxMemoryMb: platform.config.EXTRACT_MAX_MEMORY_MB,
+    timeLimitMs: platform.config.EXTRACT_TIME_LIMIT_SECONDS && platform.config.EXTRACT_TIME_LIMIT_SECONDS * 1000,
+  });
   const common = { readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock: wiring.clock };
   return {
     deps: {
-      routes: { ...common, handle: platform.handle, blobs: wiring.blobs, site, readModels: wiring.readModels, checkTarget: guarded.checkTarget, fetch: guarded.fetch, planOf: wiring.planOf },
+      routes: { ...common, handle: platform.handle, blobs: wiring.blobs, site, readModels: wiring.readModels, checkTarget: guarded.checkTarget, fetch: guarded.fetch, planOf: wiring.planOf, documentText: documents.text },
       settings: { ...common, site, knowledge: wiring.knowledge },
       progress: { readDb: platform.sql, readModels: wiring.readModels, authenticator: wiring.authenticator, clock: wiring.clock },
     },
-    close: guarded.close,
+    close: () => {
+      guarded.close();
+      void documents.close();
+    },
   };
 }
 

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { buildDocx } from '../../knowledge/testing/office-builders.js';
+import { writePdf } from '../../knowledge/testing/pdf-writer.js';
 import { startTestServer, type TestServer } from '../../outbound/testing/test-server.js';
 import { siteLayout } from './site-layout.js';
 import { encodeWindows1255 } from './windows-1255.js';
@@ -23,6 +25,8 @@ export interface LocalSiteOptions {
   robotsTxt?: string;
   /** Every response waits this long (politeness and concurrency tests). */
   latencyMs?: number;
+  /** The home page also links a catering menu as a real PDF and a wholesale price list as a DOCX (with text). */
+  documents?: boolean;
 }
 
 export interface LocalSite extends TestServer {
@@ -84,7 +88,8 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
           <li><a href="/events/2026/01">Events</a></li><li><a href="/search?q=bread">Search</a></li><li><a href="a/b/">Nested</a></li><li><a href="/old-pricing">Old prices</a></li>
           <li><a href="/loop1">Loop</a></li><li><a href="/missing">Missing</a></li><li><a href="/big">The long story</a></li><li><a href="/legacy">ישן</a></li><li><a href="/files/menu.pdf">Menu</a></li>
           <li><a href="/products/mug?ref=home">Mug</a></li><li><a href="/private/secret">Staff</a></li><li><a href="https://other.test/">Friends</a></li><li><a href="mailto:hi@example.test">Mail</a></li>
-          ${Array.from({ length: slowPages }, (_unused, i) => `<li><a href="/slow/${i}">Slow ${i}</a></li>`).join('')}</ul>`));
+          ${Array.from({ length: slowPages }, (_unused, i) => `<li><a href="/slow/${i}">Slow ${i}</a></li>`).join('')}
+          ${options.documents ? '<li><a href="/files/catering.pdf">Catering</a></li><li><a href="/files/wholesale.docx">Wholesale</a></li>' : ''}</ul>`));
       case '/pricing':
         return html(page('en', 'Pricing', `<h1>Price list${v}</h1><p>Fresh bread and cakes at honest prices.</p><ul><li>Sourdough loaf — $8.50</li><li>Cheesecake — $32</li><li>Cookie box — $15</li></ul><p>Delivery is free above $50.</p>`));
       case '/about':
@@ -109,6 +114,15 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
         return html(page('en', 'The long story', `<h1>The long story</h1>${'<p>Every loaf begins the evening before, when the starter is fed and the flour is weighed.</p>'.repeat(5000)}`));
       case '/files/menu.pdf':
         return { type: 'application/pdf', body: Buffer.from('%PDF-1.4\n% a tiny stand-in for a menu\n%%EOF\n') };
+      case '/files/catering.pdf':
+        if (!options.documents) return null;
+        return { type: 'application/pdf', body: writePdf([{ heading: `Catering menu${v}`, paragraphs: ['A platter of twelve rye rolls costs 45 dollars.', 'Orders for events need two days of notice.'] }]) };
+      case '/files/wholesale.docx':
+        if (!options.documents) return null;
+        return {
+          type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          body: buildDocx([{ heading: `Wholesale price list${v}` }, { paragraph: 'Cafes buy our baguettes at 3 dollars each, from fifty a week.' }]),
+        };
       case '/old-pricing':
         return { type: 'text/html', body: Buffer.alloc(0), status: 301, headers: { location: '/pricing' } };
       case '/loop1':
@@ -182,7 +196,8 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
     ...Array.from({ length: Math.ceil(posts / 10) }, (_unused, i) => (i === 0 ? '/blog' : `/blog?page=${i + 1}`)),
     ...Array.from({ length: posts }, (_unused, i) => `/blog/post-${i}`),
     ...Array.from({ length: hebrewPosts }, (_unused, i) => `/he/פוסט-${i}`),
-    ...Array.from({ length: slowPages }, (_unused, i) => `/slow/${i}`)];
+    ...Array.from({ length: slowPages }, (_unused, i) => `/slow/${i}`),
+    ...(options.documents ? ['/files/catering.pdf', '/files/wholesale.docx'] : [])];
   return {
     ...server,
     origin,

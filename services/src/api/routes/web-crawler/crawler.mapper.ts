@@ -19,7 +19,7 @@ export const toConfigDto = (config: CrawlerConfigRecord): CrawlerConfigDto => ({
   updated_at: config.updatedAt,
 });
 
-/** A kept page of a crawl as the File Selection modal shows it; `text` is its extracted text (empty for documents). */
+/** A kept page of a crawl as the File Selection modal shows it; `text` is its extracted text (a document's read in the sandbox). */
 export const toPreviewFile = (page: CrawlPageRecord, text: string): PreviewFileDto => ({
   filename: page.filename,
   title: page.title ?? page.url,
@@ -27,7 +27,8 @@ export const toPreviewFile = (page: CrawlPageRecord, text: string): PreviewFileD
   size_kb: Math.round((page.bytes / 1024) * 10) / 10,
   relevance_score: page.relevanceScore ?? 0,
   relevance_explanation: page.relevanceExplanation,
-  content_length: page.characters,
+  // A document's length is only known once its text is read (the crawl stores the document itself).
+  content_length: page.characters || text.length,
   preview: text.slice(0, crawlerLimits.previewChars),
   content: text.slice(0, crawlerLimits.contentChars),
   is_sales_page: page.isSalesPage,

@@ -35,6 +35,7 @@ import { fetchSinglePage, SinglePageError } from '../../../crawler/single-page.j
 import { siteKnowledgeEventTypes, type SiteKnowledge } from '../../../crawler/site-knowledge.js';
 import { crawlDecider } from '../../../domain/crawl/crawl.decider.js';
 import { crawlerSiteDecider } from '../../../domain/crawl/crawler-site.decider.js';
+import type { DocumentTextInput } from '../../../knowledge/document-text.js';
 import { OutboundError } from '../../../outbound/outbound-error.js';
 import type { OutboundFetch } from '../../../outbound/outbound-fetch.js';
 import type { OutboundTargetCheck } from '../../../outbound/outbound-target.js';
@@ -67,7 +68,12 @@ export interface CrawlerRoutesDeps {
   planOf: PlanOf;
   /** How long the smart preview waits for its crawl (spec: the client waits 600 s). */
   previewTimeoutMs?: number;
+  /** A crawled document's text (PDF, DOCX), read in the extraction sandbox, for the preview to show. */
+  documentText: (input: DocumentTextInput) => Promise<string>;
 }
+
+/** A finished preview nobody committed or replaced for this long is abandoned: its stored pages go. */
+export const PREVIEW_RETENTION_MS = 24 * 3600_000;
 
 const hexId = () => randomUUID().replaceAll('-', '');
 
@@ -120,13 +126,34 @@ export const webCrawlerRoutes =
       }
     }
 
-    async function previewFiles(pages: readonly CrawlPageRecord[]) {
-      return Promise.all(
-        pages.map(async (page) => {
-          const text = page.kind === 'html' && page.contentSha256 ? ((await deps.blobs.get(page.contentSha256))?.toString('utf8') ?? '') : '';
-          return toPreviewFile(page, text);
-        }),
-      );
+    /** What the preview shows of a page: a web page's extracted text, or a document's text read as ingestion will read it. */
+    async function pageText(ownerId: string, page: Pick<CrawlPageRecord, 'kind' | 'contentSha256' | 'filename'>): Promise<string> {
+      if (!page.contentSha256) return '';
+      const stored = await deps.blobs.get(page.contentSha256);
+      if (!stored) return '';
+      if (page.kind === 'html') return stored.toString('utf8');
+      // A document that cannot be read shows no text, as before; committing it says why.
+      return deps.documentText({ bytes: stored, kind: page.kind, filename: page.filename, ownerId }).catch(() => '');
+    }
+
+    async function previewFiles(ownerId: string, pages: readonly CrawlPageRecord[]) {
+      return Promise.all(pages.map(async (page) => toPreviewFile(page, await pageText(ownerId, page))));
+    }
+
+    /**
+     * What earlier previews stored (every page's text, clean HTML or document, held by the preview) is only
+     * needed until they are committed or replaced: a new preview of the same assistant or site replaces
+     * them, and one left alone for PREVIEW_RETENTION_MS is abandoned. Pages already committed are held by
+     * their files and stay.
+     */
+    async function releaseSupersededPreviews(ownerId: string, crawlId: string, assistantId: string | null, url: string) {
+      const superseded = await crawler.supersededPreviews(ownerId, {
+        exceptCrawlId: crawlId,
+        assistantId,
+        host: new URL(url).host,
+        staleBefore: new Date(deps.clock().getTime() - PREVIEW_RETENTION_MS),
+      });
+      for (const previewId of superseded) await deps.blobs.release(crawlBlobHolder(previewId));
     }
 
     async function commit(request: FastifyRequest, row: AssistantRow, crawl: CrawlRecord | undefined, filenames: readonly string[]) {
@@ -138,6 +165,9 @@ export const webCrawlerRoutes =
       if (pages.length === 0) throw new ApiError(422, crawlerMessages.selectPages);
       const outcome = await deps.site.commitPages(commandContext(request, deps.clock), { ownerId: account.id, assistantId: row.id, crawlId: crawl.crawlId, pages: pages.map(toCommitCandidate) });
       if (outcome.position) await deps.awaitReadModels(outcome.position, siteKnowledgeEventTypes);
+      // Every chosen page is now held by its file: the preview's copies go. A commit that left pages out
+      // keeps them, so that the owner can make room and commit those again.
+      if (crawl.mode === 'preview' && outcome.notAdded.length === 0) await deps.blobs.release(crawlBlobHolder(crawl.crawlId));
       const failed = outcome.notAdded.map((page) => ({ filename: page.filename, reason: page.reason }));
       let message = crawlerMessages.committed(outcome.committed.length);
       if (outcome.unchanged > 0) message += ` ${outcome.unchanged} unchanged.`;
@@ -289,6 +319,7 @@ export const webCrawlerRoutes =
         const row = body.assistant_id === undefined ? undefined : (await ownedAssistant(request, body.assistant_id)).row;
         await deps.checkTarget(body.website_url).catch(refused);
         const crawlId = `preview_${hexId()}`;
+        await releaseSupersededPreviews(account.id, crawlId, row?.id ?? null, body.website_url);
         await requestCrawl(request, {
           crawlId,
           assistantId: row?.id ?? null,
@@ -304,7 +335,7 @@ export const webCrawlerRoutes =
         const crawl = await finishedCrawl(request, account.id, crawlId, deps.previewTimeoutMs ?? crawlerLimits.previewTimeoutMs);
         if (crawl?.status === 'error') throw new ApiError(422, crawl.message ?? crawlerMessages.noPages);
         if (crawl?.status !== 'completed') throw new ApiError(504, 'The website scan is taking longer than expected. Please try again later.');
-        const files = await previewFiles(await crawler.keptPages(crawlId));
+        const files = await previewFiles(account.id, await crawler.keptPages(crawlId));
         if (files.length === 0) throw new ApiError(422, crawlerMessages.noPages);
         const sales = files.filter((file) => file.is_sales_page);
         return {
@@ -371,7 +402,8 @@ export const webCrawlerRoutes =
         await run(request, crawlDecider, streamIds.crawl(preview.crawlId), { type: 'AddManualPage', data: { ownerId: account.id, discovered: page.discovered, fetched: page.fetched, scored: page.scored } });
         const record = await crawler.keptPage(preview.crawlId, page.fetched.key);
         if (!record) throw new ApiError(500, 'the added page is missing from the read model');
-        return { message: crawlerMessages.pageAdded, preview_id: preview.crawlId, file_data: toPreviewFile(record, page.text) };
+        const text = record.kind === 'html' ? page.text : await pageText(account.id, record);
+        return { message: crawlerMessages.pageAdded, preview_id: preview.crawlId, file_data: toPreviewFile(record, text) };
       },
     );
 
