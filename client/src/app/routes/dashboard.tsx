@@ -4,12 +4,13 @@ import { lazy, Suspense, useCallback } from 'react';
 import { DashboardPage } from '@/features/assistants/components/dashboard-page';
 import { displayName, useAuth } from '@/features/auth/hooks/use-auth';
 import { CrawlProgressPanel } from '@/features/crawler/components/crawl-progress-panel';
+import { DrivePicker } from '@/features/drive/components/drive-picker';
 import { ManageFilesModal } from '@/features/files/components/manage-files-modal';
 
 // The crawler's dialogs load when first opened: the dashboard's first load carries only the progress panel.
 const SmartCrawlerDialog = lazy(() => import('@/features/crawler/components/smart-crawler-dialog').then((m) => ({ default: m.SmartCrawlerDialog })));
 
-/** Composes the dashboard (assistants feature) with the files and crawler features' modals and the crawl progress panel. */
+/** Composes the dashboard (assistants feature) with the files (and its Drive picker) and crawler features' modals and the crawl progress panel. */
 export function Component() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
@@ -19,7 +20,7 @@ export function Component() {
     <>
       <DashboardPage
         userName={user ? displayName(user) : ''}
-        renderFilesModal={(assistant, onClose, onShare, onCrawler) => <ManageFilesModal assistant={assistant} onClose={onClose} onShare={onShare} onCrawler={onCrawler} />}
+        renderFilesModal={(assistant, onClose, onShare, onCrawler) => <ManageFilesModal assistant={assistant} onClose={onClose} onShare={onShare} onCrawler={onCrawler} drivePicker={<DrivePicker assistantId={assistant.id} />} />}
         renderCrawlerModal={(assistant, onClose) => (
           <Suspense fallback={null}>
             <SmartCrawlerDialog assistant={assistant} onClose={onClose} />

@@ -1,6 +1,6 @@
 import { Icon } from '@/components/ui/icon';
 import '../locales';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
@@ -18,10 +18,12 @@ interface Props {
   onShare?: () => void;
   /** Opens the crawler feature's Smart Web Crawler dialog (composed by the dashboard route). */
   onCrawler?: () => void;
+  /** The Google Drive picker (the drive feature, composed by the dashboard route). */
+  drivePicker?: ReactNode;
 }
 
 /** Manage Files (spec §2): upload, list and delete an assistant's knowledge files. */
-export function ManageFilesModal({ assistant, onClose, onShare, onCrawler }: Props) {
+export function ManageFilesModal({ assistant, onClose, onShare, onCrawler, drivePicker }: Props) {
   const { t, i18n } = useTranslation('files');
   const files = useFiles(assistant.id);
   const upload = useUploadFile();
@@ -119,7 +121,7 @@ export function ManageFilesModal({ assistant, onClose, onShare, onCrawler }: Pro
         <p className="muted">{t('empty')}</p>
       )}
       <h3>{t('driveTitle')}</h3>
-      <p className="muted">{t('driveSoon')}</p>
+      {drivePicker ?? <p className="muted">{t('driveSoon')}</p>}
     </Modal>
   );
 }
