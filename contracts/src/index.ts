@@ -6,6 +6,7 @@ export * from './events/thread.events.js';
 export * from './events/crawl.events.js';
 export * from './events/crawler-site.events.js';
 export * from './events/analytics.events.js';
+export * from './events/subscription.events.js';
 export * from './events/registry.js';
 export * from './events/stream-names.js';
 export * from './rules/limits.js';

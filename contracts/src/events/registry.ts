@@ -22,6 +22,19 @@ import {
 } from './crawler-site.events.js';
 import { LimitViolatedSchema, QueryTrackedSchema } from './analytics.events.js';
 import {
+  PaymentDeclinedSchema,
+  PaymentSucceededSchema,
+  StripeWebhookReceivedSchema,
+  SubscriptionActivatedSchema,
+  SubscriptionCancelRequestedSchema,
+  SubscriptionCheckoutStartedSchema,
+  SubscriptionEndedSchema,
+  SubscriptionPastDueSchema,
+  SubscriptionPlanChangedSchema,
+  SubscriptionRenewedSchema,
+  SubscriptionResumedSchema,
+} from './subscription.events.js';
+import {
   ActionCalledSchema,
   ActionCreatedSchema,
   ActionDeletedSchema,
@@ -121,6 +134,17 @@ export const eventDefinitions = {
   CrawledPagesDeleted: { version: 1, schema: CrawledPagesDeletedSchema },
   LimitViolated: { version: 1, schema: LimitViolatedSchema },
   QueryTracked: { version: 1, schema: QueryTrackedSchema },
+  SubscriptionCheckoutStarted: { version: 1, schema: SubscriptionCheckoutStartedSchema },
+  SubscriptionActivated: { version: 1, schema: SubscriptionActivatedSchema },
+  SubscriptionRenewed: { version: 1, schema: SubscriptionRenewedSchema },
+  SubscriptionPlanChanged: { version: 1, schema: SubscriptionPlanChangedSchema },
+  SubscriptionPastDue: { version: 1, schema: SubscriptionPastDueSchema },
+  SubscriptionCancelRequested: { version: 1, schema: SubscriptionCancelRequestedSchema },
+  SubscriptionResumed: { version: 1, schema: SubscriptionResumedSchema },
+  SubscriptionEnded: { version: 1, schema: SubscriptionEndedSchema },
+  PaymentSucceeded: { version: 1, schema: PaymentSucceededSchema },
+  PaymentDeclined: { version: 1, schema: PaymentDeclinedSchema },
+  StripeWebhookReceived: { version: 1, schema: StripeWebhookReceivedSchema },
   WorkflowCreated: { version: 1, schema: WorkflowCreatedSchema },
   WorkflowUpdated: { version: 1, schema: WorkflowUpdatedSchema },
   WorkflowDeleted: { version: 1, schema: WorkflowDeletedSchema },

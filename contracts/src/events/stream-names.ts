@@ -15,6 +15,10 @@ export const streamIds = {
   limitViolation: (id: string) => `limitviolation-${id}`,
   /** One query an owner reported through POST /analytics/track-query. */
   trackedQuery: (id: string) => `trackedquery-${id}`,
+  /** An owner's subscription: checkouts, the subscription's life and its payments (one stream per owner). */
+  subscription: (ownerId: string) => `subscription-${ownerId}`,
+  /** A Stripe webhook about no known customer: recorded once (its id is the stream), then ignored. */
+  stripeEvent: (stripeEventId: string) => `stripeevent-${stripeEventId}`,
   /** An owner's workflows, guidelines, actions and assistants' external API endpoints (one stream per owner). */
   automation: (ownerId: string) => `automation-${ownerId}`,
 } as const;

@@ -30,6 +30,7 @@ import { threadRoutes } from './routes/threads/threads.routes.js';
 import { crawlerSettingsRoutes, type CrawlerSettingsRoutesDeps } from './routes/crawler-settings/crawler-settings.routes.js';
 import { crawlProgressRoutes, type CrawlProgressDeps } from './routes/web-crawler/crawl-progress.ws.js';
 import { webCrawlerRoutes, type CrawlerRoutesDeps } from './routes/web-crawler/web-crawler.routes.js';
+import { subscriptionRoutes, type SubscriptionRoutesDeps } from './routes/subscriptions/subscriptions.routes.js';
 import { workflowRoutes } from './routes/workflows/workflows.routes.js';
 import { guidelineRoutes } from './routes/guidelines/guidelines.routes.js';
 import { actionRoutes } from './routes/actions/actions.routes.js';
@@ -55,6 +56,8 @@ export interface AppDeps {
   analytics?: AnalyticsApp;
   /** The Smart Web Crawler: /web-crawler/*, /crawler-settings/*, /assistants/{id}/crawler-pages and the progress socket. */
   crawler?: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps };
+  /** Plans, subscriptions and payments: /subscriptions/* (test payment page form and Stripe webhooks included). */
+  subscriptions?: SubscriptionRoutesDeps;
   /** Workflows, guidelines, actions and the assistants' external API endpoints. */
   automation?: AutomationRoutesDeps;
   /**
@@ -112,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(threadRoutes(deps.threads));
       await api.register(publicThreadRoutes(deps.threads));
       await api.register(limitsRoutes(deps.limits));
+      if (deps.subscriptions) await api.register(subscriptionRoutes(deps.subscriptions));
       if (deps.analytics) {
         await api.register(analyticsRoutes(deps.analytics.routes));
         await api.register(keywordAnalyticsRoutes(deps.analytics.keywords));

@@ -24,6 +24,7 @@ import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { Platform } from './compose-platform.js';
 import { composeAnalytics } from '../analytics/compose-analytics.js';
 import { composeCrawlerApi } from './compose-crawler.js';
+import { composeBilling, subscriptionLookup } from '../billing/compose-billing.js';
 import { composeAutomationApi } from './compose-automation.js';
 
 export interface ApiWiring {
@@ -58,7 +59,8 @@ export async function composeApi(wiring: ApiWiring) {
   const authenticator = createAuthenticator({ tokens, sessions });
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels, clock });
   const demo = demoAccountsEnabled(config);
-  const planOf = createPlanBook(config);
+  // Limits follow the owner's subscription (billing read model) as soon as a payment is recorded.
+  const planOf = createPlanBook(config, { subscriptionOf: subscriptionLookup(platform.sql), clock });
   const analytics = composeAnalytics({
     sql: platform.sql,
     handle: platform.handle,
@@ -79,6 +81,18 @@ export async function composeApi(wiring: ApiWiring) {
   const allowances = createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf, limitViolations: analytics.limitViolations });
   const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), clock, accepted: createWriteMarks({ awaitReadModels }) });
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+  const subscriptions = composeBilling({
+    config,
+    sql: platform.sql,
+    handle: platform.handle,
+    eventStore: platform.eventStore,
+    planOf,
+    awaitReadModels,
+    clock,
+    publicUrl,
+    storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId),
+    settled: (ownerId) => messageQuota.settled(ownerId),
+  });
   const crawler = composeCrawlerApi({ platform, blobs: wiring.blobs, knowledge: wiring.knowledge, readModels: wiring.readModels, awaitReadModels, allowances, planOf, authenticator, clock });
   const automation = composeAutomationApi({ platform, awaitReadModels, clock });
 
@@ -144,6 +158,7 @@ export async function composeApi(wiring: ApiWiring) {
     limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota, limitsService: analytics.limitsService },
     analytics: analytics.app,
     crawler: crawler.deps,
+    subscriptions,
     automation: automation.deps,
   });
   app.addHook('onClose', async () => crawler.close());

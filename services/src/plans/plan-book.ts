@@ -1,14 +1,34 @@
 import { DEFAULT_PLAN_TIER, plans, type Plan } from '@kesher/contracts';
+import type { SubscriptionRow } from '@kesher/projections/billing/billing.queries';
+import { subscriptionLapsed } from '../domain/subscription/subscription.decider.js';
 import type { Config } from '../platform/config/config.js';
 
-/** Which plan an account is on (port: billing will answer from subscriptions). */
+/** Which plan an account is on, now. */
 export type PlanOf = (accountId: string) => Promise<Plan>;
 
+export interface PlanBookDeps {
+  /** The owner's paid subscription from the billing read model (null: the free plan). */
+  subscriptionOf: (ownerId: string) => Promise<SubscriptionRow | null>;
+  clock: () => Date;
+}
+
+/** A subscription row still gives its plan at `now` (a lapsed one — cancelled, unpaid or a test payment past its period — does not). */
+export function rowGivesPlan(row: SubscriptionRow, now: Date): boolean {
+  return !subscriptionLapsed(
+    { ...row, subscriptionId: row.subscription_id, billingPeriod: row.billing_period, cancelAtPeriodEnd: row.cancel_at_period_end, currentPeriodStart: row.current_period_start, currentPeriodEnd: row.current_period_end, trialEnd: row.trial_end, checkoutId: null },
+    now.toISOString(),
+  );
+}
+
 /**
- * Until billing is built every account is on the free plan — the catalogue's, with the overrides the
- * configuration allows (tests and benchmarks raise or lower the monthly messages, assistants and files).
+ * The plan in force: the paid plan of the owner's live subscription (billing read model), else the free
+ * plan — the catalogue's, with the overrides the configuration allows (tests and benchmarks raise or
+ * lower its monthly messages, assistants and files). Every limit asks here, so limits follow a payment
+ * as soon as the read model has it (routes that change the subscription wait for that before answering),
+ * and go back to FREE at the end of a cancelled or unpaid period without anything having to run.
+ * Without `deps` (processes that enforce no paid plan) everyone is on the free plan.
  */
-export function createPlanBook(config: Pick<Config, 'PLAN_FREE_MESSAGES_PER_MONTH' | 'PLAN_FREE_MAX_ASSISTANTS' | 'PLAN_FREE_MAX_FILES'>): PlanOf {
+export function createPlanBook(config: Pick<Config, 'PLAN_FREE_MESSAGES_PER_MONTH' | 'PLAN_FREE_MAX_ASSISTANTS' | 'PLAN_FREE_MAX_FILES'>, deps?: PlanBookDeps): PlanOf {
   const base = plans[DEFAULT_PLAN_TIER];
   const free: Plan = {
     ...base,
@@ -19,5 +39,9 @@ export function createPlanBook(config: Pick<Config, 'PLAN_FREE_MESSAGES_PER_MONT
       max_files: config.PLAN_FREE_MAX_FILES ?? base.limits.max_files,
     },
   };
-  return async () => free;
+  if (!deps) return async () => free;
+  return async (ownerId) => {
+    const row = await deps.subscriptionOf(ownerId);
+    return row && rowGivesPlan(row, deps.clock()) ? plans[row.tier] : free;
+  };
 }

@@ -42,7 +42,7 @@ describe.skipIf(!gate.available)(`the plan's monthly message limit${gate.availab
     expect(await dana.usage()).toEqual({
       tier: 'FREE',
       usage: { assistants: 1, messages: 3, storage_mb: 0 },
-      limits: { max_assistants: 1, max_messages_per_month: 3, max_files: 1000, max_crawl_pages: 50, max_storage_mb: 100 },
+      limits: { max_assistants: 1, max_messages_per_month: 3, max_files: 5, max_crawl_pages: 50, max_storage_mb: 100 },
       period_start: '2026-03-01T00:00:00.000Z',
       period_end: '2026-04-01T00:00:00.000Z',
     });

@@ -1,0 +1,72 @@
+import type { AllPosition } from '@kesher/contracts';
+import { billingQueries } from '@kesher/projections/billing/billing.queries';
+import type { SubscriptionRoutesDeps } from '../api/routes/subscriptions/subscriptions.routes.js';
+import { loadAuthSecret } from '../identity/auth-secret.js';
+import type { PlanOf } from '../plans/plan-book.js';
+import type { CommandHandler } from '../platform/commands/command-handler.js';
+import type { Config } from '../platform/config/config.js';
+import type { EventStore } from '../platform/event-store/event-store.port.js';
+import type { Sql } from '../platform/sql/sql.port.js';
+import { createBillingService } from './billing-service.js';
+import { createReceiptLinks } from './receipt-links.js';
+import { createStripeClient, createStripePayments } from './stripe-payments.adapter.js';
+import { createStripeWebhooks } from './stripe-webhooks.js';
+import { createTestPayments } from './test-payments.adapter.js';
+import { createUsageReport } from './usage-report.js';
+
+/** The billing read model's lookups the plan book needs (wired before the rest, which needs the plan book). */
+export const subscriptionLookup = (sql: Sql) => billingQueries(sql).subscriptionOf;
+
+/**
+ * Billing for the API: Stripe when STRIPE_SECRET_KEY is set (its webhooks need STRIPE_WEBHOOK_SECRET),
+ * else the built-in test payments. The rest of Kesher sees only the plan book.
+ */
+export function composeBilling(deps: {
+  config: Config;
+  sql: Sql;
+  handle: CommandHandler;
+  eventStore: EventStore;
+  planOf: PlanOf;
+  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  clock: () => Date;
+  publicUrl: string;
+  storageUsed: (ownerId: string) => Promise<number>;
+  settled?: (ownerId: string) => Promise<unknown>;
+}): SubscriptionRoutesDeps {
+  const { config } = deps;
+  const billing = billingQueries(deps.sql);
+  const stripe = config.STRIPE_SECRET_KEY ? createStripeClient({ secretKey: config.STRIPE_SECRET_KEY, apiUrl: config.STRIPE_API_URL }) : null;
+  const stripePayments = stripe ? createStripePayments({ stripe }) : null;
+  const payments = stripePayments ?? createTestPayments({ clock: deps.clock });
+  const service = createBillingService({
+    handle: deps.handle,
+    eventStore: deps.eventStore,
+    billing,
+    payments,
+    planOf: deps.planOf,
+    receipts: createReceiptLinks({ secret: loadAuthSecret(config) }),
+    awaitReadModels: deps.awaitReadModels,
+    clock: deps.clock,
+    publicUrl: deps.publicUrl,
+  });
+  const stripeWebhooks =
+    stripe && stripePayments && config.STRIPE_WEBHOOK_SECRET
+      ? createStripeWebhooks({
+          stripe,
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+          handle: deps.handle,
+          eventStore: deps.eventStore,
+          retrieveSubscription: (id) => stripePayments.retrieveSubscription(id),
+          ownerOfCustomer: billing.ownerOfCustomer,
+          clock: deps.clock,
+        })
+      : null;
+  return {
+    billing: service,
+    usage: createUsageReport({ readDb: deps.sql, planOf: deps.planOf, storageUsed: deps.storageUsed, clock: deps.clock, settled: deps.settled }),
+    stripeWebhooks,
+    awaitReadModels: deps.awaitReadModels,
+    emailOf: async (ownerId) => (await deps.sql.query<{ email: string }>(`SELECT email FROM accounts WHERE id = $1`, [ownerId])).rows[0]?.email ?? null,
+    clock: deps.clock,
+  };
+}
