@@ -21,7 +21,8 @@ export function onUnauthorized(listener: Listener): () => void {
 
 export interface RequestOptions {
   body?: unknown;
-  form?: FormData;
+  /** Multipart (FormData) or form-encoded (URLSearchParams) body; fetch sets the content type for each. */
+  form?: FormData | URLSearchParams;
   timeoutMs?: number;
   signal?: AbortSignal;
 }

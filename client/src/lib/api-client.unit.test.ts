@@ -65,6 +65,15 @@ describe('the API module', () => {
     expect(errorMessage(error, t)).toBe(text);
   });
 
+  it('shows a 403 that is a catalogue text as said: a plan limit says which limit and how to lift it', async () => {
+    const limit = "You have reached your plan's limit of 1 assistant. Delete an assistant or upgrade the plan to create another.";
+    vi.stubGlobal('fetch', respond(403, { detail: limit }));
+    expect(errorMessage(await api.post('/assistants/', null, { body: {} }).catch((e: unknown) => e), t)).toBe(limit);
+    document.documentElement.lang = 'he';
+    expect(errorMessage(await api.post('/assistants/', null, { body: {} }).catch((e: unknown) => e), t)).toMatch(/^הגעתם למגבלת/);
+    document.documentElement.lang = 'en';
+  });
+
   it('reports a network failure with the catalogue text', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
     const error = await api.get('/x', z.object({})).catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 import type { ErrorBody } from '@kesher/contracts';
 import type { Language } from './language';
-import { serverText } from './server-texts';
+import { knowsServerText, serverText } from './server-texts';
 
 /**
  * The spec's response catalogue (§8) as codes; the texts live in the `errors` i18n namespace so they
@@ -67,10 +67,13 @@ export function localizedDetail(error: unknown, language?: Language): string | n
 
 /**
  * What a screen shows for an error: the catalogue text for the statuses the catalogue names, the
- * server's own words for other refusals (400/409/422: they say what to fix), else the fallback.
+ * server's own words for other refusals (400/409/422: they say what to fix) and for a 403 whose words are
+ * the catalogue's (a plan's limit), else the fallback.
  */
 export function errorMessage(error: unknown, t: (key: string) => string, fallbackKey = 'errors:unexpected'): string {
   if (!(error instanceof ApiError)) return t(fallbackKey);
   if (error.code === 'unexpected') return localizedDetail(error) ?? t(fallbackKey);
+  // A plan limit is a 403 that says which limit and how to lift it: a catalogue text is shown as said.
+  if (error.code === 'forbidden' && error.detail && knowsServerText(error.detail)) return localizedDetail(error)!;
   return t(`errors:${error.code}`);
 }

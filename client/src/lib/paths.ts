@@ -32,4 +32,6 @@ export const paths = {
   affiliate: '/affiliate',
   featureRequest: '/feature-request',
   loginWithRedirect: (redirect: string) => `/login?redirect=${encodeURIComponent(redirect)}`,
+  /** /pricing with a paid plan chosen (it survives the trip through sign-in inside `redirect`). */
+  pricingChoice: (plan: 'pro' | 'enterprise', billing: 'monthly' | 'yearly' = 'monthly') => `/pricing?plan=${plan}&billing=${billing}`,
 } as const;

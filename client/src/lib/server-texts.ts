@@ -60,6 +60,22 @@ const ANALYTICS_TEXTS: Record<string, string> = {
   'No limits data available': 'אין נתוני מגבלות זמינים',
 };
 
+/**
+ * The test payment page's answers (services/src/billing/test-cards.ts) and the card form's field checks
+ * (contracts http/billing.dto.ts, which imports zod: the visitor build must not load it).
+ */
+const BILLING_TEXTS: Record<string, string> = {
+  'Your card was declined. Please try a different card.': 'הכרטיס נדחה. אנא נסו כרטיס אחר.',
+  'This is a test page: use the test card 4580458045804580 (or 4000000000000002 to see a decline).': 'זהו עמוד בדיקה: השתמשו בכרטיס הבדיקה 4580458045804580 (או 4000000000000002 כדי לראות דחייה).',
+  'The card has expired. Check the expiry date.': 'תוקף הכרטיס פג. בדקו את תאריך התפוגה.',
+  'Payment successful! Your subscription is active.': 'התשלום הצליח! המנוי שלכם פעיל.',
+  'This checkout is already paid. Your subscription is active.': 'ההזמנה הזו כבר שולמה. המנוי שלכם פעיל.',
+  'card_number must be 13 to 16 digits': 'מספר הכרטיס חייב להכיל 13 עד 16 ספרות',
+  'card_holder is required': 'חובה להזין את שם בעל הכרטיס',
+  'expiry must be MM/YY': 'תוקף הכרטיס חייב להיות בתבנית MM/YY',
+  'cvv must be 3 or 4 digits': 'קוד ה-CVV חייב להכיל 3 או 4 ספרות',
+};
+
 /** What the server's own routes and error handler say outside the catalogue. */
 const HANDLER_TEXTS: Record<string, string> = {
   'Invalid email or password. Please check your credentials.': 'כתובת האימייל או הסיסמה שגויים. אנא בדקו את הפרטים.',
@@ -120,6 +136,7 @@ const EXACT: Record<string, string> = {
   ...HANDLER_TEXTS,
   ...ANALYTICS_TEXTS,
   ...CRAWLER_TEXTS,
+  ...BILLING_TEXTS,
 };
 
 /** A catalogue text with a number in it, recognised by its English form with any number in that place. */

@@ -1,1 +1,1 @@
-export { PaymentTestPage as Component } from '@/features/coming-soon/components/soon-page';
+export { PaymentTestPage as Component } from '@/features/billing/components/payment-test-page';

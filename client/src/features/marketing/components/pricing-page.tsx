@@ -4,6 +4,12 @@ import { paths } from '@/lib/paths';
 import { useMarketing } from './use-list';
 
 type Plan = { name: string; price: string; points: string[] };
+
+/**
+ * The paid plan each marketing card stands for (Standard, then Premium: the server's PRO and ENTERPRISE).
+ * Sign-in brings the visitor back to /pricing with it chosen.
+ */
+const PAID_CHOICE = ['pro', 'enterprise'] as const;
 type Row = { label: string; values: string[] };
 
 /** The static marketing version of the plans (spec part 2 §2); server plans arrive with billing. */
@@ -29,7 +35,7 @@ export function PricingPage() {
                 <li key={point}>{point}</li>
               ))}
             </ul>
-            <Link className={`btn ${i === 0 ? 'btn-secondary' : 'btn-primary'}`} to={i === 0 ? paths.register : paths.loginWithRedirect(paths.pricing)}>
+            <Link className={`btn ${i === 0 ? 'btn-secondary' : 'btn-primary'}`} to={i === 0 ? paths.register : paths.loginWithRedirect(paths.pricingChoice(PAID_CHOICE[i - 1]!))}>
               {t('pricingPage.choose')}
             </Link>
           </section>

@@ -1,0 +1,1 @@
+export { BillingPage as Component } from '@/features/billing/components/billing-page';
