@@ -36,9 +36,10 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
 
 /**
  * Starts the real embedded Kesher (API + built client, PGlite in a temp dir) on a free port — what
- * `make start` runs — and returns its URL and a stop function.
+ * `make start` runs — and returns its URL and a stop function. `env` adds settings for one suite's own
+ * server (e.g. an outside service's stand-in address).
  */
-export async function startKesher() {
+export async function startKesher(env: Record<string, string> = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'kesher-e2e-'));
   let output = '';
@@ -56,6 +57,7 @@ export async function startKesher() {
       PUBLIC_CHAT_ADDRESS_PER_MINUTE: '1000',
       // The crawler's browser test crawls a local website on 127.0.0.1 (the SSRF guard refuses it otherwise).
       OUTBOUND_ALLOWLIST: '127.0.0.1',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,106 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGoogleStandIn, type GoogleStandIn } from '../../services/src/drive/testing/google-stand-in';
+import { apiClient } from './api';
+import { launchChromium, seriousViolations } from './browser';
+import { startKesher } from './server';
+
+/**
+ * Google Drive import in a real Chromium on a phone-sized screen: an owner on a paid plan opens Manage
+ * Files, connects Drive (its own server here, pointed at a local stand-in of Google's OAuth and Drive
+ * endpoints, whose consent screen agrees at once), comes back to the dashboard with the files modal open,
+ * picks a Google Doc and a Sheet, imports them and sees them among the assistant's files.
+ */
+const email = `drive-owner-${Date.now()}@example.com`;
+const password = 'Kesher-Drive-2026!';
+const assistantName = 'Crumb bakery helper';
+
+let google: GoogleStandIn;
+let kesher: Awaited<ReturnType<typeof startKesher>>;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token: string;
+
+beforeAll(async () => {
+  google = await startGoogleStandIn({
+    files: [
+      { id: 'doc-hours', name: 'Opening hours', mimeType: 'application/vnd.google-apps.document', content: 'Crumb opens at seven in the morning, Sunday to Friday.' },
+      { id: 'sheet-prices', name: 'Prices', mimeType: 'application/vnd.google-apps.spreadsheet', content: 'item,price\nsourdough,24\ncroissant,9\n' },
+      { id: 'notes', name: 'Delivery notes.txt', mimeType: 'text/plain', content: 'We deliver to the harbour on Tuesdays.' },
+    ],
+  });
+  kesher = await startKesher({
+    GOOGLE_CLIENT_ID: google.clientId,
+    GOOGLE_CLIENT_SECRET: google.clientSecret,
+    GOOGLE_AUTHORIZE_URL: `${google.url}/o/oauth2/v2/auth`,
+    GOOGLE_OAUTH_URL: google.url,
+    GOOGLE_DRIVE_API_URL: google.url,
+  });
+  const api = apiClient(kesher.baseUrl, () => token);
+  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  await api.call('/assistants/', { method: 'POST', body: JSON.stringify({ name: assistantName, description: 'Answers about the bakery.', instructions: 'Answer from the files.' }) });
+  // Drive needs a paid plan: bought the way the pricing page buys it, through the test payment page's form.
+  const checkout = await api.call<{ url: string }>('/subscriptions/checkout', { method: 'POST', body: JSON.stringify({ tier: 'pro', billing_period: 'monthly' }) });
+  const params = new URL(checkout.url, kesher.baseUrl).searchParams;
+  const form = new URLSearchParams({ ...Object.fromEntries(params), card_number: '4580458045804580', card_holder: 'Dana Levi', expiry: '12/30', cvv: '123' });
+  const paid = await fetch(`${kesher.baseUrl}/api/v1/subscriptions/tranzila-mock`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  expect(((await paid.json()) as { status: string }).status).toBe('success');
+
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: kesher.baseUrl, isMobile: true, hasTouch: true });
+  await context.addInitScript(() => {
+    if (!localStorage.getItem('language')) localStorage.setItem('language', 'en');
+  });
+  page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await kesher?.stop();
+  await google?.close();
+});
+
+describe('Google Drive import', () => {
+  it('connects Drive from Manage Files, comes back with the modal open, and imports the picked files', async () => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByRole('button', { name: 'Manage files' }).click();
+    const modal = page.getByRole('dialog', { name: `Manage Files — ${assistantName}` });
+    await modal.getByRole('button', { name: 'Connect Google Drive' }).click();
+
+    // Google's consent screen (the stand-in's agrees at once) → the API's return → /oauth/callback → the dashboard.
+    await page.waitForURL('**/dashboard**');
+    await modal.getByText('Opening hours').waitFor();
+    expect(new URL(page.url()).search, 'the address is cleaned of the token').toBe('');
+    expect(await page.evaluate(() => localStorage.getItem('googleDriveToken'))).toMatch(/^ya29\./);
+    expect(google.requests.some((r) => r.path === '/o/oauth2/v2/auth')).toBe(true);
+
+    await modal.getByLabel('Search your Drive').fill('Pri');
+    await modal.getByText('Opening hours').waitFor({ state: 'detached' });
+    await modal.getByRole('checkbox', { name: /Prices/ }).check();
+    await modal.getByLabel('Search your Drive').fill('');
+    await modal.getByRole('checkbox', { name: /Opening hours/ }).check();
+    await modal.getByText('2 files selected').waitFor();
+    expect((await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`), 'axe on the Drive picker').toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, 'nothing wider than the phone').toBeLessThanOrEqual(0);
+
+    await modal.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('Successfully imported 2 file(s)').waitFor();
+    await modal.getByText('Opening hours.txt').waitFor();
+    await modal.getByText('Prices.csv').waitFor();
+  });
+
+  it('signs out of Drive: the token is gone and Google was told', async () => {
+    const modal = page.getByRole('dialog');
+    await modal.getByRole('button', { name: 'Sign Out' }).click();
+    await modal.getByRole('button', { name: 'Connect Google Drive' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('googleDriveToken'))).toBeNull();
+    await expect.poll(() => google.revoked.length).toBeGreaterThan(0);
+  });
+});
