@@ -74,6 +74,8 @@ const BILLING_TEXTS: Record<string, string> = {
   'card_holder is required': 'חובה להזין את שם בעל הכרטיס',
   'expiry must be MM/YY': 'תוקף הכרטיס חייב להיות בתבנית MM/YY',
   'cvv must be 3 or 4 digits': 'קוד ה-CVV חייב להכיל 3 או 4 ספרות',
+  'You already have a subscription. Change or cancel it from the Billing page.': 'כבר יש לכם מנוי. אפשר לשנות או לבטל אותו בעמוד החיוב.',
+  'Receipt not found.': 'הקבלה לא נמצאה.',
 };
 
 /** What the server's own routes and error handler say outside the catalogue. */
