@@ -17,6 +17,7 @@ export interface StripeRequest {
 }
 
 type Obj = Record<string, unknown>;
+export type StandInSession = Obj & { id: string; customer: string | null; form: Record<string, string> };
 
 export interface StripeStandIn {
   apiUrl: string;
@@ -24,7 +25,7 @@ export interface StripeStandIn {
   webhookSecret: string;
   requests: StripeRequest[];
   subscriptions: Map<string, Obj>;
-  sessions: Map<string, Obj & { form: Record<string, string> }>;
+  sessions: Map<string, StandInSession>;
   /** The owner pays on Stripe Checkout: the session's subscription exists (trialing with a trial). Answers it. */
   completeCheckout(sessionId: string, nowSeconds: number): Obj;
   /** An event as Stripe sends it, and its signed delivery (body + Stripe-Signature header). */
@@ -51,7 +52,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   const requests: StripeRequest[] = [];
   const customers = new Map<string, Obj>();
-  const sessions = new Map<string, Obj & { form: Record<string, string> }>();
+  const sessions = new Map<string, StandInSession>();
   const subscriptions = new Map<string, Obj>();
   const signer = new Stripe(secretKey);
 
@@ -81,7 +82,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         id: sessionId,
         object: 'checkout.session',
         mode: form.mode,
-        customer: form.customer ?? null,
+        customer: (form.customer ?? null) as string | null,
         client_reference_id: form.client_reference_id ?? null,
         metadata: metadataOf(form, 'metadata'),
         subscription: null,
