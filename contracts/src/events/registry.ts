@@ -77,8 +77,19 @@ import {
   RunStartedSchema,
   ThreadDeletedSchema,
   ThreadRenamedSchema,
+  ThreadHandedBackSchema,
   ThreadStartedSchema,
+  ThreadTakenOverSchema,
 } from './thread.events.js';
+import {
+  ChannelConnectedSchema,
+  ChannelDeliveryStatusReportedSchema,
+  ChannelDisconnectedSchema,
+  ChannelMessageReceivedSchema,
+  ChannelReplyDeliveredSchema,
+  ChannelReplyDispatchedSchema,
+  ChannelReplyFailedSchema,
+} from './channel.events.js';
 
 /**
  * One stored event type: its current schema version, its zod schema, and the upcasters that lift
@@ -116,6 +127,15 @@ export const eventDefinitions = {
   ThreadRenamed: { version: 1, schema: ThreadRenamedSchema },
   ThreadDeleted: { version: 1, schema: ThreadDeletedSchema },
   FeedbackGiven: { version: 1, schema: FeedbackGivenSchema },
+  ThreadTakenOver: { version: 1, schema: ThreadTakenOverSchema },
+  ThreadHandedBack: { version: 1, schema: ThreadHandedBackSchema },
+  ChannelConnected: { version: 1, schema: ChannelConnectedSchema },
+  ChannelDisconnected: { version: 1, schema: ChannelDisconnectedSchema },
+  ChannelMessageReceived: { version: 1, schema: ChannelMessageReceivedSchema },
+  ChannelReplyDispatched: { version: 1, schema: ChannelReplyDispatchedSchema },
+  ChannelReplyDelivered: { version: 1, schema: ChannelReplyDeliveredSchema },
+  ChannelReplyFailed: { version: 1, schema: ChannelReplyFailedSchema },
+  ChannelDeliveryStatusReported: { version: 1, schema: ChannelDeliveryStatusReportedSchema },
   CrawlRequested: { version: 1, schema: CrawlRequestedSchema },
   CrawlRobotsRead: { version: 1, schema: CrawlRobotsReadSchema },
   PageDiscovered: { version: 1, schema: PageDiscoveredSchema },

@@ -21,6 +21,14 @@ export const streamIds = {
   stripeEvent: (stripeEventId: string) => `stripeevent-${stripeEventId}`,
   /** An owner's workflows, guidelines, actions and assistants' external API endpoints (one stream per owner). */
   automation: (ownerId: string) => `automation-${ownerId}`,
+  /** An assistant's connection to one channel (key `<kind>_<assistantId>`): its connects and disconnects. */
+  channelIntegration: (key: string) => `channelintegration-${key}`,
+  /** One inbound channel delivery (key `<integrationId>.<delivery>`): taken once, so redeliveries record nothing. */
+  channelInbound: (key: string) => `channelinbound-${key}`,
+  /** One assistant message sent to a channel: claimed before sending, so it is never sent twice. */
+  channelOutbound: (messageId: string) => `channeloutbound-${messageId}`,
+  /** One delivery status a channel reported for a sent message (key `<integrationId>.<status>`; redeliveries find it recorded). */
+  channelStatus: (key: string) => `channelstatus-${key}`,
 } as const;
 
 export function categoryOf(streamId: string): string {

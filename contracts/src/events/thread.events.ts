@@ -27,6 +27,11 @@ export const ThreadStartedSchema = z.object({
    * link ends the conversation (nothing more is posted in it). Absent on threads recorded before.
    */
   shareTokenHash: z.string().regex(/^[0-9a-f]{64}$/).nullish(),
+  /**
+   * A channel's conversation (Telegram, WhatsApp, Instagram): the integration and the customer's chat it
+   * answers, and the name the channel gave. Absent on every other thread.
+   */
+  contact: z.object({ integrationId: Id, chatId: Id, name: z.string().max(200).nullable() }).nullish(),
 });
 export type ThreadStarted = z.infer<typeof ThreadStartedSchema>;
 
@@ -39,6 +44,8 @@ export const MessagePostedSchema = z.object({
   language: MessageLanguageSchema,
   /** The run that produced an assistant message; null for the user's own messages. */
   runId: Id.nullable(),
+  /** Who wrote an assistant-side message: the assistant (a run), or the owner replying in a conversation they took over. */
+  author: z.enum(['assistant', 'owner']).nullish(),
 });
 export type MessagePosted = z.infer<typeof MessagePostedSchema>;
 
@@ -94,6 +101,13 @@ export type ThreadRenamed = z.infer<typeof ThreadRenamedSchema>;
 
 export const ThreadDeletedSchema = z.object({ threadId: Id });
 export type ThreadDeleted = z.infer<typeof ThreadDeletedSchema>;
+
+/** The owner took a customer's conversation over: the assistant stops answering it until it is handed back. */
+export const ThreadTakenOverSchema = z.object({ threadId: Id, ownerId: Id });
+export type ThreadTakenOver = z.infer<typeof ThreadTakenOverSchema>;
+
+export const ThreadHandedBackSchema = z.object({ threadId: Id, ownerId: Id });
+export type ThreadHandedBack = z.infer<typeof ThreadHandedBackSchema>;
 
 export const FeedbackGivenSchema = z.object({
   messageId: Id,

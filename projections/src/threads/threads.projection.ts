@@ -179,6 +179,25 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     );
   }
 
+  // A channel's conversation is named after the customer (one inbox); the owner takes one over or hands it back.
+  const contacts = started.filter((t) => t.data.contact?.name);
+  if (contacts.length) {
+    await db.query(`UPDATE threads t SET contact_name = s.name FROM unnest($1::text[], $2::text[]) AS s(id, name) WHERE t.id = s.id`, [
+      contacts.map((t) => t.data.threadId),
+      contacts.map((t) => t.data.contact!.name),
+    ]);
+  }
+  const takeovers = lastBy(
+    events.flatMap((e) => (e.type === 'ThreadTakenOver' || e.type === 'ThreadHandedBack' ? [{ threadId: (e.data as { threadId: string }).threadId, takenOver: e.type === 'ThreadTakenOver' }] : [])),
+    (t) => t.threadId,
+  );
+  if (takeovers.length) {
+    await db.query(`UPDATE threads t SET taken_over = s.taken_over FROM unnest($1::text[], $2::boolean[]) AS s(id, taken_over) WHERE t.id = s.id`, [
+      takeovers.map((t) => t.threadId),
+      takeovers.map((t) => t.takenOver),
+    ]);
+  }
+
   const deleted = dataOf<ThreadDeleted>(events, 'ThreadDeleted').map((t) => t.data.threadId);
   if (deleted.length) {
     for (const table of ['thread_feedback', 'thread_runs', 'thread_messages']) await db.query(`DELETE FROM ${table} WHERE thread_id = ANY($1::text[])`, [deleted]);
@@ -186,7 +205,20 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   }
 }
 
-const EVENT_TYPES = ['ThreadStarted', 'MessagePosted', 'RunRequested', 'RunStarted', 'RunCompleted', 'RunFailed', 'RunExpired', 'ThreadRenamed', 'ThreadDeleted', 'FeedbackGiven'];
+const EVENT_TYPES = [
+  'ThreadStarted',
+  'MessagePosted',
+  'RunRequested',
+  'RunStarted',
+  'RunCompleted',
+  'RunFailed',
+  'RunExpired',
+  'ThreadRenamed',
+  'ThreadDeleted',
+  'FeedbackGiven',
+  'ThreadTakenOver',
+  'ThreadHandedBack',
+];
 
 /** Conversations: threads, their messages, runs and feedback, as the chat and the Chat History read them. */
 export const threadsProjection: Projection = {
@@ -248,6 +280,14 @@ CREATE TABLE IF NOT EXISTS thread_feedback (
   given_at timestamptz NOT NULL,
   PRIMARY KEY (message_id, author_key)
 );
+`,
+    },
+    {
+      // The one inbox: the customer's name on a channel's conversation, and whether the owner took it over.
+      id: '002-inbox',
+      sql: `
+ALTER TABLE threads ADD COLUMN IF NOT EXISTS contact_name text;
+ALTER TABLE threads ADD COLUMN IF NOT EXISTS taken_over boolean NOT NULL DEFAULT false;
 `,
     },
   ],

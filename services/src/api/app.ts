@@ -30,6 +30,9 @@ import { threadRoutes } from './routes/threads/threads.routes.js';
 import { crawlerSettingsRoutes, type CrawlerSettingsRoutesDeps } from './routes/crawler-settings/crawler-settings.routes.js';
 import { crawlProgressRoutes, type CrawlProgressDeps } from './routes/web-crawler/crawl-progress.ws.js';
 import { webCrawlerRoutes, type CrawlerRoutesDeps } from './routes/web-crawler/web-crawler.routes.js';
+import { integrationRoutes, type IntegrationRoutesDeps } from './routes/integrations/integrations.routes.js';
+import { channelWebhookRoutes, type ChannelWebhookDeps } from './routes/integrations/channel-webhooks.routes.js';
+import { inboxRoutes, type InboxRoutesDeps } from './routes/inbox/inbox.routes.js';
 import { subscriptionRoutes, type SubscriptionRoutesDeps } from './routes/subscriptions/subscriptions.routes.js';
 import { workflowRoutes } from './routes/workflows/workflows.routes.js';
 import { guidelineRoutes } from './routes/guidelines/guidelines.routes.js';
@@ -56,6 +59,8 @@ export interface AppDeps {
   analytics?: AnalyticsApp;
   /** The Smart Web Crawler: /web-crawler/*, /crawler-settings/*, /assistants/{id}/crawler-pages and the progress socket. */
   crawler?: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps };
+  /** Telegram, WhatsApp and Instagram: /assistants/{id}/<channel>*, the stats, the channels' webhooks, and the one inbox. */
+  channels?: { integrations: IntegrationRoutesDeps; webhooks: ChannelWebhookDeps; inbox: InboxRoutesDeps };
   /** Plans, subscriptions and payments: /subscriptions/* (test payment page form and Stripe webhooks included). */
   subscriptions?: SubscriptionRoutesDeps;
   /** Workflows, guidelines, actions and the assistants' external API endpoints. */
@@ -125,6 +130,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await api.register(webCrawlerRoutes(deps.crawler.routes));
         await api.register(crawlerSettingsRoutes(deps.crawler.settings));
         await api.register(crawlProgressRoutes(deps.crawler.progress));
+      }
+      if (deps.channels) {
+        await api.register(integrationRoutes(deps.channels.integrations));
+        await api.register(channelWebhookRoutes(deps.channels.webhooks));
+        await api.register(inboxRoutes(deps.channels.inbox));
       }
       if (deps.automation) {
         await api.register(workflowRoutes(deps.automation));

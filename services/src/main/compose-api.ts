@@ -24,6 +24,8 @@ import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { Platform } from './compose-platform.js';
 import { composeAnalytics } from '../analytics/compose-analytics.js';
 import { composeCrawlerApi } from './compose-crawler.js';
+import { composeChannelsApi } from './compose-channels.js';
+import type { PlanOf } from '../plans/plan-book.js';
 import { composeBilling, subscriptionLookup } from '../billing/compose-billing.js';
 import { composeAutomationApi } from './compose-automation.js';
 
@@ -45,6 +47,8 @@ export interface ApiWiring {
   logger?: boolean;
   /** The built PWA; defaults to client/dist in the repository. */
   clientDistDir?: string;
+  /** Which plan an owner is on; by default the plan book (tests give a paid plan to reach the gated features). */
+  planOf?: PlanOf;
 }
 
 /** Builds the facade from the platform's ports. Used by `make start` and by the api process alike. */
@@ -60,7 +64,7 @@ export async function composeApi(wiring: ApiWiring) {
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels, clock });
   const demo = demoAccountsEnabled(config);
   // Limits follow the owner's subscription (billing read model) as soon as a payment is recorded.
-  const planOf = createPlanBook(config, { subscriptionOf: subscriptionLookup(platform.sql), clock });
+  const planOf = wiring.planOf ?? createPlanBook(config, { subscriptionOf: subscriptionLookup(platform.sql), clock });
   const analytics = composeAnalytics({
     sql: platform.sql,
     handle: platform.handle,
@@ -94,6 +98,7 @@ export async function composeApi(wiring: ApiWiring) {
     settled: (ownerId) => messageQuota.settled(ownerId),
   });
   const crawler = composeCrawlerApi({ platform, blobs: wiring.blobs, knowledge: wiring.knowledge, readModels: wiring.readModels, awaitReadModels, allowances, planOf, authenticator, clock });
+  const channels = composeChannelsApi({ platform, planOf, awaitReadModels, publicUrl, clock });
   const automation = composeAutomationApi({ platform, awaitReadModels, clock });
 
   const app = await buildApp({
@@ -158,6 +163,7 @@ export async function composeApi(wiring: ApiWiring) {
     limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota, limitsService: analytics.limitsService },
     analytics: analytics.app,
     crawler: crawler.deps,
+    channels,
     subscriptions,
     automation: automation.deps,
   });

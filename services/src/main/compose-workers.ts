@@ -18,6 +18,7 @@ import { createPlanAllowances } from '../plans/plan-allowances.js';
 import { createPlanBook } from '../plans/plan-book.js';
 import { createAssistantErasureWorker } from '../workers/assistant-erasure/assistant-erasure.worker.js';
 import { composeCrawlerWorkers } from './compose-crawler.js';
+import { composeChannelsWorker } from './compose-channels.js';
 
 /**
  * The relay ($all → bus) and the workers fed by the bus. In the embedded default they run inside the
@@ -96,6 +97,8 @@ export async function composeWorkers(
     maxConcurrentRuns: platform.config.AI_MAX_CONCURRENT_RUNS,
     onError: (error) => console.error('ai-runner', error),
   });
+  // Customers' Telegram, WhatsApp and Instagram messages in, the answers out through the same channel.
+  const channels = composeChannelsWorker({ platform, groupIds: { inbound: `channels-inbound${suffix}`, outbound: `channels-outbound${suffix}` } });
   // Finishes a deleted assistant's erasure if the API died before it did (idempotent otherwise).
   const threads = threadQueries(platform.sql);
   const assistantErasure = createAssistantErasureWorker({
@@ -121,16 +124,19 @@ export async function composeWorkers(
     knowledge,
     relay,
     crawler,
+    channels,
     async start() {
       await relay?.start();
       await ingest.start();
       await aiRunner.start();
+      await channels.start();
       await assistantErasure.start();
       await crawler.start();
     },
     async stop() {
       await crawler.stop();
       await assistantErasure.stop();
+      await channels.stop();
       await aiRunner.stop();
       await ingest.stop();
       await knowledge.close();

@@ -11,6 +11,7 @@ import { kafkaBrokers } from './kafka.js';
 import type { AnswerProvider } from '../chat/answer-provider.port.js';
 import { chooseRunStreams } from '../chat/choose-run-streams.js';
 import { composeStandaloneApi } from '../main/compose-standalone-api.js';
+import type { PlanOf } from '../plans/plan-book.js';
 
 export interface ApiHarness {
   app: FastifyInstance;
@@ -33,7 +34,7 @@ let owners = 0;
  * (and the bus) — so nothing reaches the API except through Postgres, as between processes.
  */
 export async function createApiHarness(
-  options: { bus?: 'in-process' | 'kafka'; topology?: 'one-process' | 'split'; env?: Record<string, string>; clientDistDir?: string; answerProvider?: AnswerProvider; clock?: () => Date } = {},
+  options: { bus?: 'in-process' | 'kafka'; topology?: 'one-process' | 'split'; env?: Record<string, string>; clientDistDir?: string; answerProvider?: AnswerProvider; clock?: () => Date; planOf?: PlanOf } = {},
 ): Promise<ApiHarness> {
   const db = await createTestDatabase('kesher_api');
   const dataDir = mkdtempSync(join(tmpdir(), 'kesher-api-'));
@@ -76,6 +77,7 @@ export async function createApiHarness(
       readYourWritesTimeoutMs: 5000,
       clientDistDir,
       clock: options.clock,
+      planOf: options.planOf,
     }));
     closeApi = () => app.close();
   }

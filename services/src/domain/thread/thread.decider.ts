@@ -1,4 +1,4 @@
-import { chatMessages, type MessageLanguage, type RunCompleted, type ThreadStarted } from '@kesher/contracts';
+import { chatMessages, integrationMessages, type MessageLanguage, type RunCompleted, type ThreadStarted } from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 export type RunPhase = 'queued' | 'in_progress' | 'completed' | 'failed' | 'expired';
@@ -18,6 +18,8 @@ export type ThreadState =
       runs: Readonly<Record<string, RunState>>;
       /** Feedback per `messageId|authorKey`, to tell a change from a repeat. */
       feedback: Readonly<Record<string, string>>;
+      /** The owner took the conversation over: the assistant does not answer it (one inbox). */
+      takenOver: boolean;
     };
 
 /**
@@ -42,6 +44,11 @@ export type ThreadCommand =
   | { type: 'FailRun'; data: { runId: string; error: string } }
   | { type: 'ExpireRun'; data: { runId: string; now: string } }
   | { type: 'RenameThread'; data: { requester: Requester; title: string } }
+  /** The owner of the assistant takes a customer's conversation over, or hands it back to the assistant. */
+  | { type: 'TakeOverThread'; data: { ownerId: string } }
+  | { type: 'HandBackThread'; data: { ownerId: string } }
+  /** The owner's own reply in a conversation they took over (sent through its channel). */
+  | { type: 'PostOwnerReply'; data: { ownerId: string; messageId: string; text: string; language: MessageLanguage } }
   | { type: 'DeleteThread'; data: { requester: Requester } }
   | {
       type: 'GiveFeedback';
@@ -101,7 +108,20 @@ const withRun = (state: ThreadState, runId: string, change: Partial<RunState>): 
   state.status === 'none' || !state.runs[runId] ? state : { ...state, runs: { ...state.runs, [runId]: { ...state.runs[runId]!, ...change } } };
 
 /** The events this aggregate's stream holds. */
-const threadEventTypes = ['ThreadStarted', 'MessagePosted', 'RunRequested', 'RunStarted', 'RunCompleted', 'RunFailed', 'RunExpired', 'ThreadRenamed', 'ThreadDeleted', 'FeedbackGiven'] as const;
+const threadEventTypes = [
+  'ThreadStarted',
+  'MessagePosted',
+  'RunRequested',
+  'RunStarted',
+  'RunCompleted',
+  'RunFailed',
+  'RunExpired',
+  'ThreadRenamed',
+  'ThreadDeleted',
+  'FeedbackGiven',
+  'ThreadTakenOver',
+  'ThreadHandedBack',
+] as const;
 export type ThreadEvent = EventOf<(typeof threadEventTypes)[number]>;
 
 export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
@@ -109,7 +129,7 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
   initialState: () => ({ status: 'none' }),
 
   evolve(state, event) {
-    if (event.type === 'ThreadStarted') return { status: 'open', thread: event.data, userMessages: 0, messageIds: [], runs: {}, feedback: {} };
+    if (event.type === 'ThreadStarted') return { status: 'open', thread: event.data, userMessages: 0, messageIds: [], runs: {}, feedback: {}, takenOver: false };
     if (state.status === 'none') return state;
     switch (event.type) {
       case 'MessagePosted':
@@ -130,6 +150,10 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         return withRun(state, event.data.runId, { phase: 'expired' });
       case 'ThreadDeleted':
         return { ...state, status: 'deleted' };
+      case 'ThreadTakenOver':
+        return { ...state, takenOver: true };
+      case 'ThreadHandedBack':
+        return { ...state, takenOver: false };
       case 'FeedbackGiven':
         return { ...state, feedback: { ...state.feedback, [`${event.data.messageId}|${event.data.authorKey}`]: `${event.data.rating}|${event.data.comment ?? ''}` } };
       default:
@@ -144,7 +168,9 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         return [{ type: 'ThreadStarted', data: command.data }];
 
       case 'PostUserMessage': {
-        const { thread, userMessages } = writable(state, command.data.requester);
+        const { thread, userMessages, messageIds } = writable(state, command.data.requester);
+        // The same message again (a channel's redelivered update): already recorded, nothing more to record.
+        if (messageIds.includes(command.data.messageId)) return [];
         if (userMessages >= command.data.chatLimit) throw new DomainError('forbidden', chatMessages.chatLimitReached(command.data.chatLimit));
         const { messageId, text, language } = command.data;
         return [{ type: 'MessagePosted', data: { messageId, threadId: thread.threadId, role: 'user', text, channel: thread.channel, language, runId: null } }];
@@ -153,6 +179,8 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
       case 'RequestRun': {
         const current = writable(state, command.data.requester);
         const { thread, runs } = current;
+        if (runs[command.data.runId]) return [];
+        if (current.takenOver) throw new DomainError('conflict', integrationMessages.takenOver);
         const events: ThreadEvent[] = [];
         for (const [runId, run] of Object.entries(runs)) {
           if (isSettled(run.phase)) continue;
@@ -200,6 +228,26 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         // The spec's rename ignores an empty title; the route refuses it, the decider records nothing.
         if (title === '') return [];
         return [{ type: 'ThreadRenamed', data: { threadId: thread.threadId, title: title.slice(0, 200) } }];
+      }
+
+      case 'TakeOverThread':
+      case 'HandBackThread': {
+        const { thread, takenOver } = accessible(state, { ownerId: command.data.ownerId });
+        if (!isAssistantOwner(thread, { ownerId: command.data.ownerId })) throw notFound();
+        // The owner's own chat has nobody on the other side to take it over from.
+        if (thread.ownerId !== null) throw new DomainError('conflict', integrationMessages.notACustomerThread);
+        const wanted = command.type === 'TakeOverThread';
+        if (takenOver === wanted) return [];
+        return [{ type: wanted ? 'ThreadTakenOver' : 'ThreadHandedBack', data: { threadId: thread.threadId, ownerId: command.data.ownerId } }];
+      }
+
+      case 'PostOwnerReply': {
+        const { thread, takenOver, messageIds } = accessible(state, { ownerId: command.data.ownerId });
+        if (!isAssistantOwner(thread, { ownerId: command.data.ownerId })) throw notFound();
+        if (!takenOver) throw new DomainError('conflict', integrationMessages.takeOverFirst);
+        const { messageId, text, language } = command.data;
+        if (messageIds.includes(messageId)) return [];
+        return [{ type: 'MessagePosted', data: { messageId, threadId: thread.threadId, role: 'assistant', text, channel: thread.channel, language, runId: null, author: 'owner' } }];
       }
 
       case 'DeleteThread': {

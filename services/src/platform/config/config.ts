@@ -133,6 +133,19 @@ export const ConfigSchema = z.object({
   OUTBOUND_ALLOWLIST: OutboundAllowlistSchema,
   /** Crawls one workers process runs at once (each fetches 8 pages at a time, politely per host). */
   CRAWL_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  /**
+   * The channels' APIs (docs/channels.md): the real services by default; tests and `make start` with
+   * stand-ins point them elsewhere. WhatsApp and Instagram are Graph API bases with their version.
+   */
+  TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
+  WHATSAPP_API_URL: z.string().url().default('https://graph.facebook.com/v21.0'),
+  INSTAGRAM_API_URL: z.string().url().default('https://graph.facebook.com/v21.0'),
+  /** The Meta app's secret that signs WhatsApp and Instagram webhooks (owners may give their own app's instead). */
+  META_APP_SECRET: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
+  /** Messages one customer chat gets answered per minute; more are recorded but not answered (flood guard). */
+  CHANNEL_CHAT_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  /** Webhook deliveries one channel connection may make per minute before 429. */
+  CHANNEL_WEBHOOK_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   /** How often the scheduler looks for crawler configurations whose recrawl is due (0: never by itself). */
   RECRAWL_CHECK_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
 });

@@ -55,8 +55,12 @@ export function createSecretBox({ key }: { key: Uint8Array }): SecretBox {
   };
 }
 
-/** Masks a secret for display: only its last 4 characters, as the spec shows tokens. */
-export function maskSecret(secret: string): string {
+/**
+ * Masks a secret for display: only its last 4 characters, as the spec shows tokens. `tailOnly`: what is
+ * given is already just the kept last 4 characters (what a read model stores instead of the secret).
+ */
+export function maskSecret(secret: string, options: { tailOnly?: boolean } = {}): string {
   // A fixed run of stars: the mask does not reveal the secret's length.
+  if (options.tailOnly) return `********${secret.slice(-4)}`;
   return `********${secret.length > 4 ? secret.slice(-4) : ''}`;
 }

@@ -1,0 +1,91 @@
+import { hkdfSync } from 'node:crypto';
+import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import { channelQueries } from '@kesher/projections/channels/channels.queries';
+import type { ChannelWebhookDeps } from '../api/routes/integrations/channel-webhooks.routes.js';
+import type { IntegrationRoutesDeps } from '../api/routes/integrations/integrations.routes.js';
+import type { InboxRoutesDeps } from '../api/routes/inbox/inbox.routes.js';
+import { createChannelAdapters } from '../channels/channel-adapters.js';
+import { createChannelConnections } from '../channels/channel-connections.js';
+import { createChannelSecrets } from '../channels/channel-secrets.js';
+import { createChatFloodLimit } from '../channels/chat-flood-limit.js';
+import { createInboundRecorder } from '../channels/inbound-recorder.js';
+import type { PlanOf } from '../plans/plan-book.js';
+import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
+import { createSecretBox } from '../platform/secrets/secret-box.js';
+import { loadSecretsKey } from '../platform/secrets/secrets-key.js';
+import { createChannelsWorker } from '../workers/channels/channels.worker.js';
+import type { Platform } from './compose-platform.js';
+
+/** The channels' shared parts: the three adapters on their configured base URLs and the sealed secrets. */
+function channelParts(platform: Platform) {
+  const config = platform.config;
+  const key = loadSecretsKey(config);
+  return {
+    adapters: createChannelAdapters({ telegram: config.TELEGRAM_API_URL, whatsapp: config.WHATSAPP_API_URL, instagram: config.INSTAGRAM_API_URL }),
+    secrets: createChannelSecrets(createSecretBox({ key })),
+    // Names customers' conversations (see channels.worker.ts); its own label, so it is not the sealing key.
+    contactKey: new Uint8Array(hkdfSync('sha256', key, 'kesher', 'kesher channel contacts v1', 32)),
+  };
+}
+
+/** The Integrations calls, the channels' webhooks and the one inbox, for composeApi. */
+export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf; awaitReadModels: AwaitReadModels; publicUrl: string; clock: () => Date }): {
+  integrations: IntegrationRoutesDeps;
+  webhooks: ChannelWebhookDeps;
+  inbox: InboxRoutesDeps;
+} {
+  const { platform, clock } = wiring;
+  const config = platform.config;
+  const parts = channelParts(platform);
+  const queries = channelQueries(platform.sql);
+  const connections = createChannelConnections({
+    handle: platform.handle,
+    eventStore: platform.eventStore,
+    queries,
+    adapters: parts.adapters,
+    secrets: parts.secrets,
+    planOf: wiring.planOf,
+    awaitReadModels: wiring.awaitReadModels,
+    publicUrl: wiring.publicUrl,
+    metaAppSecret: config.META_APP_SECRET,
+    log: (message) => console.warn(message),
+  });
+  return {
+    integrations: { readDb: platform.sql, connections, clock },
+    webhooks: {
+      queries,
+      secrets: parts.secrets,
+      record: createInboundRecorder({ handle: platform.handle, clock }),
+      metaAppSecret: config.META_APP_SECRET,
+      clock,
+      perMinute: config.CHANNEL_WEBHOOK_PER_MINUTE,
+      log: (entry, message) => console.warn(message, JSON.stringify(entry)),
+    },
+    inbox: { handle: platform.handle, readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock },
+  };
+}
+
+/** The channels worker (customers' messages in, answers out), for composeWorkers. */
+export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { inbound: string; outbound: string } }) {
+  const { platform } = wiring;
+  const config = platform.config;
+  const parts = channelParts(platform);
+  const assistants = assistantQueries(platform.sql);
+  return createChannelsWorker({
+    bus: platform.bus,
+    eventStore: platform.eventStore,
+    handle: platform.handle,
+    adapters: parts.adapters,
+    secrets: parts.secrets,
+    contactKey: parts.contactKey,
+    findAssistant: async (assistantId) => {
+      const row = await assistants.findById(assistantId);
+      return row && { chatLimit: row.chat_limit };
+    },
+    floodLimit: createChatFloodLimit({ perMinute: config.CHANNEL_CHAT_PER_MINUTE }),
+    runDeadlineSeconds: config.RUN_DEADLINE_SECONDS,
+    groupIds: wiring.groupIds,
+    log: (entry, message) => console.warn(message, JSON.stringify(entry)),
+    onError: (error) => console.error('channels', error),
+  });
+}

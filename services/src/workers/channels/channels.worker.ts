@@ -1,0 +1,282 @@
+import { createHmac } from 'node:crypto';
+import {
+  detectLanguage,
+  parseRedirect,
+  streamIds,
+  type ChannelKind,
+  type ChannelMessageReceived,
+  type RecordedEvent,
+} from '@kesher/contracts';
+import type { ChannelAdapter } from '../../channels/channel.port.js';
+import { ChannelApiError } from '../../channels/channel-api-error.js';
+import type { ChannelSecretsBox } from '../../channels/channel-secrets.js';
+import type { ChatFloodLimit } from '../../channels/chat-flood-limit.js';
+import { splitText } from '../../channels/split-text.js';
+import { channelStreams } from '../../domain/channel-integration/channel-streams.js';
+import { channelOutboundDecider } from '../../domain/channel-integration/channel-delivery.decider.js';
+import { channelIntegrationDecider } from '../../domain/channel-integration/channel-integration.decider.js';
+import { threadDecider, type Requester } from '../../domain/thread/thread.decider.js';
+import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
+import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
+import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
+import { DomainError } from '../../platform/commands/decider.js';
+import type { EventStore } from '../../platform/event-store/event-store.port.js';
+import { fromMessage, topicFor } from '../relay/relayed-event.js';
+
+export interface ChannelsWorkerDeps {
+  bus: MessageBus;
+  eventStore: EventStore;
+  handle: CommandHandler;
+  adapters: Record<ChannelKind, ChannelAdapter>;
+  secrets: ChannelSecretsBox;
+  /**
+   * The key that names a customer's conversation: thread ids and the contact's "session hash" are keyed
+   * hashes of (integration, chat), so the worker finds the thread again without a lookup table, and nobody
+   * without the key can derive a token that opens it through the public chat routes.
+   */
+  contactKey: Uint8Array;
+  /** The assistant's chat_limit (messages per conversation); undefined when it no longer exists. */
+  findAssistant: (assistantId: string) => Promise<{ chatLimit: number } | undefined>;
+  floodLimit: ChatFloodLimit;
+  runDeadlineSeconds: number;
+  groupIds?: { inbound: string; outbound: string };
+  concurrency?: number;
+  clock?: () => Date;
+  log?: (entry: Record<string, unknown>, message: string) => void;
+  onError?: (error: unknown) => void;
+}
+
+const CHANNELS: readonly string[] = ['telegram', 'whatsapp', 'instagram'];
+/** §8's text for a failed run, sent to the customer instead of silence. */
+const RUN_FAILED_TEXT = 'Sorry, I encountered an error processing your request. Please try again.';
+/** Telegram's 429 names a wait; one short wait is worth it, a long one is left to the owner to see as failed. */
+const MAX_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Turns customers' channel messages into conversations and sends the answers back.
+ *
+ * In: each `ChannelMessageReceived` (recorded by the webhook) becomes a message in the chat's thread — one
+ * thread per customer chat, a new one when the assistant's chat_limit is reached or the owner deleted it —
+ * and a run the ai-runner answers, unless the owner took the conversation over or the chat is flooding.
+ * Ids are derived from the delivery, so a redelivered bus message records nothing new.
+ *
+ * Out: each assistant-side `MessagePosted` in a channel thread (an answer, or the owner's reply) is claimed
+ * on its own stream and then sent through the channel's adapter, split at the channel's length limit.
+ * A failed send is recorded with the channel's reason; nothing is ever sent twice.
+ */
+export function createChannelsWorker(deps: ChannelsWorkerDeps) {
+  const clock = deps.clock ?? (() => new Date());
+  const log = deps.log ?? (() => {});
+  const consumers: Consumer[] = [];
+  /** The current conversation generation per chat, so a long chat does not re-read its old threads. */
+  const generations = new Map<string, number>();
+
+  const keyed = (text: string) => createHmac('sha256', deps.contactKey).update(text).digest('hex');
+  const threadIdFor = (integrationId: string, chatId: string, generation: number) => `thread_${keyed(`thread|${integrationId}|${chatId}|${generation}`).slice(0, 32)}`;
+  const context = (trigger: RecordedEvent): CommandContext => ({
+    actor: { kind: 'system', id: 'channels' },
+    correlationId: trigger.metadata.correlationId,
+    causationId: trigger.metadata.eventId,
+    now: clock(),
+  });
+  const readThread = (threadId: string) => aggregateStream(deps.eventStore, threadDecider, streamIds.thread(threadId));
+
+  async function liveIntegration(assistantId: string, kind: ChannelKind, integrationId: string) {
+    const { state } = await aggregateStream(deps.eventStore, channelIntegrationDecider, channelStreams.integration(assistantId, kind));
+    return state.status === 'connected' && state.integration.integrationId === integrationId ? state.integration : undefined;
+  }
+
+  /** The chat's open conversation with room for `messageId`, started when there is none. */
+  async function conversationOf(trigger: RecordedEvent, received: ChannelMessageReceived, chatLimit: number, messageId: string, contactHash: string) {
+    const chatKey = `${received.integrationId}|${received.chatId}`;
+    for (let generation = generations.get(chatKey) ?? 0; generation < 10_000; generation++) {
+      const threadId = threadIdFor(received.integrationId, received.chatId, generation);
+      const { state } = await readThread(threadId);
+      if (state.status === 'none') {
+        await deps.handle(
+          threadDecider,
+          streamIds.thread(threadId),
+          {
+            type: 'StartThread',
+            data: {
+              threadId,
+              assistantId: received.assistantId,
+              assistantOwnerId: received.ownerId,
+              ownerId: null,
+              visitorSessionHash: contactHash,
+              isPublic: true,
+              channel: received.kind,
+              shareTokenHash: null,
+              contact: { integrationId: received.integrationId, chatId: received.chatId, name: received.senderName },
+            },
+          },
+          context(trigger),
+        );
+        generations.set(chatKey, generation);
+        return threadId;
+      }
+      if (state.status === 'open' && (state.messageIds.includes(messageId) || state.userMessages < chatLimit)) {
+        generations.set(chatKey, generation);
+        return threadId;
+      }
+    }
+    throw new Error(`no room for a conversation with chat ${received.chatId}`);
+  }
+
+  async function requestRun(trigger: RecordedEvent, threadId: string, runId: string, assistantId: string, requester: Requester) {
+    const now = clock();
+    try {
+      await deps.handle(
+        threadDecider,
+        streamIds.thread(threadId),
+        { type: 'RequestRun', data: { requester, runId, assistantId, deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(), now: now.toISOString() } },
+        context(trigger),
+      );
+    } catch (error) {
+      // Still answering the previous message (answered next, see followUp), or the owner took it over.
+      if (error instanceof DomainError && error.kind === 'conflict') return;
+      throw error;
+    }
+  }
+
+  async function receive(trigger: RecordedEvent, received: ChannelMessageReceived) {
+    const where = { integrationId: received.integrationId, kind: received.kind, chatId: received.chatId };
+    if (!(await liveIntegration(received.assistantId, received.kind, received.integrationId))) return log(where, 'channel message ignored: the integration is disconnected');
+    const assistant = await deps.findAssistant(received.assistantId);
+    if (!assistant) return log(where, 'channel message ignored: the assistant no longer exists');
+    const contactHash = keyed(`contact|${received.integrationId}|${received.chatId}`);
+    const requester: Requester = { visitorSessionHash: contactHash, shareTokenHash: null };
+    const messageId = `msg_${keyed(`message|${trigger.streamId}`).slice(0, 32)}`;
+    const threadId = await conversationOf(trigger, received, assistant.chatLimit, messageId, contactHash);
+    const { state } = await deps.handle(
+      threadDecider,
+      streamIds.thread(threadId),
+      { type: 'PostUserMessage', data: { requester, messageId, text: received.text, language: detectLanguage(received.text), chatLimit: assistant.chatLimit } },
+      context(trigger),
+    );
+    if (state.status !== 'open' || state.takenOver) return;
+    if (!deps.floodLimit.take(`${received.integrationId}|${received.chatId}`)) return log(where, 'channel message not answered: the chat is flooding');
+    await requestRun(trigger, threadId, `run_${keyed(`run|${messageId}`).slice(0, 32)}`, received.assistantId, requester);
+  }
+
+  /** A customer who wrote again while the previous answer was being made is answered now, once. */
+  async function followUp(trigger: RecordedEvent, threadId: string) {
+    const { state, events } = await readThread(threadId);
+    if (state.status !== 'open' || state.takenOver || !state.thread.visitorSessionHash) return;
+    const lastRequest = events.findLastIndex((e) => e.type === 'RunRequested');
+    const waiting = events.slice(lastRequest + 1).findLast((e) => e.type === 'MessagePosted' && e.data.role === 'user');
+    if (!waiting || waiting.type !== 'MessagePosted' || Object.values(state.runs).some((run) => run.phase === 'queued' || run.phase === 'in_progress')) return;
+    const contact = state.thread.contact;
+    if (contact && !deps.floodLimit.take(`${contact.integrationId}|${contact.chatId}`)) return;
+    await requestRun(trigger, threadId, `run_${keyed(`run|${waiting.data.messageId}`).slice(0, 32)}`, state.thread.assistantId, { visitorSessionHash: state.thread.visitorSessionHash, shareTokenHash: null });
+  }
+
+  async function sendParts(adapter: ChannelAdapter, account: Parameters<ChannelAdapter['send']>[0], secrets: Parameters<ChannelAdapter['send']>[1], chatId: string, parts: string[]) {
+    const ids: string[] = [];
+    for (const part of parts) {
+      try {
+        ids.push(await adapter.send(account, secrets, chatId, part));
+      } catch (error) {
+        if (!(error instanceof ChannelApiError) || error.status !== 429 || (error.retryAfterSeconds ?? Infinity) > MAX_RETRY_AFTER_SECONDS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000));
+        ids.push(await adapter.send(account, secrets, chatId, part));
+      }
+    }
+    return ids;
+  }
+
+  /** Sends one assistant-side message of a channel thread to the customer, at most once. */
+  async function deliver(trigger: RecordedEvent, threadId: string, messageId: string, text: string, author: 'assistant' | 'owner') {
+    const { state } = await readThread(threadId);
+    if (state.status !== 'open' || !state.thread.contact) return;
+    const { contact, assistantId, channel } = state.thread;
+    if (!CHANNELS.includes(channel)) return;
+    const kind = channel as ChannelKind;
+    const where = { integrationId: contact.integrationId, kind, threadId, messageId };
+    // An answer that arrives after the owner took the conversation over is kept in the thread, not sent.
+    if (author === 'assistant' && state.takenOver) return log(where, 'answer not sent: the owner took the conversation over');
+    const integration = await liveIntegration(assistantId, kind, contact.integrationId);
+    if (!integration) return log(where, 'answer not sent: the integration is disconnected');
+    const adapter = deps.adapters[kind];
+    // A sales page the answer refers to travels as a link: a channel cannot open it for the customer.
+    const { text: body, redirectUrl } = parseRedirect(text);
+    const parts = splitText(redirectUrl ? `${body}\n\n${redirectUrl}` : body, adapter.maxTextLength);
+    if (parts.length === 0) return;
+    const stream = channelStreams.outbound(messageId);
+    const claim = await deps.handle(
+      channelOutboundDecider,
+      stream,
+      { type: 'DispatchReply', data: { messageId, threadId, integrationId: contact.integrationId, kind, chatId: contact.chatId, parts: parts.length, author } },
+      context(trigger),
+    );
+    if (claim.events.length === 0) return;
+    try {
+      const ids = await sendParts(adapter, integration.account, deps.secrets.open(integration.integrationId, integration.sealedSecrets), contact.chatId, parts);
+      const sendMs = Math.max(0, clock().getTime() - trigger.createdAt.getTime());
+      await deps.handle(channelOutboundDecider, stream, { type: 'ConfirmReply', data: { messageId, integrationId: contact.integrationId, externalMessageIds: ids, sendMs } }, context(trigger));
+    } catch (error) {
+      const reason = error instanceof ChannelApiError ? error.reason : 'the message could not be sent';
+      if (!(error instanceof ChannelApiError)) deps.onError?.(error);
+      log({ ...where, reason }, 'answer not sent: the channel refused it');
+      await deps.handle(channelOutboundDecider, stream, { type: 'FailReply', data: { messageId, integrationId: contact.integrationId, error: reason } }, context(trigger));
+    }
+  }
+
+  async function onThreadEvent(event: RecordedEvent) {
+    const posted = eventOf(['MessagePosted'], event);
+    if (posted) {
+      const m = posted.data;
+      if (m.role !== 'assistant' || !CHANNELS.includes(m.channel)) return;
+      await deliver(event, m.threadId, m.messageId, m.text, m.author ?? 'assistant');
+      if (m.runId) await followUp(event, m.threadId);
+      return;
+    }
+    const unanswered = eventOf(['RunFailed', 'RunExpired'], event);
+    if (unanswered) {
+      const { state } = await readThread(unanswered.data.threadId);
+      if (state.status !== 'open' || !state.thread.contact) return;
+      await deliver(event, unanswered.data.threadId, `fail_${unanswered.data.runId}`, RUN_FAILED_TEXT, 'assistant');
+      await followUp(event, unanswered.data.threadId);
+    }
+  }
+
+  const laneOfInbound = (value: string) => {
+    try {
+      const data = (JSON.parse(value) as { data?: { integrationId?: string; chatId?: string } }).data;
+      return `${data?.integrationId}|${data?.chatId}`;
+    } catch {
+      return value.slice(0, 64);
+    }
+  };
+
+  return {
+    async start() {
+      const concurrency = deps.concurrency ?? 16;
+      consumers.push(
+        await deps.bus.consume({
+          groupId: deps.groupIds?.inbound ?? 'channels-inbound',
+          topics: [topicFor(channelStreams.inbound('x', 'y'))],
+          concurrency,
+          // One chat's messages are handled in order; other chats do not wait behind it.
+          laneOf: (message) => laneOfInbound(message.value),
+          handler: async (message) => {
+            const event = eventOf(['ChannelMessageReceived'], fromMessage(message));
+            if (event) await receive(event, event.data);
+          },
+        }),
+        await deps.bus.consume({
+          groupId: deps.groupIds?.outbound ?? 'channels-outbound',
+          topics: [topicFor(streamIds.thread('x'))],
+          concurrency,
+          handler: async (message) => onThreadEvent(fromMessage(message)),
+        }),
+      );
+    },
+    async stop() {
+      const all = consumers.splice(0);
+      await Promise.all(all.map((consumer) => consumer.stop()));
+    },
+  };
+}
+export type ChannelsWorker = ReturnType<typeof createChannelsWorker>;
+
