@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { useAssistants } from '@/features/assistants/api/get-assistants';
-import type { ChatAccess } from '@/features/chat/api/chat-access';
+import type { ChatAccess } from '@/lib/chat-core/chat-access';
 import type { ChatThread } from '@/features/chat/api/chat-types';
 import { getThread, startOwnerThread, threadKey } from '@/features/chat/api/threads';
 import { ChatScreen } from '@/features/chat/components/chat-screen';

@@ -1,11 +1,8 @@
-import { chatInputProblem } from '@kesher/contracts/rules/chat';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-error';
 import { lookup } from '@/lib/texts';
 import {
-  canSend,
   chatPollDelays,
-  checkInput,
   linkTarget,
   networkRetryDelay,
   nextProgress,
@@ -17,7 +14,6 @@ import {
 import { en } from './locales/en';
 
 const t = (key: string, vars?: Record<string, unknown>) => lookup(en, key, vars);
-const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
 
 describe('the run polling schedule (spec §9)', () => {
   it('checks first after 300 ms and grows ×1.5 every 3 attempts up to 2 s, 100 attempts at most', () => {
@@ -31,41 +27,6 @@ describe('the run polling schedule (spec §9)', () => {
   it('after network errors retries from 1 s, doubling every 5 failures up to 5 s', () => {
     const waits = Array.from({ length: 17 }, (_, i) => networkRetryDelay(i));
     expect(waits).toEqual([1000, 1000, 1000, 1000, 1000, 2000, 2000, 2000, 2000, 2000, 4000, 4000, 4000, 4000, 4000, 5000, 5000]);
-  });
-});
-
-describe('the chat input (spec §5)', () => {
-  it('counts words and estimated tokens (characters / 4, rounded up)', () => {
-    expect(checkInput('')).toMatchObject({ words: 0, tokens: 0, empty: true, problem: null });
-    expect(checkInput('  When do you open?  ')).toMatchObject({ words: 4, tokens: 6, empty: false });
-  });
-
-  it('warns above 80 words and errs above 100', () => {
-    expect(checkInput(words(80)).wordLevel).toBe('ok');
-    expect(checkInput(words(81)).wordLevel).toBe('warning');
-    expect(checkInput(words(100)).wordLevel).toBe('warning');
-    expect(checkInput(words(100)).problem).toBeNull();
-    expect(checkInput(words(101))).toMatchObject({ wordLevel: 'error', problem: { kind: 'words', count: 101 } });
-  });
-
-  it('warns above 320 tokens and errs above 400', () => {
-    expect(checkInput('x'.repeat(1280)).tokenLevel).toBe('ok'); // 320 tokens
-    expect(checkInput('x'.repeat(1281)).tokenLevel).toBe('warning'); // 321
-    expect(checkInput('x'.repeat(1600)).problem).toBeNull(); // 400
-    expect(checkInput('x'.repeat(1601))).toMatchObject({ tokenLevel: 'error', problem: { kind: 'tokens', count: 401 } });
-  });
-
-  it('agrees with the shared rule the server applies', () => {
-    for (const text of ['', 'hello', words(101), 'x'.repeat(1601), `${words(50)} ${'y'.repeat(1500)}`]) {
-      expect(checkInput(text).problem !== null).toBe(chatInputProblem(text) !== undefined);
-    }
-  });
-
-  it('allows Send only with text, nothing in flight and a valid input', () => {
-    expect(canSend(checkInput('hi'), false)).toBe(true);
-    expect(canSend(checkInput('   '), false)).toBe(false);
-    expect(canSend(checkInput('hi'), true)).toBe(false);
-    expect(canSend(checkInput(words(101)), false)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-error';
-import type { ChatRun } from './api/chat-types';
+import type { ChatRun } from '@/lib/chat-core/chat-messages';
 import { chatPollDelays, networkRetryDelay } from './chat-rules';
 import { followRun, pollRun } from './follow-run';
 import { json, serverRun, stubFetch } from './test/fake-server';

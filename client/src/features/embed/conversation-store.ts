@@ -1,5 +1,5 @@
 import { CONVERSATION_PREFIX } from '../../../widget/options';
-import type { ChatSource } from '@/features/chat/api/chat-types';
+import type { ChatSource } from '@/lib/chat-core/chat-messages';
 
 /**
  * The stored embedded conversation (spec part 2 §3, §4, §9): one localStorage entry per assistant, so a

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatSource } from '@/features/chat/api/chat-types';
+import type { ChatMessage, ChatSource } from '@/lib/chat-core/chat-messages';
 import type { Rating, StoredMessage } from './conversation-store';
 
 /** A message as the embed page shows it. */

@@ -1,7 +1,6 @@
-import type { ChatAccess } from '@/features/chat/api/chat-access';
-import type { ChatMessage, ChatRun } from '@/features/chat/api/chat-types';
-import { streamRun } from '@/features/chat/api/stream-run';
-import { getRun } from '@/features/chat/api/threads';
+import type { ChatAccess } from '@/lib/chat-core/chat-access';
+import type { ChatMessage, ChatRun } from '@/lib/chat-core/chat-messages';
+import { followRun, type PollSchedule, pollRun, type RunEnd } from '@/lib/chat-core/follow-run';
 
 /**
  * How the embed page waits for an answer (spec part 2 §4, §9): the SSE stream first; when it is not
@@ -39,45 +38,20 @@ export interface EmbedPollDeps {
   random?: () => number;
 }
 
-export const abortableSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** The embed's schedule for the shared follower; a failing check ends the wait (no retries): the caller apologises (spec §8). */
+export const embedPolling = (random: () => number = Math.random): PollSchedule => ({
+  maxAttempts: EMBED_POLL_MAX_ATTEMPTS,
+  delay: (attempt) => embedPollDelay(attempt, random()),
+});
 
-/** Polls the run until it settles. A failing check ends the wait: the caller apologises (spec §8). */
-export async function pollEmbedRun(deps: EmbedPollDeps, signal: AbortSignal): Promise<EmbedRunOutcome> {
-  const random = deps.random ?? Math.random;
-  for (let attempt = 0; attempt < EMBED_POLL_MAX_ATTEMPTS; attempt++) {
-    await deps.sleep(embedPollDelay(attempt, random()), signal);
-    const run = await deps.check(signal);
-    if (run.status === 'completed') return { kind: 'completed', message: null };
-    if (run.status === 'failed') return { kind: 'failed' };
-    if (run.status === 'expired') return { kind: 'timeout' };
-  }
-  return { kind: 'timeout' };
-}
+/** What the embed says about an end: a run the server gave up on (its deadline) reads as a late answer. */
+const embedOutcome = (end: RunEnd): EmbedRunOutcome =>
+  end.kind === 'completed' ? { kind: 'completed', message: end.message } : end.kind === 'failed' ? { kind: 'failed' } : { kind: 'timeout' };
+
+/** Polls the run until it settles, on the embed's schedule. */
+export const pollEmbedRun = async (deps: EmbedPollDeps, signal: AbortSignal): Promise<EmbedRunOutcome> =>
+  embedOutcome(await pollRun(deps, embedPolling(deps.random), signal));
 
 /** Follows a run: the stream (the answer grows through `onDelta`), or polling when the stream is unavailable. */
-export async function followEmbedRun(
-  access: ChatAccess,
-  threadId: string,
-  runId: string,
-  onDelta: (textSoFar: string) => void,
-  signal: AbortSignal,
-): Promise<EmbedRunOutcome> {
-  const streamed = await streamRun(access, threadId, runId, onDelta, signal);
-  if (signal.aborted) throw signal.reason;
-  if (streamed.kind === 'completed') return { kind: 'completed', message: streamed.message };
-  if (streamed.kind === 'failed') return { kind: 'failed' };
-  if (streamed.kind === 'expired') return { kind: 'timeout' };
-  return pollEmbedRun({ check: (s) => getRun(access, threadId, runId, s), sleep: abortableSleep }, signal);
-}
+export const followEmbedRun = async (access: ChatAccess, threadId: string, runId: string, onDelta: (textSoFar: string) => void, signal: AbortSignal) =>
+  embedOutcome(await followRun(access, threadId, runId, { onDelta }, embedPolling(), signal));

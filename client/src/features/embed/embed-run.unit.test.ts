@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ChatRun, RunStatus } from '@/features/chat/api/chat-types';
+import type { ChatRun, RunStatus } from '@/lib/chat-core/chat-messages';
 import { EMBED_POLL_MAX_ATTEMPTS, embedPollDelay, embedPollSchedule, pollEmbedRun } from './embed-run';
 
 const run = (status: RunStatus): ChatRun => ({ id: 'run_1', status, error: null, messageId: null });

@@ -1,6 +1,6 @@
 import { chatMessages } from '@kesher/contracts/rules/chat';
 import { useMemo } from 'react';
-import { startVisitorThread } from '@/features/chat/api/threads';
+import { startVisitorThread } from '@/lib/chat-core/chat-calls';
 import { ChatScreen } from '@/features/chat/components/chat-screen';
 import type { ChatConnection } from '@/features/chat/hooks/use-chat';
 import { type PublicChatContext, PublicChatPage } from '@/features/public-chat/components/public-chat-page';

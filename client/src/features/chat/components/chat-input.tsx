@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useId, useRef } from 'react';
 import type { Translate } from '@/lib/texts';
-import { canSend, checkInput, type CounterLevel } from '../chat-rules';
+import { canSend, checkInput, type CounterLevel } from '@/lib/chat-core/input-rules';
 
 interface Props {
   value: string;

@@ -1,6 +1,6 @@
 import { Fragment, memo, useEffect } from 'react';
 import type { Translate } from '@/lib/texts';
-import type { ChatMessage } from '../api/chat-types';
+import type { ChatMessage } from '@/lib/chat-core/chat-messages';
 import { REDIRECT_DELAY_MS } from '../chat-rules';
 import type { Rating } from '../feedback-memory';
 import { isTempMessage } from '../hooks/use-chat';

@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTexts } from '@/lib/texts';
 import { renderWithProviders } from '@/test/render';
-import type { ChatMessage } from '../api/chat-types';
+import type { ChatMessage } from '@/lib/chat-core/chat-messages';
 import { chatLocales } from '../locales';
 import { MessageItem } from './message-item';
 

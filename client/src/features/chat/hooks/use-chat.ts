@@ -2,10 +2,11 @@ import { chatMessages } from '@kesher/contracts/rules/chat';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api-error';
 import type { Translate } from '@/lib/texts';
-import type { ChatAccess } from '../api/chat-access';
-import type { ChatMessage } from '../api/chat-types';
-import { listMessages, postMessage, sendFeedback, startRun } from '../api/threads';
-import { checkInput, isThreadGone, loadError, LOADING_RESET_MS, nextProgress, PROGRESS_TICK_MS, RUNNING_RESET_MS, sendError, threadStartError } from '../chat-rules';
+import type { ChatAccess } from '@/lib/chat-core/chat-access';
+import { listMessages, postMessage, sendFeedback, startRun } from '@/lib/chat-core/chat-calls';
+import type { ChatMessage } from '@/lib/chat-core/chat-messages';
+import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
+import { isThreadGone, loadError, LOADING_RESET_MS, nextProgress, PROGRESS_TICK_MS, RUNNING_RESET_MS, sendError, threadStartError } from '../chat-rules';
 import type { Rating } from '../feedback-memory';
 import { followRun, type RunOutcome } from '../follow-run';
 
@@ -221,7 +222,7 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
     const check = checkInput(draft);
     if (check.empty || sending || running) return;
     if (check.problem) {
-      showAlert(check.problem.kind === 'words' ? t('wordLimit', { count: check.problem.count }) : t('tokenLimit', { count: check.problem.count }), 'error', true);
+      showAlert(inputProblemText(check, t)!, 'error', true);
       return;
     }
     // A valid message goes out: what was said about an earlier, too long one no longer applies.

@@ -1,14 +1,9 @@
-import { estimateTokens } from '@kesher/contracts/rules/chat';
-import { countWords, limits } from '@kesher/contracts/rules/limits';
 import { type KeyboardEvent, useId } from 'react';
+import { checkInput, type CounterLevel, inputProblemText } from '@/lib/chat-core/input-rules';
 import type { Translate } from '@/lib/texts';
-import { inputProblem } from '../hooks/use-embed-chat';
 
 /** Counter warnings (spec §5, §9): above 80 words / 320 tokens; errors above 100 / 400. */
-export const WORDS_WARN = 80;
-export const TOKENS_WARN = 320;
-
-const counterClass = (value: number, warn: number, max: number) => `counter${value > max ? ' counter-over' : value > warn ? ' counter-warn' : ''}`;
+const counterClass = (level: CounterLevel) => `counter${level === 'error' ? ' counter-over' : level === 'warning' ? ' counter-warn' : ''}`;
 
 interface Props {
   value: string;
@@ -26,9 +21,9 @@ interface Props {
  */
 export function EmbedInput({ value, onChange, onSend, blocked, t }: Props) {
   const id = useId();
-  const words = countWords(value);
-  const tokens = estimateTokens(value);
-  const problem = inputProblem(value, t);
+  const check = checkInput(value);
+  const { words, tokens } = check;
+  const problem = inputProblemText(check, t);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
@@ -64,8 +59,8 @@ export function EmbedInput({ value, onChange, onSend, blocked, t }: Props) {
         </button>
       </div>
       <div className="embed-input-meta" id={`${id}-counts`}>
-        <span className={counterClass(words, WORDS_WARN, limits.chatInputWords)}>{t('words', { count: words })}</span>
-        <span className={counterClass(tokens, TOKENS_WARN, limits.chatInputTokens)}>{t('tokens', { count: tokens })}</span>
+        <span className={counterClass(check.wordLevel)}>{t('words', { count: words })}</span>
+        <span className={counterClass(check.tokenLevel)}>{t('tokens', { count: tokens })}</span>
         <span className="embed-input-hint">{t('inputHint')}</span>
       </div>
       {problem ? (

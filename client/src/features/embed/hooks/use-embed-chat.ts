@@ -1,8 +1,8 @@
-import { chatInputProblem, estimateTokens } from '@kesher/contracts/rules/chat';
-import { countWords, limits } from '@kesher/contracts/rules/limits';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ChatMessage } from '@/features/chat/api/chat-types';
-import { listMessages, postMessage, sendFeedback, startRun } from '@/features/chat/api/threads';
+import { listMessages, postMessage, sendFeedback, startRun } from '@/lib/chat-core/chat-calls';
+import type { ChatMessage } from '@/lib/chat-core/chat-messages';
+import { arrivedAnswers, freshRedirect } from '@/lib/chat-core/follow-run';
+import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
 import { ApiError, localizedDetail } from '@/lib/api-error';
 import type { Translate } from '@/lib/texts';
@@ -13,11 +13,7 @@ import { openRedirect, postToParent, REDIRECT_DELAY_MS, typingMessage } from '..
 import { type EmbedConversation, isThreadGone, startEmbedConversation, visitorAccess } from './use-embed-session';
 
 /** The input's problem in the page's language (the English texts are exactly chatInputProblem's). */
-export function inputProblem(text: string, t: Translate): string | null {
-  if (!chatInputProblem(text)) return null;
-  const words = countWords(text);
-  return words > limits.chatInputWords ? t('wordLimit', { count: words }) : t('tokenLimit', { count: estimateTokens(text) });
-}
+export const inputProblem = (text: string, t: Translate): string | null => inputProblemText(checkInput(text), t);
 
 /** Apologies stay where they were said when the server's list replaces the conversation. */
 function mergeServerList(list: ChatMessage[], previous: EmbedMessage[]): EmbedMessage[] {
@@ -183,11 +179,10 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
         // The stream's end carried the stored answer; show that if the reload failed.
       }
       if (!live(gen)) return;
-      const known = new Set(latest.current.messages.map((m) => m.id));
-      const arrived = (list ?? (outcome.message ? [outcome.message] : [])).filter((m) => m.role === 'assistant' && !known.has(m.id));
+      const arrived = arrivedAnswers(list, outcome.message, new Set(latest.current.messages.map((m) => m.id)));
       setMessages((all) => (list ? mergeServerList(list, all) : [...all, ...arrived.map((m) => fromChatMessage(m))]));
       // A fresh answer's redirect opens after 1 s; history never redirects.
-      const redirect = [...arrived].reverse().find((m) => m.redirectUrl)?.redirectUrl;
+      const redirect = freshRedirect(arrived);
       if (redirect) timers.current.push(setTimeout(() => mounted.current && openRedirect(redirect), REDIRECT_DELAY_MS));
     } finally {
       if (operation.current === op) operation.current = null;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { ChatAccess } from '@/features/chat/api/chat-access';
-import { listMessages, startVisitorThread } from '@/features/chat/api/threads';
+import type { ChatAccess } from '@/lib/chat-core/chat-access';
+import { listMessages, startVisitorThread } from '@/lib/chat-core/chat-calls';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
 import { ApiError } from '@/lib/api-error';
 import { describeApiFailure, type EmbedInitProblem, getEmbedAssistant } from '../api/embed-assistant';

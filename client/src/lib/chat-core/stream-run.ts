@@ -1,8 +1,9 @@
 import { API_BASE } from '@/lib/api-client';
 import { tokenStorage } from '@/lib/token-storage';
 import type { ChatAccess } from './chat-access';
-import { type ChatMessage, toChatMessage } from './chat-types';
-import { runStreamUrl } from './threads';
+import { runStreamUrl } from './chat-calls';
+import { type ChatMessage, toChatMessage } from './chat-messages';
+import { createSseParser } from './sse-parser';
 
 export type StreamEnd =
   | { kind: 'completed'; message: ChatMessage | null }
@@ -34,23 +35,13 @@ export async function streamRun(
   if (!response.ok || !response.body) return { kind: 'unavailable' };
 
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
+  const parser = createSseParser();
   let text = '';
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return { kind: 'unavailable' };
-      buffer += value;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        let event = 'message';
-        let data = '';
-        for (const line of frame.split('\n')) {
-          if (line.startsWith('event:')) event = line.slice(6).trim();
-          else if (line.startsWith('data:')) data += line.slice(5).trim();
-        }
+      for (const { event, data } of parser.push(value)) {
         const payload = data ? (JSON.parse(data) as Record<string, unknown>) : {};
         if (event === 'delta') {
           text += typeof payload.text === 'string' ? payload.text : '';
