@@ -1,5 +1,5 @@
 import { type TestCheckoutParams, TranzilaMockResponseSchema } from '@kesher/contracts';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 export interface TestCard {
@@ -20,6 +20,13 @@ export function payTestCheckout({ params, card }: { params: Record<string, strin
   return api.post('/subscriptions/tranzila-mock', TranzilaMockResponseSchema, { form });
 }
 
-export const usePayTestCheckout = () => useMutation({ mutationFn: payTestCheckout });
+/** A paid checkout changes the plan, its limits and the history: what the app holds of them is stale at once. */
+export const usePayTestCheckout = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: payTestCheckout,
+    onSuccess: (answer) => (answer.status === 'success' ? queryClient.invalidateQueries({ queryKey: ['subscriptions'] }) : undefined),
+  });
+};
 
 export type { TestCheckoutParams };

@@ -72,7 +72,8 @@ describe('/payment/tranzila-test', () => {
   it('posts the page’s parameters and the card form-encoded, says "Processing..." and goes to the address it is given', async () => {
     let answer: (r: Response) => void = () => {};
     const { calls } = serve({ 'POST /api/v1/subscriptions/tranzila-mock': () => new Promise<Response>((resolve) => (answer = resolve)) });
-    const { router } = render(address({ currency: null }));
+    const { router, queryClient } = render(address({ currency: null }));
+    queryClient.setQueryData(['subscriptions', 'status'], { tier: 'FREE' }); // what /pricing had read before paying
     expect(screen.getByRole('button', { name: 'Pay ₪199.00' })).toBeInTheDocument(); // ILS by default
     await userEvent.selectOptions(screen.getByLabelText('Expiry month'), '03');
     await userEvent.selectOptions(screen.getByLabelText('Expiry year'), within(screen.getByLabelText('Expiry year')).getAllByRole('option')[3]!.textContent!);
@@ -98,6 +99,8 @@ describe('/payment/tranzila-test', () => {
     answer(json(200, { status: 'success', redirect_url: '/billing?checkout=success&payment=pay_1', message: 'Payment successful! Your subscription is active.', payment_id: 'pay_1' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/billing'));
     expect(router.state.location.search).toBe('?checkout=success&payment=pay_1');
+    // The plan read before paying is not shown again as current: /billing asks afresh.
+    expect(queryClient.getQueryState(['subscriptions', 'status'])!.isInvalidated).toBe(true);
   });
 
   it('stays with a clear message when the card is declined, and can pay again', async () => {
