@@ -1,8 +1,11 @@
 import { busiestHoursProjection } from '@kesher/projections/analytics/examples/busiest-hours.projection';
 import { analyticsProjections } from '@kesher/projections/analytics/analytics-projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAllCheckpoints } from '../platform/projections/checkpoints.js';
 import { createProjectionRunner } from '../platform/projections/projection-runner.js';
+import { rebuildTogether } from '../platform/projections/rebuild-together.js';
 import { createApiHarness, type ApiHarness } from '../testing/api-harness.js';
+import { exited, startMain } from '../testing/processes.js';
 import { postgresAvailability } from '../testing/test-database.js';
 import { ask, getJson, ownerThread, ownerWithAssistant, scriptedProvider, settled, type ScenarioOwner } from './testing/analytics-scenario.js';
 
@@ -12,13 +15,14 @@ describe.skipIf(!gate.available)(`analytics are computed from the log, whenever 
   let h: ApiHarness;
   let dana: ScenarioOwner;
   let noa: ScenarioOwner;
+  let danaThread: string;
   let now = new Date('2030-04-15T08:15:00.000Z'); // a Monday (after today: the workers' own clock runs the runs' deadlines)
 
   beforeAll(async () => {
     h = await createApiHarness({ answerProvider: scriptedProvider, clock: () => now });
     dana = await ownerWithAssistant(h);
     noa = await ownerWithAssistant(h);
-    const danaThread = await ownerThread(h, dana);
+    danaThread = await ownerThread(h, dana);
     const noaThread = await ownerThread(h, noa);
     // Monday 08:xx: two of Dana's; Monday 17:xx: one of Dana's, one of Noa's; Tuesday 08:xx: one of Dana's.
     await ask(h, dana, danaThread, 'Do you bake on Mondays?');
@@ -54,22 +58,52 @@ describe.skipIf(!gate.available)(`analytics are computed from the log, whenever 
     }
   });
 
-  it('every analytics read model rebuilt from position zero gives the same rows and the same dashboard', async () => {
-    const dashboard = async () => (await getJson(h, '/api/v1/analytics/dashboard?days=7', dana.auth)).body;
-    const snapshot = async () => {
-      const tables: Record<string, string[]> = {};
-      for (const projection of analyticsProjections) {
-        for (const table of projection.tables) {
-          tables[table] = (await h.platform.sql.query(`SELECT * FROM ${table}`)).rows.map((row) => JSON.stringify(row)).sort();
-        }
+  const dashboard = async () => (await getJson(h, '/api/v1/analytics/dashboard?days=7', dana.auth)).body;
+  const snapshot = async () => {
+    const tables: Record<string, string[]> = {};
+    for (const projection of analyticsProjections) {
+      for (const table of projection.tables) {
+        tables[table] = (await h.platform.sql.query(`SELECT * FROM ${table}`)).rows.map((row) => JSON.stringify(row)).sort();
       }
-      return tables;
-    };
+    }
+    return tables;
+  };
+
+  it('every analytics read model rebuilt from position zero gives the same rows and the same dashboard', async () => {
     const before = { tables: await snapshot(), dashboard: await dashboard() };
     expect(before.dashboard.data.overview).toMatchObject({ total_conversations: 1, total_queries: 4 });
     for (const projection of analyticsProjections) await h.platform.projector.rebuild(projection.name);
     await settled(h);
     expect(await snapshot()).toEqual(before.tables);
     expect(await dashboard()).toEqual(before.dashboard);
+  });
+
+  it('all of them rebuilt in ONE pass over the log (`npm run replay -- analytics`) give the same rows; the projector carries on from their checkpoints', async () => {
+    const before = { tables: await snapshot(), dashboard: await dashboard() };
+    await h.platform.projector.stop();
+    try {
+      const head = await h.platform.eventStore.headPosition();
+      // Small batches: the read models' state carries across many transactions, as over a long log.
+      const result = await rebuildTogether({ eventStore: h.platform.eventStore, sql: h.platform.sql, projections: analyticsProjections, batchSize: 7 });
+      expect(result.position).toEqual(head);
+      expect(result.events).toBeGreaterThan(20);
+      const checkpoints = await readAllCheckpoints(h.platform.sql);
+      for (const projection of analyticsProjections) expect(checkpoints[projection.name], projection.name).toEqual(head);
+      expect(await snapshot()).toEqual(before.tables);
+
+      const replay = startMain('replay', { DATABASE_URL: h.dbUrl }, ['analytics']);
+      expect(await exited(replay), replay.output()).toBe(0);
+      expect(replay.output()).toMatch(/replayed analytics-activity, analytics-response-times, .*analytics-queries up to \d+:\d+ \(\d+ events\)/);
+      expect(await snapshot()).toEqual(before.tables);
+      const unknown = startMain('replay', { DATABASE_URL: h.dbUrl }, ['analytics-nope']);
+      expect(await exited(unknown)).toBe(2);
+      expect(unknown.output()).toContain('usage: npm run replay -- <projection>');
+    } finally {
+      await h.platform.projector.start();
+    }
+    expect(await dashboard()).toEqual(before.dashboard);
+    await ask(h, dana, danaThread, 'Any sourdough left?');
+    await settled(h);
+    expect((await dashboard()).data.overview).toMatchObject({ total_conversations: 1, total_queries: 5 });
   });
 });

@@ -1,29 +1,43 @@
+import { analyticsProjections } from '@kesher/projections/analytics/analytics-projections';
 import { allProjections } from '@kesher/projections/registry';
+import type { Projection } from '@kesher/contracts/ports/projection';
 import { loadConfig } from '../platform/config/config.js';
-import { createProjectionRunner } from '../platform/projections/projection-runner.js';
+import { rebuildTogether, RebuildInterruptedError } from '../platform/projections/rebuild-together.js';
 import { composePlatform } from './compose-platform.js';
 
 /**
- * `npm run replay -- <projection>`: drops one read model and rebuilds it from the first event, then
- * exits. A projector running elsewhere notices its checkpoint moved and continues from the rebuilt one.
+ * `npm run replay -- <projection> [<projection>…]` (or `analytics`: every analytics read model): drops
+ * the named read models and rebuilds them from the first event in one pass over the log, then exits. A
+ * projector running elsewhere notices their checkpoints moved and continues from the rebuilt ones.
  * (In the embedded default, stop `make start` first: PGlite's folder has one owner at a time.)
  */
-const name = process.argv[2];
-const projection = allProjections.find((p) => p.name === name);
-if (!projection) {
-  console.error(`usage: npm run replay -- <projection>\nprojections: ${allProjections.map((p) => p.name).join(', ')}`);
+const names = process.argv.slice(2);
+const unknown = names.filter((name) => name !== 'analytics' && !allProjections.some((p) => p.name === name));
+const chosen: Projection[] = [...new Set(names.flatMap((name) => (name === 'analytics' ? analyticsProjections : allProjections.filter((p) => p.name === name))))];
+if (names.length === 0 || unknown.length > 0) {
+  console.error(`usage: npm run replay -- <projection>… | analytics\nprojections: ${allProjections.map((p) => p.name).join(', ')}`);
   process.exit(2);
 }
 
 const platform = await composePlatform(loadConfig(), { applicationName: 'kesher-replay' });
-const runner = createProjectionRunner({ eventStore: platform.eventStore, sql: platform.sql, projections: [projection], batchSize: platform.config.PROJECTOR_BATCH_SIZE });
+const label = chosen.map((p) => p.name).join(', ');
 const started = Date.now();
-const head = await platform.eventStore.headPosition();
-// Drops the read model's tables, applies its migrations again and reads from the first event.
-await runner.start({ rebuild: [projection.name] });
-while (!(await runner.waitForPosition(head, { timeoutMs: 10_000 }))) {
-  console.log(`replaying ${name}… at ${runner.positions()[projection.name]?.prepare ?? 0n} of ${head.prepare}`);
+let lastReported = started;
+try {
+  const result = await rebuildTogether({
+    eventStore: platform.eventStore,
+    sql: platform.sql,
+    projections: chosen,
+    onBatch: ({ events, position, head }) => {
+      if (Date.now() - lastReported < 10_000) return;
+      lastReported = Date.now();
+      console.log(`replaying ${label}… ${events} events, at ${position.prepare} of ${head.prepare}`);
+    },
+  });
+  console.log(`replayed ${label} up to ${result.position.commit}:${result.position.prepare} (${result.events} events) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+} catch (error) {
+  if (!(error instanceof RebuildInterruptedError)) throw error;
+  console.log(error.message);
+} finally {
+  await platform.close();
 }
-console.log(`replayed ${name} up to ${head.commit}:${head.prepare} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-await runner.stop();
-await platform.close();

@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 import { factsOf } from '../shared/facts.js';
+import { rowsFrom, rowsParam } from '../shared/json-rows.js';
 import { threadDirectory } from '../shared/thread-directory.js';
 import { keywordsOf } from './keyword-extraction.js';
 
@@ -26,20 +27,20 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     const thread = known.get(message.data.threadId);
     if (!thread) continue;
     const source: KeywordSource = message.data.role === 'user' ? 'customer' : 'assistant';
+    const prefix = `${thread.ownerId}|${thread.assistantId}|${message.day}|${source}|`;
     for (const keyword of keywordsOf(message.data.text)) {
-      const id = `${thread.ownerId}|${thread.assistantId}|${message.day}|${source}|${keyword.key}`;
+      const id = prefix + keyword.key;
       const row = rows.get(id);
       if (row) row.mentions++;
       else rows.set(id, { ownerId: thread.ownerId, assistantId: thread.assistantId, day: message.day, source, key: keyword.key, label: keyword.label, mentions: 1 });
     }
   }
   if (rows.size === 0) return;
-  const all = [...rows.values()];
   await db.query(
     `INSERT INTO analytics_keywords_daily (owner_id, source, day, assistant_id, keyword, label, mentions)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::text[], $5::text[], $6::text[], $7::int[])
+     ${rowsFrom(1, ['text', 'text', 'date', 'text', 'text', 'text', 'int'])}
      ON CONFLICT (owner_id, source, day, assistant_id, keyword) DO UPDATE SET mentions = analytics_keywords_daily.mentions + excluded.mentions`,
-    [all.map((r) => r.ownerId), all.map((r) => r.source), all.map((r) => r.day), all.map((r) => r.assistantId), all.map((r) => r.key), all.map((r) => r.label), all.map((r) => r.mentions)],
+    [rowsParam([...rows.values()].map((r) => [r.ownerId, r.source, r.day, r.assistantId, r.key, r.label, r.mentions]))],
   );
 }
 

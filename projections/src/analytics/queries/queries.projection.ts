@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 import { factsOf } from '../shared/facts.js';
+import { rowsFrom, rowsParam } from '../shared/json-rows.js';
 
 /** A query's text as listed: enough to recognise it, not a second copy of every conversation. */
 export const QUERY_TEXT_CHARS = 1000;
@@ -116,23 +117,20 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       [rows.map(([id]) => id), rows.map(([, t]) => t.ownerId), rows.map(([, t]) => t.assistantId), rows.map(([, t]) => t.channel), rows.map(([, t]) => t.lastQuestion)],
     );
   }
+  // A run requested and settled in the same batch is written settled: one row written instead of two.
+  for (const row of inserted) {
+    const outcome = row.source === 'chat' ? outcomes.get(row.id) : undefined;
+    if (!outcome) continue;
+    row.status = outcome.status;
+    row.responseTimeMs = outcome.responseTimeMs;
+    outcomes.delete(row.id);
+  }
   if (inserted.length > 0) {
     await db.query(
       `INSERT INTO analytics_queries (id, owner_id, assistant_id, thread_id, query, channel, source, status, response_time_ms, created_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::float8[], $10::timestamptz[])
+       ${rowsFrom(1, ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'timestamptz'])}
        ON CONFLICT (id) DO NOTHING`,
-      [
-        inserted.map((q) => q.id),
-        inserted.map((q) => q.ownerId),
-        inserted.map((q) => q.assistantId),
-        inserted.map((q) => q.threadId),
-        inserted.map((q) => q.query),
-        inserted.map((q) => q.channel),
-        inserted.map((q) => q.source),
-        inserted.map((q) => q.status),
-        inserted.map((q) => q.responseTimeMs),
-        inserted.map((q) => q.createdAt),
-      ],
+      [rowsParam(inserted.map((q) => [q.id, q.ownerId, q.assistantId, q.threadId, q.query, q.channel, q.source, q.status, q.responseTimeMs, q.createdAt]))],
     );
   }
   if (outcomes.size > 0) {

@@ -1,6 +1,5 @@
 import type { Queryable } from '@kesher/contracts/ports/projection';
-
-type SqlType = 'text' | 'date' | 'int' | 'bigint' | 'float8';
+import { rowsFrom, rowsParam, type SqlType } from './json-rows.js';
 
 export interface CounterTable<Key extends string, Counter extends string> {
   table: string;
@@ -20,13 +19,15 @@ export function counterBatch<Key extends string, Counter extends string>(spec: C
 
   return {
     add(key: Record<Key, string | number>, increments: Partial<Record<Counter, number>>) {
-      const id = keyNames.map((name) => key[name]).join('\u0000');
+      let id = '';
+      for (const name of keyNames) id += `${key[name]}\u0000`;
       let row = rows.get(id);
       if (!row) {
         row = { key, values: Object.fromEntries(counterNames.map((name) => [name, 0])) as Record<Counter, number> };
         rows.set(id, row);
       }
-      for (const name of counterNames) row.values[name] += increments[name] ?? 0;
+      // Only the increments given (most adds name one or two of a dozen counters); unknown names are ignored.
+      for (const name in increments) if (name in row.values) row.values[name as Counter] += increments[name as Counter] ?? 0;
     },
 
     get size() {
@@ -35,15 +36,14 @@ export function counterBatch<Key extends string, Counter extends string>(spec: C
 
     async write(db: Queryable) {
       if (rows.size === 0) return;
-      const all = [...rows.values()];
       const columns = [...keyNames, ...counterNames];
       const types = [...keyNames.map((name) => spec.keys[name]), ...counterNames.map((name) => spec.counters[name])];
-      const params = [...keyNames.map((name) => all.map((row) => row.key[name])), ...counterNames.map((name) => all.map((row) => row.values[name]))];
+      const values = [...rows.values()].map((row) => [...keyNames.map((name) => row.key[name]), ...counterNames.map((name) => row.values[name])]);
       await db.query(
         `INSERT INTO ${spec.table} (${columns.join(', ')})
-         SELECT * FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
+         ${rowsFrom(1, types)}
          ON CONFLICT (${keyNames.join(', ')}) DO UPDATE SET ${counterNames.map((name) => `${name} = ${spec.table}.${name} + excluded.${name}`).join(', ')}`,
-        params,
+        [rowsParam(values)],
       );
       rows.clear();
     },

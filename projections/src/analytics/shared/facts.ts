@@ -15,7 +15,10 @@ export interface Fact<Type extends EventType> {
  */
 export function factsOf<Type extends EventType>(events: readonly RecordedEvent[], ...types: Type[]): TypedFact<Type>[] {
   const wanted: readonly string[] = types;
-  return events.flatMap((event) => (wanted.includes(event.type) ? [{ event, type: event.type, data: event.data, day: dayOf(event.metadata.timestamp) } as TypedFact<Type>] : []));
+  // A plain loop: a rebuild calls this for every read model over every batch of a million-event log.
+  const facts: TypedFact<Type>[] = [];
+  for (const event of events) if (wanted.includes(event.type)) facts.push({ event, type: event.type, data: event.data, day: dayOf(event.metadata.timestamp) } as TypedFact<Type>);
+  return facts;
 }
 
 /** One of several types, discriminated on `type`. */

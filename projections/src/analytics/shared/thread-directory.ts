@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '@kesher/contracts';
 import type { Queryable } from '@kesher/contracts/ports/projection';
 import { factsOf } from './facts.js';
+import { rowsFrom, rowsParam } from './json-rows.js';
 
 /** What an analytics read model needs to know of a conversation to attribute its later facts. */
 export interface ThreadInfo {
@@ -34,14 +35,8 @@ export function threadDirectory(table: string) {
       if (started.length === 0) return;
       await db.query(
         `INSERT INTO ${table} (thread_id, owner_id, assistant_id, channel, participant)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT (thread_id) DO NOTHING`,
-        [
-          started.map((t) => t.data.threadId),
-          started.map((t) => t.data.assistantOwnerId),
-          started.map((t) => t.data.assistantId),
-          started.map((t) => t.data.channel),
-          started.map((t) => participantOf(t.data)),
-        ],
+         ${rowsFrom(1, ['text', 'text', 'text', 'text', 'text'])} ON CONFLICT (thread_id) DO NOTHING`,
+        [rowsParam(started.map((t) => [t.data.threadId, t.data.assistantOwnerId, t.data.assistantId, t.data.channel, participantOf(t.data)]))],
       );
     },
 
