@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { eventStoreSource, exportEvents, progressLine, sqlLogSource, type ExportFilter } from '../analytics/export/event-export.js';
+import { createCopyLogReader } from '../analytics/export/copy-log-reader.js';
 import { createSqlLogReader } from '../analytics/export/sql-log-reader.js';
 import { loadConfig } from '../platform/config/config.js';
 import { composePlatform } from './compose-platform.js';
@@ -64,10 +65,14 @@ const output = options.out ? createWriteStream(options.out) : process.stdout;
 const terminal = process.stderr.isTTY;
 const started = Date.now();
 let lastDrawn = 0;
+const onSql = platform.adapters.eventStore !== 'eventstoredb';
+// A real Postgres is read with COPY (lines written by Postgres, passed on as bytes) unless an owner is followed.
+const copy = onSql && platform.sql.kind === 'postgres' && platform.config.DATABASE_URL ? createCopyLogReader(platform.config.DATABASE_URL) : undefined;
 const result = await exportEvents(
   {
     // The log in Postgres/PGlite is read as text (nothing parsed in Node); EventStoreDB through its port.
-    source: platform.adapters.eventStore === 'eventstoredb' ? eventStoreSource(platform.eventStore) : sqlLogSource(createSqlLogReader(platform.sql)),
+    source: onSql ? sqlLogSource(createSqlLogReader(platform.sql)) : eventStoreSource(platform.eventStore),
+    copy,
     write: async (chunk) => {
       if (!output.write(chunk)) await once(output, 'drain');
     },
@@ -82,4 +87,5 @@ const result = await exportEvents(
 if (options.out) await new Promise<void>((resolve, reject) => (output as ReturnType<typeof createWriteStream>).end((error?: Error | null) => (error ? reject(error) : resolve())));
 const seconds = (Date.now() - started) / 1000;
 process.stderr.write(`${terminal ? '\n' : ''}exported ${result.written} of ${result.read} events in ${seconds.toFixed(1)} s${options.out ? ` to ${options.out}` : ''}\n`);
+await copy?.close();
 await platform.close();

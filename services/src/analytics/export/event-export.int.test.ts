@@ -7,6 +7,7 @@ import { exited, startMain } from '../../testing/processes.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import { ask, ownerThread, ownerWithAssistant, scriptedProvider, settled, visitorThread, type ScenarioOwner } from '../testing/analytics-scenario.js';
 import { eventStoreSource, exportEvents, progressLine, sqlLogSource, type ExportFilter } from './event-export.js';
+import { createCopyLogReader } from './copy-log-reader.js';
 import { createSqlLogReader } from './sql-log-reader.js';
 
 const gate = await postgresAvailability();
@@ -28,11 +29,14 @@ describe.skipIf(!gate.available)(`exporting the event log as NDJSON${gate.availa
   let dir: string;
   let now = new Date('2030-05-01T10:00:00.000Z');
 
-  /** Exports through both sources (the store's port, and the SQL log as text): they must write the same events. */
+  /**
+   * Exports through every source (the store's port, the SQL log as text, COPY — small pages, so several
+   * are cut): they must write the same events.
+   */
   const exported = async (filter: ExportFilter = {}, pageSize = 7) => {
-    const run = async (source: Parameters<typeof exportEvents>[0]['source']) => {
+    const run = async (source: Parameters<typeof exportEvents>[0]['source'], copy?: ReturnType<typeof createCopyLogReader>) => {
       let text = '';
-      const result = await exportEvents({ source, write: (chunk) => void (text += chunk), pageSize }, filter);
+      const result = await exportEvents({ source, copy, write: (chunk) => void (text += chunk.toString()), pageSize, copyPageSize: pageSize }, filter);
       const lines = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
       expect(lines).toHaveLength(result.written);
       return lines;
@@ -40,6 +44,9 @@ describe.skipIf(!gate.available)(`exporting the event log as NDJSON${gate.availa
     const viaPort = await run(eventStoreSource(h.platform.eventStore));
     const viaSql = await run(sqlLogSource(createSqlLogReader(h.platform.sql)));
     expect(viaSql).toEqual(viaPort);
+    const copy = createCopyLogReader(h.dbUrl);
+    const viaCopy = await run(sqlLogSource(createSqlLogReader(h.platform.sql)), copy).finally(() => copy.close());
+    expect(viaCopy).toEqual(viaPort);
     return viaPort;
   };
 
@@ -106,9 +113,30 @@ describe.skipIf(!gate.available)(`exporting the event log as NDJSON${gate.availa
       ['MessagePosted', 'Do you deliver?'],
     ]);
     expect(child.output()).toMatch(new RegExp(`exported 4 of \\d+ events in [\\d.]+ s to ${out.replace(/[.]/g, '\\.')}`));
+    // Without an owner the export reads with COPY: the same lines.
+    const starts = join(dir, 'starts.ndjson');
+    const byType = startMain('export', { DATABASE_URL: h.dbUrl }, ['--type', 'ThreadStarted', '--out', starts]);
+    expect(await exited(byType), byType.output()).toBe(0);
+    const started = readFileSync(starts, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
+    expect(started).toEqual((await exported({ types: ['ThreadStarted'] })).map((line) => expect.objectContaining({ eventId: line.eventId, data: line.data })));
+    expect(started).toHaveLength(3);
     const bad = startMain('export', { DATABASE_URL: h.dbUrl }, ['--from', 'yesterday']);
     expect(await exited(bad)).toBe(2);
     expect(bad.output()).toContain('--from: not a date: yesterday');
+  });
+
+  it('reports progress page by page on the COPY path, up to the head', async () => {
+    const copy = createCopyLogReader(h.dbUrl);
+    const seen: { read: number; position: bigint }[] = [];
+    const result = await exportEvents(
+      { source: sqlLogSource(createSqlLogReader(h.platform.sql)), copy, write: () => {}, copyPageSize: 10, onProgress: (p) => seen.push({ read: p.read, position: p.position.prepare }) },
+      {},
+    ).finally(() => copy.close());
+    const head = await h.platform.eventStore.headPosition();
+    expect(seen.length).toBe(Math.ceil(result.read / 10));
+    expect(seen.map((p) => p.read)).toEqual(seen.map((_, i) => Math.min((i + 1) * 10, result.read)));
+    expect(seen.at(-1)!.position).toBe(head.prepare);
+    expect(result.written).toBe(result.read);
   });
 
   it('draws a progress bar from the share of the log read', () => {

@@ -1,6 +1,7 @@
-import { categoryOf, type AllPosition, type RecordedEvent } from '@kesher/contracts';
+import { categoryOf, comparePositions, START_POSITION, upcast, type AllPosition, type RecordedEvent } from '@kesher/contracts';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { toMessage } from '../../workers/relay/relayed-event.js';
+import { UPCAST_MARK, type CopyLogReader } from './copy-log-reader.js';
 import type { SqlLogReader } from './sql-log-reader.js';
 
 /** Which events to export. Times compare with each event's own time (metadata.timestamp), both ends included. */
@@ -76,10 +77,17 @@ export function sqlLogSource(reader: SqlLogReader): LogSource {
 
 export interface ExportDeps {
   source: LogSource;
-  /** Receives the NDJSON, a page at a time; return a promise to hold the export back (a full pipe). */
-  write: (chunk: string) => void | Promise<void>;
+  /**
+   * The Postgres log through COPY (copy-log-reader.ts): used when no owner or assistant is asked for —
+   * then every filter is one Postgres can apply, and Node only passes bytes on.
+   */
+  copy?: Pick<CopyLogReader, 'pageEnd' | 'copy'>;
+  /** Receives the NDJSON, whole lines at a time; return a promise to hold the export back (a full pipe). */
+  write: (chunk: string | Buffer) => void | Promise<void>;
   onProgress?: (progress: ExportProgress) => void;
   pageSize?: number;
+  /** Events per COPY page (how often progress is reported on that path). */
+  copyPageSize?: number;
 }
 
 interface Owners {
@@ -123,6 +131,7 @@ export async function exportEvents(deps: ExportDeps, filter: ExportFilter = {}):
   const from = filter.from?.toISOString();
   const to = filter.to?.toISOString();
   const head = await deps.source.head();
+  if (deps.copy && !byOwner) return exportByCopy(deps.copy, deps, head, { types: types && [...types], from, to });
   let after: AllPosition | undefined;
   let read = 0;
   let written = 0;
@@ -148,6 +157,55 @@ export async function exportEvents(deps: ExportDeps, filter: ExportFilter = {}):
     if (batch.atEnd || after.commit > head.commit || (after.commit === head.commit && after.prepare >= head.prepare)) break;
   }
   return { read, written };
+}
+
+/**
+ * The export without owners to follow: page by page, Postgres writes the lines (filtered by type and
+ * time) and they go out as they come, cut only at line ends — no event is parsed in Node unless it needs
+ * upcasting.
+ */
+async function exportByCopy(copy: NonNullable<ExportDeps['copy']>, deps: ExportDeps, head: AllPosition, filter: { types?: string[]; from?: string; to?: string }) {
+  const pageSize = deps.copyPageSize ?? 100_000;
+  let after = START_POSITION;
+  let read = 0;
+  let written = 0;
+  while (comparePositions(after, head) < 0) {
+    const page = await copy.pageEnd(after, head, pageSize, filter.types);
+    let carry: Buffer | undefined;
+    for await (const chunk of copy.copy({ after, upto: page.upto, ...filter })) {
+      const data = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const end = data.lastIndexOf(10);
+      carry = end + 1 < data.length ? Buffer.from(data.subarray(end + 1)) : undefined;
+      if (end < 0) continue;
+      let lines = data.subarray(0, end + 1);
+      if (lines.includes(UPCAST_MARK)) lines = Buffer.from(upcastMarked(lines.toString('utf8')), 'utf8');
+      written += countLines(lines);
+      await deps.write(lines);
+    }
+    if (carry) throw new Error('the log copy ended inside a line');
+    read += page.events;
+    after = page.upto;
+    deps.onProgress?.({ read, written, position: after, head });
+  }
+  return { read, written };
+}
+
+function countLines(lines: Buffer) {
+  let n = 0;
+  for (let i = lines.indexOf(10); i >= 0; i = lines.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+/** The marked lines (stored at an older schema version) parsed, upcast and written again; the others as they are. */
+function upcastMarked(text: string) {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.charCodeAt(0) !== UPCAST_MARK) return line;
+      const event = JSON.parse(line.slice(1)) as { type: string; data: unknown; metadata: { schemaVersion?: number } };
+      return JSON.stringify({ ...event, data: upcast(event.type, event.data, event.metadata.schemaVersion ?? 1) });
+    })
+    .join('\n');
 }
 
 /** A one-line progress bar for a terminal: share of the log read, events written, rate. */
