@@ -34,6 +34,8 @@ export interface AnalyticsWiring {
   filesOf: (ownerId: string, assistantId: string) => Promise<number>;
   storageLimitBytes?: number;
   authenticate: AnalyticsGraphqlDeps['authenticate'];
+  /** Subscriptions' sockets, closed when their token is signed out. */
+  trackSocket?: AnalyticsGraphqlDeps['trackSocket'];
   /** OPERATOR_EMAILS: the accounts that may read every owner's analytics. */
   operatorEmails?: string;
   /** NODE_ENV: GraphiQL is served anywhere but in production. */
@@ -69,6 +71,7 @@ export function composeAnalytics(wiring: AnalyticsWiring) {
       analytics,
       limits: limitsService,
       authenticate: wiring.authenticate,
+      trackSocket: wiring.trackSocket,
       isOperator,
       graphiql: !wiring.production,
       liveCounters: (publish) => createLiveCounters({ readModels: wiring.readModels, activity: dailyActivityQueries(wiring.sql), publish, clock: wiring.clock, onError: wiring.onError }),

@@ -1,3 +1,4 @@
+import { createLiveSockets, type ClosableSocket } from './live-sockets.js';
 import type { SessionStore, SignedInAccount } from './session.store.js';
 import type { TokenClaims, TokenIssuer } from './token-issuer.js';
 
@@ -12,7 +13,7 @@ export interface Authenticated {
  * of seconds (never past the token's expiry). Sign-out in this process forgets the token at once;
  * another API process notices within `ttlMs`.
  */
-export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: SessionStore; ttlMs?: number; maxEntries?: number; now?: () => number }) {
+export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: SessionStore; ttlMs?: number; maxEntries?: number; now?: () => number; socketSweepMs?: number }) {
   const ttlMs = deps.ttlMs ?? 2000;
   const maxEntries = deps.maxEntries ?? 10_000;
   const now = deps.now ?? Date.now;
@@ -25,7 +26,10 @@ export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: Sessi
     return account && { account, claims };
   }
 
-  return {
+  // The live sockets opened with each token: signing out closes them (see live-sockets.ts).
+  const sockets = createLiveSockets({ isSignedIn: async (token) => (await api.authenticate(token)) !== undefined, sweepMs: deps.socketSweepMs });
+
+  const api = {
     async authenticate(token: string): Promise<Authenticated | undefined> {
       const hit = cache.get(token);
       if (hit && hit.until > now()) return hit.result;
@@ -35,11 +39,17 @@ export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: Sessi
       cache.set(token, { result, until });
       return result;
     },
-    /** Signs a token out: revoked for every process, forgotten by this one at once. */
+    /** Signs a token out: revoked for every process, forgotten by this one at once, its live sockets closed. */
     async signOut(token: string, claims: TokenClaims) {
       cache.delete(token);
       await deps.sessions.revoke(claims.tokenId, claims.expiresAt);
+      sockets.signedOut(token);
+    },
+    /** A live socket (a subscription, a progress feed) opened with `token`: closed when the token is signed out. */
+    trackSocket(token: string, socket: ClosableSocket) {
+      sockets.track(token, socket);
     },
   };
+  return api;
 }
 export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -77,6 +77,7 @@ export async function composeApi(wiring: ApiWiring) {
     filesOf: async (ownerId, assistantId) => (await wiring.knowledge.listFiles(ownerId, assistantId)).length,
     storageLimitBytes: config.KNOWLEDGE_STORAGE_LIMIT_BYTES,
     authenticate: (token) => authenticator.authenticate(token),
+    trackSocket: (token, socket) => authenticator.trackSocket(token, socket),
     operatorEmails: config.OPERATOR_EMAILS,
     production: config.NODE_ENV === 'production',
     settled: (ownerId) => messageQuota.settled(ownerId),

@@ -126,4 +126,30 @@ describe.skipIf(!gate.available)(`analytics over GraphQL${gate.available ? '' : 
     expect(JSON.stringify(refused.payload)).toContain('Access denied');
     foreign.close();
   });
+
+  it('ends a subscription when its session signs out (closed with 4401), leaving the same owner’s other sessions live', async () => {
+    const login = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: dana.email, password: 'Str0ng-Passw0rd!' } });
+    expect(login.statusCode).toBe(200);
+    const other = `Bearer ${(login.json() as { access_token: string }).access_token}`;
+    const query = 'subscription { live_counters { messages } }';
+    const signingOut = await subscribe(`${base}/api/v1/graphql`, dana.authorization, query);
+    const staying = await subscribe(`${base}/api/v1/graphql`, other, query);
+    const messages = (m: { payload?: any }) => m.payload.data.live_counters.messages as number;
+    const before = messages(await signingOut.next((m) => m.type === 'next'));
+    await staying.next((m) => m.type === 'next');
+
+    const out = await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { authorization: dana.authorization } });
+    expect(out.statusCode).toBe(200);
+    expect(await signingOut.next(() => false)).toEqual({ type: 'closed', payload: { code: 4401, reason: 'Signed out' } });
+    // The signed-out token cannot subscribe again.
+    const again = await subscribe(`${base}/api/v1/graphql`, dana.authorization, query);
+    expect(again.ack.type).not.toBe('connection_ack');
+
+    // The other session still gets the owner's live counters.
+    const posted = await h.app.inject({ method: 'POST', url: `/api/v1/threads/${await ownerThread(h, { ...dana, authorization: other, auth: { authorization: other } })}/messages`, headers: { authorization: other }, payload: { content: 'Still there?' } });
+    expect(posted.statusCode).toBe(201);
+    const update = await staying.next((m) => m.type === 'closed' || (m.type === 'next' && messages(m) > before));
+    expect(update.type).toBe('next');
+    staying.close();
+  });
 });

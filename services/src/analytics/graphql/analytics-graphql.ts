@@ -37,6 +37,7 @@ import { GraphQLError } from 'graphql';
 import fastJson from 'fast-json-stringify';
 import mercurius from 'mercurius';
 import { z } from 'zod';
+import type { ClosableSocket } from '../../identity/live-sockets.js';
 import { DomainError } from '../../platform/commands/decider.js';
 import type { AnalyticsService } from '../analytics-service.js';
 import type { LimitsService } from '../limits-service.js';
@@ -58,6 +59,8 @@ export interface AnalyticsGraphqlDeps {
   limits: LimitsService;
   /** Bearer token → account (the same authenticator as REST; used for WebSocket subscriptions). */
   authenticate: (token: string) => Promise<{ account: { id: string; email: string } } | undefined>;
+  /** A subscription's socket and the token it was opened with: closed when that token is signed out. */
+  trackSocket?: (token: string, socket: ClosableSocket) => void;
   isOperator: OperatorCheck;
   /** Built by the plugin with the publisher it owns (mercurius' pubsub). */
   liveCounters: (publish: (key: LiveKey, value: LiveCountersValue) => Promise<void>) => LiveCounters;
@@ -145,6 +148,9 @@ type Subscription {
 interface Context {
   viewer: Viewer | null;
   pubsub: { subscribe(topic: string): Promise<AsyncIterableIterator<unknown>> };
+  /** Over WebSocket: the connection's socket and the bearer token its connection_init carried. */
+  socket?: ClosableSocket;
+  bearer?: string;
 }
 
 /** graphql's standard introspection query (GraphiQL's) is 15 levels deep; one more for later versions. */
@@ -261,6 +267,8 @@ export const analyticsGraphqlPlugin =
           subscribe: async function* (_root: unknown, args: Args, context: Context) {
             const scope = scopeOf(context, args.owner_id);
             const key = 'ownerId' in scope ? scope.ownerId : EVERY_OWNER;
+            // Signing out ends the subscription: the socket closes with the token.
+            if (context.socket && context.bearer) deps.trackSocket?.(context.bearer, context.socket);
             const stop = live!.watch(key);
             const updates = await context.pubsub.subscribe(topicOf(key));
             try {
@@ -291,6 +299,8 @@ export const analyticsGraphqlPlugin =
         return { viewer: account ? { accountId: account.id, email: account.email, operator: deps.isOperator(account) } : null };
       },
       subscription: {
+        // Each connection's own socket, in its resolvers' context (so that sign-out can close it).
+        context: (socket) => ({ socket }),
         // connection_init carries the bearer token: `{ authorization: 'Bearer …' }` (or under `headers`).
         onConnect: async ({ payload }) => {
           const raw = (payload?.authorization ?? payload?.Authorization ?? payload?.headers?.authorization) as unknown;
@@ -298,7 +308,7 @@ export const analyticsGraphqlPlugin =
           const session = await deps.authenticate(raw.slice(7).trim());
           if (!session) return false;
           const viewer: Viewer = { accountId: session.account.id, email: session.account.email, operator: deps.isOperator(session.account) };
-          return { viewer };
+          return { viewer, bearer: raw.slice(7).trim() };
         },
       },
     });

@@ -54,6 +54,9 @@ export const crawlProgressRoutes =
         const { crawlId } = request.params;
         let open = true;
         socket.on('close', () => (open = false));
+        // Signing out closes the feed (the token it was opened with stops working at once).
+        const token = request.query.token ?? request.session?.token;
+        if (token) deps.authenticator.trackSocket(token, socket);
         let sent = '';
         let sentAt = 0;
         while (open) {
