@@ -48,7 +48,7 @@ export const routes: RouteObject[] = [
               { path: 'create-assistant', lazy: () => import('./routes/create-assistant') },
               { path: 'edit-assistant/:assistantId', lazy: () => import('./routes/edit-assistant') },
               { path: 'analytics', lazy: () => import('./routes/analytics') },
-              { path: 'integrations', lazy: shell('Integrations') },
+              { path: 'integrations', lazy: () => import('./routes/integrations') },
               { path: 'workflows', lazy: () => import('./routes/workflows') },
               { path: 'guidelines', lazy: () => import('./routes/guidelines') },
               { path: 'actions', lazy: () => import('./routes/actions') },
