@@ -33,6 +33,7 @@ import { webCrawlerRoutes, type CrawlerRoutesDeps } from './routes/web-crawler/w
 import { integrationRoutes, type IntegrationRoutesDeps } from './routes/integrations/integrations.routes.js';
 import { channelWebhookRoutes, type ChannelWebhookDeps } from './routes/integrations/channel-webhooks.routes.js';
 import { inboxRoutes, type InboxRoutesDeps } from './routes/inbox/inbox.routes.js';
+import { googleDriveRoutes, type GoogleDriveRoutesDeps } from './routes/google-drive/google-drive.routes.js';
 import { subscriptionRoutes, type SubscriptionRoutesDeps } from './routes/subscriptions/subscriptions.routes.js';
 import { workflowRoutes } from './routes/workflows/workflows.routes.js';
 import { guidelineRoutes } from './routes/guidelines/guidelines.routes.js';
@@ -61,6 +62,8 @@ export interface AppDeps {
   crawler?: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps };
   /** Telegram, WhatsApp and Instagram: /assistants/{id}/<channel>*, the stats, the channels' webhooks, and the one inbox. */
   channels?: { integrations: IntegrationRoutesDeps; webhooks: ChannelWebhookDeps; inbox: InboxRoutesDeps };
+  /** Google Drive import: /google-drive/* (the consent screen, its return, list, import, Sign Out). */
+  googleDrive?: GoogleDriveRoutesDeps;
   /** Plans, subscriptions and payments: /subscriptions/* (test payment page form and Stripe webhooks included). */
   subscriptions?: SubscriptionRoutesDeps;
   /** Workflows, guidelines, actions and the assistants' external API endpoints. */
@@ -120,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(threadRoutes(deps.threads));
       await api.register(publicThreadRoutes(deps.threads));
       await api.register(limitsRoutes(deps.limits));
+      if (deps.googleDrive) await api.register(googleDriveRoutes(deps.googleDrive));
       if (deps.subscriptions) await api.register(subscriptionRoutes(deps.subscriptions));
       if (deps.analytics) {
         await api.register(analyticsRoutes(deps.analytics.routes));
