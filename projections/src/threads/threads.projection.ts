@@ -14,7 +14,7 @@ import type {
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 
 /** Settled runs are never reopened: a late or repeated outcome changes nothing here either. */
-const UNSETTLED = `status IN ('queued', 'in_progress')`;
+const UNSETTLED = `status IN ('queued', 'in_progress', 'requires_action')`;
 
 const dataOf = <Data>(events: readonly RecordedEvent[], type: string) => events.flatMap((e) => (e.type === type ? [{ data: e.data as Data, event: e }] : []));
 
@@ -99,6 +99,12 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     await db.query(`UPDATE thread_runs r SET status = 'in_progress' FROM unnest($1::text[]) AS s(id) WHERE r.id = s.id AND r.status = 'queued'`, [
       runStarted.map((r) => r.data.runId),
     ]);
+  }
+
+  // A run waiting for its actions reads requires_action until they are called (automation/run-automation.ts).
+  for (const e of events) {
+    if (e.type === 'RunActionsRequired') await db.query(`UPDATE thread_runs SET status = 'requires_action' WHERE id = $1 AND status = 'in_progress'`, [(e.data as { runId: string }).runId]);
+    else if (e.type === 'ActionCalled') await db.query(`UPDATE thread_runs SET status = 'in_progress' WHERE id = $1 AND status = 'requires_action'`, [(e.data as { runId: string }).runId]);
   }
 
   // A run takes the first outcome recorded for it; a later one finds it settled and changes nothing.
@@ -216,6 +222,8 @@ const EVENT_TYPES = [
   'ThreadRenamed',
   'ThreadDeleted',
   'FeedbackGiven',
+  'RunActionsRequired',
+  'ActionCalled',
   'ThreadTakenOver',
   'ThreadHandedBack',
 ];

@@ -32,7 +32,7 @@ export interface RunRow {
   id: string;
   thread_id: string;
   assistant_id: string;
-  status: 'queued' | 'in_progress' | 'completed' | 'failed' | 'expired';
+  status: 'queued' | 'in_progress' | 'requires_action' | 'completed' | 'failed' | 'expired';
   error: string | null;
   message_id: string | null;
   deadline_at: Date;
@@ -105,7 +105,7 @@ export function threadQueries(db: Queryable) {
     /** System reads (the ai-runner's expiry sweep): runs nobody settled before their deadline. */
     async overdueRuns(now: Date, limit = 100): Promise<{ id: string; thread_id: string }[]> {
       const { rows } = await db.query<{ id: string; thread_id: string }>(
-        `SELECT id, thread_id FROM thread_runs WHERE status IN ('queued', 'in_progress') AND deadline_at <= $1 ORDER BY deadline_at LIMIT $2`,
+        `SELECT id, thread_id FROM thread_runs WHERE status IN ('queued', 'in_progress', 'requires_action') AND deadline_at <= $1 ORDER BY deadline_at LIMIT $2`,
         [now.toISOString(), limit],
       );
       return rows;

@@ -1,5 +1,25 @@
 import type { RetrievedPassage } from '../knowledge/search/retrieve.js';
 import type { SalesPage } from './sales-pages.js';
+import type { AssistantBehaviour } from '../automation/assistant-behaviour.js';
+
+/** One action a provider asks to run, and what came of it (automation/tool-calls.ts runs them). */
+export interface ToolCall {
+  callId: string;
+  actionId: string;
+  arguments: Record<string, unknown>;
+}
+export interface ToolResult {
+  callId: string;
+  actionId: string;
+  title: string;
+  success: boolean;
+  /** Why it failed, or "Test successful!". */
+  message: string;
+  statusCode: number | null;
+  response: unknown;
+  /** How long the call took (the action's round trip). */
+  durationMs?: number;
+}
 
 export type AnswerLanguage = 'he' | 'en' | 'other';
 
@@ -15,6 +35,13 @@ export interface AnswerRequest {
   passages: readonly RetrievedPassage[];
   /** Cancels the upstream call (client gone, run expired, worker stopping). */
   signal?: AbortSignal;
+  /** The owner's automation for this run: active guidelines, the workflow in force, API actions as tools. */
+  behaviour?: AssistantBehaviour;
+  /**
+   * Runs actions of `behaviour.tools` for the run (the run shows requires_action meanwhile, each call is
+   * recorded). Never throws and always settles within the actions' timeouts: a failure is a result.
+   */
+  runTools?: (calls: readonly ToolCall[]) => Promise<ToolResult[]>;
 }
 
 /**

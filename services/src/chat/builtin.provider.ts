@@ -2,6 +2,7 @@ import { estimateTokens, redirectMarker } from '@kesher/contracts';
 import { findEvidence, type Evidence } from '../knowledge/answers/answer-evidence.js';
 import type { AnswerDelta, AnswerLanguage, AnswerProvider, AnswerRequest } from './answer-provider.port.js';
 import { bestSalesPage, showsBuyingIntent } from './sales-pages.js';
+import { applyBuiltinAutomation } from '../automation/builtin-automation.js';
 
 /** The fixed phrases of the engine; the knowledge supplies every fact. */
 const phrases = {
@@ -60,7 +61,14 @@ export function createBuiltinProvider(): AnswerProvider {
   return {
     name: 'builtin',
     async *answer(request): AsyncIterable<AnswerDelta> {
-      const { text, evidence } = composeAnswerWithEvidence(request);
+      const composed = composeAnswerWithEvidence(request);
+      let { text, evidence } = composed;
+      // The owner's guidelines and workflows, applied to the grounded answer (automation/builtin-automation.ts).
+      if (request.behaviour) {
+        const automated = await applyBuiltinAutomation({ request, behaviour: request.behaviour, knowledge: text, found: evidence !== null });
+        text = automated.text;
+        if (!automated.keptKnowledge) evidence = null;
+      }
       for (const piece of text.match(/\S+\s*|\s+/g) ?? []) {
         if (request.signal?.aborted) return;
         yield { kind: 'text', text: piece };

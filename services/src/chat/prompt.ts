@@ -1,6 +1,7 @@
 import { redirectMarker } from '@kesher/contracts';
 import type { AnswerRequest } from './answer-provider.port.js';
 import { bestSalesPage, showsBuyingIntent } from './sales-pages.js';
+import { automationBlock } from '../automation/automation-prompt.js';
 
 export interface PromptMessage {
   role: 'system' | 'user' | 'assistant';
@@ -51,6 +52,7 @@ export function buildPrompt(request: AnswerRequest): PromptMessage[] {
     `Answer in ${languageName[request.language]}, briefly.`,
     request.assistant.instructions.trim() ? `Instructions from the owner:\n${request.assistant.instructions.trim()}` : '',
     ...salesBlock(request),
+    ...automationBlock(request.behaviour),
     knowledgeBlock(request),
   ].filter(Boolean);
   const history = request.history.slice(-HISTORY_TURNS).map((turn): PromptMessage => ({ role: turn.role, content: turn.text }));

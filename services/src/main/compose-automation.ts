@@ -1,4 +1,7 @@
+import { automationQueries } from '@kesher/projections/automation/automation.queries';
 import type { AutomationRoutesDeps } from '../api/routes/workflows/automation-routes.deps.js';
+import { createBehaviourLoader, type BehaviourLoader } from '../automation/assistant-behaviour.js';
+import { createRunAutomation, type RunAutomation } from '../automation/run-automation.js';
 import { createGotScrapingTransport } from '../outbound/got-scraping.transport.js';
 import { createOutboundFetch } from '../outbound/outbound-fetch.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
@@ -29,6 +32,18 @@ export function composeAutomationApi(wiring: { platform: Platform; awaitReadMode
       clock: wiring.clock,
       secrets: automationSecrets(wiring.platform),
       fetch: outbound.fetch,
+    },
+    close: outbound.close,
+  };
+}
+
+/** What the ai-runner needs to apply owners' automation to runs: the behaviour loader and the run's recorder and tool runner. */
+export function composeRunAutomation(platform: Platform): { automation: { load: BehaviourLoader; run: RunAutomation }; close: () => void } {
+  const outbound = actionsOutbound(platform);
+  return {
+    automation: {
+      load: createBehaviourLoader({ queries: automationQueries(platform.sql) }),
+      run: createRunAutomation({ eventStore: platform.eventStore, secrets: automationSecrets(platform), fetch: outbound.fetch }),
     },
     close: outbound.close,
   };

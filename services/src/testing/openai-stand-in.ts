@@ -10,12 +10,19 @@ export type StandInReply =
   /** The stream starts, sends these pieces, then the connection is cut (no [DONE]). */
   | { kind: 'cut'; pieces: string[] }
   /** The stream starts, sends these pieces, then stays open until the client goes away. */
-  | { kind: 'hold'; pieces: string[] };
+  | { kind: 'hold'; pieces: string[] }
+  /** The model asks for tools: each call streamed as tool_calls deltas (arguments in two pieces), finish_reason tool_calls. */
+  | { kind: 'tool_calls'; calls: { id: string; name: string; arguments: string }[] };
 
 export interface OpenAiStandIn {
   baseURL: string;
   /** Bodies of the chat completion requests received, in order. */
-  requests: { model: string; messages: { role: string; content: string }[]; stream: boolean }[];
+  requests: {
+    model: string;
+    messages: { role: string; content: string | null; tool_call_id?: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }[];
+    stream: boolean;
+    tools?: { type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } }[];
+  }[];
   /** How many held streams the client closed (cancellation reached the server). */
   closedByClient: number;
   script(...replies: StandInReply[]): void;
@@ -78,6 +85,18 @@ export async function startOpenAiStandIn(options: StandInOptions = {}): Promise<
     if (reply.kind === 'cut') {
       // Cut only once the pieces are on the wire: destroying first would drop them unsent.
       response.write(reply.pieces.map((piece) => chunk(piece)).join(''), () => response.socket?.destroy());
+      return;
+    }
+    if (reply.kind === 'tool_calls') {
+      const toolChunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'chatcmpl-standin', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: 'stand-in', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      reply.calls.forEach((call, index) => {
+        const half = Math.floor(call.arguments.length / 2);
+        response.write(toolChunk({ role: 'assistant', content: null, tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.slice(0, half) } }] }));
+        response.write(toolChunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(half) } }] }));
+      });
+      response.write(toolChunk({}, 'tool_calls'));
+      response.end('data: [DONE]\n\n');
       return;
     }
     for (const piece of reply.pieces) response.write(chunk(piece));

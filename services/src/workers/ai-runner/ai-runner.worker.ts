@@ -13,6 +13,8 @@ import type { CommandContext, CommandHandler } from '../../platform/commands/com
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { fromMessage, topicFor } from '../relay/relayed-event.js';
 import { citedSources } from './cited-sources.js';
+import { restrictToSources, type AssistantBehaviour, type BehaviourLoader } from '../../automation/assistant-behaviour.js';
+import type { RunAutomation } from '../../automation/run-automation.js';
 
 /** What the runner needs to know about an assistant (port; the assistants read model at the root). */
 export interface RunnerAssistant {
@@ -42,6 +44,11 @@ export interface AiRunnerDeps {
   /** Answers produced at once by this worker; the next message waits for a free slot (back-pressure). */
   maxConcurrentRuns?: number;
   onError?: (error: unknown) => void;
+  /**
+   * The owners' workflows, guidelines and actions (services/src/automation): loaded per run and handed to
+   * the provider; the workflow that fired and the actions called are recorded on the thread. Absent: none apply.
+   */
+  automation?: { load: BehaviourLoader; run: RunAutomation };
 }
 
 export const newMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
@@ -107,9 +114,28 @@ export function createAiRunner(deps: AiRunnerDeps) {
       const outcome = await started;
       if (outcome) throw outcome.error;
     };
-    const [assistant, retrieved] = await Promise.all([
+    // The owner's automation for this run; a knowledge-base action of the workflow in force narrows retrieval to its sources.
+    const ownerId = state.status === 'none' ? null : state.thread.assistantOwnerId;
+    const automation = deps.automation;
+    const behaviourLoad: Promise<AssistantBehaviour | undefined> =
+      automation && question && ownerId
+        ? deps.eventStore
+            .readStream(stream)
+            .then((threadEvents) => automation.load({ ownerId, assistantId: run.assistantId, question, threadEvents }))
+            .catch((error: unknown) => {
+              deps.onError?.(error);
+              return undefined;
+            })
+        : Promise.resolve(undefined);
+    const retrieveFor = async (behaviour: AssistantBehaviour | undefined, q: string) => {
+      const sources = behaviour?.knowledgeSources;
+      const passages = await deps.retrieve({ assistantId: run.assistantId, question: q, k: sources ? k * 8 : k });
+      return sources ? restrictToSources(passages, sources).slice(0, k) : passages;
+    };
+    const [assistant, retrieved, behaviour] = await Promise.all([
       deps.findAssistant(run.assistantId),
-      question ? deps.retrieve({ assistantId: run.assistantId, question, k }).then((passages) => ({ passages }), (error: unknown) => ({ error })) : undefined,
+      question ? behaviourLoad.then((b) => retrieveFor(b, question)).then((passages) => ({ passages }), (error: unknown) => ({ error })) : undefined,
+      behaviourLoad,
     ]);
     const fail = async (error: string) => {
       await started;
@@ -131,7 +157,23 @@ export function createAiRunner(deps: AiRunnerDeps) {
       if (!retrieved || 'error' in retrieved) throw retrieved?.error;
       const { passages } = retrieved;
       const history = turns.slice(0, turns.lastIndexOf(turns.findLast((t) => t.role === 'user')!)).slice(-HISTORY_TURNS);
-      const request = { question, language: detectLanguage(question), history, assistant, passages, signal: controller.signal };
+      const automationContext = { threadId: run.threadId, runId: run.runId, ownerId: ownerId ?? '', correlationId: trigger.metadata.correlationId, causationId: trigger.metadata.eventId };
+      if (automation && behaviour?.workflow) {
+        await recordedStart();
+        await automation.run.workflowFired(automationContext, behaviour);
+      }
+      const toolRunner = automation && behaviour ? automation.run.toolRunner(automationContext, behaviour, controller.signal) : undefined;
+      const request = {
+        question,
+        language: detectLanguage(question),
+        history,
+        assistant,
+        passages,
+        signal: controller.signal,
+        ...(behaviour ? { behaviour } : {}),
+        // Actions are recorded after the run's start, so the run reads in_progress → requires_action → in_progress.
+        ...(toolRunner ? { runTools: async (calls: Parameters<typeof toolRunner>[0]) => (await recordedStart(), toolRunner(calls)) } : {}),
+      };
       for await (const delta of untilAborted(deps.provider.answer(request), controller.signal)) {
         if (delta.kind === 'usage') usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
         else if (delta.kind === 'cited') cited = delta.passages;

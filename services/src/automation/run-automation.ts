@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { streamIds, type Actor, type KesherEvent } from '@kesher/contracts';
+import type { ToolCall, ToolResult } from '../chat/answer-provider.port.js';
+import type { OutboundFetch } from '../outbound/outbound-fetch.js';
+import type { EventStore } from '../platform/event-store/event-store.port.js';
+import type { SecretBox } from '../platform/secrets/secret-box.js';
+import { callAction } from './action-call.js';
+import type { AssistantBehaviour } from './assistant-behaviour.js';
+import { secretContext } from './automation-mapper.js';
+
+/**
+ * A run's automation facts, recorded on its thread's stream beside the thread decider's own events (which
+ * skips them): the workflow that fired and why, the actions the run waits for (status requires_action)
+ * and each call's outcome. They are notes about a run, never a decision on the thread, so they append
+ * without competing for the thread's revision.
+ */
+export interface RunAutomationDeps {
+  eventStore: EventStore;
+  secrets: SecretBox;
+  /** The one guarded outbound fetch (the crawler's SSRF guard). */
+  fetch: OutboundFetch;
+  clock?: () => Date;
+}
+
+export interface RunContext {
+  threadId: string;
+  runId: string;
+  ownerId: string;
+  correlationId: string;
+  causationId?: string;
+}
+
+export function createRunAutomation(deps: RunAutomationDeps) {
+  const clock = deps.clock ?? (() => new Date());
+  const actor: Actor = { kind: 'system', id: 'ai-runner' };
+
+  async function record(context: RunContext, events: readonly KesherEvent[]) {
+    await deps.eventStore.appendToStream(
+      streamIds.thread(context.threadId),
+      events.map((event) => ({
+        type: event.type,
+        data: event.data,
+        metadata: { eventId: randomUUID(), correlationId: context.correlationId, causationId: context.causationId ?? context.correlationId, actor, timestamp: clock().toISOString(), schemaVersion: 1 },
+      })),
+      { expectedRevision: 'stream_exists' },
+    );
+  }
+
+  return {
+    /** The workflow in force for this run, recorded (the conversation view and analytics read it). */
+    async workflowFired(context: RunContext, behaviour: AssistantBehaviour) {
+      const workflow = behaviour.workflow;
+      if (!workflow) return;
+      await record(context, [
+        {
+          type: 'WorkflowFired',
+          data: { threadId: context.threadId, runId: context.runId, workflowId: workflow.id, title: workflow.title, score: workflow.score, matchedOn: workflow.matchedOn, matchedPhrases: workflow.matchedPhrases },
+        },
+      ]);
+    },
+
+    /**
+     * The provider's `runTools` for one run: records that the run requires actions, calls them at once
+     * (each within its endpoint's timeout, through the SSRF guard), records each outcome, and answers
+     * the results. An action that is not offered, or any failure, is a failed result — never a throw.
+     */
+    toolRunner(context: RunContext, behaviour: AssistantBehaviour, signal?: AbortSignal) {
+      return async (calls: readonly ToolCall[]): Promise<ToolResult[]> => {
+        if (calls.length === 0) return [];
+        const offered = new Map(behaviour.tools.map((tool) => [tool.id, tool]));
+        for (const action of behaviour.workflow?.actions ?? []) offered.set(action.id, action);
+        await record(context, [
+          {
+            type: 'RunActionsRequired',
+            data: { threadId: context.threadId, runId: context.runId, calls: calls.map((call) => ({ callId: call.callId, actionId: call.actionId, title: offered.get(call.actionId)?.title ?? call.actionId, arguments: call.arguments })) },
+          },
+        ]);
+        const results = await Promise.all(
+          calls.map(async (call): Promise<ToolResult> => {
+            const action = offered.get(call.actionId);
+            if (!action) return { callId: call.callId, actionId: call.actionId, title: call.actionId, success: false, message: 'This action is not available to the assistant.', statusCode: null, response: null };
+            const result = await callAction(
+              { fetch: deps.fetch, open: (sealed) => deps.secrets.open(sealed, secretContext(context.ownerId)) },
+              { action: action.fields, inputs: call.arguments, endpoint: action.endpoint, ...(signal ? { signal } : {}) },
+            );
+            return { callId: call.callId, actionId: action.id, title: action.title, success: result.success, message: result.message, statusCode: result.statusCode, response: result.response, durationMs: result.durationMs };
+          }),
+        );
+        await record(
+          context,
+          results.map((result) => ({
+            type: 'ActionCalled' as const,
+            data: {
+              threadId: context.threadId,
+              runId: context.runId,
+              callId: result.callId,
+              actionId: result.actionId,
+              title: result.title,
+              success: result.success,
+              statusCode: result.statusCode,
+              durationMs: result.durationMs ?? 0,
+              error: result.success ? null : result.message,
+            },
+          })),
+        );
+        return results;
+      };
+    },
+  };
+}
+export type RunAutomation = ReturnType<typeof createRunAutomation>;
