@@ -160,6 +160,17 @@ async function ingested(db: Queryable, event: RecordedEvent<'KnowledgeFileIngest
 }
 
 /**
+ * The passages' embedding vectors go with the passages (services/src/knowledge/embeddings: a table of the
+ * knowledge module beside this read model, kept through rebuilds because vectors are paid for). A
+ * database without the table (a read model alone, in tests) has none to delete.
+ */
+async function deleteVectors(db: Queryable, assistantId: string, contentSha256: string) {
+  const { rows } = await db.query<{ found: boolean }>(`SELECT to_regclass('knowledge_embeddings') IS NOT NULL AS found`);
+  if (!rows[0]?.found) return;
+  await db.query(`DELETE FROM knowledge_embeddings WHERE assistant_id = $1 AND content_sha256 = $2`, [assistantId, contentSha256]);
+}
+
+/**
  * A deleted file takes its passages with it unless another file of the assistant holds the same
  * content; then the passages stay and are cited under that file from now on.
  */
@@ -182,6 +193,7 @@ async function deleted(db: Queryable, event: RecordedEvent<'KnowledgeFileDeleted
     return;
   }
   await countTerms(db, file.assistant_id, file.content_sha256, -1);
+  await deleteVectors(db, file.assistant_id, file.content_sha256);
   await db.query(`DELETE FROM knowledge_chunks WHERE assistant_id = $1 AND content_sha256 = $2`, [file.assistant_id, file.content_sha256]);
   await db.query(`DELETE FROM knowledge_contents WHERE assistant_id = $1 AND content_sha256 = $2`, [file.assistant_id, file.content_sha256]);
 }

@@ -5,6 +5,10 @@ import type { SqlExecutor } from '../platform/sql/sql.port.js';
 import { createIngestFile, type IngestOutcome } from './ingest/ingest-file.js';
 import { extractionSandboxDefaults, type ExtractionSandboxOptions } from './limits.js';
 import { createExtractionPool, type ExtractionPoolOptions } from './sandbox/extraction-pool.js';
+import type { Embedder } from './embeddings/embedder.port.js';
+import { createEmbeddingIndexer } from './embeddings/embedding-indexer.js';
+import { createVectorIndex } from './embeddings/vector-index.js';
+import { createHybridRetrieve } from './search/hybrid-retrieve.js';
 import { retrieve, type RetrievedPassage } from './search/retrieve.js';
 
 export interface KnowledgeServiceDeps {
@@ -12,6 +16,11 @@ export interface KnowledgeServiceDeps {
   blobs: BlobStore;
   /** The extraction sandbox's size and caps (EXTRACT_* in the configuration); defaults in limits.ts. */
   extraction?: Partial<ExtractionSandboxOptions> & Pick<ExtractionPoolOptions, 'onWorkerLost'>;
+  /**
+   * An embeddings provider (OPENAI_EMBEDDING_MODEL): passages get vectors and retrieval is hybrid. Without
+   * one, retrieval is full-text alone, exactly as before.
+   */
+  embeddings?: { embedder: Embedder; batchSize?: number; idleMs?: number; onError?: (error: unknown) => void };
 }
 
 /**
@@ -29,11 +38,17 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     timeLimitMs: deps.extraction?.timeLimitMs ?? extractionSandboxDefaults.timeLimitMs,
     onWorkerLost: deps.extraction?.onWorkerLost,
   });
+  const embeddings = deps.embeddings;
+  const hybrid = embeddings && createHybridRetrieve({ db: deps.readDb, embedder: embeddings.embedder, onError: embeddings.onError });
   return {
     reads: queries,
     // What a file's ingestion stores (its text, its passages) is held by that file: deleting it frees them.
     ingest: ((uploaded) => createIngestFile({ blobs: heldBy(deps.blobs, uploaded.fileId), read: sandbox.read })(uploaded)) as (uploaded: KnowledgeFileUploaded) => Promise<IngestOutcome>,
-    retrieve: (input: { assistantId: string; question: string; k?: number }): Promise<RetrievedPassage[]> => retrieve(deps.readDb, input),
+    retrieve: (input: { assistantId: string; question: string; k?: number }): Promise<RetrievedPassage[]> => (hybrid ? hybrid(input) : retrieve(deps.readDb, input)),
+    /** Gives new passages their vectors (the workers start it); absent without an embeddings provider. */
+    embeddingIndexer:
+      embeddings &&
+      createEmbeddingIndexer({ embedder: embeddings.embedder, index: createVectorIndex(deps.readDb), batchSize: embeddings.batchSize, idleMs: embeddings.idleMs, onError: embeddings.onError }),
     /** The sandbox's counts (workers, files reading and waiting, workers lost to memory or time). */
     sandbox: { stats: sandbox.stats },
     close: () => sandbox.close(),

@@ -6,10 +6,10 @@ import { createIngestWorker } from '../workers/ingest/ingest.worker.js';
 import { createRelay } from '../workers/relay/relay.js';
 import type { Platform } from './compose-platform.js';
 import { createKnowledgeService } from '../knowledge/knowledge-service.js';
+import { createOpenAiEmbedder } from '../knowledge/embeddings/openai.embedder.js';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import { createAiRunner } from '../workers/ai-runner/ai-runner.worker.js';
-import { composeRunAutomation } from './compose-automation.js';
 import { createRunStreamHub } from '../chat/run-stream-hub.js';
 import type { LiveAnswers } from '../chat/choose-run-streams.js';
 import { chooseAnswerProvider } from '../chat/choose-provider.js';
@@ -49,6 +49,15 @@ export async function composeWorkers(
       timeLimitMs: platform.config.EXTRACT_TIME_LIMIT_SECONDS && platform.config.EXTRACT_TIME_LIMIT_SECONDS * 1000,
       onWorkerLost: (cause, file, detail) => console.error(`extraction worker replaced (${cause}) reading a ${file.kind} file${detail ? `: ${detail}` : ''}`),
     },
+    // With an embeddings model (and a key), passages get vectors and retrieval is hybrid; otherwise full text alone.
+    ...(platform.config.OPENAI_API_KEY && platform.config.OPENAI_EMBEDDING_MODEL
+      ? {
+          embeddings: {
+            embedder: createOpenAiEmbedder({ apiKey: platform.config.OPENAI_API_KEY, baseURL: platform.config.OPENAI_BASE_URL, model: platform.config.OPENAI_EMBEDDING_MODEL }),
+            onError: (error: unknown) => console.error('embeddings', error instanceof Error ? error.message : error),
+          },
+        }
+      : {}),
   });
   const groupSuffix = options.consumerGroupSuffix ?? (await consumerGroupSuffix(platform));
   const suffix = groupSuffix ? `-${groupSuffix}` : '';
@@ -78,8 +87,6 @@ export async function composeWorkers(
     groupId: groups.crawler,
     scheduler: options.recrawlScheduler,
   });
-  // Owners' workflows, guidelines and actions shape every run (services/src/automation).
-  const runAutomation = composeRunAutomation(platform);
   const aiRunner = createAiRunner({
     bus: platform.bus,
     eventStore: platform.eventStore,
@@ -98,7 +105,6 @@ export async function composeWorkers(
     groupId: groups.aiRunner,
     sweepIntervalMs: platform.config.RUN_SWEEP_INTERVAL_MS,
     maxConcurrentRuns: platform.config.AI_MAX_CONCURRENT_RUNS,
-    automation: runAutomation.automation,
     onError: (error) => console.error('ai-runner', error),
   });
   // Customers' Telegram, WhatsApp and Instagram messages in, the answers out through the same channel.
@@ -132,6 +138,7 @@ export async function composeWorkers(
     async start() {
       await relay?.start();
       await ingest.start();
+      knowledge.embeddingIndexer?.start();
       await aiRunner.start();
       await channels.start();
       await assistantErasure.start();
@@ -142,8 +149,8 @@ export async function composeWorkers(
       await assistantErasure.stop();
       await channels.stop();
       await aiRunner.stop();
-      runAutomation.close();
       await ingest.stop();
+      await knowledge.embeddingIndexer?.stop();
       await knowledge.close();
       await relay?.stop();
       await runStreams.close?.();

@@ -2,6 +2,7 @@ import { assistantMigrations } from '../domain/assistant/assistant.migrations.js
 import { identityMigrations } from '../identity/identity.migrations.js';
 import { driveMigrations } from '../drive/drive-connections.js';
 import { blobMigrations } from '../platform/blobs/blob.migrations.js';
+import { embeddingMigrations } from '../knowledge/embeddings/embedding.migrations.js';
 import { busMigrations } from '../platform/bus/bus.migrations.js';
 import { eventStoreMigrations } from '../platform/event-store/sql-event-store.schema.js';
 import { checkpointMigrations } from '../platform/projections/checkpoint.migrations.js';
@@ -21,6 +22,7 @@ export function schemaModules(options: { sqlEventStore: boolean }): SchemaModule
     { module: 'checkpoints', migrations: checkpointMigrations },
     { module: 'bus', migrations: busMigrations },
     { module: 'blobs', migrations: blobMigrations },
+    { module: 'knowledge-embeddings', migrations: embeddingMigrations },
     { module: 'identity', migrations: identityMigrations },
     { module: 'assistants', migrations: assistantMigrations },
     { module: 'drive', migrations: driveMigrations },

@@ -4,6 +4,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { Sql } from '../../platform/sql/sql.port.js';
 import { buildDocx } from '../testing/office-builders.js';
 import { createKnowledgeHarness } from '../testing/knowledge-harness.js';
+import type { Embedder } from '../embeddings/embedder.port.js';
+import { createEmbeddingIndexer } from '../embeddings/embedding-indexer.js';
+import { createVectorIndex } from '../embeddings/vector-index.js';
+import { createHybridRetrieve } from '../search/hybrid-retrieve.js';
 
 const corpus = new URL('../fixtures/retrieval/', import.meta.url);
 
@@ -57,7 +61,7 @@ export function loadDocuments(): { document: string; bytes: Uint8Array }[] {
  * One Hebrew text goes in as a Word document, so the Office path is measured too. A label whose phrase
  * is not in its document's text is a broken label and fails the evaluation outright.
  */
-export async function evaluateRetrieval(sql: Sql, options: { k?: number; tuning?: RetrievalTuning } = {}): Promise<RetrievalEvaluation> {
+export async function evaluateRetrieval(sql: Sql, options: { k?: number; tuning?: RetrievalTuning; embedder?: Embedder } = {}): Promise<RetrievalEvaluation> {
   const k = options.k ?? 5;
   const harness = await createKnowledgeHarness(sql);
   const documentOf = new Map<string, string>();
@@ -79,12 +83,17 @@ export async function evaluateRetrieval(sql: Sql, options: { k?: number; tuning?
     texts.set(document, squash((await harness.blobs.get(outcome.ingested.textSha256))!.toString('utf8')));
   }
 
+  // With an embedder: every passage gets its vector first, and questions go through hybrid retrieval
+  // (the knowledge_embeddings table must exist: embedding.migrations.ts).
+  const hybrid = options.embedder && createHybridRetrieve({ db: sql, embedder: options.embedder, questionTimeoutMs: 30_000 });
+  if (options.embedder) await createEmbeddingIndexer({ embedder: options.embedder, index: createVectorIndex(sql) }).drain();
+
   const results: QuestionResult[] = [];
   for (const question of loadQuestions()) {
     if (!texts.get(question.document)?.includes(squash(question.passage))) {
       throw new Error(`label ${question.id}: "${question.passage}" is not in ${question.document}`);
     }
-    const passages = await retrieve(sql, { assistantId: EVAL_ASSISTANT, question: question.question, k }, options.tuning);
+    const passages = hybrid ? await hybrid({ assistantId: EVAL_ASSISTANT, question: question.question, k }) : await retrieve(sql, { assistantId: EVAL_ASSISTANT, question: question.question, k }, options.tuning);
     const top = passages.map((passage) => ({ document: documentOf.get(passage.fileId) ?? passage.fileId, text: passage.text }));
     const index = top.findIndex((passage) => passage.document === question.document && squash(passage.text).includes(squash(question.passage)));
     results.push({ ...question, rank: index === -1 ? null : index + 1, top });

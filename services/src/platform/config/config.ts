@@ -66,6 +66,11 @@ export const ConfigSchema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /**
+   * Embeddings (with OPENAI_API_KEY, at OPENAI_BASE_URL): passages get vectors and retrieval is hybrid,
+   * full text and vectors fused by rank (docs/knowledge.md). Unset: full text alone. e.g. text-embedding-3-small.
+   */
+  OPENAI_EMBEDDING_MODEL: z.string().min(1).optional(),
   /** A run nobody finished within this time becomes `expired` (the chat gives up after ~45 s too). */
   RUN_DEADLINE_SECONDS: z.coerce.number().int().positive().default(45),
   /**
