@@ -10,6 +10,7 @@ import { createOpenAiEmbedder } from '../knowledge/embeddings/openai.embedder.js
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import { createAiRunner } from '../workers/ai-runner/ai-runner.worker.js';
+import { composeRunAutomation } from './compose-automation.js';
 import { createRunStreamHub } from '../chat/run-stream-hub.js';
 import type { LiveAnswers } from '../chat/choose-run-streams.js';
 import { chooseAnswerProvider } from '../chat/choose-provider.js';
@@ -87,6 +88,8 @@ export async function composeWorkers(
     groupId: groups.crawler,
     scheduler: options.recrawlScheduler,
   });
+  // Owners' workflows, guidelines and actions shape every run (services/src/automation).
+  const runAutomation = composeRunAutomation(platform);
   const aiRunner = createAiRunner({
     bus: platform.bus,
     eventStore: platform.eventStore,
@@ -105,6 +108,7 @@ export async function composeWorkers(
     groupId: groups.aiRunner,
     sweepIntervalMs: platform.config.RUN_SWEEP_INTERVAL_MS,
     maxConcurrentRuns: platform.config.AI_MAX_CONCURRENT_RUNS,
+    automation: runAutomation.automation,
     onError: (error) => console.error('ai-runner', error),
   });
   // Customers' Telegram, WhatsApp and Instagram messages in, the answers out through the same channel.
@@ -149,6 +153,7 @@ export async function composeWorkers(
       await assistantErasure.stop();
       await channels.stop();
       await aiRunner.stop();
+      runAutomation.close();
       await ingest.stop();
       await knowledge.embeddingIndexer?.stop();
       await knowledge.close();
