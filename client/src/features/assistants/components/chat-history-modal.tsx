@@ -10,6 +10,10 @@ import { Spinner } from '@/components/ui/spinner';
 import type { ChatThread } from '@/features/chat/api/chat-types';
 import { deleteThread, listThreads, renameThread, threadKey } from '@/features/chat/api/threads';
 import { CHAT_NAMESPACE, chatLocales } from '@/features/chat/locales';
+// The one inbox's controls (channel, takeover, the owner's reply) belong to the inbox feature.
+import type { InboxEntryDto } from '@kesher/contracts';
+import { useInbox } from '@/features/inbox/api/inbox';
+import { ChannelBadge, ConversationControls } from '@/features/inbox/components/conversation-controls';
 import { paths } from '@/lib/paths';
 import { type Translate, useTexts } from '@/lib/texts';
 import { notify } from '@/lib/toast-store';
@@ -18,7 +22,7 @@ export const threadsKey = (assistantId: number) => ['threads', assistantId] as c
 
 type RowMode = 'view' | 'rename' | 'confirmDelete';
 
-function ThreadRow({ thread, assistantId, t, language }: { thread: ChatThread; assistantId: number; t: Translate; language: string }) {
+function ThreadRow({ thread, assistantId, t, language, inbox }: { thread: ChatThread; assistantId: number; t: Translate; language: string; inbox?: InboxEntryDto }) {
   const id = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -100,8 +104,10 @@ function ThreadRow({ thread, assistantId, t, language }: { thread: ChatThread; a
           <span className="thread-title" dir="auto">
             {shownTitle}
           </span>{' '}
-          {thread.isPublic ? <span className="badge badge-public">{t('history.public')}</span> : null}
+          {thread.isPublic ? <span className="badge badge-public">{t('history.public')}</span> : null}{' '}
+          {thread.channel !== 'app' ? <ChannelBadge channel={inbox?.channel ?? thread.channel} /> : null}
           <span className="muted small thread-date">{t('history.startedAt', { date: created })}</span>
+          {inbox && mode === 'view' ? <ConversationControls entry={inbox} /> : null}
         </div>
       )}
       {mode === 'confirmDelete' ? (
@@ -145,11 +151,15 @@ function ThreadRow({ thread, assistantId, t, language }: { thread: ChatThread; a
 
 /**
  * Chat History (spec §2, §4): the assistant's conversations — the owner's and visitors' public ones —
- * with resume, inline rename (a title is required) and delete after a confirmation.
+ * with resume, inline rename (a title is required) and delete after a confirmation. Beyond the spec it is
+ * one inbox: each customer conversation names its channel (widget, share link, Telegram, WhatsApp,
+ * Instagram) and can be taken over, answered by the owner through that channel, and handed back.
  */
 export function ChatHistoryModal({ assistant, onClose }: { assistant: AssistantDto; onClose: () => void }) {
   const { t: common } = useTranslation();
   const { t, language } = useTexts(CHAT_NAMESPACE, chatLocales);
+  const inbox = useInbox(assistant.id);
+  const inboxOf = new Map((inbox.data?.data ?? []).map((entry) => [entry.thread_id, entry]));
   const threads = useQuery({
     queryKey: threadsKey(assistant.id),
     queryFn: ({ signal }) => listThreads(assistant.id, signal),
@@ -172,7 +182,7 @@ export function ChatHistoryModal({ assistant, onClose }: { assistant: AssistantD
       ) : (
         <ul className="thread-list">
           {threads.data.map((thread) => (
-            <ThreadRow key={thread.id} thread={thread} assistantId={assistant.id} t={t} language={language} />
+            <ThreadRow key={thread.id} thread={thread} assistantId={assistant.id} t={t} language={language} inbox={inboxOf.get(thread.id)} />
           ))}
         </ul>
       )}

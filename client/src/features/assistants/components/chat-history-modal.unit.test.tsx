@@ -9,8 +9,9 @@ const thread = (id: string, title: string, isPublic: boolean) => ({ id, thread_i
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
 /** The threads API of one assistant, answered from a list the test can inspect. */
-function stubThreads(initial: ReturnType<typeof thread>[]) {
+function stubThreads(initial: ReturnType<typeof thread>[], inbox: Record<string, unknown>[] = []) {
   let list = [...initial];
+  let entries = [...inbox];
   const calls: string[] = [];
   vi.stubGlobal(
     'fetch',
@@ -19,6 +20,16 @@ function stubThreads(initial: ReturnType<typeof thread>[]) {
       const method = init?.method ?? 'GET';
       calls.push(`${method} ${path}${init?.body ? ` ${String(init.body)}` : ''}`);
       if (method === 'GET' && path === '/api/v1/assistants/4/threads') return json(list);
+      if (method === 'GET' && path === '/api/v1/inbox') return json({ data: entries });
+      const takeover = /^\/api\/v1\/threads\/([^/]+)\/(takeover|handback)$/.exec(path);
+      if (method === 'POST' && takeover) {
+        entries = entries.map((e) => (e.thread_id === takeover[1] ? { ...e, taken_over: takeover[2] === 'takeover' } : e));
+        return json({ thread_id: takeover[1], taken_over: takeover[2] === 'takeover', channel: 'telegram' });
+      }
+      if (method === 'POST' && path.endsWith('/owner-reply')) {
+        const content = (JSON.parse(String(init!.body)) as { content: string }).content;
+        return json({ id: 'msg_1', thread_id: path.split('/')[4], role: 'assistant', author: 'owner', text: content, created_at: 1_700_000_100 }, 201);
+      }
       const id = path.split('/').pop()!;
       if (method === 'PATCH') {
         const title = (JSON.parse(String(init!.body)) as { title: string }).title;
@@ -113,5 +124,29 @@ describe('ChatHistoryModal', () => {
     expect(await screen.findByText('שיחה ללא כותרת')).toBeInTheDocument();
     expect(screen.getByText('ציבורית')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'היסטוריית שיחות — Bakery helper' })).toBeInTheDocument();
+  });
+
+  it('is one inbox: a Telegram conversation names its channel and customer, is taken over, answered by the owner and handed back', async () => {
+    const calls = stubThreads(
+      [thread('thread_t', 'Order question', true)],
+      [{ thread_id: 'thread_t', assistant_id: 4, assistant_name: 'Bakery helper', channel: 'telegram', title: 'Order question', contact_name: 'Noa', taken_over: false, last_message: 'Do you deliver?', last_message_at: 1_700_000_050, created_at: 1_700_000_000 }],
+    );
+    renderWithProviders(<ChatHistoryModal assistant={assistant} onClose={vi.fn()} />);
+    await screen.findByText('Order question');
+    const conversation = () => within(row('Order question'));
+    expect(await conversation().findByText('Telegram')).toBeInTheDocument();
+    expect(conversation().getByText('Noa')).toBeInTheDocument();
+    expect(conversation().getByText('Last message: Do you deliver?')).toBeInTheDocument();
+
+    fireEvent.click(conversation().getByRole('button', { name: 'Take over' }));
+    expect(await conversation().findByText('You are answering')).toBeInTheDocument();
+    fireEvent.click(conversation().getByRole('button', { name: 'Send' }));
+    expect(conversation().getByRole('alert')).toHaveTextContent('Message content cannot be empty');
+    fireEvent.change(conversation().getByPlaceholderText('Your reply'), { target: { value: 'Yes, on Tuesdays.' } });
+    fireEvent.click(conversation().getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(calls).toContain('POST /api/v1/threads/thread_t/owner-reply {"content":"Yes, on Tuesdays."}'));
+    fireEvent.click(conversation().getByRole('button', { name: 'Hand back' }));
+    expect(await conversation().findByRole('button', { name: 'Take over' })).toBeInTheDocument();
+    expect(calls).toContain('POST /api/v1/threads/thread_t/handback {}');
   });
 });

@@ -1,0 +1,25 @@
+import type { InboxLocale } from './en';
+
+export const he: InboxLocale = {
+  channel_app: 'הצ׳אט שלכם',
+  channel_public_link: 'קישור שיתוף',
+  channel_embed: 'וידג׳ט באתר',
+  channel_telegram: 'Telegram',
+  channel_whatsapp: 'WhatsApp',
+  channel_instagram: 'Instagram',
+  takenOver: 'אתם עונים',
+  takeOver: 'השתלטות על השיחה',
+  handBack: 'החזרה לעוזר',
+  takeOverHint: 'העוזר מפסיק לענות בשיחה הזו עד שתחזירו אותה אליו.',
+  takeOverFailed: 'לא הצלחנו להשתלט על השיחה',
+  handBackFailed: 'לא הצלחנו להחזיר את השיחה לעוזר',
+  tookOver: 'השתלטתם על השיחה. העוזר לא יענה בה.',
+  handedBack: 'העוזר עונה שוב בשיחה הזו.',
+  reply: 'התשובה שלכם',
+  send: 'שליחה',
+  sending: 'שולחים...',
+  sent: 'התשובה נשלחה.',
+  replyFailed: 'שליחת התשובה נכשלה',
+  replyRequired: 'ההודעה לא יכולה להיות ריקה',
+  lastMessage: 'הודעה אחרונה: {text}',
+};
