@@ -1,4 +1,5 @@
-import { act, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { useLogout } from '@/features/auth/api/logout';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { crawlSession } from '@/features/crawler/crawl-session';
 import { renderWithProviders } from '@/test/render';
@@ -10,11 +11,17 @@ class TestSocket {
   onopen: (() => void) | null = null;
   onmessage: ((event: { data: string }) => void) | null = null;
   onerror: (() => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
+  closedWith: number | null = null;
   constructor(readonly url: string) {
     TestSocket.all.push(this);
   }
-  close() {}
+  /** As a browser does: the close event follows, with the code the closing side sent. */
+  close(code = 1005) {
+    if (this.closedWith !== null) return;
+    this.closedWith = code;
+    act(() => this.onclose?.({ code }));
+  }
   send(message: Record<string, unknown>) {
     const full = { type: 'crawl_progress', crawl_id: 'crawl_9', status: 'crawling', pages_discovered: 0, pages_processed: 0, pages_linked_to_assistant: 0, progress_percentage: 0, current_url: null, estimated_total: 0, duration: 0, assistant_name: 'Crumb', message: null, ...message };
     act(() => this.onmessage?.({ data: JSON.stringify(full) }));
@@ -78,5 +85,48 @@ describe('the /analytics route', () => {
     const panel = screen.getByRole('complementary', { name: 'התקדמות הסריקה' });
     expect(panel).toHaveTextContent('סורק את https://crumb.example');
     expect(panel).toHaveTextContent('מתחבר...');
+  });
+
+  it('signing out closes the progress socket at once, and it does not reconnect', async () => {
+    crawlSession.start('crawl_9', 'https://crumb.example');
+    function SignOut() {
+      const logout = useLogout();
+      return <button type="button" onClick={() => logout.mutate()}>Sign out</button>;
+    }
+    renderWithProviders(
+      <>
+        <SignOut />
+        <AnalyticsRoute />
+      </>,
+    );
+    await screen.findByRole('heading', { name: 'Analytics', level: 1 });
+    const socket = TestSocket.all[0]!;
+    act(() => socket.onopen?.());
+    vi.useFakeTimers();
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(socket.closedWith).toBe(4401);
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(TestSocket.all).toHaveLength(1);
+  });
+
+  it('a socket the server closes for a signed-out session is not opened again', async () => {
+    crawlSession.start('crawl_9', 'https://crumb.example');
+    renderWithProviders(<AnalyticsRoute />);
+    await screen.findByRole('heading', { name: 'Analytics', level: 1 });
+    const socket = TestSocket.all[0]!;
+    act(() => socket.onopen?.());
+    vi.useFakeTimers();
+    act(() => socket.onclose?.({ code: 4401 }));
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(TestSocket.all).toHaveLength(1);
+    // A connection that merely dropped is opened again (3 s later).
+    crawlSession.start('crawl_10', 'https://crumb.example');
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    const second = TestSocket.all.at(-1)!;
+    act(() => second.onopen?.());
+    act(() => second.onclose?.({ code: 1006 }));
+    await act(() => vi.advanceTimersByTimeAsync(3000));
+    expect(TestSocket.all.at(-1)).not.toBe(second);
   });
 });

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { liveSockets } from '@/lib/live-sockets';
 import { tokenStorage } from '@/lib/token-storage';
 import { signOutIntent } from '../sign-out-intent';
 
@@ -11,6 +12,8 @@ export const useLogout = () => {
   return useMutation({
     mutationFn: () => {
       signOutIntent.start();
+      // Live feeds (crawl progress, subscriptions) end with the session, whatever page is open.
+      liveSockets.closeAll();
       return logout().catch(() => undefined);
     },
     onSettled: () => {

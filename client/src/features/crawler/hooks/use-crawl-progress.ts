@@ -1,6 +1,7 @@
 import { type CrawlProgressMessage, CrawlProgressMessageSchema } from '@kesher/contracts';
 import { useEffect, useState } from 'react';
 import { API_BASE } from '@/lib/api-client';
+import { liveSockets, SIGNED_OUT_CLOSE_CODE } from '@/lib/live-sockets';
 import { tokenStorage } from '@/lib/token-storage';
 
 export type Connection = 'connecting' | 'connected' | 'disconnected';
@@ -33,6 +34,7 @@ export function useCrawlProgress(crawlId: string | null) {
     let stopped = false;
     let opened = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
+    let untrack = () => {};
     setProgress(null);
     setProblem(null);
 
@@ -45,6 +47,8 @@ export function useCrawlProgress(crawlId: string | null) {
         setProblem('connectFailed');
         return;
       }
+      // Signing out closes it (lib/live-sockets.ts).
+      untrack = liveSockets.track(socket);
       socket.onopen = () => {
         opened = true;
         setConnection('connected');
@@ -63,8 +67,11 @@ export function useCrawlProgress(crawlId: string | null) {
         if (parsed.data.status === 'completed' || parsed.data.status === 'error' || parsed.data.type === 'error') finished = true;
       };
       socket.onerror = () => setProblem(opened ? 'connectionError' : 'connectFailed');
-      socket.onclose = () => {
+      socket.onclose = (event?: { code?: number }) => {
+        untrack();
         setConnection('disconnected');
+        // Signed out (here or by the server): nothing to reconnect with.
+        if (event?.code === SIGNED_OUT_CLOSE_CODE || !tokenStorage.get()) stopped = true;
         if (finished || stopped) return;
         setProblem((current) => current ?? 'connectionError');
         retry = setTimeout(connect, RETRY_MS);
@@ -74,6 +81,7 @@ export function useCrawlProgress(crawlId: string | null) {
     return () => {
       stopped = true;
       clearTimeout(retry);
+      untrack();
       socket?.close();
     };
   }, [crawlId]);
