@@ -175,3 +175,34 @@ describe('recall@5 on the labelled retrieval set, full text alone and hybrid (st
     }
   });
 });
+
+describe('the knowledge service with and without an embeddings provider, on PGlite', () => {
+  it('retrieves by full text alone, exactly as before, without one; hybrid with its indexer with one', { timeout: 120_000 }, async () => {
+    const { createKnowledgeService } = await import('../knowledge-service.js');
+    const standIn = await startEmbeddingsStandIn();
+    const sql = await createTestPglite();
+    try {
+      const harness = await createKnowledgeHarness(sql);
+      for (const [filename, text] of [['pricing.md', pricing], ['hours.md', hours], ['manual.md', manual]] as const) await harness.addFile({ assistantId: ASSISTANT, filename, kind: 'md', bytes: encode(text) });
+      const plain = createKnowledgeService({ readDb: sql, blobs: harness.blobs });
+      const withVectors = createKnowledgeService({ readDb: sql, blobs: harness.blobs, embeddings: { embedder: createOpenAiEmbedder({ apiKey: standIn.apiKey, baseURL: standIn.baseURL, model: 'stand-in-embed' }), idleMs: 20 } });
+      try {
+        expect(plain.embeddingIndexer).toBeUndefined();
+        for (const question of ['How much is a cheesecake?', 'When do you open?', 'sourdogh lofe prise', 'descale']) {
+          expect(await plain.retrieve({ assistantId: ASSISTANT, question })).toEqual(await retrieve(sql, { assistantId: ASSISTANT, question }));
+        }
+        expect(standIn.requests).toEqual([]);
+        withVectors.embeddingIndexer!.start();
+        await expect.poll(() => createVectorIndex(sql).count('stand-in-embed', ASSISTANT), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+        expect((await withVectors.retrieve({ assistantId: ASSISTANT, question: 'sourdogh lofe prise' }))[0]!.filename).toBe('pricing.md');
+      } finally {
+        await withVectors.embeddingIndexer!.stop();
+        await plain.close();
+        await withVectors.close();
+      }
+    } finally {
+      await sql.close();
+      await standIn.close();
+    }
+  });
+});
