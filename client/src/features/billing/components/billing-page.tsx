@@ -125,7 +125,8 @@ function CurrentPlanCard({ status }: { status: SubscriptionStatus }) {
       {period ? <p data-period>{period}</p> : null}
       <div className="billing-actions">
         <Button variant="secondary" onClick={openPortal} disabled={portal.isPending}>{portal.isPending ? t('billing.opening') : t('billing.portal')}</Button>
-        <Link className={`btn ${paid ? 'btn-secondary' : 'btn-primary'}`} to={paths.pricing}>{t(paid ? 'billing.changePlan' : 'billing.upgrade')}</Link>
+        {/* A paid plan is changed in the payments service's portal (one subscription at a time). */}
+        {paid ? null : <Link className="btn btn-primary" to={paths.pricing}>{t('billing.upgrade')}</Link>}
         {canCancel ? (
           <Button variant="danger" onClick={() => { setCancelError(null); setConfirming(true); }}>{t('billing.cancel')}</Button>
         ) : null}

@@ -144,6 +144,7 @@ describe('/billing', () => {
     const { router } = render();
     expect(await screen.findByText('You are on the free plan. Upgrade for more assistants, messages and channels.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel subscription' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Upgrade plan' })).toHaveAttribute('href', '/pricing');
     await userEvent.click(screen.getByRole('button', { name: 'Manage billing' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
     expect(screen.getByText('The billing portal is for paid plans. Choose a plan to subscribe.')).toBeInTheDocument();

@@ -90,6 +90,8 @@ export function PricingPlansPage({ signedIn }: { signedIn: boolean }) {
   const action = (plan: Plan) => {
     const choice = tierChoice(plan.tier);
     if (currentTier === plan.tier) return <Button variant="secondary" className="btn-block" disabled>{t('pricing.current')}</Button>;
+    // One subscription at a time: an owner with a paid plan changes or cancels it on the billing page.
+    if (choice && currentTier && currentTier !== 'FREE') return <Link className="btn btn-secondary btn-block" to={paths.billing}>{t('pricing.manage')}</Link>;
     if (!choice) {
       return signedIn ? (
         <Link className="btn btn-secondary btn-block" to={paths.billing}>{t('pricing.manage')}</Link>

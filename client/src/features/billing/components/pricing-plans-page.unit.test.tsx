@@ -110,13 +110,16 @@ describe('/pricing from the server’s plans', () => {
     await waitFor(() => expect(within(enterprise).getByRole('button', { name: 'Subscribe Now' })).toHaveFocus());
   });
 
-  it('marks a paid owner’s plan as current and links the free plan to billing', async () => {
+  it('marks a paid owner’s plan as current and links the other plans to billing', async () => {
     signIn();
     serve({ 'GET /api/v1/subscriptions/plans': () => json(200, catalogue()), 'GET /api/v1/subscriptions/status': () => json(200, proStatus()) });
     render();
     expect(await screen.findByRole('button', { name: 'Current plan' })).toBeDisabled();
     expect(within(card('Pro')).getByRole('button', { name: 'Current plan' })).toBeInTheDocument();
     expect(within(card('Free')).getByRole('link', { name: 'Manage subscription' })).toHaveAttribute('href', '/billing');
+    // One subscription at a time: the other paid plan is changed from the billing page, not a second checkout.
+    expect(within(card('Enterprise')).getByRole('link', { name: 'Manage subscription' })).toHaveAttribute('href', '/billing');
+    expect(screen.queryByRole('button', { name: 'Subscribe Now' })).toBeNull();
   });
 
   it('speaks Hebrew', async () => {

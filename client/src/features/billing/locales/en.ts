@@ -73,7 +73,6 @@ export const en = {
     accessUntil: 'Your subscription is canceled. You keep access to {plan} until {date}.',
     pastDue: 'Your last payment failed. Update your payment method to keep {plan} after {date}.',
     upgrade: 'Upgrade plan',
-    changePlan: 'Change plan',
     portal: 'Manage billing',
     opening: 'Opening...',
     cancel: 'Cancel subscription',

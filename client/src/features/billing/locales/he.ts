@@ -74,7 +74,6 @@ export const he: BillingLocale = {
     accessUntil: 'המנוי בוטל. הגישה לתוכנית {plan} נשמרת עד {date}.',
     pastDue: 'התשלום האחרון נכשל. עדכנו את אמצעי התשלום כדי לשמור על {plan} אחרי {date}.',
     upgrade: 'שדרוג תוכנית',
-    changePlan: 'החלפת תוכנית',
     portal: 'ניהול החיוב',
     opening: 'פותח...',
     cancel: 'ביטול המנוי',
