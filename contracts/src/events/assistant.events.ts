@@ -88,6 +88,11 @@ export type AssistantSlotFreed = z.infer<typeof AssistantSlotFreedSchema>;
 export const KnowledgeFileSlotTakenSchema = z.object({
   assistantId: z.string().min(1),
   fileId: z.string().min(1),
+  /**
+   * Which of the plan's limits the slot counts against: `crawl` for a crawled page (max_crawl_pages);
+   * absent for an uploaded file (max_files). Absent on every slot recorded before crawled pages had their own.
+   */
+  pool: z.enum(['crawl']).optional(),
 });
 export type KnowledgeFileSlotTaken = z.infer<typeof KnowledgeFileSlotTakenSchema>;
 

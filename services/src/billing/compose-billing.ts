@@ -2,7 +2,7 @@ import type { AllPosition } from '@kesher/contracts';
 import { billingQueries } from '@kesher/projections/billing/billing.queries';
 import type { SubscriptionRoutesDeps } from '../api/routes/subscriptions/subscriptions.routes.js';
 import { loadAuthSecret } from '../identity/auth-secret.js';
-import type { PlanOf } from '../plans/plan-book.js';
+import { createPlanBook, type PlanOf } from '../plans/plan-book.js';
 import type { CommandHandler } from '../platform/commands/command-handler.js';
 import type { Config } from '../platform/config/config.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';
@@ -70,3 +70,7 @@ export function composeBilling(deps: {
     clock: deps.clock,
   };
 }
+
+/** The plan book every process enforces limits with: the owner's subscription from the billing read model. */
+export const livePlanBook = (platform: { config: Config; sql: Sql }, clock: () => Date = () => new Date()) =>
+  createPlanBook(platform.config, { subscriptionOf: subscriptionLookup(platform.sql), clock });

@@ -10,6 +10,7 @@ import { DomainError } from '../platform/commands/decider.js';
 import { StreamDeletedError, type EventStore } from '../platform/event-store/event-store.port.js';
 import { crawlFileId, crawledPageId } from './page-identity.js';
 import type { PageKind } from './crawl-runner.js';
+import type { StorageLimitOf } from '../plans/storage-limit.js';
 
 /**
  * What an assistant's website holds as knowledge, and the three ways it changes: pages committed from a
@@ -29,7 +30,7 @@ export interface SiteKnowledgeDeps {
   blobs: BlobStore;
   allowances: Pick<PlanAllowances, 'reserveFile' | 'releaseFiles'>;
   /** The owner's knowledge storage: crawled pages count like uploads (knowledge read model; the plan's limit). */
-  storage?: { used: (ownerId: string) => Promise<number>; limitBytes: number };
+  storage?: { used: (ownerId: string) => Promise<number>; limitOf: StorageLimitOf };
 }
 
 /** A page of a crawl, as the crawl recorded it (the worker's aggregate or the API's read model). */
@@ -186,6 +187,7 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
 
       const prepared: Array<RecordedPage & { page: CommitCandidate }> = [];
       let stored = deps.storage && toCommit.length > 0 ? await deps.storage.used(ownerId) : 0;
+      const storageLimit = deps.storage && toCommit.length > 0 ? await deps.storage.limitOf(ownerId) : null;
       for (let index = 0; index < toCommit.length; index++) {
         const { page, pageId, fileId } = toCommit[index]!;
         const bytes = await fileOf(page);
@@ -193,13 +195,13 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
           outcome.notAdded.push({ key: page.key, filename: page.filename, reason: contentGone });
           continue;
         }
-        if (deps.storage && stored + bytes.byteLength > deps.storage.limitBytes) {
-          for (const rest of toCommit.slice(index)) outcome.notAdded.push({ key: rest.page.key, filename: rest.page.filename, reason: fileMessages.storageFull });
+        if (storageLimit && stored + bytes.byteLength > storageLimit.bytes) {
+          for (const rest of toCommit.slice(index)) outcome.notAdded.push({ key: rest.page.key, filename: rest.page.filename, reason: storageLimit.message });
           break;
         }
         stored += bytes.byteLength;
         try {
-          await deps.allowances.reserveFile(context, ownerId, assistantId, fileId);
+          await deps.allowances.reserveFile(context, ownerId, assistantId, fileId, 'crawl');
         } catch (error) {
           if (!(error instanceof DomainError && error.kind === 'forbidden')) throw error;
           for (const rest of toCommit.slice(index)) outcome.notAdded.push({ key: rest.page.key, filename: rest.page.filename, reason: error.message });
@@ -298,7 +300,7 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
       const bytes = await deps.blobs.get(page.fileSha256);
       if (!bytes) throw new DomainError('conflict', contentGone);
       const fileId = `file-${randomUUID().replaceAll('-', '')}`;
-      await deps.allowances.reserveFile(context, ownerId, assistantId, fileId);
+      await deps.allowances.reserveFile(context, ownerId, assistantId, fileId, 'crawl');
       const stored = await deps.blobs.put(bytes, { holder: fileId });
       const result = await deps.handle(crawlerSiteDecider, stream, { type: 'TogglePage', data: { ownerId, pageId, enabled, newFileId: fileId } }, context);
       written.note(result.appended?.position);

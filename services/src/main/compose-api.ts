@@ -27,6 +27,7 @@ import { composeCrawlerApi } from './compose-crawler.js';
 import { composeChannelsApi } from './compose-channels.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import { composeBilling, subscriptionLookup } from '../billing/compose-billing.js';
+import { createStorageLimit } from '../plans/storage-limit.js';
 import { composeAutomationApi } from './compose-automation.js';
 
 export interface ApiWiring {
@@ -142,6 +143,7 @@ export async function composeApi(wiring: ApiWiring) {
       awaitReadModels,
       clock,
       storageLimitBytes: config.KNOWLEDGE_STORAGE_LIMIT_BYTES,
+      storageLimitOf: createStorageLimit({ planOf, config }),
       allowances,
       limitViolations: analytics.limitViolations,
     },

@@ -1,4 +1,3 @@
-import { uploadLimits } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
@@ -13,6 +12,8 @@ import { createOutboundFetch } from '../outbound/outbound-fetch.js';
 import { createOutboundTargetCheck } from '../outbound/outbound-target.js';
 import type { PlanAllowances } from '../plans/plan-allowances.js';
 import type { PlanOf } from '../plans/plan-book.js';
+import { createStorageLimit } from '../plans/storage-limit.js';
+import { livePlanBook } from '../billing/compose-billing.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import type { AwaitReadModels, ReadModelProgress } from '../platform/projections/read-model-progress.js';
 import type { CrawlLimits } from '../crawler/crawl-runner.js';
@@ -28,9 +29,10 @@ function outbound(platform: Platform) {
 }
 
 /** Crawled pages count towards the owner's knowledge storage like uploads. */
-const storageOf = (platform: Platform, knowledge: Pick<KnowledgeReads, 'storageUsed'>) => ({
+const storageOf = (platform: Platform, knowledge: Pick<KnowledgeReads, 'storageUsed'>, planOf: PlanOf) => ({
   used: (ownerId: string) => knowledge.storageUsed(ownerId),
-  limitBytes: platform.config.KNOWLEDGE_STORAGE_LIMIT_BYTES ?? uploadLimits.freePlanStorageBytes,
+  // The plan's max_storage_mb (KNOWLEDGE_STORAGE_LIMIT_BYTES overrides the free plan's).
+  limitOf: createStorageLimit({ planOf, config: platform.config }),
 });
 
 /** The crawler's routes and progress socket, for composeApi. */
@@ -47,7 +49,7 @@ export function composeCrawlerApi(wiring: {
 }): { deps: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps }; close: () => void } {
   const { platform } = wiring;
   const guarded = outbound(platform);
-  const site = createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage: storageOf(platform, wiring.knowledge) });
+  const site = createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage: storageOf(platform, wiring.knowledge, wiring.planOf) });
   // The preview's PDFs and DOCX files are read in a sandbox of their own (one thread, started on the first document).
   const documents = createDocumentTextReader({
     maxMemoryMb: platform.config.EXTRACT_MAX_MEMORY_MB,
@@ -87,7 +89,7 @@ export function composeCrawlerWorkers(wiring: {
     eventStore: platform.eventStore,
     blobs: wiring.blobs,
     fetch: guarded.fetch,
-    site: createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage: storageOf(platform, wiring.knowledge) }),
+    site: createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage: storageOf(platform, wiring.knowledge, livePlanBook(platform)) }),
     findAssistant: async (assistantId) => {
       const row = await assistants.findById(assistantId);
       return row && { description: row.description, instructions: row.instructions };

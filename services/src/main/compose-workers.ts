@@ -17,7 +17,7 @@ import { chooseAnswerProvider } from '../chat/choose-provider.js';
 import type { AnswerProvider } from '../chat/answer-provider.port.js';
 import { createAssistantErasure } from '../domain/assistant/assistant-erasure.js';
 import { createPlanAllowances } from '../plans/plan-allowances.js';
-import { createPlanBook } from '../plans/plan-book.js';
+import { livePlanBook } from '../billing/compose-billing.js';
 import { createAssistantErasureWorker } from '../workers/assistant-erasure/assistant-erasure.worker.js';
 import { composeCrawlerWorkers } from './compose-crawler.js';
 import { composeChannelsWorker } from './compose-channels.js';
@@ -84,7 +84,7 @@ export async function composeWorkers(
     platform,
     blobs,
     knowledge: knowledge.reads,
-    allowances: createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf: createPlanBook(platform.config) }),
+    allowances: createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf: livePlanBook(platform) }),
     groupId: groups.crawler,
     scheduler: options.recrawlScheduler,
   });

@@ -30,8 +30,11 @@ export interface PlanAllowances {
   /** Takes an assistant slot for `assistantId`; throws DomainError('forbidden') with the plan's text at the limit. */
   reserveAssistant(context: CommandContext, ownerId: string, assistantId: string): Promise<{ limit: number }>;
   releaseAssistants(context: CommandContext, ownerId: string, assistantIds: readonly string[]): Promise<void>;
-  /** Takes a file slot of the assistant for `fileId`; throws DomainError('forbidden') at the limit, 'not_found' for a deleted assistant. */
-  reserveFile(context: CommandContext, ownerId: string, assistantId: string, fileId: string): Promise<{ limit: number }>;
+  /**
+   * Takes a file slot of the assistant for `fileId`; throws DomainError('forbidden') at the limit, 'not_found' for a deleted
+   * assistant. An upload counts against the plan's max_files; a crawled page (`pool: 'crawl'`) against max_crawl_pages.
+   */
+  reserveFile(context: CommandContext, ownerId: string, assistantId: string, fileId: string, pool?: 'crawl'): Promise<{ limit: number }>;
   releaseFiles(context: CommandContext, assistantId: string, fileIds: readonly string[]): Promise<void>;
 }
 
@@ -136,11 +139,12 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
       await handle(assistantSlotsDecider, streamIds.assistantSlots(ownerId), { type: 'FreeAssistantSlots', data: { ownerId, assistantIds } }, context);
     },
 
-    async reserveFile(context, ownerId, assistantId, fileId) {
-      const limit = (await deps.planOf(ownerId)).limits.max_files;
+    async reserveFile(context, ownerId, assistantId, fileId, pool) {
+      const { limits } = await deps.planOf(ownerId);
+      const limit = pool === 'crawl' ? limits.max_crawl_pages : limits.max_files;
       const stream = streamIds.assistant(assistantId);
       await takeOrReclaim(
-        () => handle(assistantDecider, stream, { type: 'TakeFileSlot', data: { assistantId, ownerId, fileId, limit } }, context),
+        () => handle(assistantDecider, stream, { type: 'TakeFileSlot', data: { assistantId, ownerId, fileId, limit, ...(pool ? { pool } : {}) } }, context),
         async () => {
           const state = await fold(assistantDecider, stream);
           if (state.status !== 'active') return 0;
@@ -157,7 +161,7 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
             ownerId,
             kind: 'files',
             limit,
-            used: state.status === 'active' ? state.fileSlots.length : limit,
+            used: state.status !== 'active' ? limit : pool === 'crawl' ? state.crawlSlots.length : state.fileSlots.length - state.crawlSlots.length,
             requested: null,
             assistantId,
             refused: 'owner',

@@ -28,7 +28,7 @@ export function rowGivesPlan(row: SubscriptionRow, now: Date): boolean {
  * and go back to FREE at the end of a cancelled or unpaid period without anything having to run.
  * Without `deps` (processes that enforce no paid plan) everyone is on the free plan.
  */
-export function createPlanBook(config: Pick<Config, 'PLAN_FREE_MESSAGES_PER_MONTH' | 'PLAN_FREE_MAX_ASSISTANTS' | 'PLAN_FREE_MAX_FILES'>, deps?: PlanBookDeps): PlanOf {
+export function createPlanBook(config: Pick<Config, 'PLAN_FREE_MESSAGES_PER_MONTH' | 'PLAN_FREE_MAX_ASSISTANTS' | 'PLAN_FREE_MAX_FILES' | 'PLAN_FREE_MAX_CRAWL_PAGES'>, deps?: PlanBookDeps): PlanOf {
   const base = plans[DEFAULT_PLAN_TIER];
   const free: Plan = {
     ...base,
@@ -37,6 +37,7 @@ export function createPlanBook(config: Pick<Config, 'PLAN_FREE_MESSAGES_PER_MONT
       max_messages_per_month: config.PLAN_FREE_MESSAGES_PER_MONTH ?? base.limits.max_messages_per_month,
       max_assistants: config.PLAN_FREE_MAX_ASSISTANTS ?? base.limits.max_assistants,
       max_files: config.PLAN_FREE_MAX_FILES ?? base.limits.max_files,
+      max_crawl_pages: config.PLAN_FREE_MAX_CRAWL_PAGES ?? base.limits.max_crawl_pages,
     },
   };
   if (!deps) return async () => free;

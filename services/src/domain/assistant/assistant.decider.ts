@@ -9,8 +9,10 @@ export type AssistantState =
       ownerId: string;
       profile: AssistantProfile;
       shareToken: string | null;
-      /** Knowledge files holding one of the plan's max_files slots of this assistant. */
+      /** Knowledge files holding a slot of this assistant: uploads (max_files) and crawled pages (max_crawl_pages). */
       fileSlots: readonly string[];
+      /** The crawled pages' among them. */
+      crawlSlots: readonly string[];
     };
 
 export type AssistantCommand =
@@ -28,7 +30,7 @@ export type AssistantCommand =
    * this stream, so concurrent uploads conflict and retry instead of all passing at the last free slot,
    * and an upload cannot start once the assistant is deleted.
    */
-  | { type: 'TakeFileSlot'; data: { assistantId: string; ownerId: string; fileId: string; limit: number } }
+  | { type: 'TakeFileSlot'; data: { assistantId: string; ownerId: string; fileId: string; limit: number; pool?: 'crawl' } }
   /** Files deleted (or uploads that never completed) give their slots back. */
   | { type: 'FreeFileSlots'; data: { assistantId: string; fileIds: readonly string[] } };
 
@@ -74,7 +76,7 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
   evolve(state, event) {
     switch (event.type) {
       case 'AssistantCreated':
-        return { status: 'active', assistantId: event.data.assistantId, ownerId: event.data.ownerId, profile: event.data.profile, shareToken: null, fileSlots: [] };
+        return { status: 'active', assistantId: event.data.assistantId, ownerId: event.data.ownerId, profile: event.data.profile, shareToken: null, fileSlots: [], crawlSlots: [] };
       case 'AssistantUpdated':
         return state.status === 'none' ? state : { ...state, profile: { ...state.profile, ...event.data.changes } };
       case 'AssistantDeleted':
@@ -84,9 +86,10 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
       case 'ShareTokenRevoked':
         return state.status === 'none' ? state : { ...state, shareToken: null };
       case 'KnowledgeFileSlotTaken':
-        return state.status === 'none' || state.fileSlots.includes(event.data.fileId) ? state : { ...state, fileSlots: [...state.fileSlots, event.data.fileId] };
+        if (state.status === 'none' || state.fileSlots.includes(event.data.fileId)) return state;
+        return { ...state, fileSlots: [...state.fileSlots, event.data.fileId], crawlSlots: event.data.pool === 'crawl' ? [...state.crawlSlots, event.data.fileId] : state.crawlSlots };
       case 'KnowledgeFileSlotFreed':
-        return state.status === 'none' ? state : { ...state, fileSlots: state.fileSlots.filter((id) => id !== event.data.fileId) };
+        return state.status === 'none' ? state : { ...state, fileSlots: state.fileSlots.filter((id) => id !== event.data.fileId), crawlSlots: state.crawlSlots.filter((id) => id !== event.data.fileId) };
       default:
         return state;
     }
@@ -127,10 +130,12 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
       }
       case 'TakeFileSlot': {
         const current = ownedActive(state, command.data.ownerId);
-        const { fileId, limit } = command.data;
+        const { fileId, limit, pool } = command.data;
         if (current.fileSlots.includes(fileId)) return [];
-        if (current.fileSlots.length >= limit) throw new DomainError('forbidden', messages.fileLimitReached(limit));
-        return [{ type: 'KnowledgeFileSlotTaken', data: { assistantId: current.assistantId, fileId } }];
+        // Uploads and crawled pages each count against their own limit of the plan.
+        const held = pool === 'crawl' ? current.crawlSlots.length : current.fileSlots.length - current.crawlSlots.length;
+        if (held >= limit) throw new DomainError('forbidden', pool === 'crawl' ? messages.crawlPageLimitReached(limit) : messages.fileLimitReached(limit));
+        return [{ type: 'KnowledgeFileSlotTaken', data: { assistantId: current.assistantId, fileId, ...(pool ? { pool } : {}) } }];
       }
       case 'FreeFileSlots': {
         // A deleted assistant's slots no longer matter: nothing is recorded for them.

@@ -88,6 +88,8 @@ export const ConfigSchema = z.object({
   /** Overrides the free plan's max_assistants and max_files (files per assistant), like the monthly messages. */
   PLAN_FREE_MAX_ASSISTANTS: z.coerce.number().int().nonnegative().optional(),
   PLAN_FREE_MAX_FILES: z.coerce.number().int().nonnegative().optional(),
+  /** Overrides the free plan's max_crawl_pages (crawled pages an assistant holds; also caps each crawl). */
+  PLAN_FREE_MAX_CRAWL_PAGES: z.coerce.number().int().nonnegative().optional(),
   /**
    * Stripe: with a secret key, checkout, the portal and cancelling go through Stripe and its webhooks
    * (signed with STRIPE_WEBHOOK_SECRET) drive subscriptions; without one, the built-in test payment page

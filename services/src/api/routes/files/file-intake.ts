@@ -40,7 +40,7 @@ export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssi
     const { ownerId, assistantId, bytes } = incoming;
     if (bytes.byteLength === 0) throw new ApiError(422, 'The file is empty.');
     const storageUsed = await deps.knowledge.storageUsed(ownerId);
-    const storageLimit = deps.storageLimitBytes ?? uploadLimits.freePlanStorageBytes;
+    const { bytes: storageLimit, message: storageFull } = deps.storageLimitOf ? await deps.storageLimitOf(ownerId) : { bytes: deps.storageLimitBytes ?? uploadLimits.freePlanStorageBytes, message: fileMessages.storageFull };
     if (storageUsed + bytes.byteLength > storageLimit) {
       await deps.limitViolations?.record(commandContext(request, deps.clock), {
         ownerId,
@@ -51,7 +51,7 @@ export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssi
         assistantId,
         refused: 'owner',
       });
-      throw new ApiError(413, fileMessages.storageFull);
+      throw new ApiError(413, storageFull);
     }
 
     // The same bytes added again to the same assistant are the same knowledge: answer with it.

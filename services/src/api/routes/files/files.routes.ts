@@ -23,6 +23,7 @@ import { ApiError } from '../../api-error.js';
 import { uploadedFileName } from '../../../knowledge/ingest/upload-filename.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { createFileIntake } from './file-intake.js';
+import type { StorageLimitOf } from '../../../plans/storage-limit.js';
 import { commandContext, createCommandRunner } from '../../command-runner.js';
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 
@@ -58,6 +59,8 @@ export interface FileRoutesDeps {
   ingestionWaitMs?: number;
   /** Knowledge storage per owner; every owner is on the free plan until billing arrives. */
   storageLimitBytes?: number;
+  /** The storage limit of the owner's plan now (and its refusal's text); takes precedence over storageLimitBytes. */
+  storageLimitOf?: StorageLimitOf;
   /** The plan's max_files per assistant, held as slots on the assistant's stream. */
   allowances: Pick<PlanAllowances, 'reserveFile' | 'releaseFiles'>;
   /** Where a refusal by the storage limit is recorded (analytics). */

@@ -122,7 +122,7 @@ describe.skipIf(!gate.available)(`the limits calls and the refusals they record$
       message: chatMessages.monthlyLimitReached(3),
     });
     expect(await check({ limit_type: 'storage', amount: 150 })).toMatchObject({ allowed: true, used: 0, limit: 200, remaining: 200, message: null });
-    expect(await check({ limit_type: 'files', assistant_id: dana.assistantId })).toMatchObject({ allowed: true, used: 0, limit: 1000 });
+    expect(await check({ limit_type: 'files', assistant_id: dana.assistantId })).toMatchObject({ allowed: true, used: 0, limit: 5 });
     const noAssistant = await h.app.inject({ method: 'POST', url: '/api/v1/limits/check', headers: dana.auth, payload: { limit_type: 'files' } });
     expect(noAssistant.statusCode).toBe(422);
     const foreign = await h.app.inject({ method: 'POST', url: '/api/v1/limits/check', headers: dana.auth, payload: { limit_type: 'files', assistant_id: noa.assistantId } });

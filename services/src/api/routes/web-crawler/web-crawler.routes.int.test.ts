@@ -308,36 +308,40 @@ describe.skipIf(!postgres.available)(`the plan's limits on crawled pages${postgr
 
   beforeAll(async () => {
     site = await startLocalSite({ posts: 3, hebrewPosts: 1 });
-    h = await createApiHarness({ env: { ...env, PLAN_FREE_MAX_FILES: '2', PLAN_FREE_MAX_ASSISTANTS: '2', KNOWLEDGE_STORAGE_LIMIT_BYTES: '20000' } });
+    h = await createApiHarness({ env: { ...env, PLAN_FREE_MAX_CRAWL_PAGES: '2', PLAN_FREE_MAX_ASSISTANTS: '2', KNOWLEDGE_STORAGE_LIMIT_BYTES: '20000' } });
   }, 120_000);
   afterAll(async () => {
     await h?.close();
     await site?.close();
   });
 
-  it("adds pages up to the plan's files per assistant and the owner's storage, and says which were left out and why", { timeout: 120_000 }, async () => {
+  it("adds pages up to the plan's crawled pages per assistant and the owner's storage, and says which were left out and why", { timeout: 120_000 }, async () => {
     const owner = await ownerWithAssistant(h);
     const auth = { authorization: owner.authorization };
-    const preview = (await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/smart-crawl-preview', headers: auth, payload: { website_url: `${site.origin}/`, keywords: [], max_depth: 2, focus_areas: [] } })).json();
-    const named = (path: string) => fileNamed(preview.preview_files, path)!.filename;
-    const commit = (assistantId: number, paths: string[]) =>
-      h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/smart-crawl-commit', headers: auth, payload: { preview_id: preview.preview_id, assistant_id: assistantId, selected_filenames: paths.map(named) } });
+    // One page per preview (depth 0): the plan's crawled pages cap every crawl too.
+    const commitPage = async (assistantId: number, path: string) => {
+      const preview = (await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/smart-crawl-preview', headers: auth, payload: { website_url: `${site.origin}${path}`, keywords: [], max_depth: 0, focus_areas: [] } })).json();
+      const filename = fileNamed(preview.preview_files, path)!.filename;
+      const result = (await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/smart-crawl-commit', headers: auth, payload: { preview_id: preview.preview_id, assistant_id: assistantId, selected_filenames: [filename] } })).json();
+      return { filename, result };
+    };
 
-    const limited = (await commit(owner.id, ['/pricing', '/about', '/faq'])).json();
-    expect(limited).toMatchObject({ committed_files: 2, failed_files: [{ reason: "This assistant has reached its plan's limit of 2 files. Delete some files or upgrade the plan to add more." }] });
-    expect(limited.message).toMatch(/^2 pages added to the assistant's knowledge\. 1 not added: /);
+    expect((await commitPage(owner.id, '/pricing')).result).toMatchObject({ committed_files: 1 });
+    expect((await commitPage(owner.id, '/about')).result).toMatchObject({ committed_files: 1 });
+    const limited = (await commitPage(owner.id, '/faq')).result;
+    expect(limited).toMatchObject({ committed_files: 0, failed_files: [{ reason: "This assistant has reached its plan's limit of 2 crawled pages. Remove some pages or upgrade the plan to add more." }] });
 
     // A second assistant of the same owner: the 300 KB page does not fit in the owner's storage.
     const second = (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: auth, payload: { name: 'Second', description: 'Second', instructions: 'Second' } })).json().assistant_id as number;
-    const full = (await commit(second, ['/big'])).json();
-    expect(full).toMatchObject({ committed_files: 0, failed_files: [{ filename: named('/big'), reason: "Your plan's storage for knowledge files (100 MB) is full. Delete some files to upload more." }] });
+    const big = await commitPage(second, '/big');
+    expect(big.result).toMatchObject({ committed_files: 0, failed_files: [{ filename: big.filename, reason: "Your plan's storage for knowledge files (100 MB) is full. Delete some files or upgrade the plan to upload more." }] });
     expect((await h.app.inject({ url: `/api/v1/assistants/${second}/files`, headers: auth })).json()).toEqual([]);
 
     // The second assistant holds one page, and the site drops it: the scheduled recrawl keeps nothing — and
     // that is its result (the page removed, as the configuration asks), not a failed crawl.
     const config = (await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/', headers: auth, payload: { assistant_id: second, website_url: `${site.origin}/about`, crawl_interval: '4h', delete_orphaned_pages: true, start_crawl: false } })).json().data;
     expect(config.crawl_id).toBeNull();
-    expect((await commit(second, ['/about'])).json()).toMatchObject({ committed_files: 1 });
+    expect((await commitPage(second, '/about')).result).toMatchObject({ committed_files: 1 });
     site.remove('/about');
     const { createRecrawlScheduler } = await import('../../../workers/crawler/recrawl-scheduler.js');
     const { crawlerQueries } = await import('@kesher/projections/crawler/crawler.queries');
