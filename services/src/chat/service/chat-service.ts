@@ -26,6 +26,10 @@ import { actorOf, authorKeyOf, newId, readerOf, shareTokenHashOf, writerOf, type
 import type { PublicChatLimits } from './public-chat-limits.js';
 import { followRunEvents, type RunStreamMessage } from './run-events.js';
 
+/** Threads and runs remembered per process for chat turns (oldest forgotten first). */
+const KNOWN_THREADS = 20_000;
+const KNOWN_RUNS = 5_000;
+
 export interface ChatServiceDeps {
   handle: CommandHandler;
   readDb: Sql;
@@ -89,15 +93,45 @@ export function createChatService(deps: ChatServiceDeps) {
       refused: chatter.kind === 'owner' ? 'owner' : 'visitor',
     });
 
-  async function threadOf(chatter: Chatter, threadId: string) {
-    const thread = await threads.thread(readerOf(chatter), threadId);
-    if (!thread) throw new ApiError(404, chatMessages.threadNotFound);
-    const assistant = await assistants.findById(thread.assistant_id);
+  async function assistantFor(chatter: Chatter, assistantId: string) {
+    const assistant = await assistants.findById(assistantId);
     if (!assistant) throw new ApiError(404, messages.assistantNotFound);
     // A revoked link ends visitors' conversations too: public chat lives only as long as its share token.
     if (chatter.kind === 'visitor' && !assistant.share_token) throw new ApiError(403, chatMessages.invalidShareLink);
+    return assistant;
+  }
+
+  /**
+   * Which assistant each thread talks to, per reader that has reached it. Neither a thread's assistant
+   * nor who may reach it ever changes, so a chat turn asks the read model for the thread only once;
+   * the assistant (its share link, its limits) is read fresh every time. A thread deleted since is
+   * refused by the decider on every write, and found missing by the reads, which then check again.
+   */
+  const reached = new Map<string, string>();
+  const reachKey = (chatter: Chatter, threadId: string) => `${chatter.kind === 'owner' ? chatter.ownerId : chatter.sessionHash}|${threadId}`;
+
+  async function threadOf(chatter: Chatter, threadId: string) {
+    const thread = await threads.thread(readerOf(chatter), threadId);
+    if (!thread) throw new ApiError(404, chatMessages.threadNotFound);
+    const assistant = await assistantFor(chatter, thread.assistant_id);
+    const key = reachKey(chatter, threadId);
+    reached.delete(key);
+    reached.set(key, thread.assistant_id);
+    if (reached.size > KNOWN_THREADS) reached.delete(reached.keys().next().value!);
     return { thread, assistant };
   }
+
+  /** The thread's assistant for a chat turn: one read when the thread was reached before, two the first time. */
+  async function turnOf(chatter: Chatter, threadId: string): Promise<{ assistant: AssistantRow }> {
+    const assistantId = reached.get(reachKey(chatter, threadId));
+    return assistantId ? { assistant: await assistantFor(chatter, assistantId) } : threadOf(chatter, threadId);
+  }
+
+  /**
+   * Runs this process requested a moment ago, as their request recorded them: their stream starts
+   * following at once instead of first asking the read model for a run it may not hold yet.
+   */
+  const requested = new Map<string, { key: string; row: RunRow }>();
 
   /**
    * A run as the read model has it. Right after its request the projector may not have it yet: only on
@@ -130,7 +164,7 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     async post(call: ChatCall, chatter: Chatter, threadId: string, content: string): Promise<MessageDto> {
-      const { assistant } = await threadOf(chatter, threadId);
+      const { assistant } = await turnOf(chatter, threadId);
       if (chatter.kind === 'visitor') {
         const wait = deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id }) ?? 0;
         if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
@@ -164,7 +198,7 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     async requestRun(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId: string): Promise<RunDto> {
-      const { assistant } = await threadOf(chatter, threadId);
+      const { assistant } = await turnOf(chatter, threadId);
       if (assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
       const runId = newId('run');
       const now = deps.clock();
@@ -174,14 +208,20 @@ export function createChatService(deps: ChatServiceDeps) {
         data: { requester: writerOf(chatter, assistant), runId, assistantId: assistant.id, deadlineAt: deadlineAt.toISOString(), now: now.toISOString() },
       });
       // A new run is queued; the worker may already be on it, which the next read (or the stream) shows.
-      const requested: RunRow = { id: runId, thread_id: threadId, assistant_id: assistant.id, status: 'queued', error: null, message_id: null, deadline_at: deadlineAt, created_at: seconds(now), settled_at: null };
-      return toRunDto(requested, assistant, deps.clock());
+      const row: RunRow = { id: runId, thread_id: threadId, assistant_id: assistant.id, status: 'queued', error: null, message_id: null, deadline_at: deadlineAt, created_at: seconds(now), settled_at: null };
+      requested.set(runId, { key: reachKey(chatter, threadId), row });
+      if (requested.size > KNOWN_RUNS) requested.delete(requested.keys().next().value!);
+      return toRunDto(row, assistant, deps.clock());
     },
 
     async run(chatter: Chatter, threadId: string, runId: string): Promise<RunDto> {
-      const { assistant } = await threadOf(chatter, threadId);
+      const { assistant } = await turnOf(chatter, threadId);
       const row = await runAfterOwnWrites(chatter, threadId, runId);
-      if (!row) throw new ApiError(404, chatMessages.runNotFound);
+      if (!row) {
+        // Say which is missing: the thread (deleted since it was reached), or only the run.
+        await threadOf(chatter, threadId);
+        throw new ApiError(404, chatMessages.runNotFound);
+      }
       return toRunDto(row, assistant, deps.clock());
     },
 
@@ -192,14 +232,20 @@ export function createChatService(deps: ChatServiceDeps) {
      * a refusal is an ordinary error answer rather than a broken stream.
      */
     async followRun(chatter: Chatter, threadId: string, runId: string, options: { afterSeq: number }): Promise<(signal: AbortSignal) => AsyncGenerator<RunStreamMessage>> {
-      const { assistant } = await threadOf(chatter, threadId);
+      const { assistant } = await turnOf(chatter, threadId);
       const mark = deps.readModels?.position('threads');
-      const row = await runAfterOwnWrites(chatter, threadId, runId);
-      if (!row) throw new ApiError(404, chatMessages.runNotFound);
+      const own = requested.get(runId);
+      // Requested here by this reader a moment ago: its stream need not wait for the read model to show it.
+      const row = own?.key === reachKey(chatter, threadId) && own.row.thread_id === threadId && deps.runStreams ? undefined : await runAfterOwnWrites(chatter, threadId, runId);
+      const deadlineAt = row?.deadline_at ?? own?.row.deadline_at;
+      if (!deadlineAt) {
+        await threadOf(chatter, threadId);
+        throw new ApiError(404, chatMessages.runNotFound);
+      }
       return (signal) =>
         followRunEvents(
           { threads, reader: readerOf(chatter), clock: deps.clock, runStreams: deps.runStreams, readModels: deps.readModels },
-          { assistant, threadId, runId, first: row, mark, afterSeq: options.afterSeq, signal },
+          { assistant, threadId, runId, deadlineAt, first: row, mark, afterSeq: options.afterSeq, signal },
         );
     },
 
@@ -220,6 +266,7 @@ export function createChatService(deps: ChatServiceDeps) {
     async remove(call: ChatCall, chatter: Chatter, threadId: string) {
       await threadOf(chatter, threadId);
       await write(call, chatter, threadId, { type: 'DeleteThread', data: { requester: readerOf(chatter) } });
+      reached.delete(reachKey(chatter, threadId));
       return { detail: 'Thread deleted' };
     },
 

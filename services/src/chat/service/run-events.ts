@@ -29,8 +29,13 @@ export interface FollowedRun {
   assistant: Pick<AssistantRow, 'external_id'>;
   threadId: string;
   runId: string;
-  /** The run as read when access was checked. */
-  first: RunRow;
+  /** When the run expires: the follow never sleeps past it. */
+  deadlineAt: Date;
+  /**
+   * The run as read when access was checked; absent when this process requested it a moment ago and
+   * knows it is queued (the read model is then asked only once the worker has something to say).
+   */
+  first?: RunRow;
   /** How far the threads read model was before `first` was read. */
   mark: AllPosition | undefined;
   /** Deltas the client already has (its Last-Event-ID). */
@@ -43,7 +48,7 @@ export interface FollowedRun {
  * The live pieces come from the run stream hub; the end comes from the read model, which holds the
  * stored answer whichever process produced it. The loop sleeps until something can have changed: a
  * piece arrives, the worker ends its stream, the read model moves, the deadline passes, or the client
- * leaves — it never re-reads the run for a mere piece.
+ * leaves — it never re-reads the run for a mere piece, and reads it at once when the worker says it is done.
  */
 export async function* followRunEvents(deps: RunEventsDeps, run: FollowedRun): AsyncGenerator<RunStreamMessage> {
   const { threads, reader } = deps;
@@ -61,23 +66,35 @@ export async function* followRunEvents(deps: RunEventsDeps, run: FollowedRun): A
       }
       wake = done;
     });
+  let row: RunRow | undefined = run.first;
+  /** The run must be read before the next decision (the worker ended, or a safety re-read is due). */
+  let stale = false;
+  let mark = run.mark;
   // The worker's end of the stream says the outcome is recorded; the read model then shows it shortly.
   let workerDone = !deps.runStreams;
   const unfollow = deps.runStreams?.follow(runId, run.afterSeq, (event) => {
     if (event.kind === 'delta') pending.push(event);
-    else workerDone = true;
+    else workerDone = stale = true;
     rouse();
   });
+  // Nothing to wait for in this process: read the run now.
+  if (!deps.runStreams && !row) stale = true;
   signal.addEventListener('abort', rouse);
-  let row: RunRow | undefined = run.first;
-  let mark = run.mark;
   try {
     while (!signal.aborted) {
       for (const delta of pending.splice(0)) yield { event: 'delta', id: delta.seq, data: { text: delta.text } };
-      row ??= await threads.run(reader, threadId, runId);
-      if (!row) return;
-      const dto = toRunDto(row, run.assistant, deps.clock());
-      if (dto.status === 'completed' || dto.status === 'failed' || dto.status === 'expired') {
+      if (stale) {
+        // Noting first how far the read model was, so a change landing during the read is not missed.
+        mark = deps.readModels?.position('threads');
+        stale = false;
+        const read = await threads.run(reader, threadId, runId);
+        // Gone from the read model (the thread was deleted), or never reached it before the deadline.
+        // A run this process requested a moment ago may simply not be projected yet: wait for it.
+        if (!read && (row || run.first || deps.clock() >= run.deadlineAt)) return;
+        row = read;
+      }
+      const dto = row && toRunDto(row, run.assistant, deps.clock());
+      if (dto && (dto.status === 'completed' || dto.status === 'failed' || dto.status === 'expired')) {
         // Pieces that arrived while the run was read still go first: the end is the last word.
         for (const delta of pending.splice(0)) yield { event: 'delta', id: delta.seq, data: { text: delta.text } };
         if (dto.status === 'completed') {
@@ -88,9 +105,9 @@ export async function* followRunEvents(deps: RunEventsDeps, run: FollowedRun): A
         }
         return;
       }
-      if (pending.length > 0) continue;
+      if (pending.length > 0 || stale) continue;
       // A run past its deadline reads as expired, so never sleep beyond it.
-      const cap = Math.min(SAFETY_POLL_MS, Math.max(0, row.deadline_at.getTime() - deps.clock().getTime()) + 10);
+      const cap = Math.min(SAFETY_POLL_MS, Math.max(0, run.deadlineAt.getTime() - deps.clock().getTime()) + 10);
       const wasDone = workerDone;
       if (!workerDone) {
         // Until the worker ends its stream; the slow re-read covers a lost end and a worker that died.
@@ -104,9 +121,7 @@ export async function* followRunEvents(deps: RunEventsDeps, run: FollowedRun): A
       }
       // Woken by a piece alone: nothing about the run's end can have changed, so it is not read again.
       if (pending.length > 0 && wasDone === workerDone) continue;
-      // Read again, noting first how far the read model was, so a change landing meanwhile is not missed.
-      mark = deps.readModels?.position('threads');
-      row = undefined;
+      stale = true;
     }
   } finally {
     signal.removeEventListener('abort', rouse);
