@@ -25,6 +25,21 @@ export function GuidelinesPage() {
   const list = guidelines.useList();
   const actionList = actionsApi.useList();
   const toggle = guidelines.useUpdate();
+  // The switch answers the hand at once: the new value is held here until the server has said yes or no.
+  const [flipping, setFlipping] = useState<Record<string, boolean>>({});
+  const activeOf = (g: GuidelineDto) => flipping[g.id] ?? g.active;
+  const flip = (g: GuidelineDto) => {
+    // §4: sends the opposite of the current value; a failure is only logged (§8) and the switch goes back.
+    const active = !g.active;
+    setFlipping((held) => ({ ...held, [g.id]: active }));
+    toggle.mutate(
+      { id: g.id, body: { active } },
+      {
+        onError: (error) => console.error('guideline toggle failed', error),
+        onSettled: () => setFlipping(({ [g.id]: _, ...rest }) => rest),
+      },
+    );
+  };
   const remove = guidelines.useRemove();
   const shown = (list.data ?? []).filter((g) => (category === 'all' || g.category === category) && matchesSearch(search, g.title, g.instructions));
 
@@ -51,7 +66,7 @@ export function GuidelinesPage() {
           <ul className="card-grid automation-grid">
             {items.map((guideline) => (
               <li key={guideline.id}>
-                <article className={`card automation-card${guideline.active ? '' : ' automation-card-inactive'}`} aria-label={guideline.title}>
+                <article className={`card automation-card${activeOf(guideline) ? '' : ' automation-card-inactive'}`} aria-label={guideline.title}>
                   <div className="automation-card-top">
                     <span className={`badge automation-category-${guideline.category}`}>{t(`category_${guideline.category}`)}</span>
                     <label className="switch-field automation-switch">
@@ -59,12 +74,11 @@ export function GuidelinesPage() {
                         type="checkbox"
                         role="switch"
                         aria-label={t('toggleActive', { title: guideline.title })}
-                        checked={guideline.active}
-                        disabled={toggle.isPending && toggle.variables?.id === guideline.id}
-                        // §4: sends the opposite of the current value; a failure is only logged (§8).
-                        onChange={() => toggle.mutate({ id: guideline.id, body: { active: !guideline.active } }, { onError: (error) => console.error('guideline toggle failed', error) })}
+                        checked={activeOf(guideline)}
+                        disabled={guideline.id in flipping}
+                        onChange={() => flip(guideline)}
                       />
-                      <span aria-hidden="true">{guideline.active ? t('active') : t('inactive')}</span>
+                      <span aria-hidden="true">{activeOf(guideline) ? t('active') : t('inactive')}</span>
                     </label>
                   </div>
                   <h2 dir="auto">{guideline.title}</h2>

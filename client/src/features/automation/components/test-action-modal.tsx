@@ -38,7 +38,8 @@ export function TestActionModal({ action, onClose }: { action: ActionDto; onClos
   return (
     <Modal title={t('testTitle', { title: action.title })} onClose={onClose} wide footer={<Button variant="secondary" onClick={onClose}>{t('cancel')}</Button>}>
       <p className="small muted">{t('testInputs')}</p>
-      <pre className="automation-json" dir="ltr">{asJson({ test_inputs: inputs })}</pre>
+      {/* Focusable: a long JSON scrolls, and a keyboard must be able to scroll it too. */}
+      <pre className="automation-json" dir="ltr" tabIndex={0} aria-label={t('testInputs')}>{asJson({ test_inputs: inputs })}</pre>
       {needsAssistant ? (
         <div className="automation-row">
           <div className="field">
@@ -66,7 +67,7 @@ export function TestActionModal({ action, onClose }: { action: ActionDto; onClos
         {result ? (
           <>
             <p className="small muted">{t('testResponse')}</p>
-            <pre className="automation-json" dir="ltr" data-testid="action-test-response">{asJson(result)}</pre>
+            <pre className="automation-json" dir="ltr" tabIndex={0} aria-label={t('testResponse')} data-testid="action-test-response">{asJson(result)}</pre>
           </>
         ) : null}
       </div>
