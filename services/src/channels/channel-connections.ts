@@ -34,6 +34,8 @@ export interface ChannelConnectionsDeps {
   publicUrl: string;
   /** The deployment's Meta app secret (META_APP_SECRET), used when the owner gives none of their own. */
   metaAppSecret?: string;
+  /** Told when a connection ends (replaced or disconnected), so caches of it are dropped at once. */
+  onEnded?: (integrationId: string) => void;
   /** Logs what the owner is not told (a disconnect the channel refused). */
   log?: (message: string) => void;
 }
@@ -128,6 +130,7 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
         if (old.account.kind === 'telegram' && old.account.botId !== connected.account.botId) await this.forget(old.integrationId, old.account, old.sealedSecrets);
       }
       if (appended) await deps.awaitReadModels(appended.position, ['ChannelConnected']);
+      if (before.state.status === 'connected') deps.onEnded?.(before.state.integration.integrationId);
       return toDto(await current(ownerId, assistant, kind));
     },
 
@@ -148,6 +151,7 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
       const { appended } = await deps.handle(channelIntegrationDecider, channelStreams.integration(assistant.id, kind), { type: 'DisconnectChannel', data: { ownerId, kind } }, context);
       await this.forget(row.integration_id, row.account, row.sealed_secrets);
       if (appended) await deps.awaitReadModels(appended.position, ['ChannelDisconnected']);
+      deps.onEnded?.(row.integration_id);
       return { success: true as const, detail: integrationMessages.disconnected[kind] };
     },
 

@@ -9,6 +9,7 @@ import { createChannelConnections } from '../channels/channel-connections.js';
 import { createChannelSecrets } from '../channels/channel-secrets.js';
 import { createChatFloodLimit } from '../channels/chat-flood-limit.js';
 import { createInboundRecorder } from '../channels/inbound-recorder.js';
+import { cachedIntegrations } from '../channels/integration-cache.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 import { createSecretBox } from '../platform/secrets/secret-box.js';
@@ -38,6 +39,7 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
   const config = platform.config;
   const parts = channelParts(platform);
   const queries = channelQueries(platform.sql);
+  const webhookIntegrations = cachedIntegrations(queries);
   const connections = createChannelConnections({
     handle: platform.handle,
     eventStore: platform.eventStore,
@@ -48,14 +50,15 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
     awaitReadModels: wiring.awaitReadModels,
     publicUrl: wiring.publicUrl,
     metaAppSecret: config.META_APP_SECRET,
+    onEnded: (integrationId) => webhookIntegrations.forget(integrationId),
     log: (message) => console.warn(message),
   });
   return {
     integrations: { readDb: platform.sql, connections, clock },
     webhooks: {
-      queries,
+      queries: webhookIntegrations,
       secrets: parts.secrets,
-      record: createInboundRecorder({ handle: platform.handle, clock }),
+      record: createInboundRecorder({ eventStore: platform.eventStore, clock }),
       metaAppSecret: config.META_APP_SECRET,
       clock,
       perMinute: config.CHANNEL_WEBHOOK_PER_MINUTE,

@@ -1,23 +1,5 @@
-import type { ChannelDeliveryStatusReported, ChannelMessageReceived, ChannelReplyDispatched } from '@kesher/contracts';
+import type { ChannelReplyDispatched } from '@kesher/contracts';
 import type { Decider, EventOf } from '../../platform/commands/decider.js';
-
-/**
- * One inbound delivery (a customer's message, or a delivery status), on a stream named by the channel's
- * own id for it. Recorded once: a redelivery decides nothing, so nothing downstream runs twice.
- */
-export type InboundState = { recorded: boolean };
-type InboundEvent = EventOf<'ChannelMessageReceived' | 'ChannelDeliveryStatusReported'>;
-export type InboundCommand = { type: 'RecordMessage'; data: ChannelMessageReceived } | { type: 'RecordStatus'; data: ChannelDeliveryStatusReported };
-
-export const channelInboundDecider: Decider<InboundState, InboundCommand, InboundEvent> = {
-  eventTypes: ['ChannelMessageReceived', 'ChannelDeliveryStatusReported'],
-  initialState: () => ({ recorded: false }),
-  evolve: () => ({ recorded: true }),
-  decide(command, state) {
-    if (state.recorded) return [];
-    return command.type === 'RecordMessage' ? [{ type: 'ChannelMessageReceived', data: command.data }] : [{ type: 'ChannelDeliveryStatusReported', data: command.data }];
-  },
-};
 
 /**
  * One assistant message going out to a channel: claimed (dispatched) before it is sent, then delivered or

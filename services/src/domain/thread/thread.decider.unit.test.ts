@@ -76,7 +76,8 @@ describe('thread decider: conversation', () => {
   });
 
   it("enforces the assistant's chat limit with a clear message", () => {
-    spec.given([started, question]).when(post(1)).thenThrows(DomainError, chatMessages.chatLimitReached(1));
+    // A new message (its own id): the same id again would be a redelivery, recorded once and never refused.
+    spec.given([started, question]).when({ ...post(1), data: { ...post(1).data, messageId: 'm2' } }).thenThrows(DomainError, chatMessages.chatLimitReached(1));
   });
 
   it('renames with a trimmed title and deletes', () => {
@@ -156,5 +157,55 @@ describe('thread decider: feedback', () => {
 
   it('refuses feedback on a message that is not in the thread', () => {
     spec.given(history).when({ ...feedback('like'), data: { ...feedback('like').data, messageId: 'elsewhere' } }).thenThrows(DomainError);
+  });
+});
+
+describe('takeover (one inbox)', () => {
+  const visitorThread: ThreadStarted = { ...thread, ownerId: null, visitorSessionHash: 'a'.repeat(64), isPublic: true, channel: 'telegram', contact: { integrationId: 'i1', chatId: '5', name: 'Noa' } };
+  const visitorStarted: ThreadEvent = { type: 'ThreadStarted', data: visitorThread };
+  const taken: ThreadEvent = { type: 'ThreadTakenOver', data: { threadId: 't1', ownerId: 'owner-1' } };
+  const visitor = { visitorSessionHash: 'a'.repeat(64), shareTokenHash: null };
+
+  it("the assistant's owner takes a customer's conversation over and hands it back; repeats decide nothing", () => {
+    spec.given([visitorStarted]).when({ type: 'TakeOverThread', data: { ownerId: 'owner-1' } }).then([taken]);
+    spec.given([visitorStarted, taken]).when({ type: 'TakeOverThread', data: { ownerId: 'owner-1' } }).then([]);
+    spec.given([visitorStarted, taken]).when({ type: 'HandBackThread', data: { ownerId: 'owner-1' } }).then([{ type: 'ThreadHandedBack', data: { threadId: 't1', ownerId: 'owner-1' } }]);
+    spec.given([visitorStarted]).when({ type: 'HandBackThread', data: { ownerId: 'owner-1' } }).then([]);
+  });
+
+  it('nobody else can, and the owner\'s own chat has nobody to take over from', () => {
+    spec.given([visitorStarted]).when({ type: 'TakeOverThread', data: { ownerId: 'stranger' } }).thenThrows(DomainError, chatMessages.threadNotFound);
+    spec.given([started]).when({ type: 'TakeOverThread', data: { ownerId: 'owner-1' } }).thenThrows(DomainError, /customer/);
+  });
+
+  it('a taken-over conversation gets no run (409 with why); the customer can still write', () => {
+    spec
+      .given([visitorStarted, taken])
+      .when({ type: 'RequestRun', data: { requester: visitor, runId: 'r1', assistantId: 'a1', deadlineAt: '2026-01-01T00:01:00.000Z', now: '2026-01-01T00:00:00.000Z' } })
+      .thenThrows(DomainError, /taken over this conversation/);
+    spec
+      .given([visitorStarted, taken])
+      .when({ type: 'PostUserMessage', data: { requester: visitor, messageId: 'm9', text: 'Hello?', language: 'en', chatLimit: 100 } })
+      .then([{ type: 'MessagePosted', data: { messageId: 'm9', threadId: 't1', role: 'user', text: 'Hello?', channel: 'telegram', language: 'en', runId: null } }]);
+  });
+
+  it('the owner replies only in a conversation they took over; the reply is an assistant-side message by the owner', () => {
+    const reply = { type: 'PostOwnerReply' as const, data: { ownerId: 'owner-1', messageId: 'm5', text: 'Dana here', language: 'en' as const } };
+    spec.given([visitorStarted]).when(reply).thenThrows(DomainError, 'Take over this conversation before replying in it.');
+    spec
+      .given([visitorStarted, taken])
+      .when(reply)
+      .then([{ type: 'MessagePosted', data: { messageId: 'm5', threadId: 't1', role: 'assistant', text: 'Dana here', channel: 'telegram', language: 'en', runId: null, author: 'owner' } }]);
+    spec.given([visitorStarted, taken]).when({ ...reply, data: { ...reply.data, ownerId: 'stranger' } }).thenThrows(DomainError, chatMessages.threadNotFound);
+  });
+
+  it('a redelivered message or run is recorded once', () => {
+    const posted: ThreadEvent = { type: 'MessagePosted', data: { messageId: 'm9', threadId: 't1', role: 'user', text: 'Hello?', channel: 'telegram', language: 'en', runId: null } };
+    spec.given([visitorStarted, posted]).when({ type: 'PostUserMessage', data: { requester: visitor, messageId: 'm9', text: 'Hello?', language: 'en', chatLimit: 100 } }).then([]);
+    const requestedRun: ThreadEvent = { type: 'RunRequested', data: { runId: 'r1', threadId: 't1', assistantId: 'a1', deadlineAt: '2026-01-01T00:01:00.000Z' } };
+    spec
+      .given([visitorStarted, posted, requestedRun])
+      .when({ type: 'RequestRun', data: { requester: visitor, runId: 'r1', assistantId: 'a1', deadlineAt: '2026-01-01T00:01:00.000Z', now: '2026-01-01T00:00:00.000Z' } })
+      .then([]);
   });
 });

@@ -15,9 +15,11 @@ import { splitText } from '../../channels/split-text.js';
 import { channelStreams } from '../../domain/channel-integration/channel-streams.js';
 import { channelOutboundDecider } from '../../domain/channel-integration/channel-delivery.decider.js';
 import { channelIntegrationDecider } from '../../domain/channel-integration/channel-integration.decider.js';
-import { threadDecider, type Requester } from '../../domain/thread/thread.decider.js';
+import { threadDecider, type Requester, type ThreadCommand } from '../../domain/thread/thread.decider.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
+import { appendNew } from '../../platform/commands/append-new.js';
+import { handleSequence } from '../../platform/commands/command-sequence.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
 import { DomainError } from '../../platform/commands/decider.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
@@ -86,42 +88,21 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     return state.status === 'connected' && state.integration.integrationId === integrationId ? state.integration : undefined;
   }
 
-  /** The chat's open conversation with room for `messageId`, started when there is none. */
-  async function conversationOf(trigger: RecordedEvent, received: ChannelMessageReceived, chatLimit: number, messageId: string, contactHash: string) {
+  /** The chat's conversation with room for `messageId`: the current one, or the next (not yet started). */
+  async function conversationOf(received: ChannelMessageReceived, chatLimit: number, messageId: string) {
     const chatKey = `${received.integrationId}|${received.chatId}`;
     for (let generation = generations.get(chatKey) ?? 0; generation < 10_000; generation++) {
       const threadId = threadIdFor(received.integrationId, received.chatId, generation);
       const { state } = await readThread(threadId);
-      if (state.status === 'none') {
-        await deps.handle(
-          threadDecider,
-          streamIds.thread(threadId),
-          {
-            type: 'StartThread',
-            data: {
-              threadId,
-              assistantId: received.assistantId,
-              assistantOwnerId: received.ownerId,
-              ownerId: null,
-              visitorSessionHash: contactHash,
-              isPublic: true,
-              channel: received.kind,
-              shareTokenHash: null,
-              contact: { integrationId: received.integrationId, chatId: received.chatId, name: received.senderName },
-            },
-          },
-          context(trigger),
-        );
-        generations.set(chatKey, generation);
-        return threadId;
-      }
-      if (state.status === 'open' && (state.messageIds.includes(messageId) || state.userMessages < chatLimit)) {
+      if (state.status === 'none' || (state.status === 'open' && (state.messageIds.includes(messageId) || state.userMessages < chatLimit))) {
         generations.set(chatKey, generation);
         return threadId;
       }
     }
     throw new Error(`no room for a conversation with chat ${received.chatId}`);
   }
+
+  const runConflict = (error: unknown) => error instanceof DomainError && error.kind === 'conflict';
 
   async function requestRun(trigger: RecordedEvent, threadId: string, runId: string, assistantId: string, requester: Requester) {
     const now = clock();
@@ -134,29 +115,64 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
       );
     } catch (error) {
       // Still answering the previous message (answered next, see followUp), or the owner took it over.
-      if (error instanceof DomainError && error.kind === 'conflict') return;
+      if (runConflict(error)) return;
       throw error;
     }
   }
 
   async function receive(trigger: RecordedEvent, received: ChannelMessageReceived) {
     const where = { integrationId: received.integrationId, kind: received.kind, chatId: received.chatId };
-    if (!(await liveIntegration(received.assistantId, received.kind, received.integrationId))) return log(where, 'channel message ignored: the integration is disconnected');
-    const assistant = await deps.findAssistant(received.assistantId);
+    const [integration, assistant] = await Promise.all([liveIntegration(received.assistantId, received.kind, received.integrationId), deps.findAssistant(received.assistantId)]);
+    if (!integration) return log(where, 'channel message ignored: the integration is disconnected');
     if (!assistant) return log(where, 'channel message ignored: the assistant no longer exists');
     const contactHash = keyed(`contact|${received.integrationId}|${received.chatId}`);
     const requester: Requester = { visitorSessionHash: contactHash, shareTokenHash: null };
     const messageId = `msg_${keyed(`message|${trigger.streamId}`).slice(0, 32)}`;
-    const threadId = await conversationOf(trigger, received, assistant.chatLimit, messageId, contactHash);
-    const { state } = await deps.handle(
+    const runId = `run_${keyed(`run|${messageId}`).slice(0, 32)}`;
+    const threadId = await conversationOf(received, assistant.chatLimit, messageId);
+    const now = clock();
+    // Start the conversation (first message), post the message, ask for the answer: one read, one write.
+    await handleSequence(
+      deps.eventStore,
       threadDecider,
       streamIds.thread(threadId),
-      { type: 'PostUserMessage', data: { requester, messageId, text: received.text, language: detectLanguage(received.text), chatLimit: assistant.chatLimit } },
+      [
+        {
+          command: (state): ThreadCommand | undefined =>
+            state.status !== 'none'
+              ? undefined
+              : {
+                  type: 'StartThread',
+                  data: {
+                    threadId,
+                    assistantId: received.assistantId,
+                    assistantOwnerId: received.ownerId,
+                    ownerId: null,
+                    visitorSessionHash: contactHash,
+                    isPublic: true,
+                    channel: received.kind,
+                    shareTokenHash: null,
+                    contact: { integrationId: received.integrationId, chatId: received.chatId, name: received.senderName },
+                  },
+                },
+        },
+        { command: (): ThreadCommand => ({ type: 'PostUserMessage', data: { requester, messageId, text: received.text, language: detectLanguage(received.text), chatLimit: assistant.chatLimit } }) },
+        {
+          // Not while the owner has the conversation, nor for a chat that is flooding; while the previous
+          // answer is still being made, the conflict is tolerated and followUp answers this one next.
+          command: (state): ThreadCommand | undefined => {
+            if (state.status !== 'open' || state.takenOver || state.runs[runId]) return undefined;
+            if (!deps.floodLimit.take(`${received.integrationId}|${received.chatId}`)) return void log(where, 'channel message not answered: the chat is flooding');
+            return {
+              type: 'RequestRun',
+              data: { requester, runId, assistantId: received.assistantId, deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(), now: now.toISOString() },
+            };
+          },
+          tolerate: runConflict,
+        },
+      ],
       context(trigger),
     );
-    if (state.status !== 'open' || state.takenOver) return;
-    if (!deps.floodLimit.take(`${received.integrationId}|${received.chatId}`)) return log(where, 'channel message not answered: the chat is flooding');
-    await requestRun(trigger, threadId, `run_${keyed(`run|${messageId}`).slice(0, 32)}`, received.assistantId, requester);
   }
 
   /** A customer who wrote again while the previous answer was being made is answered now, once. */
@@ -203,13 +219,14 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     const parts = splitText(redirectUrl ? `${body}\n\n${redirectUrl}` : body, adapter.maxTextLength);
     if (parts.length === 0) return;
     const stream = channelStreams.outbound(messageId);
-    const claim = await deps.handle(
-      channelOutboundDecider,
+    // Claimed in one write before anything is sent: whoever sees this message again finds it taken.
+    const claimed = await appendNew(
+      deps.eventStore,
       stream,
-      { type: 'DispatchReply', data: { messageId, threadId, integrationId: contact.integrationId, kind, chatId: contact.chatId, parts: parts.length, author } },
+      [{ type: 'ChannelReplyDispatched', data: { messageId, threadId, integrationId: contact.integrationId, kind, chatId: contact.chatId, parts: parts.length, author } }],
       context(trigger),
     );
-    if (claim.events.length === 0) return;
+    if (!claimed) return;
     try {
       const ids = await sendParts(adapter, integration.account, deps.secrets.open(integration.integrationId, integration.sealedSecrets), contact.chatId, parts);
       const sendMs = Math.max(0, clock().getTime() - trigger.createdAt.getTime());
