@@ -335,3 +335,56 @@ export const TestConnectionQuerySchema = z.object({ endpoint_name: ExternalEndpo
 export const TestConnectionResponseSchema = ActionCallResultSchema.extend({ endpoint_name: z.string() });
 
 export const AutomationDeletedResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+
+// ───────────────────────────── What ran, and the configuration then ─────────────────────────────
+
+export const WorkflowFiringSchema = z.object({
+  run_id: z.string(),
+  workflow_id: z.string(),
+  title: z.string(),
+  score: z.number(),
+  /** phrase / trigger: this message matched; continued: in force from an earlier message. */
+  matched_on: z.string(),
+  matched_phrases: z.array(z.string()),
+  fired_at: z.string(),
+});
+export const ActionCallRecordSchema = z.object({
+  call_id: z.string(),
+  run_id: z.string(),
+  action_id: z.string(),
+  title: z.string(),
+  success: z.boolean(),
+  status_code: z.number().int().nullable(),
+  duration_ms: z.number(),
+  error: z.string().nullable(),
+  called_at: z.string(),
+});
+
+/** The owner's configuration as it stood at an instant (folded from the automation events up to it). */
+export const AutomationConfigurationSchema = z.object({
+  at: z.string(),
+  workflows: z.array(WorkflowSchema.omit({ created_at: true, updated_at: true })),
+  guidelines: z.array(GuidelineSchema.omit({ created_at: true, updated_at: true })),
+  actions: z.array(ActionSchema.omit({ created_at: true, updated_at: true })),
+});
+export type AutomationConfigurationDto = z.infer<typeof AutomationConfigurationSchema>;
+export const AutomationConfigurationQuerySchema = z.object({ at: z.iso.datetime({ offset: true, error: 'at must be an ISO 8601 date-time' }).optional() });
+
+/** GET /automation/conversations/{threadId}: which workflows fired and which actions ran in a conversation, and the configuration it was answered with. */
+export const ConversationAutomationSchema = z.object({
+  thread_id: z.string(),
+  firings: z.array(WorkflowFiringSchema),
+  action_calls: z.array(ActionCallRecordSchema),
+  configuration: AutomationConfigurationSchema,
+});
+export type ConversationAutomationDto = z.infer<typeof ConversationAutomationSchema>;
+export const ThreadIdParamSchema = z.object({ threadId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'Invalid thread id') });
+
+/** GET /workflows/stats?days=: how often each workflow fired and how its actions fared (analytics). */
+export const WorkflowStatsQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) });
+export const WorkflowStatsSchema = z.object({
+  days: z.number().int(),
+  workflows: z.array(z.object({ workflow_id: z.string(), title: z.string(), fired: z.number().int(), conversations: z.number().int(), last_fired_at: z.string().nullable() })),
+  actions: z.array(z.object({ action_id: z.string(), title: z.string(), calls: z.number().int(), failed: z.number().int(), avg_duration_ms: z.number() })),
+});
+export type WorkflowStatsDto = z.infer<typeof WorkflowStatsSchema>;

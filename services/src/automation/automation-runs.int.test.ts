@@ -117,6 +117,19 @@ describe.skipIf(!postgres.available)(`automation in runs${postgres.available ? '
       const hebrew = await ask(h, owner, null, 'היי, איפה ההזמנה שלי?');
       expect(hebrew.text).toContain('כדי להמשיך עם "Order status", נא לשלוח: order number.');
       expect(hebrew.text).not.toContain('— The Crumb team');
+
+      // The owner sees, per conversation, what fired and ran, and the configuration it was answered with
+      // (the sign-off still active then, though it is off now).
+      const auth = { authorization: owner.authorization };
+      const seen = (await h.app.inject({ url: `/api/v1/automation/conversations/${first.threadId}`, headers: auth })).json();
+      expect(seen.firings.map((f: { matched_on: string }) => f.matched_on)).toEqual(['phrase', 'continued']);
+      expect(seen.action_calls).toMatchObject([{ title: 'Order status', success: true, status_code: 200 }]);
+      expect(seen.configuration.guidelines.find((g: { title: string }) => g.title === 'Sign-off').active).toBe(true);
+      expect((await h.app.inject({ url: '/api/v1/automation/configuration', headers: auth })).json().guidelines.find((g: { title: string }) => g.title === 'Sign-off').active).toBe(false);
+      await expect.poll(async () => (await h.app.inject({ url: '/api/v1/workflows/stats?days=7', headers: auth })).json().workflows, within).toMatchObject([{ title: 'Where is my order', fired: 3, conversations: 2 }]);
+      const stranger = await h.owner();
+      expect((await h.app.inject({ url: `/api/v1/automation/conversations/${first.threadId}`, headers: { authorization: stranger.authorization } })).statusCode).toBe(404);
+      expect((await h.app.inject({ url: '/api/v1/workflows/stats', headers: { authorization: stranger.authorization } })).json().workflows).toEqual([]);
     });
 
     it('an action that fails completes the run with an answer that says so', { timeout: 120_000 }, async () => {

@@ -32,6 +32,7 @@ export function composeAutomationApi(wiring: { platform: Platform; awaitReadMode
       clock: wiring.clock,
       secrets: automationSecrets(wiring.platform),
       fetch: outbound.fetch,
+      eventStore: wiring.platform.eventStore,
     },
     close: outbound.close,
   };

@@ -210,6 +210,15 @@ describe.skipIf(!postgres.available)(`workflows, guidelines, actions and externa
     expect((await call(a.authorization, 'GET', `/external-api/assistants/${assistant}/config`)).statusCode).toBe(404);
   }, 30_000);
 
+  it('documents every call in the OpenAPI document', async () => {
+    const doc = (await h.app.inject({ url: '/api/v1/docs/openapi.json' })).json();
+    const paths = Object.keys(doc.paths);
+    for (const path of ['/api/v1/workflows', '/api/v1/workflows/{id}', '/api/v1/workflows/match', '/api/v1/workflows/overlaps', '/api/v1/workflows/stats', '/api/v1/guidelines', '/api/v1/guidelines/{id}', '/api/v1/actions', '/api/v1/actions/{id}', '/api/v1/actions/{id}/test', '/api/v1/external-api/assistants/{id}/config', '/api/v1/external-api/assistants/{id}/test-connection', '/api/v1/automation/configuration', '/api/v1/automation/conversations/{threadId}']) {
+      expect(paths, path).toContain(path);
+    }
+    expect(doc.paths['/api/v1/actions/{id}/test'].post.requestBody.content['application/json'].schema.properties.test_inputs).toBeDefined();
+  });
+
   it('says which workflow would fire, with its score and phrases, and warns when two workflows compete for a phrase', async () => {
     const a = await h.owner();
     const make = (title: string, phrases: string[]) => call(a.authorization, 'POST', '/workflows', { title, trigger_condition: title, training_phrases: phrases, instructions: 'x' });

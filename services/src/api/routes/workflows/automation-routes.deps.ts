@@ -6,6 +6,7 @@ import { KeptSecretMissing } from '../../../automation/automation-mapper.js';
 import { automationDecider, type AutomationCommand } from '../../../domain/automation/automation.decider.js';
 import type { OutboundFetch } from '../../../outbound/outbound-fetch.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
+import type { EventStore } from '../../../platform/event-store/event-store.port.js';
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 import type { SecretBox } from '../../../platform/secrets/secret-box.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
@@ -23,6 +24,8 @@ export interface AutomationRoutesDeps {
   secrets: SecretBox;
   /** The one guarded outbound fetch (the crawler's SSRF guard), for action tests and test-connection. */
   fetch: OutboundFetch;
+  /** The log: the configuration at an instant is the owner's automation stream folded up to it. */
+  eventStore: EventStore;
 }
 
 export const newAutomationId = (prefix: 'wf' | 'gl' | 'act') => `${prefix}_${randomBytes(9).toString('base64url')}`;

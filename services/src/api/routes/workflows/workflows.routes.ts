@@ -16,6 +16,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toWorkflowDto, workflowFields } from '../../../automation/automation-mapper.js';
 import { buildWorkflowIndex, findOverlaps, type WorkflowCandidate } from '../../../automation/workflow-matcher.js';
 import { ApiError } from '../../api-error.js';
+import { automationHistoryRoutes } from './automation-history.routes.js';
 import { automationCommands, newAutomationId, type AutomationRoutesDeps } from './automation-routes.deps.js';
 
 const matchable = (saved: Saved<WorkflowFields>) => ({ id: saved.id, title: saved.fields.title, triggerCondition: saved.fields.triggerCondition, trainingPhrases: saved.fields.trainingPhrases });
@@ -27,6 +28,8 @@ export const workflowRoutes =
   async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     const automation = automationCommands(deps);
+    // What fired in a conversation, the configuration at an instant, per-workflow counts.
+    await plain.register(automationHistoryRoutes(deps));
 
     async function saved(ownerId: string, id: string) {
       const workflow = await automation.queries.workflow(ownerId, id);
