@@ -26,6 +26,7 @@ import { composeAnalytics } from '../analytics/compose-analytics.js';
 import { composeCrawlerApi } from './compose-crawler.js';
 import { composeChannelsApi } from './compose-channels.js';
 import type { PlanOf } from '../plans/plan-book.js';
+import { composeDriveApi } from './compose-drive.js';
 import { composeBilling, subscriptionLookup } from '../billing/compose-billing.js';
 import { createStorageLimit } from '../plans/storage-limit.js';
 import { composeAutomationApi } from './compose-automation.js';
@@ -99,6 +100,19 @@ export async function composeApi(wiring: ApiWiring) {
     storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId),
     settled: (ownerId) => messageQuota.settled(ownerId),
   });
+  const files = {
+    handle: platform.handle,
+    readDb: platform.sql,
+    blobs: wiring.blobs,
+    knowledge: wiring.knowledge,
+    awaitReadModels,
+    clock,
+    storageLimitBytes: config.KNOWLEDGE_STORAGE_LIMIT_BYTES,
+    storageLimitOf: createStorageLimit({ planOf, config }),
+    allowances,
+    limitViolations: analytics.limitViolations,
+  };
+  const googleDrive = composeDriveApi({ config, sql: platform.sql, planOf, files, publicUrl, clock });
   const crawler = composeCrawlerApi({ platform, blobs: wiring.blobs, knowledge: wiring.knowledge, readModels: wiring.readModels, awaitReadModels, allowances, planOf, authenticator, clock });
   const channels = composeChannelsApi({ platform, planOf, awaitReadModels, publicUrl, clock });
   const automation = composeAutomationApi({ platform, awaitReadModels, clock });
@@ -135,18 +149,7 @@ export async function composeApi(wiring: ApiWiring) {
       eventStore: platform.eventStore,
     },
     publicUrl,
-    files: {
-      handle: platform.handle,
-      readDb: platform.sql,
-      blobs: wiring.blobs,
-      knowledge: wiring.knowledge,
-      awaitReadModels,
-      clock,
-      storageLimitBytes: config.KNOWLEDGE_STORAGE_LIMIT_BYTES,
-      storageLimitOf: createStorageLimit({ planOf, config }),
-      allowances,
-      limitViolations: analytics.limitViolations,
-    },
+    files,
     threads: {
       handle: platform.handle,
       readDb: platform.sql,
@@ -167,6 +170,7 @@ export async function composeApi(wiring: ApiWiring) {
     analytics: analytics.app,
     crawler: crawler.deps,
     channels,
+    googleDrive,
     subscriptions,
     automation: automation.deps,
   });
