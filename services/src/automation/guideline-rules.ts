@@ -89,8 +89,11 @@ export function applyGuidelineRules(text: string, rules: GuidelineRules): string
       .split(/\n{2,}/)
       .map((paragraph) => {
         if (/^\s*[-•*]\s/m.test(paragraph)) return paragraph;
-        const sentences = paragraph.split(/(?<=[.!?])\s+(?=\S)/u).map((s) => s.trim()).filter(Boolean);
-        return sentences.length > 1 ? sentences.map((s) => `- ${s}`).join('\n') : paragraph;
+        // Sentences become bullets; a line that introduces something ("…:") stays a line of its own.
+        const lines = paragraph.split('\n').map((line) => (line.trim().endsWith(':') ? [line] : line.split(/(?<=[.!?])[ \t]+(?=\S)/u).map((s) => s.trim()).filter(Boolean)));
+        const sentences = lines.filter((line) => !line[0]?.trim().endsWith(':')).flat().length;
+        if (sentences < 2) return paragraph;
+        return lines.map((line) => (line.length === 1 && line[0]!.trim().endsWith(':') ? line[0] : line.map((s) => `- ${s}`).join('\n'))).join('\n');
       })
       .join('\n\n');
   }

@@ -11,7 +11,7 @@ type Input = ActionFields['apiInputs'][number];
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/u;
 const URL_PATTERN = /https?:\/\/[^\s]+/u;
 const DATE = /\b(\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b/u;
-const NUMBER = /(?<![\p{L}\d.])-?\d+(?:\.\d+)?(?![\p{L}\d])/u;
+const NUMBER = /(?<![\p{L}\d.-])\d+(?:\.\d+)?(?![\p{L}\d-])/u;
 const ID_TOKEN = /(?<![\p{L}\p{N}])(?=[\p{L}\p{N}-]*\d)[\p{L}\p{N}][\p{L}\p{N}-]{2,39}(?![\p{L}\p{N}])/u;
 
 /** The input's name as words ("order_id" → "order id"), for "name: value". */
