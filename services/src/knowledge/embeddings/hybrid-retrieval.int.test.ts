@@ -119,8 +119,11 @@ describe.each(backends)('hybrid retrieval with an OpenAI-compatible embeddings s
     expect((await hybrid({ assistantId: ASSISTANT, question: 'ryee rols plater' }))[0]!.filename).toBe('catering.md');
 
     // A deleted file's vectors go with its passages.
+    expect((await hybrid({ assistantId: ASSISTANT, question: 'descale the boilr' })).map((passage) => passage.filename)).toContain('manual.md');
     await harness.deleteFile(files[2]!.fileId, ASSISTANT);
     expect(await index.count(embedder.model, ASSISTANT)).toBe(await chunks());
+    // The vectors this process held for it are forgotten too.
+    expect((await hybrid({ assistantId: ASSISTANT, question: 'descale the boilr' })).map((passage) => passage.filename)).not.toContain('manual.md');
 
     // Another model: its vectors are made anew from the read model, the old model's dropped.
     const next = embedderOf('stand-in-embed-2');
