@@ -60,7 +60,7 @@ const send = (response: ServerResponse, status: number, body: unknown) => {
 const graphError = (response: ServerResponse, status: number, message: string, code: number) =>
   send(response, status, { error: { message, type: code === 190 ? 'OAuthException' : 'GraphMethodException', code, fbtrace_id: randomBytes(6).toString('hex') } });
 
-export async function startChannelStandIns(): Promise<ChannelStandIns> {
+export async function startChannelStandIns(options: { port?: number; host?: string } = {}): Promise<ChannelStandIns> {
   const bots = new Map<string, { id: number; username: string; webhook?: { url: string; secretToken: string } }>();
   const numbers = new Map<string, { token: string; display: string; name: string }>();
   const accounts = new Map<string, { token: string; username: string; followers: number }>();
@@ -157,6 +157,7 @@ export async function startChannelStandIns(): Promise<ChannelStandIns> {
       requests.push({ method: request.method ?? 'GET', path: url.pathname + url.search, body, authorization: request.headers.authorization });
       const telegramMatch = /^\/telegram\/bot([^/]+)\/(\w+)$/.exec(url.pathname);
       if (telegramMatch) return telegram(telegramMatch[2]!, decodeURIComponent(telegramMatch[1]!), body as Record<string, unknown>, response);
+      if (url.pathname.startsWith('/simulate/')) return simulate(request.method ?? 'GET', url.pathname, body as Record<string, unknown>, response);
       const graphMatch = /^\/graph\/v21\.0\/(.+)$/.exec(url.pathname);
       if (graphMatch) {
         const bearer = request.headers.authorization?.startsWith('Bearer ') ? request.headers.authorization.slice(7) : undefined;
@@ -165,8 +166,37 @@ export async function startChannelStandIns(): Promise<ChannelStandIns> {
       send(response, 404, { error: 'not found' });
     })().catch((error: unknown) => send(response, 500, { error: String(error) }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /**
+   * For trying Kesher by hand (`make start` with the stand-ins, browser tests): a customer writing.
+   * POST /simulate/telegram/<bot token> {chat_id, text, first_name?}; POST /simulate/meta {webhook_url,
+   * app_secret, payload}; GET /simulate/sent lists what Kesher sent.
+   */
+  let nextUpdateId = 1;
+  async function simulate(method: string, path: string, body: Record<string, unknown>, response: ServerResponse) {
+    if (method === 'GET' && path === '/simulate/sent') return send(response, 200, sent);
+    const telegramMatch = /^\/simulate\/telegram\/(.+)$/.exec(path);
+    if (method === 'POST' && telegramMatch) {
+      const token = decodeURIComponent(telegramMatch[1]!);
+      const webhook = bots.get(token)?.webhook;
+      if (!webhook) return send(response, 404, { error: 'this bot has no webhook (connect it in Kesher first)' });
+      const update = telegramTextUpdate(nextUpdateId++, Number(body.chat_id ?? 1), String(body.text ?? ''), String(body.first_name ?? 'Dana'));
+      const delivered = await fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': webhook.secretToken }, body: JSON.stringify(update) });
+      return send(response, 200, { delivered: delivered.status });
+    }
+    if (method === 'POST' && path === '/simulate/meta') {
+      const raw = JSON.stringify(body.payload);
+      const delivered = await fetch(String(body.webhook_url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, String(body.app_secret ?? '')) },
+        body: raw,
+      });
+      return send(response, 200, { delivered: delivered.status });
+    }
+    return send(response, 404, { error: 'not found' });
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  const origin = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   let nextBotId = 7000000000;
 
   return {
