@@ -43,14 +43,13 @@ function upcastCondition() {
  * global_position)`, up to a head taken from committed transactions only.
  */
 export function createCopyLogReader(connectionString: string) {
-  const client = new pg.Client({ connectionString, application_name: 'kesher-export' });
-  let connected: Promise<unknown> | undefined;
-  const ready = () => (connected ??= client.connect());
+  // Two pages can be copied at once (the exporter reads the next while it writes one), plus page ends.
+  const pool = new pg.Pool({ connectionString, application_name: 'kesher-export', max: 3 });
+  pool.on('error', () => {});
 
   return {
     async head(): Promise<AllPosition> {
-      await ready();
-      const { rows } = await client.query<{ tx: string; pos: string }>(
+      const { rows } = await pool.query<{ tx: string; pos: string }>(
         `SELECT transaction_id::text AS tx, global_position::text AS pos FROM events
          WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
       );
@@ -59,10 +58,9 @@ export function createCopyLogReader(connectionString: string) {
 
     /** The end of the next page: `limit` events (of `types`) after `after`, or fewer up to `head`; and how many. */
     async pageEnd(after: AllPosition, head: AllPosition, limit: number, types?: readonly string[]): Promise<{ upto: AllPosition; events: number }> {
-      await ready();
       const params: unknown[] = [after.commit.toString(), after.prepare.toString(), head.commit.toString(), head.prepare.toString(), limit];
       if (types) params.push(types);
-      const { rows } = await client.query<{ tx: string; pos: string; n: number }>(
+      const { rows } = await pool.query<{ tx: string; pos: string; n: number }>(
         `WITH page AS (
            SELECT transaction_id, global_position FROM events
            WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND (transaction_id, global_position) <= ($3::text::xid8, $4::bigint)
@@ -81,7 +79,6 @@ export function createCopyLogReader(connectionString: string) {
 
     /** The page's lines, as Postgres writes them, a chunk at a time (a chunk may end inside a line). */
     async *copy(range: CopyRange): AsyncGenerator<Buffer> {
-      await ready();
       const where = [`(transaction_id, global_position) > ${position(range.after)}`, `(transaction_id, global_position) <= ${position(range.upto)}`];
       if (range.types) where.push(`event_type IN (${range.types.map((t) => pg.escapeLiteral(t)).join(', ')})`);
       if (range.from) where.push(`(metadata->>'timestamp')::timestamptz >= ${pg.escapeLiteral(range.from)}::timestamptz`);
@@ -91,13 +88,21 @@ export function createCopyLogReader(connectionString: string) {
         || '","position":"' || transaction_id::text || ':' || global_position::text || '","type":' || to_json(event_type)::text
         || ',"data":' || data::text || ',"metadata":' || metadata::text
         || ',"createdAt":"' || to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'`;
-      const stream = client.query(
-        copyTo(`COPY (SELECT ${line} FROM events WHERE ${where.join(' AND ')} ORDER BY transaction_id, global_position) TO STDOUT WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x03')`),
-      );
-      for await (const chunk of stream) yield chunk as Buffer;
+      const client = await pool.connect();
+      let finished = false;
+      try {
+        const stream = client.query(
+          copyTo(`COPY (SELECT ${line} FROM events WHERE ${where.join(' AND ')} ORDER BY transaction_id, global_position) TO STDOUT WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x03')`),
+        );
+        for await (const chunk of stream) yield chunk as Buffer;
+        finished = true;
+      } finally {
+        // A connection left in the middle of a COPY is not reusable: dropped instead.
+        client.release(!finished);
+      }
     },
 
-    close: () => (connected ? client.end() : Promise.resolve()),
+    close: () => pool.end(),
   };
 }
 

@@ -165,14 +165,28 @@ export async function exportEvents(deps: ExportDeps, filter: ExportFilter = {}):
  * upcasting.
  */
 async function exportByCopy(copy: NonNullable<ExportDeps['copy']>, deps: ExportDeps, head: AllPosition, filter: { types?: string[]; from?: string; to?: string }) {
-  const pageSize = deps.copyPageSize ?? 100_000;
-  let after = START_POSITION;
+  const pageSize = deps.copyPageSize ?? 50_000;
+  /** A page's end, and its bytes being copied (on a connection of its own). */
+  const startPage = async (after: AllPosition) => {
+    if (comparePositions(after, head) >= 0) return null;
+    const end = await copy.pageEnd(after, head, pageSize, filter.types);
+    const chunks = (async () => {
+      const all: Buffer[] = [];
+      for await (const chunk of copy.copy({ after, upto: end.upto, ...filter })) all.push(chunk);
+      return all;
+    })();
+    chunks.catch(() => {});
+    return { ...end, chunks };
+  };
   let read = 0;
   let written = 0;
-  while (comparePositions(after, head) < 0) {
-    const page = await copy.pageEnd(after, head, pageSize, filter.types);
+  let page = await startPage(START_POSITION);
+  while (page) {
+    // Postgres writes the next page (on another core, where there is one) while this one goes out.
+    const next = startPage(page.upto);
+    next.catch(() => {});
     let carry: Buffer | undefined;
-    for await (const chunk of copy.copy({ after, upto: page.upto, ...filter })) {
+    for (const chunk of await page.chunks) {
       const data = carry ? Buffer.concat([carry, chunk]) : chunk;
       const end = data.lastIndexOf(10);
       carry = end + 1 < data.length ? Buffer.from(data.subarray(end + 1)) : undefined;
@@ -184,8 +198,8 @@ async function exportByCopy(copy: NonNullable<ExportDeps['copy']>, deps: ExportD
     }
     if (carry) throw new Error('the log copy ended inside a line');
     read += page.events;
-    after = page.upto;
-    deps.onProgress?.({ read, written, position: after, head });
+    deps.onProgress?.({ read, written, position: page.upto, head });
+    page = await next;
   }
   return { read, written };
 }
