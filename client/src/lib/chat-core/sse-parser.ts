@@ -17,49 +17,33 @@ export interface SseEvent {
  */
 export function createSseParser() {
   let buffer = '';
-  /** The previous chunk ended in CR: an LF starting the next one belongs to that line end. */
-  let pendingCr = false;
   let event = '';
   let data: string[] = [];
-  let lastId = '';
-
-  function line(text: string, out: SseEvent[]) {
-    if (text === '') {
-      if (data.length > 0) out.push({ event: event || 'message', data: data.join('\n'), id: lastId });
-      event = '';
-      data = [];
-      return;
-    }
-    if (text.startsWith(':')) return;
-    const colon = text.indexOf(':');
-    const field = colon < 0 ? text : text.slice(0, colon);
-    let value = colon < 0 ? '' : text.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') data.push(value);
-    else if (field === 'event') event = value;
-    else if (field === 'id' && !value.includes('\0')) lastId = value;
-    // `retry` and unknown fields: nothing this client uses.
-  }
-
+  let id = '';
+  /** The last chunk ended in CR: an LF opening this one is the rest of that line end, not a blank line. */
+  let cr = false;
   return {
     push(chunk: string): SseEvent[] {
       const out: SseEvent[] = [];
-      let text = chunk;
-      if (pendingCr && text.startsWith('\n')) text = text.slice(1);
-      pendingCr = false;
-      buffer += text;
-      let start = 0;
-      for (let i = 0; i < buffer.length; i++) {
-        const c = buffer[i];
-        if (c !== '\n' && c !== '\r') continue;
-        line(buffer.slice(start, i), out);
-        if (c === '\r') {
-          if (i + 1 === buffer.length) pendingCr = true;
-          else if (buffer[i + 1] === '\n') i++;
+      const text = cr && chunk[0] === '\n' ? chunk.slice(1) : chunk;
+      cr = text.endsWith('\r');
+      const lines = (buffer + text).split(/\r\n|\r|\n/);
+      buffer = lines.pop()!;
+      for (const line of lines) {
+        if (line === '') {
+          if (data.length) out.push({ event: event || 'message', data: data.join('\n'), id });
+          event = '';
+          data = [];
+          continue;
         }
-        start = i + 1;
+        const colon = line.indexOf(':');
+        if (colon === 0) continue;
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? '' : line.slice(line[colon + 1] === ' ' ? colon + 2 : colon + 1);
+        if (field === 'data') data.push(value);
+        else if (field === 'event') event = value;
+        else if (field === 'id' && !value.includes('\0')) id = value;
       }
-      buffer = buffer.slice(start);
       return out;
     },
   };
