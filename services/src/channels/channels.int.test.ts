@@ -350,4 +350,39 @@ describe.skipIf(!gate.available)(`channels: Telegram, WhatsApp, Instagram and th
     await standIns.waitForSent(1, '901');
     expect(standIns.sent.filter((m) => m.to === '901').length).toBeLessThanOrEqual(3);
   });
+
+  it('bad input is a 4xx with a clear text, never a 5xx; the calls are in the OpenAPI document', async () => {
+    const owner = await ownerWithFacts();
+    const auth = { authorization: owner.authorization };
+    for (const payload of [[], 'text', { bot_token: 42 }, { bot_token: '   ' }]) {
+      const response = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${owner.id}/telegram/setup`, headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json().detail).toBe('Please enter the Bot Token');
+    }
+    const badId = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${owner.id}/whatsapp/setup`, headers: auth, payload: { access_token: 'EAAG', phone_number_id: 'not-digits' } });
+    expect(badId.statusCode).toBe(400);
+    expect((await h.app.inject({ url: '/api/v1/assistants/abc/telegram', headers: auth })).statusCode).toBe(422);
+    expect((await h.app.inject({ url: '/api/v1/assistants/999999/telegram', headers: auth })).statusCode).toBe(404);
+    expect((await h.app.inject({ url: `/api/v1/assistants/${owner.id}/telegram` })).statusCode).toBe(401);
+    expect((await h.app.inject({ url: '/api/v1/inbox?channel=fax', headers: auth })).statusCode).toBe(422);
+    expect((await h.app.inject({ method: 'POST', url: '/api/v1/threads/bad id!/takeover', headers: auth })).statusCode).toBe(400);
+
+    // Webhooks: an unknown connection, a malformed id, a signed body that is not JSON, an unsigned one of another type.
+    expect((await fetch(`${base}/api/v1/channels/telegram/int_${'0'.repeat(32)}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
+    expect((await fetch(`${base}/api/v1/channels/telegram/nope/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(422);
+    const number = standIns.addWhatsAppNumber({ phoneNumberId: '2020202', display: '+1', name: 'Bad Input' });
+    const url = (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${owner.id}/whatsapp/setup`, headers: auth, payload: { access_token: number.token, phone_number_id: '2020202' } })).json().integration.webhook_url as string;
+    const { metaSignature } = await import('./meta/meta-signature.js');
+    const notJson = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature('{not json', APP_SECRET) }, body: '{not json' });
+    expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { detail: string }).detail).toBe('The request body is not valid JSON.');
+    expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' })).status).toBe(401);
+    const other = await standIns.metaDelivery(url, { object: 'page', entry: [] }, APP_SECRET);
+    expect(other.status).toBe(200);
+
+    const openapi = (await h.app.inject({ url: '/api/v1/docs/openapi.json' })).json();
+    for (const path of ['/api/v1/assistants/{id}/telegram/setup', '/api/v1/assistants/{id}/whatsapp', '/api/v1/instagram/stats/{id}', '/api/v1/inbox', '/api/v1/threads/{threadId}/owner-reply']) {
+      expect(openapi.paths[path], path).toBeDefined();
+    }
+  });
 });
