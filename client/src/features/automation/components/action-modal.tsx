@@ -11,6 +11,8 @@ import { failureText } from '../failure-text';
 import { InlinePrompt } from './inline-prompt';
 
 type Input = ActionDto['api_inputs'][number];
+/** Template examples stay left-to-right inside a Hebrew sentence (an isolate, so the braces do not flip). */
+const ltr = (text: string) => `\u2066${text}\u2069`;
 type Method = ActionDto['api_method'];
 
 interface Props {
@@ -44,7 +46,7 @@ export function ActionModal({ action, onClose }: Props) {
   const busy = create.isPending || update.isPending;
 
   const problemText = (problem: TemplateProblem | null) =>
-    problem === null ? null : problem.kind === 'unknown' ? t('unknownPlaceholders', { names: problem.names.join(', ') }) : problem.kind === 'invalidJson' ? t('bodyInvalidJson') : t('templateMalformed', { example: '{{name}}' });
+    problem === null ? null : problem.kind === 'unknown' ? t('unknownPlaceholders', { names: problem.names.join(', ') }) : problem.kind === 'invalidJson' ? t('bodyInvalidJson') : t('templateMalformed', { example: ltr('{{name}}') });
   const setInput = (index: number, change: Partial<Input>) => setInputs(inputs.map((input, i) => (i === index ? { ...input, ...change } : input)));
 
   const submit = (event: FormEvent) => {
@@ -117,7 +119,7 @@ export function ActionModal({ action, onClose }: Props) {
                 inputMode="url"
                 value={endpoint}
                 placeholder={endpointName.trim() ? '/orders/{{order_id}}' : 'https://api.example.com/orders/{{order_id}}'}
-                hint={problemText(templateProblem(endpoint, inputs)) ?? t('endpointHint', { example: '{{name}}' })}
+                hint={problemText(templateProblem(endpoint, inputs)) ?? t('endpointHint', { example: ltr('{{name}}') })}
                 onChange={(e) => setEndpoint(e.target.value)}
               />
             </div>
@@ -189,7 +191,7 @@ export function ActionModal({ action, onClose }: Props) {
                 className="automation-code"
                 value={body}
                 placeholder={'{"order_id": "{{order_id}}"}'}
-                hint={problemText(templateProblem(body, inputs, true)) ?? t('bodyHint', { example: '{"email": "{{email}}"}' })}
+                hint={problemText(templateProblem(body, inputs, true)) ?? t('bodyHint', { example: ltr('{"email": "{{email}}"}') })}
                 onChange={(e) => setBody(e.target.value)}
               />
             ) : null}

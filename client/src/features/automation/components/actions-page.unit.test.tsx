@@ -6,6 +6,8 @@ import { action, fakeAutomationApi, fill, json, toasts } from '../testing/fake-a
 import { ActionsPage } from './actions-page';
 
 afterEach(() => vi.unstubAllGlobals());
+// Whole forms filled through the DOM: slower than the 5 s default on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 const kb = () => action({ id: 'act_kb', title: 'Help center', description: 'Searches the FAQ', type: 'knowledge_base', api_endpoint: '', api_inputs: [], kb_sources: [{ type: 'url', name: 'https://help.example.com/faq', url: 'https://help.example.com/faq' }] });
 const post = () =>

@@ -6,6 +6,8 @@ import { fill, json, toasts } from '../testing/fake-automation-api';
 import { ExternalApiSection } from './external-api-section';
 
 afterEach(() => vi.unstubAllGlobals());
+// Whole forms filled through the DOM: slower than the 5 s default on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 const saved = {
   assistant_id: 7,

@@ -6,6 +6,8 @@ import { action, fakeAutomationApi, fill, guideline, json, toasts } from '../tes
 import { GuidelinesPage } from './guidelines-page';
 
 afterEach(() => vi.unstubAllGlobals());
+// Whole forms filled through the DOM: slower than the 5 s default on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 const three = () => [
   guideline(),

@@ -6,6 +6,8 @@ import { action, fakeAutomationApi, fill, json, toasts, workflow } from '../test
 import { WorkflowsPage } from './workflows-page';
 
 afterEach(() => vi.unstubAllGlobals());
+// Whole forms filled through the DOM: slower than the 5 s default on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 describe('the workflows page', () => {
   it('loads, then shows each card with its trigger, at most 3 phrases and its linked action names', async () => {
