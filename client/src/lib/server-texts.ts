@@ -76,6 +76,11 @@ const BILLING_TEXTS: Record<string, string> = {
   'cvv must be 3 or 4 digits': 'קוד ה-CVV חייב להכיל 3 או 4 ספרות',
   'You already have a subscription. Change or cancel it from the Billing page.': 'כבר יש לכם מנוי. אפשר לשנות או לבטל אותו בעמוד החיוב.',
   'Receipt not found.': 'הקבלה לא נמצאה.',
+  // Payment descriptions (services' paymentDescription): the test page's order and the payment history.
+  'Pro plan, monthly': 'תוכנית פרו, חודשי',
+  'Pro plan, yearly': 'תוכנית פרו, שנתי',
+  'Enterprise plan, monthly': 'תוכנית ארגונית, חודשי',
+  'Enterprise plan, yearly': 'תוכנית ארגונית, שנתי',
 };
 
 /** What the server's own routes and error handler say outside the catalogue. */
@@ -177,6 +182,9 @@ const TEMPLATES: Template[] = [
       ? 'הגעתם למגבלת התוכנית שלכם: עוזר אחד. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.'
       : `הגעתם למגבלת התוכנית שלכם: ${n} עוזרים. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.`,
   ),
+  fromCatalogue(messages.crawlPageLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'דף סרוק אחד' : `${n} דפים סרוקים`}. הסירו דפים או שדרגו את התוכנית כדי להוסיף עוד.`),
+  // files.dto storageFullMessage(size): the plan's storage, said as the server sized it (100 MB, 5 GB).
+  { pattern: /^Your plan's storage for knowledge files \((\d[\d.,]* [MG]B)\) is full\. Delete some files or upgrade the plan to upload more\.$/, he: (size) => `נפח האחסון לקובצי ידע בתוכנית שלכם (${size}) מלא. מחקו קבצים או שדרגו את התוכנית כדי להעלות עוד.` },
   fromCatalogue(messages.fileLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'קובץ אחד' : `${n} קבצים`}. מחקו קבצים או שדרגו את התוכנית כדי להוסיף עוד.`),
   fromCatalogue(chatMessages.chatLimitReached, (n) => `השיחה הגיעה למגבלה של העוזר: ${n} הודעות. אנא התחילו שיחה חדשה.`),
   fromCatalogue(

@@ -1,3 +1,4 @@
+import { serverText } from '@/lib/server-texts';
 import { usePaymentHistory } from '../api/get-payment-history';
 import { formatDate, formatMoney } from '../billing-rules';
 import { useBillingTexts } from '../hooks/use-language';
@@ -24,10 +25,12 @@ export function PaymentHistoryCard() {
       <ul className="payment-list" aria-labelledby="billing-history">
         {history.data.map((payment) => {
           const date = formatDate(payment.created_at, language);
+          // The server describes payments in English ("Pro plan, monthly"); said in the page's language.
+          const description = serverText(payment.description, language);
           return (
             <li key={payment.id} className="payment-row" data-payment={payment.id}>
               <div className="payment-main">
-                <span className="payment-description">{payment.description}</span>
+                <span className="payment-description">{description}</span>
                 <span className="small muted">
                   <span className="visually-hidden">{t('billing.history.date')}: </span>
                   {date}
@@ -39,7 +42,7 @@ export function PaymentHistoryCard() {
               </span>
               <span className={`badge ${payment.status === 'succeeded' ? 'badge-ready' : 'badge-failed'}`}>{t(`billing.history.${payment.status}`)}</span>
               {payment.invoice_pdf ? (
-                <a className="payment-receipt" href={payment.invoice_pdf} target="_blank" rel="noopener noreferrer" aria-label={t('billing.history.receiptFor', { description: payment.description, date })}>
+                <a className="payment-receipt" href={payment.invoice_pdf} target="_blank" rel="noopener noreferrer" aria-label={t('billing.history.receiptFor', { description, date })}>
                   {t('billing.history.receipt')}
                 </a>
               ) : null}

@@ -89,7 +89,7 @@ export function PaymentTestPage() {
         <dl className="plan-facts">
           <div>
             <dt>{t('payment.product')}</dt>
-            <dd>{order.data.description}</dd>
+            <dd>{order.data.description ? serverText(order.data.description, language) : null}</dd>
           </div>
           <div>
             <dt>{t('payment.amount')}</dt>

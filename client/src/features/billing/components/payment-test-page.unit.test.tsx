@@ -162,8 +162,9 @@ describe('/payment/tranzila-test', () => {
       'POST /api/v1/subscriptions/tranzila-mock': () =>
         json(200, { status: 'failed', redirect_url: null, message: 'Your card was declined. Please try a different card.', payment_id: null }),
     });
-    render(address(), 'he');
+    render(address({ description: 'Pro plan, monthly' }), 'he');
     expect(screen.getByText('מצב בדיקה')).toBeInTheDocument();
+    expect(screen.getByText('תוכנית פרו, חודשי')).toBeInTheDocument();
     const pay = screen.getByRole('button', { name: /^תשלום / });
     expect(pay.textContent).toContain('199.00');
     expect(pay.textContent).toContain('₪');
