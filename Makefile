@@ -71,6 +71,12 @@ bench: bench-analytics
 bench-analytics: $(STAMP)
 	bash ops/bench/run.sh analytics
 
+## Automation: which workflow fires among 200 × 10 phrases (p95), accuracy on the labelled Hebrew/English set, what a run's API action round trip adds beyond the endpoint's own time.
+.PHONY: bench-automation
+bench: bench-automation
+bench-automation: $(STAMP)
+	bash ops/bench/run.sh automation
+
 services-up:
 	bash ops/services-up.sh
 

@@ -65,17 +65,24 @@ export function createRunAutomation(deps: RunAutomationDeps) {
      * the results. An action that is not offered, or any failure, is a failed result — never a throw.
      */
     toolRunner(context: RunContext, behaviour: AssistantBehaviour, signal?: AbortSignal) {
-      return async (calls: readonly ToolCall[]): Promise<ToolResult[]> => {
+      /** Outcomes still being recorded: the run's completion waits for them (settled), the model's next turn does not. */
+      const pending = new Set<Promise<void>>();
+      const track = (write: Promise<void>) => {
+        pending.add(write);
+        void write.finally(() => pending.delete(write));
+      };
+      const run = async (calls: readonly ToolCall[]): Promise<ToolResult[]> => {
         if (calls.length === 0) return [];
         const offered = new Map(behaviour.tools.map((tool) => [tool.id, tool]));
         for (const action of behaviour.workflow?.actions ?? []) offered.set(action.id, action);
-        await record(context, [
+        // Recorded while the calls are made (the run reads requires_action): the round trip does not wait for the write.
+        const required = record(context, [
           {
             type: 'RunActionsRequired',
             data: { threadId: context.threadId, runId: context.runId, calls: calls.map((call) => ({ callId: call.callId, actionId: call.actionId, title: offered.get(call.actionId)?.title ?? call.actionId, arguments: call.arguments })) },
           },
         ]);
-        const results = await Promise.all(
+        const calling = Promise.all(
           calls.map(async (call): Promise<ToolResult> => {
             const action = offered.get(call.actionId);
             if (!action) return { callId: call.callId, actionId: call.actionId, title: call.actionId, success: false, message: 'This action is not available to the assistant.', statusCode: null, response: null };
@@ -86,7 +93,8 @@ export function createRunAutomation(deps: RunAutomationDeps) {
             return { callId: call.callId, actionId: action.id, title: action.title, success: result.success, message: result.message, statusCode: result.statusCode, response: result.response, durationMs: result.durationMs };
           }),
         );
-        await record(
+        const [results] = await Promise.all([calling, required]);
+        track(record(
           context,
           results.map((result) => ({
             type: 'ActionCalled' as const,
@@ -102,9 +110,15 @@ export function createRunAutomation(deps: RunAutomationDeps) {
               error: result.success ? null : result.message,
             },
           })),
-        );
+        ));
         return results;
       };
+      return Object.assign(run, {
+        /** Resolves once every call's outcome is recorded (throws if a record failed). */
+        settled: async () => {
+          await Promise.all([...pending]);
+        },
+      });
     },
   };
 }

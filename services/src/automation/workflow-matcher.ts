@@ -34,7 +34,7 @@ export interface WorkflowMatch {
   candidates: WorkflowCandidate[];
 }
 
-/** Measured on the labelled set (ops/bench/automation-messages.ts, `make bench-automation`); see docs/automation.md. */
+/** Measured on the labelled set (services/src/automation/testing/labelled-messages.ts, `make bench-automation`); see docs/automation.md. */
 export const WORKFLOW_MATCH_THRESHOLD = 0.4;
 /** Share of a phrase's score that comes from how much of the phrase the message contains (the rest: how much of the message the phrase explains). */
 const PHRASE_WEIGHT = 0.8;
@@ -83,10 +83,11 @@ export function buildWorkflowIndex(workflows: readonly MatchableWorkflow[]): Wor
     const weights = entry.words.map((word) => rarity(word.word));
     phrases.push({ workflow: entry.workflow, text: entry.text, onTrigger: entry.onTrigger, weights, total: weights.reduce((a, b) => a + b, 0) });
     entry.words.forEach((word, wordIndex) => {
-      for (const variant of word.variants) {
-        let list = postings.get(variant.term);
-        if (!list) postings.set(variant.term, (list = []));
-        if (!list.some((p) => p.phrase === index && p.word === wordIndex)) list.push({ phrase: index, word: wordIndex });
+      // A word's variants may repeat a term; each (phrase, word) is posted once per term.
+      for (const term of new Set(word.variants.map((variant) => variant.term))) {
+        let list = postings.get(term);
+        if (!list) postings.set(term, (list = []));
+        list.push({ phrase: index, word: wordIndex });
       }
     });
   }

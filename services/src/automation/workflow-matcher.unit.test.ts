@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelledMessages, labelledWorkflows } from '../../../ops/bench/automation-messages.js';
+import { labelledMessages, labelledWorkflows } from './testing/labelled-messages.js';
 import { buildWorkflowIndex, findOverlaps, WORKFLOW_MATCH_THRESHOLD } from './workflow-matcher.js';
 
 describe('which workflow a message fires', () => {

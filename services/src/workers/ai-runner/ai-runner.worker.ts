@@ -193,6 +193,8 @@ export function createAiRunner(deps: AiRunnerDeps) {
       }
       if (text.trim() === '') throw new AnswerProviderError('The assistant returned an empty answer. Please try again.');
       await recordedStart();
+      // The actions' outcomes are on the thread before its answer.
+      await toolRunner?.settled();
       await deps.handle(
         threadDecider,
         stream,
