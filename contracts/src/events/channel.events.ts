@@ -77,7 +77,8 @@ export type ChannelMessageReceived = z.infer<typeof ChannelMessageReceivedSchema
  */
 export const ChannelReplyDispatchedSchema = z.object({
   messageId: Id,
-  threadId: Id,
+  /** Null for a notice sent outside any conversation (the plan's monthly limit reached). */
+  threadId: Id.nullable(),
   integrationId: Id,
   kind: ChannelKindSchema,
   chatId: Id,

@@ -85,6 +85,11 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
 );
 `,
     },
+    {
+      // A notice sent outside any conversation (the plan's monthly limit reached) has no thread.
+      id: '002-reply-without-thread',
+      sql: `ALTER TABLE channel_replies ALTER COLUMN thread_id DROP NOT NULL;`,
+    },
   ],
   async apply(db, events) {
     for (const event of events) {

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
-import { plans, type ChannelMessageReceived } from '@kesher/contracts';
+import { plans, usageMonth, type ChannelMessageReceived } from '@kesher/contracts';
+import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiHarness, type ApiHarness } from '../testing/api-harness.js';
 import { postgresAvailability } from '../testing/test-database.js';
@@ -94,6 +95,8 @@ describe.skipIf(!gate.available)(`channels: Telegram, WhatsApp, Instagram and th
         META_APP_SECRET: APP_SECRET,
         PUBLIC_URL: base,
         CHANNEL_CHAT_PER_MINUTE: '8',
+        // The channels worker counts customers' messages against the owner's plan (free here: 14 a month).
+        PLAN_FREE_MESSAGES_PER_MONTH: '14',
       },
       planOf: async (accountId) => (freeOwners.has(accountId) ? plans.FREE : plans.PRO),
     });
@@ -384,5 +387,25 @@ describe.skipIf(!gate.available)(`channels: Telegram, WhatsApp, Instagram and th
     for (const path of ['/api/v1/assistants/{id}/telegram/setup', '/api/v1/assistants/{id}/whatsapp', '/api/v1/instagram/stats/{id}', '/api/v1/inbox', '/api/v1/threads/{threadId}/owner-reply']) {
       expect(openapi.paths[path], path).toBeDefined();
     }
+  });
+
+  it("over the plan's monthly message limit, a customer's message is not recorded and the customer is told", async () => {
+    const owner = await ownerWithFacts();
+    const auth = { authorization: owner.authorization };
+    const bot = standIns.addBot('busy_bot');
+    await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${owner.id}/telegram/setup`, headers: auth, payload: { bot_token: bot.token } });
+    await Promise.all(Array.from({ length: 14 }, (_, i) => standIns.telegramUpdate(bot.token, telegramTextUpdate(300 + i, 1101, `Question ${i}`))));
+    const inbox = async () => (await h.app.inject({ url: '/api/v1/inbox', headers: auth })).json().data as { thread_id: string }[];
+    await expect.poll(async () => (await inbox()).length, within).toBe(1);
+    const threadId = (await inbox())[0]!.thread_id;
+    const userMessages = async () => ((await h.app.inject({ url: `/api/v1/threads/${threadId}/messages`, headers: auth })).json().data as { role: string }[]).filter((m) => m.role === 'user').length;
+    await expect.poll(userMessages, within).toBe(14);
+    // The month's usage (what the worker checks) has counted them.
+    await expect.poll(() => usageQueries(h.platform.sql).messagesInMonth(owner.accountId, usageMonth(new Date())), within).toBe(14);
+
+    await standIns.telegramUpdate(bot.token, telegramTextUpdate(400, 1102, 'One more?'));
+    const [notice] = await standIns.waitForSent(1, '1102');
+    expect(notice!.text).toBe("This assistant has reached its plan's monthly message limit (14 messages). Please try again next month or upgrade the plan.");
+    expect(await inbox()).toHaveLength(1);
   });
 });

@@ -1,5 +1,8 @@
 import { hkdfSync } from 'node:crypto';
+import { usageMonth } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import { usageQueries } from '@kesher/projections/usage/usage.queries';
+import { livePlanBook } from '../billing/compose-billing.js';
 import { channelQueries } from '@kesher/projections/channels/channels.queries';
 import type { ChannelWebhookDeps } from '../api/routes/integrations/channel-webhooks.routes.js';
 import type { IntegrationRoutesDeps } from '../api/routes/integrations/integrations.routes.js';
@@ -74,6 +77,8 @@ export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { 
   const config = platform.config;
   const parts = channelParts(platform);
   const assistants = assistantQueries(platform.sql);
+  const planOf = livePlanBook(platform);
+  const usage = usageQueries(platform.sql);
   return createChannelsWorker({
     bus: platform.bus,
     eventStore: platform.eventStore,
@@ -86,6 +91,12 @@ export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { 
       return row && { chatLimit: row.chat_limit };
     },
     floodLimit: createChatFloodLimit({ perMinute: config.CHANNEL_CHAT_PER_MINUTE }),
+    // Like the web chat's check (plans/message-quota.ts) without its in-process marks: a limit can be
+    // passed by the messages in flight at the moment it is reached, never by more.
+    monthlyQuota: async (ownerId) => {
+      const [plan, used] = await Promise.all([planOf(ownerId), usage.messagesInMonth(ownerId, usageMonth(new Date()))]);
+      return { allowed: used < plan.limits.max_messages_per_month, limit: plan.limits.max_messages_per_month };
+    },
     runDeadlineSeconds: config.RUN_DEADLINE_SECONDS,
     groupIds: wiring.groupIds,
     log: (entry, message) => console.warn(message, JSON.stringify(entry)),

@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
 import {
+  chatMessages,
   detectLanguage,
   parseRedirect,
   streamIds,
+  type ChannelConnected,
   type ChannelKind,
   type ChannelMessageReceived,
   type RecordedEvent,
@@ -40,6 +42,11 @@ export interface ChannelsWorkerDeps {
   /** The assistant's chat_limit (messages per conversation); undefined when it no longer exists. */
   findAssistant: (assistantId: string) => Promise<{ chatLimit: number } | undefined>;
   floodLimit: ChatFloodLimit;
+  /**
+   * The plan's monthly message limit of the assistant's owner (customers' messages count like visitors'):
+   * over it, the message is not recorded and the customer is told, as a visitor of the web chat is.
+   */
+  monthlyQuota?: (ownerId: string) => Promise<{ allowed: boolean; limit: number }>;
   runDeadlineSeconds: number;
   groupIds?: { inbound: string; outbound: string };
   concurrency?: number;
@@ -125,6 +132,11 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     const [integration, assistant] = await Promise.all([liveIntegration(received.assistantId, received.kind, received.integrationId), deps.findAssistant(received.assistantId)]);
     if (!integration) return log(where, 'channel message ignored: the integration is disconnected');
     if (!assistant) return log(where, 'channel message ignored: the assistant no longer exists');
+    const quota = await deps.monthlyQuota?.(received.ownerId);
+    if (quota && !quota.allowed) {
+      log(where, 'channel message refused: the plan\'s monthly message limit is reached');
+      return sendOnce(trigger, `limit_${keyed(`limit|${trigger.streamId}`).slice(0, 32)}`, null, integration, received.chatId, chatMessages.monthlyLimitReached(quota.limit), 'assistant');
+    }
     const contactHash = keyed(`contact|${received.integrationId}|${received.chatId}`);
     const requester: Requester = { visitorSessionHash: contactHash, shareTokenHash: null };
     const messageId = `msg_${keyed(`message|${trigger.streamId}`).slice(0, 32)}`;
@@ -213,7 +225,14 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     if (author === 'assistant' && state.takenOver) return log(where, 'answer not sent: the owner took the conversation over');
     const integration = await liveIntegration(assistantId, kind, contact.integrationId);
     if (!integration) return log(where, 'answer not sent: the integration is disconnected');
+    await sendOnce(trigger, messageId, threadId, integration, contact.chatId, text, author);
+  }
+
+  /** Claims a message on its own stream (one write), then sends it in parts; records how it went. */
+  async function sendOnce(trigger: RecordedEvent, messageId: string, threadId: string | null, integration: ChannelConnected, chatId: string, text: string, author: 'assistant' | 'owner') {
+    const kind = integration.account.kind;
     const adapter = deps.adapters[kind];
+    const where = { integrationId: integration.integrationId, kind, threadId, messageId };
     // A sales page the answer refers to travels as a link: a channel cannot open it for the customer.
     const { text: body, redirectUrl } = parseRedirect(text);
     const parts = splitText(redirectUrl ? `${body}\n\n${redirectUrl}` : body, adapter.maxTextLength);
@@ -223,19 +242,19 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     const claimed = await appendNew(
       deps.eventStore,
       stream,
-      [{ type: 'ChannelReplyDispatched', data: { messageId, threadId, integrationId: contact.integrationId, kind, chatId: contact.chatId, parts: parts.length, author } }],
+      [{ type: 'ChannelReplyDispatched', data: { messageId, threadId, integrationId: integration.integrationId, kind, chatId, parts: parts.length, author } }],
       context(trigger),
     );
     if (!claimed) return;
     try {
-      const ids = await sendParts(adapter, integration.account, deps.secrets.open(integration.integrationId, integration.sealedSecrets), contact.chatId, parts);
+      const ids = await sendParts(adapter, integration.account, deps.secrets.open(integration.integrationId, integration.sealedSecrets), chatId, parts);
       const sendMs = Math.max(0, clock().getTime() - trigger.createdAt.getTime());
-      await deps.handle(channelOutboundDecider, stream, { type: 'ConfirmReply', data: { messageId, integrationId: contact.integrationId, externalMessageIds: ids, sendMs } }, context(trigger));
+      await deps.handle(channelOutboundDecider, stream, { type: 'ConfirmReply', data: { messageId, integrationId: integration.integrationId, externalMessageIds: ids, sendMs } }, context(trigger));
     } catch (error) {
       const reason = error instanceof ChannelApiError ? error.reason : 'the message could not be sent';
       if (!(error instanceof ChannelApiError)) deps.onError?.(error);
       log({ ...where, reason }, 'answer not sent: the channel refused it');
-      await deps.handle(channelOutboundDecider, stream, { type: 'FailReply', data: { messageId, integrationId: contact.integrationId, error: reason } }, context(trigger));
+      await deps.handle(channelOutboundDecider, stream, { type: 'FailReply', data: { messageId, integrationId: integration.integrationId, error: reason } }, context(trigger));
     }
   }
 
