@@ -22,6 +22,8 @@ const signOff = '— The Harbor team';
 let orders: Server;
 let ordersUrl: string;
 const orderCalls: string[] = [];
+/** The Authorization header of each call, as the order service received it. */
+const orderAuth: string[] = [];
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -49,6 +51,7 @@ beforeAll(async () => {
   // A small order service the action calls: GET /orders/{id} answers the order's status as JSON.
   orders = createServer((request, response) => {
     orderCalls.push(`${request.method} ${request.url}`);
+    if (request.headers.authorization) orderAuth.push(request.headers.authorization);
     const match = /^\/orders\/([^/?]+)$/.exec(request.url ?? '');
     if (request.method !== 'GET' || !match) return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ order: decodeURIComponent(match[1]!), status: 'shipped', eta: 'Thursday' }));
@@ -263,6 +266,52 @@ describe('a workflow with an API action fires in a visitor\'s conversation', () 
     await confirm.getByText('Are you sure you want to delete this workflow?').waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No workflows yet').waitFor();
+  });
+});
+
+describe('the assistant\'s external API endpoints', () => {
+  it('saves a named endpoint on the edit page with its secret masked, probes it, and an action calls it by name with the secret', async () => {
+    await page.goto(`/edit-assistant/${assistantId}`);
+    const section = page.getByRole('region', { name: 'External API endpoints' });
+    await section.getByText('No endpoints yet.').waitFor();
+    await section.getByRole('button', { name: 'Add endpoint' }).click();
+    await section.getByLabel('Name *', { exact: true }).fill('orders');
+    await section.getByLabel('Base URL *').fill(ordersUrl);
+    await section.getByLabel('Auth header value').fill('Bearer orders-secret-9876');
+    await section.getByRole('button', { name: 'Save endpoints' }).click();
+    await section.getByRole('button', { name: 'Test connection' }).click();
+    await section.getByText(/^Connected: HTTP \d+ in \d+ ms$/).waitFor();
+    expect(orderAuth).toContain('Bearer orders-secret-9876');
+    await audit(page, '/edit-assistant with the external API endpoints');
+
+    // Read back after a reload: the secret is masked, never shown again.
+    await page.reload();
+    const secret = section.getByLabel('Auth header value');
+    await expect.poll(() => secret.inputValue()).toMatch(/^\*{8}9876$/);
+    await section.getByText('Leave empty to keep the saved secret').waitFor();
+
+    await page.goto('/actions');
+    await page.getByRole('button', { name: 'Add Action' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create Action' });
+    await dialog.getByLabel('Title *').fill('Order lookup by name');
+    await dialog.getByLabel('Named endpoint (optional)').fill('orders');
+    await dialog.getByLabel('Endpoint URL *').fill('/orders/{{order_id}}');
+    await dialog.getByRole('button', { name: 'Add input' }).click();
+    await dialog.getByLabel('Name of the new input').fill('order_id');
+    await dialog.getByLabel('Name of the new input').press('Enter');
+    await dialog.getByLabel('Type of order_id').waitFor();
+    await dialog.getByRole('button', { name: 'Create Action' }).click();
+    const card = page.getByRole('article', { name: 'Order lookup by name' });
+    await card.getByText('orders:/orders/{{order_id}}').waitFor();
+    await card.getByRole('button', { name: 'Test' }).click();
+    const test = page.getByRole('dialog', { name: 'Test: Order lookup by name' });
+    await test.getByLabel('Assistant whose endpoints the test uses').selectOption({ label: assistantName });
+    const before = orderAuth.length;
+    await test.getByRole('button', { name: 'Test', exact: true }).click();
+    await test.getByText('Test successful!', { exact: true }).waitFor();
+    expect(JSON.parse(await test.getByTestId('action-test-response').innerText()).response).toEqual({ order: 'test_value', status: 'shipped', eta: 'Thursday' });
+    expect(orderAuth.slice(before)).toEqual(['Bearer orders-secret-9876']);
+    await test.getByRole('button', { name: 'Cancel' }).click();
   });
 });
 
