@@ -71,6 +71,12 @@ bench: bench-analytics
 bench-analytics: $(STAMP)
 	bash ops/bench/run.sh analytics
 
+## Billing: a signed Stripe webhook → the subscription read model updated (p99), 2,000 webhooks with 20 % repeats applied once each (per second), what plan enforcement adds to a limit check (p95).
+.PHONY: bench-billing
+bench: bench-billing
+bench-billing: $(STAMP)
+	bash ops/bench/run.sh billing
+
 ## Automation: which workflow fires among 200 × 10 phrases (p95), accuracy on the labelled Hebrew/English set, what a run's API action round trip adds beyond the endpoint's own time.
 .PHONY: bench-automation
 bench: bench-automation

@@ -17,8 +17,48 @@ const EVENT_TYPES = [
 
 type Data = Record<string, unknown>;
 
+const SUBSCRIPTION_CHANGES = new Set(EVENT_TYPES.filter((t) => t.startsWith('Subscription') && t !== 'SubscriptionCheckoutStarted'));
+
+async function insertPayments(db: Queryable, events: readonly RecordedEvent[]) {
+  if (events.length === 0) return;
+  const d = events.map((e) => e.data as Data);
+  const col = (f: (data: Data, event: RecordedEvent) => unknown) => d.map((data, i) => f(data, events[i]!) ?? null);
+  await db.query(
+    `INSERT INTO billing_payments (payment_id, owner_id, provider, created_at, description, amount, currency, status, invoice_pdf, reason, card_last4, card_holder)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+     ON CONFLICT (payment_id) DO NOTHING`,
+    [
+      col((x) => x.paymentId),
+      col((x) => x.ownerId),
+      col((x) => x.provider),
+      col((_x, e) => e.metadata.timestamp),
+      col((x) => x.description),
+      col((x) => x.amount),
+      col((x) => x.currency),
+      col((_x, e) => (e.type === 'PaymentSucceeded' ? 'succeeded' : 'failed')),
+      col((x) => x.invoicePdf),
+      col((x) => x.reason),
+      col((x) => x.cardLast4),
+      col((x) => x.cardHolder),
+    ],
+  );
+}
+
+/** Which customer is whose, from every event that says so (checkout, activation, webhook). */
+async function linkCustomers(db: Queryable, events: readonly RecordedEvent[]) {
+  const links = new Map<string, string>();
+  for (const e of events) {
+    const d = e.data as Data;
+    if (typeof d.customerId === 'string' && typeof d.ownerId === 'string' && (e.type === 'SubscriptionCheckoutStarted' || e.type === 'SubscriptionActivated' || e.type === 'StripeWebhookReceived')) {
+      if (!links.has(d.customerId)) links.set(d.customerId, d.ownerId);
+    }
+  }
+  if (links.size === 0) return;
+  await db.query(`INSERT INTO billing_customers (customer_id, owner_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, [[...links.keys()], [...links.values()]]);
+}
+
 /**
- * Applied event by event, in log order: a subscription's facts depend on the one before (activated,
+ * Subscription changes, applied event by event, in log order: a subscription's facts depend on the one before (activated,
  * then renewed or ended), and a batch is small (one checkout, one payment, one webhook). A fact about a
  * subscription that is not the owner's current one changes nothing (a late webhook after the end).
  */
@@ -28,12 +68,7 @@ async function applyOne(db: Queryable, event: RecordedEvent) {
   const updateLive = (set: string, params: unknown[]) =>
     db.query(`UPDATE billing_subscriptions SET ${set} WHERE owner_id = $1 AND subscription_id = $2`, [d.ownerId, d.subscriptionId, ...params]);
   switch (event.type) {
-    case 'SubscriptionCheckoutStarted':
-    case 'StripeWebhookReceived':
-      if (d.customerId && d.ownerId) await db.query(`INSERT INTO billing_customers (customer_id, owner_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [d.customerId, d.ownerId]);
-      return;
     case 'SubscriptionActivated':
-      if (d.customerId) await db.query(`INSERT INTO billing_customers (customer_id, owner_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [d.customerId, d.ownerId]);
       await db.query(
         `INSERT INTO billing_subscriptions (owner_id, subscription_id, provider, tier, billing_period, status, cancel_at_period_end, current_period_start, current_period_end, trial_end, customer_id, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
@@ -60,27 +95,6 @@ async function applyOne(db: Queryable, event: RecordedEvent) {
       return;
     case 'SubscriptionEnded':
       await db.query(`DELETE FROM billing_subscriptions WHERE owner_id = $1 AND subscription_id = $2`, [d.ownerId, d.subscriptionId]);
-      return;
-    case 'PaymentSucceeded':
-    case 'PaymentDeclined':
-      await db.query(
-        `INSERT INTO billing_payments (payment_id, owner_id, provider, created_at, description, amount, currency, status, invoice_pdf, reason, card_last4, card_holder)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (payment_id) DO NOTHING`,
-        [
-          d.paymentId,
-          d.ownerId,
-          d.provider,
-          at,
-          d.description,
-          d.amount,
-          d.currency,
-          event.type === 'PaymentSucceeded' ? 'succeeded' : 'failed',
-          d.invoicePdf ?? null,
-          d.reason ?? null,
-          d.cardLast4 ?? null,
-          d.cardHolder ?? null,
-        ],
-      );
       return;
   }
 }
@@ -136,6 +150,10 @@ CREATE TABLE IF NOT EXISTS billing_customers (
     },
   ],
   async apply(db, events) {
-    for (const event of events) await applyOne(db, event);
+    // Payments and customer links are independent facts: one statement each per batch (a burst of
+    // Stripe invoices is many of them). Subscription changes depend on each other: one by one, in order.
+    await insertPayments(db, events.filter((e) => e.type === 'PaymentSucceeded' || e.type === 'PaymentDeclined'));
+    await linkCustomers(db, events);
+    for (const event of events) if (SUBSCRIPTION_CHANGES.has(event.type)) await applyOne(db, event);
   },
 };

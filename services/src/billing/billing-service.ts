@@ -13,7 +13,7 @@ import {
   type TranzilaMockResponse,
 } from '@kesher/contracts';
 import type { BillingQueries } from '@kesher/projections/billing/billing.queries';
-import { paymentDescription, subscriptionDecider, subscriptionLapsed } from '../domain/subscription/subscription.decider.js';
+import { paymentDescription, subscriptionDecider, subscriptionEventTypes, subscriptionLapsed } from '../domain/subscription/subscription.decider.js';
 import { rowGivesPlan, type PlanOf } from '../plans/plan-book.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
@@ -42,8 +42,8 @@ export interface BillingServiceDeps {
   payments: PaymentsPort;
   planOf: PlanOf;
   receipts: ReceiptLinks;
-  /** Read-your-writes: answers once the read models include `position` (bounded wait). */
-  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  /** Read-your-writes: answers once the read models taking these events include `position` (bounded wait). */
+  awaitReadModels: (position: AllPosition, eventTypes?: readonly string[]) => Promise<boolean>;
   clock: () => Date;
   /** Where the site is reached (absolute return addresses for Stripe are built on it). */
   publicUrl: string;
@@ -59,7 +59,8 @@ const addMonths = (date: Date, months: number) => {
 export function createBillingService(deps: BillingServiceDeps) {
   const context = (ownerId: string): CommandContext => ({ actor: { kind: 'account', id: ownerId }, correlationId: randomUUID(), now: deps.clock() });
   const settle = async (position: AllPosition | undefined) => {
-    if (position) await deps.awaitReadModels(position);
+    // Only the read models that take subscription events (billing, analytics' own if any) are waited for.
+    if (position) await deps.awaitReadModels(position, subscriptionEventTypes);
   };
   const stream = streamIds.subscription;
 

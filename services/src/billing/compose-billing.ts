@@ -27,7 +27,7 @@ export function composeBilling(deps: {
   handle: CommandHandler;
   eventStore: EventStore;
   planOf: PlanOf;
-  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  awaitReadModels: (position: AllPosition, eventTypes?: readonly string[]) => Promise<boolean>;
   clock: () => Date;
   publicUrl: string;
   storageUsed: (ownerId: string) => Promise<number>;

@@ -86,7 +86,7 @@ export type SubscriptionCommand =
   | { type: 'ApplyStripeSubscription'; data: { ownerId: string; event: StripeEventInfo; snapshot: StripeSubscriptionSnapshot } }
   | { type: 'ApplyStripePayment'; data: { ownerId: string; event: StripeEventInfo; customerId: string | null; payment: PaymentFacts & ({ paid: true; invoicePdf: string | null } | { paid: false; reason: string }) } };
 
-const subscriptionEventTypes = [
+export const subscriptionEventTypes = [
   'SubscriptionCheckoutStarted',
   'SubscriptionActivated',
   'SubscriptionRenewed',

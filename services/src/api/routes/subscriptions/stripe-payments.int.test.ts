@@ -19,6 +19,7 @@ describe.skipIf(!gate.available)(`subscriptions through Stripe (a local stand-in
     await stripe?.close();
   });
 
+  /** Posts a delivery as Stripe does (the 200 comes once the billing read model has it). */
   const deliver = (delivery: { body: string; signature: string }) =>
     h.app.inject({ method: 'POST', url: '/api/v1/subscriptions/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature }, payload: delivery.body });
   const allEvents = async () => (await h.platform.eventStore.readAll({ maxCount: 100_000 })).events;

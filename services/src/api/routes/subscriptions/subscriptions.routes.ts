@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { BillingError, type BillingService } from '../../../billing/billing-service.js';
 import { WebhookSignatureError, type StripeWebhooks } from '../../../billing/stripe-webhooks.js';
 import { cardExpired, cardMessages } from '../../../billing/test-cards.js';
+import { subscriptionEventTypes } from '../../../domain/subscription/subscription.decider.js';
 import type { AllPosition } from '@kesher/contracts';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
@@ -30,7 +31,7 @@ export interface SubscriptionRoutesDeps {
   usage: (ownerId: string) => Promise<UsageResponse>;
   /** Null with the test payments (no Stripe key): the webhook route answers 404. */
   stripeWebhooks: StripeWebhooks | null;
-  awaitReadModels: (position: AllPosition) => Promise<boolean>;
+  awaitReadModels: (position: AllPosition, eventTypes?: readonly string[]) => Promise<boolean>;
   emailOf: (ownerId: string) => Promise<string | null>;
   clock: () => Date;
 }
@@ -137,8 +138,10 @@ export const subscriptionRoutes =
         if (!Buffer.isBuffer(request.body)) throw new ApiError(400, 'Expected a JSON body.');
         const signature = request.headers['stripe-signature'];
         try {
+          // Answered once the billing read model has it: the owner coming back from Stripe Checkout then
+          // finds the new plan in force (bounded wait; Stripe retries a delivery that times out, harmlessly).
           const { position } = await deps.stripeWebhooks.receive(request.body, typeof signature === 'string' ? signature : undefined);
-          if (position) await deps.awaitReadModels(position);
+          if (position) await deps.awaitReadModels(position, subscriptionEventTypes);
           return { received: true };
         } catch (error) {
           if (error instanceof WebhookSignatureError) throw new ApiError(400, error.message);
