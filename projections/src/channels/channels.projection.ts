@@ -6,6 +6,7 @@ import type {
   ChannelReplyDelivered,
   ChannelReplyDispatched,
   ChannelReplyFailed,
+  ThreadStarted,
 } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 
@@ -17,6 +18,7 @@ const EVENT_TYPES = [
   'ChannelReplyDelivered',
   'ChannelReplyFailed',
   'ChannelDeliveryStatusReported',
+  'ThreadStarted',
 ] as const;
 
 /** How far a sent message got; a status only ever moves forward (a late `sent` after `read` changes nothing). */
@@ -147,6 +149,14 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
              WHERE ${rank('excluded.status')} > ${rank('channel_statuses.status')}`,
             [d.integrationId, d.externalMessageId, d.recipientId, d.status, d.error, d.at],
           );
+          break;
+        }
+        case 'ThreadStarted': {
+          // A channel's conversation names its customer where the delivery did not (Instagram's profile).
+          const contact = (event.data as ThreadStarted).contact;
+          if (contact?.name) {
+            await db.query(`UPDATE channel_chats SET name = $3 WHERE integration_id = $1 AND chat_id = $2 AND name IS NULL`, [contact.integrationId, contact.chatId, contact.name]);
+          }
           break;
         }
         default:

@@ -79,6 +79,9 @@ describe('channel adapters', () => {
       { url: 'u', secret: 's' },
     );
     expect(account).toEqual({ kind: 'instagram', instagramAccountId: '1784100001', username: 'wire.bakery', followersCount: 321, pageId: null, testUserId: null });
+    standIns.addInstagramUser('9009', 'maya.k');
+    expect(await adapters.instagram.profileName!(account, secrets(ig.token), '9009')).toBe('maya.k');
+    expect((await refusal(adapters.instagram.profileName!(account, secrets('EAAIwrong'), '9009'))).status).toBe(401);
     await adapters.instagram.send(account, secrets(ig.token), '9009', 'Hi there');
     expect(standIns.requests.findLast((r) => r.path === '/graph/v21.0/me/messages')).toMatchObject({ body: { recipient: { id: '9009' }, messaging_type: 'RESPONSE', message: { text: 'Hi there' } } });
     expect(await refusal(adapters.instagram.send(account, secrets(ig.token), '9009', 'x'.repeat(1001)))).toMatchObject({ status: 400 });

@@ -87,6 +87,10 @@ export function createInstagramAdapter(options: { baseUrl: string; fetch?: Fetch
       };
     },
     async disconnect() {},
+    async profileName(_account, secrets, chatId) {
+      const profile = await api.profile(secrets.token, chatId);
+      return profile.username ?? profile.name ?? null;
+    },
     send: (account, secrets, chatId, text) => {
       if (account.kind !== 'instagram') return wrongSetup('instagram');
       return api.sendText(secrets.token, { pageId: account.pageId, recipientId: chatId, text });

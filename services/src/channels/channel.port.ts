@@ -50,4 +50,6 @@ export interface ChannelAdapter {
   disconnect(account: ChannelAccount, secrets: ChannelSecrets): Promise<void>;
   /** Sends one part (already within maxTextLength); returns the channel's id for the sent message. */
   send(account: ChannelAccount, secrets: ChannelSecrets, chatId: string, text: string): Promise<string>;
+  /** The customer's name where the delivery does not carry one (Instagram's webhook has only the sender's id). */
+  profileName?(account: ChannelAccount, secrets: ChannelSecrets, chatId: string): Promise<string | null>;
 }

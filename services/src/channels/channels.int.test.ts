@@ -315,6 +315,7 @@ describe.skipIf(!gate.available)(`channels: Telegram, WhatsApp, Instagram and th
     const owner = await ownerWithFacts();
     const auth = { authorization: owner.authorization };
     const account = standIns.addInstagramAccount({ accountId: '17841400000000001', username: 'crumb.bakery', followers: 1234 });
+    standIns.addInstagramUser('9001', 'noa.bakes');
     const missing = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${owner.id}/instagram/setup`, headers: auth, payload: { instagram_account_id: '17841400000000001' } });
     expect(missing.json().detail).toBe('Please provide both Page Access Token and Instagram Account ID.');
     const setup = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${owner.id}/instagram/setup`, headers: auth, payload: { page_access_token: account.token, instagram_account_id: '17841400000000001' } });
@@ -336,7 +337,9 @@ describe.skipIf(!gate.available)(`channels: Telegram, WhatsApp, Instagram and th
     expect(parts.map((p) => p.text).join(' ')).toBe(long.slice(0, 2500).trim());
 
     const stats = (await h.app.inject({ url: `/api/v1/instagram/stats/${owner.id}`, headers: auth })).json();
-    expect(stats).toMatchObject({ total_chats: 1, active_chats: 1, chats: [{ instagram_user_id: '9001' }] });
+    // The webhook carries only the sender's id: the name comes from Instagram's User Profile API.
+    expect(stats).toMatchObject({ total_chats: 1, active_chats: 1, chats: [{ instagram_user_id: '9001', username: 'noa.bakes' }] });
+    expect((await h.app.inject({ url: '/api/v1/inbox?channel=instagram', headers: auth })).json().data[0].contact_name).toBe('noa.bakes');
   });
 
   it('a flooding chat is answered at the allowed pace while another chat is answered at once', async () => {

@@ -19,6 +19,9 @@ export function createInstagramApi(options: { baseUrl: string; fetch?: Fetch }) 
   return {
     account: (token: string, instagramAccountId: string) =>
       graphCall('Instagram', fetcher, `${base}/${encodeURIComponent(instagramAccountId)}?fields=username,followers_count`, token, { method: 'GET' }, AccountSchema),
+    /** Instagram's User Profile API: an Instagram-scoped user id's username (what the stats show). */
+    profile: (token: string, userId: string) =>
+      graphCall('Instagram', fetcher, `${base}/${encodeURIComponent(userId)}?fields=name,username`, token, { method: 'GET' }, z.object({ username: z.string().optional(), name: z.string().optional() })),
     async sendText(token: string, input: { pageId: string | null; recipientId: string; text: string }): Promise<string> {
       const sent = await graphCall(
         'Instagram',

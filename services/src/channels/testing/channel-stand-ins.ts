@@ -29,6 +29,8 @@ export interface ChannelStandIns {
   /** A WhatsApp number (phone number id) or Instagram account reachable with a token. */
   addWhatsAppNumber(input: { phoneNumberId: string; display: string; name: string }): { token: string };
   addInstagramAccount(input: { accountId: string; username: string; followers: number }): { token: string };
+  /** An Instagram user (Instagram-scoped id) whose profile the User Profile API returns. */
+  addInstagramUser(userId: string, username: string): void;
   /** The webhook each bot was pointed at (setWebhook), undefined after deleteWebhook. */
   webhookOf(token: string): { url: string; secretToken: string } | undefined;
   /** Chats that blocked the bot / numbers outside the allowed list: sending to them fails as the real API does. */
@@ -65,6 +67,7 @@ export async function startChannelStandIns(options: { port?: number; host?: stri
   const numbers = new Map<string, { token: string; display: string; name: string }>();
   const accounts = new Map<string, { token: string; username: string; followers: number }>();
   const blocked = new Set<string>();
+  const igUsers = new Map<string, string>();
   const sent: SentMessage[] = [];
   const requests: ChannelStandIns['requests'] = [];
   const waiters = new Set<() => void>();
@@ -120,6 +123,11 @@ export async function startChannelStandIns(options: { port?: number; host?: stri
     if (method === 'GET' && id && !edge) {
       const number = numbers.get(id);
       if (number) return number.token === token ? send(response, 200, { display_phone_number: number.display, verified_name: number.name, id }) : graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
+      const username = igUsers.get(id);
+      if (username) {
+        if (![...accounts.values()].some((a) => a.token === token)) return graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
+        return send(response, 200, { name: username, username, id });
+      }
       const account = accounts.get(id);
       if (account) return account.token === token ? send(response, 200, { username: account.username, followers_count: account.followers, id }) : graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
       return graphError(response, 400, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 100);
@@ -218,6 +226,7 @@ export async function startChannelStandIns(options: { port?: number; host?: stri
       accounts.set(accountId, { token, username, followers });
       return { token };
     },
+    addInstagramUser: (userId, username) => void igUsers.set(userId, username),
     webhookOf: (token) => bots.get(token)?.webhook,
     block: (chatId) => void blocked.add(chatId),
     throttleNext(count, retryAfter) {

@@ -103,10 +103,23 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
       const { state } = await readThread(threadId);
       if (state.status === 'none' || (state.status === 'open' && (state.messageIds.includes(messageId) || state.userMessages < chatLimit))) {
         generations.set(chatKey, generation);
-        return threadId;
+        return { threadId, isNew: state.status === 'none' };
       }
     }
     throw new Error(`no room for a conversation with chat ${received.chatId}`);
+  }
+
+  /** Asked once per conversation, and only of channels whose deliveries carry no name; a refusal leaves it unnamed. */
+  async function profileName(integration: ChannelConnected, chatId: string): Promise<string | null> {
+    const adapter = deps.adapters[integration.account.kind];
+    if (!adapter.profileName) return null;
+    try {
+      const name = await adapter.profileName(integration.account, deps.secrets.open(integration.integrationId, integration.sealedSecrets), chatId);
+      return name ? name.slice(0, 200) : null;
+    } catch (error) {
+      log({ integrationId: integration.integrationId, chatId, reason: error instanceof Error ? error.message : String(error) }, 'customer profile not read');
+      return null;
+    }
   }
 
   const runConflict = (error: unknown) => error instanceof DomainError && error.kind === 'conflict';
@@ -141,7 +154,8 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     const requester: Requester = { visitorSessionHash: contactHash, shareTokenHash: null };
     const messageId = `msg_${keyed(`message|${trigger.streamId}`).slice(0, 32)}`;
     const runId = `run_${keyed(`run|${messageId}`).slice(0, 32)}`;
-    const threadId = await conversationOf(received, assistant.chatLimit, messageId);
+    const { threadId, isNew } = await conversationOf(received, assistant.chatLimit, messageId);
+    const contactName = received.senderName ?? (isNew ? await profileName(integration, received.chatId) : null);
     const now = clock();
     // Start the conversation (first message), post the message, ask for the answer: one read, one write.
     await handleSequence(
@@ -164,7 +178,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
                     isPublic: true,
                     channel: received.kind,
                     shareTokenHash: null,
-                    contact: { integrationId: received.integrationId, chatId: received.chatId, name: received.senderName },
+                    contact: { integrationId: received.integrationId, chatId: received.chatId, name: contactName },
                   },
                 },
         },
