@@ -353,6 +353,12 @@ describe('on a phone in Hebrew', () => {
     await create.getByLabel('תנאי הפעלה *').waitFor();
     expect(await create.evaluate((d) => d.scrollWidth <= d.clientWidth + 1)).toBe(true);
     await fits('/workflows');
+    await create.getByRole('button', { name: 'ביטול' }).click();
+
+    await mobile.goto(`/edit-assistant/${assistantId}`);
+    const section = mobile.getByRole('region', { name: 'נקודות קצה של API חיצוני' });
+    await section.getByRole('button', { name: 'בדיקת חיבור' }).waitFor();
+    await fits('/edit-assistant');
     await phone.close();
   });
 });

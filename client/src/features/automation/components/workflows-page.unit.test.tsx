@@ -40,6 +40,21 @@ describe('the workflows page', () => {
     expect(screen.getByText('Nothing matches your search.')).toBeInTheDocument();
   });
 
+  it('logs a load failure (no alert, §8) and offers Retry instead of the empty state', async () => {
+    const api = fakeAutomationApi({ workflows: [workflow()] });
+    let failing = true;
+    api.on((r) => (failing && r.method === 'GET' && r.path === '/workflows' ? json(500, { detail: 'Internal Server Error' }) : undefined));
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderWithProviders(<WorkflowsPage />);
+    expect(await screen.findByText('Could not load the list. Please try again.')).toBeInTheDocument();
+    expect(screen.queryByText('No workflows yet')).toBeNull();
+    expect(logged).toHaveBeenCalled();
+    expect(await toasts()).toEqual([]);
+    failing = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('article', { name: 'Book a table' })).toBeInTheDocument();
+  });
+
   it('says "No workflows yet" when there are none', async () => {
     fakeAutomationApi();
     renderWithProviders(<WorkflowsPage />);
