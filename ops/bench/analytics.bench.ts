@@ -4,27 +4,30 @@
  * 90 days of conversations with answers, feedback, referrals, tracked queries and refusals — is seeded with
  * bulk INSERTs of the stored rows (the append path has its own benchmark), then:
  *
- * - rebuild_eps: every analytics read model rebuilt from the first event (a runner with only them, all
- *   dropped and recomputed at once, batch size BENCH_REBUILD_BATCH), log events per wall-clock second;
+ * - rebuild_eps: every analytics read model dropped and rebuilt from the first event in one pass over the
+ *   log (rebuildTogether, as `npm run replay -- analytics` does; batch size BENCH_REBUILD_BATCH), log
+ *   events per wall-clock second;
  * - dashboard_p95_ms / graphql_p95_ms: GET /api/v1/analytics/dashboard?days=90 and the same selection over
  *   GraphQL for the busiest owner, over HTTP, one request at a time;
  * - live_lag_ms_p99: an event appended (a new conversation of that owner, through the event store) → the
  *   changed counter received on a GraphQL subscription over WebSocket;
- * - export_eps: `npm run export`'s exporter over the whole log into a counting sink (no disk).
+ * - export_eps: `npm run export`'s exporter over the whole log (COPY, as it reads a Postgres log without an
+ *   owner filter) into a counting sink (no disk).
  */
 import { randomUUID } from 'node:crypto';
 import { streamIds } from '@kesher/contracts';
 import { analyticsProjections } from '@kesher/projections/analytics/analytics-projections';
 import { exportEvents, sqlLogSource } from '@kesher/services/analytics/export/event-export';
+import { createCopyLogReader } from '@kesher/services/analytics/export/copy-log-reader';
 import { createSqlLogReader } from '@kesher/services/analytics/export/sql-log-reader';
 import { subscribeGraphql } from '@kesher/services/analytics/testing/graphql-ws-client';
 import { composeApi } from '@kesher/services/main/compose-api';
 import { composePlatform } from '@kesher/services/main/compose-platform';
 import { composeWorkers } from '@kesher/services/main/compose-workers';
 import { loadConfig } from '@kesher/services/platform/config/config';
-import { createProjectionRunner } from '@kesher/services/platform/projections/projection-runner';
+import { rebuildTogether } from '@kesher/services/platform/projections/rebuild-together';
 import { createTestDatabase } from '@kesher/services/testing/test-database';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { peakRssMb, percentile, round, writeResults } from './bench-kit.js';
@@ -32,7 +35,7 @@ import { peakRssMb, percentile, round, writeResults } from './bench-kit.js';
 const CONVERSATIONS = Number(process.env.BENCH_ANALYTICS_CONVERSATIONS ?? 64_000);
 const OWNERS = Number(process.env.BENCH_ANALYTICS_OWNERS ?? 300);
 const DAYS = 90;
-const REBUILD_BATCH = Number(process.env.BENCH_REBUILD_BATCH ?? 5000);
+const REBUILD_BATCH = Number(process.env.BENCH_REBUILD_BATCH ?? 20_000);
 const REQUESTS = Number(process.env.BENCH_ANALYTICS_REQUESTS ?? 300);
 const LIVE_EVENTS = Number(process.env.BENCH_LIVE_EVENTS ?? 200);
 
@@ -107,6 +110,31 @@ function conversation(ownerId: string, assistantId: string, start: Date, n: numb
   return rows;
 }
 
+/**
+ * CPU seconds used so far by the Postgres backends of one application name (read from /proc: the bench
+ * runs beside its Postgres). On a shared machine wall-clock rates fall with everyone else's load; CPU
+ * time says what the work itself costs. Backends that ended meanwhile are not counted (the pools keep
+ * theirs while busy).
+ */
+async function backendCpu(sql: { query<R>(text: string, params?: unknown[]): Promise<{ rows: R[] }> }, applicationName: string): Promise<Map<number, number>> {
+  const { rows } = await sql.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`, [applicationName]);
+  const ticks = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // Not on this machine, or already gone.
+    }
+  }
+  return ticks;
+}
+const cpuSince = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0);
+const nodeCpuSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+};
+
 async function main() {
   const db = await createTestDatabase('kesher_bench_analytics');
   const dataDir = mkdtempSync(join(tmpdir(), 'kesher-bench-analytics-'));
@@ -179,14 +207,14 @@ async function main() {
   const logEvents = Number(totalRows[0]!.n);
   console.log(`seeded ${seeded} events (${logEvents} in the log) in ${seedSeconds.toFixed(1)} s`);
 
-  // Rebuild: every analytics read model dropped and computed again from the first event, all at once.
-  const head = await platform.eventStore.headPosition();
-  const rebuild = createProjectionRunner({ eventStore: platform.eventStore, sql: platform.sql, projections: analyticsProjections, batchSize: REBUILD_BATCH });
+  // Rebuild: every analytics read model dropped and computed again from the first event, in one pass.
+  const rebuildPgBefore = await backendCpu(platform.sql, 'kesher-bench-analytics');
+  const rebuildNodeBefore = process.cpuUsage();
   const rebuildStarted = performance.now();
-  await rebuild.start({ rebuild: analyticsProjections.map((p) => p.name) });
-  if (!(await rebuild.waitForPosition(head, { timeoutMs: 1_800_000 }))) throw new Error('rebuild did not finish');
+  await rebuildTogether({ eventStore: platform.eventStore, sql: platform.sql, projections: analyticsProjections, batchSize: REBUILD_BATCH });
   const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
-  await rebuild.stop();
+  const rebuildNodeCpu = nodeCpuSince(rebuildNodeBefore);
+  const rebuildPgCpu = cpuSince(rebuildPgBefore, await backendCpu(platform.sql, 'kesher-bench-analytics'));
   console.log(`rebuilt the analytics read models over ${logEvents} events in ${rebuildSeconds.toFixed(1)} s`);
 
   // The other read models catch up too (as the projector would), so the API runs on a settled database.
@@ -252,8 +280,14 @@ async function main() {
   // Export: the whole log, as `npm run export` writes it, into a sink that only counts bytes.
   let bytes = 0;
   const exportStarted = performance.now();
-  const exported = await exportEvents({ source: sqlLogSource(createSqlLogReader(platform.sql)), write: (chunk) => void (bytes += chunk.length) }, {});
+  const copy = createCopyLogReader(db.url);
+  const exportNodeBefore = process.cpuUsage();
+  const exported = await exportEvents({ source: sqlLogSource(createSqlLogReader(platform.sql)), copy, write: (chunk) => void (bytes += chunk.length) }, {});
   const exportSeconds = (performance.now() - exportStarted) / 1000;
+  const exportNodeCpu = nodeCpuSince(exportNodeBefore);
+  // The export's own connections (application kesher-export) were opened for it: all their CPU is its.
+  const exportPgCpu = cpuSince(new Map(), await backendCpu(platform.sql, 'kesher-export'));
+  await copy.close();
 
   const results = {
     log_events: logEvents,
@@ -264,6 +298,11 @@ async function main() {
     rebuild_eps: round(logEvents / rebuildSeconds),
     rebuild_seconds: round(rebuildSeconds),
     rebuild_read_models: analyticsProjections.length,
+    // CPU the rebuild itself used (this process, and its Postgres backends), and the rate those costs
+    // would allow on two otherwise idle cores (Node is one thread; Postgres works beside it).
+    rebuild_node_cpu_seconds: round(rebuildNodeCpu),
+    rebuild_postgres_cpu_seconds: round(rebuildPgCpu),
+    rebuild_eps_cpu_bound: round(logEvents / Math.max(rebuildNodeCpu, (rebuildNodeCpu + rebuildPgCpu) / 2)),
     rebuild_batch_size: REBUILD_BATCH,
     catch_up_all_read_models_seconds: round(catchUpSeconds),
     dashboard_p50_ms: round(percentile(dashboard, 50)),
@@ -276,6 +315,9 @@ async function main() {
     live_events: LIVE_EVENTS,
     export_eps: round(exported.read / exportSeconds),
     export_mb: round(bytes / 2 ** 20),
+    export_node_cpu_seconds: round(exportNodeCpu),
+    export_postgres_cpu_seconds: round(exportPgCpu),
+    export_eps_cpu_bound: round(exported.read / Math.max(exportNodeCpu, (exportNodeCpu + exportPgCpu) / 2)),
     peak_rss_mb: peakRssMb(),
     // The machine is shared (other work runs beside the bench): its load when the run ended.
     load_average_1m: round(loadavg()[0]!, 2),
