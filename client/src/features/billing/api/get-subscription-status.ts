@@ -7,4 +7,5 @@ export const getSubscriptionStatus = () => api.get('/subscriptions/status', Subs
 
 export const subscriptionStatusQuery = () => queryOptions({ queryKey: ['subscriptions', 'status'], queryFn: getSubscriptionStatus });
 
-export const useSubscriptionStatus = (options: { enabled?: boolean } = {}) => useQuery({ ...subscriptionStatusQuery(), enabled: options.enabled ?? true });
+export const useSubscriptionStatus = (options: { enabled?: boolean; refetchInterval?: number | false } = {}) =>
+  useQuery({ ...subscriptionStatusQuery(), enabled: options.enabled ?? true, refetchInterval: options.refetchInterval ?? false });

@@ -1,7 +1,8 @@
 import '../locales';
 import './billing.css';
 import { billingErrors, type SubscriptionStatus } from '@kesher/contracts';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
@@ -20,6 +21,10 @@ import { PaymentHistoryCard } from './payment-history-card';
 import { PlanLimitList } from './plan-facts';
 import { UsageCard } from './usage-card';
 
+/** How often, and for how long, /billing asks for the plan after a checkout that has not shown yet. */
+export const CHECKOUT_POLL_MS = 2_000;
+export const CHECKOUT_POLL_FOR_MS = 60_000;
+
 type StatusBadge = SubscriptionStatus['status'] | 'ending';
 
 const badgeOf = (status: SubscriptionStatus): StatusBadge => (status.cancel_at_period_end && status.status !== 'canceled' ? 'ending' : status.status);
@@ -29,7 +34,19 @@ const badgeClass: Record<StatusBadge, string> = { active: 'badge-ready', trialin
 export function BillingPage() {
   const { t } = useBillingTexts();
   const [params] = useSearchParams();
-  const status = useSubscriptionStatus();
+  const backFromCheckout = params.get('checkout') === 'success';
+  const [arrivedAt] = useState(() => Date.now());
+  const [polling, setPolling] = useState(backFromCheckout);
+  // Back from Stripe Checkout the webhook may not have landed yet: ask again every 2 s for a minute, until
+  // the plan is no longer Free (the test payments record the plan before redirecting, so one answer does).
+  const status = useSubscriptionStatus({ refetchInterval: polling ? CHECKOUT_POLL_MS : false });
+  const upgraded = status.data !== undefined && status.data.tier !== 'FREE';
+  if (polling && (upgraded || (status.dataUpdatedAt > 0 && status.dataUpdatedAt - arrivedAt > CHECKOUT_POLL_FOR_MS))) setPolling(false);
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    // The new plan's usage limits and payment come with it.
+    if (backFromCheckout && upgraded) void queryClient.invalidateQueries({ queryKey: ['subscriptions'], predicate: (q) => q.queryKey[1] !== 'status' });
+  }, [backFromCheckout, upgraded, queryClient]);
 
   let content;
   if (status.isPending) content = <Spinner label={t('loading')} />;
@@ -57,7 +74,8 @@ export function BillingPage() {
     <section className="page billing-page">
       <h1>{t('billing.title')}</h1>
       <p className="muted">{t('billing.subtitle')}</p>
-      {params.get('checkout') === 'success' ? <p className="banner banner-success" role="status">{t('billing.checkoutSuccess')}</p> : null}
+      {backFromCheckout && upgraded ? <p className="banner banner-success" role="status">{t('billing.checkoutSuccess')}</p> : null}
+      {backFromCheckout && polling && !upgraded ? <p className="banner banner-info" role="status">{t('billing.activating')}</p> : null}
       {content}
     </section>
   );

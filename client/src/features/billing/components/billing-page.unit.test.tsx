@@ -91,6 +91,26 @@ describe('/billing', () => {
     expect(calls.map((c) => c.url)).toContain('/api/v1/subscriptions/payment-history?limit=5');
   });
 
+  it('back from a checkout whose webhook has not landed yet, asks again until the new plan shows', async () => {
+    tokenStorage.set('a-session-token-for-tests', 'owner-1');
+    let answers = 0;
+    const { calls } = serve({
+      'GET /api/v1/subscriptions/status': () => json(200, ++answers < 2 ? freeStatus() : proStatus()),
+      'GET /api/v1/subscriptions/plans': () => json(200, catalogue()),
+      'GET /api/v1/subscriptions/usage': () => json(200, usage(1, 10, 1)),
+      'GET /api/v1/subscriptions/payment-history': () => json(200, [payment(1)]),
+    });
+    render('/billing?checkout=success');
+    expect(await screen.findByText(/^Thank you! Your payment is being confirmed/)).toBeInTheDocument();
+    expect(await screen.findByText('Free', { selector: '[data-tier]' })).toBeInTheDocument();
+    expect(await screen.findByText('Pro', { selector: '[data-tier]' }, { timeout: 5_000 })).toBeInTheDocument();
+    expect(screen.getByText('Thank you! Your payment was received and your new plan is active.')).toBeInTheDocument();
+    // Once Pro, it stops asking.
+    const asked = calls.filter((c) => c.url === '/api/v1/subscriptions/status').length;
+    await new Promise((r) => setTimeout(r, 2_500)); // one polling interval: no further question
+    expect(calls.filter((c) => c.url === '/api/v1/subscriptions/status').length).toBe(asked);
+  });
+
   it('cancels only after the specified confirmation, at the period end, then shows access until that date', async () => {
     tokenStorage.set('a-session-token-for-tests', 'owner-1');
     let canceled = false;

@@ -54,6 +54,7 @@ export const en = {
     subtitle: 'Your plan, its limits, this month’s usage and your payments.',
     loadFailed: 'Failed to load your subscription.',
     checkoutSuccess: 'Thank you! Your payment was received and your new plan is active.',
+    activating: 'Thank you! Your payment is being confirmed; your new plan appears here in a moment.',
     currentPlan: 'Current Plan',
     planLimits: 'Plan Limits',
     currentUsage: 'Current Usage',

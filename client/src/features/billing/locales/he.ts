@@ -55,6 +55,7 @@ export const he: BillingLocale = {
     subtitle: 'התוכנית שלכם, המגבלות שלה, השימוש החודש והתשלומים.',
     loadFailed: 'טעינת פרטי המנוי נכשלה.',
     checkoutSuccess: 'תודה! התשלום התקבל והתוכנית החדשה פעילה.',
+    activating: 'תודה! התשלום בתהליך אישור; התוכנית החדשה תופיע כאן בעוד רגע.',
     currentPlan: 'התוכנית הנוכחית',
     planLimits: 'מגבלות התוכנית',
     currentUsage: 'שימוש נוכחי',
