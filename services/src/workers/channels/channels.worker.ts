@@ -79,6 +79,13 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
   const consumers: Consumer[] = [];
   /** The current conversation generation per chat, so a long chat does not re-read its old threads. */
   const generations = new Map<string, number>();
+  /** Channel conversations this worker started or continued (bounded): thread id → where it leads. */
+  const conversations = new Map<string, { assistantId: string; kind: ChannelKind; integrationId: string }>();
+  const remember = (threadId: string, facts: { assistantId: string; kind: ChannelKind; integrationId: string }) => {
+    conversations.delete(threadId);
+    conversations.set(threadId, facts);
+    if (conversations.size > 50_000) conversations.delete(conversations.keys().next().value!);
+  };
 
   const keyed = (text: string) => createHmac('sha256', deps.contactKey).update(text).digest('hex');
   const threadIdFor = (integrationId: string, chatId: string, generation: number) => `thread_${keyed(`thread|${integrationId}|${chatId}|${generation}`).slice(0, 32)}`;
@@ -142,10 +149,13 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
 
   async function receive(trigger: RecordedEvent, received: ChannelMessageReceived) {
     const where = { integrationId: received.integrationId, kind: received.kind, chatId: received.chatId };
-    const [integration, assistant] = await Promise.all([liveIntegration(received.assistantId, received.kind, received.integrationId), deps.findAssistant(received.assistantId)]);
+    const [integration, assistant, quota] = await Promise.all([
+      liveIntegration(received.assistantId, received.kind, received.integrationId),
+      deps.findAssistant(received.assistantId),
+      deps.monthlyQuota?.(received.ownerId),
+    ]);
     if (!integration) return log(where, 'channel message ignored: the integration is disconnected');
     if (!assistant) return log(where, 'channel message ignored: the assistant no longer exists');
-    const quota = await deps.monthlyQuota?.(received.ownerId);
     if (quota && !quota.allowed) {
       log(where, 'channel message refused: the plan\'s monthly message limit is reached');
       return sendOnce(trigger, `limit_${keyed(`limit|${trigger.streamId}`).slice(0, 32)}`, null, integration, received.chatId, chatMessages.monthlyLimitReached(quota.limit), 'assistant');
@@ -155,6 +165,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     const messageId = `msg_${keyed(`message|${trigger.streamId}`).slice(0, 32)}`;
     const runId = `run_${keyed(`run|${messageId}`).slice(0, 32)}`;
     const { threadId, isNew } = await conversationOf(received, assistant.chatLimit, messageId);
+    remember(threadId, { assistantId: received.assistantId, kind: received.kind, integrationId: received.integrationId });
     const contactName = received.senderName ?? (isNew ? await profileName(integration, received.chatId) : null);
     const now = clock();
     // Start the conversation (first message), post the message, ask for the answer: one read, one write.
@@ -229,7 +240,10 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
 
   /** Sends one assistant-side message of a channel thread to the customer, at most once. */
   async function deliver(trigger: RecordedEvent, threadId: string, messageId: string, text: string, author: 'assistant' | 'owner') {
-    const { state } = await readThread(threadId);
+    // A conversation's channel and customer never change: known from its start, the connection is read
+    // alongside the thread instead of after it.
+    const known = conversations.get(threadId);
+    const [{ state }, early] = await Promise.all([readThread(threadId), known ? liveIntegration(known.assistantId, known.kind, known.integrationId) : undefined]);
     if (state.status !== 'open' || !state.thread.contact) return;
     const { contact, assistantId, channel } = state.thread;
     if (!CHANNELS.includes(channel)) return;
@@ -237,7 +251,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     const where = { integrationId: contact.integrationId, kind, threadId, messageId };
     // An answer that arrives after the owner took the conversation over is kept in the thread, not sent.
     if (author === 'assistant' && state.takenOver) return log(where, 'answer not sent: the owner took the conversation over');
-    const integration = await liveIntegration(assistantId, kind, contact.integrationId);
+    const integration = known ? early : await liveIntegration(assistantId, kind, contact.integrationId);
     if (!integration) return log(where, 'answer not sent: the integration is disconnected');
     await sendOnce(trigger, messageId, threadId, integration, contact.chatId, text, author);
   }
