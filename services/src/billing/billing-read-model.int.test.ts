@@ -16,6 +16,7 @@ const recorded = (event: KesherEvent, timestamp = '2026-03-01T10:00:00.000Z'): R
     type: event.type,
     data: event.data,
     metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 'test' }, timestamp, schemaVersion: 1 },
+    createdAt: new Date(timestamp),
   };
 };
 
