@@ -83,6 +83,12 @@ bench: bench-automation
 bench-automation: $(STAMP)
 	bash ops/bench/run.sh automation
 
+## Channels: a signed webhook delivery's 200, inbound message → answer sent (built-in engine, WhatsApp stand-in), 1,000 deliveries with 20 % redelivered answered once each.
+.PHONY: bench-channels
+bench: bench-channels
+bench-channels: $(STAMP)
+	bash ops/bench/run.sh channels
+
 services-up:
 	bash ops/services-up.sh
 
