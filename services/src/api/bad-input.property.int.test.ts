@@ -84,6 +84,16 @@ const routes: [Method, string][] = [
   ['GET', '/api/v1/external-api/assistants/:id/test-connection'],
   ['GET', '/api/v1/automation/configuration'],
   ['GET', '/api/v1/automation/conversations/:threadId'],
+  ['GET', '/api/v1/subscriptions/plans'],
+  ['GET', '/api/v1/subscriptions/status'],
+  ['POST', '/api/v1/subscriptions/checkout'],
+  ['POST', '/api/v1/subscriptions/billing-portal'],
+  ['POST', '/api/v1/subscriptions/cancel'],
+  ['GET', '/api/v1/subscriptions/payment-history'],
+  ['GET', '/api/v1/subscriptions/usage'],
+  ['POST', '/api/v1/subscriptions/tranzila-mock'],
+  ['GET', '/api/v1/subscriptions/receipts/:id'],
+  ['POST', '/api/v1/subscriptions/webhook'],
 ];
 
 /** Characters Postgres cannot store: NUL, and UTF-16 surrogates without their other half. */

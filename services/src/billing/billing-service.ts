@@ -70,8 +70,8 @@ export function createBillingService(deps: BillingServiceDeps) {
    */
   function ownAddress(given: string | undefined, fallback: string): string {
     const site = new URL(deps.publicUrl);
-    const url = new URL(given ?? fallback, site);
-    if (url.origin !== site.origin) throw new DomainError('invalid', 'The return address must be on this site.');
+    const url = URL.parse(given ?? fallback, site.href);
+    if (!url || url.origin !== site.origin) throw new DomainError('invalid', 'The return address must be on this site.');
     return deps.payments.provider === 'test' ? `${url.pathname}${url.search}${url.hash}` : url.toString();
   }
 
@@ -211,8 +211,8 @@ export function createBillingService(deps: BillingServiceDeps) {
         { ...context(form.user_id), actor: { kind: 'account', id: form.user_id } },
       );
       await settle(result.appended?.position);
-      const success = new URL(form.success_url, deps.publicUrl);
-      const redirect = success.origin === new URL(deps.publicUrl).origin ? `${success.pathname}${success.search}` : '/billing';
+      const success = URL.parse(form.success_url, deps.publicUrl);
+      const redirect = success && success.origin === new URL(deps.publicUrl).origin ? `${success.pathname}${success.search}` : '/billing';
       if (!outcome.paid) return { status: 'failed', redirect_url: null, message: outcome.reason, payment_id: paymentId };
       if (result.events.length === 0) return { status: 'success', redirect_url: redirect, message: cardMessages.alreadyPaid, payment_id: null };
       return { status: 'success', redirect_url: redirect, message: cardMessages.paid, payment_id: paymentId };
