@@ -36,6 +36,24 @@ describe.skipIf(!gate.available)(`subscriptions with the test payments${gate.ava
     return { ...o, headers, call, createAssistant, checkout, pay };
   }
 
+  it('documents the eight calls and the callbacks in the OpenAPI document, with their shapes', async () => {
+    const spec = (await h.app.inject({ url: '/api/v1/docs/openapi.json' })).json();
+    const ops: [string, string][] = [
+      ['/api/v1/subscriptions/plans', 'get'],
+      ['/api/v1/subscriptions/status', 'get'],
+      ['/api/v1/subscriptions/checkout', 'post'],
+      ['/api/v1/subscriptions/billing-portal', 'post'],
+      ['/api/v1/subscriptions/cancel', 'post'],
+      ['/api/v1/subscriptions/payment-history', 'get'],
+      ['/api/v1/subscriptions/usage', 'get'],
+      ['/api/v1/subscriptions/tranzila-mock', 'post'],
+    ];
+    for (const [path, method] of ops) expect(spec.paths[path]?.[method]?.responses?.['200'], `${method} ${path}`).toBeDefined();
+    expect(JSON.stringify(spec.paths['/api/v1/subscriptions/checkout'].post.requestBody)).toContain('billing_period');
+    expect(Object.keys(spec.paths['/api/v1/subscriptions/tranzila-mock'].post.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
+    expect(spec.paths['/api/v1/subscriptions/webhook']?.post).toBeDefined();
+  });
+
   it('lists the plans publicly, with prices in ILS minor units', async () => {
     const res = await h.app.inject({ url: '/api/v1/subscriptions/plans' });
     expect(res.statusCode).toBe(200);
