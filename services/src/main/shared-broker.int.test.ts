@@ -6,7 +6,8 @@ import { postgresAvailability } from '../testing/test-database.js';
 const postgres = await postgresAvailability();
 const gate = postgres.available ? await kafkaAvailability() : postgres;
 
-const FILES = 6;
+/** Uploads per deployment: the free plan allows five files per assistant. */
+const FILES = 5;
 
 function multipart(filename: string, text: string) {
   const boundary = `----kesher${Math.random().toString(16).slice(2)}`;
