@@ -97,6 +97,7 @@ describe.skipIf(!gate.available)(`channels: Telegram, WhatsApp, Instagram and th
         CHANNEL_CHAT_PER_MINUTE: '8',
         // The channels worker counts customers' messages against the owner's plan (free here: 14 a month).
         PLAN_FREE_MESSAGES_PER_MONTH: '14',
+        CHANNEL_WEBHOOK_PER_MINUTE: '20',
       },
       planOf: async (accountId) => (freeOwners.has(accountId) ? plans.FREE : plans.PRO),
     });
@@ -410,5 +411,21 @@ describe.skipIf(!gate.available)(`channels: Telegram, WhatsApp, Instagram and th
     const [notice] = await standIns.waitForSent(1, '1102');
     expect(notice!.text).toBe("This assistant has reached its plan's monthly message limit (14 messages). Please try again next month or upgrade the plan.");
     expect(await inbox()).toHaveLength(1);
+  });
+
+  it('a connection posting more than its deliveries a minute gets 429 (the channel retries later); another connection is unaffected', async () => {
+    const owner = await ownerWithFacts();
+    const auth = { authorization: owner.authorization };
+    const noisy = standIns.addBot('noisy_bot');
+    const quiet = standIns.addBot('quiet_bot');
+    const other = await ownerWithFacts();
+    await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${owner.id}/telegram/setup`, headers: auth, payload: { bot_token: noisy.token } });
+    await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${other.id}/telegram/setup`, headers: { authorization: other.authorization }, payload: { bot_token: quiet.token } });
+    // Wrong secrets cost the same as right ones: nobody can make a connection's deliveries cheap to refuse.
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await standIns.telegramUpdate(noisy.token, { update_id: 900 + i }, { secretToken: 'wrong' })).status);
+    expect(statuses.slice(0, 20).every((status) => status === 403)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    expect((await standIns.telegramUpdate(quiet.token, telegramTextUpdate(950, 1201, 'Hello'))).status).toBe(200);
   });
 });
