@@ -17,7 +17,7 @@ import type { AssistantBehaviour } from '../../services/src/automation/assistant
 import { secretContext } from '../../services/src/automation/automation-mapper.js';
 import { createRunAutomation } from '../../services/src/automation/run-automation.js';
 import { buildWorkflowIndex, WORKFLOW_MATCH_THRESHOLD, type MatchableWorkflow } from '../../services/src/automation/workflow-matcher.js';
-import { createGotScrapingTransport } from '../../services/src/outbound/got-scraping.transport.js';
+import { createNodeHttpTransport } from '../../services/src/outbound/node-http.transport.js';
 import { createOutboundFetch } from '../../services/src/outbound/outbound-fetch.js';
 import { parseOutboundAllowlist } from '../../services/src/outbound/outbound-allowlist.js';
 import { startTestServer } from '../../services/src/outbound/testing/test-server.js';
@@ -130,7 +130,7 @@ async function toolCalls() {
       }, ENDPOINT_MS),
     );
   });
-  const { transport, close } = createGotScrapingTransport({ maxSockets: 8 });
+  const { transport, close } = createNodeHttpTransport({ maxSockets: 16 });
   const fetch = createOutboundFetch({ transport, allowlist: parseOutboundAllowlist('127.0.0.1') });
   const secrets = createSecretBox({ key: randomBytes(32) });
   const ownerId = 'bench-owner';

@@ -2,7 +2,7 @@ import { automationQueries } from '@kesher/projections/automation/automation.que
 import type { AutomationRoutesDeps } from '../api/routes/workflows/automation-routes.deps.js';
 import { createBehaviourLoader, type BehaviourLoader } from '../automation/assistant-behaviour.js';
 import { createRunAutomation, type RunAutomation } from '../automation/run-automation.js';
-import { createGotScrapingTransport } from '../outbound/got-scraping.transport.js';
+import { createNodeHttpTransport } from '../outbound/node-http.transport.js';
 import { createOutboundFetch } from '../outbound/outbound-fetch.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 import { createSecretBox, type SecretBox } from '../platform/secrets/secret-box.js';
@@ -13,11 +13,11 @@ import type { Platform } from './compose-platform.js';
 export const automationSecrets = (platform: Platform): SecretBox => createSecretBox({ key: loadSecretsKey(platform.config) });
 
 /**
- * The guarded fetch API actions call through: the crawler's SSRF guard and OUTBOUND_ALLOWLIST, its own
- * HTTP client (kept-alive sockets not shared with the crawler's).
+ * The guarded fetch API actions call through: the crawler's SSRF guard and OUTBOUND_ALLOWLIST, with a plain
+ * HTTP client (an API needs no browser disguise; kept-alive sockets not shared with the crawler's).
  */
 export function actionsOutbound(platform: Platform) {
-  const { transport, close } = createGotScrapingTransport({ maxSockets: 8 });
+  const { transport, close } = createNodeHttpTransport({ maxSockets: 16 });
   return { fetch: createOutboundFetch({ transport, allowlist: platform.config.OUTBOUND_ALLOWLIST }), close };
 }
 

@@ -8,6 +8,7 @@ import {
   AutomationIdParamSchema,
   automationMessages as M,
   messages,
+  type ActionFields,
 } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import type { FastifyPluginAsync } from 'fastify';
@@ -29,10 +30,13 @@ export const actionRoutes =
     const automation = automationCommands(deps);
     const assistants = assistantQueries(deps.readDb);
 
-    async function saved(ownerId: string, id: string) {
+    /** The saved action as the read model has it; when it lags past the wait, as just saved (the write succeeded). */
+    async function saved(ownerId: string, id: string, fields?: ActionFields) {
       const action = await automation.queries.action(ownerId, id);
-      if (!action) throw new ApiError(404, M.actionNotFound);
-      return toActionDto(action, deps.secrets);
+      if (action) return toActionDto(action, deps.secrets);
+      if (!fields) throw new ApiError(404, M.actionNotFound);
+      const now = deps.clock().toISOString();
+      return toActionDto({ id, ownerId, fields, createdAt: now, updatedAt: now }, deps.secrets);
     }
 
     app.get('/actions', { schema: { summary: "The signed-in owner's actions, oldest first (secret header values masked)", response: { 200: ActionListSchema } } }, async (request) =>
@@ -41,8 +45,9 @@ export const actionRoutes =
 
     app.post('/actions', { schema: { summary: 'Create an action (API or knowledge base)', body: ActionBodySchema, response: { 200: ActionSchema } } }, async (request) => {
       const actionId = newAutomationId('act');
-      const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveAction', data: { ownerId: owner, actionId, action: actionFields(request.body, undefined, deps.secrets, owner), create: true } }));
-      return saved(ownerId, actionId);
+      let fields: ActionFields | undefined;
+      const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveAction', data: { ownerId: owner, actionId, action: (fields = actionFields(request.body, undefined, deps.secrets, owner)), create: true } }));
+      return saved(ownerId, actionId, fields);
     });
 
     app.put(
@@ -53,8 +58,9 @@ export const actionRoutes =
         const ownerId = automation.owner(request);
         const previous = await automation.queries.action(ownerId, actionId);
         if (!previous) throw new ApiError(404, M.actionNotFound);
-        await automation.run(request, (owner) => ({ type: 'SaveAction', data: { ownerId: owner, actionId, action: actionFields(request.body, previous.fields, deps.secrets, owner), create: false } }));
-        return saved(ownerId, actionId);
+        let fields: ActionFields | undefined;
+        await automation.run(request, (owner) => ({ type: 'SaveAction', data: { ownerId: owner, actionId, action: (fields = actionFields(request.body, previous.fields, deps.secrets, owner)), create: false } }));
+        return saved(ownerId, actionId, fields);
       },
     );
 

@@ -8,6 +8,7 @@ import {
   TestConnectionQuerySchema,
   TestConnectionResponseSchema,
   type ActionFields,
+  type ExternalEndpointStored,
 } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -71,11 +72,14 @@ export const externalApiRoutes =
       async (request) => {
         const { ownerId, row } = await ownedAssistant(request, request.params.id);
         const previous = await automation.queries.externalApi(ownerId, row.id);
+        let endpoints: ExternalEndpointStored[] = [];
         await automation.run(request, (owner) => ({
           type: 'ConfigureExternalApi',
-          data: { ownerId: owner, assistantId: row.id, endpoints: externalEndpoints(request.body, previous?.endpoints, deps.secrets, owner) },
+          data: { ownerId: owner, assistantId: row.id, endpoints: (endpoints = externalEndpoints(request.body, previous?.endpoints, deps.secrets, owner)) },
         }));
-        return current(ownerId, row.id, row.numeric_id);
+        // As just saved when the read model lags past the wait (the write succeeded).
+        const saved = await automation.queries.externalApi(ownerId, row.id);
+        return toExternalConfigDto(row.numeric_id, ownerId, saved ?? { endpoints, updatedAt: deps.clock().toISOString() }, deps.secrets);
       },
     );
 

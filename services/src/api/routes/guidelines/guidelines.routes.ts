@@ -21,10 +21,13 @@ export const guidelineRoutes =
     const app = plain.withTypeProvider<ZodTypeProvider>();
     const automation = automationCommands(deps);
 
-    async function saved(ownerId: string, id: string) {
+    /** The saved guideline as the read model has it; when it lags past the wait, as just saved (the write succeeded). */
+    async function saved(ownerId: string, id: string, fields?: GuidelineFields) {
       const guideline = await automation.queries.guideline(ownerId, id);
-      if (!guideline) throw new ApiError(404, M.guidelineNotFound);
-      return toGuidelineDto(guideline);
+      if (guideline) return toGuidelineDto(guideline);
+      if (!fields) throw new ApiError(404, M.guidelineNotFound);
+      const now = deps.clock().toISOString();
+      return toGuidelineDto({ id, ownerId, fields, createdAt: now, updatedAt: now });
     }
 
     app.get('/guidelines', { schema: { summary: "The signed-in owner's guidelines, oldest first", response: { 200: GuidelineListSchema } } }, async (request) =>
@@ -36,8 +39,9 @@ export const guidelineRoutes =
       { schema: { summary: 'Create a guideline (active by default); active guidelines shape every answer of the owner’s assistants', body: GuidelineBodySchema, response: { 200: GuidelineSchema } } },
       async (request) => {
         const guidelineId = newAutomationId('gl');
-        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveGuideline', data: { ownerId: owner, guidelineId, guideline: guidelineFields(request.body), create: true } }));
-        return saved(ownerId, guidelineId);
+        const guideline = guidelineFields(request.body);
+        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveGuideline', data: { ownerId: owner, guidelineId, guideline, create: true } }));
+        return saved(ownerId, guidelineId, guideline);
       },
     );
 
@@ -56,7 +60,7 @@ export const guidelineRoutes =
           fields = { ...current.fields, active: body.active };
         }
         await automation.run(request, (owner) => ({ type: 'SaveGuideline', data: { ownerId: owner, guidelineId, guideline: fields, create: false } }));
-        return saved(ownerId, guidelineId);
+        return saved(ownerId, guidelineId, fields);
       },
     );
 

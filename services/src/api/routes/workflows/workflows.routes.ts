@@ -31,10 +31,13 @@ export const workflowRoutes =
     // What fired in a conversation, the configuration at an instant, per-workflow counts.
     await plain.register(automationHistoryRoutes(deps));
 
-    async function saved(ownerId: string, id: string) {
+    /** The saved workflow as the read model has it; when it lags past the wait, as just saved (the write succeeded). */
+    async function saved(ownerId: string, id: string, fields?: WorkflowFields) {
       const workflow = await automation.queries.workflow(ownerId, id);
-      if (!workflow) throw new ApiError(404, M.workflowNotFound);
-      return toWorkflowDto(workflow);
+      if (workflow) return toWorkflowDto(workflow);
+      if (!fields) throw new ApiError(404, M.workflowNotFound);
+      const now = deps.clock().toISOString();
+      return toWorkflowDto({ id, ownerId, fields, createdAt: now, updatedAt: now });
     }
 
     app.get('/workflows', { schema: { summary: "The signed-in owner's workflows, oldest first", response: { 200: WorkflowListSchema } } }, async (request) =>
@@ -46,8 +49,9 @@ export const workflowRoutes =
       { schema: { summary: 'Create a workflow (empty training phrases are dropped; linked actions must be the owner’s)', body: WorkflowBodySchema, response: { 200: WorkflowSchema } } },
       async (request) => {
         const workflowId = newAutomationId('wf');
-        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveWorkflow', data: { ownerId: owner, workflowId, workflow: workflowFields(request.body), create: true } }));
-        return saved(ownerId, workflowId);
+        const workflow = workflowFields(request.body);
+        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveWorkflow', data: { ownerId: owner, workflowId, workflow, create: true } }));
+        return saved(ownerId, workflowId, workflow);
       },
     );
 
@@ -56,8 +60,9 @@ export const workflowRoutes =
       { schema: { summary: 'Replace a workflow (whole workflow)', params: AutomationIdParamSchema, body: WorkflowBodySchema, response: { 200: WorkflowSchema } } },
       async (request) => {
         const workflowId = request.params.id;
-        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveWorkflow', data: { ownerId: owner, workflowId, workflow: workflowFields(request.body), create: false } }));
-        return saved(ownerId, workflowId);
+        const workflow = workflowFields(request.body);
+        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveWorkflow', data: { ownerId: owner, workflowId, workflow, create: false } }));
+        return saved(ownerId, workflowId, workflow);
       },
     );
 
