@@ -107,7 +107,7 @@ export function createChatService(deps: ChatServiceDeps) {
    * the assistant (its share link, its limits) is read fresh every time. A thread deleted since is
    * refused by the decider on every write, and found missing by the reads, which then check again.
    */
-  const reached = new Map<string, string>();
+  const reached = new Map<string, { assistantId: string; assistantOwnerId: string }>();
   const reachKey = (chatter: Chatter, threadId: string) => `${chatter.kind === 'owner' ? chatter.ownerId : chatter.sessionHash}|${threadId}`;
 
   async function threadOf(chatter: Chatter, threadId: string) {
@@ -116,15 +116,15 @@ export function createChatService(deps: ChatServiceDeps) {
     const assistant = await assistantFor(chatter, thread.assistant_id);
     const key = reachKey(chatter, threadId);
     reached.delete(key);
-    reached.set(key, thread.assistant_id);
+    reached.set(key, { assistantId: thread.assistant_id, assistantOwnerId: assistant.owner_id });
     if (reached.size > KNOWN_THREADS) reached.delete(reached.keys().next().value!);
     return { thread, assistant };
   }
 
   /** The thread's assistant for a chat turn: one read when the thread was reached before, two the first time. */
   async function turnOf(chatter: Chatter, threadId: string): Promise<{ assistant: AssistantRow }> {
-    const assistantId = reached.get(reachKey(chatter, threadId));
-    return assistantId ? { assistant: await assistantFor(chatter, assistantId) } : threadOf(chatter, threadId);
+    const known = reached.get(reachKey(chatter, threadId));
+    return known ? { assistant: await assistantFor(chatter, known.assistantId) } : threadOf(chatter, threadId);
   }
 
   /**
@@ -164,13 +164,17 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     async post(call: ChatCall, chatter: Chatter, threadId: string, content: string): Promise<MessageDto> {
+      // Counted against the assistant owner's plan, whoever writes: the owner, or a visitor by share link.
+      // An assistant's owner never changes: for a thread reached before, the count is read alongside the assistant.
+      const ownerId = reached.get(reachKey(chatter, threadId))?.assistantOwnerId;
+      const early = ownerId ? deps.messageQuota?.check(ownerId) : undefined;
+      early?.catch(() => undefined);
       const { assistant } = await turnOf(chatter, threadId);
       if (chatter.kind === 'visitor') {
         const wait = deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id }) ?? 0;
         if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
       }
-      // Counted against the assistant owner's plan, whoever writes: the owner, or a visitor by share link.
-      const quota = await deps.messageQuota?.check(assistant.owner_id);
+      const quota = await (early ?? deps.messageQuota?.check(assistant.owner_id));
       if (quota && !quota.allowed) {
         await refused(call, chatter, assistant, 'monthly_messages', quota.limit, quota.used);
         throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
