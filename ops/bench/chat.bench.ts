@@ -20,7 +20,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -51,6 +51,8 @@ interface Kesher {
   transactions(): Promise<number>;
   /** The process whose memory is reported (the one-process server, or the API of the split topology). */
   pid: number;
+  /** Kesher's database (the event log is read for the overhead's breakdown). */
+  dbUrl: string;
   stop(): Promise<void>;
 }
 
@@ -89,6 +91,8 @@ async function startKesher(topology: Topology, extraEnv: Record<string, string> 
     RATE_LIMIT_PER_MINUTE: '100000000',
     // Every account is on the free plan (100 messages a month); the benchmark sends thousands.
     PLAN_FREE_MESSAGES_PER_MONTH: '100000000',
+    // …and may keep 5 files; the benchmark's assistant learns the 13 documents of the labelled corpus.
+    PLAN_FREE_MAX_FILES: '1000',
     // The 200 visitors all come from this one address: lift the public chat's per-address/link limits.
     PUBLIC_CHAT_VISITOR_PER_MINUTE: '100000000',
     PUBLIC_CHAT_ADDRESS_PER_MINUTE: '100000000',
@@ -119,7 +123,7 @@ async function startKesher(topology: Topology, extraEnv: Record<string, string> 
     await db.drop();
   };
   for (let i = 0; i < 600 && children.every((child) => child.exitCode === null); i++) {
-    if ((await fetch(`${base}/health`).catch(() => undefined))?.ok) return { base, pid: children[0]!.pid!, stop, transactions, output: () => output.join('') };
+    if ((await fetch(`${base}/health`).catch(() => undefined))?.ok) return { base, pid: children[0]!.pid!, dbUrl: db.url, stop, transactions, output: () => output.join('') };
     await new Promise((r) => setTimeout(r, 100));
   }
   await stop();
@@ -171,6 +175,9 @@ async function assistantWithKnowledge(base: string): Promise<Assistant> {
 }
 
 interface Turn {
+  runId: string;
+  /** Wall-clock marks (Date.now(), comparable with the database's timestamps on this machine). */
+  marks: { started: number; messagePosted: number; runPosted: number; streamOpened: number; firstDelta?: number };
   /** From the start of the message POST to the first `delta` read; undefined when none came. */
   ttftMs?: number;
   /** From the run's creation (its POST answered) to the first `delta`. */
@@ -206,17 +213,26 @@ async function ask(base: string, who: { token?: string; sessionToken?: string },
   const prefix = visitor ? `/threads/public/${threadId}` : `/threads/${threadId}`;
   const session = visitor ? { session_token: who.sessionToken } : {};
   const started = performance.now();
+  const marks: Turn['marks'] = { started: Date.now(), messagePosted: 0, runPosted: 0, streamOpened: 0 };
   await call(base, `${prefix}/messages`, { token: who.token, body: { content: question, ...session } });
+  marks.messagePosted = Date.now();
   const run = await call<{ run_id: string }>(base, `${prefix}/runs`, { token: who.token, body: { assistant_id: assistant.externalId, ...session } });
   const runCreated = performance.now();
+  marks.runPosted = Date.now();
   let firstDelta: number | undefined;
   const response = await fetch(`${base}${prefix}/runs/${run.run_id}/stream${visitor ? `?session_token=${who.sessionToken}` : ''}`, {
     headers: who.token ? { authorization: `Bearer ${who.token}` } : {},
   });
   if (!response.ok) throw new HttpError(`stream: ${response.status}`);
-  const { outcome, deltas } = await readStream(response, () => (firstDelta = performance.now()));
+  marks.streamOpened = Date.now();
+  const { outcome, deltas } = await readStream(response, () => {
+    firstDelta = performance.now();
+    marks.firstDelta = Date.now();
+  });
   const ended = performance.now();
   return {
+    runId: run.run_id,
+    marks,
     ttftMs: firstDelta === undefined ? undefined : firstDelta - started,
     ttftFromRunMs: firstDelta === undefined ? undefined : firstDelta - runCreated,
     completeMs: ended - started,
@@ -291,6 +307,66 @@ async function builtinFigures() {
   }
 }
 
+/** CPU time (user + system) the process has used so far, from /proc (Linux); 0 where that cannot be read. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of the line, counted in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Where the overhead goes, per turn of the paced run (p50 / p95 of each step, ms), from the client's
+ * marks and the event log's own timestamps (one machine, one clock):
+ *  - message_post: the message POST, as the client waits for it;
+ *  - run_post: the run POST;
+ *  - to_worker_start: from the RunRequested append to the worker's RunStarted append (relay, bus,
+ *    reading the thread, deciding the start);
+ *  - worker_before_model: the worker's own time from RunRequested to its first token, less the model's
+ *    FIRST_TOKEN_DELAY_MS (relay, bus, thread read, assistant, retrieval, the HTTP call to the model);
+ *  - delivery: from the worker's first token to the client reading it (hub, SSE, socket), with the
+ *    stream's opening overlapping the model's time.
+ */
+async function overheadPhases(dbUrl: string, turns: Turn[]) {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ run_id: string; type: string; at: Date; first_token_ms: number | null }>(
+      `SELECT data->>'runId' AS run_id, event_type AS type, created_at AS at, (data->>'firstTokenMs')::float AS first_token_ms
+       FROM events WHERE event_type IN ('RunRequested', 'RunStarted', 'RunCompleted') AND data->>'runId' = ANY($1)`,
+      [turns.map((t) => t.runId)],
+    );
+    const byRun = new Map<string, Record<string, { at: number; firstTokenMs: number | null }>>();
+    for (const row of rows) {
+      const events = byRun.get(row.run_id) ?? {};
+      events[row.type] = { at: row.at.getTime(), firstTokenMs: row.first_token_ms };
+      byRun.set(row.run_id, events);
+    }
+    const steps: Record<string, (number | undefined)[]> = { message_post: [], run_post: [], to_worker_start: [], worker_before_model: [], delivery: [] };
+    for (const turn of turns) {
+      const events = byRun.get(turn.runId) ?? {};
+      const requested = events.RunRequested?.at;
+      const firstToken = events.RunCompleted?.firstTokenMs ?? undefined;
+      steps.message_post!.push(turn.marks.messagePosted - turn.marks.started);
+      steps.run_post!.push(turn.marks.runPosted - turn.marks.messagePosted);
+      steps.to_worker_start!.push(requested !== undefined && events.RunStarted ? events.RunStarted.at - requested : undefined);
+      steps.worker_before_model!.push(firstToken !== undefined ? firstToken - FIRST_TOKEN_DELAY_MS : undefined);
+      steps.delivery!.push(requested !== undefined && firstToken !== undefined && turn.marks.firstDelta ? turn.marks.firstDelta - (requested + firstToken) : undefined);
+    }
+    return Object.fromEntries(
+      Object.entries(steps).map(([step, values]) => {
+        const ordered = sorted(values);
+        return [step, { p50: round(percentile(ordered, 50)), p95: round(percentile(ordered, 95)) }];
+      }),
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 /** The OpenAI adapter against the local stand-in whose "model" takes FIRST_TOKEN_DELAY_MS to its first token. */
 async function overheadFigures() {
   const words = 'Employees must report a suspected security incident to the security team within one hour [1].'.split(' ');
@@ -311,11 +387,22 @@ async function overheadFigures() {
         [`${prefix}overhead_from_run_created_ms_p95`]: round(percentile(fromRun, 95)),
       };
     };
+    const cpuBefore = cpuMs(kesher.pid);
+    const transactionsBefore = await kesher.transactions();
     const paced = await concurrentConversations(kesher.base, assistant, { thinkMs: THINK_MS });
+    const pacedTurns = paced.length + CONVERSATIONS;
+    const work = {
+      // What a turn costs whatever else the machine is doing (the latencies above depend on that too).
+      overhead_server_cpu_ms_per_turn: round((cpuMs(kesher.pid) - cpuBefore) / pacedTurns),
+      overhead_db_transactions_per_turn: round(((await kesher.transactions()) - transactionsBefore) / pacedTurns),
+    };
+    const phases = await overheadPhases(kesher.dbUrl, paced);
     const saturated = await concurrentConversations(kesher.base, assistant);
     const single = await concurrentConversations(kesher.base, assistant, { conversations: 1 });
     return {
       ...overhead(paced, ''),
+      overhead_phases_ms: phases,
+      ...work,
       ...overhead(saturated, 'saturated_'),
       ...overhead(single, 'single_'),
       overhead_first_token_delay_ms: FIRST_TOKEN_DELAY_MS,
