@@ -50,7 +50,7 @@ describe.skipIf(!gate.available)(`read models applied in batches${gate.available
     platform = await createPostgresPlatform();
     const next = random(42);
     const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
-    const threads = Array.from({ length: 40 }, (_, i) => ({ id: `thread_${i}`, owner: `owner${i % 3}`, visitor: i % 4 === 0, runs: 0, messages: [] as string[], open: true }));
+    const threads = Array.from({ length: 40 }, (_, i) => ({ id: `thread_${i}`, owner: `owner${i % 3}`, visitor: i % 4 === 0, runs: 0, messages: [] as string[], open: true, takenOver: false }));
     let clock = Date.UTC(2026, 0, 31, 23, 0, 0);
     const act = async (thread: (typeof threads)[number], command: ThreadCommand) => {
       const handled = await platform.handle(threadDecider, streamIds.thread(thread.id), command, {
@@ -74,6 +74,8 @@ describe.skipIf(!gate.available)(`read models applied in batches${gate.available
             visitorSessionHash: thread.visitor ? 'a'.repeat(64) : null,
             isPublic: thread.visitor,
             channel: thread.visitor ? 'embed' : 'app',
+            // Some customers' conversations come through a channel that names them (one inbox).
+            ...(thread.visitor && Number(thread.id.split('_')[1]) % 8 === 0 ? { contact: { integrationId: 'int_test', chatId: thread.id, name: `Customer ${thread.id}` } } : {}),
           },
         }),
       ),
@@ -90,6 +92,15 @@ describe.skipIf(!gate.available)(`read models applied in batches${gate.available
             await act(thread, { type: 'DeleteThread', data: { requester: who } });
           } else if (roll < 0.15) {
             await act(thread, { type: 'RenameThread', data: { requester: who, title: `Title ${round}` } });
+          } else if (roll < 0.35 && thread.visitor) {
+            // The owner takes the customer's conversation over and replies, or hands it back.
+            thread.takenOver = !thread.takenOver;
+            await act(thread, { type: thread.takenOver ? 'TakeOverThread' : 'HandBackThread', data: { ownerId: thread.owner } });
+            if (thread.takenOver) {
+              const messageId = `owner_${thread.id}_${round}`;
+              thread.messages.push(messageId);
+              await act(thread, { type: 'PostOwnerReply', data: { ownerId: thread.owner, messageId, text: `Owner ${round}`, language: 'en' } });
+            }
           } else if (roll < 0.25 && thread.messages.length) {
             await act(thread, {
               type: 'GiveFeedback',
@@ -99,6 +110,7 @@ describe.skipIf(!gate.available)(`read models applied in batches${gate.available
             const messageId = `msg_${thread.id}_${round}`;
             thread.messages.push(messageId);
             await act(thread, { type: 'PostUserMessage', data: { requester: who, messageId, text: `Question ${round}`, language: 'en', chatLimit: 100 } });
+            if (thread.takenOver) return;
             const runId = `run_${thread.id}_${thread.runs++}`;
             const deadlineAt = new Date(clock + 45_000).toISOString();
             await act(thread, { type: 'RequestRun', data: { requester: who, runId, assistantId: `assistant-${thread.owner}`, deadlineAt, now: new Date(clock).toISOString() } });
