@@ -380,7 +380,7 @@ export const ConversationAutomationSchema = z.object({
 export type ConversationAutomationDto = z.infer<typeof ConversationAutomationSchema>;
 export const ThreadIdParamSchema = z.object({ threadId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'Invalid thread id') });
 
-/** GET /workflows/stats?days=: how often each workflow fired and how its actions fared (analytics). */
+/** GET /workflows/stats?days=: how often a visitor's message fired each workflow (turns it stayed in force are not counted) and how the actions fared (analytics). */
 export const WorkflowStatsQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) });
 export const WorkflowStatsSchema = z.object({
   days: z.number().int(),

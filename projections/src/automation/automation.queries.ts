@@ -98,12 +98,12 @@ export function automationQueries(db: Queryable) {
       );
       return rows.map((r) => ({ callId: r.call_id, runId: r.run_id, threadId: r.thread_id, actionId: r.action_id, title: r.title, success: r.success, statusCode: r.status_code, durationMs: Number(r.duration_ms), error: r.error, calledAt: iso(r.called_at) }));
     },
-    /** Per workflow and per action of the owner's conversations since `since`: how often they fired or ran (analytics). */
+    /** Per workflow and per action of the owner's conversations since `since`: how often a message fired them (turns it merely stayed in force are not counted) and how the calls fared (analytics). */
     async stats(ownerId: string, since: Date) {
       const workflows = await db.query<{ workflow_id: string; title: string; fired: string | number; conversations: string | number; last_fired_at: Date | string | null }>(
         `SELECT f.workflow_id, max(f.title) AS title, count(*) AS fired, count(DISTINCT f.thread_id) AS conversations, max(f.fired_at) AS last_fired_at
          FROM automation_firings f JOIN threads t ON t.id = f.thread_id
-         WHERE t.assistant_owner_id = $1 AND f.fired_at >= $2 GROUP BY f.workflow_id ORDER BY count(*) DESC, f.workflow_id`,
+         WHERE t.assistant_owner_id = $1 AND f.fired_at >= $2 AND f.matched_on <> 'continued' GROUP BY f.workflow_id ORDER BY count(*) DESC, f.workflow_id`,
         [ownerId, since.toISOString()],
       );
       const actions = await db.query<{ action_id: string; title: string; calls: string | number; failed: string | number; avg_duration_ms: string | number }>(
