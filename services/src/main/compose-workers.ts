@@ -125,7 +125,7 @@ export async function composeWorkers(
       filesOf: async (ownerId, assistantId) => (await knowledge.reads.listFiles(ownerId, assistantId)).map((file) => file.id),
       threadsOf: async (ownerId, assistantId) => (await threads.threadsOfAssistant(ownerId, assistantId)).map((thread) => thread.id),
     }),
-    allowances: createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf: createPlanBook(platform.config) }),
+    allowances: createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf: livePlanBook(platform) }),
     groupId: groups.assistantErasure,
   });
   return {

@@ -98,14 +98,6 @@ export const ConfigSchema = z.object({
   STRIPE_SECRET_KEY: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
   STRIPE_API_URL: z.preprocess(unsetIfEmpty, z.string().url().optional()),
-  /**
-   * Stripe: with a secret key, checkout, the portal and cancelling go through Stripe and its webhooks
-   * (signed with STRIPE_WEBHOOK_SECRET) drive subscriptions; without one, the built-in test payment page
-   * takes test cards. STRIPE_API_URL points the client elsewhere (tests: a local stand-in of Stripe's API).
-   */
-  STRIPE_SECRET_KEY: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
-  STRIPE_WEBHOOK_SECRET: z.preprocess(unsetIfEmpty, z.string().min(1).optional()),
-  STRIPE_API_URL: z.preprocess(unsetIfEmpty, z.string().url().optional()),
   /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
   /** Attempts a bus message gets (a throwing handler, or a process that died handling it) before it is parked as a dead letter. */
