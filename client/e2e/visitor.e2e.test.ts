@@ -115,7 +115,8 @@ describe('the public chat on a phone', () => {
       await expect.poll(() => tab.getByRole('button', { name: chatHe.send }).isEnabled()).toBe(true);
       await input.press('Enter');
       await tab.locator('.chat-msg-user').getByText(question).waitFor();
-      await expect.poll(() => tab.locator('.chat-msg-assistant').count()).toBe(questions.indexOf(question) + 1);
+      // The answer is a whole chat turn away (on a busy machine more than the poll's default second).
+      await expect.poll(() => tab.locator('.chat-msg-assistant').count(), { timeout: 15_000 }).toBe(questions.indexOf(question) + 1);
     }
     const log = await tab.locator('.chat-log').evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
     expect(log.scroll).toBeGreaterThan(log.client);
