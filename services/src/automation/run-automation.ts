@@ -20,6 +20,8 @@ export interface RunAutomationDeps {
   /** The one guarded outbound fetch (the crawler's SSRF guard). */
   fetch: OutboundFetch;
   clock?: () => Date;
+  /** A record that could not be written (the run goes on: a note about a run never costs the visitor the answer). */
+  onError?: (error: unknown) => void;
 }
 
 export interface RunContext {
@@ -34,7 +36,7 @@ export function createRunAutomation(deps: RunAutomationDeps) {
   const clock = deps.clock ?? (() => new Date());
   const actor: Actor = { kind: 'system', id: 'ai-runner' };
 
-  async function record(context: RunContext, events: readonly KesherEvent[]) {
+  async function record(context: RunContext, events: readonly KesherEvent[]): Promise<void> {
     await deps.eventStore.appendToStream(
       streamIds.thread(context.threadId),
       events.map((event) => ({
@@ -46,17 +48,19 @@ export function createRunAutomation(deps: RunAutomationDeps) {
     );
   }
 
+  const noted = (write: Promise<void>) => write.catch((error: unknown) => deps.onError?.(error));
+
   return {
     /** The workflow in force for this run, recorded (the conversation view and analytics read it). */
     async workflowFired(context: RunContext, behaviour: AssistantBehaviour) {
       const workflow = behaviour.workflow;
       if (!workflow) return;
-      await record(context, [
+      await noted(record(context, [
         {
           type: 'WorkflowFired',
           data: { threadId: context.threadId, runId: context.runId, workflowId: workflow.id, title: workflow.title, score: workflow.score, matchedOn: workflow.matchedOn, matchedPhrases: workflow.matchedPhrases },
         },
-      ]);
+      ]));
     },
 
     /**
@@ -76,12 +80,8 @@ export function createRunAutomation(deps: RunAutomationDeps) {
         const offered = new Map(behaviour.tools.map((tool) => [tool.id, tool]));
         for (const action of behaviour.workflow?.actions ?? []) offered.set(action.id, action);
         // Recorded while the calls are made (the run reads requires_action): the round trip does not wait for the write.
-        const required = record(context, [
-          {
-            type: 'RunActionsRequired',
-            data: { threadId: context.threadId, runId: context.runId, calls: calls.map((call) => ({ callId: call.callId, actionId: call.actionId, title: offered.get(call.actionId)?.title ?? call.actionId, arguments: call.arguments })) },
-          },
-        ]);
+        const asked = calls.map((call) => ({ callId: call.callId, actionId: call.actionId, title: offered.get(call.actionId)?.title ?? call.actionId, arguments: call.arguments }));
+        const required = noted(record(context, [{ type: 'RunActionsRequired', data: { threadId: context.threadId, runId: context.runId, calls: asked } }]));
         const calling = Promise.all(
           calls.map(async (call): Promise<ToolResult> => {
             const action = offered.get(call.actionId);
@@ -94,27 +94,25 @@ export function createRunAutomation(deps: RunAutomationDeps) {
           }),
         );
         const [results] = await Promise.all([calling, required]);
-        track(record(
-          context,
-          results.map((result) => ({
-            type: 'ActionCalled' as const,
-            data: {
-              threadId: context.threadId,
-              runId: context.runId,
-              callId: result.callId,
-              actionId: result.actionId,
-              title: result.title,
-              success: result.success,
-              statusCode: result.statusCode,
-              durationMs: result.durationMs ?? 0,
-              error: result.success ? null : result.message,
-            },
-          })),
-        ));
+        const outcomes = results.map((result) => ({
+          type: 'ActionCalled' as const,
+          data: {
+            threadId: context.threadId,
+            runId: context.runId,
+            callId: result.callId,
+            actionId: result.actionId,
+            title: result.title,
+            success: result.success,
+            statusCode: result.statusCode,
+            durationMs: result.durationMs ?? 0,
+            error: result.success ? null : result.message,
+          },
+        }));
+        track(noted(record(context, outcomes)));
         return results;
       };
       return Object.assign(run, {
-        /** Resolves once every call's outcome is recorded (throws if a record failed). */
+        /** Resolves once every call's outcome is recorded (or reported as not recorded). */
         settled: async () => {
           await Promise.all([...pending]);
         },
