@@ -428,4 +428,29 @@ describe.skipIf(!gate.available)(`channels: Telegram, WhatsApp, Instagram and th
     expect(statuses[20]).toBe(429);
     expect((await standIns.telegramUpdate(quiet.token, telegramTextUpdate(950, 1201, 'Hello'))).status).toBe(200);
   });
+
+  it("a widget visitor's conversation taken over: the assistant is refused with why, the owner's reply is in the visitor's thread", async () => {
+    const owner = await ownerWithFacts();
+    const auth = { authorization: owner.authorization };
+    const shareToken = (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${owner.id}/generate-share-token`, headers: auth })).json().share_token as string;
+    const externalId = (await h.app.inject({ url: `/api/v1/assistants/${owner.id}`, headers: auth })).json().openai_assistant_id as string;
+    const session = 'e'.repeat(64);
+    const started = await h.app.inject({ method: 'POST', url: '/api/v1/threads/public', payload: { assistant_id: owner.id, share_token: shareToken, session_token: session, channel: 'embed' } });
+    expect(started.statusCode).toBe(201);
+    const threadId = started.json().thread_id as string;
+    await h.app.inject({ method: 'POST', url: `/api/v1/threads/public/${threadId}/messages`, payload: { content: 'Can someone call me?', session_token: session } });
+
+    await expect.poll(async () => ((await h.app.inject({ url: '/api/v1/inbox?channel=embed', headers: auth })).json().data as unknown[]).length, within).toBe(1);
+    expect((await h.app.inject({ method: 'POST', url: `/api/v1/threads/${threadId}/takeover`, headers: auth })).json().taken_over).toBe(true);
+    const refused = await h.app.inject({ method: 'POST', url: `/api/v1/threads/public/${threadId}/runs`, payload: { assistant_id: externalId, session_token: session } });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toBe('The owner has taken over this conversation; the assistant does not answer it until it is handed back.');
+
+    expect((await h.app.inject({ method: 'POST', url: `/api/v1/threads/${threadId}/owner-reply`, headers: auth, payload: { content: 'Sure, I will call you in 5 minutes.' } })).statusCode).toBe(201);
+    const seen = (await h.app.inject({ url: `/api/v1/threads/public/${threadId}/messages?session_token=${session}` })).json().data as { role: string; run_id: string | null; content: { text: { value: string } }[] }[];
+    expect(seen.map((m) => [m.role, m.run_id, m.content[0]!.text.value])).toEqual([
+      ['user', null, 'Can someone call me?'],
+      ['assistant', null, 'Sure, I will call you in 5 minutes.'],
+    ]);
+  });
 });
