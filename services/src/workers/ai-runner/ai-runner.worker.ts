@@ -127,9 +127,10 @@ export function createAiRunner(deps: AiRunnerDeps) {
               return undefined;
             })
         : Promise.resolve(undefined);
-    const retrieveFor = async (behaviour: AssistantBehaviour | undefined, q: string) => {
+    const retrieveFor = async (behaviour: AssistantBehaviour | undefined, asked: string) => {
       const sources = behaviour?.knowledgeSources;
-      const passages = await deps.retrieve({ assistantId: run.assistantId, question: q, k: sources ? k * 8 : k });
+      // Restricted: retrieved wider, then only the sources' passages kept.
+      const passages = await deps.retrieve({ assistantId: run.assistantId, question: asked, k: sources ? k * 8 : k });
       return sources ? restrictToSources(passages, sources).slice(0, k) : passages;
     };
     const [assistant, retrieved, behaviour] = await Promise.all([
@@ -172,7 +173,14 @@ export function createAiRunner(deps: AiRunnerDeps) {
         signal: controller.signal,
         ...(behaviour ? { behaviour } : {}),
         // Actions are recorded after the run's start, so the run reads in_progress → requires_action → in_progress.
-        ...(toolRunner ? { runTools: async (calls: Parameters<typeof toolRunner>[0]) => (await recordedStart(), toolRunner(calls)) } : {}),
+        ...(toolRunner
+          ? {
+              runTools: async (calls: Parameters<typeof toolRunner>[0]) => {
+                await recordedStart();
+                return toolRunner(calls);
+              },
+            }
+          : {}),
       };
       for await (const delta of untilAborted(deps.provider.answer(request), controller.signal)) {
         if (delta.kind === 'usage') usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
