@@ -7,6 +7,8 @@ import { createRouter } from './app/router';
 import { initI18n } from './lib/i18n';
 import { whenIdle, yieldToMain } from './lib/main-thread';
 import { registerServiceWorker } from './lib/pwa';
+// The Hebrew of the owner pages' own server texts (Drive, channels, automation); the visitor entry has no need of it.
+import './lib/server-texts-more';
 import { en } from './locales/en';
 import { he } from './locales/he';
 

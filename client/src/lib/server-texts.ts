@@ -212,6 +212,19 @@ export function pageLanguage(): Language {
   return lang === 'en' || lang === 'he' ? lang : storedLanguage();
 }
 
+/** Texts with several values in them (the owner app's automation checks): each value is said in Hebrew too when it is a known text. */
+type MultiTemplate = { pattern: RegExp; he: (...parts: string[]) => string };
+const MORE_TEMPLATES: MultiTemplate[] = [];
+
+/**
+ * Adds the Hebrew of texts only the owner app shows (Drive, channels, automation: server-texts-more.ts),
+ * registered by the owner entry, so the visitor pages' bundle does not carry them.
+ */
+export function registerServerTexts(more: { exact: Record<string, string>; templates: MultiTemplate[] }) {
+  Object.assign(EXACT, more.exact);
+  MORE_TEMPLATES.push(...more.templates);
+}
+
 /** One server text in the given language (English: as the server said it). */
 export function serverText(detail: string, language: Language = pageLanguage()): string {
   if (language === 'en') return detail;
@@ -220,6 +233,10 @@ export function serverText(detail: string, language: Language = pageLanguage()):
   for (const template of TEMPLATES) {
     const match = template.pattern.exec(detail.trim());
     if (match) return template.he(match[1]!);
+  }
+  for (const template of MORE_TEMPLATES) {
+    const match = template.pattern.exec(detail.trim());
+    if (match) return template.he(...match.slice(1).map((part) => serverText(part!, language)));
   }
   return detail;
 }
