@@ -5,9 +5,11 @@ import { createOpenAiProvider } from '../chat/openai.provider.js';
 import { startTestServer, type TestServer } from '../outbound/testing/test-server.js';
 import { createApiHarness, type ApiHarness } from '../testing/api-harness.js';
 import { startOpenAiStandIn, type OpenAiStandIn } from '../testing/openai-stand-in.js';
+import { kafkaAvailability } from '../testing/kafka.js';
 import { postgresAvailability } from '../testing/test-database.js';
 
 const postgres = await postgresAvailability();
+const kafka = postgres.available ? await kafkaAvailability() : postgres;
 const within = { timeout: 60_000, interval: 30 };
 const env = { OUTBOUND_ALLOWLIST: '127.0.0.1' };
 const SECRET = 'Bearer shop-secret-9876';
@@ -148,6 +150,21 @@ describe.skipIf(!postgres.available)(`automation in runs${postgres.available ? '
       const calls = await automationQueries(h.platform.sql).actionCalls(answer.threadId);
       expect(calls[0]?.success).toBe(false);
       expect(calls[0]?.error).toMatch(/^The address was refused: /);
+    });
+  });
+
+  describe.skipIf(!kafka.available)(`across processes on Kafka (API, projector and workers apart)${kafka.available ? '' : ` (not run: ${kafka.reason})`}`, () => {
+    let h: ApiHarness;
+    beforeAll(async () => {
+      h = await createApiHarness({ env, bus: 'kafka', topology: 'split' });
+    }, 180_000);
+    afterAll(async () => h?.close());
+
+    it('the secret sealed by the API opens in the workers, and the action runs in the conversation', { timeout: 180_000 }, async () => {
+      const owner = await setUp(h, shop);
+      const first = await ask(h, owner, null, 'where is my order? it is A-55');
+      expect(first.text).toContain('- id: A-55');
+      expect(first.text).toContain('- status: shipped');
     });
   });
 
