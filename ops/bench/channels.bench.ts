@@ -4,7 +4,9 @@
  * with the WhatsApp Cloud API played by the local stand-in. Deliveries are signed with the app secret and
  * posted over real HTTP, as Meta posts them.
  *
- * - webhook_ack_p99_ms: a signed delivery posted → its 200 (verified, recorded as an event, answered).
+ * - webhook_ack_p99_ms: a signed delivery posted → its 200 (verified, recorded as an event, answered),
+ *   while the answers to other deliveries are being made in the same process; `webhook_ack_quiet_…`: the same
+ *   with nothing else going on, beside GET /health (`health_…`), which shows what the machine's load costs.
  * - reply_p95_ms: the delivery posted → the answer received by the stand-in's /messages endpoint.
  * - duplicates_answered: 1,000 deliveries of which 20 % repeat an earlier one (Meta's redelivery),
  *   shuffled and posted 20 at a time; answers beyond one per message.
@@ -16,7 +18,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { plans } from '@kesher/contracts';
 import { createApiHarness } from '@kesher/services/testing/api-harness';
-import { startChannelStandIns, whatsappTextDelivery } from '@kesher/services/channels/testing/channel-stand-ins';
+import { startChannelStandIns, whatsappStatusDelivery, whatsappTextDelivery } from '@kesher/services/channels/testing/channel-stand-ins';
 import { metaSignature } from '@kesher/services/channels/meta/meta-signature';
 import { peakRssMb, percentile, round, writeResults } from './bench-kit.js';
 
@@ -108,7 +110,23 @@ try {
     await standIns.waitForSent(1, `1999000${i}`);
   });
 
-  // Latency: one message per customer, a few customers writing at once.
+  // The same path with nothing else going on: delivery statuses (recorded, nothing to answer), one at a
+  // time, beside the API's cheapest call — what the machine's load alone costs a request.
+  const quietAcks: number[] = [];
+  const health: number[] = [];
+  for (let i = 0; i < 150; i++) {
+    const started = performance.now();
+    await (await fetch(`${base}/api/v1/health`)).arrayBuffer();
+    health.push(performance.now() - started);
+    const raw = JSON.stringify(whatsappStatusDelivery(PHONE_NUMBER_ID, `wamid.status${i}`, 'delivered', '19990000'));
+    const posted = performance.now();
+    const response = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, APP_SECRET) }, body: raw });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`status delivery answered ${response.status}`);
+    quietAcks.push(performance.now() - posted);
+  }
+
+  // Latency: one message per customer, a few customers writing at once (acks measured while answers are made).
   const acks: number[] = [];
   const replies: number[] = [];
   await pool(Array.from({ length: LATENCY_DELIVERIES }, (_, i) => i), LATENCY_IN_FLIGHT, async (i) => {
@@ -139,12 +157,18 @@ try {
   const unanswered = deliveries.filter((d) => !perChat.has(d.from)).length;
 
   acks.sort((a, b) => a - b);
+  quietAcks.sort((a, b) => a - b);
+  health.sort((a, b) => a - b);
   replies.sort((a, b) => a - b);
   writeResults('channels', {
     setup: 'one process (API, projector, relay, ai-runner, channels worker; in-process bus) on Postgres; built-in engine answering from a file; WhatsApp Cloud API stand-in; signed deliveries over HTTP',
     webhook_ack_p50_ms: round(percentile(acks, 50)),
     webhook_ack_p99_ms: round(percentile(acks, 99)),
     webhook_ack_goal_ms: 20,
+    webhook_ack_quiet_p50_ms: round(percentile(quietAcks, 50)),
+    webhook_ack_quiet_p99_ms: round(percentile(quietAcks, 99)),
+    health_p50_ms: round(percentile(health, 50)),
+    health_p99_ms: round(percentile(health, 99)),
     reply_p50_ms: round(percentile(replies, 50)),
     reply_p95_ms: round(percentile(replies, 95)),
     reply_goal_ms: 300,
