@@ -72,6 +72,6 @@ describe('the plain HTTP transport behind the guarded fetch (API actions)', () =
     expect(bomb.truncated).toBe(true);
     const started = Date.now();
     expect((await refusal(guarded('127.0.0.1')({ url: server.url('/slow'), timeoutMs: 300 }))).reason).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(1_900); // the server answers at 2 s
   });
 });

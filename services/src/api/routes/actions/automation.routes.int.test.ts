@@ -198,7 +198,7 @@ describe.skipIf(!postgres.available)(`workflows, guidelines, actions and externa
     const slow = ActionSchema.parse((await call(a.authorization, 'POST', '/actions', { title: 'Slow', endpoint_name: 'shop', api_endpoint: '/slow' })).json());
     const started = Date.now();
     expect((await call(a.authorization, 'POST', `/actions/${slow.id}/test`, { test_inputs: {}, assistant_id: assistant })).json()).toMatchObject({ success: false, message: 'The API did not answer within 500 ms' });
-    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(Date.now() - started).toBeLessThan(2_900); // the stand-in answers at 3 s
 
     // Sending the masked value back keeps the secret; deleting removes the configuration.
     const kept = await call(a.authorization, 'POST', `/external-api/assistants/${assistant}/config`, { endpoints: [{ ...dto.endpoints[0], timeout_ms: 800 }] });
