@@ -85,6 +85,15 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
     }
   }
 
+  /** Tells the channel the connection ended (Telegram: deleteWebhook); best effort, Kesher stops answering it anyway. */
+  async function forget(integrationId: string, account: IntegrationRow['account'], sealedSecrets: string) {
+    try {
+      await deps.adapters[account.kind].disconnect(account, deps.secrets.open(integrationId, sealedSecrets));
+    } catch (error) {
+      deps.log?.(`${CHANNEL_NAMES[account.kind]} refused to end the connection ${integrationId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   async function current(ownerId: string, assistant: AssistantRow, kind: ChannelKind) {
     const row = await deps.queries.activeIntegration(ownerId, assistant.id, kind);
     if (!row) throw new ApiError(404, integrationMessages.notConnected[kind]);
@@ -127,19 +136,11 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
       // Another bot was connected before: its webhook no longer leads anywhere, so Telegram is told to stop.
       if (before.state.status === 'connected' && before.state.integration.account.kind === 'telegram' && connected.account.kind === 'telegram') {
         const old = before.state.integration;
-        if (old.account.kind === 'telegram' && old.account.botId !== connected.account.botId) await this.forget(old.integrationId, old.account, old.sealedSecrets);
+        if (old.account.kind === 'telegram' && old.account.botId !== connected.account.botId) await forget(old.integrationId, old.account, old.sealedSecrets);
       }
       if (appended) await deps.awaitReadModels(appended.position, ['ChannelConnected']);
       if (before.state.status === 'connected') deps.onEnded?.(before.state.integration.integrationId);
       return toDto(await current(ownerId, assistant, kind));
-    },
-
-    async forget(integrationId: string, account: IntegrationRow['account'], sealedSecrets: string) {
-      try {
-        await deps.adapters[account.kind].disconnect(account, deps.secrets.open(integrationId, sealedSecrets));
-      } catch (error) {
-        deps.log?.(`${CHANNEL_NAMES[account.kind]} refused to end the connection ${integrationId}: ${error instanceof Error ? error.message : String(error)}`);
-      }
     },
 
     async read(ownerId: string, assistant: AssistantRow, kind: ChannelKind) {
@@ -149,7 +150,7 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
     async disconnect(context: CommandContext, ownerId: string, assistant: AssistantRow, kind: ChannelKind) {
       const row = await current(ownerId, assistant, kind);
       const { appended } = await deps.handle(channelIntegrationDecider, channelStreams.integration(assistant.id, kind), { type: 'DisconnectChannel', data: { ownerId, kind } }, context);
-      await this.forget(row.integration_id, row.account, row.sealed_secrets);
+      await forget(row.integration_id, row.account, row.sealed_secrets);
       if (appended) await deps.awaitReadModels(appended.position, ['ChannelDisconnected']);
       deps.onEnded?.(row.integration_id);
       return { success: true as const, detail: integrationMessages.disconnected[kind] };

@@ -48,7 +48,7 @@ export const channelWebhookRoutes =
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
     const rateLimit = { max: deps.perMinute, timeWindow: 60_000, keyGenerator: (request: { params: unknown }) => `webhook:${(request.params as { integrationId?: string }).integrationId ?? ''}` };
-    const hidden = (summary: string) => ({ summary, tags: ['channels'], params: Params });
+    const webhookSchema = (summary: string) => ({ summary, tags: ['channels'], params: Params });
 
     async function integrationOf(integrationId: string): Promise<IntegrationRow> {
       const row = await deps.queries.integration(integrationId);
@@ -69,7 +69,7 @@ export const channelWebhookRoutes =
       }
     };
 
-    app.post('/channels/telegram/:integrationId/webhook', { schema: hidden('Telegram updates for one connected bot'), config: { rateLimit } }, async (request, reply) => {
+    app.post('/channels/telegram/:integrationId/webhook', { schema: webhookSchema('Telegram updates for one connected bot'), config: { rateLimit } }, async (request, reply) => {
       const row = await integrationOf(request.params.integrationId);
       if (row.kind !== 'telegram') throw new ApiError(404, messages.notFound);
       const given = request.headers['x-telegram-bot-api-secret-token'];
@@ -83,7 +83,7 @@ export const channelWebhookRoutes =
     });
 
     for (const kind of ['whatsapp', 'instagram'] as const) {
-      app.get(`/channels/${kind}/:integrationId/webhook`, { schema: hidden(`Meta's webhook verification handshake for one ${kind} connection`), config: { rateLimit } }, async (request, reply) => {
+      app.get(`/channels/${kind}/:integrationId/webhook`, { schema: webhookSchema(`Meta's webhook verification handshake for one ${kind} connection`), config: { rateLimit } }, async (request, reply) => {
         const row = await integrationOf(request.params.integrationId);
         if (row.kind !== kind || !row.active) throw new ApiError(404, messages.notFound);
         const challenge = metaHandshake(request.query as Record<string, unknown>, secretsOf(row).webhookSecret);
@@ -91,7 +91,7 @@ export const channelWebhookRoutes =
         return reply.status(200).type('text/plain').send(challenge);
       });
 
-      app.post(`/channels/${kind}/:integrationId/webhook`, { schema: hidden(`Meta's ${kind} deliveries for one connection (signed)`), config: { rateLimit } }, async (request, reply) => {
+      app.post(`/channels/${kind}/:integrationId/webhook`, { schema: webhookSchema(`Meta's ${kind} deliveries for one connection (signed)`), config: { rateLimit } }, async (request, reply) => {
         const row = await integrationOf(request.params.integrationId);
         if (row.kind !== kind) throw new ApiError(404, messages.notFound);
         const signature = request.headers['x-hub-signature-256'];
