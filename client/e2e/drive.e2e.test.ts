@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGoogleStandIn, type GoogleStandIn } from '../../services/src/drive/testing/google-stand-in';
 import { apiClient } from './api';
-import { launchChromium, seriousViolations } from './browser';
+import { launchChromium, seriousViolations, signIn } from './browser';
 import { startKesher } from './server';
 
 /**
@@ -40,12 +40,7 @@ beforeAll(async () => {
   const api = apiClient(kesher.baseUrl, () => token);
   token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
   await api.call('/assistants/', { method: 'POST', body: JSON.stringify({ name: assistantName, description: 'Answers about the bakery.', instructions: 'Answer from the files.' }) });
-  // Drive needs a paid plan: bought the way the pricing page buys it, through the test payment page's form.
-  const checkout = await api.call<{ url: string }>('/subscriptions/checkout', { method: 'POST', body: JSON.stringify({ tier: 'pro', billing_period: 'monthly' }) });
-  const params = new URL(checkout.url, kesher.baseUrl).searchParams;
-  const form = new URLSearchParams({ ...Object.fromEntries(params), card_number: '4580458045804580', card_holder: 'Dana Levi', expiry: '12/30', cvv: '123' });
-  const paid = await fetch(`${kesher.baseUrl}/api/v1/subscriptions/tranzila-mock`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
-  expect(((await paid.json()) as { status: string }).status).toBe('success');
+  await api.subscribeWithTestCard();
 
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: kesher.baseUrl, isMobile: true, hasTouch: true });
@@ -64,11 +59,7 @@ afterAll(async () => {
 
 describe('Google Drive import', () => {
   it('connects Drive from Manage Files, comes back with the modal open, and imports the picked files', async () => {
-    await page.goto('/login');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    await page.waitForURL('**/dashboard');
+    await signIn(page, email, password);
     await page.getByRole('button', { name: 'Manage files' }).click();
     const modal = page.getByRole('dialog', { name: `Manage Files — ${assistantName}` });
     await modal.getByRole('button', { name: 'Connect Google Drive' }).click();

@@ -2,27 +2,12 @@ import type { AssistantDto } from '@kesher/contracts';
 import { act, renderHook, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sampleAssistant } from '@/test/fixtures';
 import { renderWithProviders, testQueryClient } from '@/test/render';
 import { useCreateAssistant } from '../api/create-assistant';
 import { DashboardPage } from './dashboard-page';
 
-const assistant = (id: number, name: string): AssistantDto => ({
-  id,
-  name,
-  description: 'Answers about the shop.',
-  instructions: 'Be kind.',
-  chat_limit: 100,
-  website_url: null,
-  avatar_url: null,
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-  user_id: 'u1',
-  openai_assistant_id: 'asst_abcdefghijklmnopqrstuvwx',
-  share_token: null,
-  telegram_integration: null,
-  web_crawler: { enabled: false, website_url: null, max_pages: 50, max_depth: 5, delete_orphaned_pages: false },
-  payment_processing: { enabled: false, sales_prompt: '' },
-});
+const assistant = sampleAssistant;
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 

@@ -1,27 +1,11 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, stubApi } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/render';
 import { DRIVE_TOKEN_KEY } from '../drive-token';
 import { DrivePicker } from './drive-picker';
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-type Handler = (body: Record<string, unknown>) => Response | Promise<Response>;
-
-/** The Drive calls as the server answers them (each test says how); every call is recorded with its body. */
-function stubApi(routes: Record<string, Handler>) {
-  const calls: { call: string; body: Record<string, unknown> }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const call = `${init.method} ${url.replace('/api/v1', '')}`;
-      const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
-      calls.push({ call, body });
-      const handler = routes[call];
-      return handler ? handler(body) : json({ detail: 'Not Found' }, 404);
-    }),
-  );
-  return calls;
-}
+const json = jsonResponse;
 
 const file = (id: string, name: string) => ({ id, name, mimeType: 'application/vnd.google-apps.document', size: null, modifiedTime: '2026-11-01T10:00:00.000Z' });
 

@@ -1,46 +1,17 @@
-import type { AssistantDto } from '@kesher/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toastStore } from '@/lib/toast-store';
+import { jsonResponse, sampleAssistant, stubApi as stubApiWith } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/render';
 import { IntegrationsPage } from './integrations-page';
 
-const assistant = (id: number, name: string): AssistantDto => ({
-  id,
-  name,
-  description: 'Answers about the shop.',
-  instructions: 'Be kind.',
-  chat_limit: 100,
-  website_url: null,
-  avatar_url: null,
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-  user_id: 'u1',
-  openai_assistant_id: 'asst_abcdefghijklmnopqrstuvwx',
-  share_token: null,
-  telegram_integration: null,
-  web_crawler: { enabled: false, website_url: null, max_pages: 50, max_depth: 5, delete_orphaned_pages: false },
-  payment_processing: { enabled: false, sales_prompt: '' },
-});
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = jsonResponse;
+const assistant = sampleAssistant;
 const whatsapp = { phone_number: '+972 50-000-0000', business_name: 'Crumb', is_active: true, webhook_url: 'https://kesher.test/api/v1/webhooks/whatsapp/1', webhook_verify_token: 'verify-abc', phone_number_id: '1055', business_account_id: null, access_token_masked: '********9xYz', connected_at: 1 };
 const telegram = { is_active: true, bot_username: 'crumb_bot', bot_token_masked: '********AbCd', webhook_url: 'https://kesher.test/api/v1/webhooks/telegram/1', connected_at: 1 };
 
-function stubApi(routes: Record<string, (body: Record<string, unknown>) => Response>) {
-  const calls: { call: string; body: Record<string, unknown> }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      const call = `${init.method} ${url.replace('/api/v1', '')}`;
-      const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
-      calls.push({ call, body });
-      const handler = routes[call];
-      return handler ? handler(body) : json({ detail: 'Telegram integration not found' }, 404);
-    }),
-  );
-  return calls;
-}
+const stubApi = (routes: Parameters<typeof stubApiWith>[0]) => stubApiWith(routes, () => json({ detail: 'Telegram integration not found' }, 404));
 
 describe('IntegrationsPage', () => {
   beforeEach(() => localStorage.setItem('firebaseToken', 'a-long-enough-token'));
