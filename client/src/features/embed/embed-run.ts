@@ -1,6 +1,4 @@
-import type { ChatAccess } from '@/lib/chat-core/chat-access';
-import type { ChatMessage, ChatRun } from '@/lib/chat-core/chat-messages';
-import { followRun, type PollSchedule, pollRun, type RunEnd } from '@/lib/chat-core/follow-run';
+import type { PollSchedule } from '@/lib/chat-core/follow-run';
 
 /**
  * How the embed page waits for an answer (spec part 2 §4, §9): the SSE stream first; when it is not
@@ -26,32 +24,12 @@ export function embedPollSchedule(random: () => number = Math.random): number[] 
   return Array.from({ length: EMBED_POLL_MAX_ATTEMPTS }, (_, attempt) => embedPollDelay(attempt, random()));
 }
 
-export type EmbedRunOutcome =
-  | { kind: 'completed'; message: ChatMessage | null }
-  | { kind: 'failed' }
-  /** The server gave up on the run (its deadline), or 45 checks went by without an end. */
-  | { kind: 'timeout' };
-
-export interface EmbedPollDeps {
-  check: (signal: AbortSignal) => Promise<ChatRun>;
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-  random?: () => number;
-}
-
-/** The embed's schedule for the shared follower; a failing check ends the wait (no retries): the caller apologises (spec §8). */
+/**
+ * The embed's schedule for the shared follower (lib/chat-core/follow-run.ts): no retries, a failing
+ * check ends the wait and the page apologises (spec §8); a run the server gave up on (expired) or 45
+ * checks without an end read as a late answer.
+ */
 export const embedPolling = (random: () => number = Math.random): PollSchedule => ({
   maxAttempts: EMBED_POLL_MAX_ATTEMPTS,
   delay: (attempt) => embedPollDelay(attempt, random()),
 });
-
-/** What the embed says about an end: a run the server gave up on (its deadline) reads as a late answer. */
-const embedOutcome = (end: RunEnd): EmbedRunOutcome =>
-  end.kind === 'completed' ? { kind: 'completed', message: end.message } : end.kind === 'failed' ? { kind: 'failed' } : { kind: 'timeout' };
-
-/** Polls the run until it settles, on the embed's schedule. */
-export const pollEmbedRun = async (deps: EmbedPollDeps, signal: AbortSignal): Promise<EmbedRunOutcome> =>
-  embedOutcome(await pollRun(deps, embedPolling(deps.random), signal));
-
-/** Follows a run: the stream (the answer grows through `onDelta`), or polling when the stream is unavailable. */
-export const followEmbedRun = async (access: ChatAccess, threadId: string, runId: string, onDelta: (textSoFar: string) => void, signal: AbortSignal) =>
-  embedOutcome(await followRun(access, threadId, runId, { onDelta }, embedPolling(), signal));

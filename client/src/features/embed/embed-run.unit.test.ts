@@ -1,6 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatRun, RunStatus } from '@/lib/chat-core/chat-messages';
-import { EMBED_POLL_MAX_ATTEMPTS, embedPollDelay, embedPollSchedule, pollEmbedRun } from './embed-run';
+import { pollRun, type PollDeps } from '@/lib/chat-core/follow-run';
+import { EMBED_POLL_MAX_ATTEMPTS, embedPollDelay, embedPolling, embedPollSchedule } from './embed-run';
+
+/** The shared follower's polling on the embed's schedule. */
+const pollEmbedRun = (deps: PollDeps & { random?: () => number }, signal: AbortSignal) => pollRun(deps, embedPolling(deps.random), signal);
 
 const run = (status: RunStatus): ChatRun => ({ id: 'run_1', status, error: null, messageId: null });
 
@@ -59,12 +63,12 @@ describe('the embed polling schedule (spec part 2 §9)', () => {
 
   it('ends on completed, failed and expired', async () => {
     const done = deps(['queued', 'in_progress', 'completed']);
-    await expect(pollEmbedRun(done.deps, new AbortController().signal)).resolves.toEqual({ kind: 'completed', message: null });
+    await expect(pollEmbedRun(done.deps, new AbortController().signal)).resolves.toEqual({ kind: 'completed', messageId: null, message: null });
     expect(done.checks()).toBe(3);
     expect(done.waits).toEqual([300, 473, 709]); // 450·1.05, 675·1.05
 
-    await expect(pollEmbedRun(deps(['failed']).deps, new AbortController().signal)).resolves.toEqual({ kind: 'failed' });
-    await expect(pollEmbedRun(deps(['requires_action', 'expired']).deps, new AbortController().signal)).resolves.toEqual({ kind: 'timeout' });
+    await expect(pollEmbedRun(deps(['failed']).deps, new AbortController().signal)).resolves.toEqual({ kind: 'failed', error: '' });
+    await expect(pollEmbedRun(deps(['requires_action', 'expired']).deps, new AbortController().signal)).resolves.toEqual({ kind: 'expired' });
   });
 
   it('lets a failing check end the wait (the page apologises)', async () => {

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { listMessages, postMessage, sendFeedback, startRun } from '@/lib/chat-core/chat-calls';
 import type { ChatMessage } from '@/lib/chat-core/chat-messages';
-import { arrivedAnswers, freshRedirect } from '@/lib/chat-core/follow-run';
+import { arrivedAnswers, followRun, freshRedirect } from '@/lib/chat-core/follow-run';
 import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
 import { ApiError, localizedDetail } from '@/lib/api-error';
 import type { Translate } from '@/lib/texts';
 import { type ConversationStore, createSessionToken, deviceFingerprint, embedDomain, type Rating } from '../conversation-store';
 import { type EmbedMessage, fromChatMessage, localMessage, toStored, withFeedback } from '../embed-messages';
-import { followEmbedRun } from '../embed-run';
+import { embedPolling } from '../embed-run';
 import { openRedirect, postToParent, REDIRECT_DELAY_MS, typingMessage } from '../parent-window';
 import { type EmbedConversation, isThreadGone, startEmbedConversation, visitorAccess } from './use-embed-session';
 
@@ -162,7 +162,7 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
       const access = visitorAccess(sessionToken);
       let outcome;
       try {
-        outcome = await followEmbedRun(access, threadId, runId, (textSoFar) => live(gen) && setStreamText(textSoFar), op.signal);
+        outcome = await followRun(access, threadId, runId, { onDelta: (textSoFar) => live(gen) && setStreamText(textSoFar) }, embedPolling(), op.signal);
       } catch {
         if (!op.signal.aborted) apologize(gen, 'sendFailed');
         return;
