@@ -1,4 +1,5 @@
 import type { AllPosition } from '@kesher/contracts';
+import { billingProjection } from '@kesher/projections/billing/billing.projection';
 import { billingQueries } from '@kesher/projections/billing/billing.queries';
 import type { SubscriptionRoutesDeps } from '../api/routes/subscriptions/subscriptions.routes.js';
 import { loadAuthSecret } from '../identity/auth-secret.js';
@@ -11,6 +12,7 @@ import { createBillingService } from './billing-service.js';
 import { createReceiptLinks } from './receipt-links.js';
 import { createStripeClient, createStripePayments } from './stripe-payments.adapter.js';
 import { createStripeWebhooks } from './stripe-webhooks.js';
+import { createSubscriptionWriter } from './subscription-writer.js';
 import { createTestPayments } from './test-payments.adapter.js';
 import { createUsageReport } from './usage-report.js';
 
@@ -54,10 +56,11 @@ export function composeBilling(deps: {
       ? createStripeWebhooks({
           stripe,
           webhookSecret: config.STRIPE_WEBHOOK_SECRET,
-          handle: deps.handle,
+          writer: createSubscriptionWriter({ eventStore: deps.eventStore }),
           eventStore: deps.eventStore,
           retrieveSubscription: (id) => stripePayments.retrieveSubscription(id),
           ownerOfCustomer: billing.ownerOfCustomer,
+          settled: async () => deps.awaitReadModels(await deps.eventStore.headPosition(), ['StripeWebhookReceived']),
           clock: deps.clock,
         })
       : null;
@@ -71,6 +74,16 @@ export function composeBilling(deps: {
   };
 }
 
+/**
+ * The billing read model's version as this process knows it: the checkpoint its own projector reports
+ * after each committed batch (undefined when the projector runs elsewhere or has not started: then every
+ * limit check reads the row).
+ */
+export const billingVersion = (progress: { position(name: string): AllPosition | undefined } | undefined) => () => {
+  const at = progress?.position(billingProjection.name);
+  return at === undefined ? undefined : `${at.commit}:${at.prepare}`;
+};
+
 /** The plan book every process enforces limits with: the owner's subscription from the billing read model. */
-export const livePlanBook = (platform: { config: Config; sql: Sql }, clock: () => Date = () => new Date()) =>
-  createPlanBook(platform.config, { subscriptionOf: subscriptionLookup(platform.sql), clock });
+export const livePlanBook = (platform: { config: Config; sql: Sql; projector?: { progress: { position(name: string): AllPosition | undefined } } }, clock: () => Date = () => new Date()) =>
+  createPlanBook(platform.config, { subscriptionOf: subscriptionLookup(platform.sql), clock, version: billingVersion(platform.projector?.progress) });

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CurrencySchema, streamIds, type AllPosition } from '@kesher/contracts';
 import type Stripe from 'stripe';
-import { subscriptionDecider, type StripeEventInfo, type SubscriptionCommand } from '../domain/subscription/subscription.decider.js';
-import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
+import type { StripeEventInfo, SubscriptionCommand } from '../domain/subscription/subscription.decider.js';
+import type { CommandContext } from '../platform/commands/command-handler.js';
 import { WrongExpectedVersionError, type EventStore } from '../platform/event-store/event-store.port.js';
+import type { SubscriptionWriter } from './subscription-writer.js';
 import { idOf, invoiceSubscription, snapshotOf, StripeCheckoutSessionSchema, StripeEventSchema, StripeInvoiceSchema, StripeSubscriptionSchema, type StripeSubscription } from './stripe-objects.js';
 
 /** A webhook whose signature is missing, forged or too old: answered 400, nothing recorded. */
@@ -20,11 +21,18 @@ const SIGNATURE_TOLERANCE_SECONDS = 300;
 export interface StripeWebhookDeps {
   stripe: Stripe;
   webhookSecret: string;
-  handle: CommandHandler;
+  /** Decides on the owner's subscription stream (remembering its state between deliveries). */
+  writer: SubscriptionWriter;
   eventStore: EventStore;
   retrieveSubscription: (id: string) => Promise<StripeSubscription>;
   /** The owner of a Stripe customer, from the billing read model. */
   ownerOfCustomer: (customerId: string) => Promise<string | null>;
+  /**
+   * Resolves once the billing read model has everything recorded so far. Webhooks are answered before
+   * the read model applies them, so a customer linked by the delivery just before may not be there yet:
+   * an unknown customer is looked up once more after this before being recorded as unknown.
+   */
+  settled?: () => Promise<unknown>;
   clock: () => Date;
 }
 
@@ -51,7 +59,13 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
   async function route(event: ReturnType<typeof verify>): Promise<Routed> {
     const info: StripeEventInfo = { stripeEventId: event.id, type: event.type, created: event.created };
     const object = event.data.object;
-    const owner = async (named: string | null | undefined, customerId: string | null) => named ?? (customerId ? await deps.ownerOfCustomer(customerId) : null);
+    const owner = async (named: string | null | undefined, customerId: string | null) => {
+      if (named || !customerId) return named ?? null;
+      const found = await deps.ownerOfCustomer(customerId);
+      if (found || !deps.settled) return found;
+      await deps.settled();
+      return deps.ownerOfCustomer(customerId);
+    };
     switch (event.type) {
       case 'checkout.session.completed': {
         const session = StripeCheckoutSessionSchema.parse(object);
@@ -130,16 +144,10 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
       if (!routed.ownerId) return { position: await recordIgnored(event, routed, 'unknown customer: recorded and ignored'), ownerId: null };
       const context: CommandContext = { actor: { kind: 'system', id: 'stripe' }, correlationId: event.id, causationId: event.id, now: deps.clock() };
       const command = routed.command(routed.ownerId);
-      // Deliveries for one owner at once (Stripe retries, several events of one checkout) conflict on the
-      // owner's stream and are decided again; more rounds than one handle() makes.
-      for (let round = 1; ; round++) {
-        try {
-          const result = await deps.handle(subscriptionDecider, streamIds.subscription(routed.ownerId), command, context);
-          return { position: result.appended?.position, ownerId: routed.ownerId };
-        } catch (error) {
-          if (!(error instanceof WrongExpectedVersionError) || round >= 6) throw error;
-        }
-      }
+      // Deliveries for one owner (Stripe retries, several events of one checkout) are decided one after
+      // the other; a replay finds its Stripe event id in the owner's state and appends nothing.
+      const result = await deps.writer.apply(routed.ownerId, command, context);
+      return { position: result.appended?.position, ownerId: routed.ownerId };
     },
   };
 }

@@ -27,7 +27,7 @@ import { composeCrawlerApi } from './compose-crawler.js';
 import { composeChannelsApi } from './compose-channels.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import { composeDriveApi } from './compose-drive.js';
-import { composeBilling, subscriptionLookup } from '../billing/compose-billing.js';
+import { billingVersion, composeBilling, subscriptionLookup } from '../billing/compose-billing.js';
 import { createStorageLimit } from '../plans/storage-limit.js';
 import { composeAutomationApi } from './compose-automation.js';
 
@@ -66,7 +66,7 @@ export async function composeApi(wiring: ApiWiring) {
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels, clock });
   const demo = demoAccountsEnabled(config);
   // Limits follow the owner's subscription (billing read model) as soon as a payment is recorded.
-  const planOf = wiring.planOf ?? createPlanBook(config, { subscriptionOf: subscriptionLookup(platform.sql), clock });
+  const planOf = wiring.planOf ?? createPlanBook(config, { subscriptionOf: subscriptionLookup(platform.sql), clock, version: billingVersion(platform.projector.progress) });
   const analytics = composeAnalytics({
     sql: platform.sql,
     handle: platform.handle,

@@ -10,7 +10,17 @@ export interface PlanBookDeps {
   /** The owner's paid subscription from the billing read model (null: the free plan). */
   subscriptionOf: (ownerId: string) => Promise<SubscriptionRow | null>;
   clock: () => Date;
+  /**
+   * The billing read model's version when this process knows it exactly (its projector runs here: the
+   * checkpoint it reports after each committed batch); undefined when it does not. With it, an owner's
+   * row is remembered until the read model moves, so a limit check costs no query; without it, every
+   * check asks the read model.
+   */
+  version?: () => string | undefined;
 }
+
+/** How many owners' rows the plan book remembers (a row is a few hundred bytes). */
+const CACHED_OWNERS = 10_000;
 
 /** A subscription row still gives its plan at `now` (a lapsed one — cancelled, unpaid or a test payment past its period — does not). */
 export function rowGivesPlan(row: SubscriptionRow, now: Date): boolean {
@@ -41,8 +51,23 @@ export function createPlanBook(config: Pick<Config, 'PLAN_FREE_MESSAGES_PER_MONT
     },
   };
   if (!deps) return async () => free;
+  const inForce = (row: SubscriptionRow | null) => (row && rowGivesPlan(row, deps.clock()) ? plans[row.tier] : free);
+  if (!deps.version) return async (ownerId) => inForce(await deps.subscriptionOf(ownerId));
+  const version = deps.version;
+  // Versioned by the read model, not by time: an entry is used only while the read model has applied
+  // nothing since it was read, so a payment or a cancel is seen at the next check. The version is taken
+  // before the read, so a change that lands during the read only makes the entry look older than it is.
+  const rows = new Map<string, { version: string; row: SubscriptionRow | null }>();
   return async (ownerId) => {
+    const at = version();
+    const cached = at === undefined ? undefined : rows.get(ownerId);
+    if (cached && cached.version === at) return inForce(cached.row);
     const row = await deps.subscriptionOf(ownerId);
-    return row && rowGivesPlan(row, deps.clock()) ? plans[row.tier] : free;
+    if (at !== undefined) {
+      rows.delete(ownerId);
+      if (rows.size >= CACHED_OWNERS) rows.delete(rows.keys().next().value!);
+      rows.set(ownerId, { version: at, row });
+    }
+    return inForce(row);
   };
 }

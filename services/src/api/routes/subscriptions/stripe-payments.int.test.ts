@@ -19,7 +19,7 @@ describe.skipIf(!gate.available)(`subscriptions through Stripe (a local stand-in
     await stripe?.close();
   });
 
-  /** Posts a delivery as Stripe does (the 200 comes once the billing read model has it). */
+  /** Posts a delivery as Stripe does (the 200 comes once the delivery is recorded; the read model follows). */
   const deliver = (delivery: { body: string; signature: string }) =>
     h.app.inject({ method: 'POST', url: '/api/v1/subscriptions/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature }, payload: delivery.body });
   const allEvents = async () => (await h.platform.eventStore.readAll({ maxCount: 100_000 })).events;
@@ -30,6 +30,11 @@ describe.skipIf(!gate.available)(`subscriptions through Stripe (a local stand-in
     const headers = { authorization: o.authorization };
     const call = (method: 'GET' | 'POST', url: string, payload?: object) => h.app.inject({ method, url: `/api/v1${url}`, headers, ...(payload ? { payload } : {}) });
     const stream = async () => (await h.platform.eventStore.readStream(streamIds.subscription(o.accountId))).map((e) => e.type);
+    /** Waits until the billing read model has applied everything on the owner's subscription stream. */
+    const settled = async () => {
+      const last = (await h.platform.eventStore.readStream(streamIds.subscription(o.accountId))).at(-1);
+      if (last) expect(await h.platform.projector.progress.waitFor(['billing'], last.position, 10_000)).toBe(true);
+    };
     /** Checkout, then the owner pays on Stripe: the session is complete and its subscription exists at Stripe. */
     const subscribe = async (tier = 'pro', billing_period = 'monthly') => {
       const res = await call('POST', '/subscriptions/checkout', { tier, billing_period });
@@ -39,7 +44,7 @@ describe.skipIf(!gate.available)(`subscriptions through Stripe (a local stand-in
       const { form: _f, ...wire } = session;
       return { session: { ...wire, subscription: subscription.id }, subscription };
     };
-    return { ...o, headers, call, stream, subscribe };
+    return { ...o, headers, call, stream, settled, subscribe };
   }
 
   it('opens Stripe Checkout with the plan price inline, a 14-day trial on monthly, and the owner in the metadata', async () => {
@@ -71,6 +76,7 @@ describe.skipIf(!gate.available)(`subscriptions through Stripe (a local stand-in
     const { session } = await dana.subscribe();
     const completed = stripe.event('checkout.session.completed', session);
     expect((await deliver(completed)).statusCode).toBe(200);
+    await dana.settled();
     expect((await dana.call('GET', '/subscriptions/status')).json()).toMatchObject({ tier: 'PRO', status: 'trialing', provider: 'stripe', limits: plans.PRO.limits });
     const after = await dana.stream();
     expect((await deliver(completed)).statusCode).toBe(200);
@@ -106,6 +112,7 @@ describe.skipIf(!gate.available)(`subscriptions through Stripe (a local stand-in
     expect((await deliver(updated)).statusCode).toBe(200);
     expect((await deliver(stripe.event('checkout.session.completed', session, { created: t }))).statusCode).toBe(200);
     expect((await deliver(created)).statusCode).toBe(200);
+    await dana.settled();
     expect((await dana.call('GET', '/subscriptions/status')).json()).toMatchObject({ tier: 'PRO', status: 'active', cancel_at_period_end: true });
     expect((await dana.stream()).filter((t) => t === 'SubscriptionActivated')).toHaveLength(1);
   });
@@ -120,6 +127,20 @@ describe.skipIf(!gate.available)(`subscriptions through Stripe (a local stand-in
     expect(recorded[0]).toMatchObject({ type: 'StripeWebhookReceived', data: { applied: false, customerId: 'cus_nobody', outcome: expect.stringMatching(/unknown customer/) } });
   });
 
+  it('an invoice naming only a customer first seen by the delivery just before still finds its owner', async () => {
+    const dana = await owner();
+    const t = nowSeconds();
+    const subscription = { id: `sub_bare_${t}`, object: 'subscription', customer: `cus_bare_${t}`, status: 'active', metadata: { owner_id: dana.accountId, tier: 'PRO' }, items: { data: [{ current_period_start: t, current_period_end: t + 86400, price: { recurring: { interval: 'month' } } }] } };
+    stripe.subscriptions.set(subscription.id, subscription);
+    expect((await deliver(stripe.event('customer.subscription.created', subscription))).statusCode).toBe(200);
+    // Straight after (the 200 does not wait for the read model): the invoice names the customer only.
+    const { parent: _parent, ...bare } = stripe.invoice(subscription.id, { paid: true, amount: plans.PRO.price_monthly });
+    expect((await deliver(stripe.event('invoice.paid', bare))).statusCode).toBe(200);
+    expect((await dana.stream()).filter((type) => type === 'PaymentSucceeded')).toHaveLength(1);
+    await dana.settled();
+    expect((await dana.call('GET', '/subscriptions/payment-history')).json()).toMatchObject([{ amount: plans.PRO.price_monthly, status: 'succeeded' }]);
+  });
+
   it('invoices: paid → history with the invoice PDF; failed → past due; subscription deleted → FREE, data kept', async () => {
     const dana = await owner();
     const { session, subscription } = await dana.subscribe();
@@ -127,15 +148,18 @@ describe.skipIf(!gate.available)(`subscriptions through Stripe (a local stand-in
     const paid = stripe.event('invoice.paid', stripe.invoice(subscription.id as string, { paid: true, amount: plans.PRO.price_monthly }));
     await deliver(paid);
     await deliver(paid);
+    await dana.settled();
     const history = (await dana.call('GET', '/subscriptions/payment-history')).json();
     expect(history).toMatchObject([{ amount: plans.PRO.price_monthly, currency: 'ILS', status: 'succeeded', invoice_pdf: expect.stringMatching(/^https:\/\/pay\.stripe\.com\/invoice\/in_.*\/pdf$/) }]);
     for (const name of ['A', 'B']) expect((await dana.call('POST', '/assistants/', { name, description: 'd', instructions: 'i' })).statusCode).toBe(201);
 
     await deliver(stripe.event('invoice.payment_failed', stripe.invoice(subscription.id as string, { paid: false, amount: plans.PRO.price_monthly })));
+    await dana.settled();
     expect((await dana.call('GET', '/subscriptions/status')).json()).toMatchObject({ tier: 'PRO', status: 'past_due' });
     expect((await dana.call('GET', '/subscriptions/payment-history')).json().map((p: { status: string }) => p.status)).toEqual(['failed', 'succeeded']);
 
     await deliver(stripe.event('customer.subscription.deleted', { ...subscription, status: 'canceled' }, { created: nowSeconds() + 60 }));
+    await dana.settled();
     expect((await dana.call('GET', '/subscriptions/status')).json()).toMatchObject({ tier: 'FREE', limits: plans.FREE.limits });
     expect((await dana.call('GET', '/assistants/')).json()).toHaveLength(2);
     expect((await dana.call('POST', '/assistants/', { name: 'C', description: 'd', instructions: 'i' })).statusCode).toBe(403);
@@ -146,6 +170,7 @@ describe.skipIf(!gate.available)(`subscriptions through Stripe (a local stand-in
     expect((await dana.call('POST', '/subscriptions/billing-portal', {})).json()).toEqual({ detail: 'FREE_PLAN_USER' });
     const { session, subscription } = await dana.subscribe();
     await deliver(stripe.event('checkout.session.completed', session));
+    await dana.settled();
     const portal = await dana.call('POST', '/subscriptions/billing-portal', { return_url: '/billing' });
     expect(portal.json().url).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\//);
     expect(stripe.requests.at(-1)).toMatchObject({ path: '/v1/billing_portal/sessions', form: { customer: session.customer, return_url: 'https://kesher.test/billing' } });
@@ -153,10 +178,21 @@ describe.skipIf(!gate.available)(`subscriptions through Stripe (a local stand-in
     const cancelled = await dana.call('POST', '/subscriptions/cancel', { immediately: false });
     expect(cancelled.json()).toMatchObject({ tier: 'PRO', cancel_at_period_end: true });
     expect(stripe.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v1/subscriptions/${subscription.id}`, form: { cancel_at_period_end: 'true' } });
+    // Stripe then says so by webhook. The webhook side remembers the stream as it was after the checkout
+    // (the cancel was written by the route since): its append conflicts, it reads again, and records no
+    // second cancel.
+    const types = await dana.stream();
+    expect(types.filter((t) => t === 'SubscriptionCancelRequested')).toHaveLength(1);
+    expect((await deliver(stripe.event('customer.subscription.updated', { ...subscription, cancel_at_period_end: true }, { created: nowSeconds() + 30 }))).statusCode).toBe(200);
+    const after = await dana.stream();
+    expect(after).toHaveLength(types.length + 1);
+    expect(after.at(-1)).toBe('StripeWebhookReceived');
+    expect(after.filter((t) => t === 'SubscriptionCancelRequested')).toHaveLength(1);
 
     const eli = await owner();
     const orphan = { id: 'sub_orphan', object: 'subscription', customer: null, status: 'active', metadata: { owner_id: eli.accountId, tier: 'PRO' }, items: { data: [{ current_period_start: nowSeconds(), current_period_end: nowSeconds() + 86400, price: { recurring: { interval: 'month' } } }] } };
     await deliver(stripe.event('customer.subscription.created', orphan));
+    await eli.settled();
     expect((await eli.call('POST', '/subscriptions/billing-portal', {})).json()).toEqual({ detail: 'NO_STRIPE_CUSTOMER' });
   });
 
