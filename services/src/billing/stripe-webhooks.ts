@@ -46,7 +46,7 @@ type Routed = { ownerId: string | null; customerId: string | null; command: ((ow
  * webhook about no customer Kesher knows is recorded on its own stream and ignored.
  */
 export function createStripeWebhooks(deps: StripeWebhookDeps) {
-  function verify(rawBody: Buffer, signature: string | undefined) {
+  function verify(rawBody: string | Buffer, signature: string | undefined) {
     if (!signature) throw new WebhookSignatureError('Missing Stripe-Signature header.');
     try {
       const event = deps.stripe.webhooks.constructEvent(rawBody, signature, deps.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
@@ -137,7 +137,7 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
 
   return {
     /** Verifies and applies one delivery; answers the log position of what it recorded (undefined: nothing new). */
-    async receive(rawBody: Buffer, signature: string | undefined): Promise<{ position?: AllPosition; ownerId: string | null }> {
+    async receive(rawBody: string | Buffer, signature: string | undefined): Promise<{ position?: AllPosition; ownerId: string | null }> {
       const event = verify(rawBody, signature);
       const routed = await route(event);
       if (!routed.command) return { position: await recordIgnored(event, routed, routed.why ?? 'ignored'), ownerId: null };
