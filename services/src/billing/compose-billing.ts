@@ -1,4 +1,4 @@
-import type { AllPosition } from '@kesher/contracts';
+import { comparePositions, type AllPosition } from '@kesher/contracts';
 import { billingProjection } from '@kesher/projections/billing/billing.projection';
 import { billingQueries } from '@kesher/projections/billing/billing.queries';
 import type { SubscriptionRoutesDeps } from '../api/routes/subscriptions/subscriptions.routes.js';
@@ -60,7 +60,10 @@ export function composeBilling(deps: {
           eventStore: deps.eventStore,
           retrieveSubscription: (id) => stripePayments.retrieveSubscription(id),
           ownerOfCustomer: billing.ownerOfCustomer,
-          settled: async () => deps.awaitReadModels(await deps.eventStore.headPosition(), ['StripeWebhookReceived']),
+          settled: async (newest) => {
+            const head = await deps.eventStore.headPosition();
+            return deps.awaitReadModels(newest && comparePositions(newest, head) > 0 ? newest : head, ['StripeWebhookReceived']);
+          },
           clock: deps.clock,
         })
       : null;

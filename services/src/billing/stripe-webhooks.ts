@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CurrencySchema, streamIds, type AllPosition } from '@kesher/contracts';
+import { comparePositions, CurrencySchema, streamIds, type AllPosition } from '@kesher/contracts';
 import type Stripe from 'stripe';
 import type { StripeEventInfo, SubscriptionCommand } from '../domain/subscription/subscription.decider.js';
 import type { CommandContext } from '../platform/commands/command-handler.js';
@@ -28,11 +28,12 @@ export interface StripeWebhookDeps {
   /** The owner of a Stripe customer, from the billing read model. */
   ownerOfCustomer: (customerId: string) => Promise<string | null>;
   /**
-   * Resolves once the billing read model has everything recorded so far. Webhooks are answered before
-   * the read model applies them, so a customer linked by the delivery just before may not be there yet:
-   * an unknown customer is looked up once more after this before being recorded as unknown.
+   * Resolves once the billing read model has applied the log up to `newest` (what this process recorded
+   * last) and up to the log's head. Webhooks are answered before the read model applies them, so a
+   * customer linked by the delivery just before may not be there yet: an unknown customer is looked up
+   * once more after this before being recorded as unknown.
    */
-  settled?: () => Promise<unknown>;
+  settled?: (newest: AllPosition | undefined) => Promise<unknown>;
   clock: () => Date;
 }
 
@@ -46,6 +47,13 @@ type Routed = { ownerId: string | null; customerId: string | null; command: ((ow
  * webhook about no customer Kesher knows is recorded on its own stream and ignored.
  */
 export function createStripeWebhooks(deps: StripeWebhookDeps) {
+  // The newest log position this process recorded a delivery at. The log's head alone would not do: it
+  // is where every older transaction on the database server has ended, which may be behind our append.
+  let newest: AllPosition | undefined;
+  const recorded = (position: AllPosition | undefined) => {
+    if (position && (!newest || comparePositions(position, newest) > 0)) newest = position;
+    return position;
+  };
   function verify(rawBody: string | Buffer, signature: string | undefined) {
     if (!signature) throw new WebhookSignatureError('Missing Stripe-Signature header.');
     try {
@@ -63,7 +71,7 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
       if (named || !customerId) return named ?? null;
       const found = await deps.ownerOfCustomer(customerId);
       if (found || !deps.settled) return found;
-      await deps.settled();
+      await deps.settled(newest);
       return deps.ownerOfCustomer(customerId);
     };
     switch (event.type) {
@@ -128,7 +136,7 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
         ],
         { expectedRevision: 'no_stream' },
       );
-      return appended.position;
+      return recorded(appended.position);
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) return undefined;
       throw error;
@@ -147,7 +155,7 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
       // Deliveries for one owner (Stripe retries, several events of one checkout) are decided one after
       // the other; a replay finds its Stripe event id in the owner's state and appends nothing.
       const result = await deps.writer.apply(routed.ownerId, command, context);
-      return { position: result.appended?.position, ownerId: routed.ownerId };
+      return { position: recorded(result.appended?.position), ownerId: routed.ownerId };
     },
   };
 }
