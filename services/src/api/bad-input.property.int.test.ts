@@ -79,6 +79,16 @@ const encodePath = (text: string) => {
     return `${encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, ''))}%ED%A0%80`;
   }
 };
+/** Junk query strings, under the names the routes read (and some they do not). */
+const queryKeys = ['assistant_id', 'thread_id', 'days', 'limit', 'offset', 'page', 'period', 'periods', 'period_type', 'source', 'success_only', 'violation_type', 'type', 'channel', 'status', 'q', 'query', 'search', 'session_token', 'sig', 'code', 'state', 'error', 'hub.mode', 'hub.verify_token', 'hub.challenge', 'taken_over', 'cursor', 'before', 'after', 'url', 'zz'];
+const querySegment = fc.oneof(segment, fc.constantFrom('true', 'false', '-5', '0', '100000', '2.5', '1e400', 'week', 'monthly', 'customer', 'messages', '[]', '{}'));
+const queryString = fc.oneof(
+  fc.constant(''),
+  fc.dictionary(fc.constantFrom(...queryKeys), fc.oneof(querySegment, fc.array(querySegment, { minLength: 2, maxLength: 3 })), { maxKeys: 4 }).map((params) => {
+    const parts = Object.entries(params).flatMap(([key, value]) => [value].flat().map((v) => `${encodeURIComponent(key)}=${encodePath(v)}`));
+    return parts.length ? `?${parts.join('&')}` : '';
+  }),
+);
 const contentType = fc.constantFrom(undefined, 'application/json', 'text/plain', 'multipart/form-data', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16');
 const authorization = fc.oneof(fc.constant(undefined), fc.constant('VALID'), fc.string().map((s) => `Bearer ${s}`), fc.string());
 
@@ -161,9 +171,9 @@ describe.skipIf(!gate.available)(`bad input at every route never yields a 5xx or
   const outsideServiceRoutes: Record<string, string> = {};
 
   /** Sends one generated request and checks the answer: never a 5xx, errors as `{detail}`, nothing written on an error. */
-  async function check([method, template]: Route, params: string[], payload: unknown, type: string | undefined, auth: string | undefined, raw: boolean, seen: Set<number>) {
+  async function check([method, template]: Route, params: string[], payload: unknown, type: string | undefined, auth: string | undefined, raw: boolean, seen: Set<number>, query = '') {
     let i = 0;
-    const url = template.replace(/:\w+/g, () => encodePath(params[i++ % params.length]!));
+    const url = template.replace(/:\w+/g, () => encodePath(params[i++ % params.length]!)) + query;
     const headers: Record<string, string> = {};
     if (type) headers['content-type'] = type;
     if (auth) headers.authorization = auth === 'VALID' ? fuzzAuthorization : auth;
@@ -189,12 +199,12 @@ describe.skipIf(!gate.available)(`bad input at every route never yields a 5xx or
   }
   const param = () => fc.oneof(segment, fc.constantFrom(...realIds));
   const request = (route: fc.Arbitrary<Route>) =>
-    fc.tuple(route, fc.array(param(), { minLength: 2, maxLength: 2 }), body, contentType, authorization, fc.boolean());
+    fc.tuple(route, fc.array(param(), { minLength: 2, maxLength: 2 }), body, contentType, authorization, fc.boolean(), queryString);
 
   it('holds for generated requests', async () => {
     const seen = new Set<number>();
     await fc.assert(
-      fc.asyncProperty(request(fc.constantFrom(...routes)), ([route, params, payload, type, auth, raw]) => check(route, params, payload, type, auth, raw, seen)),
+      fc.asyncProperty(request(fc.constantFrom(...routes)), ([route, params, payload, type, auth, raw, query]) => check(route, params, payload, type, auth, raw, seen, query)),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 400) },
     );
     // The generator must reach past validation into the handlers, not only bounce off the first check.
@@ -207,7 +217,7 @@ describe.skipIf(!gate.available)(`bad input at every route never yields a 5xx or
     const seen = new Set<number>();
     for (const route of routes)
       await fc.assert(
-        fc.asyncProperty(request(fc.constant(route)), ([, params, payload, type, auth, raw]) => check(route, params, payload, type, auth, raw, seen)),
+        fc.asyncProperty(request(fc.constant(route)), ([, params, payload, type, auth, raw, query]) => check(route, params, payload, type, auth, raw, seen, query)),
         { numRuns: Number(process.env.PROPERTY_RUNS_PER_ROUTE ?? 20) },
       );
     expect([...seen].filter((status) => status < 300).length).toBeGreaterThan(0);

@@ -281,6 +281,71 @@ describe.skipIf(!gate.available)(`owner B, with owner A's ids at every route, ne
     expect(await snapshotOfA()).toEqual(before);
   });
 
+  /** The sweep ends by signing B out: a new session for what follows. */
+  async function signInBAgain() {
+    const login = await call(undefined, 'POST', '/api/v1/auth/login', { email: b.email, password: 'Str0ng-Passw0rd!' });
+    expect(login.statusCode, login.body).toBe(200);
+    b = { ...b, authorization: `Bearer ${login.json().access_token}` };
+    expect((await call(b.authorization, 'GET', '/api/v1/auth/me')).statusCode).toBe(200);
+  }
+
+  it('GraphQL: every query field B may call with A’s assistant or account id answers what it answers for ids that name nothing', async () => {
+    await signInBAgain();
+    type TypeRef = { kind: string; name: string | null; ofType: TypeRef | null };
+    type Field = { name: string; args: { name: string; type: TypeRef }[]; type: TypeRef };
+    const typeQuery = `{ __schema { queryType { name } types { name kind fields { name args { name type { kind name ofType { kind name ofType { kind name } } } } type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }`;
+    const schema = await call(b.authorization, 'POST', '/api/v1/graphql', { query: typeQuery });
+    expect(schema.statusCode, schema.body).toBe(200);
+    const types = new Map<string, { kind: string; fields: Field[] | null }>(schema.json().data.__schema.types.map((t: { name: string; kind: string; fields: Field[] | null }) => [t.name, t]));
+    const named = (ref: TypeRef): string => (ref.name ?? named(ref.ofType!));
+    const required = (ref: TypeRef) => ref.kind === 'NON_NULL';
+    /** Every field without required arguments, objects to a small depth (the server's depth and cost rules apply). */
+    const selection = (typeName: string, depth: number): string => {
+      const type = types.get(typeName)!;
+      if (!type.fields) return '';
+      const parts = type.fields
+        .filter((f) => !f.args.some((arg) => required(arg.type)))
+        .map((f) => {
+          const inner = types.get(named(f.type))!;
+          if (!inner.fields) return f.name;
+          return depth > 0 ? `${f.name} ${selection(named(f.type), depth - 1)}` : '';
+        })
+        .filter(Boolean);
+      return parts.length ? `{ ${parts.join(' ')} }` : '{ __typename }';
+    };
+    const query = types.get(schema.json().data.__schema.queryType.name)!;
+    const aValue: Record<string, string> = { assistant_id: String(ids.assistantId), owner_id: JSON.stringify(a.accountId) };
+    const nobodyValue: Record<string, string> = { assistant_id: '987654', owner_id: JSON.stringify(randomUUID()) };
+    let probed = 0;
+    /** Probes that A's own session runs to the end (not refused by validation, depth or cost): the comparison means something. */
+    let answered = 0;
+    const leaks: string[] = [];
+    for (const field of query.fields!) {
+      const idArgs = field.args.filter((arg) => arg.name in aValue);
+      if (idArgs.length === 0) continue;
+      for (const arg of idArgs) {
+        const build = (values: Record<string, string>) => {
+          const args = field.args.filter((x) => x.name === arg.name || (required(x.type) && x.name in values)).map((x) => `${x.name}: ${values[x.name]}`);
+          return `{ ${field.name}(${args.join(', ')}) ${selection(named(field.type), 2)} }`;
+        };
+        const asA = await call(b.authorization, 'POST', '/api/v1/graphql', { query: build(aValue) });
+        const asNobody = await call(b.authorization, 'POST', '/api/v1/graphql', { query: build(nobodyValue) });
+        probed++;
+        // The same query from A itself runs to the end: it is well-formed, and A's data is there to leak.
+        const byA = await call(a.authorization, 'POST', '/api/v1/graphql', { query: build(aValue) });
+        if (byA.statusCode === 200 && !byA.json().errors) answered++;
+        expect(asA.statusCode, `${field.name}(${arg.name}) → ${asA.body}`).toBeLessThan(500);
+        const clean = (body: string) => normalized(body).split(a.accountId).join('<id>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>');
+        if (fingerprints.some((text) => asA.body.includes(text)) || asA.statusCode !== asNobody.statusCode || clean(asA.body) !== clean(asNobody.body))
+          leaks.push(`${field.name}(${arg.name}: A's) → ${asA.statusCode} ${asA.body.slice(0, 400)}\n   vs nobody's → ${asNobody.statusCode} ${asNobody.body.slice(0, 400)}`);
+      }
+    }
+    console.log(`GraphQL: ${probed} probes with A's ids, ${answered} of them answered with data when A asks`);
+    expect(probed).toBeGreaterThanOrEqual(5);
+    expect(answered).toBeGreaterThanOrEqual(5);
+    expect(leaks, leaks.join('\n')).toEqual([]);
+  });
+
   it('B with no sign-in, or a made-up one, gets A’s data at no route', { timeout: 300_000 }, async () => {
     const leaks: string[] = [];
     for (const authorization of [undefined, 'Bearer not-a-token']) {
@@ -298,10 +363,7 @@ describe.skipIf(!gate.available)(`owner B, with owner A's ids at every route, ne
   });
 
   it('B cannot pay A’s checkout nor open A’s receipt, and B’s own reads hold nothing of A’s', async () => {
-    // B signed out at the end of the sweep: a new session.
-    const login = await call(undefined, 'POST', '/api/v1/auth/login', { email: b.email, password: 'Str0ng-Passw0rd!' });
-    expect(login.statusCode, login.body).toBe(200);
-    b = { ...b, authorization: `Bearer ${login.json().access_token}` };
+    await signInBAgain();
     const pay = await call(b.authorization, 'POST', '/api/v1/subscriptions/tranzila-mock', new URLSearchParams({ ...ids.checkout, card_number: TEST_CARDS.success, card_holder: 'Beta', expiry: '12/29', cvv: '123' }).toString(), {
       'content-type': 'application/x-www-form-urlencoded',
     });
