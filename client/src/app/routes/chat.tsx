@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
@@ -7,7 +7,7 @@ import { useAssistants } from '@/features/assistants/api/get-assistants';
 import type { ChatAccess } from '@/lib/chat-core/chat-access';
 import type { ChatThread } from '@/features/chat/api/chat-types';
 import { getThread, startOwnerThread, threadKey } from '@/features/chat/api/threads';
-import { ChatScreen } from '@/features/chat/components/chat-screen';
+import { ChatScreen, type MessageNote } from '@/features/chat/components/chat-screen';
 import type { ChatConnection } from '@/features/chat/hooks/use-chat';
 import { CHAT_NAMESPACE, chatLocales } from '@/features/chat/locales';
 import { paths } from '@/lib/paths';
@@ -15,6 +15,8 @@ import { useTexts } from '@/lib/texts';
 import { notify } from '@/lib/toast-store';
 
 const OWNER: ChatAccess = { kind: 'owner' };
+/** What automation did for an answer: its own chunk, loaded once the conversation has a saved answer. */
+const AutomationNote = lazy(() => import('@/features/automation/components/automation-note'));
 
 /**
  * /chat/{assistantId}/{threadId?} (spec §2): the assistant comes from the owner's own list; one that is
@@ -62,6 +64,17 @@ export function Component() {
     [id, queryClient],
   );
 
+  // The owner (never a visitor) sees under each answer which workflow fired for it and which actions ran.
+  const automationNote = useCallback<MessageNote>(
+    (message, fresh) =>
+      threadId && message.runId ? (
+        <Suspense fallback={null}>
+          <AutomationNote threadId={threadId} runId={message.runId} fresh={fresh} />
+        </Suspense>
+      ) : null,
+    [threadId],
+  );
+
   if (!found) {
     return (
       <main id="main" className="standalone">
@@ -79,6 +92,7 @@ export function Component() {
       onBack={() => navigate(paths.dashboard)}
       allowNewChat
       readOnly={readOnly}
+      messageNote={automationNote}
     />
   );
 }

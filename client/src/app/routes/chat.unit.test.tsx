@@ -96,4 +96,39 @@ describe("the owner's chat with a visitor's conversation", () => {
     renderRoutes(routes, { path: '/chat/4/thread_v', language: 'he' });
     expect(await screen.findByRole('note')).toHaveTextContent('זו שיחה של מבקר');
   });
+
+  it('shows under an answer which workflow fired for it and why, read lazily from the conversation record', async () => {
+    const { conversationAutomation } = await import('@/features/automation/testing/fake-automation-api');
+    const { calls } = stubFetch({
+      'GET /api/v1/assistants/': () => json([assistant]),
+      'GET /api/v1/threads/thread_v': () => json(thread('thread_v', true)),
+      'GET /api/v1/threads/thread_v/messages': visitorMessages, // the answer was written by run_1
+      'GET /api/v1/automation/conversations/thread_v': () => json(conversationAutomation({ thread_id: 'thread_v' })),
+    });
+    renderRoutes(routes, { path: '/chat/4/thread_v' });
+    const answer = (await screen.findByText('Twelve shekels.')).closest('li')!;
+    const summary = await within(answer).findByText(/Workflow: Book a table/);
+    fireEvent.click(summary);
+    expect(summary.closest('details')).toHaveTextContent('Fired by this message (score 87%).');
+    expect(within(answer).getByText('table tonight')).toBeInTheDocument();
+    // Under the answer only, asked once for the whole conversation.
+    expect(within(screen.getByText('How much is a loaf?').closest('li')!).queryByText(/Automation/)).toBeNull();
+    expect(calls.filter((c) => c.key.includes('/automation/'))).toHaveLength(1);
+  });
+
+  it('shows no automation note when nothing fired in the conversation', async () => {
+    const { conversationAutomation } = await import('@/features/automation/testing/fake-automation-api');
+    const { calls } = stubFetch({
+      'GET /api/v1/assistants/': () => json([assistant]),
+      'GET /api/v1/threads/thread_v': () => json(thread('thread_v', true)),
+      'GET /api/v1/threads/thread_v/messages': visitorMessages,
+      'GET /api/v1/automation/conversations/thread_v': () => json(conversationAutomation({ thread_id: 'thread_v', firings: [], action_calls: [] })),
+    });
+    renderRoutes(routes, { path: '/chat/4/thread_v' });
+    await screen.findByText('Twelve shekels.');
+    await waitFor(() => expect(calls.map((c) => c.key)).toContain('GET /api/v1/automation/conversations/thread_v'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(/Automation/)).toBeNull();
+    expect(document.querySelector('details')).toBeNull();
+  });
 });

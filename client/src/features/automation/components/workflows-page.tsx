@@ -1,11 +1,13 @@
 import '../locales';
 import './automation.css';
 import type { WorkflowDto } from '@kesher/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { notify } from '@/lib/toast-store';
 import { actions as actionsApi } from '../api/actions';
+import { workflowStatsQuery } from '../api/automation-history';
 import { workflows } from '../api/workflows';
 import { CARD_PHRASES, matchesSearch } from '../automation-rules';
 import { failureText } from '../failure-text';
@@ -25,6 +27,9 @@ export function WorkflowsPage() {
   const list = workflows.useList();
   const actionList = actionsApi.useList();
   const remove = workflows.useRemove();
+  // How often each workflow fired (analytics); a card waits for nothing: no count until it arrives.
+  const stats = useQuery(workflowStatsQuery());
+  const firedOf = (id: string) => stats.data?.workflows.find((w) => w.workflow_id === id);
   const shown = (list.data ?? []).filter((w) => matchesSearch(search, w.title, w.trigger_condition));
 
   return (
@@ -43,7 +48,10 @@ export function WorkflowsPage() {
             {items.map((workflow) => (
               <li key={workflow.id}>
                 <article className="card automation-card" aria-label={workflow.title}>
-                  <h2 dir="auto">{workflow.title}</h2>
+                  <div className="automation-card-top">
+                    <h2 dir="auto">{workflow.title}</h2>
+                    {stats.data ? <FiredBadge days={stats.data.days} fired={firedOf(workflow.id)?.fired ?? 0} conversations={firedOf(workflow.id)?.conversations ?? 0} /> : null}
+                  </div>
                   <p className="small">
                     <span className="muted">{t('trigger')}: </span>
                     <span dir="auto">{workflow.trigger_condition}</span>
@@ -85,5 +93,16 @@ export function WorkflowsPage() {
         />
       ) : null}
     </section>
+  );
+}
+
+function FiredBadge({ days, fired, conversations }: { days: number; fired: number; conversations: number }) {
+  const { t } = useTranslation('automation');
+  const detail = t('firedDetail', { days, count: fired, conversations });
+  return (
+    <span className={`badge${fired > 0 ? ' badge-ready' : ''}`} title={detail}>
+      {t('firedBadge', { count: fired })}
+      <span className="visually-hidden">. {detail}</span>
+    </span>
   );
 }

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
-import { action, fakeAutomationApi, fill, json, toasts, workflow } from '../testing/fake-automation-api';
+import { action, fakeAutomationApi, fill, json, toasts, workflow, workflowStats } from '../testing/fake-automation-api';
 import { WorkflowsPage } from './workflows-page';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -177,5 +177,32 @@ describe('the workflows page', () => {
     expect(screen.getByRole('heading', { name: 'תהליכי AI' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'הוספת תהליך' }));
     expect(screen.getByLabelText('תנאי הפעלה *')).toBeInTheDocument();
+  });
+
+  it("shows how often each workflow fired in the last 30 days on its card, in English and Hebrew", async () => {
+    const stats = workflowStats([{ workflow_id: 'wf_1', title: 'Book a table', fired: 12, conversations: 7, last_fired_at: '2026-11-23T10:00:00Z' }]);
+    const api = fakeAutomationApi({ workflows: [workflow(), workflow({ id: 'wf_2', title: 'Refund' })] });
+    api.on((r) => (r.method === 'GET' && r.path === '/workflows/stats?days=30' ? json(200, stats) : undefined));
+    const { unmount } = renderWithProviders(<WorkflowsPage />);
+    const booked = await screen.findByRole('article', { name: 'Book a table' });
+    const badge = await within(booked).findByText('Fired: 12');
+    expect(badge).toHaveClass('badge', 'badge-ready');
+    expect(badge).toHaveAttribute('title', 'Times fired in the last 30 days: 12, in 7 conversations');
+    expect(within(screen.getByRole('article', { name: 'Refund' })).getByText('Fired: 0')).not.toHaveClass('badge-ready'); // never fired: not in the stats
+    unmount();
+
+    renderWithProviders(<WorkflowsPage />, { language: 'he' });
+    const card = await screen.findByRole('article', { name: 'Book a table' });
+    expect(await within(card).findByText('הופעל: 12')).toHaveAttribute('title', 'מספר ההפעלות ב-30 הימים האחרונים: 12, ב-7 שיחות');
+  });
+
+  it('shows the cards without counts when the stats cannot be read', async () => {
+    const api = fakeAutomationApi({ workflows: [workflow()] });
+    api.on((r) => (r.path.startsWith('/workflows/stats') ? json(500, { detail: 'Internal Server Error' }) : undefined));
+    renderWithProviders(<WorkflowsPage />);
+    const card = await screen.findByRole('article', { name: 'Book a table' });
+    await waitFor(() => expect(api.requests.some((r) => r.path.startsWith('/workflows/stats'))).toBe(true));
+    expect(within(card).queryByText(/Fired/)).toBeNull();
+    expect(await toasts()).toEqual([]);
   });
 });

@@ -207,4 +207,19 @@ export const en = {
   endpointsSaveFailed: 'Failed to save the endpoints. Please try again.',
   endpointsRemoved: 'Endpoints removed.',
   endpointsRemoveFailed: 'Failed to remove the endpoints. Please try again.',
+
+  // the owner's chat: what automation did for an answer; the workflow cards' fire counts
+  noteLabel: 'Automation',
+  noteWorkflow: 'Workflow: {title}',
+  noteActionsOnly: 'Actions: {count}',
+  noteFiredPhrase: 'Fired by this message (score {score}).',
+  noteFiredTrigger: 'Fired: this message matched its trigger condition (score {score}).',
+  noteContinued: 'Still in force from an earlier message.',
+  noteInstructions: 'Its instructions at the time',
+  noteActions: 'Actions',
+  noteActionOk: 'succeeded',
+  noteActionFailed: 'failed',
+  noteMs: '{ms} ms',
+  firedBadge: 'Fired: {count}',
+  firedDetail: 'Times fired in the last {days} days: {count}, in {conversations} conversations',
 };

@@ -202,4 +202,18 @@ export const he: Record<keyof typeof en, string> = {
   endpointsSaveFailed: 'שמירת נקודות הקצה נכשלה. אנא נסו שוב.',
   endpointsRemoved: 'נקודות הקצה הוסרו.',
   endpointsRemoveFailed: 'הסרת נקודות הקצה נכשלה. אנא נסו שוב.',
+
+  noteLabel: 'אוטומציה',
+  noteWorkflow: 'תהליך: {title}',
+  noteActionsOnly: 'פעולות: {count}',
+  noteFiredPhrase: 'הופעל על ידי ההודעה הזו (ציון {score}).',
+  noteFiredTrigger: 'הופעל: ההודעה תאמה את תנאי ההפעלה (ציון {score}).',
+  noteContinued: 'עדיין בתוקף מהודעה קודמת.',
+  noteInstructions: 'ההוראות שלו באותה עת',
+  noteActions: 'פעולות',
+  noteActionOk: 'הצליחה',
+  noteActionFailed: 'נכשלה',
+  noteMs: '{ms} מילישניות',
+  firedBadge: 'הופעל: {count}',
+  firedDetail: 'מספר ההפעלות ב-{days} הימים האחרונים: {count}, ב-{conversations} שיחות',
 };

@@ -1,4 +1,4 @@
-import type { ActionDto, GuidelineDto, WorkflowDto } from '@kesher/contracts';
+import type { ActionDto, ConversationAutomationDto, GuidelineDto, WorkflowDto, WorkflowStatsDto } from '@kesher/contracts';
 import { vi } from 'vitest';
 
 /**
@@ -43,6 +43,30 @@ export const action = (over: Partial<ActionDto> = {}): ActionDto => ({
   ...stamp,
   ...over,
 });
+
+/**
+ * GET /automation/conversations/{threadId} as the server answers it: in run_1 "Book a table" fired on two
+ * phrases and its action ran; in run_2 it was still in force and the action failed; run_3 fired nothing.
+ */
+export const conversationAutomation = (over: Partial<ConversationAutomationDto> = {}): ConversationAutomationDto => {
+  const { created_at: _c, updated_at: _u, ...then } = workflow({ instructions: 'Ask for the date and the number of guests.', linked_actions: ['act_1'] });
+  return {
+    thread_id: 'thread_1',
+    firings: [
+      { run_id: 'run_1', workflow_id: 'wf_1', title: 'Book a table', score: 0.874, matched_on: 'phrase', matched_phrases: ['book a table', 'table tonight'], fired_at: '2026-11-23T10:01:00Z' },
+      { run_id: 'run_2', workflow_id: 'wf_1', title: 'Book a table', score: 0, matched_on: 'continued', matched_phrases: [], fired_at: '2026-11-23T10:02:00Z' },
+    ],
+    action_calls: [
+      { call_id: 'call_1', run_id: 'run_1', action_id: 'act_1', title: 'Order status', success: true, status_code: 200, duration_ms: 123.4, error: null, called_at: '2026-11-23T10:01:01Z' },
+      { call_id: 'call_2', run_id: 'run_2', action_id: 'act_1', title: 'Order status', success: false, status_code: 503, duration_ms: 80, error: 'The endpoint answered HTTP 503', called_at: '2026-11-23T10:02:01Z' },
+    ],
+    configuration: { at: '2026-11-23T10:03:00Z', workflows: [then], guidelines: [], actions: [] },
+    ...over,
+  };
+};
+
+/** GET /workflows/stats as the server answers it. */
+export const workflowStats = (workflows: WorkflowStatsDto['workflows'], days = 30): WorkflowStatsDto => ({ days, workflows, actions: [] });
 
 export interface Recorded {
   method: string;

@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
+import type { ChatMessage } from '@/lib/chat-core/chat-messages';
 import { Spinner } from '@/components/ui/spinner';
 import { useTexts } from '@/lib/texts';
 import { linkTarget, progressStage } from '../chat-rules';
@@ -23,13 +24,21 @@ export interface ChatScreenProps {
    * write in) and a note saying so. 'unknown' while the conversation's kind is being read: no input yet.
    */
   readOnly?: 'visitor' | 'unknown' | false;
+  /**
+   * Something the page shows under an answer (the owner's chat: what automation did for it). A slot, so
+   * the chat knows no other feature; keep it a stable function, or every message re-renders per token.
+   */
+  messageNote?: MessageNote;
 }
+
+/** Under one saved answer: `fresh` when it has just arrived in this page rather than from history. */
+export type MessageNote = (message: ChatMessage, fresh: boolean) => ReactNode;
 
 /**
  * The chat screen shared by /chat (owner) and /public-chat (visitor). It imports neither router, query
  * cache nor i18n runtime: the visitor bundle renders it on Preact.
  */
-export function ChatScreen({ assistant, threadId, connection, onThreadChange, onBack, allowNewChat, target, readOnly = false }: ChatScreenProps) {
+export function ChatScreen({ assistant, threadId, connection, onThreadChange, onBack, allowNewChat, target, readOnly = false, messageNote }: ChatScreenProps) {
   const { t } = useTexts(CHAT_NAMESPACE, chatLocales);
   const chat = useChat({ assistant, threadId, connection, onThreadChange, t });
   const linksOpen = target ?? linkTarget(typeof location === 'undefined' ? '' : location.pathname);
@@ -88,6 +97,7 @@ export function ChatScreen({ assistant, threadId, connection, onThreadChange, on
                 onFeedback={chat.giveFeedback}
                 onAlert={chat.showAlert}
                 rateable={!readOnly}
+                note={messageNote}
                 t={t}
               />
             ))}

@@ -1,4 +1,4 @@
-import { Fragment, memo, useEffect } from 'react';
+import { Fragment, memo, type ReactNode, useEffect } from 'react';
 import type { Translate } from '@/lib/texts';
 import type { ChatMessage } from '@/lib/chat-core/chat-messages';
 import { REDIRECT_DELAY_MS } from '../chat-rules';
@@ -75,11 +75,13 @@ interface Props {
   onAlert: (text: string, tone?: 'error' | 'info') => void;
   /** False when the owner reads a visitor's conversation: the rating is the visitor's to give. */
   rateable?: boolean;
+  /** The page's note under a saved answer (see ChatScreen's messageNote). */
+  note?: (message: ChatMessage, fresh: boolean) => ReactNode;
   t: Translate;
 }
 
 /** One message: the user's text, or the answer with its sources, redirect button and feedback. */
-export const MessageItem = memo(function MessageItem({ message, fresh, target, onFeedback, onAlert, rateable = true, t }: Props) {
+export const MessageItem = memo(function MessageItem({ message, fresh, target, onFeedback, onAlert, rateable = true, note, t }: Props) {
   const fromAssistant = message.role === 'assistant';
   return (
     <li className={`chat-msg chat-msg-${message.role}`}>
@@ -107,6 +109,7 @@ export const MessageItem = memo(function MessageItem({ message, fresh, target, o
         </p>
       ) : null}
       {fromAssistant && message.redirectUrl ? <RedirectLink messageId={message.id} url={message.redirectUrl} fresh={fresh} target={target} t={t} /> : null}
+      {fromAssistant && note && !isTempMessage(message) && message.id ? note(message, fresh) : null}
       {fromAssistant && rateable && !isTempMessage(message) && message.id ? (
         <FeedbackControl messageId={message.id} onSend={(rating, comment) => onFeedback(message.id, rating, comment)} onError={onAlert} t={t} />
       ) : null}
