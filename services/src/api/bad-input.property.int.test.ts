@@ -102,7 +102,7 @@ describe.skipIf(!gate.available)(`bad input at every route never yields a 5xx or
   let signInFuzzOwner: () => Promise<void>;
   let realIds: string[];
   /** Real things the targeted property writes to, so that the unstorable character is the request's only fault. */
-  let target: { assistantId: number; externalId: string; shareToken: string; threadId: string; messageId: string; publicThreadId: string; sessionToken: string };
+  let target: { assistantId: number; externalId: string; shareToken: string; threadId: string; messageId: string; publicThreadId: string; sessionToken: string; workflowId: string };
   beforeAll(async () => {
     const collected = await collectRoutes(() => createApiHarness());
     h = collected.result;
@@ -121,7 +121,10 @@ describe.skipIf(!gate.available)(`bad input at every route never yields a 5xx or
     const publicThreadId = (
       await h.app.inject({ method: 'POST', url: '/api/v1/threads/public', payload: { assistant_id: assistantId, share_token: shareToken, session_token: sessionToken } })
     ).json().thread_id;
-    target = { assistantId, externalId: created.openai_assistant_id, shareToken, threadId, messageId, publicThreadId, sessionToken };
+    const workflowId = String(
+      (await h.app.inject({ method: 'POST', url: '/api/v1/workflows', headers, payload: { title: 'Target', trigger_condition: 'c', instructions: 'i' } })).json().id,
+    );
+    target = { assistantId, externalId: created.openai_assistant_id, shareToken, threadId, messageId, publicThreadId, sessionToken, workflowId };
     for (const [name, value] of Object.entries(target)) expect(value, name).toBeTruthy();
 
     const fuzzOwner = await h.owner();
@@ -252,12 +255,27 @@ describe.skipIf(!gate.available)(`bad input at every route never yields a 5xx or
       { method: 'POST', url: `/api/v1/threads/public/${t.publicThreadId}/runs`, payload: { assistant_id: t.externalId, session_token: t.sessionToken } },
       { method: 'POST', url: '/api/v1/feedback/public', payload: { ...feedback, thread_id: t.publicThreadId, session_token: t.sessionToken } },
       { method: 'GET', url: `/api/v1/threads/public/${t.publicThreadId}/messages`, query: { session_token: t.sessionToken } },
+      // The newer routes: automation, external API, channels, the inbox.
+      { method: 'POST', url: '/api/v1/workflows', auth: true, payload: { title: 'Order status', trigger_condition: 'Asks about an order', training_phrases: ['where is my order'], instructions: 'Ask for the number' } },
+      { method: 'PUT', url: `/api/v1/workflows/${t.workflowId}`, auth: true, payload: { title: 'Order status', trigger_condition: 'Asks about an order', instructions: 'Look it up' } },
+      { method: 'POST', url: '/api/v1/guidelines', auth: true, payload: { title: 'Sign-off', category: 'format', instructions: 'End with thanks' } },
+      { method: 'POST', url: '/api/v1/actions', auth: true, payload: { title: 'Lookup', description: 'Looks an order up', api_endpoint: 'https://example.com/orders' } },
+      {
+        method: 'POST',
+        url: `/api/v1/external-api/assistants/${t.assistantId}/config`,
+        auth: true,
+        payload: { endpoints: [{ name: 'orders', base_url: 'https://example.com/api', auth_header_name: 'Authorization', auth_header_value: 'Bearer secret' }] },
+      },
+      { method: 'POST', url: `/api/v1/assistants/${t.assistantId}/telegram/setup`, auth: true, payload: { bot_token: '123456:ABCdefGHIjklMNOpqrSTUvwxYZ0123456789' } },
+      { method: 'POST', url: `/api/v1/threads/${t.threadId}/owner-reply`, auth: true, payload: { content: 'The owner answers' } },
     ];
     /** Every string in the request, by where it sits: [part, ...path]. */
     const textsOf = (request: Request) => {
       const found: (string | number)[][] = [];
       const walk = (value: unknown, path: (string | number)[]) => {
         if (typeof value === 'string') found.push(path);
+        // Array positions are numbers in the answer's `loc`, as in the request.
+        else if (Array.isArray(value)) value.forEach((item, index) => walk(item, [...path, index]));
         else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) walk(item, [...path, key]);
       };
       walk(request.payload, ['body']);
