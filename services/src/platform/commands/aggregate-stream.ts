@@ -36,7 +36,11 @@ export interface AggregateStream<State, Event extends KesherEvent> {
  * worker's "still pending?", the ai-runner's thread, the plan's slot holders).
  */
 export async function aggregateStream<State, Event extends KesherEvent>(eventStore: EventStore, decider: Fold<State, Event>, streamId: string): Promise<AggregateStream<State, Event>> {
-  const stored = await eventStore.readStream(streamId);
+  return foldStream(decider, await eventStore.readStream(streamId));
+}
+
+/** Folds a stream already read (a worker that needs its other events too reads it once, for both). */
+export function foldStream<State, Event extends KesherEvent>(decider: Fold<State, Event>, stored: readonly RecordedEvent[]): AggregateStream<State, Event> {
   const events = stored.flatMap((event) => narrow<Event>(decider.eventTypes, event) ?? []);
   const last = stored[stored.length - 1];
   return {

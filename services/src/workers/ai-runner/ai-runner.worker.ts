@@ -6,10 +6,11 @@ import { HISTORY_TURNS } from '../../chat/prompt.js';
 import type { SalesPage } from '../../chat/sales-pages.js';
 import { untilAborted } from '../../chat/abortable.js';
 import type { RunStreamHub } from '../../chat/run-stream-hub.js';
-import { isSettled, threadDecider } from '../../domain/thread/thread.decider.js';
+import { isSettled, threadDecider, type ThreadCommand } from '../../domain/thread/thread.decider.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
-import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
+import { eventOf, foldStream } from '../../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
+import { createStreamWriter } from '../../platform/commands/stream-writer.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { fromMessage, topicFor } from '../relay/relayed-event.js';
 import { citedSources } from './cited-sources.js';
@@ -77,8 +78,6 @@ export function createAiRunner(deps: AiRunnerDeps) {
   const maxConcurrent = deps.maxConcurrentRuns ?? 32;
   let stopping = false;
 
-  const readThread = (threadId: string) => aggregateStream(deps.eventStore, threadDecider, streamIds.thread(threadId));
-
   const context = (trigger: RecordedEvent | undefined): CommandContext => ({
     actor: { kind: 'system', id: 'ai-runner' },
     correlationId: trigger?.metadata.correlationId ?? `sweep-${clock().toISOString()}`,
@@ -88,18 +87,24 @@ export function createAiRunner(deps: AiRunnerDeps) {
 
   async function answer(trigger: RecordedEvent, run: RunRequested) {
     const stream = streamIds.thread(run.threadId);
-    const { events, state } = await readThread(run.threadId);
+    // The thread is read and folded once per run: the conversation, the automation's notes and the state
+    // the run's start and outcome are decided on. Those are appended with the revision they were decided
+    // on; only a conflict (the visitor's next message, an automation note meanwhile) reads the stream again.
+    const threadEvents = await deps.eventStore.readStream(stream);
+    const { events, state, revision } = foldStream(threadDecider, threadEvents);
+    const thread = createStreamWriter({ eventStore: deps.eventStore, decider: threadDecider, streamId: stream, from: { state, revision } });
+    const decide = (command: ThreadCommand) => thread.decide(command, context(trigger));
     const phase = state.status === 'none' ? undefined : state.runs[run.runId]?.phase;
     if (!phase || isSettled(phase)) return;
     // Delivered past its deadline (redelivered after a worker died mid-answer): whatever the model said
     // now would be thrown away, so it is not asked; the run is expired as the sweep would.
     if (clock().toISOString() >= run.deadlineAt) {
-      await deps.handle(threadDecider, stream, { type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } }, context(trigger));
+      await decide({ type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } });
       deps.streams?.end(run.runId);
       return;
     }
     if (state.status === 'deleted') {
-      await deps.handle(threadDecider, stream, { type: 'FailRun', data: { runId: run.runId, error: 'This conversation was deleted.' } }, context(trigger));
+      await decide({ type: 'FailRun', data: { runId: run.runId, error: 'This conversation was deleted.' } });
       return;
     }
     const turns = events.flatMap((e) => (e.type === 'MessagePosted' ? [e.data] : []));
@@ -107,8 +112,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
     // Recording the start, finding the assistant and retrieving the knowledge do not depend on each other:
     // done at once, the first words come that many round trips sooner. The answer does not wait for the
     // start to be recorded either, only its outcome does (so the stream reads started → outcome).
-    const started = deps
-      .handle(threadDecider, stream, { type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } }, context(trigger))
+    const started = decide({ type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } })
       .then(() => undefined, (error: unknown) => ({ error }));
     const recordedStart = async () => {
       const outcome = await started;
@@ -119,9 +123,8 @@ export function createAiRunner(deps: AiRunnerDeps) {
     const automation = deps.automation;
     const behaviourLoad: Promise<AssistantBehaviour | undefined> =
       automation && question && ownerId
-        ? deps.eventStore
-            .readStream(stream)
-            .then((threadEvents) => automation.load({ ownerId, assistantId: run.assistantId, question, threadEvents }))
+        ? automation
+            .load({ ownerId, assistantId: run.assistantId, question, threadEvents })
             .catch((error: unknown) => {
               deps.onError?.(error);
               return undefined;
@@ -140,7 +143,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
     ]);
     const fail = async (error: string) => {
       await started;
-      return deps.handle(threadDecider, stream, { type: 'FailRun', data: { runId: run.runId, error } }, context(trigger));
+      return decide({ type: 'FailRun', data: { runId: run.runId, error } });
     };
     if (!question) return void (await fail('There is no message to answer.'));
     if (!assistant) return void (await fail('Assistant not found. Please check if the assistant still exists.'));
@@ -195,7 +198,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
         // Past the deadline (or stopping): the run expires; a stopping worker leaves it for redelivery.
         if (clock().toISOString() >= run.deadlineAt) {
           await started;
-          await deps.handle(threadDecider, stream, { type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } }, context(trigger));
+          await decide({ type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } });
         }
         return;
       }
@@ -203,10 +206,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
       await recordedStart();
       // The actions' outcomes are on the thread before its answer.
       await toolRunner?.settled();
-      await deps.handle(
-        threadDecider,
-        stream,
-        {
+      await decide({
           type: 'CompleteRun',
           data: {
             runId: run.runId,
@@ -219,9 +219,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
             sources: citedSources(text, passages, cited),
             referredUrl: parseRedirect(text).redirectUrl,
           },
-        },
-        context(trigger),
-      );
+        });
     } catch (error) {
       if (!(error instanceof AnswerProviderError)) deps.onError?.(error);
       await fail(error instanceof AnswerProviderError ? error.message : UNAVAILABLE);

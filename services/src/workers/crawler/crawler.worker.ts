@@ -17,7 +17,7 @@ import type { EventStore } from '../../platform/event-store/event-store.port.js'
 import { fromMessage, topicFor } from '../relay/relayed-event.js';
 import { createCrawlRecording } from './crawl-recording.js';
 import { scorePages } from './crawl-scoring.js';
-import { createStreamWriter } from './stream-writer.js';
+import { createStreamWriter } from '../../platform/commands/stream-writer.js';
 
 /** What scoring needs of the assistant (port; the assistants read model at the root). */
 export interface CrawlerAssistant {

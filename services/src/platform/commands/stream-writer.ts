@@ -1,20 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { KesherEvent } from '@kesher/contracts';
-import { aggregateStream } from '../../platform/commands/aggregate-stream.js';
-import type { CommandContext } from '../../platform/commands/command-handler.js';
-import type { Decider } from '../../platform/commands/decider.js';
-import { WrongExpectedVersionError, type EventStore } from '../../platform/event-store/event-store.port.js';
+import { WrongExpectedVersionError, type EventStore } from '../event-store/event-store.port.js';
+import { aggregateStream } from './aggregate-stream.js';
+import type { CommandContext } from './command-handler.js';
+import type { Decider } from './decider.js';
 
 /**
- * A command handler for one stream that a worker writes many times in a row (a crawl records hundreds of
- * batches on its own stream): the aggregate is loaded once and kept, each decision is appended with the
- * revision it was taken on, and only a conflict (another writer: a second worker handed the same crawl
- * after a rebalance) reloads it. The platform's handler reads the whole stream for every command, which
- * for a crawl of thousands of events would make recording it quadratic.
+ * A command handler for one stream that a worker writes several times in a row (a crawl records hundreds
+ * of batches on its own stream; the ai-runner records a run's start and its outcome): the aggregate is
+ * loaded once and kept, each decision is appended with the revision it was taken on, and only a conflict
+ * (another writer: a second worker handed the same crawl after a rebalance, a visitor's next message)
+ * reloads it. The platform's handler reads the whole stream for every command, which for a crawl of
+ * thousands of events would make recording it quadratic, and for a chat turn costs a read per decision.
+ *
+ * `from`: an aggregate the caller has just loaded (the ai-runner reads the thread's events for its own use
+ * anyway), so the first decision does not read the stream again.
  */
-export function createStreamWriter<State, Command, Event extends KesherEvent>(deps: { eventStore: EventStore; decider: Decider<State, Command, Event>; streamId: string; maxAttempts?: number }) {
-  let state: State | undefined;
-  let revision: bigint | 'no_stream' = 'no_stream';
+export function createStreamWriter<State, Command, Event extends KesherEvent>(deps: {
+  eventStore: EventStore;
+  decider: Decider<State, Command, Event>;
+  streamId: string;
+  maxAttempts?: number;
+  from?: { state: State; revision: bigint | 'no_stream' };
+}) {
+  let state: State | undefined = deps.from?.state;
+  let revision: bigint | 'no_stream' = deps.from?.revision ?? 'no_stream';
 
   async function load(): Promise<State> {
     const loaded = await aggregateStream(deps.eventStore, deps.decider, deps.streamId);
