@@ -170,7 +170,7 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
       const site = await loadSite(assistantId, ownerId);
       const outcome: CommitOutcome = { committed: [], unchanged: 0, notAdded: [], position: undefined };
       const repairs: RecordedPage[] = [];
-      const toCommit: Array<{ page: CommitCandidate; pageId: string; fileId: string }> = [];
+      const toCommit: Array<{ page: CommitCandidate; pageId: string; fileId: string; replacing: string | undefined }> = [];
       const seen = new Set<string>();
       for (const page of input.pages) {
         if (seen.has(page.key)) continue;
@@ -182,14 +182,14 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
           // Recorded by an earlier run of this commit: make sure its file exists (counted as added if it did not).
           repairs.push(existing);
         } else if (!page.contentSha256 || !commitNeeded(existing, { fileId, contentSha256: page.contentSha256 })) outcome.unchanged++;
-        else toCommit.push({ page, pageId, fileId });
+        else toCommit.push({ page, pageId, fileId, replacing: existing?.fileId ?? undefined });
       }
 
       const prepared: Array<RecordedPage & { page: CommitCandidate }> = [];
       let stored = deps.storage && toCommit.length > 0 ? await deps.storage.used(ownerId) : 0;
       const storageLimit = deps.storage && toCommit.length > 0 ? await deps.storage.limitOf(ownerId) : null;
       for (let index = 0; index < toCommit.length; index++) {
-        const { page, pageId, fileId } = toCommit[index]!;
+        const { page, pageId, fileId, replacing } = toCommit[index]!;
         const bytes = await fileOf(page);
         if (!bytes) {
           outcome.notAdded.push({ key: page.key, filename: page.filename, reason: contentGone });
@@ -201,7 +201,8 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
         }
         stored += bytes.byteLength;
         try {
-          await deps.allowances.reserveFile(context, ownerId, assistantId, fileId, 'crawl');
+          // A changed page's new file takes the slot its old file gives back once the commit is recorded.
+          await deps.allowances.reserveFile(context, ownerId, assistantId, fileId, 'crawl', replacing);
         } catch (error) {
           if (!(error instanceof DomainError && error.kind === 'forbidden')) throw error;
           for (const rest of toCommit.slice(index)) outcome.notAdded.push({ key: rest.page.key, filename: rest.page.filename, reason: error.message });

@@ -34,7 +34,7 @@ export interface PlanAllowances {
    * Takes a file slot of the assistant for `fileId`; throws DomainError('forbidden') at the limit, 'not_found' for a deleted
    * assistant. An upload counts against the plan's max_files; a crawled page (`pool: 'crawl'`) against max_crawl_pages.
    */
-  reserveFile(context: CommandContext, ownerId: string, assistantId: string, fileId: string, pool?: 'crawl'): Promise<{ limit: number }>;
+  reserveFile(context: CommandContext, ownerId: string, assistantId: string, fileId: string, pool?: 'crawl', replacing?: string): Promise<{ limit: number }>;
   releaseFiles(context: CommandContext, assistantId: string, fileIds: readonly string[]): Promise<void>;
 }
 
@@ -139,12 +139,12 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
       await handle(assistantSlotsDecider, streamIds.assistantSlots(ownerId), { type: 'FreeAssistantSlots', data: { ownerId, assistantIds } }, context);
     },
 
-    async reserveFile(context, ownerId, assistantId, fileId, pool) {
+    async reserveFile(context, ownerId, assistantId, fileId, pool, replacing) {
       const { limits } = await deps.planOf(ownerId);
       const limit = pool === 'crawl' ? limits.max_crawl_pages : limits.max_files;
       const stream = streamIds.assistant(assistantId);
       await takeOrReclaim(
-        () => handle(assistantDecider, stream, { type: 'TakeFileSlot', data: { assistantId, ownerId, fileId, limit, ...(pool ? { pool } : {}) } }, context),
+        () => handle(assistantDecider, stream, { type: 'TakeFileSlot', data: { assistantId, ownerId, fileId, limit, ...(pool ? { pool } : {}), ...(replacing ? { replacing } : {}) } }, context),
         async () => {
           const state = await fold(assistantDecider, stream);
           if (state.status !== 'active') return 0;

@@ -28,9 +28,11 @@ export type AssistantCommand =
   /**
    * A knowledge file is about to be uploaded: it takes one of the plan's `limit` file slots. Decided on
    * this stream, so concurrent uploads conflict and retry instead of all passing at the last free slot,
-   * and an upload cannot start once the assistant is deleted.
+   * and an upload cannot start once the assistant is deleted. `replacing` names a file this one replaces
+   * (a recrawled page's new version): its slot is as good as free, since the old file goes once the new
+   * one is recorded — otherwise an assistant at its limit could never refresh a changed page.
    */
-  | { type: 'TakeFileSlot'; data: { assistantId: string; ownerId: string; fileId: string; limit: number; pool?: 'crawl' } }
+  | { type: 'TakeFileSlot'; data: { assistantId: string; ownerId: string; fileId: string; limit: number; pool?: 'crawl'; replacing?: string } }
   /** Files deleted (or uploads that never completed) give their slots back. */
   | { type: 'FreeFileSlots'; data: { assistantId: string; fileIds: readonly string[] } };
 
@@ -130,10 +132,11 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
       }
       case 'TakeFileSlot': {
         const current = ownedActive(state, command.data.ownerId);
-        const { fileId, limit, pool } = command.data;
+        const { fileId, limit, pool, replacing } = command.data;
         if (current.fileSlots.includes(fileId)) return [];
         // Uploads and crawled pages each count against their own limit of the plan.
-        const held = pool === 'crawl' ? current.crawlSlots.length : current.fileSlots.length - current.crawlSlots.length;
+        const pooled = pool === 'crawl' ? current.crawlSlots : current.fileSlots.filter((id) => !current.crawlSlots.includes(id));
+        const held = pooled.length - (replacing && pooled.includes(replacing) ? 1 : 0);
         if (held >= limit) throw new DomainError('forbidden', pool === 'crawl' ? messages.crawlPageLimitReached(limit) : messages.fileLimitReached(limit));
         return [{ type: 'KnowledgeFileSlotTaken', data: { assistantId: current.assistantId, fileId, ...(pool ? { pool } : {}) } }];
       }

@@ -36,6 +36,17 @@ describe('assistant decider: file slots (the plan\'s max_files)', () => {
     spec.given([created, taken('f1')]).when({ type: 'FreeFileSlots', data: { assistantId: 'a1', fileIds: ['f1', 'f1', 'unknown'] } }).then([freed('f1')]);
   });
 
+  it("lets a crawled page's new version take the slot of the file it replaces, at the limit too — and only that", () => {
+    const crawlTake = (fileId: string, replacing?: string) => ({ type: 'TakeFileSlot' as const, data: { assistantId: 'a1', ownerId: 'owner-1', fileId, limit: 2, pool: 'crawl' as const, ...(replacing ? { replacing } : {}) } });
+    const crawlTaken = (fileId: string): AssistantEvent => ({ type: 'KnowledgeFileSlotTaken', data: { assistantId: 'a1', fileId, pool: 'crawl' } });
+    const full = [created, crawlTaken('p1'), crawlTaken('p2')];
+    spec.given(full).when(crawlTake('p1-v2', 'p1')).then([crawlTaken('p1-v2')]);
+    spec.given(full).when(crawlTake('p3')).thenThrows(DomainError, messages.crawlPageLimitReached(2));
+    // Naming a file that holds no crawl slot (an upload, or nothing) frees nothing.
+    spec.given([...full, taken('upload-1')]).when(crawlTake('p3', 'upload-1')).thenThrows(DomainError, messages.crawlPageLimitReached(2));
+    spec.given(full).when(crawlTake('p3', 'unknown')).thenThrows(DomainError, messages.crawlPageLimitReached(2));
+  });
+
   it('takes no upload for a deleted or foreign assistant', () => {
     spec.given([created, { type: 'AssistantDeleted', data: { assistantId: 'a1' } }]).when(take('f1')).thenThrows(DomainError, messages.assistantNotFound);
     spec.given([created]).when({ ...take('f1'), data: { ...take('f1').data, ownerId: 'owner-2' } }).thenThrows(DomainError, messages.assistantNotFound);
