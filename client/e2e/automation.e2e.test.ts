@@ -231,6 +231,24 @@ describe('a workflow with an API action fires in a visitor\'s conversation', () 
     await visitor.close();
   });
 
+  it("the owner opens the visitor's conversation from Chat History and reads under the answer which workflow fired, why, and how its action went; the card counts the firing", async () => {
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: 'Chat history' }).click();
+    await page.getByRole('dialog').locator('.thread-row', { has: page.locator('.badge-public') }).getByRole('button', { name: 'Resume' }).click();
+    await page.waitForURL(new RegExp(`/chat/${assistantId}/thread_[A-Za-z0-9_-]+$`));
+    const note = page.locator('.chat-msg-assistant').last().locator('details.automation-note');
+    await note.locator('summary').getByText('Workflow: Track an order').waitFor();
+    await note.locator('summary').click();
+    await note.getByText(/Fired(:| by) this message.*\(score \d+%\)\.$/).waitFor();
+    expect(await note.locator('.automation-note-phrases li').count()).toBeGreaterThan(0);
+    expect(await note.locator('.automation-note-actions li').first().innerText()).toMatch(/^Order status: succeeded · HTTP 200 · \d+ ms$/);
+    expect(await page.locator('.chat-msg-user details').count()).toBe(0); // under answers only
+    await audit(page, "/chat (a visitor's conversation with the automation note)");
+
+    await page.goto('/workflows');
+    await page.getByRole('article', { name: 'Track an order' }).getByText('Fired: 1', { exact: true }).waitFor();
+  });
+
   it('edits the workflow to add Hebrew phrases, and a Hebrew visitor\'s question fires it too', async () => {
     await page.goto('/workflows');
     await page.getByRole('article', { name: 'Track an order' }).getByRole('button', { name: 'Edit' }).click();

@@ -99,10 +99,13 @@ export function WorkflowsPage() {
 function FiredBadge({ days, fired, conversations }: { days: number; fired: number; conversations: number }) {
   const { t } = useTranslation('automation');
   const detail = t('firedDetail', { days, count: fired, conversations });
+  // The short badge for the eye (its hover title says more); screen readers read the whole sentence.
   return (
-    <span className={`badge${fired > 0 ? ' badge-ready' : ''}`} title={detail}>
-      {t('firedBadge', { count: fired })}
-      <span className="visually-hidden">. {detail}</span>
-    </span>
+    <>
+      <span className={`badge${fired > 0 ? ' badge-ready' : ''}`} title={detail} aria-hidden="true">
+        {t('firedBadge', { count: fired })}
+      </span>
+      <span className="visually-hidden">{detail}</span>
+    </>
   );
 }

@@ -187,13 +187,14 @@ describe('the workflows page', () => {
     const booked = await screen.findByRole('article', { name: 'Book a table' });
     const badge = await within(booked).findByText('Fired: 12');
     expect(badge).toHaveClass('badge', 'badge-ready');
-    expect(badge).toHaveAttribute('title', 'Times fired in the last 30 days: 12, in 7 conversations');
+    expect(badge).toHaveAttribute('title', 'Times fired in the last 30 days: 12 (conversations: 7)');
+    expect(within(booked).getByText('Times fired in the last 30 days: 12 (conversations: 7)')).toHaveClass('visually-hidden'); // what a screen reader hears
     expect(within(screen.getByRole('article', { name: 'Refund' })).getByText('Fired: 0')).not.toHaveClass('badge-ready'); // never fired: not in the stats
     unmount();
 
     renderWithProviders(<WorkflowsPage />, { language: 'he' });
     const card = await screen.findByRole('article', { name: 'Book a table' });
-    expect(await within(card).findByText('הופעל: 12')).toHaveAttribute('title', 'מספר ההפעלות ב-30 הימים האחרונים: 12, ב-7 שיחות');
+    expect(await within(card).findByText('הופעל: 12')).toHaveAttribute('title', 'מספר ההפעלות ב-30 הימים האחרונים: 12 (שיחות: 7)');
   });
 
   it('shows the cards without counts when the stats cannot be read', async () => {

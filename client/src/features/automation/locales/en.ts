@@ -221,5 +221,5 @@ export const en = {
   noteActionFailed: 'failed',
   noteMs: '{ms} ms',
   firedBadge: 'Fired: {count}',
-  firedDetail: 'Times fired in the last {days} days: {count}, in {conversations} conversations',
+  firedDetail: 'Times fired in the last {days} days: {count} (conversations: {conversations})',
 };

@@ -215,5 +215,5 @@ export const he: Record<keyof typeof en, string> = {
   noteActionFailed: 'נכשלה',
   noteMs: '{ms} מילישניות',
   firedBadge: 'הופעל: {count}',
-  firedDetail: 'מספר ההפעלות ב-{days} הימים האחרונים: {count}, ב-{conversations} שיחות',
+  firedDetail: 'מספר ההפעלות ב-{days} הימים האחרונים: {count} (שיחות: {conversations})',
 };
