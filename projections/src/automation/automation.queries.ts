@@ -74,6 +74,27 @@ export function automationQueries(db: Queryable) {
       if (!row) return undefined;
       return { endpoints: (typeof row.endpoints === 'string' ? JSON.parse(row.endpoints) : row.endpoints) as ExternalEndpointStored[], updatedAt: iso(row.updated_at) };
     },
+    /**
+     * What every chat run reads of an owner's automation — the workflows, guidelines and actions (each in
+     * creation order, as their lists) and the assistant's named endpoints — in one statement instead of four.
+     */
+    async forRun(ownerId: string, assistantId: string) {
+      const { rows } = await db.query<ItemRow & { kind: string }>(
+        `SELECT kind, id, owner_id, fields, created_at, updated_at FROM automation_items WHERE owner_id = $1 AND kind IN ('workflow', 'guideline', 'action')
+         UNION ALL
+         SELECT 'external_api', assistant_id, owner_id, endpoints, updated_at, updated_at FROM automation_external_apis WHERE owner_id = $1 AND assistant_id = $2
+         ORDER BY created_at, id`,
+        [ownerId, assistantId],
+      );
+      const of = <Fields>(kind: string) => rows.filter((row) => row.kind === kind).map((row) => toSaved<Fields>(row));
+      const external = rows.find((row) => row.kind === 'external_api');
+      return {
+        workflows: of<WorkflowFields>('workflow'),
+        guidelines: of<GuidelineFields>('guideline'),
+        actions: of<ActionFields>('action'),
+        externalApi: external ? { endpoints: (typeof external.fields === 'string' ? JSON.parse(external.fields) : external.fields) as ExternalEndpointStored[], updatedAt: iso(external.updated_at) } : undefined,
+      };
+    },
     /** The workflows that fired in a thread, oldest first (the conversation view; the caller checks the thread is the owner's). */
     async firings(threadId: string): Promise<WorkflowFiring[]> {
       const { rows } = await db.query<{ run_id: string; workflow_id: string; thread_id: string; title: string; score: number; matched_on: string; matched_phrases: unknown; fired_at: Date | string }>(

@@ -77,12 +77,8 @@ export function createBehaviourLoader(deps: { queries: AutomationQueries }) {
   }
 
   return async function load(input: BehaviourInput): Promise<AssistantBehaviour> {
-    const [workflows, guidelines, actions, external] = await Promise.all([
-      deps.queries.workflows(input.ownerId),
-      deps.queries.guidelines(input.ownerId),
-      deps.queries.actions(input.ownerId),
-      deps.queries.externalApi(input.ownerId, input.assistantId),
-    ]);
+    // One statement per run for all four (every chat turn pays it, owners without automation too).
+    const { workflows, guidelines, actions, externalApi: external } = await deps.queries.forRun(input.ownerId, input.assistantId);
     const endpoints = external?.endpoints ?? [];
     const runnable = (action: Saved<ActionFields>): RunnableAction | null => {
       if (action.fields.type !== 'api') return null;

@@ -23,6 +23,7 @@ const queries = {
   guidelines: async () => guidelines,
   actions: async () => actions,
   externalApi: async () => undefined,
+  forRun: async () => ({ workflows, guidelines, actions, externalApi: undefined }),
 } as unknown as AutomationQueries;
 
 let position = 0;
