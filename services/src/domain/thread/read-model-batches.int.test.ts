@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { comparePositions, START_POSITION, streamIds, type AllPosition } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import { threadsProjection } from '@kesher/projections/threads/threads.projection';
@@ -117,6 +118,27 @@ describe.skipIf(!gate.available)(`read models applied in batches${gate.available
             const outcome = next();
             if (outcome < 0.6) {
               await act(thread, { type: 'StartRun', data: { runId, provider: 'test' } });
+              if (outcome < 0.15) {
+                // The model asks for an action first (status requires_action), as the ai-runner records it
+                // straight onto the thread's stream (automation/run-automation.ts), not through the decider.
+                const appended = await platform.eventStore.appendToStream(
+                  streamIds.thread(thread.id),
+                  [
+                    {
+                      type: 'RunActionsRequired',
+                      data: { threadId: thread.id, runId, calls: [{ callId: `call_${runId}`, actionId: 'action_1', title: 'Order status', arguments: { order_id: '42' } }] },
+                      metadata: { eventId: randomUUID(), correlationId: 'batches', causationId: 'batches', actor: { kind: 'system', id: 'test' }, timestamp: new Date((clock += 37_000)).toISOString(), schemaVersion: 1 },
+                    },
+                    {
+                      type: 'ActionCalled',
+                      data: { threadId: thread.id, runId, callId: `call_${runId}`, actionId: 'action_1', title: 'Order status', success: outcome < 0.1, statusCode: outcome < 0.1 ? 200 : 504, durationMs: 12, error: outcome < 0.1 ? null : 'The API did not answer within 5000 ms' },
+                      metadata: { eventId: randomUUID(), correlationId: 'batches', causationId: 'batches', actor: { kind: 'system', id: 'test' }, timestamp: new Date((clock += 1_000)).toISOString(), schemaVersion: 1 },
+                    },
+                  ],
+                  { expectedRevision: 'stream_exists' },
+                );
+                if (comparePositions(appended.position, last) > 0) last = appended.position;
+              }
               const answerId = `answer_${runId}`;
               thread.messages.push(answerId);
               await act(thread, {
