@@ -377,6 +377,18 @@ describe('on a phone in Hebrew', () => {
     const section = mobile.getByRole('region', { name: 'נקודות קצה של API חיצוני' });
     await section.getByRole('button', { name: 'בדיקת חיבור' }).waitFor();
     await fits('/edit-assistant');
+
+    // The first visitor's conversation (its action answered, tested above), read by the owner in Hebrew:
+    // the automation note under the answer fits too.
+    const threads = await api.call<{ id: string; is_public: boolean; created_at: number }[]>(`/assistants/${assistantId}/threads`);
+    const first = threads.filter((thread) => thread.is_public).sort((a, b) => a.created_at - b.created_at)[0]!;
+    await mobile.goto(`/chat/${assistantId}/${first.id}`);
+    const note = mobile.locator('.chat-msg-assistant').last().locator('details.automation-note');
+    await note.locator('summary').getByText('תהליך: Track an order').waitFor();
+    await note.locator('summary').click();
+    await note.getByText(/הופעל(:| על ידי) ההודעה/).waitFor();
+    expect(await note.locator('.automation-note-actions li').first().innerText()).toMatch(/^Order status: הצליחה · HTTP 200 · \d+ מילישניות$/);
+    await fits('/chat (the automation note)');
     await phone.close();
   });
 });
