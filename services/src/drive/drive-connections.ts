@@ -1,5 +1,4 @@
 import type { SecretBox } from '../platform/secrets/secret-box.js';
-import type { Migration } from '../platform/sql/migrations.js';
 import type { Sql } from '../platform/sql/sql.port.js';
 
 /**
@@ -7,17 +6,6 @@ import type { Sql } from '../platform/sql/sql.port.js';
  * so the browser can get a fresh access token without the consent screen. It is a credential, not a
  * domain fact, so it lives in a table that Sign Out empties — never in the event log, which is forever.
  */
-export const driveMigrations: Migration[] = [
-  {
-    id: '001-drive-connections',
-    sql: `CREATE TABLE IF NOT EXISTS drive_connections (
-      owner_id text PRIMARY KEY,
-      sealed_refresh_token text NOT NULL,
-      connected_at timestamptz NOT NULL
-    )`,
-  },
-];
-
 export function createDriveConnections(deps: { sql: Sql; secrets: SecretBox }) {
   // The owner is bound into the seal: a sealed token copied onto another owner's row does not open.
   const context = (ownerId: string) => `drive-refresh:${ownerId}`;

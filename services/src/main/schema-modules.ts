@@ -1,6 +1,6 @@
 import { assistantMigrations } from '../domain/assistant/assistant.migrations.js';
 import { identityMigrations } from '../identity/identity.migrations.js';
-import { driveMigrations } from '../drive/drive-connections.js';
+import { driveMigrations } from '../drive/drive.migrations.js';
 import { blobMigrations } from '../platform/blobs/blob.migrations.js';
 import { embeddingMigrations } from '../knowledge/embeddings/embedding.migrations.js';
 import { busMigrations } from '../platform/bus/bus.migrations.js';

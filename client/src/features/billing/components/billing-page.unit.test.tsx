@@ -7,7 +7,7 @@ import { ToastArea } from '@/components/ui/toast-area';
 import { tokenStorage } from '@/lib/token-storage';
 import { renderRoutes } from '@/test/render';
 import { BillingPage } from './billing-page';
-import { catalogue, freeStatus, json, proStatus, serve } from './test-server';
+import { catalogue, freeStatus, json, proStatus, serve } from '@/test/billing-test-server';
 
 const usage = (assistants: number, messages: number, storageMb: number, limits = plans.PRO.limits) => ({
   tier: 'PRO',

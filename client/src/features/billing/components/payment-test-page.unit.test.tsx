@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '@/test/render';
 import { PaymentTestPage } from './payment-test-page';
-import { json, serve } from './test-server';
+import { json, serve } from '@/test/billing-test-server';
 
 const order = {
   session_id: 'chk_1',

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '@/test/render';
 import { tokenStorage } from '@/lib/token-storage';
 import { PricingPlansPage } from './pricing-plans-page';
-import { catalogue, freeStatus, json, proStatus, serve } from './test-server';
+import { catalogue, freeStatus, json, proStatus, serve } from '@/test/billing-test-server';
 
 const signIn = () => tokenStorage.set('a-session-token-for-tests', 'owner-1');
 const render = (path = '/pricing', language: 'en' | 'he' = 'en', signedIn = true) =>
