@@ -19,7 +19,8 @@ if (names.length === 0 || unknown.length > 0) {
   process.exit(2);
 }
 
-const platform = await composePlatform(loadConfig(), { applicationName: 'kesher-replay' });
+const config = loadConfig();
+const platform = await composePlatform(config, { applicationName: 'kesher-replay' });
 const label = chosen.map((p) => p.name).join(', ');
 const started = Date.now();
 let lastReported = started;
@@ -28,6 +29,7 @@ try {
     eventStore: platform.eventStore,
     sql: platform.sql,
     projections: chosen,
+    batchSize: config.REPLAY_BATCH_SIZE,
     onBatch: ({ events, position, head }) => {
       if (Date.now() - lastReported < 10_000) return;
       lastReported = Date.now();

@@ -100,6 +100,8 @@ export const ConfigSchema = z.object({
   STRIPE_API_URL: z.preprocess(unsetIfEmpty, z.string().url().optional()),
   /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
+  /** Events per batch of `npm run replay` (one transaction each; unset: 20,000, see rebuild-together.ts). */
+  REPLAY_BATCH_SIZE: z.coerce.number().int().positive().optional(),
   /** Attempts a bus message gets (a throwing handler, or a process that died handling it) before it is parked as a dead letter. */
   BUS_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
   /** Files the ingest worker reads at once; one owner's files are still read one at a time, so others are not queued behind them. */

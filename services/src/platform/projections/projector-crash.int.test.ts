@@ -79,7 +79,8 @@ describe.skipIf(!gate.available)(`projector killed with SIGKILL in the middle of
   });
 
   it('resumes after the crash and ends with the same read model as a clean rebuild', async () => {
-    const env = { DATABASE_URL: db.url, PROJECTOR_BATCH_SIZE: '40', METRICS_PORT: '0' };
+    // Small batches (replay and projector alike), so the kill lands between committed batches.
+    const env = { DATABASE_URL: db.url, PROJECTOR_BATCH_SIZE: '40', REPLAY_BATCH_SIZE: '40', METRICS_PORT: '0' };
     const head = await store.headPosition();
 
     // The replay command rebuilds from zero; kill it once it is partway through.
@@ -109,7 +110,7 @@ describe.skipIf(!gate.available)(`projector killed with SIGKILL in the middle of
     expect(resumed.n).toBe(ASSISTANTS - Math.ceil(ASSISTANTS / 3));
 
     // A clean rebuild from zero, uninterrupted.
-    const clean = startMain('replay', { ...env, PROJECTOR_BATCH_SIZE: '1000' }, ['assistants']);
+    const clean = startMain('replay', { ...env, PROJECTOR_BATCH_SIZE: '1000', REPLAY_BATCH_SIZE: '1000' }, ['assistants']);
     expect(await exited(clean)).toBe(0);
     expect(await checksum(sql)).toEqual(resumed);
   });
