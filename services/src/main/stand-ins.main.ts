@@ -10,7 +10,8 @@ import { startGoogleStandIn } from '../drive/testing/google-stand-in.js';
  */
 const META_APP_SECRET = 'stand-in-meta-app-secret';
 
-const channels = await startChannelStandIns();
+// A fixed port (CHANNEL_STAND_INS_PORT, 8790), so the settings printed for `make start` stay the same between runs.
+const channels = await startChannelStandIns({ port: Number(process.env.CHANNEL_STAND_INS_PORT ?? 8790) });
 const google = await startGoogleStandIn({
   files: [
     { id: 'demo-hours', name: 'Opening hours', mimeType: 'application/vnd.google-apps.document', content: 'We are open Sunday to Thursday from 8:00 to 18:00 and on Friday from 8:00 to 13:00.' },
@@ -41,6 +42,8 @@ console.log(`  WhatsApp access token:        ${whatsapp.token}   phone number ID
 console.log(`  Instagram page access token:  ${instagram.token}   account ID: 1784140000`);
 console.log('Google Drive: Manage Files → Connect Google Drive (the consent screen agrees at once).\n');
 console.log('Then type a customer message:  tg <text> | wa <text> | ig <text>');
+console.log(`(or from another terminal: curl -X POST ${channels.origin}/simulate/telegram/${bot.token} -H 'content-type: application/json' -d '{"chat_id": 501, "text": "When are you open?"}'`);
+console.log(` and see what Kesher sent: curl ${channels.origin}/simulate/sent)`);
 console.log('(WhatsApp and Instagram first need the webhook URL from Configure:  wa-hook <url> | ig-hook <url>)\n');
 
 const hooks: { whatsapp?: string; instagram?: string } = {};
