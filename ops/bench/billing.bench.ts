@@ -16,7 +16,6 @@
  *
  *   make bench-billing   → bench-results/billing.json
  */
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { plans } from '@kesher/contracts';
 import { billingQueries } from '@kesher/projections/billing/billing.queries';
@@ -25,6 +24,7 @@ import { createPlanBook } from '@kesher/services/plans/plan-book';
 import { createApiHarness } from '@kesher/services/testing/api-harness';
 import { startStripeStandIn } from '@kesher/services/testing/stripe-stand-in';
 import { peakRssMb, percentile, round, writeResults } from './bench-kit.js';
+import { freePort } from '@kesher/services/testing/processes';
 
 const OWNERS = Number(process.env.BENCH_BILLING_OWNERS ?? 100);
 const LATENCY_SAMPLES = Number(process.env.BENCH_BILLING_LATENCY ?? 200);
@@ -33,14 +33,6 @@ const DUPLICATE_SHARE = 0.2;
 const FLOOD_IN_FLIGHT = 32;
 const LIMIT_CHECKS = 3000;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 async function pool<T>(items: readonly T[], inFlight: number, work: (item: T, index: number) => Promise<void>) {
   let next = 0;

@@ -13,7 +13,6 @@
  *
  *   make bench-channels   → bench-results/channels.json
  */
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { plans } from '@kesher/contracts';
@@ -21,6 +20,7 @@ import { createApiHarness } from '@kesher/services/testing/api-harness';
 import { startChannelStandIns, whatsappStatusDelivery, whatsappTextDelivery } from '@kesher/services/channels/testing/channel-stand-ins';
 import { metaSignature } from '@kesher/services/channels/meta/meta-signature';
 import { peakRssMb, percentile, round, writeResults } from './bench-kit.js';
+import { freePort } from '@kesher/services/testing/processes';
 
 const LATENCY_DELIVERIES = Number(process.env.BENCH_CHANNELS_LATENCY ?? 200);
 const LATENCY_IN_FLIGHT = 4;
@@ -37,14 +37,6 @@ const FACTS = [
   'Gluten-free bread is baked on Tuesdays and Thursdays.',
 ].join('\n');
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 async function pool<T>(items: readonly T[], inFlight: number, work: (item: T, index: number) => Promise<void>) {
   let next = 0;

@@ -1,22 +1,14 @@
-import { createServer } from 'node:net';
 import { plans } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerProviderError, type AnswerProvider } from '../chat/answer-provider.port.js';
 import { createApiHarness, type ApiHarness } from '../testing/api-harness.js';
 import { postgresAvailability } from '../testing/test-database.js';
 import { startChannelStandIns, telegramTextUpdate, type ChannelStandIns } from './testing/channel-stand-ins.js';
+import { freePort } from '../testing/processes.js';
 
 const gate = await postgresAvailability();
 const within = { timeout: 30_000, interval: 50 };
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /** A model that fails on "fail" and otherwise answers at length (longer than Telegram's 4096 characters). */
 const provider: AnswerProvider = {

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { plans, usageMonth, type ChannelMessageReceived } from '@kesher/contracts';
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import {
   whatsappTextDelivery,
   type ChannelStandIns,
 } from './testing/channel-stand-ins.js';
+import { freePort } from '../testing/processes.js';
 
 const gate = await postgresAvailability();
 const within = { timeout: 30_000, interval: 50 };
@@ -34,14 +34,6 @@ function multipart(filename: string, text: string) {
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 type Owner = { authorization: string; accountId: string; id: number };
 
