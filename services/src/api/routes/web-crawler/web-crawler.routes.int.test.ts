@@ -296,6 +296,11 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
     // The socket's address asked for without a WebSocket: the API's one error shape, not an empty answer.
     const plain = await h.app.inject({ url: `/api/v1/ws/crawl-progress/${started.crawl_id}`, headers: aliceAuth });
     expect([plain.statusCode, plain.json()]).toEqual([426, { detail: 'This address takes a WebSocket connection.' }]);
+    // An id that is not one (found by the bad-input fuzz: a NUL reached the database as a 500) is a crawl not found.
+    for (const bad of ['%00', 'a%00b', '%E2%80%AE', 'x'.repeat(200)]) {
+      const answer = await h.app.inject({ url: `/api/v1/ws/crawl-progress/${bad}`, headers: aliceAuth });
+      expect(answer.statusCode, bad).toBe(404);
+    }
     // Alice's things are as they were.
     expect((await h.app.inject({ url: `/api/v1/crawler-settings/url/${url.id}/content`, headers: aliceAuth })).statusCode).toBe(200);
     expect((await h.app.inject({ url: `/api/v1/web-crawler/assistant/${alice.id}`, headers: aliceAuth })).json().data.crawl_interval).toBe('none');
