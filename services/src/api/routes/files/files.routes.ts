@@ -106,7 +106,9 @@ export const fileRoutes =
       async (request, reply) => {
         const { account, row } = await ownedAssistant(request, request.params.id);
         if (!request.isMultipart()) throw new ApiError(415, fileMessages.noFile);
-        const part = await request.file();
+        // A body that is not a well-formed multipart form (no boundary, cut short, junk) holds no file: the
+        // parser's throw said so as a 500 (found by the per-route fuzz).
+        const part = await request.file().catch(() => undefined);
         if (!part || part.fieldname !== 'file') throw new ApiError(422, fileMessages.noFile);
         // The type comes from the whole name's extension; a long name is cut before it (knowledge/ingest).
         const { filename, kind } = uploadedFileName(part.filename);
@@ -119,7 +121,8 @@ export const fileRoutes =
           bytes = await part.toBuffer();
         } catch (error) {
           if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, fileMessages.tooLarge);
-          throw error;
+          // The form broke off inside the file: nothing usable was sent.
+          throw new ApiError(422, fileMessages.noFile);
         }
         const { created, file } = await addFile(request, { ownerId: account.id, assistantId: row.id, filename, kind, bytes, sourceUrl: null });
         return reply.status(created ? 201 : 200).send(toDto(file));
