@@ -129,3 +129,18 @@ export const StripeWebhookReceivedSchema = z.object({
   outcome: z.string().max(300),
 });
 export type StripeWebhookReceived = z.infer<typeof StripeWebhookReceivedSchema>;
+
+/** Every event of an owner's subscription stream, in one list for its decider and its read model. */
+export const subscriptionEventTypes = [
+  'SubscriptionCheckoutStarted',
+  'SubscriptionActivated',
+  'SubscriptionRenewed',
+  'SubscriptionPlanChanged',
+  'SubscriptionPastDue',
+  'SubscriptionCancelRequested',
+  'SubscriptionResumed',
+  'SubscriptionEnded',
+  'PaymentSucceeded',
+  'PaymentDeclined',
+  'StripeWebhookReceived',
+] as const;

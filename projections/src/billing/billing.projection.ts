@@ -1,19 +1,7 @@
-import type { RecordedEvent } from '@kesher/contracts';
+import { subscriptionEventTypes, type RecordedEvent } from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 
-const EVENT_TYPES = [
-  'SubscriptionCheckoutStarted',
-  'SubscriptionActivated',
-  'SubscriptionRenewed',
-  'SubscriptionPlanChanged',
-  'SubscriptionPastDue',
-  'SubscriptionCancelRequested',
-  'SubscriptionResumed',
-  'SubscriptionEnded',
-  'PaymentSucceeded',
-  'PaymentDeclined',
-  'StripeWebhookReceived',
-];
+const EVENT_TYPES: readonly string[] = subscriptionEventTypes;
 
 type Data = Record<string, unknown>;
 

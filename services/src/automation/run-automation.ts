@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { streamIds, type Actor, type KesherEvent } from '@kesher/contracts';
 import type { ToolCall, ToolResult } from '../chat/answer-provider.port.js';
 import type { OutboundFetch } from '../outbound/outbound-fetch.js';
+import { newEvents } from '../platform/commands/new-events.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';
 import type { SecretBox } from '../platform/secrets/secret-box.js';
 import { callAction } from './action-call.js';
@@ -37,15 +37,10 @@ export function createRunAutomation(deps: RunAutomationDeps) {
   const actor: Actor = { kind: 'system', id: 'ai-runner' };
 
   async function record(context: RunContext, events: readonly KesherEvent[]): Promise<void> {
-    await deps.eventStore.appendToStream(
-      streamIds.thread(context.threadId),
-      events.map((event) => ({
-        type: event.type,
-        data: event.data,
-        metadata: { eventId: randomUUID(), correlationId: context.correlationId, causationId: context.causationId ?? context.correlationId, actor, timestamp: clock().toISOString(), schemaVersion: 1 },
-      })),
-      { expectedRevision: 'stream_exists' },
-    );
+    const at = { actor, correlationId: context.correlationId, now: clock() };
+    await deps.eventStore.appendToStream(streamIds.thread(context.threadId), newEvents(events, at, context.causationId ?? context.correlationId), {
+      expectedRevision: 'stream_exists',
+    });
   }
 
   const noted = (write: Promise<void>) => write.catch((error: unknown) => deps.onError?.(error));

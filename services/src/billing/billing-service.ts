@@ -4,6 +4,7 @@ import {
   planPrice,
   plans,
   streamIds,
+  subscriptionEventTypes,
   type AllPosition,
   type CheckoutRequest,
   type Payment,
@@ -13,7 +14,7 @@ import {
   type TranzilaMockResponse,
 } from '@kesher/contracts';
 import type { BillingQueries } from '@kesher/projections/billing/billing.queries';
-import { paymentDescription, subscriptionDecider, subscriptionEventTypes, subscriptionLapsed } from '../domain/subscription/subscription.decider.js';
+import { paymentDescription, subscriptionDecider, subscriptionLapsed } from '../domain/subscription/subscription.decider.js';
 import { rowGivesPlan, type PlanOf } from '../plans/plan-book.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';

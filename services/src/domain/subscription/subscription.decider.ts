@@ -1,4 +1,4 @@
-import type { BillingPeriod, Currency, PaidTier, PaymentProvider } from '@kesher/contracts';
+import { subscriptionEventTypes, type BillingPeriod, type Currency, type PaidTier, type PaymentProvider } from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 /**
@@ -86,19 +86,6 @@ export type SubscriptionCommand =
   | { type: 'ApplyStripeSubscription'; data: { ownerId: string; event: StripeEventInfo; snapshot: StripeSubscriptionSnapshot } }
   | { type: 'ApplyStripePayment'; data: { ownerId: string; event: StripeEventInfo; customerId: string | null; payment: PaymentFacts & ({ paid: true; invoicePdf: string | null } | { paid: false; reason: string }) } };
 
-export const subscriptionEventTypes = [
-  'SubscriptionCheckoutStarted',
-  'SubscriptionActivated',
-  'SubscriptionRenewed',
-  'SubscriptionPlanChanged',
-  'SubscriptionPastDue',
-  'SubscriptionCancelRequested',
-  'SubscriptionResumed',
-  'SubscriptionEnded',
-  'PaymentSucceeded',
-  'PaymentDeclined',
-  'StripeWebhookReceived',
-] as const;
 export type SubscriptionEvent = EventOf<(typeof subscriptionEventTypes)[number]>;
 
 export const billingMessages = {

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { KesherEvent } from '@kesher/contracts';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '../event-store/event-store.port.js';
 import type { CommandContext } from './command-handler.js';
+import { newEvents } from './new-events.js';
 
 /**
  * Records facts on a stream that must not exist yet — a delivery named by the channel's own id, a reply
@@ -10,22 +10,7 @@ import type { CommandContext } from './command-handler.js';
  */
 export async function appendNew(eventStore: EventStore, streamId: string, events: readonly KesherEvent[], context: CommandContext): Promise<AppendResult | undefined> {
   try {
-    return await eventStore.appendToStream(
-      streamId,
-      events.map((event) => ({
-        type: event.type,
-        data: event.data,
-        metadata: {
-          eventId: randomUUID(),
-          correlationId: context.correlationId,
-          causationId: context.causationId ?? randomUUID(),
-          actor: context.actor,
-          timestamp: context.now.toISOString(),
-          schemaVersion: 1,
-        },
-      })),
-      { expectedRevision: 'no_stream' },
-    );
+    return await eventStore.appendToStream(streamId, newEvents(events, context), { expectedRevision: 'no_stream' });
   } catch (error) {
     if (error instanceof WrongExpectedVersionError) return undefined;
     throw error;

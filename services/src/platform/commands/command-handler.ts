@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Actor, KesherEvent } from '@kesher/contracts';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '../event-store/event-store.port.js';
 import { aggregateStream } from './aggregate-stream.js';
+import { newEvents } from './new-events.js';
 import type { Decider } from './decider.js';
 
 export interface CommandContext {
@@ -40,22 +41,7 @@ export function createCommandHandler(deps: { eventStore: EventStore; maxAttempts
       const events = decider.decide(command, state);
       if (events.length === 0) return { events, state };
       try {
-        const appended = await deps.eventStore.appendToStream(
-          streamId,
-          events.map((event) => ({
-            type: event.type,
-            data: event.data,
-            metadata: {
-              eventId: randomUUID(),
-              correlationId: context.correlationId,
-              causationId,
-              actor: context.actor,
-              timestamp: context.now.toISOString(),
-              schemaVersion: 1,
-            },
-          })),
-          { expectedRevision },
-        );
+        const appended = await deps.eventStore.appendToStream(streamId, newEvents(events, context, causationId), { expectedRevision });
         return { events, state: events.reduce(decider.evolve, state), appended };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { KesherEvent } from '@kesher/contracts';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '../event-store/event-store.port.js';
 import { aggregateStream } from './aggregate-stream.js';
+import { newEvents } from './new-events.js';
 import type { CommandContext } from './command-handler.js';
 import type { Decider } from './decider.js';
 
@@ -47,15 +48,7 @@ export async function handleSequence<State, Command, Event extends KesherEvent>(
     }
     if (events.length === 0) return { events, state };
     try {
-      const appended = await eventStore.appendToStream(
-        streamId,
-        events.map((event) => ({
-          type: event.type,
-          data: event.data,
-          metadata: { eventId: randomUUID(), correlationId: context.correlationId, causationId, actor: context.actor, timestamp: context.now.toISOString(), schemaVersion: 1 },
-        })),
-        { expectedRevision: revision },
-      );
+      const appended = await eventStore.appendToStream(streamId, newEvents(events, context, causationId), { expectedRevision: revision });
       return { events, state, appended };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
