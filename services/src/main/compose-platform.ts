@@ -22,7 +22,14 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 /**
  * The one place that picks adapters from configuration. Everything downstream sees only ports.
  */
-export async function composePlatform(config: Config, options: { applicationName: string }) {
+export async function composePlatform(
+  config: Config,
+  options: {
+    applicationName: string;
+    /** The read models' batching delay when PROJECTOR_BATCH_DELAY_MS is unset (default 0: at once). */
+    projectorBatchDelayMs?: number;
+  },
+) {
   let sql: Sql;
   let dataDirLock: DataDirLock | undefined;
   if (config.DATABASE_URL) {
@@ -55,6 +62,7 @@ export async function composePlatform(config: Config, options: { applicationName
     projections: allProjections,
     metrics,
     batchSize: config.PROJECTOR_BATCH_SIZE,
+    batchDelayMs: config.PROJECTOR_BATCH_DELAY_MS ?? options.projectorBatchDelayMs ?? 0,
     onError: (name, error) => console.error(`projection ${name} failed; retrying`, error),
   });
   const handle = createCommandHandler({ eventStore });

@@ -10,7 +10,9 @@ import { demoAccounts } from '../identity/demo-accounts.js';
  * the configuration selects (by default PGlite under ./data and the in-process bus; no services needed).
  */
 const config = loadConfig();
-const platform = await composePlatform(config, { applicationName: 'kesher' }).catch((error: unknown) => {
+// The API shares this process with the projector: requests hurry the read models they wait for, so
+// the others may batch a moment's appends and keep out of a chat turn's way (projection-runner.ts).
+const platform = await composePlatform(config, { applicationName: 'kesher', projectorBatchDelayMs: 50 }).catch((error: unknown) => {
   // Another server owns DATA_DIR: say so plainly and stop, without a stack trace.
   if (!(error instanceof DataDirLockedError)) throw error;
   console.error(error.message);

@@ -100,6 +100,12 @@ export const ConfigSchema = z.object({
   STRIPE_API_URL: z.preprocess(unsetIfEmpty, z.string().url().optional()),
   /** Events per projection transaction; larger is faster to rebuild, smaller keeps transactions short. */
   PROJECTOR_BATCH_SIZE: z.coerce.number().int().positive().default(500),
+  /**
+   * How long a read model may let an append wait before it reads, so the moment's appends make one batch
+   * (projection-runner.ts). Unset: 50 ms where the projector shares the API's process (`make start`),
+   * which hurries whatever a request waits for; 0 in the projector process, which nobody there can hurry.
+   */
+  PROJECTOR_BATCH_DELAY_MS: z.coerce.number().int().min(0).max(5000).optional(),
   /** Events per batch of `npm run replay` (one transaction each; unset: 20,000, see rebuild-together.ts). */
   REPLAY_BATCH_SIZE: z.coerce.number().int().positive().optional(),
   /** Attempts a bus message gets (a throwing handler, or a process that died handling it) before it is parked as a dead letter. */

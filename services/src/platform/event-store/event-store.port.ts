@@ -42,10 +42,22 @@ export interface SubscribeOptions extends ReadAllOptions {
   onBatch: (batch: AllBatch) => Promise<void>;
   /** A failing handler stops the subscription and is reported here. */
   onError?: (error: unknown) => void;
+  /**
+   * Live, after an append wakes it: wait this long before reading, so the appends of that moment arrive
+   * as one batch (one transaction instead of one each) and the work leaves the moment of the append,
+   * when a chat turn's next steps want the process. `hurry()` cuts the wait short. Adapters that are
+   * pushed events rather than polling for them may ignore it.
+   */
+  batchDelayMs?: number;
 }
 
 export interface Subscription {
   stop(): Promise<void>;
+  /**
+   * Somebody waits for this subscription to reach `until`: read now rather than after `batchDelayMs`, and
+   * keep re-reading shortly until past it (it may not be visible yet), as after an append's wake-up.
+   */
+  hurry?(until: AllPosition): void;
   /** Resolves once the subscription has stopped (after stop() or a handler error). */
   readonly stopped: Promise<void>;
 }

@@ -5,6 +5,12 @@ import type { AllBatch, ReadAllOptions, SubscribeOptions, Subscription } from '.
 const SHORT_RETRIES_MS = [1, 2, 4, 8, 16, 32, 64];
 /** With no notification at all, look again anyway: LISTEN may be unavailable or a wake-up lost. */
 const IDLE_POLL_MS = 250;
+/**
+ * The same, while the store hears every append (its own directly, other processes' by LISTEN): the poll
+ * is then only a safety net for a lost notification, and a quiet process stops asking the database
+ * sixty-odd times a second (one poll per read model, four times a second).
+ */
+export const IDLE_POLL_LISTENING_MS = 2000;
 
 /**
  * Wake-ups of the subscriptions of this process: with the newest position an append committed (when
@@ -21,11 +27,39 @@ export type LocalWaiters = Set<(newest?: AllPosition, types?: ReadonlySet<string
  * it has passed it; once it has, it sleeps until the next wake-up instead of polling on. A wake-up that
  * does not say where (another process's append) gets the short retries once.
  */
-export function pollingSubscription(deps: { readAll: (options: ReadAllOptions) => Promise<AllBatch>; options: SubscribeOptions; localWaiters: LocalWaiters }): Subscription {
+/**
+ * Waits `ms`, or not at all when `skip`; `expose` is handed the function that ends the wait early, and
+ * undefined once the wait is over.
+ */
+function endableWait(ms: number, skip: boolean, expose: (end: (() => void) | undefined) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (skip) return resolve();
+    const timer = setTimeout(end, ms);
+    function end() {
+      clearTimeout(timer);
+      expose(undefined);
+      resolve();
+    }
+    expose(end);
+  });
+}
+
+export function pollingSubscription(deps: {
+  readAll: (options: ReadAllOptions) => Promise<AllBatch>;
+  options: SubscribeOptions;
+  localWaiters: LocalWaiters;
+  /** How long to sleep with nothing awaited (undefined: IDLE_POLL_MS); asked each time, as LISTEN comes later. */
+  idlePollMs?: () => number | undefined;
+}): Subscription {
   const { readAll, options, localWaiters } = deps;
+  const idlePollMs = () => deps.idlePollMs?.() ?? IDLE_POLL_MS;
+  const batchDelayMs = options.batchDelayMs ?? 0;
   let running = true;
   let wake: (() => void) | undefined;
   let pendingWake = false;
+  /** Somebody waits for this reader: no batching delay until the next read. */
+  let hurried = false;
+  let endDelay: (() => void) | undefined;
   /** The newest append we were told of and have not read past yet; 'somewhere' when we were not told where. */
   let awaited: AllPosition | 'somewhere' | undefined;
   // A subscription to some event types sleeps through appends of other types (it reads past them on its
@@ -40,23 +74,20 @@ export function pollingSubscription(deps: { readAll: (options: ReadAllOptions) =
   };
   localWaiters.add(onWake);
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (pendingWake || !running) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
+  const sleep = (ms: number) => endableWait(ms, pendingWake || !running, (end) => (wake = end));
+  /** The batching delay: ended early by hurry() or stop(), not by further appends (those join the batch). */
+  const delay = () => endableWait(batchDelayMs, hurried || !running, (end) => (endDelay = end));
 
   const stopped = (async () => {
     let after = options.after;
     let shortRetry = 0;
+    /** Whether the next read follows a wake-up (an append), the only reads the batching delay applies to. */
+    let woken = false;
     try {
       while (running) {
+        if (woken && batchDelayMs > 0) await delay();
+        woken = false;
+        hurried = false;
         pendingWake = false;
         const batch = await readAll({ after, maxCount: options.maxCount, filter: options.filter });
         const moved = after === undefined || batch.next.commit !== after.commit || batch.next.prepare !== after.prepare;
@@ -68,6 +99,7 @@ export function pollingSubscription(deps: { readAll: (options: ReadAllOptions) =
         if (awaited !== undefined && awaited !== 'somewhere' && after !== undefined && comparePositions(after, awaited) >= 0) awaited = undefined;
         if (pendingWake) {
           shortRetry = 0;
+          woken = true;
           continue;
         }
         if (moved && awaited === 'somewhere') shortRetry = 0;
@@ -75,7 +107,8 @@ export function pollingSubscription(deps: { readAll: (options: ReadAllOptions) =
         if (awaited === undefined) {
           // Nothing we know of is missing: sleep until woken.
           shortRetry = 0;
-          await sleep(IDLE_POLL_MS);
+          await sleep(idlePollMs());
+          woken = pendingWake;
         } else {
           // An append we know of is not visible yet; a long transaction elsewhere may hold it for a while.
           await sleep(SHORT_RETRIES_MS[Math.min(shortRetry++, SHORT_RETRIES_MS.length - 1)]!);
@@ -94,7 +127,17 @@ export function pollingSubscription(deps: { readAll: (options: ReadAllOptions) =
     async stop() {
       running = false;
       wake?.();
+      endDelay?.();
       await stopped;
+    },
+    hurry(until) {
+      hurried = true;
+      endDelay?.();
+      // Read (again) at once, and until past `until`: the waiter may know of an append this reader was not
+      // told of, or one its read under way started too early to see.
+      onWake(until);
+      pendingWake = true;
+      wake?.();
     },
   };
 }

@@ -11,8 +11,9 @@ import {
   type ReadAllOptions,
 } from './event-store.port.js';
 import { EVENTS_CHANNEL } from './sql-event-store.schema.js';
-import { pollingSubscription, type LocalWaiters } from './polling-subscription.js';
+import { IDLE_POLL_LISTENING_MS, pollingSubscription, type LocalWaiters } from './polling-subscription.js';
 import { createAppendBatcher } from './append-batcher.js';
+import { createSharedTail } from './shared-tail.js';
 
 interface EventRow {
   global_position: string;
@@ -105,9 +106,16 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
     wakeLocal(match ? { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) } : undefined);
   }
 
+  /** LISTEN is in place: every append, ours or another process's, wakes the subscriptions. */
+  let heard = false;
+  const idlePollMs = () => (heard ? IDLE_POLL_LISTENING_MS : undefined);
+
   // Local wake-ups cut latency for subscribers in the same process; LISTEN covers other processes.
   const localWaiters: LocalWaiters = new Set();
-  const wakeLocal = (newest?: AllPosition, types?: ReadonlySet<string>) => localWaiters.forEach((wake) => wake(newest, types));
+  const wakeLocal = (newest?: AllPosition, types?: ReadonlySet<string>) => {
+    tail.noteCommit();
+    localWaiters.forEach((wake) => wake(newest, types));
+  };
 
   async function readAll(options: ReadAllOptions = {}): Promise<AllBatch> {
     const after = options.after ?? START_POSITION;
@@ -143,12 +151,17 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
     return { events, next, atEnd: !full };
   }
 
+  // The subscriptions of this process share one read of what is new (shared-tail.ts); other readers
+  // (replays, exports) read the table directly.
+  const tail = createSharedTail({ readPage: readAll });
+
   let unlisten: (() => Promise<void>) | undefined;
   let listening: Promise<void> | undefined;
   const ensureListening = () =>
     (listening ??= sql.listen(EVENTS_CHANNEL, onNotification).then(
       (stop) => {
         unlisten = stop;
+        heard = true;
       },
       () => {
         // Without LISTEN subscribers still make progress by polling.
@@ -182,7 +195,7 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
 
     subscribeToAll(options) {
       void ensureListening();
-      return pollingSubscription({ readAll, options, localWaiters });
+      return pollingSubscription({ readAll: tail.read, options, localWaiters, idlePollMs });
     },
 
     async deleteStream(streamId, { expectedRevision }) {

@@ -39,6 +39,8 @@ export interface CheckpointedSubscriptionDeps {
    * worth of batches. A crash in between only re-reads that stretch.
    */
   checkpointDelayMs: number;
+  /** Live, how long an append's wake-up waits before the read, so the moment's appends make one batch (see SubscribeOptions). */
+  batchDelayMs?: number;
   /** Where the reader's position is reported after each batch (what waiters compare with). */
   progress: ReportingProgressBoard;
   /** After a failing batch or read: resume from the stored checkpoint this much later. */
@@ -135,6 +137,7 @@ export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDep
       after: position,
       maxCount: deps.batchSize ?? 500,
       ...(deps.filter ? { filter: deps.filter } : {}),
+      ...(deps.batchDelayMs ? { batchDelayMs: deps.batchDelayMs } : {}),
       onBatch,
       onError: (error) => {
         if (stopping) return;
@@ -196,6 +199,8 @@ export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDep
     },
     position: () => position,
     caughtUp: () => caughtUp,
+    /** Somebody waits for this reader: skip the batching delay (see SubscribeOptions.batchDelayMs). */
+    hurry: (until: AllPosition) => subscription?.hurry?.(until),
   };
 }
 

@@ -28,7 +28,14 @@ export interface ReportingProgressBoard extends ProgressBoard {
   open(): void;
 }
 
-export function createProgressBoard(hooks: { onWait?: () => void } = {}): ReportingProgressBoard {
+export function createProgressBoard(
+  hooks: {
+    /** A wait was parked. */
+    onWait?: () => void;
+    /** Somebody waits for these readers to reach `position` (not merely to move): they may want to hurry. */
+    onWaitFor?: (names: readonly string[], position: AllPosition) => void;
+  } = {},
+): ReportingProgressBoard {
   const known = new Map<string, AllPosition>();
   const waiters = new Set<() => void>();
   let closed = false;
@@ -63,7 +70,11 @@ export function createProgressBoard(hooks: { onWait?: () => void } = {}): Report
 
   return {
     position: (name) => known.get(name),
-    waitFor: (names, position, timeoutMs) => wait(() => names.every((name) => past(name, position, false)), timeoutMs),
+    waitFor(names, position, timeoutMs) {
+      const reached = () => names.every((name) => past(name, position, false));
+      if (!reached() && !closed) hooks.onWaitFor?.(names.filter((name) => !past(name, position, false)), position);
+      return wait(reached, timeoutMs);
+    },
     waitForMove: (name, since, timeoutMs) => wait(() => past(name, since, true), timeoutMs),
     report(name, position) {
       known.set(name, position);

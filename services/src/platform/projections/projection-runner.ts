@@ -15,6 +15,13 @@ export interface ProjectionRunnerDeps {
   projections: readonly Projection[];
   metrics?: Metrics;
   batchSize?: number;
+  /**
+   * Live, how long a read model lets an append's wake-up wait before it reads (0: at once). Appends of
+   * that moment then make one batch, and the work leaves the moment of the append, when a chat turn's
+   * next steps (the run, the worker) want the process. Whoever waits for a read model in this process
+   * (read-your-writes) hurries it, so only readers nobody waits for are late, and by at most this long.
+   */
+  batchDelayMs?: number;
   onError?: (projection: string, error: unknown) => void;
 }
 
@@ -52,8 +59,8 @@ export async function prepareReadModel(tx: SqlTransaction, projection: Projectio
  */
 export function createProjectionRunner(deps: ProjectionRunnerDeps) {
   const { eventStore, sql, metrics } = deps;
-  const progress = createProgressBoard();
   const running = new Map<string, CheckpointedSubscription>();
+  const progress = createProgressBoard({ onWaitFor: (names, position) => names.forEach((name) => running.get(name)?.hurry(position)) });
   let lagTimer: NodeJS.Timeout | undefined;
 
   function subscriptionFor(projection: Projection) {
@@ -64,6 +71,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       sql,
       filter: { eventTypes: projection.eventTypes },
       batchSize: deps.batchSize,
+      batchDelayMs: deps.batchDelayMs,
       handler: { apply: (tx, events) => projection.apply(tx, events) },
       prepare: (tx, fresh) => prepareReadModel(tx, projection, fresh),
       checkpointDelayMs: HORIZON_CHECKPOINT_DELAY_MS,
