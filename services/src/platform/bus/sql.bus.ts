@@ -12,10 +12,15 @@ const ACK_DELAY_MS = 100;
 /** How long a loop waits after a database error before it starts again. */
 const RESTART_MS = 5_000;
 
-/** How a topic loop is woken: `pending` remembers a publish that came while it was busy, so no wake-up is lost. */
+/**
+ * How a topic loop is woken: `pending` remembers a publish that came while it was busy, so no wake-up is
+ * lost. `handed` holds what this process published to the topic since, as committed: when it follows on
+ * from what the loop has read, the loop takes it from there instead of reading it back from the table.
+ */
 interface Signal {
   wake?: () => void;
   pending: boolean;
+  handed: DeliveredMessage[];
 }
 
 /**
@@ -29,8 +34,8 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
   const { sql } = deps;
   const ledger = createSqlDeliveryLedger({ sql });
   const reservations = new Map<string, bigint>();
-  /** Per consumer: wakes its loop for one topic (a publish wakes only the readers of its topic), or all of them. */
-  const wakers = new Set<(topic?: string) => void>();
+  /** Per consumer: wakes its loop for one topic (a publish wakes only the readers of its topic, handing it what was published), or all of them. */
+  const wakers = new Set<(topic?: string, published?: readonly DeliveredMessage[]) => void>();
   const consumers = new Set<{ stop: () => Promise<void> }>();
 
   async function runLoop(options: ConsumeOptions, engine: ConsumerEngine, topic: string, isRunning: () => boolean, signal: Signal, stopped: () => Promise<void>) {
@@ -77,6 +82,14 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
         signal.pending = false;
         windowFull = session.backlog >= WINDOW;
         if (!windowFull) {
+          const handed = takeHanded(signal, read);
+          if (handed) {
+            await session.add(handed, BigInt(handed[handed.length - 1]!.offset));
+            read = BigInt(handed[handed.length - 1]!.offset);
+            if (handed.length === PAGE) continue;
+            await pause(IDLE_POLL_MS, signal, true);
+            continue;
+          }
           const { rows } = await sql.query<{ seq: string; key: string; value: string; headers: Record<string, string> }>(
             `SELECT m.seq::text AS seq, m.key, m.value, m.headers FROM bus_messages m
              WHERE m.topic = $1 AND m.seq > $2::bigint ORDER BY m.seq LIMIT ${PAGE}`,
@@ -106,6 +119,19 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
         if (target === acked) await session.release().catch(() => {});
       }
     }
+  }
+
+  /**
+   * What this process published that follows on exactly from `read` (undefined otherwise: a gap means a
+   * publish by another process, or one that committed out of turn, and the table is read instead). What
+   * was read already is dropped; the rest stays handed for the next turn of the loop.
+   */
+  function takeHanded(signal: Signal, read: bigint): DeliveredMessage[] | undefined {
+    const fresh = signal.handed.filter((message) => BigInt(message.offset) > read);
+    signal.handed = [];
+    if (fresh.length === 0) return undefined;
+    const contiguous = fresh.every((message, i) => BigInt(message.offset) === read + BigInt(i) + 1n);
+    return contiguous ? fresh.slice(0, PAGE) : undefined;
   }
 
   /** A database error (Postgres restarting, say) must not end the consumer: wait and carry on. */
@@ -138,13 +164,17 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
     async publish(topic, messages) {
       if (messages.length === 0) return;
       // One statement, one round trip: the lock is taken first and held until the statement's own commit.
-      await sql.query(
+      const { rows } = await sql.query<{ seq: string }>(
         `WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtext($1)))
          INSERT INTO bus_messages (topic, key, value, headers)
-         SELECT $1, k, v, h::jsonb FROM locked, unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS m(k, v, h, n) ORDER BY n`,
+         SELECT $1, k, v, h::jsonb FROM locked, unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS m(k, v, h, n) ORDER BY n
+         RETURNING seq::text AS seq`,
         [topic, messages.map((m) => m.key), messages.map((m) => m.value), messages.map((m) => JSON.stringify(m.headers ?? {}))],
       );
-      wakers.forEach((wake) => wake(topic));
+      // Committed: this process's readers of the topic take the messages as they are, in sequence order.
+      const seqs = rows.map((row) => BigInt(row.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const published = messages.map((m, i): DeliveredMessage => ({ topic, partition: 0, offset: seqs[i]!.toString(), key: m.key, value: m.value, headers: m.headers ?? {} }));
+      wakers.forEach((wake) => wake(topic, published));
     },
 
     async consume(options): Promise<Consumer> {
@@ -152,10 +182,12 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
       const engine = createConsumerEngine({ options, ledger, deliveries: deps.deliveries ?? {}, reservations });
       let stopping: Promise<void> | undefined;
       const stopEngine = () => (stopping ??= engine.stop());
-      const signals = new Map(options.topics.map((topic) => [topic, { pending: false } as Signal]));
-      const waker = (topic?: string) => {
+      const signals = new Map(options.topics.map((topic): [string, Signal] => [topic, { pending: false, handed: [] }]));
+      const waker = (topic?: string, published?: readonly DeliveredMessage[]) => {
         for (const [name, signal] of signals) {
           if (topic !== undefined && name !== topic) continue;
+          // Bounded: a loop that is not reading (a full window) drops them, and reads the table later.
+          if (published && signal.handed.length < WINDOW) signal.handed.push(...published);
           signal.pending = true;
           signal.wake?.();
         }
