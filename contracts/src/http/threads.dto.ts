@@ -56,14 +56,27 @@ export const PostPublicMessageBodySchema = PostMessageBodySchema.extend({ sessio
 
 /** POST /threads/{id}/runs: the chat sends `assistant_id` or `openai_assistant_id` (spec §7). */
 const RunAssistantId = z.string({ error: chatMessages.invalidAssistantId }).regex(externalAssistantIdPattern, chatMessages.invalidAssistantIdFormat);
+/**
+ * The visitor's or owner's message, posted with the run (OpenAI's `additional_messages`): the chat's send
+ * is then one call instead of two, with the same checks and refusals as POST …/messages.
+ */
+const AdditionalMessagesSchema = z
+  .array(z.object({ role: z.literal('user', { error: chatMessages.onlyUserMessages }), content: MessageContentSchema }), { error: chatMessages.onlyUserMessages })
+  .min(1, chatMessages.emptyMessage)
+  .max(1, chatMessages.oneMessagePerRun);
 export const CreateRunBodySchema = z
-  .object({ assistant_id: RunAssistantId.optional(), openai_assistant_id: RunAssistantId.optional() })
+  .object({ assistant_id: RunAssistantId.optional(), openai_assistant_id: RunAssistantId.optional(), additional_messages: AdditionalMessagesSchema.optional() })
   .refine((body) => body.assistant_id ?? body.openai_assistant_id, { message: chatMessages.invalidAssistantId })
-  .transform((body) => ({ assistant_id: (body.assistant_id ?? body.openai_assistant_id)! }));
+  .transform((body) => ({ assistant_id: (body.assistant_id ?? body.openai_assistant_id)!, content: body.additional_messages?.[0]?.content }));
 export const CreatePublicRunBodySchema = z
-  .object({ assistant_id: RunAssistantId.optional(), openai_assistant_id: RunAssistantId.optional(), session_token: SessionTokenSchema })
+  .object({
+    assistant_id: RunAssistantId.optional(),
+    openai_assistant_id: RunAssistantId.optional(),
+    session_token: SessionTokenSchema,
+    additional_messages: AdditionalMessagesSchema.optional(),
+  })
   .refine((body) => body.assistant_id ?? body.openai_assistant_id, { message: chatMessages.invalidAssistantId })
-  .transform((body) => ({ assistant_id: (body.assistant_id ?? body.openai_assistant_id)!, session_token: body.session_token }));
+  .transform((body) => ({ assistant_id: (body.assistant_id ?? body.openai_assistant_id)!, session_token: body.session_token, content: body.additional_messages?.[0]?.content }));
 
 export const SessionQuerySchema = z.object({ session_token: SessionTokenSchema });
 
@@ -102,6 +115,9 @@ export const RunSchema = z.object({
   message_id: z.string().nullable(),
 });
 export type RunDto = z.infer<typeof RunSchema>;
+/** POST …/runs: the run, and the message posted with it when the call carried one (additional_messages). */
+export const CreatedRunSchema = RunSchema.extend({ user_message: MessageSchema.optional() });
+export type CreatedRunDto = z.infer<typeof CreatedRunSchema>;
 
 /** A conversation in the Chat History list (spec §3 Thread). */
 export const ThreadSchema = z.object({

@@ -7,6 +7,9 @@ export const chatMessages = {
   invalidThreadId: 'Invalid thread ID',
   invalidRunId: 'Invalid run ID',
   emptyMessage: 'Message content cannot be empty',
+  /** A run's `additional_messages` (the message sent with the run): only the chatter's own words, one at a time. */
+  onlyUserMessages: 'Only a user message can be sent with a run.',
+  oneMessagePerRun: 'Only one message can be sent with a run.',
   messageTooLong: 'Message too long (max 10000 characters)',
   threadNotFound: 'THREAD_NOT_FOUND',
   threadInvalid: 'THREAD_INVALID',

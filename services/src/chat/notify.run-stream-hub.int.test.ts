@@ -52,6 +52,17 @@ describe.skipIf(!gate.available)('RunStreamHub over LISTEN/NOTIFY: what only thi
     return events;
   };
 
+  it('ends without the outcome when it is too long for a notification (the stream then ends with the stored answer)', async () => {
+    const events = follow(parts.follower, 'run_long_outcome');
+    const text = 'מאפה '.repeat(2000);
+    parts.producer.append('run_long_outcome', text);
+    parts.producer.end('run_long_outcome', { status: 'completed', message: { id: 'msg_long', text, sources: [], createdAt: 1 }, position: { commit: '1', prepare: '1' } });
+    await parts.producer.flushed();
+    await expect.poll(() => events.at(-1)?.kind, { timeout: 10_000, interval: 10 }).toBe('end');
+    expect(events.at(-1)).toEqual({ kind: 'end' });
+    expect(events.flatMap((e) => (e.kind === 'delta' ? [e.text] : [])).join('')).toBe(text);
+  });
+
   it('shows no pieces of a run it began hearing in the middle, only its end (the stored answer is complete)', async () => {
     parts.producer.append('run_midway', 'The beginning, ');
     await parts.producer.flushed();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Sql } from '../platform/sql/sql.port.js';
-import { createRunStreamHub, type RunStreamHub } from './run-stream-hub.js';
+import { createRunStreamHub, type RunOutcome, type RunStreamHub } from './run-stream-hub.js';
 
 /** One channel for every run (the run id is in the payload): one LISTEN per API process, not one per stream. */
 export const RUN_DELTAS_CHANNEL = 'kesher_run_deltas';
@@ -8,9 +8,25 @@ export const RUN_DELTAS_CHANNEL = 'kesher_run_deltas';
 /** Postgres refuses payloads of 8000 bytes or more; keep a margin. */
 export const MAX_PAYLOAD_BYTES = 7900;
 
+const PositionSchema = z.object({ commit: z.string().regex(/^\d+$/), prepare: z.string().regex(/^\d+$/) });
+const OutcomeSchema: z.ZodType<RunOutcome> = z.union([
+  z.object({
+    status: z.literal('completed'),
+    message: z.object({
+      id: z.string(),
+      text: z.string(),
+      sources: z.array(z.object({ fileId: z.string(), filename: z.string(), sourceUrl: z.string().nullable(), section: z.string().nullable() })),
+      createdAt: z.number().int(),
+    }),
+    position: PositionSchema,
+  }),
+  z.object({ status: z.literal('failed'), error: z.string(), position: PositionSchema }),
+  z.object({ status: z.literal('expired'), position: PositionSchema }),
+]);
+
 const PayloadSchema = z.union([
   z.object({ r: z.string().min(1), s: z.number().int().positive(), t: z.string() }),
-  z.object({ r: z.string().min(1), e: z.literal(1) }),
+  z.object({ r: z.string().min(1), e: z.literal(1), o: OutcomeSchema.optional() }),
 ]);
 
 /** UTF-8 bytes a piece of text takes inside a JSON string (quotes excluded). */
@@ -34,6 +50,7 @@ interface Outgoing {
   pending: string;
   seq: number;
   ended: boolean;
+  outcome?: RunOutcome;
   endSent: boolean;
   sending: boolean;
 }
@@ -86,7 +103,9 @@ export function createNotifyRunStreamHub(deps: { sql: Sql; capacity?: number; on
             await notify({ r: runId, s: ++run.seq, t: piece });
           } else {
             run.endSent = true;
-            await notify({ r: runId, e: 1 });
+            // The outcome rides along when it fits (a long answer does not): without it, the stream ends with the stored answer.
+            const withOutcome = run.outcome && { r: runId, e: 1, o: run.outcome };
+            await notify(withOutcome && Buffer.byteLength(JSON.stringify(withOutcome)) <= MAX_PAYLOAD_BYTES ? withOutcome : { r: runId, e: 1 });
           }
         } catch (error) {
           deps.onError?.(error);
@@ -121,7 +140,7 @@ export function createNotifyRunStreamHub(deps: { sql: Sql; capacity?: number; on
     }
     if ('e' in payload) {
       received.delete(payload.r);
-      local.end(payload.r);
+      local.end(payload.r, payload.o);
       return;
     }
     const last = received.get(payload.r) ?? 0;
@@ -144,7 +163,11 @@ export function createNotifyRunStreamHub(deps: { sql: Sql; capacity?: number; on
     append: (runId, text) => {
       if (text !== '') schedule(runId, (run) => (run.pending += text));
     },
-    end: (runId) => schedule(runId, (run) => (run.ended = true)),
+    end: (runId, outcome) =>
+      schedule(runId, (run) => {
+        run.ended = true;
+        run.outcome = outcome;
+      }),
     follow: (runId, afterSeq, listener) => local.follow(runId, afterSeq, listener),
     async listen() {
       unlisten ??= await deps.sql.listen(RUN_DELTAS_CHANNEL, receive);

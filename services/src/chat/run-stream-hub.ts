@@ -1,5 +1,20 @@
-/** One piece of a run's live answer; `seq` numbers deltas from 1 and is the SSE event id. */
-export type RunStreamEvent = { kind: 'delta'; seq: number; text: string } | { kind: 'end' };
+import type { RunCompleted } from '@kesher/contracts';
+
+/**
+ * How a run ended, as its worker recorded it, with where in the log: the stream can then say so at once
+ * instead of waiting for the threads read model, and the reader's next read waits for that position.
+ */
+export type RunOutcome = (
+  | { status: 'completed'; message: { id: string; text: string; sources: RunCompleted['sources']; createdAt: number } }
+  | { status: 'failed'; error: string }
+  | { status: 'expired' }
+) & { position: { commit: string; prepare: string } };
+
+/**
+ * One piece of a run's live answer; `seq` numbers deltas from 1 and is the SSE event id. The end carries
+ * the outcome when the worker recorded one (absent: it gave up, or an adapter could not carry it).
+ */
+export type RunStreamEvent = { kind: 'delta'; seq: number; text: string } | { kind: 'end'; outcome?: RunOutcome };
 
 /**
  * The port between the ai-runner (which produces an answer piece by piece) and the SSE route (which
@@ -10,7 +25,7 @@ export type RunStreamEvent = { kind: 'delta'; seq: number; text: string } | { ki
 export interface RunStreamHub {
   /** The worker appends the answer as it is produced, then ends the run's stream. */
   append(runId: string, text: string): void;
-  end(runId: string): void;
+  end(runId: string, outcome?: RunOutcome): void;
   /**
    * Replays the deltas after `afterSeq` that this hub still holds, then follows the live ones until the
    * end; returns the unsubscribe. What an adapter cannot deliver (a run that began before this process
@@ -22,6 +37,7 @@ export interface RunStreamHub {
 interface Entry {
   deltas: string[];
   ended: boolean;
+  outcome?: RunOutcome;
   listeners: Set<(event: RunStreamEvent) => void>;
 }
 
@@ -55,18 +71,20 @@ export function createRunStreamHub(options: { capacity?: number } = {}): RunStre
       const event: RunStreamEvent = { kind: 'delta', seq: current.deltas.length, text };
       for (const listener of current.listeners) listener(event);
     },
-    end(runId) {
+    end(runId, outcome) {
       const current = entry(runId);
       if (current.ended) return;
       current.ended = true;
-      for (const listener of current.listeners) listener({ kind: 'end' });
+      current.outcome = outcome;
+      const event: RunStreamEvent = outcome ? { kind: 'end', outcome } : { kind: 'end' };
+      for (const listener of current.listeners) listener(event);
       current.listeners.clear();
     },
     follow(runId, afterSeq, listener) {
       const current = entry(runId);
       current.deltas.slice(Math.max(0, afterSeq)).forEach((text, i) => listener({ kind: 'delta', seq: afterSeq + i + 1, text }));
       if (current.ended) {
-        listener({ kind: 'end' });
+        listener(current.outcome ? { kind: 'end', outcome: current.outcome } : { kind: 'end' });
         return () => {};
       }
       current.listeners.add(listener);

@@ -152,6 +152,7 @@ export async function composeApi(wiring: ApiWiring) {
     files,
     threads: {
       handle: platform.handle,
+      eventStore: platform.eventStore,
       readDb: platform.sql,
       awaitReadModels,
       clock,

@@ -6,6 +6,7 @@ import {
   type Channel,
   type LimitKind,
   type MessageDto,
+  type CreatedRunDto,
   type RunDto,
   type ThreadDto,
 } from '@kesher/contracts';
@@ -15,6 +16,8 @@ import type { LimitViolations } from '../../analytics/limit-violations.js';
 import { ApiError } from '../../api/api-error.js';
 import { threadDecider, type ThreadCommand } from '../../domain/thread/thread.decider.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
+import { handleSequence } from '../../platform/commands/command-sequence.js';
+import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { DomainError } from '../../platform/commands/decider.js';
 import type { AwaitReadModels, ReadModelProgress } from '../../platform/projections/read-model-progress.js';
 import { createWriteMarks } from '../../platform/projections/write-marks.js';
@@ -32,6 +35,8 @@ const KNOWN_RUNS = 5_000;
 
 export interface ChatServiceDeps {
   handle: CommandHandler;
+  /** For a run posted with its message: both decided on the thread and appended together. */
+  eventStore: EventStore;
   readDb: Sql;
   awaitReadModels: AwaitReadModels;
   clock: () => Date;
@@ -131,7 +136,7 @@ export function createChatService(deps: ChatServiceDeps) {
    * Runs this process requested a moment ago, as their request recorded them: their stream starts
    * following at once instead of first asking the read model for a run it may not hold yet.
    */
-  const requested = new Map<string, { key: string; row: RunRow }>();
+  const requested = new Map<string, { key: string; row: RunRow; assistant: AssistantRow }>();
 
   /**
    * A run as the read model has it. Right after its request the projector may not have it yet: only on
@@ -143,6 +148,50 @@ export function createChatService(deps: ChatServiceDeps) {
     await marks.settle(threadId);
     return threads.run(readerOf(chatter), threadId, runId);
   }
+
+  /**
+   * The checks before a chatter's message is accepted (POST …/messages, or with a run): the thread and
+   * its assistant, visitors' rate limits, and the owner's monthly message quota.
+   */
+  async function admitMessage(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId?: string): Promise<{ assistant: AssistantRow }> {
+    // Counted against the assistant owner's plan, whoever writes: the owner, or a visitor by share link.
+    // An assistant's owner never changes: for a thread reached before, the count is read alongside the assistant.
+    const ownerId = reached.get(reachKey(chatter, threadId))?.assistantOwnerId;
+    const early = ownerId ? deps.messageQuota?.check(ownerId) : undefined;
+    early?.catch(() => undefined);
+    const { assistant } = await turnOf(chatter, threadId);
+    // A run for another assistant is refused before anything is counted against a limit.
+    if (externalAssistantId !== undefined && assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
+    if (chatter.kind === 'visitor') {
+      const wait = deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id }) ?? 0;
+      if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
+    }
+    const quota = await (early ?? deps.messageQuota?.check(assistant.owner_id));
+    if (quota && !quota.allowed) {
+      await refused(call, chatter, assistant, 'monthly_messages', quota.limit, quota.used);
+      throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
+    }
+    return { assistant };
+  }
+
+  /** The command posting a chatter's message, and the row the read model will hold once it is accepted. */
+  function userMessage(chatter: Chatter, assistant: AssistantRow, content: string) {
+    const messageId = newId('msg');
+    const command: ThreadCommand = {
+      type: 'PostUserMessage',
+      data: { requester: writerOf(chatter, assistant), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit },
+    };
+    // The decider accepts exactly this message or refuses it: this is what the read model will hold.
+    return { command, row: { id: messageId, role: 'user' as const, text: content, run_id: null, sources: [], created_at: seconds(deps.clock()) } };
+  }
+
+  /** A message refused by the conversation's chat_limit is recorded for the owner's limits page, then the refusal goes on. */
+  const refusedByChatLimit = (call: ChatCall, chatter: Chatter, assistant: AssistantRow) => async (error: unknown): Promise<never> => {
+    if (error instanceof DomainError && error.message === chatMessages.chatLimitReached(assistant.chat_limit)) {
+      await refused(call, chatter, assistant, 'chat_limit', assistant.chat_limit, assistant.chat_limit);
+    }
+    throw error;
+  };
 
   return {
     async start(call: ChatCall, chatter: Chatter, assistant: AssistantRow, channel: Channel) {
@@ -164,35 +213,11 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     async post(call: ChatCall, chatter: Chatter, threadId: string, content: string): Promise<MessageDto> {
-      // Counted against the assistant owner's plan, whoever writes: the owner, or a visitor by share link.
-      // An assistant's owner never changes: for a thread reached before, the count is read alongside the assistant.
-      const ownerId = reached.get(reachKey(chatter, threadId))?.assistantOwnerId;
-      const early = ownerId ? deps.messageQuota?.check(ownerId) : undefined;
-      early?.catch(() => undefined);
-      const { assistant } = await turnOf(chatter, threadId);
-      if (chatter.kind === 'visitor') {
-        const wait = deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id }) ?? 0;
-        if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
-      }
-      const quota = await (early ?? deps.messageQuota?.check(assistant.owner_id));
-      if (quota && !quota.allowed) {
-        await refused(call, chatter, assistant, 'monthly_messages', quota.limit, quota.used);
-        throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
-      }
-      const messageId = newId('msg');
-      const now = deps.clock();
-      const { appended } = await writeFast(call, chatter, threadId, {
-        type: 'PostUserMessage',
-        data: { requester: writerOf(chatter, assistant), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit },
-      }).catch(async (error: unknown) => {
-        if (error instanceof DomainError && error.message === chatMessages.chatLimitReached(assistant.chat_limit)) {
-          await refused(call, chatter, assistant, 'chat_limit', assistant.chat_limit, assistant.chat_limit);
-        }
-        throw error;
-      });
+      const { assistant } = await admitMessage(call, chatter, threadId);
+      const message = userMessage(chatter, assistant, content);
+      const { appended } = await writeFast(call, chatter, threadId, message.command).catch(refusedByChatLimit(call, chatter, assistant));
       if (appended) deps.messageQuota?.accepted(assistant.owner_id, appended.position);
-      // The decider accepted exactly this message: it is what the read model will hold.
-      return toMessageDto({ id: messageId, thread_id: threadId, role: 'user', text: content, run_id: null, sources: [], created_at: seconds(now) });
+      return toMessageDto({ ...message.row, thread_id: threadId });
     },
 
     async messages(chatter: Chatter, threadId: string) {
@@ -201,21 +226,39 @@ export function createChatService(deps: ChatServiceDeps) {
       return { object: 'list' as const, data: (await threads.messages(readerOf(chatter), threadId)).map(toMessageDto) };
     },
 
-    async requestRun(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId: string): Promise<RunDto> {
-      const { assistant } = await turnOf(chatter, threadId);
+    /**
+     * Asks the assistant to answer. With `content` (the call's additional_messages), the message is posted
+     * first, with every check POST …/messages makes, and both are recorded in one append: the chat's send
+     * is one call and one write instead of two of each.
+     */
+    async requestRun(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId: string, content?: string): Promise<CreatedRunDto> {
+      const { assistant } = content === undefined ? await turnOf(chatter, threadId) : await admitMessage(call, chatter, threadId, externalAssistantId);
       if (assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
       const runId = newId('run');
       const now = deps.clock();
       const deadlineAt = new Date(now.getTime() + deps.runDeadlineSeconds * 1000);
-      await writeFast(call, chatter, threadId, {
+      const request: ThreadCommand = {
         type: 'RequestRun',
         data: { requester: writerOf(chatter, assistant), runId, assistantId: assistant.id, deadlineAt: deadlineAt.toISOString(), now: now.toISOString() },
-      });
+      };
+      const message = content === undefined ? undefined : userMessage(chatter, assistant, content);
+      if (message) {
+        const result = await handleSequence(deps.eventStore, threadDecider, streamIds.thread(threadId), [{ command: () => message.command }, { command: () => request }], contextOf(call, chatter)).catch(
+          refusedByChatLimit(call, chatter, assistant),
+        );
+        if (result.appended) {
+          marks.note(threadId, result.appended.position, result.events.map((event) => event.type));
+          deps.messageQuota?.accepted(assistant.owner_id, result.appended.position);
+        }
+      } else {
+        await writeFast(call, chatter, threadId, request);
+      }
       // A new run is queued; the worker may already be on it, which the next read (or the stream) shows.
       const row: RunRow = { id: runId, thread_id: threadId, assistant_id: assistant.id, status: 'queued', error: null, message_id: null, deadline_at: deadlineAt, created_at: seconds(now), settled_at: null };
-      requested.set(runId, { key: reachKey(chatter, threadId), row });
+      requested.set(runId, { key: reachKey(chatter, threadId), row, assistant });
       if (requested.size > KNOWN_RUNS) requested.delete(requested.keys().next().value!);
-      return toRunDto(row, assistant, deps.clock());
+      const run = toRunDto(row, assistant, deps.clock());
+      return message ? { ...run, user_message: toMessageDto({ ...message.row, thread_id: threadId }) } : run;
     },
 
     async run(chatter: Chatter, threadId: string, runId: string): Promise<RunDto> {
@@ -236,11 +279,13 @@ export function createChatService(deps: ChatServiceDeps) {
      * a refusal is an ordinary error answer rather than a broken stream.
      */
     async followRun(chatter: Chatter, threadId: string, runId: string, options: { afterSeq: number }): Promise<(signal: AbortSignal) => AsyncGenerator<RunStreamMessage>> {
-      const { assistant } = await turnOf(chatter, threadId);
+      const found = requested.get(runId);
+      // Requested here by this reader a moment ago: the request checked its access to the thread and read
+      // the assistant, and its stream need not wait for the read model to show the run.
+      const own = found?.key === reachKey(chatter, threadId) && found.row.thread_id === threadId ? found : undefined;
+      const { assistant } = own ?? (await turnOf(chatter, threadId));
       const mark = deps.readModels?.position('threads');
-      const own = requested.get(runId);
-      // Requested here by this reader a moment ago: its stream need not wait for the read model to show it.
-      const row = own?.key === reachKey(chatter, threadId) && own.row.thread_id === threadId && deps.runStreams ? undefined : await runAfterOwnWrites(chatter, threadId, runId);
+      const row = own && deps.runStreams ? undefined : await runAfterOwnWrites(chatter, threadId, runId);
       const deadlineAt = row?.deadline_at ?? own?.row.deadline_at;
       if (!deadlineAt) {
         await threadOf(chatter, threadId);
@@ -249,7 +294,18 @@ export function createChatService(deps: ChatServiceDeps) {
       return (signal) =>
         followRunEvents(
           { threads, reader: readerOf(chatter), clock: deps.clock, runStreams: deps.runStreams, readModels: deps.readModels },
-          { assistant, threadId, runId, deadlineAt, first: row, mark, afterSeq: options.afterSeq, signal },
+          {
+            assistant,
+            threadId,
+            runId,
+            deadlineAt,
+            first: row,
+            mark,
+            afterSeq: options.afterSeq,
+            signal,
+            // The answer was recorded a moment ago: the chat's next read of the thread waits for the read model to show it.
+            onOutcome: (position) => marks.note(threadId, position, ['MessagePosted', 'RunCompleted', 'RunFailed', 'RunExpired']),
+          },
         );
     },
 

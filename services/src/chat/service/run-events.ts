@@ -3,7 +3,7 @@ import type { MessageDto } from '@kesher/contracts';
 import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
 import type { RunRow, ThreadQueries, ThreadReader } from '@kesher/projections/threads/threads.queries';
 import type { ReadModelProgress } from '../../platform/projections/read-model-progress.js';
-import type { RunStreamEvent, RunStreamHub } from '../run-stream-hub.js';
+import type { RunOutcome, RunStreamEvent, RunStreamHub } from '../run-stream-hub.js';
 import { toMessageDto, toRunDto } from './chat-dtos.js';
 
 /** What a followed run says, in the order it says it: deltas, then exactly one end. */
@@ -42,11 +42,17 @@ export interface FollowedRun {
   afterSeq: number;
   /** Aborted when the client goes away: the loop stops at once. */
   signal: AbortSignal;
+  /**
+   * The worker's recorded outcome ended the stream before the read model showed it: told where in the
+   * log, so the reader's next read (the messages the chat reloads) waits for the read model to get there.
+   */
+  onOutcome?: (position: AllPosition) => void;
 }
 
 /**
- * The live pieces come from the run stream hub; the end comes from the read model, which holds the
- * stored answer whichever process produced it. The loop sleeps until something can have changed: a
+ * The live pieces come from the run stream hub; the end comes from the worker's recorded outcome when
+ * the hub carries it (at once, as recorded), otherwise from the read model, which holds the stored answer
+ * whichever process produced it. The loop sleeps until something can have changed: a
  * piece arrives, the worker ends its stream, the read model moves, the deadline passes, or the client
  * leaves — it never re-reads the run for a mere piece, and reads it at once when the worker says it is done.
  */
@@ -72,9 +78,13 @@ export async function* followRunEvents(deps: RunEventsDeps, run: FollowedRun): A
   let mark = run.mark;
   // The worker's end of the stream says the outcome is recorded; the read model then shows it shortly.
   let workerDone = !deps.runStreams;
+  let outcome: RunOutcome | undefined;
   const unfollow = deps.runStreams?.follow(runId, run.afterSeq, (event) => {
     if (event.kind === 'delta') pending.push(event);
-    else workerDone = stale = true;
+    else {
+      workerDone = stale = true;
+      outcome = event.outcome;
+    }
     rouse();
   });
   // Nothing to wait for in this process: read the run now.
@@ -83,6 +93,11 @@ export async function* followRunEvents(deps: RunEventsDeps, run: FollowedRun): A
   try {
     while (!signal.aborted) {
       for (const delta of pending.splice(0)) yield { event: 'delta', id: delta.seq, data: { text: delta.text } };
+      if (outcome) {
+        run.onOutcome?.({ commit: BigInt(outcome.position.commit), prepare: BigInt(outcome.position.prepare) });
+        yield endOf(outcome, run);
+        return;
+      }
       if (stale) {
         // Noting first how far the read model was, so a change landing during the read is not missed.
         mark = deps.readModels?.position('threads');
@@ -127,4 +142,26 @@ export async function* followRunEvents(deps: RunEventsDeps, run: FollowedRun): A
     signal.removeEventListener('abort', rouse);
     unfollow?.();
   }
+}
+
+/** The stream's last word from the worker's recorded outcome: what the read model will show, said now. */
+function endOf(outcome: RunOutcome, run: FollowedRun): RunStreamMessage {
+  const { runId, threadId } = run;
+  if (outcome.status === 'completed') {
+    const { id, text, sources, createdAt } = outcome.message;
+    return { event: 'completed', data: { run_id: runId, message: toMessageDto({ id, thread_id: threadId, role: 'assistant', text, run_id: runId, sources, created_at: createdAt }) } };
+  }
+  // The same words the read model's run gives (toRunDto), from a row that says only how the run ended.
+  const settled: RunRow = {
+    id: runId,
+    thread_id: threadId,
+    assistant_id: '',
+    status: outcome.status,
+    error: outcome.status === 'failed' ? outcome.error : null,
+    message_id: null,
+    deadline_at: run.deadlineAt,
+    created_at: 0,
+    settled_at: null,
+  };
+  return { event: outcome.status, data: { run_id: runId, message: toRunDto(settled, run.assistant, new Date(0)).last_error?.message ?? 'Unknown error occurred' } };
 }

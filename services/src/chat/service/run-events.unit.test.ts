@@ -1,7 +1,7 @@
 import type { MessageRow, RunRow, ThreadQueries } from '@kesher/projections/threads/threads.queries';
 import { describe, expect, it } from 'vitest';
 import { createRunStreamHub } from '../run-stream-hub.js';
-import { followRunEvents, type RunStreamMessage } from './run-events.js';
+import { followRunEvents, type FollowedRun, type RunStreamMessage } from './run-events.js';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const deadlineAt = new Date(NOW.getTime() + 60_000);
@@ -30,7 +30,7 @@ async function collect(events: AsyncGenerator<RunStreamMessage>, each?: (message
   return out;
 }
 
-const follow = (deps: { threads: ThreadQueries; hub?: ReturnType<typeof createRunStreamHub> }, run: { first?: RunRow; signal?: AbortSignal }) =>
+const follow = (deps: { threads: ThreadQueries; hub?: ReturnType<typeof createRunStreamHub> }, run: { first?: RunRow; signal?: AbortSignal; onOutcome?: FollowedRun['onOutcome'] }) =>
   followRunEvents(
     { threads: deps.threads, reader: { ownerId: 'o' }, clock: () => NOW, runStreams: deps.hub },
     { assistant: { external_id: 'asst_x' }, threadId: 'thread_1', runId: 'run_1', deadlineAt, mark: undefined, afterSeq: 0, signal: run.signal ?? new AbortController().signal, ...run },
@@ -87,5 +87,48 @@ describe('following a run', () => {
     const started = Date.now();
     expect(await events).toEqual([]);
     expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  const position = { commit: '42', prepare: '420' };
+
+  it("ends with the worker's recorded answer without reading the read model, and says where it was recorded", async () => {
+    const hub = createRunStreamHub();
+    const { state, threads } = readModel(undefined);
+    const noted: unknown[] = [];
+    hub.append('run_1', 'Open at 7.');
+    const sources = [{ fileId: 'file_1', filename: 'hours.txt', sourceUrl: 'https://bakery.example/hours', section: null }];
+    hub.end('run_1', { status: 'completed', message: { id: 'msg_2', text: 'Open at 7.', sources, createdAt: 1_795_000_000 }, position });
+    expect(await collect(follow({ threads, hub }, { onOutcome: (at) => noted.push(at) }))).toEqual([
+      { event: 'delta', id: 1, data: { text: 'Open at 7.' } },
+      {
+        event: 'completed',
+        data: {
+          run_id: 'run_1',
+          message: {
+            id: 'msg_2',
+            object: 'thread.message',
+            thread_id: 'thread_1',
+            role: 'assistant',
+            content: [{ type: 'text', text: { value: 'Open at 7.', annotations: [] } }],
+            created_at: 1_795_000_000,
+            run_id: 'run_1',
+            sources: [{ file_id: 'file_1', filename: 'hours.txt', source_url: 'https://bakery.example/hours', section: null }],
+          },
+        },
+      },
+    ]);
+    expect(state.reads).toBe(0);
+    expect(noted).toEqual([{ commit: 42n, prepare: 420n }]);
+  });
+
+  it("ends a failed or expired run with the same words as the read model's run", async () => {
+    const failedHub = createRunStreamHub();
+    failedHub.end('run_1', { status: 'failed', error: 'The model said no.', position });
+    expect(await collect(follow({ threads: readModel(undefined).threads, hub: failedHub }, {}))).toEqual([{ event: 'failed', data: { run_id: 'run_1', message: 'The model said no.' } }]);
+    const expiredHub = createRunStreamHub();
+    expiredHub.end('run_1', { status: 'expired', position });
+    expect(await collect(follow({ threads: readModel(undefined).threads, hub: expiredHub }, {}))).toEqual([
+      { event: 'expired', data: { run_id: 'run_1', message: 'Assistant response timed out. Please try again.' } },
+    ]);
   });
 });

@@ -91,5 +91,23 @@ export function runStreamHubContract(name: string, setup: () => Promise<RunStrea
       await expect.poll(seen.ended, within).toBe(true);
       expect(seen.events).toEqual([{ kind: 'end' }]);
     });
+
+    it("ends with the worker's recorded outcome, for followers before and after the end", async () => {
+      const runId = newRun();
+      const outcome = {
+        status: 'completed' as const,
+        message: { id: 'msg_1', text: 'פתוח עד 19:00.', sources: [{ fileId: 'file_1', filename: 'שעות.txt', sourceUrl: null, section: 'שעות' }], createdAt: 1_795_000_000 },
+        position: { commit: '900', prepare: '9000' },
+      };
+      const early = recorder(hub.follower, runId);
+      hub.producer.append(runId, 'פתוח עד 19:00.');
+      hub.producer.end(runId, outcome);
+      await hub.settle?.();
+      await expect.poll(early.ended, within).toBe(true);
+      expect(early.events.at(-1)).toEqual({ kind: 'end', outcome });
+      const late = recorder(hub.follower, runId);
+      expect(late.events.at(-1)).toEqual({ kind: 'end', outcome });
+      expect(late.text()).toBe('פתוח עד 19:00.');
+    });
   });
 }

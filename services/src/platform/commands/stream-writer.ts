@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import type { KesherEvent } from '@kesher/contracts';
+import type { AllPosition, KesherEvent } from '@kesher/contracts';
 import { WrongExpectedVersionError, type EventStore } from '../event-store/event-store.port.js';
 import { aggregateStream } from './aggregate-stream.js';
+import { newEvents } from './new-events.js';
 import type { CommandContext } from './command-handler.js';
 import type { Decider } from './decider.js';
 
@@ -25,6 +25,7 @@ export function createStreamWriter<State, Command, Event extends KesherEvent>(de
 }) {
   let state: State | undefined = deps.from?.state;
   let revision: bigint | 'no_stream' = deps.from?.revision ?? 'no_stream';
+  let position: AllPosition | undefined;
 
   async function load(): Promise<State> {
     const loaded = await aggregateStream(deps.eventStore, deps.decider, deps.streamId);
@@ -39,6 +40,10 @@ export function createStreamWriter<State, Command, Event extends KesherEvent>(de
       if (state === undefined) throw new Error(`${deps.streamId} was not loaded`);
       return state;
     },
+    /** Where this writer's last append landed in the log (undefined before its first). */
+    get position(): AllPosition | undefined {
+      return position;
+    },
     /** Decides on the kept state and appends; the events recorded (none when the decision was a no-op). */
     async decide(command: Command, context: CommandContext): Promise<Event[]> {
       for (let attempt = 1; ; attempt++) {
@@ -46,24 +51,10 @@ export function createStreamWriter<State, Command, Event extends KesherEvent>(de
         const events = deps.decider.decide(command, current);
         if (events.length === 0) return events;
         try {
-          const appended = await deps.eventStore.appendToStream(
-            deps.streamId,
-            events.map((event) => ({
-              type: event.type,
-              data: event.data,
-              metadata: {
-                eventId: randomUUID(),
-                correlationId: context.correlationId,
-                causationId: context.causationId ?? randomUUID(),
-                actor: context.actor,
-                timestamp: context.now.toISOString(),
-                schemaVersion: 1,
-              },
-            })),
-            { expectedRevision: revision },
-          );
+          const appended = await deps.eventStore.appendToStream(deps.streamId, newEvents(events, context), { expectedRevision: revision });
           state = events.reduce(deps.decider.evolve, current);
           revision = appended.nextExpectedRevision;
+          position = appended.position;
           return events;
         } catch (error) {
           if (!(error instanceof WrongExpectedVersionError) || attempt >= (deps.maxAttempts ?? 5)) throw error;

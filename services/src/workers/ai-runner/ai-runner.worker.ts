@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { detectLanguage, parseRedirect, streamIds, type RecordedEvent, type RunRequested } from '@kesher/contracts';
+import { detectLanguage, parseRedirect, streamIds, type AllPosition, type RecordedEvent, type RunRequested } from '@kesher/contracts';
 import type { RetrievedPassage } from '../../knowledge/search/retrieve.js';
 import { AnswerProviderError, type AnswerProvider } from '../../chat/answer-provider.port.js';
 import { HISTORY_TURNS } from '../../chat/prompt.js';
 import type { SalesPage } from '../../chat/sales-pages.js';
 import { untilAborted } from '../../chat/abortable.js';
-import type { RunStreamHub } from '../../chat/run-stream-hub.js';
-import { isSettled, threadDecider, type ThreadCommand } from '../../domain/thread/thread.decider.js';
+import type { RunOutcome, RunStreamHub } from '../../chat/run-stream-hub.js';
+import { isSettled, threadDecider, type ThreadCommand, type ThreadEvent } from '../../domain/thread/thread.decider.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { eventOf, foldStream } from '../../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
@@ -54,6 +54,26 @@ export interface AiRunnerDeps {
 
 export const newMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
 
+/**
+ * The outcome a decision just recorded, for the end of the run's live stream: the answer as the threads
+ * read model will hold it (its id, text, sources, and the second it was recorded), or the failure.
+ * Undefined when the decision recorded none (the run was settled already) or its position is unknown.
+ */
+export function outcomeOf(events: readonly ThreadEvent[], position: AllPosition | undefined, at: Date): RunOutcome | undefined {
+  if (!position) return undefined;
+  const where = { commit: position.commit.toString(), prepare: position.prepare.toString() };
+  for (const event of events) {
+    if (event.type === 'RunCompleted') {
+      const answer = events.find((e) => e.type === 'MessagePosted' && e.data.messageId === event.data.messageId);
+      if (answer?.type !== 'MessagePosted') return undefined;
+      return { status: 'completed', message: { id: answer.data.messageId, text: answer.data.text, sources: event.data.sources, createdAt: Math.floor(at.getTime() / 1000) }, position: where };
+    }
+    if (event.type === 'RunFailed') return { status: 'failed', error: event.data.error, position: where };
+    if (event.type === 'RunExpired') return { status: 'expired', position: where };
+  }
+  return undefined;
+}
+
 const UNAVAILABLE = 'The assistant could not answer right now. Please try again.';
 
 /**
@@ -93,18 +113,26 @@ export function createAiRunner(deps: AiRunnerDeps) {
     const threadEvents = await deps.eventStore.readStream(stream);
     const { events, state, revision } = foldStream(threadDecider, threadEvents);
     const thread = createStreamWriter({ eventStore: deps.eventStore, decider: threadDecider, streamId: stream, from: { state, revision } });
-    const decide = (command: ThreadCommand) => thread.decide(command, context(trigger));
+    /** The run's outcome once recorded here: the live stream ends with it (see RunOutcome). */
+    let outcome: RunOutcome | undefined;
+    const decide = async (command: ThreadCommand) => {
+      const ctx = context(trigger);
+      const decided = await thread.decide(command, ctx);
+      outcome ??= outcomeOf(decided, thread.position, ctx.now);
+      return decided;
+    };
     const phase = state.status === 'none' ? undefined : state.runs[run.runId]?.phase;
     if (!phase || isSettled(phase)) return;
     // Delivered past its deadline (redelivered after a worker died mid-answer): whatever the model said
     // now would be thrown away, so it is not asked; the run is expired as the sweep would.
     if (clock().toISOString() >= run.deadlineAt) {
       await decide({ type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } });
-      deps.streams?.end(run.runId);
+      deps.streams?.end(run.runId, outcome);
       return;
     }
     if (state.status === 'deleted') {
       await decide({ type: 'FailRun', data: { runId: run.runId, error: 'This conversation was deleted.' } });
+      deps.streams?.end(run.runId, outcome);
       return;
     }
     const turns = events.flatMap((e) => (e.type === 'MessagePosted' ? [e.data] : []));
@@ -130,11 +158,16 @@ export function createAiRunner(deps: AiRunnerDeps) {
               return undefined;
             })
         : Promise.resolve(undefined);
+    // Retrieval does not wait for the automation: the common case (no workflow narrowing the knowledge)
+    // keeps what was retrieved at once; a workflow with knowledge sources retrieves again, wider, and
+    // keeps only its sources' passages.
+    const atOnce = question ? deps.retrieve({ assistantId: run.assistantId, question, k }) : undefined;
+    atOnce?.catch(() => undefined);
     const retrieveFor = async (behaviour: AssistantBehaviour | undefined, asked: string) => {
       const sources = behaviour?.knowledgeSources;
-      // Restricted: retrieved wider, then only the sources' passages kept.
-      const passages = await deps.retrieve({ assistantId: run.assistantId, question: asked, k: sources ? k * 8 : k });
-      return sources ? restrictToSources(passages, sources).slice(0, k) : passages;
+      if (!sources) return atOnce!;
+      const passages = await deps.retrieve({ assistantId: run.assistantId, question: asked, k: k * 8 });
+      return restrictToSources(passages, sources).slice(0, k);
     };
     const [assistant, retrieved, behaviour] = await Promise.all([
       deps.findAssistant(run.assistantId),
@@ -145,8 +178,11 @@ export function createAiRunner(deps: AiRunnerDeps) {
       await started;
       return decide({ type: 'FailRun', data: { runId: run.runId, error } });
     };
-    if (!question) return void (await fail('There is no message to answer.'));
-    if (!assistant) return void (await fail('Assistant not found. Please check if the assistant still exists.'));
+    if (!question || !assistant) {
+      await fail(question ? 'Assistant not found. Please check if the assistant still exists.' : 'There is no message to answer.');
+      deps.streams?.end(run.runId, outcome);
+      return;
+    }
 
     const controller = new AbortController();
     const untilDeadline = Date.parse(run.deadlineAt) - clock().getTime();
@@ -226,15 +262,16 @@ export function createAiRunner(deps: AiRunnerDeps) {
     } finally {
       clearTimeout(deadline);
       inFlight.delete(controller);
-      deps.streams?.end(run.runId);
+      deps.streams?.end(run.runId, outcome);
     }
   }
 
   async function sweep() {
     const now = clock();
     for (const run of await deps.overdueRuns(now)) {
-      await deps.handle(threadDecider, streamIds.thread(run.thread_id), { type: 'ExpireRun', data: { runId: run.id, now: now.toISOString() } }, context(undefined));
-      deps.streams?.end(run.id);
+      const ctx = context(undefined);
+      const expired = await deps.handle(threadDecider, streamIds.thread(run.thread_id), { type: 'ExpireRun', data: { runId: run.id, now: now.toISOString() } }, ctx);
+      deps.streams?.end(run.id, outcomeOf(expired.events, expired.appended?.position, ctx.now));
     }
   }
 

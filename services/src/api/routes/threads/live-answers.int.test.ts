@@ -64,7 +64,10 @@ function liveAnswerTests(label: string, options: { topology: 'one-process' | 'sp
     const held = heldProvider();
     beforeAll(async () => {
       // A short deadline: if the first words never arrive live, the run ends (expired) and the test fails fast.
-      h = await createApiHarness({ ...options, answerProvider: held.provider, env: { RUN_DEADLINE_SECONDS: '10' } });
+      // In one process the read models batch for a long moment here: the stream must end from the worker's
+      // outcome, and the messages read right after must still show the answer (that read hurries them).
+      const batching: Record<string, string> = options.topology === 'one-process' ? { PROJECTOR_BATCH_DELAY_MS: '3000' } : {};
+      h = await createApiHarness({ ...options, answerProvider: held.provider, env: { RUN_DEADLINE_SECONDS: '10', ...batching } });
       await h.app.listen({ port: 0, host: '127.0.0.1' });
       base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}/api/v1`;
     });
@@ -88,11 +91,20 @@ function liveAnswerTests(label: string, options: { topology: 'one-process' | 'sp
       const events: SseEvent[] = [];
       const stream = await fetch(`${base}/threads/${threadId}/runs/${runId}/stream`, { headers: auth });
       expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      let midway: MessageDto[] | undefined;
       await readSse(stream, (event) => {
         events.push(event);
-        // The answer is held until the first words have reached this client.
-        if (event.event === 'delta') held.release();
+        // The answer is held until the first words have reached this client, and the thread was read
+        // meanwhile (which settles this client's own writes: only the worker's answer is left to show).
+        if (event.event === 'delta' && !midway) {
+          midway = [];
+          void call(`/threads/${threadId}/messages`).then((list) => {
+            midway = list.data;
+            held.release();
+          });
+        }
       });
+      expect(midway!.map((m) => m.role)).toEqual(['user']);
 
       const kinds = events.map((e) => e.event);
       expect(kinds.at(-1)).toBe('completed');
@@ -104,8 +116,9 @@ function liveAnswerTests(label: string, options: { topology: 'one-process' | 'sp
       expect(streamed).toBe(stored);
       expect(events.filter((e) => e.event === 'delta').map((e) => Number(e.id))).toEqual(events.filter((e) => e.event === 'delta').map((_, i) => i + 1));
 
+      // The stream's last word (the worker's recorded outcome) is exactly what the thread shows when read right after.
       const listed = (await call(`/threads/${threadId}/messages`)).data as MessageDto[];
-      expect(listed.at(-1)!.content[0]!.text.value).toBe(stored);
+      expect(listed.at(-1)).toEqual(events.at(-1)!.data.message);
 
       // A client that reconnects with the last id it has gets only the rest, then the end.
       const resumed: SseEvent[] = [];

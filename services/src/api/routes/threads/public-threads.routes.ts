@@ -9,6 +9,7 @@ import {
   PostPublicMessageBodySchema,
   PublicFeedbackBodySchema,
   RunSchema,
+  CreatedRunSchema,
   SessionQuerySchema,
 } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
@@ -66,9 +67,9 @@ export const publicThreadRoutes =
 
     app.post(
       '/threads/public/:threadId/runs',
-      { schema: { summary: 'Public: ask the assistant to answer', params: ThreadParams, body: CreatePublicRunBodySchema, response: { 201: RunSchema } } },
+      { schema: { summary: 'Public: ask the assistant to answer (the message may come along as additional_messages)', params: ThreadParams, body: CreatePublicRunBodySchema, response: { 201: CreatedRunSchema } } },
       async (request, reply) =>
-        reply.status(201).send(await chat.requestRun(callOf(request), visitor(request.body.session_token), threadIdOf(request.params.threadId), request.body.assistant_id)),
+        reply.status(201).send(await chat.requestRun(callOf(request), visitor(request.body.session_token), threadIdOf(request.params.threadId), request.body.assistant_id, request.body.content)),
     );
 
     app.get(

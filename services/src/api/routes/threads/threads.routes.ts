@@ -11,6 +11,7 @@ import {
   PostMessageBodySchema,
   RenameThreadBodySchema,
   RunSchema,
+  CreatedRunSchema,
   ThreadSchema,
 } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
@@ -70,8 +71,8 @@ export const threadRoutes =
 
     app.post(
       '/threads/:threadId/runs',
-      { schema: { summary: 'Ask the assistant to answer the latest message', params: ThreadParams, body: CreateRunBodySchema, response: { 201: RunSchema } } },
-      async (request, reply) => reply.status(201).send(await chat.requestRun(callOf(request), owner(request), threadIdOf(request.params.threadId), request.body.assistant_id)),
+      { schema: { summary: 'Ask the assistant to answer the latest message, or the message sent along as additional_messages (one call for the chat\'s send)', params: ThreadParams, body: CreateRunBodySchema, response: { 201: CreatedRunSchema } } },
+      async (request, reply) => reply.status(201).send(await chat.requestRun(callOf(request), owner(request), threadIdOf(request.params.threadId), request.body.assistant_id, request.body.content)),
     );
 
     app.get(
