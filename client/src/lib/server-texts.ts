@@ -128,6 +128,8 @@ const EXACT: Record<string, string> = {
   [chatMessages.invalidThreadId]: 'מזהה שיחה לא תקין',
   [chatMessages.invalidRunId]: 'מזהה הרצה לא תקין',
   [chatMessages.emptyMessage]: 'ההודעה לא יכולה להיות ריקה',
+  [chatMessages.onlyUserMessages]: 'עם הרצה אפשר לשלוח רק הודעה של המשתמש.',
+  [chatMessages.oneMessagePerRun]: 'עם הרצה אפשר לשלוח הודעה אחת בלבד.',
   [chatMessages.messageTooLong]: 'ההודעה ארוכה מדי (עד 10000 תווים)',
   [chatMessages.threadNotFound]: 'השיחה לא נמצאה.',
   [chatMessages.threadInvalid]: 'מזהה השיחה אינו תקין.',

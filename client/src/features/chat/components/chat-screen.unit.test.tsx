@@ -21,6 +21,10 @@ function renderChat(props: { threadId?: string; connection?: ChatConnection; onT
   return { ...utils, onThreadChange };
 }
 
+/** POST …/runs with the message (additional_messages): the run, and the stored message as `user_message`. */
+const runWithMessage = (text: string) => json(serverRun('queued', { user_message: serverMessage('msg_u', 'user', text) }), 201);
+const sentText = (body: unknown) => (body as { additional_messages: { content: string }[] }).additional_messages[0]!.content;
+
 const type = (text: string) => fireEvent.change(screen.getByLabelText('Message'), { target: { value: text } });
 const enter = () => fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Enter' });
 
@@ -43,8 +47,7 @@ describe('ChatScreen', () => {
     const stream = sseBody();
     const answer = serverMessage('msg_a', 'assistant', 'We bake at six.\n[REDIRECT: https://bakery.example/order]', [{ file_id: 'file-1', filename: 'hours.txt', source_url: null }]);
     const { calls } = stubFetch({
-      'POST /api/v1/threads/thread_1/messages': ({ body }) => json(serverMessage('msg_u', 'user', (body as { content: string }).content), 201),
-      'POST /api/v1/threads/thread_1/runs': () => json(serverRun('queued'), 201),
+      'POST /api/v1/threads/thread_1/runs': ({ body }) => runWithMessage(sentText(body)),
       'GET /api/v1/threads/thread_1/runs/run_1/stream': () => stream.response(),
       'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [serverMessage('msg_u', 'user', 'When do you bake?'), answer] }),
     });
@@ -77,8 +80,12 @@ describe('ChatScreen', () => {
     expect(within(reply).getByRole('button', { name: 'hours.txt' })).toBeInTheDocument();
     expect(within(reply).getByRole('link', { name: /Visit Link/ })).toHaveAttribute('href', 'https://bakery.example/order');
     expect(screen.queryByRole('progressbar')).toBeNull();
-    expect(calls.find((c) => c.key === 'POST /api/v1/threads/thread_1/messages')?.body).toEqual({ content: 'When do you bake?' });
-    expect(calls.find((c) => c.key === 'POST /api/v1/threads/thread_1/runs')?.body).toEqual({ assistant_id: assistant.externalId });
+    // The message went with the run: one call, no POST …/messages.
+    expect(calls.filter((c) => c.key.startsWith('POST ')).map((c) => c.key)).toEqual(['POST /api/v1/threads/thread_1/runs']);
+    expect(calls.find((c) => c.key === 'POST /api/v1/threads/thread_1/runs')?.body).toEqual({
+      assistant_id: assistant.externalId,
+      additional_messages: [{ role: 'user', content: 'When do you bake?' }],
+    });
     // The answer arrived now, so its redirect opens by itself a second later.
     await waitFor(() => expect(open).toHaveBeenCalledWith('https://bakery.example/order', '_blank', 'noopener,noreferrer'), { timeout: 2000 });
   });
@@ -96,8 +103,7 @@ describe('ChatScreen', () => {
     const stream = sseBody();
     stubFetch({
       'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
-      'POST /api/v1/threads/thread_1/messages': () => json(serverMessage('msg_u', 'user', 'Short one'), 201),
-      'POST /api/v1/threads/thread_1/runs': () => json(serverRun('queued'), 201),
+      'POST /api/v1/threads/thread_1/runs': () => runWithMessage('Short one'),
       'GET /api/v1/threads/thread_1/runs/run_1/stream': () => stream.response(),
     });
     renderChat({ threadId: 'thread_1' });
@@ -115,7 +121,7 @@ describe('ChatScreen', () => {
     const limit = "This conversation has reached the assistant's limit of 100 messages. Please start a new conversation.";
     stubFetch({
       'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
-      'POST /api/v1/threads/thread_1/messages': () => json({ detail: limit }, 403),
+      'POST /api/v1/threads/thread_1/runs': () => json({ detail: limit }, 403),
     });
     renderChat({ threadId: 'thread_1' });
     await waitFor(() => expect(screen.queryByText('Loading messages...')).toBeNull());
@@ -126,12 +132,76 @@ describe('ChatScreen', () => {
     expect(screen.queryByText('One more question', { selector: '.chat-bubble' })).toBeNull();
   });
 
+  it('sends with ONE call (POST …/runs carrying the message), and the stored message keeps the row of its stand-in', async () => {
+    const stream = sseBody();
+    let answerSend!: (response: Response) => void;
+    const { calls } = stubFetch({
+      'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
+      'POST /api/v1/threads/thread_1/runs': () => new Promise<Response>((resolve) => (answerSend = resolve)),
+      'GET /api/v1/threads/thread_1/runs/run_1/stream': () => stream.response(),
+    });
+    renderChat({ threadId: 'thread_1' });
+    await waitFor(() => expect(screen.queryByText('Loading messages...')).toBeNull());
+    type('Fresh bread?');
+    enter();
+    const row = (await screen.findByText('Fresh bread?', { selector: '.chat-bubble' })).closest('li')!;
+    expect(screen.getByRole('button', { name: 'Sending...' })).toBeDisabled();
+    await waitFor(() => expect(answerSend).toBeTypeOf('function'));
+    act(() => answerSend(runWithMessage('Fresh bread?')));
+    await waitFor(() => expect(calls.map((c) => c.key)).toContain('GET /api/v1/threads/thread_1/runs/run_1/stream'));
+    expect(screen.getByText('Fresh bread?', { selector: '.chat-bubble' }).closest('li')).toBe(row);
+    expect(calls.filter((c) => c.key.startsWith('POST '))).toHaveLength(1);
+    expect(calls.some((c) => c.key === 'POST /api/v1/threads/thread_1/messages')).toBe(false);
+  });
+
+  it("starts fresh and gives the text back when the send finds the thread gone (404 THREAD_NOT_FOUND)", async () => {
+    const { calls } = stubFetch({
+      'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
+      'POST /api/v1/threads/thread_1/runs': () => json({ detail: 'THREAD_NOT_FOUND' }, 404),
+    });
+    const { onThreadChange } = renderChat({ threadId: 'thread_1' });
+    await waitFor(() => expect(screen.queryByText('Loading messages...')).toBeNull());
+    type('Are you there?');
+    enter();
+    await waitFor(() => expect(onThreadChange).toHaveBeenCalledWith(undefined));
+    expect(await screen.findByText('That conversation is no longer available. A new one starts with your next message.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Message')).toHaveValue('Are you there?'));
+    expect(screen.queryByText('Are you there?', { selector: '.chat-bubble' })).toBeNull();
+    expect(calls.filter((c) => c.key.startsWith('POST '))).toHaveLength(1);
+  });
+
+  it("shows the run's refusal about the assistant as it is, on the same thread (404 Assistant not found)", async () => {
+    const gone = 'Assistant not found. Please check if the assistant still exists.';
+    stubFetch({
+      'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
+      'POST /api/v1/threads/thread_1/runs': () => json({ detail: gone }, 404),
+    });
+    const { onThreadChange } = renderChat({ threadId: 'thread_1' });
+    await waitFor(() => expect(screen.queryByText('Loading messages...')).toBeNull());
+    type('Hello');
+    enter();
+    expect(await screen.findByRole('alert')).toHaveTextContent(gone);
+    await waitFor(() => expect(screen.getByLabelText('Message')).toHaveValue('Hello'));
+    expect(onThreadChange).not.toHaveBeenCalled();
+  });
+
+  it('alerts a missing assistant id before sending anything, and keeps the draft', async () => {
+    const { fetchMock } = stubFetch({});
+    const connection = owner();
+    renderWithProviders(<ChatScreen assistant={{ ...assistant, externalId: null }} connection={connection} threadId={undefined} onThreadChange={vi.fn()} onBack={vi.fn()} />);
+    type('Hello');
+    enter();
+    expect(await screen.findByRole('alert')).toHaveTextContent('This chat cannot start: open the share link again.');
+    expect(screen.getByLabelText('Message')).toHaveValue('Hello');
+    expect(connection.startThread).not.toHaveBeenCalled();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   it('alerts a failed run with its message', async () => {
     const stream = sseBody();
     stubFetch({
       'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
-      'POST /api/v1/threads/thread_1/messages': () => json(serverMessage('msg_u', 'user', 'Hi'), 201),
-      'POST /api/v1/threads/thread_1/runs': () => json(serverRun('queued'), 201),
+      'POST /api/v1/threads/thread_1/runs': () => runWithMessage('Hi'),
       'GET /api/v1/threads/thread_1/runs/run_1/stream': () => stream.response(),
     });
     renderChat({ threadId: 'thread_1' });
@@ -139,7 +209,7 @@ describe('ChatScreen', () => {
     type('Hi');
     enter();
     await screen.findByRole('progressbar');
-    await waitFor(() => expect(vi.mocked(fetch).mock.calls.length).toBe(4));
+    await waitFor(() => expect(vi.mocked(fetch).mock.calls.length).toBe(3)); // the history, the send, the stream
     act(() => stream.send('failed', { run_id: 'run_1', message: 'The model is unavailable' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Assistant run failed: The model is unavailable');
     expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled(); // empty again, but no longer busy
@@ -152,8 +222,7 @@ describe('ChatScreen', () => {
     const stream = sseBody();
     stubFetch({
       'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
-      'POST /api/v1/threads/thread_1/messages': () => json(serverMessage('msg_u', 'user', 'Hi'), 201),
-      'POST /api/v1/threads/thread_1/runs': () => json(serverRun('queued'), 201),
+      'POST /api/v1/threads/thread_1/runs': () => runWithMessage('Hi'),
       'GET /api/v1/threads/thread_1/runs/run_1/stream': ({ signal }) => stream.response(signal),
     });
     renderChat({ threadId: 'thread_1' });
@@ -180,7 +249,7 @@ describe('ChatScreen', () => {
   it('lets the writer send again when sending hangs for 10 s (the loading reset)', async () => {
     stubFetch({
       'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
-      'POST /api/v1/threads/thread_1/messages': () => new Promise<Response>(() => {}),
+      'POST /api/v1/threads/thread_1/runs': () => new Promise<Response>(() => {}),
     });
     renderChat({ threadId: 'thread_1' });
     await waitFor(() => expect(screen.queryByText('Loading messages...')).toBeNull());

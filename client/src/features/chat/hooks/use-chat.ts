@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api-error';
 import type { Translate } from '@/lib/texts';
 import type { ChatAccess } from '@/lib/chat-core/chat-access';
-import { listMessages, postMessage, sendFeedback, startRun } from '@/lib/chat-core/chat-calls';
+import { isThreadGoneOnSend, listMessages, sendFeedback, sendMessageAndRun } from '@/lib/chat-core/chat-calls';
 import type { ChatMessage } from '@/lib/chat-core/chat-messages';
 import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
 import { isThreadGone, loadError, LOADING_RESET_MS, nextProgress, PROGRESS_TICK_MS, RUNNING_RESET_MS, sendError, threadStartError } from '../chat-rules';
@@ -65,8 +65,8 @@ interface Options {
 
 /**
  * The chat's behaviour (spec §4 "Chat send"): the user message shows at once under a temporary id, is
- * posted (a thread is created first when there is none), a run is started and followed — over SSE,
- * polling when the stream is unavailable — and on completion the conversation is reloaded.
+ * posted together with its run in one call (a thread is created first when there is none), the run is
+ * followed — over SSE, polling when the stream is unavailable — and on completion the conversation is reloaded.
  */
 export function useChat({ assistant, threadId, connection, onThreadChange, t }: Options) {
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -225,6 +225,12 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
       showAlert(inputProblemText(check, t)!, 'error', true);
       return;
     }
+    // The message goes out with its run, so without the assistant's external id nothing can be sent: the draft stays.
+    const externalId = target.externalId;
+    if (!externalId) {
+      showAlert(t('errors.noAssistant'));
+      return;
+    }
     // A valid message goes out: what was said about an earlier, too long one no longer applies.
     setAlerts((list) => (list.some((a) => a.aboutInput) ? list.filter((a) => !a.aboutInput) : list));
     const text = draft.trim();
@@ -261,32 +267,24 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
           return;
         }
       }
+      // One call posts the message and starts its run; a refusal stores neither, so it is a message not posted.
+      let runId: string;
       try {
-        const posted = await postMessage(access, thread, text);
+        const sent = await sendMessageAndRun(access, thread, externalId, text);
         if (!live(gen)) return;
+        const posted = sent.posted;
         keys.current.set(posted.id, pending.id);
         setMessages((all) => all.map((m) => (m.id === pending.id ? { ...posted, text: posted.text || text } : m)));
+        runId = sent.run.id;
       } catch (error) {
         if (!live(gen)) return;
-        if (isThreadGone(error)) {
+        if (isThreadGoneOnSend(error)) {
           startFresh();
           gen = generation.current;
         } else showAlert(sendError(error, t));
         giveBack();
         return;
       }
-      if (!target.externalId) {
-        showAlert(t('errors.noAssistant'));
-        return;
-      }
-      let runId: string;
-      try {
-        runId = (await startRun(access, thread, target.externalId)).id;
-      } catch (error) {
-        if (live(gen)) showAlert(sendError(error, t));
-        return;
-      }
-      if (!live(gen)) return;
       clearTimeout(loadingReset);
       setSending(false);
       await follow(access, thread, runId, op, gen);

@@ -27,6 +27,8 @@ class FakeApi {
   runStatus = 'completed';
   assistantResponse: () => Response = () => json(ASSISTANT);
   failThreadStart = false;
+  /** What POST …/runs answers instead of taking the message (a refusal stores nothing). */
+  refuseRun: (() => Response) | null = null;
 
   handle = async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://kesher.test');
@@ -46,15 +48,15 @@ class FakeApi {
       const [, threadId, rest = ''] = match;
       const list = this.threads.get(threadId!);
       if (!list) return json({ detail: 'THREAD_NOT_FOUND' }, 404);
-      if (rest === '/messages' && method === 'POST') {
-        const message = serverMessage(`msg_${list.length + 1}`, 'user', String(body?.content), 1_700_000_000 + list.length);
-        list.push(message);
-        return json(message, 201);
-      }
-      if (rest === '/messages') return json({ data: list });
+      if (rest === '/messages' && method === 'GET') return json({ data: list });
+      // The send: the question comes with the run (additional_messages) and is stored with it, or neither is.
       if (rest === '/runs' && method === 'POST') {
+        if (this.refuseRun) return this.refuseRun();
+        const [question] = (body?.additional_messages ?? []) as { role: string; content: string }[];
+        const message = serverMessage(`msg_${list.length + 1}`, 'user', String(question?.content), 1_700_000_000 + list.length);
+        list.push(message);
         if (this.runStatus === 'completed') list.push(serverMessage(`msg_${list.length + 1}`, 'assistant', this.answer, 1_700_000_000 + list.length, this.answerSources));
-        return json({ id: 'run_1', status: 'queued' }, 201);
+        return json({ id: 'run_1', run_id: 'run_1', status: 'queued', last_error: null, message_id: null, user_message: message }, 201);
       }
       if (rest === '/runs/run_1/stream') {
         if (this.stream === 'none') return json({ detail: 'no stream' }, 404);
@@ -125,6 +127,14 @@ describe('the embed page (spec part 2 §2, §4)', () => {
       { type: 'ASSISTANT_TYPING', isTyping: true },
       { type: 'ASSISTANT_TYPING', isTyping: false },
     ]);
+    // One call sent the question with its run; nothing was posted to …/messages.
+    const sends = api.calls.filter((c) => c.method === 'POST' && c.path.startsWith('/threads/public/thread_1/'));
+    expect(sends.map((c) => c.path)).toEqual(['/threads/public/thread_1/runs']);
+    expect(sends[0]!.body).toEqual({
+      assistant_id: ASSISTANT.openai_assistant_id,
+      session_token: start.body!.session_token,
+      additional_messages: [{ role: 'user', content: 'When do you bake scones?' }],
+    });
     // The run was followed over the stream, never polled.
     expect(api.calls.some((c) => c.path === '/threads/public/thread_1/runs/run_1/stream')).toBe(true);
     expect(api.calls.some((c) => c.path === '/threads/public/thread_1/runs/run_1')).toBe(false);
@@ -200,6 +210,37 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     expect(stored().threadId).toBe('thread_1');
   });
 
+  it('sends again once on a new thread when the send finds the thread gone (404 THREAD_NOT_FOUND)', async () => {
+    renderEmbed();
+    await screen.findByRole('heading', { name: 'Harbor Cafe', level: 1 });
+    const session = stored().sessionToken.token;
+    api.threads.delete('thread_1'); // the server forgot the conversation
+    fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'Still open?' } });
+    fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Enter' });
+    await screen.findByText('We bake scones on Tuesdays.');
+    screen.getByText('Still open?');
+    expect(screen.queryByText(/^Sorry, I encountered an error/)).toBeNull();
+    const posts = api.calls.filter((c) => c.method === 'POST').map((c) => c.path);
+    expect(posts).toEqual(['/threads/public', '/threads/public/thread_1/runs', '/threads/public', '/threads/public/thread_2/runs']);
+    expect(api.calls.filter((c) => c.path === '/threads/public').map((c) => c.body!.session_token)).toEqual([session, session]);
+    await waitFor(() => expect(stored()).toMatchObject({ threadId: 'thread_2', messages: [{ content: 'Still open?' }, { content: 'We bake scones on Tuesdays.' }] }));
+  });
+
+  it("apologises and shows the server's words when the send is refused, and stores nothing", async () => {
+    const limit = "This conversation has reached the assistant's limit of 100 messages. Please start a new conversation.";
+    api.refuseRun = () => json({ detail: limit }, 403);
+    renderEmbed();
+    const input = await screen.findByLabelText('Message');
+    fireEvent.change(input, { target: { value: 'One more' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await screen.findByText('Sorry, I encountered an error. Please try again.');
+    expect(within(screen.getByRole('alert')).getByText(limit)).toBeInTheDocument();
+    expect(screen.queryByText('Thinking...')).toBeNull();
+    expect(api.threads.get('thread_1')).toEqual([]);
+    expect(api.calls.filter((c) => c.method === 'POST' && c.path.startsWith('/threads/public/'))).toHaveLength(1);
+    await waitFor(() => expect(stored().messages).toEqual([]));
+  });
+
   it('polls when the stream is unavailable and apologises for a failed run', async () => {
     api.stream = 'none';
     api.runStatus = 'failed';
@@ -218,7 +259,7 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     const input = await screen.findByLabelText('Message');
     fireEvent.change(input, { target: { value: 'one' } });
     fireEvent.keyDown(input, { key: 'Enter', shiftKey: true });
-    expect(api.calls.some((c) => c.path.endsWith('/messages') && c.method === 'POST')).toBe(false);
+    expect(api.calls.some((c) => c.method === 'POST' && /\/(messages|runs)$/.test(c.path))).toBe(false);
 
     const long = Array.from({ length: 101 }, (_, i) => `w${i}`).join(' ');
     fireEvent.change(input, { target: { value: long } });
@@ -227,7 +268,7 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     screen.getByText(rule); // under the input
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(within(screen.getByRole('alert')).getByText(rule)).toBeInTheDocument();
-    expect(api.calls.some((c) => c.path.endsWith('/messages') && c.method === 'POST')).toBe(false);
+    expect(api.calls.some((c) => c.method === 'POST' && /\/(messages|runs)$/.test(c.path))).toBe(false);
     expect(input).toHaveValue(long);
   });
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { listMessages, postMessage, sendFeedback, startRun } from '@/lib/chat-core/chat-calls';
-import type { ChatMessage } from '@/lib/chat-core/chat-messages';
+import { isThreadGoneOnSend, listMessages, sendFeedback, sendMessageAndRun } from '@/lib/chat-core/chat-calls';
+import type { ChatMessage, ChatRun } from '@/lib/chat-core/chat-messages';
 import { arrivedAnswers, followRun, freshRedirect } from '@/lib/chat-core/follow-run';
 import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
@@ -10,7 +10,7 @@ import { type ConversationStore, createSessionToken, deviceFingerprint, embedDom
 import { type EmbedMessage, fromChatMessage, localMessage, toStored, withFeedback } from '../embed-messages';
 import { embedPolling } from '../embed-run';
 import { openRedirect, postToParent, REDIRECT_DELAY_MS, typingMessage } from '../parent-window';
-import { type EmbedConversation, isThreadGone, startEmbedConversation, visitorAccess } from './use-embed-session';
+import { type EmbedConversation, startEmbedConversation, visitorAccess } from './use-embed-session';
 
 /** The input's problem in the page's language (the English texts are exactly chatInputProblem's). */
 export const inputProblem = (text: string, t: Translate): string | null => inputProblemText(checkInput(text), t);
@@ -32,10 +32,10 @@ interface Options {
 
 /**
  * The embedded chat (spec part 2 §4 "Embedded chat"): the question shows at once and the input clears;
- * it is posted, a run is started and followed (stream, else the embed's polling schedule) while the
- * Thinking state is on; a completed run reloads the conversation, a failed or late one appends the
- * spec's apology. Every change is written to the stored conversation; the parent window hears when the
- * assistant is typing and where a fresh sales-mode answer redirects.
+ * it is posted with its run in one call, and the run is followed (stream, else the embed's polling
+ * schedule) while the Thinking state is on; a completed run reloads the conversation, a failed or late
+ * one appends the spec's apology. Every change is written to the stored conversation; the parent window
+ * hears when the assistant is typing and where a fresh sales-mode answer redirects.
  */
 export function useEmbedChat({ assistant, shareToken, initial, store, t }: Options) {
   const [conversation, setConversation] = useState({ threadId: initial.threadId, sessionToken: initial.sessionToken });
@@ -101,23 +101,26 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
     setAlert(null);
   };
 
-  /** Posts the question; a thread the server no longer knows is replaced by a new one, once. */
-  async function post(gen: number, text: string, pendingId: string) {
+  /**
+   * Posts the question with its run (one call; a refusal stores neither); a thread the server no longer
+   * knows is replaced by a new one, once.
+   */
+  async function post(gen: number, text: string, pendingId: string, externalId: string) {
     let { threadId, sessionToken } = current.current;
-    let posted: ChatMessage;
+    let sent: { run: ChatRun; posted: ChatMessage };
     try {
-      posted = await postMessage(visitorAccess(sessionToken), threadId, text);
+      sent = await sendMessageAndRun(visitorAccess(sessionToken), threadId, externalId, text);
     } catch (error) {
-      if (!isThreadGone(error)) throw error;
+      if (!isThreadGoneOnSend(error)) throw error;
       const next = await startEmbedConversation({ assistant, shareToken, sessionToken, store });
       if (!live(gen)) return null;
       const pending = latest.current.messages.find((m) => m.id === pendingId);
       switchTo({ ...next, messages: pending ? [pending] : [] });
       gen = generation.current;
       ({ threadId, sessionToken } = next);
-      posted = await postMessage(visitorAccess(sessionToken), threadId, text);
+      sent = await sendMessageAndRun(visitorAccess(sessionToken), threadId, externalId, text);
     }
-    return { gen, threadId, sessionToken, posted };
+    return { gen, threadId, sessionToken, posted: sent.posted, runId: sent.run.id };
   }
 
   /** Enter or the Send button (spec §5): ignored when blank, while a reply is pending or without a thread. */
@@ -145,13 +148,13 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
       let sessionToken: string;
       let runId: string;
       try {
-        const sent = await post(gen, text, pending.id);
+        // The question goes out with its run: without the assistant's external id there is nothing to send.
+        if (!assistant.openai_assistant_id) throw new Error('the shared assistant has no external id');
+        const sent = await post(gen, text, pending.id, assistant.openai_assistant_id);
         if (!sent || !live(sent.gen)) return;
-        ({ gen, threadId, sessionToken } = sent);
+        ({ gen, threadId, sessionToken, runId } = sent);
         const posted = sent.posted;
         setMessages((all) => all.map((m) => (m.id === pending.id ? fromChatMessage({ ...posted, text: posted.text || text }) : m)));
-        if (!assistant.openai_assistant_id) throw new Error('the shared assistant has no external id');
-        runId = (await startRun(visitorAccess(sessionToken), threadId, assistant.openai_assistant_id)).id;
       } catch (error) {
         apologize(gen, 'sendFailed');
         // The server's own words for refusals it explains (the conversation's message limit, "still answering").
