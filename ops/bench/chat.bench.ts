@@ -1,12 +1,12 @@
 /**
  * Chat benchmarks (issue 5). Kesher runs as its own process(es) on the real Postgres and is driven over
- * real HTTP, as a browser would: post the message, start the run, open the SSE stream.
+ * real HTTP, as a browser would: post the message with its run (one call), open the SSE stream.
  *
  * The main figures use Kesher's one-process composition (embedded.main: API, projector, relay and ai-runner
  * in one Node process) with its read models and events on Postgres (DATABASE_URL) and the in-process bus:
  * the production-like default of a single server. Timings start when the client starts the POST of the
- * message and end when the client reads the first `delta` (ttft) or the `completed` event (run complete),
- * so each includes three HTTP requests.
+ * message with its run and end when the client reads the first `delta` (ttft) or the `completed` event
+ * (run complete), so each includes both HTTP requests of a turn.
  *
  * "20 concurrent conversations" is measured as people hold them: 20 conversations open at once, each
  * asking again a moment (THINK_MS, 1 s) after its answer. The closed loop with no pause is reported too
@@ -26,7 +26,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadDocuments, loadQuestions } from '@kesher/services/knowledge/eval/retrieval-eval';
 import { kafkaAvailability, kafkaBrokers } from '@kesher/services/testing/kafka';
-import { startOpenAiStandIn } from '@kesher/services/testing/openai-stand-in';
 import { createTestDatabase } from '@kesher/services/testing/test-database';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
@@ -177,8 +176,8 @@ async function assistantWithKnowledge(base: string): Promise<Assistant> {
 interface Turn {
   runId: string;
   /** Wall-clock marks (Date.now(), comparable with the database's timestamps on this machine). */
-  marks: { started: number; messagePosted: number; runPosted: number; streamOpened: number; firstDelta?: number };
-  /** From the start of the message POST to the first `delta` read; undefined when none came. */
+  marks: { started: number; runPosted: number; streamOpened: number; firstDelta?: number };
+  /** From the start of the send (the POST of the message with its run) to the first `delta` read; undefined when none came. */
   ttftMs?: number;
   /** From the run's creation (its POST answered) to the first `delta`. */
   ttftFromRunMs?: number;
@@ -207,16 +206,20 @@ async function readStream(response: Response, onFirstDelta: () => void): Promise
   }
 }
 
-/** One question as the chat asks it: post, run, stream until the run ends. */
+/**
+ * One question as the chat asks it: the message and the run in one POST (additional_messages, as the
+ * owner chat and the embed send it), then the stream until the run ends.
+ */
 async function ask(base: string, who: { token?: string; sessionToken?: string }, assistant: Assistant, threadId: string, question: string): Promise<Turn> {
   const visitor = who.sessionToken !== undefined;
   const prefix = visitor ? `/threads/public/${threadId}` : `/threads/${threadId}`;
   const session = visitor ? { session_token: who.sessionToken } : {};
   const started = performance.now();
-  const marks: Turn['marks'] = { started: Date.now(), messagePosted: 0, runPosted: 0, streamOpened: 0 };
-  await call(base, `${prefix}/messages`, { token: who.token, body: { content: question, ...session } });
-  marks.messagePosted = Date.now();
-  const run = await call<{ run_id: string }>(base, `${prefix}/runs`, { token: who.token, body: { assistant_id: assistant.externalId, ...session } });
+  const marks: Turn['marks'] = { started: Date.now(), runPosted: 0, streamOpened: 0 };
+  const run = await call<{ run_id: string }>(base, `${prefix}/runs`, {
+    token: who.token,
+    body: { assistant_id: assistant.externalId, additional_messages: [{ role: 'user', content: question }], ...session },
+  });
   const runCreated = performance.now();
   marks.runPosted = Date.now();
   let firstDelta: number | undefined;
@@ -321,8 +324,7 @@ function cpuMs(pid: number): number {
 /**
  * Where the overhead goes, per turn of the paced run (p50 / p95 of each step, ms), from the client's
  * marks and the event log's own timestamps (one machine, one clock):
- *  - message_post: the message POST, as the client waits for it;
- *  - run_post: the run POST;
+ *  - send_post: the POST of the message with its run, as the client waits for it;
  *  - to_worker_start: from the RunRequested append to the worker's RunStarted append (relay, bus,
  *    reading the thread, deciding the start);
  *  - worker_before_model: the worker's own time from RunRequested to its first token, less the model's
@@ -345,13 +347,12 @@ async function overheadPhases(dbUrl: string, turns: Turn[]) {
       events[row.type] = { at: row.at.getTime(), firstTokenMs: row.first_token_ms };
       byRun.set(row.run_id, events);
     }
-    const steps: Record<string, (number | undefined)[]> = { message_post: [], run_post: [], to_worker_start: [], worker_before_model: [], delivery: [] };
+    const steps: Record<string, (number | undefined)[]> = { send_post: [], to_worker_start: [], worker_before_model: [], delivery: [] };
     for (const turn of turns) {
       const events = byRun.get(turn.runId) ?? {};
       const requested = events.RunRequested?.at;
       const firstToken = events.RunCompleted?.firstTokenMs ?? undefined;
-      steps.message_post!.push(turn.marks.messagePosted - turn.marks.started);
-      steps.run_post!.push(turn.marks.runPosted - turn.marks.messagePosted);
+      steps.send_post!.push(turn.marks.runPosted - turn.marks.started);
       steps.to_worker_start!.push(requested !== undefined && events.RunStarted ? events.RunStarted.at - requested : undefined);
       steps.worker_before_model!.push(firstToken !== undefined ? firstToken - FIRST_TOKEN_DELAY_MS : undefined);
       steps.delivery!.push(requested !== undefined && firstToken !== undefined && turn.marks.firstDelta ? turn.marks.firstDelta - (requested + firstToken) : undefined);
@@ -367,13 +368,39 @@ async function overheadPhases(dbUrl: string, turns: Turn[]) {
   }
 }
 
-/** The OpenAI adapter against the local stand-in whose "model" takes FIRST_TOKEN_DELAY_MS to its first token. */
+/**
+ * The model: the local OpenAI stand-in in a process of its own (model-stand-in.child.ts), so that its
+ * FIRST_TOKEN_DELAY_MS is not stretched by this process's twenty clients, whose event loop it would share.
+ */
+async function startModelStandIn(pieces: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'ops/bench/model-stand-in.child.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, FIRST_TOKEN_DELAY_MS: String(FIRST_TOKEN_DELAY_MS), STAND_IN_PIECES: JSON.stringify(pieces) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the model stand-in exited (${code})`)));
+  });
+  const { baseURL, counter } = JSON.parse(line) as { baseURL: string; counter: string };
+  return {
+    baseURL,
+    requests: async () => Number(await (await fetch(counter)).text()),
+    close: async () => {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+/** The OpenAI adapter against the model stand-in, which takes FIRST_TOKEN_DELAY_MS to its first token. */
 async function overheadFigures() {
   const words = 'Employees must report a suspected security incident to the security team within one hour [1].'.split(' ');
-  const standIn = await startOpenAiStandIn({
-    firstTokenDelayMs: FIRST_TOKEN_DELAY_MS,
-    fallback: { kind: 'stream', pieces: words.map((w, i) => (i ? ` ${w}` : w)), usage: { prompt_tokens: 900, completion_tokens: words.length } },
-  });
+  const standIn = await startModelStandIn(words.map((w, i) => (i ? ` ${w}` : w)));
   const kesher = await startKesher('one-process', { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: standIn.baseURL, OPENAI_MODEL: 'stand-in' });
   try {
     const assistant = await assistantWithKnowledge(kesher.base);
@@ -406,7 +433,7 @@ async function overheadFigures() {
       ...overhead(saturated, 'saturated_'),
       ...overhead(single, 'single_'),
       overhead_first_token_delay_ms: FIRST_TOKEN_DELAY_MS,
-      overhead_stand_in_requests: standIn.requests.length,
+      overhead_stand_in_requests: await standIn.requests(),
       ...figures(paced, 'openai_'),
       ...figures(saturated, 'openai_saturated_'),
     };
@@ -530,7 +557,7 @@ const want = (name: string) => only.length === 0 || only.includes(name);
 const results: Record<string, unknown> = {
   setup: {
     server: 'embedded.main (API, projector, relay, ai-runner in one Node process) on Postgres, in-process bus; its own process, driven over HTTP',
-    measured_from: 'the start of the client POST of the message (so each figure includes the message POST, the run POST and the stream GET)',
+    measured_from: 'the start of the client POST of the message with its run (additional_messages, as the chat sends it), so each figure includes that POST and the stream GET',
     load:
       `the main figures: ${CONVERSATIONS} conversations open at once, each asking its next question ${THINK_MS} ms after its answer ends (people read before they ask again); ` +
       `saturated_: the same ${CONVERSATIONS} conversations in a closed loop with no pause, so ${CONVERSATIONS} turns are always in flight and the figures are mostly queueing (throughput); ` +
