@@ -93,7 +93,7 @@ describe.skipIf(!gate.available)(`assistant and share routes on real Postgres${g
     const attempts = await Promise.all(
       Array.from({ length: 20 }, (_, i) => h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body({ name: `Helper ${i}` }) })),
     );
-    expect(attempts.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(attempts.filter((r) => r.statusCode === 201), attempts.map((r) => `${r.statusCode} ${r.body.slice(0, 160)}`).join('\n')).toHaveLength(1);
     const refused = attempts.filter((r) => r.statusCode !== 201);
     expect(refused.map((r) => r.statusCode)).toEqual(Array(19).fill(403));
     expect(new Set(refused.map((r) => r.json().detail))).toEqual(new Set([limitText]));
@@ -104,6 +104,31 @@ describe.skipIf(!gate.available)(`assistant and share routes on real Postgres${g
     expect((await h.app.inject({ method: 'DELETE', url: `/api/v1/assistants/${kept.id}`, headers: { authorization } })).statusCode).toBe(200);
     expect((await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body() })).statusCode).toBe(201);
     expect((await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body() })).statusCode).toBe(403);
+  });
+
+  it('a create whose slot a concurrent one reclaimed before its stream began tries again instead of refusing below the limit', async () => {
+    // At the limit, a create checks every holder of a slot and closes the stream of one that has not
+    // begun, taking it for a crashed create. Here that happens to the only create in flight (the store
+    // closes its stream just before its first append): the owner, with no assistant, must get one.
+    const { authorization } = await h.owner();
+    const store = h.platform.eventStore;
+    const append = store.appendToStream.bind(store);
+    let closed = 0;
+    store.appendToStream = async (streamId, events, options) => {
+      if (closed === 0 && events[0]?.type === 'AssistantCreated') {
+        closed++;
+        await store.deleteStream(streamId, { expectedRevision: 'no_stream' });
+      }
+      return append(streamId, events, options);
+    };
+    try {
+      const created = await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: { authorization }, payload: body() });
+      expect(closed).toBe(1);
+      expect(created.statusCode, created.body).toBe(201);
+    } finally {
+      store.appendToStream = append;
+    }
+    expect((await h.app.inject({ url: '/api/v1/assistants/', headers: { authorization } })).json()).toHaveLength(1);
   });
 
   it('reclaims a slot held by nothing: a create cut short, or a deletion whose slot was never given back', async () => {

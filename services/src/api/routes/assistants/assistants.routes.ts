@@ -46,6 +46,8 @@ export interface AssistantRoutesDeps {
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** `asst_` + 24 letters or digits (spec §3), from a cryptographic source. */
 export const newExternalAssistantId = () => `asst_${Array.from({ length: 24 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('')}`;
+/** Tries of a create whose slot a concurrent create reclaimed before its stream began (see the create route). */
+const RECLAIMED_ATTEMPTS = 4;
 
 export const assistantRoutes =
   (deps: AssistantRoutesDeps): FastifyPluginAsync =>
@@ -84,23 +86,31 @@ export const assistantRoutes =
         const account = requireAccount(request);
         const { rows } = await deps.readDb.query<{ id: string }>(`SELECT nextval('assistant_numeric_ids')::text AS id`);
         const numericId = Number(rows[0]!.id);
-        const assistantId = randomUUID();
         const externalId = newExternalAssistantId();
         const profile = profileFromCreate(request.body);
         // A refused profile must not take the plan's last slot, even for a moment.
         assertValidProfile(profile);
         const context = commandContext(request, deps.clock);
-        const { limit } = await deps.allowances.reserveAssistant(context, account.id, assistantId);
-        try {
-          await run(request, assistantDecider, streamIds.assistant(assistantId), {
-            type: 'CreateAssistant',
-            data: { assistantId, numericId, externalId, ownerId: account.id, profile },
-          });
-        } catch (error) {
-          await deps.allowances.releaseAssistants(context, account.id, [assistantId]).catch((e: unknown) => request.log.warn({ err: e }, 'assistant slot not given back'));
-          // Closed before it began by a concurrent create that found the slots full: that one took the place.
-          if (error instanceof StreamDeletedError) throw new ApiError(403, messages.assistantLimitReached(limit));
-          throw error;
+        // A create at the limit takes the slot of one whose stream has not begun for a crashed create and
+        // closes it (plans/plan-allowances.ts). A live create that lost its slot so tries again with a new
+        // id: the slots were not full after all, and creates at once fill the limit exactly.
+        for (let attempt = 1; ; attempt++) {
+          const assistantId = randomUUID();
+          const { limit } = await deps.allowances.reserveAssistant(context, account.id, assistantId);
+          try {
+            await run(request, assistantDecider, streamIds.assistant(assistantId), {
+              type: 'CreateAssistant',
+              data: { assistantId, numericId, externalId, ownerId: account.id, profile },
+            });
+            break;
+          } catch (error) {
+            await deps.allowances.releaseAssistants(context, account.id, [assistantId]).catch((e: unknown) => request.log.warn({ err: e }, 'assistant slot not given back'));
+            if (error instanceof StreamDeletedError) {
+              if (attempt < RECLAIMED_ATTEMPTS) continue;
+              throw new ApiError(403, messages.assistantLimitReached(limit));
+            }
+            throw error;
+          }
         }
         // Custom functions are not supported yet; the spec's response reports them as failed.
         const failed = (request.body.functions ?? []).map((f) => f.name);

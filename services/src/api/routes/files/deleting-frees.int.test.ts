@@ -92,7 +92,8 @@ describe.skipIf(!gate.available)(`deleting knowledge frees it${gate.available ? 
     const owner = await ownerWithAssistant();
     const before = await blobCount();
     const attempts = await Promise.all(Array.from({ length: 20 }, (_, i) => owner.upload(`doc-${i}.txt`, textFile(`doc${i}`, 2))));
-    expect(attempts.filter((r) => r.statusCode === 201)).toHaveLength(3);
+    const outcome = attempts.map((r) => `${r.statusCode} ${r.statusCode === 201 ? '' : r.body.slice(0, 160)}`);
+    expect(attempts.filter((r) => r.statusCode === 201), outcome.join('\n')).toHaveLength(3);
     const refused = attempts.filter((r) => r.statusCode !== 201);
     expect(refused.map((r) => r.statusCode)).toEqual(Array(17).fill(403));
     expect(new Set(refused.map((r) => r.json().detail))).toEqual(new Set([messages.fileLimitReached(3)]));
@@ -108,6 +109,34 @@ describe.skipIf(!gate.available)(`deleting knowledge frees it${gate.available ? 
       await h.app.inject({ method: 'DELETE', url: `/api/v1/assistants/${owner.id}/files/${file.id}`, headers: owner.auth });
     }
     expect(await blobCount()).toEqual(before);
+  });
+
+  it('an upload whose slot a concurrent one reclaimed before its file began tries again instead of refusing below the limit', async () => {
+    // At the limit, an upload checks every holder of a slot, and one whose file stream has not begun is
+    // taken for a crashed upload: its stream is closed and its slot freed. Here that happens to the only
+    // upload in flight (the store closes the file's stream just before its first append), so the owner,
+    // with no file at all, must not be told the limit is reached.
+    const owner = await ownerWithAssistant();
+    const store = h.platform.eventStore;
+    const append = store.appendToStream.bind(store);
+    let closed = 0;
+    store.appendToStream = async (streamId, events, options) => {
+      if (closed === 0 && streamId.startsWith(streamIds.knowledgeFile(''))) {
+        closed++;
+        await store.deleteStream(streamId, { expectedRevision: 'no_stream' });
+      }
+      return append(streamId, events, options);
+    };
+    try {
+      const uploaded = await owner.upload('reclaimed.txt', textFile('reclaimed', 2));
+      expect(closed).toBe(1);
+      expect(uploaded.statusCode, uploaded.body).toBe(201);
+      expect((await owner.files()).map((f) => f.id)).toEqual([uploaded.json().id]);
+      await owner.settled(uploaded.json().id);
+    } finally {
+      store.appendToStream = append;
+    }
+    for (const file of await owner.files()) await h.app.inject({ method: 'DELETE', url: `/api/v1/assistants/${owner.id}/files/${file.id}`, headers: owner.auth });
   });
 
   it("deletes an assistant's files, conversations and share link for everyone, and frees their bytes", async () => {

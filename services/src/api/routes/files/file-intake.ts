@@ -23,6 +23,9 @@ export interface IncomingFile {
  * storage limit, the same bytes answered with the file already made from them, the plan's file slot,
  * the bytes held by the file, the upload event — and every step undone when a later one fails.
  */
+/** Tries of an upload whose slot a concurrent upload reclaimed before its stream began (see addFile). */
+const RECLAIMED_ATTEMPTS = 4;
+
 export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssistantAlive: (ownerId: string, assistantId: string) => Promise<boolean> }) {
   const run = createCommandRunner(deps);
 
@@ -58,31 +61,48 @@ export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssi
     const existing = await deps.knowledge.findByContent(ownerId, assistantId, sha256Of(bytes));
     if (existing) return { created: false, file: existing };
 
-    const fileId = `file-${randomUUID().replaceAll('-', '')}`;
-    // The file's slot first (the plan's max_files, race-free: see plans/plan-allowances.ts), then its
-    // bytes, held by the file so that deleting it frees them, then the upload itself.
+    // The bytes first, held by the file-to-be, then the file's slot (the plan's max_files, race-free: see
+    // plans/plan-allowances.ts), then the upload itself. Holding the bytes before the slot keeps the moment
+    // between a slot taken and the file's stream begun to one append: at the limit, a concurrent upload
+    // checks every holder, and one whose stream has not begun is taken for a crashed upload and reclaimed.
+    // An upload reclaimed that way while alive tries again with a new id (the slots were not full after
+    // all), so uploads at once fill the limit exactly rather than losing places to each other.
     const context = commandContext(request, deps.clock);
-    const { limit } = await deps.allowances.reserveFile(context, ownerId, assistantId, fileId);
-    try {
+    for (let attempt = 1; ; attempt++) {
+      const fileId = `file-${randomUUID().replaceAll('-', '')}`;
       const stored = await deps.blobs.put(bytes, { holder: fileId });
-      await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
-        type: 'UploadKnowledgeFile',
-        data: { fileId, assistantId, ownerId, filename: incoming.filename, kind: incoming.kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: incoming.sourceUrl },
-      });
-    } catch (error) {
-      await deps.allowances.releaseFiles(context, assistantId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'file slot not given back'));
-      await deps.blobs.release(fileId).catch((e: unknown) => request.log.warn({ err: e }, 'upload bytes not released'));
-      // The file's stream was closed before it began: the assistant was deleted meanwhile, or a
-      // concurrent upload found the slots full and reclaimed this one's.
-      if (error instanceof StreamDeletedError) {
-        if (!(await deps.isAssistantAlive(ownerId, assistantId))) throw new ApiError(404, messages.assistantNotFound);
-        throw new ApiError(403, messages.fileLimitReached(limit));
+      const undo = async (slot: boolean) => {
+        if (slot) await deps.allowances.releaseFiles(context, assistantId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'file slot not given back'));
+        await deps.blobs.release(fileId).catch((e: unknown) => request.log.warn({ err: e }, 'upload bytes not released'));
+      };
+      let limit: number;
+      try {
+        ({ limit } = await deps.allowances.reserveFile(context, ownerId, assistantId, fileId));
+      } catch (error) {
+        await undo(false);
+        throw error;
       }
-      throw error;
+      try {
+        await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
+          type: 'UploadKnowledgeFile',
+          data: { fileId, assistantId, ownerId, filename: incoming.filename, kind: incoming.kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: incoming.sourceUrl },
+        });
+      } catch (error) {
+        await undo(true);
+        // The file's stream was closed before it began: the assistant was deleted meanwhile, or a
+        // concurrent upload found the slots full and reclaimed this one's.
+        if (error instanceof StreamDeletedError) {
+          if (!(await deps.isAssistantAlive(ownerId, assistantId))) throw new ApiError(404, messages.assistantNotFound);
+          if (attempt < RECLAIMED_ATTEMPTS) continue;
+          throw new ApiError(403, messages.fileLimitReached(limit));
+        }
+        throw error;
+      }
+      const file = await waitForIngestion(ownerId, fileId);
+      if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
+      return { created: true, file };
     }
-    const file = await waitForIngestion(ownerId, fileId);
-    if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
-    return { created: true, file };
   };
 }
+
 export type FileIntake = ReturnType<typeof createFileIntake>;
