@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { AllPosition, NewEvent } from '@kesher/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgSql } from '../sql/pg.sql.js';
+import type { Sql } from '../sql/sql.port.js';
+import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
+import type { EventStore, Subscription } from './event-store.port.js';
+import { createSqlEventStore } from './sql-event-store.js';
+
+const gate = await postgresAvailability();
+
+const TYPES = ['A', 'B', 'C', 'D', 'E', 'F'];
+const WRITERS = 24;
+const APPENDS_EACH = 40;
+
+/** A seeded generator, so a failure replays (STRESS_SEED). */
+function random(seed: number) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}
+
+const event = (type: string, writer: number, n: number): NewEvent => ({
+  type,
+  data: { key: `${writer}:${n}` },
+  metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
+});
+
+/**
+ * The live readers of a process on real Postgres — polling subscriptions over the shared tail, some
+ * batching, some hurried by waiters — while two processes (two stores, two pools: one hears the other by
+ * LISTEN) append at once from many writers, in transactions that commit out of their order. Each reader
+ * must get every event of its types exactly once and in log order; a reader served a stretch of the tail
+ * that missed an event would lose it for good (a read model without a workflow's edit).
+ */
+describe.skipIf(!gate.available)(`live readers under concurrent appends${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  const pools: Sql[] = [];
+  const stores: EventStore[] = [];
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    for (let i = 0; i < 2; i++) {
+      const sql = createPgSql({ connectionString: db.url, max: 6 });
+      pools.push(sql);
+      stores.push(await createSqlEventStore({ sql }));
+    }
+  });
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    for (const sql of pools) await sql.close();
+    await db?.drop();
+  });
+
+  it('each reader gets every event of its types once, in order, from the tail or the table', { timeout: 120_000 }, async () => {
+    const seed = Number(process.env.STRESS_SEED ?? (process.env.CI === 'true' ? 20261127 : Date.now() % 1_000_000));
+    const rand = random(seed);
+    const [local, remote] = stores as [EventStore, EventStore];
+    const filters: (readonly string[] | undefined)[] = [undefined, ['A'], ['B', 'C'], ['D'], ['E', 'F', 'A'], ['F'], ['C'], undefined];
+    const readers = filters.map((types, i) => {
+      const got: { key: string; type: string; position: AllPosition }[] = [];
+      const subscription: Subscription = local.subscribeToAll({
+        maxCount: 1 + Math.floor(rand() * 60),
+        ...(types ? { filter: { eventTypes: types } } : {}),
+        ...(i % 2 === 0 ? { batchDelayMs: 5 + Math.floor(rand() * 40) } : {}),
+        onBatch: async (batch) => {
+          for (const e of batch.events) got.push({ key: (e.data as { key: string }).key, type: e.type, position: e.position });
+          // A slow reader now and then, so the readers spread out over the tail and the table.
+          if (rand() < 0.1) await new Promise((resolve) => setTimeout(resolve, Math.floor(rand() * 30)));
+        },
+      });
+      return { types, got, subscription };
+    });
+
+    const expected: { key: string; type: string }[] = [];
+    await Promise.all(
+      Array.from({ length: WRITERS }, async (_, writer) => {
+        const store = writer % 3 === 0 ? remote : local;
+        for (let n = 0; n < APPENDS_EACH; n++) {
+          const count = 1 + Math.floor(rand() * 3);
+          const events = Array.from({ length: count }, (_, k) => event(TYPES[Math.floor(rand() * TYPES.length)]!, writer, n * 10 + k));
+          const appended = await store.appendToStream(`s${writer}-${n}-${randomUUID()}`, events, { expectedRevision: 'no_stream' });
+          expected.push(...events.map((e) => ({ key: (e.data as { key: string }).key, type: e.type })));
+          // A waiter hurries a reader now and then, as read-your-writes does.
+          if (rand() < 0.2) readers[Math.floor(rand() * readers.length)]!.subscription.hurry?.(appended.position);
+          if (rand() < 0.3) await new Promise((resolve) => setTimeout(resolve, Math.floor(rand() * 5)));
+        }
+      }),
+    );
+
+    const head = await local.headPosition();
+    for (const reader of readers) {
+      const want = expected.filter((e) => !reader.types || reader.types.includes(e.type));
+      reader.subscription.hurry?.(head);
+      await expect
+        .poll(() => reader.got.length, { timeout: 30_000, interval: 50, message: `seed ${seed}, reader of ${reader.types?.join(',') ?? 'everything'}` })
+        .toBeGreaterThanOrEqual(want.length);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(reader.got.map((e) => e.key).sort(), `seed ${seed}`).toEqual(want.map((e) => e.key).sort());
+      const positions = reader.got.map((e) => e.position);
+      for (let i = 1; i < positions.length; i++) {
+        const [a, b] = [positions[i - 1]!, positions[i]!];
+        expect(a.commit < b.commit || (a.commit === b.commit && a.prepare < b.prepare), `seed ${seed}: in log order`).toBe(true);
+      }
+    }
+    for (const reader of readers) await reader.subscription.stop();
+  });
+});
