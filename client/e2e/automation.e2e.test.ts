@@ -271,7 +271,8 @@ describe('a workflow with an API action fires in a visitor\'s conversation', () 
     await tab.getByRole('button', { name: 'שליחה' }).click();
     await tab.getByText('התשובה מוכנה!').waitFor({ timeout: 60_000 });
     const answer = await tab.locator('.chat-msg-assistant').last().innerText();
-    expect(orderCalls).toContain('GET /orders/B-5678');
+    // Said when it fails (once in a CI run, not reproduced since): what the visitor was answered.
+    expect(orderCalls, `the answer: ${answer}`).toContain('GET /orders/B-5678');
     expect(answer).toMatch(/status: shipped/);
     await visitor.close();
   });

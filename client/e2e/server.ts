@@ -67,6 +67,8 @@ export async function startKesher(env: Record<string, string> = {}) {
   await waitForHealth(`${baseUrl}/api/v1/health`, child, () => output);
   return {
     baseUrl,
+    /** What the server printed (warnings and errors: LOG_LEVEL is warn). */
+    output: () => output,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
