@@ -13,7 +13,6 @@ import { createSessionStore } from '../identity/session.store.js';
 import { createTokenIssuer } from '../identity/token-issuer.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { demoAccountsEnabled } from '../platform/config/config.js';
-import type { LocalRuns } from '../chat/service/chat-service.js';
 import type { RunStreamHub } from '../chat/run-stream-hub.js';
 import { allProjections } from '@kesher/projections/registry';
 import { readModelWaiter, type ReadModelProgress } from '../platform/projections/read-model-progress.js';
@@ -46,8 +45,6 @@ export interface ApiWiring {
   readYourWritesTimeoutMs?: number;
   /** Live answers: the in-process hub of the ai-runner in this process, or LISTEN/NOTIFY from the workers process. */
   runStreams?: RunStreamHub;
-  /** The ai-runner of this process, if it has one: chat runs are handed to it at once (ChatServiceDeps.localRuns). */
-  localRuns?: LocalRuns;
   clock?: () => Date;
   logger?: boolean;
   /** The built PWA; defaults to client/dist in the repository. */
@@ -161,7 +158,6 @@ export async function composeApi(wiring: ApiWiring) {
       clock,
       runDeadlineSeconds: config.RUN_DEADLINE_SECONDS,
       runStreams: wiring.runStreams,
-      ...(wiring.localRuns ? { localRuns: wiring.localRuns } : {}),
       readModels: wiring.readModels,
       messageQuota,
       publicChatLimits: createPublicChatLimits({

@@ -26,7 +26,6 @@ const { app, demoAccounts: demo } = await composeApi({
   blobs: workers.blobs,
   knowledge: workers.knowledgeReads,
   runStreams: workers.runStreams,
-  localRuns: workers.aiRunner,
   readModels: platform.projector.progress,
   // Errors (5xx with their stack) are logged on `make start` too; request lines stay quiet.
   logger: true,

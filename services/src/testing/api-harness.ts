@@ -73,7 +73,6 @@ export async function createApiHarness(
       blobs: workers.blobs,
       knowledge: workers.knowledgeReads,
       runStreams: workers.runStreams,
-      localRuns: workers.aiRunner,
       readModels: platform.projector.progress,
       readYourWritesTimeoutMs: 5000,
       clientDistDir,

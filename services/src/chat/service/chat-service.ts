@@ -7,9 +7,7 @@ import {
   type LimitKind,
   type MessageDto,
   type CreatedRunDto,
-  type RecordedEvent,
   type RunDto,
-  type RunRequested,
   type ThreadDto,
 } from '@kesher/contracts';
 import { assistantQueries, type AssistantRow } from '@kesher/projections/assistants/assistants.queries';
@@ -54,17 +52,6 @@ export interface ChatServiceDeps {
   publicChatLimits?: PublicChatLimits;
   /** Where refusals by the plan's monthly limit and the assistant's chat_limit are recorded (analytics). */
   limitViolations?: LimitViolations;
-  /**
-   * An ai-runner of this process (make start's one process): handed a run the moment it is recorded, it
-   * starts answering without waiting for the relay and the bus, whose copy then finds the run taken and
-   * is dropped. Absent (the API in a process of its own), the bus alone brings the run to a worker.
-   */
-  localRuns?: LocalRuns;
-}
-
-/** Where a run just requested can be started at once (see ChatServiceDeps.localRuns). */
-export interface LocalRuns {
-  offer(event: RecordedEvent<'RunRequested', RunRequested>): void;
 }
 
 /** What a use case needs to know about the call it serves: its id (the events' correlation) and the caller's address. */
@@ -263,7 +250,6 @@ export function createChatService(deps: ChatServiceDeps) {
           marks.note(threadId, result.appended.position, result.events.map((event) => event.type));
           deps.messageQuota?.accepted(assistant.owner_id, result.appended.position);
         }
-        if (result.last?.type === 'RunRequested') deps.localRuns?.offer(result.last as RecordedEvent<'RunRequested', RunRequested>);
       } else {
         await writeFast(call, chatter, threadId, request);
       }

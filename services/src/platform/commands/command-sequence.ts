@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { KesherEvent, NewEvent, RecordedEvent } from '@kesher/contracts';
+import type { KesherEvent } from '@kesher/contracts';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '../event-store/event-store.port.js';
 import { aggregateStream } from './aggregate-stream.js';
 import { newEvents } from './new-events.js';
@@ -27,7 +27,7 @@ export async function handleSequence<State, Command, Event extends KesherEvent>(
   steps: readonly SequenceStep<State, Command>[],
   context: CommandContext,
   maxAttempts = 5,
-): Promise<{ events: Event[]; state: State; appended?: AppendResult; last?: RecordedEvent }> {
+): Promise<{ events: Event[]; state: State; appended?: AppendResult }> {
   const causationId = context.causationId ?? randomUUID();
   for (let attempt = 1; ; attempt++) {
     const { state: loaded, revision } = await aggregateStream(eventStore, decider, streamId);
@@ -48,20 +48,10 @@ export async function handleSequence<State, Command, Event extends KesherEvent>(
     }
     if (events.length === 0) return { events, state };
     try {
-      const envelopes = newEvents(events, context, causationId);
-      const appended = await eventStore.appendToStream(streamId, envelopes, { expectedRevision: revision });
-      return { events, state, appended, last: lastRecorded(envelopes, streamId, appended, context.now) };
+      const appended = await eventStore.appendToStream(streamId, newEvents(events, context, causationId), { expectedRevision: revision });
+      return { events, state, appended };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
     }
   }
-}
-
-/**
- * The last event of an append as a reader of the log will get it (the append tells its revision and
- * position), for whoever acts on it at once in this process (see ChatServiceDeps.localRuns). `createdAt`
- * is the command's time, which the store's own clock follows by the append's few milliseconds.
- */
-function lastRecorded(envelopes: readonly NewEvent[], streamId: string, appended: AppendResult, at: Date): RecordedEvent {
-  return { ...envelopes[envelopes.length - 1]!, streamId, streamPosition: appended.nextExpectedRevision, position: appended.position, createdAt: at };
 }

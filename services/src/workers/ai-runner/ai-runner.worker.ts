@@ -151,17 +151,12 @@ export function createAiRunner(deps: AiRunnerDeps) {
     const automation = deps.automation;
     const behaviourLoad: Promise<AssistantBehaviour | undefined> =
       automation && question && ownerId
-        ? (async () => {
-            const input = { ownerId, assistantId: run.assistantId, question, threadEvents };
-            // A read that fails once (a busy database) is tried again: answering without the owner's
-            // workflows and guidelines is the last resort, and it is reported.
-            try {
-              return await automation.load(input).catch(() => automation.load(input));
-            } catch (error) {
+        ? automation
+            .load({ ownerId, assistantId: run.assistantId, question, threadEvents })
+            .catch((error: unknown) => {
               deps.onError?.(error);
               return undefined;
-            }
-          })()
+            })
         : Promise.resolve(undefined);
     // Retrieval does not wait for the automation: the common case (no workflow narrowing the knowledge)
     // keeps what was retrieved at once; a workflow with knowledge sources retrieves again, wider, and
@@ -271,13 +266,6 @@ export function createAiRunner(deps: AiRunnerDeps) {
     }
   }
 
-  function begin(trigger: RecordedEvent, run: RunRequested) {
-    const work = answer(trigger, run)
-      .catch((error) => deps.onError?.(error))
-      .finally(() => running.delete(run.runId));
-    running.set(run.runId, work);
-  }
-
   async function sweep() {
     const now = clock();
     for (const run of await deps.overdueRuns(now)) {
@@ -301,7 +289,10 @@ export function createAiRunner(deps: AiRunnerDeps) {
           if (running.has(run.runId)) return;
           while (running.size >= maxConcurrent) await Promise.race(running.values());
           if (stopping) return;
-          begin(event, run);
+          const work = answer(event, run)
+            .catch((error) => deps.onError?.(error))
+            .finally(() => running.delete(run.runId));
+          running.set(run.runId, work);
         },
       });
       const every = deps.sweepIntervalMs ?? 5000;
@@ -309,17 +300,6 @@ export function createAiRunner(deps: AiRunnerDeps) {
         sweepTimer = setInterval(() => void sweep().catch((error) => deps.onError?.(error)), every);
         sweepTimer.unref();
       }
-    },
-    /**
-     * A run just requested in this process (ChatServiceDeps.localRuns): answered at once when a slot is
-     * free, without waiting for the relay and the bus. Its copy from the bus then finds it under way (or
-     * settled) and is dropped, so it is answered once; a run not taken here (no free slot, stopped) waits
-     * for that copy, as every run did.
-     */
-    offer(event: RecordedEvent<'RunRequested', RunRequested>) {
-      const run = event.data;
-      if (!consumer || stopping || running.has(run.runId) || running.size >= maxConcurrent) return;
-      begin(event, run);
     },
     /** Resolves once every answer under way has been recorded or abandoned (tests, and shutdowns). */
     idle: () => Promise.allSettled([...running.values()]).then(() => undefined),

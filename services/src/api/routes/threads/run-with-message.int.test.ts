@@ -57,31 +57,6 @@ describe.skipIf(!gate.available)(`a run posted with its message${gate.available 
     expect(messages[1]!.run_id).toBe(run.run_id);
   });
 
-  it('is answered by the ai-runner of the process at once, without the relay and the bus, and only once when their copy comes', async () => {
-    const owner = await ownerWithThread();
-    const relay = h.workers.relay!;
-    await relay.stop();
-    let run: { run_id: string };
-    try {
-      // With the relay stopped, no copy of the run reaches the bus: only the hand-off can answer it.
-      const response = await send(owner, [{ role: 'user', content: 'When do you bake?' }]);
-      expect(response.statusCode, response.body).toBe(201);
-      run = response.json();
-      await settle(owner, run.run_id);
-      expect((await listed(owner)).map((m) => m.role)).toEqual(['user', 'assistant']);
-    } finally {
-      await relay.start();
-    }
-    // The relay catches up and the bus brings the run to the ai-runner again: it finds it settled.
-    expect(await relay.waitForPosition(await h.platform.eventStore.headPosition(), 30_000)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await h.workers.aiRunner.idle();
-    const types = (await threadEvents(owner.threadId)).map((e) => e.type);
-    expect(types.filter((t) => t === 'RunStarted')).toHaveLength(1);
-    expect(types.filter((t) => t === 'RunCompleted')).toHaveLength(1);
-    expect((await listed(owner)).map((m) => m.role)).toEqual(['user', 'assistant']);
-  });
-
   it.each([
     ['an assistant message', [{ role: 'assistant', content: 'I am the bot' }], chatMessages.onlyUserMessages],
     ['two messages', [{ role: 'user', content: 'One' }, { role: 'user', content: 'Two' }], chatMessages.oneMessagePerRun],
