@@ -151,12 +151,17 @@ export function createAiRunner(deps: AiRunnerDeps) {
     const automation = deps.automation;
     const behaviourLoad: Promise<AssistantBehaviour | undefined> =
       automation && question && ownerId
-        ? automation
-            .load({ ownerId, assistantId: run.assistantId, question, threadEvents })
-            .catch((error: unknown) => {
+        ? (async () => {
+            const input = { ownerId, assistantId: run.assistantId, question, threadEvents };
+            // A read that fails once (a busy database) is tried again: answering without the owner's
+            // workflows and guidelines is the last resort, and it is reported.
+            try {
+              return await automation.load(input).catch(() => automation.load(input));
+            } catch (error) {
               deps.onError?.(error);
               return undefined;
-            })
+            }
+          })()
         : Promise.resolve(undefined);
     // Retrieval does not wait for the automation: the common case (no workflow narrowing the knowledge)
     // keeps what was retrieved at once; a workflow with knowledge sources retrieves again, wider, and
