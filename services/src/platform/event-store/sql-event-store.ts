@@ -13,7 +13,6 @@ import {
 import { EVENTS_CHANNEL } from './sql-event-store.schema.js';
 import { IDLE_POLL_LISTENING_MS, pollingSubscription, type LocalWaiters } from './polling-subscription.js';
 import { createAppendBatcher } from './append-batcher.js';
-import { createSharedTail } from './shared-tail.js';
 
 interface EventRow {
   global_position: string;
@@ -113,7 +112,6 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
   // Local wake-ups cut latency for subscribers in the same process; LISTEN covers other processes.
   const localWaiters: LocalWaiters = new Set();
   const wakeLocal = (newest?: AllPosition, types?: ReadonlySet<string>) => {
-    tail.noteCommit();
     localWaiters.forEach((wake) => wake(newest, types));
   };
 
@@ -150,10 +148,6 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
     }
     return { events, next, atEnd: !full };
   }
-
-  // The subscriptions of this process share one read of what is new (shared-tail.ts); other readers
-  // (replays, exports) read the table directly.
-  const tail = createSharedTail({ readPage: readAll });
 
   let unlisten: (() => Promise<void>) | undefined;
   let listening: Promise<void> | undefined;
@@ -195,7 +189,7 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
 
     subscribeToAll(options) {
       void ensureListening();
-      return pollingSubscription({ readAll: tail.read, options, localWaiters, idlePollMs });
+      return pollingSubscription({ readAll, options, localWaiters, idlePollMs });
     },
 
     async deleteStream(streamId, { expectedRevision }) {
