@@ -230,7 +230,12 @@ describe.skipIf(!gate.available)(`owner B, with owner A's ids at every route, ne
     // Whole tokens only: a small numeric id must not blank every digit of the answer.
     for (const id of allAIds().flatMap((id) => [id, nobodys(id)]).sort((x, y) => y.length - x.length))
       text = text.replace(new RegExp(`(?<![\\w.-])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g'), '<id>');
-    return text.replace(/\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)?/g, '<time>').replace(/\b\d{13}\b/g, '<time>');
+    // The health report's log positions move between the two requests while the read models catch up.
+    return text
+      .replace(/\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)?/g, '<time>')
+      .replace(/\b\d{13}\b/g, '<time>')
+      .replace(/"\d+:\d+"/g, '"<position>"')
+      .replace(/"behind_positions":\d+/g, '"behind_positions":<n>');
   };
 
   it('answers B no 5xx and none of A’s data at any route, and A’s things stay as they were', { timeout: 300_000 }, async () => {
