@@ -50,12 +50,6 @@ export interface BillingServiceDeps {
   publicUrl: string;
 }
 
-const addMonths = (date: Date, months: number) => {
-  const next = new Date(date);
-  next.setUTCMonth(next.getUTCMonth() + months);
-  return next;
-};
-
 /** The subscription use cases behind the eight calls of spec part 2 §7 Subscriptions. */
 export function createBillingService(deps: BillingServiceDeps) {
   const context = (ownerId: string): CommandContext => ({ actor: { kind: 'account', id: ownerId }, correlationId: randomUUID(), now: deps.clock() });
@@ -183,8 +177,8 @@ export function createBillingService(deps: BillingServiceDeps) {
     },
 
     /**
-     * The test payment page's form. The amount and plan come from the checkout the owner opened (the
-     * page's copies are for display); `user_id` must be that checkout's owner, and a signed-in caller
+     * The test payment page's form. The amount, plan and period come from the checkout the owner opened
+     * (the page's copies are for display: a form edited to say `yearly` still buys the month checked out); `user_id` must be that checkout's owner, and a signed-in caller
      * must be them too. A declined card records PaymentDeclined and leaves the checkout open to try again.
      */
     async payTest(form: TranzilaMockForm, caller: { id: string } | null): Promise<TranzilaMockResponse> {
@@ -192,7 +186,6 @@ export function createBillingService(deps: BillingServiceDeps) {
       if (caller && caller.id !== form.user_id) throw new DomainError('forbidden', 'This checkout belongs to another account.');
       const outcome = judgeTestCard({ number: form.card_number });
       const now = deps.clock();
-      const periodEnd = addMonths(now, form.billing_period === 'yearly' ? 12 : 1);
       const paymentId = `pay_${randomUUID().replaceAll('-', '')}`;
       const result = await deps.handle(
         subscriptionDecider,
@@ -206,7 +199,6 @@ export function createBillingService(deps: BillingServiceDeps) {
             subscriptionId: `tsub_${randomUUID().replaceAll('-', '')}`,
             outcome: outcome.paid ? { paid: true, cardLast4: outcome.cardLast4, cardHolder: form.card_holder } : outcome,
             now: now.toISOString(),
-            periodEnd: periodEnd.toISOString(),
           },
         },
         { ...context(form.user_id), actor: { kind: 'account', id: form.user_id } },

@@ -79,7 +79,7 @@ export type SubscriptionCommand =
   | { type: 'StartCheckout'; data: OpenCheckout & { ownerId: string; trialDays: number; now: string } }
   | {
       type: 'PayTestCheckout';
-      data: { ownerId: string; checkoutId: string; paymentId: string; subscriptionId: string; outcome: { paid: true; cardLast4: string; cardHolder: string } | { paid: false; reason: string }; now: string; periodEnd: string };
+      data: { ownerId: string; checkoutId: string; paymentId: string; subscriptionId: string; outcome: { paid: true; cardLast4: string; cardHolder: string } | { paid: false; reason: string }; now: string };
     }
   | { type: 'Cancel'; data: { ownerId: string; immediately: boolean; now: string } }
   | { type: 'EndIfOver'; data: { ownerId: string; now: string } }
@@ -191,7 +191,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       }
 
       case 'PayTestCheckout': {
-        const { ownerId, checkoutId, paymentId, subscriptionId, outcome, now, periodEnd } = command.data;
+        const { ownerId, checkoutId, paymentId, subscriptionId, outcome, now } = command.data;
         if (state.payments.has(paymentId) || state.paidCheckouts.has(checkoutId)) return [];
         const open = state.checkout;
         if (!open || open.checkoutId !== checkoutId || open.provider !== 'test') throw new DomainError('conflict', billingMessages.checkoutGone);
@@ -214,7 +214,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
               status: 'active',
               cancelAtPeriodEnd: false,
               currentPeriodStart: now,
-              currentPeriodEnd: periodEnd,
+              // The period the owner chose at checkout (recorded server-side), never the payment form's copy.
+              currentPeriodEnd: periodEndAfter(now, open.billingPeriod),
               trialEnd: null,
               customerId: null,
               checkoutId,
@@ -266,6 +267,13 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
     }
   },
 };
+
+/** When a period bought at `start` ends: a month or a year later (UTC calendar months). */
+export function periodEndAfter(start: string, period: BillingPeriod): string {
+  const end = new Date(start);
+  end.setUTCMonth(end.getUTCMonth() + (period === 'yearly' ? 12 : 1));
+  return end.toISOString();
+}
 
 export const paymentDescription = (tier: PaidTier, period: BillingPeriod) => `${tier === 'PRO' ? 'Pro' : 'Enterprise'} plan, ${period === 'monthly' ? 'monthly' : 'yearly'}`;
 

@@ -11,7 +11,7 @@ const started: SubscriptionEvent = { type: 'SubscriptionCheckoutStarted', data: 
 const start = (over: Partial<typeof checkout> = {}) => ({ type: 'StartCheckout' as const, data: { ownerId: 'o1', trialDays: 0, now, ...checkout, ...over } });
 const pay = (paid: boolean, paymentId = 'p1') => ({
   type: 'PayTestCheckout' as const,
-  data: { ownerId: 'o1', checkoutId: 'c1', paymentId, subscriptionId: 's1', now, periodEnd: '2026-04-01T10:00:00.000Z', outcome: paid ? { paid: true as const, cardLast4: '4580', cardHolder: 'Dana' } : { paid: false as const, reason: 'declined' } },
+  data: { ownerId: 'o1', checkoutId: 'c1', paymentId, subscriptionId: 's1', now, outcome: paid ? { paid: true as const, cardLast4: '4580', cardHolder: 'Dana' } : { paid: false as const, reason: 'declined' } },
 });
 const activated: SubscriptionEvent = {
   type: 'SubscriptionActivated',
@@ -33,6 +33,16 @@ describe('subscription: checkout and test payments', () => {
     expect(declined).toMatchObject([{ type: 'PaymentDeclined', data: { reason: 'declined', amount: 19_900, subscriptionId: null } }]);
     spec.given([]).when(pay(true)).thenThrows(DomainError, billingMessages.checkoutGone);
     spec.given([started, activated]).when(start({ checkoutId: 'c3' })).thenThrows(DomainError, billingMessages.alreadySubscribed);
+  });
+
+  it('gives the period the checkout was opened for: a month for a monthly checkout, a year for a yearly one', () => {
+    const paidFor = (billingPeriod: 'monthly' | 'yearly') => {
+      const opened: SubscriptionEvent = { type: 'SubscriptionCheckoutStarted', data: { ownerId: 'o1', trialDays: 0, ...checkout, billingPeriod } };
+      const events = subscriptionDecider.decide(pay(true), subscriptionDecider.evolve(subscriptionDecider.initialState(), opened));
+      return events.find((e) => e.type === 'SubscriptionActivated')?.data;
+    };
+    expect(paidFor('monthly')).toMatchObject({ billingPeriod: 'monthly', currentPeriodEnd: '2026-04-01T10:00:00.000Z' });
+    expect(paidFor('yearly')).toMatchObject({ billingPeriod: 'yearly', currentPeriodEnd: '2027-03-01T10:00:00.000Z' });
   });
 
   it('cancels at the period end (access stays) or at once; a lapsed subscription ends when asked', () => {

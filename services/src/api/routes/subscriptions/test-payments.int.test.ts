@@ -117,6 +117,17 @@ describe.skipIf(!gate.available)(`subscriptions with the test payments${gate.ava
     expect((await noa.call('GET', '/subscriptions/status')).json()).toMatchObject({ tier: 'ENTERPRISE', billing_period: 'yearly' });
   });
 
+  it('a monthly checkout paid with a form edited to say yearly buys one month: the period is the checkout\'s', async () => {
+    const gil = await owner();
+    const params = await gil.checkout('pro', 'monthly');
+    const paid = await gil.pay({ ...params, billing_period: 'yearly', amount: String(plans.PRO.price_yearly), description: 'Pro plan, yearly' });
+    expect(paid.json()).toMatchObject({ status: 'success' });
+    expect((await gil.call('GET', '/subscriptions/status')).json()).toMatchObject({ tier: 'PRO', billing_period: 'monthly', current_period_end: '2026-04-10T09:00:00.000Z' });
+    const activated = (await h.platform.eventStore.readStream(streamIds.subscription(gil.accountId))).find((e) => e.type === 'SubscriptionActivated');
+    expect(activated?.data).toMatchObject({ billingPeriod: 'monthly', currentPeriodEnd: '2026-04-10T09:00:00.000Z' });
+    expect((await gil.call('GET', '/subscriptions/payment-history')).json()).toMatchObject([{ amount: plans.PRO.price_monthly, description: 'Pro plan, monthly' }]);
+  });
+
   it('refuses missing or malformed card fields with a 422 naming the field, and records nothing', async () => {
     const ron = await owner();
     const params = await ron.checkout();
