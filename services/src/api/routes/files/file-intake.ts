@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { knowledgeFileDecider } from '../../../domain/knowledge-file/knowledge-file.decider.js';
 import { sha256Of } from '../../../platform/blobs/blob-store.port.js';
 import { StreamDeletedError } from '../../../platform/event-store/event-store.port.js';
+import { withoutInvisibleCharacters } from '../../../knowledge/ingest/upload-filename.js';
 import { ApiError } from '../../api-error.js';
 import { commandContext, createCommandRunner } from '../../command-runner.js';
 import type { FileRecord, FileRoutesDeps } from './files.routes.js';
@@ -85,7 +86,7 @@ export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssi
       try {
         await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
           type: 'UploadKnowledgeFile',
-          data: { fileId, assistantId, ownerId, filename: incoming.filename, kind: incoming.kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: incoming.sourceUrl },
+          data: { fileId, assistantId, ownerId, filename: withoutInvisibleCharacters(incoming.filename).trim() || 'file', kind: incoming.kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: incoming.sourceUrl },
         });
       } catch (error) {
         await undo(true);
