@@ -36,10 +36,10 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   const started = dataOf<ThreadStarted>(events, 'ThreadStarted');
   if (started.length) {
     await db.query(
-      `INSERT INTO threads (id, assistant_id, assistant_owner_id, owner_id, visitor_session_hash, is_public, channel, title, created_at)
-       SELECT id, assistant_id, assistant_owner_id, owner_id, visitor_session_hash, is_public, channel, '', created_at
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::timestamptz[])
-         AS t(id, assistant_id, assistant_owner_id, owner_id, visitor_session_hash, is_public, channel, created_at)
+      `INSERT INTO threads (id, assistant_id, assistant_owner_id, owner_id, visitor_session_hash, is_public, channel, title, created_at, share_token_hash)
+       SELECT id, assistant_id, assistant_owner_id, owner_id, visitor_session_hash, is_public, channel, '', created_at, share_token_hash
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::timestamptz[], $9::text[])
+         AS t(id, assistant_id, assistant_owner_id, owner_id, visitor_session_hash, is_public, channel, created_at, share_token_hash)
        ON CONFLICT (id) DO NOTHING`,
       [
         started.map((t) => t.data.threadId),
@@ -50,6 +50,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
         started.map((t) => t.data.isPublic),
         started.map((t) => t.data.channel),
         started.map((t) => t.event.metadata.timestamp),
+        started.map((t) => t.data.shareTokenHash ?? null),
       ],
     );
   }
@@ -231,7 +232,7 @@ const EVENT_TYPES = [
 /** Conversations: threads, their messages, runs and feedback, as the chat and the Chat History read them. */
 export const threadsProjection: Projection = {
   name: 'threads',
-  version: 1,
+  version: 2,
   eventTypes: EVENT_TYPES,
   tables: ['threads', 'thread_messages', 'thread_runs', 'thread_feedback'],
   migrations: [
@@ -297,6 +298,13 @@ CREATE TABLE IF NOT EXISTS thread_feedback (
 ALTER TABLE threads ADD COLUMN IF NOT EXISTS contact_name text;
 ALTER TABLE threads ADD COLUMN IF NOT EXISTS taken_over boolean NOT NULL DEFAULT false;
 `,
+    },
+    {
+      // The share link a visitor's thread was opened through (sha-256 of its token): once the owner rotates
+      // or revokes it, the conversation is not readable through the public routes either (issue 21 item 15).
+      // Version 2 rebuilds the table so that threads started before this column get theirs from the log.
+      id: '003-share-link',
+      sql: `ALTER TABLE threads ADD COLUMN IF NOT EXISTS share_token_hash text;`,
     },
   ],
   apply: applyBatch,

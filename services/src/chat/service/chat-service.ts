@@ -98,11 +98,19 @@ export function createChatService(deps: ChatServiceDeps) {
       refused: chatter.kind === 'owner' ? 'owner' : 'visitor',
     });
 
-  async function assistantFor(chatter: Chatter, assistantId: string) {
+  /**
+   * The thread's assistant, read fresh. A visitor's conversation lives only as long as the share link it
+   * was opened through (`link`, the sha-256 of its token; null on threads recorded before links were
+   * noted): once the owner revokes or rotates it, writing is refused (403, as the decider also decides)
+   * and so is reading — 404, exactly as a bad link is answered — or whoever held the old link would keep
+   * reading the conversation the owner meant to end.
+   */
+  async function assistantFor(chatter: Chatter, assistantId: string, link: string | null, purpose: 'read' | 'write') {
     const assistant = await assistants.findById(assistantId);
     if (!assistant) throw new ApiError(404, messages.assistantNotFound);
-    // A revoked link ends visitors' conversations too: public chat lives only as long as its share token.
-    if (chatter.kind === 'visitor' && !assistant.share_token) throw new ApiError(403, chatMessages.invalidShareLink);
+    if (chatter.kind === 'visitor' && (!assistant.share_token || (link !== null && link !== shareTokenHashOf(assistant)))) {
+      throw new ApiError(purpose === 'read' ? 404 : 403, chatMessages.invalidShareLink);
+    }
     return assistant;
   }
 
@@ -112,31 +120,31 @@ export function createChatService(deps: ChatServiceDeps) {
    * the assistant (its share link, its limits) is read fresh every time. A thread deleted since is
    * refused by the decider on every write, and found missing by the reads, which then check again.
    */
-  const reached = new Map<string, { assistantId: string; assistantOwnerId: string }>();
+  const reached = new Map<string, { assistantId: string; assistantOwnerId: string; link: string | null }>();
   const reachKey = (chatter: Chatter, threadId: string) => `${chatter.kind === 'owner' ? chatter.ownerId : chatter.sessionHash}|${threadId}`;
 
-  async function threadOf(chatter: Chatter, threadId: string) {
+  async function threadOf(chatter: Chatter, threadId: string, purpose: 'read' | 'write' = 'read') {
     const thread = await threads.thread(readerOf(chatter), threadId);
     if (!thread) throw new ApiError(404, chatMessages.threadNotFound);
-    const assistant = await assistantFor(chatter, thread.assistant_id);
+    const assistant = await assistantFor(chatter, thread.assistant_id, thread.share_token_hash, purpose);
     const key = reachKey(chatter, threadId);
     reached.delete(key);
-    reached.set(key, { assistantId: thread.assistant_id, assistantOwnerId: assistant.owner_id });
+    reached.set(key, { assistantId: thread.assistant_id, assistantOwnerId: assistant.owner_id, link: thread.share_token_hash });
     if (reached.size > KNOWN_THREADS) reached.delete(reached.keys().next().value!);
     return { thread, assistant };
   }
 
   /** The thread's assistant for a chat turn: one read when the thread was reached before, two the first time. */
-  async function turnOf(chatter: Chatter, threadId: string): Promise<{ assistant: AssistantRow }> {
+  async function turnOf(chatter: Chatter, threadId: string, purpose: 'read' | 'write'): Promise<{ assistant: AssistantRow }> {
     const known = reached.get(reachKey(chatter, threadId));
-    return known ? { assistant: await assistantFor(chatter, known.assistantId) } : threadOf(chatter, threadId);
+    return known ? { assistant: await assistantFor(chatter, known.assistantId, known.link, purpose) } : threadOf(chatter, threadId, purpose);
   }
 
   /**
    * Runs this process requested a moment ago, as their request recorded them: their stream starts
    * following at once instead of first asking the read model for a run it may not hold yet.
    */
-  const requested = new Map<string, { key: string; row: RunRow; assistant: AssistantRow }>();
+  const requested = new Map<string, { key: string; row: RunRow }>();
 
   /**
    * A run as the read model has it. Right after its request the projector may not have it yet: only on
@@ -159,7 +167,7 @@ export function createChatService(deps: ChatServiceDeps) {
     const ownerId = reached.get(reachKey(chatter, threadId))?.assistantOwnerId;
     const early = ownerId ? deps.messageQuota?.check(ownerId) : undefined;
     early?.catch(() => undefined);
-    const { assistant } = await turnOf(chatter, threadId);
+    const { assistant } = await turnOf(chatter, threadId, 'write');
     // A run for another assistant is refused before anything is counted against a limit.
     if (externalAssistantId !== undefined && assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
     if (chatter.kind === 'visitor') {
@@ -232,7 +240,7 @@ export function createChatService(deps: ChatServiceDeps) {
      * is one call and one write instead of two of each.
      */
     async requestRun(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId: string, content?: string): Promise<CreatedRunDto> {
-      const { assistant } = content === undefined ? await turnOf(chatter, threadId) : await admitMessage(call, chatter, threadId, externalAssistantId);
+      const { assistant } = content === undefined ? await turnOf(chatter, threadId, 'write') : await admitMessage(call, chatter, threadId, externalAssistantId);
       if (assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
       const runId = newId('run');
       const now = deps.clock();
@@ -255,14 +263,14 @@ export function createChatService(deps: ChatServiceDeps) {
       }
       // A new run is queued; the worker may already be on it, which the next read (or the stream) shows.
       const row: RunRow = { id: runId, thread_id: threadId, assistant_id: assistant.id, status: 'queued', error: null, message_id: null, deadline_at: deadlineAt, created_at: seconds(now), settled_at: null };
-      requested.set(runId, { key: reachKey(chatter, threadId), row, assistant });
+      requested.set(runId, { key: reachKey(chatter, threadId), row });
       if (requested.size > KNOWN_RUNS) requested.delete(requested.keys().next().value!);
       const run = toRunDto(row, assistant, deps.clock());
       return message ? { ...run, user_message: toMessageDto({ ...message.row, thread_id: threadId }) } : run;
     },
 
     async run(chatter: Chatter, threadId: string, runId: string): Promise<RunDto> {
-      const { assistant } = await turnOf(chatter, threadId);
+      const { assistant } = await turnOf(chatter, threadId, 'read');
       const row = await runAfterOwnWrites(chatter, threadId, runId);
       if (!row) {
         // Say which is missing: the thread (deleted since it was reached), or only the run.
@@ -280,10 +288,10 @@ export function createChatService(deps: ChatServiceDeps) {
      */
     async followRun(chatter: Chatter, threadId: string, runId: string, options: { afterSeq: number }): Promise<(signal: AbortSignal) => AsyncGenerator<RunStreamMessage>> {
       const found = requested.get(runId);
-      // Requested here by this reader a moment ago: the request checked its access to the thread and read
-      // the assistant, and its stream need not wait for the read model to show the run.
+      // Requested here by this reader a moment ago: its stream need not wait for the read model to show the
+      // run. The assistant is still read again: its link may have been rotated since (issue 21 item 15).
       const own = found?.key === reachKey(chatter, threadId) && found.row.thread_id === threadId ? found : undefined;
-      const { assistant } = own ?? (await turnOf(chatter, threadId));
+      const { assistant } = await turnOf(chatter, threadId, 'read');
       const mark = deps.readModels?.position('threads');
       const row = own && deps.runStreams ? undefined : await runAfterOwnWrites(chatter, threadId, runId);
       const deadlineAt = row?.deadline_at ?? own?.row.deadline_at;
@@ -310,7 +318,7 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     async rename(call: ChatCall, chatter: Chatter, threadId: string, title: string): Promise<ThreadDto> {
-      const { assistant } = await threadOf(chatter, threadId);
+      const { assistant } = await threadOf(chatter, threadId, 'write');
       await write(call, chatter, threadId, { type: 'RenameThread', data: { requester: readerOf(chatter), title } });
       const renamed = await threads.thread(readerOf(chatter), threadId);
       if (!renamed) throw new ApiError(404, chatMessages.threadNotFound);
@@ -324,7 +332,7 @@ export function createChatService(deps: ChatServiceDeps) {
     },
 
     async remove(call: ChatCall, chatter: Chatter, threadId: string) {
-      await threadOf(chatter, threadId);
+      await threadOf(chatter, threadId, 'write');
       await write(call, chatter, threadId, { type: 'DeleteThread', data: { requester: readerOf(chatter) } });
       reached.delete(reachKey(chatter, threadId));
       return { detail: 'Thread deleted' };
@@ -335,7 +343,7 @@ export function createChatService(deps: ChatServiceDeps) {
       chatter: Chatter,
       body: { thread_id: string; message_id: string; rating: 'like' | 'dislike'; comment: string | null; source: string },
     ) {
-      const { assistant } = await threadOf(chatter, body.thread_id);
+      const { assistant } = await threadOf(chatter, body.thread_id, 'write');
       const { rating, comment, source } = body;
       await write(call, chatter, body.thread_id, {
         type: 'GiveFeedback',

@@ -94,6 +94,45 @@ describe.skipIf(!gate.available)(`public chat: rate limits and the share link's 
     expect((await third.post('Hello again')).statusCode).toBe(201);
   });
 
+  it('ends reading too: a rotated or replaced link answers the old conversation as it answers a bad link (issue 21 item 15)', async () => {
+    const bakery = await sharedAssistant();
+    const session = 'g'.repeat(64);
+    const visitor = await visit(bakery.id, bakery.shareToken, session);
+    const run = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/threads/public/${visitor.threadId}/runs`,
+      payload: { assistant_id: bakery.externalId, session_token: session, additional_messages: [{ role: 'user', content: 'Is the rye bread sourdough?' }] },
+    });
+    expect(run.statusCode, run.body).toBe(201);
+    const runId = run.json().id as string;
+    const base = `/api/v1/threads/public/${visitor.threadId}`;
+    const reads = [`${base}/messages?session_token=${session}`, `${base}/runs/${runId}?session_token=${session}`, `${base}/runs/${runId}/stream?session_token=${session}`];
+    await expect.poll(async () => (await h.app.inject({ url: reads[1]! })).json().status, { timeout: 30_000, interval: 50 }).toBe('completed');
+    for (const url of reads) expect((await h.app.inject({ url })).statusCode, url).toBe(200);
+
+    const badLink = await h.app.inject({ url: `/api/v1/assistants/shared/${'x'.repeat(32)}` });
+    expect(badLink.statusCode).toBe(404);
+    expect((await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${bakery.id}/rotate-share-token`, headers: bakery.headers })).statusCode).toBe(200);
+    for (const url of reads) {
+      const read = await h.app.inject({ url });
+      expect([read.statusCode, read.json()], url).toEqual([badLink.statusCode, badLink.json()]);
+      expect(read.body).not.toContain('rye');
+    }
+
+    // Revoked, then a new link made with POST …/share: the conversation of the first link stays closed.
+    const second = await visit(bakery.id, (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${bakery.id}/generate-share-token`, headers: bakery.headers })).json().share_token, 'h'.repeat(64));
+    expect((await second.post('Through the second link')).statusCode).toBe(201);
+    const secondRead = `/api/v1/threads/public/${second.threadId}/messages?session_token=${'h'.repeat(64)}`;
+    expect((await h.app.inject({ url: secondRead })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'DELETE', url: `/api/v1/assistants/${bakery.id}/share-token`, headers: bakery.headers })).statusCode).toBe(200);
+    const shared = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${bakery.id}/share`, headers: bakery.headers });
+    expect(shared.statusCode).toBe(200);
+    const read = await h.app.inject({ url: secondRead });
+    expect([read.statusCode, read.json()]).toEqual([404, { detail: 'Invalid or expired share link.' }]);
+    // The owner still reads both in Chat History.
+    for (const id of [visitor.threadId, second.threadId]) expect((await h.app.inject({ url: `/api/v1/threads/${id}/messages`, headers: bakery.headers })).statusCode).toBe(200);
+  });
+
   it('answers 400 THREAD_INVALID for a malformed thread id, whatever else is wrong', async () => {
     const session = 'a'.repeat(64);
     for (const id of ['bad!id', '%00', 'x'.repeat(101), '%F0%9F%98%80']) {
