@@ -16,6 +16,8 @@ export interface ThreadRow {
   title: string;
   /** Seconds since epoch. */
   created_at: number;
+  /** A visitor's thread: the sha-256 of the share token it was opened through (null: an owner's, a channel's, or recorded before). */
+  share_token_hash: string | null;
 }
 
 export interface MessageRow {
@@ -41,7 +43,7 @@ export interface RunRow {
 }
 
 const epoch = (column: string) => `floor(extract(epoch FROM ${column}))::int AS ${column.split('.').pop()}`;
-const THREAD_COLUMNS = `t.id, t.assistant_id, t.owner_id, t.is_public, t.channel, t.title, ${epoch('t.created_at')}`;
+const THREAD_COLUMNS = `t.id, t.assistant_id, t.owner_id, t.is_public, t.channel, t.title, ${epoch('t.created_at')}, t.share_token_hash`;
 
 /** The WHERE clause that limits `t` (threads) to what the reader may see; `$1` is the reader's key. */
 const scope = (reader: ThreadReader) =>
@@ -93,10 +95,16 @@ export function threadQueries(db: Queryable) {
       return rows[0];
     },
 
-    /** Chat History: every conversation with one of the owner's assistants, public ones included. */
+    /**
+     * Chat History: every conversation with one of the owner's assistants, public ones included — a
+     * visitor's only from its first message: anybody can open empty ones by the dozen through a share link,
+     * and they would bury the real conversations. (The owner's own New Chat is listed at once: it is theirs.)
+     */
     async threadsOfAssistant(assistantOwnerId: string, assistantId: string): Promise<ThreadRow[]> {
       const { rows } = await db.query<ThreadRow>(
-        `SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.assistant_owner_id = $1 AND t.assistant_id = $2 ORDER BY t.created_at DESC, t.id`,
+        `SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.assistant_owner_id = $1 AND t.assistant_id = $2
+           AND (NOT t.is_public OR EXISTS (SELECT 1 FROM thread_messages m WHERE m.thread_id = t.id))
+         ORDER BY t.created_at DESC, t.id`,
         [assistantOwnerId, assistantId],
       );
       return rows;
