@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import { messages } from '@kesher/contracts';
+import { messages, type ChannelKind } from '@kesher/contracts';
 import type { ChannelQueries, IntegrationRow } from '@kesher/projections/channels/channels.queries';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ChannelSecretsBox } from '../../../channels/channel-secrets.js';
@@ -47,11 +47,39 @@ export const channelWebhookRoutes =
     // The signature covers the exact bytes Meta sent: this plugin (encapsulated) reads JSON as a Buffer.
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-    const rateLimit = { max: deps.perMinute, timeWindow: 60_000, keyGenerator: (request: { params: unknown }) => `webhook:${(request.params as { integrationId?: string }).integrationId ?? ''}` };
-    const webhookSchema = (summary: string) => ({ summary, tags: ['channels'], params: Params });
+    /** The connection each request names, found before its limits are counted (see connectionOf). */
+    const connections = new WeakMap<FastifyRequest, IntegrationRow>();
+    // A connection's deliveries have their own limit, not the per-address one: Telegram and Meta post from
+    // few addresses. A request that names no connection is not counted here but against its address.
+    const rateLimit = {
+      max: deps.perMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request: FastifyRequest) => `webhook:${connections.get(request)?.integration_id ?? ''}`,
+      allowList: (request: FastifyRequest) => !connections.has(request),
+    };
+    // The API-wide per-address limit (security.plugin.ts), the same counter every anonymous request uses.
+    const addressLimit = app.createRateLimit ? app.createRateLimit() : undefined;
 
-    async function integrationOf(integrationId: string): Promise<IntegrationRow> {
-      const row = await deps.queries.integration(integrationId);
+    /**
+     * Finds the connection of `kind` the address names, before validation and the limits. Where there is
+     * none (an unknown or malformed id, another channel's), the request counts against the caller's address
+     * like any other anonymous request: before, each made-up id had a fresh allowance of its own, so a
+     * flood of them from one address was answered 404 without end, a database read each.
+     */
+    const connectionOf = (kind: ChannelKind) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const named = Params.safeParse(request.params);
+      const row = named.success ? await deps.queries.integration(named.data.integrationId) : undefined;
+      if (row && row.kind === kind) return void connections.set(request, row);
+      const verdict = addressLimit ? await addressLimit(request) : undefined;
+      if (verdict && !verdict.isAllowed && verdict.isExceeded) {
+        reply.header('retry-after', String(verdict.ttlInSeconds));
+        throw new ApiError(429, messages.tooManyRequests);
+      }
+    };
+    const webhookOptions = (kind: ChannelKind, summary: string) => ({ schema: { summary, tags: ['channels'], params: Params }, preValidation: connectionOf(kind), config: { rateLimit } });
+
+    function integrationOf(request: FastifyRequest): IntegrationRow {
+      const row = connections.get(request);
       if (!row) throw new ApiError(404, messages.notFound);
       return row;
     }
@@ -69,9 +97,8 @@ export const channelWebhookRoutes =
       }
     };
 
-    app.post('/channels/telegram/:integrationId/webhook', { schema: webhookSchema('Telegram updates for one connected bot'), config: { rateLimit } }, async (request, reply) => {
-      const row = await integrationOf(request.params.integrationId);
-      if (row.kind !== 'telegram') throw new ApiError(404, messages.notFound);
+    app.post('/channels/telegram/:integrationId/webhook', webhookOptions('telegram', 'Telegram updates for one connected bot'), async (request, reply) => {
+      const row = integrationOf(request);
       const given = request.headers['x-telegram-bot-api-secret-token'];
       if (typeof given !== 'string' || given === '') throw new ApiError(401, 'The secret token is missing.');
       if (!sameText(given, secretsOf(row).webhookSecret)) throw new ApiError(403, 'The secret token is wrong.');
@@ -83,17 +110,16 @@ export const channelWebhookRoutes =
     });
 
     for (const kind of ['whatsapp', 'instagram'] as const) {
-      app.get(`/channels/${kind}/:integrationId/webhook`, { schema: webhookSchema(`Meta's webhook verification handshake for one ${kind} connection`), config: { rateLimit } }, async (request, reply) => {
-        const row = await integrationOf(request.params.integrationId);
-        if (row.kind !== kind || !row.active) throw new ApiError(404, messages.notFound);
+      app.get(`/channels/${kind}/:integrationId/webhook`, webhookOptions(kind, `Meta's webhook verification handshake for one ${kind} connection`), async (request, reply) => {
+        const row = integrationOf(request);
+        if (!row.active) throw new ApiError(404, messages.notFound);
         const challenge = metaHandshake(request.query as Record<string, unknown>, secretsOf(row).webhookSecret);
         if (challenge === undefined) throw new ApiError(403, 'The verify token is wrong.');
         return reply.status(200).type('text/plain').send(challenge);
       });
 
-      app.post(`/channels/${kind}/:integrationId/webhook`, { schema: webhookSchema(`Meta's ${kind} deliveries for one connection (signed)`), config: { rateLimit } }, async (request, reply) => {
-        const row = await integrationOf(request.params.integrationId);
-        if (row.kind !== kind) throw new ApiError(404, messages.notFound);
+      app.post(`/channels/${kind}/:integrationId/webhook`, webhookOptions(kind, `Meta's ${kind} deliveries for one connection (signed)`), async (request, reply) => {
+        const row = integrationOf(request);
         const signature = request.headers['x-hub-signature-256'];
         if (typeof signature !== 'string' || signature === '') throw new ApiError(401, 'The X-Hub-Signature-256 signature is missing.');
         const appSecret = secretsOf(row).appSecret ?? deps.metaAppSecret;
