@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AccountRegisteredSchema } from './account.events.js';
+import { AccountAddressReleasedSchema, AccountEmailVerifiedSchema, AccountPasswordResetSchema, AccountRegisteredSchema } from './account.events.js';
 import {
   CrawlCompletedSchema,
   CrawlFailedSchema,
@@ -104,6 +104,9 @@ export interface EventDefinition<Schema extends z.ZodType = z.ZodType> {
 
 export const eventDefinitions = {
   AccountRegistered: { version: 1, schema: AccountRegisteredSchema },
+  AccountEmailVerified: { version: 1, schema: AccountEmailVerifiedSchema },
+  AccountPasswordReset: { version: 1, schema: AccountPasswordResetSchema },
+  AccountAddressReleased: { version: 1, schema: AccountAddressReleasedSchema },
   AssistantCreated: { version: 1, schema: AssistantCreatedSchema },
   AssistantUpdated: { version: 1, schema: AssistantUpdatedSchema },
   AssistantDeleted: { version: 1, schema: AssistantDeletedSchema },

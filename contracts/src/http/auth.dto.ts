@@ -19,15 +19,18 @@ const EmailSchema = z
   .pipe(z.email({ error: messages.invalidEmail }))
   .transform((email) => email.toLowerCase());
 
+/** A new password (registration, reset): the register page's rules, the first failure reported. */
+const NewPasswordSchema = z
+  .string()
+  .max(256, 'Password is too long')
+  .superRefine((password, ctx) => {
+    const problem = firstPasswordProblem(password);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 export const RegisterBodySchema = z.object({
   email: EmailSchema,
-  password: z
-    .string()
-    .max(256, 'Password is too long')
-    .superRefine((password, ctx) => {
-      const problem = firstPasswordProblem(password);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+  password: NewPasswordSchema,
   display_name: z.string().trim().max(100).optional(),
 });
 export type RegisterBody = z.infer<typeof RegisterBodySchema>;
@@ -49,6 +52,11 @@ export const UserSchema = z.object({
   username: z.string(),
   photoURL: z.string().nullable(),
   providerId: z.string(),
+  /**
+   * Whether the owner proved the address (a verification or reset link, or Google). Unverified owners
+   * work as before but are nudged to verify; an answer without it (an older server) counts as verified.
+   */
+  emailVerified: z.boolean().default(true),
 });
 export type User = z.infer<typeof UserSchema>;
 
@@ -63,3 +71,37 @@ export const AuthConfigSchema = z.object({
   google_client_id: z.string().nullable(),
   demo_accounts: z.boolean(),
 });
+
+/** The texts of e-mail ownership: verification and password reset by e-mail. */
+export const accountMessages = {
+  /** The same answer whether or not the address has an account, so the form cannot list who has one. */
+  resetRequested: "If an account exists for this email address, we've sent it a link to reset the password. Please check your inbox.",
+  resetLinkInvalid: 'This password reset link is invalid, has expired or was already used. Please ask for a new one.',
+  passwordReset: 'Your password has been changed and your account was signed out everywhere. Please sign in with your new password.',
+  verifyLinkInvalid: 'This verification link is invalid, has expired or was already used. Please ask for a new one.',
+  emailVerified: 'Your email address is verified. Thank you!',
+  verificationSent: "We've sent you a new verification link. Please check your inbox.",
+  alreadyVerified: 'Your email address is already verified.',
+  tooManyMails: 'Too many emails were requested. Please wait a while before asking again.',
+  linkMalformed: 'This link is incomplete. Please open it again from the email, or ask for a new one.',
+} as const;
+
+/** A link's one-time token (URL-safe base64 of 32 random bytes). */
+const LinkTokenSchema = z
+  .string({ error: accountMessages.linkMalformed })
+  .trim()
+  .min(20, accountMessages.linkMalformed)
+  .max(200, accountMessages.linkMalformed)
+  .regex(/^[A-Za-z0-9_-]+$/, accountMessages.linkMalformed);
+
+export const ForgotPasswordBodySchema = z.object({ email: EmailSchema });
+
+export const ResetPasswordBodySchema = z.object({
+  token: LinkTokenSchema,
+  password: NewPasswordSchema,
+});
+
+export const VerifyEmailBodySchema = z.object({ token: LinkTokenSchema });
+
+/** A plain confirmation (the texts of accountMessages). */
+export const DetailAnswerSchema = z.object({ detail: z.string() });

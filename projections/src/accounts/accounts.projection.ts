@@ -1,11 +1,20 @@
-import type { AccountRegistered, RecordedEvent } from '@kesher/contracts';
+import type { AccountAddressReleased, AccountEmailVerified, AccountPasswordReset, AccountRegistered, RecordedEvent } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 
-/** Accounts by e-mail, for sign-in. */
+type AccountRecordedEvent =
+  | RecordedEvent<'AccountRegistered', AccountRegistered>
+  | RecordedEvent<'AccountEmailVerified', AccountEmailVerified>
+  | RecordedEvent<'AccountPasswordReset', AccountPasswordReset>
+  | RecordedEvent<'AccountAddressReleased', AccountAddressReleased>;
+
+/**
+ * Accounts by e-mail, for sign-in. `session_generation` counts password resets: a session token
+ * carries the generation it was issued in, and one from before the latest reset is refused.
+ */
 export const accountsProjection: Projection = {
   name: 'accounts',
-  version: 2,
-  eventTypes: ['AccountRegistered'],
+  version: 3,
+  eventTypes: ['AccountRegistered', 'AccountEmailVerified', 'AccountPasswordReset', 'AccountAddressReleased'],
   tables: ['accounts'],
   migrations: [
     {
@@ -22,17 +31,43 @@ CREATE TABLE IF NOT EXISTS accounts (
 );
 `,
     },
+    {
+      id: '002-email-ownership',
+      sql: `
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS email_verified boolean NOT NULL DEFAULT false;
+ALTER TABLE accounts ADD COLUMN IF NOT EXISTS session_generation integer NOT NULL DEFAULT 0;
+`,
+    },
   ],
   async apply(db, events) {
-    for (const event of events as RecordedEvent<'AccountRegistered', AccountRegistered>[]) {
-      const { accountId, email, displayName, passwordHash, provider, photoUrl } = event.data;
-      // A second account claiming an e-mail already taken is a recorded fact we cannot refuse here:
-      // keep the first owner of the address (the facade prevents this in normal operation).
-      await db.query(
-        `INSERT INTO accounts (id, email, display_name, password_hash, provider, photo_url, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-        [accountId, email, displayName, passwordHash, provider, photoUrl ?? null, event.metadata.timestamp],
-      );
+    for (const event of events as AccountRecordedEvent[]) {
+      switch (event.type) {
+        case 'AccountRegistered': {
+          const { accountId, email, displayName, passwordHash, provider, photoUrl } = event.data;
+          // A second account claiming an e-mail already taken is a recorded fact we cannot refuse here:
+          // keep the first owner of the address (the facade prevents this in normal operation).
+          await db.query(
+            `INSERT INTO accounts (id, email, display_name, password_hash, provider, photo_url, created_at, email_verified)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+            [accountId, email, displayName, passwordHash, provider, photoUrl ?? null, event.metadata.timestamp, provider === 'google'],
+          );
+          break;
+        }
+        case 'AccountEmailVerified':
+          await db.query(`UPDATE accounts SET email_verified = true WHERE id = $1`, [event.data.accountId]);
+          break;
+        case 'AccountPasswordReset':
+          await db.query(`UPDATE accounts SET password_hash = $2, session_generation = session_generation + 1 WHERE id = $1`, [
+            event.data.accountId,
+            event.data.passwordHash,
+          ]);
+          break;
+        case 'AccountAddressReleased':
+          // The account can no longer be found by its address nor signed into by any token; what it
+          // owns stays in the log and the other read models, reachable by nobody.
+          await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.accountId]);
+          break;
+      }
     }
   },
 };

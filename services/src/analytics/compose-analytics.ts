@@ -36,8 +36,9 @@ export interface AnalyticsWiring {
   authenticate: AnalyticsGraphqlDeps['authenticate'];
   /** Subscriptions' sockets, closed when their token is signed out. */
   trackSocket?: AnalyticsGraphqlDeps['trackSocket'];
-  /** OPERATOR_EMAILS: the accounts that may read every owner's analytics. */
+  /** OPERATOR_EMAILS (counted once verified) and OPERATOR_ACCOUNT_IDS: the accounts that may read every owner's analytics. */
   operatorEmails?: string;
+  operatorAccountIds?: string;
   /** NODE_ENV: GraphiQL is served anywhere but in production. */
   production: boolean;
   settled?: (ownerId: string) => Promise<unknown>;
@@ -46,7 +47,7 @@ export interface AnalyticsWiring {
 
 /** The analytics module wired from the platform's ports (called by compose-api). */
 export function composeAnalytics(wiring: AnalyticsWiring) {
-  const isOperator = createOperatorCheck(wiring.operatorEmails);
+  const isOperator = createOperatorCheck({ emails: wiring.operatorEmails, accountIds: wiring.operatorAccountIds });
   const analytics = createAnalyticsService({
     readDb: wiring.sql,
     clock: wiring.clock,

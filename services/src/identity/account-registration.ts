@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { AllPosition } from '@kesher/contracts';
 import type { CommandHandler } from '../platform/commands/command-handler.js';
-import { accountDecider } from '../domain/account/account.decider.js';
+import { accountDecider, type AccountCommand } from '../domain/account/account.decider.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 
 /**
@@ -18,17 +17,28 @@ export interface NewAccount {
   provider: 'password' | 'google' | 'demo';
 }
 
+/**
+ * Runs one command on the account stream of `email` and answers once the accounts read model has it:
+ * sign-in, the authenticator and the next command all read that read model.
+ */
+export function createAccountCommands(deps: { handle: CommandHandler; awaitReadModels: AwaitReadModels; clock: () => Date }) {
+  return async function runAccountCommand(email: string, command: AccountCommand, actorId: string, correlationId: string = randomUUID()) {
+    const result = await deps.handle(accountDecider, accountStreamFor(email), command, {
+      actor: { kind: 'account', id: actorId },
+      correlationId,
+      now: deps.clock(),
+    });
+    if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
+    return result;
+  };
+}
+export type RunAccountCommand = ReturnType<typeof createAccountCommands>;
+
 export function createAccountRegistration(deps: { handle: CommandHandler; awaitReadModels: AwaitReadModels; clock: () => Date }) {
+  const run = createAccountCommands(deps);
   return async function register(account: NewAccount, correlationId: string = randomUUID()): Promise<{ accountId: string }> {
     const accountId = randomUUID();
-    const result = await deps.handle(
-      accountDecider,
-      accountStreamFor(account.email),
-      { type: 'RegisterAccount', data: { accountId, ...account } },
-      { actor: { kind: 'account', id: accountId }, correlationId, now: deps.clock() },
-    );
-    // Sign-in reads the accounts read model: answer only once it knows the new account.
-    if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
+    await run(account.email, { type: 'RegisterAccount', data: { accountId, ...account } }, accountId, correlationId);
     return { accountId };
   };
 }

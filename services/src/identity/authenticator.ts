@@ -22,7 +22,7 @@ export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: Sessi
   async function resolve(token: string): Promise<Authenticated | undefined> {
     const claims = await deps.tokens.verify(token);
     if (!claims) return undefined;
-    const account = await deps.sessions.accountForToken(claims.accountId, claims.tokenId);
+    const account = await deps.sessions.accountForToken(claims.accountId, claims.tokenId, claims.generation);
     return account && { account, claims };
   }
 
@@ -44,6 +44,13 @@ export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: Sessi
       cache.delete(token);
       await deps.sessions.revoke(claims.tokenId, claims.expiresAt);
       sockets.signedOut(token);
+    },
+    /**
+     * Forgets this process's answers for every token of an account whose sessions all ended (a password
+     * reset, an address lost): they are asked again at once; other processes notice within `ttlMs`.
+     */
+    forgetAccount(accountId: string) {
+      for (const [token, hit] of cache) if (hit.result?.account.id === accountId) cache.delete(token);
     },
     /** A live socket (a subscription, a progress feed) opened with `token`: closed when the token is signed out. */
     trackSocket(token: string, socket: ClosableSocket) {

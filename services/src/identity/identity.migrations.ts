@@ -1,6 +1,9 @@
 import type { Migration } from '../platform/sql/migrations.js';
 
-/** Identity's own table: ids of tokens signed out before they expire (accounts are a read model). */
+/**
+ * Identity's own tables: ids of tokens signed out before they expire, and the one-time tokens of the
+ * links it mails (accounts are a read model).
+ */
 export const identityMigrations: readonly Migration[] = [
   {
     id: '001-revoked-tokens',
@@ -8,5 +11,19 @@ export const identityMigrations: readonly Migration[] = [
     token_id text PRIMARY KEY,
     expires_at timestamptz NOT NULL
   )`,
+  },
+  {
+    // Only a hash of each link's token is kept: a copy of the table cannot be turned into working links.
+    id: '002-link-tokens',
+    sql: `CREATE TABLE IF NOT EXISTS link_tokens (
+    token_hash text PRIMARY KEY,
+    purpose text NOT NULL,
+    account_id text NOT NULL,
+    email text NOT NULL,
+    created_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL,
+    used_at timestamptz
+  );
+  CREATE INDEX IF NOT EXISTS link_tokens_account ON link_tokens (account_id, purpose, created_at)`,
   },
 ];

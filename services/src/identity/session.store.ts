@@ -6,6 +6,10 @@ export interface SignedInAccount {
   displayName: string | null;
   photoUrl: string | null;
   provider: string;
+  /** Whether the address is proven (verification or reset link, or Google). */
+  emailVerified: boolean;
+  /** Password resets so far: tokens carry the generation they were issued in (see accountForToken). */
+  sessionGeneration: number;
 }
 
 interface AccountRow {
@@ -15,6 +19,8 @@ interface AccountRow {
   photo_url: string | null;
   provider: string;
   password_hash: string | null;
+  email_verified: boolean;
+  session_generation: number;
   revoked: boolean;
 }
 
@@ -24,6 +30,8 @@ const toAccount = (row: AccountRow): SignedInAccount => ({
   displayName: row.display_name,
   photoUrl: row.photo_url,
   provider: row.provider,
+  emailVerified: row.email_verified,
+  sessionGeneration: row.session_generation,
 });
 
 /**
@@ -33,13 +41,17 @@ const toAccount = (row: AccountRow): SignedInAccount => ({
  */
 export async function createSessionStore(deps: { sql: Sql }) {
   return {
-    async accountForToken(accountId: string, tokenId: string): Promise<SignedInAccount | undefined> {
+    /**
+     * The account a token signs in, unless the token was signed out, was issued before the account's
+     * latest password reset (an older generation), or its account lost its address (no row).
+     */
+    async accountForToken(accountId: string, tokenId: string, generation: number): Promise<SignedInAccount | undefined> {
       const { rows } = await deps.sql.query<AccountRow>(
         `SELECT a.*, EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.token_id = $2) AS revoked FROM accounts a WHERE a.id = $1`,
         [accountId, tokenId],
       );
       const row = rows[0];
-      return row && !row.revoked ? toAccount(row) : undefined;
+      return row && !row.revoked && row.session_generation === generation ? toAccount(row) : undefined;
     },
     async accountByEmail(email: string): Promise<(SignedInAccount & { passwordHash: string | null }) | undefined> {
       const { rows } = await deps.sql.query<AccountRow>(`SELECT a.*, false AS revoked FROM accounts a WHERE a.email = $1`, [email]);

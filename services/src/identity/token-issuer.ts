@@ -5,6 +5,8 @@ export interface TokenClaims {
   accountId: string;
   tokenId: string;
   expiresAt: Date;
+  /** The account's session generation when issued: a password reset moves it on, ending older tokens. */
+  generation: number;
 }
 
 /**
@@ -16,10 +18,11 @@ export function createTokenIssuer(deps: { secret: Uint8Array; ttlSeconds: number
   const now = deps.now ?? (() => new Date());
   return {
     ttlSeconds: deps.ttlSeconds,
-    async issue(accountId: string): Promise<{ token: string; claims: TokenClaims }> {
+    async issue(accountId: string, generation = 0): Promise<{ token: string; claims: TokenClaims }> {
       const issuedAt = Math.floor(now().getTime() / 1000);
       const tokenId = randomUUID();
-      const token = await new SignJWT({})
+      // Generation 0 is left out, so tokens are as they were for accounts that never reset a password.
+      const token = await new SignJWT(generation ? { gen: generation } : {})
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(accountId)
         .setJti(tokenId)
@@ -27,14 +30,16 @@ export function createTokenIssuer(deps: { secret: Uint8Array; ttlSeconds: number
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + deps.ttlSeconds)
         .sign(deps.secret);
-      return { token, claims: { accountId, tokenId, expiresAt: new Date((issuedAt + deps.ttlSeconds) * 1000) } };
+      return { token, claims: { accountId, tokenId, expiresAt: new Date((issuedAt + deps.ttlSeconds) * 1000), generation } };
     },
     /** The claims of a valid token, or undefined for anything else (malformed, forged, expired). */
     async verify(token: string): Promise<TokenClaims | undefined> {
       try {
         const { payload } = await jwtVerify(token, deps.secret, { issuer, algorithms: ['HS256'], currentDate: now() });
         if (!payload.sub || !payload.jti || !payload.exp) return undefined;
-        return { accountId: payload.sub, tokenId: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+        const generation = payload.gen ?? 0;
+        if (typeof generation !== 'number' || !Number.isSafeInteger(generation)) return undefined;
+        return { accountId: payload.sub, tokenId: payload.jti, expiresAt: new Date(payload.exp * 1000), generation };
       } catch {
         return undefined;
       }

@@ -3,7 +3,11 @@ import { buildApp } from '../api/app.js';
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
 import { createPublicChatLimits } from '../chat/service/public-chat-limits.js';
 import { createAuthenticator } from '../identity/authenticator.js';
-import { createAccountRegistration } from '../identity/account-registration.js';
+import { createAccountCommands, createAccountRegistration } from '../identity/account-registration.js';
+import { createEmailOwnership } from '../identity/email-ownership.js';
+import { createGoogleSignIn } from '../identity/google-sign-in.js';
+import { createLinkTokens } from '../identity/link-tokens.store.js';
+import { createMailer } from '../mail/index.js';
 import { loadAuthSecret } from '../identity/auth-secret.js';
 import { ensureDemoAccounts } from '../identity/demo-accounts.js';
 import { createGoogleVerifier } from '../identity/google-verifier.js';
@@ -64,6 +68,8 @@ export async function composeApi(wiring: ApiWiring) {
   const sessions = await createSessionStore({ sql: platform.sql });
   const authenticator = createAuthenticator({ tokens, sessions });
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels, clock });
+  const runAccountCommand = createAccountCommands({ handle: platform.handle, awaitReadModels, clock });
+  const forgetSessions = (accountId: string) => authenticator.forgetAccount(accountId);
   const demo = demoAccountsEnabled(config);
   // Limits follow the owner's subscription (billing read model) as soon as a payment is recorded.
   const planOf = wiring.planOf ?? createPlanBook(config, { subscriptionOf: subscriptionLookup(platform.sql), clock, version: billingVersion(platform.projector.progress) });
@@ -81,6 +87,7 @@ export async function composeApi(wiring: ApiWiring) {
     authenticate: (token) => authenticator.authenticate(token),
     trackSocket: (token, socket) => authenticator.trackSocket(token, socket),
     operatorEmails: config.OPERATOR_EMAILS,
+    operatorAccountIds: config.OPERATOR_ACCOUNT_IDS,
     production: config.NODE_ENV === 'production',
     settled: (ownerId) => messageQuota.settled(ownerId),
     onError: (error) => console.error('analytics', error),
@@ -88,6 +95,21 @@ export async function composeApi(wiring: ApiWiring) {
   const allowances = createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf, limitViolations: analytics.limitViolations });
   const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), clock, accepted: createWriteMarks({ awaitReadModels }) });
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+  // The outbox prints each mail's links for `make start`; the test suites' many sign-ups stay quiet.
+  const mailer = createMailer(config, config.NODE_ENV === 'test' ? () => {} : undefined);
+  const ownership = createEmailOwnership({
+    runAccountCommand,
+    sessions,
+    links: createLinkTokens({ sql: platform.sql }),
+    sendMail: mailer.send,
+    passwords,
+    forgetSessions,
+    clock,
+    publicUrl,
+    verifyTtlSeconds: config.EMAIL_VERIFY_TTL_SECONDS,
+    resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
+    onError: (error, what) => console.error(`identity: ${what} failed`, error),
+  });
   const subscriptions = composeBilling({
     config,
     sql: platform.sql,
@@ -136,7 +158,14 @@ export async function composeApi(wiring: ApiWiring) {
       throttle: createLoginThrottle(),
       authenticator,
       registration,
-      google: config.GOOGLE_CLIENT_ID ? { clientId: config.GOOGLE_CLIENT_ID, verify: createGoogleVerifier({ clientId: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL }) } : null,
+      ownership,
+      google: config.GOOGLE_CLIENT_ID
+        ? {
+            clientId: config.GOOGLE_CLIENT_ID,
+            verify: createGoogleVerifier({ clientId: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL }),
+            signIn: createGoogleSignIn({ runAccountCommand, sessions, forgetSessions }),
+          }
+        : null,
       demoAccounts: demo,
     },
     assistants: {
@@ -177,6 +206,10 @@ export async function composeApi(wiring: ApiWiring) {
   });
   app.addHook('onClose', async () => crawler.close());
   app.addHook('onClose', async () => automation.close());
+  app.addHook('onClose', async () => {
+    await ownership.settle();
+    await mailer.close();
+  });
   if (demo) await ensureDemoAccounts({ registration, sessions, passwords });
   return { app, demoAccounts: demo, publicUrl };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +12,23 @@ import type { AnswerProvider } from '../chat/answer-provider.port.js';
 import { chooseRunStreams } from '../chat/choose-run-streams.js';
 import { composeStandaloneApi } from '../main/compose-standalone-api.js';
 import type { PlanOf } from '../plans/plan-book.js';
+import type { OutboxMessage } from '../mail/index.js';
+import { waitUntil } from './processes.js';
+
+/** The newest link whose path is `path` in the outbox's mail to `to`, once there is one. */
+export function outboxLink(outbox: string, to: string, path: string): URL | undefined {
+  if (!existsSync(outbox)) return undefined;
+  const mails = readdirSync(outbox)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .reverse()
+    .map((name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as OutboxMessage);
+  for (const mail of mails.filter((m) => m.to === to)) {
+    const link = (mail.text.match(/https?:\/\/\S+/g) ?? []).map((l) => new URL(l)).find((url) => url.pathname === path);
+    if (link) return link;
+  }
+  return undefined;
+}
 
 export interface ApiHarness {
   app: FastifyInstance;
@@ -19,8 +36,11 @@ export interface ApiHarness {
   workers: Awaited<ReturnType<typeof composeWorkers>>;
   dbUrl: string;
   close(): Promise<void>;
-  /** Registers an owner and returns its bearer header. */
-  owner(email?: string): Promise<{ authorization: string; accountId: string; email: string }>;
+  /**
+   * Registers an owner and returns its bearer header. `verified` also follows the verification link the
+   * server mailed (read from the outbox under DATA_DIR, so not with SMTP_URL set), e.g. for an operator.
+   */
+  owner(email?: string, options?: { verified?: boolean }): Promise<{ authorization: string; accountId: string; email: string }>;
 }
 
 let owners = 0;
@@ -88,10 +108,15 @@ export async function createApiHarness(
     platform,
     workers,
     dbUrl: db.url,
-    async owner(email = `owner${++owners}-${Date.now()}@example.com`) {
+    async owner(email = `owner${++owners}-${Date.now()}@example.com`, options = {}) {
       const response = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email, password: 'Str0ng-Passw0rd!' } });
       if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
       const body = response.json() as { access_token: string; user: { uid: string } };
+      if (options.verified) {
+        const token = await waitUntil(() => outboxLink(join(dataDir, 'outbox'), email.toLowerCase(), '/verify-email'), { what: `the verification mail to ${email}` });
+        const verified = await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token: token.searchParams.get('token') } });
+        if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.statusCode} ${verified.body}`);
+      }
       return { authorization: `Bearer ${body.access_token}`, accountId: body.user.uid, email };
     },
     async close() {

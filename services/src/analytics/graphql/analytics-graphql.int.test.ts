@@ -26,7 +26,8 @@ describe.skipIf(!gate.available)(`analytics over GraphQL${gate.available ? '' : 
     h = await createApiHarness({ answerProvider: scriptedProvider, env: { OPERATOR_EMAILS: ` ${OPERATOR.toUpperCase()} , someone@else.example` } });
     dana = await ownerWithAssistant(h);
     noa = await ownerWithAssistant(h);
-    operator = await h.owner(OPERATOR);
+    // Listed in OPERATOR_EMAILS and verified: a listed address counts only once proven (analytics/operators.ts).
+    operator = await h.owner(OPERATOR, { verified: true });
     await ask(h, dana, await ownerThread(h, dana), 'Do you bake sourdough?');
     const noaThread = await ownerThread(h, noa);
     await ask(h, noa, noaThread, 'Gift cards?');

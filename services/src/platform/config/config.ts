@@ -130,8 +130,23 @@ export const ConfigSchema = z.object({
   PUBLIC_CHAT_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** Public chat: messages all visitors of one share link together may post per minute. */
   PUBLIC_CHAT_LINK_PER_MINUTE: z.coerce.number().int().positive().default(60),
-  /** Accounts (e-mails, comma-separated) that may read every owner's analytics over GraphQL; none by default. */
+  /**
+   * Accounts (e-mails, comma-separated) that may read every owner's analytics over GraphQL; none by default.
+   * An account counts only once it has verified the address, so registering a listed address first gains nothing.
+   */
   OPERATOR_EMAILS: z.string().optional(),
+  /** Operators named by account id (comma-separated), whatever their address: for accounts that cannot verify one. */
+  OPERATOR_ACCOUNT_IDS: z.preprocess(unsetIfEmpty, z.string().optional()),
+  /**
+   * Outgoing mail (address verification, password reset) over SMTP: `smtp://user:pass@host:587` or
+   * `smtps://…:465`. Unset, mail is kept in DATA_DIR/outbox and its links are printed in the log.
+   */
+  SMTP_URL: z.preprocess(unsetIfEmpty, z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// address').optional()),
+  /** The sender of Kesher's mail ("Kesher <no-reply@example.com>" or a bare address). */
+  MAIL_FROM: z.string().default('Kesher <no-reply@kesher.localhost>'),
+  /** How long an address-verification link works (3 days by default), and a password-reset link (1 hour). */
+  EMAIL_VERIFY_TTL_SECONDS: z.coerce.number().int().positive().default(3 * 24 * 3600),
+  PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   /**
    * Hosts, addresses or CIDRs (comma-separated) that fetches made for users — the crawler, Add Missing
    * Page — may reach although they are loopback or private. Empty by default and in production: only the

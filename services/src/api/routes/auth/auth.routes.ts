@@ -1,9 +1,24 @@
-import { AuthConfigSchema, GoogleSignInBodySchema, LoginBodySchema, RegisterBodySchema, SessionSchema, UserSchema, type User } from '@kesher/contracts';
+import {
+  accountMessages,
+  AuthConfigSchema,
+  DetailAnswerSchema,
+  ForgotPasswordBodySchema,
+  GoogleSignInBodySchema,
+  LoginBodySchema,
+  RegisterBodySchema,
+  ResetPasswordBodySchema,
+  SessionSchema,
+  UserSchema,
+  VerifyEmailBodySchema,
+  type User,
+} from '@kesher/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountRegistration } from '../../../identity/account-registration.js';
 import type { Authenticator } from '../../../identity/authenticator.js';
+import type { EmailOwnership } from '../../../identity/email-ownership.js';
+import type { GoogleSignIn } from '../../../identity/google-sign-in.js';
 import type { GoogleVerifier } from '../../../identity/google-verifier.js';
 import type { LoginThrottle } from '../../../identity/login-throttle.js';
 import type { PasswordHasher } from '../../../identity/password-hasher.js';
@@ -20,7 +35,9 @@ export interface AuthRoutesDeps {
   throttle: LoginThrottle;
   authenticator: Authenticator;
   registration: AccountRegistration;
-  google: { clientId: string; verify: GoogleVerifier } | null;
+  /** Verification and password-reset links by e-mail. */
+  ownership: EmailOwnership;
+  google: { clientId: string; verify: GoogleVerifier; signIn: GoogleSignIn } | null;
   demoAccounts: boolean;
 }
 
@@ -28,6 +45,11 @@ const INVALID_CREDENTIALS = 'Invalid email or password. Please check your creden
 const TOO_MANY_LOGINS = 'Too many failed login attempts. Please try again later.';
 /** Auth endpoints get a tighter per-address limit than the rest of the API. */
 const authRateLimit = { rateLimit: { max: 30, timeWindow: 60_000, keyGenerator: (request: { ip: string }) => `auth:${request.ip}` } };
+/**
+ * "Forgot password?" makes us send mail to an address the asker names: one address may ask a few times
+ * per quarter hour, whichever addresses it names (and each account gets at most a few links an hour).
+ */
+const forgotRateLimit = { rateLimit: { max: 5, timeWindow: 15 * 60_000, keyGenerator: (request: { ip: string }) => `forgot:${request.ip}` } };
 
 export function toUser(account: SignedInAccount): User {
   return {
@@ -37,6 +59,7 @@ export function toUser(account: SignedInAccount): User {
     username: account.displayName ?? account.email.split('@')[0]!,
     photoURL: account.photoUrl,
     providerId: account.provider === 'google' ? 'google.com' : 'password',
+    emailVerified: account.emailVerified,
   };
 }
 
@@ -46,7 +69,7 @@ export const authRoutes =
     const app = plain.withTypeProvider<ZodTypeProvider>();
 
     async function session(account: SignedInAccount) {
-      const { token } = await deps.tokens.issue(account.id);
+      const { token } = await deps.tokens.issue(account.id, account.sessionGeneration);
       return { access_token: token, token_type: 'bearer' as const, expires_in: deps.tokens.ttlSeconds, user: toUser(account) };
     }
 
@@ -66,15 +89,17 @@ export const authRoutes =
       { config: authRateLimit, schema: { summary: 'Create an account with e-mail and password', body: RegisterBodySchema, response: { 201: SessionSchema } } },
       async (request, reply) => {
         const { email, password, display_name } = request.body;
+        let accountId: string;
         try {
-          await deps.registration(
+          ({ accountId } = await deps.registration(
             { email, passwordHash: await deps.passwords.hash(password), displayName: display_name || null, photoUrl: null, provider: 'password' },
             request.id,
-          );
+          ));
         } catch (error) {
           if (error instanceof DomainError && error.kind === 'conflict') throw new ApiError(409, error.message);
           throw error;
         }
+        deps.ownership.welcome({ id: accountId, email });
         return reply.status(201).send(await signedIn(email));
       },
     );
@@ -106,15 +131,45 @@ export const authRoutes =
         if (!deps.google) throw new ApiError(501, 'Google sign-in is not configured on this server. Please sign in with e-mail and password.');
         const identity = await deps.google.verify(request.body.id_token);
         if (!identity) throw new ApiError(401, 'Google sign-in failed: the token could not be verified. Please try again.');
-        if (!(await deps.sessions.accountByEmail(identity.email))) {
-          try {
-            await deps.registration({ email: identity.email, passwordHash: null, displayName: identity.name, photoUrl: identity.picture, provider: 'google' }, request.id);
-          } catch (error) {
-            // Registered by a concurrent request for the same address: sign that account in.
-            if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
-          }
-        }
-        return signedIn(identity.email);
+        return session(await deps.google.signIn(identity, request.id));
+      },
+    );
+
+    app.post(
+      '/auth/forgot-password',
+      { config: forgotRateLimit, schema: { summary: 'Mail a password-reset link (the same answer for every address)', body: ForgotPasswordBodySchema, response: { 202: DetailAnswerSchema } } },
+      async (request, reply) => {
+        await deps.ownership.requestPasswordReset(request.body.email);
+        return reply.status(202).send({ detail: accountMessages.resetRequested });
+      },
+    );
+
+    app.post(
+      '/auth/reset-password',
+      { config: authRateLimit, schema: { summary: 'Set a new password with a reset link; every session of the account ends', body: ResetPasswordBodySchema, response: { 200: DetailAnswerSchema } } },
+      async (request) => {
+        await deps.ownership.resetPassword(request.body.token, request.body.password, request.id);
+        return { detail: accountMessages.passwordReset };
+      },
+    );
+
+    app.post(
+      '/auth/verify-email',
+      { config: authRateLimit, schema: { summary: "Verify the account's e-mail address with the mailed link", body: VerifyEmailBodySchema, response: { 200: DetailAnswerSchema } } },
+      async (request) => {
+        await deps.ownership.verifyEmail(request.body.token, request.id);
+        return { detail: accountMessages.emailVerified };
+      },
+    );
+
+    app.post(
+      '/auth/verify-email/resend',
+      { config: authRateLimit, schema: { summary: 'Mail the signed-in owner a new verification link', response: { 202: DetailAnswerSchema, 200: DetailAnswerSchema } } },
+      async (request, reply) => {
+        const outcome = await deps.ownership.resendVerification(requireAccount(request));
+        if (outcome === 'throttled') throw new ApiError(429, accountMessages.tooManyMails, { 'retry-after': '3600' });
+        if (outcome === 'already-verified') return reply.status(200).send({ detail: accountMessages.alreadyVerified });
+        return reply.status(202).send({ detail: accountMessages.verificationSent });
       },
     );
 

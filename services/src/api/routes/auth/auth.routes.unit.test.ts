@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import type { Authenticator } from '../../../identity/authenticator.js';
+import type { EmailOwnership } from '../../../identity/email-ownership.js';
 import { createLoginThrottle } from '../../../identity/login-throttle.js';
 import { createPasswordHasher, type PasswordHasher } from '../../../identity/password-hasher.js';
 import type { SessionStore } from '../../../identity/session.store.js';
@@ -41,6 +42,7 @@ describe('sign-in with an unknown address', () => {
         throttle: createLoginThrottle(),
         authenticator: {} as Authenticator,
         registration: (async () => ({ accountId: 'new' })) as never,
+        ownership: {} as EmailOwnership,
         google: null,
         demoAccounts: false,
       }),
