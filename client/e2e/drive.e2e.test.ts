@@ -21,6 +21,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let token: string;
+let assistantId: number;
 
 beforeAll(async () => {
   google = await startGoogleStandIn({
@@ -39,7 +40,7 @@ beforeAll(async () => {
   });
   const api = apiClient(kesher.baseUrl, () => token);
   token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
-  await api.call('/assistants/', { method: 'POST', body: JSON.stringify({ name: assistantName, description: 'Answers about the bakery.', instructions: 'Answer from the files.' }) });
+  assistantId = (await api.call<{ assistant_id: number }>('/assistants/', { method: 'POST', body: JSON.stringify({ name: assistantName, description: 'Answers about the bakery.', instructions: 'Answer from the files.' }) })).assistant_id;
   await api.subscribeWithTestCard();
 
   browser = await launchChromium();
@@ -93,5 +94,30 @@ describe('Google Drive import', () => {
     await modal.getByRole('button', { name: 'Connect Google Drive' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('googleDriveToken'))).toBeNull();
     await expect.poll(() => google.revoked.length).toBeGreaterThan(0);
+  });
+
+  it('a consent link finished in another browser lands no grant, and a crafted return link plants no token', async () => {
+    const api = apiClient(kesher.baseUrl, () => token);
+    // The owner's link, opened by a stranger: another browser, no Kesher session, no cookie from the start.
+    const { auth_url } = await api.call<{ auth_url: string }>('/google-drive/auth/url', { method: 'POST', body: JSON.stringify({ assistant_id: assistantId }) });
+    const stranger = await browser.newContext({ baseURL: kesher.baseUrl });
+    try {
+      const strangerPage = await stranger.newPage();
+      const returned = strangerPage.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/google-drive/auth/callback');
+      await strangerPage.goto(auth_url);
+      const landing = new URL((await (await returned).headerValue('location'))!);
+      expect(landing.pathname).toBe('/oauth/callback');
+      expect(landing.searchParams.get('google_drive_error')).toMatch(/started in another browser or session/);
+      expect(landing.searchParams.get('google_drive_token')).toBeNull();
+    } finally {
+      await stranger.close();
+    }
+    await expect(api.call('/google-drive/auth/refresh', { method: 'POST', body: '{}' })).rejects.toThrow(/403.*Please sign in to Google Drive first/);
+
+    // A link to the return page made elsewhere, with a token of someone else's Drive: refused, nothing kept.
+    await page.goto('/oauth/callback?google_drive_token=ya29.planted&google_drive_success=true&open_modal=files&flow=forged');
+    await page.getByText('Google Drive authentication failed: This Google Drive connection was started in another browser or session').waitFor();
+    await page.waitForURL('**/dashboard');
+    expect(await page.evaluate(() => localStorage.getItem('googleDriveToken'))).toBeNull();
   });
 });

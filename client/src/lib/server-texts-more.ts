@@ -14,6 +14,8 @@ const DRIVE_TEXTS: Record<string, string> = {
   'Failed to connect to Google Drive': 'החיבור ל-Google Drive נכשל',
   'Failed to load files from Google Drive': 'טעינת הקבצים מ-Google Drive נכשלה',
   'This file type cannot be imported.': 'אי אפשר לייבא סוג קובץ כזה.',
+  'This Google Drive connection was started in another browser or session, so it was not completed. Please connect Google Drive again in this browser.':
+    'החיבור ל-Google Drive התחיל בדפדפן או בחיבור אחר, ולכן לא הושלם. נא להתחבר שוב ל-Google Drive בדפדפן הזה.',
   'Not a Google Drive file id.': 'זה אינו מזהה של קובץ ב-Google Drive.',
   'The file is larger than the upload limit.': 'הקובץ גדול ממגבלת ההעלאה.',
   'Google Drive needs a paid plan. Upgrade on the pricing page to use it.': 'ייבוא מ-Google Drive דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',

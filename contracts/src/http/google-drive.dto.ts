@@ -16,6 +16,8 @@ export const driveMessages = {
   connectFailed: 'Failed to connect to Google Drive',
   loadFailed: 'Failed to load files from Google Drive',
   unsupportedType: 'This file type cannot be imported.',
+  /** The consent screen's return reached a browser that did not start the flow (or a flow it did not start). */
+  otherBrowser: 'This Google Drive connection was started in another browser or session, so it was not completed. Please connect Google Drive again in this browser.',
 } as const;
 
 const AccessTokenSchema = z.string().trim().min(1, driveMessages.signInFirst).max(4096);
@@ -23,7 +25,11 @@ const AccessTokenSchema = z.string().trim().min(1, driveMessages.signInFirst).ma
 const DriveFileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'Not a Google Drive file id.');
 
 export const DriveAuthUrlRequestSchema = z.object({ assistant_id: z.coerce.number().int().positive() });
-export const DriveAuthUrlResponseSchema = z.object({ auth_url: z.string().url() });
+export const DriveAuthUrlResponseSchema = z.object({
+  auth_url: z.string().url(),
+  /** Names this flow: the return to /oauth/callback carries it back, and the page accepts only the flow it started. */
+  flow: z.string(),
+});
 
 export const DriveFileSchema = z.object({
   id: z.string(),

@@ -31,8 +31,6 @@ function loadErrorKey(error: unknown): string {
   return `errors:${error.code}`;
 }
 
-const DRIVE_TOKEN_KEY = 'googleDriveToken';
-
 export function DashboardPage({ userName, renderFilesModal, renderCrawlerModal }: Props) {
   const { t } = useTranslation('assistants');
   const assistants = useAssistants();
@@ -40,13 +38,13 @@ export function DashboardPage({ userName, renderFilesModal, renderCrawlerModal }
   const [params, setParams] = useSearchParams();
   const list = assistants.data ?? [];
 
-  // Returning from Google Drive (spec §2): keep the token, clean the address, open that assistant's files.
+  // Returning from Google Drive (spec §2): the token is already kept by /oauth/callback, which checks it
+  // is this tab's own flow (never read here from the address: a crafted link could plant one); clean the
+  // address, open that assistant's files.
   const driveSuccess = params.get('google_drive_success') === 'true';
   const driveAssistant = Number(params.get('assistant_id'));
   useEffect(() => {
     if (!driveSuccess) return;
-    const token = params.get('google_drive_token');
-    if (token) localStorage.setItem(DRIVE_TOKEN_KEY, token);
     notify.success(t('driveConnected'));
     const target = assistants.data?.find((a) => a.id === driveAssistant);
     if (target && params.get('open_modal')) setOpen({ action: 'files', assistant: target });

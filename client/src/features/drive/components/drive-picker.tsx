@@ -6,7 +6,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ApiError, errorMessage, localizedDetail } from '@/lib/api-error';
 import { notify } from '@/lib/toast-store';
 import { driveAuthUrl, refreshDriveToken, revokeDrive, useDriveFiles, useImportDriveFiles } from '../api/drive';
-import { driveToken } from '../drive-token';
+import { driveFlow, driveToken } from '../drive-token';
 
 interface Props {
   assistantId: number;
@@ -69,7 +69,9 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
     setConnecting(true);
     setProblem(null);
     try {
-      navigate((await driveAuthUrl(assistantId)).auth_url);
+      const started = await driveAuthUrl(assistantId);
+      driveFlow.start(started.flow);
+      navigate(started.auth_url);
     } catch (error) {
       setConnecting(false);
       // The server's own words where it gave them (e.g. which plan Drive needs), else the catalogue's.

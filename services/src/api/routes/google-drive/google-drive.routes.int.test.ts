@@ -31,15 +31,27 @@ describe.skipIf(!gate.available)(`Google Drive import${gate.available ? '' : ` (
     expect(paid.json<{ status: string }>().status, paid.body).toBe('success');
   }
 
-  /** The browser's trip: our consent address → Google's screen → our callback → the client's /oauth/callback. */
-  async function connect(authorization = owner.authorization, assistant = assistantId) {
+  /** Starting a link: the consent address, and the cookie the starting browser keeps (name=value). */
+  async function start(authorization = owner.authorization, assistant = assistantId) {
     const started = await post('/google-drive/auth/url', { assistant_id: assistant }, authorization);
     expect(started.statusCode, started.body).toBe(200);
-    const consent = await fetch(started.json<{ auth_url: string }>().auth_url, { redirect: 'manual' });
+    const setCookie = String(started.headers['set-cookie']);
+    return { authUrl: started.json<{ auth_url: string; flow: string }>().auth_url, flow: started.json<{ flow: string }>().flow, setCookie, cookie: setCookie.split(';')[0]! };
+  }
+
+  /** Google's screen → our callback, in a browser holding `cookie` (none: another browser) → where it lands. */
+  async function consentAndReturn(authUrl: string, cookie: string | null) {
+    const consent = await fetch(authUrl, { redirect: 'manual' });
     const callback = new URL(consent.headers.get('location')!);
-    const landed = await harness.app.inject({ method: 'GET', url: `${callback.pathname}${callback.search}` });
+    const landed = await harness.app.inject({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: cookie ? { cookie } : {} });
     expect(landed.statusCode).toBe(302);
-    return new URL(landed.headers.location as string);
+    return { back: new URL(landed.headers.location as string), setCookie: String(landed.headers['set-cookie'] ?? '') };
+  }
+
+  /** The browser's trip: our consent address → Google's screen → our callback → the client's /oauth/callback. */
+  async function connect(authorization = owner.authorization, assistant = assistantId) {
+    const { authUrl, cookie } = await start(authorization, assistant);
+    return (await consentAndReturn(authUrl, cookie)).back;
   }
 
   beforeAll(async () => {
@@ -91,6 +103,39 @@ describe.skipIf(!gate.available)(`Google Drive import${gate.available ? '' : ` (
     expect(back.searchParams.get('assistant_id')).toBe(String(assistantId));
     expect(back.searchParams.get('open_modal')).toBe('files');
     expect(google.validAccessTokens.has(back.searchParams.get('google_drive_token')!)).toBe(true);
+  });
+
+  it('binds the link to the browser that started it: the consent link finished in another browser, or with another flow\'s cookie, lands no grant', async () => {
+    const victim = await harness.owner();
+    await upgrade(victim.authorization);
+    const created = await post('/assistants/', { name: 'Shop', description: 'd', instructions: 'i' }, victim.authorization);
+    const shop = created.json<{ assistant_id: number }>().assistant_id;
+    const flow = await start(victim.authorization, shop);
+    // The cookie: HttpOnly, SameSite=Lax, only for the callback, no longer than the state lives.
+    expect(flow.setCookie).toMatch(/^kesher_drive_oauth=[\w-]{40,}; Path=\/api\/v1\/google-drive\/auth\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/);
+    const tokenCalls = () => google.requests.filter((r) => r.path === '/token').length;
+    const before = tokenCalls();
+
+    // A browser with no Kesher session and no cookie (the link was sent to someone) finishes the consent.
+    const stranger = await consentAndReturn(flow.authUrl, null);
+    expect(`${stranger.back.origin}${stranger.back.pathname}`).toBe('http://kesher.test/oauth/callback');
+    expect(stranger.back.searchParams.get('google_drive_error')).toBe('This Google Drive connection was started in another browser or session, so it was not completed. Please connect Google Drive again in this browser.');
+    expect(stranger.back.searchParams.get('google_drive_token')).toBeNull();
+    // Another browser holding the cookie of a flow it started itself: refused the same way.
+    const own = await start(victim.authorization, shop);
+    expect((await consentAndReturn(flow.authUrl, own.cookie)).back.searchParams.get('google_drive_error')).toMatch(/started in another browser/);
+    // Nothing was exchanged with Google, and no grant landed on the owner.
+    expect(tokenCalls()).toBe(before);
+    expect((await harness.platform.sql.query(`SELECT 1 FROM drive_connections WHERE owner_id = $1`, [victim.accountId])).rows).toHaveLength(0);
+    expect((await post('/google-drive/auth/refresh', {}, victim.authorization)).statusCode).toBe(403);
+
+    // The starting browser finishes its own flow; the return names the flow and forgets the cookie.
+    const mine = await start(victim.authorization, shop);
+    const done = await consentAndReturn(mine.authUrl, mine.cookie);
+    expect(done.back.searchParams.get('google_drive_success')).toBe('true');
+    expect(done.back.searchParams.get('flow')).toBe(mine.flow);
+    expect(done.setCookie).toMatch(/^kesher_drive_oauth=; Path=\/api\/v1\/google-drive\/auth\/callback; Max-Age=0; HttpOnly; SameSite=Lax$/);
+    expect((await harness.platform.sql.query(`SELECT 1 FROM drive_connections WHERE owner_id = $1`, [victim.accountId])).rows).toHaveLength(1);
   });
 
   it('refuses a forged or replayed state, and says so on the client’s return page', async () => {

@@ -13,6 +13,7 @@ import {
   type DriveImportResponse,
 } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,6 +27,7 @@ import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import type { FileIntake } from '../files/file-intake.js';
+import { bindingCookie, browserMatches, clearedBindingCookie, newBrowserBinding, presentedBinding } from './oauth-browser-binding.js';
 
 export interface GoogleDriveRoutesDeps {
   /** Google's endpoints, or null when no OAuth client is configured (the routes then say so). */
@@ -44,7 +46,8 @@ export interface GoogleDriveRoutesDeps {
 /** How long the consent screen may take before its state is refused. */
 const STATE_TTL_MS = 10 * 60_000;
 const STATE_CONTEXT = 'drive-oauth-state';
-const OAuthStateSchema = z.object({ owner: z.string(), assistant: z.number().int().positive(), expires: z.number() });
+/** `flow` names the flow for the client's return page; `browser` is the digest of the starting browser's cookie. */
+const OAuthStateSchema = z.object({ owner: z.string(), assistant: z.number().int().positive(), expires: z.number(), flow: z.string(), browser: z.string() });
 
 /**
  * Google Drive import (spec part 1 §7): the consent screen's address, its return, the file list, import
@@ -56,6 +59,9 @@ export const googleDriveRoutes =
   async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     const assistants = assistantQueries(deps.readDb);
+    const site = new URL(deps.publicUrl);
+    // The callback as the browser addresses it (Google's redirect_uri is built on PUBLIC_URL the same way).
+    const cookieScope = { path: `${site.pathname.replace(/\/$/, '')}/api/v1/google-drive/auth/callback`, secure: site.protocol === 'https:' };
 
     async function ownerWithDrive(request: FastifyRequest) {
       const account = requireAccount(request);
@@ -81,11 +87,15 @@ export const googleDriveRoutes =
     app.post(
       '/google-drive/auth/url',
       { schema: { summary: "Google's consent screen for read-only Drive access; the browser goes there", body: DriveAuthUrlRequestSchema, response: { 200: DriveAuthUrlResponseSchema } } },
-      async (request) => {
+      async (request, reply) => {
         const { account, drive } = await ownerWithDrive(request);
         await ownedAssistant(account.id, request.body.assistant_id);
-        const state = deps.secrets.seal(JSON.stringify({ owner: account.id, assistant: request.body.assistant_id, expires: deps.clock().getTime() + STATE_TTL_MS }), STATE_CONTEXT);
-        return { auth_url: drive.authorizationUrl(state) };
+        // Bound to this browser (oauth-browser-binding.ts): whoever else opens the consent link cannot finish it.
+        const binding = newBrowserBinding();
+        const flow = randomBytes(12).toString('base64url');
+        const claim: z.infer<typeof OAuthStateSchema> = { owner: account.id, assistant: request.body.assistant_id, expires: deps.clock().getTime() + STATE_TTL_MS, flow, browser: binding.digest };
+        reply.header('set-cookie', bindingCookie(binding.secret, STATE_TTL_MS / 1000, cookieScope));
+        return { auth_url: drive.authorizationUrl(deps.secrets.seal(JSON.stringify(claim), STATE_CONTEXT)), flow };
       },
     );
 
@@ -108,11 +118,19 @@ export const googleDriveRoutes =
           return back({ google_drive_error: 'invalid_state' });
         }
         if (claim.expires < deps.clock().getTime()) return back({ google_drive_error: 'expired_state' });
+        // One return per flow: the browser's secret is forgotten whatever happens next.
+        const presented = presentedBinding(request.headers.cookie);
+        reply.header('set-cookie', clearedBindingCookie(cookieScope));
+        if (!browserMatches(presented, claim.browser)) {
+          // Another browser (or another flow of this one) holds this consent link: nothing is exchanged or kept.
+          request.log.warn({ owner: claim.owner, cookie: presented ? 'another flow' : 'none' }, 'Google Drive return refused: not the browser that started it');
+          return back({ google_drive_error: driveMessages.otherBrowser });
+        }
         if (!code || !deps.drive) return back({ google_drive_error: code ? 'not_configured' : 'missing_code' });
         try {
           const tokens = await deps.drive.exchangeCode(code);
           if (tokens.refresh_token) await deps.connections.save(claim.owner, tokens.refresh_token, deps.clock());
-          return back({ google_drive_token: tokens.access_token, google_drive_success: 'true', assistant_id: String(claim.assistant), open_modal: 'files' });
+          return back({ google_drive_token: tokens.access_token, google_drive_success: 'true', assistant_id: String(claim.assistant), open_modal: 'files', flow: claim.flow });
         } catch (failure) {
           if (!(failure instanceof GoogleDriveError)) throw failure;
           request.log.warn({ reason: failure.message }, 'Google Drive code exchange refused');
