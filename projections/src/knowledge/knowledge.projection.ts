@@ -17,12 +17,19 @@ import { SEARCH_TERMS_VERSION, toTsvectorLiteral } from '@kesher/contracts/rules
  */
 export type KnowledgeBlobReader = (sha256: string, db: Queryable) => Promise<Uint8Array | undefined>;
 
-/** The default reader: the SQL blob store's table (services/src/platform/blobs/sql.blob-store.ts), read in the transaction. */
+/**
+ * The default reader: the SQL blob store's tables (services/src/platform/blobs/sql.blob-store.ts), read in
+ * the transaction. Its parts come as base64 text: PGlite decodes a bytea result one byte at a time in
+ * JavaScript (a 2 MB passage list held the thread for over half a second).
+ */
 export const readBlobFromReadModel: KnowledgeBlobReader = async (sha256, db) => {
-  const { rows: exists } = await db.query<{ found: boolean }>(`SELECT to_regclass('blobs') IS NOT NULL AS found`);
+  const { rows: exists } = await db.query<{ found: boolean }>(`SELECT to_regclass('blob_parts') IS NOT NULL AS found`);
   if (!exists[0]?.found) return undefined;
-  const { rows } = await db.query<{ bytes: Uint8Array }>(`SELECT bytes FROM blobs WHERE sha256 = $1`, [sha256]);
-  return rows[0]?.bytes;
+  const { rows } = await db.query<{ bytes: string }>(
+    `SELECT encode(p.bytes, 'base64') AS bytes FROM blobs b JOIN blob_parts p ON p.parts_key = b.parts_key WHERE b.sha256 = $1 ORDER BY p.part`,
+    [sha256],
+  );
+  return rows.length === 0 ? undefined : Buffer.concat(rows.map((row) => Buffer.from(row.bytes, 'base64')));
 };
 
 /**

@@ -1,58 +1,94 @@
-import type { Sql } from '../sql/sql.port.js';
-import { sha256Of, type BlobStore } from './blob-store.port.js';
+import { randomUUID } from 'node:crypto';
+import type { Sql, SqlExecutor } from '../sql/sql.port.js';
+import { hashInSlices, type BlobStore } from './blob-store.port.js';
+import { BLOB_PART_BYTES } from './blob.migrations.js';
 
 /**
- * The default blob store: a table in the read-model database (Postgres or PGlite), with one row per
- * (blob, holder) reference in `blob_holds`; see blob.migrations.ts.
+ * The default blob store: tables in the read-model database (Postgres or PGlite) — `blobs` (one row per
+ * blob: its size and the key of its parts), `blob_parts` (its bytes, 256 KiB a row) and `blob_holds` (one
+ * row per (blob, holder) reference); see blob.migrations.ts.
  *
- * Why a concurrent upload of the same bytes is safe: `put` locks the blob's row (or inserts it) and adds
- * its reference in one transaction; `release` drops its references, then locks the rows of the blobs they
- * named before deleting those left without any reference. Whichever comes second waits for the first on
- * the blob's row lock, and release's final DELETE reads the references committed by then — so a blob is
- * never deleted under a reference being added, and a put after a delete simply stores the bytes again.
- * The knowledge read model releases a deleted file's blobs the same way inside its own transaction
- * (projections/src/knowledge/knowledge.projection.ts, `releaseBlobsInReadModel`).
+ * Why parts, each its own statement with the event loop free between: on `make start` the database is
+ * PGlite, which runs in this very thread, and a statement holds the thread until it ends. Storing a 19.5 MB
+ * upload in one INSERT froze every request of every owner for 19 s (PGlite turns a bytea parameter into hex
+ * one byte at a time, and back again on reading). A part travels as base64 text instead (`decode`/`encode`
+ * in SQL, Buffer's native codec here), 256 KiB in a few tens of milliseconds; on Postgres the same parts
+ * spare the driver from gathering one 38 MB hex string.
+ *
+ * Why a concurrent upload of the same bytes is safe: parts are written under a fresh key nobody else
+ * uses, outside any transaction (a transaction on PGlite would hold its only connection, and so everyone,
+ * for the whole upload). Then one short transaction locks the blob's row, or inserts it naming these
+ * parts, and adds the reference; an upload that finds the row made meanwhile by another drops its own
+ * parts. `release` drops its references, then locks the rows of the blobs they named before deleting those
+ * left without any reference, and the database deletes a deleted blob's parts with it (a trigger). Whichever
+ * comes second waits for the first on the blob's row lock, and release's final DELETE reads the references
+ * committed by then — so a blob is never deleted under a reference being added, and a put after a delete
+ * simply stores the bytes again. The knowledge read model releases a deleted file's blobs the same way
+ * inside its own transaction (projections/src/knowledge/knowledge.projection.ts, `releaseBlobsInReadModel`).
+ *
+ * Parts whose upload died before its row was written are left behind, named by no blob; they are deleted
+ * when the store starts after a day (an upload in flight in another process is never that old).
  */
-/** Blobs larger than this are read from the database in slices of this size. */
-const READ_SLICE_BYTES = 1024 * 1024;
+const ORPHAN_PARTS_AGE = '1 day';
+
+/** Lets the event loop answer whoever is waiting (a /health probe, another owner's request) between two parts. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function writePart(db: SqlExecutor, partsKey: string, part: number, bytes: Uint8Array) {
+  const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  await db.query(`INSERT INTO blob_parts (parts_key, part, bytes) VALUES ($1, $2, decode($3, 'base64'))`, [partsKey, part, base64]);
+}
+
+async function readPart(db: SqlExecutor, partsKey: string, part: number): Promise<Buffer | undefined> {
+  const { rows } = await db.query<{ bytes: string }>(`SELECT encode(bytes, 'base64') AS bytes FROM blob_parts WHERE parts_key = $1 AND part = $2`, [partsKey, part]);
+  return rows[0] ? Buffer.from(rows[0].bytes, 'base64') : undefined;
+}
 
 export async function createSqlBlobStore(deps: { sql: Sql }): Promise<BlobStore> {
+  await deps.sql.query(`DELETE FROM blob_parts p WHERE p.created_at < now() - interval '${ORPHAN_PARTS_AGE}' AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.parts_key = p.parts_key)`);
+
+  /** Adds `holder`'s reference to the blob if it is stored (locking its row until the transaction ends). */
+  async function holdIfStored(tx: SqlExecutor, sha256: string, holder: string | undefined): Promise<boolean> {
+    const { rows } = await tx.query(`SELECT 1 FROM blobs WHERE sha256 = $1 FOR UPDATE`, [sha256]);
+    if (rows.length === 0) return false;
+    if (holder) await tx.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [sha256, holder]);
+    return true;
+  }
+
   return {
     async put(bytes, options = {}) {
-      const sha256 = sha256Of(bytes);
-      const insert = `INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`;
-      if (!options.holder) {
-        await deps.sql.query(insert, [sha256, bytes.byteLength, bytes]);
-        return { sha256, size: bytes.byteLength };
+      const sha256 = await hashInSlices(bytes);
+      const stored = { sha256, size: bytes.byteLength };
+      // Bytes already stored are not sent again.
+      if (await deps.sql.transaction((tx) => holdIfStored(tx, sha256, options.holder))) return stored;
+
+      const partsKey = randomUUID();
+      for (let offset = 0, part = 0; offset < bytes.byteLength || part === 0; offset += BLOB_PART_BYTES, part++) {
+        if (part > 0) await breathe();
+        await writePart(deps.sql, partsKey, part, bytes.subarray(offset, offset + BLOB_PART_BYTES));
       }
-      const holder = options.holder;
-      await deps.sql.transaction(async (tx) => {
-        // Locked when present (the bytes are not sent again); inserted otherwise, locked by the insert.
-        const { rows } = await tx.query(`SELECT 1 FROM blobs WHERE sha256 = $1 FOR UPDATE`, [sha256]);
-        if (rows.length === 0) {
-          await tx.query(`INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO UPDATE SET size = excluded.size`, [sha256, bytes.byteLength, bytes]);
-        }
-        await tx.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [sha256, holder]);
+      const ours = await deps.sql.transaction(async (tx) => {
+        if (await holdIfStored(tx, sha256, options.holder)) return false;
+        await tx.query(`INSERT INTO blobs (sha256, size, parts_key) VALUES ($1, $2, $3)`, [sha256, bytes.byteLength, partsKey]);
+        if (options.holder) await tx.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [sha256, options.holder]);
+        return true;
       });
-      return { sha256, size: bytes.byteLength };
+      // The same bytes were stored meanwhile by another upload: its parts serve both.
+      if (!ours) await deps.sql.query(`DELETE FROM blob_parts WHERE parts_key = $1`, [partsKey]);
+      return stored;
     },
 
     async get(sha256) {
-      const { rows } = await deps.sql.query<{ size: number; bytes: Uint8Array | null }>(
-        `SELECT octet_length(bytes) AS size, CASE WHEN octet_length(bytes) <= $2 THEN bytes END AS bytes FROM blobs WHERE sha256 = $1`,
-        [sha256, READ_SLICE_BYTES],
-      );
+      const { rows } = await deps.sql.query<{ size: string; parts_key: string }>(`SELECT size::text AS size, parts_key FROM blobs WHERE sha256 = $1`, [sha256]);
       const row = rows[0];
       if (!row) return undefined;
-      if (row.bytes) return Buffer.from(row.bytes);
-      // A large blob is read in slices: Postgres sends bytea as hex text, and a 19 MB row in one piece held
-      // the event loop for 100–300 ms (the driver gathering 38 MB of hex, then decoding it at once) while
-      // every owner's requests waited. A 1 MiB slice costs a few milliseconds, with the loop free between.
-      const whole = Buffer.allocUnsafe(Number(row.size));
-      for (let offset = 0; offset < whole.length; offset += READ_SLICE_BYTES) {
-        const slice = await deps.sql.query<{ bytes: Uint8Array }>(`SELECT substring(bytes FROM $2 FOR $3) AS bytes FROM blobs WHERE sha256 = $1`, [sha256, offset + 1, READ_SLICE_BYTES]);
-        if (!slice.rows[0]) return undefined; // released meanwhile
-        whole.set(slice.rows[0].bytes, offset);
+      const size = Number(row.size);
+      const whole = Buffer.allocUnsafe(size);
+      for (let offset = 0, part = 0; offset < size || part === 0; offset += BLOB_PART_BYTES, part++) {
+        if (part > 0) await breathe();
+        const bytes = await readPart(deps.sql, row.parts_key, part);
+        if (!bytes) return undefined; // released meanwhile
+        bytes.copy(whole, offset);
       }
       return whole;
     },
