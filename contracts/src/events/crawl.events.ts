@@ -23,7 +23,8 @@ export const PageFailureReasonSchema = z.enum([
   'invalid-url', 'unsupported-scheme', 'credentials-in-url', 'blocked-address', 'unresolvable', 'unreachable', 'timeout',
   'too-many-redirects', 'redirect-loop', 'bad-redirect', 'aborted', 'not-found', 'http-error',
 ]);
-export const CrawlStopReasonSchema = z.enum(['exhausted', 'page-limit', 'size-limit', 'failure-limit', 'cancelled']);
+/** `link-limit`: the crawl's budget of addresses to follow was spent and the rest were left (so not every page was met). */
+export const CrawlStopReasonSchema = z.enum(['exhausted', 'page-limit', 'size-limit', 'failure-limit', 'cancelled', 'link-limit']);
 
 export const CrawlRequestedSchema = z.object({
   crawlId: Id,
@@ -65,6 +66,32 @@ export const PageDiscoveredSchema = z.object({
 });
 export type PageDiscovered = z.infer<typeof PageDiscoveredSchema>;
 
+/** Addresses one event may carry: a page's links after the per-page bound (crawl-runner's maxLinksPerPage). */
+export const PAGES_DISCOVERED_MAX = 1000;
+
+/**
+ * Addresses added to the crawl's frontier, several in one event (those one page or one sitemap gave, in
+ * the order they were found): the frontier is recorded compactly, not one event per link. Crawls recorded
+ * before it have one PageDiscovered per address; both read the same.
+ */
+export const PagesDiscoveredSchema = z.object({
+  crawlId: Id,
+  fromUrl: Url.nullable(),
+  pages: z
+    .array(
+      z.object({
+        url: Url,
+        key: Url,
+        depth: z.number().int().nonnegative(),
+        source: DiscoverySourceSchema,
+        lastmod: z.string().max(100).nullable().optional(),
+      }),
+    )
+    .min(1)
+    .max(PAGES_DISCOVERED_MAX),
+});
+export type PagesDiscovered = z.infer<typeof PagesDiscoveredSchema>;
+
 export const PageFetchedSchema = z.object({
   crawlId: Id,
   url: Url,
@@ -91,7 +118,10 @@ export const PageFetchedSchema = z.object({
   isSalesPage: z.boolean(),
   salesCategory: PageCategorySchema.nullable(),
   detectionReason: z.string().max(500).nullable(),
-  /** Same-site links, kept so a later 304 can carry on discovery without parsing. */
+  /**
+   * Same-site links (the inbound-link score counts them; a later 304 carries discovery on from them). New
+   * crawls record at most the first 100 the crawl follows (crawl-recording.ts); older events hold up to 2,000.
+   */
   links: z.array(Url).max(2000),
 });
 export type PageFetched = z.infer<typeof PageFetchedSchema>;

@@ -15,6 +15,7 @@ import type {
   KnowledgeFileIngestionFailed,
   KnowledgeFileUploaded,
   PageDiscovered,
+  PagesDiscovered,
   PageFailed,
   PageFetched,
   PageScored,
@@ -31,7 +32,8 @@ import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
  * the knowledge files' own events.
  *
  * A crawl's counters move once per batch (one UPDATE per crawl), not once per page: a crawl of 2,000
- * pages records some 6,000 events.
+ * pages records some 6,000 events. Each crawl also counts the bytes its events hold in the log
+ * (`stored_bytes`): what the crawl stored, counted against its owner's storage beside the files.
  */
 type Event<T extends string, D> = RecordedEvent<T, D>;
 
@@ -43,9 +45,19 @@ interface CrawlCounters {
   bytes: number;
   currentUrl: string | null;
   status: 'crawling' | null;
+  /** Bytes of the crawl's events (data and metadata, as JSON). */
+  stored: number;
 }
 
-const emptyCounters = (): CrawlCounters => ({ discovered: 0, fetched: 0, failed: 0, skipped: 0, bytes: 0, currentUrl: null, status: null });
+const emptyCounters = (): CrawlCounters => ({ discovered: 0, fetched: 0, failed: 0, skipped: 0, bytes: 0, currentUrl: null, status: null, stored: 0 });
+
+/** The events of a crawl's stream (`crawl-<crawlId>`): every one of them carries `crawlId`. */
+const crawlStreamEvents = new Set([
+  'CrawlRequested', 'CrawlRobotsRead', 'PageDiscovered', 'PagesDiscovered', 'PageFetched', 'PageFailed', 'PageSkipped', 'PageScored', 'CrawlCompleted', 'CrawlFailed', 'CrawlPagesLinked',
+]);
+
+/** What an event adds to the log, near enough: its data and metadata as JSON. */
+const recordedBytes = (event: RecordedEvent) => Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(JSON.stringify(event.metadata));
 
 /** The next scheduled crawl of an interval, from a moment (ISO), as SQL can take it; null for `none`. */
 const nextCrawlAt = (interval: CrawlInterval, from: string): string | null => {
@@ -71,13 +83,15 @@ async function requested(db: Queryable, event: Event<'CrawlRequested', CrawlRequ
   if (d.configId) await db.query(`UPDATE crawler_configs SET last_crawl_id = $2, next_crawl_at = NULL WHERE config_id = $1`, [d.configId, d.crawlId]);
 }
 
-async function discovered(db: Queryable, d: PageDiscovered, counters: CrawlCounters) {
+async function discovered(db: Queryable, crawlId: string, pages: ReadonlyArray<Omit<PageDiscovered, 'crawlId' | 'fromUrl'>>, counters: CrawlCounters) {
   const { rows } = await db.query(
-    `INSERT INTO crawl_pages (crawl_id, key, url, depth, source, state, lastmod) VALUES ($1, $2, $3, $4, $5, 'discovered', $6)
+    `INSERT INTO crawl_pages (crawl_id, key, url, depth, source, state, lastmod)
+     SELECT $1, p.key, p.url, p.depth, p.source, 'discovered', p.lastmod
+     FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[]) AS p(key, url, depth, source, lastmod)
      ON CONFLICT (crawl_id, key) DO NOTHING RETURNING 1`,
-    [d.crawlId, d.key, d.url, d.depth, d.source, d.lastmod ?? null],
+    [crawlId, pages.map((p) => p.key), pages.map((p) => p.url), pages.map((p) => p.depth), pages.map((p) => p.source), pages.map((p) => p.lastmod ?? null)],
   );
-  if (rows.length > 0) counters.discovered++;
+  counters.discovered += rows.length;
   counters.status = 'crawling';
 }
 
@@ -140,9 +154,9 @@ async function flushCounters(db: Queryable, byCrawl: Map<string, CrawlCounters>)
     await db.query(
       `UPDATE crawls SET pages_discovered = pages_discovered + $2, pages_fetched = pages_fetched + $3, pages_failed = pages_failed + $4,
          pages_skipped = pages_skipped + $5, total_bytes = total_bytes + $6, current_url = coalesce($7, current_url),
-         status = CASE WHEN $8::text IS NOT NULL AND status = 'starting' THEN $8 ELSE status END
+         status = CASE WHEN $8::text IS NOT NULL AND status = 'starting' THEN $8 ELSE status END, stored_bytes = stored_bytes + $9
        WHERE crawl_id = $1`,
-      [crawlId, c.discovered, c.fetched, c.failed, c.skipped, c.bytes, c.currentUrl, c.status],
+      [crawlId, c.discovered, c.fetched, c.failed, c.skipped, c.bytes, c.currentUrl, c.status, c.stored],
     );
   }
   byCrawl.clear();
@@ -236,9 +250,10 @@ const tables = ['crawler_configs', 'crawls', 'crawl_pages', 'crawled_urls', 'cra
 
 export const crawlerProjection: Projection = {
   name: 'crawler',
-  version: 1,
+  // 2: every crawl counts what it stored (stored_bytes), from its first event: rebuilt to count the crawls before it.
+  version: 2,
   eventTypes: [
-    'CrawlRequested', 'PageDiscovered', 'PageFetched', 'PageFailed', 'PageSkipped', 'PageScored', 'CrawlCompleted', 'CrawlFailed', 'CrawlPagesLinked',
+    'CrawlRequested', 'CrawlRobotsRead', 'PageDiscovered', 'PagesDiscovered', 'PageFetched', 'PageFailed', 'PageSkipped', 'PageScored', 'CrawlCompleted', 'CrawlFailed', 'CrawlPagesLinked',
     'CrawlerConfigured', 'CrawlerConfigUpdated', 'CrawlerConfigDeleted', 'CrawledPageCommitted', 'CrawledPageToggled', 'CrawledPagesDeleted',
     'KnowledgeFileUploaded', 'KnowledgeFileIngested', 'KnowledgeFileIngestionFailed', 'KnowledgeFileDeleted', 'AssistantDeleted',
   ],
@@ -368,6 +383,11 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
       id: '003-crawl-completion',
       sql: `ALTER TABLE crawls ADD COLUMN IF NOT EXISTS completion jsonb;`,
     },
+    {
+      // What each crawl added to the event log: the owner's storage counts it (crawler.queries storedBytes).
+      id: '004-crawl-stored-bytes',
+      sql: `ALTER TABLE crawls ADD COLUMN IF NOT EXISTS stored_bytes bigint NOT NULL DEFAULT 0;`,
+    },
   ],
   async apply(db, events) {
     const counters = new Map<string, CrawlCounters>();
@@ -377,13 +397,19 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
       return c;
     };
     for (const event of events) {
+      if (crawlStreamEvents.has(event.type)) countersOf((event.data as { crawlId: string }).crawlId).stored += recordedBytes(event);
       switch (event.type) {
         case 'CrawlRequested':
           await requested(db, event as Event<'CrawlRequested', CrawlRequested>);
           break;
         case 'PageDiscovered': {
           const d = event.data as PageDiscovered;
-          await discovered(db, d, countersOf(d.crawlId));
+          await discovered(db, d.crawlId, [d], countersOf(d.crawlId));
+          break;
+        }
+        case 'PagesDiscovered': {
+          const d = event.data as PagesDiscovered;
+          await discovered(db, d.crawlId, d.pages, countersOf(d.crawlId));
           break;
         }
         case 'PageFetched': {

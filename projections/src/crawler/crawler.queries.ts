@@ -372,6 +372,15 @@ export function crawlerQueries(db: Queryable) {
       return rows[0] && toCrawl(rows[0]);
     },
 
+    /**
+     * What the owner's crawls and previews added to the event log, in bytes: counted against the owner's
+     * storage beside the knowledge files (the pages a crawl adds are counted as those files).
+     */
+    async storedBytes(ownerId: string): Promise<number> {
+      const { rows } = await db.query<{ stored: string | number | null }>(`SELECT coalesce(sum(stored_bytes), 0) AS stored FROM crawls WHERE owner_id = $1`, [ownerId]);
+      return Number(rows[0]?.stored ?? 0);
+    },
+
     /** The pages a crawl kept, most relevant first (the preview's files). */
     async keptPages(crawlId: string): Promise<CrawlPageRecord[]> {
       const { rows } = await db.query<PageRow>(

@@ -79,7 +79,7 @@ export type CrawlFailureReason = 'invalid-url' | 'robots' | 'no-pages' | Outboun
 export interface CrawlOutcome {
   /** completed: the site (or the page budget) was covered; stopped: a limit or a cancel cut it short; failed: nothing usable. */
   status: 'completed' | 'stopped' | 'failed';
-  reason: StopReason | CrawlFailureReason;
+  reason: StopReason | 'link-limit' | CrawlFailureReason;
   /** A sentence for the owner. */
   message: string;
   stats: FrontierStats & { skipped: number };
@@ -89,6 +89,17 @@ export interface CrawlOutcome {
 }
 
 export interface CrawlLimits extends FrontierLimits {
+  /**
+   * Links followed from one page. A page may hold any number of links; past this many the shallowest
+   * addresses (fewest path segments: a site's sections before its leaves) are followed, in page order.
+   */
+  maxLinksPerPage: number;
+  /**
+   * Addresses one crawl records (queued, or refused by robots.txt or the trap detector when offered);
+   * undefined: `addressBudget(maxPages)`. What a crawl stores stays in proportion to its page budget,
+   * whatever its pages link to; addresses found past it are left (the crawl says `link-limit`).
+   */
+  maxAddresses?: number;
   /** Per page: spec §9 "300 KB per file". */
   pageMaxBytes: number;
   pageTimeoutMs: number;
@@ -98,8 +109,12 @@ export interface CrawlLimits extends FrontierLimits {
   sitemapMaxBytes: number;
 }
 
+/** A crawl of `maxPages` pages records at most this many addresses: room for the pages, their failures and skips, and the sitemap's list. */
+export const addressBudget = (maxPages: number) => maxPages * 4 + 100;
+
 export const defaultCrawlLimits: CrawlLimits = {
   ...defaultFrontierLimits,
+  maxLinksPerPage: 500,
   pageMaxBytes: 300 * 1024,
   pageTimeoutMs: 20_000,
   maxCrawlDelayMs: 10_000,
@@ -130,6 +145,10 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
   const started = now();
   const limits: CrawlLimits = { ...defaultCrawlLimits, ...deps.limits, maxPages: request.maxPages, maxDepth: request.maxDepth };
   const frontier = createFrontier({ limits, ...(request.resume ? { resume: request.resume } : {}) });
+  const maxAddresses = limits.maxAddresses ?? addressBudget(request.maxPages);
+  /** Addresses recorded so far (those recorded before a restart included), and those left for the budget. */
+  let addresses = request.resume ? request.resume.kept.length + request.resume.settled.length + request.resume.pending.length : 0;
+  let addressesLeft = 0;
   const traps = createTrapDetector({ now: deps.today ?? new Date(now()) });
   const inbound = new Map<string, Set<string>>();
   const robotsByOrigin = new Map<string, Promise<RobotsPolicy>>();
@@ -188,7 +207,9 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
   }
 
   const stats = frontier.stats();
-  const reason = frontier.stopReason() ?? 'exhausted';
+  const stopped = frontier.stopReason() ?? 'exhausted';
+  // Everything queued was crawled, but not everything found was queued: the site was not covered.
+  const reason = stopped === 'exhausted' && addressesLeft > 0 ? 'link-limit' : stopped;
   if (stats.kept === 0 && reason !== 'cancelled') {
     return startFailure.value ? finish('failed', startFailure.value.reason, startFailure.value.message) : finish('failed', 'no-pages', 'No pages found to crawl. Please check the URL and try again.');
   }
@@ -197,6 +218,8 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
       return finish('completed', reason, `The crawl found ${stats.kept} page${stats.kept === 1 ? '' : 's'}.`);
     case 'page-limit':
       return finish('completed', reason, `The crawl stopped at its limit of ${limits.maxPages} pages.`);
+    case 'link-limit':
+      return finish('completed', reason, `The crawl followed its limit of ${maxAddresses} addresses and found ${stats.kept} page${stats.kept === 1 ? '' : 's'}.`);
     case 'size-limit':
       return finish('stopped', reason, `The crawl stopped at the ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MB limit for all pages; ${stats.kept} pages were kept.`);
     case 'failure-limit':
@@ -237,10 +260,15 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
   /** Adds an address to the plan after the robots (known origins) and trap checks; reports it when it is new. */
   async function offer(entry: FrontierEntry, from: string | null): Promise<boolean> {
     if (frontier.hasSeen(entry.key) || entry.depth > limits.maxDepth || frontier.stopReason()) return false;
+    if (entry.source !== 'start' && addresses >= maxAddresses) {
+      addressesLeft++;
+      return false;
+    }
     const origin = new URL(entry.url).origin;
     const known = robotsByOrigin.has(origin) ? await robotsFor(origin).catch(() => null) : null;
     if (known && !known.isAllowed(entry.url)) {
       frontier.markSeen(entry.key);
+      addresses++;
       skipped++;
       await emit({ type: 'skipped', url: entry.url, key: entry.key, depth: entry.depth, reason: 'robots', detail: 'robots.txt does not allow it' });
       return false;
@@ -248,11 +276,13 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
     const trap = entry.source === 'start' ? null : traps.check(entry.url);
     if (trap) {
       frontier.markSeen(entry.key);
+      addresses++;
       skipped++;
       await emit({ type: 'skipped', url: entry.url, key: entry.key, depth: entry.depth, reason: 'trap', detail: `${trap.kind}: ${trap.reason}` });
       return false;
     }
     if (frontier.offer(entry) !== 'queued') return false;
+    addresses++;
     await emit({ type: 'discovered', entry, from });
     return true;
   }
@@ -331,8 +361,7 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
     }
 
     if (response.status === 304 && known) {
-      const links = [...(known.links ?? [])];
-      await offerLinks(entry, links.map((url) => ({ url })));
+      const links = await offerLinks(entry, (known.links ?? []).map((url) => ({ url })));
       if (!frontier.keep(entry, known.bytes ?? 0)) return skip('size-limit', 'the crawl reached its total size limit');
       return emit({
         type: 'fetched',
@@ -364,26 +393,51 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
     if (html.canonicalKey && html.canonicalKey !== pageKey && html.canonicalKey !== entry.key && !frontier.markSeen(html.canonicalKey)) {
       return skip('duplicate', `the same page as ${html.canonicalKey} (its canonical address)`);
     }
-    const links = html.links.links.filter((link) => !link.nofollow);
-    await offerLinks(entry, links);
+    const links = await offerLinks(entry, html.links.links.filter((link) => !link.nofollow));
     if (html.links.robots.noindex) return skip('noindex', 'the page asks not to be indexed');
     if (html.text.length === 0) return skip('empty', 'the page has no text');
     if (!frontier.keep(entry, html.textBytes)) return skip('size-limit', 'the crawl reached its total size limit');
-    return emit({ type: 'fetched', page: { ...base, bytes: html.textBytes, html, body: null, links: links.map((link) => link.url) } });
+    return emit({ type: 'fetched', page: { ...base, bytes: html.textBytes, html, body: null, links } });
   }
 
-  async function offerLinks(from: FrontierEntry, links: ReadonlyArray<{ url: string; key?: string }>) {
-    for (const link of links) {
+  /**
+   * Offers a page's same-site links (at most maxLinksPerPage, the shallowest) and answers the addresses
+   * among them that the crawl knows (queued, crawled or settled): the page's part of the link graph. A
+   * link the crawl left (past its address budget) can never be one of its pages, so it is not kept.
+   */
+  async function offerLinks(from: FrontierEntry, found: ReadonlyArray<{ url: string; key?: string }>): Promise<string[]> {
+    const sameSite: Array<{ url: string; key: string }> = [];
+    const keys = new Set<string>();
+    for (const link of found) {
       const key = link.key ?? normalizeUrl(link.url);
-      if (!key || !isSameSite(link.url, site)) continue;
-      if (key !== from.key) {
-        const sources = inbound.get(key) ?? new Set<string>();
-        sources.add(from.key);
-        inbound.set(key, sources);
-      }
-      await offer({ url: link.url, key, depth: from.depth + 1, source: 'link' }, from.url);
+      if (!key || keys.has(key) || !isSameSite(link.url, site)) continue;
+      keys.add(key);
+      sameSite.push({ url: link.url, key });
     }
+    const followed: string[] = [];
+    for (const link of shallowestFirst(sameSite, limits.maxLinksPerPage)) {
+      if (link.key !== from.key) {
+        const sources = inbound.get(link.key) ?? new Set<string>();
+        sources.add(from.key);
+        inbound.set(link.key, sources);
+      }
+      await offer({ url: link.url, key: link.key, depth: from.depth + 1, source: 'link' }, from.url);
+      if (frontier.hasSeen(link.key)) followed.push(link.url);
+    }
+    return followed;
   }
+}
+
+/** At most `max` links, the shallowest addresses first (ties: page order), handed back in page order. */
+export function shallowestFirst<T extends { url: string }>(links: readonly T[], max: number): T[] {
+  if (links.length <= max) return [...links];
+  const segments = (url: string) => new URL(url).pathname.split('/').filter(Boolean).length;
+  return links
+    .map((link, index) => ({ link, index, segments: segments(link.url) }))
+    .sort((a, b) => a.segments - b.segments || a.index - b.index)
+    .slice(0, max)
+    .sort((a, b) => a.index - b.index)
+    .map((ranked) => ranked.link);
 }
 
 function pageKind(response: OutboundResponse): PageKind | null {

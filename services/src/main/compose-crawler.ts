@@ -49,7 +49,8 @@ export function composeCrawlerApi(wiring: {
 }): { deps: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps }; close: () => void } {
   const { platform } = wiring;
   const guarded = outbound(platform);
-  const site = createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage: storageOf(platform, wiring.knowledge, wiring.planOf) });
+  const storage = storageOf(platform, wiring.knowledge, wiring.planOf);
+  const site = createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage });
   // The preview's PDFs and DOCX files are read in a sandbox of their own (one thread, started on the first document).
   const documents = createDocumentTextReader({
     maxMemoryMb: platform.config.EXTRACT_MAX_MEMORY_MB,
@@ -58,7 +59,7 @@ export function composeCrawlerApi(wiring: {
   const common = { readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock: wiring.clock };
   return {
     deps: {
-      routes: { ...common, handle: platform.handle, blobs: wiring.blobs, site, readModels: wiring.readModels, checkTarget: guarded.checkTarget, fetch: guarded.fetch, planOf: wiring.planOf, documentText: documents.text },
+      routes: { ...common, handle: platform.handle, blobs: wiring.blobs, site, readModels: wiring.readModels, checkTarget: guarded.checkTarget, fetch: guarded.fetch, planOf: wiring.planOf, storage, documentText: documents.text },
       settings: { ...common, site, knowledge: wiring.knowledge },
       progress: { readDb: platform.sql, readModels: wiring.readModels, authenticator: wiring.authenticator, clock: wiring.clock },
     },

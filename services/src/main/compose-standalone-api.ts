@@ -1,5 +1,7 @@
 import { chooseRunStreams } from '../chat/choose-run-streams.js';
 import { createKnowledgeService } from '../knowledge/knowledge-service.js';
+import { withCrawlRecords } from '../crawler/crawl-storage.js';
+import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
 import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
 import { createCheckpointWatcher } from '../platform/projections/read-model-progress.js';
 import { composeApi } from './compose-api.js';
@@ -20,7 +22,8 @@ export async function composeStandaloneApi(platform: Platform, options: { logger
   const { app } = await composeApi({
     platform,
     blobs,
-    knowledge: knowledge.reads,
+    // Storage counts the files and what the owner's crawls recorded (crawler/crawl-storage.ts).
+    knowledge: withCrawlRecords(knowledge.reads, crawlerQueries(platform.sql).storedBytes),
     runStreams,
     readModels,
     logger: options.logger,

@@ -20,6 +20,8 @@ import { createPlanAllowances } from '../plans/plan-allowances.js';
 import { livePlanBook } from '../billing/compose-billing.js';
 import { createAssistantErasureWorker } from '../workers/assistant-erasure/assistant-erasure.worker.js';
 import { composeCrawlerWorkers } from './compose-crawler.js';
+import { withCrawlRecords } from '../crawler/crawl-storage.js';
+import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
 import { composeChannelsWorker } from './compose-channels.js';
 
 /**
@@ -60,6 +62,8 @@ export async function composeWorkers(
         }
       : {}),
   });
+  // Storage counts the files and what the owner's crawls recorded (crawler/crawl-storage.ts).
+  const knowledgeReads = withCrawlRecords(knowledge.reads, crawlerQueries(platform.sql).storedBytes);
   const groupSuffix = options.consumerGroupSuffix ?? (await consumerGroupSuffix(platform));
   const suffix = groupSuffix ? `-${groupSuffix}` : '';
   const relay =
@@ -83,7 +87,7 @@ export async function composeWorkers(
   const crawler = composeCrawlerWorkers({
     platform,
     blobs,
-    knowledge: knowledge.reads,
+    knowledge: knowledgeReads,
     allowances: createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf: livePlanBook(platform) }),
     groupId: groups.crawler,
     scheduler: options.recrawlScheduler,
@@ -134,7 +138,7 @@ export async function composeWorkers(
     groups,
     runStreams,
     aiRunner,
-    knowledgeReads: knowledge.reads satisfies KnowledgeReads,
+    knowledgeReads: knowledgeReads satisfies KnowledgeReads,
     knowledge,
     relay,
     crawler,

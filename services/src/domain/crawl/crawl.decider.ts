@@ -1,4 +1,4 @@
-import type { CrawlCompleted, CrawlFailed, CrawlPagesLinked, CrawlRequested, PageDiscovered, PageFetched, PageScored } from '@kesher/contracts';
+import type { CrawlCompleted, CrawlFailed, CrawlPagesLinked, CrawlRequested, PageDiscovered, PagesDiscovered, PageFetched, PageScored } from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 /**
@@ -16,6 +16,7 @@ const crawlEventTypes = [
   'CrawlRequested',
   'CrawlRobotsRead',
   'PageDiscovered',
+  'PagesDiscovered',
   'PageFetched',
   'PageFailed',
   'PageSkipped',
@@ -26,7 +27,10 @@ const crawlEventTypes = [
 ] as const;
 export type CrawlEvent = EventOf<(typeof crawlEventTypes)[number]>;
 /** What the worker reports while the crawl runs. */
-export type CrawlProgressEvent = EventOf<'CrawlRobotsRead' | 'PageDiscovered' | 'PageFetched' | 'PageFailed' | 'PageSkipped'>;
+export type CrawlProgressEvent = EventOf<'CrawlRobotsRead' | 'PageDiscovered' | 'PagesDiscovered' | 'PageFetched' | 'PageFailed' | 'PageSkipped'>;
+
+/** Each address of a PagesDiscovered, as the one-address PageDiscovered of older crawls has it. */
+export const discoveredPages = (data: PagesDiscovered): PageDiscovered[] => data.pages.map((page) => ({ crawlId: data.crawlId, fromUrl: data.fromUrl, ...page }));
 
 export type CrawlStatus = 'none' | 'running' | 'completed' | 'failed' | 'linked';
 
@@ -80,6 +84,9 @@ export const crawlDecider: Decider<CrawlState, CrawlCommand, CrawlEvent> = {
       case 'PageDiscovered':
         if (!state.discovered.has(event.data.key)) state.discovered.set(event.data.key, event.data);
         return state;
+      case 'PagesDiscovered':
+        for (const page of discoveredPages(event.data)) if (!state.discovered.has(page.key)) state.discovered.set(page.key, page);
+        return state;
       case 'PageFetched':
         if (!state.fetched.has(event.data.key)) state.fetched.set(event.data.key, event.data);
         return state;
@@ -130,6 +137,15 @@ export const crawlDecider: Decider<CrawlState, CrawlCommand, CrawlEvent> = {
               discovered.add(event.data.key);
               out.push(event);
               break;
+            case 'PagesDiscovered': {
+              const pages = event.data.pages.filter((page) => {
+                if (state.discovered.has(page.key) || discovered.has(page.key)) return false;
+                discovered.add(page.key);
+                return true;
+              });
+              if (pages.length > 0) out.push({ type: 'PagesDiscovered', data: { ...event.data, pages } });
+              break;
+            }
             case 'PageFetched':
             case 'PageFailed':
             case 'PageSkipped':

@@ -80,6 +80,16 @@ describe('crawl decider', () => {
       .then([discovered('https://bakery.example/b'), failed('https://bakery.example/b')]);
   });
 
+  it("records a page's links as one event, without the addresses already recorded (one-address events of older crawls included)", () => {
+    const page = (key: string) => ({ url: key, key, depth: 1, source: 'link' as const, lastmod: null });
+    const many = (...keys: string[]): CrawlEvent => ({ type: 'PagesDiscovered', data: { crawlId: 'c1', fromUrl: 'https://bakery.example/', pages: keys.map(page) } });
+    spec
+      .given([requested(), discovered('https://bakery.example/a'), many('https://bakery.example/b')])
+      .when({ type: 'RecordCrawlProgress', data: { events: [many('https://bakery.example/a', 'https://bakery.example/c', 'https://bakery.example/b', 'https://bakery.example/c'), many('https://bakery.example/c', 'https://bakery.example/d')] as never } })
+      .then([many('https://bakery.example/c'), many('https://bakery.example/d')]);
+    spec.given([requested(), many('https://bakery.example/a')]).when({ type: 'RecordCrawlProgress', data: { events: [discovered('https://bakery.example/a'), many('https://bakery.example/a')] as never } }).then([]);
+  });
+
   it('records nothing on a crawl that is not running (finished, or never requested)', () => {
     spec.given([requested(), completed]).when({ type: 'RecordCrawlProgress', data: { events: [fetched('https://bakery.example/a')] as never } }).then([]);
     spec.given([]).when({ type: 'RecordCrawlProgress', data: { events: [fetched('https://bakery.example/a')] as never } }).then([]);

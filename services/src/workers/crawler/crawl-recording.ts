@@ -1,4 +1,4 @@
-import type { PageFetched } from '@kesher/contracts';
+import { PAGES_DISCOVERED_MAX, type PageFetched } from '@kesher/contracts';
 import type { CrawledPage, CrawlEvent } from '../../crawler/crawl-runner.js';
 import type { CrawlProgressEvent } from '../../domain/crawl/crawl.decider.js';
 import type { BlobStore } from '../../platform/blobs/blob-store.port.js';
@@ -25,11 +25,17 @@ export interface CrawlRecordingDeps {
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const MAX_URL = 4096;
+/**
+ * Links a page's event keeps for the link graph (the inbound-link score): the first the crawl follows.
+ * A page's links are most of what a crawl records beyond its text, so they are bounded per page.
+ */
+export const RECORDED_LINKS_PER_PAGE = 100;
 
 /**
  * Turns what runCrawl reports into the crawl's events and records them in batches: a page's content
  * goes to the blob store first (text and clean HTML for a web page, the bytes of a document) and its
- * event carries the hashes. Events are appended in the order the runner reported them, so a page's
+ * event carries the hashes. Addresses found one after another from the same page (or sitemap) share one
+ * PagesDiscovered event, so the frontier costs an event per page, not per link. Events are appended in the order the runner reported them, so a page's
  * links are always recorded before the page; a batch is one checkpoint — a restart fetches again at
  * most what was not yet appended. `record` waits while a full batch is written (back-pressure).
  */
@@ -102,7 +108,7 @@ export function createCrawlRecording(deps: CrawlRecordingDeps) {
       etag: page.etag ? page.etag.slice(0, 500) : null,
       lastModified: page.lastModified ? page.lastModified.slice(0, 100) : null,
       ...sales,
-      links: page.links.filter((link) => link.length <= MAX_URL).slice(0, 2000),
+      links: page.links.filter((link) => link.length <= MAX_URL).slice(0, RECORDED_LINKS_PER_PAGE),
     };
   }
 
@@ -113,8 +119,12 @@ export function createCrawlRecording(deps: CrawlRecordingDeps) {
         return { type: 'CrawlRobotsRead', data: { crawlId, origin: event.origin, note: event.note, crawlDelaySeconds: event.crawlDelaySeconds, sitemaps: event.sitemaps.filter((url) => url.length <= MAX_URL).slice(0, 50) } };
       case 'discovered':
         return {
-          type: 'PageDiscovered',
-          data: { crawlId, url: event.entry.url, key: event.entry.key, depth: event.entry.depth, source: event.entry.source, fromUrl: event.from ? event.from.slice(0, MAX_URL) : null, lastmod: event.entry.lastmod?.slice(0, 100) ?? null },
+          type: 'PagesDiscovered',
+          data: {
+            crawlId,
+            fromUrl: event.from ? event.from.slice(0, MAX_URL) : null,
+            pages: [{ url: event.entry.url, key: event.entry.key, depth: event.entry.depth, source: event.entry.source, lastmod: event.entry.lastmod?.slice(0, 100) ?? null }],
+          },
         };
       case 'skipped':
         return { type: 'PageSkipped', data: { crawlId, url: event.url, key: event.key, depth: event.depth, reason: event.reason, detail: event.detail } };
@@ -135,6 +145,16 @@ export function createCrawlRecording(deps: CrawlRecordingDeps) {
       if (!recorded) return;
       // Page URLs longer than an event allows are not pages anyone links to (the trap detector stops them first).
       if ('url' in recorded.data && recorded.data.url.length > MAX_URL) return;
+      if (recorded.type === 'PagesDiscovered') {
+        const page = recorded.data.pages[0]!;
+        if (page.url.length > MAX_URL || page.key.length > MAX_URL) return;
+        // The next address from the same page joins the event before it, while that is still the last one.
+        const last = buffer.at(-1);
+        if (last?.type === 'PagesDiscovered' && last.data.fromUrl === recorded.data.fromUrl && last.data.pages.length < PAGES_DISCOVERED_MAX) {
+          last.data.pages.push(page);
+          return;
+        }
+      }
       buffer.push(recorded);
       if (buffer.length >= batchEvents) await flush();
       else timer ??= setTimeout(() => void flush().catch(() => {}), batchMs);

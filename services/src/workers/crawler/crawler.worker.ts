@@ -1,4 +1,4 @@
-import { crawledPageFileName, streamIds, type CrawlRequested, type RecordedEvent } from '@kesher/contracts';
+import { crawledPageFileName, PAGES_DISCOVERED_MAX, streamIds, type CrawlRequested, type RecordedEvent } from '@kesher/contracts';
 import type { FrontierResume } from '../../crawler/crawl-frontier.js';
 import { runCrawl, type CrawlLimits, type KnownPage } from '../../crawler/crawl-runner.js';
 import { crawlBlobHolder } from '../../crawler/page-identity.js';
@@ -55,6 +55,8 @@ export class CrawlInterrupted extends Error {
     this.name = 'CrawlInterrupted';
   }
 }
+
+const chunks = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_unused, i) => items.slice(i * size, (i + 1) * size));
 
 /** Pages scored per append. */
 const SCORE_CHUNK = 200;
@@ -160,7 +162,10 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
             type: 'RecordCrawlProgress',
             data: {
               events: [
-                ...plan.fetch.map((page) => ({ type: 'PageDiscovered' as const, data: { crawlId: request.crawlId, url: page.url, key: page.key, depth: 0, source: 'resume' as const, fromUrl: null, lastmod: page.lastmod } })),
+                ...chunks(plan.fetch, PAGES_DISCOVERED_MAX).map((pages) => ({
+                  type: 'PagesDiscovered' as const,
+                  data: { crawlId: request.crawlId, fromUrl: null, pages: pages.map((page) => ({ url: page.url, key: page.key, depth: 0, source: 'resume' as const, lastmod: page.lastmod })) },
+                })),
                 ...plan.unchanged.map((page) => ({
                   type: 'PageSkipped' as const,
                   data: { crawlId: request.crawlId, url: page.url, key: page.key, depth: 0, reason: 'unchanged' as const, detail: `the sitemap still dates it ${page.lastmod}` },

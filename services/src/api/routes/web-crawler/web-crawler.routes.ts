@@ -40,6 +40,7 @@ import { OutboundError } from '../../../outbound/outbound-error.js';
 import type { OutboundFetch } from '../../../outbound/outbound-fetch.js';
 import type { OutboundTargetCheck } from '../../../outbound/outbound-target.js';
 import type { PlanOf } from '../../../plans/plan-book.js';
+import type { StorageLimitOf } from '../../../plans/storage-limit.js';
 import type { BlobStore } from '../../../platform/blobs/blob-store.port.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { ProgressBoard } from '../../../platform/projections/progress.js';
@@ -66,6 +67,8 @@ export interface CrawlerRoutesDeps {
   fetch: OutboundFetch;
   /** The plan's max_crawl_pages caps every crawl. */
   planOf: PlanOf;
+  /** The owner's storage (files and crawl records) and its limit: a full storage takes no new crawl. */
+  storage?: { used: (ownerId: string) => Promise<number>; limitOf: StorageLimitOf };
   /** How long the smart preview waits for its crawl (spec: the client waits 600 s). */
   previewTimeoutMs?: number;
   /** A crawled document's text (PDF, DOCX), read in the extraction sandbox, for the preview to show. */
@@ -109,6 +112,12 @@ export const webCrawlerRoutes =
     const maxPagesFor = async (ownerId: string, wanted: number) => Math.max(1, Math.min(wanted, (await deps.planOf(ownerId)).limits.max_crawl_pages));
 
     async function requestCrawl(request: FastifyRequest, data: CrawlRequested) {
+      // Every crawl stores records counted against the owner (crawler/crawl-storage.ts): a full storage
+      // refuses the next one, as it refuses the next upload, rather than letting records pile up.
+      if (deps.storage) {
+        const [used, limit] = await Promise.all([deps.storage.used(data.ownerId), deps.storage.limitOf(data.ownerId)]);
+        if (used >= limit.bytes) throw new ApiError(413, limit.message);
+      }
       await run(request, crawlDecider, streamIds.crawl(data.crawlId), { type: 'RequestCrawl', data });
     }
 
