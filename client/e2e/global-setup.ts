@@ -5,6 +5,8 @@ import { startKesher } from './server';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** Where the server keeps the mail it sends (DATA_DIR/outbox). */
+    outboxDir: string;
   }
 }
 
@@ -13,6 +15,7 @@ export default async function setup(project: TestProject) {
   if (!existsSync(new URL('../dist/index.html', import.meta.url))) throw new Error('client/dist is missing: run `npm run build -w client` first');
   const server = await startKesher();
   project.provide('baseUrl', server.baseUrl);
+  project.provide('outboxDir', `${server.dataDir}/outbox`);
   return async () => {
     // The server's warnings and errors, so a failing browser test's CI output says what the server saw.
     const said = server.output().trim().split('\n').filter((line) => line && !line.startsWith('Kesher is running') && !line.startsWith('  '));

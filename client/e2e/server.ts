@@ -67,6 +67,8 @@ export async function startKesher(env: Record<string, string> = {}) {
   await waitForHealth(`${baseUrl}/api/v1/health`, child, () => output);
   return {
     baseUrl,
+    /** Its DATA_DIR: the mail it sends lands in `outbox/` there (no SMTP server is set up, as on `make start`). */
+    dataDir,
     /** What the server printed (warnings and errors: LOG_LEVEL is warn). */
     output: () => output,
     async stop() {

@@ -36,13 +36,16 @@ export const routes: RouteObject[] = [
           { index: true, lazy: () => import('./routes/home') },
           { path: 'login', lazy: () => import('./routes/login') },
           { path: 'register', lazy: () => import('./routes/register') },
+          { path: 'forgot-password', lazy: () => import('./routes/forgot-password') },
+          { path: 'reset-password', lazy: () => import('./routes/reset-password') },
+          { path: 'verify-email', lazy: () => import('./routes/verify-email') },
           { path: 'about', lazy: () => import('./routes/about') },
           { path: 'features', lazy: () => import('./routes/features') },
           { path: 'pricing', lazy: () => import('./routes/pricing') },
           { path: 'terms', lazy: () => import('./routes/terms') },
           { path: 'privacy', lazy: () => import('./routes/privacy') },
           {
-            lazy: async () => ({ Component: (await import('./require-auth')).RequireAuth }),
+            lazy: async () => ({ Component: (await import('./require-auth')).RequireAuthWithNotice }),
             children: [
               { path: 'dashboard', lazy: () => import('./routes/dashboard') },
               { path: 'create-assistant', lazy: () => import('./routes/create-assistant') },

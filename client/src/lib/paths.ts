@@ -10,6 +10,10 @@ export const paths = {
   terms: '/terms',
   privacy: '/privacy',
   oauthCallback: '/oauth/callback',
+  // E-mail ownership (not in the spec's table): where the mailed links land, and how to ask for one.
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
   publicChat: (assistantId: string | number, threadId?: string) => `/public-chat/${assistantId}${threadId ? `/${threadId}` : ''}`,
   sharedChat: (shareToken: string) => `/shared-chat/${shareToken}`,
   embed: (shareToken: string) => `/embed/${shareToken}`,

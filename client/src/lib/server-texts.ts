@@ -26,6 +26,18 @@ const FILE_AND_ACCOUNT_TEXTS: Record<string, string> = {
   'Password must contain at least one special character': 'הסיסמה חייבת להכיל לפחות תו מיוחד אחד',
   'Password is too long': 'הסיסמה ארוכה מדי',
   'Password is required': 'חובה להזין סיסמה',
+  // E-mail ownership (contracts http/auth.dto.ts accountMessages).
+  "If an account exists for this email address, we've sent it a link to reset the password. Please check your inbox.":
+    'אם קיים חשבון עם כתובת האימייל הזו, שלחנו אליה קישור לאיפוס הסיסמה. אנא בדקו את תיבת הדואר.',
+  'This password reset link is invalid, has expired or was already used. Please ask for a new one.': 'קישור איפוס הסיסמה אינו תקין, פג תוקפו או שכבר נעשה בו שימוש. אנא בקשו קישור חדש.',
+  'Your password has been changed and your account was signed out everywhere. Please sign in with your new password.':
+    'הסיסמה שלכם שונתה והחשבון נותק מכל מקום. אנא התחברו עם הסיסמה החדשה.',
+  'This verification link is invalid, has expired or was already used. Please ask for a new one.': 'קישור האימות אינו תקין, פג תוקפו או שכבר נעשה בו שימוש. אנא בקשו קישור חדש.',
+  'Your email address is verified. Thank you!': 'כתובת האימייל שלכם אומתה. תודה!',
+  "We've sent you a new verification link. Please check your inbox.": 'שלחנו אליכם קישור אימות חדש. אנא בדקו את תיבת הדואר.',
+  'Your email address is already verified.': 'כתובת האימייל שלכם כבר מאומתת.',
+  'Too many emails were requested. Please wait a while before asking again.': 'התבקשו יותר מדי הודעות אימייל. אנא המתינו זמן מה לפני שתבקשו שוב.',
+  'This link is incomplete. Please open it again from the email, or ask for a new one.': 'הקישור חסר. אנא פתחו אותו שוב מתוך האימייל, או בקשו קישור חדש.',
 };
 
 /** The crawler's catalogue (contracts rules/crawler, which the visitor build does not load) and its progress texts. */

@@ -12,7 +12,7 @@ const HEBREW = /[\u0590-\u05FF]/u;
  * export of the contracts belongs to a feature no client page shows yet: it is listed here on purpose,
  * and moves to SHOWN (with its Hebrew in server-texts.ts) when its pages arrive.
  */
-const SHOWN = new Set(['messages', 'chatMessages', 'fileMessages', 'crawlerMessages', 'analyticsMessages', 'driveMessages', 'integrationMessages', 'automationMessages']);
+const SHOWN = new Set(['messages', 'chatMessages', 'fileMessages', 'crawlerMessages', 'analyticsMessages', 'driveMessages', 'integrationMessages', 'automationMessages', 'accountMessages']);
 
 /**
  * Templates whose values are not numbers, called with the values the server passes them (the verbs, the

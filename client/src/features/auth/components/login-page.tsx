@@ -58,6 +58,9 @@ export function LoginPage() {
         <form onSubmit={submit} noValidate={false}>
           <TextField label={t('email')} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
           <TextField label={t('password')} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <p className="forgot-link">
+            <Link to={paths.forgotPassword}>{t('forgotPassword')}</Link>
+          </p>
           {error ? <p className="form-error" role="alert">{error}</p> : null}
           <Button type="submit" className="btn-block" disabled={login.isPending}>
             {login.isPending ? t('signingIn') : t('signIn')}

@@ -1,0 +1,2 @@
+import '@/features/auth/locales';
+export { ForgotPasswordPage as Component } from '@/features/auth/components/forgot-password-page';

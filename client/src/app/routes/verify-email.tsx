@@ -1,0 +1,2 @@
+import '@/features/auth/locales';
+export { VerifyEmailPage as Component } from '@/features/auth/components/verify-email-page';
