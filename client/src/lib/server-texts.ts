@@ -140,6 +140,7 @@ const EXACT: Record<string, string> = {
   [chatMessages.invalidThreadId]: 'מזהה שיחה לא תקין',
   [chatMessages.invalidRunId]: 'מזהה הרצה לא תקין',
   [chatMessages.emptyMessage]: 'ההודעה לא יכולה להיות ריקה',
+  [chatMessages.assistantUnavailable]: 'העוזר אינו זמין כרגע. אנא נסו שוב מאוחר יותר.',
   [chatMessages.onlyUserMessages]: 'עם הרצה אפשר לשלוח רק הודעה של המשתמש.',
   [chatMessages.oneMessagePerRun]: 'עם הרצה אפשר לשלוח הודעה אחת בלבד.',
   [chatMessages.messageTooLong]: 'ההודעה ארוכה מדי (עד 10000 תווים)',

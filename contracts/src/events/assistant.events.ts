@@ -25,6 +25,8 @@ export const AssistantProfileSchema = z.object({
   description: z.string(),
   instructions: z.string(),
   chat_limit: z.number().int().positive(),
+  /** Answered messages per visitor per day; absent: the default (limits.visitorDailyLimitDefault). */
+  visitor_daily_limit: z.number().int().positive().optional(),
   website_url: z.string().nullable(),
   avatar_url: z.string().nullable(),
   web_crawler: WebCrawlerSettingsSchema,

@@ -32,12 +32,20 @@ const CrawlerConfigSchema = z.object({
   delete_orphaned_pages: z.boolean().default(false),
 });
 
+/**
+ * Answered messages one visitor may get from the assistant per UTC day (beyond the spec, issue 21 item 12):
+ * from 1 to 10,000; the default is limits.visitorDailyLimitDefault.
+ */
+const visitorDailyLimitInvalid = `The daily limit per visitor must be a whole number from 1 to ${limits.visitorDailyLimitMax}.`;
+const VisitorDailyLimitSchema = z.number({ error: visitorDailyLimitInvalid }).int(visitorDailyLimitInvalid).min(1, visitorDailyLimitInvalid).max(limits.visitorDailyLimitMax, visitorDailyLimitInvalid);
+
 /** POST /assistants/ (spec §3 create payload). */
 export const CreateAssistantBodySchema = z.object({
   name: z.string({ error: messages.assistantNameRequired }).trim().min(1, messages.assistantNameRequired).max(200),
   description: words(messages.descriptionTooLong, messages.descriptionTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
   instructions: words(messages.instructionsTooLong, messages.instructionsTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
   chat_limit: z.number().int().min(1).max(1_000_000).default(limits.chatLimitDefault),
+  visitor_daily_limit: VisitorDailyLimitSchema.optional(),
   website_url: OptionalUrl,
   avatar_url: OptionalUrl,
   sales_mode: z.object({ enabled: z.boolean(), sales_prompt: words(messages.salesPromptTooLong, messages.salesPromptTooManyChars).default('') }).nullish(),
@@ -60,6 +68,7 @@ export const UpdateAssistantBodySchema = z
     description: words(messages.descriptionTooLong, messages.descriptionTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
     instructions: words(messages.instructionsTooLong, messages.instructionsTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
     chat_limit: z.number().int().min(1).max(1_000_000),
+    visitor_daily_limit: VisitorDailyLimitSchema,
     website_url: OptionalUrl,
     avatar_url: OptionalUrl,
     web_crawler: z.object({
@@ -81,6 +90,8 @@ export const AssistantSchema = z.object({
   description: z.string(),
   instructions: z.string(),
   chat_limit: z.number().int(),
+  /** Answered messages per visitor per day (the owner's figure, or the default). Kesher always sends it; the client does not read it. */
+  visitor_daily_limit: z.number().int().optional(),
   website_url: z.string().nullable(),
   avatar_url: z.string().nullable(),
   created_at: z.string(),

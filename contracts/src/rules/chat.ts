@@ -23,6 +23,11 @@ export const chatMessages = {
   /** The plan's monthly message limit (every user message to the owner's assistants, visitors' included). */
   monthlyLimitReached: (limit: number) =>
     `This assistant has reached its plan's monthly message limit (${limit} messages). Please try again next month or upgrade the plan.`,
+  /**
+   * What a visitor is told when the owner's monthly messages are used up or the visitor reached their daily
+   * allowance: neutral — the plan and its upgrade are the owner's business, not the visitor's.
+   */
+  assistantUnavailable: 'This assistant is not available right now. Please try again later.',
   feedbackCommentTooLong: 'Comment is too long (max 500 characters)',
   titleRequired: 'Title cannot be empty',
   /** The owner opened a visitor's conversation from Chat History: readable, not writable. */

@@ -7,6 +7,13 @@ export const limits = {
    */
   textFieldChars: 20_000,
   chatLimitDefault: 100,
+  /**
+   * Answered messages one visitor (a session, and separately an address) may get from one assistant per
+   * UTC day, unless its owner set another figure (beyond the spec; issue 21 item 12): without it one
+   * address spent a free plan's month in three minutes and every other visitor was refused until the 1st.
+   */
+  visitorDailyLimitDefault: 50,
+  visitorDailyLimitMax: 10_000,
   messageMaxChars: 10_000,
   chatInputWords: 100,
   chatInputTokens: 400,

@@ -7,6 +7,7 @@ const profileColumns = {
   description: 'text',
   instructions: 'text',
   chat_limit: 'int',
+  visitor_daily_limit: 'int',
   website_url: 'text',
   avatar_url: 'text',
   web_crawler: 'jsonb',
@@ -24,8 +25,8 @@ async function created(db: Queryable, event: RecordedEvent<'AssistantCreated', A
   const { assistantId, numericId, externalId, ownerId, profile } = event.data;
   await db.query(
     `INSERT INTO assistants (id, numeric_id, external_id, owner_id, name, description, instructions, chat_limit,
-       website_url, avatar_url, web_crawler, payment_processing, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13, $13)
+       website_url, avatar_url, web_crawler, payment_processing, created_at, updated_at, visitor_daily_limit)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13, $13, $14)
      ON CONFLICT (id) DO NOTHING`,
     [
       assistantId,
@@ -41,6 +42,7 @@ async function created(db: Queryable, event: RecordedEvent<'AssistantCreated', A
       JSON.stringify(profile.web_crawler),
       JSON.stringify(profile.payment_processing),
       event.metadata.timestamp,
+      profile.visitor_daily_limit ?? null,
     ],
   );
 }
@@ -87,6 +89,11 @@ CREATE TABLE IF NOT EXISTS assistants (
 );
 CREATE INDEX IF NOT EXISTS assistants_owner ON assistants (owner_id, numeric_id);
 `,
+    },
+    {
+      // The owner's daily allowance per visitor (issue 21 item 12); null: the default. Older events never set it.
+      id: '002-visitor-daily-limit',
+      sql: `ALTER TABLE assistants ADD COLUMN IF NOT EXISTS visitor_daily_limit int;`,
     },
   ],
   async apply(db, events) {

@@ -10,6 +10,8 @@ export interface AssistantRow {
   description: string;
   instructions: string;
   chat_limit: number;
+  /** Answered messages per visitor per day; null: the default (limits.visitorDailyLimitDefault). */
+  visitor_daily_limit: number | null;
   website_url: string | null;
   avatar_url: string | null;
   web_crawler: WebCrawlerSettings;
@@ -21,7 +23,7 @@ export interface AssistantRow {
   updated_at: string;
 }
 
-const COLUMNS = `id, numeric_id, external_id, owner_id, name, description, instructions, chat_limit, website_url, avatar_url,
+const COLUMNS = `id, numeric_id, external_id, owner_id, name, description, instructions, chat_limit, visitor_daily_limit, website_url, avatar_url,
   web_crawler, payment_processing, share_token, telegram_integration,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`;

@@ -102,6 +102,8 @@ export function channelQueries(db: Queryable) {
            SELECT text, created_at FROM thread_messages WHERE thread_id = t.id ORDER BY log_position DESC, id DESC LIMIT 1
          ) m ON true
          WHERE t.assistant_owner_id = $1
+           -- A visitor's conversation shows from its first message (empty ones are opened by the dozen).
+           AND (NOT t.is_public OR m.created_at IS NOT NULL)
            AND ($2::text IS NULL OR t.assistant_id = $2)
            AND ($3::text IS NULL OR t.channel = $3)
          ORDER BY last_message_at DESC, t.id

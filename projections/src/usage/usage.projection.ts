@@ -1,12 +1,12 @@
-import { usageMonth, type MessagePosted, type RecordedEvent, type ThreadDeleted, type ThreadStarted } from '@kesher/contracts';
+import { usageMonth, type RecordedEvent, type RunCompleted, type RunExpired, type RunFailed, type RunRequested, type ThreadDeleted, type ThreadStarted } from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 
-const EVENT_TYPES = ['ThreadStarted', 'MessagePosted', 'ThreadDeleted'];
+const EVENT_TYPES = ['ThreadStarted', 'RunRequested', 'RunCompleted', 'RunFailed', 'RunExpired', 'ThreadDeleted'];
 
 /**
- * One statement per kind of change, in the order a conversation's facts happen (it starts, messages come,
- * it may be deleted), so a batch ends as event-by-event application would; the messages are summed per
- * conversation and month before they are added.
+ * One statement per kind of change, in the order a conversation's facts happen (it starts, runs are
+ * requested and settle, it may be deleted), so a batch ends as event-by-event application would; the
+ * answers are summed per conversation and month before they are added.
  */
 async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   const started = events.flatMap((e) => (e.type === 'ThreadStarted' ? [e.data as ThreadStarted] : []));
@@ -16,14 +16,23 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       [started.map((t) => t.threadId), started.map((t) => t.assistantOwnerId), started.map((t) => t.assistantId)],
     );
   }
+  // Runs being answered: counted against the limit until they settle, so that answers in flight cannot
+  // carry an owner past it; a failed or expired one gives its place back.
+  const requested = events.flatMap((e) => (e.type === 'RunRequested' ? [e.data as RunRequested] : []));
+  if (requested.length) {
+    await db.query(`INSERT INTO usage_open_runs (run_id, thread_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, [
+      requested.map((r) => r.runId),
+      requested.map((r) => r.threadId),
+    ]);
+  }
   const counts = new Map<string, { threadId: string; month: string; n: number }>();
   for (const event of events) {
-    const m = event.data as MessagePosted;
-    if (event.type !== 'MessagePosted' || m.role !== 'user') continue;
-    // The month of the moment the message was posted (the command's time, UTC), not of this replay.
+    if (event.type !== 'RunCompleted') continue;
+    const run = event.data as RunCompleted;
+    // The month of the moment the answer was recorded (UTC), not of this replay.
     const month = usageMonth(new Date(event.metadata.timestamp));
-    const key = `${m.threadId}|${month}`;
-    const count = counts.get(key) ?? { threadId: m.threadId, month, n: 0 };
+    const key = `${run.threadId}|${month}`;
+    const count = counts.get(key) ?? { threadId: run.threadId, month, n: 0 };
     count.n++;
     counts.set(key, count);
   }
@@ -38,21 +47,29 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       [rows.map((r) => r.threadId), rows.map((r) => r.month), rows.map((r) => r.n)],
     );
   }
-  // A deleted conversation's messages were still received: the counts stay, only the lookup goes.
+  const settled = events.flatMap((e) => (e.type === 'RunCompleted' || e.type === 'RunFailed' || e.type === 'RunExpired' ? [(e.data as RunCompleted | RunFailed | RunExpired).runId] : []));
+  if (settled.length) await db.query(`DELETE FROM usage_open_runs WHERE run_id = ANY($1::text[])`, [settled]);
+  // A deleted conversation's answers were still given: the counts stay, only the lookup (and its runs that will never settle) go.
   const deleted = events.flatMap((e) => (e.type === 'ThreadDeleted' ? [(e.data as ThreadDeleted).threadId] : []));
-  if (deleted.length) await db.query(`DELETE FROM usage_threads WHERE thread_id = ANY($1::text[])`, [deleted]);
+  if (deleted.length) {
+    await db.query(`DELETE FROM usage_open_runs WHERE thread_id = ANY($1::text[])`, [deleted]);
+    await db.query(`DELETE FROM usage_threads WHERE thread_id = ANY($1::text[])`, [deleted]);
+  }
 }
 
 /**
- * Plan usage: the user messages each owner's assistants received per calendar month (UTC), visitors'
- * public conversations included — what the plan's monthly message limit counts. Kept apart from the
- * threads read model so that deleting a conversation does not give its messages back.
+ * Plan usage: the messages each owner's assistants answered per calendar month (UTC), visitors' public
+ * conversations included — what the plan's monthly message limit counts (issue 21 item 12: a message
+ * refused, or whose answer failed or expired, costs the owner nothing) — and the runs still being
+ * answered. Kept apart from the threads read model so that deleting a conversation does not give its
+ * answers back.
  */
 export const usageProjection: Projection = {
   name: 'usage',
-  version: 1,
+  // 2: answers are counted instead of the chatters' messages (rebuilt so that this month's figure is one of answers).
+  version: 2,
   eventTypes: EVENT_TYPES,
-  tables: ['usage_threads', 'usage_monthly_messages'],
+  tables: ['usage_threads', 'usage_monthly_messages', 'usage_open_runs'],
   migrations: [
     {
       id: '001-tables',
@@ -69,6 +86,16 @@ CREATE TABLE IF NOT EXISTS usage_monthly_messages (
   messages integer NOT NULL,
   PRIMARY KEY (owner_id, month, assistant_id)
 );
+`,
+    },
+    {
+      id: '002-open-runs',
+      sql: `
+CREATE TABLE IF NOT EXISTS usage_open_runs (
+  run_id text PRIMARY KEY,
+  thread_id text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS usage_open_runs_thread ON usage_open_runs (thread_id);
 `,
     },
   ],

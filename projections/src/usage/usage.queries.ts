@@ -2,7 +2,20 @@ import type { Queryable } from '@kesher/contracts/ports/projection';
 
 export function usageQueries(db: Queryable) {
   return {
-    /** User messages all of the owner's assistants received in `month` (`YYYY-MM`, UTC). */
+    /**
+     * What the plan's monthly limit counts: the messages answered in `month` plus the runs being answered
+     * now (each will be an answer, unless it fails or expires and gives its place back).
+     */
+    async quotaUsed(ownerId: string, month: string): Promise<number> {
+      const { rows } = await db.query<{ n: number | string | null }>(
+        `SELECT (SELECT coalesce(sum(messages), 0) FROM usage_monthly_messages WHERE owner_id = $1 AND month = $2)
+              + (SELECT count(*) FROM usage_open_runs o JOIN usage_threads t ON t.thread_id = o.thread_id WHERE t.assistant_owner_id = $1) AS n`,
+        [ownerId, month],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+
+    /** Messages all of the owner's assistants answered in `month` (`YYYY-MM`, UTC). */
     async messagesInMonth(ownerId: string, month: string): Promise<number> {
       const { rows } = await db.query<{ n: number | string | null }>(`SELECT coalesce(sum(messages), 0) AS n FROM usage_monthly_messages WHERE owner_id = $1 AND month = $2`, [
         ownerId,

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../api/app.js';
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
 import { createPublicChatLimits } from '../chat/service/public-chat-limits.js';
+import { createSqlVisitorAnswers } from '../chat/visitor-answers/visitor-answers.js';
 import { createAuthenticator } from '../identity/authenticator.js';
 import { createAccountCommands, createAccountRegistration } from '../identity/account-registration.js';
 import { createEmailOwnership } from '../identity/email-ownership.js';
@@ -193,7 +194,9 @@ export async function composeApi(wiring: ApiWiring) {
         perVisitorPerMinute: config.PUBLIC_CHAT_VISITOR_PER_MINUTE,
         perAddressPerMinute: config.PUBLIC_CHAT_ADDRESS_PER_MINUTE,
         perLinkPerMinute: config.PUBLIC_CHAT_LINK_PER_MINUTE,
+        threadsPerAddressPerHour: config.PUBLIC_CHAT_THREADS_PER_ADDRESS_PER_HOUR,
       }),
+      visitorAnswers: createSqlVisitorAnswers(platform.sql),
       limitViolations: analytics.limitViolations,
     },
     limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota, limitsService: analytics.limitsService },

@@ -1,4 +1,5 @@
 import { assistantMigrations } from '../domain/assistant/assistant.migrations.js';
+import { chatMigrations } from '../chat/chat.migrations.js';
 import { identityMigrations } from '../identity/identity.migrations.js';
 import { driveMigrations } from '../drive/drive.migrations.js';
 import { blobMigrations } from '../platform/blobs/blob.migrations.js';
@@ -26,5 +27,6 @@ export function schemaModules(options: { sqlEventStore: boolean }): SchemaModule
     { module: 'identity', migrations: identityMigrations },
     { module: 'assistants', migrations: assistantMigrations },
     { module: 'drive', migrations: driveMigrations },
+    { module: 'chat', migrations: chatMigrations },
   ];
 }

@@ -10,20 +10,22 @@ export interface QuotaCheck {
 }
 
 /**
- * The plan's monthly message limit: the user messages an owner's assistants received this calendar month
- * (UTC; visitors' included) against the owner's plan. It reads the usage read model, so two messages
- * posted at the same instant may both pass at the last free place: the limit can be exceeded by the
- * messages in flight at that moment, never by more. (A hard cap would need one stream per owner and
- * month that every message appends to, serialising each owner's chat; not worth it for a monthly quota.)
+ * The plan's monthly message limit: the messages an owner's assistants answered this calendar month
+ * (UTC; visitors' included) against the owner's plan. Only answers count (issue 21 item 12): a message
+ * refused, or whose run failed or expired, costs nothing; a run being answered holds its place until it
+ * settles. It reads the usage read model, so two runs requested at the same instant may both pass at the
+ * last free place: the limit can be exceeded by the runs requested at that moment, never by more. (A hard
+ * cap would need one stream per owner and month that every run appends to, serialising each owner's
+ * chat; not worth it for a monthly quota.)
  *
- * Messages are answered before the usage read model has counted them (chat turns do not wait for the
- * projector), so the quota remembers the ones accepted in this process since the owner's count was last
+ * Runs are requested before the usage read model has seen them (chat turns do not wait for the
+ * projector), so the quota remembers the ones requested in this process since the owner's count was last
  * known to include them (write marks). Far from the limit, the read model's count plus those is enough;
  * only when that sum reaches the limit does the check wait for the read model and count exactly.
  */
-export function createMessageQuota(deps: { planOf: PlanOf; usage: UsageQueries; clock: () => Date; accepted: WriteMarks }) {
+export function createMessageQuota(deps: { planOf: PlanOf; usage: Pick<UsageQueries, 'quotaUsed'>; clock: () => Date; accepted: WriteMarks }) {
   const key = (ownerId: string) => `owner:${ownerId}`;
-  const count = (ownerId: string) => deps.usage.messagesInMonth(ownerId, usageMonth(deps.clock()));
+  const count = (ownerId: string) => deps.usage.quotaUsed(ownerId, usageMonth(deps.clock()));
   return {
     async check(ownerId: string): Promise<QuotaCheck> {
       const [plan, counted] = await Promise.all([deps.planOf(ownerId), count(ownerId)]);
@@ -33,9 +35,9 @@ export function createMessageQuota(deps: { planOf: PlanOf; usage: UsageQueries; 
       const used = await count(ownerId);
       return { allowed: used < limit, used, limit };
     },
-    /** A message was accepted for `ownerId`'s assistants; its event is at `position`. */
+    /** A run was requested of one of `ownerId`'s assistants; its event is at `position`. */
     accepted(ownerId: string, position: AllPosition) {
-      deps.accepted.note(key(ownerId), position, ['MessagePosted']);
+      deps.accepted.note(key(ownerId), position, ['RunRequested']);
     },
     /** Read-your-writes for the owner's usage figures: waits until the count includes what was accepted. */
     settled: (ownerId: string) => deps.accepted.settle(key(ownerId)),

@@ -20,7 +20,7 @@ describe('plans before billing', () => {
     const quota = (used: number) =>
       createMessageQuota({
         planOf: createPlanBook({ PLAN_FREE_MESSAGES_PER_MONTH: 3 }),
-        usage: { messagesInMonth: async (_owner, month) => (asked.push(month), used) },
+        usage: { quotaUsed: async (_owner, month) => (asked.push(month), used) },
         clock: () => new Date('2026-01-31T23:30:00-02:00'),
         accepted: createWriteMarks({ awaitReadModels: async () => true }),
       });
@@ -36,7 +36,7 @@ describe('plans before billing', () => {
     const waits: number[] = [];
     const quota = createMessageQuota({
       planOf: createPlanBook({ PLAN_FREE_MESSAGES_PER_MONTH: 3 }),
-      usage: { messagesInMonth: async (owner) => (owner === 'o1' ? projected : 0) },
+      usage: { quotaUsed: async (owner) => (owner === 'o1' ? projected : 0) },
       clock: () => new Date('2026-02-10T00:00:00Z'),
       // The read model applies what was accepted only when somebody waits for it.
       accepted: createWriteMarks({ awaitReadModels: async (position) => (waits.push(Number(position.commit)), (projected = applied), true) }),

@@ -46,11 +46,23 @@ const totals = () =>
  */
 async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   await threads.record(db, events);
-  const facts = factsOf(events, 'ThreadStarted', 'MessagePosted', 'RunCompleted', 'RunFailed', 'RunExpired', 'FeedbackGiven', 'QueryTracked');
+  const facts = factsOf(events, 'MessagePosted', 'RunCompleted', 'RunFailed', 'RunExpired', 'FeedbackGiven', 'QueryTracked');
   const known = await threads.lookup(
     db,
     facts.flatMap((f) => (f.type === 'QueryTracked' ? [] : [f.data.threadId])),
   );
+  // A conversation counts from its first message, on that message's day: anybody can open empty threads
+  // through a share link by the dozen (issue 21 item 13), and those are not conversations. The threads
+  // this batch counts for the first time are marked, so a later message does not count them again.
+  const spoken = [...new Set(facts.flatMap((f) => (f.type === 'MessagePosted' ? [f.data.threadId] : [])))];
+  const firstSpoken = new Set<string>();
+  if (spoken.length) {
+    const { rows } = await db.query<{ thread_id: string }>(
+      `UPDATE ${threads.table} SET spoken = true WHERE thread_id = ANY($1::text[]) AND NOT spoken RETURNING thread_id`,
+      [spoken],
+    );
+    for (const row of rows) firstSpoken.add(row.thread_id);
+  }
   const days = daily();
   const owners = totals();
   const people = new Map<string, { ownerId: string; participant: string; first: string; last: string }>();
@@ -66,11 +78,11 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     if (!thread) continue;
     const key = { owner_id: thread.ownerId, day: fact.day, assistant_id: thread.assistantId, channel: thread.channel };
     switch (fact.type) {
-      case 'ThreadStarted':
-        days.add(key, { conversations: 1 });
-        owners.add({ owner_id: thread.ownerId }, { conversations: 1 });
-        break;
       case 'MessagePosted':
+        if (firstSpoken.delete(fact.data.threadId)) {
+          days.add(key, { conversations: 1 });
+          owners.add({ owner_id: thread.ownerId }, { conversations: 1 });
+        }
         owners.add({ owner_id: thread.ownerId }, { messages: 1 });
         if (fact.data.role === 'assistant') {
           days.add(key, { answers: 1 });
@@ -119,7 +131,8 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
  */
 export const dailyActivityProjection: Projection = {
   name: 'analytics-activity',
-  version: 1,
+  // 2: conversations are counted from their first message (rebuilt so that past empty threads drop out).
+  version: 2,
   eventTypes: ['ThreadStarted', 'MessagePosted', 'RunCompleted', 'RunFailed', 'RunExpired', 'FeedbackGiven', 'QueryTracked'],
   tables: [threads.table, 'analytics_daily_activity', 'analytics_owner_totals', 'analytics_participants'],
   migrations: [
@@ -163,6 +176,11 @@ CREATE TABLE IF NOT EXISTS analytics_participants (
 CREATE INDEX IF NOT EXISTS analytics_participants_last ON analytics_participants (owner_id, last_day);
 CREATE INDEX IF NOT EXISTS analytics_participants_first ON analytics_participants (owner_id, first_day);
 `,
+    },
+    {
+      // Whether the conversation has had its first message, and so has been counted.
+      id: '002-spoken',
+      sql: `ALTER TABLE ${threads.table} ADD COLUMN IF NOT EXISTS spoken boolean NOT NULL DEFAULT false;`,
     },
   ],
   apply: applyBatch,

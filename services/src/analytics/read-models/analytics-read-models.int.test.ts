@@ -51,6 +51,8 @@ function history() {
     message('t2', 'user', 'האם יש לכם לחם מחמצת?', 'he'),
     requested('t2', 'r2'),
     log.record('RunFailed', { runId: 'r2', threadId: 't2', error: 'The assistant could not answer right now. Please try again.' }),
+    // A visitor opens a conversation through a share link and never writes: not a conversation (issue 21 item 13).
+    thread('t4', 'dana', 'a1', 'public_link', 'w'),
     thread('t3', 'noa', 'n1', 'app'),
     message('t3', 'user', 'Do you sell gift cards?'),
     requested('t3', 'r3'),

@@ -1,7 +1,9 @@
 import {
   chatMessages,
   detectLanguage,
+  limits,
   messages,
+  type AllPosition,
   streamIds,
   type Channel,
   type LimitKind,
@@ -28,6 +30,10 @@ import { seconds, toMessageDto, toRunDto, toThreadDto } from './chat-dtos.js';
 import { actorOf, authorKeyOf, newId, readerOf, shareTokenHashOf, writerOf, type Chatter } from './chatter.js';
 import type { PublicChatLimits } from './public-chat-limits.js';
 import { followRunEvents, type RunStreamMessage } from './run-events.js';
+import { utcDay, type VisitorAnswers, type VisitorDay } from '../visitor-answers/visitor-answers.js';
+
+/** Until the visitor's day is over (UTC), when their daily allowance opens again. */
+const secondsToNextUtcDay = (now: Date) => Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000));
 
 /** Threads and runs remembered per process for chat turns (oldest forgotten first). */
 const KNOWN_THREADS = 20_000;
@@ -48,8 +54,10 @@ export interface ChatServiceDeps {
   readModels?: ReadModelProgress;
   /** The plan's monthly message limit of the assistant's owner; absent, messages are not counted against one. */
   messageQuota?: MessageQuota;
-  /** Rate limits on visitors' messages (per session, address and share link); absent, none apply. */
+  /** Rate limits on visitors' messages (per session, address and share link) and conversation starts (per address); absent, none apply. */
   publicChatLimits?: PublicChatLimits;
+  /** Visitors' answers per day, for the assistant's daily allowance per visitor; absent, none applies. */
+  visitorAnswers?: VisitorAnswers;
   /** Where refusals by the plan's monthly limit and the assistant's chat_limit are recorded (analytics). */
   limitViolations?: LimitViolations;
 }
@@ -157,16 +165,46 @@ export function createChatService(deps: ChatServiceDeps) {
     return threads.run(readerOf(chatter), threadId, runId);
   }
 
-  /**
-   * The checks before a chatter's message is accepted (POST …/messages, or with a run): the thread and
-   * its assistant, visitors' rate limits, and the owner's monthly message quota.
-   */
-  async function admitMessage(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId?: string): Promise<{ assistant: AssistantRow }> {
-    // Counted against the assistant owner's plan, whoever writes: the owner, or a visitor by share link.
-    // An assistant's owner never changes: for a thread reached before, the count is read alongside the assistant.
+  /** A visitor of the assistant today, as the daily allowance knows them. */
+  const visitorDay = (call: ChatCall, chatter: Extract<Chatter, { kind: 'visitor' }>, assistant: AssistantRow): VisitorDay => ({
+    assistantId: assistant.id,
+    sessionHash: chatter.sessionHash,
+    ip: call.ip,
+    day: utcDay(deps.clock()),
+  });
+
+  /** The owner's monthly quota, read alongside the assistant when the thread was reached before (its owner never changes). */
+  function earlyQuota(chatter: Chatter, threadId: string) {
     const ownerId = reached.get(reachKey(chatter, threadId))?.assistantOwnerId;
     const early = ownerId ? deps.messageQuota?.check(ownerId) : undefined;
     early?.catch(() => undefined);
+    return early;
+  }
+
+  /**
+   * Whether the assistant may answer once more: the owner's monthly quota (whoever chats: the owner, or a
+   * visitor by share link) and, for a visitor, their daily allowance. Only answers count (issue 21 item 12),
+   * so these are checked for every run and for every message that asks for one. A visitor is never told
+   * about the owner's plan or its upgrade: to them the assistant is simply not available right now.
+   */
+  async function admitAnswer(call: ChatCall, chatter: Chatter, assistant: AssistantRow, early?: ReturnType<typeof earlyQuota>) {
+    const visitor = chatter.kind === 'visitor' && deps.visitorAnswers ? visitorDay(call, chatter, assistant) : undefined;
+    const [quota, answeredToday] = await Promise.all([early ?? deps.messageQuota?.check(assistant.owner_id), visitor && deps.visitorAnswers?.used(visitor)]);
+    if (quota && !quota.allowed) {
+      await refused(call, chatter, assistant, 'monthly_messages', quota.limit, quota.used);
+      throw new ApiError(403, chatter.kind === 'owner' ? chatMessages.monthlyLimitReached(quota.limit) : chatMessages.assistantUnavailable);
+    }
+    if (answeredToday !== undefined && answeredToday >= (assistant.visitor_daily_limit ?? limits.visitorDailyLimitDefault)) {
+      throw new ApiError(429, chatMessages.assistantUnavailable, { 'retry-after': String(secondsToNextUtcDay(deps.clock())) });
+    }
+  }
+
+  /**
+   * The checks before a chatter's message is accepted (POST …/messages, or with a run): the thread and
+   * its assistant, visitors' rate limits, and whether the assistant may answer it.
+   */
+  async function admitMessage(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId?: string): Promise<{ assistant: AssistantRow }> {
+    const early = earlyQuota(chatter, threadId);
     const { assistant } = await turnOf(chatter, threadId, 'write');
     // A run for another assistant is refused before anything is counted against a limit.
     if (externalAssistantId !== undefined && assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
@@ -174,11 +212,7 @@ export function createChatService(deps: ChatServiceDeps) {
       const wait = deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id }) ?? 0;
       if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
     }
-    const quota = await (early ?? deps.messageQuota?.check(assistant.owner_id));
-    if (quota && !quota.allowed) {
-      await refused(call, chatter, assistant, 'monthly_messages', quota.limit, quota.used);
-      throw new ApiError(403, chatMessages.monthlyLimitReached(quota.limit));
-    }
+    await admitAnswer(call, chatter, assistant, early);
     return { assistant };
   }
 
@@ -203,6 +237,10 @@ export function createChatService(deps: ChatServiceDeps) {
 
   return {
     async start(call: ChatCall, chatter: Chatter, assistant: AssistantRow, channel: Channel) {
+      if (chatter.kind === 'visitor') {
+        const wait = deps.publicChatLimits?.start(call.ip) ?? 0;
+        if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
+      }
       const threadId = newId('thread');
       await write(call, chatter, threadId, {
         type: 'StartThread',
@@ -223,8 +261,7 @@ export function createChatService(deps: ChatServiceDeps) {
     async post(call: ChatCall, chatter: Chatter, threadId: string, content: string): Promise<MessageDto> {
       const { assistant } = await admitMessage(call, chatter, threadId);
       const message = userMessage(chatter, assistant, content);
-      const { appended } = await writeFast(call, chatter, threadId, message.command).catch(refusedByChatLimit(call, chatter, assistant));
-      if (appended) deps.messageQuota?.accepted(assistant.owner_id, appended.position);
+      await writeFast(call, chatter, threadId, message.command).catch(refusedByChatLimit(call, chatter, assistant));
       return toMessageDto({ ...message.row, thread_id: threadId });
     },
 
@@ -240,8 +277,15 @@ export function createChatService(deps: ChatServiceDeps) {
      * is one call and one write instead of two of each.
      */
     async requestRun(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId: string, content?: string): Promise<CreatedRunDto> {
-      const { assistant } = content === undefined ? await turnOf(chatter, threadId, 'write') : await admitMessage(call, chatter, threadId, externalAssistantId);
-      if (assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
+      let assistant: AssistantRow;
+      if (content === undefined) {
+        const early = earlyQuota(chatter, threadId);
+        ({ assistant } = await turnOf(chatter, threadId, 'write'));
+        if (assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
+        await admitAnswer(call, chatter, assistant, early);
+      } else {
+        ({ assistant } = await admitMessage(call, chatter, threadId, externalAssistantId));
+      }
       const runId = newId('run');
       const now = deps.clock();
       const deadlineAt = new Date(now.getTime() + deps.runDeadlineSeconds * 1000);
@@ -250,16 +294,20 @@ export function createChatService(deps: ChatServiceDeps) {
         data: { requester: writerOf(chatter, assistant), runId, assistantId: assistant.id, deadlineAt: deadlineAt.toISOString(), now: now.toISOString() },
       };
       const message = content === undefined ? undefined : userMessage(chatter, assistant, content);
+      let recorded: { position: AllPosition } | undefined;
       if (message) {
         const result = await handleSequence(deps.eventStore, threadDecider, streamIds.thread(threadId), [{ command: () => message.command }, { command: () => request }], contextOf(call, chatter)).catch(
           refusedByChatLimit(call, chatter, assistant),
         );
-        if (result.appended) {
-          marks.note(threadId, result.appended.position, result.events.map((event) => event.type));
-          deps.messageQuota?.accepted(assistant.owner_id, result.appended.position);
-        }
+        if (result.appended) marks.note(threadId, result.appended.position, result.events.map((event) => event.type));
+        recorded = result.appended;
       } else {
-        await writeFast(call, chatter, threadId, request);
+        recorded = (await writeFast(call, chatter, threadId, request)).appended;
+      }
+      // The run holds its place in the owner's month and the visitor's day until it settles; a failed or expired one gives it back.
+      if (recorded) {
+        deps.messageQuota?.accepted(assistant.owner_id, recorded.position);
+        if (chatter.kind === 'visitor') await deps.visitorAnswers?.requested(visitorDay(call, chatter, assistant), runId);
       }
       // A new run is queued; the worker may already be on it, which the next read (or the stream) shows.
       const row: RunRow = { id: runId, thread_id: threadId, assistant_id: assistant.id, status: 'queued', error: null, message_id: null, deadline_at: deadlineAt, created_at: seconds(now), settled_at: null };

@@ -40,3 +40,19 @@ describe('public chat limits', () => {
     expect(limits.take(post('session-61', '198.51.100.61'))).toBe(0);
   });
 });
+
+describe('public chat limits: starting conversations', () => {
+  it('lets an address start a burst of conversations, then one per 3 minutes at 20 an hour; other addresses are not affected', () => {
+    let now = 0;
+    const limits = createPublicChatLimits({ perVisitorPerMinute: 10, perAddressPerMinute: 30, perLinkPerMinute: 60, threadsPerAddressPerHour: 20, now: () => now });
+    const starts = Array.from({ length: 80 }, () => limits.start('203.0.113.7'));
+    expect(starts.filter((wait) => wait === 0)).toHaveLength(20);
+    expect(starts[20]).toBe(180_000);
+    expect(limits.start('203.0.113.8')).toBe(0);
+    now += 180_000;
+    expect(limits.start('203.0.113.7')).toBe(0);
+    expect(limits.start('203.0.113.7')).toBeGreaterThan(0);
+    // Messages have their own buckets.
+    expect(limits.take({ sessionHash: 's', ip: '203.0.113.7', assistantId: 'a1' })).toBe(0);
+  });
+});

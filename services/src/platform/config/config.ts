@@ -130,6 +130,8 @@ export const ConfigSchema = z.object({
   PUBLIC_CHAT_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** Public chat: messages all visitors of one share link together may post per minute. */
   PUBLIC_CHAT_LINK_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  /** Public chat: conversations one address may start per hour (each is a stored thread; a visitor starts one per visit). */
+  PUBLIC_CHAT_THREADS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(20),
   /**
    * Accounts (e-mails, comma-separated) that may read every owner's analytics over GraphQL; none by default.
    * An account counts only once it has verified the address, so registering a listed address first gains nothing.

@@ -1,4 +1,4 @@
-import type { AssistantDto, AssistantProfile, CreateAssistantBody, UpdateAssistantBody } from '@kesher/contracts';
+import { limits, type AssistantDto, type AssistantProfile, type CreateAssistantBody, type UpdateAssistantBody } from '@kesher/contracts';
 import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
 
 export function toAssistantDto(row: AssistantRow): AssistantDto {
@@ -8,6 +8,7 @@ export function toAssistantDto(row: AssistantRow): AssistantDto {
     description: row.description,
     instructions: row.instructions,
     chat_limit: row.chat_limit,
+    visitor_daily_limit: row.visitor_daily_limit ?? limits.visitorDailyLimitDefault,
     website_url: row.website_url,
     avatar_url: row.avatar_url,
     created_at: row.created_at,
@@ -29,6 +30,7 @@ export function profileFromCreate(body: CreateAssistantBody): AssistantProfile {
     description: body.description,
     instructions: body.instructions,
     chat_limit: body.chat_limit,
+    ...(body.visitor_daily_limit === undefined ? {} : { visitor_daily_limit: body.visitor_daily_limit }),
     website_url: body.website_url,
     avatar_url: body.avatar_url,
     web_crawler: {
