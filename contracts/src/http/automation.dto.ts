@@ -92,6 +92,8 @@ export const WorkflowMatchResponseSchema = z.object({
   threshold: z.number(),
   /** The best few candidates, fired or not, best first. */
   candidates: z.array(WorkflowMatchCandidateSchema),
+  /** False when the message's commonest words were left out to keep the match within its budget of work. */
+  complete: z.boolean().default(true),
 });
 export type WorkflowMatchResponse = z.infer<typeof WorkflowMatchResponseSchema>;
 
@@ -106,7 +108,17 @@ export const WorkflowOverlapSchema = z.object({
   score: z.number(),
   other_score: z.number(),
 });
-export const WorkflowOverlapsResponseSchema = z.object({ overlaps: z.array(WorkflowOverlapSchema) });
+export const WorkflowOverlapsResponseSchema = z.object({
+  overlaps: z.array(WorkflowOverlapSchema),
+  /**
+   * False when the report is partial: a phrase was compared within its budget of work only (its words too
+   * common among the workflows were left out), or the report stopped at its total budget.
+   */
+  complete: z.boolean().default(true),
+  /** Training phrases compared, out of all of them. */
+  checked_phrases: z.number().int().optional(),
+  total_phrases: z.number().int().optional(),
+});
 export type WorkflowOverlapDto = z.infer<typeof WorkflowOverlapSchema>;
 
 // ───────────────────────────── Guidelines ─────────────────────────────

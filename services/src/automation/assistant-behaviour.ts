@@ -1,6 +1,6 @@
 import type { ActionFields, ExternalEndpointStored, GuidelineFields, RecordedEvent, WorkflowFields } from '@kesher/contracts';
 import type { AutomationQueries, Saved } from '@kesher/projections/automation/automation.queries';
-import { buildWorkflowIndex, type WorkflowIndex } from './workflow-matcher.js';
+import { createWorkflowIndexCache, type WorkflowIndexCache } from './workflow-index-cache.js';
 
 /**
  * What an owner's automation asks of one run: the active guidelines (by category), the workflow in force
@@ -62,19 +62,9 @@ function workflowInForce(events: readonly RecordedEvent[]) {
   return fired;
 }
 
-export function createBehaviourLoader(deps: { queries: AutomationQueries }) {
-  /** Per owner: the index of its workflows, rebuilt when they change (the signature is their ids and update times). */
-  const indexes = new Map<string, { signature: string; index: WorkflowIndex }>();
-
-  function indexOf(ownerId: string, workflows: readonly Saved<WorkflowFields>[]): WorkflowIndex {
-    const signature = workflows.map((w) => `${w.id}@${w.updatedAt}`).join('|');
-    const cached = indexes.get(ownerId);
-    if (cached?.signature === signature) return cached.index;
-    const index = buildWorkflowIndex(workflows.map((w) => ({ id: w.id, title: w.fields.title, triggerCondition: w.fields.triggerCondition, trainingPhrases: w.fields.trainingPhrases })));
-    if (indexes.size > 1_000) indexes.clear();
-    indexes.set(ownerId, { signature, index });
-    return index;
-  }
+export function createBehaviourLoader(deps: { queries: AutomationQueries; indexes?: WorkflowIndexCache }) {
+  /** Per owner: the index of its workflows, rebuilt (in slices, once for concurrent runs) when they change. */
+  const indexes = deps.indexes ?? createWorkflowIndexCache();
 
   return async function load(input: BehaviourInput): Promise<AssistantBehaviour> {
     // One statement per run for all four (every chat turn pays it, owners without automation too).
@@ -90,7 +80,7 @@ export function createBehaviourLoader(deps: { queries: AutomationQueries }) {
     const actionsById = new Map(actions.map((a) => [a.id, a]));
 
     let workflow: BehaviourWorkflow | null = null;
-    const match = workflows.length ? indexOf(input.ownerId, workflows).match(input.question) : null;
+    const match = workflows.length ? (await indexes.index(input.ownerId, workflows)).match(input.question) : null;
     const inForce = workflowInForce(input.threadEvents);
     const build = (saved: Saved<WorkflowFields>, how: Pick<BehaviourWorkflow, 'score' | 'matchedOn' | 'matchedPhrases'>, done: Set<string>): BehaviourWorkflow => ({
       id: saved.id,

@@ -235,4 +235,48 @@ describe.skipIf(!postgres.available)(`workflows, guidelines, actions and externa
     const b = await h.owner();
     expect((await call(b.authorization, 'POST', '/workflows/match', { message: 'לבטל את התור' })).json().fired).toBeNull();
   });
+
+  it('answers the overlap report and the tester for 101 workflows × 50 phrases × 300 characters within a budget, and keeps answering others meanwhile (issue 21 item 3)', async () => {
+    const attacker = await h.owner();
+    const words = Array.from({ length: 600 }, (_, i) => `term${i.toString(36)}q`);
+    let state = 3;
+    const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const phrase = () => {
+      let text = '';
+      while (text.length < 300) text += `${words[Math.floor(random() * words.length)]} `;
+      return text.slice(0, 300);
+    };
+    // The limits hold: 300 characters a phrase, 50 phrases a workflow, nothing saved beyond them.
+    const tooLong = await call(attacker.authorization, 'POST', '/workflows', { title: 'x', trigger_condition: 'x', instructions: 'x', training_phrases: [`${phrase()}!`] });
+    expect(tooLong.statusCode).toBe(422);
+    expect(JSON.stringify(tooLong.json().detail)).toContain('A training phrase is too long (max 300 characters)');
+    const tooMany = await call(attacker.authorization, 'POST', '/workflows', { title: 'x', trigger_condition: 'x', instructions: 'x', training_phrases: Array.from({ length: 51 }, phrase) });
+    expect(tooMany.statusCode).toBe(422);
+    expect(JSON.stringify(tooMany.json().detail)).toContain('Too many training phrases (max 50)');
+    for (let i = 0; i < 101; i++) {
+      const saved = await call(attacker.authorization, 'POST', '/workflows', { title: `Workflow ${i}`, trigger_condition: phrase(), instructions: 'x', training_phrases: Array.from({ length: 50 }, phrase) });
+      expect(saved.statusCode, saved.body).toBe(200);
+    }
+
+    // Another tenant's health checks are answered while the report is computed.
+    let inFlight = true;
+    let answeredMeanwhile = 0;
+    const report = call(attacker.authorization, 'GET', '/workflows/overlaps').finally(() => (inFlight = false));
+    while (inFlight) {
+      const health = await h.app.inject({ url: '/api/v1/health' });
+      expect(health.statusCode).toBe(200);
+      if (inFlight) answeredMeanwhile++;
+    }
+    const overlaps = await report;
+    expect(overlaps.statusCode, overlaps.body).toBe(200);
+    // Partial, and saying so: the words every workflow shares were left out of the comparison.
+    expect(overlaps.json()).toMatchObject({ complete: false, total_phrases: 101 * 50 });
+    expect(answeredMeanwhile).toBeGreaterThanOrEqual(3);
+
+    const tester = await call(attacker.authorization, 'POST', '/workflows/match', { message: Array.from({ length: 7 }, phrase).join(' ').slice(0, 2_000) });
+    expect(tester.statusCode, tester.body).toBe(200);
+    expect(tester.json().candidates.length).toBeGreaterThan(0);
+    // Asked again, the same configuration's report comes from the cache, not a second computation.
+    expect((await call(attacker.authorization, 'GET', '/workflows/overlaps')).json()).toEqual(overlaps.json());
+  }, 240_000);
 });

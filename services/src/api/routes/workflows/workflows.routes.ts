@@ -10,16 +10,15 @@ import {
   WorkflowSchema,
   type WorkflowFields,
 } from '@kesher/contracts';
-import type { Saved } from '@kesher/projections/automation/automation.queries';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toWorkflowDto, workflowFields } from '../../../automation/automation-mapper.js';
-import { buildWorkflowIndex, findOverlaps, type WorkflowCandidate } from '../../../automation/workflow-matcher.js';
+import { createWorkflowIndexCache } from '../../../automation/workflow-index-cache.js';
+import type { WorkflowCandidate } from '../../../automation/workflow-matcher.js';
 import { ApiError } from '../../api-error.js';
 import { automationHistoryRoutes } from './automation-history.routes.js';
 import { automationCommands, newAutomationId, type AutomationRoutesDeps } from './automation-routes.deps.js';
 
-const matchable = (saved: Saved<WorkflowFields>) => ({ id: saved.id, title: saved.fields.title, triggerCondition: saved.fields.triggerCondition, trainingPhrases: saved.fields.trainingPhrases });
 const candidateDto = (c: WorkflowCandidate) => ({ workflow_id: c.workflowId, title: c.title, score: c.score, matched_phrases: c.matchedPhrases, matched_on: c.matchedOn });
 
 /** Spec part 2 §7 workflows: GET, POST, PUT /{id} (whole workflow), DELETE /{id}; beyond it: /workflows/match and /workflows/overlaps. */
@@ -28,6 +27,8 @@ export const workflowRoutes =
   async (plain) => {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     const automation = automationCommands(deps);
+    // The tester and the overlap report: built in slices, once per configuration and owner, within a budget of work.
+    const indexes = createWorkflowIndexCache();
     // What fired in a conversation, the configuration at an instant, per-workflow counts.
     await plain.register(automationHistoryRoutes(deps));
 
@@ -81,9 +82,9 @@ export const workflowRoutes =
         },
       },
       async (request) => {
-        const workflows = await automation.queries.workflows(automation.owner(request));
-        const match = buildWorkflowIndex(workflows.map(matchable)).match(request.body.message);
-        return { fired: match.fired ? candidateDto(match.fired) : null, threshold: match.threshold, candidates: match.candidates.map(candidateDto) };
+        const ownerId = automation.owner(request);
+        const match = (await indexes.index(ownerId, await automation.queries.workflows(ownerId))).match(request.body.message);
+        return { fired: match.fired ? candidateDto(match.fired) : null, threshold: match.threshold, candidates: match.candidates.map(candidateDto), complete: match.complete };
       },
     );
 
@@ -91,9 +92,13 @@ export const workflowRoutes =
       '/workflows/overlaps',
       { schema: { summary: "Training phrases that fire another of the owner's workflows (or nearly): phrases to make more specific", response: { 200: WorkflowOverlapsResponseSchema } } },
       async (request) => {
-        const workflows = await automation.queries.workflows(automation.owner(request));
+        const ownerId = automation.owner(request);
+        const report = await indexes.overlaps(ownerId, await automation.queries.workflows(ownerId));
         return {
-          overlaps: findOverlaps(workflows.map(matchable)).map((o) => ({
+          complete: report.complete,
+          checked_phrases: report.checked,
+          total_phrases: report.phrases,
+          overlaps: report.overlaps.map((o) => ({
             workflow_id: o.workflowId,
             workflow_title: o.workflowTitle,
             other_workflow_id: o.otherWorkflowId,
