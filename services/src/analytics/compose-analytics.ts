@@ -39,8 +39,8 @@ export interface AnalyticsWiring {
   /** OPERATOR_EMAILS (counted once verified) and OPERATOR_ACCOUNT_IDS: the accounts that may read every owner's analytics. */
   operatorEmails?: string;
   operatorAccountIds?: string;
-  /** NODE_ENV: GraphiQL is served anywhere but in production. */
-  production: boolean;
+  /** NODE_ENV=development: GraphiQL is served to everyone; otherwise to operators only. */
+  development: boolean;
   settled?: (ownerId: string) => Promise<unknown>;
   onError?: (error: unknown) => void;
 }
@@ -74,7 +74,7 @@ export function composeAnalytics(wiring: AnalyticsWiring) {
       authenticate: wiring.authenticate,
       trackSocket: wiring.trackSocket,
       isOperator,
-      graphiql: !wiring.production,
+      graphiql: wiring.development ? 'everyone' : 'operators',
       liveCounters: (publish) => createLiveCounters({ readModels: wiring.readModels, activity: dailyActivityQueries(wiring.sql), publish, clock: wiring.clock, onError: wiring.onError }),
     },
   };

@@ -89,7 +89,7 @@ export async function composeApi(wiring: ApiWiring) {
     trackSocket: (token, socket) => authenticator.trackSocket(token, socket),
     operatorEmails: config.OPERATOR_EMAILS,
     operatorAccountIds: config.OPERATOR_ACCOUNT_IDS,
-    production: config.NODE_ENV === 'production',
+    development: config.NODE_ENV === 'development',
     settled: (ownerId) => messageQuota.settled(ownerId),
     onError: (error) => console.error('analytics', error),
   });

@@ -45,8 +45,6 @@ describe.skipIf(!gate.available)(`analytics over GraphQL${gate.available ? '' : 
     expect(body.data!.dashboard.overview).toEqual({ total_conversations: 1, total_queries: 1 });
     const rest = (await h.app.inject({ url: '/api/v1/analytics/dashboard', headers: { authorization: dana.authorization } })).json();
     expect(body.data!.dashboard.trends.daily_queries).toEqual(rest.data.trends.daily_queries);
-    // GraphiQL outside production (NODE_ENV=test here).
-    expect((await h.app.inject({ url: '/api/v1/graphiql' })).statusCode).toBe(200);
     const viewer = await graphql(dana.authorization, '{ viewer { account_id operator } }');
     expect(viewer.body.data!.viewer).toEqual({ account_id: dana.accountId, operator: false });
   });
@@ -73,6 +71,9 @@ describe.skipIf(!gate.available)(`analytics over GraphQL${gate.available ? '' : 
     expect(one.body.data!.dashboard.overview).toEqual({ total_conversations: 1, total_queries: 2 });
     const limits = await graphql(operator.authorization, `{ limits_status(owner_id: "${noa.accountId}") { limits_summary { chat { total_messages { used } } } } }`);
     expect(limits.body.data!.limits_status.limits_summary.chat.total_messages.used).toBe(2);
+    // GraphiQL (an operator surface) for the operator's token only, as NODE_ENV=test is not development.
+    expect((await h.app.inject({ url: '/api/v1/graphiql', headers: { authorization: operator.authorization } })).statusCode).toBe(200);
+    expect((await h.app.inject({ url: '/api/v1/graphiql', headers: { authorization: dana.authorization } })).statusCode).toBe(404);
   });
 
   it('refuses too deep and too costly queries, and takes the standard introspection query', async () => {

@@ -32,10 +32,11 @@ import {
   ViolationsSchema,
 } from '@kesher/contracts';
 import { ALL_OWNERS, ownerScope, type OwnerScope } from '@kesher/projections/analytics/shared/owner-scope';
-import type { FastifyPluginAsync } from 'fastify';
-import { GraphQLError } from 'graphql';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { createRequire } from 'node:module';
+import { GraphQLError, type ValidationRule } from 'graphql';
 import fastJson from 'fast-json-stringify';
-import mercurius from 'mercurius';
+import mercurius, { defaultErrorFormatter, ErrorWithProps } from 'mercurius';
 import { z } from 'zod';
 import type { ClosableSocket } from '../../identity/live-sockets.js';
 import { DomainError } from '../../platform/commands/decider.js';
@@ -45,6 +46,7 @@ import { EVERY_OWNER, type LiveCounters, type LiveCountersValue, type LiveKey } 
 import type { OperatorCheck } from '../operators.js';
 import { queryCostRule } from './query-cost.rule.js';
 import { queryDepthRule } from './query-depth.rule.js';
+import { checkQueryShape, QueryShapeError, type QueryShapeLimits } from './query-shape.guard.js';
 import { sdlFromZod } from './sdl-from-zod.js';
 
 /** Who asks: the signed-in account behind the bearer token, and whether it is an operator. */
@@ -58,14 +60,17 @@ export interface AnalyticsGraphqlDeps {
   analytics: AnalyticsService;
   limits: LimitsService;
   /** Bearer token → account (the same authenticator as REST; used for WebSocket subscriptions). */
-  authenticate: (token: string) => Promise<{ account: { id: string; email: string } } | undefined>;
+  authenticate: (token: string) => Promise<{ account: Parameters<OperatorCheck>[0] } | undefined>;
   /** A subscription's socket and the token it was opened with: closed when that token is signed out. */
   trackSocket?: (token: string, socket: ClosableSocket) => void;
   isOperator: OperatorCheck;
   /** Built by the plugin with the publisher it owns (mercurius' pubsub). */
   liveCounters: (publish: (key: LiveKey, value: LiveCountersValue) => Promise<void>) => LiveCounters;
-  /** GraphiQL at /api/v1/graphiql; never in production. */
-  graphiql: boolean;
+  /**
+   * GraphiQL at /api/v1/graphiql: to everyone (`NODE_ENV=development` only), or to operators, who send
+   * their bearer token with the page's requests; anyone else is told it does not exist.
+   */
+  graphiql: 'everyone' | 'operators';
   /** Deepest selection allowed (default 6: the schema's deepest leaf is 5 levels down). */
   maxDepth?: number;
   /** Largest query cost allowed (see query-cost.rule.ts). */
@@ -153,8 +158,24 @@ interface Context {
   bearer?: string;
 }
 
+// mercurius loads graphql with require(), and graphql accepts a schema only in the copy that built it
+// ("from another module or realm"); an `import` may load its ESM build instead (the test runner does).
+const { specifiedRules, validate } = createRequire(import.meta.url)('graphql') as typeof import('graphql');
+
 /** graphql's standard introspection query (GraphiQL's) is 15 levels deep; one more for later versions. */
 const MAX_INTROSPECTION_DEPTH = 16;
+
+/**
+ * A GraphQL request's body, at most: GraphiQL's standard introspection query is 2 KB, the largest
+ * query the app's tests build about 1 KB. (The attack that stalled the server was 173 KB.)
+ */
+const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * The standard introspection query is under 200 tokens and uses 9 fragment spreads and no alias; these
+ * leave room for hand-written queries and refuse documents built to make validation or execution slow.
+ */
+const SHAPE_LIMITS: QueryShapeLimits = { maxTokens: 2000, maxOperations: 10, maxAliases: 30, maxFragmentSpreads: 50 };
 
 const topicOf = (key: LiveKey) => `live-counters:${key}`;
 
@@ -200,6 +221,19 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
 
 type Args = Record<string, unknown> & { owner_id?: string | null };
 
+/** A refusal before GraphQL runs, with its HTTP status (mercurius answers it in GraphQL's error shape). */
+const refusal = (message: string, code: string, status: number) => new ErrorWithProps(message, { code }, status);
+
+/** The document's shape (see query-shape.guard.ts), its errors as 400s. */
+function shapeChecked(source: string) {
+  try {
+    return checkQueryShape(source, SHAPE_LIMITS);
+  } catch (error) {
+    if (!(error instanceof QueryShapeError)) throw error;
+    throw Object.assign(refusal(error.message, error.code, 400), { locations: error.locations });
+  }
+}
+
 export const analyticsGraphqlPlugin =
   (deps: AnalyticsGraphqlDeps): FastifyPluginAsync =>
   async (app) => {
@@ -217,9 +251,29 @@ export const analyticsGraphqlPlugin =
     });
     app.setSerializerCompiler(({ schema }) => fastJson(schema as Parameters<typeof fastJson>[0]));
     // Out of the OpenAPI document (which is built from zod schemas): GraphQL describes itself by introspection.
+    // GraphQL is for signed-in owners and operators only (the spec has no public use of it): a request
+    // without a valid token is refused before its body is even read, and a signed-in one may send 16 KB.
+    // The WebSocket upgrade on the same path authenticates with its connection_init instead.
     app.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, hide: true };
+      if (/\/graphql$/.test(route.url)) {
+        route.bodyLimit = MAX_BODY_BYTES;
+        route.preParsing = [...hooks(route.preParsing), async (request: FastifyRequest) => refuseStrangersAndBulk(request)];
+      } else if (/\/graphiql(\/|$)/.test(route.url)) {
+        route.onRequest = [...hooks(route.onRequest), async (request, reply) => void (showsGraphiql(request) || (await reply.status(404).send({ detail: messages.notFound })))];
+      }
     });
+
+    function refuseStrangersAndBulk(request: FastifyRequest) {
+      if (request.ws) return;
+      if (!request.account) throw refusal(messages.authRequired, 'UNAUTHENTICATED', 401);
+      const length = Number(request.headers['content-length']);
+      if (length > MAX_BODY_BYTES) throw refusal(`This request is too large: a GraphQL request may be at most ${MAX_BODY_BYTES / 1024} KB.`, 'REQUEST_TOO_LARGE', 413);
+    }
+
+    function showsGraphiql(request: FastifyRequest) {
+      return deps.graphiql === 'everyone' || (request.account !== null && deps.isOperator(request.account));
+    }
 
     const resolvers = {
       Query: {
@@ -284,15 +338,26 @@ export const analyticsGraphqlPlugin =
       },
     };
 
+    const limitRules: ValidationRule[] = [
+      queryDepthRule({ maxDepth: deps.maxDepth ?? 6, maxIntrospectionDepth: MAX_INTROSPECTION_DEPTH }),
+      queryCostRule({ maxCost: deps.maxCost ?? 400, rootFieldCost: 25 }),
+    ];
     await app.register(mercurius, {
       schema: typeDefs,
       resolvers: resolvers as never,
       path: '/graphql',
-      graphiql: deps.graphiql,
-      validationRules: [
-        queryDepthRule({ maxDepth: deps.maxDepth ?? 6, maxIntrospectionDepth: MAX_INTROSPECTION_DEPTH }),
-        queryCostRule({ maxCost: deps.maxCost ?? 400, rootFieldCost: 25 }),
-      ],
+      // Registered always; who may open it is decided per request (showsGraphiql).
+      graphiql: true,
+      validationRules: limitRules,
+      errorFormatter: (execution, context) => {
+        const formatted = defaultErrorFormatter(execution, context);
+        // mercurius takes a refusal's status only when it has one reason, and answers 200 to a document
+        // refused for several (too deep for two rules, say): refused is refused, whatever the count.
+        const refused = execution.data ? undefined : execution.errors.map((error) => (error.originalError as { statusCode?: unknown } | undefined)?.statusCode).find((status) => typeof status === 'number' && status >= 400);
+        return typeof refused === 'number' ? { ...formatted, statusCode: refused } : formatted;
+      },
+      // The shape guard parses within the same bound first; this keeps mercurius' own parse bounded too.
+      graphql: { parseOptions: { maxTokens: SHAPE_LIMITS.maxTokens } },
       jit: 1,
       context: (request) => {
         const account = request.account;
@@ -313,6 +378,21 @@ export const analyticsGraphqlPlugin =
       },
     });
 
+    // Runs on every request, cached documents too: a parse within 2,000 tokens is a fraction of a millisecond.
+    app.graphql.addHook('preParsing', (_schema, source) => void shapeChecked(source));
+    // mercurius neither bounds nor validates a subscription's document (it only parses and subscribes):
+    // over WebSocket the same shape limits and the same rules apply as over HTTP.
+    app.graphql.addHook('preSubscriptionParsing', (_schema, source) => void shapeChecked(source));
+    app.graphql.addHook('preSubscriptionExecution', (schema, document) => {
+      const errors = validate(schema, document, [...specifiedRules, ...limitRules]);
+      if (errors.length > 0) throw refusal(errors.map((error) => error.message).join(' '), 'GRAPHQL_VALIDATION_FAILED', 400);
+    });
+
     live = deps.liveCounters((key, value) => new Promise<void>((resolve) => app.graphql.pubsub.publish({ topic: topicOf(key), payload: value }, resolve)));
     app.addHook('onClose', async () => live?.close());
   };
+
+/** A route's hooks of one kind as a list (Fastify takes one function or several). */
+function hooks<Hook>(value: Hook | Hook[] | undefined): Hook[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}

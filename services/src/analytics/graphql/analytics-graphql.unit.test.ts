@@ -1,6 +1,7 @@
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { loadConfig } from '../../platform/config/config.js';
 import { composeAnalytics } from '../compose-analytics.js';
 import { typeDefs } from './analytics-graphql.js';
 import { sdlFromZod } from './sdl-from-zod.js';
@@ -30,10 +31,10 @@ describe('GraphQL types from the contracts', () => {
     expect(schema.getSubscriptionType()!.getFields().live_counters).toBeDefined();
   });
 
-  it('serves GraphiQL only outside production', () => {
-    const wiring = (production: boolean) =>
+  it('serves GraphiQL to everyone only when NODE_ENV=development is set, to operators otherwise (make start leaves NODE_ENV unset)', () => {
+    const wiring = (development: boolean) =>
       composeAnalytics({
-        production,
+        development,
         sql: {} as never,
         handle: (() => undefined) as never,
         readModels: {} as never,
@@ -45,7 +46,8 @@ describe('GraphQL types from the contracts', () => {
         filesOf: async () => 0,
         authenticate: async () => undefined,
       });
-    expect(wiring(true).app.graphql.graphiql).toBe(false);
-    expect(wiring(false).app.graphql.graphiql).toBe(true);
+    expect(wiring(true).app.graphql.graphiql).toBe('everyone');
+    expect(wiring(false).app.graphql.graphiql).toBe('operators');
+    expect(loadConfig({}).NODE_ENV).toBeUndefined();
   });
 });

@@ -3,7 +3,10 @@ import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type Valida
 /**
  * A query's cost: every field selected costs 1, and each top-level field (each one reads read models)
  * costs `rootFieldCost`. Aliases count once each and fragments are expanded, so neither a hundred
- * aliased dashboards nor a fragment cycle slips through. The depth is limited separately (queryDepth).
+ * aliased dashboards nor a fragment cycle slips through. Introspection counts like data: `__schema` walks
+ * the whole schema, and 2,000 aliased copies of it in one request (when `__` fields were free) were a
+ * 51 MB answer that held the event loop for 17 s; GraphiQL's standard introspection query costs about
+ * 220. The depth is limited separately (queryDepth).
  */
 export function queryCostRule(options: { maxCost: number; rootFieldCost: number }) {
   return (context: ValidationContext): ASTVisitor => {
@@ -12,7 +15,6 @@ export function queryCostRule(options: { maxCost: number; rootFieldCost: number 
       let total = 0;
       for (const selection of selectionSet.selections) {
         if (selection.kind === Kind.FIELD) {
-          if (selection.name.value.startsWith('__')) continue;
           total += (depth === 0 ? options.rootFieldCost : 1) + cost(selection.selectionSet, depth + 1, fragmentsSeen);
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           total += cost(selection.selectionSet, depth, fragmentsSeen);

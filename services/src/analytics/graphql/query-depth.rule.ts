@@ -9,6 +9,19 @@ import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type Valida
  */
 export function queryDepthRule(options: { maxDepth: number; maxIntrospectionDepth: number }) {
   return (context: ValidationContext): ASTVisitor => {
+    // A fragment is as deep wherever it is spread: measured once, or `...A` spreading `...B` twice,
+    // spreading `...C` twice, and so on, would be measured 2^n times.
+    const fragmentDepths = new Map<string, { data: number; introspection: number }>();
+    function fragmentDepth(name: string, fragmentsSeen: ReadonlySet<string>) {
+      if (fragmentsSeen.has(name)) return { data: 0, introspection: 0 };
+      let found = fragmentDepths.get(name);
+      if (!found) {
+        found = depth(context.getFragment(name)?.selectionSet, new Set([...fragmentsSeen, name]));
+        fragmentDepths.set(name, found);
+      }
+      return found;
+    }
+
     function depth(selectionSet: SelectionSetNode | undefined, fragmentsSeen: ReadonlySet<string>): { data: number; introspection: number } {
       let data = 0;
       let introspection = 0;
@@ -22,12 +35,7 @@ export function queryDepthRule(options: { maxDepth: number; maxIntrospectionDept
             introspection = Math.max(introspection, below.introspection === 0 ? 0 : 1 + below.introspection);
           }
         } else {
-          const inner =
-            selection.kind === Kind.INLINE_FRAGMENT
-              ? depth(selection.selectionSet, fragmentsSeen)
-              : fragmentsSeen.has(selection.name.value)
-                ? { data: 0, introspection: 0 }
-                : depth(context.getFragment(selection.name.value)?.selectionSet, new Set([...fragmentsSeen, selection.name.value]));
+          const inner = selection.kind === Kind.INLINE_FRAGMENT ? depth(selection.selectionSet, fragmentsSeen) : fragmentDepth(selection.name.value, fragmentsSeen);
           data = Math.max(data, inner.data);
           introspection = Math.max(introspection, inner.introspection);
         }

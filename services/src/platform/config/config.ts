@@ -26,7 +26,12 @@ export const ConfigSchema = z.object({
     z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only').optional(),
   ),
   EVENTSTORE_URL: z.string().optional(),
-  NODE_ENV: z.string().default('development'),
+  /**
+   * `production` turns on production's checks (loadConfig); `development`, set on purpose, serves
+   * developer tools to everyone (GraphiQL). Unset — as on `make start`, which strangers may reach — it
+   * is neither.
+   */
+  NODE_ENV: z.string().optional(),
   /** Where visitors reach Kesher; share links are built on it. Defaults to http://localhost:PORT. */
   PUBLIC_URL: z.string().url().optional(),
   /** HMAC key for session tokens (≥ 32 characters). Required in production; generated and kept under DATA_DIR otherwise. */
