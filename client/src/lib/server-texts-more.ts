@@ -23,6 +23,8 @@ const DRIVE_TEXTS: Record<string, string> = {
   'WhatsApp needs a paid plan. Upgrade on the pricing page to use it.': 'WhatsApp דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
   'Instagram needs a paid plan. Upgrade on the pricing page to use it.': 'אינסטגרם דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
   'Scheduled recrawl needs a paid plan. Upgrade on the pricing page to use it.': 'סריקה חוזרת מתוזמנת דורשת תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בה.',
+  'Paused: your plan no longer includes scheduled recrawl, so the site is not crawled again on schedule. Upgrade on the pricing page, then save the crawl interval again to resume.':
+    'מושהה: התוכנית שלכם כבר לא כוללת סריקה חוזרת מתוזמנת, ולכן האתר לא נסרק שוב לפי התזמון. שדרגו בעמוד המחירים ושמרו שוב את תדירות הסריקה כדי לחדש.',
 };
 
 const INTEGRATION_TEXTS: Record<string, string> = {
@@ -47,6 +49,12 @@ const INTEGRATION_TEXTS: Record<string, string> = {
   'Instagram Account ID must be digits': 'מזהה חשבון האינסטגרם חייב להכיל ספרות בלבד',
   'Message content cannot be empty': 'ההודעה לא יכולה להיות ריקה',
   'Message too long (max 4000 characters)': 'ההודעה ארוכה מדי (עד 4000 תווים)',
+  'Paused: your plan no longer includes Telegram, so the assistant does not answer there. Upgrade on the pricing page to resume.':
+    'מושהה: התוכנית שלכם כבר לא כוללת את טלגרם, ולכן העוזר לא עונה שם. שדרגו בעמוד המחירים כדי לחדש.',
+  'Paused: your plan no longer includes WhatsApp, so the assistant does not answer there. Upgrade on the pricing page to resume.':
+    'מושהה: התוכנית שלכם כבר לא כוללת את WhatsApp, ולכן העוזר לא עונה שם. שדרגו בעמוד המחירים כדי לחדש.',
+  'Paused: your plan no longer includes Instagram, so the assistant does not answer there. Upgrade on the pricing page to resume.':
+    'מושהה: התוכנית שלכם כבר לא כוללת את אינסטגרם, ולכן העוזר לא עונה שם. שדרגו בעמוד המחירים כדי לחדש.',
 };
 
 const VERBS: Record<string, string> = { create: 'יצירת', update: 'עדכון', delete: 'מחיקת' };

@@ -19,7 +19,22 @@ export const integrationMessages = {
   takeOverFirst: 'Take over this conversation before replying in it.',
   takenOver: 'The owner has taken over this conversation; the assistant does not answer it until it is handed back.',
   notACustomerThread: 'Only a customer\'s conversation (widget, share link or a channel) can be taken over.',
+  /** A connected channel the owner's plan no longer includes (cancelled, unpaid): kept, but not answered. */
+  paused: {
+    telegram: 'Paused: your plan no longer includes Telegram, so the assistant does not answer there. Upgrade on the pricing page to resume.',
+    whatsapp: 'Paused: your plan no longer includes WhatsApp, so the assistant does not answer there. Upgrade on the pricing page to resume.',
+    instagram: 'Paused: your plan no longer includes Instagram, so the assistant does not answer there. Upgrade on the pricing page to resume.',
+  },
 } as const;
+
+/**
+ * Whether a connected channel is answered now: `paused` while the owner's plan does not include it (the
+ * connection is kept and answering resumes with the plan), with `status_reason` saying why.
+ */
+const ChannelStatusFields = {
+  status: z.enum(['active', 'paused']),
+  status_reason: z.string().nullable(),
+};
 
 const trimmed = (message: string) => z.string({ error: message }).trim().min(1, message).max(4096, message);
 const optionalText = z.string().trim().max(256).optional().nullable().transform((value) => (value ? value : null));
@@ -36,6 +51,7 @@ export const TelegramIntegrationSchema = z.object({
   bot_token_masked: z.string(),
   webhook_url: z.string(),
   connected_at: z.number().int(),
+  ...ChannelStatusFields,
 });
 export type TelegramIntegrationDto = z.infer<typeof TelegramIntegrationSchema>;
 
@@ -69,6 +85,7 @@ export const WhatsAppIntegrationSchema = z.object({
   business_account_id: z.string().nullable(),
   access_token_masked: z.string(),
   connected_at: z.number().int(),
+  ...ChannelStatusFields,
 });
 export type WhatsAppIntegrationDto = z.infer<typeof WhatsAppIntegrationSchema>;
 
@@ -92,6 +109,7 @@ export const InstagramIntegrationSchema = z.object({
   page_id: z.string().nullable(),
   page_access_token_masked: z.string(),
   connected_at: z.number().int(),
+  ...ChannelStatusFields,
 });
 export type InstagramIntegrationDto = z.infer<typeof InstagramIntegrationSchema>;
 

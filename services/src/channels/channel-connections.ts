@@ -11,7 +11,7 @@ import type { ChannelQueries, IntegrationRow } from '@kesher/projections/channel
 import { ApiError } from '../api/api-error.js';
 import { channelStreams } from '../domain/channel-integration/channel-streams.js';
 import { channelIntegrationDecider } from '../domain/channel-integration/channel-integration.decider.js';
-import { requireFeature } from '../plans/feature-gates.js';
+import { featureAllowed, requireFeature } from '../plans/feature-gates.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
@@ -55,9 +55,16 @@ const newWebhookSecret = () => randomBytes(32).toString('base64url');
 export function createChannelConnections(deps: ChannelConnectionsDeps) {
   const webhookUrl = (kind: ChannelKind, integrationId: string) => `${deps.publicUrl}${webhookPath(kind, integrationId)}`;
 
-  function toDto(row: IntegrationRow): TelegramIntegrationDto | WhatsAppIntegrationDto | InstagramIntegrationDto {
+  /** `paused`: the owner's plan no longer includes the channel, so the worker does not answer it (see channelAnswered). */
+  function toDto(row: IntegrationRow, paused: boolean): TelegramIntegrationDto | WhatsAppIntegrationDto | InstagramIntegrationDto {
     const masked = maskSecret(row.token_last4, { tailOnly: true });
-    const common = { is_active: row.active, webhook_url: webhookUrl(row.kind, row.integration_id), connected_at: row.connected_at };
+    const common = {
+      is_active: row.active,
+      webhook_url: webhookUrl(row.kind, row.integration_id),
+      connected_at: row.connected_at,
+      status: paused ? ('paused' as const) : ('active' as const),
+      status_reason: paused ? integrationMessages.paused[row.kind] : null,
+    };
     const account = row.account;
     switch (account.kind) {
       case 'telegram':
@@ -140,11 +147,12 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
       }
       if (appended) await deps.awaitReadModels(appended.position, ['ChannelConnected']);
       if (before.state.status === 'connected') deps.onEnded?.(before.state.integration.integrationId);
-      return toDto(await current(ownerId, assistant, kind));
+      return toDto(await current(ownerId, assistant, kind), false);
     },
 
     async read(ownerId: string, assistant: AssistantRow, kind: ChannelKind) {
-      return toDto(await current(ownerId, assistant, kind));
+      const [row, plan] = await Promise.all([current(ownerId, assistant, kind), deps.planOf(ownerId)]);
+      return toDto(row, !featureAllowed(plan, kind));
     },
 
     async disconnect(context: CommandContext, ownerId: string, assistant: AssistantRow, kind: ChannelKind) {

@@ -13,6 +13,7 @@ import { createChannelSecrets } from '../channels/channel-secrets.js';
 import { createChatFloodLimit } from '../channels/chat-flood-limit.js';
 import { createInboundRecorder } from '../channels/inbound-recorder.js';
 import { cachedIntegrations } from '../channels/integration-cache.js';
+import { featureAllowed } from '../plans/feature-gates.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 import { createSecretBox } from '../platform/secrets/secret-box.js';
@@ -72,12 +73,12 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
 }
 
 /** The channels worker (customers' messages in, answers out), for composeWorkers. */
-export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { inbound: string; outbound: string } }) {
+export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { inbound: string; outbound: string }; planOf?: PlanOf }) {
   const { platform } = wiring;
   const config = platform.config;
   const parts = channelParts(platform);
   const assistants = assistantQueries(platform.sql);
-  const planOf = livePlanBook(platform);
+  const planOf = wiring.planOf ?? livePlanBook(platform);
   const usage = usageQueries(platform.sql);
   return createChannelsWorker({
     bus: platform.bus,
@@ -97,6 +98,8 @@ export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { 
       const [plan, used] = await Promise.all([planOf(ownerId), usage.messagesInMonth(ownerId, usageMonth(new Date()))]);
       return { allowed: used < plan.limits.max_messages_per_month, limit: plan.limits.max_messages_per_month };
     },
+    // The same gate as connecting (plans/feature-gates.ts), asked again for every customer's message.
+    planIncludes: async (ownerId, kind) => featureAllowed(await planOf(ownerId), kind),
     runDeadlineSeconds: config.RUN_DEADLINE_SECONDS,
     groupIds: wiring.groupIds,
     log: (entry, message) => console.warn(message, JSON.stringify(entry)),

@@ -17,6 +17,7 @@ import { chooseAnswerProvider } from '../chat/choose-provider.js';
 import type { AnswerProvider } from '../chat/answer-provider.port.js';
 import { createAssistantErasure } from '../domain/assistant/assistant-erasure.js';
 import { createPlanAllowances } from '../plans/plan-allowances.js';
+import type { PlanOf } from '../plans/plan-book.js';
 import { livePlanBook } from '../billing/compose-billing.js';
 import { createAssistantErasureWorker } from '../workers/assistant-erasure/assistant-erasure.worker.js';
 import { composeCrawlerWorkers } from './compose-crawler.js';
@@ -39,6 +40,8 @@ export async function composeWorkers(
     runStreams?: LiveAnswers;
     /** false: no recrawl timer in this process (tests drive `crawler.scheduler.tick()`). */
     recrawlScheduler?: boolean;
+    /** The plan the channels worker answers by; the billing read model's (livePlanBook) unless a test gives its own. */
+    channelsPlanOf?: PlanOf;
   } = {},
 ) {
   const blobs: BlobStore = await createSqlBlobStore({ sql: platform.sql });
@@ -116,7 +119,7 @@ export async function composeWorkers(
     onError: (error) => console.error('ai-runner', error),
   });
   // Customers' Telegram, WhatsApp and Instagram messages in, the answers out through the same channel.
-  const channels = composeChannelsWorker({ platform, groupIds: { inbound: `channels-inbound${suffix}`, outbound: `channels-outbound${suffix}` } });
+  const channels = composeChannelsWorker({ platform, groupIds: { inbound: `channels-inbound${suffix}`, outbound: `channels-outbound${suffix}` }, planOf: options.channelsPlanOf });
   // Finishes a deleted assistant's erasure if the API died before it did (idempotent otherwise).
   const threads = threadQueries(platform.sql);
   const assistantErasure = createAssistantErasureWorker({

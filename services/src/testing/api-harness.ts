@@ -78,6 +78,8 @@ export async function createApiHarness(
   // each test database's workers out of the others' groups, so every Kafka suite checks that it does.
   const workers = await composeWorkers(workersPlatform, {
     answerProvider: options.answerProvider,
+    // A test's own plans reach the channels worker too, which checks the plan for every customer's message.
+    channelsPlanOf: options.planOf,
     ...(split ? { runStreams: chooseRunStreams(workersPlatform.sql, 'split') } : {}),
   });
   await workers.start();

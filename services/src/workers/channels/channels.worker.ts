@@ -47,6 +47,12 @@ export interface ChannelsWorkerDeps {
    * over it, the message is not recorded and the customer is told, as a visitor of the web chat is.
    */
   monthlyQuota?: (ownerId: string) => Promise<{ allowed: boolean; limit: number }>;
+  /**
+   * Whether the owner's plan includes the channel now. Asked for every message, not only when connecting:
+   * a subscription cancelled or unpaid since then pauses the channel — the customer's message is neither
+   * answered nor counted — until the plan includes it again (the owner sees it paused on Integrations).
+   */
+  planIncludes?: (ownerId: string, kind: ChannelKind) => Promise<boolean>;
   runDeadlineSeconds: number;
   groupIds?: { inbound: string; outbound: string };
   concurrency?: number;
@@ -149,13 +155,15 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
 
   async function receive(trigger: RecordedEvent, received: ChannelMessageReceived) {
     const where = { integrationId: received.integrationId, kind: received.kind, chatId: received.chatId };
-    const [integration, assistant, quota] = await Promise.all([
+    const [integration, assistant, quota, included] = await Promise.all([
       liveIntegration(received.assistantId, received.kind, received.integrationId),
       deps.findAssistant(received.assistantId),
       deps.monthlyQuota?.(received.ownerId),
+      deps.planIncludes?.(received.ownerId, received.kind),
     ]);
     if (!integration) return log(where, 'channel message ignored: the integration is disconnected');
     if (!assistant) return log(where, 'channel message ignored: the assistant no longer exists');
+    if (included === false) return log(where, "channel message not answered: the owner's plan no longer includes this channel (paused)");
     if (quota && !quota.allowed) {
       log(where, 'channel message refused: the plan\'s monthly message limit is reached');
       return sendOnce(trigger, `limit_${keyed(`limit|${trigger.streamId}`).slice(0, 32)}`, null, integration, received.chatId, chatMessages.monthlyLimitReached(quota.limit), 'assistant');

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { useAssistants } from '@/features/assistants/api/get-assistants';
 import { paths } from '@/lib/paths';
+import { serverText } from '@/lib/server-texts';
 import { notify } from '@/lib/toast-store';
 import { type Channel, useInstagram, useTelegram, useWhatsApp } from '../api/integrations';
 import { CHANNELS, type ChannelEntry } from '../channel-catalogue';
@@ -15,8 +16,10 @@ import { ChannelModal, type Connected } from './channel-modal';
 const ASSISTANT_KEY = 'integrations_assistant_id';
 
 function IntegrationCard({ entry, connected, onOpen }: { entry: ChannelEntry; connected: Connected | null; onOpen: () => void }) {
-  const { t } = useTranslation('integrations');
+  const { t, i18n } = useTranslation('integrations');
   const name = t(entry.id);
+  // Paused: connected, but the owner's plan no longer includes the channel, so nobody is answered there.
+  const paused = connected?.data.status === 'paused';
   return (
     <li className="card integration-card">
       <div className="integration-card-head">
@@ -24,12 +27,21 @@ function IntegrationCard({ entry, connected, onOpen }: { entry: ChannelEntry; co
         {connected ? (
           <span className="integration-badges">
             <span className="badge badge-ready">{t('connected')}</span>
-            <span className={`badge ${connected.data.is_active ? 'badge-ready' : 'badge-failed'}`}>{connected.data.is_active ? t('active') : t('inactive')}</span>
+            {paused ? (
+              <span className="badge badge-failed">{t('paused')}</span>
+            ) : (
+              <span className={`badge ${connected.data.is_active ? 'badge-ready' : 'badge-failed'}`}>{connected.data.is_active ? t('active') : t('inactive')}</span>
+            )}
           </span>
         ) : entry.comingSoon ? (
           <span className="badge">{t('comingSoon')}</span>
         ) : null}
       </div>
+      {paused && connected.data.status_reason ? (
+        <p className="banner banner-error" role="status">
+          {serverText(connected.data.status_reason, i18n.language as 'en' | 'he')} <Link to={paths.pricing}>{t('seePlans')}</Link>
+        </p>
+      ) : null}
       <p className="muted">{t(`${entry.id}Description`)}</p>
       <Button variant={connected ? 'secondary' : 'primary'} onClick={onOpen} aria-label={`${connected ? t('configure') : t('connect')} ${name}`}>
         {connected ? t('configure') : t('connect')}

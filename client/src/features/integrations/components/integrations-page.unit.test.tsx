@@ -8,8 +8,8 @@ import { IntegrationsPage } from './integrations-page';
 
 const json = jsonResponse;
 const assistant = sampleAssistant;
-const whatsapp = { phone_number: '+972 50-000-0000', business_name: 'Crumb', is_active: true, webhook_url: 'https://kesher.test/api/v1/webhooks/whatsapp/1', webhook_verify_token: 'verify-abc', phone_number_id: '1055', business_account_id: null, access_token_masked: '********9xYz', connected_at: 1 };
-const telegram = { is_active: true, bot_username: 'crumb_bot', bot_token_masked: '********AbCd', webhook_url: 'https://kesher.test/api/v1/webhooks/telegram/1', connected_at: 1 };
+const whatsapp = { phone_number: '+972 50-000-0000', business_name: 'Crumb', is_active: true, webhook_url: 'https://kesher.test/api/v1/webhooks/whatsapp/1', webhook_verify_token: 'verify-abc', phone_number_id: '1055', business_account_id: null, access_token_masked: '********9xYz', connected_at: 1, status: 'active', status_reason: null };
+const telegram = { is_active: true, bot_username: 'crumb_bot', bot_token_masked: '********AbCd', webhook_url: 'https://kesher.test/api/v1/webhooks/telegram/1', connected_at: 1, status: 'active', status_reason: null };
 
 const stubApi = (routes: Parameters<typeof stubApiWith>[0]) => stubApiWith(routes, () => json({ detail: 'Telegram integration not found' }, 404));
 
@@ -34,6 +34,21 @@ describe('IntegrationsPage', () => {
     fireEvent.change(screen.getByPlaceholderText('Search integrations'), { target: { value: 'tele' } });
     expect(screen.getByRole('heading', { name: 'Telegram' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Instagram' })).toBeNull();
+  });
+
+  it('shows a channel the plan no longer includes as paused, with the server\'s reason and the way to the plans', async () => {
+    const reason = 'Paused: your plan no longer includes Telegram, so the assistant does not answer there. Upgrade on the pricing page to resume.';
+    stubApi({
+      'GET /assistants/': () => json([assistant(1, 'Shop helper')]),
+      'GET /assistants/1/telegram': () => json({ ...telegram, status: 'paused', status_reason: reason }),
+    });
+    renderWithProviders(<IntegrationsPage />);
+    expect(await screen.findByText('Connected: 1')).toBeInTheDocument();
+    const connected = screen.getByRole('heading', { name: 'Connected Integrations' }).nextElementSibling as HTMLElement;
+    expect(within(connected).getByText('Paused')).toBeInTheDocument();
+    expect(within(connected).queryByText('Active')).toBeNull();
+    expect(within(connected).getByRole('status')).toHaveTextContent(reason);
+    expect(within(connected).getByRole('link', { name: 'See plans' })).toHaveAttribute('href', '/pricing');
   });
 
   it('connects Telegram: the token is required, a refusal says why, and a success is remembered', async () => {

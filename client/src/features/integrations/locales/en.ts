@@ -16,6 +16,8 @@ export const en = {
   connected: 'Connected',
   active: 'Active',
   inactive: 'Inactive',
+  paused: 'Paused',
+  seePlans: 'See plans',
   connect: 'Connect',
   configure: 'Configure',
   disconnect: 'Disconnect',

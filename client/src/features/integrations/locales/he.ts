@@ -18,6 +18,8 @@ export const he: IntegrationsLocale = {
   connected: 'מחובר',
   active: 'פעיל',
   inactive: 'לא פעיל',
+  paused: 'מושהה',
+  seePlans: 'לתוכניות',
   connect: 'חיבור',
   configure: 'הגדרות',
   disconnect: 'ניתוק',

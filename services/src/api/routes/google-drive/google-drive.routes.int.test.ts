@@ -138,6 +138,22 @@ describe.skipIf(!gate.available)(`Google Drive import${gate.available ? '' : ` (
     expect((await harness.platform.sql.query(`SELECT 1 FROM drive_connections WHERE owner_id = $1`, [victim.accountId])).rows).toHaveLength(1);
   });
 
+  it('refuses a Drive import once the plan has ended, with the gate\'s text, and keeps nothing', async () => {
+    const lapsed = await harness.owner();
+    await upgrade(lapsed.authorization);
+    const shop = (await post('/assistants/', { name: 'Kiosk', description: 'd', instructions: 'i' }, lapsed.authorization)).json<{ assistant_id: number }>().assistant_id;
+    const token = (await connect(lapsed.authorization, shop)).searchParams.get('google_drive_token')!;
+    expect((await post('/google-drive/files/list', { access_token: token, query: '' }, lapsed.authorization)).statusCode).toBe(200);
+    const cancelled = await post('/subscriptions/cancel', { immediately: true }, lapsed.authorization);
+    expect(cancelled.json<{ tier: string }>().tier).toBe('FREE');
+    const refused = await post('/google-drive/files/import', { assistant_id: shop, access_token: token, files: [{ id: 'notes-md' }] }, lapsed.authorization);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<{ detail: string }>().detail).toBe('Google Drive needs a paid plan. Upgrade on the pricing page to use it.');
+    expect((await post('/google-drive/files/import-multiple', { assistant_id: shop, access_token: token, file_ids: ['notes-md'] }, lapsed.authorization)).statusCode).toBe(403);
+    const files = await harness.app.inject({ method: 'GET', url: `/api/v1/assistants/${shop}/files`, headers: { authorization: lapsed.authorization } });
+    expect(files.json()).toEqual([]);
+  });
+
   it('refuses a forged or replayed state, and says so on the client’s return page', async () => {
     const forged = await harness.app.inject({ method: 'GET', url: '/api/v1/google-drive/auth/callback?code=4/whatever&state=not-ours' });
     expect(new URL(forged.headers.location as string).searchParams.get('google_drive_error')).toBe('invalid_state');
