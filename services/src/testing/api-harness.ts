@@ -115,8 +115,8 @@ export async function createApiHarness(
       if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
       const body = response.json() as { access_token: string; user: { uid: string } };
       if (options.verified) {
-        const token = await waitUntil(() => outboxLink(join(dataDir, 'outbox'), email.toLowerCase(), '/verify-email'), { what: `the verification mail to ${email}` });
-        const verified = await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token: token.searchParams.get('token') } });
+        const link = await waitUntil(() => outboxLink(join(dataDir, 'outbox'), email.toLowerCase(), '/verify-email'), { what: `the verification mail to ${email}` });
+        const verified = await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token: link?.searchParams.get('token') } });
         if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.statusCode} ${verified.body}`);
       }
       return { authorization: `Bearer ${body.access_token}`, accountId: body.user.uid, email };
