@@ -1,6 +1,7 @@
 export * from './events/envelope.js';
 export * from './events/account.events.js';
 export * from './events/assistant.events.js';
+export * from './events/storage.events.js';
 export * from './events/knowledge.events.js';
 export * from './events/thread.events.js';
 export * from './events/channel.events.js';

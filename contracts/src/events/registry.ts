@@ -62,6 +62,7 @@ import {
   ShareTokenGeneratedSchema,
   ShareTokenRevokedSchema,
 } from './assistant.events.js';
+import { StorageHeldSchema, StorageReleasedSchema } from './storage.events.js';
 import {
   KnowledgeFileDeletedSchema,
   KnowledgeFileIngestedSchema,
@@ -117,6 +118,8 @@ export const eventDefinitions = {
   AssistantSlotFreed: { version: 1, schema: AssistantSlotFreedSchema },
   KnowledgeFileSlotTaken: { version: 1, schema: KnowledgeFileSlotTakenSchema },
   KnowledgeFileSlotFreed: { version: 1, schema: KnowledgeFileSlotFreedSchema },
+  StorageHeld: { version: 1, schema: StorageHeldSchema },
+  StorageReleased: { version: 1, schema: StorageReleasedSchema },
   KnowledgeFileUploaded: { version: 1, schema: KnowledgeFileUploadedSchema },
   KnowledgeFileIngested: { version: 1, schema: KnowledgeFileIngestedSchema },
   KnowledgeFileIngestionFailed: { version: 1, schema: KnowledgeFileIngestionFailedSchema },

@@ -4,6 +4,8 @@ export const streamIds = {
   assistant: (id: string) => `assistant-${id}`,
   /** The slots an owner's assistants hold against the plan's max_assistants (one stream per owner). */
   assistantSlots: (ownerId: string) => `assistantslots-${ownerId}`,
+  /** The knowledge storage an owner's uploads in flight hold against the plan's max_storage_mb (one stream per owner). */
+  storageHolds: (ownerId: string) => `storageholds-${ownerId}`,
   knowledgeFile: (id: string) => `knowledgefile-${id}`,
   /** A conversation: its messages, runs and feedback (runs are short-lived; a thread stays small). */
   thread: (id: string) => `thread-${id}`,

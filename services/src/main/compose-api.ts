@@ -34,6 +34,7 @@ import type { PlanOf } from '../plans/plan-book.js';
 import { composeDriveApi } from './compose-drive.js';
 import { billingVersion, composeBilling, subscriptionLookup } from '../billing/compose-billing.js';
 import { createStorageLimit } from '../plans/storage-limit.js';
+import { createStorageHolds } from '../plans/storage-holds.js';
 import { composeAutomationApi } from './compose-automation.js';
 
 export interface ApiWiring {
@@ -133,6 +134,11 @@ export async function composeApi(wiring: ApiWiring) {
     storageLimitBytes: config.KNOWLEDGE_STORAGE_LIMIT_BYTES,
     storageLimitOf: createStorageLimit({ planOf, config }),
     allowances,
+    storage: createStorageHolds({
+      handle: platform.handle,
+      eventStore: platform.eventStore,
+      counts: { storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), isListed: async (ownerId, fileId) => (await wiring.knowledge.getFile(ownerId, fileId)) !== undefined },
+    }),
     limitViolations: analytics.limitViolations,
   };
   const googleDrive = composeDriveApi({ config, sql: platform.sql, planOf, files, publicUrl, clock });

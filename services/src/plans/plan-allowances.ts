@@ -38,6 +38,28 @@ export interface PlanAllowances {
   releaseFiles(context: CommandContext, assistantId: string, fileIds: readonly string[]): Promise<void>;
 }
 
+/**
+ * Whether a slot's holder is alive; a holder that never came to be is abandoned here (see above): its
+ * stream is tombstoned, so a create still in flight for it fails instead of completing over the limit.
+ */
+async function holderAlive(eventStore: EventStore, streamId: string, alive: (events: number) => Promise<boolean>): Promise<boolean> {
+  try {
+    const events = (await eventStore.readStream(streamId, { maxCount: 1 })).length;
+    if (events > 0) return await alive(events);
+    await eventStore.deleteStream(streamId, { expectedRevision: 'no_stream' });
+    return false;
+  } catch (error) {
+    if (error instanceof StreamDeletedError) return false;
+    // Created between our read and the tombstone: it lives.
+    if (error instanceof WrongExpectedVersionError) return true;
+    throw error;
+  }
+}
+
+/** Whether the knowledge file holding a slot (or storage, storage-holds.ts) is alive: recorded and not deleted, or still to be recorded. */
+export const knowledgeFileAlive = (eventStore: EventStore, fileId: string) =>
+  holderAlive(eventStore, streamIds.knowledgeFile(fileId), async () => (await aggregateStream(eventStore, knowledgeFileDecider, streamIds.knowledgeFile(fileId))).state.status !== 'deleted');
+
 /** Twenty creates at once conflict up to nineteen times on the owner's stream: more tries than one handle() makes. */
 const CONFLICT_ROUNDS = 8;
 /** Holders checked at once when the slots are full (each is one stream read). */
@@ -56,21 +78,6 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
 
   const fold = async <State, Event extends KesherEvent>(decider: Fold<State, Event>, streamId: string): Promise<State> => (await aggregateStream(deps.eventStore, decider, streamId)).state;
 
-  /** Whether a slot's holder is alive; a holder that never came to be is abandoned here (see above). */
-  async function holderAlive(streamId: string, alive: (events: number) => Promise<boolean>): Promise<boolean> {
-    try {
-      const events = (await deps.eventStore.readStream(streamId, { maxCount: 1 })).length;
-      if (events > 0) return await alive(events);
-      await deps.eventStore.deleteStream(streamId, { expectedRevision: 'no_stream' });
-      return false;
-    } catch (error) {
-      if (error instanceof StreamDeletedError) return false;
-      // Created between our read and the tombstone: it lives.
-      if (error instanceof WrongExpectedVersionError) return true;
-      throw error;
-    }
-  }
-
   async function deadHolders(ids: readonly string[], isAlive: (id: string) => Promise<boolean>): Promise<string[]> {
     const dead: string[] = [];
     for (let i = 0; i < ids.length; i += CHECK_CONCURRENCY) {
@@ -82,9 +89,8 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
   }
 
   const assistantAlive = (assistantId: string) =>
-    holderAlive(streamIds.assistant(assistantId), async () => (await fold(assistantDecider, streamIds.assistant(assistantId))).status === 'active');
-  const fileAlive = (fileId: string) =>
-    holderAlive(streamIds.knowledgeFile(fileId), async () => (await fold(knowledgeFileDecider, streamIds.knowledgeFile(fileId))).status !== 'deleted');
+    holderAlive(deps.eventStore, streamIds.assistant(assistantId), async () => (await fold(assistantDecider, streamIds.assistant(assistantId))).status === 'active');
+  const fileAlive = (fileId: string) => knowledgeFileAlive(deps.eventStore, fileId);
 
   /**
    * Runs `take`; at the limit, frees the slots of holders that are gone and tries once more. A final

@@ -24,6 +24,7 @@ import { uploadedFileName } from '../../../knowledge/ingest/upload-filename.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { createFileIntake } from './file-intake.js';
 import type { StorageLimitOf } from '../../../plans/storage-limit.js';
+import type { StorageHolds } from '../../../plans/storage-holds.js';
 import { commandContext, createCommandRunner } from '../../command-runner.js';
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 
@@ -63,6 +64,8 @@ export interface FileRoutesDeps {
   storageLimitOf?: StorageLimitOf;
   /** The plan's max_files per assistant, held as slots on the assistant's stream. */
   allowances: Pick<PlanAllowances, 'reserveFile' | 'releaseFiles'>;
+  /** The owner's storage, held by each upload until the read model counts its file (the storage limit, race-free). */
+  storage: StorageHolds;
   /** Where a refusal by the storage limit is recorded (analytics). */
   limitViolations?: LimitViolations;
 }
