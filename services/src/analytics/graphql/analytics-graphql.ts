@@ -36,7 +36,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { createRequire } from 'node:module';
 import { GraphQLError, type ValidationRule } from 'graphql';
 import fastJson from 'fast-json-stringify';
-import mercurius, { defaultErrorFormatter, ErrorWithProps } from 'mercurius';
+import mercurius from 'mercurius';
 import { z } from 'zod';
 import type { ClosableSocket } from '../../identity/live-sockets.js';
 import { DomainError } from '../../platform/commands/decider.js';
@@ -222,7 +222,7 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
 type Args = Record<string, unknown> & { owner_id?: string | null };
 
 /** A refusal before GraphQL runs, with its HTTP status (mercurius answers it in GraphQL's error shape). */
-const refusal = (message: string, code: string, status: number) => new ErrorWithProps(message, { code }, status);
+const refusal = (message: string, code: string, status: number) => new mercurius.ErrorWithProps(message, { code }, status);
 
 /** The document's shape (see query-shape.guard.ts), its errors as 400s. */
 function shapeChecked(source: string) {
@@ -350,7 +350,7 @@ export const analyticsGraphqlPlugin =
       graphiql: true,
       validationRules: limitRules,
       errorFormatter: (execution, context) => {
-        const formatted = defaultErrorFormatter(execution, context);
+        const formatted = mercurius.defaultErrorFormatter(execution, context);
         // mercurius takes a refusal's status only when it has one reason, and answers 200 to a document
         // refused for several (too deep for two rules, say): refused is refused, whatever the count.
         const refused = execution.data ? undefined : execution.errors.map((error) => (error.originalError as { statusCode?: unknown } | undefined)?.statusCode).find((status) => typeof status === 'number' && status >= 400);
