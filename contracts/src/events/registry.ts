@@ -19,6 +19,7 @@ import {
   CrawledPageToggledSchema,
   CrawlerConfigDeletedSchema,
   CrawlerConfiguredSchema,
+  CrawlerSchedulePausedSchema,
   CrawlerConfigUpdatedSchema,
 } from './crawler-site.events.js';
 import { LimitViolatedSchema, QueryTrackedSchema } from './analytics.events.js';
@@ -157,6 +158,7 @@ export const eventDefinitions = {
   CrawlerConfigured: { version: 1, schema: CrawlerConfiguredSchema },
   CrawlerConfigUpdated: { version: 1, schema: CrawlerConfigUpdatedSchema },
   CrawlerConfigDeleted: { version: 1, schema: CrawlerConfigDeletedSchema },
+  CrawlerSchedulePaused: { version: 1, schema: CrawlerSchedulePausedSchema },
   CrawledPageCommitted: { version: 1, schema: CrawledPageCommittedSchema },
   CrawledPageToggled: { version: 1, schema: CrawledPageToggledSchema },
   CrawledPagesDeleted: { version: 1, schema: CrawledPagesDeletedSchema },

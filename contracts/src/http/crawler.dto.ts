@@ -80,6 +80,8 @@ export const CrawlerConfigSchema = z.object({
   /** Pages of the site in the assistant's knowledge. */
   files_count: z.number().int(),
   next_crawl_at: z.string().nullable(),
+  /** Why the schedule is paused (the plan no longer includes scheduled recrawl); null while it runs or there is none. */
+  schedule_paused_reason: z.string().nullable(),
   last_crawl_id: z.string().nullable(),
   last_crawl_status: CrawlStatusSchema.nullable(),
   created_at: z.string(),

@@ -51,6 +51,8 @@ export const crawlerMessages = {
   /** fetch-single-url with no scan of that site to add the page to. */
   scanFirst: 'Scan the website first, then add a missing page to its results.',
   pageAdded: 'Page added.',
+  /** A scheduled recrawl came due after the owner's plan stopped including it (spec part 2 §6: auto-sync needs a paid tier). */
+  schedulePaused: 'Paused: your plan no longer includes scheduled recrawl, so the site is not crawled again on schedule. Upgrade on the pricing page, then save the crawl interval again to resume.',
   deleted: (count: number) => `Deleted ${count} URL(s).`,
   committed: (count: number) => `${count} page${count === 1 ? '' : 's'} added to the assistant's knowledge.`,
 } as const;

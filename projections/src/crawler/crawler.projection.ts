@@ -7,6 +7,7 @@ import type {
   CrawlerConfigDeleted,
   CrawlerConfigured,
   CrawlerConfigUpdated,
+  CrawlerSchedulePaused,
   CrawlFailed,
   CrawlPagesLinked,
   CrawlRequested,
@@ -176,7 +177,8 @@ async function finished(db: Queryable, crawlId: string, at: string, outcome: { s
   const config = rows[0];
   if (!config) return;
   await db.query(
-    `UPDATE crawler_configs SET last_crawled = CASE WHEN $3 THEN $2::timestamptz ELSE last_crawled END, next_crawl_at = $4 WHERE config_id = $1`,
+    `UPDATE crawler_configs SET last_crawled = CASE WHEN $3 THEN $2::timestamptz ELSE last_crawled END,
+       next_crawl_at = CASE WHEN schedule_paused_reason IS NULL THEN $4::timestamptz END WHERE config_id = $1`,
     [crawl.config_id, at, outcome.status === 'completed', nextCrawlAt(config.crawl_interval, at)],
   );
 }
@@ -190,7 +192,7 @@ async function configured(db: Queryable, event: Event<'CrawlerConfigured', Crawl
      ON CONFLICT (assistant_id) DO UPDATE SET config_id = excluded.config_id, owner_id = excluded.owner_id, website_url = excluded.website_url,
        crawl_interval = excluded.crawl_interval, max_pages = excluded.max_pages, max_depth = excluded.max_depth,
        delete_orphaned_pages = excluded.delete_orphaned_pages, created_at = excluded.created_at, updated_at = excluded.updated_at,
-       next_crawl_at = excluded.next_crawl_at, last_crawled = NULL, last_crawl_id = NULL`,
+       next_crawl_at = excluded.next_crawl_at, last_crawled = NULL, last_crawl_id = NULL, schedule_paused_reason = NULL`,
     [d.configId, d.assistantId, d.ownerId, d.websiteUrl, d.crawlInterval, d.maxPages, d.maxDepth, d.deleteOrphanedPages, at, nextCrawlAt(d.crawlInterval, at)],
   );
 }
@@ -207,12 +209,14 @@ async function configUpdated(db: Queryable, event: Event<'CrawlerConfigUpdated',
   const from = new Date(current.last_crawled ?? current.created_at).toISOString();
   // While a crawl runs there is no next one; a new interval counts from the last crawl (or the configuration).
   const running = current.next_crawl_at === null && current.last_crawl_id !== null && changes.crawlInterval === undefined;
+  // A paused schedule stays paused until its interval is saved again (the decider records it then, even unchanged).
   await db.query(
     `UPDATE crawler_configs SET website_url = coalesce($2, website_url), crawl_interval = $3, max_pages = coalesce($4, max_pages),
        max_depth = coalesce($5, max_depth), delete_orphaned_pages = coalesce($6, delete_orphaned_pages), updated_at = $7,
-       next_crawl_at = CASE WHEN $9 THEN next_crawl_at ELSE $8::timestamptz END
+       next_crawl_at = CASE WHEN $9 OR (schedule_paused_reason IS NOT NULL AND NOT $10) THEN next_crawl_at ELSE $8::timestamptz END,
+       schedule_paused_reason = CASE WHEN $10 THEN NULL ELSE schedule_paused_reason END
      WHERE config_id = $1`,
-    [configId, changes.websiteUrl ?? null, interval, changes.maxPages ?? null, changes.maxDepth ?? null, changes.deleteOrphanedPages ?? null, event.metadata.timestamp, nextCrawlAt(interval, from), running],
+    [configId, changes.websiteUrl ?? null, interval, changes.maxPages ?? null, changes.maxDepth ?? null, changes.deleteOrphanedPages ?? null, event.metadata.timestamp, nextCrawlAt(interval, from), running, changes.crawlInterval !== undefined],
   );
 }
 
@@ -254,7 +258,7 @@ export const crawlerProjection: Projection = {
   version: 2,
   eventTypes: [
     'CrawlRequested', 'CrawlRobotsRead', 'PageDiscovered', 'PagesDiscovered', 'PageFetched', 'PageFailed', 'PageSkipped', 'PageScored', 'CrawlCompleted', 'CrawlFailed', 'CrawlPagesLinked',
-    'CrawlerConfigured', 'CrawlerConfigUpdated', 'CrawlerConfigDeleted', 'CrawledPageCommitted', 'CrawledPageToggled', 'CrawledPagesDeleted',
+    'CrawlerConfigured', 'CrawlerConfigUpdated', 'CrawlerConfigDeleted', 'CrawlerSchedulePaused', 'CrawledPageCommitted', 'CrawledPageToggled', 'CrawledPagesDeleted',
     'KnowledgeFileUploaded', 'KnowledgeFileIngested', 'KnowledgeFileIngestionFailed', 'KnowledgeFileDeleted', 'AssistantDeleted',
   ],
   tables,
@@ -388,6 +392,11 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
       id: '004-crawl-stored-bytes',
       sql: `ALTER TABLE crawls ADD COLUMN IF NOT EXISTS stored_bytes bigint NOT NULL DEFAULT 0;`,
     },
+    {
+      // Why a configuration's schedule is paused (its plan lost scheduled recrawl); null while it runs.
+      id: '005-schedule-paused',
+      sql: `ALTER TABLE crawler_configs ADD COLUMN IF NOT EXISTS schedule_paused_reason text;`,
+    },
   ],
   async apply(db, events) {
     const counters = new Map<string, CrawlCounters>();
@@ -464,6 +473,11 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
         case 'CrawlerConfigUpdated':
           await configUpdated(db, event as Event<'CrawlerConfigUpdated', CrawlerConfigUpdated>);
           break;
+        case 'CrawlerSchedulePaused': {
+          const d = event.data as CrawlerSchedulePaused;
+          await db.query(`UPDATE crawler_configs SET next_crawl_at = NULL, schedule_paused_reason = $2 WHERE config_id = $1`, [d.configId, d.reason]);
+          break;
+        }
         case 'CrawlerConfigDeleted':
           await db.query(`DELETE FROM crawler_configs WHERE config_id = $1`, [(event.data as CrawlerConfigDeleted).configId]);
           break;

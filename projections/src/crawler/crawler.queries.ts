@@ -21,6 +21,8 @@ export interface CrawlerConfigRecord {
   lastCrawled: string | null;
   filesCount: number;
   nextCrawlAt: string | null;
+  /** Why the schedule is paused (the plan lost scheduled recrawl); null while it runs or there is none. */
+  schedulePausedReason: string | null;
   lastCrawlId: string | null;
   lastCrawlStatus: CrawlProgressStatus | null;
   createdAt: string;
@@ -40,6 +42,7 @@ interface ConfigRow {
   last_crawled: Date | string | null;
   files_count: string | number;
   next_crawl_at: Date | string | null;
+  schedule_paused_reason: string | null;
   last_crawl_id: string | null;
   last_crawl_status: CrawlProgressStatus | null;
   created_at: Date | string;
@@ -48,7 +51,7 @@ interface ConfigRow {
 
 const CONFIG_SELECT = `
   SELECT c.config_id, c.assistant_id, a.numeric_id, c.owner_id, c.website_url, c.crawl_interval, c.max_pages, c.max_depth,
-    c.delete_orphaned_pages, c.last_crawled, c.next_crawl_at, c.last_crawl_id, c.created_at, c.updated_at,
+    c.delete_orphaned_pages, c.last_crawled, c.next_crawl_at, c.schedule_paused_reason, c.last_crawl_id, c.created_at, c.updated_at,
     (SELECT count(*) FROM crawled_urls u WHERE u.assistant_id = c.assistant_id AND u.file_id IS NOT NULL) AS files_count,
     (SELECT status FROM crawls k WHERE k.crawl_id = c.last_crawl_id) AS last_crawl_status
   FROM crawler_configs c JOIN assistants a ON a.id = c.assistant_id`;
@@ -66,6 +69,7 @@ const toConfig = (row: ConfigRow): CrawlerConfigRecord => ({
   lastCrawled: iso(row.last_crawled),
   filesCount: Number(row.files_count),
   nextCrawlAt: iso(row.next_crawl_at),
+  schedulePausedReason: row.schedule_paused_reason,
   lastCrawlId: row.last_crawl_id,
   lastCrawlStatus: row.last_crawl_status,
   createdAt: iso(row.created_at)!,

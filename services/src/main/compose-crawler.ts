@@ -105,6 +105,7 @@ export function composeCrawlerWorkers(wiring: {
     handle: platform.handle,
     eventStore: platform.eventStore,
     dueConfigs: (now) => crawler.system.dueConfigs(now),
+    planOf: livePlanBook(platform),
     intervalMs: wiring.scheduler === false ? 0 : platform.config.RECRAWL_CHECK_INTERVAL_MS,
     onError: (error) => console.error('recrawl scheduler', error),
   });

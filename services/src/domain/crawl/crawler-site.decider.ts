@@ -11,7 +11,7 @@ import { DomainError, type Decider, type EventOf } from '../../platform/commands
  * Like the crawl decider, `evolve` updates the page map of the state it is given: every fold starts from
  * a fresh `initialState()`.
  */
-const crawlerSiteEventTypes = ['CrawlerConfigured', 'CrawlerConfigUpdated', 'CrawlerConfigDeleted', 'CrawledPageCommitted', 'CrawledPageToggled', 'CrawledPagesDeleted'] as const;
+const crawlerSiteEventTypes = ['CrawlerConfigured', 'CrawlerConfigUpdated', 'CrawlerConfigDeleted', 'CrawlerSchedulePaused', 'CrawledPageCommitted', 'CrawledPageToggled', 'CrawledPagesDeleted'] as const;
 export type CrawlerSiteEvent = EventOf<(typeof crawlerSiteEventTypes)[number]>;
 
 export interface SitePage extends CrawledPageCommitted {
@@ -24,6 +24,8 @@ export interface CrawlerSiteState {
   assistantId: string | null;
   ownerId: string | null;
   config: (CrawlerSettings & { configId: string }) | null;
+  /** A due recrawl found the plan without scheduled recrawl: no next crawl until the interval is saved again. */
+  schedulePaused: boolean;
   pages: Map<string, SitePage>;
 }
 
@@ -35,6 +37,8 @@ export type CrawlerSiteCommand =
   | { type: 'ConfigureCrawler'; data: { assistantId: string; ownerId: string; configId: string; settings: SettingsInput } }
   | { type: 'UpdateCrawlerConfig'; data: { configId: string; ownerId: string; changes: Partial<SettingsInput> } }
   | { type: 'DeleteCrawlerConfig'; data: { configId: string; ownerId: string } }
+  /** The scheduler: a recrawl came due on a plan that does not include scheduled recrawl. */
+  | { type: 'PauseSchedule'; data: { configId: string; reason: string; dueAt: string } }
   | { type: 'CommitPages'; data: { ownerId: string; pages: readonly PageToCommit[] } }
   | { type: 'TogglePage'; data: { ownerId: string; pageId: string; enabled: boolean; newFileId: string } }
   | { type: 'DeletePages'; data: { ownerId: string; pageIds: readonly string[]; reason: 'owner' | 'orphaned' } };
@@ -44,11 +48,13 @@ const urlNotFound = () => new DomainError('not_found', crawlerMessages.urlNotFou
 
 const settingKeys = ['websiteUrl', 'crawlInterval', 'maxPages', 'maxDepth', 'deleteOrphanedPages'] as const;
 
-function changesFrom(current: CrawlerSettings, wanted: Partial<CrawlerSettings>): Partial<CrawlerSettings> {
+/** What the wanted settings change; saving the interval of a paused schedule resumes it, even unchanged. */
+function changesFrom(current: CrawlerSettings, wanted: Partial<CrawlerSettings>, paused: boolean): Partial<CrawlerSettings> {
   const changes: Partial<CrawlerSettings> = {};
   for (const key of settingKeys) {
     if (wanted[key] !== undefined && wanted[key] !== current[key]) Object.assign(changes, { [key]: wanted[key] });
   }
+  if (paused && wanted.crawlInterval !== undefined) changes.crawlInterval = wanted.crawlInterval;
   return changes;
 }
 
@@ -65,18 +71,22 @@ export function commitNeeded(existing: SitePage | undefined, page: Pick<PageToCo
 
 export const crawlerSiteDecider: Decider<CrawlerSiteState, CrawlerSiteCommand, CrawlerSiteEvent> = {
   eventTypes: crawlerSiteEventTypes,
-  initialState: () => ({ assistantId: null, ownerId: null, config: null, pages: new Map() }),
+  initialState: () => ({ assistantId: null, ownerId: null, config: null, schedulePaused: false, pages: new Map() }),
 
   evolve(state, event) {
     switch (event.type) {
       case 'CrawlerConfigured': {
         const { assistantId, ownerId, configId, ...settings } = event.data;
-        return { ...state, assistantId, ownerId, config: { configId, ...settings } };
+        return { ...state, assistantId, ownerId, config: { configId, ...settings }, schedulePaused: false };
       }
       case 'CrawlerConfigUpdated':
-        return state.config ? { ...state, config: { ...state.config, ...event.data.changes } } : state;
+        return state.config
+          ? { ...state, config: { ...state.config, ...event.data.changes }, schedulePaused: state.schedulePaused && event.data.changes.crawlInterval === undefined }
+          : state;
       case 'CrawlerConfigDeleted':
-        return { ...state, config: null };
+        return { ...state, config: null, schedulePaused: false };
+      case 'CrawlerSchedulePaused':
+        return { ...state, schedulePaused: true };
       case 'CrawledPageCommitted':
         state.pages.set(event.data.pageId, { ...event.data, enabled: true, currentFileId: event.data.fileId });
         return { ...state, assistantId: event.data.assistantId, ownerId: state.ownerId ?? event.data.ownerId };
@@ -100,14 +110,14 @@ export const crawlerSiteDecider: Decider<CrawlerSiteState, CrawlerSiteCommand, C
         const { assistantId, ownerId, configId, settings } = command.data;
         if (!owned(ownerId)) throw configNotFound();
         if (!state.config) return [{ type: 'CrawlerConfigured', data: { assistantId, ownerId, configId, ...settings } }];
-        const changes = changesFrom(state.config, settings);
+        const changes = changesFrom(state.config, settings, state.schedulePaused);
         return Object.keys(changes).length === 0 ? [] : [{ type: 'CrawlerConfigUpdated', data: { assistantId, configId: state.config.configId, changes } }];
       }
 
       case 'UpdateCrawlerConfig': {
         const { configId, ownerId, changes } = command.data;
         if (!state.config || state.config.configId !== configId || !owned(ownerId) || !state.assistantId) throw configNotFound();
-        const changed = changesFrom(state.config, changes);
+        const changed = changesFrom(state.config, changes, state.schedulePaused);
         return Object.keys(changed).length === 0 ? [] : [{ type: 'CrawlerConfigUpdated', data: { assistantId: state.assistantId, configId, changes: changed } }];
       }
 
@@ -115,6 +125,13 @@ export const crawlerSiteDecider: Decider<CrawlerSiteState, CrawlerSiteCommand, C
         const { configId, ownerId } = command.data;
         if (!state.config || state.config.configId !== configId || !owned(ownerId) || !state.assistantId) throw configNotFound();
         return [{ type: 'CrawlerConfigDeleted', data: { assistantId: state.assistantId, configId } }];
+      }
+
+      case 'PauseSchedule': {
+        const { configId, reason, dueAt } = command.data;
+        // Deleted, replaced, already paused or without a schedule since it came due: nothing to pause.
+        if (!state.config || state.config.configId !== configId || !state.assistantId || state.schedulePaused || state.config.crawlInterval === 'none') return [];
+        return [{ type: 'CrawlerSchedulePaused', data: { assistantId: state.assistantId, configId, reason, dueAt } }];
       }
 
       case 'CommitPages': {

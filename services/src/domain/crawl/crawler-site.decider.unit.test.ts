@@ -45,6 +45,28 @@ describe('crawler site decider', () => {
       .then([{ type: 'CrawlerConfigUpdated', data: { assistantId: 'a1', configId: 'cfg1', changes: { crawlInterval: '1w', deleteOrphanedPages: true } } }]);
   });
 
+  it('pauses a due schedule once, keeps it paused through other changes, and resumes it when the interval is saved again', () => {
+    const pause = { type: 'PauseSchedule' as const, data: { configId: 'cfg1', reason: 'Paused.', dueAt: '2026-01-01T04:00:00.000Z' } };
+    const paused: CrawlerSiteEvent = { type: 'CrawlerSchedulePaused', data: { assistantId: 'a1', ...pause.data } };
+    spec.given([configured]).when(pause).then([paused]);
+    spec.given([configured, paused]).when(pause).then([]);
+    spec.given([configured, { type: 'CrawlerConfigUpdated', data: { assistantId: 'a1', configId: 'cfg1', changes: { crawlInterval: 'none' } } }]).when(pause).then([]);
+    spec.given([]).when(pause).then([]);
+    spec
+      .given([configured, paused])
+      .when({ type: 'UpdateCrawlerConfig', data: { configId: 'cfg1', ownerId: 'o1', changes: { maxDepth: 3 } } })
+      .then([{ type: 'CrawlerConfigUpdated', data: { assistantId: 'a1', configId: 'cfg1', changes: { maxDepth: 3 } } }]);
+    spec
+      .given([configured, paused, { type: 'CrawlerConfigUpdated', data: { assistantId: 'a1', configId: 'cfg1', changes: { maxDepth: 3 } } }])
+      .when({ type: 'UpdateCrawlerConfig', data: { configId: 'cfg1', ownerId: 'o1', changes: { crawlInterval: '24h' } } })
+      .then([{ type: 'CrawlerConfigUpdated', data: { assistantId: 'a1', configId: 'cfg1', changes: { crawlInterval: '24h' } } }]);
+    // Running again, the same interval saved is no change.
+    spec
+      .given([configured, paused, { type: 'CrawlerConfigUpdated', data: { assistantId: 'a1', configId: 'cfg1', changes: { crawlInterval: '24h' } } }])
+      .when({ type: 'UpdateCrawlerConfig', data: { configId: 'cfg1', ownerId: 'o1', changes: { crawlInterval: '24h' } } })
+      .then([]);
+  });
+
   it("updates and deletes only the owner's configuration, by its id", () => {
     spec
       .given([configured])

@@ -1,4 +1,6 @@
-import { streamIds } from '@kesher/contracts';
+import { crawlerMessages, streamIds } from '@kesher/contracts';
+import { featureAllowed } from '../../plans/feature-gates.js';
+import type { PlanOf } from '../../plans/plan-book.js';
 import { crawlDecider } from '../../domain/crawl/crawl.decider.js';
 import { crawlerSiteDecider } from '../../domain/crawl/crawler-site.decider.js';
 import { aggregateStream } from '../../platform/commands/aggregate-stream.js';
@@ -17,6 +19,8 @@ export interface RecrawlSchedulerDeps {
   handle: CommandHandler;
   eventStore: EventStore;
   dueConfigs: (now: Date) => Promise<DueCrawl[]>;
+  /** The owner's plan now: a recrawl runs only while it includes scheduled recrawl. */
+  planOf: PlanOf;
   clock?: () => Date;
   /** How often to look for due crawls (default one minute); 0: only when `tick` is called. */
   intervalMs?: number;
@@ -45,6 +49,17 @@ export function createRecrawlScheduler(deps: RecrawlSchedulerDeps) {
     const { state: site } = await aggregateStream(deps.eventStore, crawlerSiteDecider, streamIds.crawlerSite(due.assistantId));
     // Deleted or replaced since the read model saw it.
     if (!site.config || site.config.configId !== due.configId || site.ownerId !== due.ownerId) return false;
+    // The plan is checked when the recrawl comes due, not only when it was saved: a plan that ended since
+    // (cancelled, unpaid) pauses the schedule, and the owner reads why in the crawler's settings.
+    if (!featureAllowed(await deps.planOf(due.ownerId), 'scheduled_recrawl')) {
+      await deps.handle(
+        crawlerSiteDecider,
+        streamIds.crawlerSite(due.assistantId),
+        { type: 'PauseSchedule', data: { configId: due.configId, reason: crawlerMessages.schedulePaused, dueAt: due.nextCrawlAt } },
+        { actor: { kind: 'system', id: 'recrawl-scheduler' }, correlationId: scheduledCrawlId(due.configId, due.nextCrawlAt), now: clock() },
+      );
+      return false;
+    }
     const pages = [...site.pages.values()].filter((page) => page.enabled).length;
     const crawlId = scheduledCrawlId(due.configId, due.nextCrawlAt);
     const result = await deps.handle(

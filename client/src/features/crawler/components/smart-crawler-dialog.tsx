@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
+import { serverText } from '@/lib/server-texts';
 import { useCreateCrawler } from '../api/create-crawler';
 import { useCrawlerConfig } from '../api/get-crawler-config';
 import { useSmartCrawlPreview } from '../api/smart-crawl-preview';
@@ -69,7 +70,11 @@ function ExistingConfig({ config, onClose, onManage }: { config: CrawlerConfigDt
         <dt>{t('websiteUrl')}</dt>
         <dd dir="ltr"><a href={config.website_url} target="_blank" rel="noopener noreferrer">{config.website_url}</a></dd>
         <dt>{t('frequency')}</dt>
-        <dd>{t(`interval_${config.crawl_interval}`)}</dd>
+        <dd>
+          {t(`interval_${config.crawl_interval}`)}
+          {/* The plan ended before a scheduled recrawl came due: the server says why, in the page's language. */}
+          {config.schedule_paused_reason ? <p className="form-note" role="status">{serverText(config.schedule_paused_reason)}</p> : null}
+        </dd>
         <dt>{t('lastCrawled')}</dt>
         <dd>{date}</dd>
         <dt>{t('filesAdded')}</dt>

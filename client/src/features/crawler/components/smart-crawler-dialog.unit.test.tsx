@@ -42,6 +42,7 @@ const config: CrawlerConfigDto = {
   assistant_id: 7,
   website_url: 'https://crumb.example',
   crawl_interval: '8h',
+  schedule_paused_reason: null,
   max_pages: 50,
   max_depth: 5,
   delete_orphaned_pages: false,

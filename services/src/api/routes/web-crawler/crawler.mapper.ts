@@ -13,6 +13,7 @@ export const toConfigDto = (config: CrawlerConfigRecord): CrawlerConfigDto => ({
   last_crawled: config.lastCrawled,
   files_count: config.filesCount,
   next_crawl_at: config.nextCrawlAt,
+  schedule_paused_reason: config.schedulePausedReason,
   last_crawl_id: config.lastCrawlId,
   last_crawl_status: config.lastCrawlStatus,
   created_at: config.createdAt,

@@ -1,4 +1,4 @@
-import { parseRedirect, SmartCrawlPreviewResponseSchema, type CrawlProgressMessage, type MessageDto, type PreviewFileDto } from '@kesher/contracts';
+import { parseRedirect, plans, SmartCrawlPreviewResponseSchema, type CrawlProgressMessage, type MessageDto, type PreviewFileDto } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalSite, type LocalSite } from '../../../crawler/testing/local-site.js';
 import { createApiHarness, type ApiHarness } from '../../../testing/api-harness.js';
@@ -48,6 +48,7 @@ async function ask(h: ApiHarness, owner: Owner, content: string): Promise<Messag
   return messages.find((message) => message.role === 'assistant')!;
 }
 
+const paid = new Set<string>();
 const fileNamed = (files: PreviewFileDto[], path: string) => files.find((file) => decodeURI(new URL(file.url).pathname) === path);
 
 describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bus${postgres.available ? '' : ` (not run: ${postgres.reason})`}`, () => {
@@ -56,7 +57,8 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
 
   beforeAll(async () => {
     site = await startLocalSite({ posts: 12, hebrewPosts: 3 });
-    h = await createApiHarness({ env });
+    // Owners in `paid` are on a paid plan (scheduled recrawl needs one); the others on the free plan.
+    h = await createApiHarness({ env, planOf: async (ownerId) => (paid.has(ownerId) ? plans.PRO : plans.FREE) });
   }, 120_000);
   afterAll(async () => {
     await h?.close();
@@ -165,6 +167,7 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
 
   it('crawls a whole site from the create flow, streams its progress, adds its pages, and a scheduled recrawl refreshes only what changed', { timeout: 180_000 }, async () => {
     const owner = await ownerWithAssistant(h);
+    paid.add(owner.accountId);
     const auth = { authorization: owner.authorization };
     const started = await h.app.inject({
       method: 'POST',
@@ -207,7 +210,7 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
     const { createRecrawlScheduler } = await import('../../../workers/crawler/recrawl-scheduler.js');
     const { crawlerQueries } = await import('@kesher/projections/crawler/crawler.queries');
     const later = new Date(Date.parse(config.next_crawl_at) + 1000);
-    const scheduler = createRecrawlScheduler({ handle: h.platform.handle, eventStore: h.platform.eventStore, dueConfigs: (now) => crawlerQueries(h.platform.sql).system.dueConfigs(now), clock: () => later, intervalMs: 0 });
+    const scheduler = createRecrawlScheduler({ handle: h.platform.handle, eventStore: h.platform.eventStore, dueConfigs: (now) => crawlerQueries(h.platform.sql).system.dueConfigs(now), planOf: async () => plans.PRO, clock: () => later, intervalMs: 0 });
     expect(await scheduler.tick()).toBe(1);
     expect(await scheduler.tick()).toBe(0); // one recrawl per due time
     await expect.poll(async () => (await h.app.inject({ url: `/api/v1/web-crawler/assistant/${owner.id}`, headers: auth })).json().data.last_crawl_id, within).toMatch(/^recrawl-/);
@@ -346,12 +349,16 @@ describe.skipIf(!postgres.available)(`the plan's limits on crawled pages${postgr
     // that is its result (the page removed, as the configuration asks), not a failed crawl.
     const config = (await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/', headers: auth, payload: { assistant_id: second, website_url: `${site.origin}/about`, crawl_interval: '4h', delete_orphaned_pages: true, start_crawl: false } })).json().data;
     expect(config.crawl_id).toBeNull();
+    // The free plan has no scheduled recrawl: saved without a schedule; the recrawl below is asked for as a paid plan's would be.
+    expect(config.crawl_interval).toBe('none');
     expect((await commitPage(second, '/about')).result).toMatchObject({ committed_files: 1 });
     site.remove('/about');
     const { createRecrawlScheduler } = await import('../../../workers/crawler/recrawl-scheduler.js');
     const { crawlerQueries } = await import('@kesher/projections/crawler/crawler.queries');
     const later = new Date(Date.now() + 5 * 3600_000);
-    const scheduler = createRecrawlScheduler({ handle: h.platform.handle, eventStore: h.platform.eventStore, dueConfigs: (now) => crawlerQueries(h.platform.sql).system.dueConfigs(now), clock: () => later, intervalMs: 0 });
+    const saved = (await crawlerQueries(h.platform.sql).config(owner.accountId, config.crawler_config_id))!;
+    const due = [{ configId: saved.configId, assistantId: saved.assistantId, ownerId: owner.accountId, nextCrawlAt: new Date(Date.now() + 4 * 3600_000).toISOString() }];
+    const scheduler = createRecrawlScheduler({ handle: h.platform.handle, eventStore: h.platform.eventStore, dueConfigs: async () => due, planOf: async () => plans.PRO, clock: () => later, intervalMs: 0 });
     expect(await scheduler.tick()).toBe(1);
     await expect.poll(async () => (await h.app.inject({ url: `/api/v1/web-crawler/assistant/${second}`, headers: auth })).json().data.last_crawl_status, within).toBe('completed');
     expect((await h.app.inject({ url: `/api/v1/crawler-settings/assistant/${second}/urls`, headers: auth })).json().total).toBe(0);

@@ -39,6 +39,7 @@ import type { DocumentTextInput } from '../../../knowledge/document-text.js';
 import { OutboundError } from '../../../outbound/outbound-error.js';
 import type { OutboundFetch } from '../../../outbound/outbound-fetch.js';
 import type { OutboundTargetCheck } from '../../../outbound/outbound-target.js';
+import { featureAllowed, requireFeature } from '../../../plans/feature-gates.js';
 import type { PlanOf } from '../../../plans/plan-book.js';
 import type { StorageLimitOf } from '../../../plans/storage-limit.js';
 import type { BlobStore } from '../../../platform/blobs/blob-store.port.js';
@@ -199,13 +200,17 @@ export const webCrawlerRoutes =
         await deps.checkTarget(body.website_url).catch(refused);
         const existing = await crawler.configOfAssistant(account.id, row.id);
         const configId = existing?.configId ?? `cfg_${hexId()}`;
+        // Scheduled recrawl is a paid feature (spec part 2 §6 "auto-sync"). The create flow always sends the
+        // spec's default interval (24h), so on a plan without it the crawler is saved without a schedule
+        // (manual only) rather than refused: the owner still gets the crawl. Changing the interval (PUT) is refused.
+        const crawlInterval = body.crawl_interval !== 'none' && !featureAllowed(await deps.planOf(account.id), 'scheduled_recrawl') ? 'none' : body.crawl_interval;
         await run(request, crawlerSiteDecider, streamIds.crawlerSite(row.id), {
           type: 'ConfigureCrawler',
           data: {
             assistantId: row.id,
             ownerId: account.id,
             configId,
-            settings: { websiteUrl: body.website_url, crawlInterval: body.crawl_interval, maxPages: body.max_pages, maxDepth: body.max_depth, deleteOrphanedPages: body.delete_orphaned_pages },
+            settings: { websiteUrl: body.website_url, crawlInterval, maxPages: body.max_pages, maxDepth: body.max_depth, deleteOrphanedPages: body.delete_orphaned_pages },
           },
         });
         let crawlId: string | null = null;
@@ -236,7 +241,7 @@ export const webCrawlerRoutes =
         return {
           success: true as const,
           message: crawlId ? crawlerMessages.crawlStarted : 'Crawler configured',
-          data: { crawl_id: crawlId, crawler_config_id: configId, assistant_id: row.numeric_id, website_url: body.website_url, crawl_interval: body.crawl_interval, status },
+          data: { crawl_id: crawlId, crawler_config_id: configId, assistant_id: row.numeric_id, website_url: body.website_url, crawl_interval: crawlInterval, status },
         };
       },
     );
@@ -266,6 +271,8 @@ export const webCrawlerRoutes =
       async (request) => {
         const { account, config } = await ownedConfig(request, request.params.id);
         const body = request.body;
+        // A schedule needs a plan with scheduled recrawl: 403 with the gate's text, nothing saved.
+        if (body.crawl_interval && body.crawl_interval !== 'none') await requireFeature(deps.planOf, account.id, 'scheduled_recrawl');
         if (body.website_url) await deps.checkTarget(body.website_url).catch(refused);
         await run(request, crawlerSiteDecider, streamIds.crawlerSite(config.assistantId), {
           type: 'UpdateCrawlerConfig',
