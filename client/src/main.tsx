@@ -1,3 +1,5 @@
+// First: the schemas created by the imports below must not compile parsers (CSP, see zod-jitless).
+import './lib/zod-jitless';
 import './styles.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
