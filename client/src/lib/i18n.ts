@@ -1,13 +1,14 @@
 import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { applyDirection, type Language, LANGUAGE_KEY, storedLanguage } from './language';
+import { localStore } from './safe-storage';
 import type { TextSource } from './texts';
 
 export { DEFAULT_LANGUAGE, LANGUAGE_KEY, storedLanguage, type Language } from './language';
 
 /** The owner's choice: stored and applied. */
 export function setLanguage(language: Language) {
-  localStorage.setItem(LANGUAGE_KEY, language);
+  localStore.setItem(LANGUAGE_KEY, language);
   return i18n.changeLanguage(language);
 }
 

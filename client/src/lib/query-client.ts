@@ -1,6 +1,7 @@
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-error';
+import { localStore } from './safe-storage';
 
 export function createQueryClient() {
   return new QueryClient({
@@ -20,7 +21,7 @@ export function createQueryClient() {
 
 /** The last-seen dashboard (user, assistants, files) survives reloads and offline starts. */
 export const queryPersister =
-  typeof window !== 'undefined' ? createSyncStoragePersister({ storage: window.localStorage, key: 'kesher-query-cache' }) : undefined;
+  typeof window !== 'undefined' ? createSyncStoragePersister({ storage: localStore, key: 'kesher-query-cache' }) : undefined;
 
 /** Only these queries are written to storage: nothing from public pages, nothing secret. */
 export const persistedQueryRoots = new Set(['me', 'assistants', 'assistant', 'files']);

@@ -1,5 +1,6 @@
 import { createContext, useContext, useMemo, useSyncExternalStore } from 'react';
 import { applyDirection, type Language, LANGUAGE_KEY, storedLanguage } from './language';
+import { localStore } from './safe-storage';
 
 /**
  * The texts port. Components shared by the owner app and the visitor pages (the chat) ask for their
@@ -59,7 +60,7 @@ export function createBundleTextSource(initial: Language = storedLanguage()): Te
     language: () => language,
     setLanguage(next) {
       language = next;
-      localStorage.setItem(LANGUAGE_KEY, next);
+      localStore.setItem(LANGUAGE_KEY, next);
       applyDirection(next);
       for (const listener of listeners) listener();
     },

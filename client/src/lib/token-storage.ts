@@ -1,3 +1,4 @@
+import { localStore } from './safe-storage';
 /** The browser storage entries of the signed-in session (spec §3), read and written only here. */
 const keys = { token: 'firebaseToken', uid: 'currentUserUid', mock: 'mockJwtToken' } as const;
 
@@ -6,18 +7,18 @@ const MIN_TOKEN_LENGTH = 11;
 
 export const tokenStorage = {
   get(): string | null {
-    const token = localStorage.getItem(keys.token);
+    const token = localStore.getItem(keys.token);
     if (token !== null && token.length < MIN_TOKEN_LENGTH) {
-      localStorage.removeItem(keys.token);
+      localStore.removeItem(keys.token);
       return null;
     }
     return token;
   },
   set(token: string, uid: string) {
-    localStorage.setItem(keys.token, token);
-    localStorage.setItem(keys.uid, uid);
+    localStore.setItem(keys.token, token);
+    localStore.setItem(keys.uid, uid);
   },
   clear() {
-    for (const key of Object.values(keys)) localStorage.removeItem(key);
+    for (const key of Object.values(keys)) localStore.removeItem(key);
   },
 };

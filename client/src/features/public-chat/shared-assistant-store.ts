@@ -1,3 +1,4 @@
+import { localStore } from '@/lib/safe-storage';
 /**
  * The assistants a visitor reached through share links, kept in local storage (spec §2: the public chat
  * reads the assistant from local storage). Besides what the page shows, it keeps what chatting needs:
@@ -18,7 +19,7 @@ export interface StoredSharedAssistant {
 
 function readAll(): StoredSharedAssistant[] {
   try {
-    const value: unknown = JSON.parse(localStorage.getItem(KEY) ?? '[]');
+    const value: unknown = JSON.parse(localStore.getItem(KEY) ?? '[]');
     return Array.isArray(value) ? value.filter((a): a is StoredSharedAssistant => typeof a?.id === 'number' && typeof a?.name === 'string') : [];
   } catch {
     return [];
@@ -36,7 +37,7 @@ export const sharedAssistantStore = {
     };
     const rest = readAll().filter((other) => other.id !== a.id);
     try {
-      localStorage.setItem(KEY, JSON.stringify([entry, ...rest].slice(0, MAX_ASSISTANTS)));
+      localStore.setItem(KEY, JSON.stringify([entry, ...rest].slice(0, MAX_ASSISTANTS)));
     } catch {
       // Storage blocked: the chat falls back to the stub assistant (spec §2).
     }

@@ -1,3 +1,4 @@
+import { localStore } from '@/lib/safe-storage';
 /**
  * A visitor's session token per assistant (local storage). The server issues it with the visitor's first
  * thread and every later call on that thread must carry it, so a reload of
@@ -13,7 +14,7 @@ export const isSessionToken = (value: string | null | undefined): value is strin
 export const visitorSessionStore = {
   get(assistantId: string): string | null {
     try {
-      const token = localStorage.getItem(key(assistantId));
+      const token = localStore.getItem(key(assistantId));
       return isSessionToken(token) ? token : null;
     } catch {
       return null;
@@ -21,7 +22,7 @@ export const visitorSessionStore = {
   },
   set(assistantId: string, token: string) {
     try {
-      localStorage.setItem(key(assistantId), token);
+      localStore.setItem(key(assistantId), token);
     } catch {
       // Storage blocked: the conversation works until the page is left.
     }
