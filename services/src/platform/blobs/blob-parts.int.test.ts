@@ -8,8 +8,8 @@ import { createPgliteSql } from '../sql/pglite.sql.js';
 import type { Sql } from '../sql/sql.port.js';
 import { createTestDatabase, createTestPglite, postgresAvailability } from '../../testing/test-database.js';
 import { sha256Of } from './blob-store.port.js';
-import { BLOB_PART_BYTES, blobMigrations } from './blob.migrations.js';
-import { createSqlBlobStore } from './sql.blob-store.js';
+import { blobMigrations } from './blob.migrations.js';
+import { BLOB_PART_BYTES, createSqlBlobStore } from './sql.blob-store.js';
 
 const gate = await postgresAvailability();
 
@@ -61,7 +61,7 @@ async function concurrentSameBytesKeepOneSetOfParts(sql: Sql) {
 /** A database written before parts: its blobs are single rows, some held; all of them read after the migration. */
 async function storeLegacyBlobs(sql: Sql) {
   await runMigrations(sql, [{ module: 'blobs', migrations: blobMigrations.slice(0, 2) }]);
-  const legacy = [patterned(2 * BLOB_PART_BYTES + 999, 17), new TextEncoder().encode('short legacy text'), new Uint8Array(0)];
+  const legacy = [patterned(2 * 256 * 1024 + 999, 17), new TextEncoder().encode('short legacy text'), new Uint8Array(0)];
   for (const bytes of legacy) await sql.query(`INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3)`, [sha256Of(bytes), bytes.byteLength, bytes]);
   await sql.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, 'legacy-file')`, [sha256Of(legacy[0]!)]);
   return legacy;
@@ -71,6 +71,7 @@ async function legacyBlobsStillRead(sql: Sql, legacy: Uint8Array[]) {
   await runMigrations(sql, [{ module: 'blobs', migrations: blobMigrations }]);
   const blobs = await createSqlBlobStore({ sql });
   for (const bytes of legacy) expect(Buffer.from((await blobs.get(sha256Of(bytes)))!).equals(Buffer.from(bytes))).toBe(true);
+  // Cut into the migration's 256 KiB parts, larger than the store writes: read all the same.
   expect(await partsOf(sql, sha256Of(legacy[0]!))).toBe(3);
   // Still held by its file, and freed with it, parts and all.
   const parts = await allParts(sql);

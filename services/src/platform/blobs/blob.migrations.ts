@@ -1,7 +1,11 @@
 import type { Migration } from '../sql/migrations.js';
 
-/** Bytes of one row of `blob_parts` (see sql.blob-store.ts for why blobs are stored in parts). */
-export const BLOB_PART_BYTES = 256 * 1024;
+/**
+ * Bytes of the parts `003-blob-parts` cut single-row blobs into. Fixed: an applied migration's text may not
+ * change. (How large the store writes its parts is the store's own choice; a blob's parts are read in order
+ * whatever their size.)
+ */
+const MIGRATED_PART_BYTES = 256 * 1024;
 
 /** The SQL blob store's table (content-addressed file bytes). */
 export const blobMigrations: readonly Migration[] = [
@@ -26,13 +30,13 @@ export const blobMigrations: readonly Migration[] = [
 CREATE INDEX IF NOT EXISTS blob_holds_sha256 ON blob_holds (sha256)`,
   },
   {
-    // A blob's bytes move into parts of 256 KiB, one row each, written and read one short statement at a
-    // time (sql.blob-store.ts says why). Parts are written under a key of their own before the blob's row
+    // A blob's bytes move into parts, one row each, written and read one short statement at a time
+    // (sql.blob-store.ts says why). Parts are written under a key of their own before the blob's row
     // names them, so two uploads of the same bytes never write into each other's parts; deleting a blob's
     // row deletes its parts (the trigger), whichever code deletes it (the store's release, the knowledge
-    // read model's). Blobs stored in one row before are cut into parts here, under their sha-256 as key.
+    // read model's). Blobs stored in one row before are cut into 256 KiB parts here, under their sha-256 as key.
     // Parts are stored uncompressed: uploads are mostly compressed already (PDF, Office), and compressing
-    // 256 KiB in the embedded database's WebAssembly only holds its thread longer.
+    // a part in the embedded database's WebAssembly only holds its thread longer.
     id: '003-blob-parts',
     sql: `CREATE TABLE IF NOT EXISTS blob_parts (
   parts_key text NOT NULL,
@@ -44,8 +48,8 @@ CREATE INDEX IF NOT EXISTS blob_holds_sha256 ON blob_holds (sha256)`,
 ALTER TABLE blob_parts ALTER COLUMN bytes SET STORAGE EXTERNAL;
 ALTER TABLE blobs ADD COLUMN IF NOT EXISTS parts_key text;
 INSERT INTO blob_parts (parts_key, part, bytes)
-  SELECT b.sha256, g.part, substring(b.bytes FROM g.part * ${BLOB_PART_BYTES} + 1 FOR ${BLOB_PART_BYTES})
-  FROM blobs b CROSS JOIN LATERAL generate_series(0, greatest(octet_length(b.bytes) - 1, 0) / ${BLOB_PART_BYTES}) AS g(part);
+  SELECT b.sha256, g.part, substring(b.bytes FROM g.part * ${MIGRATED_PART_BYTES} + 1 FOR ${MIGRATED_PART_BYTES})
+  FROM blobs b CROSS JOIN LATERAL generate_series(0, greatest(octet_length(b.bytes) - 1, 0) / ${MIGRATED_PART_BYTES}) AS g(part);
 UPDATE blobs SET parts_key = sha256;
 ALTER TABLE blobs DROP COLUMN bytes;
 ALTER TABLE blobs ALTER COLUMN parts_key SET NOT NULL;

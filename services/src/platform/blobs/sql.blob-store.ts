@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql, SqlExecutor } from '../sql/sql.port.js';
 import { hashInSlices, type BlobStore } from './blob-store.port.js';
-import { BLOB_PART_BYTES } from './blob.migrations.js';
 
 /**
  * The default blob store: tables in the read-model database (Postgres or PGlite) — `blobs` (one row per
- * blob: its size and the key of its parts), `blob_parts` (its bytes, 256 KiB a row) and `blob_holds` (one
+ * blob: its size and the key of its parts), `blob_parts` (its bytes, 128 KiB a row) and `blob_holds` (one
  * row per (blob, holder) reference); see blob.migrations.ts.
  *
  * Why parts, each its own statement with the event loop free between: on `make start` the database is
  * PGlite, which runs in this very thread, and a statement holds the thread until it ends. Storing a 19.5 MB
  * upload in one INSERT froze every request of every owner for 19 s (PGlite turns a bytea parameter into hex
  * one byte at a time, and back again on reading). A part travels as base64 text instead (`decode`/`encode`
- * in SQL, Buffer's native codec here), 256 KiB in a few tens of milliseconds; on Postgres the same parts
+ * in SQL, Buffer's native codec here), 128 KiB in ten to twenty milliseconds; on Postgres the same parts
  * spare the driver from gathering one 38 MB hex string.
  *
  * Why a concurrent upload of the same bytes is safe: parts are written under a fresh key nobody else
@@ -31,6 +30,9 @@ import { BLOB_PART_BYTES } from './blob.migrations.js';
  */
 const ORPHAN_PARTS_AGE = '1 day';
 
+/** Bytes of one part the store writes: small enough that writing or reading one stays a short task (see above). */
+export const BLOB_PART_BYTES = 128 * 1024;
+
 /** Lets the event loop answer whoever is waiting (a /health probe, another owner's request) between two parts. */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -44,7 +46,8 @@ async function readPart(db: SqlExecutor, partsKey: string, part: number): Promis
   return rows[0] ? Buffer.from(rows[0].bytes, 'base64') : undefined;
 }
 
-export async function createSqlBlobStore(deps: { sql: Sql }): Promise<BlobStore> {
+export async function createSqlBlobStore(deps: { sql: Sql; partBytes?: number }): Promise<BlobStore> {
+  const partBytes = deps.partBytes ?? BLOB_PART_BYTES;
   await deps.sql.query(`DELETE FROM blob_parts p WHERE p.created_at < now() - interval '${ORPHAN_PARTS_AGE}' AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.parts_key = p.parts_key)`);
 
   /** Adds `holder`'s reference to the blob if it is stored (locking its row until the transaction ends). */
@@ -63,9 +66,9 @@ export async function createSqlBlobStore(deps: { sql: Sql }): Promise<BlobStore>
       if (await deps.sql.transaction((tx) => holdIfStored(tx, sha256, options.holder))) return stored;
 
       const partsKey = randomUUID();
-      for (let offset = 0, part = 0; offset < bytes.byteLength || part === 0; offset += BLOB_PART_BYTES, part++) {
+      for (let offset = 0, part = 0; offset < bytes.byteLength || part === 0; offset += partBytes, part++) {
         if (part > 0) await breathe();
-        await writePart(deps.sql, partsKey, part, bytes.subarray(offset, offset + BLOB_PART_BYTES));
+        await writePart(deps.sql, partsKey, part, bytes.subarray(offset, offset + partBytes));
       }
       const ours = await deps.sql.transaction(async (tx) => {
         if (await holdIfStored(tx, sha256, options.holder)) return false;
@@ -83,12 +86,15 @@ export async function createSqlBlobStore(deps: { sql: Sql }): Promise<BlobStore>
       const row = rows[0];
       if (!row) return undefined;
       const size = Number(row.size);
+      // Parts in order, whatever their size (a migrated blob's are 256 KiB): the row's size says when it is whole.
       const whole = Buffer.allocUnsafe(size);
-      for (let offset = 0, part = 0; offset < size || part === 0; offset += BLOB_PART_BYTES, part++) {
+      for (let offset = 0, part = 0; offset < size || part === 0; part++) {
         if (part > 0) await breathe();
         const bytes = await readPart(deps.sql, row.parts_key, part);
-        if (!bytes) return undefined; // released meanwhile
+        if (!bytes || offset + bytes.length > size) return undefined; // released meanwhile
         bytes.copy(whole, offset);
+        offset += bytes.length;
+        if (bytes.length === 0) break;
       }
       return whole;
     },
