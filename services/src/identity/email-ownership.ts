@@ -38,7 +38,9 @@ export function createEmailOwnership(deps: EmailOwnershipDeps) {
   const pending = new Set<Promise<void>>();
 
   function inBackground(what: string, work: () => Promise<void>) {
-    const running = work()
+    // Started after the answer is on its way, so that none of it delays (or times) the answer.
+    const running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(work)
       .catch((error) => deps.onError(error, what))
       .finally(() => pending.delete(running));
     pending.add(running);
