@@ -268,7 +268,9 @@ export interface OverlapReport {
 export const OVERLAP_PHRASE_BUDGET = 2_000;
 /** Postings the whole report may visit: about a second of work (in slices) on a busy 2-core machine (`make bench-automation`). */
 export const OVERLAP_TOTAL_BUDGET = 2_000_000;
-/** And the report's time, the index's building included: on a machine too busy for the budget, it answers what it has by then. */
+/** Overlaps reported at most: the page shows the first few, and a list of thousands is megabytes to send and nothing to act on. */
+export const MAX_OVERLAPS = 200;
+/** And the report's time: on a machine too busy for the budget, it answers what it has by then. */
 export const OVERLAP_DEADLINE_MS = 2_500;
 
 /**
@@ -280,7 +282,7 @@ export const OVERLAP_DEADLINE_MS = 2_500;
  */
 export async function findOverlaps(
   workflows: readonly MatchableWorkflow[],
-  options: { threshold?: number; phraseBudget?: number; totalBudget?: number; deadlineMs?: number; meter?: WorkMeter; index?: WorkflowIndex } = {},
+  options: { threshold?: number; phraseBudget?: number; totalBudget?: number; maxOverlaps?: number; deadlineMs?: number; meter?: WorkMeter; index?: WorkflowIndex } = {},
 ): Promise<OverlapReport> {
   const threshold = options.threshold ?? WORKFLOW_MATCH_THRESHOLD;
   const deadline = performance.now() + (options.deadlineMs ?? OVERLAP_DEADLINE_MS);
@@ -291,7 +293,7 @@ export async function findOverlaps(
   const seen = new Set<string>();
   for (const workflow of workflows) {
     for (const phrase of workflow.trainingPhrases) {
-      if (report.work >= totalBudget || performance.now() > deadline) {
+      if (report.work >= totalBudget || report.overlaps.length >= (options.maxOverlaps ?? MAX_OVERLAPS) || performance.now() > deadline) {
         report.complete = false;
         return report;
       }

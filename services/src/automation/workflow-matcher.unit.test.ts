@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { labelledMessages, labelledWorkflows } from './testing/labelled-messages.js';
 import { createWorkMeter, PHRASE_UNITS, type WorkMeter } from './work-meter.js';
-import { buildWorkflowIndex, findOverlaps, MATCH_BUDGET, OVERLAP_PHRASE_BUDGET, WORKFLOW_MATCH_THRESHOLD, type MatchableWorkflow } from './workflow-matcher.js';
+import { buildWorkflowIndex, findOverlaps, MATCH_BUDGET, MAX_OVERLAPS, OVERLAP_PHRASE_BUDGET, WORKFLOW_MATCH_THRESHOLD, type MatchableWorkflow } from './workflow-matcher.js';
 
 /**
  * The overlap attack of issue 21 item 3: workflows of 50 training phrases of 300 characters, every phrase
@@ -95,25 +95,31 @@ describe('which workflow a message fires', async () => {
 
 describe('an owner cannot make matching or the overlap report freeze the event loop (issue 21 item 3)', () => {
   it('reports overlaps with work that grows with the number of phrases, not its square', async () => {
-    const small = await findOverlaps(attackWorkflows(12, 200), { totalBudget: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
-    const large = await findOverlaps(attackWorkflows(24, 200), { totalBudget: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
+    const small = await findOverlaps(attackWorkflows(12, 200), { totalBudget: Number.POSITIVE_INFINITY, maxOverlaps: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
+    const large = await findOverlaps(attackWorkflows(24, 200), { totalBudget: Number.POSITIVE_INFINITY, maxOverlaps: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
     expect(large.checked).toBe(2 * small.checked);
     // Each phrase visits at most its budget of postings: twice the phrases, at most about twice the work…
     expect(large.work).toBeLessThanOrEqual(large.checked * OVERLAP_PHRASE_BUDGET);
     expect(large.work / small.work).toBeLessThan(2.3);
     expect(large.complete).toBe(false); // …and the report says its commonest words were left out.
     // Without the budget the same report is quadratic: the comparison counts what the budget saves.
-    const unboundedSmall = await findOverlaps(attackWorkflows(12, 200), { phraseBudget: Number.POSITIVE_INFINITY, totalBudget: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
-    const unboundedLarge = await findOverlaps(attackWorkflows(24, 200), { phraseBudget: Number.POSITIVE_INFINITY, totalBudget: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
+    const unboundedSmall = await findOverlaps(attackWorkflows(12, 200), { phraseBudget: Number.POSITIVE_INFINITY, totalBudget: Number.POSITIVE_INFINITY, maxOverlaps: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
+    const unboundedLarge = await findOverlaps(attackWorkflows(24, 200), { phraseBudget: Number.POSITIVE_INFINITY, totalBudget: Number.POSITIVE_INFINITY, maxOverlaps: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
     expect(unboundedLarge.work / unboundedSmall.work).toBeGreaterThan(3.5);
     expect(unboundedSmall.complete).toBe(true);
   }, 120_000);
 
-  it('stops at its total budget and answers what it found', async () => {
+  it('stops at its total budget, or at 200 overlaps, and answers what it found', async () => {
     const report = await findOverlaps(attackWorkflows(30), { totalBudget: 200_000, deadlineMs: Number.POSITIVE_INFINITY });
     expect(report.complete).toBe(false);
     expect(report.checked).toBeLessThan(report.phrases);
     expect(report.work).toBeLessThan(200_000 + OVERLAP_PHRASE_BUDGET);
+    // Twenty copies of one workflow: every phrase competes with nineteen others.
+    const copies = Array.from({ length: 20 }, (_, i) => ({ ...labelledWorkflows[0]!, id: `copy-${i}`, title: `Copy ${i}` }));
+    const crowded = await findOverlaps(copies, { deadlineMs: Number.POSITIVE_INFINITY });
+    expect(crowded.complete).toBe(false);
+    expect(crowded.overlaps.length).toBeGreaterThanOrEqual(MAX_OVERLAPS);
+    expect(crowded.overlaps.length).toBeLessThan(MAX_OVERLAPS + 5);
   }, 60_000);
 
   it('yields to the event loop between slices while indexing and reporting the largest attack', async () => {
