@@ -6,6 +6,10 @@
  * - workflow_match_accuracy: the labelled set (services/src/automation/testing/labelled-messages.ts, ≥ 60 messages, Hebrew and
  *   English, some that should fire nothing) at the matcher's threshold; also the same messages with the
  *   labelled workflows hidden among 192 others, and the threshold sweep the threshold was chosen from.
+ * - overlap_attack_*: issue 21 item 3 — one owner with 101 workflows × 50 training phrases × 300 characters
+ *   (one shared vocabulary) asks for GET /workflows/overlaps and the tester (a 2,000-character message)
+ *   through the real API while another client keeps calling /health: the attack's wall time, the health
+ *   answers' latency meanwhile, and the longest the event loop was held (perf_hooks' delay histogram).
  * - tool_call_overhead_ms_p95: what a run's action round trip adds beyond the endpoint's own time — the
  *   run's tool runner (RunActionsRequired recorded, the guarded fetch through the SSRF guard with the
  *   template rendered and the secret opened, ActionCalled recorded in Postgres) minus the time the
@@ -16,7 +20,9 @@ import { streamIds, type ActionFields } from '@kesher/contracts';
 import type { AssistantBehaviour } from '../../services/src/automation/assistant-behaviour.js';
 import { secretContext } from '../../services/src/automation/automation-mapper.js';
 import { createRunAutomation } from '../../services/src/automation/run-automation.js';
-import { buildWorkflowIndex, WORKFLOW_MATCH_THRESHOLD, type MatchableWorkflow } from '../../services/src/automation/workflow-matcher.js';
+import { buildWorkflowIndex, WORKFLOW_MATCH_THRESHOLD, type MatchableWorkflow, type WorkflowIndex } from '../../services/src/automation/workflow-matcher.js';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createApiHarness } from '../../services/src/testing/api-harness.js';
 import { createNodeHttpTransport } from '../../services/src/outbound/node-http.transport.js';
 import { createOutboundFetch } from '../../services/src/outbound/outbound-fetch.js';
 import { parseOutboundAllowlist } from '../../services/src/outbound/outbound-allowlist.js';
@@ -76,7 +82,7 @@ function manyWorkflows(): MatchableWorkflow[] {
   return [...padded, ...generated];
 }
 
-function accuracy(index: ReturnType<typeof buildWorkflowIndex>, threshold = WORKFLOW_MATCH_THRESHOLD) {
+function accuracy(index: WorkflowIndex, threshold = WORKFLOW_MATCH_THRESHOLD) {
   const right = labelledMessages.filter((m) => (index.match(m.message, { threshold }).fired?.workflowId ?? null) === m.expected).length;
   return round(right / labelledMessages.length, 3);
 }
@@ -84,7 +90,7 @@ function accuracy(index: ReturnType<typeof buildWorkflowIndex>, threshold = WORK
 async function matching() {
   const workflows = manyWorkflows();
   const buildStarted = performance.now();
-  const index = buildWorkflowIndex(workflows);
+  const index = await buildWorkflowIndex(workflows);
   const buildMs = performance.now() - buildStarted;
   const messages = [...labelledMessages.map((m) => m.message), ...workflows.flatMap((w) => w.trainingPhrases.slice(0, 2)).map((p) => `hi, ${p} today?`)];
   for (const message of messages.slice(0, 200)) index.match(message); // warm-up
@@ -97,7 +103,7 @@ async function matching() {
     }
   }
   times.sort((a, b) => a - b);
-  const small = buildWorkflowIndex(labelledWorkflows);
+  const small = await buildWorkflowIndex(labelledWorkflows);
   const sweep = Object.fromEntries([0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6].map((t) => [t.toFixed(2), accuracy(small, t)]));
   return {
     workflow_match_p95_ms: round(percentile(times, 95), 3),
@@ -112,6 +118,64 @@ async function matching() {
     threshold: WORKFLOW_MATCH_THRESHOLD,
     threshold_sweep_accuracy: sweep,
   };
+}
+
+/** 101 workflows × 50 phrases × 300 characters through the real API; /health answered meanwhile. */
+async function overlapAttack() {
+  const harness = await createApiHarness();
+  try {
+    const owner = await harness.owner();
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) => harness.app.inject({ method, url: `/api/v1${url}`, headers: { authorization: owner.authorization }, ...(payload ? { payload } : {}) });
+    const words = Array.from({ length: 600 }, (_, i) => `term${i.toString(36)}q`);
+    const random = seeded(21);
+    const phrase = () => {
+      let text = '';
+      while (text.length < 300) text += `${words[Math.floor(random() * words.length)]} `;
+      return text.slice(0, 300);
+    };
+    for (let i = 0; i < 101; i++) {
+      const saved = await call('POST', '/workflows', { title: `Workflow ${i}`, trigger_condition: phrase(), instructions: 'x', training_phrases: Array.from({ length: 50 }, phrase) });
+      if (saved.statusCode !== 200) throw new Error(saved.body);
+    }
+    /** Runs `attack` while /health is called back to back; the latencies of the health answers meanwhile. */
+    async function duringHealthChecks(attack: () => Promise<{ statusCode: number; body: string }>) {
+      const delay = monitorEventLoopDelay({ resolution: 5 });
+      const latencies: number[] = [];
+      let done = false;
+      delay.enable();
+      const started = performance.now();
+      const answer = attack().finally(() => (done = true));
+      while (!done) {
+        const asked = performance.now();
+        await harness.app.inject({ url: '/api/v1/health' });
+        latencies.push(performance.now() - asked);
+      }
+      const response = await answer;
+      const wallMs = performance.now() - started;
+      delay.disable();
+      if (response.statusCode !== 200) throw new Error(response.body);
+      latencies.sort((a, b) => a - b);
+      return { response: JSON.parse(response.body), wallMs, latencies, loopMaxMs: delay.max / 1e6 };
+    }
+    const overlaps = await duringHealthChecks(() => call('GET', '/workflows/overlaps'));
+    const tester = await duringHealthChecks(() => call('POST', '/workflows/match', { message: Array.from({ length: 7 }, phrase).join(' ').slice(0, 2_000) }));
+    return {
+      overlap_attack_wall_ms: round(overlaps.wallMs),
+      overlap_attack_complete: overlaps.response.complete,
+      overlap_attack_checked_phrases: overlaps.response.checked_phrases,
+      overlap_attack_phrases: overlaps.response.total_phrases,
+      overlap_attack_health_answers: overlaps.latencies.length,
+      overlap_attack_health_p50_ms: round(percentile(overlaps.latencies, 50), 1),
+      overlap_attack_health_p99_ms: round(percentile(overlaps.latencies, 99), 1),
+      overlap_attack_health_max_ms: round(overlaps.latencies.at(-1) ?? NaN, 1),
+      overlap_attack_loop_delay_max_ms: round(overlaps.loopMaxMs, 1),
+      tester_attack_wall_ms: round(tester.wallMs),
+      tester_attack_health_max_ms: round(tester.latencies.at(-1) ?? NaN, 1),
+      tester_attack_loop_delay_max_ms: round(tester.loopMaxMs, 1),
+    };
+  } finally {
+    await harness.close();
+  }
 }
 
 async function toolCalls() {
@@ -188,13 +252,16 @@ async function toolCalls() {
 
 const match = await matching();
 console.log(match);
+const attack = await overlapAttack();
+console.log(attack);
 const tools = await toolCalls();
 console.log(tools);
 writeResults('automation', {
-  goals: { workflow_match_p95_ms: 5, workflow_match_accuracy: 0.9, tool_call_overhead_ms_p95: 20 },
+  goals: { workflow_match_p95_ms: 5, workflow_match_accuracy: 0.9, tool_call_overhead_ms_p95: 20, overlap_attack_loop_delay_max_ms: 50 },
   ...match,
+  ...attack,
   ...tools,
   notes:
-    'Matching: 200 workflows × 10 phrases for one owner (the 8 labelled workflows among 192 generated, Hebrew and English), index built once as the run loader caches it. Accuracy: the labelled set as written by the author of the matcher (not an independent set). Tool call overhead: the run tool runner (events recorded in Postgres, SSRF-guarded fetch, secret opened, template rendered) minus the local endpoint’s own time from request to finished answer.',
+    'Overlap attack (issue 21 item 3): 101 workflows × 50 phrases × 300 characters over one 600-word vocabulary, GET /workflows/overlaps then POST /workflows/match with 2,000 characters, through app.inject on a fresh database while /health is asked back to back; before the budget the report held the event loop 31 s (168 s on this machine under load). Matching: 200 workflows × 10 phrases for one owner (the 8 labelled workflows among 192 generated, Hebrew and English), index built once as the run loader caches it. Accuracy: the labelled set as written by the author of the matcher (not an independent set). Tool call overhead: the run tool runner (events recorded in Postgres, SSRF-guarded fetch, secret opened, template rendered) minus the local endpoint’s own time from request to finished answer.',
 });
 process.exit(0);
