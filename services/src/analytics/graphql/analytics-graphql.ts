@@ -32,9 +32,9 @@ import {
   ViolationsSchema,
 } from '@kesher/contracts';
 import { ALL_OWNERS, ownerScope, type OwnerScope } from '@kesher/projections/analytics/shared/owner-scope';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { createRequire } from 'node:module';
-import { GraphQLError, type ValidationRule } from 'graphql';
+import { GraphQLError, type ExecutionResult, type ValidationRule } from 'graphql';
 import fastJson from 'fast-json-stringify';
 import mercurius from 'mercurius';
 import { z } from 'zod';
@@ -159,8 +159,10 @@ interface Context {
 }
 
 // mercurius loads graphql with require(), and graphql accepts a schema only in the copy that built it
-// ("from another module or realm"); an `import` may load its ESM build instead (the test runner does).
-const { specifiedRules, validate } = createRequire(import.meta.url)('graphql') as typeof import('graphql');
+// ("from another module or realm"), as mercurius takes an error as GraphQL's only from its own copy; an
+// `import` may load the ESM build instead (the test runner does).
+const mercuriusGraphql = createRequire(import.meta.url)('graphql') as typeof import('graphql');
+const { specifiedRules, validate } = mercuriusGraphql;
 
 /** graphql's standard introspection query (GraphiQL's) is 15 levels deep; one more for later versions. */
 const MAX_INTROSPECTION_DEPTH = 16;
@@ -221,8 +223,40 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
 
 type Args = Record<string, unknown> & { owner_id?: string | null };
 
-/** A refusal before GraphQL runs, with its HTTP status (mercurius answers it in GraphQL's error shape). */
-const refusal = (message: string, code: string, status: number) => new mercurius.ErrorWithProps(message, { code }, status);
+/**
+ * A refusal before GraphQL runs, with its HTTP status (answerOf reads it). A GraphQL error of mercurius'
+ * own copy is answered as it is; any other error is wrapped, and the wrapping formats its stack.
+ */
+const refusal = (message: string, code: string, status: number) => Object.assign(new mercuriusGraphql.GraphQLError(message, { extensions: { code } }), { statusCode: status });
+
+const statusOf = (error: unknown) => {
+  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  return typeof status === 'number' ? status : undefined;
+};
+
+/**
+ * The answer to a request with errors. mercurius' default formatter logs every error at info with its
+ * stack — a flood of refusals was a flood of log lines, and formatting each stack through source maps
+ * the dearest part of a refusal — and answers 200 when a document is refused for several reasons at
+ * once. Here a refusal keeps its status (400 for a refused document, however many its reasons) and is
+ * not logged; only a failure nobody expected is, as the REST error handler does.
+ */
+function answerOf(execution: ExecutionResult & { errors: readonly GraphQLError[] }, log: FastifyBaseLogger) {
+  const errors = execution.errors.flatMap((error) => {
+    // A refused document: mercurius puts the validation errors inside one error of its own.
+    const inner = (error.originalError as { errors?: unknown } | undefined)?.errors;
+    return Array.isArray(inner) ? (inner as GraphQLError[]) : [error];
+  });
+  const refused = execution.data ? undefined : execution.errors.map((error) => statusOf(error) ?? statusOf(error.originalError)).find((status) => status !== undefined && status >= 400);
+  for (const error of execution.errors) {
+    const cause = error.originalError;
+    if (cause && !(cause instanceof GraphQLError || cause instanceof mercuriusGraphql.GraphQLError) && (statusOf(cause) ?? 500) >= 500) log.error({ err: cause }, 'GraphQL request failed');
+  }
+  return {
+    statusCode: refused ?? 200,
+    response: { data: execution.data ?? null, errors: errors.map((error) => (typeof error.toJSON === 'function' ? error.toJSON() : { message: String((error as Error).message) })) },
+  };
+}
 
 /** The document's shape (see query-shape.guard.ts), its errors as 400s. */
 function shapeChecked(source: string) {
@@ -230,7 +264,7 @@ function shapeChecked(source: string) {
     return checkQueryShape(source, SHAPE_LIMITS);
   } catch (error) {
     if (!(error instanceof QueryShapeError)) throw error;
-    throw Object.assign(refusal(error.message, error.code, 400), { locations: error.locations });
+    throw Object.assign(refusal(error.message, error.code, 400), error.locations ? { locations: error.locations } : {});
   }
 }
 
@@ -349,13 +383,7 @@ export const analyticsGraphqlPlugin =
       // Registered always; who may open it is decided per request (showsGraphiql).
       graphiql: true,
       validationRules: limitRules,
-      errorFormatter: (execution, context) => {
-        const formatted = mercurius.defaultErrorFormatter(execution, context);
-        // mercurius takes a refusal's status only when it has one reason, and answers 200 to a document
-        // refused for several (too deep for two rules, say): refused is refused, whatever the count.
-        const refused = execution.data ? undefined : execution.errors.map((error) => (error.originalError as { statusCode?: unknown } | undefined)?.statusCode).find((status) => typeof status === 'number' && status >= 400);
-        return typeof refused === 'number' ? { ...formatted, statusCode: refused } : formatted;
-      },
+      errorFormatter: (execution, context) => answerOf(execution, context.reply?.log ?? app.log),
       // The shape guard parses within the same bound first; this keeps mercurius' own parse bounded too.
       graphql: { parseOptions: { maxTokens: SHAPE_LIMITS.maxTokens } },
       jit: 1,
