@@ -96,8 +96,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   // The visitor's Chromium keeps third-party cookies and storage allowed, as Chrome does by default.
   // (Debian's Chromium blocks them by default; the embed frame then has no localStorage at all — see
-  // the storage bridge in widget/options.ts, and the report: the visitor entry's shared lib still reads
-  // localStorage unguarded at start-up, so in such a browser the frame cannot start yet.)
+  // the storage bridge in widget/options.ts; widget-blocked-storage.e2e.test.ts runs the widget so.)
   visitorProfile = mkdtempSync(join(tmpdir(), 'kesher-widget-visitor-'));
   mkdirSync(join(visitorProfile, 'Default'), { recursive: true });
   writeFileSync(join(visitorProfile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0 } }));
