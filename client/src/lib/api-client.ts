@@ -25,6 +25,11 @@ export interface RequestOptions {
   form?: FormData | URLSearchParams;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Only for a call whose answer sets a cookie this browser must keep (the Drive link's binding to the
+   * browser that starts it): same-origin. Every other call sends and keeps no cookies.
+   */
+  keepCookies?: boolean;
 }
 
 async function request<T>(method: string, path: string, schema: z.ZodType<T> | null, options: RequestOptions = {}): Promise<T> {
@@ -49,7 +54,7 @@ async function request<T>(method: string, path: string, schema: z.ZodType<T> | n
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
   try {
-    response = await fetch(url, { method, headers, body, signal, credentials: 'omit' });
+    response = await fetch(url, { method, headers, body, signal, credentials: options.keepCookies ? 'same-origin' : 'omit' });
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
     throw new ApiError(timeout.aborted ? 'timeout' : 'network', null);

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { api } from '@/lib/api-client';
 
 /** POST /google-drive/auth/url: the consent screen's address for this assistant (the browser goes there). */
-export const driveAuthUrl = (assistantId: number) => api.post('/google-drive/auth/url', DriveAuthUrlResponseSchema, { body: { assistant_id: assistantId } });
+// The answer sets the cookie that binds the link to this browser (the callback refuses any other browser).
+export const driveAuthUrl = (assistantId: number) => api.post('/google-drive/auth/url', DriveAuthUrlResponseSchema, { body: { assistant_id: assistantId }, keepCookies: true });
 
 /** POST /google-drive/auth/refresh: a fresh access token from the grant the server keeps. */
 export const refreshDriveToken = () => api.post('/google-drive/auth/refresh', DriveTokenResponseSchema, { body: {} });

@@ -20,7 +20,7 @@ describe('DrivePicker', () => {
     const navigate = vi.fn();
     let refuse = true;
     stubApi({
-      'POST /google-drive/auth/url': () => (refuse ? json({ detail: 'Google Drive needs a paid plan. Upgrade on the pricing page to use it.' }, 403) : json({ auth_url: 'https://accounts.example/consent?x=1' })),
+      'POST /google-drive/auth/url': () => (refuse ? json({ detail: 'Google Drive needs a paid plan. Upgrade on the pricing page to use it.' }, 403) : json({ auth_url: 'https://accounts.example/consent?x=1', flow: 'flow-1' })),
     });
     renderWithProviders(<DrivePicker assistantId={7} navigate={navigate} />);
     fireEvent.click(screen.getByRole('button', { name: 'Connect Google Drive' }));
@@ -28,6 +28,8 @@ describe('DrivePicker', () => {
     refuse = false;
     fireEvent.click(screen.getByRole('button', { name: 'Connect Google Drive' }));
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('https://accounts.example/consent?x=1'));
+    // The flow this tab started, for the return page to recognise.
+    expect(sessionStorage.getItem('googleDriveFlow')).toBe('flow-1');
   });
 
   it('lists the files 50 at a time, imports the picked ones and says how many came in and which failed', async () => {
