@@ -30,7 +30,7 @@ function measured(sql: Sql) {
  * On `make start` the database (PGlite) runs on the API's own thread: one statement carrying a 19.5 MB
  * upload froze every request for 19 s, and reading it back in one result did the same. On Postgres a 19 MB
  * result held the event loop for 100–300 ms (the driver gathering 38 MB of hex). Blobs are written and read
- * in parts of 128 KiB instead, one statement each, so no statement carries more than one part.
+ * in parts of 64 KiB instead, one statement each, so no statement carries more than one part.
  */
 async function writesAndReadsLargeBlobsInParts(database: Sql, size: number) {
   const { sql, largest } = measured(database);

@@ -4,14 +4,14 @@ import { hashInSlices, type BlobStore } from './blob-store.port.js';
 
 /**
  * The default blob store: tables in the read-model database (Postgres or PGlite) — `blobs` (one row per
- * blob: its size and the key of its parts), `blob_parts` (its bytes, 128 KiB a row) and `blob_holds` (one
+ * blob: its size and the key of its parts), `blob_parts` (its bytes, 64 KiB a row) and `blob_holds` (one
  * row per (blob, holder) reference); see blob.migrations.ts.
  *
  * Why parts, each its own statement with the event loop free between: on `make start` the database is
  * PGlite, which runs in this very thread, and a statement holds the thread until it ends. Storing a 19.5 MB
  * upload in one INSERT froze every request of every owner for 19 s (PGlite turns a bytea parameter into hex
  * one byte at a time, and back again on reading). A part travels as base64 text instead (`decode`/`encode`
- * in SQL, Buffer's native codec here), 128 KiB in ten to twenty milliseconds; on Postgres the same parts
+ * in SQL, Buffer's native codec here), 64 KiB in a few milliseconds; on Postgres the same parts
  * spare the driver from gathering one 38 MB hex string.
  *
  * Why a concurrent upload of the same bytes is safe: parts are written under a fresh key nobody else
@@ -30,8 +30,12 @@ import { hashInSlices, type BlobStore } from './blob-store.port.js';
  */
 const ORPHAN_PARTS_AGE = '1 day';
 
-/** Bytes of one part the store writes: small enough that writing or reading one stays a short task (see above). */
-export const BLOB_PART_BYTES = 128 * 1024;
+/**
+ * Bytes of one part the store writes: small enough that writing or reading one stays a short task (see
+ * above). On a loaded 2-core machine 256 KiB parts held PGlite's thread 100–250 ms at times, 128 KiB up to
+ * ~190 ms, 64 KiB under ~70 ms; more rows cost little (a 20 MB upload is 320 of them).
+ */
+export const BLOB_PART_BYTES = 64 * 1024;
 
 /** Lets the event loop answer whoever is waiting (a /health probe, another owner's request) between two parts. */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
