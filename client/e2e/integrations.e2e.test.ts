@@ -103,4 +103,27 @@ describe('Telegram from /integrations to the one inbox', () => {
     await conversation.getByRole('button', { name: 'Hand back' }).click();
     await conversation.getByRole('button', { name: 'Take over' }).waitFor();
   });
+
+  it('shows Telegram paused, with why, once the plan is cancelled (in Hebrew too), and active again after paying', async () => {
+    const api = apiClient(kesher.baseUrl, () => token);
+    await api.call('/subscriptions/cancel', { method: 'POST', body: JSON.stringify({ immediately: true }) });
+    await page.goto('/integrations');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Telegram' }) });
+    await card.getByText('Paused', { exact: true }).waitFor();
+    await card.getByRole('status').getByText('Paused: your plan no longer includes Telegram, so the assistant does not answer there.').waitFor();
+    expect(await card.getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe('/pricing');
+    expect((await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`), 'axe on the paused card').toEqual([]);
+
+    await page.evaluate(() => localStorage.setItem('language', 'he'));
+    await page.reload();
+    const hebrewCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Telegram' }) });
+    await hebrewCard.getByText('מושהה', { exact: true }).waitFor();
+    await hebrewCard.getByRole('status').getByText('מושהה: התוכנית שלכם כבר לא כוללת את טלגרם, ולכן העוזר לא עונה שם.').waitFor();
+    await page.evaluate(() => localStorage.setItem('language', 'en'));
+
+    await api.subscribeWithTestCard();
+    await page.reload();
+    await card.getByText('Active', { exact: true }).waitFor();
+    expect(await card.getByRole('status').count()).toBe(0);
+  });
 });
