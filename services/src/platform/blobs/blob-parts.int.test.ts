@@ -44,18 +44,25 @@ async function roundTripsAndDeletesEveryPart(sql: Sql) {
   expect(await allParts(sql)).toBe(before);
 }
 
-/** Two uploads of the same bytes at once store one set of parts; the other's are not left behind. */
+/**
+ * Uploads of the same bytes at once store one set of parts, none fails, and the others' parts are not left
+ * behind. (On Postgres a second seal did not see the first's row before it committed and failed on the
+ * key: found with six at once.)
+ */
 async function concurrentSameBytesKeepOneSetOfParts(sql: Sql) {
   const blobs = await createSqlBlobStore({ sql });
   const before = await allParts(sql);
-  const bytes = patterned(3 * BLOB_PART_BYTES + 5, 13);
-  const [first, second] = await Promise.all([blobs.put(bytes, { holder: 'twin-1' }), blobs.put(bytes, { holder: 'twin-2' })]);
-  expect(first).toEqual(second);
-  expect(await allParts(sql)).toBe(before + 4);
-  await blobs.release('twin-1');
-  expect((await blobs.get(first.sha256))!.equals(Buffer.from(bytes))).toBe(true);
-  await blobs.release('twin-2');
-  expect(await allParts(sql)).toBe(before);
+  for (let round = 0; round < 5; round++) {
+    const bytes = patterned(3 * BLOB_PART_BYTES + 5, 13 + round);
+    const holders = Array.from({ length: 6 }, (_, i) => `twin-${round}-${i}`);
+    const stored = await Promise.all(holders.map((holder) => blobs.put(bytes, { holder })));
+    expect(new Set(stored.map((s) => s.sha256)).size).toBe(1);
+    expect(await allParts(sql), `round ${round}`).toBe(before + 4);
+    for (const holder of holders.slice(1)) await blobs.release(holder);
+    expect((await blobs.get(stored[0]!.sha256))!.equals(Buffer.from(bytes))).toBe(true);
+    await blobs.release(holders[0]!);
+    expect(await allParts(sql)).toBe(before);
+  }
 }
 
 /** A database written before parts: its blobs are single rows, some held; all of them read after the migration. */

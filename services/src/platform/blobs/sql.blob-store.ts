@@ -75,10 +75,17 @@ export async function createSqlBlobStore(deps: { sql: Sql; partBytes?: number })
         await writePart(deps.sql, partsKey, part, bytes.subarray(offset, offset + partBytes));
       }
       const ours = await deps.sql.transaction(async (tx) => {
-        if (await holdIfStored(tx, sha256, options.holder)) return false;
-        await tx.query(`INSERT INTO blobs (sha256, size, parts_key) VALUES ($1, $2, $3)`, [sha256, bytes.byteLength, partsKey]);
-        if (options.holder) await tx.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [sha256, options.holder]);
-        return true;
+        // Another upload of these bytes may be sealing at this very moment: its row is not visible to a
+        // SELECT until it commits, but the insert waits for it on the key and then does nothing, and the
+        // row is held instead. If that row was released meanwhile, the insert is tried again.
+        for (;;) {
+          const { rows } = await tx.query(`INSERT INTO blobs (sha256, size, parts_key) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING RETURNING sha256`, [sha256, bytes.byteLength, partsKey]);
+          if (rows.length > 0) {
+            if (options.holder) await tx.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [sha256, options.holder]);
+            return true;
+          }
+          if (await holdIfStored(tx, sha256, options.holder)) return false;
+        }
       });
       // The same bytes were stored meanwhile by another upload: its parts serve both.
       if (!ours) await deps.sql.query(`DELETE FROM blob_parts WHERE parts_key = $1`, [partsKey]);
