@@ -25,8 +25,6 @@ const DRIVE_TEXTS: Record<string, string> = {
   'Scheduled recrawl needs a paid plan. Upgrade on the pricing page to use it.': 'סריקה חוזרת מתוזמנת דורשת תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בה.',
   'Paused: your plan no longer includes scheduled recrawl, so the site is not crawled again on schedule. Upgrade on the pricing page, then save the crawl interval again to resume.':
     'מושהה: התוכנית שלכם כבר לא כוללת סריקה חוזרת מתוזמנת, ולכן האתר לא נסרק שוב לפי התזמון. שדרגו בעמוד המחירים ושמרו שוב את תדירות הסריקה כדי לחדש.',
-  'Paused: your plan no longer includes scheduled recrawl, so the site is not crawled again on schedule. Upgrade on the pricing page, then save the crawl interval again to resume.':
-    'מושהה: התוכנית שלכם כבר לא כוללת סריקה חוזרת מתוזמנת, ולכן האתר לא נסרק שוב לפי התזמון. שדרגו בעמוד המחירים ושמרו שוב את תדירות הסריקה כדי לחדש.',
 };
 
 const INTEGRATION_TEXTS: Record<string, string> = {
