@@ -400,7 +400,8 @@ describe.skipIf(!gate.available)(`channels: Telegram, WhatsApp, Instagram and th
 
     await standIns.telegramUpdate(bot.token, telegramTextUpdate(400, 1102, 'One more?'));
     const [notice] = await standIns.waitForSent(1, '1102');
-    expect(notice!.text).toBe("This assistant has reached its plan's monthly message limit (14 messages). Please try again next month or upgrade the plan.");
+    // A customer is a visitor: told neutrally, never to upgrade the owner's plan (issue 21 item 12).
+    expect(notice!.text).toBe('This assistant is not available right now. Please try again later.');
     expect(await inbox()).toHaveLength(14);
   });
 

@@ -166,7 +166,8 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     if (included === false) return log(where, "channel message not answered: the owner's plan no longer includes this channel (paused)");
     if (quota && !quota.allowed) {
       log(where, 'channel message refused: the plan\'s monthly message limit is reached');
-      return sendOnce(trigger, `limit_${keyed(`limit|${trigger.streamId}`).slice(0, 32)}`, null, integration, received.chatId, chatMessages.monthlyLimitReached(quota.limit), 'assistant');
+      // A customer is a visitor: the upgrade text is for the owner (their dashboard and limits page say it).
+      return sendOnce(trigger, `limit_${keyed(`limit|${trigger.streamId}`).slice(0, 32)}`, null, integration, received.chatId, chatMessages.assistantUnavailable, 'assistant');
     }
     const contactHash = keyed(`contact|${received.integrationId}|${received.chatId}`);
     const requester: Requester = { visitorSessionHash: contactHash, shareTokenHash: null };
