@@ -67,16 +67,26 @@ export function WorkflowMatchBox() {
           </p>
         ) : null}
       </div>
-      {overlaps.data && overlaps.data.length > 0 ? (
+      {overlaps.data && (overlaps.data.overlaps.length > 0 || !overlaps.data.complete) ? (
         <div className="automation-overlaps" role="note">
           <h3>{t('overlapTitle')}</h3>
-          <ul>
-            {overlaps.data.slice(0, 5).map((o) => (
-              <li key={`${o.workflow_id}-${o.other_workflow_id}-${o.phrase}`} dir="auto">
-                {t('overlapWarning', { a: o.workflow_title, b: o.other_workflow_title, phrases: `"${o.phrase}"` })}
-              </li>
-            ))}
-          </ul>
+          {overlaps.data.overlaps.length > 0 ? (
+            <ul>
+              {overlaps.data.overlaps.slice(0, 5).map((o) => (
+                <li key={`${o.workflow_id}-${o.other_workflow_id}-${o.phrase}`} dir="auto">
+                  {t('overlapWarning', { a: o.workflow_title, b: o.other_workflow_title, phrases: `"${o.phrase}"` })}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {/* The server bounds the report's work (one owner's thousands of phrases must not stall others). */}
+          {!overlaps.data.complete ? (
+            <p className="small muted">
+              {overlaps.data.checked_phrases !== undefined && overlaps.data.total_phrases !== undefined
+                ? t('overlapPartialCounted', { checked: overlaps.data.checked_phrases, total: overlaps.data.total_phrases })
+                : t('overlapPartial')}
+            </p>
+          ) : null}
         </div>
       ) : null}
     </section>

@@ -170,6 +170,17 @@ describe('the workflows page', () => {
     expect(api.sent('POST', '/workflows/match')).toEqual([{ message: 'I want to book a table tonight' }]);
   });
 
+  it('says when the competing-phrases report is partial, in English and Hebrew (the server bounds its work)', async () => {
+    const api = fakeAutomationApi({ workflows: [workflow()] });
+    api.on((r) => (r.path === '/workflows/overlaps' ? json(200, { overlaps: [], complete: false, checked_phrases: 1071, total_phrases: 5050 }) : undefined));
+    const { unmount } = renderWithProviders(<WorkflowsPage />);
+    const box = await screen.findByRole('region', { name: 'Which workflow would fire?' });
+    expect(await within(box).findByText(/^1071 of 5050 training phrases were compared/)).toBeInTheDocument();
+    unmount();
+    renderWithProviders(<WorkflowsPage />, { language: 'he' });
+    expect(await screen.findByText(/^הושוו 1071 מתוך 5050 משפטי אימון/)).toBeInTheDocument();
+  });
+
   it('speaks Hebrew', async () => {
     fakeAutomationApi();
     renderWithProviders(<WorkflowsPage />, { language: 'he' });

@@ -69,6 +69,8 @@ export const en = {
   matchFailed: 'The check failed. Please try again.',
   overlapTitle: 'Competing workflows',
   overlapWarning: '"{a}" and "{b}" have training phrases that compete: {phrases}',
+  overlapPartial: 'Not every training phrase was compared: you have too many to check at once. Fewer, more distinct phrases give a complete report.',
+  overlapPartialCounted: '{checked} of {total} training phrases were compared: you have too many to check at once. Fewer, more distinct phrases give a complete report.',
 
   // guidelines
   guidelinesTitle: 'Guidelines',

@@ -67,6 +67,8 @@ export const he: Record<keyof typeof en, string> = {
   matchFailed: 'הבדיקה נכשלה. אנא נסו שוב.',
   overlapTitle: 'תהליכים מתחרים',
   overlapWarning: 'ל-"{a}" ול-"{b}" יש משפטי אימון מתחרים: {phrases}',
+  overlapPartial: 'לא כל משפטי האימון הושוו: יש יותר מדי מהם כדי לבדוק בבת אחת. משפטים מעטים ומובחנים יותר ייתנו דוח מלא.',
+  overlapPartialCounted: 'הושוו {checked} מתוך {total} משפטי אימון: יש יותר מדי מהם כדי לבדוק בבת אחת. משפטים מעטים ומובחנים יותר ייתנו דוח מלא.',
 
   guidelinesTitle: 'הנחיות',
   guidelinesSubtitle: 'טון, ניסוחים מועדפים וכללי עיצוב שהעוזר שומר עליהם בכל תשובה.',
