@@ -16,7 +16,7 @@ describe.skipIf(!gate.available)(`analytics are computed from the log, whenever 
   let dana: ScenarioOwner;
   let noa: ScenarioOwner;
   let danaThread: string;
-  let now = new Date('2030-04-15T08:15:00.000Z'); // a Monday (after today: the workers' own clock runs the runs' deadlines)
+  let now = new Date('2030-04-15T08:15:00.000Z'); // a Monday (the workers share this clock)
 
   beforeAll(async () => {
     h = await createApiHarness({ answerProvider: scriptedProvider, clock: () => now });

@@ -42,6 +42,8 @@ export async function composeWorkers(
     recrawlScheduler?: boolean;
     /** The plan the channels worker answers by; the billing read model's (livePlanBook) unless a test gives its own. */
     channelsPlanOf?: PlanOf;
+    /** The AI runner's clock (deadlines, the sweep); tests that fix the API's clock give the runner the same one. */
+    clock?: () => Date;
   } = {},
 ) {
   const blobs: BlobStore = await createSqlBlobStore({ sql: platform.sql });
@@ -116,6 +118,7 @@ export async function composeWorkers(
     sweepIntervalMs: platform.config.RUN_SWEEP_INTERVAL_MS,
     maxConcurrentRuns: platform.config.AI_MAX_CONCURRENT_RUNS,
     automation: runAutomation.automation,
+    clock: options.clock,
     onError: (error) => console.error('ai-runner', error),
   });
   // Customers' Telegram, WhatsApp and Instagram messages in, the answers out through the same channel.

@@ -80,6 +80,8 @@ export async function createApiHarness(
     answerProvider: options.answerProvider,
     // A test's own plans reach the channels worker too, which checks the plan for every customer's message.
     channelsPlanOf: options.planOf,
+    // One clock for the whole process: a run requested at the API's fixed time is not past its deadline for the runner.
+    clock: options.clock,
     ...(split ? { runStreams: chooseRunStreams(workersPlatform.sql, 'split') } : {}),
   });
   await workers.start();

@@ -105,14 +105,16 @@ describe.skipIf(!gate.available)(`exporting the event log as NDJSON${gate.availa
     const child = startMain('export', { DATABASE_URL: h.dbUrl }, ['--owner', dana.accountId, '--type', 'MessagePosted,ThreadStarted', '--from', '2030-05-01', '--out', out]);
     expect(await exited(child), child.output()).toBe(0);
     const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
-    // The answers were recorded by the workers at the real time (before 2030): only the questions are from then.
+    // The workers share the harness's clock: the answers are from the same days as their questions.
     expect(lines.map((line) => [line.type, line.data.text ?? null])).toEqual([
       ['ThreadStarted', null],
       ['MessagePosted', 'Sourdough today?'],
+      ['MessagePosted', 'You asked: Sourdough today?'],
       ['ThreadStarted', null],
       ['MessagePosted', 'Do you deliver?'],
+      ['MessagePosted', 'You asked: Do you deliver?'],
     ]);
-    expect(child.output()).toMatch(new RegExp(`exported 4 of \\d+ events in [\\d.]+ s to ${out.replace(/[.]/g, '\\.')}`));
+    expect(child.output()).toMatch(new RegExp(`exported 6 of \\d+ events in [\\d.]+ s to ${out.replace(/[.]/g, '\\.')}`));
     // Without an owner the export reads with COPY: the same lines.
     const starts = join(dir, 'starts.ndjson');
     const byType = startMain('export', { DATABASE_URL: h.dbUrl }, ['--type', 'ThreadStarted', '--out', starts]);

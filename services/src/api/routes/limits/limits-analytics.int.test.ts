@@ -12,7 +12,7 @@ import {
   ViolationsSchema,
 } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, ownerThread, ownerWithAssistant, scriptedProvider, settled, type ScenarioOwner } from '../../../analytics/testing/analytics-scenario.js';
+import { ask, getJson, ownerThread, ownerWithAssistant, scriptedProvider, settled, type ScenarioOwner } from '../../../analytics/testing/analytics-scenario.js';
 import { createApiHarness, type ApiHarness } from '../../../testing/api-harness.js';
 import { postgresAvailability } from '../../../testing/test-database.js';
 
@@ -45,13 +45,14 @@ describe.skipIf(!gate.available)(`the limits calls and the refusals they record$
     const post = (threadId: string, content: string) => h.app.inject({ method: 'POST', url: `/api/v1/threads/${threadId}/messages`, headers: dana.auth, payload: { content } });
     // chat_limit 2: the third message of a conversation is refused.
     const first = await ownerThread(h, dana);
-    expect((await post(first, 'one')).statusCode).toBe(201);
-    expect((await post(first, 'two')).statusCode).toBe(201);
+    // The month counts answered messages (docs/chat.md): each of these is answered.
+    await ask(h, dana, first, 'one');
+    await ask(h, dana, first, 'two');
     const third = await post(first, 'three');
     expect(third.json()).toEqual({ detail: chatMessages.chatLimitReached(2) });
     // The plan's 3 monthly messages: the fourth is refused.
     const second = await ownerThread(h, dana);
-    expect((await post(second, 'four')).statusCode).toBe(201);
+    await ask(h, dana, second, 'four');
     const over = await post(second, 'five');
     expect(over.json()).toEqual({ detail: chatMessages.monthlyLimitReached(3) });
     // One assistant on the plan: a second is refused.
@@ -135,8 +136,8 @@ describe.skipIf(!gate.available)(`the limits calls and the refusals they record$
     const history = successEnvelope(UsageHistorySchema).parse((await getJson(h, '/api/v1/limits/usage/history', dana.auth)).body).data;
     expect(history.days).toBe(30);
     expect(history.history).toHaveLength(30);
-    expect(history.history.at(-1)).toEqual({ date: '2026-04-17', messages: 3, conversations: 2, answers: 0, tokens: 0, violations: 4 });
-    expect(history.totals).toEqual({ messages: 3, conversations: 2, answers: 0, tokens: 0, violations: 4 });
+    expect(history.history.at(-1)).toEqual({ date: '2026-04-17', messages: 3, conversations: 2, answers: 3, tokens: 360, violations: 4 });
+    expect(history.totals).toEqual({ messages: 3, conversations: 2, answers: 3, tokens: 360, violations: 4 });
 
     const weekly = successEnvelope(LimitTrendsSchema).parse((await getJson(h, '/api/v1/limits/trends', dana.auth)).body).data;
     expect(weekly.period_type).toBe('weekly');

@@ -19,17 +19,27 @@ describe.skipIf(!gate.available)(`the plan's monthly message limit${gate.availab
     const created = (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: auth, payload: { name: 'Bakery', description: 'The bakery', instructions: 'Answer briefly' } })).json();
     const share = (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${created.assistant_id}/generate-share-token`, headers: auth })).json();
     const thread = async () => (await h.app.inject({ method: 'POST', url: '/api/v1/threads/', headers: auth, payload: { assistant_id: created.assistant_id } })).json().thread_id as string;
-    const post = (threadId: string, content: string) => h.app.inject({ method: 'POST', url: `/api/v1/threads/${threadId}/messages`, headers: auth, payload: { content } });
+    // The month counts answered messages (docs/chat.md): a message goes with its run, which is waited for.
+    const post = (threadId: string, content: string) => asked(`/api/v1/threads/${threadId}`, auth, {}, created.openai_assistant_id, content);
     const usage = async () => (await h.app.inject({ url: '/api/v1/limits/usage', headers: auth })).json();
     const visitor = async () => {
       const session = 'a'.repeat(64);
       const started = (await h.app.inject({ method: 'POST', url: '/api/v1/threads/public', payload: { assistant_id: created.assistant_id, share_token: share.share_token, session_token: session } })).json();
-      return (content: string) => h.app.inject({ method: 'POST', url: `/api/v1/threads/public/${started.thread_id}/messages`, payload: { content, session_token: session } });
+      return (content: string) => asked(`/api/v1/threads/public/${started.thread_id}`, {}, { session_token: session }, created.openai_assistant_id, content);
     };
     return { auth, thread, post, usage, visitor };
   }
 
-  const messagesIn = async (threadId: string) => (await h.platform.eventStore.readStream(streamIds.thread(threadId))).filter((e) => e.type === 'MessagePosted').length;
+  /** Sends a message with its run and, when it was taken, waits for the answer to settle; answers the send. */
+  async function asked(base: string, headers: Record<string, string>, visitor: Record<string, string>, assistantId: string, content: string) {
+    const sent = await h.app.inject({ method: 'POST', url: `${base}/runs`, headers, payload: { assistant_id: assistantId, ...visitor, additional_messages: [{ role: 'user', content }] } });
+    if (sent.statusCode !== 201) return sent;
+    const query = visitor.session_token ? `?session_token=${visitor.session_token}` : '';
+    await expect.poll(async () => (await h.app.inject({ url: `${base}/runs/${sent.json().id}${query}`, headers })).json().status, { timeout: 30_000, interval: 50 }).toBe('completed');
+    return sent;
+  }
+
+  const messagesIn = async (threadId: string) => (await h.platform.eventStore.readStream(streamIds.thread(threadId))).filter((e) => e.type === 'MessagePosted' && (e.data as { role: string }).role === 'user').length;
 
   it("counts the owner's and visitors' messages together, refuses the next one with the plan's text, and opens again on the 1st (UTC)", async () => {
     const dana = await ownerWithAssistant();
@@ -52,7 +62,8 @@ describe.skipIf(!gate.available)(`the plan's monthly message limit${gate.availab
     const fourth = await dana.post(threadId, 'One more?');
     expect(fourth.statusCode).toBe(403);
     expect(fourth.json()).toEqual({ detail: text });
-    expect((await visitorPosts('And me?')).json()).toEqual({ detail: text });
+    // A visitor is never told to upgrade the owner's plan (issue 21 item 12).
+    expect((await visitorPosts('And me?')).json()).toEqual({ detail: chatMessages.assistantUnavailable });
     expect(await messagesIn(threadId)).toBe(2);
 
     // Deleting a conversation does not give its messages back.
