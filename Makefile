@@ -89,6 +89,12 @@ bench: bench-channels
 bench-channels: $(STAMP)
 	bash ops/bench/run.sh channels
 
+## Identity: "Forgot password?" for a known and an unknown address (no timing tell), a reset from its mailed link.
+.PHONY: bench-identity
+bench: bench-identity
+bench-identity: $(STAMP)
+	bash ops/bench/run.sh identity
+
 services-up:
 	bash ops/services-up.sh
 
