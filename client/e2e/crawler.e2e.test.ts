@@ -196,7 +196,10 @@ describe('the Smart Web Crawler', () => {
     await page.getByText('Response ready!').waitFor({ timeout: 60_000 });
     const answer = page.locator('.chat-msg-assistant').last();
     await answer.getByText(/24 shekels/).waitFor();
-    expect(await answer.locator('.chat-sources a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname))).toContain('/pricing');
+    // The sources come with the saved answer, which may replace the streamed text a moment after it: wait on the DOM.
+    await expect
+      .poll(() => answer.locator('.chat-sources a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname)), { timeout: 30_000 })
+      .toContain('/pricing');
 
     await api.call(`/assistants/${created.id}`, { method: 'PUT', body: JSON.stringify({ payment_processing: { enabled: true, sales_prompt: '' } }) });
     await page.evaluate(() => {
