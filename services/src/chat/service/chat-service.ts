@@ -35,6 +35,11 @@ import { utcDay, type VisitorAnswers, type VisitorDay } from '../visitor-answers
 /** Until the visitor's day is over (UTC), when their daily allowance opens again. */
 const secondsToNextUtcDay = (now: Date) => Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000));
 
+/** A visitor held by the rate limits (`wait` ms until allowed, 0 when allowed): 429 with when to come back. */
+function throttled(wait: number) {
+  if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
+}
+
 /** Threads and runs remembered per process for chat turns (oldest forgotten first). */
 const KNOWN_THREADS = 20_000;
 const KNOWN_RUNS = 5_000;
@@ -209,8 +214,7 @@ export function createChatService(deps: ChatServiceDeps) {
     // A run for another assistant is refused before anything is counted against a limit.
     if (externalAssistantId !== undefined && assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
     if (chatter.kind === 'visitor') {
-      const wait = deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id }) ?? 0;
-      if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
+      throttled(deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id }) ?? 0);
     }
     await admitAnswer(call, chatter, assistant, early);
     return { assistant };
@@ -238,8 +242,7 @@ export function createChatService(deps: ChatServiceDeps) {
   return {
     async start(call: ChatCall, chatter: Chatter, assistant: AssistantRow, channel: Channel) {
       if (chatter.kind === 'visitor') {
-        const wait = deps.publicChatLimits?.start(call.ip) ?? 0;
-        if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
+        throttled(deps.publicChatLimits?.start(call.ip) ?? 0);
       }
       const threadId = newId('thread');
       await write(call, chatter, threadId, {
