@@ -40,7 +40,12 @@ describe.skipIf(!postgres.available)(`a crawl of pages full of links${postgres.a
     const started = await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/', headers: auth, payload: { assistant_id: assistantId, website_url: `${site.origin}/`, crawl_interval: 'none' } });
     expect(started.statusCode, started.body).toBe(200);
     const crawlId = started.json().data.crawl_id as string;
-    await expect.poll(async () => (await h.app.inject({ url: `/api/v1/web-crawler/assistant/${assistantId}`, headers: auth })).json().data.last_crawl_status, within).toBe('completed');
+    const crawler = async () => (await h.app.inject({ url: `/api/v1/web-crawler/assistant/${assistantId}`, headers: auth })).json().data;
+    await expect.poll(async () => (await crawler()).last_crawl_status, within).toBe('completed');
+    // What the crawl said of its end (its reason and counts), printed when an expectation below fails.
+    const { rows: [last] } = await h.platform.sql.query<{ type: string; data: unknown }>(`SELECT event_type AS type, data FROM events WHERE stream_id = $1 ORDER BY global_position DESC LIMIT 1`, [`crawl-${crawlId}`]);
+    const ended = JSON.stringify(last);
+    console.log('crawl ended', ended);
 
     // What the run appended to the event log: every event after the mark (the crawl, its pages' files, their ingestion).
     const { rows: [run] } = await h.platform.sql.query<{ events: string; bytes: string }>(
@@ -58,7 +63,7 @@ describe.skipIf(!postgres.available)(`a crawl of pages full of links${postgres.a
     console.log('link flood crawl', JSON.stringify(figures));
 
     // The free plan's 50 pages were crawled, so the crawl went as far as it may.
-    expect(figures.kept).toBe(50);
+    expect(figures.kept, ended).toBe(50);
     // Events in proportion to the pages, not to the 50,000 links: one per page fetched, its links, its score, a few more.
     expect(figures.crawlEvents).toBeLessThan(400);
     // A few MB at most beyond the pages' text (the pages' files and their ingestion included).
