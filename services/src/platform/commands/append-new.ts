@@ -1,18 +1,14 @@
 import type { KesherEvent } from '@kesher/contracts';
-import { WrongExpectedVersionError, type AppendResult, type EventStore } from '../event-store/event-store.port.js';
-import type { CommandContext } from './command-handler.js';
-import { newEvents } from './new-events.js';
+import type { AppendResult, EventStore } from '../event-store/event-store.port.js';
+import { handleCommand, type CommandContext } from './command-handler.js';
+
+/** Any events, decided on nothing: what appendNew needs of a decider. */
+const anyEvents = { eventTypes: [] as readonly KesherEvent['type'][], initialState: () => null, evolve: () => null };
 
 /**
- * Records facts on a stream that must not exist yet — a delivery named by the channel's own id, a reply
- * claimed before it is sent — in one write (expected revision `no_stream`), with no read first. Undefined
- * when the stream was already there: the fact was recorded before (a redelivery), nothing more is written.
+ * Records facts on a stream that must not exist yet, with no read; undefined when it was already there.
+ * Kept for callers not yet on `handleCommand(…, { expected: 'no_stream' })`.
  */
 export async function appendNew(eventStore: EventStore, streamId: string, events: readonly KesherEvent[], context: CommandContext): Promise<AppendResult | undefined> {
-  try {
-    return await eventStore.appendToStream(streamId, newEvents(events, context), { expectedRevision: 'no_stream' });
-  } catch (error) {
-    if (error instanceof WrongExpectedVersionError) return undefined;
-    throw error;
-  }
+  return (await handleCommand(eventStore, anyEvents, streamId, () => events, context, { expected: 'no_stream' })).appended;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Actor, KesherEvent } from '@kesher/contracts';
 import { WrongExpectedVersionError, type AppendResult, type EventStore } from '../event-store/event-store.port.js';
-import { aggregateStream } from './aggregate-stream.js';
+import { aggregateStream, type Fold } from './aggregate-stream.js';
 import { newEvents } from './new-events.js';
 import type { Decider } from './decider.js';
 
@@ -14,39 +15,169 @@ export interface CommandContext {
   now: Date;
 }
 
-export interface HandledCommand<State, Event extends KesherEvent = KesherEvent> {
-  events: Event[];
+/** An aggregate as it stands after a given revision (`no_stream`: it has no event yet). */
+export interface Loaded<State> {
   state: State;
-  /** Undefined when the decision produced no events (nothing to append). */
+  revision: bigint | 'no_stream';
+}
+
+/** A decision taken on the state itself: the events to append (none: nothing to append). May wait (a count read elsewhere). */
+export type DecideFn<State, Event extends KesherEvent> = (state: State) => readonly Event[] | Promise<readonly Event[]>;
+
+/** One command of a sequence, or a command chosen on the state so far (undefined: skip it). */
+export type Step<State, Command> = Command | ((state: State) => Command | undefined);
+
+export interface HandleOptions<State> {
+  /**
+   * The aggregate the caller already holds (just loaded, or kept from its last handle): the first attempt
+   * decides on it and appends after its revision without reading the stream. A conflict reads it afresh.
+   */
+  from?: Loaded<State>;
+  /**
+   * `no_stream`: the stream must not exist yet (a delivery named by its channel id, a reply claimed before
+   * it is sent). Decided on the initial state with no read; a stream already there is not an error and
+   * is not retried: nothing is appended and the result says `existed`.
+   */
+  expected?: 'no_stream';
+  /** Decisions tried in all (first + retries on a conflict); default 5. The last conflict is thrown. */
+  maxAttempts?: number;
+  /** A refusal that may be met without spoiling the rest: that command's events are left out (for a sequence, the others still go). */
+  tolerate?: (error: unknown) => boolean;
+  /** Other errors that mean "decided on a stale view: read again and decide again" (counted as attempts, like a conflict). */
+  retryOn?: (error: unknown) => boolean;
+}
+
+export interface HandledCommand<State, Event extends KesherEvent = KesherEvent> {
+  /** The events appended (none when the decision was a no-op, or the stream `existed`). */
+  events: Event[];
+  /** The state after them. */
+  state: State;
+  /** The stream's revision after them: keep it with `state` and pass both as `from` to write again without a read. */
+  revision: bigint | 'no_stream';
+  /** Undefined when nothing was appended. */
   appended?: AppendResult;
+  /** Only with `expected: 'no_stream'`: the stream was there already, nothing was appended (state is the initial one, not the stream's). */
+  existed?: true;
+}
+
+/** The decision of one handle: one command, commands decided in a row, or a function of the state. */
+export type Decision<State, Command, Event extends KesherEvent> = DecideFn<State, Event> | Command | readonly Step<State, Command>[];
+
+const DEFAULT_ATTEMPTS = 5;
+/** Longest pause before a retry: writers that collided draw apart rather than collide again at once. */
+const MAX_JITTER_MS = 50;
+
+/** Before attempt n (n ≥ 2): random up to 2^(n-1) ms, capped, so a crowd on one stream spreads out; the first retry is nearly immediate. */
+const jitter = (attempt: number) => sleep(Math.random() * Math.min(MAX_JITTER_MS, 2 ** (attempt - 1)));
+
+function decideOnce<State, Command, Event extends KesherEvent>(
+  fold: Fold<State, Event> & { decide?: Decider<State, Command, Event>['decide'] },
+  decision: Decision<State, Command, Event>,
+  state: State,
+  tolerate: ((error: unknown) => boolean) | undefined,
+): Promise<readonly Event[]> | readonly Event[] {
+  const refusedOk = <T,>(run: () => T, otherwise: T): T => {
+    try {
+      return run();
+    } catch (error) {
+      if (tolerate?.(error)) return otherwise;
+      throw error;
+    }
+  };
+  if (typeof decision === 'function') {
+    const decided = refusedOk(() => (decision as DecideFn<State, Event>)(state), [] as readonly Event[]);
+    if (!tolerate || !(decided instanceof Promise)) return decided;
+    return decided.catch((error: unknown) => {
+      if (tolerate(error)) return [];
+      throw error;
+    });
+  }
+  const decide = fold.decide;
+  if (!decide) throw new Error('a command needs a decider (a fold alone takes a decide function)');
+  const steps: readonly Step<State, Command>[] = Array.isArray(decision) ? decision : [decision as Command];
+  const events: Event[] = [];
+  let current = state;
+  for (const step of steps) {
+    const command = typeof step === 'function' ? (step as (state: State) => Command | undefined)(current) : step;
+    if (command === undefined) continue;
+    const decided = refusedOk(() => decide(command, current), []);
+    events.push(...decided);
+    current = decided.reduce(fold.evolve, current);
+  }
+  return events;
 }
 
 /**
- * load → evolve → decide → append with the expected revision. A concurrent writer makes the append
- * fail with a version conflict; we then reload and decide again, a bounded number of times, so the
- * decision is always taken on the state it is appended after.
+ * The one way a command runs (Emmett's CommandHandler): read the stream and fold it (or take the state
+ * the caller holds), decide, append with the revision the decision was taken on. Another writer in
+ * between makes the append fail with a version conflict; the stream is then read again and the decision
+ * taken again on the new state — after a short random pause, a bounded number of times — so every
+ * decision is appended right after the state it was taken on.
+ *
+ * The decision is a command of the decider, several commands decided one after the other on the state
+ * each leaves and appended together (one read, one write), or a function of the state (which may await
+ * something it must read afresh at every attempt). A fold without `decide` takes only a function.
+ */
+export function handleCommand<State, Command, Event extends KesherEvent>(
+  eventStore: EventStore,
+  decider: Decider<State, Command, Event>,
+  streamId: string,
+  decision: NoInfer<Decision<State, Command, Event>>,
+  context: CommandContext,
+  options?: HandleOptions<NoInfer<State>>,
+): Promise<HandledCommand<State, Event>>;
+export function handleCommand<State, Event extends KesherEvent>(
+  eventStore: EventStore,
+  fold: Fold<State, Event>,
+  streamId: string,
+  decision: NoInfer<DecideFn<State, Event>>,
+  context: CommandContext,
+  options?: HandleOptions<NoInfer<State>>,
+): Promise<HandledCommand<State, Event>>;
+export async function handleCommand<State, Command, Event extends KesherEvent>(
+  eventStore: EventStore,
+  decider: Decider<State, Command, Event> | Fold<State, Event>,
+  streamId: string,
+  decision: Decision<State, Command, Event>,
+  context: CommandContext,
+  options: HandleOptions<State> = {},
+): Promise<HandledCommand<State, Event>> {
+  const maxAttempts = options.maxAttempts ?? DEFAULT_ATTEMPTS;
+  // Every attempt appends the same decision: it names the same cause.
+  const causationId = context.causationId ?? randomUUID();
+  let from: Loaded<State> | undefined = options.expected === 'no_stream' ? { state: decider.initialState(), revision: 'no_stream' } : options.from;
+  for (let attempt = 1; ; attempt++) {
+    if (attempt > 1) await jitter(attempt);
+    const { state, revision } = from ?? (await aggregateStream(eventStore, decider, streamId));
+    from = undefined;
+    try {
+      const events = [...(await decideOnce(decider, decision, state, options.tolerate))];
+      if (events.length === 0) return { events, state, revision };
+      const appended = await eventStore.appendToStream(streamId, newEvents(events, context, causationId), { expectedRevision: revision });
+      return { events, state: events.reduce(decider.evolve, state), revision: appended.nextExpectedRevision, appended };
+    } catch (error) {
+      if (options.expected === 'no_stream' && error instanceof WrongExpectedVersionError) {
+        return { events: [], state, revision: typeof error.actual === 'bigint' ? error.actual : 'no_stream', existed: true };
+      }
+      const stale = error instanceof WrongExpectedVersionError || options.retryOn?.(error) === true;
+      if (!stale || attempt >= maxAttempts) throw error;
+    }
+  }
+}
+
+/**
+ * The handler bound to a store, as the composition root hands it to routes and services:
+ * `handle(decider, streamId, command, context, options?)`.
  */
 export function createCommandHandler(deps: { eventStore: EventStore; maxAttempts?: number }) {
-  const maxAttempts = deps.maxAttempts ?? 5;
-
-  return async function handle<State, Command, Event extends KesherEvent>(
+  return function handle<State, Command, Event extends KesherEvent>(
     decider: Decider<State, Command, Event>,
     streamId: string,
-    command: Command,
+    decision: NoInfer<Decision<State, Command, Event>>,
     context: CommandContext,
+    options: HandleOptions<NoInfer<State>> = {},
   ): Promise<HandledCommand<State, Event>> {
-    const causationId = context.causationId ?? randomUUID();
-    for (let attempt = 1; ; attempt++) {
-      const { state, revision: expectedRevision } = await aggregateStream(deps.eventStore, decider, streamId);
-      const events = decider.decide(command, state);
-      if (events.length === 0) return { events, state };
-      try {
-        const appended = await deps.eventStore.appendToStream(streamId, newEvents(events, context, causationId), { expectedRevision });
-        return { events, state: events.reduce(decider.evolve, state), appended };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
-      }
-    }
+    return handleCommand(deps.eventStore, decider, streamId, decision, context, { maxAttempts: deps.maxAttempts, ...options });
   };
 }
 

@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { KesherEvent } from '@kesher/contracts';
-import { WrongExpectedVersionError, type AppendResult, type EventStore } from '../event-store/event-store.port.js';
-import { aggregateStream } from './aggregate-stream.js';
-import { newEvents } from './new-events.js';
-import type { CommandContext } from './command-handler.js';
+import type { EventStore } from '../event-store/event-store.port.js';
+import { handleCommand, type CommandContext, type HandledCommand } from './command-handler.js';
 import type { Decider } from './decider.js';
 
 /** One step of a sequence: the command to decide on the state so far (undefined: skip it). */
@@ -14,11 +11,8 @@ export interface SequenceStep<State, Command> {
 }
 
 /**
- * Several commands on one aggregate decided one after the other on the state each leaves, and appended
- * together with one expected revision — one read and one write instead of one of each per command, for a
- * worker whose every message is the same short sequence (a channel's message: start the conversation if
- * needed, post the message, ask for an answer). A concurrent writer makes the append fail; the whole
- * sequence is then decided again on the new state, a bounded number of times.
+ * Several commands on one aggregate decided in a row and appended together. Kept for callers not yet on
+ * `handleCommand`, which takes the commands as an array (and `tolerate` for them all) directly.
  */
 export async function handleSequence<State, Command, Event extends KesherEvent>(
   eventStore: EventStore,
@@ -27,31 +21,25 @@ export async function handleSequence<State, Command, Event extends KesherEvent>(
   steps: readonly SequenceStep<State, Command>[],
   context: CommandContext,
   maxAttempts = 5,
-): Promise<{ events: Event[]; state: State; appended?: AppendResult }> {
-  const causationId = context.causationId ?? randomUUID();
-  for (let attempt = 1; ; attempt++) {
-    const { state: loaded, revision } = await aggregateStream(eventStore, decider, streamId);
-    let state = loaded;
+): Promise<HandledCommand<State, Event>> {
+  // Each step keeps its own tolerance: a function folding the steps' decisions, for the handler to run.
+  const decide = (state: State): Event[] => {
     const events: Event[] = [];
+    let current = state;
     for (const step of steps) {
-      const command = step.command(state);
+      const command = step.command(current);
       if (command === undefined) continue;
       let decided: Event[];
       try {
-        decided = decider.decide(command, state);
+        decided = decider.decide(command, current);
       } catch (error) {
         if (step.tolerate?.(error)) continue;
         throw error;
       }
       events.push(...decided);
-      state = decided.reduce(decider.evolve, state);
+      current = decided.reduce(decider.evolve, current);
     }
-    if (events.length === 0) return { events, state };
-    try {
-      const appended = await eventStore.appendToStream(streamId, newEvents(events, context, causationId), { expectedRevision: revision });
-      return { events, state, appended };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw error;
-    }
-  }
+    return events;
+  };
+  return handleCommand(eventStore, decider, streamId, decide, context, { maxAttempts });
 }
