@@ -1,0 +1,237 @@
+import { z } from 'zod';
+import { sqlErrorInfo, type Sql } from '../../platform/sql/sql.port.js';
+import { RunOutcomeSchema, type FollowOptions, type RunOutcome, type RunOutputEvent, type RunOutputReader, type RunOutputWriter } from './run-output.port.js';
+
+/** One channel for every run; the payload is the run id alone, a wake-up: the rows are the data. */
+export const RUN_OUTPUT_CHANNEL = 'kesher_run_output';
+/** Between wake-ups a follower reads the table (and asks the thread for the outcome) this often anyway. */
+export const SAFETY_TICK_MS = 1000;
+/** Rows read at a time: a client resuming a long answer gets it in pages. */
+const PAGE = 500;
+
+/**
+ * The next row's number is computed in the INSERT, so a run redelivered to another worker, or ended by the
+ * sweep of another process, continues the same sequence; two writers racing on one number get a duplicate
+ * key and the loser writes again. The NOTIFY is sent when the row commits.
+ */
+const WRITE = `WITH next AS (SELECT coalesce(max(seq), 0) + 1 AS seq FROM run_output WHERE run_id = $1),
+  written AS (
+    INSERT INTO run_output (run_id, seq, kind, text, outcome, created_at)
+    SELECT $1, next.seq, $2, $3, $4::jsonb, $5::timestamptz FROM next
+    RETURNING run_id
+  )
+  SELECT pg_notify($6, written.run_id) FROM written`;
+
+const RowSchema = z.object({ seq: z.number().int(), kind: z.enum(['delta', 'end']), text: z.string(), outcome: z.unknown() });
+type Row = z.infer<typeof RowSchema>;
+
+export interface SqlRunOutput extends RunOutputWriter, RunOutputReader {
+  /** Resolves once everything handed to `append` and `end` so far is written (tests, shutdown). */
+  flushed(): Promise<void>;
+  /** Stops listening, after the writes under way. */
+  close(): Promise<void>;
+}
+
+interface Outgoing {
+  pending: string;
+  pump?: Promise<void>;
+}
+
+/**
+ * A run's output in one table (`run_output`, chat.migrations.ts) on the database every process shares, on
+ * Postgres and PGlite alike: the ai-runner writes the answer's bursts and its end, and whichever API process
+ * a client reaches reads them from the table, from any point (Last-Event-ID). NOTIFY only wakes followers
+ * up; one LISTEN per process serves all of them, and a lost wake-up costs at most a safety tick.
+ */
+export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?: number; onError?: (error: unknown) => void }): SqlRunOutput {
+  const { sql } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const tickMs = deps.tickMs ?? SAFETY_TICK_MS;
+  const report = (error: unknown) => deps.onError?.(error);
+
+  // ---- writing ----
+  const outgoing = new Map<string, Outgoing>();
+  const writing = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>) => {
+    writing.add(work);
+    void work.finally(() => writing.delete(work)).catch(() => {});
+    return work;
+  };
+
+  async function write(runId: string, kind: 'delta' | 'end', text: string, outcome: RunOutcome | undefined) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await sql.query(WRITE, [runId, kind, text, outcome ? JSON.stringify(outcome) : null, clock().toISOString(), RUN_OUTPUT_CHANNEL]);
+        return;
+      } catch (error) {
+        if (sqlErrorInfo(error).code !== '23505' || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  /** One INSERT in flight per run: what the model says meanwhile waits, and goes in the next row together. */
+  function pump(runId: string, run: Outgoing) {
+    if (run.pump) return;
+    run.pump = track(
+      (async () => {
+        while (run.pending !== '') {
+          const text = run.pending;
+          run.pending = '';
+          // A burst that cannot be written is lost to the live view only: the completed answer carries the whole text.
+          await write(runId, 'delta', text, undefined).catch(report);
+        }
+      })().finally(() => {
+        run.pump = undefined;
+        if (run.pending !== '') pump(runId, run);
+      }),
+    );
+  }
+
+  // ---- following ----
+  /** Followers of this process by run id: a wake-up cache, nothing the other processes must agree with. */
+  const waiters = new Map<string, Set<() => void>>();
+  let listening: Promise<void> | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  let closed = false;
+
+  function listen() {
+    listening ??= sql
+      .listen(RUN_OUTPUT_CHANNEL, (runId) => {
+        for (const wake of waiters.get(runId) ?? []) wake();
+      })
+      .then(
+        (stop) => {
+          unlisten = stop;
+        },
+        (error: unknown) => {
+          // Followers still get everything, a tick late; the next follow tries to listen again.
+          report(error);
+          listening = undefined;
+        },
+      );
+    return listening;
+  }
+
+  async function rowsAfter(runId: string, after: number): Promise<Row[]> {
+    const { rows } = await sql.query(`SELECT seq, kind, text, outcome FROM run_output WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT ${PAGE}`, [runId, after]);
+    return rows.map((row) => RowSchema.parse(row));
+  }
+
+  async function* follow({ runId, afterSeq, deadlineAt, signal, recordedOutcome }: FollowOptions): AsyncGenerator<RunOutputEvent> {
+    if (!closed) await listen();
+    let after = afterSeq;
+    let woken = false;
+    let rouse: (() => void) | undefined;
+    const wake = () => {
+      woken = true;
+      rouse?.();
+    };
+    const nap = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          rouse = undefined;
+          resolve();
+        }
+        rouse = done;
+        if (woken || signal.aborted) done();
+      });
+    const mine = waiters.get(runId) ?? new Set();
+    waiters.set(runId, mine.add(wake));
+    signal.addEventListener('abort', wake);
+
+    /** The end row's outcome; one that does not parse (written by another version?) defers to the thread. */
+    const endOf = async (row: Row): Promise<RunOutputEvent> => {
+      const parsed = RunOutcomeSchema.safeParse(row.outcome);
+      if (parsed.success) return { kind: 'end', outcome: parsed.data };
+      report(new Error(`run ${runId}: unreadable outcome in run_output: ${parsed.error.message}`));
+      return { kind: 'end', outcome: (await recordedOutcome()) ?? { status: 'expired' } };
+    };
+
+    try {
+      while (!signal.aborted) {
+        // Reset before the read: a wake-up arriving during it means read again, not sleep.
+        woken = false;
+        const rows = await rowsAfter(runId, after);
+        for (const row of rows) {
+          if (row.kind === 'end') {
+            yield await endOf(row);
+            return;
+          }
+          after = row.seq;
+          yield { kind: 'delta', seq: row.seq, text: row.text };
+        }
+        if (rows.length === PAGE || woken) continue;
+        const left = deadlineAt.getTime() - clock().getTime();
+        // At the deadline the thread's word is final; a run with none there is expired (the sweep will say so).
+        let outcome = left <= 0 ? ((await recordedOutcome()) ?? { status: 'expired' as const }) : undefined;
+        if (!outcome) {
+          await nap(Math.min(tickMs, left));
+          if (woken || signal.aborted) continue;
+          // A quiet tick: a lost wake-up, or a worker that died before its end row; the thread knows if it ended.
+          outcome = await recordedOutcome();
+          if (!outcome) continue;
+        }
+        // Ended: what the table holds still goes first, and its own end row, if written meanwhile, is the last word.
+        for (let page = await rowsAfter(runId, after); page.length > 0 && !signal.aborted; page = await rowsAfter(runId, after)) {
+          for (const row of page) {
+            if (row.kind === 'end') {
+              yield await endOf(row);
+              return;
+            }
+            after = row.seq;
+            yield { kind: 'delta', seq: row.seq, text: row.text };
+          }
+        }
+        if (!signal.aborted) yield { kind: 'end', outcome };
+        return;
+      }
+    } finally {
+      mine.delete(wake);
+      if (mine.size === 0 && waiters.get(runId) === mine) waiters.delete(runId);
+      signal.removeEventListener('abort', wake);
+    }
+  }
+
+  async function flushed() {
+    while (writing.size > 0) await Promise.allSettled([...writing]);
+  }
+
+  return {
+    append(runId, text) {
+      if (text === '') return;
+      let run = outgoing.get(runId);
+      if (!run) outgoing.set(runId, (run = { pending: '' }));
+      run.pending += text;
+      pump(runId, run);
+    },
+    end(runId, outcome) {
+      return track(
+        (async () => {
+          const run = outgoing.get(runId);
+          // The bursts under way and queued go first: the end row is the last.
+          while (run?.pump) await run.pump;
+          outgoing.delete(runId);
+          if (outcome) await write(runId, 'end', '', outcome);
+        })().catch(report),
+      );
+    },
+    async prune(before) {
+      const { rows } = await sql.query<{ n: number }>(`WITH gone AS (DELETE FROM run_output WHERE created_at < $1::timestamptz RETURNING 1) SELECT count(*)::int AS n FROM gone`, [
+        before.toISOString(),
+      ]);
+      return rows[0]?.n ?? 0;
+    },
+    follow,
+    flushed,
+    async close() {
+      closed = true;
+      await flushed();
+      await listening;
+      await unlisten?.();
+      unlisten = undefined;
+      listening = undefined;
+    },
+  };
+}
