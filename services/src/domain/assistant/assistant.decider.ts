@@ -6,6 +6,9 @@ export type AssistantState =
   | {
       status: 'active' | 'deleted';
       assistantId: string;
+      /** The ids the chat's answers name it by (URLs, runs): the chat reads its assistant from this stream. */
+      numericId: number;
+      externalId: string;
       ownerId: string;
       profile: AssistantProfile;
       shareToken: string | null;
@@ -78,7 +81,17 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
   evolve(state, event) {
     switch (event.type) {
       case 'AssistantCreated':
-        return { status: 'active', assistantId: event.data.assistantId, ownerId: event.data.ownerId, profile: event.data.profile, shareToken: null, fileSlots: [], crawlSlots: [] };
+        return {
+          status: 'active',
+          assistantId: event.data.assistantId,
+          numericId: event.data.numericId,
+          externalId: event.data.externalId,
+          ownerId: event.data.ownerId,
+          profile: event.data.profile,
+          shareToken: null,
+          fileSlots: [],
+          crawlSlots: [],
+        };
       case 'AssistantUpdated':
         return state.status === 'none' ? state : { ...state, profile: { ...state.profile, ...event.data.changes } };
       case 'AssistantDeleted':
