@@ -7,6 +7,7 @@ import { embeddingMigrations } from '../knowledge/embeddings/embedding.migration
 import { busMigrations } from '../platform/bus/bus.migrations.js';
 import { eventStoreMigrations } from '../platform/event-store/sql-event-store.schema.js';
 import { checkpointMigrations } from '../platform/projections/checkpoint.migrations.js';
+import { limitsMigrations } from '../platform/limits/limits.migrations.js';
 import type { SchemaModule } from '../platform/sql/migrations.js';
 
 /**
@@ -28,5 +29,6 @@ export function schemaModules(options: { sqlEventStore: boolean }): SchemaModule
     { module: 'assistants', migrations: assistantMigrations },
     { module: 'drive', migrations: driveMigrations },
     { module: 'chat', migrations: chatMigrations },
+    { module: 'limits', migrations: limitsMigrations },
   ];
 }
