@@ -29,6 +29,12 @@ export function createMetrics() {
       labelNames: ['group', 'topic'],
       registers: [registry],
     }),
+    busMessages: new Counter({
+      name: 'kesher_bus_messages_total',
+      help: 'Messages a consumer group fetched: handed to its handler (outcome=handled), or skipped unread because it does not handle their event type (outcome=skipped)',
+      labelNames: ['group', 'topic', 'outcome'],
+      registers: [registry],
+    }),
     busHandlerFailures: new Counter({
       name: 'kesher_bus_handler_failures_total',
       help: 'Handler attempts that threw; each is retried after a back-off until the message is parked',
