@@ -8,8 +8,8 @@ import type { ConsumeOptions, DeliveredMessage } from './message-bus.port.js';
 export interface DeliveryOptions {
   /** Handler attempts before a message is parked (default 5); a consumer may set its own. */
   maxAttempts?: number;
-  /** Parked messages and failed attempts, by group and topic. */
-  metrics?: Pick<Metrics, 'busMessagesParked' | 'busHandlerFailures'>;
+  /** Parked messages and failed attempts, by group and topic; and messages handed to handlers vs skipped for their event type. */
+  metrics?: Pick<Metrics, 'busMessagesParked' | 'busHandlerFailures'> & Partial<Pick<Metrics, 'busMessages'>>;
   /** Where parkings are logged (default console.error). */
   log?: (line: string) => void;
   /** Told about every failed handler attempt (default: a console.warn line). */
@@ -36,8 +36,13 @@ export interface PartitionHooks {
 
 export interface PartitionSession {
   readonly ref: PartitionRef;
-  /** Reserves the messages durably, then queues them; `lastOffset` is the fetch's last offset (Kafka may skip some). */
-  add(messages: readonly DeliveredMessage[], lastOffset: bigint): Promise<void>;
+  /**
+   * Reserves the messages durably, then queues them; `lastOffset` is the fetch's last offset (Kafka may
+   * skip some, and the adapter leaves out those of event types the consumer does not handle: `skipped`
+   * of them). Offsets up to `lastOffset` that were not handed over count as finished, so the commit point
+   * moves past them even when nothing was handed over at all.
+   */
+  add(messages: readonly DeliveredMessage[], lastOffset: bigint, skipped?: number): Promise<void>;
   /** Messages added and not finished yet. */
   readonly backlog: number;
   /** The offset to commit: the lowest unfinished one, or the one after everything fetched. */
@@ -178,6 +183,13 @@ export function createConsumerEngine(deps: {
     }
   }
 
+  function countFetched(topic: string, handled: number, skipped: number) {
+    const counter = deliveries.metrics?.busMessages;
+    if (!counter) return;
+    if (handled > 0) counter.inc({ group: options.groupId, topic, outcome: 'handled' }, handled);
+    if (skipped > 0) counter.inc({ group: options.groupId, topic, outcome: 'skipped' }, skipped);
+  }
+
   function laneOf(message: DeliveredMessage) {
     if (!options.laneOf) return message.key;
     try {
@@ -203,6 +215,13 @@ export function createConsumerEngine(deps: {
       let committed = from;
       const detacher = new AbortController();
       const signal = AbortSignal.any([stopping.signal, detacher.signal]);
+      const advance = (urgent: boolean) => {
+        const point = session.commitPoint;
+        if (point > committed) {
+          committed = point;
+          hooks.onCommitPoint(point, urgent);
+        }
+      };
 
       const session: Session = {
         ref,
@@ -217,8 +236,15 @@ export function createConsumerEngine(deps: {
         get detached() {
           return detacher.signal.aborted;
         },
-        async add(messages, lastOffset) {
-          if (signal.aborted || messages.length === 0) return;
+        async add(messages, lastOffset, skipped = 0) {
+          if (signal.aborted) return;
+          countFetched(ref.topic, messages.length, skipped);
+          if (messages.length === 0) {
+            // Only skipped messages: nothing to reserve or run, but the commit point may move past them.
+            if (lastOffset + 1n > next) next = lastOffset + 1n;
+            advance(false);
+            return;
+          }
           const upTo = BigInt(messages[messages.length - 1]!.offset);
           if (upTo > reserved) {
             // Reserved ahead, so that the write is one per RESERVE_AHEAD offsets rather than one per fetch.
@@ -253,11 +279,7 @@ export function createConsumerEngine(deps: {
           if (detacher.signal.aborted) return;
           finished.add(offset);
           while (order.length > 0 && finished.has(order[0]!)) finished.delete(order.shift()!);
-          const point = session.commitPoint;
-          if (point > committed) {
-            committed = point;
-            hooks.onCommitPoint(point, urgent);
-          }
+          advance(urgent);
         },
         detach() {
           detacher.abort();

@@ -2,6 +2,7 @@ import { kafkaAvailability, kafkaBrokers } from '../../testing/kafka.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import { createPgSql } from '../sql/pg.sql.js';
 import { createKafkaBus } from './kafka.bus.js';
+import { createMetrics } from '../metrics/metrics.js';
 import { messageBusContract } from './testing/message-bus.contract.js';
 
 const kafka = await kafkaAvailability();
@@ -13,10 +14,12 @@ messageBusContract(
   async () => {
     const db = await createTestDatabase();
     const sql = createPgSql({ connectionString: db.url });
-    const openBus = () => createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-contract-test', sql });
+    const metrics = createMetrics();
+    const openBus = () => createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-contract-test', sql, deliveries: { metrics } });
     let bus = openBus();
     return {
       bus,
+      metrics,
       teardown: async () => {
         await bus.close();
         await sql.close();

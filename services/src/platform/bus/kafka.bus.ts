@@ -12,6 +12,7 @@ import {
 } from 'kafkajs';
 import type { Sql } from '../sql/sql.port.js';
 import { backoffMs, createConsumerEngine, type ConsumerEngine, type DeliveryOptions, type PartitionSession } from './consumer-engine.js';
+import { acceptsEventType, EVENT_TYPE_HEADER } from './event-types.js';
 import { createMemoryDeliveryLedger, createSqlDeliveryLedger, type DeliveryLedger } from './delivery-ledger.js';
 import type { ConsumeOptions, Consumer, DeliveredMessage, MessageBus, OutgoingMessage } from './message-bus.port.js';
 
@@ -193,6 +194,7 @@ async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options
   let needsReplacement = false;
   const reading = new Map<string, ReadPartition>();
   const paused = new Set<ReadPartition>();
+  const accepts = acceptsEventType(consume.eventTypes);
 
   const commit = (read: ReadPartition) => {
     clearTimeout(read.timer);
@@ -262,7 +264,14 @@ async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options
       read = await openRead(consumer, batch.topic, batch.partition, BigInt(batch.messages[0]!.offset));
       reading.set(id, read);
     }
-    await read.session.add(batch.messages.map((message) => toDelivered(batch.topic, batch.partition, message)), BigInt(batch.lastOffset()));
+    // Messages of event types this consumer does not handle are left out by their header alone: their
+    // value is never decoded, and the session counts their offsets as finished.
+    const wanted = batch.messages.filter((message) => accepts(headerText(message.headers?.[EVENT_TYPE_HEADER])));
+    await read.session.add(
+      wanted.map((message) => toDelivered(batch.topic, batch.partition, message)),
+      BigInt(batch.lastOffset()),
+      batch.messages.length - wanted.length,
+    );
     resolveOffset(batch.lastOffset());
     if (read.session.backlog >= WINDOW && !paused.has(read)) {
       paused.add(read);
@@ -389,11 +398,16 @@ function toDelivered(topic: string, partition: number, message: KafkaMessage): D
 function toHeaders(headers: IHeaders | undefined): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
-    // Kafka allows a header name to repeat; the port has one value per name, so the last one wins.
-    const last = Array.isArray(value) ? value.at(-1) : value;
-    if (last !== undefined) result[name] = last.toString();
+    const text = headerText(value);
+    if (text !== undefined) result[name] = text;
   }
   return result;
+}
+
+/** Kafka allows a header name to repeat; the port has one value per name, so the last one wins. */
+function headerText(value: IHeaders[string]): string | undefined {
+  const last = Array.isArray(value) ? value.at(-1) : value;
+  return last === undefined ? undefined : last.toString();
 }
 
 async function withDeadline(work: Promise<void>, ms: number, timeoutError: () => Error) {

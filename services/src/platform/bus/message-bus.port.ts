@@ -27,6 +27,12 @@ export interface ConsumeOptions {
   groupId: string;
   topics: readonly string[];
   handler: (message: DeliveredMessage) => Promise<void>;
+  /**
+   * The event types this consumer handles (the `event-type` header the relay sets, event-types.ts). Other
+   * messages are skipped without their value being read, and acknowledged like handled ones, so the
+   * group's offset moves past them. A message without the header is handed over. Default: every message.
+   */
+  eventTypes?: readonly string[];
   /** A group seen for the first time starts at the earliest message (default) or only new ones. */
   fromBeginning?: boolean;
   /**

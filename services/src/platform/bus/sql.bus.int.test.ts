@@ -4,12 +4,15 @@ import type { Sql } from '../sql/sql.port.js';
 import { createTestDatabase, postgresAvailability, createTestPglite } from '../../testing/test-database.js';
 import { messageBusContract } from './testing/message-bus.contract.js';
 import { createSqlBus } from './sql.bus.js';
+import { createMetrics } from '../metrics/metrics.js';
 
 /** The in-process bus on a given database; `restart` reopens it on the same tables. */
 async function busOn(sql: Sql, release: () => Promise<void>) {
-  let bus = await createSqlBus({ sql });
+  const metrics = createMetrics();
+  let bus = await createSqlBus({ sql, deliveries: { metrics } });
   return {
     bus,
+    metrics,
     teardown: async () => {
       await bus.close();
       await sql.close();
@@ -17,7 +20,7 @@ async function busOn(sql: Sql, release: () => Promise<void>) {
     },
     restart: async () => {
       await bus.close();
-      bus = await createSqlBus({ sql });
+      bus = await createSqlBus({ sql, deliveries: { metrics } });
       return bus;
     },
   };

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Metrics } from '../../metrics/metrics.js';
+import { EVENT_TYPE_HEADER } from '../event-types.js';
 import type { Consumer, ConsumeOptions, DeliveredMessage, MessageBus, OutgoingMessage } from '../message-bus.port.js';
 
 export interface MessageBusUnderTest {
@@ -8,6 +10,8 @@ export interface MessageBusUnderTest {
   teardown: () => Promise<void>;
   /** Closes the bus and opens a new one on the same storage; the suite then uses the new one. */
   restart?: () => Promise<MessageBus>;
+  /** The metrics the bus was given (`deliveries.metrics`), also after a restart. */
+  metrics: Metrics;
 }
 
 /** How long a condition may take to become true; generous because a real broker may rebalance. */
@@ -26,13 +30,14 @@ export function messageBusContract(
     let bus: MessageBus;
     let teardown: () => Promise<void>;
     let restart: MessageBusUnderTest['restart'];
+    let metrics: Metrics;
     const run = randomUUID().slice(0, 8);
     const topic = (name: string) => `contract-${run}-${name}`;
     const group = (name: string) => `contract-${run}-${name}`;
     let started: Consumer[] = [];
 
     beforeAll(async () => {
-      ({ bus, teardown, restart } = await setup());
+      ({ bus, teardown, restart, metrics } = await setup());
     });
     afterEach(async () => {
       await Promise.all(started.map((consumer) => consumer.stop()));
@@ -363,6 +368,40 @@ export function messageBusContract(
 
       const second = await collect({ groupId: group('lowest-unfinished'), topics: [t] });
       await expect.poll(() => second.seen.map(n), within).toContain(0);
+    });
+
+    it('hands a consumer only the event types it declared, and commits past the others, also a fetch of nothing else', async () => {
+      const t = topic('event-types');
+      const g = group('event-types');
+      // One key, so that everything is in one partition and in one order.
+      const typed = (type: string | undefined, i: number): OutgoingMessage => ({
+        key: 'k',
+        value: JSON.stringify({ key: 'k', n: i }),
+        headers: type ? { [EVENT_TYPE_HEADER]: type } : {},
+      });
+      const counted = async (outcome: 'handled' | 'skipped') =>
+        (await metrics.busMessages.get()).values.filter((v) => v.labels.group === g && v.labels.outcome === outcome).reduce((sum, v) => sum + v.value, 0);
+      await bus.publish(t, [typed('Other', 0), typed('Other', 1), typed('Wanted', 2), typed('Other', 3), typed(undefined, 4), typed('AlsoWanted', 5), typed('Other', 6)]);
+      const laned: number[] = [];
+      const first = await collect({ groupId: g, topics: [t], eventTypes: ['Wanted', 'AlsoWanted'], laneOf: (message) => (laned.push(n(message)), message.key) });
+
+      // A message without the header is handed over: only its handler can tell what it is.
+      await expect.poll(() => first.seen.map(n), within).toEqual([2, 4, 5]);
+      // The others never reached the consumer's code, not even its lane function.
+      expect(laned).toEqual([2, 4, 5]);
+      await expect.poll(() => counted('skipped'), within).toBeGreaterThanOrEqual(4);
+      expect(await counted('handled')).toBeGreaterThanOrEqual(3);
+
+      // A fetch that holds nothing this consumer handles must still move its offset.
+      await bus.publish(t, range(30).map((i) => typed('Other', 10 + i)));
+      await expect.poll(() => counted('skipped'), within).toBeGreaterThanOrEqual(34);
+      await first.consumer.stop();
+
+      // The group resumes after everything skipped: an unfiltered consumer gets the next message alone.
+      await bus.publish(t, [typed('Wanted', 99)]);
+      const second = await collect({ groupId: g, topics: [t] });
+      await expect.poll(() => second.seen.map(n), within).toContain(99);
+      expect(second.seen.map(n)).toEqual([99]);
     });
 
     it('loses nothing when the bus is closed and reopened', async (context) => {
