@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { comparePositions, CurrencySchema, streamIds, type AllPosition } from '@kesher/contracts';
 import type Stripe from 'stripe';
 import type { StripeEventInfo, SubscriptionCommand } from '../domain/subscription/subscription.decider.js';
-import type { CommandContext } from '../platform/commands/command-handler.js';
-import { WrongExpectedVersionError, type EventStore } from '../platform/event-store/event-store.port.js';
+import { factStream, handleCommand, type CommandContext } from '../platform/commands/command-handler.js';
+import type { EventStore } from '../platform/event-store/event-store.port.js';
 import type { SubscriptionWriter } from './subscription-writer.js';
 import { idOf, invoiceSubscription, snapshotOf, StripeCheckoutSessionSchema, StripeEventSchema, StripeInvoiceSchema, StripeSubscriptionSchema, type StripeSubscription } from './stripe-objects.js';
 
@@ -124,23 +123,10 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
 
   /** Recorded once, on the Stripe event's own stream; a replay finds it there and records nothing. */
   async function recordIgnored(event: ReturnType<typeof verify>, routed: Routed, outcome: string): Promise<AllPosition | undefined> {
-    try {
-      const appended = await deps.eventStore.appendToStream(
-        streamIds.stripeEvent(event.id),
-        [
-          {
-            type: 'StripeWebhookReceived',
-            data: { stripeEventId: event.id, type: event.type, created: event.created, ownerId: routed.ownerId, customerId: routed.customerId, applied: false, outcome },
-            metadata: { eventId: randomUUID(), correlationId: event.id, causationId: event.id, actor: { kind: 'system', id: 'stripe' }, timestamp: deps.clock().toISOString(), schemaVersion: 1 },
-          },
-        ],
-        { expectedRevision: 'no_stream' },
-      );
-      return recorded(appended.position);
-    } catch (error) {
-      if (error instanceof WrongExpectedVersionError) return undefined;
-      throw error;
-    }
+    const context: CommandContext = { actor: { kind: 'system', id: 'stripe' }, correlationId: event.id, causationId: event.id, now: deps.clock() };
+    const received = { stripeEventId: event.id, type: event.type, created: event.created, ownerId: routed.ownerId, customerId: routed.customerId, applied: false, outcome };
+    const handled = await handleCommand(deps.eventStore, factStream, streamIds.stripeEvent(event.id), () => [{ type: 'StripeWebhookReceived' as const, data: received }], context, { expected: 'no_stream' });
+    return recorded(handled.appended?.position);
   }
 
   return {

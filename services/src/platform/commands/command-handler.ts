@@ -63,6 +63,12 @@ export interface HandledCommand<State, Event extends KesherEvent = KesherEvent> 
 /** The decision of one handle: one command, commands decided in a row, or a function of the state. */
 export type Decision<State, Command, Event extends KesherEvent> = DecideFn<State, Event> | Command | readonly Step<State, Command>[];
 
+/**
+ * A stream of facts with no state to decide on — a delivery, a claim, a webhook seen — for records
+ * appended with `expected: 'no_stream'`: `handleCommand(store, factStream, id, () => [event], context, { expected: 'no_stream' })`.
+ */
+export const factStream: Fold<null, KesherEvent> = { eventTypes: [], initialState: () => null, evolve: () => null };
+
 const DEFAULT_ATTEMPTS = 5;
 /** Longest pause before a retry: writers that collided draw apart rather than collide again at once. */
 const MAX_JITTER_MS = 50;
