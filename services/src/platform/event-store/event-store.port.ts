@@ -72,7 +72,11 @@ export interface EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription;
   /** Tombstones a stream: later appends and reads fail with StreamDeletedError. */
   deleteStream(streamId: string, options: { expectedRevision: ExpectedRevision }): Promise<void>;
-  /** Position of the newest visible event (START when empty); used for lag metrics and waits. */
+  /**
+   * Position of the newest committed event (START when empty), whether or not readers may take it yet: a
+   * reader past it has everything committed when it was asked, so a wait for it never returns early.
+   * Used for lag metrics and waits.
+   */
   headPosition(): Promise<AllPosition>;
   close(): Promise<void>;
 }

@@ -2,9 +2,9 @@ import type { Migration } from '../sql/migrations.js';
 
 /**
  * The gap-free event log (DESIGN §4, after Emmett): every row records the id of the transaction that
- * wrote it, and readers only take rows whose transaction is older than the oldest one still running
- * (`pg_snapshot_xmin`), ordered by (transaction_id, global_position). A late commit with a lower
- * sequence number therefore can never be skipped by a reader that already moved on.
+ * wrote it, and readers only take rows whose transaction is older than the oldest one still running that
+ * could append here (read-horizon.ts), ordered by (transaction_id, global_position). A late commit with a
+ * lower sequence number therefore can never be skipped by a reader that already moved on.
  *
  * Appends go through one plpgsql function so a write is a single round trip and a single short
  * transaction: check the expected revision under a row lock, bump the stream, insert the events.

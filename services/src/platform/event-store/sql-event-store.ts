@@ -13,6 +13,7 @@ import {
 import { EVENTS_CHANNEL } from './sql-event-store.schema.js';
 import { IDLE_POLL_LISTENING_MS, pollingSubscription, type LocalWaiters } from './polling-subscription.js';
 import { createAppendBatcher } from './append-batcher.js';
+import { HORIZON_SQL } from './read-horizon.js';
 
 interface EventRow {
   global_position: string;
@@ -120,18 +121,18 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
     const limit = options.maxCount ?? 1000;
     const params: unknown[] = [after.commit.toString(), after.prepare.toString(), limit];
     const filter = filterClause(options.filter, params);
-    // One statement, so the page and the horizon come from the same snapshot.
+    // One statement, so the page and the horizon come from the same snapshot (see read-horizon.ts).
     const { rows } = await sql.query<EventRow & { kind: 'event' | 'horizon' }>(
-      `WITH snapshot AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
+      `WITH snapshot AS (${HORIZON_SQL}),
        page AS (
          SELECT 'event' AS kind, ${EVENT_COLUMNS} FROM events, snapshot
          WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-           AND transaction_id < snapshot.xmin ${filter}
+           AND transaction_id < snapshot.horizon ${filter}
          ORDER BY events.transaction_id, events.global_position LIMIT $3
        ),
        horizon AS (
          SELECT 'horizon' AS kind, global_position::text, transaction_id::text, NULL::text, NULL::text, NULL::text, NULL::jsonb, NULL::jsonb, NULL::timestamptz
-         FROM events, snapshot WHERE transaction_id < snapshot.xmin
+         FROM events, snapshot WHERE transaction_id < snapshot.horizon
          ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1
        )
        SELECT * FROM page UNION ALL SELECT * FROM horizon`,
@@ -214,8 +215,9 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
 
     async headPosition(): Promise<AllPosition> {
       const { rows } = await sql.query<{ tx: string; pos: string }>(
+        // Every committed event, not only those below the horizon: a reader that has passed this position
+        // has read everything committed now (see HORIZON_SQL), so a wait for it cannot return early.
         `SELECT transaction_id::text AS tx, global_position::text AS pos FROM events
-         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
          ORDER BY events.transaction_id DESC, events.global_position DESC LIMIT 1`,
       );
       return rows[0] ? { commit: BigInt(rows[0].tx), prepare: BigInt(rows[0].pos) } : START_POSITION;
