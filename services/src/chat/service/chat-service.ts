@@ -3,7 +3,6 @@ import {
   detectLanguage,
   limits,
   messages,
-  type AllPosition,
   streamIds,
   type Channel,
   type LimitKind,
@@ -12,24 +11,24 @@ import {
   type RunDto,
   type ThreadDto,
 } from '@kesher/contracts';
-import { assistantQueries, type AssistantRow } from '@kesher/projections/assistants/assistants.queries';
+import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
 import { threadQueries, type RunRow } from '@kesher/projections/threads/threads.queries';
 import type { LimitViolations } from '../../analytics/limit-violations.js';
 import { ApiError } from '../../api/api-error.js';
-import { threadDecider, type ThreadCommand } from '../../domain/thread/thread.decider.js';
-import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
-import { handleSequence } from '../../platform/commands/command-sequence.js';
-import type { EventStore } from '../../platform/event-store/event-store.port.js';
+import { threadDecider, type ThreadCommand, type ThreadState } from '../../domain/thread/thread.decider.js';
+import { foldStream } from '../../platform/commands/aggregate-stream.js';
+import type { CommandContext, CommandHandler, Loaded } from '../../platform/commands/command-handler.js';
+import { StreamDeletedError, type EventStore } from '../../platform/event-store/event-store.port.js';
 import { DomainError } from '../../platform/commands/decider.js';
-import type { AwaitReadModels, ReadModelProgress } from '../../platform/projections/read-model-progress.js';
-import { createWriteMarks } from '../../platform/projections/write-marks.js';
+import type { AwaitReadModels } from '../../platform/projections/read-model-progress.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
 import type { MessageQuota } from '../../plans/message-quota.js';
-import type { RunStreamHub } from '../run-stream-hub.js';
+import { loadChatAssistant, type ChatAssistant } from './chat-assistant.js';
 import { seconds, toMessageDto, toRunDto, toThreadDto } from './chat-dtos.js';
 import { actorOf, authorKeyOf, newId, readerOf, shareTokenHashOf, writerOf, type Chatter } from './chatter.js';
 import type { PublicChatLimits } from './public-chat-limits.js';
-import { followRunEvents, type RunStreamMessage } from './run-events.js';
+import { followRunEvents, type RunEventsDeps, type RunStreamMessage } from './run-events.js';
+import { recordedOutcomeOf, threadViewOf, visibleTo, type ThreadView } from './thread-view.js';
 import { utcDay, type VisitorAnswers, type VisitorDay } from '../visitor-answers/visitor-answers.js';
 
 /** Until the visitor's day is over (UTC), when their daily allowance opens again. */
@@ -40,23 +39,20 @@ function throttled(wait: number) {
   if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
 }
 
-/** Threads and runs remembered per process for chat turns (oldest forgotten first). */
-const KNOWN_THREADS = 20_000;
-const KNOWN_RUNS = 5_000;
-
 export interface ChatServiceDeps {
+  /** Decides on the thread as the call read it (no second read of its stream), appends after that revision. */
   handle: CommandHandler;
-  /** For a run posted with its message: both decided on the thread and appended together. */
+  /** The write side: every chat call reads its thread's stream, and the assistant's, from here. */
   eventStore: EventStore;
+  /** The read models, for Chat History only (a list of conversations). */
   readDb: Sql;
+  /** Start, rename, delete and feedback answer once the read models show them: the lists show them. */
   awaitReadModels: AwaitReadModels;
   clock: () => Date;
   /** A run nobody finished within this time is expired. */
   runDeadlineSeconds: number;
-  /** Live answers: in-process when the ai-runner shares this process, LISTEN/NOTIFY across processes. */
-  runStreams?: RunStreamHub;
-  /** Wakes a followed run when the threads read model moves, instead of re-reading it on a timer. */
-  readModels?: ReadModelProgress;
+  /** The runs' output as the ai-runner writes it (one durable stream, readable from any API process). */
+  runOutput: RunEventsDeps['output'];
   /** The plan's monthly message limit of the assistant's owner; absent, messages are not counted against one. */
   messageQuota?: MessageQuota;
   /** Rate limits on visitors' messages (per session, address and share link) and conversation starts (per address); absent, none apply. */
@@ -65,6 +61,12 @@ export interface ChatServiceDeps {
   visitorAnswers?: VisitorAnswers;
   /** Where refusals by the plan's monthly limit and the assistant's chat_limit are recorded (analytics). */
   limitViolations?: LimitViolations;
+}
+
+/** A thread as one read of its stream left it: what the chat shows, and what its decider decides on. */
+interface Reached {
+  view: ThreadView;
+  loaded: Loaded<ThreadState>;
 }
 
 /** What a use case needs to know about the call it serves: its id (the events' correlation) and the caller's address. */
@@ -77,30 +79,29 @@ export interface ChatCall {
  * The chat's use cases, shared by the signed-in routes and the public ones: they differ only in who is
  * chatting (and how that is proven), never in what chatting does. Ids arrive parsed; refusals are thrown
  * as ApiError / DomainError with the spec's texts, which the API's one error handler renders.
+ *
+ * Nothing is remembered between calls: every call reads its thread's stream and its assistant's stream
+ * (the write side), so any API process answers any call, and the read right after a write sees it
+ * without waiting for the projector. Only Chat History (a list) reads the threads read model.
  */
 export function createChatService(deps: ChatServiceDeps) {
   const threads = threadQueries(deps.readDb);
-  const assistants = assistantQueries(deps.readDb);
   const contextOf = (call: ChatCall, chatter: Chatter): CommandContext => ({ actor: actorOf(chatter), correlationId: call.correlationId, now: deps.clock() });
-  const decideOnThread = (call: ChatCall, chatter: Chatter, threadId: string, command: ThreadCommand) =>
-    deps.handle(threadDecider, streamIds.thread(threadId), command, contextOf(call, chatter));
-  /** A write the caller's next read must see: answered once the read models have it. */
-  async function write(call: ChatCall, chatter: Chatter, threadId: string, command: ThreadCommand) {
-    const result = await decideOnThread(call, chatter, threadId, command);
+  /**
+   * Decides `commands` (one, or several appended together) on the thread as this call read it: no second
+   * read of the stream; another writer in between makes the append conflict, and the handler reads again.
+   */
+  const decideOnThread = (call: ChatCall, chatter: Chatter, thread: Reached, commands: ThreadCommand | ThreadCommand[]) =>
+    deps.handle(threadDecider, streamIds.thread(thread.view.row.id), commands, contextOf(call, chatter), { from: thread.loaded });
+  /** A write that lists show (Chat History): answered once the read models have it. */
+  async function write(call: ChatCall, chatter: Chatter, thread: Reached, command: ThreadCommand) {
+    const result = await decideOnThread(call, chatter, thread, command);
     if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
-    return result;
-  }
-  // The two writes of every chat turn (the message, the run) answer without waiting for the projector;
-  // the thread's next read waits instead (see write-marks.ts).
-  const marks = createWriteMarks({ awaitReadModels: deps.awaitReadModels });
-  async function writeFast(call: ChatCall, chatter: Chatter, threadId: string, command: ThreadCommand) {
-    const result = await decideOnThread(call, chatter, threadId, command);
-    if (result.appended) marks.note(threadId, result.appended.position, result.events.map((event) => event.type));
     return result;
   }
 
   /** A limit refused a message: recorded for the owner's limits page (LimitViolated) before the refusal is sent. */
-  const refused = (call: ChatCall, chatter: Chatter, assistant: AssistantRow, kind: LimitKind, limit: number, used: number) =>
+  const refused = (call: ChatCall, chatter: Chatter, assistant: ChatAssistant, kind: LimitKind, limit: number, used: number) =>
     deps.limitViolations?.record(contextOf(call, chatter), {
       ownerId: assistant.owner_id,
       kind,
@@ -112,79 +113,73 @@ export function createChatService(deps: ChatServiceDeps) {
     });
 
   /**
-   * The thread's assistant, read fresh. A visitor's conversation lives only as long as the share link it
-   * was opened through (`link`, the sha-256 of its token; null on threads recorded before links were
-   * noted): once the owner revokes or rotates it, writing is refused (403, as the decider also decides)
-   * and so is reading — 404, exactly as a bad link is answered — or whoever held the old link would keep
-   * reading the conversation the owner meant to end.
+   * The thread as its stream has it now, read once: the view the chat answers from, and the decider's
+   * state and revision its writes are decided on. Undefined: never started, or its stream was erased.
    */
-  async function assistantFor(chatter: Chatter, assistantId: string, link: string | null, purpose: 'read' | 'write') {
-    const assistant = await assistants.findById(assistantId);
+  async function currentThread(threadId: string): Promise<Reached | undefined> {
+    let stored;
+    try {
+      stored = await deps.eventStore.readStream(streamIds.thread(threadId));
+    } catch (error) {
+      if (error instanceof StreamDeletedError) return undefined;
+      throw error;
+    }
+    const view = threadViewOf(stored);
+    if (!view) return undefined;
+    const { state, revision } = foldStream(threadDecider, stored);
+    return { view, loaded: { state, revision } };
+  }
+
+  /** The thread, if the chatter may read it; anyone else is told it does not exist (404), so ids cannot be probed. */
+  async function threadFor(chatter: Chatter, threadId: string): Promise<Reached> {
+    const thread = await currentThread(threadId);
+    if (!thread || !visibleTo(thread.view, readerOf(chatter))) throw new ApiError(404, chatMessages.threadNotFound);
+    return thread;
+  }
+
+  /**
+   * The thread's assistant, read fresh from its stream. A visitor's conversation lives only as long as the
+   * share link it was opened through (`link`, the sha-256 of its token; null on threads recorded before
+   * links were noted): once the owner revokes or rotates it, writing is refused (403, as the decider also
+   * decides) and so is reading — 404, exactly as a bad link is answered — or whoever held the old link
+   * would keep reading the conversation the owner meant to end.
+   */
+  async function assistantFor(chatter: Chatter, view: ThreadView, purpose: 'read' | 'write'): Promise<ChatAssistant> {
+    const assistant = await loadChatAssistant(deps.eventStore, view.started.assistantId);
     if (!assistant) throw new ApiError(404, messages.assistantNotFound);
+    const link = view.row.share_token_hash;
     if (chatter.kind === 'visitor' && (!assistant.share_token || (link !== null && link !== shareTokenHashOf(assistant)))) {
       throw new ApiError(purpose === 'read' ? 404 : 403, chatMessages.invalidShareLink);
     }
     return assistant;
   }
 
-  /**
-   * Which assistant each thread talks to, per reader that has reached it. Neither a thread's assistant
-   * nor who may reach it ever changes, so a chat turn asks the read model for the thread only once;
-   * the assistant (its share link, its limits) is read fresh every time. A thread deleted since is
-   * refused by the decider on every write, and found missing by the reads, which then check again.
-   */
-  const reached = new Map<string, { assistantId: string; assistantOwnerId: string; link: string | null }>();
-  const reachKey = (chatter: Chatter, threadId: string) => `${chatter.kind === 'owner' ? chatter.ownerId : chatter.sessionHash}|${threadId}`;
-
-  async function threadOf(chatter: Chatter, threadId: string, purpose: 'read' | 'write' = 'read') {
-    const thread = await threads.thread(readerOf(chatter), threadId);
-    if (!thread) throw new ApiError(404, chatMessages.threadNotFound);
-    const assistant = await assistantFor(chatter, thread.assistant_id, thread.share_token_hash, purpose);
-    const key = reachKey(chatter, threadId);
-    reached.delete(key);
-    reached.set(key, { assistantId: thread.assistant_id, assistantOwnerId: assistant.owner_id, link: thread.share_token_hash });
-    if (reached.size > KNOWN_THREADS) reached.delete(reached.keys().next().value!);
-    return { thread, assistant };
-  }
-
-  /** The thread's assistant for a chat turn: one read when the thread was reached before, two the first time. */
-  async function turnOf(chatter: Chatter, threadId: string, purpose: 'read' | 'write'): Promise<{ assistant: AssistantRow }> {
-    const known = reached.get(reachKey(chatter, threadId));
-    return known ? { assistant: await assistantFor(chatter, known.assistantId, known.link, purpose) } : threadOf(chatter, threadId, purpose);
+  /** The thread and its assistant, both from the write side: two stream reads. */
+  async function reach(chatter: Chatter, threadId: string, purpose: 'read' | 'write') {
+    const thread = await threadFor(chatter, threadId);
+    return { thread, view: thread.view, assistant: await assistantFor(chatter, thread.view, purpose) };
   }
 
   /**
-   * Runs this process requested a moment ago, as their request recorded them: their stream starts
-   * following at once instead of first asking the read model for a run it may not hold yet.
+   * The thread and its assistant for a message or a run, with the owner's monthly quota read beside the
+   * assistant: the thread names the assistant's owner, whose quota it is.
    */
-  const requested = new Map<string, { key: string; row: RunRow }>();
-
-  /**
-   * A run as the read model has it. Right after its request the projector may not have it yet: only on
-   * such a miss does the read wait for the thread's own writes, so the common case costs one query.
-   */
-  async function runAfterOwnWrites(chatter: Chatter, threadId: string, runId: string): Promise<RunRow | undefined> {
-    const row = await threads.run(readerOf(chatter), threadId, runId);
-    if (row) return row;
-    await marks.settle(threadId);
-    return threads.run(readerOf(chatter), threadId, runId);
+  async function reachToWrite(chatter: Chatter, threadId: string) {
+    const thread = await threadFor(chatter, threadId);
+    const quota = deps.messageQuota?.check(thread.view.started.assistantOwnerId);
+    // Awaited below unless the assistant's read refuses first: then nobody waits for it.
+    quota?.catch(() => undefined);
+    const assistant = await assistantFor(chatter, thread.view, 'write');
+    return { thread, assistant, quota };
   }
 
   /** A visitor of the assistant today, as the daily allowance knows them. */
-  const visitorDay = (call: ChatCall, chatter: Extract<Chatter, { kind: 'visitor' }>, assistant: AssistantRow): VisitorDay => ({
+  const visitorDay = (call: ChatCall, chatter: Extract<Chatter, { kind: 'visitor' }>, assistant: ChatAssistant): VisitorDay => ({
     assistantId: assistant.id,
     sessionHash: chatter.sessionHash,
     ip: call.ip,
     day: utcDay(deps.clock()),
   });
-
-  /** The owner's monthly quota, read alongside the assistant when the thread was reached before (its owner never changes). */
-  function earlyQuota(chatter: Chatter, threadId: string) {
-    const ownerId = reached.get(reachKey(chatter, threadId))?.assistantOwnerId;
-    const early = ownerId ? deps.messageQuota?.check(ownerId) : undefined;
-    early?.catch(() => undefined);
-    return early;
-  }
 
   /**
    * Whether the assistant may answer once more: the owner's monthly quota (whoever chats: the owner, or a
@@ -192,7 +187,7 @@ export function createChatService(deps: ChatServiceDeps) {
    * so these are checked for every run and for every message that asks for one. A visitor is never told
    * about the owner's plan or its upgrade: to them the assistant is simply not available right now.
    */
-  async function admitAnswer(call: ChatCall, chatter: Chatter, assistant: AssistantRow, early?: ReturnType<typeof earlyQuota>) {
+  async function admitAnswer(call: ChatCall, chatter: Chatter, assistant: ChatAssistant, early?: ReturnType<MessageQuota['check']>) {
     const visitor = chatter.kind === 'visitor' && deps.visitorAnswers ? visitorDay(call, chatter, assistant) : undefined;
     const [quota, answeredToday] = await Promise.all([early ?? deps.messageQuota?.check(assistant.owner_id), visitor && deps.visitorAnswers?.used(visitor)]);
     if (quota && !quota.allowed) {
@@ -208,31 +203,30 @@ export function createChatService(deps: ChatServiceDeps) {
    * The checks before a chatter's message is accepted (POST …/messages, or with a run): the thread and
    * its assistant, visitors' rate limits, and whether the assistant may answer it.
    */
-  async function admitMessage(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId?: string): Promise<{ assistant: AssistantRow }> {
-    const early = earlyQuota(chatter, threadId);
-    const { assistant } = await turnOf(chatter, threadId, 'write');
+  async function admitMessage(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId?: string): Promise<{ thread: Reached; assistant: ChatAssistant }> {
+    const { thread, assistant, quota } = await reachToWrite(chatter, threadId);
     // A run for another assistant is refused before anything is counted against a limit.
     if (externalAssistantId !== undefined && assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
     if (chatter.kind === 'visitor') {
-      throttled(deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id }) ?? 0);
+      throttled((await deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id })) ?? 0);
     }
-    await admitAnswer(call, chatter, assistant, early);
-    return { assistant };
+    await admitAnswer(call, chatter, assistant, quota);
+    return { thread, assistant };
   }
 
-  /** The command posting a chatter's message, and the row the read model will hold once it is accepted. */
-  function userMessage(chatter: Chatter, assistant: AssistantRow, content: string) {
+  /** The command posting a chatter's message, and the row it records once it is accepted. */
+  function userMessage(chatter: Chatter, assistant: ChatAssistant, content: string) {
     const messageId = newId('msg');
     const command: ThreadCommand = {
       type: 'PostUserMessage',
       data: { requester: writerOf(chatter, assistant), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit },
     };
-    // The decider accepts exactly this message or refuses it: this is what the read model will hold.
+    // The decider accepts exactly this message or refuses it: this is what the thread will show.
     return { command, row: { id: messageId, role: 'user' as const, text: content, run_id: null, sources: [], created_at: seconds(deps.clock()) } };
   }
 
   /** A message refused by the conversation's chat_limit is recorded for the owner's limits page, then the refusal goes on. */
-  const refusedByChatLimit = (call: ChatCall, chatter: Chatter, assistant: AssistantRow) => async (error: unknown): Promise<never> => {
+  const refusedByChatLimit = (call: ChatCall, chatter: Chatter, assistant: ChatAssistant) => async (error: unknown): Promise<never> => {
     if (error instanceof DomainError && error.message === chatMessages.chatLimitReached(assistant.chat_limit)) {
       await refused(call, chatter, assistant, 'chat_limit', assistant.chat_limit, assistant.chat_limit);
     }
@@ -240,54 +234,64 @@ export function createChatService(deps: ChatServiceDeps) {
   };
 
   return {
-    async start(call: ChatCall, chatter: Chatter, assistant: AssistantRow, channel: Channel) {
+    /**
+     * `assistant` is what the route found (the owner's, or the one whose share link the visitor holds, on
+     * the read model); the conversation starts with the assistant its stream has now, so a link rotated or
+     * revoked a moment ago no longer opens one.
+     */
+    async start(call: ChatCall, chatter: Chatter, assistant: ChatAssistant, channel: Channel) {
       if (chatter.kind === 'visitor') {
-        throttled(deps.publicChatLimits?.start(call.ip) ?? 0);
+        throttled((await deps.publicChatLimits?.start(call.ip)) ?? 0);
       }
+      const current = await loadChatAssistant(deps.eventStore, assistant.id);
+      if (!current || (chatter.kind === 'owner' && current.owner_id !== chatter.ownerId)) throw new ApiError(404, messages.assistantNotFound);
+      if (chatter.kind === 'visitor' && (!current.share_token || current.share_token !== assistant.share_token)) throw new ApiError(404, chatMessages.invalidShareLink);
       const threadId = newId('thread');
-      await write(call, chatter, threadId, {
+      const result = await deps.handle(threadDecider, streamIds.thread(threadId), {
         type: 'StartThread',
         data: {
           threadId,
-          assistantId: assistant.id,
-          assistantOwnerId: assistant.owner_id,
+          assistantId: current.id,
+          assistantOwnerId: current.owner_id,
           ownerId: chatter.kind === 'owner' ? chatter.ownerId : null,
           visitorSessionHash: chatter.kind === 'visitor' ? chatter.sessionHash : null,
           isPublic: chatter.kind === 'visitor',
           channel,
-          shareTokenHash: chatter.kind === 'visitor' ? shareTokenHashOf(assistant) : null,
+          shareTokenHash: chatter.kind === 'visitor' ? shareTokenHashOf(current) : null,
         },
-      });
+      }, contextOf(call, chatter), { expected: 'no_stream' });
+      if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
       return { thread_id: threadId, id: threadId, created_at: seconds(deps.clock()) };
     },
 
+    /** Answered as soon as the message is appended: the next read of the thread reads its stream. */
     async post(call: ChatCall, chatter: Chatter, threadId: string, content: string): Promise<MessageDto> {
-      const { assistant } = await admitMessage(call, chatter, threadId);
+      const { thread, assistant } = await admitMessage(call, chatter, threadId);
       const message = userMessage(chatter, assistant, content);
-      await writeFast(call, chatter, threadId, message.command).catch(refusedByChatLimit(call, chatter, assistant));
+      await decideOnThread(call, chatter, thread, message.command).catch(refusedByChatLimit(call, chatter, assistant));
       return toMessageDto({ ...message.row, thread_id: threadId });
     },
 
     async messages(chatter: Chatter, threadId: string) {
-      await threadOf(chatter, threadId);
-      await marks.settle(threadId);
-      return { object: 'list' as const, data: (await threads.messages(readerOf(chatter), threadId)).map(toMessageDto) };
+      const { view } = await reach(chatter, threadId, 'read');
+      return { object: 'list' as const, data: view.messages.map(toMessageDto) };
     },
 
     /**
      * Asks the assistant to answer. With `content` (the call's additional_messages), the message is posted
      * first, with every check POST …/messages makes, and both are recorded in one append: the chat's send
-     * is one call and one write instead of two of each.
+     * is one call and one write instead of two of each. Answered as soon as the append is done.
      */
     async requestRun(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId: string, content?: string): Promise<CreatedRunDto> {
-      let assistant: AssistantRow;
+      let assistant: ChatAssistant;
+      let thread: Reached;
       if (content === undefined) {
-        const early = earlyQuota(chatter, threadId);
-        ({ assistant } = await turnOf(chatter, threadId, 'write'));
+        let quota: ReturnType<MessageQuota['check']> | undefined;
+        ({ thread, assistant, quota } = await reachToWrite(chatter, threadId));
         if (assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
-        await admitAnswer(call, chatter, assistant, early);
+        await admitAnswer(call, chatter, assistant, quota);
       } else {
-        ({ assistant } = await admitMessage(call, chatter, threadId, externalAssistantId));
+        ({ thread, assistant } = await admitMessage(call, chatter, threadId, externalAssistantId));
       }
       const runId = newId('run');
       const now = deps.clock();
@@ -297,95 +301,62 @@ export function createChatService(deps: ChatServiceDeps) {
         data: { requester: writerOf(chatter, assistant), runId, assistantId: assistant.id, deadlineAt: deadlineAt.toISOString(), now: now.toISOString() },
       };
       const message = content === undefined ? undefined : userMessage(chatter, assistant, content);
-      let recorded: { position: AllPosition } | undefined;
-      if (message) {
-        const result = await handleSequence(deps.eventStore, threadDecider, streamIds.thread(threadId), [{ command: () => message.command }, { command: () => request }], contextOf(call, chatter)).catch(
-          refusedByChatLimit(call, chatter, assistant),
-        );
-        if (result.appended) marks.note(threadId, result.appended.position, result.events.map((event) => event.type));
-        recorded = result.appended;
-      } else {
-        recorded = (await writeFast(call, chatter, threadId, request)).appended;
-      }
+      // With its message, both are decided on the thread together and appended at once: a refusal of either stores neither.
+      const recorded = (await decideOnThread(call, chatter, thread, message ? [message.command, request] : request).catch(refusedByChatLimit(call, chatter, assistant))).appended;
       // The run holds its place in the owner's month and the visitor's day until it settles; a failed or expired one gives it back.
       if (recorded) {
-        deps.messageQuota?.accepted(assistant.owner_id, recorded.position);
+        await deps.messageQuota?.accepted(assistant.owner_id, recorded.position);
         if (chatter.kind === 'visitor') await deps.visitorAnswers?.requested(visitorDay(call, chatter, assistant), runId);
       }
       // A new run is queued; the worker may already be on it, which the next read (or the stream) shows.
       const row: RunRow = { id: runId, thread_id: threadId, assistant_id: assistant.id, status: 'queued', error: null, message_id: null, deadline_at: deadlineAt, created_at: seconds(now), settled_at: null };
-      requested.set(runId, { key: reachKey(chatter, threadId), row });
-      if (requested.size > KNOWN_RUNS) requested.delete(requested.keys().next().value!);
       const run = toRunDto(row, assistant, deps.clock());
       return message ? { ...run, user_message: toMessageDto({ ...message.row, thread_id: threadId }) } : run;
     },
 
     async run(chatter: Chatter, threadId: string, runId: string): Promise<RunDto> {
-      const { assistant } = await turnOf(chatter, threadId, 'read');
-      const row = await runAfterOwnWrites(chatter, threadId, runId);
-      if (!row) {
-        // Say which is missing: the thread (deleted since it was reached), or only the run.
-        await threadOf(chatter, threadId);
-        throw new ApiError(404, chatMessages.runNotFound);
-      }
+      const { view, assistant } = await reach(chatter, threadId, 'read');
+      const row = view.runs.get(runId);
+      if (!row) throw new ApiError(404, chatMessages.runNotFound);
       return toRunDto(row, assistant, deps.clock());
     },
 
     /**
      * One run's answer as it is produced: `delta` messages (id = sequence number, so a client reconnecting
      * with Last-Event-ID resumes after what it has), then exactly one of `completed` (with the stored
-     * message: the final word), `failed` or `expired`. Access is checked before anything is returned, so
-     * a refusal is an ordinary error answer rather than a broken stream.
+     * message: the final word), `failed` or `expired`. Access and the run's deadline are read from the
+     * thread's stream before anything is returned, so a refusal is an ordinary error answer rather than a
+     * broken stream; the run's recorded outcome is read from the stream again whenever the follower asks.
      */
     async followRun(chatter: Chatter, threadId: string, runId: string, options: { afterSeq: number }): Promise<(signal: AbortSignal) => AsyncGenerator<RunStreamMessage>> {
-      const found = requested.get(runId);
-      // Requested here by this reader a moment ago: its stream need not wait for the read model to show the
-      // run. The assistant is still read again: its link may have been rotated since (issue 21 item 15).
-      const own = found?.key === reachKey(chatter, threadId) && found.row.thread_id === threadId ? found : undefined;
-      const { assistant } = await turnOf(chatter, threadId, 'read');
-      const mark = deps.readModels?.position('threads');
-      const row = own && deps.runStreams ? undefined : await runAfterOwnWrites(chatter, threadId, runId);
-      const deadlineAt = row?.deadline_at ?? own?.row.deadline_at;
-      if (!deadlineAt) {
-        await threadOf(chatter, threadId);
-        throw new ApiError(404, chatMessages.runNotFound);
-      }
+      const { view, assistant } = await reach(chatter, threadId, 'read');
+      const run = view.runs.get(runId);
+      if (!run) throw new ApiError(404, chatMessages.runNotFound);
+      const recordedOutcome = async () => {
+        const latest = await currentThread(threadId);
+        return latest && recordedOutcomeOf(latest.view, runId);
+      };
       return (signal) =>
-        followRunEvents(
-          { threads, reader: readerOf(chatter), clock: deps.clock, runStreams: deps.runStreams, readModels: deps.readModels },
-          {
-            assistant,
-            threadId,
-            runId,
-            deadlineAt,
-            first: row,
-            mark,
-            afterSeq: options.afterSeq,
-            signal,
-            // The answer was recorded a moment ago: the chat's next read of the thread waits for the read model to show it.
-            onOutcome: (position) => marks.note(threadId, position, ['MessagePosted', 'RunCompleted', 'RunFailed', 'RunExpired']),
-          },
-        );
+        followRunEvents({ output: deps.runOutput, clock: deps.clock }, { assistant, threadId, runId, deadlineAt: run.deadline_at, afterSeq: options.afterSeq, signal, recordedOutcome });
     },
 
     async rename(call: ChatCall, chatter: Chatter, threadId: string, title: string): Promise<ThreadDto> {
-      const { assistant } = await threadOf(chatter, threadId, 'write');
-      await write(call, chatter, threadId, { type: 'RenameThread', data: { requester: readerOf(chatter), title } });
-      const renamed = await threads.thread(readerOf(chatter), threadId);
-      if (!renamed) throw new ApiError(404, chatMessages.threadNotFound);
-      return toThreadDto(renamed, assistant);
+      const { thread, assistant } = await reach(chatter, threadId, 'write');
+      const result = await write(call, chatter, thread, { type: 'RenameThread', data: { requester: readerOf(chatter), title } });
+      // The decision says the title now in force (an empty one records nothing and keeps the old).
+      const renamed = result.events.find((event) => event.type === 'ThreadRenamed');
+      return toThreadDto({ ...thread.view.row, title: renamed?.type === 'ThreadRenamed' ? renamed.data.title : thread.view.row.title }, assistant);
     },
 
     /** One conversation as Chat History lists it (the owner opening a visitor's one learns it is `is_public`). */
     async describe(chatter: Chatter, threadId: string): Promise<ThreadDto> {
-      const { thread, assistant } = await threadOf(chatter, threadId);
-      return toThreadDto(thread, assistant);
+      const { view, assistant } = await reach(chatter, threadId, 'read');
+      return toThreadDto(view.row, assistant);
     },
 
     async remove(call: ChatCall, chatter: Chatter, threadId: string) {
-      await threadOf(chatter, threadId, 'write');
-      await write(call, chatter, threadId, { type: 'DeleteThread', data: { requester: readerOf(chatter) } });
-      reached.delete(reachKey(chatter, threadId));
+      const { thread } = await reach(chatter, threadId, 'write');
+      await write(call, chatter, thread, { type: 'DeleteThread', data: { requester: readerOf(chatter) } });
       return { detail: 'Thread deleted' };
     },
 
@@ -394,9 +365,9 @@ export function createChatService(deps: ChatServiceDeps) {
       chatter: Chatter,
       body: { thread_id: string; message_id: string; rating: 'like' | 'dislike'; comment: string | null; source: string },
     ) {
-      const { assistant } = await threadOf(chatter, body.thread_id, 'write');
+      const { thread, assistant } = await reach(chatter, body.thread_id, 'write');
       const { rating, comment, source } = body;
-      await write(call, chatter, body.thread_id, {
+      await write(call, chatter, thread, {
         type: 'GiveFeedback',
         data: { requester: writerOf(chatter, assistant), messageId: body.message_id, rating, comment, authorKey: authorKeyOf(chatter), source },
       });
