@@ -16,44 +16,63 @@ export function createPgSql(options: PgSqlOptions): Sql {
   });
   // An idle client losing its connection (e.g. Postgres restarting) must not crash the process.
   pool.on('error', () => {});
+
+  /**
+   * A client checked out for several statements. pg emits 'error' on a client whose session ends (Postgres
+   * restarting or failing over, `pg_terminate_backend`), and the pool listens only while the client is
+   * idle: unheard, that event killed the process. Here it is heard; the statement under way (or the next
+   * one) fails with an ordinary error, and the client goes back as broken, so the pool drops it instead of
+   * handing a dead session to the next caller.
+   */
+  async function checkedOut<T>(use: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let lost: Error | undefined;
+    const onLost = (error: Error) => {
+      lost ??= error;
+    };
+    client.on('error', onLost);
+    try {
+      return await use(client);
+    } finally {
+      // release() puts the pool's own listener back before anything else can be emitted.
+      client.release(lost ?? false);
+      client.removeListener('error', onLost);
+    }
+  }
   const listeners = new Set<() => Promise<void>>();
 
   return {
     kind: 'postgres',
     query: async <Row>(text: string, params?: readonly unknown[]) => (await pool.query(text, params as unknown[])) as unknown as { rows: Row[] },
-    async exec(script) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
-        await client.query(script);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const tx: SqlTransaction = {
-          query: async <Row>(text: string, params?: readonly unknown[]) => (await client.query(text, params as unknown[])) as unknown as { rows: Row[] },
-          // Without parameters, pg sends the simple protocol, which runs several statements.
-          exec: async (script: string) => void (await client.query(script)),
-        };
-        const result = await work(tx);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    exec: (script) =>
+      checkedOut(async (client) => {
+        try {
+          await client.query('BEGIN');
+          await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+          await client.query(script);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw error;
+        }
+      }),
+    transaction: (work) =>
+      checkedOut(async (client) => {
+        try {
+          await client.query('BEGIN');
+          const tx: SqlTransaction = {
+            query: async <Row>(text: string, params?: readonly unknown[]) => (await client.query(text, params as unknown[])) as unknown as { rows: Row[] },
+            // Without parameters, pg sends the simple protocol, which runs several statements.
+            exec: async (script: string) => void (await client.query(script)),
+          };
+          const result = await work(tx);
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw error;
+        }
+      }),
     async listen(channel, onNotify) {
       // A dedicated connection (a pooled one would be handed to others). It is re-opened when it drops
       // (Postgres restarting, a network cut): notifications sent meanwhile are lost, which every
