@@ -33,7 +33,7 @@ export async function composePlatform(
   let sql: Sql;
   let dataDirLock: DataDirLock | undefined;
   if (config.DATABASE_URL) {
-    sql = createPgSql({ connectionString: config.DATABASE_URL, applicationName: options.applicationName });
+    sql = createPgSql({ connectionString: config.DATABASE_URL, applicationName: options.applicationName, max: config.DATABASE_POOL_SIZE });
   } else {
     const dataDir = resolve(config.DATA_DIR);
     mkdirSync(dataDir, { recursive: true });

@@ -14,6 +14,11 @@ export const ConfigSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  /**
+   * Connections each process may hold to DATABASE_URL (unset: 20). Every replica has its own pool, so the
+   * processes of a deployment together must stay under the server's max_connections (100 by default).
+   */
+  DATABASE_POOL_SIZE: z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional()),
   KAFKA_BROKERS: z.string().optional(),
   /**
    * Appended to the workers' consumer groups (`ingest-<suffix>`, `ai-runner-<suffix>`). Groups on a broker
