@@ -4,12 +4,20 @@ import rateLimit from '@fastify/rate-limit';
 import { messages } from '@kesher/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { LimitCounters } from '../../platform/limits/limit-counters.js';
+import { sqlRateLimitStore } from '../../platform/limits/rate-limit-store.js';
 
 export interface SecurityOptions {
   /** Requests per minute per signed-in account, or per address for anonymous requests. */
   rateLimitPerMinute: number;
   /** Allowed browser origins; empty allows any (the API uses bearer tokens, never cookies). */
   corsOrigins: readonly string[];
+  /**
+   * The shared counters every limit of the plugin counts in (the API-wide one, the auth routes', the
+   * webhooks'), so they hold across API processes; absent (unit tests of one app), the plugin's own
+   * in-memory store.
+   */
+  counters?: LimitCounters;
 }
 
 /** What the API's own answers (JSON, the docs page) may do in a browser: nothing, and not be framed. */
@@ -42,6 +50,7 @@ export const securityPlugin = fp(async (app: FastifyInstance, options: SecurityO
     global: true,
     max: options.rateLimitPerMinute,
     timeWindow: 60_000,
+    ...(options.counters ? { store: sqlRateLimitStore(options.counters) } : {}),
     // After authentication (onRequest) so a signed-in owner is limited as one account across addresses.
     hook: 'preHandler',
     keyGenerator: (request) => (request.account ? `account:${request.account.id}` : `ip:${request.ip}`),

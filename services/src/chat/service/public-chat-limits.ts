@@ -1,4 +1,6 @@
 import { addressKey } from '../../identity/login-throttle.js';
+import type { BucketDraw, LimitBuckets } from '../../platform/limits/limit-buckets.js';
+import { hashedLimitKey } from '../../platform/limits/limit-key.js';
 
 export interface PublicChatLimitsOptions {
   /** Messages one visitor session may post per minute (a person typing never comes near it). */
@@ -9,27 +11,12 @@ export interface PublicChatLimitsOptions {
   perLinkPerMinute: number;
   /** Conversations one address may start per hour (absent: no limit; a visitor starts one on their first message). */
   threadsPerAddressPerHour?: number;
-  now?: () => number;
-  /** Most buckets kept per kind; the least recently used go first beyond it. */
-  maxEntries?: number;
 }
 
 export interface PublicPost {
   sessionHash: string;
   ip: string;
   assistantId: string;
-}
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
-/** One kind of bucket: a burst of `capacity`, refilled steadily at `capacity` per `windowMs`. */
-interface Kind {
-  capacity: number;
-  windowMs: number;
-  buckets: Map<string, Bucket>;
 }
 
 const MINUTE = 60_000;
@@ -44,52 +31,25 @@ const HOUR = 60 * MINUTE;
  * conversations has its own bucket per address: each start is a stored thread, and one address once
  * opened 80 empty ones (issue 21 item 13).
  *
- * In memory, per API process, like the login throttle.
+ * The buckets are the shared ones in Postgres (platform/limits), so every API process draws on the same
+ * allowance: N replicas still let one address start 20 conversations an hour, not 20 × N. A message draws
+ * on its three buckets all or none. Sessions and addresses are stored only as hashes.
  */
-export function createPublicChatLimits(options: PublicChatLimitsOptions) {
-  const now = options.now ?? Date.now;
-  const maxEntries = options.maxEntries ?? 100_000;
-  const kind = (capacity: number, windowMs: number): Kind => ({ capacity, windowMs, buckets: new Map() });
-  const kinds = {
-    visitor: kind(options.perVisitorPerMinute, MINUTE),
-    address: kind(options.perAddressPerMinute, MINUTE),
-    link: kind(options.perLinkPerMinute, MINUTE),
-    starts: options.threadsPerAddressPerHour === undefined ? undefined : kind(options.threadsPerAddressPerHour, HOUR),
-  };
-
-  function level(kind: Kind, key: string, at: number): Bucket {
-    const bucket = kind.buckets.get(key);
-    if (!bucket) return { tokens: kind.capacity, at };
-    return { tokens: Math.min(kind.capacity, bucket.tokens + ((at - bucket.at) * kind.capacity) / kind.windowMs), at };
-  }
-
-  /** Takes one token from every bucket drawn on, or none: 0 when allowed, else the milliseconds until it would be. */
-  function take(draws: readonly (readonly [Kind, string])[]): number {
-    const at = now();
-    const levels = draws.map(([kind, key]) => level(kind, key, at));
-    const waits = levels.map((bucket, i) => (bucket.tokens >= 1 ? 0 : Math.ceil(((1 - bucket.tokens) * draws[i]![0].windowMs) / draws[i]![0].capacity)));
-    const wait = Math.max(...waits);
-    if (wait > 0) return wait;
-    draws.forEach(([kind, key], i) => {
-      kind.buckets.delete(key);
-      kind.buckets.set(key, { tokens: levels[i]!.tokens - 1, at });
-      while (kind.buckets.size > maxEntries) kind.buckets.delete(kind.buckets.keys().next().value!);
-    });
-    return 0;
-  }
-
+export function createPublicChatLimits(options: PublicChatLimitsOptions & { buckets: LimitBuckets }) {
+  const draw = (kind: string, capacity: number, windowMs: number, value: string): BucketDraw => ({ key: hashedLimitKey(`public-chat:${kind}`, value), capacity, windowMs });
   return {
     /** A message: 0 when it may be posted, else the milliseconds until it could be. */
-    take(post: PublicPost): number {
-      return take([
-        [kinds.visitor, post.sessionHash],
-        [kinds.address, addressKey(post.ip)],
-        [kinds.link, post.assistantId],
+    take(post: PublicPost): Promise<number> {
+      return options.buckets.take([
+        draw('visitor', options.perVisitorPerMinute, MINUTE, post.sessionHash),
+        draw('address', options.perAddressPerMinute, MINUTE, addressKey(post.ip)),
+        draw('link', options.perLinkPerMinute, MINUTE, post.assistantId),
       ]);
     },
     /** A new conversation from `ip`: 0 when it may start, else the milliseconds until it could. */
-    start(ip: string): number {
-      return kinds.starts ? take([[kinds.starts, addressKey(ip)]]) : 0;
+    async start(ip: string): Promise<number> {
+      const perHour = options.threadsPerAddressPerHour;
+      return perHour === undefined ? 0 : options.buckets.take([draw('starts', perHour, HOUR, addressKey(ip))]);
     },
   };
 }

@@ -1,11 +1,18 @@
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { LimitCounters } from './limit-counters.js';
 import { hashedLimitKey } from './limit-key.js';
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
-/** What @fastify/rate-limit gives `child()`: the route's merged options, with the route itself. */
+/**
+ * What @fastify/rate-limit gives `child()` at run time: the route's merged limit options, with the route
+ * itself under `routeInfo` (its typings say the route options; read both shapes).
+ */
 interface ChildOptions {
   routeInfo?: { method?: string | string[]; url?: string; path?: string };
+  method?: string | string[];
+  url?: string;
+  path?: string;
 }
 
 /**
@@ -15,12 +22,12 @@ interface ChildOptions {
  * its own `rateLimit` options counts in its own space (the route is part of the key); routes on the
  * global options share one counter per key. Keys name addresses, so they are stored hashed.
  */
-export function sqlRateLimitStore(counters: LimitCounters, prefix = 'http') {
+export function sqlRateLimitStore(counters: LimitCounters, prefix = 'http'): FastifyRateLimitStoreCtor {
   class SqlRateLimitStore {
-    constructor(
-      _options?: unknown,
-      private readonly space: string = prefix,
-    ) {}
+    readonly space: string;
+    constructor(_options?: unknown, space: string = prefix) {
+      this.space = space;
+    }
 
     incr(key: string, callback: Callback, timeWindow: number) {
       counters.take(hashedLimitKey(this.space, key), timeWindow).then(
@@ -36,8 +43,9 @@ export function sqlRateLimitStore(counters: LimitCounters, prefix = 'http') {
       );
     }
 
-    child(options: ChildOptions) {
-      const route = options.routeInfo;
+    child(options: object) {
+      const given = options as ChildOptions;
+      const route = given.routeInfo ?? given;
       const method = Array.isArray(route?.method) ? route.method.join(',') : (route?.method ?? '');
       return new SqlRateLimitStore(undefined, `${prefix}:${method} ${route?.url ?? route?.path ?? ''}`);
     }
