@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../api/app.js';
 import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
 import { createPublicChatLimits } from '../chat/service/public-chat-limits.js';
+import { createLimitBuckets } from '../platform/limits/limit-buckets.js';
+import { createLimitCounters } from '../platform/limits/limit-counters.js';
 import { createSqlVisitorAnswers } from '../chat/visitor-answers/visitor-answers.js';
 import { createAuthenticator } from '../identity/authenticator.js';
 import { createAccountCommands, createAccountRegistration } from '../identity/account-registration.js';
@@ -66,6 +68,10 @@ export async function composeApi(wiring: ApiWiring) {
   const clock = wiring.clock ?? (() => new Date());
   const awaitReadModels = readModelWaiter({ readModels: wiring.readModels, projections: allProjections, timeoutMs: wiring.readYourWritesTimeoutMs ?? 2000 });
   const passwords = createPasswordHasher();
+  // The limits every API process shares (platform/limits): N replicas never multiply an allowance.
+  const onLimitsError = (error: unknown) => console.error('limits: purging expired rows failed', error);
+  const limitCounters = createLimitCounters({ sql: platform.sql, onError: onLimitsError });
+  const limitBuckets = createLimitBuckets({ sql: platform.sql, onError: onLimitsError });
   const tokens = createTokenIssuer({ secret: loadAuthSecret(config), ttlSeconds: config.TOKEN_TTL_SECONDS });
   const sessions = await createSessionStore({ sql: platform.sql });
   const authenticator = createAuthenticator({ tokens, sessions });
@@ -156,6 +162,7 @@ export async function composeApi(wiring: ApiWiring) {
     security: {
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
       corsOrigins: config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+      counters: limitCounters,
     },
     authenticator,
     auth: {
@@ -201,6 +208,7 @@ export async function composeApi(wiring: ApiWiring) {
         perAddressPerMinute: config.PUBLIC_CHAT_ADDRESS_PER_MINUTE,
         perLinkPerMinute: config.PUBLIC_CHAT_LINK_PER_MINUTE,
         threadsPerAddressPerHour: config.PUBLIC_CHAT_THREADS_PER_ADDRESS_PER_HOUR,
+        buckets: limitBuckets,
       }),
       visitorAnswers: createSqlVisitorAnswers(platform.sql),
       limitViolations: analytics.limitViolations,
