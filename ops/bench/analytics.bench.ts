@@ -151,7 +151,7 @@ async function main() {
   const platform = await composePlatform(config, { applicationName: 'kesher-bench-analytics' });
   await platform.projector.start();
   const workers = await composeWorkers(platform, {});
-  const { app } = await composeApi({ platform, blobs: workers.blobs, knowledge: workers.knowledgeReads, readModels: platform.projector.progress, clientDistDir: join(dataDir, 'none') });
+  const { app } = await composeApi({ platform, blobs: workers.blobs, knowledge: workers.knowledgeReads, runOutput: workers.runOutput, readModels: platform.projector.progress, clientDistDir: join(dataDir, 'none') });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const api = `${address}/api/v1`;
 

@@ -20,7 +20,7 @@ import { createSessionStore } from '../identity/session.store.js';
 import { createTokenIssuer } from '../identity/token-issuer.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { demoAccountsEnabled } from '../platform/config/config.js';
-import type { RunStreamHub } from '../chat/run-stream-hub.js';
+import type { RunOutputReader } from '../chat/run-output/run-output.port.js';
 import { allProjections } from '@kesher/projections/registry';
 import { readModelWaiter, type ReadModelProgress } from '../platform/projections/read-model-progress.js';
 import { createMessageQuota } from '../plans/message-quota.js';
@@ -51,8 +51,8 @@ export interface ApiWiring {
   readModels: ReadModelProgress;
   /** How long read-your-writes waits for the read models at most (default 2 s). */
   readYourWritesTimeoutMs?: number;
-  /** Live answers: the in-process hub of the ai-runner in this process, or LISTEN/NOTIFY from the workers process. */
-  runStreams?: RunStreamHub;
+  /** The runs' output the SSE route streams (run-output/): the workers' own in one process, else this process's reader. */
+  runOutput: RunOutputReader;
   clock?: () => Date;
   logger?: boolean;
   /** The built PWA; defaults to client/dist in the repository. */
@@ -200,8 +200,7 @@ export async function composeApi(wiring: ApiWiring) {
       awaitReadModels,
       clock,
       runDeadlineSeconds: config.RUN_DEADLINE_SECONDS,
-      runStreams: wiring.runStreams,
-      readModels: wiring.readModels,
+      runOutput: wiring.runOutput,
       messageQuota,
       publicChatLimits: createPublicChatLimits({
         perVisitorPerMinute: config.PUBLIC_CHAT_VISITOR_PER_MINUTE,

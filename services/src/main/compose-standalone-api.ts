@@ -1,4 +1,4 @@
-import { chooseRunStreams } from '../chat/choose-run-streams.js';
+import { createSqlRunOutput } from '../chat/run-output/sql.run-output.js';
 import { createKnowledgeService } from '../knowledge/knowledge-service.js';
 import { withCrawlRecords } from '../crawler/crawl-storage.js';
 import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
@@ -9,22 +9,21 @@ import type { Platform } from './compose-platform.js';
 
 /**
  * The API of the production topology: the projector and the workers are other processes. Read-your-writes
- * and the SSE route wait on the checkpoints the projector stores (one shared watcher per process), and live
- * answers arrive from the workers through LISTEN/NOTIFY.
+ * waits on the checkpoints the projector stores (one shared watcher per process), and the SSE route reads
+ * the answers the workers write to the run_output table (woken by NOTIFY).
  */
 export async function composeStandaloneApi(platform: Platform, options: { logger?: boolean; clientDistDir?: string; clock?: () => Date } = {}) {
   const blobs = await createSqlBlobStore({ sql: platform.sql });
   const knowledge = createKnowledgeService({ readDb: platform.sql, blobs });
   const readModels = createCheckpointWatcher({ sql: platform.sql });
-  const runStreams = chooseRunStreams(platform.sql, 'split', (error) => console.error('live answers', error));
-  // Listen before serving: a stream opened meanwhile would miss the start of its run.
-  await runStreams.listen?.();
+  // Streams read the runs' output from the table the workers write; any API process serves any run.
+  const runOutput = createSqlRunOutput({ sql: platform.sql, clock: options.clock, onError: (error) => console.error('run output', error) });
   const { app } = await composeApi({
     platform,
     blobs,
     // Storage counts the files and what the owner's crawls recorded (crawler/crawl-storage.ts).
     knowledge: withCrawlRecords(knowledge.reads, crawlerQueries(platform.sql).storedBytes),
-    runStreams,
+    runOutput,
     readModels,
     logger: options.logger,
     clientDistDir: options.clientDistDir,
@@ -35,7 +34,7 @@ export async function composeStandaloneApi(platform: Platform, options: { logger
     async close() {
       await app.close();
       readModels.close();
-      await runStreams.close?.();
+      await runOutput.close();
     },
   };
 }

@@ -11,8 +11,7 @@ import { assistantQueries } from '@kesher/projections/assistants/assistants.quer
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import { createAiRunner } from '../workers/ai-runner/ai-runner.worker.js';
 import { composeRunAutomation } from './compose-automation.js';
-import { createRunStreamHub } from '../chat/run-stream-hub.js';
-import type { LiveAnswers } from '../chat/choose-run-streams.js';
+import { createSqlRunOutput } from '../chat/run-output/sql.run-output.js';
 import { chooseAnswerProvider } from '../chat/choose-provider.js';
 import type { AnswerProvider } from '../chat/answer-provider.port.js';
 import { createAssistantErasure } from '../domain/assistant/assistant-erasure.js';
@@ -36,8 +35,6 @@ export async function composeWorkers(
     consumerGroupSuffix?: string;
     relay?: boolean;
     answerProvider?: AnswerProvider;
-    /** Where live answers go; by default a hub the API of this same process follows. */
-    runStreams?: LiveAnswers;
     /** false: no recrawl timer in this process (tests drive `crawler.scheduler.tick()`). */
     recrawlScheduler?: boolean;
     /** The plan the channels worker answers by; the billing read model's (livePlanBook) unless a test gives its own. */
@@ -85,8 +82,8 @@ export async function composeWorkers(
     groupId: groups.ingest,
     concurrency: platform.config.INGEST_CONCURRENCY,
   });
-  // Live answers for the SSE route: shared with the API of this process, or sent to other processes.
-  const runStreams: LiveAnswers = options.runStreams ?? createRunStreamHub();
+  // The runs' output, in the database every API process streams it from (the API of this process too).
+  const runOutput = createSqlRunOutput({ sql: platform.sql, clock: options.clock, onError: (error) => console.error('run output', error) });
   const assistants = assistantQueries(platform.sql);
   // Crawls and scheduled recrawls; their pages become knowledge files read by the ingest worker above.
   const crawler = composeCrawlerWorkers({
@@ -113,7 +110,7 @@ export async function composeWorkers(
     },
     retrieve: knowledge.retrieve,
     overdueRuns: (now) => threadQueries(platform.sql).overdueRuns(now),
-    streams: runStreams,
+    output: runOutput,
     groupId: groups.aiRunner,
     sweepIntervalMs: platform.config.RUN_SWEEP_INTERVAL_MS,
     maxConcurrentRuns: platform.config.AI_MAX_CONCURRENT_RUNS,
@@ -142,7 +139,7 @@ export async function composeWorkers(
     blobs,
     /** The consumer groups the workers read in. */
     groups,
-    runStreams,
+    runOutput,
     aiRunner,
     knowledgeReads: knowledgeReads satisfies KnowledgeReads,
     knowledge,
@@ -168,7 +165,7 @@ export async function composeWorkers(
       await knowledge.embeddingIndexer?.stop();
       await knowledge.close();
       await relay?.stop();
-      await runStreams.close?.();
+      await runOutput.close();
     },
   };
 }

@@ -25,7 +25,7 @@ const { app, demoAccounts: demo } = await composeApi({
   platform,
   blobs: workers.blobs,
   knowledge: workers.knowledgeReads,
-  runStreams: workers.runStreams,
+  runOutput: workers.runOutput,
   readModels: platform.projector.progress,
   // Errors (5xx with their stack) are logged on `make start` too; request lines stay quiet.
   logger: true,

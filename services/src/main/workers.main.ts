@@ -1,4 +1,3 @@
-import { chooseRunStreams } from '../chat/choose-run-streams.js';
 import { loadConfig } from '../platform/config/config.js';
 import { composePlatform } from './compose-platform.js';
 import { composeWorkers } from './compose-workers.js';
@@ -6,9 +5,7 @@ import { composeWorkers } from './compose-workers.js';
 /** The workers process of the production topology: consumers of Kafka topics (scale out by consumer group). */
 const config = loadConfig();
 const platform = await composePlatform(config, { applicationName: 'kesher-workers' });
-// Live answers go to the API processes through the database they share.
-const runStreams = chooseRunStreams(platform.sql, 'split', (error) => console.error('live answers', error));
-const workers = await composeWorkers(platform, { relay: false, runStreams });
+const workers = await composeWorkers(platform, { relay: false });
 await workers.start();
 console.log(`workers running on ${platform.adapters.bus} (consumer groups ${workers.groups.ingest}, ${workers.groups.aiRunner})`);
 

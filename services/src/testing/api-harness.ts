@@ -9,7 +9,6 @@ import { composeWorkers } from '../main/compose-workers.js';
 import { createTestDatabase } from './test-database.js';
 import { kafkaBrokers } from './kafka.js';
 import type { AnswerProvider } from '../chat/answer-provider.port.js';
-import { chooseRunStreams } from '../chat/choose-run-streams.js';
 import { composeStandaloneApi } from '../main/compose-standalone-api.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import type { OutboxMessage } from '../mail/index.js';
@@ -82,7 +81,6 @@ export async function createApiHarness(
     channelsPlanOf: options.planOf,
     // One clock for the whole process: a run requested at the API's fixed time is not past its deadline for the runner.
     clock: options.clock,
-    ...(split ? { runStreams: chooseRunStreams(workersPlatform.sql, 'split') } : {}),
   });
   await workers.start();
   let closeApi: () => Promise<void>;
@@ -96,7 +94,7 @@ export async function createApiHarness(
       platform,
       blobs: workers.blobs,
       knowledge: workers.knowledgeReads,
-      runStreams: workers.runStreams,
+      runOutput: workers.runOutput,
       readModels: platform.projector.progress,
       readYourWritesTimeoutMs: 5000,
       clientDistDir,

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { detectLanguage, parseRedirect, streamIds, type AllPosition, type RecordedEvent, type RunRequested } from '@kesher/contracts';
+import { detectLanguage, parseRedirect, streamIds, type RecordedEvent, type RunRequested } from '@kesher/contracts';
 import type { RetrievedPassage } from '../../knowledge/search/retrieve.js';
 import { AnswerProviderError, type AnswerProvider } from '../../chat/answer-provider.port.js';
 import { HISTORY_TURNS } from '../../chat/prompt.js';
 import type { SalesPage } from '../../chat/sales-pages.js';
 import { untilAborted } from '../../chat/abortable.js';
-import type { RunOutcome, RunStreamHub } from '../../chat/run-stream-hub.js';
+import { RUN_OUTPUT_RETENTION_MS, type RunOutcome, type RunOutputWriter } from '../../chat/run-output/run-output.port.js';
 import { isSettled, threadDecider, type ThreadCommand, type ThreadEvent } from '../../domain/thread/thread.decider.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { eventOf, foldStream } from '../../platform/commands/aggregate-stream.js';
@@ -35,8 +35,8 @@ export interface AiRunnerDeps {
   retrieve: (input: { assistantId: string; question: string; k: number }) => Promise<RetrievedPassage[]>;
   /** Runs past their deadline that nobody settled (read model); the sweep expires them. */
   overdueRuns: (now: Date) => Promise<{ id: string; thread_id: string }[]>;
-  /** Live answers for the SSE route of this process. */
-  streams?: RunStreamHub;
+  /** Where the answer goes as it is produced, and its end: any API process streams it from there. */
+  output?: RunOutputWriter;
   groupId?: string;
   clock?: () => Date;
   /** How often to look for overdue runs; 0 turns the sweep off. */
@@ -55,21 +55,19 @@ export interface AiRunnerDeps {
 export const newMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
 
 /**
- * The outcome a decision just recorded, for the end of the run's live stream: the answer as the threads
+ * The outcome a decision just recorded, for the end row of the run's output: the answer as the threads
  * read model will hold it (its id, text, sources, and the second it was recorded), or the failure.
- * Undefined when the decision recorded none (the run was settled already) or its position is unknown.
+ * Undefined when the decision recorded none (the run was settled already).
  */
-export function outcomeOf(events: readonly ThreadEvent[], position: AllPosition | undefined, at: Date): RunOutcome | undefined {
-  if (!position) return undefined;
-  const where = { commit: position.commit.toString(), prepare: position.prepare.toString() };
+export function outcomeOf(events: readonly ThreadEvent[], at: Date): RunOutcome | undefined {
   for (const event of events) {
     if (event.type === 'RunCompleted') {
       const answer = events.find((e) => e.type === 'MessagePosted' && e.data.messageId === event.data.messageId);
       if (answer?.type !== 'MessagePosted') return undefined;
-      return { status: 'completed', message: { id: answer.data.messageId, text: answer.data.text, sources: event.data.sources, createdAt: Math.floor(at.getTime() / 1000) }, position: where };
+      return { status: 'completed', message: { id: answer.data.messageId, text: answer.data.text, sources: event.data.sources, createdAt: Math.floor(at.getTime() / 1000) } };
     }
-    if (event.type === 'RunFailed') return { status: 'failed', error: event.data.error, position: where };
-    if (event.type === 'RunExpired') return { status: 'expired', position: where };
+    if (event.type === 'RunFailed') return { status: 'failed', error: event.data.error };
+    if (event.type === 'RunExpired') return { status: 'expired' };
   }
   return undefined;
 }
@@ -113,12 +111,12 @@ export function createAiRunner(deps: AiRunnerDeps) {
     const threadEvents = await deps.eventStore.readStream(stream);
     const { events, state, revision } = foldStream(threadDecider, threadEvents);
     const thread = createStreamWriter({ eventStore: deps.eventStore, decider: threadDecider, streamId: stream, from: { state, revision } });
-    /** The run's outcome once recorded here: the live stream ends with it (see RunOutcome). */
+    /** The run's outcome once recorded here: its output ends with it (see RunOutcome). */
     let outcome: RunOutcome | undefined;
     const decide = async (command: ThreadCommand) => {
       const ctx = context(trigger);
       const decided = await thread.decide(command, ctx);
-      outcome ??= outcomeOf(decided, thread.position, ctx.now);
+      outcome ??= outcomeOf(decided, ctx.now);
       return decided;
     };
     const phase = state.status === 'none' ? undefined : state.runs[run.runId]?.phase;
@@ -127,12 +125,12 @@ export function createAiRunner(deps: AiRunnerDeps) {
     // now would be thrown away, so it is not asked; the run is expired as the sweep would.
     if (clock().toISOString() >= run.deadlineAt) {
       await decide({ type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } });
-      deps.streams?.end(run.runId, outcome);
+      await deps.output?.end(run.runId, outcome);
       return;
     }
     if (state.status === 'deleted') {
       await decide({ type: 'FailRun', data: { runId: run.runId, error: 'This conversation was deleted.' } });
-      deps.streams?.end(run.runId, outcome);
+      await deps.output?.end(run.runId, outcome);
       return;
     }
     const turns = events.flatMap((e) => (e.type === 'MessagePosted' ? [e.data] : []));
@@ -185,7 +183,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
     };
     if (!question || !assistant) {
       await fail(question ? 'Assistant not found. Please check if the assistant still exists.' : 'There is no message to answer.');
-      deps.streams?.end(run.runId, outcome);
+      await deps.output?.end(run.runId, outcome);
       return;
     }
 
@@ -232,7 +230,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
         else {
           firstTokenAt ??= clock();
           text += delta.text;
-          deps.streams?.append(run.runId, delta.text);
+          deps.output?.append(run.runId, delta.text);
         }
       }
       if (controller.signal.aborted) {
@@ -267,7 +265,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
     } finally {
       clearTimeout(deadline);
       inFlight.delete(controller);
-      deps.streams?.end(run.runId, outcome);
+      await deps.output?.end(run.runId, outcome);
     }
   }
 
@@ -276,8 +274,10 @@ export function createAiRunner(deps: AiRunnerDeps) {
     for (const run of await deps.overdueRuns(now)) {
       const ctx = context(undefined);
       const expired = await deps.handle(threadDecider, streamIds.thread(run.thread_id), { type: 'ExpireRun', data: { runId: run.id, now: now.toISOString() } }, ctx);
-      deps.streams?.end(run.id, outcomeOf(expired.events, expired.appended?.position, ctx.now));
+      await deps.output?.end(run.id, outcomeOf(expired.events, ctx.now));
     }
+    // The output of runs long over: no client resumes an answer an hour old (the thread holds it).
+    await deps.output?.prune(new Date(now.getTime() - RUN_OUTPUT_RETENTION_MS));
   }
 
   return {
