@@ -60,21 +60,14 @@ async function holderAlive(eventStore: EventStore, streamId: string, alive: (eve
 export const knowledgeFileAlive = (eventStore: EventStore, fileId: string) =>
   holderAlive(eventStore, streamIds.knowledgeFile(fileId), async () => (await aggregateStream(eventStore, knowledgeFileDecider, streamIds.knowledgeFile(fileId))).state.status !== 'deleted');
 
-/** Twenty creates at once conflict up to nineteen times on the owner's stream: more tries than one handle() makes. */
-const CONFLICT_ROUNDS = 8;
+/** Twenty creates at once conflict up to nineteen times on the owner's stream: more tries than a handle's default. */
+const SLOT_ATTEMPTS = 24;
 /** Holders checked at once when the slots are full (each is one stream read). */
 const CHECK_CONCURRENCY = 16;
 
 export function createPlanAllowances(deps: { handle: CommandHandler; eventStore: EventStore; planOf: PlanOf; limitViolations?: LimitViolations }): PlanAllowances {
-  async function handle<State, Command, Event extends KesherEvent>(decider: Decider<State, Command, Event>, streamId: string, command: Command, context: CommandContext) {
-    for (let round = 1; ; round++) {
-      try {
-        return await deps.handle(decider, streamId, command, context);
-      } catch (error) {
-        if (!(error instanceof WrongExpectedVersionError) || round >= CONFLICT_ROUNDS) throw error;
-      }
-    }
-  }
+  const handle = <State, Command, Event extends KesherEvent>(decider: Decider<State, Command, Event>, streamId: string, command: Command, context: CommandContext) =>
+    deps.handle(decider, streamId, command, context, { maxAttempts: SLOT_ATTEMPTS });
 
   const fold = async <State, Event extends KesherEvent>(decider: Fold<State, Event>, streamId: string): Promise<State> => (await aggregateStream(deps.eventStore, decider, streamId)).state;
 

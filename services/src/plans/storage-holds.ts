@@ -3,7 +3,7 @@ import { StaleStorageCountError, storageHoldsDecider, type StorageHoldsState } f
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
 import { DomainError } from '../platform/commands/decider.js';
-import { WrongExpectedVersionError, type EventStore } from '../platform/event-store/event-store.port.js';
+import type { EventStore } from '../platform/event-store/event-store.port.js';
 import { knowledgeFileAlive } from './plan-allowances.js';
 
 /** What storage holds read of the knowledge read model (port; wired to its queries at the root). */
@@ -24,8 +24,8 @@ export interface StorageHolds {
   release(context: CommandContext, ownerId: string, fileIds: readonly string[]): Promise<void>;
 }
 
-/** Uploads at once conflict on the owner's stream and count again: more tries than one handle() makes. */
-const COUNT_ROUNDS = 12;
+/** Uploads at once conflict on the owner's stream and count again: more tries than a handle's default. */
+const COUNT_ATTEMPTS = 24;
 
 export function createStorageHolds(deps: { handle: CommandHandler; eventStore: EventStore; counts: StorageCounts }): StorageHolds {
   const load = async (ownerId: string) => (await aggregateStream(deps.eventStore, storageHoldsDecider, streamIds.storageHolds(ownerId))).state;
@@ -41,17 +41,15 @@ export function createStorageHolds(deps: { handle: CommandHandler; eventStore: E
     return { seen, landed, bytes: await deps.counts.storageUsed(ownerId) };
   }
 
+  /** The hold, decided on the owner's holds with the read model counted after them, afresh at each attempt (a count gone stale refuses: counted again). */
   async function take(context: CommandContext, request: Parameters<StorageHolds['hold']>[1]) {
-    for (let round = 1; ; round++) {
-      const state = await load(request.ownerId);
-      try {
-        await deps.handle(storageHoldsDecider, streamIds.storageHolds(request.ownerId), { type: 'HoldStorage', data: { ...request, count: await count(request.ownerId, state) } }, context);
-        return;
-      } catch (error) {
-        const counted = error instanceof StaleStorageCountError || error instanceof WrongExpectedVersionError;
-        if (!counted || round >= COUNT_ROUNDS) throw error;
-      }
-    }
+    await deps.handle(
+      storageHoldsDecider,
+      streamIds.storageHolds(request.ownerId),
+      async (state) => storageHoldsDecider.decide({ type: 'HoldStorage', data: { ...request, count: await count(request.ownerId, state) } }, state),
+      context,
+      { maxAttempts: COUNT_ATTEMPTS, retryOn: (error) => error instanceof StaleStorageCountError },
+    );
   }
 
   /**
@@ -80,14 +78,7 @@ export function createStorageHolds(deps: { handle: CommandHandler; eventStore: E
 
     async release(context, ownerId, fileIds) {
       if (fileIds.length === 0) return;
-      for (let round = 1; ; round++) {
-        try {
-          await deps.handle(storageHoldsDecider, streamIds.storageHolds(ownerId), { type: 'ReleaseStorage', data: { ownerId, fileIds } }, context);
-          return;
-        } catch (error) {
-          if (!(error instanceof WrongExpectedVersionError) || round >= COUNT_ROUNDS) throw error;
-        }
-      }
+      await deps.handle(storageHoldsDecider, streamIds.storageHolds(ownerId), { type: 'ReleaseStorage', data: { ownerId, fileIds } }, context, { maxAttempts: COUNT_ATTEMPTS });
     },
   };
   return holds;
