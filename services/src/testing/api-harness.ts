@@ -34,6 +34,11 @@ export interface ApiHarness {
   platform: Platform;
   workers: Awaited<ReturnType<typeof composeWorkers>>;
   dbUrl: string;
+  /**
+   * Another API process on the same database, as api.main wires one (its own platform and connection
+   * pool; no projector, no workers): what a second replica behind a load balancer is. Closed with the harness.
+   */
+  replica(): Promise<FastifyInstance>;
   close(): Promise<void>;
   /**
    * Registers an owner and returns its bearer header. `verified` also follows the verification link the
@@ -104,12 +109,23 @@ export async function createApiHarness(
     closeApi = () => app.close();
   }
   await app.ready();
+  const replicas: (() => Promise<void>)[] = [];
 
   return {
     app,
     platform,
     workers,
     dbUrl: db.url,
+    async replica() {
+      const replicaPlatform = await composePlatform(config, { applicationName: 'kesher-api-replica' });
+      const api = await composeStandaloneApi(replicaPlatform, { clientDistDir, clock: options.clock });
+      await api.app.ready();
+      replicas.push(async () => {
+        await api.close();
+        await replicaPlatform.close();
+      });
+      return api.app;
+    },
     async owner(email = `owner${++owners}-${Date.now()}@example.com`, options = {}) {
       const response = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email, password: 'Str0ng-Passw0rd!' } });
       if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
@@ -122,6 +138,7 @@ export async function createApiHarness(
       return { authorization: `Bearer ${body.access_token}`, accountId: body.user.uid, email };
     },
     async close() {
+      for (const close of replicas) await close();
       await closeApi();
       await workers.stop();
       await platform.close();
