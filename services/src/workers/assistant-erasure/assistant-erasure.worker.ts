@@ -32,6 +32,7 @@ export function createAssistantErasureWorker(deps: AssistantErasureWorkerDeps) {
       consumer = await deps.bus.consume({
         groupId: deps.groupId ?? 'assistant-erasure',
         topics: [topicFor(streamIds.assistant('x'))],
+        eventTypes: ['AssistantDeleted'],
         handler: async (message) => {
           const deleted = eventOf(['AssistantDeleted'], fromMessage(message));
           if (!deleted) return;

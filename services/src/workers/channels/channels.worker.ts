@@ -329,6 +329,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
         await deps.bus.consume({
           groupId: deps.groupIds?.inbound ?? 'channels-inbound',
           topics: [topicFor(channelStreams.inbound('x', 'y'))],
+          eventTypes: ['ChannelMessageReceived'],
           concurrency,
           // One chat's messages are handled in order; other chats do not wait behind it.
           laneOf: (message) => laneOfInbound(message.value),
@@ -340,6 +341,8 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
         await deps.bus.consume({
           groupId: deps.groupIds?.outbound ?? 'channels-outbound',
           topics: [topicFor(streamIds.thread('x'))],
+          // A thread's other events (runs requested, started, streamed) are skipped unread.
+          eventTypes: ['MessagePosted', 'RunFailed', 'RunExpired'],
           concurrency,
           handler: async (message) => onThreadEvent(fromMessage(message)),
         }),

@@ -47,6 +47,8 @@ export interface CrawlerWorkerDeps {
 }
 
 /** What the owner reads when a crawl's message was parked (it failed, or killed its worker, every time). */
+/** What the crawler's subscription is handed: a crawl's request; the rest of its stream is its own progress. */
+export const crawlerEventTypes: readonly string[] = ['CrawlRequested'];
 export const crawlGaveUp = 'The crawl could not be finished: it failed several times. Please try again later.';
 const linkGaveUp = 'The pages found could not all be added to the assistant: adding them failed several times. Please crawl again.';
 export class CrawlInterrupted extends Error {
@@ -326,6 +328,8 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
       consumer = await deps.bus.consume({
         groupId: deps.groupId ?? 'crawler',
         topics: [topicFor(streamIds.crawl('x'))],
+        // A crawl's own progress (thousands of events a crawl) goes to the same topic; it is skipped unread.
+        eventTypes: crawlerEventTypes,
         concurrency: deps.concurrency ?? 4,
         // An owner's preview need not wait for their site's crawl, and no owner takes every slot.
         laneOf: (message) => {

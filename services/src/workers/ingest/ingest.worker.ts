@@ -71,6 +71,7 @@ export function createIngestWorker(deps: IngestWorkerDeps) {
       consumer = await deps.bus.consume({
         groupId: deps.groupId ?? 'ingest',
         topics: [topicFor(streamIds.knowledgeFile('x'))],
+        eventTypes: ['KnowledgeFileUploaded'],
         concurrency: deps.concurrency ?? 3,
         // The file's other events (read, deleted) carry no owner; nothing here waits on them.
         laneOf: (message) => {

@@ -1,11 +1,15 @@
 import { categoryOf, EventMetadataSchema, positionFromString, positionToString, type RecordedEvent } from '@kesher/contracts';
 import { z } from 'zod';
+import { EVENT_TYPE_HEADER } from '../../platform/bus/event-types.js';
 import type { DeliveredMessage, OutgoingMessage } from '../../platform/bus/message-bus.port.js';
 
 /** Topic per stream category: `assistant-…` streams go to `kesher.assistant`. */
 export const topicFor = (streamId: string) => `kesher.${categoryOf(streamId)}`;
 
-/** The JSON a relayed event travels as. The event id rides along so consumers can drop duplicates. */
+/**
+ * The JSON a relayed event travels as. The event id rides along so consumers can drop duplicates; the
+ * event type rides in a header too, so consumers that declare their event types skip the rest unread.
+ */
 const RelayedEventSchema = z.object({
   eventId: z.string(),
   streamId: z.string(),
@@ -30,7 +34,7 @@ export function toMessage(event: RecordedEvent): OutgoingMessage {
       metadata: event.metadata,
       createdAt: event.createdAt.toISOString(),
     }),
-    headers: { 'event-id': event.metadata.eventId, 'event-type': event.type },
+    headers: { 'event-id': event.metadata.eventId, [EVENT_TYPE_HEADER]: event.type },
   };
 }
 
