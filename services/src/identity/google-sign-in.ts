@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RunAccountCommand } from './account-registration.js';
+import { accountOfState, type RunAccountCommand } from './account-registration.js';
 import type { GoogleIdentity } from './google-verifier.js';
 import type { SessionStore } from './session.store.js';
 
@@ -25,8 +25,10 @@ export function createGoogleSignIn(deps: { runAccountCommand: RunAccountCommand;
       correlationId,
     );
     for (const event of result.events) if (event.type === 'AccountAddressReleased') deps.forgetSessions(event.data.accountId);
-    const account = await deps.sessions.accountByEmail(identity.email);
-    if (!account) throw new Error('account missing after Google sign-in');
+    // The account the stream holds now (a new one, or a verified one the read model had not shown yet):
+    // answered from the decision, never from the read model, which may lag.
+    const account = accountOfState(result.state);
+    if (!account) throw new Error('a Google sign-in decided no account');
     return account;
   };
 }

@@ -9,7 +9,17 @@ import { DomainError, type Decider, type EventOf } from '../../platform/commands
  */
 export type AccountState =
   | { status: 'none' }
-  | { status: 'registered'; accountId: string; email: string; provider: AccountRegistered['provider']; emailVerified: boolean };
+  | {
+      status: 'registered';
+      accountId: string;
+      email: string;
+      provider: AccountRegistered['provider'];
+      emailVerified: boolean;
+      displayName: string | null;
+      photoUrl: string | null;
+      /** Password resets so far (a session token from an older generation is refused). */
+      sessionGeneration: number;
+    };
 
 export type AccountCommand =
   | { type: 'RegisterAccount'; data: AccountRegistered }
@@ -46,10 +56,14 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
           provider: event.data.provider,
           // Google vouches for the address it signs in (the verifier insists on email_verified).
           emailVerified: event.data.provider === 'google',
+          displayName: event.data.displayName,
+          photoUrl: event.data.photoUrl ?? null,
+          sessionGeneration: 0,
         };
       case 'AccountEmailVerified':
-      case 'AccountPasswordReset':
         return state.status === 'registered' && state.accountId === event.data.accountId ? { ...state, emailVerified: true } : state;
+      case 'AccountPasswordReset':
+        return state.status === 'registered' && state.accountId === event.data.accountId ? { ...state, emailVerified: true, sessionGeneration: state.sessionGeneration + 1 } : state;
       case 'AccountAddressReleased':
         return state.status === 'registered' && state.accountId === event.data.accountId ? { status: 'none' } : state;
     }

@@ -73,12 +73,6 @@ export const authRoutes =
       return { access_token: token, token_type: 'bearer' as const, expires_in: deps.tokens.ttlSeconds, user: toUser(account) };
     }
 
-    async function signedIn(email: string) {
-      const account = await deps.sessions.accountByEmail(email);
-      if (!account) throw new ApiError(500, 'account missing after registration');
-      return session(account);
-    }
-
     app.get('/auth/config', { schema: { summary: 'What sign-in methods this server offers', response: { 200: AuthConfigSchema } } }, async () => ({
       google_client_id: deps.google?.clientId ?? null,
       demo_accounts: deps.demoAccounts,
@@ -89,9 +83,9 @@ export const authRoutes =
       { config: authRateLimit, schema: { summary: 'Create an account with e-mail and password', body: RegisterBodySchema, response: { 201: SessionSchema } } },
       async (request, reply) => {
         const { email, password, display_name } = request.body;
-        let accountId: string;
+        let account: SignedInAccount;
         try {
-          ({ accountId } = await deps.registration(
+          ({ account } = await deps.registration(
             { email, passwordHash: await deps.passwords.hash(password), displayName: display_name || null, photoUrl: null, provider: 'password' },
             request.id,
           ));
@@ -99,8 +93,9 @@ export const authRoutes =
           if (error instanceof DomainError && error.kind === 'conflict') throw new ApiError(409, error.message);
           throw error;
         }
-        deps.ownership.welcome({ id: accountId, email });
-        return reply.status(201).send(await signedIn(email));
+        deps.ownership.welcome({ id: account.id, email: account.email });
+        // The session is made from what the registration decided, not read back from the accounts read model.
+        return reply.status(201).send(await session(account));
       },
     );
 
