@@ -125,21 +125,51 @@ function toKafkaMessage(message: OutgoingMessage) {
   return { key: message.key, value: message.value, headers: message.headers ?? {} };
 }
 
+/** How long a topic's creation may take to settle (metadata and leaders) before `ensure` gives up. */
+const TOPIC_READY_TIMEOUT_MS = 30_000;
+/**
+ * What the broker answers while a topic is being created, by this client or by another at the same
+ * time: it does not know the topic yet, has no leader for a partition yet, or the topic exists already.
+ * Each only means "ask again".
+ */
+const SETTLING = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'TOPIC_ALREADY_EXISTS', 'NOT_CONTROLLER', 'REQUEST_TIMED_OUT']);
+
 /**
  * Creates topics before they are used: a consumer subscribed to a topic that does not exist yet does not
  * see it appear (kafkajs only refreshes metadata for topics it knows), and broker-side auto-creation would
  * ignore the partition count. Topics known to exist are remembered, so this costs a request or two per
  * topic and bus. Existence is checked first because kafkajs logs a refused creation as an error.
+ *
+ * kafkajs' own `waitForLeaders` gives up on the first UNKNOWN_TOPIC_OR_PARTITION, which a fresh broker
+ * answers right after the creation (and more so when two processes create the same topics at once): the
+ * workers process exited at start so. The creation is therefore followed by our own check of the topic's
+ * metadata, asked again with a growing back-off until every partition has a leader, within
+ * TOPIC_READY_TIMEOUT_MS; only errors other than SETTLING ones (the broker down) end it early.
  */
 function createTopicRegistry(admin: Admin, numPartitions: number) {
   const ready = new Map<string, Promise<void>>();
   const connect = once(() => admin.connect());
 
+  const led = async (topic: string) => {
+    const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+    const partitions = topics.find((found) => found.name === topic)?.partitions ?? [];
+    return partitions.length > 0 && partitions.every((partition) => partition.partitionErrorCode === 0 && partition.leader >= 0);
+  };
+
   const create = async (topic: string) => {
     await connect();
-    if ((await admin.listTopics()).includes(topic)) return;
-    // Returns false, without failing, when another client created the topic meanwhile.
-    await admin.createTopics({ topics: [{ topic, numPartitions }], waitForLeaders: true });
+    const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // Returns false, without failing, when another client created the topic meanwhile.
+        if (!(await admin.listTopics()).includes(topic)) await admin.createTopics({ topics: [{ topic, numPartitions }], waitForLeaders: false });
+        if (await led(topic)) return;
+      } catch (error) {
+        if (!settling(error) || Date.now() >= deadline) throw error;
+      }
+      if (Date.now() >= deadline) throw new Error(`topic ${topic} has no leader for every partition after ${TOPIC_READY_TIMEOUT_MS} ms`);
+      await sleep(Math.min(1_000, 50 * 2 ** (attempt - 1)));
+    }
   };
 
   return {
@@ -159,6 +189,13 @@ function createTopicRegistry(admin: Admin, numPartitions: number) {
     },
     close: () => admin.disconnect(),
   };
+}
+
+/** A settling answer, also inside the aggregate error kafkajs makes of a multi-topic request. */
+function settling(error: unknown): boolean {
+  const { type, errors } = (error ?? {}) as { type?: string; errors?: unknown[] };
+  if (type !== undefined && SETTLING.has(type)) return true;
+  return Array.isArray(errors) && errors.length > 0 && errors.every(settling);
 }
 
 /** A partition this consumer reads, in the current group generation. */
