@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { KesherEvent } from '@kesher/contracts';
 import type { IntegrationRow } from '@kesher/projections/channels/channels.queries';
 import { channelStreams } from '../domain/channel-integration/channel-streams.js';
-import { appendNew } from '../platform/commands/append-new.js';
+import { factStream, handleCommand, type CommandContext } from '../platform/commands/command-handler.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';
 import type { InboundMessage, InboundStatus } from './channel.port.js';
 
@@ -16,42 +17,37 @@ const keyOf = (text: string) => createHash('sha256').update(text).digest('hex').
  */
 export function createInboundRecorder(deps: { eventStore: EventStore; clock: () => Date }) {
   return async function record(integration: IntegrationRow, delivery: { messages: readonly InboundMessage[]; statuses: readonly InboundStatus[] }) {
-    const context = { actor: { kind: 'system' as const, id: `channel:${integration.kind}` }, correlationId: randomUUID(), now: deps.clock() };
+    const context: CommandContext = { actor: { kind: 'system', id: `channel:${integration.kind}` }, correlationId: randomUUID(), now: deps.clock() };
+    // One write, no read; a stream already there is a redelivery, recorded before (`existed`).
+    const recordNew = async (streamId: string, event: KesherEvent) =>
+      (await handleCommand(deps.eventStore, factStream, streamId, () => [event], context, { expected: 'no_stream' })).appended !== undefined;
     const { integration_id: integrationId, kind } = integration;
     const outcomes = await Promise.all([
       ...delivery.messages.map((message) =>
-        appendNew(
-          deps.eventStore,
+        recordNew(
           channelStreams.inbound(integrationId, keyOf(message.deliveryKey)),
-          [
-            {
-              type: 'ChannelMessageReceived',
-              data: {
-                integrationId,
-                assistantId: integration.assistant_id,
-                ownerId: integration.owner_id,
-                kind,
-                chatId: message.chatId,
-                senderName: message.senderName,
-                externalMessageId: message.externalMessageId,
-                text: message.text,
-              },
+          {
+            type: 'ChannelMessageReceived',
+            data: {
+              integrationId,
+              assistantId: integration.assistant_id,
+              ownerId: integration.owner_id,
+              kind,
+              chatId: message.chatId,
+              senderName: message.senderName,
+              externalMessageId: message.externalMessageId,
+              text: message.text,
             },
-          ],
-          context,
+          },
         ),
       ),
       ...delivery.statuses.map((status) =>
-        appendNew(
-          deps.eventStore,
+        recordNew(
           channelStreams.status(integrationId, keyOf(`${status.externalMessageId}|${status.status}`)),
-          [
-            {
-              type: 'ChannelDeliveryStatusReported',
-              data: { integrationId, kind, externalMessageId: status.externalMessageId, recipientId: status.recipientId, status: status.status, error: status.error, at: status.at.toISOString() },
-            },
-          ],
-          context,
+          {
+            type: 'ChannelDeliveryStatusReported',
+            data: { integrationId, kind, externalMessageId: status.externalMessageId, recipientId: status.recipientId, status: status.status, error: status.error, at: status.at.toISOString() },
+          },
         ),
       ),
     ]);
