@@ -109,3 +109,8 @@ kafka-stop:
 
 compose-check:
 	bash ops/compose-check.sh
+
+## The production topology replicated behind HAProxy (2 APIs, 2 workers, relay, projector on Postgres and Kafka), driven through it with an API replica and a worker SIGKILLed mid-answer; then every read model rebuilt from the log and compared (ops/scale/README.md).
+.PHONY: scale-test
+scale-test: $(STAMP) client/dist/index.html
+	bash ops/scale/run.sh
