@@ -5,6 +5,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import type { Authenticator } from '../identity/authenticator.js';
 import type { TrustProxy } from '../platform/config/trust-proxy.js';
+import { consistencyPlugin } from './command-runner.js';
 import { authPlugin } from './plugins/auth.plugin.js';
 import { clientPlugin } from './plugins/client.plugin.js';
 import { errorsPlugin } from './plugins/errors.plugin.js';
@@ -108,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(safeTextPlugin);
   await app.register(openapiPlugin);
   await app.register(metricsPlugin, { registry: deps.metricsRegistry, ...deps.operatorMetrics });
+  await app.register(consistencyPlugin, { registry: deps.metricsRegistry });
   // WebSockets (the crawl progress socket, GraphQL subscriptions), once for the whole server: routes in
   // any context get upgrades, and mercurius finds it registered instead of registering it again.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
