@@ -36,5 +36,15 @@ fi
 npx vitest run || status=$?
 # Tests that stop and restart the broker, alone so they cannot pull it from under other suites.
 KESHER_OUTAGE_PASS=1 npx vitest run || status=$?
+# The production topology replicated behind HAProxy, with an API replica and a worker killed mid-answer
+# (ops/scale/README.md): about 3 minutes, most of it the eight processes starting on a busy machine.
+if bash ops/scale/ensure-lb.sh; then
+  bash ops/scale/run.sh || status=$?
+elif [[ "${CI:-}" == "true" ]]; then
+  echo "haproxy could not be installed; CI needs the scale test" >&2
+  status=1
+else
+  echo "!!! haproxy is not available; the scale test was not run" >&2
+fi
 if [[ $started_kafka == 1 && "${KESHER_KEEP_KAFKA:-}" != "1" ]]; then bash ops/kafka/stop.sh || true; fi
 exit $status
