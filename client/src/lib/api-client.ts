@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError, codeForStatus, detailItems, detailText } from './api-error';
+import { ApiError, codeForStatus, detailCodes, detailItems, detailText } from './api-error';
 import { cleanBody, isAllowedRequestUrl } from './sanitize';
 import { tokenStorage } from './token-storage';
 
@@ -74,7 +74,7 @@ async function request<T>(method: string, path: string, schema: z.ZodType<T> | n
       tokenStorage.clear();
       for (const listener of unauthorizedListeners) listener();
     }
-    throw new ApiError(codeForStatus(response.status), response.status, detailText(json), detailItems(json));
+    throw new ApiError(codeForStatus(response.status), response.status, detailText(json), detailItems(json), detailCodes(json));
   }
   if (!schema) return json as T;
   const parsed = schema.safeParse(json);

@@ -97,6 +97,22 @@ describe('the API module', () => {
     expect(errorMessage(await api.get('/x', z.object({})).catch((e: unknown) => e), t)).toBe('Words the client has never seen.');
   });
 
+  it('translates by the code the server sent, so a reworded English detail still shows its Hebrew', async () => {
+    document.documentElement.lang = 'he';
+    vi.stubGlobal('fetch', respond(409, { detail: 'The assistant is busy with your last message, hold on.', code: 'chat.runActive' }));
+    expect(errorMessage(await api.get('/x', z.object({})).catch((e: unknown) => e), t)).toBe('העוזר עדיין עונה על ההודעה הקודמת. אנא המתינו לתשובה.');
+    vi.stubGlobal('fetch', respond(403, { detail: 'Your plan allows 3 assistants; that is all.', code: 'common.assistantLimitReached', args: ['3'] }));
+    expect(errorMessage(await api.post('/assistants/', null, { body: {} }).catch((e: unknown) => e), t)).toMatch(/^הגעתם למגבלת התוכנית שלכם: 3 עוזרים/);
+    const items = [
+      { loc: ['body', 'name'], msg: 'Give the assistant a name', type: 'x', code: 'common.assistantNameRequired' },
+      { loc: [], msg: 'Please fill in all required fields', type: 'y' },
+    ];
+    vi.stubGlobal('fetch', respond(422, { detail: items }));
+    expect(errorMessage(await api.post('/assistants/', null, { body: {} }).catch((e: unknown) => e), t)).toBe('חובה להזין שם לעוזר. אנא מלאו את כל שדות החובה');
+    document.documentElement.lang = 'en';
+    expect(errorMessage(await api.post('/assistants/', null, { body: {} }).catch((e: unknown) => e), t)).toBe('Give the assistant a name. Please fill in all required fields');
+  });
+
   it('on 401 clears the stored tokens and tells the app', async () => {
     localStorage.setItem('currentUserUid', 'u1');
     vi.stubGlobal('fetch', respond(401, { detail: 'Authentication required. Please log in again.' }));

@@ -1,6 +1,6 @@
 import type { ErrorBody } from '@kesher/contracts';
 import type { Language } from './language';
-import { knowsServerText, serverText } from './server-texts';
+import { knowsServerText, serverText, type TextCode } from './server-texts';
 
 /**
  * The spec's response catalogue (§8) as codes; the texts live in the `errors` i18n namespace so they
@@ -26,6 +26,8 @@ export class ApiError extends Error {
     readonly detail: string | null = null,
     /** A validation answer's items (each a catalogue text), which `detail` joins with '. '. */
     readonly items: readonly string[] | null = null,
+    /** The code the server sent beside each text (the detail, or each item), by which it is translated. */
+    readonly codes: readonly (TextCode | null)[] | null = null,
   ) {
     super(detail ?? code);
     this.name = 'ApiError';
@@ -55,6 +57,16 @@ export function detailItems(body: unknown): string[] | null {
   return null;
 }
 
+/** The code the server sent beside each text of `detailItems` (null where it sent none). */
+export function detailCodes(body: unknown): (TextCode | null)[] | null {
+  const answer = body as Partial<ErrorBody> | null;
+  const coded = (part: Partial<TextCode> | null | undefined): TextCode | null =>
+    typeof part?.code === 'string' ? { code: part.code, args: Array.isArray(part.args) ? part.args.map(String) : undefined } : null;
+  if (typeof answer?.detail === 'string') return [coded(answer)];
+  if (Array.isArray(answer?.detail)) return answer.detail.filter((item) => typeof item?.msg === 'string').map(coded);
+  return null;
+}
+
 /**
  * What the server said, in the page's language (lib/server-texts.ts): each item of a validation list
  * on its own, then joined as the spec joins them. Null when the server said nothing.
@@ -62,7 +74,7 @@ export function detailItems(body: unknown): string[] | null {
 export function localizedDetail(error: unknown, language?: Language): string | null {
   if (!(error instanceof ApiError) || !error.detail) return null;
   const parts = error.items && error.items.length > 0 ? error.items : [error.detail];
-  return parts.map((part) => serverText(part, language)).join('. ');
+  return parts.map((part, i) => serverText(part, language, error.codes?.[i])).join('. ');
 }
 
 /**
@@ -74,6 +86,6 @@ export function errorMessage(error: unknown, t: (key: string) => string, fallbac
   if (!(error instanceof ApiError)) return t(fallbackKey);
   if (error.code === 'unexpected') return localizedDetail(error) ?? t(fallbackKey);
   // A plan limit is a 403 that says which limit and how to lift it: a catalogue text is shown as said.
-  if (error.code === 'forbidden' && error.detail && knowsServerText(error.detail)) return localizedDetail(error)!;
+  if (error.code === 'forbidden' && error.detail && knowsServerText(error.detail, error.codes?.[0])) return localizedDetail(error)!;
   return t(`errors:${error.code}`);
 }

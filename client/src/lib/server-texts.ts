@@ -12,13 +12,49 @@ import { type Language, storedLanguage } from './language';
  * Plain data with no i18n runtime: the visitor pages (public chat, embed) use it too.
  */
 
+/** An English text and its Hebrew. */
+type Pair = readonly [english: string, hebrew: string];
+/** The Hebrew of a parametrised text, given the values it shows (in its parameters' order). */
+type Wording = (...values: string[]) => string;
+
+/**
+ * Hebrew by code: the server sends each catalogue text's code beside its words (contracts
+ * http/error-codes.ts), so a reworded English sentence keeps its Hebrew. The English below is the fallback
+ * for an answer without a code (an older server, a text the handler could not name).
+ */
+const BY_CODE = new Map<string, string | Wording>();
+
+/** The texts of one catalogue by key (`file`, `noFile` is the code `file.noFile`): known by code and by words. */
+export function catalogueTexts(catalogue: string, pairs: Record<string, Pair>): Record<string, string> {
+  const byEnglish: Record<string, string> = {};
+  for (const [key, [english, hebrew]] of Object.entries(pairs)) {
+    BY_CODE.set(`${catalogue}.${key}`, hebrew);
+    byEnglish[english] = hebrew;
+  }
+  return byEnglish;
+}
+
+/** The same for a catalogue the visitor build loads anyway (messages, chatMessages): its English read from it. */
+function loadedCatalogueTexts<K extends string>(catalogue: string, texts: Readonly<Record<K, unknown>>, hebrew: Partial<Record<K, string>>): Record<string, string> {
+  const pairs: Record<string, Pair> = {};
+  for (const [key, he] of Object.entries(hebrew) as [K, string][]) pairs[key] = [texts[key] as string, he];
+  return catalogueTexts(catalogue, pairs);
+}
+
 /** Texts of the catalogue modules that import zod (files.dto, auth.dto), which the visitor build must not load. */
-const FILE_AND_ACCOUNT_TEXTS: Record<string, string> = {
-  'Please choose a file to upload.': 'אנא בחרו קובץ להעלאה.',
-  'Please select a valid file type (PDF, DOCX, TXT, CSV, MD, JSON, XLSX or PPTX)': 'אנא בחרו סוג קובץ תקין (PDF, DOCX, TXT, CSV, MD, JSON, XLSX או PPTX)',
-  'File is too large (max 20 MB).': 'הקובץ גדול מדי (עד 20MB).',
-  "Your plan's storage for knowledge files (100 MB) is full. Delete some files to upload more.": 'נפח האחסון לקובצי ידע בתוכנית שלכם (100MB) מלא. מחקו קבצים כדי להעלות עוד.',
-  'File not found.': 'הקובץ לא נמצא.',
+const FILE_TEXTS = catalogueTexts('file', {
+  noFile: ['Please choose a file to upload.', 'אנא בחרו קובץ להעלאה.'],
+  badType: ['Please select a valid file type (PDF, DOCX, TXT, CSV, MD, JSON, XLSX or PPTX)', 'אנא בחרו סוג קובץ תקין (PDF, DOCX, TXT, CSV, MD, JSON, XLSX או PPTX)'],
+  tooLarge: ['File is too large (max 20 MB).', 'הקובץ גדול מדי (עד 20MB).'],
+  storageFull: [
+    "Your plan's storage for knowledge files (100 MB) is full. Delete some files or upgrade the plan to upload more.",
+    'נפח האחסון לקובצי ידע בתוכנית שלכם (100 MB) מלא. מחקו קבצים או שדרגו את התוכנית כדי להעלות עוד.',
+  ],
+  notFound: ['File not found.', 'הקובץ לא נמצא.'],
+});
+
+/** The password rules (contracts auth.dto passwordRules): validation items, not a catalogue. */
+const PASSWORD_TEXTS: Record<string, string> = {
   'Password must be at least 10 characters long': 'הסיסמה חייבת להכיל לפחות 10 תווים',
   'Password must contain at least one uppercase letter': 'הסיסמה חייבת להכיל לפחות אות גדולה אחת',
   'Password must contain at least one lowercase letter': 'הסיסמה חייבת להכיל לפחות אות קטנה אחת',
@@ -26,51 +62,68 @@ const FILE_AND_ACCOUNT_TEXTS: Record<string, string> = {
   'Password must contain at least one special character': 'הסיסמה חייבת להכיל לפחות תו מיוחד אחד',
   'Password is too long': 'הסיסמה ארוכה מדי',
   'Password is required': 'חובה להזין סיסמה',
-  // E-mail ownership (contracts http/auth.dto.ts accountMessages).
-  "If an account exists for this email address, we've sent it a link to reset the password. Please check your inbox.":
-    'אם קיים חשבון עם כתובת האימייל הזו, שלחנו אליה קישור לאיפוס הסיסמה. אנא בדקו את תיבת הדואר.',
-  'This password reset link is invalid, has expired or was already used. Please ask for a new one.': 'קישור איפוס הסיסמה אינו תקין, פג תוקפו או שכבר נעשה בו שימוש. אנא בקשו קישור חדש.',
-  'Your password has been changed and your account was signed out everywhere. Please sign in with your new password.':
-    'הסיסמה שלכם שונתה והחשבון נותק מכל מקום. אנא התחברו עם הסיסמה החדשה.',
-  'This verification link is invalid, has expired or was already used. Please ask for a new one.': 'קישור האימות אינו תקין, פג תוקפו או שכבר נעשה בו שימוש. אנא בקשו קישור חדש.',
-  'Your email address is verified. Thank you!': 'כתובת האימייל שלכם אומתה. תודה!',
-  "We've sent you a new verification link. Please check your inbox.": 'שלחנו אליכם קישור אימות חדש. אנא בדקו את תיבת הדואר.',
-  'Your email address is already verified.': 'כתובת האימייל שלכם כבר מאומתת.',
-  'Too many emails were requested. Please wait a while before asking again.': 'התבקשו יותר מדי הודעות אימייל. אנא המתינו זמן מה לפני שתבקשו שוב.',
-  'This link is incomplete. Please open it again from the email, or ask for a new one.': 'הקישור חסר. אנא פתחו אותו שוב מתוך האימייל, או בקשו קישור חדש.',
 };
 
-/** The crawler's catalogue (contracts rules/crawler, which the visitor build does not load) and its progress texts. */
-const CRAWLER_TEXTS: Record<string, string> = {
-  'Please enter a website URL': 'אנא הזינו כתובת אתר',
-  'Please enter a valid URL (including http:// or https://)': 'אנא הזינו כתובת תקינה (כולל http:// או https://)',
-  'Please enter a URL': 'אנא הזינו כתובת',
-  'No pages found to crawl. Please check the URL and try again.': 'לא נמצאו דפים לסריקה. אנא בדקו את הכתובת ונסו שוב.',
-  'Please select at least one file to upload': 'אנא בחרו לפחות קובץ אחד להעלאה',
-  'Failed to configure crawler': 'הגדרת הסורק נכשלה',
-  'Crawler configuration not found.': 'הגדרות הסורק לא נמצאו.',
-  'Crawl not found.': 'הסריקה לא נמצאה.',
-  'This preview is no longer available. Please scan the website again.': 'התצוגה המקדימה הזו כבר אינה זמינה. אנא סרקו את האתר שוב.',
-  'The website scan is still running. Please wait for it to finish.': 'סריקת האתר עדיין פועלת. אנא המתינו לסיומה.',
-  'URL not found.': 'הכתובת לא נמצאה.',
-  'The content of this page is not available.': 'התוכן של הדף הזה אינו זמין.',
-  'Crawl started': 'הסריקה התחילה',
-  'Scan the website first, then add a missing page to its results.': 'סרקו קודם את האתר, ואז הוסיפו דף חסר לתוצאות.',
-  'Page added.': 'הדף נוסף.',
+/** E-mail ownership (contracts http/auth.dto.ts accountMessages). */
+const ACCOUNT_TEXTS = catalogueTexts('account', {
+  resetRequested: [
+    "If an account exists for this email address, we've sent it a link to reset the password. Please check your inbox.",
+    'אם קיים חשבון עם כתובת האימייל הזו, שלחנו אליה קישור לאיפוס הסיסמה. אנא בדקו את תיבת הדואר.',
+  ],
+  resetLinkInvalid: [
+    'This password reset link is invalid, has expired or was already used. Please ask for a new one.',
+    'קישור איפוס הסיסמה אינו תקין, פג תוקפו או שכבר נעשה בו שימוש. אנא בקשו קישור חדש.',
+  ],
+  passwordReset: [
+    'Your password has been changed and your account was signed out everywhere. Please sign in with your new password.',
+    'הסיסמה שלכם שונתה והחשבון נותק מכל מקום. אנא התחברו עם הסיסמה החדשה.',
+  ],
+  verifyLinkInvalid: [
+    'This verification link is invalid, has expired or was already used. Please ask for a new one.',
+    'קישור האימות אינו תקין, פג תוקפו או שכבר נעשה בו שימוש. אנא בקשו קישור חדש.',
+  ],
+  emailVerified: ['Your email address is verified. Thank you!', 'כתובת האימייל שלכם אומתה. תודה!'],
+  verificationSent: ["We've sent you a new verification link. Please check your inbox.", 'שלחנו אליכם קישור אימות חדש. אנא בדקו את תיבת הדואר.'],
+  alreadyVerified: ['Your email address is already verified.', 'כתובת האימייל שלכם כבר מאומתת.'],
+  tooManyMails: ['Too many emails were requested. Please wait a while before asking again.', 'התבקשו יותר מדי הודעות אימייל. אנא המתינו זמן מה לפני שתבקשו שוב.'],
+  linkMalformed: ['This link is incomplete. Please open it again from the email, or ask for a new one.', 'הקישור חסר. אנא פתחו אותו שוב מתוך האימייל, או בקשו קישור חדש.'],
+});
+
+/** The crawler's catalogue (contracts rules/crawler, which the visitor build does not load). */
+const CRAWLER_TEXTS = catalogueTexts('crawler', {
+  websiteRequired: ['Please enter a website URL', 'אנא הזינו כתובת אתר'],
+  invalidUrl: ['Please enter a valid URL (including http:// or https://)', 'אנא הזינו כתובת תקינה (כולל http:// או https://)'],
+  urlRequired: ['Please enter a URL', 'אנא הזינו כתובת'],
+  noPages: ['No pages found to crawl. Please check the URL and try again.', 'לא נמצאו דפים לסריקה. אנא בדקו את הכתובת ונסו שוב.'],
+  selectPages: ['Please select at least one file to upload', 'אנא בחרו לפחות קובץ אחד להעלאה'],
+  configureFailed: ['Failed to configure crawler', 'הגדרת הסורק נכשלה'],
+  configNotFound: ['Crawler configuration not found.', 'הגדרות הסורק לא נמצאו.'],
+  crawlNotFound: ['Crawl not found.', 'הסריקה לא נמצאה.'],
+  previewNotFound: ['This preview is no longer available. Please scan the website again.', 'התצוגה המקדימה הזו כבר אינה זמינה. אנא סרקו את האתר שוב.'],
+  previewNotReady: ['The website scan is still running. Please wait for it to finish.', 'סריקת האתר עדיין פועלת. אנא המתינו לסיומה.'],
+  urlNotFound: ['URL not found.', 'הכתובת לא נמצאה.'],
+  noContent: ['The content of this page is not available.', 'התוכן של הדף הזה אינו זמין.'],
+  crawlStarted: ['Crawl started', 'הסריקה התחילה'],
+  scanFirst: ['Scan the website first, then add a missing page to its results.', 'סרקו קודם את האתר, ואז הוסיפו דף חסר לתוצאות.'],
+  pageAdded: ['Page added.', 'הדף נוסף.'],
+});
+
+/** The crawl's progress texts (the crawler worker's, outside the catalogue). */
+const CRAWL_PROGRESS_TEXTS: Record<string, string> = {
   'Adding the pages to the assistant...': 'מוסיף את הדפים לעוזר...',
   'The crawl could not be finished: it failed several times. Please try again later.': 'לא ניתן היה לסיים את הסריקה: היא נכשלה כמה פעמים. אנא נסו שוב מאוחר יותר.',
 };
 
 /** The analytics catalogue (contracts rules/analytics, which imports zod: the visitor build must not load it). */
-const ANALYTICS_TEXTS: Record<string, string> = {
-  'Please log in to view analytics': 'אנא התחברו כדי לצפות באנליטיקה',
-  'Failed to load limits data': 'טעינת נתוני המגבלות נכשלה',
-  'Failed to load keyword analytics': 'טעינת ניתוח מילות המפתח נכשלה',
-  'Error loading sales analytics': 'שגיאה בטעינת ניתוח המכירות',
-  'Invalid response format': 'מבנה התשובה אינו תקין',
-  'No analytics data available': 'אין נתוני אנליטיקה זמינים',
-  'No limits data available': 'אין נתוני מגבלות זמינים',
-};
+const ANALYTICS_TEXTS = catalogueTexts('analytics', {
+  loginRequired: ['Please log in to view analytics', 'אנא התחברו כדי לצפות באנליטיקה'],
+  limitsFailed: ['Failed to load limits data', 'טעינת נתוני המגבלות נכשלה'],
+  keywordsFailed: ['Failed to load keyword analytics', 'טעינת ניתוח מילות המפתח נכשלה'],
+  salesFailed: ['Error loading sales analytics', 'שגיאה בטעינת ניתוח המכירות'],
+  invalidResponse: ['Invalid response format', 'מבנה התשובה אינו תקין'],
+  noAnalytics: ['No analytics data available', 'אין נתוני אנליטיקה זמינים'],
+  noLimits: ['No limits data available', 'אין נתוני מגבלות זמינים'],
+});
 
 /**
  * The test payment page's answers (services/src/billing/test-cards.ts) and the card form's field checks
@@ -95,15 +148,23 @@ const BILLING_TEXTS: Record<string, string> = {
   'Enterprise plan, yearly': 'תוכנית ארגונית, שנתי',
 };
 
-/** What the server's own routes and error handler say outside the catalogue. */
+/** The error handler's own texts (contracts http/errors.dto.ts requestMessages). */
+const REQUEST_TEXTS = catalogueTexts('request', {
+  concurrentChange: ['This item was changed at the same moment by another request. Please try again.', 'הפריט שונה באותו רגע על ידי בקשה אחרת. אנא נסו שוב.'],
+  invalidData: ['The request contains invalid data.', 'הבקשה מכילה נתונים לא תקינים.'],
+  notJson: ['The request body is not valid JSON.', 'גוף הבקשה אינו JSON תקין.'],
+  emptyBody: ['The request body is empty.', 'גוף הבקשה ריק.'],
+  unsupportedContentType: ['Unsupported content type.', 'סוג התוכן אינו נתמך.'],
+  invalidAddress: ['The address of this request is not valid.', 'הכתובת של הבקשה הזו אינה תקינה.'],
+});
+
+/**
+ * What the server's routes and deciders say outside the catalogues (no code yet: each belongs in a
+ * catalogue, then it moves above).
+ */
 const HANDLER_TEXTS: Record<string, string> = {
   'Invalid email or password. Please check your credentials.': 'כתובת האימייל או הסיסמה שגויים. אנא בדקו את הפרטים.',
   'Too many failed login attempts. Please try again later.': 'יותר מדי ניסיונות התחברות שנכשלו. אנא נסו שוב מאוחר יותר.',
-  'This item was changed at the same moment by another request. Please try again.': 'הפריט שונה באותו רגע על ידי בקשה אחרת. אנא נסו שוב.',
-  'The request contains invalid data.': 'הבקשה מכילה נתונים לא תקינים.',
-  'The request body is not valid JSON.': 'גוף הבקשה אינו JSON תקין.',
-  'The request body is empty.': 'גוף הבקשה ריק.',
-  'Unsupported content type.': 'סוג התוכן אינו נתמך.',
   'The file is empty.': 'הקובץ ריק.',
   'File not found': 'הקובץ לא נמצא',
   'This file was already uploaded': 'הקובץ הזה כבר הועלה',
@@ -116,48 +177,56 @@ const HANDLER_TEXTS: Record<string, string> = {
 };
 
 const EXACT: Record<string, string> = {
-  [messages.assistantNameRequired]: 'חובה להזין שם לעוזר',
-  [messages.requiredFields]: 'אנא מלאו את כל שדות החובה',
-  [messages.descriptionTooLong]: 'התיאור ארוך מדי (עד 1000 מילים)',
-  [messages.instructionsTooLong]: 'ההנחיות ארוכות מדי (עד 1000 מילים)',
-  [messages.salesPromptTooLong]: 'הנחיית המכירות ארוכה מדי (עד 1000 מילים)',
-  [messages.descriptionTooManyChars]: 'התיאור ארוך מדי (עד 20,000 תווים)',
-  [messages.instructionsTooManyChars]: 'ההנחיות ארוכות מדי (עד 20,000 תווים)',
-  [messages.salesPromptTooManyChars]: 'הנחיית המכירות ארוכה מדי (עד 20,000 תווים)',
-  [messages.invalidWebsiteUrl]: 'אנא הזינו כתובת אתר תקינה',
-  [messages.salesModeNeedsCrawler]: 'אפשר להפעיל מצב מכירות רק כשסורק האתר פועל',
-  [messages.assistantNotFound]: 'העוזר לא נמצא. בדקו שהעוזר עדיין קיים.',
-  [messages.assistantExists]: 'העוזר הזה כבר קיים',
-  [messages.emailExists]: 'כבר קיים חשבון עם כתובת האימייל הזו. נסו להתחבר במקום זאת.',
-  [messages.invalidEmail]: 'אנא הזינו כתובת אימייל תקינה.',
-  [messages.notFound]: 'המשאב לא נמצא.',
-  [messages.forbidden]: 'הגישה נדחתה. אין לכם הרשאה לבצע פעולה זו.',
-  [messages.authRequired]: 'נדרשת התחברות. אנא התחברו מחדש.',
-  [messages.tooManyRequests]: 'יותר מדי בקשות. אנא נסו שוב מאוחר יותר.',
-  [messages.serverError]: 'אירעה שגיאת שרת. אנא נסו שוב מאוחר יותר.',
-  [chatMessages.invalidAssistantId]: 'מזהה עוזר לא תקין',
-  [chatMessages.invalidAssistantIdFormat]: 'מבנה מזהה העוזר אינו תקין',
-  [chatMessages.invalidThreadId]: 'מזהה שיחה לא תקין',
-  [chatMessages.invalidRunId]: 'מזהה הרצה לא תקין',
-  [chatMessages.emptyMessage]: 'ההודעה לא יכולה להיות ריקה',
-  [chatMessages.assistantUnavailable]: 'העוזר אינו זמין כרגע. אנא נסו שוב מאוחר יותר.',
-  [chatMessages.onlyUserMessages]: 'עם הרצה אפשר לשלוח רק הודעה של המשתמש.',
-  [chatMessages.oneMessagePerRun]: 'עם הרצה אפשר לשלוח הודעה אחת בלבד.',
-  [chatMessages.messageTooLong]: 'ההודעה ארוכה מדי (עד 10000 תווים)',
-  [chatMessages.threadNotFound]: 'השיחה לא נמצאה.',
-  [chatMessages.threadInvalid]: 'מזהה השיחה אינו תקין.',
-  [chatMessages.runNotFound]: 'ההרצה לא נמצאה.',
-  [chatMessages.runActive]: 'העוזר עדיין עונה על ההודעה הקודמת. אנא המתינו לתשובה.',
-  [chatMessages.noPermission]: 'אין לכם הרשאה ליצור שיחות עם העוזר הזה.',
-  [chatMessages.invalidShareLink]: 'קישור השיתוף אינו תקין או שפג תוקפו.',
-  [chatMessages.sessionTokenRequired]: 'נדרש אסימון שיחה לצ׳אט ציבורי.',
-  [chatMessages.feedbackCommentTooLong]: 'התגובה ארוכה מדי (עד 500 תווים)',
-  [chatMessages.titleRequired]: 'הכותרת לא יכולה להיות ריקה',
-  [chatMessages.visitorThreadReadOnly]: 'השיחה הזו שייכת למבקר. אפשר לקרוא אותה, לשנות את שמה או למחוק אותה, אבל לא לכתוב בה.',
-  ...FILE_AND_ACCOUNT_TEXTS,
+  ...loadedCatalogueTexts('common', messages, {
+    assistantNameRequired: 'חובה להזין שם לעוזר',
+    requiredFields: 'אנא מלאו את כל שדות החובה',
+    descriptionTooLong: 'התיאור ארוך מדי (עד 1000 מילים)',
+    instructionsTooLong: 'ההנחיות ארוכות מדי (עד 1000 מילים)',
+    salesPromptTooLong: 'הנחיית המכירות ארוכה מדי (עד 1000 מילים)',
+    descriptionTooManyChars: 'התיאור ארוך מדי (עד 20,000 תווים)',
+    instructionsTooManyChars: 'ההנחיות ארוכות מדי (עד 20,000 תווים)',
+    salesPromptTooManyChars: 'הנחיית המכירות ארוכה מדי (עד 20,000 תווים)',
+    invalidWebsiteUrl: 'אנא הזינו כתובת אתר תקינה',
+    salesModeNeedsCrawler: 'אפשר להפעיל מצב מכירות רק כשסורק האתר פועל',
+    assistantNotFound: 'העוזר לא נמצא. בדקו שהעוזר עדיין קיים.',
+    assistantExists: 'העוזר הזה כבר קיים',
+    emailExists: 'כבר קיים חשבון עם כתובת האימייל הזו. נסו להתחבר במקום זאת.',
+    invalidEmail: 'אנא הזינו כתובת אימייל תקינה.',
+    notFound: 'המשאב לא נמצא.',
+    forbidden: 'הגישה נדחתה. אין לכם הרשאה לבצע פעולה זו.',
+    authRequired: 'נדרשת התחברות. אנא התחברו מחדש.',
+    tooManyRequests: 'יותר מדי בקשות. אנא נסו שוב מאוחר יותר.',
+    serverError: 'אירעה שגיאת שרת. אנא נסו שוב מאוחר יותר.',
+  }),
+  ...loadedCatalogueTexts('chat', chatMessages, {
+    invalidAssistantId: 'מזהה עוזר לא תקין',
+    invalidAssistantIdFormat: 'מבנה מזהה העוזר אינו תקין',
+    invalidThreadId: 'מזהה שיחה לא תקין',
+    invalidRunId: 'מזהה הרצה לא תקין',
+    emptyMessage: 'ההודעה לא יכולה להיות ריקה',
+    assistantUnavailable: 'העוזר אינו זמין כרגע. אנא נסו שוב מאוחר יותר.',
+    onlyUserMessages: 'עם הרצה אפשר לשלוח רק הודעה של המשתמש.',
+    oneMessagePerRun: 'עם הרצה אפשר לשלוח הודעה אחת בלבד.',
+    messageTooLong: 'ההודעה ארוכה מדי (עד 10000 תווים)',
+    threadNotFound: 'השיחה לא נמצאה.',
+    threadInvalid: 'מזהה השיחה אינו תקין.',
+    runNotFound: 'ההרצה לא נמצאה.',
+    runActive: 'העוזר עדיין עונה על ההודעה הקודמת. אנא המתינו לתשובה.',
+    noPermission: 'אין לכם הרשאה ליצור שיחות עם העוזר הזה.',
+    invalidShareLink: 'קישור השיתוף אינו תקין או שפג תוקפו.',
+    sessionTokenRequired: 'נדרש אסימון שיחה לצ׳אט ציבורי.',
+    feedbackCommentTooLong: 'התגובה ארוכה מדי (עד 500 תווים)',
+    titleRequired: 'הכותרת לא יכולה להיות ריקה',
+    visitorThreadReadOnly: 'השיחה הזו שייכת למבקר. אפשר לקרוא אותה, לשנות את שמה או למחוק אותה, אבל לא לכתוב בה.',
+  }),
+  ...FILE_TEXTS,
+  ...PASSWORD_TEXTS,
+  ...ACCOUNT_TEXTS,
   ...HANDLER_TEXTS,
+  ...REQUEST_TEXTS,
   ...ANALYTICS_TEXTS,
   ...CRAWLER_TEXTS,
+  ...CRAWL_PROGRESS_TEXTS,
   ...BILLING_TEXTS,
 };
 
@@ -165,6 +234,8 @@ const EXACT: Record<string, string> = {
 interface Template {
   pattern: RegExp;
   he: (n: string) => string;
+  /** Its code, when it is a catalogue's (the chat input rules are not). */
+  code?: string;
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -173,11 +244,11 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * Builds the pattern from the catalogue's own function, so a reworded English text is still recognised.
  * The small numbers are also kept as exact texts: English may word them differently ("1 assistant").
  */
-function fromCatalogue(english: (n: number) => string, he: (n: string) => string): Template {
+function fromCatalogue(code: string, english: (n: number) => string, he: (n: string) => string): Template {
   for (const n of [0, 1, 2]) EXACT[english(n)] ??= he(String(n));
   const MARK = 987654321;
   const [before, after] = english(MARK).split(String(MARK)) as [string, string];
-  return { pattern: new RegExp(`^${escape(before)}(\\d+)${escape(after)}$`), he };
+  return { pattern: new RegExp(`^${escape(before)}(\\d+)${escape(after)}$`), he, code };
 }
 
 /** The chat input rules' texts, as chatInputProblem words them, with the count in their last number. */
@@ -189,20 +260,21 @@ function fromInputRule(sample: string, count: number, he: (n: string) => string)
 
 const TEMPLATES: Template[] = [
   // analyticsMessages.failedToLoad(detail): the detail is itself a server text, said in Hebrew too.
-  { pattern: /^Failed to load analytics data: (.+)$/s, he: (detail) => `טעינת נתוני האנליטיקה נכשלה: ${serverText(detail, 'he')}` },
-  fromCatalogue((n) => `Deleted ${n} URL(s).`, (n) => `נמחקו ${n} כתובות.`),
-  fromCatalogue((n) => `${n} page${n === 1 ? '' : 's'} added to the assistant's knowledge.`, (n) => (n === '1' ? 'דף אחד נוסף לידע של העוזר.' : `${n} דפים נוספו לידע של העוזר.`)),
-  fromCatalogue(messages.assistantLimitReached, (n) =>
+  { pattern: /^Failed to load analytics data: (.+)$/s, he: (detail) => `טעינת נתוני האנליטיקה נכשלה: ${serverText(detail, 'he')}`, code: 'analytics.failedToLoad' },
+  fromCatalogue('crawler.deleted', (n) => `Deleted ${n} URL(s).`, (n) => `נמחקו ${n} כתובות.`),
+  fromCatalogue('crawler.committed', (n) => `${n} page${n === 1 ? '' : 's'} added to the assistant's knowledge.`, (n) => (n === '1' ? 'דף אחד נוסף לידע של העוזר.' : `${n} דפים נוספו לידע של העוזר.`)),
+  fromCatalogue('common.assistantLimitReached', messages.assistantLimitReached, (n) =>
     n === '1'
       ? 'הגעתם למגבלת התוכנית שלכם: עוזר אחד. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.'
       : `הגעתם למגבלת התוכנית שלכם: ${n} עוזרים. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.`,
   ),
-  fromCatalogue(messages.crawlPageLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'דף סרוק אחד' : `${n} דפים סרוקים`}. הסירו דפים או שדרגו את התוכנית כדי להוסיף עוד.`),
+  fromCatalogue('common.crawlPageLimitReached', messages.crawlPageLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'דף סרוק אחד' : `${n} דפים סרוקים`}. הסירו דפים או שדרגו את התוכנית כדי להוסיף עוד.`),
   // files.dto storageFullMessage(size): the plan's storage, said as the server sized it (100 MB, 5 GB).
   { pattern: /^Your plan's storage for knowledge files \((\d[\d.,]* [MG]B)\) is full\. Delete some files or upgrade the plan to upload more\.$/, he: (size) => `נפח האחסון לקובצי ידע בתוכנית שלכם (${size}) מלא. מחקו קבצים או שדרגו את התוכנית כדי להעלות עוד.` },
-  fromCatalogue(messages.fileLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'קובץ אחד' : `${n} קבצים`}. מחקו קבצים או שדרגו את התוכנית כדי להוסיף עוד.`),
-  fromCatalogue(chatMessages.chatLimitReached, (n) => `השיחה הגיעה למגבלה של העוזר: ${n} הודעות. אנא התחילו שיחה חדשה.`),
+  fromCatalogue('common.fileLimitReached', messages.fileLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'קובץ אחד' : `${n} קבצים`}. מחקו קבצים או שדרגו את התוכנית כדי להוסיף עוד.`),
+  fromCatalogue('chat.chatLimitReached', chatMessages.chatLimitReached, (n) => `השיחה הגיעה למגבלה של העוזר: ${n} הודעות. אנא התחילו שיחה חדשה.`),
   fromCatalogue(
+    'chat.monthlyLimitReached',
     chatMessages.monthlyLimitReached,
     (n) => `העוזר הגיע למגבלת ההודעות החודשית של התוכנית (${n} הודעות). אנא נסו שוב בחודש הבא או שדרגו את התוכנית.`,
   ),
@@ -217,6 +289,7 @@ const TEMPLATES: Template[] = [
     (n) => `ההודעה חורגת ממגבלת הטוקנים. מותרים עד ${limits.chatInputTokens} טוקנים, וההודעה מכילה כ-${n} טוקנים.`,
   ),
 ];
+for (const template of TEMPLATES) if (template.code) BY_CODE.set(template.code, template.he);
 
 /**
  * The language the page is shown in. Both entries keep `<html lang>` on it (lib/language.ts), login and
@@ -228,7 +301,7 @@ export function pageLanguage(): Language {
 }
 
 /** Texts with several values in them (the owner app's automation checks): each value is said in Hebrew too when it is a known text. */
-type MultiTemplate = { pattern: RegExp; he: (...parts: string[]) => string };
+type MultiTemplate = { pattern: RegExp; he: Wording; code: string };
 const MORE_TEMPLATES: MultiTemplate[] = [];
 
 /**
@@ -238,11 +311,25 @@ const MORE_TEMPLATES: MultiTemplate[] = [];
 export function registerServerTexts(more: { exact: Record<string, string>; templates: MultiTemplate[] }) {
   Object.assign(EXACT, more.exact);
   MORE_TEMPLATES.push(...more.templates);
+  for (const template of more.templates) BY_CODE.set(template.code, template.he);
 }
 
-/** One server text in the given language (English: as the server said it). */
-export function serverText(detail: string, language: Language = pageLanguage()): string {
+
+/** What the server sent beside a text: its catalogue code, and the values a parametrised text shows. */
+export interface TextCode {
+  code?: string;
+  args?: readonly string[];
+}
+
+/**
+ * One server text in the given language (English: as the server said it). By its code when the server
+ * sent one and the client knows it (a reworded sentence keeps its Hebrew), else by its English words.
+ */
+export function serverText(detail: string, language: Language = pageLanguage(), said?: TextCode | null): string {
   if (language === 'en') return detail;
+  const byCode = said?.code ? BY_CODE.get(said.code) : undefined;
+  if (typeof byCode === 'string') return byCode;
+  if (byCode && said?.args) return byCode(...said.args.map((value) => serverText(value, language)));
   const exact = EXACT[detail.trim()];
   if (exact) return exact;
   for (const template of TEMPLATES) {
@@ -257,4 +344,4 @@ export function serverText(detail: string, language: Language = pageLanguage()):
 }
 
 /** Whether the client has its own text for what the server said (for tests and for callers that prefer their own fallback). */
-export const knowsServerText = (detail: string) => serverText(detail, 'he') !== detail;
+export const knowsServerText = (detail: string, said?: TextCode | null) => serverText(detail, 'he', said) !== detail;

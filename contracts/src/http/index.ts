@@ -9,3 +9,4 @@ export * from './analytics.dto.js';
 export * from './crawler.dto.js';
 export * from './billing.dto.js';
 export * from './google-drive.dto.js';
+export * from './error-codes.js';

@@ -65,7 +65,7 @@ describe.skipIf(!gate.available)('serving the built client next to the API', () 
     expect((await h.app.inject({ url: '/sw.js' })).headers['cache-control']).toBe('no-cache');
     const api = await h.app.inject({ url: '/api/v1/unknown' });
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ detail: 'Resource not found.' });
+    expect(api.json()).toEqual({ detail: 'Resource not found.', code: 'common.notFound' });
   });
 
   it('lets other sites frame only the embed page', async () => {

@@ -1,5 +1,4 @@
-import { messages } from '@kesher/contracts';
-import { EventSchemaError } from '@kesher/contracts';
+import { errorCodeFor, EventSchemaError, messages, requestMessages } from '@kesher/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -9,11 +8,34 @@ import { ApiError } from '../api-error.js';
 
 const domainStatus = { not_found: 404, conflict: 409, forbidden: 403, invalid: 422 } as const;
 
+/** A text with its catalogue code beside it (and a parametrised text's values), when the catalogue has it. */
+const coded = <T extends object>(part: T, text: string) => ({ ...part, ...errorCodeFor(text) });
+
+/**
+ * An error answer with codes: the detail's, or each validation item's. `detail` stays as the spec words it;
+ * a code already set (a route that knows better) is kept.
+ */
+export function withErrorCodes(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || 'code' in body || !('detail' in body)) return body;
+  const { detail } = body as { detail: unknown };
+  if (typeof detail === 'string') return coded(body, detail);
+  if (Array.isArray(detail)) {
+    const items = detail.map((item: unknown) =>
+      item && typeof item === 'object' && 'msg' in item && typeof item.msg === 'string' && !('code' in item) ? coded(item, item.msg) : item,
+    );
+    return { ...body, detail: items };
+  }
+  return body;
+}
+
 /**
  * The single error handler: every failure leaves as `{ detail }`. Below 500 the detail is the real,
- * user-facing text; 500 and above never carry internals (they are logged instead).
+ * user-facing text; 500 and above never carry internals (they are logged instead). Every error answer,
+ * thrown or sent by a route, gets its detail's `code` (contracts http/error-codes.ts) on its way out.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('preSerialization', async (_request, reply, payload) => (reply.statusCode >= 400 ? withErrorCodes(payload) : payload));
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const part = error.validationContext ?? 'body';
@@ -28,23 +50,23 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (error instanceof DomainError) return reply.status(domainStatus[error.kind]).send({ detail: error.message });
     if (error instanceof StreamDeletedError) return reply.status(404).send({ detail: messages.notFound });
     if (error instanceof WrongExpectedVersionError) {
-      return reply.status(409).send({ detail: 'This item was changed at the same moment by another request. Please try again.' });
+      return reply.status(409).send({ detail: requestMessages.concurrentChange });
     }
     if (error instanceof EventSchemaError) {
       // A command produced data its event schema refuses: the input slipped past the route schema.
       request.log.warn({ err: error }, 'event schema refused a command');
-      return reply.status(422).send({ detail: 'The request contains invalid data.' });
+      return reply.status(422).send({ detail: requestMessages.invalidData });
     }
     const status = error.statusCode ?? 500;
     if (status === 429) return reply.status(429).send({ detail: messages.tooManyRequests });
     if (status >= 400 && status < 500) {
       const detail =
         error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? 'Unsupported content type.'
+          ? requestMessages.unsupportedContentType
           : error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-            ? 'The request body is empty.'
+            ? requestMessages.emptyBody
             : error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError
-              ? 'The request body is not valid JSON.'
+              ? requestMessages.notJson
               : error.message;
       return reply.status(status).send({ detail });
     }

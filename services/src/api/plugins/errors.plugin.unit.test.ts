@@ -24,7 +24,7 @@ describe('what the API logs', () => {
     const { app, lines } = await build();
     const response = await app.inject({ url: '/boom' });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ detail: 'Server error occurred. Please try again later.' });
+    expect(response.json()).toEqual({ detail: 'Server error occurred. Please try again later.', code: 'common.serverError' });
     const failure = lines.find((line) => line.msg === 'request failed' && (line.err as { message?: string })?.message === 'the database went away');
     expect(failure?.level).toBe(50);
     expect((failure?.err as { stack: string }).stack).toMatch(/Error: the database went away\n\s+at /);
