@@ -154,7 +154,7 @@ describe('what a visitor reads when something is wrong', () => {
     }, key);
     const invalid = tab.waitForResponse((r) => r.url().includes('/threads/public/thread_not') && r.status() === 400);
     await tab.reload();
-    expect(await (await invalid).json()).toEqual({ detail: 'THREAD_INVALID' });
+    expect(await (await invalid).json()).toMatchObject({ detail: 'THREAD_INVALID' });
     await tab.getByRole('heading', { name: assistantName, level: 1 }).waitFor();
     await expect.poll(() => tab.evaluate((k) => JSON.parse(localStorage.getItem(k)!).threadId as string, key)).toMatch(/^thread_[A-Za-z0-9]+$/);
     expect(await tab.getByText('ישן').count()).toBe(0);

@@ -227,7 +227,7 @@ describe.skipIf(!gate.available)(`assistant and share routes on real Postgres${g
     expect(rotated.share_url.endsWith(rotated.share_token)).toBe(true);
     const old = await h.app.inject({ url: `/api/v1/assistants/shared/${token}` });
     expect(old.statusCode).toBe(404);
-    expect(old.json()).toEqual({ detail: 'Invalid or expired share link.' });
+    expect(old.json()).toMatchObject({ detail: 'Invalid or expired share link.' });
 
     expect((await h.app.inject({ url: `/api/v1/assistants/shared/${rotated.share_token}` })).statusCode).toBe(200);
     expect((await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/generate-share-token`, headers: { authorization } })).json().share_token).toBe(rotated.share_token);
@@ -237,7 +237,7 @@ describe.skipIf(!gate.available)(`assistant and share routes on real Postgres${g
     // A token no link can have (a NUL Postgres cannot compare) is just an invalid link, not a 500.
     const malformed = await h.app.inject({ url: '/api/v1/assistants/shared/%00' });
     expect(malformed.statusCode).toBe(404);
-    expect(malformed.json()).toEqual({ detail: 'Invalid or expired share link.' });
+    expect(malformed.json()).toMatchObject({ detail: 'Invalid or expired share link.' });
     // After a revocation, generating makes a new link.
     const fresh = (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/generate-share-token`, headers: { authorization } })).json();
     expect(fresh.share_token).not.toBe(rotated.share_token);

@@ -28,7 +28,7 @@ describe.skipIf(!gate.available)(`auth routes on real Postgres${gate.available ?
     expect((await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { authorization } })).statusCode).toBe(200);
     const after = await h.app.inject({ url: '/api/v1/auth/me', headers: { authorization } });
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ detail: 'Authentication required. Please log in again.' });
+    expect(after.json()).toMatchObject({ detail: 'Authentication required. Please log in again.' });
     // The registration token is a different session and still works.
     expect((await h.app.inject({ url: '/api/v1/auth/me', headers: { authorization: `Bearer ${session.access_token}` } })).statusCode).toBe(200);
   });
@@ -55,7 +55,7 @@ describe.skipIf(!gate.available)(`auth routes on real Postgres${gate.available ?
     await register({ email: 'taken@example.com', password: 'Str0ng-Passw0rd!' });
     const again = await register({ email: 'TAKEN@example.com', password: 'Other-Passw0rd!' });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ detail: 'An account with this email already exists. Please try logging in instead.' });
+    expect(again.json()).toMatchObject({ detail: 'An account with this email already exists. Please try logging in instead.' });
   });
 
   it('lets exactly one of several simultaneous registrations of one address succeed', async () => {
@@ -73,7 +73,7 @@ describe.skipIf(!gate.available)(`auth routes on real Postgres${gate.available ?
     for (let i = 0; i < 4; i++) await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'guarded@example.com', password: 'wrong' } });
     const blocked = await h.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'guarded@example.com', password: 'Str0ng-Passw0rd!' } });
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toEqual({ detail: 'Too many failed login attempts. Please try again later.' });
+    expect(blocked.json()).toMatchObject({ detail: 'Too many failed login attempts. Please try again later.' });
   });
 
   it('says clearly that Google sign-in is not configured', async () => {

@@ -158,7 +158,7 @@ describe.skipIf(!gate.available)(`deleting knowledge frees it${gate.available ? 
     expect((await h.app.inject({ url: `/api/v1/openai/file/${file}/content`, headers: owner.auth })).statusCode).toBe(404);
     expect(await owner.usage()).toMatchObject({ assistants: 0, storage_mb: 0 });
     expect(await blobCount()).toEqual(before);
-    expect((await h.app.inject({ url: `/api/v1/assistants/shared/${share.share_token}` })).json()).toEqual({ detail: 'Invalid or expired share link.' });
+    expect((await h.app.inject({ url: `/api/v1/assistants/shared/${share.share_token}` })).json()).toMatchObject({ detail: 'Invalid or expired share link.' });
     expect((await h.app.inject({ url: `/api/v1/threads/public/${visitorThread}/messages?session_token=${session}` })).statusCode).toBe(404);
     expect((await h.app.inject({ url: `/api/v1/threads/${ownThread}/messages`, headers: owner.auth })).statusCode).toBe(404);
     const { rows } = await h.platform.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM threads WHERE id = ANY($1::text[])`, [[visitorThread, ownThread]]);

@@ -24,7 +24,7 @@ describe.skipIf(!gate.available)(`an upload that is not a well-formed multipart 
       ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhalf a fi'],
     ] as const) {
       const answer = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${id}/upload_file`, headers: { authorization: owner.authorization, 'content-type': contentType }, payload: body });
-      expect([answer.statusCode, answer.json()], `${contentType} ${JSON.stringify(body)}`).toEqual([422, { detail: 'Please choose a file to upload.' }]);
+      expect([answer.statusCode, answer.json()], `${contentType} ${JSON.stringify(body)}`).toMatchObject([422, { detail: 'Please choose a file to upload.' }]);
     }
     const files = await h.app.inject({ url: `/api/v1/assistants/${id}/files`, headers: { authorization: owner.authorization } });
     expect(files.json()).toEqual([]);

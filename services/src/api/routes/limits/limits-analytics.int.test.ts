@@ -49,20 +49,20 @@ describe.skipIf(!gate.available)(`the limits calls and the refusals they record$
     await ask(h, dana, first, 'one');
     await ask(h, dana, first, 'two');
     const third = await post(first, 'three');
-    expect(third.json()).toEqual({ detail: chatMessages.chatLimitReached(2) });
+    expect(third.json()).toMatchObject({ detail: chatMessages.chatLimitReached(2) });
     // The plan's 3 monthly messages: the fourth is refused.
     const second = await ownerThread(h, dana);
     await ask(h, dana, second, 'four');
     const over = await post(second, 'five');
-    expect(over.json()).toEqual({ detail: chatMessages.monthlyLimitReached(3) });
+    expect(over.json()).toMatchObject({ detail: chatMessages.monthlyLimitReached(3) });
     // One assistant on the plan: a second is refused.
     const another = await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: dana.auth, payload: { name: 'Second', description: 'x', instructions: 'y' } });
-    expect(another.json()).toEqual({ detail: messages.assistantLimitReached(1) });
+    expect(another.json()).toMatchObject({ detail: messages.assistantLimitReached(1) });
     // 200 bytes of storage: a 300-byte file is refused.
     const { payload, headers } = upload('x'.repeat(300));
     const big = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${dana.assistantId}/upload_file`, headers: { ...headers, ...dana.auth }, payload });
     expect(big.statusCode).toBe(413);
-    expect(big.json()).toEqual({ detail: fileMessages.storageFull });
+    expect(big.json()).toMatchObject({ detail: fileMessages.storageFull });
     await settled(h);
   });
   afterAll(async () => h?.close());

@@ -47,7 +47,7 @@ describe.skipIf(!gate.available)(`public chat: rate limits and the share link's 
     expect(admitted).toContain(201);
     expect(admitted.every((s) => s === 201 || s === 409), String(admitted)).toBe(true);
     const refused = responses.find((r) => r.statusCode === 429)!;
-    expect(refused.json()).toEqual({ detail: 'Too many requests. Please try again later.' });
+    expect(refused.json()).toMatchObject({ detail: 'Too many requests. Please try again later.' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
 
     // New session tokens from the same address do not buy a new allowance.
@@ -74,19 +74,19 @@ describe.skipIf(!gate.available)(`public chat: rate limits and the share link's 
     expect(secondToken).not.toBe(bakery.shareToken);
     const afterRotation = await first.post('After rotation');
     expect(afterRotation.statusCode).toBe(403);
-    expect(afterRotation.json()).toEqual({ detail: 'Invalid or expired share link.' });
+    expect(afterRotation.json()).toMatchObject({ detail: 'Invalid or expired share link.' });
     const run = await h.app.inject({
       method: 'POST',
       url: `/api/v1/threads/public/${first.threadId}/runs`,
       payload: { assistant_id: bakery.externalId, session_token: 'd'.repeat(64) },
     });
-    expect(run.json()).toEqual({ detail: 'Invalid or expired share link.' });
+    expect(run.json()).toMatchObject({ detail: 'Invalid or expired share link.' });
 
     // The new link works; revoking it ends that thread too, and a link made afterwards does not revive it.
     const second = await visit(bakery.id, secondToken, 'e'.repeat(64));
     expect((await second.post('Through the new link')).statusCode).toBe(201);
     expect((await h.app.inject({ method: 'DELETE', url: `/api/v1/assistants/${bakery.id}/share-token`, headers: bakery.headers })).statusCode).toBe(200);
-    expect((await second.post('After revocation')).json()).toEqual({ detail: 'Invalid or expired share link.' });
+    expect((await second.post('After revocation')).json()).toMatchObject({ detail: 'Invalid or expired share link.' });
     const thirdToken = (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${bakery.id}/generate-share-token`, headers: bakery.headers })).json().share_token;
     expect(thirdToken).not.toBe(secondToken);
     for (const thread of [first, second]) expect((await thread.post('Anyone?')).statusCode).toBe(403);
@@ -128,7 +128,7 @@ describe.skipIf(!gate.available)(`public chat: rate limits and the share link's 
     const shared = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${bakery.id}/share`, headers: bakery.headers });
     expect(shared.statusCode).toBe(200);
     const read = await h.app.inject({ url: secondRead });
-    expect([read.statusCode, read.json()]).toEqual([404, { detail: 'Invalid or expired share link.' }]);
+    expect([read.statusCode, read.json()]).toMatchObject([404, { detail: 'Invalid or expired share link.' }]);
     // The owner still reads both in Chat History.
     for (const id of [visitor.threadId, second.threadId]) expect((await h.app.inject({ url: `/api/v1/threads/${id}/messages`, headers: bakery.headers })).statusCode).toBe(200);
   });
@@ -138,14 +138,14 @@ describe.skipIf(!gate.available)(`public chat: rate limits and the share link's 
     for (const id of ['bad!id', '%00', 'x'.repeat(101), '%F0%9F%98%80']) {
       const post = await h.app.inject({ method: 'POST', url: `/api/v1/threads/public/${id}/messages`, payload: { content: 'Hi', session_token: session } });
       expect(post.statusCode, id).toBe(400);
-      expect(post.json(), `${id} ${post.body}`).toEqual({ detail: 'THREAD_INVALID' });
+      expect(post.json(), `${id} ${post.body}`).toMatchObject({ detail: 'THREAD_INVALID' });
       // Even with a body that would fail its schema: the embed reads the 400, not a 422.
       const bodyless = await h.app.inject({ method: 'POST', url: `/api/v1/threads/public/${id}/messages`, payload: {} });
-      expect(bodyless.json(), id).toEqual({ detail: 'THREAD_INVALID' });
+      expect(bodyless.json(), id).toMatchObject({ detail: 'THREAD_INVALID' });
       const read = await h.app.inject({ url: `/api/v1/threads/public/${id}/messages?session_token=${session}` });
-      expect([read.statusCode, read.json()], id).toEqual([400, { detail: 'THREAD_INVALID' }]);
+      expect([read.statusCode, read.json()], id).toMatchObject([400, { detail: 'THREAD_INVALID' }]);
     }
     const unknown = await h.app.inject({ url: `/api/v1/threads/public/thread_000000000000000000000000/messages?session_token=${session}` });
-    expect([unknown.statusCode, unknown.json()]).toEqual([404, { detail: 'THREAD_NOT_FOUND' }]);
+    expect([unknown.statusCode, unknown.json()]).toMatchObject([404, { detail: 'THREAD_NOT_FOUND' }]);
   });
 });

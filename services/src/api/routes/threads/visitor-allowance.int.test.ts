@@ -124,7 +124,7 @@ describe.skipIf(!gate.available)(`visitors' allowance${gate.available ? '' : ` (
 
     const own = (await h.app.inject({ method: 'POST', url: '/api/v1/threads/', headers: bakery.headers, payload: { assistant_id: bakery.id } })).json().thread_id;
     const ownerRefused = await ownerTurn(bakery, own);
-    expect([ownerRefused.statusCode, ownerRefused.json()]).toEqual([403, { detail: chatMessages.monthlyLimitReached(6) }]);
+    expect([ownerRefused.statusCode, ownerRefused.json()]).toMatchObject([403, { detail: chatMessages.monthlyLimitReached(6) }]);
   });
 
   it('limits the conversations one address may start, and neither lists nor counts a conversation before its first message', async () => {
@@ -136,7 +136,7 @@ describe.skipIf(!gate.available)(`visitors' allowance${gate.available ? '' : ` (
     const started = starts.filter((r) => r.statusCode === 201);
     expect(started).toHaveLength(20);
     const refused = starts.find((r) => r.statusCode === 429)!;
-    expect(refused.json()).toEqual({ detail: 'Too many requests. Please try again later.' });
+    expect(refused.json()).toMatchObject({ detail: 'Too many requests. Please try again later.' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(starts.slice(20).every((r) => r.statusCode === 429)).toBe(true);
 

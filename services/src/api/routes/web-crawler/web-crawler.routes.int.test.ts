@@ -251,7 +251,7 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
         { url: '/api/v1/web-crawler/fetch-single-url', payload: { url, base_url: url } },
       ]) {
         const refused = await h.app.inject({ method: 'POST', headers: auth, ...call });
-        expect([refused.statusCode, refused.json()], call.url).toEqual([422, { detail }]);
+        expect([refused.statusCode, refused.json()], call.url).toMatchObject([422, { detail }]);
       }
     }
     const empty = await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/', headers: auth, payload: { assistant_id: owner.id, website_url: '  ', crawl_interval: '24h' } });
@@ -298,7 +298,7 @@ describe.skipIf(!postgres.available)(`the Smart Web Crawler on the in-process bu
     await expect(h.app.injectWS(`/api/v1/ws/crawl-progress/${started.crawl_id}`)).rejects.toThrow(/401/);
     // The socket's address asked for without a WebSocket: the API's one error shape, not an empty answer.
     const plain = await h.app.inject({ url: `/api/v1/ws/crawl-progress/${started.crawl_id}`, headers: aliceAuth });
-    expect([plain.statusCode, plain.json()]).toEqual([426, { detail: 'This address takes a WebSocket connection.' }]);
+    expect([plain.statusCode, plain.json()]).toMatchObject([426, { detail: 'This address takes a WebSocket connection.' }]);
     // An id that is not one (found by the bad-input fuzz: a NUL reached the database as a 500) is a crawl not found.
     for (const bad of ['%00', 'a%00b', '%E2%80%AE', 'x'.repeat(200)]) {
       const answer = await h.app.inject({ url: `/api/v1/ws/crawl-progress/${bad}`, headers: aliceAuth });
