@@ -27,7 +27,7 @@ export type DecideFn<State, Event extends KesherEvent> = (state: State) => reado
 /** One command of a sequence, or a command chosen on the state so far (undefined: skip it). */
 export type Step<State, Command> = Command | ((state: State) => Command | undefined);
 
-export interface HandleOptions<State> {
+export interface HandleOptions<State, Command = never> {
   /**
    * The aggregate the caller already holds (just loaded, or kept from its last handle): the first attempt
    * decides on it and appends after its revision without reading the stream. A conflict reads it afresh.
@@ -41,8 +41,11 @@ export interface HandleOptions<State> {
   expected?: 'no_stream';
   /** Decisions tried in all (first + retries on a conflict); default 5. The last conflict is thrown. */
   maxAttempts?: number;
-  /** A refusal that may be met without spoiling the rest: that command's events are left out (for a sequence, the others still go). */
-  tolerate?: (error: unknown) => boolean;
+  /**
+   * A refusal that may be met without spoiling the rest: that command's events are left out (in a row of
+   * commands, the others still go). `command` is the one refused (undefined for a decide function).
+   */
+  tolerate?: (error: unknown, command: Command | undefined) => boolean;
   /** Other errors that mean "decided on a stale view: read again and decide again" (counted as attempts, like a conflict). */
   retryOn?: (error: unknown) => boolean;
 }
@@ -80,13 +83,13 @@ function decideOnce<State, Command, Event extends KesherEvent>(
   fold: Fold<State, Event> & { decide?: Decider<State, Command, Event>['decide'] },
   decision: Decision<State, Command, Event>,
   state: State,
-  tolerate: ((error: unknown) => boolean) | undefined,
+  tolerate: HandleOptions<State, Command>['tolerate'],
 ): Promise<readonly Event[]> | readonly Event[] {
-  const refusedOk = <T,>(run: () => T, otherwise: T): T => {
+  const refusedOk = <T,>(run: () => T, otherwise: T, command?: Command): T => {
     try {
       return run();
     } catch (error) {
-      if (tolerate?.(error)) return otherwise;
+      if (tolerate?.(error, command)) return otherwise;
       throw error;
     }
   };
@@ -94,7 +97,7 @@ function decideOnce<State, Command, Event extends KesherEvent>(
     const decided = refusedOk(() => (decision as DecideFn<State, Event>)(state), [] as readonly Event[]);
     if (!tolerate || !(decided instanceof Promise)) return decided;
     return decided.catch((error: unknown) => {
-      if (tolerate(error)) return [];
+      if (tolerate(error, undefined)) return [];
       throw error;
     });
   }
@@ -106,7 +109,7 @@ function decideOnce<State, Command, Event extends KesherEvent>(
   for (const step of steps) {
     const command = typeof step === 'function' ? (step as (state: State) => Command | undefined)(current) : step;
     if (command === undefined) continue;
-    const decided = refusedOk(() => decide(command, current), []);
+    const decided = refusedOk(() => decide(command, current), [], command);
     events.push(...decided);
     current = decided.reduce(fold.evolve, current);
   }
@@ -130,7 +133,7 @@ export function handleCommand<State, Command, Event extends KesherEvent>(
   streamId: string,
   decision: NoInfer<Decision<State, Command, Event>>,
   context: CommandContext,
-  options?: HandleOptions<NoInfer<State>>,
+  options?: HandleOptions<NoInfer<State>, NoInfer<Command>>,
 ): Promise<HandledCommand<State, Event>>;
 export function handleCommand<State, Event extends KesherEvent>(
   eventStore: EventStore,
@@ -146,7 +149,7 @@ export async function handleCommand<State, Command, Event extends KesherEvent>(
   streamId: string,
   decision: Decision<State, Command, Event>,
   context: CommandContext,
-  options: HandleOptions<State> = {},
+  options: HandleOptions<State, Command> = {},
 ): Promise<HandledCommand<State, Event>> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_ATTEMPTS;
   // Every attempt appends the same decision: it names the same cause.
@@ -181,7 +184,7 @@ export function createCommandHandler(deps: { eventStore: EventStore; maxAttempts
     streamId: string,
     decision: NoInfer<Decision<State, Command, Event>>,
     context: CommandContext,
-    options: HandleOptions<NoInfer<State>> = {},
+    options: HandleOptions<NoInfer<State>, NoInfer<Command>> = {},
   ): Promise<HandledCommand<State, Event>> {
     return handleCommand(deps.eventStore, decider, streamId, decision, context, { maxAttempts: deps.maxAttempts, ...options });
   };

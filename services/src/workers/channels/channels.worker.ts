@@ -20,8 +20,6 @@ import { channelIntegrationDecider } from '../../domain/channel-integration/chan
 import { threadDecider, type Requester, type ThreadCommand } from '../../domain/thread/thread.decider.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
-import { appendNew } from '../../platform/commands/append-new.js';
-import { handleSequence } from '../../platform/commands/command-sequence.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
 import { DomainError } from '../../platform/commands/decider.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
@@ -139,18 +137,14 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
 
   async function requestRun(trigger: RecordedEvent, threadId: string, runId: string, assistantId: string, requester: Requester) {
     const now = clock();
-    try {
-      await deps.handle(
-        threadDecider,
-        streamIds.thread(threadId),
-        { type: 'RequestRun', data: { requester, runId, assistantId, deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(), now: now.toISOString() } },
-        context(trigger),
-      );
-    } catch (error) {
-      // Still answering the previous message (answered next, see followUp), or the owner took it over.
-      if (runConflict(error)) return;
-      throw error;
-    }
+    // Still answering the previous message (answered next, see followUp), or the owner took it over: nothing to do.
+    await deps.handle(
+      threadDecider,
+      streamIds.thread(threadId),
+      { type: 'RequestRun', data: { requester, runId, assistantId, deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(), now: now.toISOString() } },
+      context(trigger),
+      { tolerate: runConflict },
+    );
   }
 
   async function receive(trigger: RecordedEvent, received: ChannelMessageReceived) {
@@ -178,46 +172,41 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     const contactName = received.senderName ?? (isNew ? await profileName(integration, received.chatId) : null);
     const now = clock();
     // Start the conversation (first message), post the message, ask for the answer: one read, one write.
-    await handleSequence(
-      deps.eventStore,
+    await deps.handle(
       threadDecider,
       streamIds.thread(threadId),
       [
-        {
-          command: (state): ThreadCommand | undefined =>
-            state.status !== 'none'
-              ? undefined
-              : {
-                  type: 'StartThread',
-                  data: {
-                    threadId,
-                    assistantId: received.assistantId,
-                    assistantOwnerId: received.ownerId,
-                    ownerId: null,
-                    visitorSessionHash: contactHash,
-                    isPublic: true,
-                    channel: received.kind,
-                    shareTokenHash: null,
-                    contact: { integrationId: received.integrationId, chatId: received.chatId, name: contactName },
-                  },
+        (state): ThreadCommand | undefined =>
+          state.status !== 'none'
+            ? undefined
+            : {
+                type: 'StartThread',
+                data: {
+                  threadId,
+                  assistantId: received.assistantId,
+                  assistantOwnerId: received.ownerId,
+                  ownerId: null,
+                  visitorSessionHash: contactHash,
+                  isPublic: true,
+                  channel: received.kind,
+                  shareTokenHash: null,
+                  contact: { integrationId: received.integrationId, chatId: received.chatId, name: contactName },
                 },
-        },
-        { command: (): ThreadCommand => ({ type: 'PostUserMessage', data: { requester, messageId, text: received.text, language: detectLanguage(received.text), chatLimit: assistant.chatLimit } }) },
-        {
-          // Not while the owner has the conversation, nor for a chat that is flooding; while the previous
-          // answer is still being made, the conflict is tolerated and followUp answers this one next.
-          command: (state): ThreadCommand | undefined => {
-            if (state.status !== 'open' || state.takenOver || state.runs[runId]) return undefined;
-            if (!deps.floodLimit.take(`${received.integrationId}|${received.chatId}`)) return void log(where, 'channel message not answered: the chat is flooding');
-            return {
-              type: 'RequestRun',
-              data: { requester, runId, assistantId: received.assistantId, deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(), now: now.toISOString() },
-            };
-          },
-          tolerate: runConflict,
+              },
+        { type: 'PostUserMessage', data: { requester, messageId, text: received.text, language: detectLanguage(received.text), chatLimit: assistant.chatLimit } },
+        // Not while the owner has the conversation, nor for a chat that is flooding; while the previous
+        // answer is still being made, the conflict is tolerated and followUp answers this one next.
+        (state): ThreadCommand | undefined => {
+          if (state.status !== 'open' || state.takenOver || state.runs[runId]) return undefined;
+          if (!deps.floodLimit.take(`${received.integrationId}|${received.chatId}`)) return void log(where, 'channel message not answered: the chat is flooding');
+          return {
+            type: 'RequestRun',
+            data: { requester, runId, assistantId: received.assistantId, deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(), now: now.toISOString() },
+          };
         },
       ],
       context(trigger),
+      { tolerate: (error, command) => command?.type === 'RequestRun' && runConflict(error) },
     );
   }
 
@@ -276,22 +265,25 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     if (parts.length === 0) return;
     const stream = channelStreams.outbound(messageId);
     // Claimed in one write before anything is sent: whoever sees this message again finds it taken.
-    const claimed = await appendNew(
-      deps.eventStore,
+    const claimed = await deps.handle(
+      channelOutboundDecider,
       stream,
-      [{ type: 'ChannelReplyDispatched', data: { messageId, threadId, integrationId: integration.integrationId, kind, chatId, parts: parts.length, author } }],
+      { type: 'DispatchReply', data: { messageId, threadId, integrationId: integration.integrationId, kind, chatId, parts: parts.length, author } },
       context(trigger),
+      { expected: 'no_stream' },
     );
-    if (!claimed) return;
+    if (!claimed.appended) return;
+    // What the claim left is where the outcome is appended (no read; another writer would be a conflict).
+    const from = { state: claimed.state, revision: claimed.revision };
     try {
       const ids = await sendParts(adapter, integration.account, deps.secrets.open(integration.integrationId, integration.sealedSecrets), chatId, parts);
       const sendMs = Math.max(0, clock().getTime() - trigger.createdAt.getTime());
-      await deps.handle(channelOutboundDecider, stream, { type: 'ConfirmReply', data: { messageId, integrationId: integration.integrationId, externalMessageIds: ids, sendMs } }, context(trigger));
+      await deps.handle(channelOutboundDecider, stream, { type: 'ConfirmReply', data: { messageId, integrationId: integration.integrationId, externalMessageIds: ids, sendMs } }, context(trigger), { from });
     } catch (error) {
       const reason = error instanceof ChannelApiError ? error.reason : 'the message could not be sent';
       if (!(error instanceof ChannelApiError)) deps.onError?.(error);
       log({ ...where, reason }, 'answer not sent: the channel refused it');
-      await deps.handle(channelOutboundDecider, stream, { type: 'FailReply', data: { messageId, integrationId: integration.integrationId, error: reason } }, context(trigger));
+      await deps.handle(channelOutboundDecider, stream, { type: 'FailReply', data: { messageId, integrationId: integration.integrationId, error: reason } }, context(trigger), { from });
     }
   }
 
