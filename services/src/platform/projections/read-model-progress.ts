@@ -19,9 +19,14 @@ export interface ReadModelProgress extends ProgressBoard {
 }
 
 /**
- * Read-your-writes: resolves once the read models have applied `position`. Given the types of the
+ * Read-your-writes: resolves true once the read models have applied `position`. Given the types of the
  * events written, it waits only for the read models that take one of them — the others cannot show
  * the change, and their checkpoints only catch up with the log in their own time.
+ *
+ * False means the wait ran out: the write is committed but a read model may not show it yet. A caller
+ * must then not read those read models as the write's result; on a request it marks the answer
+ * (`readModelsPending` in api/command-runner.ts: `Kesher-Consistency: pending`) and answers from what
+ * the command decided.
  */
 export type AwaitReadModels = (position: AllPosition, eventTypes?: readonly string[]) => Promise<boolean>;
 
