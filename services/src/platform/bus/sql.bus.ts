@@ -149,11 +149,14 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
     }
     const limit = PAGE * 10;
     return {
-      text: `SELECT m.seq::text AS seq, w.wanted,
-                    CASE WHEN w.wanted THEN m.key END AS key, CASE WHEN w.wanted THEN m.value END AS value, CASE WHEN w.wanted THEN m.headers END AS headers
-             FROM bus_messages m
-             CROSS JOIN LATERAL (SELECT (NOT (m.headers ? '${EVENT_TYPE_HEADER}') OR m.headers->>'${EVENT_TYPE_HEADER}' = ANY($3::text[])) AS wanted) w
-             WHERE m.topic = $1 AND m.seq > $2::bigint ORDER BY m.seq LIMIT ${limit}`,
+      // The page is taken first and the type decided on its rows alone: decided in the same scan, the
+      // planner evaluated it for every row of the topic before it sorted and cut the page.
+      text: `SELECT p.seq::text AS seq, w.wanted,
+                    CASE WHEN w.wanted THEN p.key END AS key, CASE WHEN w.wanted THEN p.value END AS value, CASE WHEN w.wanted THEN p.headers END AS headers
+             FROM (SELECT m.seq, m.key, m.value, m.headers FROM bus_messages m
+                   WHERE m.topic = $1 AND m.seq > $2::bigint ORDER BY m.seq LIMIT ${limit}) p
+             CROSS JOIN LATERAL (SELECT (NOT (p.headers ? '${EVENT_TYPE_HEADER}') OR p.headers->>'${EVENT_TYPE_HEADER}' = ANY($3::text[])) AS wanted) w
+             ORDER BY p.seq`,
       params: [[...eventTypes]] as unknown[],
       limit,
     };
