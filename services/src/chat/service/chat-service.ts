@@ -260,6 +260,8 @@ export function createChatService(deps: ChatServiceDeps) {
           shareTokenHash: chatter.kind === 'visitor' ? shareTokenHashOf(current) : null,
         },
       }, contextOf(call, chatter), { expected: 'no_stream' });
+      // A new id is never taken (96 random bits); if it were, the thread is somebody else's: refused as the decider would.
+      if (result.existed) throw new DomainError('conflict', 'This conversation already exists');
       if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
       return { thread_id: threadId, id: threadId, created_at: seconds(deps.clock()) };
     },
