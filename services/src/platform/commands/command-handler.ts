@@ -27,7 +27,7 @@ export type DecideFn<State, Event extends KesherEvent> = (state: State) => reado
 /** One command of a sequence, or a command chosen on the state so far (undefined: skip it). */
 export type Step<State, Command> = Command | ((state: State) => Command | undefined);
 
-export interface HandleOptions<State, Command = never> {
+export interface HandleOptions<State, Command = unknown> {
   /**
    * The aggregate the caller already holds (just loaded, or kept from its last handle): the first attempt
    * decides on it and appends after its revision without reading the stream. A conflict reads it afresh.
@@ -141,7 +141,7 @@ export function handleCommand<State, Event extends KesherEvent>(
   streamId: string,
   decision: NoInfer<DecideFn<State, Event>>,
   context: CommandContext,
-  options?: HandleOptions<NoInfer<State>>,
+  options?: HandleOptions<NoInfer<State>, unknown>,
 ): Promise<HandledCommand<State, Event>>;
 export async function handleCommand<State, Command, Event extends KesherEvent>(
   eventStore: EventStore,
