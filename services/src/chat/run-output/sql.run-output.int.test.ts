@@ -99,6 +99,24 @@ for (const [backend, open] of backends) {
       expect(seen.filter((e) => e.kind === 'end')).toHaveLength(1);
     });
 
+    it('writes a slow stream of words a row per interval, and the end at once', async () => {
+      // An interval no test waits out: only the end can let the queued words go.
+      const paced = createSqlRunOutput({ sql: replicas.writerSql, burstIntervalMs: HOUR });
+      const runId = newRun();
+      const rows = async () => (await replicas.readerSql.query<{ text: string }>(`SELECT text FROM run_output WHERE run_id = $1 ORDER BY seq`, [runId])).rows.map((row) => row.text);
+      try {
+        paced.append(runId, 'The first words go at once. ');
+        await expect.poll(rows, { timeout: 10_000, interval: 5 }).toEqual(['The first words go at once. ']);
+        paced.append(runId, 'The next ');
+        await new Promise((resolve) => setImmediate(resolve));
+        paced.append(runId, 'wait for the interval.');
+        await paced.end(runId, { status: 'expired' });
+        expect(await rows()).toEqual(['The first words go at once. ', 'The next wait for the interval.', '']);
+      } finally {
+        await paced.close();
+      }
+    });
+
     it('gives a follower that comes after the end every row then the end, and resumes after the last id it has', async () => {
       const runId = newRun();
       for (const piece of ['One ', 'two ', 'three ', 'four']) {

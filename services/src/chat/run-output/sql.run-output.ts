@@ -6,6 +6,11 @@ import { RunOutcomeSchema, type FollowOptions, type RunOutcome, type RunOutputEv
 export const RUN_OUTPUT_CHANNEL = 'kesher_run_output';
 /** Between wake-ups a follower reads the table (and asks the thread for the outcome) this often anyway. */
 export const SAFETY_TICK_MS = 1000;
+/**
+ * A run's rows are written at most this often: a model that says a token every few milliseconds costs a
+ * row per interval, not per token (the first words and the end are never held back).
+ */
+export const BURST_INTERVAL_MS = 50;
 /** Rows read at a time: a client resuming a long answer gets it in pages. */
 const PAGE = 500;
 
@@ -35,6 +40,12 @@ export interface SqlRunOutput extends RunOutputWriter, RunOutputReader {
 interface Outgoing {
   pending: string;
   pump?: Promise<void>;
+  /** When the last row's write began (performance.now()). */
+  lastWriteAt?: number;
+  /** The worker is ending the run: what is queued goes at once. */
+  ending: boolean;
+  /** Cuts short the wait for the next interval. */
+  hurry?: () => void;
 }
 
 /**
@@ -43,8 +54,9 @@ interface Outgoing {
  * a client reaches reads them from the table, from any point (Last-Event-ID). NOTIFY only wakes followers
  * up; one LISTEN per process serves all of them, and a lost wake-up costs at most a safety tick.
  */
-export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?: number; onError?: (error: unknown) => void }): SqlRunOutput {
+export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?: number; burstIntervalMs?: number; onError?: (error: unknown) => void }): SqlRunOutput {
   const { sql } = deps;
+  const burstIntervalMs = deps.burstIntervalMs ?? BURST_INTERVAL_MS;
   const clock = deps.clock ?? (() => new Date());
   const tickMs = deps.tickMs ?? SAFETY_TICK_MS;
   const report = (error: unknown) => deps.onError?.(error);
@@ -69,14 +81,30 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
     }
   }
 
-  /** One INSERT in flight per run: what the model says meanwhile waits, and goes in the next row together. */
+  /**
+   * One INSERT in flight per run, and one per interval at most: what the model says meanwhile waits, and
+   * goes in the next row together.
+   */
   function pump(runId: string, run: Outgoing) {
     if (run.pump) return;
     run.pump = track(
       (async () => {
         while (run.pending !== '') {
+          const wait = run.lastWriteAt === undefined || run.ending ? 0 : run.lastWriteAt + burstIntervalMs - performance.now();
+          if (wait > 0) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(go, wait);
+              function go() {
+                clearTimeout(timer);
+                run.hurry = undefined;
+                resolve();
+              }
+              run.hurry = go;
+            });
+          }
           const text = run.pending;
           run.pending = '';
+          run.lastWriteAt = performance.now();
           // A burst that cannot be written is lost to the live view only: the completed answer carries the whole text.
           await write(runId, 'delta', text, undefined).catch(report);
         }
@@ -202,7 +230,7 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
     append(runId, text) {
       if (text === '') return;
       let run = outgoing.get(runId);
-      if (!run) outgoing.set(runId, (run = { pending: '' }));
+      if (!run) outgoing.set(runId, (run = { pending: '', ending: false }));
       run.pending += text;
       pump(runId, run);
     },
@@ -210,7 +238,11 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
       return track(
         (async () => {
           const run = outgoing.get(runId);
-          // The bursts under way and queued go first: the end row is the last.
+          // The bursts under way and queued go first, at once: the end row is the last.
+          if (run) {
+            run.ending = true;
+            run.hurry?.();
+          }
           while (run?.pump) await run.pump;
           outgoing.delete(runId);
           if (outcome) await write(runId, 'end', '', outcome);
