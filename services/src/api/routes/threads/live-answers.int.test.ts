@@ -129,6 +129,6 @@ function liveAnswerTests(label: string, options: { topology: 'one-process' | 'sp
   });
 }
 
-liveAnswerTests('one process, in-process hub', { topology: 'one-process', bus: 'in-process' }, gate);
-liveAnswerTests('API and workers apart, LISTEN/NOTIFY, in-process bus', { topology: 'split', bus: 'in-process' }, gate);
-liveAnswerTests('API and workers apart, LISTEN/NOTIFY, Kafka', { topology: 'split', bus: 'kafka' }, gate.available ? await kafkaAvailability() : gate);
+liveAnswerTests('one process', { topology: 'one-process', bus: 'in-process' }, gate);
+liveAnswerTests('API and workers apart, in-process bus', { topology: 'split', bus: 'in-process' }, gate);
+liveAnswerTests('API and workers apart, Kafka', { topology: 'split', bus: 'kafka' }, gate.available ? await kafkaAvailability() : gate);
