@@ -11,13 +11,12 @@ import { crawlerSiteDecider, type CrawlerSiteState } from '../../domain/crawl/cr
 import type { BlobStore } from '../../platform/blobs/blob-store.port.js';
 import type { Consumer, DeliveredMessage, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
-import type { CommandContext } from '../../platform/commands/command-handler.js';
+import { handleCommand, type CommandContext, type Loaded } from '../../platform/commands/command-handler.js';
 import { DomainError } from '../../platform/commands/decider.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { fromMessage, topicFor } from '../relay/relayed-event.js';
 import { createCrawlRecording } from './crawl-recording.js';
 import { scorePages } from './crawl-scoring.js';
-import { createStreamWriter } from '../../platform/commands/stream-writer.js';
 
 /** What scoring needs of the assistant (port; the assistants read model at the root). */
 export interface CrawlerAssistant {
@@ -129,7 +128,7 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
     now: clock(),
   });
 
-  async function crawl(writer: ReturnType<typeof crawlWriter>, trigger: RecordedEvent, request: CrawlRequested) {
+  async function crawl(writer: HeldCrawl, trigger: RecordedEvent, request: CrawlRequested) {
     const decide = (command: CrawlCommand) => writer.decide(command, contextFor(trigger));
     const controller = new AbortController();
     running.add(controller);
@@ -244,7 +243,7 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
     }
   }
 
-  async function completeEmpty(writer: ReturnType<typeof crawlWriter>, trigger: RecordedEvent, request: CrawlRequested, message: string) {
+  async function completeEmpty(writer: HeldCrawl, trigger: RecordedEvent, request: CrawlRequested, message: string) {
     await writer.decide(
       {
         type: 'CompleteCrawl',
@@ -255,7 +254,7 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
   }
 
   /** Adds a finished crawl's pages to the assistant (crawl: all of them; recrawl: those it holds), removes orphans. */
-  async function link(writer: ReturnType<typeof crawlWriter>, trigger: RecordedEvent, request: CrawlRequested) {
+  async function link(writer: HeldCrawl, trigger: RecordedEvent, request: CrawlRequested) {
     const assistantId = request.assistantId!;
     const context = contextFor(trigger);
     const site = (await aggregateStream(deps.eventStore, crawlerSiteDecider, streamIds.crawlerSite(assistantId))).state;
@@ -299,11 +298,32 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
     await deps.blobs.release(crawlBlobHolder(request.crawlId));
   }
 
-  const crawlWriter = (crawlId: string) => createStreamWriter({ eventStore: deps.eventStore, decider: crawlDecider, streamId: streamIds.crawl(crawlId) });
+  /**
+   * A crawl's stream held between writes: a crawl records hundreds of batches, and reading its stream
+   * before each would make recording it quadratic. Each write is decided on the state the last one left,
+   * passed to the handler as `from`; only a conflict (a second worker handed the same crawl after a
+   * rebalance) reads the stream again.
+   */
+  async function holdCrawl(crawlId: string) {
+    const streamId = streamIds.crawl(crawlId);
+    const loaded = await aggregateStream(deps.eventStore, crawlDecider, streamId);
+    let held: Loaded<CrawlState> = { state: loaded.state, revision: loaded.revision };
+    return {
+      get state(): CrawlState {
+        return held.state;
+      },
+      async decide(command: CrawlCommand, context: CommandContext): Promise<CrawlEvent[]> {
+        const handled = await handleCommand(deps.eventStore, crawlDecider, streamId, command, context, { from: held });
+        held = { state: handled.state, revision: handled.revision };
+        return handled.events;
+      },
+    };
+  }
+  type HeldCrawl = Awaited<ReturnType<typeof holdCrawl>>;
 
   async function handleRequest(trigger: RecordedEvent, crawlId: string) {
-    const writer = crawlWriter(crawlId);
-    const state = await writer.load();
+    const writer = await holdCrawl(crawlId);
+    const state = writer.state;
     // Not this deployment's crawl (topics are shared on a broker), or not requested after all.
     if (state.status === 'none' || !state.request) return;
     const request = state.request;
@@ -312,8 +332,8 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
   }
 
   async function parked(trigger: RecordedEvent, crawlId: string) {
-    const writer = crawlWriter(crawlId);
-    const state = await writer.load();
+    const writer = await holdCrawl(crawlId);
+    const state = writer.state;
     if (state.status === 'running') await writer.decide({ type: 'FailCrawl', data: { crawlId, reason: 'aborted', message: crawlGaveUp } }, contextFor(trigger));
     else if (state.status === 'completed' && state.request?.mode !== 'preview' && state.request?.assistantId) {
       await writer.decide(
