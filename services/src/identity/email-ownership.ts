@@ -6,6 +6,7 @@ import { passwordResetMail, verificationMail } from './account-mails.js';
 import type { RunAccountCommand } from './account-registration.js';
 import type { LinkTokens } from './link-tokens.store.js';
 import type { PasswordHasher } from './password-hasher.js';
+import { accountOfState } from './account-registration.js';
 import type { SessionStore } from './session.store.js';
 
 export interface EmailOwnershipDeps {
@@ -14,8 +15,6 @@ export interface EmailOwnershipDeps {
   links: LinkTokens;
   sendMail: SendMail;
   passwords: PasswordHasher;
-  /** Drops this process's remembered answers for an account's sessions (the authenticator's cache): they are asked again. */
-  forgetSessions: (accountId: string) => void;
   clock: () => Date;
   /** Where the links point: the app's /verify-email and /reset-password pages. */
   publicUrl: string;
@@ -92,8 +91,6 @@ export function createEmailOwnership(deps: EmailOwnershipDeps) {
       if (!link) throw new DomainError('invalid', accountMessages.verifyLinkInvalid);
       await deps.runAccountCommand(link.email, { type: 'VerifyEmail', data: { accountId: link.accountId } }, link.accountId, correlationId);
       await deps.links.discard(link.accountId, 'verify-email', now);
-      // The owner's open sessions should see the address verified at once (the notice goes away).
-      deps.forgetSessions(link.accountId);
     },
 
     /**
@@ -105,9 +102,11 @@ export function createEmailOwnership(deps: EmailOwnershipDeps) {
       const link = await deps.links.spend(token, 'reset-password', now);
       if (!link) throw new DomainError('invalid', accountMessages.resetLinkInvalid);
       const passwordHash = await deps.passwords.hash(password);
-      await deps.runAccountCommand(link.email, { type: 'ResetPassword', data: { accountId: link.accountId, passwordHash } }, link.accountId, correlationId);
+      const result = await deps.runAccountCommand(link.email, { type: 'ResetPassword', data: { accountId: link.accountId, passwordHash } }, link.accountId, correlationId);
+      // The sessions end on every API process before this answers, whether or not the read model has the reset yet.
+      const account = accountOfState(result.state);
+      if (account) await deps.sessions.endSessionsBefore(account.id, account.sessionGeneration);
       await deps.links.discard(link.accountId, 'reset-password', now);
-      deps.forgetSessions(link.accountId);
     },
 
     /** Waits for the mails still being sent (shutdown, tests). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { accountOfState, type RunAccountCommand } from './account-registration.js';
 import type { GoogleIdentity } from './google-verifier.js';
-import type { SessionStore } from './session.store.js';
+import { ALL_SESSIONS, type SessionStore } from './session.store.js';
 
 /**
  * Signing in with a verified Google identity. An account whose address was proven (verified, reset by
@@ -10,7 +10,7 @@ import type { SessionStore } from './session.store.js';
  * address — its password and sessions stop working — and the Google identity starts a new, empty
  * account, so the real owner gets nothing the squatter prepared (docs/identity.md says why).
  */
-export function createGoogleSignIn(deps: { runAccountCommand: RunAccountCommand; sessions: SessionStore; forgetSessions: (accountId: string) => void }) {
+export function createGoogleSignIn(deps: { runAccountCommand: RunAccountCommand; sessions: SessionStore }) {
   return async function signInWithGoogle(identity: GoogleIdentity, correlationId: string = randomUUID()) {
     const existing = await deps.sessions.accountByEmail(identity.email);
     if (existing?.emailVerified) return existing;
@@ -24,7 +24,8 @@ export function createGoogleSignIn(deps: { runAccountCommand: RunAccountCommand;
       accountId,
       correlationId,
     );
-    for (const event of result.events) if (event.type === 'AccountAddressReleased') deps.forgetSessions(event.data.accountId);
+    // The squatter's sessions end on every API process before this answers.
+    for (const event of result.events) if (event.type === 'AccountAddressReleased') await deps.sessions.endSessionsBefore(event.data.accountId, ALL_SESSIONS);
     // The account the stream holds now (a new one, or a verified one the read model had not shown yet):
     // answered from the decision, never from the read model, which may lag.
     const account = accountOfState(result.state);

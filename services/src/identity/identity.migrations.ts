@@ -26,4 +26,14 @@ export const identityMigrations: readonly Migration[] = [
   );
   CREATE INDEX IF NOT EXISTS link_tokens_account ON link_tokens (account_id, purpose, created_at)`,
   },
+  {
+    // The oldest session generation an account still accepts, written by the API process that ended
+    // the sessions (a password reset, an address lost) the moment it did: every process checks it on every
+    // request, so the end holds at once everywhere, before the accounts read model has caught up.
+    id: '003-session-floors',
+    sql: `CREATE TABLE IF NOT EXISTS session_floors (
+    account_id text PRIMARY KEY,
+    min_generation integer NOT NULL
+  )`,
+  },
 ];

@@ -34,21 +34,30 @@ const toAccount = (row: AccountRow): SignedInAccount => ({
   sessionGeneration: row.session_generation,
 });
 
+/** A floor above every generation: the account's sessions all end for good (it lost its address). */
+export const ALL_SESSIONS = 2_147_483_647;
+
 /**
- * Sessions are not domain facts: signed tokens carry them, and this table only remembers the ids of
- * tokens signed out before they expire (identity.migrations.ts). Accounts themselves are read from the
- * `accounts` read model.
+ * Sessions are not domain facts: signed tokens carry them, and two tables remember what ended them early
+ * (identity.migrations.ts): the ids of tokens signed out before they expire, and per account the oldest
+ * session generation still accepted. Both are written by the process that ends the sessions before it
+ * answers, and read on every request by every process, so an end holds at once on every replica.
+ * Accounts themselves are read from the `accounts` read model.
  */
 export async function createSessionStore(deps: { sql: Sql }) {
   return {
     /**
      * The account a token signs in, unless the token was signed out, was issued before the account's
-     * latest password reset (an older generation), or its account lost its address (no row).
+     * latest password reset (an older generation, by the read model or by the floor the reset wrote), or
+     * its account lost its address (no row, or the floor). One round trip.
      */
     async accountForToken(accountId: string, tokenId: string, generation: number): Promise<SignedInAccount | undefined> {
       const { rows } = await deps.sql.query<AccountRow>(
-        `SELECT a.*, EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.token_id = $2) AS revoked FROM accounts a WHERE a.id = $1`,
-        [accountId, tokenId],
+        `SELECT a.*,
+                EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.token_id = $2)
+                OR EXISTS (SELECT 1 FROM session_floors f WHERE f.account_id = $1 AND f.min_generation > $3::int) AS revoked
+         FROM accounts a WHERE a.id = $1`,
+        [accountId, tokenId, generation],
       );
       const row = rows[0];
       return row && !row.revoked && row.session_generation === generation ? toAccount(row) : undefined;
@@ -56,6 +65,14 @@ export async function createSessionStore(deps: { sql: Sql }) {
     async accountByEmail(email: string): Promise<(SignedInAccount & { passwordHash: string | null }) | undefined> {
       const { rows } = await deps.sql.query<AccountRow>(`SELECT a.*, false AS revoked FROM accounts a WHERE a.email = $1`, [email]);
       return rows[0] && { ...toAccount(rows[0]), passwordHash: rows[0].password_hash };
+    },
+    /** Ends every session of the account issued in a generation below `generation` (ALL_SESSIONS: every one). */
+    async endSessionsBefore(accountId: string, generation: number) {
+      await deps.sql.query(
+        `INSERT INTO session_floors (account_id, min_generation) VALUES ($1, $2)
+         ON CONFLICT (account_id) DO UPDATE SET min_generation = GREATEST(session_floors.min_generation, EXCLUDED.min_generation)`,
+        [accountId, generation],
+      );
     },
     async revoke(tokenId: string, expiresAt: Date) {
       await deps.sql.query(`INSERT INTO revoked_tokens (token_id, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [tokenId, expiresAt]);

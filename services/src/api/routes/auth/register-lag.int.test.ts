@@ -34,7 +34,7 @@ describe.skipIf(!gate.available)('registration while the accounts read model is 
     const me = await waitUntil(
       async () => {
         const response = await h.app.inject({ url: '/api/v1/auth/me', headers: { authorization: `Bearer ${session.access_token}` } });
-        return response.statusCode === 200 && response;
+        return response.statusCode === 200 ? response : undefined;
       },
       { what: 'the new account to be signed in once the projector caught up' },
     );
