@@ -77,7 +77,6 @@ export async function composeApi(wiring: ApiWiring) {
   const authenticator = createAuthenticator({ tokens, sessions });
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels, clock });
   const runAccountCommand = createAccountCommands({ handle: platform.handle, awaitReadModels, clock });
-  const forgetSessions = (accountId: string) => authenticator.forgetAccount(accountId);
   const demo = demoAccountsEnabled(config);
   // Limits follow the owner's subscription (billing read model) as soon as a payment is recorded.
   const planOf = wiring.planOf ?? createPlanBook(config, { subscriptionOf: subscriptionLookup(platform.sql), clock, version: billingVersion(platform.projector.progress) });
@@ -111,7 +110,6 @@ export async function composeApi(wiring: ApiWiring) {
     links: createLinkTokens({ sql: platform.sql }),
     sendMail: mailer.send,
     passwords,
-    forgetSessions,
     clock,
     publicUrl,
     verifyTtlSeconds: config.EMAIL_VERIFY_TTL_SECONDS,
@@ -177,7 +175,7 @@ export async function composeApi(wiring: ApiWiring) {
         ? {
             clientId: config.GOOGLE_CLIENT_ID,
             verify: createGoogleVerifier({ clientId: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL }),
-            signIn: createGoogleSignIn({ runAccountCommand, sessions, forgetSessions }),
+            signIn: createGoogleSignIn({ runAccountCommand, sessions }),
           }
         : null,
       demoAccounts: demo,
