@@ -16,6 +16,11 @@ export function createPgSql(options: PgSqlOptions): Sql {
   });
   // An idle client losing its connection (e.g. Postgres restarting) must not crash the process.
   pool.on('error', () => {});
+  // Nor a client between the pool and its caller: a new client is handed over from inside the socket
+  // handler that read its ReadyForQuery, so a FATAL in the same packet (a session ended at once) is
+  // emitted before the caller's await resumes and can listen. Every client therefore always has a
+  // listener; a client that lost its session is no longer queryable, and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
 
   /**
    * A client checked out for several statements. pg emits 'error' on a client whose session ends (Postgres
