@@ -287,6 +287,8 @@ export function createAiRunner(deps: AiRunnerDeps) {
       consumer = await deps.bus.consume({
         groupId: deps.groupId ?? 'ai-runner',
         topics: [topicFor(streamIds.thread('x'))],
+        // A thread's messages and a run's other events are skipped unread (docs/bus.md).
+        eventTypes: ['RunRequested'],
         handler: async (message) => {
           const event = eventOf(['RunRequested'], fromMessage(message));
           if (!event) return;
