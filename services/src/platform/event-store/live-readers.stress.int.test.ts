@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { AllPosition, NewEvent } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSql } from '../sql/pg.sql.js';
@@ -35,14 +36,19 @@ const event = (type: string, writer: number, n: number): NewEvent => ({
  * by waiters — while two processes (two stores, two pools: one hears the other by
  * LISTEN) append at once from many writers, in transactions that commit out of their order. Each reader
  * must get every event of its types exactly once and in log order; a reader that read past an event without
- * it would lose it for good (a read model without a workflow's edit).
+ * it would lose it for good (a read model without a workflow's edit). Meanwhile transactions of another
+ * database take xids among ours, and one stays open throughout: the horizon must neither wait for them
+ * nor mistake one of ours for theirs.
  */
 describe.skipIf(!gate.available)(`live readers under concurrent appends${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  /** Another database of the same server, whose transactions share the server's xids with ours. */
+  let elsewhere: Awaited<ReturnType<typeof createTestDatabase>>;
   const pools: Sql[] = [];
   const stores: EventStore[] = [];
   beforeAll(async () => {
     db = await createTestDatabase();
+    elsewhere = await createTestDatabase('kesher_scratch', { empty: true });
     for (let i = 0; i < 2; i++) {
       const sql = createPgSql({ connectionString: db.url, max: 6 });
       pools.push(sql);
@@ -53,6 +59,7 @@ describe.skipIf(!gate.available)(`live readers under concurrent appends${gate.av
     for (const store of stores) await store.close();
     for (const sql of pools) await sql.close();
     await db?.drop();
+    await elsewhere?.drop();
   });
 
   it('each reader gets every event of its types once, in order', { timeout: 120_000 }, async () => {
@@ -75,6 +82,30 @@ describe.skipIf(!gate.available)(`live readers under concurrent appends${gate.av
       return { types, got, subscription };
     });
 
+    // Strangers in another database: one transaction open throughout (it must hold nobody back), and
+    // short ones taking xids between ours, so the readers' snapshots hold foreign and own xids mixed.
+    const stranger = async () => {
+      const client = new pg.Client({ connectionString: elsewhere.url });
+      await client.connect();
+      return client;
+    };
+    const longOne = await stranger();
+    // Its session ends with the scratch database (afterAll) if an assertion fails first.
+    longOne.on('error', () => {});
+    await longOne.query('BEGIN');
+    await longOne.query('SELECT pg_current_xact_id()');
+    let writing = true;
+    const strangers = Array.from({ length: 3 }, async () => {
+      const client = await stranger();
+      while (writing) {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_current_xact_id()');
+        await new Promise((resolve) => setTimeout(resolve, Math.floor(rand() * 20)));
+        await client.query('COMMIT');
+      }
+      await client.end();
+    });
+
     const expected: { key: string; type: string }[] = [];
     await Promise.all(
       Array.from({ length: WRITERS }, async (_, writer) => {
@@ -90,6 +121,9 @@ describe.skipIf(!gate.available)(`live readers under concurrent appends${gate.av
         }
       }),
     );
+
+    writing = false;
+    await Promise.all(strangers);
 
     const head = await local.headPosition();
     for (const reader of readers) {
@@ -107,5 +141,7 @@ describe.skipIf(!gate.available)(`live readers under concurrent appends${gate.av
       }
     }
     for (const reader of readers) await reader.subscription.stop();
+    await longOne.query('ROLLBACK');
+    await longOne.end();
   });
 });
