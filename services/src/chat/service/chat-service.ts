@@ -23,7 +23,7 @@ import { DomainError } from '../../platform/commands/decider.js';
 import type { AwaitReadModels } from '../../platform/projections/read-model-progress.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
 import type { MessageQuota } from '../../plans/message-quota.js';
-import { loadChatAssistant, type ChatAssistant } from './chat-assistant.js';
+import { createChatAssistants, type ChatAssistant } from './chat-assistant.js';
 import { seconds, toMessageDto, toRunDto, toThreadDto } from './chat-dtos.js';
 import { actorOf, authorKeyOf, newId, readerOf, shareTokenHashOf, writerOf, type Chatter } from './chatter.js';
 import type { PublicChatLimits } from './public-chat-limits.js';
@@ -86,6 +86,7 @@ export interface ChatCall {
  */
 export function createChatService(deps: ChatServiceDeps) {
   const threads = threadQueries(deps.readDb);
+  const loadChatAssistant = createChatAssistants(deps.eventStore);
   const contextOf = (call: ChatCall, chatter: Chatter): CommandContext => ({ actor: actorOf(chatter), correlationId: call.correlationId, now: deps.clock() });
   /**
    * Decides `commands` (one, or several appended together) on the thread as this call read it: no second
@@ -145,7 +146,7 @@ export function createChatService(deps: ChatServiceDeps) {
    * would keep reading the conversation the owner meant to end.
    */
   async function assistantFor(chatter: Chatter, view: ThreadView, purpose: 'read' | 'write'): Promise<ChatAssistant> {
-    const assistant = await loadChatAssistant(deps.eventStore, view.started.assistantId);
+    const assistant = await loadChatAssistant(view.started.assistantId);
     if (!assistant) throw new ApiError(404, messages.assistantNotFound);
     const link = view.row.share_token_hash;
     if (chatter.kind === 'visitor' && (!assistant.share_token || (link !== null && link !== shareTokenHashOf(assistant)))) {
@@ -243,7 +244,7 @@ export function createChatService(deps: ChatServiceDeps) {
       if (chatter.kind === 'visitor') {
         throttled((await deps.publicChatLimits?.start(call.ip)) ?? 0);
       }
-      const current = await loadChatAssistant(deps.eventStore, assistant.id);
+      const current = await loadChatAssistant(assistant.id);
       if (!current || (chatter.kind === 'owner' && current.owner_id !== chatter.ownerId)) throw new ApiError(404, messages.assistantNotFound);
       if (chatter.kind === 'visitor' && (!current.share_token || current.share_token !== assistant.share_token)) throw new ApiError(404, chatMessages.invalidShareLink);
       const threadId = newId('thread');
