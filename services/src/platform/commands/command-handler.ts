@@ -101,8 +101,9 @@ function decideOnce<State, Command, Event extends KesherEvent>(
       throw error;
     });
   }
-  const decide = fold.decide;
-  if (!decide) throw new Error('a command needs a decider (a fold alone takes a decide function)');
+  if (!fold.decide) throw new Error('a command needs a decider (a fold alone takes a decide function)');
+  // Called on the decider itself: a decider written as a class may use `this`.
+  const decide = (command: Command, on: State) => fold.decide!(command, on);
   const steps: readonly Step<State, Command>[] = Array.isArray(decision) ? decision : [decision as Command];
   const events: Event[] = [];
   let current = state;
