@@ -36,4 +36,31 @@ export const identityMigrations: readonly Migration[] = [
     min_generation integer NOT NULL
   )`,
   },
+  {
+    // The sign-in throttle's counts (login-throttle.ts), shared by every API process. Keys are hashes.
+    // Per account and address: the pair's failures, and the same failures as guesses at the account
+    // (a sign-in forgets the latter for every address, the former only for its own).
+    id: '004-login-throttle',
+    sql: `CREATE TABLE IF NOT EXISTS login_failures (
+    account_key text NOT NULL,
+    address_key text NOT NULL,
+    pair_count integer NOT NULL,
+    account_count integer NOT NULL,
+    last_ms double precision NOT NULL,
+    PRIMARY KEY (account_key, address_key)
+  );
+  CREATE INDEX IF NOT EXISTS login_failures_last ON login_failures (last_ms);
+  CREATE TABLE IF NOT EXISTS login_address_failures (
+    address_key text PRIMARY KEY,
+    count integer NOT NULL,
+    last_ms double precision NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS login_address_failures_last ON login_address_failures (last_ms);
+  CREATE TABLE IF NOT EXISTS login_trusted (
+    account_key text NOT NULL,
+    address_key text NOT NULL,
+    at_ms double precision NOT NULL,
+    PRIMARY KEY (account_key, address_key)
+  )`,
+  },
 ];

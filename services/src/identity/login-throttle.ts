@@ -1,4 +1,6 @@
 import { isIPv6 } from 'node:net';
+import { hashedLimitKey } from '../platform/limits/limit-key.js';
+import type { SqlExecutor } from '../platform/sql/sql.port.js';
 
 /**
  * Brute-force protection for sign-in that no stranger can turn against an owner.
@@ -16,10 +18,13 @@ import { isIPv6 } from 'node:net';
  * in from before; addresses the account signed in from successfully stay exempt, so even then the owner
  * gets in from home. IPv6 clients are counted by their /64, which one subscriber usually holds whole.
  *
- * Kept in memory, bounded: one API process guards itself (several processes each apply the same rules,
- * which multiplies the allowances by their number — noted in docs/identity.md).
+ * The counts are in Postgres (identity.migrations.ts, `login_*` tables), so every API process applies
+ * the rules to the same failures: behind a load balancer a guesser gets 5 tries at an account, not 5 per
+ * replica. Accounts and addresses are stored only as hashes. A check is one query, a failure one
+ * statement; rows no longer counted are deleted now and then.
  */
 export interface LoginThrottleOptions {
+  sql: SqlExecutor;
   now?: () => number;
   /** The first refusal after the free allowance lasts this long; each further failure doubles it. */
   baseDelayMs?: number;
@@ -31,13 +36,8 @@ export interface LoginThrottleOptions {
   freePerAccount?: number;
   /** Distinct other addresses the account's failures must come from before the account-wide backoff applies. */
   distributedAddresses?: number;
-  /** Most entries kept per table; the oldest are dropped beyond it. */
-  maxEntries?: number;
-}
-
-interface Failures {
-  count: number;
-  last: number;
+  /** Addresses remembered per account as the owner's own. */
+  trustedPerAccount?: number;
 }
 
 /** The address as counted: IPv4 (also when IPv4-mapped), or an IPv6 address's /64 prefix. */
@@ -52,7 +52,22 @@ export function addressKey(ip: string): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
-export function createLoginThrottle(options: LoginThrottleOptions = {}) {
+const accountOf = (email: string) => hashedLimitKey('login:account', email);
+const addressOf = (ip: string) => hashedLimitKey('login:address', addressKey(ip));
+
+interface CheckRow {
+  pair_count: number | null;
+  pair_last: number | null;
+  address_count: number | null;
+  address_last: number | null;
+  trusted: boolean;
+  others_count: number | string | null;
+  others_last: number | null;
+  others_distinct: number | string;
+}
+
+export function createLoginThrottle(options: LoginThrottleOptions) {
+  const { sql } = options;
   const now = options.now ?? Date.now;
   const baseDelayMs = options.baseDelayMs ?? 30_000;
   const maxDelayMs = options.maxDelayMs ?? 15 * 60_000;
@@ -61,85 +76,90 @@ export function createLoginThrottle(options: LoginThrottleOptions = {}) {
   const freeAddress = options.freePerAddress ?? 20;
   const freeAccount = options.freePerAccount ?? 10;
   const distributed = options.distributedAddresses ?? 3;
-  const maxEntries = options.maxEntries ?? 100_000;
-
-  const pairs = new Map<string, Failures>();
-  const addresses = new Map<string, Failures>();
-  /** Per account: its failures by address. */
-  const accounts = new Map<string, Map<string, Failures>>();
-  /** Per account: the addresses it signed in from successfully. */
-  const trusted = new Map<string, Map<string, number>>();
+  const trustedPerAccount = options.trustedPerAccount ?? 20;
+  /** A count older than this is forgotten (never before its backoff is over). */
+  const freshMs = Math.max(forgetAfterMs, maxDelayMs);
 
   const delayFor = (count: number, free: number) => (count < free ? 0 : Math.min(maxDelayMs, baseDelayMs * 2 ** (count - free)));
-  const fresh = (entry: Failures | undefined, at: number) => entry !== undefined && at - entry.last < Math.max(forgetAfterMs, maxDelayMs);
   const remaining = (count: number, last: number, free: number, at: number) => Math.max(0, last + delayFor(count, free) - at);
 
-  /** Map insertion order is age order: a touched key moves to the end, the oldest go first when full. */
-  function touch<V>(map: Map<string, V>, key: string, value: V) {
-    map.delete(key);
-    map.set(key, value);
-    while (map.size > maxEntries) map.delete(map.keys().next().value!);
-  }
-  function bump(map: Map<string, Failures>, key: string, at: number) {
-    const entry = map.get(key);
-    touch(map, key, { count: fresh(entry, at) ? entry!.count + 1 : 1, last: at });
-  }
-
-  /** The account's failures from addresses other than `except`, if they come from enough of them. */
-  function othersFailures(email: string, except: string, at: number): Failures | undefined {
-    const byAddress = accounts.get(email);
-    if (!byAddress) return undefined;
-    let count = 0;
-    let last = 0;
-    let distinct = 0;
-    for (const [address, entry] of byAddress) {
-      if (address === except || !fresh(entry, at)) continue;
-      distinct++;
-      count += entry.count;
-      last = Math.max(last, entry.last);
-    }
-    return distinct >= distributed ? { count, last } : undefined;
+  let purgedAt = -Infinity;
+  /** Deletes failures no longer counted, at most once per `freshMs` per process (on a failure). */
+  async function purge(at: number) {
+    if (at - purgedAt < freshMs) return;
+    purgedAt = at;
+    await sql.query(`DELETE FROM login_failures WHERE last_ms < $1::float8`, [at - freshMs]);
+    await sql.query(`DELETE FROM login_address_failures WHERE last_ms < $1::float8`, [at - freshMs]);
   }
 
   return {
     /** How long this attempt must wait, in ms; 0 when it may go ahead. */
-    retryAfterMs(email: string, ip: string): number {
+    async retryAfterMs(email: string, ip: string): Promise<number> {
       const at = now();
-      const address = addressKey(ip);
+      const account = accountOf(email);
+      const address = addressOf(ip);
+      const { rows } = await sql.query<CheckRow>(
+        `SELECT p.pair_count, p.last_ms AS pair_last, a.count AS address_count, a.last_ms AS address_last,
+                EXISTS (SELECT 1 FROM login_trusted t WHERE t.account_key = $1 AND t.address_key = $2) AS trusted,
+                o.count AS others_count, o.last AS others_last, o.n AS others_distinct
+         FROM (SELECT 1) one
+         LEFT JOIN login_failures p ON p.account_key = $1 AND p.address_key = $2 AND p.pair_count > 0 AND p.last_ms > $3::float8 - $4::float8
+         LEFT JOIN login_address_failures a ON a.address_key = $2 AND a.last_ms > $3::float8 - $4::float8
+         CROSS JOIN (SELECT sum(account_count) AS count, max(last_ms) AS last, count(*) AS n FROM login_failures
+                     WHERE account_key = $1 AND address_key <> $2 AND account_count > 0 AND last_ms > $3::float8 - $4::float8) o`,
+        [account, address, at, freshMs],
+      );
+      const row = rows[0]!;
       const waits = [0];
-      const pair = pairs.get(`${email}|${address}`);
-      if (fresh(pair, at)) waits.push(remaining(pair!.count, pair!.last, freePair, at));
-      const fromAddress = addresses.get(address);
-      if (fresh(fromAddress, at)) waits.push(remaining(fromAddress!.count, fromAddress!.last, freeAddress, at));
-      if (!trusted.get(email)?.has(address)) {
-        const others = othersFailures(email, address, at);
-        if (others) waits.push(remaining(others.count, others.last, freeAccount, at));
-      }
+      if (row.pair_count !== null) waits.push(remaining(Number(row.pair_count), Number(row.pair_last), freePair, at));
+      if (row.address_count !== null) waits.push(remaining(Number(row.address_count), Number(row.address_last), freeAddress, at));
+      if (!row.trusted && Number(row.others_distinct) >= distributed) waits.push(remaining(Number(row.others_count), Number(row.others_last), freeAccount, at));
       return Math.max(...waits);
     },
 
-    recordFailure(email: string, ip: string) {
+    /** A wrong password (or an unknown address): counted for the pair, the address and the account, in one statement. */
+    async recordFailure(email: string, ip: string) {
       const at = now();
-      const address = addressKey(ip);
-      bump(pairs, `${email}|${address}`, at);
-      bump(addresses, address, at);
-      const byAddress = accounts.get(email) ?? new Map<string, Failures>();
-      bump(byAddress, address, at);
-      touch(accounts, email, byAddress);
+      await sql.query(
+        `WITH pair AS (
+           INSERT INTO login_failures AS f (account_key, address_key, pair_count, account_count, last_ms) VALUES ($1, $2, 1, 1, $3::float8)
+           ON CONFLICT (account_key, address_key) DO UPDATE SET
+             pair_count = CASE WHEN f.pair_count > 0 AND f.last_ms > $3::float8 - $4::float8 THEN f.pair_count + 1 ELSE 1 END,
+             account_count = CASE WHEN f.account_count > 0 AND f.last_ms > $3::float8 - $4::float8 THEN f.account_count + 1 ELSE 1 END,
+             last_ms = $3::float8
+           RETURNING 1)
+         INSERT INTO login_address_failures AS a (address_key, count, last_ms) VALUES ($2, 1, $3::float8)
+         ON CONFLICT (address_key) DO UPDATE SET
+           count = CASE WHEN a.last_ms > $3::float8 - $4::float8 THEN a.count + 1 ELSE 1 END,
+           last_ms = $3::float8`,
+        [accountOf(email), addressOf(ip), at, freshMs],
+      );
+      await purge(at);
     },
 
     /**
      * The owner got in: this address is theirs from now on, and the guesses at their account stop
-     * counting. The address's own count stays (one valid account must not launder stuffing from it).
+     * counting. The address's own count stays (one valid account must not launder stuffing from it), and
+     * so do other addresses' guesses at this account's password (a stranger's 5 tries are not renewed).
      */
-    recordSuccess(email: string, ip: string) {
-      const address = addressKey(ip);
-      pairs.delete(`${email}|${address}`);
-      accounts.delete(email);
-      const known = trusted.get(email) ?? new Map<string, number>();
-      touch(known, address, now());
-      while (known.size > 20) known.delete(known.keys().next().value!);
-      touch(trusted, email, known);
+    async recordSuccess(email: string, ip: string) {
+      const at = now();
+      const account = accountOf(email);
+      const address = addressOf(ip);
+      await sql.query(
+        `WITH forgotten AS (
+           UPDATE login_failures SET account_count = 0, pair_count = CASE WHEN address_key = $2 THEN 0 ELSE pair_count END
+           WHERE account_key = $1 RETURNING 1)
+         INSERT INTO login_trusted (account_key, address_key, at_ms) VALUES ($1, $2, $3::float8)
+         ON CONFLICT (account_key, address_key) DO UPDATE SET at_ms = $3::float8`,
+        [account, address, at],
+      );
+      // The newest few addresses are kept.
+      await sql.query(
+        `DELETE FROM login_trusted WHERE account_key = $1 AND address_key NOT IN
+           (SELECT address_key FROM login_trusted WHERE account_key = $1 ORDER BY at_ms DESC LIMIT $2)`,
+        [account, trustedPerAccount],
+      );
     },
   };
 }

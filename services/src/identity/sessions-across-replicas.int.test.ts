@@ -78,6 +78,6 @@ describe.skipIf(!gate.available)('sessions end on every API process at once', ()
       const login = await b.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password: 'An0ther-Passw0rd!' } });
       return login.statusCode === 200 ? login : undefined;
     }, { what: 'sign-in with the new password' });
-    expect((await me(h.app, `Bearer ${signedIn.json().access_token}`)).statusCode).toBe(200);
+    expect((await me(h.app, `Bearer ${signedIn!.json().access_token}`)).statusCode).toBe(200);
   });
 });

@@ -104,17 +104,17 @@ export const authRoutes =
       { config: authRateLimit, schema: { summary: 'Sign in with e-mail and password', body: LoginBodySchema, response: { 200: SessionSchema } } },
       async (request) => {
         const { email, password } = request.body;
-        const wait = deps.throttle.retryAfterMs(email, request.ip);
+        const wait = await deps.throttle.retryAfterMs(email, request.ip);
         if (wait > 0) throw new ApiError(429, TOO_MANY_LOGINS, { 'retry-after': String(Math.ceil(wait / 1000)) });
         const account = await deps.sessions.accountByEmail(email);
         // The same answer, after the same work, whether the address is unknown or the password wrong: the
         // hasher checks a dummy hash when there is no account, so neither the text nor the time tells.
         const valid = await deps.passwords.verify(password, account?.passwordHash);
         if (!account || !valid) {
-          deps.throttle.recordFailure(email, request.ip);
+          await deps.throttle.recordFailure(email, request.ip);
           throw new ApiError(401, INVALID_CREDENTIALS);
         }
-        deps.throttle.recordSuccess(email, request.ip);
+        await deps.throttle.recordSuccess(email, request.ip);
         return session(account);
       },
     );

@@ -3,7 +3,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import type { Authenticator } from '../../../identity/authenticator.js';
 import type { EmailOwnership } from '../../../identity/email-ownership.js';
-import { createLoginThrottle } from '../../../identity/login-throttle.js';
+import type { LoginThrottle } from '../../../identity/login-throttle.js';
 import { createPasswordHasher, type PasswordHasher } from '../../../identity/password-hasher.js';
 import type { SessionStore } from '../../../identity/session.store.js';
 import { createTokenIssuer } from '../../../identity/token-issuer.js';
@@ -39,7 +39,8 @@ describe('sign-in with an unknown address', () => {
         passwords,
         tokens: createTokenIssuer({ secret: new TextEncoder().encode('s'.repeat(32)), ttlSeconds: 60 }),
         sessions,
-        throttle: createLoginThrottle(),
+        // This suite is about the password check's cost; the throttle (in Postgres) has its own tests.
+        throttle: { retryAfterMs: async () => 0, recordFailure: async () => {}, recordSuccess: async () => {} } satisfies LoginThrottle,
         authenticator: {} as Authenticator,
         registration: (async () => ({ accountId: 'new' })) as never,
         ownership: {} as EmailOwnership,

@@ -38,6 +38,6 @@ describe.skipIf(!gate.available)('registration while the accounts read model is 
       },
       { what: 'the new account to be signed in once the projector caught up' },
     );
-    expect(me.json()).toMatchObject({ uid: session.user.uid, email: 'lag@example.com' });
+    expect(me!.json()).toMatchObject({ uid: session.user.uid, email: 'lag@example.com' });
   });
 });
