@@ -167,7 +167,7 @@ export async function composeApi(wiring: ApiWiring) {
       passwords,
       tokens,
       sessions,
-      throttle: createLoginThrottle(),
+      throttle: createLoginThrottle({ sql: platform.sql }),
       authenticator,
       registration,
       ownership,
