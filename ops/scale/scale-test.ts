@@ -28,6 +28,8 @@ import { createTopology } from './topology.js';
 const RUN_DEADLINE_SECONDS = 25;
 const THREADS_PER_ADDRESS_PER_HOUR = 20;
 const VISITOR_PER_MINUTE = 10;
+/** docs/identity.md: one address guessing one account has five failures free, then a backoff. */
+const SIGN_IN_FREE_FAILURES = 5;
 const LOAD_CONVERSATIONS = Number(process.env.SCALE_LOAD_CONVERSATIONS ?? 6);
 const LOAD_TURNS = Number(process.env.SCALE_LOAD_TURNS ?? 4);
 
@@ -209,7 +211,7 @@ try {
         { timeoutMs: 60_000, intervalMs: 200, what: 'the uploaded file to be indexed (status ready)' },
       );
       figures.upload_to_indexed_ms = round(performance.now() - indexedMs, 0);
-      return { token, assistant };
+      return { token, email, assistant };
     },
     true,
   ))!;
@@ -440,6 +442,24 @@ try {
       });
     });
   }
+
+  await step('sign-in backoff across replicas', async () => {
+    // One address guessing one account has 5 free failures (docs/identity.md); the 6th is held off (429)
+    // without the password being checked. One by one, as a guesser goes: the backoff counts failures, it
+    // does not refill with time.
+    const from = '127.0.0.23';
+    const attempts = [];
+    for (let i = 0; i < SIGN_IN_FREE_FAILURES + 1; i++) {
+      attempts.push(await lb.call('/api/v1/auth/login', { from, body: { email: owner.email, password: `Wrong-Passw0rd-${i}` } }));
+    }
+    const statuses = attempts.map((a) => a.status);
+    const replicas = [...new Set(attempts.map((a) => a.replica))];
+    const expected = [...Array.from({ length: SIGN_IN_FREE_FAILURES }, () => 401), 429];
+    check(`sign-in failures of one address on one account: ${SIGN_IN_FREE_FAILURES + 1} spread over both replicas → ${SIGN_IN_FREE_FAILURES} refused as wrong, then held off (429)`, statuses.join() === expected.join() && replicas.length === 2, {
+      statuses,
+      replicas,
+    });
+  });
 
   // --------------------------------------------------------------------------- the log's own account
   await step('every run answered exactly once (the events table)', async () => {
