@@ -287,6 +287,42 @@ for (const [backend, open] of backends) {
   });
 }
 
+describe.skipIf(!gate.available)('run output on Postgres: a lost wake-up', () => {
+  it('costs a safety tick, not the answer: a follower whose LISTEN connection was cut still gets every row', async () => {
+    const db = await createTestDatabase('kesher_run_output_cut');
+    const writerSql = createPgSql({ connectionString: db.url, applicationName: 'kesher-workers' });
+    const readerSql = createPgSql({ connectionString: db.url, applicationName: 'kesher-api-cut' });
+    const writer = createSqlRunOutput({ sql: writerSql });
+    const reader = createSqlRunOutput({ sql: readerSql, tickMs: 50 });
+    try {
+      const followed = (runId: string) =>
+        reader.follow({ runId, afterSeq: 0, deadlineAt: new Date(Date.now() + HOUR), signal: new AbortController().signal, recordedOutcome: async () => undefined });
+      // A first run followed to its end: the reader listens from then on.
+      const before = newRun();
+      await writer.end(before, { status: 'expired' });
+      expect(await collect(followed(before))).toEqual([{ kind: 'end', outcome: { status: 'expired' } }]);
+      // Then its listening session is ended, as a restart or a network cut would.
+      const runId = newRun();
+      const stream = followed(runId);
+      const first = stream.next();
+      const { rows } = await writerSql.query<{ cut: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'kesher-api-cut-listen'`,
+      );
+      expect(rows).toEqual([{ cut: true }]);
+      writer.append(runId, 'Nobody hears this NOTIFY.');
+      await writer.end(runId, { status: 'expired' });
+      expect((await first).value).toEqual({ kind: 'delta', seq: 1, text: 'Nobody hears this NOTIFY.' });
+      expect((await stream.next()).value).toEqual({ kind: 'end', outcome: { status: 'expired' } });
+    } finally {
+      await writer.close();
+      await reader.close();
+      await writerSql.close();
+      await readerSql.close();
+      await db.drop();
+    }
+  });
+});
+
 describe.skipIf(gate.available)(`run output on Postgres (not run: ${gate.reason})`, () => {
   it('needs Postgres', () => {});
 });
