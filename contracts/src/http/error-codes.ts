@@ -41,7 +41,7 @@ export interface CodedText {
  * Every text of the catalogues with its code. A bilingual entry (`{ en, he }`, said inside an answer, never
  * as an error) carries its own Hebrew and is left out.
  */
-export function errorCodeEntries(): [code: string, text: CatalogueText][] {
+export function errorCodeEntries(catalogues: Readonly<Record<string, object>> = errorCatalogues): [code: string, text: CatalogueText][] {
   const entries: [string, CatalogueText][] = [];
   const walk = (prefix: string, node: unknown) => {
     if (typeof node === 'string' || typeof node === 'function') entries.push([prefix, node as CatalogueText]);
@@ -49,7 +49,7 @@ export function errorCodeEntries(): [code: string, text: CatalogueText][] {
       for (const [key, value] of Object.entries(node)) walk(`${prefix}.${key}`, value);
     }
   };
-  for (const [name, catalogue] of Object.entries(errorCatalogues)) walk(name, catalogue);
+  for (const [name, catalogue] of Object.entries(catalogues)) walk(name, catalogue);
   return entries;
 }
 
@@ -117,24 +117,32 @@ function patternsOf(code: string, words: (...args: unknown[]) => string): TextPa
   return patterns.filter((pattern): pattern is TextPattern => !!pattern && pattern.params.length > 0);
 }
 
-const exact = new Map<string, string>();
-const patterns: TextPattern[] = [];
-for (const [code, text] of errorCodeEntries()) {
-  if (typeof text === 'string') exact.set(text, code);
-  else patterns.push(...patternsOf(code, text as (...args: unknown[]) => string));
+/**
+ * The lookup for a set of catalogues: plain texts by their words, parametrised ones by their patterns, the
+ * most specific wording first ("The API could not be reached: …" before "<channel> could not be reached: …"),
+ * whatever order the catalogues list them in.
+ */
+export function createErrorCodes(catalogues: Readonly<Record<string, object>>): (text: string) => CodedText | undefined {
+  const exact = new Map<string, string>();
+  const patterns: TextPattern[] = [];
+  for (const [code, text] of errorCodeEntries(catalogues)) {
+    if (typeof text === 'string') exact.set(text, code);
+    else patterns.push(...patternsOf(code, text as (...args: unknown[]) => string));
+  }
+  patterns.sort((a, b) => b.fixed - a.fixed);
+  return (text) => {
+    const code = exact.get(text);
+    if (code) return { code };
+    for (const pattern of patterns) {
+      const match = pattern.regex.exec(text);
+      if (!match) continue;
+      const args = Array.from({ length: pattern.arity }, () => '');
+      pattern.params.forEach((param, group) => (args[param] = match[group + 1]!));
+      return { code: pattern.code, args };
+    }
+    return undefined;
+  };
 }
-patterns.sort((a, b) => b.fixed - a.fixed);
 
 /** The code of a server text (and the values a parametrised one shows); undefined for a text outside the catalogues. */
-export function errorCodeFor(text: string): CodedText | undefined {
-  const code = exact.get(text);
-  if (code) return { code };
-  for (const pattern of patterns) {
-    const match = pattern.regex.exec(text);
-    if (!match) continue;
-    const args = Array.from({ length: pattern.arity }, () => '');
-    pattern.params.forEach((param, group) => (args[param] = match[group + 1]!));
-    return { code: pattern.code, args };
-  }
-  return undefined;
-}
+export const errorCodeFor = createErrorCodes(errorCatalogues);

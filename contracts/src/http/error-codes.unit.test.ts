@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as contracts from '../index.js';
-import { errorCatalogues, errorCodeEntries, errorCodeFor } from './error-codes.js';
+import { createErrorCodes, errorCatalogues, errorCodeEntries, errorCodeFor } from './error-codes.js';
 
 /** Values to word a parametrised text with: counts (1 is a singular), names, and a missing content type. */
 const SAMPLES: unknown[][] = [[1], [42], [20_000], ['Title'], ['order_id'], [null]];
@@ -59,6 +59,15 @@ describe('error codes', () => {
     // A value shown rounded (bytes as KB) comes back as shown, even where the rounding makes it 0.
     expect(errorCodeFor(contracts.automationMessages.actionTooLarge(42))).toEqual({ code: 'automation.actionTooLarge', args: ['0'] });
     expect(errorCodeFor(contracts.automationMessages.actionUnreachable('connection refused'))?.code).toBe('automation.actionUnreachable');
+  });
+
+  it('tries the most specific wording first, whatever order the catalogues come in', () => {
+    const broad = { reached: (what: string, why: string) => `${what} could not be reached: ${why}` };
+    const narrow = { reached: (why: string) => `The API could not be reached: ${why}` };
+    for (const codeFor of [createErrorCodes({ broad, narrow }), createErrorCodes({ narrow, broad })]) {
+      expect(codeFor('The API could not be reached: timeout')).toEqual({ code: 'narrow.reached', args: ['timeout'] });
+      expect(codeFor('Telegram could not be reached: 401')).toEqual({ code: 'broad.reached', args: ['Telegram', '401'] });
+    }
   });
 
   it('names a nested text by its path and leaves texts outside the catalogues without a code', () => {
