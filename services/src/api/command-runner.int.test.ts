@@ -1,25 +1,24 @@
-import type { RecordedEvent } from '@kesher/contracts';
+import { randomUUID } from 'node:crypto';
+import { streamIds, type RecordedEvent } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandHandler } from '../platform/commands/command-handler.js';
-import type { Decider } from '../platform/commands/decider.js';
 import { createSqlEventStore } from '../platform/event-store/sql-event-store.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';
 import { createProjectionRunner } from '../platform/projections/projection-runner.js';
 import { readModelWaiter } from '../platform/projections/read-model-progress.js';
 import type { Sql } from '../platform/sql/sql.port.js';
 import { createTestPglite } from '../testing/test-database.js';
+import { limitViolationDecider } from '../analytics/limit-violations.js';
 import { CONSISTENCY_HEADER, consistencyPlugin, createCommandRunner } from './command-runner.js';
 
-type Noted = { type: 'Noted'; data: { n: number } };
-const notes: Decider<number, { n: number }, Noted> = {
-  eventTypes: ['Noted'],
-  initialState: () => 0,
-  evolve: (count) => count + 1,
-  decide: (command) => [{ type: 'Noted', data: { n: command.n } }],
-};
+/** Any real command will do: a limit refusal's record, on a stream of its own per request. */
+const refusal = (n: number) => ({
+  type: 'RecordLimitViolation' as const,
+  data: { violationId: randomUUID(), ownerId: randomUUID(), kind: 'assistants' as const, limit: n, used: n, requested: null, assistantId: null, refused: 'owner' as const },
+});
 
 /** A read model that applies nothing while `held`: the projector is behind, for real. */
 let release: () => void = () => {};
@@ -27,12 +26,12 @@ let held: Promise<void> = Promise.resolve();
 const notedModel: Projection = {
   name: 'noted_runner',
   version: 1,
-  eventTypes: ['Noted'],
+  eventTypes: ['LimitViolated'],
   tables: ['noted_runner'],
   migrations: [{ id: '001', sql: `CREATE TABLE IF NOT EXISTS noted_runner (n int PRIMARY KEY)` }],
   async apply(db, events: readonly RecordedEvent[]) {
     await held;
-    for (const e of events) await db.query(`INSERT INTO noted_runner (n) VALUES ($1)`, [(e.data as { n: number }).n]);
+    for (const e of events) await db.query(`INSERT INTO noted_runner (n) VALUES ($1)`, [(e.data as { limit: number }).limit]);
   },
 };
 
@@ -61,7 +60,8 @@ describe('command runner when the read models are behind', () => {
     app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => void logged.push(line) } } });
     await app.register(consistencyPlugin, { registry });
     app.post<{ Body: { n: number } }>('/notes', async (request) => {
-      const result = await run(request, notes, 'notes-1', { n: request.body.n });
+      const command = refusal(request.body.n);
+      const result = await run(request, limitViolationDecider, streamIds.limitViolation(command.data.violationId), command);
       return { readModelsCurrent: result.readModelsCurrent };
     });
   });
