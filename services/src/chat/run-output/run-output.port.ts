@@ -39,7 +39,7 @@ export interface FollowOptions {
   runId: string;
   /** The last burst the client has (its Last-Event-ID; 0 for none). */
   afterSeq: number;
-  /** The run's deadline: past it, a run with no recorded outcome ends as expired. */
+  /** The run's deadline: past it (and a short grace for the worker's own end row), a run with no recorded outcome ends as expired. */
   deadlineAt: Date;
   /** Aborted when the client goes away: the follow stops at once. */
   signal: AbortSignal;

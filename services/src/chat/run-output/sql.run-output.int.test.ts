@@ -212,7 +212,7 @@ for (const [backend, open] of backends) {
       }
     });
 
-    it('past the deadline asks the thread once more and, with no outcome there, ends as expired', async () => {
+    it('past the deadline and its grace asks the thread once more and, with no outcome there, ends as expired', async () => {
       let now = new Date('2026-11-27T12:00:00Z');
       const clocked = createSqlRunOutput({ sql: replicas.readerSql, clock: () => now, tickMs: HOUR });
       const runId = newRun();
@@ -236,6 +236,15 @@ for (const [backend, open] of backends) {
         );
         expect(asked).toHaveLength(1);
         expect(seen).toEqual([{ kind: 'delta', seq: 1, text: 'Still thinking' }, { kind: 'end', outcome: { status: 'expired' } }]);
+
+        // Just past the deadline the worker's own end row is still awaited: it may have finished just in time.
+        const justInTime = newRun();
+        now = new Date('2026-11-27T12:00:46Z');
+        const waiting = collect(follow({ runId: justInTime, deadlineAt: new Date('2026-11-27T12:00:45Z') }, clocked));
+        writer.append(justInTime, 'Done in time.');
+        await writer.end(justInTime, completed('Done in time.'));
+        expect((await waiting).at(-1)).toMatchObject({ kind: 'end', outcome: { status: 'completed' } });
+        now = new Date('2026-11-27T12:01:00Z');
 
         // With an outcome on the thread at the deadline, that is the end.
         const failedRun = newRun();

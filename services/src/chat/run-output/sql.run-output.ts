@@ -11,6 +11,12 @@ export const SAFETY_TICK_MS = 1000;
  * row per interval, not per token (the first words and the end are never held back).
  */
 export const BURST_INTERVAL_MS = 50;
+/**
+ * How long past a run's deadline a follower still waits for its outcome before saying it expired: the
+ * worker expires its own run at the deadline (or records the answer it finished just before), and its
+ * end row then arrives as usual; only a run nobody settled ends on the follower's word.
+ */
+export const DEADLINE_GRACE_MS = 2000;
 /** Rows read at a time: a client resuming a long answer gets it in pages. */
 const PAGE = 500;
 
@@ -191,8 +197,8 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
           yield { kind: 'delta', seq: row.seq, text: row.text };
         }
         if (rows.length === PAGE || woken) continue;
-        const left = deadlineAt.getTime() - clock().getTime();
-        // At the deadline the thread's word is final; a run with none there is expired (the sweep will say so).
+        const left = deadlineAt.getTime() + DEADLINE_GRACE_MS - clock().getTime();
+        // Past the deadline the thread's word is final; a run with none there is expired (the sweep will say so).
         let outcome = left <= 0 ? ((await recordedOutcome()) ?? { status: 'expired' as const }) : undefined;
         if (!outcome) {
           await nap(Math.min(tickMs, left));
