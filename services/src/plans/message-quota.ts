@@ -1,6 +1,7 @@
 import { usageMonth, type AllPosition } from '@kesher/contracts';
 import type { UsageQueries } from '@kesher/projections/usage/usage.queries';
-import type { WriteMarks } from '../platform/projections/write-marks.js';
+import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
+import type { SqlExecutor } from '../platform/sql/sql.port.js';
 import type { PlanOf } from './plan-book.js';
 
 export interface QuotaCheck {
@@ -8,6 +9,9 @@ export interface QuotaCheck {
   used: number;
   limit: number;
 }
+
+/** The usage read model's name: its checkpoint says which requested runs its counts include. */
+const USAGE_PROJECTION = 'usage';
 
 /**
  * The plan's monthly message limit: the messages an owner's assistants answered this calendar month
@@ -19,28 +23,67 @@ export interface QuotaCheck {
  * chat; not worth it for a monthly quota.)
  *
  * Runs are requested before the usage read model has seen them (chat turns do not wait for the
- * projector), so the quota remembers the ones requested in this process since the owner's count was last
- * known to include them (write marks). Far from the limit, the read model's count plus those is enough;
- * only when that sum reaches the limit does the check wait for the read model and count exactly.
+ * projector), so each accepted run holds a place in Postgres (`quota_holds`, by the position of its
+ * request in the log) until the read model's checkpoint passes it: every API process sees every other's
+ * holds, so N replicas do not each let the owner's last places through. Far from the limit, the read
+ * model's count plus the holds above its checkpoint is enough; only when that sum reaches the limit does
+ * the check wait for the read model and count again (the two reads are not one snapshot, so the sum can
+ * only count a run twice, never miss one).
  */
-export function createMessageQuota(deps: { planOf: PlanOf; usage: Pick<UsageQueries, 'quotaUsed'>; clock: () => Date; accepted: WriteMarks }) {
-  const key = (ownerId: string) => `owner:${ownerId}`;
+export function createMessageQuota(deps: { planOf: PlanOf; usage: Pick<UsageQueries, 'quotaUsed'>; sql: SqlExecutor; awaitReadModels: AwaitReadModels; clock: () => Date }) {
   const count = (ownerId: string) => deps.usage.quotaUsed(ownerId, usageMonth(deps.clock()));
+
+  /** The owner's holds the read model does not count yet; those it counts are deleted on the way. */
+  async function held(ownerId: string): Promise<number> {
+    const { rows } = await deps.sql.query<{ n: string | number }>(
+      `WITH c AS (SELECT commit_position, prepare_position FROM projection_checkpoints WHERE name = $2),
+       gone AS (DELETE FROM quota_holds h USING c WHERE h.owner_id = $1
+                  AND (h.commit_position, h.prepare_position) <= (c.commit_position, c.prepare_position) RETURNING h.commit_position, h.prepare_position)
+       SELECT count(*) AS n FROM quota_holds h WHERE h.owner_id = $1
+         AND NOT EXISTS (SELECT 1 FROM gone g WHERE g.commit_position = h.commit_position AND g.prepare_position = h.prepare_position)`,
+      [ownerId, USAGE_PROJECTION],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** The newest position held for the owner, if any. */
+  async function newestHold(ownerId: string): Promise<AllPosition | undefined> {
+    const { rows } = await deps.sql.query<{ commit_position: string; prepare_position: string }>(
+      `SELECT commit_position::text AS commit_position, prepare_position::text AS prepare_position FROM quota_holds
+       WHERE owner_id = $1 ORDER BY commit_position DESC, prepare_position DESC LIMIT 1`,
+      [ownerId],
+    );
+    const row = rows[0];
+    return row && { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
+  }
+
+  async function settled(ownerId: string) {
+    const newest = await newestHold(ownerId);
+    if (newest) await deps.awaitReadModels(newest, ['RunRequested']);
+  }
+
   return {
     async check(ownerId: string): Promise<QuotaCheck> {
-      const [plan, counted] = await Promise.all([deps.planOf(ownerId), count(ownerId)]);
+      // Holds first, then the count: a run the projector applies in between is counted twice, never missed.
+      const [plan, holds] = await Promise.all([deps.planOf(ownerId), held(ownerId)]);
+      const counted = await count(ownerId);
       const limit = plan.limits.max_messages_per_month;
-      if (counted + deps.accepted.pending(key(ownerId)) < limit) return { allowed: true, used: counted, limit };
-      await deps.accepted.settle(key(ownerId));
-      const used = await count(ownerId);
+      if (counted + holds < limit) return { allowed: true, used: counted, limit };
+      await settled(ownerId);
+      const stillHeld = await held(ownerId);
+      const used = (await count(ownerId)) + stillHeld;
       return { allowed: used < limit, used, limit };
     },
     /** A run was requested of one of `ownerId`'s assistants; its event is at `position`. */
-    accepted(ownerId: string, position: AllPosition) {
-      deps.accepted.note(key(ownerId), position, ['RunRequested']);
+    async accepted(ownerId: string, position: AllPosition) {
+      await deps.sql.query(`INSERT INTO quota_holds (owner_id, commit_position, prepare_position) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+        ownerId,
+        position.commit.toString(),
+        position.prepare.toString(),
+      ]);
     },
     /** Read-your-writes for the owner's usage figures: waits until the count includes what was accepted. */
-    settled: (ownerId: string) => deps.accepted.settle(key(ownerId)),
+    settled,
   };
 }
 

@@ -1,7 +1,5 @@
 import { plans } from '@kesher/contracts';
 import { describe, expect, it } from 'vitest';
-import { createWriteMarks } from '../platform/projections/write-marks.js';
-import { createMessageQuota } from './message-quota.js';
 import type { SubscriptionRow } from '@kesher/projections/billing/billing.queries';
 import { createPlanBook } from './plan-book.js';
 
@@ -13,49 +11,6 @@ describe('plans before billing', () => {
     expect(plans.FREE.limits.max_messages_per_month).toBe(100);
     const counted = await createPlanBook({ PLAN_FREE_MAX_ASSISTANTS: 20, PLAN_FREE_MAX_FILES: 3 })('anyone');
     expect(counted.limits).toEqual({ ...plans.FREE.limits, max_assistants: 20, max_files: 3 });
-  });
-
-  it('allows a message while the month has room, counting in the UTC month of now', async () => {
-    const asked: string[] = [];
-    const quota = (used: number) =>
-      createMessageQuota({
-        planOf: createPlanBook({ PLAN_FREE_MESSAGES_PER_MONTH: 3 }),
-        usage: { quotaUsed: async (_owner, month) => (asked.push(month), used) },
-        clock: () => new Date('2026-01-31T23:30:00-02:00'),
-        accepted: createWriteMarks({ awaitReadModels: async () => true }),
-      });
-    expect(await quota(2).check('o1')).toEqual({ allowed: true, used: 2, limit: 3 });
-    expect(await quota(3).check('o1')).toEqual({ allowed: false, used: 3, limit: 3 });
-    // At the limit the count is read again once the read model has caught up, to be exact.
-    expect(asked).toEqual(['2026-02', '2026-02', '2026-02']);
-  });
-
-  it('counts the messages it accepted before the read model does, and waits for it only near the limit', async () => {
-    let projected = 0;
-    let applied = 0;
-    const waits: number[] = [];
-    const quota = createMessageQuota({
-      planOf: createPlanBook({ PLAN_FREE_MESSAGES_PER_MONTH: 3 }),
-      usage: { quotaUsed: async (owner) => (owner === 'o1' ? projected : 0) },
-      clock: () => new Date('2026-02-10T00:00:00Z'),
-      // The read model applies what was accepted only when somebody waits for it.
-      accepted: createWriteMarks({ awaitReadModels: async (position) => (waits.push(Number(position.commit)), (projected = applied), true) }),
-    });
-    const at = (n: number) => ({ commit: BigInt(n), prepare: BigInt(n) });
-    expect((await quota.check('o1')).allowed).toBe(true);
-    quota.accepted('o1', at(1));
-    applied = 1;
-    expect((await quota.check('o1')).allowed).toBe(true);
-    quota.accepted('o1', at(2));
-    applied = 2;
-    expect((await quota.check('o1')).allowed).toBe(true);
-    expect(waits).toEqual([]);
-    quota.accepted('o1', at(3));
-    applied = 3;
-    // 0 counted + 3 accepted reaches the limit: now it waits for the read model, which says 3.
-    expect(await quota.check('o1')).toEqual({ allowed: false, used: 3, limit: 3 });
-    expect(waits).toEqual([3]);
-    expect(await quota.check('other')).toMatchObject({ allowed: true });
   });
 
   it('remembers an owner\'s subscription row only while the billing read model has not moved', async () => {

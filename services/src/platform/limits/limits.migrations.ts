@@ -21,4 +21,15 @@ export const limitsMigrations: readonly Migration[] = [
   );
   CREATE INDEX IF NOT EXISTS limit_buckets_expiry ON limit_buckets (tat_ms)`,
   },
+  {
+    // The monthly message quota's places held by runs the usage read model has not applied yet
+    // (plans/message-quota.ts): by the position of each run's request in the log.
+    id: '002-quota-holds',
+    sql: `CREATE TABLE IF NOT EXISTS quota_holds (
+    owner_id text NOT NULL,
+    commit_position numeric(20) NOT NULL,
+    prepare_position bigint NOT NULL,
+    PRIMARY KEY (owner_id, commit_position, prepare_position)
+  )`,
+  },
 ];
