@@ -24,7 +24,6 @@ import type { RunOutputReader } from '../chat/run-output/run-output.port.js';
 import { allProjections } from '@kesher/projections/registry';
 import { readModelWaiter, type ReadModelProgress } from '../platform/projections/read-model-progress.js';
 import { createMessageQuota } from '../plans/message-quota.js';
-import { createWriteMarks } from '../platform/projections/write-marks.js';
 import { createPlanBook } from '../plans/plan-book.js';
 import { createPlanAllowances } from '../plans/plan-allowances.js';
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
@@ -100,7 +99,7 @@ export async function composeApi(wiring: ApiWiring) {
     onError: (error) => console.error('analytics', error),
   });
   const allowances = createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf, limitViolations: analytics.limitViolations });
-  const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), clock, accepted: createWriteMarks({ awaitReadModels }) });
+  const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), sql: platform.sql, awaitReadModels, clock });
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   // The outbox prints each mail's links for `make start`; the test suites' many sign-ups stay quiet.
   const mailer = createMailer(config, config.NODE_ENV === 'test' ? () => {} : undefined);
