@@ -60,6 +60,28 @@ async function holderAlive(eventStore: EventStore, streamId: string, alive: (eve
 export const knowledgeFileAlive = (eventStore: EventStore, fileId: string) =>
   holderAlive(eventStore, streamIds.knowledgeFile(fileId), async () => (await aggregateStream(eventStore, knowledgeFileDecider, streamIds.knowledgeFile(fileId))).state.status !== 'deleted');
 
+/** Runs of a create whose slot a concurrent taker reclaimed before its stream began (see createHolding). */
+const RECLAIMED_ATTEMPTS = 4;
+
+/**
+ * Runs a create that holds a plan slot (an assistant, an upload) until it lands. At the limit a taker
+ * reclaims the slot of a holder whose stream has not begun, taking it for a crashed create, and tombstones
+ * that stream; a live create so reclaimed fails on its first append with StreamDeletedError. The slots
+ * were not full after all, so it runs again under a fresh id, and creates at once fill the limit exactly.
+ * `create` picks the id and gives back what it took when it fails; after RECLAIMED_ATTEMPTS the refusal
+ * is `reclaimedTooOften()` (the plan's limit text).
+ */
+export async function createHolding<T>(create: () => Promise<T>, reclaimedTooOften: () => Error): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await create();
+    } catch (error) {
+      if (!(error instanceof StreamDeletedError)) throw error;
+      if (attempt >= RECLAIMED_ATTEMPTS) throw reclaimedTooOften();
+    }
+  }
+}
+
 /** Twenty creates at once conflict up to nineteen times on the owner's stream: more tries than a handle's default. */
 const SLOT_ATTEMPTS = 24;
 /** Holders checked at once when the slots are full (each is one stream read). */

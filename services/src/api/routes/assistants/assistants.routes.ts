@@ -18,9 +18,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createAssistantErasure } from '../../../domain/assistant/assistant-erasure.js';
 import { assertValidProfile, assistantDecider } from '../../../domain/assistant/assistant.decider.js';
-import type { PlanAllowances } from '../../../plans/plan-allowances.js';
+import { createHolding, type PlanAllowances } from '../../../plans/plan-allowances.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
-import { StreamDeletedError, type EventStore } from '../../../platform/event-store/event-store.port.js';
+import type { EventStore } from '../../../platform/event-store/event-store.port.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { commandContext, createCommandRunner } from '../../command-runner.js';
@@ -46,8 +46,6 @@ export interface AssistantRoutesDeps {
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** `asst_` + 24 letters or digits (spec §3), from a cryptographic source. */
 export const newExternalAssistantId = () => `asst_${Array.from({ length: 24 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('')}`;
-/** Tries of a create whose slot a concurrent create reclaimed before its stream began (see the create route). */
-const RECLAIMED_ATTEMPTS = 4;
 
 export const assistantRoutes =
   (deps: AssistantRoutesDeps): FastifyPluginAsync =>
@@ -91,27 +89,24 @@ export const assistantRoutes =
         // A refused profile must not take the plan's last slot, even for a moment.
         assertValidProfile(profile);
         const context = commandContext(request, deps.clock);
-        // A create at the limit takes the slot of one whose stream has not begun for a crashed create and
-        // closes it (plans/plan-allowances.ts). A live create that lost its slot so tries again with a new
-        // id: the slots were not full after all, and creates at once fill the limit exactly.
-        for (let attempt = 1; ; attempt++) {
-          const assistantId = randomUUID();
-          const { limit } = await deps.allowances.reserveAssistant(context, account.id, assistantId);
-          try {
-            await run(request, assistantDecider, streamIds.assistant(assistantId), {
-              type: 'CreateAssistant',
-              data: { assistantId, numericId, externalId, ownerId: account.id, profile },
-            });
-            break;
-          } catch (error) {
-            await deps.allowances.releaseAssistants(context, account.id, [assistantId]).catch((e: unknown) => request.log.warn({ err: e }, 'assistant slot not given back'));
-            if (error instanceof StreamDeletedError) {
-              if (attempt < RECLAIMED_ATTEMPTS) continue;
-              throw new ApiError(403, messages.assistantLimitReached(limit));
+        // A create at the limit may take this one's slot for a crashed create's: it then runs again under a new id (plans/plan-allowances.ts).
+        let limit = 0;
+        await createHolding(
+          async () => {
+            const assistantId = randomUUID();
+            ({ limit } = await deps.allowances.reserveAssistant(context, account.id, assistantId));
+            try {
+              await run(request, assistantDecider, streamIds.assistant(assistantId), {
+                type: 'CreateAssistant',
+                data: { assistantId, numericId, externalId, ownerId: account.id, profile },
+              });
+            } catch (error) {
+              await deps.allowances.releaseAssistants(context, account.id, [assistantId]).catch((e: unknown) => request.log.warn({ err: e }, 'assistant slot not given back'));
+              throw error;
             }
-            throw error;
-          }
-        }
+          },
+          () => new ApiError(403, messages.assistantLimitReached(limit)),
+        );
         // Custom functions are not supported yet; the spec's response reports them as failed.
         const failed = (request.body.functions ?? []).map((f) => f.name);
         return reply.status(201).send({ assistant_id: numericId, openai_assistant_id: externalId, ...(failed.length ? { failed_functions: failed } : {}) });

@@ -3,6 +3,7 @@ import { fileMessages, messages, streamIds, uploadLimits, type KnowledgeFileKind
 import type { FastifyRequest } from 'fastify';
 import { knowledgeFileDecider } from '../../../domain/knowledge-file/knowledge-file.decider.js';
 import { hashInSlices } from '../../../platform/blobs/blob-store.port.js';
+import { createHolding } from '../../../plans/plan-allowances.js';
 import { DomainError } from '../../../platform/commands/decider.js';
 import { StreamDeletedError } from '../../../platform/event-store/event-store.port.js';
 import { withoutInvisibleCharacters } from '../../../knowledge/ingest/upload-filename.js';
@@ -26,9 +27,6 @@ export interface IncomingFile {
  * file, its hold on the owner's storage, the plan's file slot, the upload event — and every step undone
  * when a later one fails.
  */
-/** Tries of an upload whose slot a concurrent upload reclaimed before its stream began (see addFile). */
-const RECLAIMED_ATTEMPTS = 4;
-
 export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssistantAlive: (ownerId: string, assistantId: string) => Promise<boolean> }) {
   const run = createCommandRunner(deps);
 
@@ -75,51 +73,51 @@ export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssi
     // was not reached after all), so uploads at once fill the limit exactly rather than losing places to
     // each other.
     const context = commandContext(request, deps.clock);
-    for (let attempt = 1; ; attempt++) {
-      const fileId = `file-${randomUUID().replaceAll('-', '')}`;
-      const stored = await deps.blobs.put(bytes, { holder: fileId });
-      const undo = async (held: { storage: boolean; slot: boolean }) => {
-        if (held.slot) await deps.allowances.releaseFiles(context, assistantId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'file slot not given back'));
-        if (held.storage) await deps.storage.release(context, ownerId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'storage hold not given back'));
-        await deps.blobs.release(fileId).catch((e: unknown) => request.log.warn({ err: e }, 'upload bytes not released'));
-      };
-      try {
-        await deps.storage.hold(context, { ownerId, fileId, bytes: bytes.byteLength, limit: storageLimit, refusal: storageFull });
-      } catch (error) {
-        await undo({ storage: false, slot: false });
-        if (error instanceof DomainError && error.kind === 'forbidden') await refuseForStorage();
-        throw error;
-      }
-      let limit: number;
-      try {
-        ({ limit } = await deps.allowances.reserveFile(context, ownerId, assistantId, fileId));
-      } catch (error) {
-        await undo({ storage: true, slot: false });
-        throw error;
-      }
-      try {
-        await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
-          type: 'UploadKnowledgeFile',
-          data: { fileId, assistantId, ownerId, filename: withoutInvisibleCharacters(incoming.filename).trim() || 'file', kind: incoming.kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: incoming.sourceUrl },
-        });
-      } catch (error) {
-        await undo({ storage: true, slot: true });
-        // The file's stream was closed before it began: the assistant was deleted meanwhile, or a
-        // concurrent upload found the slots full and reclaimed this one's.
-        if (error instanceof StreamDeletedError) {
-          if (!(await deps.isAssistantAlive(ownerId, assistantId))) throw new ApiError(404, messages.assistantNotFound);
-          if (attempt < RECLAIMED_ATTEMPTS) continue;
-          throw new ApiError(403, messages.fileLimitReached(limit));
+    let limit = 0;
+    const fileId = await createHolding(
+      async () => {
+        const fileId = `file-${randomUUID().replaceAll('-', '')}`;
+        const stored = await deps.blobs.put(bytes, { holder: fileId });
+        const undo = async (held: { storage: boolean; slot: boolean }) => {
+          if (held.slot) await deps.allowances.releaseFiles(context, assistantId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'file slot not given back'));
+          if (held.storage) await deps.storage.release(context, ownerId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'storage hold not given back'));
+          await deps.blobs.release(fileId).catch((e: unknown) => request.log.warn({ err: e }, 'upload bytes not released'));
+        };
+        try {
+          await deps.storage.hold(context, { ownerId, fileId, bytes: bytes.byteLength, limit: storageLimit, refusal: storageFull });
+        } catch (error) {
+          await undo({ storage: false, slot: false });
+          if (error instanceof DomainError && error.kind === 'forbidden') await refuseForStorage();
+          throw error;
         }
-        throw error;
-      }
-      const file = await waitForIngestion(ownerId, fileId);
-      if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
-      // The read model counts the file now: its hold has done its work. (If this fails, the next upload's
-      // hold lets go of it, finding the file counted.)
-      await deps.storage.release(context, ownerId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'storage hold not let go'));
-      return { created: true, file };
-    }
+        try {
+          ({ limit } = await deps.allowances.reserveFile(context, ownerId, assistantId, fileId));
+        } catch (error) {
+          await undo({ storage: true, slot: false });
+          throw error;
+        }
+        try {
+          await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
+            type: 'UploadKnowledgeFile',
+            data: { fileId, assistantId, ownerId, filename: withoutInvisibleCharacters(incoming.filename).trim() || 'file', kind: incoming.kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: incoming.sourceUrl },
+          });
+        } catch (error) {
+          await undo({ storage: true, slot: true });
+          // The file's stream was closed before it began: the assistant was deleted meanwhile (404), or a
+          // concurrent upload found the slots full and reclaimed this one's (createHolding runs it again).
+          if (error instanceof StreamDeletedError && !(await deps.isAssistantAlive(ownerId, assistantId))) throw new ApiError(404, messages.assistantNotFound);
+          throw error;
+        }
+        return fileId;
+      },
+      () => new ApiError(403, messages.fileLimitReached(limit)),
+    );
+    const file = await waitForIngestion(ownerId, fileId);
+    if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
+    // The read model counts the file now: its hold has done its work. (If this fails, the next upload's
+    // hold lets go of it, finding the file counted.)
+    await deps.storage.release(context, ownerId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'storage hold not let go'));
+    return { created: true, file };
   };
 }
 
