@@ -132,7 +132,7 @@ const TOPIC_READY_TIMEOUT_MS = 30_000;
  * time: it does not know the topic yet, has no leader for a partition yet, or the topic exists already.
  * Each only means "ask again".
  */
-const SETTLING = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'TOPIC_ALREADY_EXISTS', 'NOT_CONTROLLER', 'REQUEST_TIMED_OUT']);
+const SETTLING = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION', 'TOPIC_ALREADY_EXISTS', 'NOT_CONTROLLER', 'REQUEST_TIMED_OUT']);
 
 /**
  * Creates topics before they are used: a consumer subscribed to a topic that does not exist yet does not
@@ -143,17 +143,32 @@ const SETTLING = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 
  * kafkajs' own `waitForLeaders` gives up on the first UNKNOWN_TOPIC_OR_PARTITION, which a fresh broker
  * answers right after the creation (and more so when two processes create the same topics at once): the
  * workers process exited at start so. The creation is therefore followed by our own check of the topic's
- * metadata, asked again with a growing back-off until every partition has a leader, within
+ * metadata and of its leaders' offsets, asked again with a growing back-off until every partition's
+ * leader answers, within
  * TOPIC_READY_TIMEOUT_MS; only errors other than SETTLING ones (the broker down) end it early.
  */
 function createTopicRegistry(admin: Admin, numPartitions: number) {
   const ready = new Map<string, Promise<void>>();
   const connect = once(() => admin.connect());
+  let offsetsAsked: Promise<unknown> = Promise.resolve();
 
   const led = async (topic: string) => {
     const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
     const partitions = topics.find((found) => found.name === topic)?.partitions ?? [];
-    return partitions.length > 0 && partitions.every((partition) => partition.partitionErrorCode === 0 && partition.leader >= 0);
+    if (partitions.length === 0 || !partitions.every((partition) => partition.partitionErrorCode === 0 && partition.leader >= 0)) return false;
+    // The metadata may name a leader before that broker serves the partition as one: a produce then
+    // fails with NOT_LEADER_FOR_PARTITION on some partitions, and kafkajs sends the whole request
+    // again, writing the others twice. Asking each leader for its offsets waits until they answer.
+    // One topic at a time: concurrent calls share the admin's metadata cache, and one refreshing it
+    // under another made kafkajs fail with a TypeError (an empty answer), taken as "not yet" too.
+    const asked = (offsetsAsked = offsetsAsked.catch(() => {}).then(() => admin.fetchTopicOffsets(topic)));
+    try {
+      await asked;
+      return true;
+    } catch (error) {
+      if (error instanceof TypeError) return false;
+      throw error;
+    }
   };
 
   const create = async (topic: string) => {
