@@ -3,7 +3,8 @@ import { openSync, closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allProjections } from '@kesher/projections/registry';
 import { repoRoot } from '@kesher/services/testing/processes';
-import pg from 'pg';
+import type pg from 'pg';
+import { connectClient } from './pg-connect.js';
 
 /**
  * Columns (or whole tables) a rebuild from the log legitimately writes differently from the live read
@@ -17,8 +18,7 @@ export const REBUILD_EXCLUSIONS: { table: string; columns?: string[]; reason: st
  * Call it once nothing appends any more.
  */
 export async function projectorCaughtUp(databaseUrl: string, timeoutMs: number) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = await connectClient(databaseUrl);
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -62,8 +62,7 @@ export interface TableComparison {
  */
 export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir: string) {
   const copyDb = `${liveDb}_rebuilt`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const admin = await connectClient(adminUrl);
   try {
     await admin.query(`DROP DATABASE IF EXISTS ${copyDb}`);
     await admin.query(`CREATE DATABASE ${copyDb} TEMPLATE ${liveDb}`);
@@ -86,9 +85,8 @@ export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir
   const replayMs = performance.now() - started;
   if (code !== 0) throw new Error(`replay exited ${code}:\n${readFileSync(log, 'utf8').slice(-3000)}`);
 
-  const live = new pg.Client({ connectionString: urlOf(liveDb) });
-  const rebuilt = new pg.Client({ connectionString: urlOf(copyDb) });
-  await Promise.all([live.connect(), rebuilt.connect()]);
+  const live = await connectClient(urlOf(liveDb));
+  const rebuilt = await connectClient(urlOf(copyDb));
   const tables: TableComparison[] = [];
   const excludedTables: { table: string; reason: string }[] = [];
   let notReadModels: string[] = [];
@@ -143,8 +141,7 @@ export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir
     /** Tables of the database that are no read model (the log, the bus, checkpoints, blobs, limits…): not rebuilt, not compared. */
     notReadModels,
     drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
+      const client = await connectClient(adminUrl);
       await client.query(`DROP DATABASE IF EXISTS ${copyDb} WITH (FORCE)`);
       await client.end();
     },

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { connectClient } from './pg-connect.js';
 
 export interface RunLedger {
   requested: number;
@@ -16,8 +16,7 @@ export interface RunLedger {
  * `MessagePosted`, whatever process died meanwhile.
  */
 export async function readRunLedger(databaseUrl: string): Promise<RunLedger> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = await connectClient(databaseUrl);
   try {
     const { rows } = await client.query<{ run_id: string; outcomes: string[]; answers: number }>(`
       WITH requested AS (SELECT DISTINCT data->>'runId' AS run_id FROM events WHERE event_type = 'RunRequested'),

@@ -54,7 +54,7 @@ export function createTopology(logDir: string, baseEnv: Record<string, string>) 
   }
 
   /** Resolves once the process says it is up; throws with its log if it exits first. */
-  async function ready(entry: Running, timeoutMs = 120_000) {
+  async function ready(entry: Running, timeoutMs = 300_000) {
     const line = READY[entry.role as keyof typeof READY];
     const healthy = () =>
       fetch(`http://127.0.0.1:${entry.port}/api/v1/health`).then(
