@@ -5,7 +5,8 @@ import { knowledgeFileDecider } from '../domain/knowledge-file/knowledge-file.de
 import { aggregateStream, type Fold } from '../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
 import { DomainError, type Decider } from '../platform/commands/decider.js';
-import { StreamDeletedError, WrongExpectedVersionError, type EventStore } from '../platform/event-store/event-store.port.js';
+import { StreamDeletedError, type EventStore } from '../platform/event-store/event-store.port.js';
+import { closeIfUnstarted } from '../platform/commands/unstarted-stream.js';
 import type { PlanOf } from './plan-book.js';
 import type { LimitViolations } from '../analytics/limit-violations.js';
 
@@ -42,18 +43,8 @@ export interface PlanAllowances {
  * Whether a slot's holder is alive; a holder that never came to be is abandoned here (see above): its
  * stream is tombstoned, so a create still in flight for it fails instead of completing over the limit.
  */
-async function holderAlive(eventStore: EventStore, streamId: string, alive: (events: number) => Promise<boolean>): Promise<boolean> {
-  try {
-    const events = (await eventStore.readStream(streamId, { maxCount: 1 })).length;
-    if (events > 0) return await alive(events);
-    await eventStore.deleteStream(streamId, { expectedRevision: 'no_stream' });
-    return false;
-  } catch (error) {
-    if (error instanceof StreamDeletedError) return false;
-    // Created between our read and the tombstone: it lives.
-    if (error instanceof WrongExpectedVersionError) return true;
-    throw error;
-  }
+async function holderAlive(eventStore: EventStore, streamId: string, alive: () => Promise<boolean>): Promise<boolean> {
+  return (await closeIfUnstarted(eventStore, streamId)) === 'started' && (await alive());
 }
 
 /** Whether the knowledge file holding a slot (or storage, storage-holds.ts) is alive: recorded and not deleted, or still to be recorded. */

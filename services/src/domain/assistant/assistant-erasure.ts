@@ -1,7 +1,8 @@
 import { comparePositions, streamIds, type AllPosition } from '@kesher/contracts';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
 import { DomainError } from '../../platform/commands/decider.js';
-import { StreamDeletedError, WrongExpectedVersionError, type EventStore } from '../../platform/event-store/event-store.port.js';
+import { StreamDeletedError, type EventStore } from '../../platform/event-store/event-store.port.js';
+import { closeIfUnstarted } from '../../platform/commands/unstarted-stream.js';
 import type { AwaitReadModels } from '../../platform/projections/read-model-progress.js';
 import { knowledgeFileDecider } from '../knowledge-file/knowledge-file.decider.js';
 import { threadDecider } from '../thread/thread.decider.js';
@@ -65,20 +66,8 @@ export function createAssistantErasure(deps: AssistantErasureDeps) {
 
     await eachLimited(files, async (fileId) => {
       const stream = streamIds.knowledgeFile(fileId);
-      const started = (await deps.eventStore.readStream(stream, { maxCount: 1 }).catch((error: unknown) => {
-        if (error instanceof StreamDeletedError) return null;
-        throw error;
-      }))?.length;
-      if (started === 0) {
-        try {
-          await deps.eventStore.deleteStream(stream, { expectedRevision: 'no_stream' });
-          return;
-        } catch (error) {
-          // The upload landed between our read and the tombstone: delete it as any other file.
-          if (!(error instanceof WrongExpectedVersionError)) throw error;
-        }
-      }
-      if (started === undefined) return;
+      // An upload not begun is closed (it fails); one begun, even a moment ago, is deleted as any file.
+      if ((await closeIfUnstarted(deps.eventStore, stream)) === 'closed') return;
       await deleting(() => deps.handle(knowledgeFileDecider, stream, { type: 'DeleteKnowledgeFile', data: { fileId, ownerId } }, context));
     });
     await eachLimited(threads, (threadId) =>
