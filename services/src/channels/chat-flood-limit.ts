@@ -1,30 +1,21 @@
+import type { LimitBuckets } from '../platform/limits/limit-buckets.js';
+import { hashedLimitKey } from '../platform/limits/limit-key.js';
+
 /**
  * A flood guard per customer chat: a token bucket per (integration, chat). A chat that floods gets its
  * messages recorded but answered only at the allowed pace; every other chat keeps its own bucket, so one
- * noisy customer never silences the rest. In memory per worker process: an approximate guard against
- * floods, not an accounting (the plan's monthly message limit is that).
+ * noisy customer never silences the rest. The buckets are the shared ones in Postgres (platform/limits):
+ * a chat's messages are separate streams that any worker process may take, so a bucket per process let
+ * each worker answer the flood at the full pace. Chats are stored only as hashes.
  */
-export function createChatFloodLimit(options: { perMinute: number; burst?: number; now?: () => number; maxChats?: number }) {
-  const now = options.now ?? Date.now;
+export function createChatFloodLimit(options: { perMinute: number; burst?: number; buckets: LimitBuckets }) {
   const capacity = options.burst ?? Math.max(1, Math.ceil(options.perMinute / 4));
-  const refillPerMs = options.perMinute / 60_000;
-  const maxChats = options.maxChats ?? 100_000;
-  const buckets = new Map<string, { tokens: number; at: number }>();
-
+  // A bucket of `capacity` refilled at `perMinute`: the window is how long a full refill takes.
+  const windowMs = (capacity * 60_000) / options.perMinute;
   return {
     /** True when this chat may be answered now (and takes its token). */
-    take(chatKey: string): boolean {
-      const t = now();
-      const bucket = buckets.get(chatKey) ?? { tokens: capacity, at: t };
-      bucket.tokens = Math.min(capacity, bucket.tokens + (t - bucket.at) * refillPerMs);
-      bucket.at = t;
-      buckets.delete(chatKey);
-      buckets.set(chatKey, bucket);
-      // The least recently seen chats are forgotten first (a Map iterates in insertion order).
-      if (buckets.size > maxChats) buckets.delete(buckets.keys().next().value!);
-      if (bucket.tokens < 1) return false;
-      bucket.tokens -= 1;
-      return true;
+    async take(chatKey: string): Promise<boolean> {
+      return (await options.buckets.take([{ key: hashedLimitKey('channel-chat', chatKey), capacity, windowMs }])) === 0;
     },
   };
 }
