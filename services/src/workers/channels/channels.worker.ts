@@ -171,6 +171,9 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     remember(threadId, { assistantId: received.assistantId, kind: received.kind, integrationId: received.integrationId });
     const contactName = received.senderName ?? (isNew ? await profileName(integration, received.chatId) : null);
     const now = clock();
+    // The flood guard is shared by every worker (Postgres), so its token is taken before the write; a
+    // message that is then not answered anyway (taken over, already answered) has spent one.
+    const notFlooding = await deps.floodLimit.take(`${received.integrationId}|${received.chatId}`);
     // Start the conversation (first message), post the message, ask for the answer: one read, one write.
     await deps.handle(
       threadDecider,
@@ -198,7 +201,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
         // answer is still being made, the conflict is tolerated and followUp answers this one next.
         (state): ThreadCommand | undefined => {
           if (state.status !== 'open' || state.takenOver || state.runs[runId]) return undefined;
-          if (!deps.floodLimit.take(`${received.integrationId}|${received.chatId}`)) return void log(where, 'channel message not answered: the chat is flooding');
+          if (!notFlooding) return void log(where, 'channel message not answered: the chat is flooding');
           return {
             type: 'RequestRun',
             data: { requester, runId, assistantId: received.assistantId, deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(), now: now.toISOString() },
@@ -218,7 +221,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     const waiting = events.slice(lastRequest + 1).findLast((e) => e.type === 'MessagePosted' && e.data.role === 'user');
     if (!waiting || waiting.type !== 'MessagePosted' || Object.values(state.runs).some((run) => run.phase === 'queued' || run.phase === 'in_progress')) return;
     const contact = state.thread.contact;
-    if (contact && !deps.floodLimit.take(`${contact.integrationId}|${contact.chatId}`)) return;
+    if (contact && !(await deps.floodLimit.take(`${contact.integrationId}|${contact.chatId}`))) return;
     await requestRun(trigger, threadId, `run_${keyed(`run|${waiting.data.messageId}`).slice(0, 32)}`, state.thread.assistantId, { visitorSessionHash: state.thread.visitorSessionHash, shareTokenHash: null });
   }
 
