@@ -13,6 +13,7 @@ import { createChannelSecrets } from '../channels/channel-secrets.js';
 import { createChatFloodLimit } from '../channels/chat-flood-limit.js';
 import { createInboundRecorder } from '../channels/inbound-recorder.js';
 import { cachedIntegrations } from '../channels/integration-cache.js';
+import { createLimitBuckets } from '../platform/limits/limit-buckets.js';
 import { featureAllowed } from '../plans/feature-gates.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
@@ -38,12 +39,14 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
   integrations: IntegrationRoutesDeps;
   webhooks: ChannelWebhookDeps;
   inbox: InboxRoutesDeps;
+  /** Follows the connections other API processes end (the webhook cache); resolves to a stop function. */
+  listen(): Promise<() => Promise<void>>;
 } {
   const { platform, clock } = wiring;
   const config = platform.config;
   const parts = channelParts(platform);
   const queries = channelQueries(platform.sql);
-  const webhookIntegrations = cachedIntegrations(queries);
+  const webhookIntegrations = cachedIntegrations(queries, { shared: platform.sql, onError: (error) => console.error('channels: telling other processes a connection ended failed', error) });
   const connections = createChannelConnections({
     handle: platform.handle,
     eventStore: platform.eventStore,
@@ -54,7 +57,7 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
     awaitReadModels: wiring.awaitReadModels,
     publicUrl: wiring.publicUrl,
     metaAppSecret: config.META_APP_SECRET,
-    onEnded: (integrationId) => webhookIntegrations.forget(integrationId),
+    onEnded: (integrationId) => void webhookIntegrations.ended(integrationId),
     log: (message) => console.warn(message),
   });
   return {
@@ -69,6 +72,7 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
       log: (entry, message) => console.warn(message, JSON.stringify(entry)),
     },
     inbox: { handle: platform.handle, readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock },
+    listen: () => webhookIntegrations.listen(),
   };
 }
 
@@ -91,7 +95,8 @@ export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { 
       const row = await assistants.findById(assistantId);
       return row && { chatLimit: row.chat_limit };
     },
-    floodLimit: createChatFloodLimit({ perMinute: config.CHANNEL_CHAT_PER_MINUTE }),
+    // Shared by every worker process (Postgres): a chat's messages may reach any of them.
+    floodLimit: createChatFloodLimit({ perMinute: config.CHANNEL_CHAT_PER_MINUTE, buckets: createLimitBuckets({ sql: platform.sql }) }),
     // Like the web chat's check (plans/message-quota.ts) without its in-process marks: a limit can be
     // passed by the messages in flight at the moment it is reached, never by more.
     monthlyQuota: async (ownerId) => {
