@@ -147,6 +147,8 @@ export async function composeApi(wiring: ApiWiring) {
   const googleDrive = composeDriveApi({ config, sql: platform.sql, planOf, files, publicUrl, clock });
   const crawler = composeCrawlerApi({ platform, blobs: wiring.blobs, knowledge: wiring.knowledge, readModels: wiring.readModels, awaitReadModels, allowances, planOf, authenticator, clock });
   const channels = composeChannelsApi({ platform, planOf, awaitReadModels, publicUrl, clock });
+  // Before serving: a connection another process ends from now on is dropped from this one's webhook cache.
+  const stopIntegrationListen = await channels.listen();
   const automation = composeAutomationApi({ platform, awaitReadModels, clock });
 
   const app = await buildApp({
@@ -218,6 +220,7 @@ export async function composeApi(wiring: ApiWiring) {
     automation: automation.deps,
   });
   app.addHook('onClose', async () => crawler.close());
+  app.addHook('onClose', async () => stopIntegrationListen());
   app.addHook('onClose', async () => automation.close());
   app.addHook('onClose', async () => {
     await ownership.settle();
