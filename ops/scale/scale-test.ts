@@ -117,8 +117,9 @@ const topology = createTopology(workDir, {
   HOME: process.env.HOME ?? '',
   NODE_ENV: 'production',
   DATABASE_URL: db.url,
-  // Up to eight processes at once (two replaced): 8 connections each stay well under a 100-connection server.
-  DATABASE_POOL_SIZE: '8',
+  // Up to eight processes at once (two replaced): 5 connections each (and a LISTEN connection or two)
+  // leave most of a 100-connection server to whatever else shares it (other suites on a CI machine).
+  DATABASE_POOL_SIZE: '5',
   KAFKA_BROKERS: kafkaBrokers().join(','),
   // This database's own consumer groups: topics are shared by every database on the broker.
   CONSUMER_GROUP_SUFFIX: db.name,
