@@ -31,7 +31,8 @@ describe.skipIf(!gate.available)(`chat on two API replicas${gate.available ? '' 
   let a: FastifyInstance;
   let b: FastifyInstance;
   beforeAll(async () => {
-    h = await createApiHarness({ topology: 'split', env: { PROJECTOR_BATCH_DELAY_MS: '1000' } });
+    // Four processes' pools on one shared server: small ones, so the test does not take every connection.
+    h = await createApiHarness({ topology: 'split', env: { PROJECTOR_BATCH_DELAY_MS: '1000', DATABASE_POOL_SIZE: '6' } });
     a = h.app;
     b = await h.replica();
   });
