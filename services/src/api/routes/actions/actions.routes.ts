@@ -8,7 +8,6 @@ import {
   AutomationIdParamSchema,
   automationMessages as M,
   messages,
-  type ActionFields,
 } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import type { FastifyPluginAsync } from 'fastify';
@@ -16,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { callAction, coerceInputs } from '../../../automation/action-call.js';
 import { actionFields, secretContext, toActionDto } from '../../../automation/automation-mapper.js';
 import { ApiError } from '../../api-error.js';
-import { automationCommands, newAutomationId, type AutomationRoutesDeps } from '../workflows/automation-routes.deps.js';
+import { automationCommands, newAutomationId, savedItem, type AutomationRoutesDeps, type SavedResult } from '../workflows/automation-routes.deps.js';
 
 /**
  * Spec part 2 §7 actions: GET, POST, PUT /{id}, DELETE /{id}, POST /{id}/test. Templates are checked when
@@ -30,14 +29,12 @@ export const actionRoutes =
     const automation = automationCommands(deps);
     const assistants = assistantQueries(deps.readDb);
 
-    /** The saved action as the read model has it; when it lags past the wait, as just saved (the write succeeded). */
-    async function saved(ownerId: string, id: string, fields?: ActionFields) {
-      const action = await automation.queries.action(ownerId, id);
-      if (action) return toActionDto(action, deps.secrets);
-      if (!fields) throw new ApiError(404, M.actionNotFound);
-      const now = deps.clock().toISOString();
-      return toActionDto({ id, ownerId, fields, createdAt: now, updatedAt: now }, deps.secrets);
-    }
+    /** The saved action: as the read model has it, or as the command decided it when the read model is behind (savedItem). */
+    const saved = async (ownerId: string, id: string, result: SavedResult) =>
+      toActionDto(
+        await savedItem({ ownerId, id, result, decided: (state) => state.actions.get(id), read: () => automation.queries.action(ownerId, id), now: deps.clock, notFound: M.actionNotFound }),
+        deps.secrets,
+      );
 
     app.get('/actions', { schema: { summary: "The signed-in owner's actions, oldest first (secret header values masked)", response: { 200: ActionListSchema } } }, async (request) =>
       (await automation.queries.actions(automation.owner(request))).map((action) => toActionDto(action, deps.secrets)),
@@ -45,9 +42,8 @@ export const actionRoutes =
 
     app.post('/actions', { schema: { summary: 'Create an action (API or knowledge base)', body: ActionBodySchema, response: { 200: ActionSchema } } }, async (request) => {
       const actionId = newAutomationId('act');
-      let fields: ActionFields | undefined;
-      const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveAction', data: { ownerId: owner, actionId, action: (fields = actionFields(request.body, undefined, deps.secrets, owner)), create: true } }));
-      return saved(ownerId, actionId, fields);
+      const result = await automation.run(request, (owner) => ({ type: 'SaveAction', data: { ownerId: owner, actionId, action: actionFields(request.body, undefined, deps.secrets, owner), create: true } }));
+      return saved(result.ownerId, actionId, result);
     });
 
     app.put(
@@ -56,11 +52,10 @@ export const actionRoutes =
       async (request) => {
         const actionId = request.params.id;
         const ownerId = automation.owner(request);
-        const previous = await automation.queries.action(ownerId, actionId);
+        const previous = (await automation.decided(ownerId)).actions.get(actionId);
         if (!previous) throw new ApiError(404, M.actionNotFound);
-        let fields: ActionFields | undefined;
-        await automation.run(request, (owner) => ({ type: 'SaveAction', data: { ownerId: owner, actionId, action: (fields = actionFields(request.body, previous.fields, deps.secrets, owner)), create: false } }));
-        return saved(ownerId, actionId, fields);
+        const result = await automation.run(request, (owner) => ({ type: 'SaveAction', data: { ownerId: owner, actionId, action: actionFields(request.body, previous, deps.secrets, owner), create: false } }));
+        return saved(ownerId, actionId, result);
       },
     );
 

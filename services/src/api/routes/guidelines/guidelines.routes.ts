@@ -12,7 +12,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { guidelineFields, toGuidelineDto } from '../../../automation/automation-mapper.js';
 import { ApiError } from '../../api-error.js';
-import { automationCommands, newAutomationId, type AutomationRoutesDeps } from '../workflows/automation-routes.deps.js';
+import { automationCommands, newAutomationId, savedItem, type AutomationRoutesDeps, type SavedResult } from '../workflows/automation-routes.deps.js';
 
 /** Spec part 2 §7 guidelines: GET, POST, PUT /{id} (whole guideline, or only `active` when toggling), DELETE /{id}. */
 export const guidelineRoutes =
@@ -21,14 +21,11 @@ export const guidelineRoutes =
     const app = plain.withTypeProvider<ZodTypeProvider>();
     const automation = automationCommands(deps);
 
-    /** The saved guideline as the read model has it; when it lags past the wait, as just saved (the write succeeded). */
-    async function saved(ownerId: string, id: string, fields?: GuidelineFields) {
-      const guideline = await automation.queries.guideline(ownerId, id);
-      if (guideline) return toGuidelineDto(guideline);
-      if (!fields) throw new ApiError(404, M.guidelineNotFound);
-      const now = deps.clock().toISOString();
-      return toGuidelineDto({ id, ownerId, fields, createdAt: now, updatedAt: now });
-    }
+    /** The saved guideline: as the read model has it, or as the command decided it when the read model is behind (savedItem). */
+    const saved = async (ownerId: string, id: string, result: SavedResult) =>
+      toGuidelineDto(
+        await savedItem({ ownerId, id, result, decided: (state) => state.guidelines.get(id), read: () => automation.queries.guideline(ownerId, id), now: deps.clock, notFound: M.guidelineNotFound }),
+      );
 
     app.get('/guidelines', { schema: { summary: "The signed-in owner's guidelines, oldest first", response: { 200: GuidelineListSchema } } }, async (request) =>
       (await automation.queries.guidelines(automation.owner(request))).map(toGuidelineDto),
@@ -40,8 +37,8 @@ export const guidelineRoutes =
       async (request) => {
         const guidelineId = newAutomationId('gl');
         const guideline = guidelineFields(request.body);
-        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveGuideline', data: { ownerId: owner, guidelineId, guideline, create: true } }));
-        return saved(ownerId, guidelineId, guideline);
+        const result = await automation.run(request, (owner) => ({ type: 'SaveGuideline', data: { ownerId: owner, guidelineId, guideline, create: true } }));
+        return saved(result.ownerId, guidelineId, result);
       },
     );
 
@@ -55,12 +52,12 @@ export const guidelineRoutes =
         let fields: GuidelineFields;
         if ('title' in body) fields = guidelineFields(body);
         else {
-          const current = await automation.queries.guideline(ownerId, guidelineId);
+          const current = (await automation.decided(ownerId)).guidelines.get(guidelineId);
           if (!current) throw new ApiError(404, M.guidelineNotFound);
-          fields = { ...current.fields, active: body.active };
+          fields = { ...current, active: body.active };
         }
-        await automation.run(request, (owner) => ({ type: 'SaveGuideline', data: { ownerId: owner, guidelineId, guideline: fields, create: false } }));
-        return saved(ownerId, guidelineId, fields);
+        const result = await automation.run(request, (owner) => ({ type: 'SaveGuideline', data: { ownerId: owner, guidelineId, guideline: fields, create: false } }));
+        return saved(ownerId, guidelineId, result);
       },
     );
 

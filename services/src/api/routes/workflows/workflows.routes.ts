@@ -8,16 +8,14 @@ import {
   WorkflowMatchResponseSchema,
   WorkflowOverlapsResponseSchema,
   WorkflowSchema,
-  type WorkflowFields,
 } from '@kesher/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { toWorkflowDto, workflowFields } from '../../../automation/automation-mapper.js';
 import { createWorkflowIndexCache } from '../../../automation/workflow-index-cache.js';
 import type { WorkflowCandidate } from '../../../automation/workflow-matcher.js';
-import { ApiError } from '../../api-error.js';
 import { automationHistoryRoutes } from './automation-history.routes.js';
-import { automationCommands, newAutomationId, type AutomationRoutesDeps } from './automation-routes.deps.js';
+import { automationCommands, newAutomationId, savedItem, type AutomationRoutesDeps, type SavedResult } from './automation-routes.deps.js';
 
 const candidateDto = (c: WorkflowCandidate) => ({ workflow_id: c.workflowId, title: c.title, score: c.score, matched_phrases: c.matchedPhrases, matched_on: c.matchedOn });
 
@@ -32,14 +30,11 @@ export const workflowRoutes =
     // What fired in a conversation, the configuration at an instant, per-workflow counts.
     await plain.register(automationHistoryRoutes(deps));
 
-    /** The saved workflow as the read model has it; when it lags past the wait, as just saved (the write succeeded). */
-    async function saved(ownerId: string, id: string, fields?: WorkflowFields) {
-      const workflow = await automation.queries.workflow(ownerId, id);
-      if (workflow) return toWorkflowDto(workflow);
-      if (!fields) throw new ApiError(404, M.workflowNotFound);
-      const now = deps.clock().toISOString();
-      return toWorkflowDto({ id, ownerId, fields, createdAt: now, updatedAt: now });
-    }
+    /** The saved workflow: as the read model has it, or as the command decided it when the read model is behind (savedItem). */
+    const saved = async (ownerId: string, id: string, result: SavedResult) =>
+      toWorkflowDto(
+        await savedItem({ ownerId, id, result, decided: (state) => state.workflows.get(id), read: () => automation.queries.workflow(ownerId, id), now: deps.clock, notFound: M.workflowNotFound }),
+      );
 
     app.get('/workflows', { schema: { summary: "The signed-in owner's workflows, oldest first", response: { 200: WorkflowListSchema } } }, async (request) =>
       (await automation.queries.workflows(automation.owner(request))).map(toWorkflowDto),
@@ -51,8 +46,8 @@ export const workflowRoutes =
       async (request) => {
         const workflowId = newAutomationId('wf');
         const workflow = workflowFields(request.body);
-        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveWorkflow', data: { ownerId: owner, workflowId, workflow, create: true } }));
-        return saved(ownerId, workflowId, workflow);
+        const result = await automation.run(request, (owner) => ({ type: 'SaveWorkflow', data: { ownerId: owner, workflowId, workflow, create: true } }));
+        return saved(result.ownerId, workflowId, result);
       },
     );
 
@@ -62,8 +57,8 @@ export const workflowRoutes =
       async (request) => {
         const workflowId = request.params.id;
         const workflow = workflowFields(request.body);
-        const { ownerId } = await automation.run(request, (owner) => ({ type: 'SaveWorkflow', data: { ownerId: owner, workflowId, workflow, create: false } }));
-        return saved(ownerId, workflowId, workflow);
+        const result = await automation.run(request, (owner) => ({ type: 'SaveWorkflow', data: { ownerId: owner, workflowId, workflow, create: false } }));
+        return saved(result.ownerId, workflowId, result);
       },
     );
 
