@@ -2,18 +2,13 @@ import { comparePositions, type AllPosition } from '@kesher/contracts';
 import type { AwaitReadModels } from './read-model-progress.js';
 
 /**
- * Read-your-writes moved from the write to the next read. Posting a message and requesting a run are
- * answered as soon as their events are in the log: the answer is built from the command itself, so it
- * need not wait for the read models. What the writer reads next about that thread (its messages, the
- * run it polls or streams) waits instead until the read models have applied the thread's last write —
- * by then they usually have, so the wait costs nothing, and the two POSTs of every chat turn no longer
- * each wait for the projector.
+ * Writes noted per key until the read models show them: a reader that knows what was written in this
+ * process a moment ago waits for exactly those writes, and only when it must. The plan's monthly message
+ * quota keeps them per owner (plans/message-quota.ts): far from the limit the read model's count plus the
+ * runs accepted since is enough.
  *
- * The same marks keep the plan's monthly message count honest without a wait on every message: see
- * plans/message-quota.ts.
- *
- * The marks live in this API process (a bounded map, oldest dropped first): a deployment with several
- * API processes keeps a conversation on one of them, as it does for its SSE stream.
+ * The marks live in this API process (a bounded map, oldest dropped first), so another API process does
+ * not know them. The chat no longer uses them (issue 23): its reads answer from the thread's stream.
  */
 export interface WriteMarks {
   /** Notes that `key`'s newest write is at `position` and wrote events of `eventTypes`. */
