@@ -28,4 +28,13 @@ describe.skipIf(!gate.available)('chat flood limit shared by two worker processe
     expect(await b.take('bot|flooder')).toBe(true);
     expect(await a.take('bot|flooder')).toBe(false);
   });
+
+  it('gives back a token taken for a message that was then not answered, on either worker', async () => {
+    const now = 0;
+    const a = createChatFloodLimit({ perMinute: 12, burst: 2, buckets: createLimitBuckets({ sql: replicas.a, now: () => now }) });
+    const b = createChatFloodLimit({ perMinute: 12, burst: 2, buckets: createLimitBuckets({ sql: replicas.b, now: () => now }) });
+    expect([await a.take('bot|quiet'), await b.take('bot|quiet')]).toEqual([true, true]);
+    await a.giveBack('bot|quiet');
+    expect([await b.take('bot|quiet'), await a.take('bot|quiet')]).toEqual([true, false]);
+  });
 });

@@ -12,10 +12,15 @@ export function createChatFloodLimit(options: { perMinute: number; burst?: numbe
   const capacity = options.burst ?? Math.max(1, Math.ceil(options.perMinute / 4));
   // A bucket of `capacity` refilled at `perMinute`: the window is how long a full refill takes.
   const windowMs = (capacity * 60_000) / options.perMinute;
+  const draw = (chatKey: string) => ({ key: hashedLimitKey('channel-chat', chatKey), capacity, windowMs });
   return {
     /** True when this chat may be answered now (and takes its token). */
     async take(chatKey: string): Promise<boolean> {
-      return (await options.buckets.take([{ key: hashedLimitKey('channel-chat', chatKey), capacity, windowMs }])) === 0;
+      return (await options.buckets.take([draw(chatKey)])) === 0;
+    },
+    /** Gives back a token taken for a message that is then not answered after all (taken over, answered already). */
+    async giveBack(chatKey: string): Promise<void> {
+      await options.buckets.refund([draw(chatKey)]);
     },
   };
 }

@@ -60,6 +60,10 @@ export function createLimitBuckets(deps: { sql: Sql; now?: () => number; onError
         throw error;
       }
     },
+    /** Gives back the token a take drew from each bucket (a token taken ahead for work that was then not done). */
+    async refund(draws: readonly BucketDraw[]): Promise<void> {
+      for (const draw of draws) await deps.sql.query(`UPDATE limit_buckets SET tat_ms = tat_ms - $2::float8 WHERE key = $1`, [draw.key, draw.windowMs / draw.capacity]);
+    },
     settle: () => purge.settle(),
   };
 }
