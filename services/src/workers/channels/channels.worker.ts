@@ -171,9 +171,11 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     remember(threadId, { assistantId: received.assistantId, kind: received.kind, integrationId: received.integrationId });
     const contactName = received.senderName ?? (isNew ? await profileName(integration, received.chatId) : null);
     const now = clock();
-    // The flood guard is shared by every worker (Postgres), so its token is taken before the write; a
-    // message that is then not answered anyway (taken over, already answered) has spent one.
-    const notFlooding = await deps.floodLimit.take(`${received.integrationId}|${received.chatId}`);
+    // The flood guard is shared by every worker (Postgres), so its token is taken before the write (the
+    // sequence's steps do not wait); a message that is then not answered after all gives it back.
+    const chatKey = `${received.integrationId}|${received.chatId}`;
+    const notFlooding = await deps.floodLimit.take(chatKey);
+    let answering = false;
     // Start the conversation (first message), post the message, ask for the answer: one read, one write.
     await deps.handle(
       threadDecider,
@@ -200,8 +202,10 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
         // Not while the owner has the conversation, nor for a chat that is flooding; while the previous
         // answer is still being made, the conflict is tolerated and followUp answers this one next.
         (state): ThreadCommand | undefined => {
+          answering = false;
           if (state.status !== 'open' || state.takenOver || state.runs[runId]) return undefined;
           if (!notFlooding) return void log(where, 'channel message not answered: the chat is flooding');
+          answering = true;
           return {
             type: 'RequestRun',
             data: { requester, runId, assistantId: received.assistantId, deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(), now: now.toISOString() },
@@ -211,6 +215,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
       context(trigger),
       { tolerate: (error, command) => command?.type === 'RequestRun' && runConflict(error) },
     );
+    if (notFlooding && !answering) await deps.floodLimit.giveBack(chatKey);
   }
 
   /** A customer who wrote again while the previous answer was being made is answered now, once. */
