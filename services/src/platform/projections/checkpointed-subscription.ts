@@ -2,6 +2,7 @@ import { comparePositions, START_POSITION, type AllPosition, type RecordedEvent 
 import type { AllBatch, AllFilter, EventStore, Subscription } from '../event-store/event-store.port.js';
 import { SCHEMA_LOCK_KEY, type Sql, type SqlExecutor, type SqlTransaction } from '../sql/sql.port.js';
 import { advanceCheckpoint, readCheckpoint, resetCheckpoint } from './checkpoints.js';
+import { isConnectionLost } from './connection-lost.js';
 import type { ReportingProgressBoard } from './progress.js';
 
 /**
@@ -45,6 +46,11 @@ export interface CheckpointedSubscriptionDeps {
   progress: ReportingProgressBoard;
   /** After a failing batch or read: resume from the stored checkpoint this much later. */
   retryDelayMs?: number;
+  /**
+   * At start, a lost database session (ended by the server, a failover) is tried again every
+   * `retryDelayMs` for this long (default 60 s) before start fails; other errors fail it at once.
+   */
+  startRetryMs?: number;
   onBatch?(batch: AllBatch): void;
   onError?(error: unknown): void;
 }
@@ -180,7 +186,19 @@ export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDep
     /** Resumes from the checkpoint; `{ fresh: true }` starts over from the first event (a replay). */
     async start(options: { fresh?: boolean } = {}) {
       stopping = false;
-      await begin(options.fresh ?? false);
+      // A session ended while the checkpoint loads (a restarted or failed-over database) is not a reason
+      // for the process to exit: load again on a new session, as restart() does once running. A wrong
+      // schema or a refused migration still fails the start.
+      const giveUpAt = Date.now() + (deps.startRetryMs ?? 60_000);
+      for (;;) {
+        try {
+          return await begin(options.fresh ?? false);
+        } catch (error) {
+          if (stopping || !isConnectionLost(error) || Date.now() >= giveUpAt) throw error;
+          deps.onError?.(error);
+          await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+        }
+      }
     },
     /** Stops reading and writes the checkpoint of what was handled. */
     async stop() {
