@@ -82,7 +82,7 @@ describe.skipIf(!postgres.available)(`automation saves while the read model is b
       },
       { what: 'the guideline toggled off in the read model' },
     );
-    expect(guidelines[0]).toMatchObject({ title: 'New sign-off', active: false });
+    expect(guidelines?.[0]).toMatchObject({ title: 'New sign-off', active: false });
     const current = await call(a.authorization, 'PUT', `/workflows/${wf.id}`, { title: 'Newest title', trigger_condition: 'asks', training_phrases: ['where is it'], instructions: 'Answer.' });
     expect(current.headers[CONSISTENCY_HEADER]).toBeUndefined();
     expect(WorkflowSchema.parse(current.json()).title).toBe('Newest title');
