@@ -57,10 +57,17 @@ for (const bus of ['in-process', 'kafka'] as const) {
       await expect.poll(() => counted('skipped'), within).toBeGreaterThanOrEqual(events.length - 1);
       const handled = await counted('handled');
       const skipped = await counted('skipped');
-      console.log(`crawl of ${events.filter((event) => event.type === 'PageFetched').length} pages on the ${bus} bus: ${events.length} events on ${topic}; the crawler was handed ${handled}, skipped ${skipped} unread (before: handed and parsed all ${events.length})`);
-      // Exactly one on the in-process bus; a Kafka rebalance may hand the request again (at least once).
+      const shared = bus === 'kafka' ? ", with earlier test runs' crawls on the shared broker's topic" : '';
+      console.log(
+        `crawl of ${events.filter((event) => event.type === 'PageFetched').length} pages on the ${bus} bus: ${events.length} events on ${topic}; the crawler was handed ${handled}, skipped ${skipped} unread${shared} (before: every one handed and parsed)`,
+      );
+      // Exactly one on the in-process bus. A Kafka topic is shared by every deployment (test run) on the
+      // broker, and a new group reads it from the start: their crawls' requests are handed over too.
       if (bus === 'in-process') expect(handled).toBe(1);
-      else expect(handled).toBeLessThanOrEqual(2);
+      else {
+        expect(handled).toBeGreaterThanOrEqual(1);
+        expect(handled).toBeLessThan(skipped / 10);
+      }
       expect(events.length).toBeGreaterThan(40);
     });
   });
