@@ -238,8 +238,8 @@ export function createConsumerEngine(deps: {
         },
         async add(messages, lastOffset, skipped = 0) {
           if (signal.aborted) return;
-          countFetched(ref.topic, messages.length, skipped);
           if (messages.length === 0) {
+            countFetched(ref.topic, 0, skipped);
             // Only skipped messages: nothing to reserve or run, but the commit point may move past them.
             if (lastOffset + 1n > next) next = lastOffset + 1n;
             advance(false);
@@ -272,6 +272,8 @@ export function createConsumerEngine(deps: {
             };
           });
           next = lastOffset + 1n;
+          // Counted once queued: a reservation that failed has the adapter fetch (and count) them again.
+          countFetched(ref.topic, batch.length, skipped);
           scheduler.add(batch);
         },
         finish(offset, urgent) {
