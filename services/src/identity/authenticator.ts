@@ -1,3 +1,4 @@
+import type { Sql } from '../platform/sql/sql.port.js';
 import { createLiveSockets, type ClosableSocket } from './live-sockets.js';
 import type { SessionStore, SignedInAccount } from './session.store.js';
 import type { TokenClaims, TokenIssuer } from './token-issuer.js';
@@ -14,9 +15,21 @@ export interface Authenticated {
  * address on any API process is refused by every other from its next request on. (A cache of a couple of
  * seconds kept each process answering for a signed-out token that long.)
  */
-export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: SessionStore; socketSweepMs?: number }) {
+/** Where a process that ended sessions tells the others, so their live sockets are checked at once. */
+export const SESSIONS_ENDED_CHANNEL = 'kesher_sessions_ended';
+
+/**
+ * Live sockets are the one thing checked only now and then (every `socketSweepMs`); with `shared`, a
+ * process that signs a token out (or ends an account's sessions) sends a NOTIFY, and every process
+ * listening checks its sockets at once, so a signed-out owner's open feeds close on every replica within
+ * milliseconds; the sweep remains for a notification lost while a listener reconnects.
+ */
+export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: SessionStore; socketSweepMs?: number; shared?: Pick<Sql, 'query' | 'listen'>; onError?: (error: unknown) => void }) {
   // The live sockets opened with each token: signing out closes them (see live-sockets.ts).
-  const sockets = createLiveSockets({ isSignedIn: async (token) => (await api.authenticate(token)) !== undefined, sweepMs: deps.socketSweepMs });
+  const sockets = createLiveSockets({ isSignedIn: async (token) => (await api.authenticate(token)) !== undefined, sweepMs: deps.socketSweepMs, onError: deps.onError });
+  const tell = async () => {
+    await deps.shared?.query(`SELECT pg_notify($1, '')`, [SESSIONS_ENDED_CHANNEL]).catch((error) => deps.onError?.(error));
+  };
 
   const api = {
     async authenticate(token: string): Promise<Authenticated | undefined> {
@@ -29,6 +42,17 @@ export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: Sessi
     async signOut(token: string, claims: TokenClaims) {
       await deps.sessions.revoke(claims.tokenId, claims.expiresAt);
       sockets.signedOut(token);
+      await tell();
+    },
+    /** Some account's sessions ended here (a reset, a lost address): other processes check their sockets now. */
+    sessionsEnded: async () => {
+      sockets.sweepNow();
+      await tell();
+    },
+    /** Follows the other processes' sign-outs (before serving); resolves to a stop function. */
+    async listen(): Promise<() => Promise<void>> {
+      if (!deps.shared) return async () => {};
+      return deps.shared.listen(SESSIONS_ENDED_CHANNEL, () => sockets.sweepNow());
     },
     /** A live socket (a subscription, a progress feed) opened with `token`: closed when the token is signed out. */
     trackSocket(token: string, socket: ClosableSocket) {

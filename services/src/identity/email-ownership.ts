@@ -15,6 +15,8 @@ export interface EmailOwnershipDeps {
   links: LinkTokens;
   sendMail: SendMail;
   passwords: PasswordHasher;
+  /** Sessions of an account ended here: every process checks its live sockets now (the authenticator). */
+  sessionsEnded?: () => Promise<void>;
   clock: () => Date;
   /** Where the links point: the app's /verify-email and /reset-password pages. */
   publicUrl: string;
@@ -106,6 +108,7 @@ export function createEmailOwnership(deps: EmailOwnershipDeps) {
       // The sessions end on every API process before this answers, whether or not the read model has the reset yet.
       const account = accountOfState(result.state);
       if (account) await deps.sessions.endSessionsBefore(account.id, account.sessionGeneration);
+      await deps.sessionsEnded?.();
       await deps.links.discard(link.accountId, 'reset-password', now);
     },
 

@@ -10,7 +10,7 @@ import { ALL_SESSIONS, type SessionStore } from './session.store.js';
  * address — its password and sessions stop working — and the Google identity starts a new, empty
  * account, so the real owner gets nothing the squatter prepared (docs/identity.md says why).
  */
-export function createGoogleSignIn(deps: { runAccountCommand: RunAccountCommand; sessions: SessionStore }) {
+export function createGoogleSignIn(deps: { runAccountCommand: RunAccountCommand; sessions: SessionStore; sessionsEnded?: () => Promise<void> }) {
   return async function signInWithGoogle(identity: GoogleIdentity, correlationId: string = randomUUID()) {
     const existing = await deps.sessions.accountByEmail(identity.email);
     if (existing?.emailVerified) return existing;
@@ -25,7 +25,11 @@ export function createGoogleSignIn(deps: { runAccountCommand: RunAccountCommand;
       correlationId,
     );
     // The squatter's sessions end on every API process before this answers.
-    for (const event of result.events) if (event.type === 'AccountAddressReleased') await deps.sessions.endSessionsBefore(event.data.accountId, ALL_SESSIONS);
+    for (const event of result.events) {
+      if (event.type !== 'AccountAddressReleased') continue;
+      await deps.sessions.endSessionsBefore(event.data.accountId, ALL_SESSIONS);
+      await deps.sessionsEnded?.();
+    }
     // The account the stream holds now (a new one, or a verified one the read model had not shown yet):
     // answered from the decision, never from the read model, which may lag.
     const account = accountOfState(result.state);

@@ -28,9 +28,11 @@ export function createLiveSockets(deps: { isSignedIn: (token: string) => Promise
   }
 
   let sweeping = false;
+  let again = false;
   let timer: NodeJS.Timeout | undefined;
   function sweep() {
-    if (sweeping) return;
+    // A sweep asked for while one runs runs right after it (it may be about a sign-out the running one missed).
+    if (sweeping) return void (again = true);
     sweeping = true;
     void (async () => {
       for (const token of [...byToken.keys()]) if (!(await deps.isSignedIn(token))) closeToken(token);
@@ -38,6 +40,10 @@ export function createLiveSockets(deps: { isSignedIn: (token: string) => Promise
       .catch((error) => deps.onError?.(error))
       .finally(() => {
         sweeping = false;
+        if (again) {
+          again = false;
+          return sweep();
+        }
         // Only while something is followed: an API without live sockets runs no timer.
         if (byToken.size === 0) stop();
       });
@@ -66,6 +72,10 @@ export function createLiveSockets(deps: { isSignedIn: (token: string) => Promise
     },
     /** Closes every socket opened with the token (it was signed out); how many. */
     signedOut: closeToken,
+    /** Asks about every followed token now (another process ended some session). */
+    sweepNow() {
+      if (byToken.size > 0) sweep();
+    },
     /** How many sockets are followed (for tests and metrics). */
     get size() {
       let n = 0;

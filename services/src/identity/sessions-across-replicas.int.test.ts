@@ -8,9 +8,14 @@ import { loadConfig } from '../platform/config/config.js';
 import { createApiHarness, outboxLink, type ApiHarness } from '../testing/api-harness.js';
 import { waitUntil } from '../testing/processes.js';
 import { postgresAvailability } from '../testing/test-database.js';
+import { createAuthenticator } from './authenticator.js';
+import { SIGNED_OUT_CLOSE_CODE } from './live-sockets.js';
+import { createSessionStore } from './session.store.js';
+import { createTokenIssuer } from './token-issuer.js';
 
 const gate = await postgresAvailability();
 const PASSWORD = 'Str0ng-Passw0rd!';
+const AUTH_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 
 /**
  * Issue 23 item 5: each API process remembered a token's answer for 2 s, so behind a load balancer a
@@ -29,7 +34,7 @@ describe.skipIf(!gate.available)('sessions end on every API process at once', ()
     const config = loadConfig({
       DATABASE_URL: h.dbUrl,
       DATA_DIR: dataDirB,
-      AUTH_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+      AUTH_SECRET,
       NODE_ENV: 'test',
       RATE_LIMIT_PER_MINUTE: '100000',
       PORT: '8001',
@@ -79,5 +84,28 @@ describe.skipIf(!gate.available)('sessions end on every API process at once', ()
       return login.statusCode === 200 ? login : undefined;
     }, { what: 'sign-in with the new password' });
     expect((await me(h.app, `Bearer ${signedIn!.json().access_token}`)).statusCode).toBe(200);
+  });
+
+  it("a live socket opened on B with a token closes as soon as A signs the token out, not at B's next sweep", async () => {
+    const { authorization } = await h.owner();
+    const token = authorization.slice('Bearer '.length);
+    // B's authenticator, sweeping only every 10 minutes: only the NOTIFY can close the socket in time.
+    const authenticator = createAuthenticator({
+      tokens: createTokenIssuer({ secret: new TextEncoder().encode(AUTH_SECRET), ttlSeconds: 3600 }),
+      sessions: await createSessionStore({ sql: platformB.sql }),
+      shared: platformB.sql,
+      socketSweepMs: 600_000,
+    });
+    const stop = await authenticator.listen();
+    try {
+      let closedWith: number | undefined;
+      authenticator.trackSocket(token, { close: (code) => void (closedWith = code), once: () => undefined });
+      expect(await authenticator.authenticate(token)).toBeDefined();
+      expect((await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { authorization } })).statusCode).toBe(200);
+      await waitUntil(() => closedWith, { timeoutMs: 5000, what: "B's socket to close" });
+      expect(closedWith).toBe(SIGNED_OUT_CLOSE_CODE);
+    } finally {
+      await stop();
+    }
   });
 });
