@@ -73,7 +73,10 @@ export async function composeApi(wiring: ApiWiring) {
   const limitBuckets = createLimitBuckets({ sql: platform.sql, onError: onLimitsError });
   const tokens = createTokenIssuer({ secret: loadAuthSecret(config), ttlSeconds: config.TOKEN_TTL_SECONDS });
   const sessions = await createSessionStore({ sql: platform.sql });
-  const authenticator = createAuthenticator({ tokens, sessions });
+  // Sign-outs elsewhere reach this process's live sockets by NOTIFY (authenticator.ts).
+  const authenticator = createAuthenticator({ tokens, sessions, shared: platform.sql, onError: (error) => console.error('identity: live sockets', error) });
+  const stopSessionsListen = await authenticator.listen();
+  const sessionsEnded = () => authenticator.sessionsEnded();
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels, clock });
   const runAccountCommand = createAccountCommands({ handle: platform.handle, awaitReadModels, clock });
   const demo = demoAccountsEnabled(config);
@@ -109,6 +112,7 @@ export async function composeApi(wiring: ApiWiring) {
     links: createLinkTokens({ sql: platform.sql }),
     sendMail: mailer.send,
     passwords,
+    sessionsEnded,
     clock,
     publicUrl,
     verifyTtlSeconds: config.EMAIL_VERIFY_TTL_SECONDS,
@@ -176,7 +180,7 @@ export async function composeApi(wiring: ApiWiring) {
         ? {
             clientId: config.GOOGLE_CLIENT_ID,
             verify: createGoogleVerifier({ clientId: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL }),
-            signIn: createGoogleSignIn({ runAccountCommand, sessions }),
+            signIn: createGoogleSignIn({ runAccountCommand, sessions, sessionsEnded }),
           }
         : null,
       demoAccounts: demo,
@@ -221,6 +225,7 @@ export async function composeApi(wiring: ApiWiring) {
   });
   app.addHook('onClose', async () => crawler.close());
   app.addHook('onClose', async () => stopIntegrationListen());
+  app.addHook('onClose', async () => stopSessionsListen());
   app.addHook('onClose', async () => automation.close());
   app.addHook('onClose', async () => {
     await ownership.settle();
