@@ -6,11 +6,11 @@ import { HISTORY_TURNS } from '../../chat/prompt.js';
 import type { SalesPage } from '../../chat/sales-pages.js';
 import { untilAborted } from '../../chat/abortable.js';
 import { RUN_OUTPUT_RETENTION_MS, type RunOutcome, type RunOutputWriter } from '../../chat/run-output/run-output.port.js';
-import { isSettled, threadDecider, type ThreadCommand, type ThreadEvent } from '../../domain/thread/thread.decider.js';
+import { isSettled, threadDecider, type ThreadCommand, type ThreadEvent, type ThreadState } from '../../domain/thread/thread.decider.js';
+import { handleCommand, type Loaded } from '../../platform/commands/command-handler.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { eventOf, foldStream } from '../../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
-import { createStreamWriter } from '../../platform/commands/stream-writer.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { fromMessage, topicFor } from '../relay/relayed-event.js';
 import { citedSources } from './cited-sources.js';
@@ -110,14 +110,19 @@ export function createAiRunner(deps: AiRunnerDeps) {
     // on; only a conflict (the visitor's next message, an automation note meanwhile) reads the stream again.
     const threadEvents = await deps.eventStore.readStream(stream);
     const { events, state, revision } = foldStream(threadDecider, threadEvents);
-    const thread = createStreamWriter({ eventStore: deps.eventStore, decider: threadDecider, streamId: stream, from: { state, revision } });
+    // The thread as this run last decided on it: each decision appends after it, a conflict reads it afresh.
+    let held: Loaded<ThreadState> | undefined = { state, revision };
     /** The run's outcome once recorded here: its output ends with it (see RunOutcome). */
     let outcome: RunOutcome | undefined;
     const decide = async (command: ThreadCommand) => {
       const ctx = context(trigger);
-      const decided = await thread.decide(command, ctx);
-      outcome ??= outcomeOf(decided, ctx.now);
-      return decided;
+      const from = held;
+      // A failure leaves the thread's state unknown: the next decision reads the stream.
+      held = undefined;
+      const handled = await handleCommand(deps.eventStore, threadDecider, stream, command, ctx, { from });
+      held = { state: handled.state, revision: handled.revision };
+      outcome ??= outcomeOf(handled.events, ctx.now);
+      return handled.events;
     };
     const phase = state.status === 'none' ? undefined : state.runs[run.runId]?.phase;
     if (!phase || isSettled(phase)) return;
