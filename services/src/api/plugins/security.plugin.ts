@@ -50,7 +50,9 @@ export const securityPlugin = fp(async (app: FastifyInstance, options: SecurityO
     global: true,
     max: options.rateLimitPerMinute,
     timeWindow: 60_000,
-    ...(options.counters ? { store: sqlRateLimitStore(options.counters) } : {}),
+    // A database that does not answer must not turn every request (/health included) into a 500 from
+    // the limiter: the counting is skipped meanwhile, and what needs the database fails on its own.
+    ...(options.counters ? { store: sqlRateLimitStore(options.counters), skipOnError: true } : {}),
     // After authentication (onRequest) so a signed-in owner is limited as one account across addresses.
     hook: 'preHandler',
     keyGenerator: (request) => (request.account ? `account:${request.account.id}` : `ip:${request.ip}`),
