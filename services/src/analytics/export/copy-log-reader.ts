@@ -1,6 +1,7 @@
 import { eventDefinitions, type AllPosition } from '@kesher/contracts';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { HORIZON_SQL } from '../../platform/event-store/read-horizon.js';
 
 /** Which stretch of the log a COPY writes, and what it keeps of it. */
 export interface CopyRange {
@@ -40,18 +41,25 @@ function upcastCondition() {
  * without parsing a row. CSV with a quote byte and a delimiter JSON text cannot contain makes COPY write
  * each line as it is. The log is cut into pages of positions first (an index-only walk), so progress is
  * known page by page and the order and visibility rule stay the store's own: `(transaction_id,
- * global_position)`, up to a head taken from committed transactions only.
+ * global_position)`, up to a head below the read horizon (HORIZON_SQL): every event up to it is committed
+ * or never will be, and a transaction open in another database of the server does not hold it back.
  */
 export function createCopyLogReader(connectionString: string) {
   // Two pages can be copied at once (the exporter reads the next while it writes one), plus page ends.
   const pool = new pg.Pool({ connectionString, application_name: 'kesher-export', max: 3 });
   pool.on('error', () => {});
+  // A session ended while a client is checked out (a restart, pg_terminate_backend during a COPY) makes pg
+  // emit 'error' on that client, and the pool listens only to idle ones: unheard, it exits the process. The
+  // query or COPY under way fails on its own; the client goes back broken. Listening from the connection on
+  // (as pg.sql.ts does) also hears a FATAL that arrives before a caller could add a listener.
+  pool.on('connect', (client) => client.on('error', () => {}));
 
   return {
     async head(): Promise<AllPosition> {
       const { rows } = await pool.query<{ tx: string; pos: string }>(
-        `SELECT transaction_id::text AS tx, global_position::text AS pos FROM events
-         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+        `WITH snapshot AS (${HORIZON_SQL})
+         SELECT transaction_id::text AS tx, global_position::text AS pos FROM events, snapshot
+         WHERE transaction_id < snapshot.horizon ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
       );
       return rows[0] ? { commit: BigInt(rows[0].tx), prepare: BigInt(rows[0].pos) } : { commit: 0n, prepare: 0n };
     },

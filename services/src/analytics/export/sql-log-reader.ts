@@ -1,4 +1,5 @@
 import { eventDefinitions, positionToString, upcast, type AllPosition } from '@kesher/contracts';
+import { HORIZON_SQL } from '../../platform/event-store/read-horizon.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
 
 /** One stored event as the export needs it: its line ready to write, and what it is filtered by. */
@@ -17,15 +18,17 @@ export interface RawEvent {
  * metadata as JSON text and picks out the few fields the filters need, so Node parses nothing — the
  * export writes ~3× as many events per second as through the event store port, which parses every event.
  * The order and the visibility rule are the store's own (docs/event-store.md): `(transaction_id,
- * global_position)`, only transactions older than the snapshot's xmin. An event stored at an older schema
+ * global_position)`, only transactions below the read horizon (HORIZON_SQL, taken in the same statement:
+ * Kesher's own writers, not a transaction left open in another database of the server). An event stored at an older schema
  * version than its type's current one is parsed and upcast, as the store would on read.
  */
 export function createSqlLogReader(sql: Sql) {
   return {
     async head(): Promise<AllPosition> {
       const { rows } = await sql.query<{ tx: string; pos: string }>(
-        `SELECT transaction_id::text AS tx, global_position::text AS pos FROM events
-         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+        `WITH snapshot AS (${HORIZON_SQL})
+         SELECT transaction_id::text AS tx, global_position::text AS pos FROM events, snapshot
+         WHERE transaction_id < snapshot.horizon ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
       );
       return rows[0] ? { commit: BigInt(rows[0].tx), prepare: BigInt(rows[0].pos) } : { commit: 0n, prepare: 0n };
     },
@@ -58,8 +61,8 @@ export function createSqlLogReader(sql: Sql) {
            data::text AS data, metadata::text AS metadata, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
            metadata->>'timestamp' AS ts, metadata->>'schemaVersion' AS version, data->>'ownerId' AS owner_id, data->>'assistantOwnerId' AS assistant_owner_id,
            data->>'assistantId' AS assistant_id, data->>'accountId' AS account_id
-         FROM events
-         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND transaction_id < pg_snapshot_xmin(pg_current_snapshot()) ${filter}
+         FROM events, (${HORIZON_SQL}) AS snapshot
+         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND transaction_id < snapshot.horizon ${filter}
          ORDER BY transaction_id, global_position LIMIT $3`,
         params,
       );
