@@ -1,4 +1,4 @@
-import { crawlerLimits, type CrawledUrlDto, type CrawlerConfigDto, type CrawlProgressMessage, type PreviewFileDto } from '@kesher/contracts';
+import { crawledPageFileName, crawlerLimits, type CrawledUrlDto, type CrawlerSettings, type PageDiscovered, type PageFetched, type PageScored, type CrawlerConfigDto, type CrawlProgressMessage, type PreviewFileDto } from '@kesher/contracts';
 import type { CrawledUrlRecord, CrawlerConfigRecord, CrawlPageRecord, CrawlRecord } from '@kesher/projections/crawler/crawler.queries';
 import type { CommitCandidate } from '../../../crawler/site-knowledge.js';
 
@@ -19,6 +19,45 @@ export const toConfigDto = (config: CrawlerConfigRecord): CrawlerConfigDto => ({
   created_at: config.createdAt,
   updated_at: config.updatedAt,
 });
+
+/**
+ * A page just added to a preview (Add Missing Page) as the crawler read model will hold it, built from the
+ * events the command appended: what the answer shows when the read model has not applied them yet.
+ */
+export const addedPageRecord = (page: { discovered: PageDiscovered; fetched: PageFetched; scored: PageScored }): CrawlPageRecord => {
+  const f = page.fetched;
+  return {
+    key: f.key,
+    url: f.url,
+    finalUrl: f.finalUrl,
+    depth: f.depth,
+    source: page.discovered.source,
+    title: f.title,
+    kind: f.kind,
+    language: f.language,
+    characters: f.characters,
+    bytes: f.bytes,
+    truncated: f.truncated,
+    note: f.note,
+    contentSha256: f.contentSha256,
+    htmlSha256: f.htmlSha256,
+    etag: f.etag,
+    lastModified: f.lastModified,
+    notModified: f.notModified,
+    isSalesPage: f.isSalesPage,
+    salesCategory: f.salesCategory,
+    detectionReason: f.detectionReason,
+    relevanceScore: page.scored.relevanceScore,
+    relevanceExplanation: page.scored.explanation,
+    filename: crawledPageFileName(f.key, f.kind),
+  };
+};
+
+/**
+ * A configuration as just changed, when the read model has not applied the change: the settings the
+ * command decided over the row read before it (what the read model derives — next crawl, counts — as it was).
+ */
+export const decidedConfig = (before: CrawlerConfigRecord, settings: CrawlerSettings, now: Date): CrawlerConfigRecord => ({ ...before, ...settings, updatedAt: now.toISOString() });
 
 /** A kept page of a crawl as the File Selection modal shows it; `text` is its extracted text (a document's read in the sandbox). */
 export const toPreviewFile = (page: CrawlPageRecord, text: string): PreviewFileDto => ({

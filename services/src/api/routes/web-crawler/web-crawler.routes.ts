@@ -48,9 +48,9 @@ import type { ProgressBoard } from '../../../platform/projections/progress.js';
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
-import { commandContext, createCommandRunner } from '../../command-runner.js';
+import { commandContext, createCommandRunner, readModelsPending } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
-import { toCommitCandidate, toConfigDto, toPreviewFile } from './crawler.mapper.js';
+import { addedPageRecord, decidedConfig, toCommitCandidate, toConfigDto, toPreviewFile } from './crawler.mapper.js';
 
 export interface CrawlerRoutesDeps {
   handle: CommandHandler;
@@ -174,7 +174,8 @@ export const webCrawlerRoutes =
       const pages = await crawler.keptPagesNamed(crawl.crawlId, [...new Set(filenames)]);
       if (pages.length === 0) throw new ApiError(422, crawlerMessages.selectPages);
       const outcome = await deps.site.commitPages(commandContext(request, deps.clock), { ownerId: account.id, assistantId: row.id, crawlId: crawl.crawlId, pages: pages.map(toCommitCandidate) });
-      if (outcome.position) await deps.awaitReadModels(outcome.position, siteKnowledgeEventTypes);
+      // The answer is built from the outcome, not read back: a wait that ran out only marks it pending.
+      if (outcome.position && !(await deps.awaitReadModels(outcome.position, siteKnowledgeEventTypes))) readModelsPending(request, outcome.position, siteKnowledgeEventTypes);
       // Every chosen page is now held by its file: the preview's copies go. A commit that left pages out
       // keeps them, so that the owner can make room and commit those again.
       if (crawl.mode === 'preview' && outcome.notAdded.length === 0) await deps.blobs.release(crawlBlobHolder(crawl.crawlId));
@@ -204,7 +205,7 @@ export const webCrawlerRoutes =
         // spec's default interval (24h), so on a plan without it the crawler is saved without a schedule
         // (manual only) rather than refused: the owner still gets the crawl. Changing the interval (PUT) is refused.
         const crawlInterval = body.crawl_interval !== 'none' && !featureAllowed(await deps.planOf(account.id), 'scheduled_recrawl') ? 'none' : body.crawl_interval;
-        await run(request, crawlerSiteDecider, streamIds.crawlerSite(row.id), {
+        const configured = await run(request, crawlerSiteDecider, streamIds.crawlerSite(row.id), {
           type: 'ConfigureCrawler',
           data: {
             assistantId: row.id,
@@ -213,14 +214,18 @@ export const webCrawlerRoutes =
             settings: { websiteUrl: body.website_url, crawlInterval, maxPages: body.max_pages, maxDepth: body.max_depth, deleteOrphanedPages: body.delete_orphaned_pages },
           },
         });
+        // The configuration as decided: one saved just before whose read model row is not there yet keeps
+        // its id (the decider changed it rather than create another), so the answer names that one.
+        const savedConfigId = configured.state.config?.configId ?? configId;
         let crawlId: string | null = null;
         let status: 'starting' | 'crawling' | null = null;
         if (body.start_crawl) {
-          const current = await crawler.configOfAssistant(account.id, row.id);
-          if (current?.lastCrawlId && (current.lastCrawlStatus === 'starting' || current.lastCrawlStatus === 'crawling')) {
+          // Whether a crawl is under way is the row read before the write (the write does not change it):
+          // nothing is read back from a read model that may not have applied the write.
+          if (existing?.lastCrawlId && (existing.lastCrawlStatus === 'starting' || existing.lastCrawlStatus === 'crawling')) {
             // A crawl of this site is already under way: follow that one rather than start a second.
-            crawlId = current.lastCrawlId;
-            status = current.lastCrawlStatus;
+            crawlId = existing.lastCrawlId;
+            status = existing.lastCrawlStatus;
           } else {
             crawlId = `crawl_${hexId()}`;
             status = 'starting';
@@ -233,7 +238,7 @@ export const webCrawlerRoutes =
               maxPages: await maxPagesFor(account.id, body.max_pages),
               maxDepth: body.max_depth,
               deleteOrphanedPages: body.delete_orphaned_pages,
-              configId,
+              configId: savedConfigId,
               keywords: [],
             });
           }
@@ -241,7 +246,7 @@ export const webCrawlerRoutes =
         return {
           success: true as const,
           message: crawlId ? crawlerMessages.crawlStarted : 'Crawler configured',
-          data: { crawl_id: crawlId, crawler_config_id: configId, assistant_id: row.numeric_id, website_url: body.website_url, crawl_interval: crawlInterval, status },
+          data: { crawl_id: crawlId, crawler_config_id: savedConfigId, assistant_id: row.numeric_id, website_url: body.website_url, crawl_interval: crawlInterval, status },
         };
       },
     );
@@ -274,7 +279,7 @@ export const webCrawlerRoutes =
         // A schedule needs a plan with scheduled recrawl: 403 with the gate's text, nothing saved.
         if (body.crawl_interval && body.crawl_interval !== 'none') await requireFeature(deps.planOf, account.id, 'scheduled_recrawl');
         if (body.website_url) await deps.checkTarget(body.website_url).catch(refused);
-        await run(request, crawlerSiteDecider, streamIds.crawlerSite(config.assistantId), {
+        const result = await run(request, crawlerSiteDecider, streamIds.crawlerSite(config.assistantId), {
           type: 'UpdateCrawlerConfig',
           data: {
             configId: config.configId,
@@ -282,7 +287,9 @@ export const webCrawlerRoutes =
             changes: { websiteUrl: body.website_url, crawlInterval: body.crawl_interval, maxPages: body.max_pages, maxDepth: body.max_depth, deleteOrphanedPages: body.delete_orphaned_pages },
           },
         });
-        const updated = await crawler.config(account.id, config.configId);
+        const decided = result.state.config;
+        // Behind (the answer is marked pending): the settings as decided, not the row the read model still has.
+        const updated = result.readModelsCurrent ? await crawler.config(account.id, config.configId) : decided && decidedConfig(config, decided, deps.clock());
         if (!updated) throw new ApiError(404, crawlerMessages.configNotFound);
         return { success: true as const, message: 'Crawler updated', data: toConfigDto(updated) };
       },
@@ -415,9 +422,9 @@ export const webCrawlerRoutes =
           if (error instanceof SinglePageError || error instanceof OutboundError) throw new ApiError(422, error.message);
           throw error;
         }
-        await run(request, crawlDecider, streamIds.crawl(preview.crawlId), { type: 'AddManualPage', data: { ownerId: account.id, discovered: page.discovered, fetched: page.fetched, scored: page.scored } });
-        const record = await crawler.keptPage(preview.crawlId, page.fetched.key);
-        if (!record) throw new ApiError(500, 'the added page is missing from the read model');
+        const added = await run(request, crawlDecider, streamIds.crawl(preview.crawlId), { type: 'AddManualPage', data: { ownerId: account.id, discovered: page.discovered, fetched: page.fetched, scored: page.scored } });
+        // The read model's page when it has applied the add; else (marked pending) the page as the events recorded it.
+        const record = (added.readModelsCurrent ? await crawler.keptPage(preview.crawlId, page.fetched.key) : undefined) ?? addedPageRecord(page);
         const text = record.kind === 'html' ? page.text : await pageText(account.id, record);
         return { message: crawlerMessages.pageAdded, preview_id: preview.crawlId, file_data: toPreviewFile(record, text) };
       },
