@@ -24,7 +24,19 @@ export const SESSIONS_ENDED_CHANNEL = 'kesher_sessions_ended';
  * listening checks its sockets at once, so a signed-out owner's open feeds close on every replica within
  * milliseconds; the sweep remains for a notification lost while a listener reconnects.
  */
-export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: SessionStore; socketSweepMs?: number; shared?: Pick<Sql, 'query' | 'listen'>; onError?: (error: unknown) => void }) {
+export function createAuthenticator(deps: {
+  tokens: TokenIssuer;
+  sessions: SessionStore;
+  /**
+   * The account as its stream in the log holds it (by the address the token names), for a token whose
+   * account the read model does not show yet: an owner who just registered is signed in on their next
+   * request even while the projector lags.
+   */
+  accountFromLog?: (email: string, accountId: string) => Promise<SignedInAccount | undefined>;
+  socketSweepMs?: number;
+  shared?: Pick<Sql, 'query' | 'listen'>;
+  onError?: (error: unknown) => void;
+}) {
   // The live sockets opened with each token: signing out closes them (see live-sockets.ts).
   const sockets = createLiveSockets({ isSignedIn: async (token) => (await api.authenticate(token)) !== undefined, sweepMs: deps.socketSweepMs, onError: deps.onError });
   const tell = async () => {
@@ -36,7 +48,13 @@ export function createAuthenticator(deps: { tokens: TokenIssuer; sessions: Sessi
       const claims = await deps.tokens.verify(token);
       if (!claims) return undefined;
       const account = await deps.sessions.accountForToken(claims.accountId, claims.tokenId, claims.generation);
-      return account && { account, claims };
+      if (account) return { account, claims };
+      // Not in the read model: a new account it has not applied yet, or one that lost its address or ended.
+      if (!claims.email || !deps.accountFromLog) return undefined;
+      const fromLog = await deps.accountFromLog(claims.email, claims.accountId);
+      if (!fromLog || fromLog.sessionGeneration !== claims.generation) return undefined;
+      if (await deps.sessions.ended(claims.accountId, claims.tokenId, claims.generation)) return undefined;
+      return { account: fromLog, claims };
     },
     /** Signs a token out: revoked for every process before this resolves, its live sockets here closed. */
     async signOut(token: string, claims: TokenClaims) {

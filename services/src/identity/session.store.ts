@@ -66,6 +66,15 @@ export async function createSessionStore(deps: { sql: Sql }) {
       const { rows } = await deps.sql.query<AccountRow>(`SELECT a.*, false AS revoked FROM accounts a WHERE a.email = $1`, [email]);
       return rows[0] && { ...toAccount(rows[0]), passwordHash: rows[0].password_hash };
     },
+    /** Whether the token was signed out, or its generation is below the account's session floor. */
+    async ended(accountId: string, tokenId: string, generation: number): Promise<boolean> {
+      const { rows } = await deps.sql.query<{ ended: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.token_id = $2)
+                OR EXISTS (SELECT 1 FROM session_floors f WHERE f.account_id = $1 AND f.min_generation > $3::int) AS ended`,
+        [accountId, tokenId, generation],
+      );
+      return rows[0]?.ended === true;
+    },
     /** Ends every session of the account issued in a generation below `generation` (ALL_SESSIONS: every one). */
     async endSessionsBefore(accountId: string, generation: number) {
       await deps.sql.query(

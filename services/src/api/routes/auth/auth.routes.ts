@@ -69,7 +69,8 @@ export const authRoutes =
     const app = plain.withTypeProvider<ZodTypeProvider>();
 
     async function session(account: SignedInAccount) {
-      const { token } = await deps.tokens.issue(account.id, account.sessionGeneration);
+      // The address rides along so the authenticator can find a just-registered account in the log.
+      const { token } = await deps.tokens.issue(account.id, account.sessionGeneration, account.email);
       return { access_token: token, token_type: 'bearer' as const, expires_in: deps.tokens.ttlSeconds, user: toUser(account) };
     }
 
