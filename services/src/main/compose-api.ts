@@ -6,7 +6,9 @@ import { createLimitBuckets } from '../platform/limits/limit-buckets.js';
 import { createLimitCounters } from '../platform/limits/limit-counters.js';
 import { createSqlVisitorAnswers } from '../chat/visitor-answers/visitor-answers.js';
 import { createAuthenticator } from '../identity/authenticator.js';
-import { createAccountCommands, createAccountRegistration } from '../identity/account-registration.js';
+import { accountOfState, accountStreamFor, createAccountCommands, createAccountRegistration } from '../identity/account-registration.js';
+import { accountDecider } from '../domain/account/account.decider.js';
+import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import { createEmailOwnership } from '../identity/email-ownership.js';
 import { createGoogleSignIn } from '../identity/google-sign-in.js';
 import { createLinkTokens } from '../identity/link-tokens.store.js';
@@ -74,7 +76,17 @@ export async function composeApi(wiring: ApiWiring) {
   const tokens = createTokenIssuer({ secret: loadAuthSecret(config), ttlSeconds: config.TOKEN_TTL_SECONDS });
   const sessions = await createSessionStore({ sql: platform.sql });
   // Sign-outs elsewhere reach this process's live sockets by NOTIFY (authenticator.ts).
-  const authenticator = createAuthenticator({ tokens, sessions, shared: platform.sql, onError: (error) => console.error('identity: live sockets', error) });
+  const authenticator = createAuthenticator({
+    tokens,
+    sessions,
+    // A token whose account the read model does not show yet is checked against the account's stream.
+    accountFromLog: async (email, accountId) => {
+      const account = accountOfState((await aggregateStream(platform.eventStore, accountDecider, accountStreamFor(email))).state);
+      return account?.id === accountId ? account : undefined;
+    },
+    shared: platform.sql,
+    onError: (error) => console.error('identity: live sockets', error),
+  });
   const stopSessionsListen = await authenticator.listen();
   const sessionsEnded = () => authenticator.sessionsEnded();
   const registration = createAccountRegistration({ handle: platform.handle, awaitReadModels, clock });
