@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   integrationMessages,
+  type AllPosition,
   type ChannelKind,
   type InstagramIntegrationDto,
   type TelegramIntegrationDto,
@@ -39,6 +40,9 @@ export interface ChannelConnectionsDeps {
   /** Logs what the owner is not told (a disconnect the channel refused). */
   log?: (message: string) => void;
 }
+
+/** Told when a write's read-your-writes wait ran out (the route marks its answer pending: readModelsPending). */
+type Pending = (position: AllPosition, eventTypes: readonly string[]) => void;
 
 const CHANNEL_NAMES = { telegram: 'Telegram', whatsapp: 'WhatsApp', instagram: 'Instagram' } as const;
 
@@ -108,7 +112,11 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
   }
 
   return {
-    async connect(context: CommandContext, ownerId: string, assistant: AssistantRow, setup: ChannelSetup) {
+    /**
+     * `pending` is told when the read models had not applied the connection when the wait ran out (the
+     * route marks its answer Kesher-Consistency: pending); the answer is then the connection as recorded.
+     */
+    async connect(context: CommandContext, ownerId: string, assistant: AssistantRow, setup: ChannelSetup, pending?: Pending) {
       const kind = setup.kind;
       await requireFeature(deps.planOf, ownerId, kind);
       const ownAppSecret = setup.kind === 'telegram' ? null : setup.appSecret;
@@ -124,30 +132,39 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
         if (error instanceof ChannelApiError) throw new ApiError(400, `${integrationMessages.setupFailed[kind]}: ${error.reason}`);
         throw error;
       }
-      const { appended } = await deps.handle(
-        channelIntegrationDecider,
-        stream,
-        {
-          type: 'ConnectChannel',
-          data: {
-            integrationId,
-            assistantId: assistant.id,
-            ownerId,
-            account: connected.account,
-            sealedSecrets: deps.secrets.seal(integrationId, { token: connected.token, webhookSecret, appSecret: ownAppSecret }),
-            tokenLast4: connected.token.slice(-4),
-          },
-        },
-        context,
-      );
+      const connection = {
+        integrationId,
+        assistantId: assistant.id,
+        ownerId,
+        account: connected.account,
+        sealedSecrets: deps.secrets.seal(integrationId, { token: connected.token, webhookSecret, appSecret: ownAppSecret }),
+        tokenLast4: connected.token.slice(-4),
+      };
+      const { appended } = await deps.handle(channelIntegrationDecider, stream, { type: 'ConnectChannel', data: connection }, context);
       // Another bot was connected before: its webhook no longer leads anywhere, so Telegram is told to stop.
       if (before.state.status === 'connected' && before.state.integration.account.kind === 'telegram' && connected.account.kind === 'telegram') {
         const old = before.state.integration;
         if (old.account.kind === 'telegram' && old.account.botId !== connected.account.botId) await forget(old.integrationId, old.account, old.sealedSecrets);
       }
-      if (appended) await deps.awaitReadModels(appended.position, ['ChannelConnected']);
+      const applied = !appended || (await deps.awaitReadModels(appended.position, ['ChannelConnected']));
       if (before.state.status === 'connected') deps.onEnded?.(before.state.integration.integrationId);
-      return toDto(await current(ownerId, assistant, kind), false);
+      if (applied) return toDto(await current(ownerId, assistant, kind), false);
+      // Behind: the connection as recorded (the read model may still show the one it replaced, or none).
+      pending?.(appended!.position, ['ChannelConnected']);
+      return toDto(
+        {
+          integration_id: connection.integrationId,
+          assistant_id: connection.assistantId,
+          owner_id: ownerId,
+          kind,
+          active: true,
+          account: connection.account,
+          sealed_secrets: connection.sealedSecrets,
+          token_last4: connection.tokenLast4,
+          connected_at: Math.floor(context.now.getTime() / 1000),
+        },
+        false,
+      );
     },
 
     async read(ownerId: string, assistant: AssistantRow, kind: ChannelKind) {
@@ -155,11 +172,11 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
       return toDto(row, !featureAllowed(plan, kind));
     },
 
-    async disconnect(context: CommandContext, ownerId: string, assistant: AssistantRow, kind: ChannelKind) {
+    async disconnect(context: CommandContext, ownerId: string, assistant: AssistantRow, kind: ChannelKind, pending?: Pending) {
       const row = await current(ownerId, assistant, kind);
       const { appended } = await deps.handle(channelIntegrationDecider, channelStreams.integration(assistant.id, kind), { type: 'DisconnectChannel', data: { ownerId, kind } }, context);
       await forget(row.integration_id, row.account, row.sealed_secrets);
-      if (appended) await deps.awaitReadModels(appended.position, ['ChannelDisconnected']);
+      if (appended && !(await deps.awaitReadModels(appended.position, ['ChannelDisconnected']))) pending?.(appended.position, ['ChannelDisconnected']);
       deps.onEnded?.(row.integration_id);
       return { success: true as const, detail: integrationMessages.disconnected[kind] };
     },

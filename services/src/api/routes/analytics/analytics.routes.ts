@@ -29,7 +29,7 @@ import type { OperatorCheck } from '../../../analytics/operators.js';
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
-import { commandContext } from '../../command-runner.js';
+import { commandContext, readModelsPending } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 
 export interface AnalyticsRoutesDeps {
@@ -108,7 +108,8 @@ export const analyticsRoutes =
           success: body.success,
           source: body.source,
         });
-        if (tracked.appended) await deps.awaitReadModels(tracked.appended.position, ['QueryTracked']);
+        // The answer is the command's own (its id and time): a wait that ran out only marks it pending.
+        if (tracked.appended && !(await deps.awaitReadModels(tracked.appended.position, ['QueryTracked']))) readModelsPending(request, tracked.appended.position, ['QueryTracked']);
         return reply.status(201).send(success({ query_id: tracked.queryId, tracked_at: context.now.toISOString() }));
       },
     );

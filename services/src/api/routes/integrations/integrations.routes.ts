@@ -28,7 +28,7 @@ import type { ChannelConnections } from '../../../channels/channel-connections.j
 import type { ChannelSetup } from '../../../channels/channel.port.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
-import { commandContext } from '../../command-runner.js';
+import { commandContext, readModelsPending } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 
 export interface IntegrationRoutesDeps {
@@ -82,7 +82,7 @@ export const integrationRoutes =
 
     async function setup(request: FastifyRequest, id: number, body: unknown, kind: ChannelKind) {
       const { account, assistant } = await ownedAssistant(request, id);
-      return deps.connections.connect(commandContext(request, deps.clock), account.id, assistant, setupOf[kind](body));
+      return deps.connections.connect(commandContext(request, deps.clock), account.id, assistant, setupOf[kind](body), (position, types) => readModelsPending(request, position, types));
     }
 
     const reply = (kind: ChannelKind, integration: TelegramIntegrationDto | WhatsAppIntegrationDto | InstagramIntegrationDto) => {
@@ -126,7 +126,7 @@ export const integrationRoutes =
         { schema: { summary: `Disconnect ${names[kind]} (its webhook is answered no more)`, params: NumericIdParamSchema, response: { 200: IntegrationDisconnectedSchema, 404: ErrorBodySchema } } },
         async (request) => {
           const { account, assistant } = await ownedAssistant(request, request.params.id);
-          return deps.connections.disconnect(commandContext(request, deps.clock), account.id, assistant, kind);
+          return deps.connections.disconnect(commandContext(request, deps.clock), account.id, assistant, kind, (position, types) => readModelsPending(request, position, types));
         },
       );
     }
