@@ -22,7 +22,7 @@ import { siteKnowledgeEventTypes, type SiteKnowledge } from '../../../crawler/si
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
-import { commandContext } from '../../command-runner.js';
+import { commandContext, readModelsPending } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import type { KnowledgeReads } from '../files/files.routes.js';
 import { toCrawledUrlDto } from '../web-crawler/crawler.mapper.js';
@@ -63,14 +63,20 @@ export const crawlerSettingsRoutes =
       return { account, url };
     }
 
-    const settled = async (position: AllPosition | undefined) => {
-      if (position) await deps.awaitReadModels(position, siteKnowledgeEventTypes);
+    /** Waits for the read models to apply `position`; false (and the answer marked pending) when the wait ran out. */
+    const settled = async (request: FastifyRequest, position: AllPosition | undefined) => {
+      if (!position || (await deps.awaitReadModels(position, siteKnowledgeEventTypes))) return true;
+      readModelsPending(request, position, siteKnowledgeEventTypes);
+      return false;
     };
 
     async function setEnabled(request: FastifyRequest, url: CrawledUrlRecord, enabled: boolean) {
       const account = requireAccount(request);
       if (url.isEnabled !== enabled) {
-        await settled(await deps.site.togglePage(commandContext(request, deps.clock), { ownerId: account.id, assistantId: url.assistantId, pageId: url.id, enabled }));
+        const position = await deps.site.togglePage(commandContext(request, deps.clock), { ownerId: account.id, assistantId: url.assistantId, pageId: url.id, enabled });
+        // Behind: the page as toggled, not the read model's row that still says the opposite. Turned off it
+        // has no file; turned on, its new file's id is not known here (null until the read model has it).
+        if (!(await settled(request, position))) return { ...url, isEnabled: enabled, fileId: null };
       }
       const now = await crawler.url(account.id, url.id);
       if (!now) throw new ApiError(404, crawlerMessages.urlNotFound);
@@ -141,7 +147,7 @@ export const crawlerSettingsRoutes =
         }
         if (owned.length === 0) throw new ApiError(404, crawlerMessages.urlNotFound);
         const result = await deps.site.deletePages(commandContext(request, deps.clock), { ownerId: account.id, assistantId: row.id, pageIds: owned, reason: 'owner' });
-        await settled(result.position);
+        await settled(request, result.position);
         return { message: crawlerMessages.deleted(result.deleted), deleted_count: result.deleted };
       },
     );
