@@ -59,6 +59,14 @@ export const newMessageId = () => `msg_${randomBytes(12).toString('hex')}`;
  * read model will hold it (its id, text, sources, and the second it was recorded), or the failure.
  * Undefined when the decision recorded none (the run was settled already).
  */
+/** Another worker recorded the run's start first: it answers, this one stops without a word. */
+class RunTakenElsewhere extends Error {
+  constructor() {
+    super('the run was started by another worker');
+    this.name = 'RunTakenElsewhere';
+  }
+}
+
 export function outcomeOf(events: readonly ThreadEvent[], at: Date): RunOutcome | undefined {
   for (const event of events) {
     if (event.type === 'RunCompleted') {
@@ -125,7 +133,10 @@ export function createAiRunner(deps: AiRunnerDeps) {
       return handled.events;
     };
     const phase = state.status === 'none' ? undefined : state.runs[run.runId]?.phase;
-    if (!phase || isSettled(phase)) return;
+    // Started already: by another worker still answering it (a rebalance handed the request on), or by one
+    // that died mid-answer (its request redelivered). Either way this worker does not answer it a second
+    // time — the answer's words would reach the stream twice; a dead worker's run is the sweep's to expire.
+    if (!phase || phase !== 'queued') return;
     // Delivered past its deadline (redelivered after a worker died mid-answer): whatever the model said
     // now would be thrown away, so it is not asked; the run is expired as the sweep would.
     if (clock().toISOString() >= run.deadlineAt) {
@@ -143,8 +154,10 @@ export function createAiRunner(deps: AiRunnerDeps) {
     // Recording the start, finding the assistant and retrieving the knowledge do not depend on each other:
     // done at once, the first words come that many round trips sooner. The answer does not wait for the
     // start to be recorded either, only its outcome does (so the stream reads started → outcome).
+    // Recording the start is this worker's claim on the run: two workers handed the same request at once
+    // both decide it, and the one appended second finds the run started and decides nothing — it stops.
     const started = decide({ type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } })
-      .then(() => undefined, (error: unknown) => ({ error }));
+      .then((events) => (events.length > 0 ? undefined : { error: new RunTakenElsewhere() }), (error: unknown) => ({ error }));
     const recordedStart = async () => {
       const outcome = await started;
       if (outcome) throw outcome.error;
@@ -183,7 +196,8 @@ export function createAiRunner(deps: AiRunnerDeps) {
       behaviourLoad,
     ]);
     const fail = async (error: string) => {
-      await started;
+      // A run another worker claimed is theirs to settle.
+      if ((await started)?.error instanceof RunTakenElsewhere) return [];
       return decide({ type: 'FailRun', data: { runId: run.runId, error } });
     };
     if (!question || !assistant) {
@@ -233,6 +247,8 @@ export function createAiRunner(deps: AiRunnerDeps) {
         if (delta.kind === 'usage') usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
         else if (delta.kind === 'cited') cited = delta.passages;
         else {
+          // No word reaches the stream before the claim is recorded (it usually is by the first word).
+          if (!firstTokenAt) await recordedStart();
           firstTokenAt ??= clock();
           text += delta.text;
           deps.output?.append(run.runId, delta.text);
@@ -265,6 +281,10 @@ export function createAiRunner(deps: AiRunnerDeps) {
           },
         });
     } catch (error) {
+      if (error instanceof RunTakenElsewhere) {
+        controller.abort(error);
+        return;
+      }
       if (!(error instanceof AnswerProviderError)) deps.onError?.(error);
       await fail(error instanceof AnswerProviderError ? error.message : UNAVAILABLE);
     } finally {
