@@ -62,8 +62,8 @@ describe.skipIf(!gate.available)(`projector whose sessions Postgres ends${gate.a
     try {
       let n = 0;
       let last = await store.appendToStream(streamIds.assistant(`a${n}`), [created(n++)], { expectedRevision: 'no_stream' });
-      // Started: every read model's subscription is running (a session ended while one starts still fails
-      // the start; see the report of issue 23).
+      // Started: every read model's subscription is running (sessions ended while it starts:
+      // projections/projector-start-sessions-ended.int.test.ts).
       await waitUntil(() => projector.output().includes('projector running'), { timeoutMs: 90_000, what: 'the projector to start' });
       await waitUntil(caughtUp(last.position), { timeoutMs: 60_000, what: `the projector to project\n${projector.output()}` });
 
