@@ -96,6 +96,8 @@ async function startKesher(topology: Topology, extraEnv: Record<string, string> 
     PUBLIC_CHAT_VISITOR_PER_MINUTE: '100000000',
     PUBLIC_CHAT_ADDRESS_PER_MINUTE: '100000000',
     PUBLIC_CHAT_LINK_PER_MINUTE: '100000000',
+    // …and each starts a conversation: lift the conversation starts per address (20 an hour) too.
+    PUBLIC_CHAT_THREADS_PER_ADDRESS_PER_HOUR: '100000000',
     NODE_ENV: 'production',
     ...extraEnv,
   };
