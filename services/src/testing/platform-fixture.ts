@@ -1,4 +1,5 @@
-import type { AssistantProfile } from '@kesher/contracts';
+import { randomUUID } from 'node:crypto';
+import type { AssistantProfile, NewEvent } from '@kesher/contracts';
 import { allProjections } from '@kesher/projections/registry';
 import { createCommandHandler } from '../platform/commands/command-handler.js';
 import { withEventSchemas } from '../platform/event-store/schema-checked.event-store.js';
@@ -59,4 +60,20 @@ export const sampleProfile = (overrides: Partial<AssistantProfile> = {}): Assist
   web_crawler: { enabled: false, website_url: null, max_pages: 2000, max_depth: 10, delete_orphaned_pages: false },
   payment_processing: { enabled: false, sales_prompt: '' },
   ...overrides,
+});
+
+/**
+ * The `n`th assistant's creation as the log stores it, for tests that fill the log without the API (a
+ * projector's crash and restart tests): `a<n>` of `owner`, unless told otherwise.
+ */
+export const assistantCreatedEvent = (n: number, options: { assistantId?: string; ownerId?: string; metadata?: NewEvent['metadata'] } = {}): NewEvent => ({
+  type: 'AssistantCreated',
+  data: {
+    assistantId: options.assistantId ?? `a${n}`,
+    numericId: n + 1,
+    externalId: `asst_${String(n).padStart(24, '0')}`,
+    ownerId: options.ownerId ?? 'owner',
+    profile: sampleProfile({ name: `Assistant ${n}`, description: 'd', instructions: 'i', website_url: null }),
+  },
+  metadata: options.metadata ?? { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
 });

@@ -8,6 +8,7 @@ import type { Sql } from '../sql/sql.port.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import { exited, startMain, waitUntil } from '../../testing/processes.js';
 import { readCheckpoint } from './checkpoints.js';
+import { assistantCreatedEvent } from '../../testing/platform-fixture.js';
 
 const gate = await postgresAvailability();
 const ASSISTANTS = 1500;
@@ -28,26 +29,7 @@ async function seed(store: EventStore) {
   for (let a = 0; a < ASSISTANTS; a++) {
     const assistantId = `a${a}`;
     const events: NewEvent[] = [
-      {
-        type: 'AssistantCreated',
-        data: {
-          assistantId,
-          numericId: a + 1,
-          externalId: `asst_${String(a).padStart(24, '0')}`,
-          ownerId: `owner${a % 7}`,
-          profile: {
-            name: `Assistant ${a}`,
-            description: 'd',
-            instructions: 'i',
-            chat_limit: 100,
-            website_url: null,
-            avatar_url: null,
-            web_crawler: { enabled: false, website_url: null, max_pages: 2000, max_depth: 10, delete_orphaned_pages: false },
-            payment_processing: { enabled: false, sales_prompt: '' },
-          },
-        },
-        metadata: meta(a),
-      },
+      assistantCreatedEvent(a, { assistantId, ownerId: `owner${a % 7}`, metadata: meta(a) }),
       ...Array.from({ length: UPDATES_EACH }, (_, u) => ({
         type: 'AssistantUpdated',
         data: { assistantId, changes: { chat_limit: 100 + u, name: `Assistant ${a} v${u}` } },

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { streamIds, type NewEvent } from '@kesher/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,30 +7,12 @@ import { createPgSql } from '../sql/pg.sql.js';
 import { SCHEMA_LOCK_KEY, type Sql } from '../sql/sql.port.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import { exited, startMain, waitUntil } from '../../testing/processes.js';
+import { assistantCreatedEvent } from '../../testing/platform-fixture.js';
 import { readCheckpoint } from './checkpoints.js';
 
 const gate = await postgresAvailability();
 
-const created = (n: number): NewEvent => ({
-  type: 'AssistantCreated',
-  data: {
-    assistantId: `s${n}`,
-    numericId: n + 1,
-    externalId: `asst_${String(n).padStart(24, '0')}`,
-    ownerId: 'owner',
-    profile: {
-      name: `Assistant ${n}`,
-      description: 'd',
-      instructions: 'i',
-      chat_limit: 100,
-      website_url: null,
-      avatar_url: null,
-      web_crawler: { enabled: false, website_url: null, max_pages: 2000, max_depth: 10, delete_orphaned_pages: false },
-      payment_processing: { enabled: false, sales_prompt: '' },
-    },
-  },
-  metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
-});
+const created = (n: number): NewEvent => assistantCreatedEvent(n, { assistantId: `s${n}` });
 
 /**
  * The projector process while Postgres ends its sessions as it starts (inside its read models' first

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { streamIds, type AllPosition, type NewEvent } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlEventStore } from '../event-store/sql-event-store.js';
@@ -6,32 +5,14 @@ import type { EventStore } from '../event-store/event-store.port.js';
 import { readCheckpoint } from '../projections/checkpoints.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import { exited, startMain, waitUntil } from '../../testing/processes.js';
+import { assistantCreatedEvent } from '../../testing/platform-fixture.js';
 import { createPgSql } from './pg.sql.js';
 import type { Sql } from './sql.port.js';
 
 const gate = await postgresAvailability();
 const ROUNDS = 6;
 
-const created = (n: number): NewEvent => ({
-  type: 'AssistantCreated',
-  data: {
-    assistantId: `a${n}`,
-    numericId: n + 1,
-    externalId: `asst_${String(n).padStart(24, '0')}`,
-    ownerId: 'owner',
-    profile: {
-      name: `Assistant ${n}`,
-      description: 'd',
-      instructions: 'i',
-      chat_limit: 100,
-      website_url: null,
-      avatar_url: null,
-      web_crawler: { enabled: false, website_url: null, max_pages: 2000, max_depth: 10, delete_orphaned_pages: false },
-      payment_processing: { enabled: false, sales_prompt: '' },
-    },
-  },
-  metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
-});
+const created = (n: number): NewEvent => assistantCreatedEvent(n, { assistantId: `a${n}` });
 
 /**
  * The projector process while Postgres ends every one of its sessions, again and again, with appends in

@@ -1,23 +1,10 @@
 import { streamIds } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnswerProvider } from '../../chat/answer-provider.port.js';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { postgresAvailability } from '../../testing/test-database.js';
+import { countingProvider } from './testing/counting-provider.js';
 
 const gate = await postgresAvailability();
-
-/** Counts the questions it is asked; answers each at once. */
-function countingProvider() {
-  const asked: string[] = [];
-  const provider: AnswerProvider = {
-    name: 'counting',
-    async *answer(request) {
-      asked.push(request.question);
-      yield { kind: 'text', text: 'An answer.' };
-    },
-  };
-  return { provider, asked };
-}
 
 /**
  * A run request that reaches the ai-runner only after its deadline — it was redelivered after a worker
