@@ -141,6 +141,15 @@ const apiRole = (name: string, port: number) => ({ name, role: 'api' as const, p
 const workersRole = (name: string, modelName: string) => ({ name, role: 'workers' as const, env: { OPENAI_BASE_URL: model.baseUrlFor(modelName), DATA_DIR: join(workDir, name) } });
 
 const lb = createLbClient(lbBase);
+/** Both API replicas answer their health check through the balancer (four calls, round-robin, see both). */
+async function bothReplicasAnswer(): Promise<boolean> {
+  const seen = new Set<string>();
+  for (let i = 0; i < 4; i++) {
+    const answer = await lb.call('/api/v1/health').catch(() => undefined);
+    if (answer?.status === 200 && answer.replica) seen.add(answer.replica);
+  }
+  return seen.size === 2;
+}
 const streams: { name: string; stream: FollowedStream }[] = [];
 let exitCode = 0;
 
@@ -164,17 +173,7 @@ try {
       const t1 = performance.now();
       await groupCaughtUp(`ai-runner-${db.name}`, ['kesher.thread'], { timeoutMs: 120_000 });
       figures.ai_runner_group_caught_up_ms = round(performance.now() - t1, 0);
-      await waitUntil(
-        async () => {
-          const seen = new Set<string>();
-          for (let i = 0; i < 4; i++) {
-            const answer = await lb.call('/api/v1/health').catch(() => undefined);
-            if (answer?.status === 200 && answer.replica) seen.add(answer.replica);
-          }
-          return seen.size === 2;
-        },
-        { timeoutMs: 30_000, intervalMs: 200, what: `both replicas healthy behind the balancer\n${haproxy.output()}` },
-      );
+      await waitUntil(bothReplicasAnswer, { timeoutMs: 30_000, intervalMs: 200, what: `both replicas healthy behind the balancer\n${haproxy.output()}` });
     },
     true,
   );
@@ -327,17 +326,7 @@ try {
     // cut stream could resume only on the other one.
     const replacements = [workerReplacement, ...(killedApi ? [topology.start(apiRole(`${killedApi}-restarted`, killedApi === 'api1' ? api1Port : api2Port))] : [])];
     await Promise.all(replacements.map((entry) => topology.ready(entry)));
-    await waitUntil(
-      async () => {
-        const seen = new Set<string>();
-        for (let i = 0; i < 4; i++) {
-          const answer = await lb.call('/api/v1/health').catch(() => undefined);
-          if (answer?.status === 200 && answer.replica) seen.add(answer.replica);
-        }
-        return seen.size === 2;
-      },
-      { timeoutMs: 30_000, intervalMs: 200, what: 'both replicas healthy again behind the balancer' },
-    );
+    await waitUntil(bothReplicasAnswer, { timeoutMs: 30_000, intervalMs: 200, what: 'both replicas healthy again behind the balancer' });
   });
 
   // --------------------------------------------------------------------------------------- visitors
