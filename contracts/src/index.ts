@@ -10,6 +10,8 @@ export * from './events/crawler-site.events.js';
 export * from './events/analytics.events.js';
 export * from './events/subscription.events.js';
 export * from './events/registry.js';
+export * from './events/privacy.events.js';
+export * from './events/personal-data.js';
 export * from './events/stream-names.js';
 export * from './rules/limits.js';
 export * from './rules/messages.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AccountDeletedSchema, SubjectErasedSchema } from './privacy.events.js';
 import { AccountAddressReleasedSchema, AccountEmailVerifiedSchema, AccountPasswordResetSchema, AccountRegisteredSchema } from './account.events.js';
 import {
   CrawlCompletedSchema,
@@ -110,6 +111,8 @@ export const eventDefinitions = {
   AccountEmailVerified: { version: 1, schema: AccountEmailVerifiedSchema },
   AccountPasswordReset: { version: 1, schema: AccountPasswordResetSchema },
   AccountAddressReleased: { version: 1, schema: AccountAddressReleasedSchema },
+  AccountDeleted: { version: 1, schema: AccountDeletedSchema },
+  SubjectErased: { version: 1, schema: SubjectErasedSchema },
   AssistantCreated: { version: 1, schema: AssistantCreatedSchema },
   AssistantUpdated: { version: 1, schema: AssistantUpdatedSchema },
   AssistantDeleted: { version: 1, schema: AssistantDeletedSchema },

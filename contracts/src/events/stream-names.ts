@@ -31,6 +31,8 @@ export const streamIds = {
   channelOutbound: (messageId: string) => `channeloutbound-${messageId}`,
   /** One delivery status a channel reported for a sent message (key `<integrationId>.<status>`; redeliveries find it recorded). */
   channelStatus: (key: string) => `channelstatus-${key}`,
+  /** One erasure of a data subject (SubjectErased): the proof it happened, never what was erased. */
+  erasure: (erasureId: string) => `erasure-${erasureId}`,
 } as const;
 
 export function categoryOf(streamId: string): string {
