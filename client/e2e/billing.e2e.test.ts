@@ -60,10 +60,15 @@ afterAll(async () => {
 });
 
 describe('billing with the test payments, on a phone', () => {
-  it('a visitor picks Standard on the marketing prices, signs in and comes back to /pricing with Pro chosen', async () => {
+  it('a visitor sees the same plans signed out as signed in, picks Pro, signs in and comes back to /pricing with Pro chosen', async () => {
     await page.goto('/pricing');
-    const standard = page.locator('section.plan', { has: page.getByRole('heading', { name: 'Standard' }) });
-    await standard.getByRole('link', { name: 'Get started' }).click();
+    // One catalogue (issue 22 item 13): the plans the limits enforce, with their prices, before signing in.
+    const signedOutPro = page.locator('section.plan', { has: page.getByRole('heading', { name: 'Pro', exact: true }) });
+    const signedOutPrice = (await signedOutPro.locator('[data-price]').textContent())!;
+    expect(signedOutPrice).toMatch(/^₪199/);
+    expect(await page.getByText(/\$50|\$100|documents per agent/).count()).toBe(0);
+    await fitsThePhone('/pricing (signed out)');
+    await signedOutPro.getByRole('button', { name: 'Subscribe Now' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/pricing?plan=pro&billing=monthly');
     await page.getByLabel('Email').fill(email);
@@ -73,6 +78,7 @@ describe('billing with the test payments, on a phone', () => {
     await page.getByRole('heading', { name: 'Choose your plan', level: 1 }).waitFor();
     const pro = page.locator('section.plan', { has: page.getByRole('heading', { name: 'Pro', exact: true }) });
     await pro.getByText('Your choice').waitFor();
+    expect(await pro.locator('[data-price]').textContent()).toBe(signedOutPrice);
     await page.locator('section.plan', { has: page.getByRole('heading', { name: 'Free', exact: true }) }).getByRole('button', { name: 'Current plan' }).waitFor();
     await fitsThePhone('/pricing (server plans)');
   });
