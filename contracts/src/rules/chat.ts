@@ -78,3 +78,30 @@ export function parseRedirect(text: string): { text: string; redirectUrl: string
   if (!match) return { text, redirectUrl: null };
   return { text: text.replace(REDIRECT_MARKER, '').trim(), redirectUrl: match[1]! };
 }
+
+/** Every redirect command, wherever it stands (a preview may hold one cut mid-line, or more than one). */
+const ANY_REDIRECT_MARKER = /\[REDIRECT:[^\]\n]*\]?/g;
+
+/**
+ * A message's text as a list shows it (Chat History, the one inbox): the redirect commands are for the
+ * chat's renderer only, so they are taken out, and the whitespace they leave is folded.
+ */
+export function displayText(text: string): string {
+  return text.replace(ANY_REDIRECT_MARKER, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** How long a conversation's title made from its first message may be, in characters. */
+export const CONVERSATION_TITLE_MAX = 60;
+
+/**
+ * A conversation's title until someone renames it: its first message, on one line, cut at a word
+ * boundary with an ellipsis when long — so Chat History tells conversations apart instead of listing
+ * "Untitled Conversation" again and again. Empty when there is no first message yet.
+ */
+export function conversationTitleFrom(firstMessage: string | null | undefined): string {
+  const line = displayText(firstMessage ?? '');
+  if (line.length <= CONVERSATION_TITLE_MAX) return line;
+  const cut = line.slice(0, CONVERSATION_TITLE_MAX - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space >= CONVERSATION_TITLE_MAX / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:!?-]+$/u, '')}…`;
+}

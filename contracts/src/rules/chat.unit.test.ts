@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PostMessageBodySchema, RunIdSchema, ThreadIdSchema } from '../http/threads.dto.js';
-import { chatInputProblem, detectLanguage, estimateTokens, parseRedirect, redirectMarker } from './chat.js';
+import { chatInputProblem, conversationTitleFrom, detectLanguage, displayText, estimateTokens, parseRedirect, redirectMarker } from './chat.js';
 
 describe('chat rules', () => {
   it('estimates tokens as characters / 4, rounded up', () => {
@@ -25,6 +25,23 @@ describe('chat rules', () => {
     expect(parseRedirect(text)).toEqual({ text: 'The plans are on our site.', redirectUrl: 'https://shop.example.com/pricing' });
     expect(parseRedirect('No link here.')).toEqual({ text: 'No link here.', redirectUrl: null });
     expect(parseRedirect('[REDIRECT: javascript:alert(1)]').redirectUrl).toBeNull();
+  });
+
+  it('takes every redirect command out of a text a list shows (issue 22 item 5)', () => {
+    expect(displayText(`Our plans:\nYou can continue here:\n${redirectMarker('https://shop.example.com/pricing')}`)).toBe('Our plans: You can continue here:');
+    expect(displayText('See [REDIRECT: https://a.example/x] and [REDIRECT: https://b.example/y]. Bye')).toBe('See and . Bye');
+    expect(displayText('Cut off [REDIRECT: https://a.exa')).toBe('Cut off');
+    expect(displayText('No marker here.')).toBe('No marker here.');
+  });
+
+  it('titles a conversation from its first message, cut at a word (issue 22 item 16)', () => {
+    expect(conversationTitleFrom('  When do you bake\nwalnut loaves?  ')).toBe('When do you bake walnut loaves?');
+    expect(conversationTitleFrom(null)).toBe('');
+    const long = 'How much does the beginner wheel course cost and when does the next group start in the spring?';
+    const title = conversationTitleFrom(long);
+    expect(title).toBe('How much does the beginner wheel course cost and when does…');
+    expect(title.length).toBeLessThanOrEqual(60);
+    expect(conversationTitleFrom('א'.repeat(80))).toBe(`${'א'.repeat(59)}…`);
   });
 
   it('validates message content and ids as the spec says', () => {

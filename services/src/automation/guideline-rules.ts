@@ -81,8 +81,15 @@ const REDIRECT_LINE = /^\s*\[?REDIRECT[:\]].*$/im;
 export function applyGuidelineRules(text: string, rules: GuidelineRules): string {
   const lines = text.split('\n');
   const commandAt = lines.findIndex((line) => REDIRECT_LINE.test(line));
-  const command = commandAt === -1 ? [] : lines.slice(commandAt);
-  let body = (commandAt === -1 ? lines : lines.slice(0, commandAt)).join('\n');
+  const before = commandAt === -1 ? lines : lines.slice(0, commandAt);
+  // The line that introduces the link ("You can continue here:") belongs with it: the sign-off goes above
+  // it, never between it and the Visit Link button the command becomes (issue 22 item 5).
+  let leadAt = before.length;
+  while (commandAt !== -1 && leadAt > 0 && !before[leadAt - 1]!.trim()) leadAt--;
+  if (commandAt === -1 || !before[leadAt - 1]?.trim().endsWith(':')) leadAt = before.length;
+  else leadAt--;
+  const command = [...before.slice(leadAt).filter((line) => line.trim()), ...(commandAt === -1 ? [] : lines.slice(commandAt))];
+  let body = before.slice(0, leadAt).join('\n');
   for (const { from, to } of rules.replacements) body = replacePhrase(body, from, to);
   if (rules.bullets) {
     body = body
@@ -97,7 +104,7 @@ export function applyGuidelineRules(text: string, rules: GuidelineRules): string
       })
       .join('\n\n');
   }
-  if (rules.opening && !body.trimStart().startsWith(rules.opening)) body = `${rules.opening}\n\n${body}`;
-  if (rules.closing && !body.trimEnd().endsWith(rules.closing)) body = `${body.trimEnd()}\n\n${rules.closing}`;
+  if (rules.opening && !body.trimStart().startsWith(rules.opening)) body = body.trim() ? `${rules.opening}\n\n${body}` : rules.opening;
+  if (rules.closing && !body.trimEnd().endsWith(rules.closing)) body = body.trim() ? `${body.trimEnd()}\n\n${rules.closing}` : rules.closing;
   return [body, ...command].join('\n').trimEnd();
 }

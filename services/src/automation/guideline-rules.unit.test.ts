@@ -25,7 +25,13 @@ describe('guidelines the built-in engine applies', () => {
   it('adds the opening and the sign-off once, makes bullets, and keeps the redirect command last', () => {
     const r = rules('Start every answer with "Hi there!"', 'End every answer with "— The team"', 'Answer in bullet points');
     const text = applyGuidelineRules(`We bake daily. Delivery is free.\nYou can continue here:\n${redirectMarker('https://x.example/buy')}`, r);
-    expect(text).toBe(`Hi there!\n\n- We bake daily.\n- Delivery is free.\nYou can continue here:\n\n— The team\n${redirectMarker('https://x.example/buy')}`);
+    // The sign-off goes above the line that introduces the link, never between it and the link (issue 22 item 5).
+    expect(text).toBe(`Hi there!\n\n- We bake daily.\n- Delivery is free.\n\n— The team\nYou can continue here:\n${redirectMarker('https://x.example/buy')}`);
+    expect(applyGuidelineRules(`Lessons cost 890 ILS.\nYou can continue here:\n\n${redirectMarker('https://x.example/buy')}`, rules('Sign off with "— Dana"'))).toBe(
+      `Lessons cost 890 ILS.\n\n— Dana\nYou can continue here:\n${redirectMarker('https://x.example/buy')}`,
+    );
+    // Without a command, a closing colon line is just text: the sign-off follows it.
+    expect(applyGuidelineRules('Our hours:', rules('Sign off with "— Dana"'))).toBe('Our hours:\n\n— Dana');
     expect(applyGuidelineRules('Done.\n\n— The team', r).match(/— The team/g)).toHaveLength(1);
     expect(rules('סיים כל תשובה ב"בברכה, צוות קראמב"').closing).toBe('בברכה, צוות קראמב');
     expect(rules('חתימה: "צוות קראמב"').closing).toBe('צוות קראמב');
