@@ -41,6 +41,7 @@ import { guidelineRoutes } from './routes/guidelines/guidelines.routes.js';
 import { actionRoutes } from './routes/actions/actions.routes.js';
 import { externalApiRoutes } from './routes/external-api/external-api.routes.js';
 import type { AutomationRoutesDeps } from './routes/workflows/automation-routes.deps.js';
+import { privacyRoutes, type PrivacyRoutesDeps } from './routes/privacy/privacy.routes.js';
 
 export interface AppDeps {
   health: HealthDeps;
@@ -69,6 +70,8 @@ export interface AppDeps {
   subscriptions?: SubscriptionRoutesDeps;
   /** Workflows, guidelines, actions and the assistants' external API endpoints. */
   automation?: AutomationRoutesDeps;
+  /** Download my data, the security log, retention periods and a visitor's own deletion (docs/privacy.md). */
+  privacy?: PrivacyRoutesDeps;
   /**
    * pino through Fastify: `true` logs at info, or give the level (and a destination, for tests). Errors
    * are logged with their stack by the error handler; per-request lines are off (they would drown them).
@@ -148,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await api.register(actionRoutes(deps.automation));
         await api.register(externalApiRoutes(deps.automation));
       }
+      if (deps.privacy) await api.register(privacyRoutes(deps.privacy));
     },
     { prefix: '/api/v1' },
   );

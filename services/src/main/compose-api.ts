@@ -39,6 +39,8 @@ import { billingVersion, composeBilling, subscriptionLookup } from '../billing/c
 import { createStorageLimit } from '../plans/storage-limit.js';
 import { createStorageHolds } from '../plans/storage-holds.js';
 import { composeAutomationApi } from './compose-automation.js';
+import { composePrivacyApi } from './compose-privacy-features.js';
+import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
 
 export interface ApiWiring {
   platform: Platform;
@@ -60,6 +62,8 @@ export interface ApiWiring {
   clientDistDir?: string;
   /** Which plan an owner is on; by default the plan book (tests give a paid plan to reach the gated features). */
   planOf?: PlanOf;
+  /** Erases a data subject (privacy/): a visitor's "Delete this conversation" needs it; without it that call answers 404. */
+  erasure?: SubjectErasure;
 }
 
 /** Builds the facade from the platform's ports. Used by `make start` and by the api process alike. */
@@ -70,7 +74,7 @@ export async function composeApi(wiring: ApiWiring) {
   const awaitReadModels = readModelWaiter({ readModels: wiring.readModels, projections: allProjections, timeoutMs: wiring.readYourWritesTimeoutMs ?? 2000 });
   const passwords = createPasswordHasher();
   // The limits every API process shares (platform/limits): N replicas never multiply an allowance.
-  const onLimitsError = (error: unknown) => console.error('limits: purging expired rows failed', error);
+  const onLimitsError = (error: unknown) => platform.log.error({ err: error }, 'limits: purging expired rows failed');
   const limitCounters = createLimitCounters({ sql: platform.sql, onError: onLimitsError });
   const limitBuckets = createLimitBuckets({ sql: platform.sql, onError: onLimitsError });
   const tokens = createTokenIssuer({ secret: loadAuthSecret(config), ttlSeconds: config.TOKEN_TTL_SECONDS });
@@ -85,7 +89,7 @@ export async function composeApi(wiring: ApiWiring) {
       return account?.id === accountId ? account : undefined;
     },
     shared: platform.sql,
-    onError: (error) => console.error('identity: live sockets', error),
+    onError: (error) => platform.log.error({ err: error }, 'identity: live sockets failed'),
   });
   const stopSessionsListen = await authenticator.listen();
   const sessionsEnded = () => authenticator.sessionsEnded();
@@ -111,7 +115,7 @@ export async function composeApi(wiring: ApiWiring) {
     operatorAccountIds: config.OPERATOR_ACCOUNT_IDS,
     development: config.NODE_ENV === 'development',
     settled: (ownerId) => messageQuota.settled(ownerId),
-    onError: (error) => console.error('analytics', error),
+    onError: (error) => platform.log.error({ err: error }, 'analytics failed'),
   });
   const allowances = createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf, limitViolations: analytics.limitViolations });
   const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), sql: platform.sql, awaitReadModels, clock });
@@ -129,7 +133,7 @@ export async function composeApi(wiring: ApiWiring) {
     publicUrl,
     verifyTtlSeconds: config.EMAIL_VERIFY_TTL_SECONDS,
     resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
-    onError: (error, what) => console.error(`identity: ${what} failed`, error),
+    onError: (error, what) => platform.log.error({ err: error }, `identity: ${what} failed`),
   });
   const subscriptions = composeBilling({
     config,
@@ -234,6 +238,7 @@ export async function composeApi(wiring: ApiWiring) {
     googleDrive,
     subscriptions,
     automation: automation.deps,
+    privacy: composePrivacyApi({ sql: platform.sql, eventStore: platform.eventStore, config, clock, erasure: wiring.erasure }),
   });
   app.addHook('onClose', async () => crawler.close());
   app.addHook('onClose', async () => stopIntegrationListen());

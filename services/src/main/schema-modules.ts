@@ -9,6 +9,10 @@ import { eventStoreMigrations } from '../platform/event-store/sql-event-store.sc
 import { checkpointMigrations } from '../platform/projections/checkpoint.migrations.js';
 import { limitsMigrations } from '../platform/limits/limits.migrations.js';
 import type { SchemaModule } from '../platform/sql/migrations.js';
+import { subjectKeyMigrations } from '../privacy/keys/subject-key.migrations.js';
+import { securityLogMigrations } from '../privacy/security-log/security-log.js';
+import { retentionMigrations } from '../privacy/retention/retention.migrations.js';
+import { channelForgetMigrations } from '../privacy/visitor-deletion/channel-forget.js';
 
 /**
  * Every module that owns tables in the deployment's database, in the order their migration lists are
@@ -30,5 +34,9 @@ export function schemaModules(options: { sqlEventStore: boolean }): SchemaModule
     { module: 'drive', migrations: driveMigrations },
     { module: 'chat', migrations: chatMigrations },
     { module: 'limits', migrations: limitsMigrations },
+    { module: 'privacy-keys', migrations: subjectKeyMigrations },
+    { module: 'privacy-security-log', migrations: securityLogMigrations },
+    { module: 'privacy-retention', migrations: retentionMigrations },
+    { module: 'privacy-forget', migrations: channelForgetMigrations },
   ];
 }

@@ -182,6 +182,21 @@ export const ConfigSchema = z.object({
   CHANNEL_WEBHOOK_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   /** How often the scheduler looks for crawler configurations whose recrawl is due (0: never by itself). */
   RECRAWL_CHECK_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
+  // Retention (spec part 2 "Privacy"; services/src/privacy/retention, docs/privacy.md). Each period is the
+  // spec's default; the run is the scheduler's, every RETENTION_CHECK_INTERVAL_MS (0: only when asked).
+  /** A conversation (owner's, visitor's, channel customer's) is erased this long after its last message. */
+  RETENTION_CONVERSATION_DAYS: z.coerce.number().int().positive().default(90),
+  /** Analytics detail older than this is aggregated and its personal parts (who asked what) shredded. */
+  RETENTION_ANALYTICS_MONTHS: z.coerce.number().int().positive().default(24),
+  /** The owner's security log entries. */
+  RETENTION_SECURITY_LOG_MONTHS: z.coerce.number().int().positive().default(12),
+  /** Payment records: kept this long even when the account is erased (tax law). */
+  RETENTION_PAYMENT_YEARS: z.coerce.number().int().positive().default(7),
+  /** An account with no conversation and no change to its assistants or files this long is warned by mail, then erased. */
+  RETENTION_INACTIVE_ACCOUNT_MONTHS: z.coerce.number().int().positive().default(24),
+  /** Between the inactivity warning and the erasure. */
+  RETENTION_INACTIVE_NOTICE_DAYS: z.coerce.number().int().positive().default(30),
+  RETENTION_CHECK_INTERVAL_MS: z.coerce.number().int().nonnegative().default(6 * 3600 * 1000),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -1,0 +1,55 @@
+import type { SendMail } from '../mail/mail.port.js';
+import type { Config } from '../platform/config/config.js';
+import type { EventStore } from '../platform/event-store/event-store.port.js';
+import type { Sql } from '../platform/sql/sql.port.js';
+import type { PrivacyRoutesDeps } from '../api/routes/privacy/privacy.routes.js';
+import { createOwnerDataExport } from '../privacy/export/owner-data-export.js';
+import { retentionPolicyOf } from '../privacy/retention/retention-policy.js';
+import { createRetentionRun } from '../privacy/retention/retention-run.js';
+import { createSecurityLog } from '../privacy/security-log/security-log.js';
+import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
+import { createChannelForget } from '../privacy/visitor-deletion/channel-forget.js';
+import { createVisitorConversationDeletion } from '../privacy/visitor-deletion/visitor-conversation-deletion.js';
+
+/**
+ * The privacy features built on subject erasure (issue 24 items 4–6): the owner's export and security
+ * log, the retention periods, a visitor's own deletion (API); the retention run and a channel customer's
+ * `/forget` (workers). Without an erasure (none composed), the parts that erase are left out.
+ */
+export function composePrivacyApi(deps: { sql: Sql; eventStore: EventStore; config: Config; clock: () => Date; erasure?: SubjectErasure }): PrivacyRoutesDeps {
+  const securityLog = createSecurityLog({ sql: deps.sql, clock: deps.clock });
+  return {
+    readDb: deps.sql,
+    clock: deps.clock,
+    exporter: createOwnerDataExport({ readDb: deps.sql, clock: deps.clock }),
+    securityLog,
+    retention: retentionPolicyOf(deps.config),
+    visitorDeletion: deps.erasure && createVisitorConversationDeletion({ eventStore: deps.eventStore, erasure: deps.erasure, securityLog }),
+  };
+}
+
+export function composePrivacyWorkers(deps: {
+  sql: Sql;
+  config: Config;
+  erasure: SubjectErasure;
+  sendMail: SendMail;
+  publicUrl: string;
+  clock?: () => Date;
+  /** false: no retention timer (tests call `retention.tick()`). */
+  scheduler?: boolean;
+}) {
+  const clock = deps.clock ?? (() => new Date());
+  const securityLog = createSecurityLog({ sql: deps.sql, clock });
+  const retention = createRetentionRun({
+    sql: deps.sql,
+    erasure: deps.erasure,
+    securityLog,
+    policy: retentionPolicyOf(deps.config),
+    sendMail: deps.sendMail,
+    publicUrl: deps.publicUrl,
+    clock,
+    intervalMs: deps.scheduler === false ? 0 : deps.config.RETENTION_CHECK_INTERVAL_MS,
+    onError: (error) => console.error('retention', error),
+  });
+  return { retention, forget: createChannelForget({ sql: deps.sql, erasure: deps.erasure, securityLog, clock }) };
+}
