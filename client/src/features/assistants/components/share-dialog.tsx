@@ -17,7 +17,8 @@ const absolute = (url: string) => new URL(url, window.location.origin).toString(
 /**
  * Share dialog (spec §2, §4): idle → generating → URL shown; Copy shows 'Copied!' for 2 s. An assistant
  * that is already shared shows its link at once: customers and website widgets use it, so nothing here
- * replaces it silently. Making a new link is its own button, confirmed after saying what stops working.
+ * replaces it silently. Making a new link and stopping sharing are their own buttons, each confirmed
+ * after saying what stops working (the link and every website widget).
  */
 export function ShareDialog({ assistant, onClose }: { assistant: AssistantDto; onClose: () => void }) {
   const { t } = useTranslation('assistants');
@@ -26,6 +27,8 @@ export function ShareDialog({ assistant, onClose }: { assistant: AssistantDto; o
   const revoke = useRevokeShareToken();
   const [url, setUrl] = useState<string | null>(assistant.share_token ? absolute(paths.sharedChat(assistant.share_token)) : null);
   const [confirmingRotate, setConfirmingRotate] = useState(false);
+  // Stopping breaks the link and every widget that uses it, as a new link does: confirmed the same way.
+  const [confirmingRevoke, setConfirmingRevoke] = useState(false);
   const { copied, copy } = useCopyToClipboard();
   const failure = (key: string) => (error: unknown) => notify.error(`${t(key)}: ${localizedDetail(error) ?? errorMessage(error, t)}`);
 
@@ -46,20 +49,8 @@ export function ShareDialog({ assistant, onClose }: { assistant: AssistantDto; o
               <Button variant="secondary" disabled={rotate.isPending} onClick={() => setConfirmingRotate(true)}>
                 {rotate.isPending ? t('rotating') : t('rotate')}
               </Button>
-              <Button
-                variant="ghost"
-                disabled={revoke.isPending}
-                onClick={() =>
-                  revoke.mutate(assistant.id, {
-                    onSuccess: () => {
-                      setUrl(null);
-                      notify.info(t('revoked'));
-                    },
-                    onError: (error) => notify.error(errorMessage(error, t)),
-                  })
-                }
-              >
-                {t('revoke')}
+              <Button variant="ghost" disabled={revoke.isPending} onClick={() => setConfirmingRevoke(true)}>
+                {revoke.isPending ? t('revoking') : t('revoke')}
               </Button>
             </div>
           </div>
@@ -108,6 +99,37 @@ export function ShareDialog({ assistant, onClose }: { assistant: AssistantDto; o
           }
         >
           <p>{t('rotateText')}</p>
+        </Modal>
+      ) : null}
+      {confirmingRevoke ? (
+        <Modal
+          title={t('revokeTitle')}
+          onClose={() => setConfirmingRevoke(false)}
+          footer={
+            <>
+              <Button variant="secondary" onClick={() => setConfirmingRevoke(false)}>
+                {t('cancel')}
+              </Button>
+              <Button
+                variant="danger"
+                disabled={revoke.isPending}
+                onClick={() => {
+                  setConfirmingRevoke(false);
+                  revoke.mutate(assistant.id, {
+                    onSuccess: () => {
+                      setUrl(null);
+                      notify.info(t('revoked'));
+                    },
+                    onError: (error) => notify.error(errorMessage(error, t)),
+                  });
+                }}
+              >
+                {t('revokeConfirm')}
+              </Button>
+            </>
+          }
+        >
+          <p>{t('revokeText')}</p>
         </Modal>
       ) : null}
     </>

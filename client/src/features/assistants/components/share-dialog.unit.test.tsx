@@ -19,6 +19,7 @@ function stubShareApi() {
       calls.push(`${init.method} ${url}`);
       if (url.endsWith('/generate-share-token')) token ??= 'tok123';
       else if (url.endsWith('/rotate-share-token')) token = 'tok456';
+      else if (url.endsWith('/share-token') && init.method === 'DELETE') return json({ detail: 'Share token revoked' });
       else return json([]);
       return json({ share_url: `/shared-chat/${token}`, share_token: token });
     }),
@@ -81,5 +82,31 @@ describe('ShareDialog', () => {
     renderWithProviders(<ShareDialog assistant={assistant('existing-tok')} onClose={vi.fn()} />, { language: 'he' });
     fireEvent.click(screen.getByRole('button', { name: 'יצירת קישור חדש' }));
     expect(await screen.findByRole('dialog', { name: 'ליצור קישור שיתוף חדש?' })).toHaveTextContent('וכך גם כל ווידג׳ט באתר שמשתמש בו');
+  });
+
+  it('stops sharing only after a confirmation that says the link and every widget stop working (issue 22 item 16)', async () => {
+    const calls = stubShareApi();
+    renderWithProviders(<ShareDialog assistant={assistant('existing-tok')} onClose={vi.fn()} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Stop sharing' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Stop sharing this assistant?' });
+    expect(confirm).toHaveTextContent('The share link stops working at once, and so does every website widget that uses it');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Stop sharing this assistant?' })).toBeNull());
+    expect(calls.filter((c) => !c.startsWith('GET'))).toEqual([]);
+    expect(screen.getByLabelText<HTMLInputElement>('Share URL').value).toContain('existing-tok');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Stop sharing' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, stop sharing' }));
+    await waitFor(() => expect(screen.queryByLabelText('Share URL')).toBeNull());
+    expect(calls.filter((c) => !c.startsWith('GET'))).toEqual(['DELETE /api/v1/assistants/4/share-token']);
+    expect(toastStore.snapshot().map((toast) => toast.message)).toContain('The share link no longer works.');
+  });
+
+  it('asks in Hebrew before stopping', async () => {
+    stubShareApi();
+    renderWithProviders(<ShareDialog assistant={assistant('existing-tok')} onClose={vi.fn()} />, { language: 'he' });
+    fireEvent.click(screen.getByRole('button', { name: 'הפסקת שיתוף' }));
+    expect(await screen.findByRole('dialog', { name: 'להפסיק לשתף את העוזר?' })).toHaveTextContent('וכך גם כל ווידג׳ט באתר שמשתמש בו');
+    expect(screen.getByRole('button', { name: 'כן, להפסיק לשתף' })).toBeInTheDocument();
   });
 });

@@ -35,6 +35,11 @@ export const en = {
   copied: 'Copied!',
   revoke: 'Stop sharing',
   revoked: 'The share link no longer works.',
+  revokeTitle: 'Stop sharing this assistant?',
+  revokeText:
+    'The share link stops working at once, and so does every website widget that uses it: visitors chatting through it are cut off. You can create a new link later, but you will need to share it again and update the widget code on your website.',
+  revokeConfirm: 'Yes, stop sharing',
+  revoking: 'Stopping...',
   errorGeneratingShareUrl: 'Error generating share URL',
   rotate: 'Create a new link',
   rotateTitle: 'Create a new share link?',
