@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { comparePositions, START_POSITION, type AllPosition, type NewEvent, type RecordedEvent } from '@kesher/contracts';
+import { START_POSITION, type AllPosition, type NewEvent, type RecordedEvent } from '@kesher/contracts';
 import type { Sql } from '../sql/sql.port.js';
 import {
   StreamDeletedError,
@@ -13,6 +13,7 @@ import {
 import { EVENTS_CHANNEL } from './sql-event-store.schema.js';
 import { IDLE_POLL_LISTENING_MS, pollingSubscription, type LocalWaiters } from './polling-subscription.js';
 import { createAppendBatcher } from './append-batcher.js';
+import { coalescedReadAll } from './coalesced-read.js';
 import { HORIZON_SQL } from './read-horizon.js';
 
 interface EventRow {
@@ -63,41 +64,18 @@ function filterClause(filter: AllFilter | undefined, params: unknown[]): string 
 export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches?: number }): Promise<EventStore> {
   const { sql } = deps;
 
+  // The payload names this store, whose own subscriptions were woken directly already, and where the
+  // append landed, so the other processes' subscriptions know what to look for.
+  const self = randomUUID();
   const append = createAppendBatcher({
     db: sql,
     // PGlite has one backend: a second batch in flight would only queue behind the first.
     maxInFlight: deps.maxConcurrentBatches ?? (sql.kind === 'pglite' ? 1 : 4),
+    announce: { channel: EVENTS_CHANNEL, payloadPrefix: self },
     onCommitted: (newest, types) => {
-      if (!newest) return;
-      wakeLocal(newest, types);
-      notifyOthers(newest);
+      if (newest) wakeLocal(newest, types);
     },
   });
-
-  // At most one NOTIFY in flight; commits meanwhile are covered by one more afterwards, with the newest
-  // position. The payload names this store, whose own subscriptions were woken directly already, and
-  // where the append landed, so the other processes' subscriptions know what to look for.
-  const self = randomUUID();
-  let notifying = false;
-  let notifyNext: AllPosition | undefined;
-  function notifyOthers(newest: AllPosition) {
-    if (notifying) {
-      if (!notifyNext || comparePositions(newest, notifyNext) > 0) notifyNext = newest;
-      return;
-    }
-    notifying = true;
-    sql
-      .query(`SELECT pg_notify($1, $2)`, [EVENTS_CHANNEL, `${self} ${newest.commit}:${newest.prepare}`])
-      .catch(() => {
-        // Other processes still see the events on their next poll.
-      })
-      .finally(() => {
-        notifying = false;
-        const next = notifyNext;
-        notifyNext = undefined;
-        if (next) notifyOthers(next);
-      });
-  }
 
   function onNotification(payload: string) {
     const [from, position] = payload.split(' ');
@@ -150,6 +128,9 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
     return { events, next, atEnd: !full };
   }
 
+  // The subscriptions woken by one append read the log once between them (coalesced-read.ts).
+  const subscriptionsRead = coalescedReadAll(readAll);
+
   let unlisten: (() => Promise<void>) | undefined;
   let listening: Promise<void> | undefined;
   const ensureListening = () =>
@@ -190,7 +171,7 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
 
     subscribeToAll(options) {
       void ensureListening();
-      return pollingSubscription({ readAll, options, localWaiters, idlePollMs });
+      return pollingSubscription({ readAll: subscriptionsRead, options, localWaiters, idlePollMs });
     },
 
     async deleteStream(streamId, { expectedRevision }) {
