@@ -6,7 +6,9 @@ import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
+import { serverText } from '@/lib/server-texts';
 import { notify } from '@/lib/toast-store';
+import '../file-failure-texts';
 import { useDeleteFile } from '../api/delete-file';
 import { acceptAttribute, fileProblem, formatBytes } from '../file-rules';
 import { useFiles } from '../api/get-files';
@@ -99,8 +101,16 @@ export function ManageFilesModal({ assistant, onClose, onShare, onCrawler, drive
                 <span className="muted small">
                   {formatBytes(file.bytes)} · {t('uploadedAt', { date: dateFormat.format(new Date(file.created_at * 1000)) })}
                 </span>
+                {/* Why it failed, as the server said it (in the page's language): "Failed" alone leaves the owner guessing. */}
+                {file.status === 'failed' && file.status_reason ? (
+                  <span className="field-error small" id={`file-reason-${file.id}`} dir="auto">
+                    {serverText(file.status_reason)}
+                  </span>
+                ) : null}
               </div>
-              <span className={`badge badge-${file.status}`}>{t(`status_${file.status}`)}</span>
+              <span className={`badge badge-${file.status}`} aria-describedby={file.status === 'failed' && file.status_reason ? `file-reason-${file.id}` : undefined}>
+                {t(`status_${file.status}`)}
+              </span>
               <Button
                 variant="ghost"
                 aria-label={t('deleteFile', { name: file.filename })}
