@@ -8,7 +8,12 @@ import { createCommandHandler } from '../platform/commands/command-handler.js';
 import type { Config } from '../platform/config/config.js';
 import { createEventStoreDbEventStore } from '../platform/event-store/eventstoredb.event-store.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';
+import { createPersonalDataCodec } from '../platform/event-store/personal-data.codec.js';
+import { withPersonalDataOnBus } from '../platform/event-store/personal-data.bus.js';
+import { withPersonalData } from '../platform/event-store/personal-data.event-store.js';
 import { withEventSchemas } from '../platform/event-store/schema-checked.event-store.js';
+import { loadSecretsKey } from '../platform/secrets/secrets-key.js';
+import { createSqlSubjectKeys } from '../privacy/keys/sql-subject-keys.js';
 import { createSqlEventStore } from '../platform/event-store/sql-event-store.js';
 import { createMetrics } from '../platform/metrics/metrics.js';
 import { createProjectionRunner } from '../platform/projections/projection-runner.js';
@@ -47,14 +52,22 @@ export async function composePlatform(
   const rawStore: EventStore = config.EVENTSTORE_URL
     ? createEventStoreDbEventStore({ connectionString: config.EVENTSTORE_URL })
     : await createSqlEventStore({ sql });
-  const eventStore = withEventSchemas(rawStore);
+  // Personal fields are sealed per data subject at the log's boundary (docs/privacy.md): the adapter, and
+  // the relay that copies it to the bus, see them sealed; everything else reads them opened.
+  const subjectKeys = createSqlSubjectKeys({ sql, serverKey: loadSecretsKey(config) });
+  await subjectKeys.listen();
+  const personalData = createPersonalDataCodec(subjectKeys);
+  const eventStore = withEventSchemas(withPersonalData(rawStore, personalData));
 
   const metrics = createMetrics();
   // A handler that keeps failing (or kills its process) parks its message after BUS_MAX_ATTEMPTS (docs/bus.md).
   const deliveries = { maxAttempts: config.BUS_MAX_ATTEMPTS, metrics };
-  const bus: MessageBus = config.KAFKA_BROKERS
-    ? createKafkaBus({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: options.applicationName, sql, deliveries })
-    : await createSqlBus({ sql, deliveries });
+  const bus: MessageBus = withPersonalDataOnBus(
+    config.KAFKA_BROKERS
+      ? createKafkaBus({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: options.applicationName, sql, deliveries })
+      : await createSqlBus({ sql, deliveries }),
+    personalData,
+  );
 
   const projector = createProjectionRunner({
     eventStore,
@@ -71,6 +84,10 @@ export async function composePlatform(
     config,
     sql,
     eventStore,
+    /** The log as stored, personal fields sealed: what the relay copies to the bus. */
+    sealedEventStore: rawStore,
+    subjectKeys,
+    personalData,
     bus,
     metrics,
     projector,
@@ -80,6 +97,7 @@ export async function composePlatform(
       await projector.stop();
       await bus.close();
       await eventStore.close();
+      await subjectKeys.stop();
       await sql.close();
       dataDirLock?.release();
     },

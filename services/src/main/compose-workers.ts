@@ -71,7 +71,7 @@ export async function composeWorkers(
   const relay =
     options.relay === false
       ? undefined
-      : createRelay({ eventStore: platform.eventStore, bus: platform.bus, sql: platform.sql, metrics: platform.metrics, onError: (e) => console.error('relay', e) });
+      : createRelay({ eventStore: platform.sealedEventStore, bus: platform.bus, sql: platform.sql, metrics: platform.metrics, onError: (e) => console.error('relay', e) });
   const groups = { ingest: `ingest${suffix}`, aiRunner: `ai-runner${suffix}`, assistantErasure: `assistant-erasure${suffix}`, crawler: `crawler${suffix}` };
   const ingest = createIngestWorker({
     bus: platform.bus,
