@@ -33,7 +33,18 @@ export function AssistantForm({ mode, initial, busy, onSubmit, progress, fileInp
   const [values, setValues] = useState(initial);
   const [file, setFile] = useState<File | null>(null);
   const [errors, setErrors] = useState<FormErrors>({});
-  const set = <K extends keyof AssistantFormValues>(key: K, value: AssistantFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const set = <K extends keyof AssistantFormValues>(key: K, value: AssistantFormValues[K]) => {
+    const next = { ...values, [key]: value };
+    setValues(next);
+    // A shown error follows the edit: gone (or changed) once the value no longer has that problem, so
+    // "Please enter a valid website URL" does not stay under a field that was just cleared. New errors
+    // still wait for the submit.
+    setErrors((shown) => {
+      if (Object.keys(shown).length === 0) return shown;
+      const found = validateAssistant(next);
+      return Object.fromEntries(Object.keys(shown).flatMap((k) => (found[k as keyof FormErrors] ? [[k, found[k as keyof FormErrors]]] : []))) as FormErrors;
+    });
+  };
   const err = (key: keyof FormErrors) => (errors[key] ? t(errors[key]!) : null);
 
   const submit = (event: FormEvent) => {

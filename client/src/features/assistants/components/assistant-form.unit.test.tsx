@@ -34,6 +34,21 @@ describe('AssistantForm', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
+  it('takes "Please enter a valid website URL" away once the field is cleared or fixed, without new errors before submit (issue 22 item 16)', async () => {
+    renderWithProviders(<AssistantForm mode="create" initial={{ ...emptyForm, name: 'a', description: 'b', instructions: 'c' }} busy={false} onSubmit={vi.fn()} />);
+    const field = await screen.findByLabelText('Website URL');
+    fireEvent.change(field, { target: { value: 'shop dot com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Assistant' }));
+    expect(await screen.findByText('Please enter a valid website URL')).toBeInTheDocument();
+    fireEvent.change(field, { target: { value: 'shop dot co' } });
+    expect(screen.getByText('Please enter a valid website URL')).toBeInTheDocument();
+    fireEvent.change(field, { target: { value: '' } });
+    expect(screen.queryByText('Please enter a valid website URL')).toBeNull();
+    expect(field).not.toHaveAttribute('aria-invalid', 'true');
+    fireEvent.change(field, { target: { value: 'still not a url' } });
+    expect(screen.queryByText('Please enter a valid website URL')).toBeNull();
+  });
+
   it('a common prompt button appends its text, and removes it on a second press', async () => {
     const user = userEvent.setup();
     renderWithProviders(<AssistantForm mode="create" initial={emptyForm} busy={false} onSubmit={vi.fn()} />);
