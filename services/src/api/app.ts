@@ -7,6 +7,7 @@ import type { Authenticator } from '../identity/authenticator.js';
 import type { TrustProxy } from '../platform/config/trust-proxy.js';
 import { consistencyPlugin } from './command-runner.js';
 import { authPlugin } from './plugins/auth.plugin.js';
+import { signInFirstPlugin } from './plugins/sign-in-first.js';
 import { clientPlugin } from './plugins/client.plugin.js';
 import { errorsPlugin } from './plugins/errors.plugin.js';
 import { metricsPlugin, type OperatorMetricsOptions } from './plugins/metrics.plugin.js';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Infrastructure
   await app.register(authPlugin, { authenticator: deps.authenticator });
+  await app.register(signInFirstPlugin);
   await app.register(securityPlugin, deps.security);
   await app.register(errorsPlugin);
   await app.register(safeTextPlugin);
