@@ -17,9 +17,18 @@ export function cardExpired(expiry: string, now: Date): boolean {
 }
 
 /**
+ * A number that is neither test card is a typing mistake on the test page, not a payment the bank
+ * refused: the form says so on the card number field (422) and nothing is recorded — before, it was
+ * listed in the owner's payment history as a failed payment.
+ */
+export function unknownTestCard(number: string): boolean {
+  return number !== TEST_CARDS.success && number !== TEST_CARDS.declined;
+}
+
+/**
  * What the test bank says about a valid, unexpired card: the success card pays, the declined card is
- * refused, any other number is refused with the hint. Malformed or expired cards never get here (422
- * naming the field).
+ * refused, any other number is refused with the hint (the route refuses those before, see
+ * `unknownTestCard`). Malformed or expired cards never get here (422 naming the field).
  */
 export function judgeTestCard(card: { number: string }): CardOutcome {
   if (card.number === TEST_CARDS.declined) return { paid: false, reason: cardMessages.declined };

@@ -20,7 +20,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BillingError, type BillingService } from '../../../billing/billing-service.js';
 import { WebhookSignatureError, type StripeWebhooks } from '../../../billing/stripe-webhooks.js';
-import { cardExpired, cardMessages } from '../../../billing/test-cards.js';
+import { cardExpired, cardMessages, unknownTestCard } from '../../../billing/test-cards.js';
 import type { AllPosition } from '@kesher/contracts';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
@@ -100,7 +100,7 @@ export const subscriptionRoutes =
       '/subscriptions/tranzila-mock',
       {
         schema: {
-          summary: 'The test payment page (form-encoded): 4580458045804580 pays, 4000000000000002 is declined; a bad field is a 422 naming it',
+          summary: 'The test payment page (form-encoded): 4580458045804580 pays, 4000000000000002 is declined; any other number or a bad field is a 422 naming it',
           consumes: ['application/x-www-form-urlencoded'],
           body: TranzilaMockFormSchema,
           response: { 200: TranzilaMockResponseSchema, 422: ErrorBodySchema },
@@ -109,6 +109,9 @@ export const subscriptionRoutes =
       async (request, reply) => {
         if (cardExpired(request.body.expiry, deps.clock())) {
           return reply.status(422).send({ detail: [{ loc: ['body', 'expiry'], msg: cardMessages.expired, type: 'value_error' }] });
+        }
+        if (unknownTestCard(request.body.card_number)) {
+          return reply.status(422).send({ detail: [{ loc: ['body', 'card_number'], msg: cardMessages.unknownCard, type: 'value_error' }] });
         }
         return deps.billing.payTest(request.body, request.account);
       },

@@ -139,6 +139,8 @@ describe.skipIf(!gate.available)(`subscriptions with the test payments${gate.ava
       return res.json().detail.map((d: { loc: string[] }) => d.loc.at(-1));
     };
     expect(await fieldOf({ card_number: '4580-4580' })).toEqual(['card_number']);
+    // A mistyped number (one digit off the test card) is the form's mistake, not a failed payment.
+    expect(await fieldOf({ card_number: '4580458045804581' })).toEqual(['card_number']);
     expect(await fieldOf({}, 'card_number')).toEqual(['card_number']);
     expect(await fieldOf({ expiry: '13/29' })).toEqual(['expiry']);
     expect(await fieldOf({ expiry: '02/26' })).toEqual(['expiry']); // expired before March 2026
@@ -147,6 +149,7 @@ describe.skipIf(!gate.available)(`subscriptions with the test payments${gate.ava
     expect(await fieldOf({}, 'session_id')).toEqual(['session_id']);
     const events = (await h.platform.eventStore.readStream(streamIds.subscription(ron.accountId))).map((e) => e.type);
     expect(events).toEqual(['SubscriptionCheckoutStarted']);
+    expect((await ron.call('GET', '/subscriptions/payment-history')).json()).toEqual([]);
   });
 
   it('two checkouts and payments at once for one owner end in one subscription', async () => {
