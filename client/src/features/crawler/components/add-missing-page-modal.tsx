@@ -50,13 +50,26 @@ export function AddMissingPageModal({ previewId, baseUrl, onAdded, onClose }: Pr
       <form onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="missing-url">{t('pageUrl')}</label>
-          <input id="missing-url" type="url" dir="ltr" value={url} placeholder={baseUrl} onChange={(e) => setUrl(e.target.value)} disabled={fetchPage.isPending || added} />
+          <input
+            id="missing-url"
+            type="url"
+            dir="ltr"
+            value={url}
+            placeholder={baseUrl}
+            onChange={(e) => {
+              setUrl(e.target.value);
+              // An error about what was typed goes with it: a cleared field shows none (issue 22 item 16).
+              if (!e.target.value.trim()) setProblem(null);
+            }}
+            disabled={fetchPage.isPending || added}
+            aria-invalid={problem ? true : undefined}
+          />
         </div>
         {added ? <p className="form-success" role="status">{t('pageAdded')}</p> : null}
         {problem ? <p className="form-error" role="alert">{problem}</p> : null}
         <div className="modal-actions">
           <Button variant="secondary" onClick={onClose}>{t('cancel')}</Button>
-          <Button type="submit" disabled={fetchPage.isPending || added}>{fetchPage.isPending ? t('addingPage') : t('addPage')}</Button>
+          <Button type="submit" disabled={fetchPage.isPending || added || !url.trim()}>{fetchPage.isPending ? t('addingPage') : t('addPage')}</Button>
         </div>
       </form>
     </Modal>
