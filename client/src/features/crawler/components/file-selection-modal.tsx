@@ -87,7 +87,9 @@ export function FileSelectionModal({ assistant, preview, onClose, onDone }: Prop
           </>
         }
       >
-        <p className="muted" dir="auto">{t('found', { count: files.length, site: preview.crawl_result.base_url })}</p>
+        {/* The address is isolated left-to-right (LRI…PDI, a <bdi dir="ltr"> in plain text): inside the Hebrew sentence its
+            slash would otherwise jump to the front ("/http://…", issue 22 item 7). */}
+        <p className="muted crawl-found" dir="auto">{t('found', { count: files.length, site: `\u2066${preview.crawl_result.base_url}\u2069` })}</p>
         <div className="banner-actions">
           <Button variant="ghost" onClick={() => setSelected(new Set(files.map((file) => file.filename)))}>{t('selectAll')}</Button>
           <Button variant="ghost" onClick={() => setSelected(new Set())}>{t('selectNone')}</Button>
