@@ -25,6 +25,11 @@ export interface CheckpointedSubscriptionDeps {
   eventStore: EventStore;
   /** Where the checkpoint is kept (the event log itself may be elsewhere, e.g. EventStoreDB). */
   sql: Sql;
+  /**
+   * How an applied batch's transaction is run (default: `sql.transaction`); the projection runner shares
+   * one between its read models (platform/sql/transaction-combiner.ts).
+   */
+  transaction?: <T>(work: (tx: SqlTransaction) => Promise<T>) => Promise<T>;
   filter?: AllFilter;
   batchSize?: number;
   handler: BatchHandler;
@@ -69,6 +74,7 @@ class CheckpointMovedError extends Error {
  */
 export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDeps) {
   const { name, sql } = deps;
+  const transaction = deps.transaction ?? sql.transaction.bind(sql);
   const retryDelayMs = deps.retryDelayMs ?? 1000;
   /** How far batches were handled: what waiters compare with. */
   let position: AllPosition = START_POSITION;
@@ -122,7 +128,7 @@ export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDep
     const { handler } = deps;
     if ('apply' in handler && batch.events.length > 0) {
       await serially(() =>
-        sql.transaction(async (tx) => {
+        transaction(async (tx) => {
           await handler.apply(tx, batch.events);
           if (!(await advanceCheckpoint(tx, name, persisted, batch.next))) throw new CheckpointMovedError(name);
         }),

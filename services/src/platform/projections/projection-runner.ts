@@ -4,6 +4,7 @@ import type { EventStore } from '../event-store/event-store.port.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { applyMigrations, forgetMigrations } from '../sql/migrations.js';
 import type { Sql, SqlTransaction } from '../sql/sql.port.js';
+import { createTransactionCombiner } from '../sql/transaction-combiner.js';
 import { createCheckpointedSubscription, type CheckpointedSubscription } from './checkpointed-subscription.js';
 import { createProgressBoard } from './progress.js';
 import type { ReadModelProgress } from './read-model-progress.js';
@@ -60,6 +61,8 @@ export async function prepareReadModel(tx: SqlTransaction, projection: Projectio
 export function createProjectionRunner(deps: ProjectionRunnerDeps) {
   const { eventStore, sql, metrics } = deps;
   const running = new Map<string, CheckpointedSubscription>();
+  // The read models woken by one append write their batches in one transaction (transaction-combiner.ts).
+  const transaction = createTransactionCombiner(sql);
   const progress = createProgressBoard({ onWaitFor: (names, position) => names.forEach((name) => running.get(name)?.hurry(position)) });
   let lagTimer: NodeJS.Timeout | undefined;
 
@@ -69,6 +72,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       version: projection.version,
       eventStore,
       sql,
+      transaction,
       filter: { eventTypes: projection.eventTypes },
       batchSize: deps.batchSize,
       batchDelayMs: deps.batchDelayMs,
