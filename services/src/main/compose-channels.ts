@@ -19,7 +19,7 @@ import type { PlanOf } from '../plans/plan-book.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 import { createSecretBox } from '../platform/secrets/secret-box.js';
 import { loadSecretsKey } from '../platform/secrets/secrets-key.js';
-import { createChannelsWorker } from '../workers/channels/channels.worker.js';
+import { createChannelsWorker, type ChannelsWorkerDeps } from '../workers/channels/channels.worker.js';
 import type { Platform } from './compose-platform.js';
 
 /** The channels' shared parts: the three adapters on their configured base URLs and the sealed secrets. */
@@ -77,7 +77,7 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
 }
 
 /** The channels worker (customers' messages in, answers out), for composeWorkers. */
-export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { inbound: string; outbound: string }; planOf?: PlanOf }) {
+export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { inbound: string; outbound: string }; planOf?: PlanOf; forget?: ChannelsWorkerDeps['forget'] }) {
   const { platform } = wiring;
   const config = platform.config;
   const parts = channelParts(platform);
@@ -106,6 +106,8 @@ export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { 
     // The same gate as connecting (plans/feature-gates.ts), asked again for every customer's message.
     planIncludes: async (ownerId, kind) => featureAllowed(await planOf(ownerId), kind),
     runDeadlineSeconds: config.RUN_DEADLINE_SECONDS,
+    // A customer's /forget (privacy/visitor-deletion), where an erasure is composed.
+    forget: wiring.forget,
     groupIds: wiring.groupIds,
     log: (entry, message) => console.warn(message, JSON.stringify(entry)),
     onError: (error) => console.error('channels', error),

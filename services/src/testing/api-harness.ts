@@ -13,6 +13,7 @@ import { composeStandaloneApi } from '../main/compose-standalone-api.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import type { OutboxMessage } from '../mail/index.js';
 import { waitUntil } from './processes.js';
+import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
 
 /** The newest link whose path is `path` in the outbox's mail to `to`, once there is one. */
 export function outboxLink(outbox: string, to: string, path: string): URL | undefined {
@@ -58,7 +59,7 @@ let owners = 0;
  * (and the bus) — so nothing reaches the API except through Postgres, as between processes.
  */
 export async function createApiHarness(
-  options: { bus?: 'in-process' | 'kafka'; topology?: 'one-process' | 'split'; env?: Record<string, string>; clientDistDir?: string; answerProvider?: AnswerProvider; clock?: () => Date; planOf?: PlanOf } = {},
+  options: { bus?: 'in-process' | 'kafka'; topology?: 'one-process' | 'split'; env?: Record<string, string>; clientDistDir?: string; answerProvider?: AnswerProvider; clock?: () => Date; planOf?: PlanOf; erasure?: SubjectErasure } = {},
 ): Promise<ApiHarness> {
   const db = await createTestDatabase('kesher_api');
   const dataDir = mkdtempSync(join(tmpdir(), 'kesher-api-'));
@@ -86,6 +87,9 @@ export async function createApiHarness(
     channelsPlanOf: options.planOf,
     // One clock for the whole process: a run requested at the API's fixed time is not past its deadline for the runner.
     clock: options.clock,
+    // The privacy features that erase (retention, a channel customer's /forget) run with the test's erasure.
+    erasure: options.erasure,
+    retentionScheduler: false,
   });
   await workers.start();
   let closeApi: () => Promise<void>;
@@ -105,6 +109,7 @@ export async function createApiHarness(
       clientDistDir,
       clock: options.clock,
       planOf: options.planOf,
+      erasure: options.erasure,
     }));
     closeApi = () => app.close();
   }
