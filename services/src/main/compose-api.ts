@@ -74,7 +74,7 @@ export async function composeApi(wiring: ApiWiring) {
   const awaitReadModels = readModelWaiter({ readModels: wiring.readModels, projections: allProjections, timeoutMs: wiring.readYourWritesTimeoutMs ?? 2000 });
   const passwords = createPasswordHasher();
   // The limits every API process shares (platform/limits): N replicas never multiply an allowance.
-  const onLimitsError = (error: unknown) => console.error('limits: purging expired rows failed', error);
+  const onLimitsError = (error: unknown) => platform.log.error({ err: error }, 'limits: purging expired rows failed');
   const limitCounters = createLimitCounters({ sql: platform.sql, onError: onLimitsError });
   const limitBuckets = createLimitBuckets({ sql: platform.sql, onError: onLimitsError });
   const tokens = createTokenIssuer({ secret: loadAuthSecret(config), ttlSeconds: config.TOKEN_TTL_SECONDS });
@@ -89,7 +89,7 @@ export async function composeApi(wiring: ApiWiring) {
       return account?.id === accountId ? account : undefined;
     },
     shared: platform.sql,
-    onError: (error) => console.error('identity: live sockets', error),
+    onError: (error) => platform.log.error({ err: error }, 'identity: live sockets failed'),
   });
   const stopSessionsListen = await authenticator.listen();
   const sessionsEnded = () => authenticator.sessionsEnded();
@@ -115,7 +115,7 @@ export async function composeApi(wiring: ApiWiring) {
     operatorAccountIds: config.OPERATOR_ACCOUNT_IDS,
     development: config.NODE_ENV === 'development',
     settled: (ownerId) => messageQuota.settled(ownerId),
-    onError: (error) => console.error('analytics', error),
+    onError: (error) => platform.log.error({ err: error }, 'analytics failed'),
   });
   const allowances = createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf, limitViolations: analytics.limitViolations });
   const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), sql: platform.sql, awaitReadModels, clock });
@@ -133,7 +133,7 @@ export async function composeApi(wiring: ApiWiring) {
     publicUrl,
     verifyTtlSeconds: config.EMAIL_VERIFY_TTL_SECONDS,
     resetTtlSeconds: config.PASSWORD_RESET_TTL_SECONDS,
-    onError: (error, what) => console.error(`identity: ${what} failed`, error),
+    onError: (error, what) => platform.log.error({ err: error }, `identity: ${what} failed`),
   });
   const subscriptions = composeBilling({
     config,

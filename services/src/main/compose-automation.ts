@@ -44,7 +44,7 @@ export function composeRunAutomation(platform: Platform): { automation: { load: 
   return {
     automation: {
       load: createBehaviourLoader({ queries: automationQueries(platform.sql) }),
-      run: createRunAutomation({ eventStore: platform.eventStore, secrets: automationSecrets(platform), fetch: outbound.fetch, onError: (error) => console.error('automation', error) }),
+      run: createRunAutomation({ eventStore: platform.eventStore, secrets: automationSecrets(platform), fetch: outbound.fetch, onError: (error) => platform.log.error({ err: error }, 'automation failed') }),
     },
     close: outbound.close,
   };

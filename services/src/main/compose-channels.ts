@@ -46,7 +46,7 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
   const config = platform.config;
   const parts = channelParts(platform);
   const queries = channelQueries(platform.sql);
-  const webhookIntegrations = cachedIntegrations(queries, { shared: platform.sql, onError: (error) => console.error('channels: telling other processes a connection ended failed', error) });
+  const webhookIntegrations = cachedIntegrations(queries, { shared: platform.sql, onError: (error) => platform.log.error({ err: error }, 'channels: telling other processes a connection ended failed') });
   const connections = createChannelConnections({
     handle: platform.handle,
     eventStore: platform.eventStore,
@@ -58,7 +58,7 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
     publicUrl: wiring.publicUrl,
     metaAppSecret: config.META_APP_SECRET,
     onEnded: (integrationId) => void webhookIntegrations.ended(integrationId),
-    log: (message) => console.warn(message),
+    log: (message) => platform.log.warn(message),
   });
   return {
     integrations: { readDb: platform.sql, connections, clock },
@@ -69,7 +69,7 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
       metaAppSecret: config.META_APP_SECRET,
       clock,
       perMinute: config.CHANNEL_WEBHOOK_PER_MINUTE,
-      log: (entry, message) => console.warn(message, JSON.stringify(entry)),
+      log: (entry, message) => platform.log.warn(entry, message),
     },
     inbox: { handle: platform.handle, readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock },
     listen: () => webhookIntegrations.listen(),
@@ -109,7 +109,7 @@ export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { 
     // A customer's /forget (privacy/visitor-deletion), where an erasure is composed.
     forget: wiring.forget,
     groupIds: wiring.groupIds,
-    log: (entry, message) => console.warn(message, JSON.stringify(entry)),
-    onError: (error) => console.error('channels', error),
+    log: (entry, message) => platform.log.warn(entry, message),
+    onError: (error) => platform.log.error({ err: error }, 'channels failed'),
   });
 }

@@ -99,7 +99,7 @@ export function composeCrawlerWorkers(wiring: {
     groupId: wiring.groupId,
     concurrency: platform.config.CRAWL_CONCURRENCY,
     limits: wiring.limits,
-    onError: (error) => console.error('crawler', error),
+    onError: (error) => platform.log.error({ err: error }, 'crawler failed'),
   });
   const scheduler = createRecrawlScheduler({
     handle: platform.handle,
@@ -107,7 +107,7 @@ export function composeCrawlerWorkers(wiring: {
     dueConfigs: (now) => crawler.system.dueConfigs(now),
     planOf: livePlanBook(platform),
     intervalMs: wiring.scheduler === false ? 0 : platform.config.RECRAWL_CHECK_INTERVAL_MS,
-    onError: (error) => console.error('recrawl scheduler', error),
+    onError: (error) => platform.log.error({ err: error }, 'recrawl scheduler failed'),
   });
   return {
     worker,

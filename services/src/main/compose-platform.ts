@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { allProjections } from '@kesher/projections/registry';
 import { createKafkaBus } from '../platform/bus/kafka.bus.js';
-import type { MessageBus } from '../platform/bus/message-bus.port.js';
+import type { DeliveredMessage, MessageBus } from '../platform/bus/message-bus.port.js';
 import { createSqlBus } from '../platform/bus/sql.bus.js';
 import { createCommandHandler } from '../platform/commands/command-handler.js';
 import type { Config } from '../platform/config/config.js';
@@ -21,6 +21,7 @@ import { createPgSql } from '../platform/sql/pg.sql.js';
 import { createPgliteSql } from '../platform/sql/pglite.sql.js';
 import type { Sql } from '../platform/sql/sql.port.js';
 import { runMigrations } from '../platform/sql/migrations.js';
+import { createProcessLog, messageFields, type ProcessLog } from '../platform/process/process-log.js';
 import { schemaModules } from './schema-modules.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 
@@ -33,8 +34,11 @@ export async function composePlatform(
     applicationName: string;
     /** The read models' batching delay when PROJECTOR_BATCH_DELAY_MS is unset (default 0: at once). */
     projectorBatchDelayMs?: number;
+    /** The process's log (default: pino at LOG_LEVEL, naming the process by its application name). */
+    log?: ProcessLog;
   },
 ) {
+  const log = options.log ?? createProcessLog(options.applicationName, { level: config.LOG_LEVEL });
   let sql: Sql;
   let dataDirLock: DataDirLock | undefined;
   if (config.DATABASE_URL) {
@@ -61,7 +65,13 @@ export async function composePlatform(
 
   const metrics = createMetrics();
   // A handler that keeps failing (or kills its process) parks its message after BUS_MAX_ATTEMPTS (docs/bus.md).
-  const deliveries = { maxAttempts: config.BUS_MAX_ATTEMPTS, metrics };
+  const deliveries = {
+    maxAttempts: config.BUS_MAX_ATTEMPTS,
+    metrics,
+    log: (line: string) => log.error(line),
+    onHandlerError: (error: unknown, message: DeliveredMessage, attempt: number, retryInMs: number) =>
+      log.warn({ err: error, ...messageFields(message), attempt, retryInMs }, 'bus: handler failed'),
+  };
   const bus: MessageBus = withPersonalDataOnBus(
     config.KAFKA_BROKERS
       ? createKafkaBus({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: options.applicationName, sql, deliveries })
@@ -76,12 +86,13 @@ export async function composePlatform(
     metrics,
     batchSize: config.PROJECTOR_BATCH_SIZE,
     batchDelayMs: config.PROJECTOR_BATCH_DELAY_MS ?? options.projectorBatchDelayMs ?? 0,
-    onError: (name, error) => console.error(`projection ${name} failed; retrying`, error),
+    onError: (name, error) => log.error({ err: error, projection: name }, 'projection failed; retrying'),
   });
   const handle = createCommandHandler({ eventStore });
 
   return {
     config,
+    log,
     sql,
     eventStore,
     /** The log as stored, personal fields sealed: what the relay copies to the bus. */

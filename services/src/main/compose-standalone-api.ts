@@ -17,7 +17,7 @@ export async function composeStandaloneApi(platform: Platform, options: { logger
   const knowledge = createKnowledgeService({ readDb: platform.sql, blobs });
   const readModels = createCheckpointWatcher({ sql: platform.sql });
   // Streams read the runs' output from the table the workers write; any API process serves any run.
-  const runOutput = createSqlRunOutput({ sql: platform.sql, clock: options.clock, onError: (error) => console.error('run output', error) });
+  const runOutput = createSqlRunOutput({ sql: platform.sql, clock: options.clock, onError: (error) => platform.log.error({ err: error }, 'run output failed') });
   const { app } = await composeApi({
     platform,
     blobs,

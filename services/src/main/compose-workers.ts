@@ -62,14 +62,14 @@ export async function composeWorkers(
       poolSize: platform.config.EXTRACT_POOL_SIZE,
       maxMemoryMb: platform.config.EXTRACT_MAX_MEMORY_MB,
       timeLimitMs: platform.config.EXTRACT_TIME_LIMIT_SECONDS && platform.config.EXTRACT_TIME_LIMIT_SECONDS * 1000,
-      onWorkerLost: (cause, file, detail) => console.error(`extraction worker replaced (${cause}) reading a ${file.kind} file${detail ? `: ${detail}` : ''}`),
+      onWorkerLost: (cause, file, detail) => platform.log.error({ cause, fileKind: file.kind, detail }, `extraction worker replaced (${cause}) reading a ${file.kind} file${detail ? `: ${detail}` : ''}`),
     },
     // With an embeddings model (and a key), passages get vectors and retrieval is hybrid; otherwise full text alone.
     ...(platform.config.OPENAI_API_KEY && platform.config.OPENAI_EMBEDDING_MODEL
       ? {
           embeddings: {
             embedder: createOpenAiEmbedder({ apiKey: platform.config.OPENAI_API_KEY, baseURL: platform.config.OPENAI_BASE_URL, model: platform.config.OPENAI_EMBEDDING_MODEL }),
-            onError: (error: unknown) => console.error('embeddings', error instanceof Error ? error.message : error),
+            onError: (error: unknown) => platform.log.error({ err: error }, 'embeddings failed'),
           },
         }
       : {}),
@@ -81,7 +81,7 @@ export async function composeWorkers(
   const relay =
     options.relay === false
       ? undefined
-      : createRelay({ eventStore: platform.sealedEventStore, bus: platform.bus, sql: platform.sql, metrics: platform.metrics, onError: (e) => console.error('relay', e) });
+      : createRelay({ eventStore: platform.sealedEventStore, bus: platform.bus, sql: platform.sql, metrics: platform.metrics, onError: (error) => platform.log.error({ err: error }, 'relay failed; retrying') });
   const groups = { ingest: `ingest${suffix}`, aiRunner: `ai-runner${suffix}`, assistantErasure: `assistant-erasure${suffix}`, crawler: `crawler${suffix}` };
   const ingest = createIngestWorker({
     bus: platform.bus,
@@ -93,7 +93,7 @@ export async function composeWorkers(
     concurrency: platform.config.INGEST_CONCURRENCY,
   });
   // The runs' output, in the database every API process streams it from (the API of this process too).
-  const runOutput = createSqlRunOutput({ sql: platform.sql, clock: options.clock, onError: (error) => console.error('run output', error) });
+  const runOutput = createSqlRunOutput({ sql: platform.sql, clock: options.clock, onError: (error) => platform.log.error({ err: error }, 'run output failed') });
   const assistants = assistantQueries(platform.sql);
   // Crawls and scheduled recrawls; their pages become knowledge files read by the ingest worker above.
   const crawler = composeCrawlerWorkers({
@@ -126,7 +126,7 @@ export async function composeWorkers(
     maxConcurrentRuns: platform.config.AI_MAX_CONCURRENT_RUNS,
     automation: runAutomation.automation,
     clock: options.clock,
-    onError: (error) => console.error('ai-runner', error),
+    onError: (error) => platform.log.error({ err: error }, 'ai-runner failed'),
   });
   // Retention and a channel customer's /forget, both erasing through the privacy module's subject erasure.
   const mailer = options.erasure ? createMailer(platform.config, platform.config.NODE_ENV === 'test' ? () => {} : undefined) : undefined;

@@ -5,6 +5,8 @@ import { eventStoreSource, exportEvents, progressLine, sqlLogSource, type Export
 import { createCopyLogReader } from '../analytics/export/copy-log-reader.js';
 import { createSqlLogReader } from '../analytics/export/sql-log-reader.js';
 import { loadConfig } from '../platform/config/config.js';
+import { closeOnSignal } from '../platform/process/lifecycle.js';
+import { createProcessLog } from '../platform/process/process-log.js';
 import { composePlatform } from './compose-platform.js';
 
 /**
@@ -60,7 +62,10 @@ try {
   process.exit(2);
 }
 
-const platform = await composePlatform(loadConfig(), { applicationName: 'kesher-export' });
+const config = loadConfig();
+// stdout is the export itself: the log goes to stderr, beside the progress bar and the summary.
+const log = createProcessLog('kesher-export', { level: config.LOG_LEVEL, stderr: true });
+const platform = await composePlatform(config, { applicationName: 'kesher-export', log });
 const output = options.out ? createWriteStream(options.out) : process.stdout;
 const terminal = process.stderr.isTTY;
 const started = Date.now();
@@ -68,6 +73,14 @@ let lastDrawn = 0;
 const onSql = platform.adapters.eventStore !== 'eventstoredb';
 // A real Postgres is read with COPY (lines written by Postgres, passed on as bytes) unless an owner is followed.
 const copy = onSql && platform.sql.kind === 'postgres' && platform.config.DATABASE_URL ? createCopyLogReader(platform.config.DATABASE_URL) : undefined;
+// Ctrl-C half-way lets the connections go and exits 130: the file holds only part of the log.
+const lifecycle = closeOnSignal(
+  async () => {
+    await copy?.close();
+    await platform.close();
+  },
+  { log, deadlineMs: config.SHUTDOWN_TIMEOUT_MS, signalExitCode: 130 },
+);
 const result = await exportEvents(
   {
     // The log in Postgres/PGlite is read as text (nothing parsed in Node); EventStoreDB through its port.
@@ -87,5 +100,4 @@ const result = await exportEvents(
 if (options.out) await new Promise<void>((resolve, reject) => (output as ReturnType<typeof createWriteStream>).end((error?: Error | null) => (error ? reject(error) : resolve())));
 const seconds = (Date.now() - started) / 1000;
 process.stderr.write(`${terminal ? '\n' : ''}exported ${result.written} of ${result.read} events in ${seconds.toFixed(1)} s${options.out ? ` to ${options.out}` : ''}\n`);
-await copy?.close();
-await platform.close();
+await lifecycle.shutdown('done');

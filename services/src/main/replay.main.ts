@@ -2,6 +2,7 @@ import { analyticsProjections } from '@kesher/projections/analytics/analytics-pr
 import { allProjections } from '@kesher/projections/registry';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import { loadConfig } from '../platform/config/config.js';
+import { closeOnSignal } from '../platform/process/lifecycle.js';
 import { rebuildTogether, RebuildInterruptedError } from '../platform/projections/rebuild-together.js';
 import { composePlatform } from './compose-platform.js';
 
@@ -21,6 +22,9 @@ if (names.length === 0 || unknown.length > 0) {
 
 const config = loadConfig();
 const platform = await composePlatform(config, { applicationName: 'kesher-replay' });
+const log = platform.log;
+// Stopped half-way, the rebuilt read models' batch in progress rolls back; a projector continues from the checkpoints.
+const lifecycle = closeOnSignal(() => platform.close(), { log, deadlineMs: config.SHUTDOWN_TIMEOUT_MS, signalExitCode: 130 });
 const label = chosen.map((p) => p.name).join(', ');
 const started = Date.now();
 let lastReported = started;
@@ -33,13 +37,15 @@ try {
     onBatch: ({ events, position, head }) => {
       if (Date.now() - lastReported < 10_000) return;
       lastReported = Date.now();
-      console.log(`replaying ${label}… ${events} events, at ${position.prepare} of ${head.prepare}`);
+      log.info({ events, at: position.prepare.toString(), head: head.prepare.toString() }, `replaying ${label}… ${events} events, at ${position.prepare} of ${head.prepare}`);
     },
   });
-  console.log(`replayed ${label} up to ${result.position.commit}:${result.position.prepare} (${result.events} events) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log.info(
+    { events: result.events, ms: Date.now() - started },
+    `replayed ${label} up to ${result.position.commit}:${result.position.prepare} (${result.events} events) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 } catch (error) {
   if (!(error instanceof RebuildInterruptedError)) throw error;
-  console.log(error.message);
-} finally {
-  await platform.close();
+  log.warn(error.message);
 }
+await lifecycle.shutdown('done');

@@ -1,6 +1,8 @@
 import { createInterface } from 'node:readline';
 import { instagramTextDelivery, startChannelStandIns, telegramTextUpdate, whatsappTextDelivery } from '../channels/testing/channel-stand-ins.js';
 import { startGoogleStandIn } from '../drive/testing/google-stand-in.js';
+import { closeOnSignal } from '../platform/process/lifecycle.js';
+import { createProcessLog } from '../platform/process/process-log.js';
 
 /**
  * `npm run stand-ins`: local stand-ins of Telegram, WhatsApp, Instagram and Google Drive, so the channels
@@ -9,6 +11,8 @@ import { startGoogleStandIn } from '../drive/testing/google-stand-in.js';
  * terminal and prints what Kesher answers through each channel.
  */
 const META_APP_SECRET = 'stand-in-meta-app-secret';
+// The terminal conversation below is this tool's interface (plain lines); the log is for stopping and failures.
+const log = createProcessLog('kesher-stand-ins', { stderr: true });
 
 // A fixed port (CHANNEL_STAND_INS_PORT, 8790), so the settings printed for `make start` stay the same between runs.
 const channels = await startChannelStandIns({ port: Number(process.env.CHANNEL_STAND_INS_PORT ?? 8790) });
@@ -82,9 +86,11 @@ async function handle(line: string) {
 const input = createInterface({ input: process.stdin, output: process.stdout, prompt: '> ' });
 input.prompt();
 input.on('line', (line) => void handle(line).catch((error: unknown) => console.log(`failed: ${(error as Error).message}`)).finally(() => input.prompt()));
-const stop = async () => {
-  await Promise.all([channels.close(), google.close()]);
-  process.exit(0);
-};
-input.on('close', () => void stop());
-process.on('SIGINT', () => void stop());
+const lifecycle = closeOnSignal(
+  async () => {
+    await Promise.all([channels.close(), google.close()]);
+  },
+  { log, deadlineMs: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000) },
+);
+// End of input (Ctrl-D) stops the stand-ins as Ctrl-C does.
+input.on('close', () => void lifecycle.shutdown('end of input'));

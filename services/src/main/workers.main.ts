@@ -1,4 +1,5 @@
 import { loadConfig } from '../platform/config/config.js';
+import { closeOnSignal } from '../platform/process/lifecycle.js';
 import { composePlatform } from './compose-platform.js';
 import { composeWorkers } from './compose-workers.js';
 
@@ -6,13 +7,13 @@ import { composeWorkers } from './compose-workers.js';
 const config = loadConfig();
 const platform = await composePlatform(config, { applicationName: 'kesher-workers' });
 const workers = await composeWorkers(platform, { relay: false });
+// Stopping the consumers waits for the handlers running; their messages are committed or redelivered.
+closeOnSignal(
+  async () => {
+    await workers.stop();
+    await platform.close();
+  },
+  { log: platform.log, deadlineMs: config.SHUTDOWN_TIMEOUT_MS },
+);
 await workers.start();
-console.log(`workers running on ${platform.adapters.bus} (consumer groups ${workers.groups.ingest}, ${workers.groups.aiRunner})`);
-
-const shutdown = async () => {
-  await workers.stop();
-  await platform.close();
-  process.exit(0);
-};
-process.on('SIGINT', () => void shutdown());
-process.on('SIGTERM', () => void shutdown());
+platform.log.info({ groups: workers.groups }, `workers running on ${platform.adapters.bus} (consumer groups ${workers.groups.ingest}, ${workers.groups.aiRunner})`);

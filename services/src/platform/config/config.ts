@@ -128,8 +128,13 @@ export const ConfigSchema = z.object({
    * count, or `true` (anyone's: only where a proxy that overwrites the header is the only way in).
    */
   TRUST_PROXY: TrustProxySchema,
-  /** pino's level for the API's log (errors with their stack always reach `error`). */
+  /** pino's level for every process's log (errors with their stack always reach `error`). */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * How long a process's shutdown (SIGTERM/SIGINT) may take to close its server, consumers and connections
+   * before it exits 1 anyway (services/src/platform/process/lifecycle.ts); below the orchestrator's kill grace.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Operators read /api/v1/metrics with `Authorization: Bearer <METRICS_TOKEN>`; unset, the route answers 404. */
   METRICS_TOKEN: z.preprocess(unsetIfEmpty, z.string().min(16, 'at least 16 characters').optional()),
   /** A separate operator port serving /metrics (bound to METRICS_HOST, 127.0.0.1 by default). */
