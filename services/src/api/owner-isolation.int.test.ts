@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { plans, TEST_CARDS } from '@kesher/contracts';
+import { allProjections } from '@kesher/projections/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChannelStandIns, type ChannelStandIns } from '../channels/testing/channel-stand-ins.js';
 import { createApiHarness, type ApiHarness } from '../testing/api-harness.js';
@@ -281,8 +282,11 @@ describe.skipIf(!gate.available)(`owner B, with owner A's ids at every route, ne
     console.log(`${routes.length} routes, ${requests} requests as owner B with owner A's ids`);
     expect(failures, failures.join('\n')).toEqual([]);
     expect(leaks, leaks.join('\n')).toEqual([]);
-    // Any write B got through would show in A's reads (the read models wait on writes; give them a moment).
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Any write B got through would show in A's reads once every read model has applied the log up to its
+    // head now: wait for that position, not for a moment that a busy machine may not give them.
+    const head = await h.platform.eventStore.headPosition();
+    const readModels = allProjections.map((projection) => projection.name);
+    expect(await h.platform.projector.progress.waitFor(readModels, head, 30_000), `read models at ${head.commit}:${head.prepare}`).toBe(true);
     expect(await snapshotOfA()).toEqual(before);
   });
 
