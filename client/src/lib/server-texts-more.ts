@@ -130,7 +130,15 @@ const AUTOMATION_TEXTS = catalogueTexts('automation', {
 });
 
 /** The catalogue's texts with values in them, recognised by their English form. */
+const LIMIT_WHAT: Record<string, string> = { 'monthly messages': 'הודעות בחודש', assistants: 'עוזרים', 'files for this assistant': 'קבצים לעוזר הזה', 'knowledge storage (bytes)': 'בתים של אחסון ידע' };
+
 const MORE_TEMPLATES: Parameters<typeof registerServerTexts>[0]['templates'] = [
+  // limits-service wouldExceedMessage: a limit check whose amount would go over a limit not yet reached.
+  {
+    code: 'limits.wouldExceed',
+    pattern: /^This would go over your plan's limit of (\d+) (monthly messages|assistants|files for this assistant|knowledge storage \(bytes\)): (\d+) left\.$/,
+    he: (limit, what, left) => `זה יחרוג ממגבלת התוכנית שלכם: ${limit} ${LIMIT_WHAT[what!]}. נותרו ${left}.`,
+  },
   { code: 'automation.failed', pattern: /^Failed to (create|update|delete) (workflow|guideline|action)\. Please try again\.$/, he: (verb, what) => `${VERBS[verb!]} ${THINGS[what!]} נכשלה. נא לנסות שוב.` },
   { code: 'automation.confirmDelete', pattern: /^Are you sure you want to delete this (workflow|guideline|action)\?$/, he: (what) => `למחוק את ${THINGS[what!]}?` },
   { code: 'automation.tooLong', pattern: /^(.+) is too long \(max ([\d,]+) characters\)$/, he: (name, max) => `${field(name!)} ארוך מדי (עד ${max} תווים)` },

@@ -276,7 +276,7 @@ const TEMPLATES: Template[] = [
   fromCatalogue(
     'chat.monthlyLimitReached',
     chatMessages.monthlyLimitReached,
-    (n) => `העוזר הגיע למגבלת ההודעות החודשית של התוכנית (${n} הודעות). אנא נסו שוב בחודש הבא או שדרגו את התוכנית.`,
+    (n) => `הגעתם למגבלת ההודעות החודשית של התוכנית שלכם: ${n} הודעות בכל העוזרים יחד. אנא נסו שוב בחודש הבא או שדרגו את התוכנית.`,
   ),
   fromInputRule(
     Array.from({ length: limits.chatInputWords + 1 }, () => 'a').join(' '),

@@ -87,6 +87,8 @@ describe('the Hebrew of server errors', () => {
 
   it('keeps the numbers of a templated text', () => {
     expect(serverText(contracts.chatMessages.monthlyLimitReached(250), 'he')).toContain('250');
+    // The limits check's "would go over" (services/src/analytics/limits-service.ts wouldExceedMessage).
+    expect(serverText("This would go over your plan's limit of 5 files for this assistant: 4 left.", 'he')).toBe('זה יחרוג ממגבלת התוכנית שלכם: 5 קבצים לעוזר הזה. נותרו 4.');
     expect(serverText(chatInputProblem(Array.from({ length: 123 }, () => 'w').join(' '))!, 'he')).toContain('123');
   });
 

@@ -20,9 +20,12 @@ export const chatMessages = {
   sessionTokenRequired: 'A session token is required for public chat.',
   chatLimitReached: (limit: number) =>
     `This conversation has reached the assistant's limit of ${limit} messages. Please start a new conversation.`,
-  /** The plan's monthly message limit (every user message to the owner's assistants, visitors' included). */
+  /**
+   * The plan's monthly message limit (every user message to the owner's assistants, visitors' included):
+   * the owner's, shared by all their assistants — not one assistant's (issue 22 item 15).
+   */
   monthlyLimitReached: (limit: number) =>
-    `This assistant has reached its plan's monthly message limit (${limit} messages). Please try again next month or upgrade the plan.`,
+    `You have reached your plan's monthly limit of ${limit} messages across all your assistants. Please try again next month or upgrade the plan.`,
   /**
    * What a visitor is told when the owner's monthly messages are used up or the visitor reached their daily
    * allowance: neutral — the plan and its upgrade are the owner's business, not the visitor's.

@@ -62,6 +62,15 @@ export function violationMessage(kind: LimitKind, limit: number): string {
   }
 }
 
+/**
+ * A check whose amount would go over a limit not yet reached: it says so with what is left, instead of
+ * "has reached its plan's limit of 5 files" while 1 of 5 is used (issue 22 item 15).
+ */
+export function wouldExceedMessage(kind: Exclude<LimitKind, 'chat_limit'>, limit: number, remaining: number): string {
+  const what = { monthly_messages: 'monthly messages', assistants: 'assistants', files: 'files for this assistant', storage: 'knowledge storage (bytes)' }[kind];
+  return `This would go over your plan's limit of ${limit} ${what}: ${remaining} left.`;
+}
+
 const nouns: Record<LimitKind, string> = {
   monthly_messages: 'monthly messages',
   assistants: 'assistants',
@@ -131,7 +140,8 @@ export function createLimitsService(deps: LimitsServiceDeps) {
       tier: plan.tier,
       period_start: `${month}-01T00:00:00.000Z`,
       period_end: nextUsageMonthStart(now).toISOString(),
-      within_limits: measured.every((m) => m.figure.used <= m.figure.limit),
+      // At 100 % nothing more is allowed: not within the limits any more (the bands say 'reached').
+      within_limits: measured.every((m) => m.figure.used < m.figure.limit),
       limits_summary: summary,
       warnings: pressing.map((m) => ({
         type: m.type,
@@ -230,7 +240,7 @@ export function createLimitsService(deps: LimitsServiceDeps) {
         limit,
         remaining: Math.max(0, limit - used),
         requested: request.amount,
-        message: allowed ? null : violationMessage(request.limit_type, limit),
+        message: allowed ? null : used >= limit ? violationMessage(request.limit_type, limit) : wouldExceedMessage(request.limit_type, limit, limit - used),
       };
     },
 

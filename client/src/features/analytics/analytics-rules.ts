@@ -41,11 +41,20 @@ export interface UsageRow {
   state: LimitState;
 }
 
+/** What the owner's plan allows a month (from the limits status): the usage card measures against it. */
+export interface PlanAllowance {
+  monthlyMessages: number;
+  storageMb: number;
+}
+
 /**
- * The usage card's four monthly rows (reset on the 1st): queries of 20,000; responses shown as 85 % of the
- * queries (of 85 % of the limit); tokens estimated at 150 a query of 1,000,000; storage of 200 MB.
+ * The usage card's four monthly rows (reset on the 1st), against the owner's plan: queries of the plan's
+ * monthly messages; responses shown as 85 % of the queries (of 85 % of the limit); tokens estimated at
+ * 150 a query (of 150 for each message the plan allows); storage of the plan's storage. The spec's fixed
+ * figures (20,000 queries, 1,000,000 tokens, 200 MB) told a free owner, refused at 100 messages, that
+ * they had used "100 of 20,000" (issue 22 item 15).
  */
-export function usageRows(messagesThisMonth: number, storageUsedMb: number): UsageRow[] {
+export function usageRows(messagesThisMonth: number, storageUsedMb: number, plan: PlanAllowance): UsageRow[] {
   const card = analyticsDisplay.usageCard;
   const row = (key: UsageRow['key'], used: number, limit: number): UsageRow => ({
     key,
@@ -55,9 +64,9 @@ export function usageRows(messagesThisMonth: number, storageUsedMb: number): Usa
     state: limitState(used, limit),
   });
   return [
-    row('queries', messagesThisMonth, card.monthlyQueries),
-    row('responses', Math.round(messagesThisMonth * card.responsesShare), Math.round(card.monthlyQueries * card.responsesShare)),
-    row('tokens', messagesThisMonth * card.tokensPerQuery, card.monthlyTokens),
-    row('storage', Math.round(storageUsedMb * 10) / 10, card.storageMb),
+    row('queries', messagesThisMonth, plan.monthlyMessages),
+    row('responses', Math.round(messagesThisMonth * card.responsesShare), Math.round(plan.monthlyMessages * card.responsesShare)),
+    row('tokens', messagesThisMonth * card.tokensPerQuery, plan.monthlyMessages * card.tokensPerQuery),
+    row('storage', Math.round(storageUsedMb * 10) / 10, plan.storageMb),
   ];
 }

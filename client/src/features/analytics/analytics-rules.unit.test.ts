@@ -22,13 +22,18 @@ describe('the analytics page rules', () => {
     expect(seriesStats([null])).toBeNull();
   });
 
-  it('colours the usage rows at 50, 75 and 90 % of the monthly figures', () => {
-    const [queries, responses, tokens, storage] = usageRows(15_000, 190);
+  it("measures the usage rows against the owner's plan and colours them at 50, 75 and 90 %", () => {
+    const pro = { monthlyMessages: 20_000, storageMb: 200 };
+    const [queries, responses, tokens, storage] = usageRows(15_000, 190, pro);
     expect(queries).toMatchObject({ used: 15_000, limit: 20_000, state: 'warning' });
     expect(responses).toMatchObject({ used: 12_750, limit: 17_000, state: 'warning' });
-    expect(tokens).toMatchObject({ used: 2_250_000, limit: 1_000_000, state: 'reached', percent: 100 });
+    expect(tokens).toMatchObject({ used: 2_250_000, limit: 3_000_000, state: 'warning' });
     expect(storage).toMatchObject({ used: 190, limit: 200, state: 'critical' });
-    expect(usageRows(10_000, 0)[0]!.state).toBe('notice');
-    expect(usageRows(0, 0)[0]!.state).toBe('ok');
+    expect(usageRows(10_000, 0, pro)[0]!.state).toBe('notice');
+    expect(usageRows(0, 0, pro)[0]!.state).toBe('ok');
+    // A free owner refused at 100 messages sees 100 of 100 (not "100 of 20,000") and a full bar.
+    const [freeQueries, , , freeStorage] = usageRows(100, 12, { monthlyMessages: 100, storageMb: 100 });
+    expect(freeQueries).toMatchObject({ used: 100, limit: 100, percent: 100, state: 'reached' });
+    expect(freeStorage).toMatchObject({ used: 12, limit: 100, state: 'ok' });
   });
 });

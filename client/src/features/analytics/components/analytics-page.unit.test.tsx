@@ -42,7 +42,7 @@ const limits = (messages = 16_000) => ({
     period_start: '2026-11-01T00:00:00Z',
     period_end: '2026-12-01T00:00:00Z',
     within_limits: true,
-    limits_summary: { chat: { total_messages: figure(1, 100) }, assistants: { total: figure(1, 1) }, storage: { used_mb: figure(1, 100) } },
+    limits_summary: { chat: { total_messages: figure(messages, 20_000) }, assistants: { total: figure(1, 1) }, storage: { used_mb: figure(20, 5_120) } },
     warnings: [],
     recommendations: [],
   },
@@ -116,11 +116,12 @@ describe('the analytics page', () => {
     expect(within(queriesChart).getByText('Avg').nextSibling).toHaveTextContent('4');
     const timesChart = screen.getByRole('group', { name: 'Daily response time (ms)' }).closest('figure')!;
     expect(within(timesChart).getByText('Avg').nextSibling).toHaveTextContent('600');
-    // usage card: 16,000 of 20,000 queries is 80 % → warning; tokens 2.4 M of 1 M → reached
+    // usage card, against the plan's 20,000 messages: 16,000 is 80 % → warning; tokens 2.4 M of 3 M; storage of the plan's 5,120 MB
     expect(await screen.findByText('16,000 of 20,000')).toBeInTheDocument();
     expect(screen.getByText('13,600 of 17,000')).toBeInTheDocument();
     expect(screen.getByText('16,000 of 20,000').closest('li')).toHaveClass('state-warning');
-    expect(screen.getByText('2,400,000 of 1,000,000').closest('li')).toHaveClass('state-reached');
+    expect(screen.getByText('2,400,000 of 3,000,000').closest('li')).toHaveClass('state-warning');
+    expect(screen.getByText('20 of 5,120')).toBeInTheDocument();
     // keywords: top 5 each
     const customer = await screen.findByRole('list', { name: 'Top customer keywords' });
     expect(within(customer).getAllByRole('listitem')).toHaveLength(5);

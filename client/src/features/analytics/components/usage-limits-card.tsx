@@ -3,7 +3,7 @@ import { useLimitsAnalytics } from '../api/get-limits-analytics';
 import { usageRows } from '../analytics-rules';
 import { SectionError, SectionLoading, useFailureText } from './section-state';
 
-/** The month's usage against the card's figures, each bar coloured at 50, 75 and 90 %. */
+/** The month's usage against the owner's plan, each bar coloured at 50, 75 and 90 %. */
 export function UsageLimitsCard() {
   const { t, i18n } = useTranslation('analytics');
   const limits = useLimitsAnalytics();
@@ -15,9 +15,11 @@ export function UsageLimitsCard() {
   else if (!limits.data) body = <p className="muted">{t('noLimits')}</p>;
   else {
     const stats = limits.data.quick_stats;
+    const summary = limits.data.limits_status.limits_summary;
+    const plan = { monthlyMessages: summary.chat.total_messages.limit, storageMb: summary.storage.used_mb.limit };
     body = (
       <ul className="usage-rows">
-        {usageRows(stats.messages_this_month, stats.storage_used_mb).map((row) => (
+        {usageRows(stats.messages_this_month, stats.storage_used_mb, plan).map((row) => (
           <li key={row.key} className={`usage-row state-${row.state}`}>
             <div className="usage-label">
               <span>{t(`usage.${row.key}`)}</span>

@@ -97,8 +97,8 @@ describe.skipIf(!gate.available)(`the limits calls and the refusals they record$
     expect(plan).toMatchObject({ tier: 'FREE', limits: { max_messages_per_month: 3, max_assistants: 1 }, period_start: '2026-04-01T00:00:00.000Z', period_end: '2026-05-01T00:00:00.000Z' });
 
     const status = successEnvelope(LimitsStatusSchema).parse((await getJson(h, '/api/v1/limits/status', dana.auth)).body).data;
-    // At its limits, not past them: nothing more is allowed, and each says so.
-    expect(status.within_limits).toBe(true);
+    // At its limits: nothing more is allowed, so not within them any more (issue 22 item 15), and each says so.
+    expect(status.within_limits).toBe(false);
     expect(status.limits_summary.chat.total_messages).toEqual({ used: 3, limit: 3, remaining: 0, percentage: 100, state: 'reached' });
     expect(status.limits_summary.assistants.total).toMatchObject({ used: 1, limit: 1, state: 'reached' });
     expect(status.limits_summary.storage.used_mb).toMatchObject({ used: 0, state: 'ok' });
@@ -124,6 +124,13 @@ describe.skipIf(!gate.available)(`the limits calls and the refusals they record$
     });
     expect(await check({ limit_type: 'storage', amount: 150 })).toMatchObject({ allowed: true, used: 0, limit: 200, remaining: 200, message: null });
     expect(await check({ limit_type: 'files', assistant_id: dana.assistantId })).toMatchObject({ allowed: true, used: 0, limit: 5 });
+    // Six files while none of five is used: going over, not "has reached its plan's limit of 5 files".
+    expect(await check({ limit_type: 'files', assistant_id: dana.assistantId, amount: 6 })).toMatchObject({
+      allowed: false,
+      used: 0,
+      limit: 5,
+      message: "This would go over your plan's limit of 5 files for this assistant: 5 left.",
+    });
     const noAssistant = await h.app.inject({ method: 'POST', url: '/api/v1/limits/check', headers: dana.auth, payload: { limit_type: 'files' } });
     expect(noAssistant.statusCode).toBe(422);
     const foreign = await h.app.inject({ method: 'POST', url: '/api/v1/limits/check', headers: dana.auth, payload: { limit_type: 'files', assistant_id: noa.assistantId } });

@@ -58,7 +58,8 @@ describe.skipIf(!gate.available)(`the plan's monthly message limit${gate.availab
       period_end: '2026-04-01T00:00:00.000Z',
     });
 
-    const text = "This assistant has reached its plan's monthly message limit (3 messages). Please try again next month or upgrade the plan.";
+    // The owner's limit, shared by all their assistants: not "This assistant has reached…" (issue 22 item 15).
+    const text = "You have reached your plan's monthly limit of 3 messages across all your assistants. Please try again next month or upgrade the plan.";
     expect(chatMessages.monthlyLimitReached(3)).toBe(text);
     const fourth = await dana.post(threadId, 'One more?');
     expect(fourth.statusCode).toBe(403);
@@ -86,7 +87,7 @@ describe.skipIf(!gate.available)(`the plan's monthly message limit${gate.availab
   it('is documented: a 403 on both message routes, and the usage route', async () => {
     const spec = (await h.app.inject({ url: '/api/v1/docs/openapi.json' })).json();
     for (const path of ['/api/v1/threads/{threadId}/messages', '/api/v1/threads/public/{threadId}/messages']) {
-      expect(JSON.stringify(spec.paths[path].post.responses['403'])).toContain("reached its plan's monthly message limit");
+      expect(JSON.stringify(spec.paths[path].post.responses['403'])).toContain("reached your plan's monthly limit of");
     }
     expect(spec.paths['/api/v1/limits/usage'].get.responses['200']).toBeDefined();
   });

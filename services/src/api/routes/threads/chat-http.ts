@@ -34,7 +34,7 @@ export const callOf = (request: FastifyRequest): ChatCall => ({ correlationId: r
 /** Why a message can be refused after it passed its schema; the client shows `detail` as it is. */
 export const postRefusedSchema = ErrorBodySchema.describe(
   "Refused: the conversation reached the assistant's chat_limit, or the assistant's owner reached the plan's monthly message limit " +
-    '(the owner is told "This assistant has reached its plan\'s monthly message limit ({n} messages). Please try again next month or upgrade the plan."; ' +
+    '(the owner is told "You have reached your plan\'s monthly limit of {n} messages across all your assistants. Please try again next month or upgrade the plan."; ' +
     'a visitor "This assistant is not available right now. Please try again later."). ' +
     'Nothing is recorded; the monthly limit opens again on the 1st (UTC).',
 );
