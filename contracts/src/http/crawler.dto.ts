@@ -291,3 +291,24 @@ export const CrawlProgressMessageSchema = z.object({
     .optional(),
 });
 export type CrawlProgressMessage = z.infer<typeof CrawlProgressMessageSchema>;
+
+export type SmartCrawlPreviewBody = z.infer<typeof SmartCrawlPreviewBodySchema>;
+export type CommitResponse = z.infer<typeof CommitResponseSchema>;
+export type CrawlerTestResponse = z.infer<typeof CrawlerTestResponseSchema>;
+export type FetchSingleUrlBody = z.infer<typeof FetchSingleUrlBodySchema>;
+export type FetchSingleUrlResponse = z.infer<typeof FetchSingleUrlResponseSchema>;
+
+/**
+ * The preview as a job (issue 25 item 2): POST /web-crawler/smart-crawl-preview/jobs (the preview call's
+ * body) answers 202 at once with the preview id; the client follows the scan over the progress socket
+ * (/ws/crawl-progress/{preview_id}) and fetches the answer from GET /web-crawler/smart-crawl-preview/jobs/{preview_id}:
+ * 202 with the progress while it runs, 200 with the spec's preview result once done, 422 with the reason
+ * when the scan failed. The spec's one waiting call stays as it was.
+ */
+export const PreviewJobStartedSchema = z.object({ success: z.literal(true), preview_id: z.string(), status: z.literal('starting') });
+export type PreviewJobStarted = z.infer<typeof PreviewJobStartedSchema>;
+export const PreviewJobIdParamSchema = z.object({ previewId: z.string().min(1).max(120).regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.previewNotFound) });
+export const PreviewJobRunningSchema = z.object({ status: z.enum(['starting', 'crawling']), preview_id: z.string(), progress: CrawlProgressMessageSchema });
+export const PreviewJobDoneSchema = z.object({ status: z.literal('completed'), preview_id: z.string(), result: SmartCrawlPreviewResponseSchema });
+export const PreviewJobSchema = z.discriminatedUnion('status', [PreviewJobRunningSchema, PreviewJobDoneSchema]);
+export type PreviewJob = z.infer<typeof PreviewJobSchema>;

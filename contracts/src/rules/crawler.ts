@@ -51,6 +51,10 @@ export const crawlerMessages = {
   /** fetch-single-url with no scan of that site to add the page to. */
   scanFirst: 'Scan the website first, then add a missing page to its results.',
   pageAdded: 'Page added.',
+  /** Add Missing Page with an address the site's robots.txt refuses (the crawl refuses it too). */
+  robotsRefused: "The site's robots.txt does not allow crawling this page.",
+  /** The waiting preview call ran out of time (the preview job carries on). */
+  previewTimedOut: 'The website scan is taking longer than expected. Please try again later.',
   /** A scheduled recrawl came due after the owner's plan stopped including it (spec part 2 §6: auto-sync needs a paid tier). */
   schedulePaused: 'Paused: your plan no longer includes scheduled recrawl, so the site is not crawled again on schedule. Upgrade on the pricing page, then save the crawl interval again to resume.',
   deleted: (count: number) => `Deleted ${count} URL(s).`,

@@ -4,6 +4,7 @@ import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
 import type { CrawlerSettingsRoutesDeps } from '../api/routes/crawler-settings/crawler-settings.routes.js';
 import type { CrawlProgressDeps } from '../api/routes/web-crawler/crawl-progress.ws.js';
 import type { CrawlerRoutesDeps } from '../api/routes/web-crawler/web-crawler.routes.js';
+import { createCrawlerService } from '../crawler/service/crawler-service.js';
 import { createSiteKnowledge } from '../crawler/site-knowledge.js';
 import { createDocumentTextReader } from '../knowledge/document-text.js';
 import type { Authenticator } from '../identity/authenticator.js';
@@ -35,7 +36,7 @@ const storageOf = (platform: Platform, knowledge: Pick<KnowledgeReads, 'storageU
   limitOf: createStorageLimit({ planOf, config: platform.config }),
 });
 
-/** The crawler's routes and progress socket, for composeApi. */
+/** The crawler's use cases (crawler/service) behind its routes, and its progress socket, for composeApi. */
 export function composeCrawlerApi(wiring: {
   platform: Platform;
   blobs: BlobStore;
@@ -59,7 +60,10 @@ export function composeCrawlerApi(wiring: {
   const common = { readDb: platform.sql, awaitReadModels: wiring.awaitReadModels, clock: wiring.clock };
   return {
     deps: {
-      routes: { ...common, handle: platform.handle, blobs: wiring.blobs, site, readModels: wiring.readModels, checkTarget: guarded.checkTarget, fetch: guarded.fetch, planOf: wiring.planOf, storage, documentText: documents.text },
+      routes: {
+        crawler: createCrawlerService({ ...common, handle: platform.handle, blobs: wiring.blobs, site, readModels: wiring.readModels, checkTarget: guarded.checkTarget, fetch: guarded.fetch, planOf: wiring.planOf, storage, documentText: documents.text }),
+        clock: wiring.clock,
+      },
       settings: { ...common, site, knowledge: wiring.knowledge },
       progress: { readDb: platform.sql, readModels: wiring.readModels, authenticator: wiring.authenticator, clock: wiring.clock },
     },

@@ -25,7 +25,7 @@ import { ApiError } from '../../api-error.js';
 import { commandContext, readModelsPending } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import type { KnowledgeReads } from '../files/files.routes.js';
-import { toCrawledUrlDto } from '../web-crawler/crawler.mapper.js';
+import { toCrawledUrlDto } from '../../../crawler/service/crawler.mapper.js';
 
 export interface CrawlerSettingsRoutesDeps {
   readDb: Sql;

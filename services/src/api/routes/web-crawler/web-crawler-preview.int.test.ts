@@ -4,7 +4,7 @@ import { crawlBlobHolder } from '../../../crawler/page-identity.js';
 import { startLocalSite, type LocalSite } from '../../../crawler/testing/local-site.js';
 import { createApiHarness, type ApiHarness } from '../../../testing/api-harness.js';
 import { postgresAvailability } from '../../../testing/test-database.js';
-import { PREVIEW_RETENTION_MS } from './web-crawler.routes.js';
+import { PREVIEW_RETENTION_MS } from '../../../crawler/service/crawler-service.js';
 
 const postgres = await postgresAvailability();
 const within = { timeout: 60_000, interval: 50 };

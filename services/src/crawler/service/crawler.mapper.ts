@@ -1,6 +1,6 @@
 import { crawledPageFileName, crawlerLimits, type CrawledUrlDto, type CrawlerSettings, type PageDiscovered, type PageFetched, type PageScored, type CrawlerConfigDto, type CrawlProgressMessage, type PreviewFileDto } from '@kesher/contracts';
 import type { CrawledUrlRecord, CrawlerConfigRecord, CrawlPageRecord, CrawlRecord } from '@kesher/projections/crawler/crawler.queries';
-import type { CommitCandidate } from '../../../crawler/site-knowledge.js';
+import type { CommitCandidate } from '../site-knowledge.js';
 
 export const toConfigDto = (config: CrawlerConfigRecord): CrawlerConfigDto => ({
   id: config.configId,
