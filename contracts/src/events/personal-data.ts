@@ -70,7 +70,9 @@ export const personalData: Declarations = {
   KnowledgeFileDeleted: { none: ids },
   ThreadStarted: {
     subject: (d) => thread(d.threadId, d.assistantOwnerId),
-    fields: ['visitorSessionHash', 'shareTokenHash', 'contact.chatId', 'contact.name'],
+    // The visitor's session and the share link are hashes of random tokens, not a person's data, and
+    // analytics count distinct visitors by them: they stay, so erasure keeps those counts.
+    fields: ['contact.chatId', 'contact.name'],
   },
   MessagePosted: { subject: (d) => thread(d.threadId), fields: ['text'] },
   RunRequested: { none: ids },
@@ -80,7 +82,8 @@ export const personalData: Declarations = {
   RunExpired: { none: ids },
   ThreadRenamed: { subject: (d) => thread(d.threadId), fields: ['title'] },
   ThreadDeleted: { none: ids },
-  FeedbackGiven: { subject: (d) => thread(d.threadId), fields: ['comment', 'authorKey'] },
+  // authorKey stays: it is `visitor:<hash of a random token>` or an account id, and one rating per author is its key.
+  FeedbackGiven: { subject: (d) => thread(d.threadId), fields: ['comment'] },
   ThreadTakenOver: { none: ids },
   ThreadHandedBack: { none: ids },
   ChannelConnected: {

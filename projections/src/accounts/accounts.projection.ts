@@ -1,11 +1,13 @@
-import type { AccountAddressReleased, AccountEmailVerified, AccountPasswordReset, AccountRegistered, RecordedEvent } from '@kesher/contracts';
+import type { AccountAddressReleased, AccountDeleted, AccountEmailVerified, AccountPasswordReset, AccountRegistered, RecordedEvent, SubjectErased } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 
 type AccountRecordedEvent =
   | RecordedEvent<'AccountRegistered', AccountRegistered>
   | RecordedEvent<'AccountEmailVerified', AccountEmailVerified>
   | RecordedEvent<'AccountPasswordReset', AccountPasswordReset>
-  | RecordedEvent<'AccountAddressReleased', AccountAddressReleased>;
+  | RecordedEvent<'AccountAddressReleased', AccountAddressReleased>
+  | RecordedEvent<'AccountDeleted', AccountDeleted>
+  | RecordedEvent<'SubjectErased', SubjectErased>;
 
 /**
  * Accounts by e-mail, for sign-in. `session_generation` counts password resets: a session token
@@ -14,7 +16,7 @@ type AccountRecordedEvent =
 export const accountsProjection: Projection = {
   name: 'accounts',
   version: 3,
-  eventTypes: ['AccountRegistered', 'AccountEmailVerified', 'AccountPasswordReset', 'AccountAddressReleased'],
+  eventTypes: ['AccountRegistered', 'AccountEmailVerified', 'AccountPasswordReset', 'AccountAddressReleased', 'AccountDeleted', 'SubjectErased'],
   tables: ['accounts'],
   migrations: [
     {
@@ -66,6 +68,14 @@ ALTER TABLE accounts ADD COLUMN IF NOT EXISTS session_generation integer NOT NUL
           // The account can no longer be found by its address nor signed into by any token; what it
           // owns stays in the log and the other read models, reachable by nobody.
           await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.accountId]);
+          break;
+        case 'AccountDeleted':
+          // Deleted by its owner (DELETE /auth/me): the address is free for a new account.
+          await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.accountId]);
+          break;
+        case 'SubjectErased':
+          // An erased account's e-mail and password read "[erased]" in the log: nobody signs in with them.
+          if (event.data.subject === 'account' && event.data.ownerId) await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.ownerId]);
           break;
       }
     }

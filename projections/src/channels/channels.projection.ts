@@ -6,6 +6,7 @@ import type {
   ChannelReplyDelivered,
   ChannelReplyDispatched,
   ChannelReplyFailed,
+  SubjectErased,
   ThreadStarted,
 } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
@@ -19,7 +20,17 @@ const EVENT_TYPES = [
   'ChannelReplyFailed',
   'ChannelDeliveryStatusReported',
   'ThreadStarted',
+  'SubjectErased',
 ] as const;
+
+/**
+ * What an erased subject's fields read as (docs/privacy.md). Rows are keyed by the customer's chat id, so
+ * an erased customer's rows are dropped rather than blanked: a replay skips events whose chat id reads so,
+ * and the erasure drops the live rows (privacy/erasure/subject-erasure.ts; an account's here).
+ */
+const ERASED = '[erased]';
+/** The fields of a connected account that are a person's (personal-data.ts, ChannelConnected). */
+const PERSONAL_ACCOUNT_FIELDS = `'phoneNumber', 'testNumber', 'testUserId'`;
 
 /** How far a sent message got; a status only ever moves forward (a late `sent` after `read` changes nothing). */
 const rank = (column: string) => `CASE ${column} WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 WHEN 'failed' THEN 4 ELSE 0 END`;
@@ -113,6 +124,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
         }
         case 'ChannelMessageReceived': {
           const d = event.data as ChannelMessageReceived;
+          if (d.chatId === ERASED) break;
           await db.query(
             `INSERT INTO channel_chats (integration_id, chat_id, assistant_id, owner_id, kind, name, messages, first_message_at, last_message_at)
              VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $7)
@@ -124,6 +136,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
         }
         case 'ChannelReplyDispatched': {
           const d = event.data as ChannelReplyDispatched;
+          if (d.chatId === ERASED) break;
           await db.query(
             `INSERT INTO channel_replies (message_id, thread_id, integration_id, chat_id, author, status, dispatched_at)
              VALUES ($1, $2, $3, $4, $5, 'dispatched', $6) ON CONFLICT (message_id) DO NOTHING`,
@@ -143,6 +156,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
         }
         case 'ChannelDeliveryStatusReported': {
           const d = event.data as ChannelDeliveryStatusReported;
+          if (d.recipientId === ERASED) break;
           await db.query(
             `INSERT INTO channel_statuses (integration_id, external_message_id, recipient_id, status, error, at) VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT (integration_id, external_message_id) DO UPDATE SET status = excluded.status, error = excluded.error, at = excluded.at
@@ -154,9 +168,25 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
         case 'ThreadStarted': {
           // A channel's conversation names its customer where the delivery did not (Instagram's profile).
           const contact = (event.data as ThreadStarted).contact;
-          if (contact?.name) {
+          if (contact?.name && contact.chatId !== ERASED) {
             await db.query(`UPDATE channel_chats SET name = $3 WHERE integration_id = $1 AND chat_id = $2 AND name IS NULL`, [contact.integrationId, contact.chatId, contact.name]);
           }
+          break;
+        }
+        case 'SubjectErased': {
+          const d = event.data as SubjectErased;
+          if (d.subject !== 'account' || !d.ownerId) break;
+          const owned = `integration_id IN (SELECT integration_id FROM channel_integrations WHERE owner_id = $1)`;
+          await db.query(`DELETE FROM channel_chats WHERE owner_id = $1`, [d.ownerId]);
+          await db.query(`DELETE FROM channel_replies WHERE ${owned}`, [d.ownerId]);
+          await db.query(`DELETE FROM channel_statuses WHERE recipient_id IS NOT NULL AND ${owned}`, [d.ownerId]);
+          await db.query(
+            `UPDATE channel_integrations SET account = (
+               SELECT jsonb_object_agg(k, CASE WHEN k IN (${PERSONAL_ACCOUNT_FIELDS}) AND v <> 'null'::jsonb THEN to_jsonb('${ERASED}'::text) ELSE v END)
+               FROM jsonb_each(account) AS e(k, v))
+             WHERE owner_id = $1`,
+            [d.ownerId],
+          );
           break;
         }
         default:

@@ -7,11 +7,15 @@ import type {
   RunFailed,
   RunRequested,
   RunStarted,
+  SubjectErased,
   ThreadDeleted,
   ThreadRenamed,
   ThreadStarted,
 } from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
+
+/** What an erased subject's text reads as (the event-log codec's placeholder, docs/privacy.md). */
+const ERASED = '[erased]';
 
 /** Settled runs are never reopened: a late or repeated outcome changes nothing here either. */
 const UNSETTLED = `status IN ('queued', 'in_progress', 'requires_action')`;
@@ -205,6 +209,26 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     ]);
   }
 
+  // A subject erased (docs/privacy.md): its fields read "[erased]" in the log from now on, and here too —
+  // the same rows a replay from zero builds from the shredded events. Counts (messages, runs, ratings) stay.
+  for (const { data } of dataOf<SubjectErased>(events, 'SubjectErased')) {
+    const where =
+      data.subject === 'thread' && data.threadId
+        ? { sql: `thread_id = ANY($1::text[])`, param: [data.threadId] as unknown }
+        : data.subject === 'account' && data.ownerId
+          ? { sql: `thread_id IN (SELECT id FROM threads WHERE assistant_owner_id = $1 OR owner_id = $1)`, param: data.ownerId as unknown }
+          : undefined;
+    if (!where) continue;
+    await db.query(`UPDATE thread_messages SET text = '${ERASED}' WHERE ${where.sql} AND text <> '${ERASED}'`, [where.param]);
+    await db.query(`UPDATE thread_feedback SET comment = '${ERASED}' WHERE ${where.sql} AND comment IS NOT NULL AND comment <> '${ERASED}'`, [where.param]);
+    await db.query(
+      `UPDATE threads SET title = CASE WHEN title = '' THEN '' ELSE '${ERASED}' END,
+         contact_name = CASE WHEN contact_name IS NULL THEN NULL ELSE '${ERASED}' END
+       WHERE ${where.sql.replace('thread_id', 'id')}`,
+      [where.param],
+    );
+  }
+
   const deleted = dataOf<ThreadDeleted>(events, 'ThreadDeleted').map((t) => t.data.threadId);
   if (deleted.length) {
     for (const table of ['thread_feedback', 'thread_runs', 'thread_messages']) await db.query(`DELETE FROM ${table} WHERE thread_id = ANY($1::text[])`, [deleted]);
@@ -227,6 +251,7 @@ const EVENT_TYPES = [
   'ActionCalled',
   'ThreadTakenOver',
   'ThreadHandedBack',
+  'SubjectErased',
 ];
 
 /** Conversations: threads, their messages, runs and feedback, as the chat and the Chat History read them. */

@@ -11,7 +11,13 @@
 export type DataSubject =
   | { kind: 'account'; accountId: string }
   | { kind: 'thread'; threadId: string }
-  | { kind: 'channel_contact'; integrationId: string; chatId: string };
+  | {
+      kind: 'channel_contact';
+      integrationId: string;
+      chatId: string;
+      /** The contact's conversations, when the caller knows them; the ones the channels read model knows are added. */
+      threadIds?: readonly string[];
+    };
 
 export type ErasureReason = 'account_deleted' | 'visitor_request' | 'retention' | 'inactive_account';
 

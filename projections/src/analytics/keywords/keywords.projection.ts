@@ -28,6 +28,9 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     if (!thread) continue;
     const source: KeywordSource = message.data.role === 'user' ? 'customer' : 'assistant';
     const prefix = `${thread.ownerId}|${thread.assistantId}|${message.day}|${source}|`;
+    // An erased message (docs/privacy.md) has no words left to count; a rebuild after an erasure thereby
+    // forgets what the erased conversations mentioned, while the live counts keep them (they name no one).
+    if (message.data.text === '[erased]') continue;
     for (const keyword of keywordsOf(message.data.text)) {
       const id = prefix + keyword.key;
       const row = rows.get(id);

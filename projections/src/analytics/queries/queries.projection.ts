@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@kesher/contracts';
+import type { RecordedEvent, SubjectErased } from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 import { factsOf } from '../shared/facts.js';
 import { rowsFrom, rowsParam } from '../shared/json-rows.js';
@@ -143,11 +143,29 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   }
 }
 
+/** What an erased subject's text reads as (docs/privacy.md): the queries stay counted, their words do not. */
+const ERASED = '[erased]';
+
+/** A subject erased: its questions read as a replay from the shredded log would write them. */
+async function eraseSubjects(db: Queryable, events: readonly RecordedEvent[]) {
+  for (const event of events) {
+    if (event.type !== 'SubjectErased') continue;
+    const d = event.data as SubjectErased;
+    if (d.subject === 'thread' && d.threadId) {
+      await db.query(`UPDATE analytics_query_threads SET last_question = '${ERASED}' WHERE thread_id = $1 AND last_question IS NOT NULL`, [d.threadId]);
+      await db.query(`UPDATE analytics_queries SET query = '${ERASED}' WHERE thread_id = $1`, [d.threadId]);
+    } else if (d.subject === 'account' && d.ownerId) {
+      await db.query(`UPDATE analytics_query_threads SET last_question = '${ERASED}' WHERE owner_id = $1 AND last_question IS NOT NULL`, [d.ownerId]);
+      await db.query(`UPDATE analytics_queries SET query = '${ERASED}' WHERE owner_id = $1`, [d.ownerId]);
+    }
+  }
+}
+
 /** Recent queries per owner: each conversation run (its question, how it ended) and each tracked query. */
 export const queriesProjection: Projection = {
   name: 'analytics-queries',
   version: 1,
-  eventTypes: ['ThreadStarted', 'MessagePosted', 'RunRequested', 'RunCompleted', 'RunFailed', 'RunExpired', 'QueryTracked'],
+  eventTypes: ['ThreadStarted', 'MessagePosted', 'RunRequested', 'RunCompleted', 'RunFailed', 'RunExpired', 'QueryTracked', 'SubjectErased'],
   tables: ['analytics_query_threads', 'analytics_queries'],
   migrations: [
     {
@@ -177,5 +195,8 @@ CREATE INDEX IF NOT EXISTS analytics_queries_owner_assistant ON analytics_querie
 `,
     },
   ],
-  apply: applyBatch,
+  async apply(db, events) {
+    await applyBatch(db, events);
+    await eraseSubjects(db, events);
+  },
 };

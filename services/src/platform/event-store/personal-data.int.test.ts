@@ -43,7 +43,7 @@ const samples: Partial<Record<EventType, Record<string, unknown>>> = {
   },
   MessagePosted: { messageId: 'm1', threadId: 't1', role: 'user', text: secret('text'), channel: 'telegram', language: 'en', runId: null },
   ThreadRenamed: { threadId: 't1', title: secret('title') },
-  FeedbackGiven: { messageId: 'm1', threadId: 't1', assistantId: 'a1', rating: 'like', comment: secret('comment'), authorKey: secret('author'), source: 'app', isPublic: true },
+  FeedbackGiven: { messageId: 'm1', threadId: 't1', assistantId: 'a1', rating: 'like', comment: secret('comment'), authorKey: 'visitor:abc', source: 'app', isPublic: true },
   ChannelConnected: {
     integrationId: 'i2', assistantId: 'a1', ownerId: 'acc1', sealedSecrets: 'x', tokenLast4: '1234',
     account: { kind: 'whatsapp', phoneNumberId: 'p1', phoneNumber: secret('phone'), businessName: 'Shop', businessAccountId: null, testNumber: secret('test'), },
