@@ -5,6 +5,7 @@ import { ChatScreen } from '@/features/chat/components/chat-screen';
 import type { ChatConnection } from '@/features/chat/hooks/use-chat';
 import { type PublicChatContext, PublicChatPage } from '@/features/public-chat/components/public-chat-page';
 import { ApiError } from '@/lib/api-error';
+import { DeleteConversation } from '@/features/privacy/components/delete-conversation';
 import { paths } from '@/lib/paths';
 import { navigate } from '../location';
 import type { VisitorPageProps } from '../route-table';
@@ -36,6 +37,8 @@ function VisitorChat({ context, threadId, search }: { context: PublicChatContext
       threadId={threadId}
       connection={connection}
       onThreadChange={(next) => navigate(`${paths.publicChat(assistantId, next)}${search}`, { replace: true })}
+      // The visitor's own conversation, erased for good on request; the chat starts afresh after.
+      headerExtra={<DeleteConversation threadId={threadId} sessionToken={context.sessionToken} onDeleted={() => navigate(`${paths.publicChat(assistantId)}${search}`, { replace: true })} />}
     />
   );
 }

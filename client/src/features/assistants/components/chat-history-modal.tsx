@@ -14,6 +14,8 @@ import { CHAT_NAMESPACE, chatLocales } from '@/features/chat/locales';
 import type { InboxEntryDto } from '@kesher/contracts';
 import { useInbox } from '@/features/inbox/api/inbox';
 import { ChannelBadge, ConversationControls } from '@/features/inbox/components/conversation-controls';
+// When retention erases each conversation belongs to the privacy feature.
+import { KeptUntil } from '@/features/privacy/components/kept-until';
 import { paths } from '@/lib/paths';
 import { type Translate, useTexts } from '@/lib/texts';
 import { notify } from '@/lib/toast-store';
@@ -107,6 +109,7 @@ function ThreadRow({ thread, assistantId, t, language, inbox }: { thread: ChatTh
           {thread.isPublic ? <span className="badge badge-public">{t('history.public')}</span> : null}{' '}
           {thread.channel !== 'app' ? <ChannelBadge channel={inbox?.channel ?? thread.channel} /> : null}
           <span className="muted small thread-date">{t('history.startedAt', { date: created })}</span>
+          <KeptUntil assistantId={assistantId} threadId={thread.id} />
           {inbox && mode === 'view' ? <ConversationControls entry={inbox} /> : null}
         </div>
       )}

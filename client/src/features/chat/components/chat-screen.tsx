@@ -29,6 +29,8 @@ export interface ChatScreenProps {
    * the chat knows no other feature; keep it a stable function, or every message re-renders per token.
    */
   messageNote?: MessageNote;
+  /** More in the header, at its end (the visitor's "Delete this conversation"); a slot, so the chat knows no other feature. */
+  headerExtra?: ReactNode;
 }
 
 /** Under one saved answer: `fresh` when it has just arrived in this page rather than from history. */
@@ -38,7 +40,7 @@ export type MessageNote = (message: ChatMessage, fresh: boolean) => ReactNode;
  * The chat screen shared by /chat (owner) and /public-chat (visitor). It imports neither router, query
  * cache nor i18n runtime: the visitor bundle renders it on Preact.
  */
-export function ChatScreen({ assistant, threadId, connection, onThreadChange, onBack, allowNewChat, target, readOnly = false, messageNote }: ChatScreenProps) {
+export function ChatScreen({ assistant, threadId, connection, onThreadChange, onBack, allowNewChat, target, readOnly = false, messageNote, headerExtra }: ChatScreenProps) {
   const { t } = useTexts(CHAT_NAMESPACE, chatLocales);
   const chat = useChat({ assistant, threadId, connection, onThreadChange, t });
   const linksOpen = target ?? linkTarget(typeof location === 'undefined' ? '' : location.pathname);
@@ -76,6 +78,7 @@ export function ChatScreen({ assistant, threadId, connection, onThreadChange, on
             {t('newChat')}
           </button>
         ) : null}
+        {headerExtra}
       </header>
 
       <section className="chat-log" aria-label={t('conversation')}>

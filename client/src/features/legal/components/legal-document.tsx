@@ -1,11 +1,15 @@
 import '../locales';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useScrollSpy } from './use-scroll-spy';
 
 type Section = { id: string; title: string; text: string };
 
-/** A legal document: numbered sections with either a scroll-spy table of contents or quick links. */
-export function LegalDocument({ kind, nav }: { kind: 'terms' | 'privacy'; nav: 'toc' | 'quick' }) {
+/**
+ * A legal document: numbered sections with either a scroll-spy table of contents or quick links. `intro`
+ * goes under the title (the privacy page's retention periods and the owner's own data).
+ */
+export function LegalDocument({ kind, nav, intro }: { kind: 'terms' | 'privacy'; nav: 'toc' | 'quick'; intro?: ReactNode }) {
   const { t } = useTranslation('legal');
   const sections = t(kind, { returnObjects: true }) as unknown as Section[];
   const active = useScrollSpy(sections.map((s) => s.id));
@@ -18,6 +22,7 @@ export function LegalDocument({ kind, nav }: { kind: 'terms' | 'privacy'; nav: '
     <div className="page">
       <h1>{t(kind === 'terms' ? 'termsTitle' : 'privacyTitle')}</h1>
       <p className="muted">{t('updated')}</p>
+      {intro}
       {nav === 'quick' ? (
         <nav className="quick-nav" aria-label={t('quickNav')}>{links}</nav>
       ) : null}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { LegalDocument } from './legal-document';
 
-export const PrivacyPage = () => <LegalDocument kind="privacy" nav="quick" />;
+export const PrivacyPage = ({ intro }: { intro?: ReactNode }) => <LegalDocument kind="privacy" nav="quick" intro={intro} />;
