@@ -1,10 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { jsonResponse, stubApi } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/render';
 import { conversationAutomation } from '../testing/fake-automation-api';
-import AutomationNote from './automation-note';
+import AutomationNote, { FOLLOW_UP_MS } from './automation-note';
 
 afterEach(() => vi.unstubAllGlobals());
 vi.setConfig({ testTimeout: 20_000 });
@@ -60,27 +60,33 @@ describe("the automation note under an answer in the owner's chat", () => {
 
   it('shows nothing for an answer automation did nothing for, nor when its record cannot be read', async () => {
     stubApi({ [ROUTE]: () => jsonResponse(conversationAutomation()), 'GET /automation/conversations/thread_x': () => jsonResponse({ detail: 'Thread not found' }, 404) });
-    const { container } = renderWithProviders(
+    const { container, queryClient } = renderWithProviders(
       <>
         <AutomationNote threadId="thread_1" runId="run_3" fresh={false} />
         <AutomationNote threadId="thread_x" runId="run_1" fresh={false} />
       </>,
     );
     await waitFor(() => expect(vi.mocked(fetch)).toHaveBeenCalledTimes(2));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Both answers read (one a record without these runs, one a 404), not merely asked for.
+    await waitFor(() => expect(queryClient.getQueryCache().getAll().map((q) => q.state.status).sort()).toEqual(['error', 'success']));
     expect(container).toBeEmptyDOMElement();
   });
 
   it('asks again for an answer that has just arrived until its run is recorded, then stops', async () => {
+    // The follow-ups are timers: fake ones, moved on by the test, so no real seconds pass.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => void vi.useRealTimers());
     let recorded = false;
     const calls = stubApi({ [ROUTE]: () => jsonResponse(recorded ? conversationAutomation() : conversationAutomation({ firings: [], action_calls: [] })) });
     renderWithProviders(<AutomationNote threadId="thread_1" runId="run_1" fresh />);
-    await waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(1));
+    // vi.waitFor moves the fake clock on between its checks (Testing Library's waitFor would not).
+    await vi.waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(1));
     expect(document.querySelector('details')).toBeNull();
     recorded = true; // the read model catches up with the answer
-    expect(await screen.findByText(/Workflow: Book a table/, undefined, { timeout: 5000 })).toBeInTheDocument();
+    await vi.advanceTimersByTimeAsync(FOLLOW_UP_MS[1]);
+    await vi.waitFor(() => expect(screen.getByText(/Workflow: Book a table/)).toBeInTheDocument());
     const asked = calls.length;
-    await new Promise((resolve) => setTimeout(resolve, 4500));
+    await vi.advanceTimersByTimeAsync(FOLLOW_UP_MS[FOLLOW_UP_MS.length - 1] - FOLLOW_UP_MS[1] + 1_000);
     expect(calls.length).toBe(asked); // recorded: no more asking
   });
 
