@@ -18,6 +18,8 @@ type Open = { action: CardAction; assistant: AssistantDto } | null;
 
 interface Props {
   userName: string;
+  /** Whether the browser is online (the route reads it): offline, the badge says so and the list is not shown. */
+  online?: boolean;
   /** The files feature's modal, composed in by the route. */
   renderFilesModal: (assistant: AssistantDto, onClose: () => void, onShare: () => void, onCrawler: () => void) => ReactNode;
   /** The crawler feature's Smart Web Crawler dialog; without it the card's crawler button says "coming soon". */
@@ -31,12 +33,14 @@ function loadErrorKey(error: unknown): string {
   return `errors:${error.code}`;
 }
 
-export function DashboardPage({ userName, renderFilesModal, renderCrawlerModal }: Props) {
+export function DashboardPage({ userName, online = true, renderFilesModal, renderCrawlerModal }: Props) {
   const { t } = useTranslation('assistants');
   const assistants = useAssistants();
   const [open, setOpen] = useState<Open>(null);
   const [params, setParams] = useSearchParams();
-  const list = assistants.data ?? [];
+  // Offline (spec part 1 §2, issue 22 item 14): the cards are not shown — their buttons would all fail —
+  // and the network error banner offers Try Again and Go to Login, as for any network error.
+  const list = online ? (assistants.data ?? []) : [];
 
   // Returning from Google Drive (spec §2): the token is already kept by /oauth/callback, which checks it
   // is this tab's own flow (never read here from the address: a crafted link could plant one); clean the
@@ -55,7 +59,7 @@ export function DashboardPage({ userName, renderFilesModal, renderCrawlerModal }
   const close = () => setOpen(null);
   // A failed load is said even when the last-seen list is still on screen (from the cache): the owner
   // must know it may be out of date, and can try again.
-  const errorKey = assistants.isError ? loadErrorKey(assistants.error) : null;
+  const errorKey = !online ? 'errors:network' : assistants.isError ? loadErrorKey(assistants.error) : null;
 
   return (
     <section className="page">
@@ -63,10 +67,16 @@ export function DashboardPage({ userName, renderFilesModal, renderCrawlerModal }
         <div>
           <h1>{t('welcome', { name: userName })}</h1>
           <p className="muted">
-            {assistants.data ? t('count', { count: list.length }) : null}{' '}
-            <span className="badge badge-ready">
-              <span className="dot" aria-hidden="true" /> {t('online')}
-            </span>
+            {assistants.data && online ? t('count', { count: list.length }) : null}{' '}
+            {online ? (
+              <span className="badge badge-ready">
+                <span className="dot" aria-hidden="true" /> {t('online')}
+              </span>
+            ) : (
+              <span className="badge badge-failed">
+                <span className="dot dot-off" aria-hidden="true" /> {t('offline')}
+              </span>
+            )}
           </p>
         </div>
         <Link className="btn btn-primary" to={paths.createAssistant}>{t('create')}</Link>
@@ -84,7 +94,7 @@ export function DashboardPage({ userName, renderFilesModal, renderCrawlerModal }
         </div>
       ) : null}
 
-      {assistants.isPending ? (
+      {!online ? null : assistants.isPending ? (
         <Spinner label={t('loading')} />
       ) : list.length === 0 && !(errorKey && !assistants.data) ? (
         <div className="empty-state card">

@@ -1,6 +1,7 @@
 import type { AssistantDto } from '@kesher/contracts';
 import { act, renderHook, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sampleAssistant } from '@/test/fixtures';
 import { renderWithProviders, testQueryClient } from '@/test/render';
@@ -29,6 +30,34 @@ describe('the dashboard list', () => {
     await act(async () => screen.getByRole('button', { name: 'Try Again' }).click());
     expect(await screen.findByText('Cafe helper')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+
+  it('offline, the badge says Offline and the list empties behind the network error banner; online again, the cards are back', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json(200, [assistant(1, 'Shop helper')])));
+    const queryClient = testQueryClient();
+    queryClient.setQueryData(['assistants'], [assistant(1, 'Shop helper')]);
+    function Connection() {
+      const [online, setOnline] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOnline(true)}>reconnect</button>
+          <DashboardPage userName="Dana" online={online} renderFilesModal={() => null} />
+        </>
+      );
+    }
+    renderWithProviders(<Connection />, { queryClient });
+    expect(screen.getByText('Offline')).toBeInTheDocument();
+    expect(screen.queryByText('Online')).toBeNull();
+    expect(screen.queryByText('Shop helper')).toBeNull();
+    expect(screen.queryByText(/You have 1 assistant/)).toBeNull();
+    expect(screen.getByRole('alert')).toHaveTextContent('Network error. Please check your connection and try again.');
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', '/login');
+
+    await act(async () => screen.getByRole('button', { name: 'reconnect' }).click());
+    expect(await screen.findByText('Shop helper')).toBeInTheDocument();
+    expect(screen.getByText('Online')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('after a create, the cached list already holds the new assistant (no "0 assistants" on the way back)', async () => {

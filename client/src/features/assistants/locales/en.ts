@@ -3,6 +3,7 @@ export const en = {
   count_one: 'You have {count} assistant',
   count_other: 'You have {count} assistants',
   online: 'Online',
+  offline: 'Offline',
   create: 'Create Assistant',
   loading: 'Loading your assistants...',
   loadAccessDenied: "Access denied. You don't have permission to view assistants.",
