@@ -1,6 +1,6 @@
 import { detectLanguage } from '@kesher/contracts';
 import { searchTokens, termVariants } from '@kesher/contracts/rules/search-terms';
-import { answerStrength, MISSING_ANSWER_FACTOR } from '../search/answer-kinds.js';
+import { answerSpans, answerStrength, MISSING_ANSWER_FACTOR, type AnswerKind } from '../search/answer-kinds.js';
 import { analyseQuestion, FORM_FACTOR, type AnalysedQuestion, type QuestionWord } from '../search/question.js';
 import type { RetrievedPassage } from '../search/retrieve.js';
 
@@ -12,6 +12,8 @@ export interface Evidence {
   language: 'he' | 'en' | 'other';
   /** How well the best sentence answers the question (0–1), for tuning and tests. */
   score: number;
+  /** The kind of answer the question asked for (a price, a time …), which the quoted sentences hold. */
+  kind: AnswerKind | null;
 }
 
 /** Tuning of the evidence choice; the defaults are what the labelled answer set was measured with. */
@@ -36,6 +38,13 @@ export interface EvidenceTuning {
    * counts this much: "the center's phone number" is answered by "call 04-…" in the center's page.
    */
   contextFactor: number;
+  /**
+   * The best sentence is in another language than the question: a sentence in the question's language
+   * scoring at least this share of it answers instead (a bilingual site says the same on both pages).
+   */
+  ownLanguageShare: number;
+  /** How much more a price question's word that no sentence has weighs (it names an item the knowledge lacks). */
+  unknownItemFactor: number;
 }
 
 export const defaultEvidenceTuning: EvidenceTuning = {
@@ -48,6 +57,8 @@ export const defaultEvidenceTuning: EvidenceTuning = {
   sectionFactor: 0.5,
   titleFactor: 0.7,
   contextFactor: 0.35,
+  ownLanguageShare: 0.8,
+  unknownItemFactor: 2,
 };
 
 interface Candidate {
@@ -71,6 +82,40 @@ export const sentencesOf = (text: string): string[] =>
     .split(SENTENCE_END)
     .map((sentence) => sentence.trim())
     .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
+
+/** Where a sentence listing several items divides into them: commas, semicolons, a table row's cells, dashes. */
+const CLAUSE_END = /(?<=[,;|])\s*|\s+[-–—]\s+/u;
+
+/**
+ * The part of a sentence that ties the asked-for answer to the thing asked about: "croissants 12 ILS
+ * each, sourdough loaf 28 ILS, rye loaf 26 ILS" asked for the sourdough loaf's price gives "sourdough
+ * loaf 28 ILS". Only a sentence stating the kind of answer more than once is cut. A list's first clause
+ * often names its topic ("The center is open Sunday to Thursday 9–17, and on Friday 9–13"), so a later
+ * clause wins when it has a question word the first lacks (the weightiest such clause; a tie keeps the
+ * sentence); else the first clause, when it has any. The cut runs on to the next clause when the amount
+ * comes after the item.
+ */
+function focusOn(text: string, kind: AnswerKind, wordsIn: (clause: string) => Map<number, number>): string {
+  if (answerSpans(kind, text).length < 2) return text;
+  const clauses = text.split(CLAUSE_END).filter((clause) => clause.trim() !== '');
+  if (clauses.length < 2) return text;
+  // A list: at least two of its clauses state an answer each ("7:00 to 14:00, and on Saturday closed" is one).
+  if (clauses.filter((clause) => answerSpans(kind, clause).length > 0).length < 2) return text;
+  const found = clauses.map(wordsIn);
+  const weightOf = (words: Map<number, number>) => [...words.values()].reduce((sum, weight) => sum + weight, 0);
+  const later = found.map((words, c) => (c > 0 && [...words.keys()].some((word) => !found[0]!.has(word)) ? weightOf(words) : 0));
+  const top = Math.max(...later);
+  let at: number;
+  if (top > 0) {
+    if (later.filter((weight) => weight === top).length > 1) return text;
+    at = later.indexOf(top);
+  } else if (found[0]!.size > 0) at = 0;
+  else return text;
+  let end = at;
+  while (end < clauses.length - 1 && answerSpans(kind, clauses.slice(at, end + 1).join(' ')).length === 0) end++;
+  const focused = clauses.slice(at, end + 1).join(' ').replace(/^[\s,;|:]+|[\s,;|:]+$/gu, '');
+  return answerSpans(kind, focused).length > 0 ? focused : text;
+}
 
 /** A short line without a sentence's closing punctuation: a heading that extraction kept in the text. */
 const isTitle = (text: string) => !/[.!?…׃:]["'”’»)\]]*$/u.test(text) && text.split(/\s+/).length <= 10;
@@ -165,8 +210,15 @@ export function findEvidence(
   // "Where is the clinic?" the place matters as much as the clinic.
   const cues = words.filter((word) => word.cueOf).length;
   const cueWeight = Math.max(tuning.cueWeight, ...weights) / Math.max(1, cues);
+  const found = (w: number) => matches.some((row) => row[w]! > 0);
   words.forEach((word, w) => {
     if (word.cueOf) weights[w] = cueWeight;
+    // Asked the price of something none of the passages names ("a photography course" where only the
+    // pottery courses have prices), the unknown word beside a known one names the item: a price found is
+    // another item's. Unknown words away from the item ("… cost? I want to buy one") are left as they are.
+    else if (kind === 'price' && !found(w) && [w - 1, w + 1].some((n) => words[n] !== undefined && !words[n]!.cueOf && found(n))) {
+      weights[w] = weights[w]! * tuning.unknownItemFactor;
+    }
   });
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
   candidates.forEach((candidate, c) => {
@@ -178,15 +230,36 @@ export function findEvidence(
     candidate.contentMatches = matches[c]!.filter((match, w) => match > 0 && !words[w]!.cueOf).length;
   });
 
-  const best = candidates.reduce((a, b) => (b.score > a.score ? b : a));
+  // A question naming what it is about ("How much does a kiln cost?") is not answered by a sentence
+  // that names none of it, however clearly that sentence states a price.
+  const namesSubject = words.some((word) => !word.cueOf);
+  const answering = candidates.filter((candidate) => !namesSubject || candidate.contentMatches > 0);
+  if (answering.length === 0) return null;
+  let best = answering.reduce((a, b) => (b.score > a.score ? b : a));
   if (best.score < tuning.minScore) return null;
+  // Evidence in the question's language, when nearly as good: a Hebrew question on a bilingual site is
+  // answered from the Hebrew page.
+  // It must say as much about the subject in its own words (not only by sitting in a page about it).
+  const subjectWeight = (candidate: Candidate) =>
+    words.reduce((sum, word, w) => sum + (word.cueOf ? 0 : matchOf(word, candidate.terms) * weights[w]!), 0);
+  const languageOf = (candidate: Candidate) => detectLanguage(candidate.text);
+  if (analysis.language !== 'other' && languageOf(best) !== analysis.language) {
+    const own = answering.filter((candidate) => languageOf(candidate) === analysis.language && subjectWeight(candidate) >= subjectWeight(best) - 1e-9);
+    const ownBest = own.length > 0 ? own.reduce((a, b) => (b.score > a.score ? b : a)) : null;
+    if (ownBest && ownBest.score >= Math.max(tuning.minScore, tuning.ownLanguageShare * best.score)) best = ownBest;
+  }
 
   const own = candidates.filter((candidate) => candidate.passage === best.passage);
   const at = (index: number) => own.find((candidate) => candidate.index === index);
   let first = best.index;
   let last = best.index;
+  // A neighbour stating a price of its own (the next line of a price list) joins only when it is as much
+  // about what was asked as the best sentence: the croissants' price never joins the sourdough loaf's.
   const joins = (candidate: Candidate | undefined) =>
-    candidate !== undefined && candidate.score >= tuning.neighbourShare * best.score && (candidate.contentMatches > 0 || words.every((word) => word.cueOf));
+    candidate !== undefined &&
+    candidate.score >= tuning.neighbourShare * best.score &&
+    (candidate.contentMatches > 0 || words.every((word) => word.cueOf)) &&
+    !(kind === 'price' && best.carries === 1 && candidate.carries === 1 && subjectWeight(candidate) < subjectWeight(best) - 1e-9);
   while (last - first + 1 < tuning.maxSentences) {
     const before = at(first - 1);
     const after = at(last + 1);
@@ -200,6 +273,15 @@ export function findEvidence(
     const next = at(last + 1);
     if (next?.carries === 1 && (next.contentMatches > 0 || kind === 'name')) window.push(next);
   }
-  const sentences = window.map((candidate) => candidate.text);
-  return { passage: passages[best.passage]!, sentences, language: detectLanguage(sentences.join(' ')), score: best.score };
+  const wordsIn = (clause: string) => {
+    const terms = termsOf(clause);
+    const found = new Map<number, number>();
+    words.forEach((word, w) => {
+      const match = word.cueOf ? 0 : matchOf(word, terms);
+      if (match > 0) found.set(w, match * weights[w]!);
+    });
+    return found;
+  };
+  const sentences = window.map((candidate) => (kind !== null && namesSubject ? focusOn(candidate.text, kind, wordsIn) : candidate.text));
+  return { passage: passages[best.passage]!, sentences, language: detectLanguage(sentences.join(' ')), score: best.score, kind };
 }

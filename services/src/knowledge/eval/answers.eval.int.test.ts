@@ -62,6 +62,27 @@ describe.skipIf(!gate.available)(`built-in answers on the labelled set${gate.ava
     expect(answer.polluting).toEqual([]);
   });
 
+  it("answers issue 22's price questions with the price of the thing asked about", () => {
+    // "How much does the beginner wheel course cost?" used to say it could not find "costs 890 ILS".
+    expect(result('cs-en-01')).toMatchObject({ factHit: true, polluting: [] });
+    // "How much is a birthday cake?" used to miss "180 ILS".
+    expect(result('cs-en-02')).toMatchObject({ factHit: true, polluting: [] });
+    // "What does the sourdough loaf cost?" used to answer with the croissants' price, in the same sentence.
+    expect(result('cs-en-03').answer).toContain('sourdough loaf 28 ILS');
+    expect(result('cs-en-03').answer).not.toContain('12 ILS');
+    expect(result('cs-en-07').answer).toContain('croissants 12 ILS');
+    expect(result('cs-en-07').answer).not.toContain('28 ILS');
+    // Currency written before the amount ($95, NIS 150, ₪180).
+    for (const id of ['cs-en-04', 'cs-en-06', 'cs-en-08']) expect(result(id)).toMatchObject({ factHit: true, polluting: [] });
+    // The price of something the knowledge does not name is not another item's price.
+    for (const id of ['cs-en-10', 'cs-he-09']) expect(result(id)).toMatchObject({ abstained: true, polluting: [] });
+  });
+
+  it('answers a Hebrew question from the Hebrew page when the English page says the same', () => {
+    expect(result('cs-he-02')).toMatchObject({ factHit: true, polluting: [] });
+    expect(result('cs-he-02').answer).not.toMatch(/ILS|באנגלית/);
+  });
+
   it('writes no source into the text: the sources line shows it once', () => {
     for (const r of evaluation.results) expect(r.answer).not.toMatch(/^(Sources?|מקורות?):/mu);
   });

@@ -37,6 +37,9 @@ export function answerKindOf(question: string): AnswerKind | null {
 const EN_NUMBER_WORDS = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand';
 const HE_NUMBER_WORDS = 'אחד|אחת|שניים|שתיים|שני|שתי|שלוש|שלושה|ארבע|ארבעה|חמש|חמישה|שש|שישה|שבע|שבעה|שמונה|תשע|תשעה|עשר|עשרה|עשרים|שלושים|מאה|מאות|אלף|אלפים';
 const HE_PREFIX = '(?:^|[\\s(\\u05BE])[ובלמהשכ]{0,3}';
+/** Currency written after an amount, and before one; ILS and NIS are how Israeli price lists write the shekel in English. */
+const CURRENCY_AFTER = 'shekels?|nis|ils|₪|ש["״]ח|שקלים|שקל|dollars?|euros?|usd|eur|\\$';
+const CURRENCY_BEFORE = '[₪$€£]|nis|ils|usd|eur';
 
 /**
  * What a sentence that answers each kind contains: `strong` is the answer itself (a phone number, a price,
@@ -48,7 +51,9 @@ const ENTITY_PATTERNS: Record<AnswerKind, { strong: RegExp; weak?: RegExp }> = {
   email: { strong: /[\w.+-]+@[\w-]+\.[\w.]+/ },
   phone: { strong: /(?<![\d.:])(?:\+?972[-\s]?|0)\d{1,2}[-\s]?\d{3}[-\s]?\d{3,4}(?![\d:])/ },
   price: {
-    strong: /\d[\d,.]*\s*(?:shekels?|nis|₪|ש["״]ח|שקלים|שקל|dollars?|euros?|usd|eur)|[₪$€£]\s*\d/iu,
+    // An amount with its currency after it ("890 ILS", "24 shekels", "52 ₪", "180 ש״ח") or before it
+    // ("₪48", "$129", "NIS 150"). A bare number is not a price: "250 g" and "15 people" sit beside prices.
+    strong: new RegExp(`\\d[\\d,.]*\\s*(?:${CURRENCY_AFTER})(?![a-z])|(?<![a-z])(?:${CURRENCY_BEFORE})\\s*\\d(?:[\\d,.]*\\d)?`, 'iu'),
     weak: new RegExp(`${HE_PREFIX}חינם|\\bfree\\b|\\bno (?:extra )?charge\\b`, 'iu'),
   },
   duration: {
@@ -69,6 +74,16 @@ const ENTITY_PATTERNS: Record<AnswerKind, { strong: RegExp; weak?: RegExp }> = {
     strong: /(?<=\S\s+)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*|["״“”„][^"״“”„]{2,40}["״“”]|(?:^|\s)(?:הרב|הרבנית|ד["״]ר|דר|פרופ'|מר|גב'|החזן|השף|Dr\.?|Mr\.?|Mrs\.?|Ms\.?)\s+\S+/u,
   },
 };
+
+/**
+ * Every place a text states the kind of answer asked for (the strong pattern's matches, in order): the
+ * prices of a price list's line, the times of an opening-hours sentence.
+ */
+export function answerSpans(kind: AnswerKind, text: string): { index: number; text: string }[] {
+  const pattern = ENTITY_PATTERNS[kind].strong;
+  const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  return [...text.matchAll(global)].map((match) => ({ index: match.index, text: match[0] }));
+}
 
 /** How clearly a sentence carries the kind of answer asked for: 1 the answer itself, 0.5 a sign of it, 0 neither. */
 export function answerStrength(kind: AnswerKind, sentence: string): number {
