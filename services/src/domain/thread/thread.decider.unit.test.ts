@@ -65,6 +65,23 @@ describe('thread decider: conversation', () => {
     spec.given([visitorThread]).when({ ...post(), data: { ...post().data, requester: { ownerId: 'owner-2' } } }).thenThrows(DomainError, chatMessages.threadNotFound);
   });
 
+  it("keeps a visitor's thread writable only through the share link it was opened with: rotated or revoked, it is closed", () => {
+    // Given a visitor's thread opened through the link whose token hashes to c…c…
+    const linked: ThreadEvent = { type: 'ThreadStarted', data: { ...thread, ownerId: null, visitorSessionHash: 'a'.repeat(64), isPublic: true, channel: 'public_link', shareTokenHash: 'c'.repeat(64) } };
+    const asVisitor = (shareTokenHash: string | null) => ({ ...post(), data: { ...post().data, requester: { visitorSessionHash: 'a'.repeat(64), shareTokenHash } } });
+    const posted = { ...question, data: { ...question.data, channel: 'public_link' } } as ThreadEvent;
+    // …when the visitor writes while that link is the assistant's current one, then the message is recorded;
+    spec.given([linked]).when(asVisitor('c'.repeat(64))).then([posted]);
+    // when the owner has rotated the link (another token) or revoked it (none), then nothing more is written.
+    spec.given([linked]).when(asVisitor('d'.repeat(64))).thenThrows(DomainError, chatMessages.invalidShareLink);
+    spec.given([linked]).when(asVisitor(null)).thenThrows(DomainError, chatMessages.invalidShareLink);
+    const run = { type: 'RequestRun' as const, data: { requester: { visitorSessionHash: 'a'.repeat(64), shareTokenHash: 'd'.repeat(64) }, runId: 'r1', assistantId: 'a1', deadlineAt: '2026-01-01T00:01:00.000Z', now: '2026-01-01T00:00:00.000Z' } };
+    spec.given([linked, posted]).when(run).thenThrows(DomainError, chatMessages.invalidShareLink);
+    // Given a thread recorded before links were noted (no hash), then it stays writable whatever the link now is.
+    const unlinked: ThreadEvent = { type: 'ThreadStarted', data: { ...thread, ownerId: null, visitorSessionHash: 'a'.repeat(64), isPublic: true, channel: 'public_link' } };
+    spec.given([unlinked]).when(asVisitor('d'.repeat(64))).then([posted]);
+  });
+
   it("lets the assistant's owner rename and delete a visitor's conversation, but not run or rate in it", () => {
     const visitorThread: ThreadEvent = { type: 'ThreadStarted', data: { ...thread, ownerId: null, visitorSessionHash: 'a'.repeat(64), isPublic: true, channel: 'public_link' } };
     spec.given([visitorThread]).when({ type: 'RenameThread', data: { requester: owner, title: 'Challah question' } }).then([{ type: 'ThreadRenamed', data: { threadId: 't1', title: 'Challah question' } }]);
@@ -197,6 +214,21 @@ describe('takeover (one inbox)', () => {
       .when(reply)
       .then([{ type: 'MessagePosted', data: { messageId: 'm5', threadId: 't1', role: 'assistant', text: 'Dana here', channel: 'telegram', language: 'en', runId: null, author: 'owner' } }]);
     spec.given([visitorStarted, taken]).when({ ...reply, data: { ...reply.data, ownerId: 'stranger' } }).thenThrows(DomainError, chatMessages.threadNotFound);
+    // A reply delivered again (same message id) is recorded once.
+    const replied: ThreadEvent = { type: 'MessagePosted', data: { messageId: 'm5', threadId: 't1', role: 'assistant', text: 'Dana here', channel: 'telegram', language: 'en', runId: null, author: 'owner' } };
+    spec.given([visitorStarted, taken, replied]).when(reply).then([]);
+  });
+
+  it("an owner chatting in another owner's assistant may read their thread but neither takes it over nor replies as its owner", () => {
+    // Given a thread owner-2 started with owner-1's assistant (owner-2 is its participant, not the assistant's owner)…
+    const guestChat: ThreadEvent = { type: 'ThreadStarted', data: { ...thread, ownerId: 'owner-2' } };
+    // …then taking it over or replying in it as the assistant's owner is answered as if it did not exist.
+    spec.given([guestChat]).when({ type: 'TakeOverThread', data: { ownerId: 'owner-2' } }).thenThrows(DomainError, chatMessages.threadNotFound);
+    spec.given([guestChat]).when({ type: 'HandBackThread', data: { ownerId: 'owner-2' } }).thenThrows(DomainError, chatMessages.threadNotFound);
+    spec
+      .given([guestChat, { type: 'ThreadTakenOver', data: { threadId: 't1', ownerId: 'owner-1' } }])
+      .when({ type: 'PostOwnerReply', data: { ownerId: 'owner-2', messageId: 'm5', text: 'Hi', language: 'en' } })
+      .thenThrows(DomainError, chatMessages.threadNotFound);
   });
 
   it('a redelivered message or run is recorded once', () => {
