@@ -40,11 +40,13 @@ describe('live sockets by token', () => {
 
   it('notices a sign-out elsewhere (another API process) on its sweep', async () => {
     const revoked = new Set<string>();
-    const sockets = createLiveSockets({ isSignedIn: async (token) => !revoked.has(token), sweepMs: 20 });
+    let asked = 0;
+    const sockets = createLiveSockets({ isSignedIn: async (token) => (asked++, !revoked.has(token)), sweepMs: 20 });
     const [a, b] = [new FakeSocket(), new FakeSocket()];
     sockets.track('token-a', a);
     sockets.track('token-b', b);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Two sweeps have asked about both sockets (however late a busy machine ran them): still signed in, still open.
+    await expect.poll(() => asked, { timeout: 5_000, interval: 5 }).toBeGreaterThanOrEqual(4);
     expect(a.closedWith).toBeNull();
     revoked.add('token-a');
     await expect.poll(() => a.closedWith, { timeout: 1000, interval: 10 }).toEqual([SIGNED_OUT_CLOSE_CODE, 'Signed out']);
