@@ -124,10 +124,11 @@ describe("the owner's chat with a visitor's conversation", () => {
       'GET /api/v1/threads/thread_v/messages': visitorMessages,
       'GET /api/v1/automation/conversations/thread_v': () => json(conversationAutomation({ thread_id: 'thread_v', firings: [], action_calls: [] })),
     });
-    renderRoutes(routes, { path: '/chat/4/thread_v' });
+    const { queryClient } = renderRoutes(routes, { path: '/chat/4/thread_v' });
     await screen.findByText('Twelve shekels.');
     await waitFor(() => expect(calls.map((c) => c.key)).toContain('GET /api/v1/automation/conversations/thread_v'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The record has been read (not only asked for), so a note would be on the page by now.
+    await waitFor(() => expect(queryClient.getQueryState(['automation', 'conversation', 'thread_v'])?.status).toBe('success'));
     expect(screen.queryByText(/Automation/)).toBeNull();
     expect(document.querySelector('details')).toBeNull();
   });

@@ -2,11 +2,11 @@ import { plans } from '@kesher/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Outlet } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ToastArea } from '@/components/ui/toast-area';
 import { tokenStorage } from '@/lib/token-storage';
 import { renderRoutes } from '@/test/render';
-import { BillingPage } from './billing-page';
+import { BillingPage, CHECKOUT_POLL_MS } from './billing-page';
 import { catalogue, freeStatus, json, proStatus, serve } from '@/test/billing-test-server';
 
 const usage = (assistants: number, messages: number, storageMb: number, limits = plans.PRO.limits) => ({
@@ -92,6 +92,10 @@ describe('/billing', () => {
   });
 
   it('back from a checkout whose webhook has not landed yet, asks again until the new plan shows', async () => {
+    // The polling interval is a timer: a fake one the test moves on, so no real seconds pass (vi.waitFor
+    // moves it between its checks; Testing Library's findBy would not).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    onTestFinished(() => void vi.useRealTimers());
     tokenStorage.set('a-session-token-for-tests', 'owner-1');
     let answers = 0;
     const { calls } = serve({
@@ -101,13 +105,14 @@ describe('/billing', () => {
       'GET /api/v1/subscriptions/payment-history': () => json(200, [payment(1)]),
     });
     render('/billing?checkout=success');
-    expect(await screen.findByText(/^Thank you! Your payment is being confirmed/)).toBeInTheDocument();
-    expect(await screen.findByText('Free', { selector: '[data-tier]' })).toBeInTheDocument();
-    expect(await screen.findByText('Pro', { selector: '[data-tier]' }, { timeout: 5_000 })).toBeInTheDocument();
+    await vi.waitFor(() => expect(screen.getByText(/^Thank you! Your payment is being confirmed/)).toBeInTheDocument());
+    await vi.waitFor(() => expect(screen.getByText('Free', { selector: '[data-tier]' })).toBeInTheDocument());
+    await vi.advanceTimersByTimeAsync(CHECKOUT_POLL_MS);
+    await vi.waitFor(() => expect(screen.getByText('Pro', { selector: '[data-tier]' })).toBeInTheDocument());
     expect(screen.getByText('Thank you! Your payment was received and your new plan is active.')).toBeInTheDocument();
     // Once Pro, it stops asking.
     const asked = calls.filter((c) => c.url === '/api/v1/subscriptions/status').length;
-    await new Promise((r) => setTimeout(r, 2_500)); // one polling interval: no further question
+    await vi.advanceTimersByTimeAsync(3 * CHECKOUT_POLL_MS); // polling intervals: no further question
     expect(calls.filter((c) => c.url === '/api/v1/subscriptions/status').length).toBe(asked);
   });
 
