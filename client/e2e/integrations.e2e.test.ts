@@ -59,6 +59,8 @@ describe('Telegram from /integrations to the one inbox', () => {
     await modal.getByLabel(/Bot Token/).fill('123456:not-a-token-telegram-knows');
     await modal.getByRole('button', { name: 'Connect', exact: true }).click();
     await modal.getByText(/^Failed to setup Telegram integration: /).waitFor();
+    // Said once, then Telegram's reason (the server's refusal already begins with it: issue 22 item 16).
+    expect((await modal.getByText(/^Failed to setup Telegram integration: /).textContent())!.match(/Failed to setup/g)).toHaveLength(1);
     await modal.getByLabel(/Bot Token/).fill(bot.token);
     await modal.getByRole('button', { name: 'Connect', exact: true }).click();
     await modal.waitFor({ state: 'detached' });

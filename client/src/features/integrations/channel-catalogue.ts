@@ -66,3 +66,17 @@ export function setupBody(entry: ChannelEntry, values: Record<string, string>): 
 
 /** Where Configure finds the bot's name again (spec §2: "the username from local storage"). */
 export const telegramUsernameKey = (assistantId: number) => `telegram_bot_username_${assistantId}`;
+
+/**
+ * The setup failure as the modal shows it: the spec's "Failed to setup … integration" once, then the
+ * server's reason. The server's refusal already begins with that text (in English, or in Hebrew once
+ * localized), and prefixing it again read "Failed to setup Telegram integration: Failed to setup Telegram
+ * integration: …" (issue 22 item 16).
+ */
+export function setupFailureText(failureText: string, said: string, serverFailureText: string): string {
+  let reason = said.trim();
+  for (const prefix of [serverFailureText, failureText]) {
+    if (reason.startsWith(prefix)) reason = reason.slice(prefix.length).replace(/^\s*[:.]\s*/, '');
+  }
+  return reason ? `${failureText}: ${reason}` : failureText;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHANNELS, setupBody, setupProblem } from './channel-catalogue';
+import { CHANNELS, setupBody, setupFailureText, setupProblem } from './channel-catalogue';
 
 const entry = (id: string) => CHANNELS.find((c) => c.id === id)!;
 
@@ -17,5 +17,15 @@ describe('the channels’ setup forms', () => {
 
   it('announces Messenger and Discord without a form', () => {
     expect(CHANNELS.filter((c) => c.comingSoon).map((c) => c.id)).toEqual(['messenger', 'discord']);
+  });
+
+  it('says the setup failure once, then the reason, whichever language the server text came in', () => {
+    const en = 'Failed to setup Telegram integration';
+    expect(setupFailureText(en, `${en}: Unauthorized`, en)).toBe(`${en}: Unauthorized`);
+    expect(setupFailureText(en, 'Unauthorized', en)).toBe(`${en}: Unauthorized`);
+    const he = 'הגדרת האינטגרציה עם טלגרם נכשלה';
+    expect(setupFailureText(he, `${en}: Unauthorized`, en)).toBe(`${he}: Unauthorized`);
+    expect(setupFailureText(he, `${he}: Unauthorized`, en)).toBe(`${he}: Unauthorized`);
+    expect(setupFailureText(en, en, en)).toBe(en);
   });
 });

@@ -1,4 +1,5 @@
 import '../locales';
+import { en } from '../locales/en';
 import type { InstagramIntegrationDto, TelegramIntegrationDto, WhatsAppIntegrationDto } from '@kesher/contracts';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +8,7 @@ import { Modal } from '@/components/ui/modal';
 import { errorMessage, localizedDetail } from '@/lib/api-error';
 import { notify } from '@/lib/toast-store';
 import { type Channel, useDisconnect, useInstagramStats, useSetupInstagram, useSetupTelegram, useSetupWhatsApp, useWhatsAppStats } from '../api/integrations';
-import { setupBody, setupProblem, telegramUsernameKey, type ChannelEntry } from '../channel-catalogue';
+import { setupBody, setupFailureText, setupProblem, telegramUsernameKey, type ChannelEntry } from '../channel-catalogue';
 
 export type Connected = { channel: 'telegram'; data: TelegramIntegrationDto } | { channel: 'whatsapp'; data: WhatsAppIntegrationDto } | { channel: 'instagram'; data: InstagramIntegrationDto };
 
@@ -50,7 +51,8 @@ export function ChannelModal({ entry, assistantId, connected, onClose }: Props) 
   const saving = telegram.isPending || whatsapp.isPending || instagram.isPending;
   const language = i18n.language as 'en' | 'he';
 
-  const failed = (error: unknown) => setProblem(`${t(`setupFailed_${entry.id}`)}: ${localizedDetail(error, language) ?? errorMessage(error, t)}`);
+  const failed = (error: unknown) =>
+    setProblem(setupFailureText(t(`setupFailed_${entry.id}`), localizedDetail(error, language) ?? errorMessage(error, t), en[`setupFailed_${entry.id as Channel}`]));
   const succeeded = () => {
     notify.success(t('connectedOk', { name }));
     onClose();
@@ -105,6 +107,7 @@ export function ChannelModal({ entry, assistantId, connected, onClose }: Props) 
           confirming ? (
             <div className="integration-confirm" role="group" aria-label={t('disconnect')}>
               <p>{t('confirmDisconnect', { name })}</p>
+              {connected.channel !== 'telegram' ? <p className="banner banner-info">{t('newWebhookOnReconnect')}</p> : null}
               <Button variant="danger" onClick={disconnectNow} disabled={remove.isPending}>
                 {remove.isPending ? t('disconnecting') : t('disconnect')}
               </Button>
@@ -191,6 +194,7 @@ export function ChannelModal({ entry, assistantId, connected, onClose }: Props) 
       }
     >
       <form id={formId} onSubmit={submit} noValidate className="integration-form">
+        {entry.id !== 'telegram' ? <p className="muted small">{t('newWebhookOnConnect')}</p> : null}
         {entry.fields.map((field) => (
           <div className="field" key={field.name}>
             <label htmlFor={`${formId}-${field.name}`}>

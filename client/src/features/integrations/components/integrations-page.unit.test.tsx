@@ -56,7 +56,7 @@ describe('IntegrationsPage', () => {
     const calls = stubApi({
       'GET /assistants/': () => json([assistant(1, 'Shop helper')]),
       'POST /assistants/1/telegram/setup': () =>
-        refuse ? json({ detail: 'Telegram refused the bot token: Unauthorized' }, 400) : json({ success: true, message: 'Telegram integration set up', bot_username: 'crumb_bot', is_active: true, integration: telegram }),
+        refuse ? json({ detail: 'Failed to setup Telegram integration: Telegram refused the bot token: Unauthorized' }, 400) : json({ success: true, message: 'Telegram integration set up', bot_username: 'crumb_bot', is_active: true, integration: telegram }),
     });
     renderWithProviders(<IntegrationsPage />);
     await screen.findByRole('option', { name: 'Shop helper' });
@@ -91,6 +91,25 @@ describe('IntegrationsPage', () => {
     fireEvent.click(within(dialog).getAllByRole('button', { name: 'Disconnect' }).at(-1)!);
     await waitFor(() => expect(calls.some((c) => c.call === 'DELETE /assistants/1/telegram')).toBe(true));
     expect(await screen.findByText('Connected: 0')).toBeInTheDocument();
+  });
+
+  it('warns before a WhatsApp connection is ended that connecting again gives a new webhook address, and says so on the connect form', async () => {
+    const calls = stubApi({
+      'GET /assistants/': () => json([assistant(1, 'Shop helper')]),
+      'GET /assistants/1/whatsapp': () => json(whatsapp),
+      'GET /whatsapp/stats/1': () => json({ total_chats: 3, active_chats: 1, chats: [] }),
+    });
+    renderWithProviders(<IntegrationsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Configure WhatsApp' }));
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).queryByText(/new webhook address/)).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disconnect' }));
+    expect(within(dialog).getByText(/Connecting again later gives this channel a new webhook address and verify token/)).toBeInTheDocument();
+    expect(calls.some((c) => c.call.startsWith('DELETE'))).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);
+    fireEvent.click(screen.getByRole('button', { name: 'Connect Instagram' }));
+    expect(within(screen.getByRole('dialog')).getByText(/Each connection gets its own webhook address and verify token/)).toBeInTheDocument();
   });
 
   it('offers to create an assistant when there is none, and says Messenger is coming (in Hebrew too)', async () => {
