@@ -1,4 +1,4 @@
-import type { ActionFields, WorkflowFields } from '@kesher/contracts';
+import { automationLimits, automationMessages as M, type ActionFields, type GuidelineFields, type WorkflowFields } from '@kesher/contracts';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../platform/commands/decider.js';
 import { deciderSpec } from '../../testing/decider-spec.js';
@@ -51,5 +51,81 @@ describe('an owner’s automation (decider)', () => {
     spec.given([]).when({ type: 'ConfigureExternalApi', data: { ownerId: 'o1', assistantId: 'a1', endpoints } }).then([configured]);
     spec.given([configured]).when({ type: 'ConfigureExternalApi', data: { ownerId: 'o1', assistantId: 'a1', endpoints } }).then([]);
     spec.given([]).when({ type: 'DeleteExternalApiConfig', data: { ownerId: 'o1', assistantId: 'a1' } }).thenThrows(DomainError, 'This assistant has no external API configuration.');
+  });
+
+  /**
+   * The same rules for each kind of item, given/when/then per rule: a create delivered again records
+   * nothing, the owner's limit refuses one more, an update needs the item and records only a change, a
+   * delete needs the item.
+   */
+  const guideline: GuidelineFields = { title: 'Tone', category: 'tone', instructions: 'Be brief', linkedActions: [], active: true };
+  const kinds = [
+    {
+      kind: 'workflow',
+      limit: automationLimits.workflowsPerOwner,
+      limitText: M.workflowLimit(automationLimits.workflowsPerOwner),
+      notFound: M.workflowNotFound,
+      fields: workflow(),
+      changed: { ...workflow(), title: 'Orders and returns' },
+      created: (id: string, fields: unknown) => ({ type: 'WorkflowCreated', data: { ownerId: 'o1', workflowId: id, workflow: fields } }) as AutomationEvent,
+      updated: (id: string, fields: unknown) => ({ type: 'WorkflowUpdated', data: { ownerId: 'o1', workflowId: id, workflow: fields } }) as AutomationEvent,
+      deleted: (id: string) => ({ type: 'WorkflowDeleted', data: { ownerId: 'o1', workflowId: id } }) as AutomationEvent,
+      save: (id: string, fields: unknown, create: boolean) => ({ type: 'SaveWorkflow' as const, data: { ownerId: 'o1', workflowId: id, workflow: fields as WorkflowFields, create } }),
+      remove: (id: string) => ({ type: 'DeleteWorkflow' as const, data: { ownerId: 'o1', workflowId: id } }),
+    },
+    {
+      kind: 'guideline',
+      limit: automationLimits.guidelinesPerOwner,
+      limitText: M.guidelineLimit(automationLimits.guidelinesPerOwner),
+      notFound: M.guidelineNotFound,
+      fields: guideline,
+      changed: { ...guideline, instructions: 'Be brief and warm' },
+      created: (id: string, fields: unknown) => ({ type: 'GuidelineCreated', data: { ownerId: 'o1', guidelineId: id, guideline: fields } }) as AutomationEvent,
+      updated: (id: string, fields: unknown) => ({ type: 'GuidelineUpdated', data: { ownerId: 'o1', guidelineId: id, guideline: fields } }) as AutomationEvent,
+      deleted: (id: string) => ({ type: 'GuidelineDeleted', data: { ownerId: 'o1', guidelineId: id } }) as AutomationEvent,
+      save: (id: string, fields: unknown, create: boolean) => ({ type: 'SaveGuideline' as const, data: { ownerId: 'o1', guidelineId: id, guideline: fields as GuidelineFields, create } }),
+      remove: (id: string) => ({ type: 'DeleteGuideline' as const, data: { ownerId: 'o1', guidelineId: id } }),
+    },
+    {
+      kind: 'action',
+      limit: automationLimits.actionsPerOwner,
+      limitText: M.actionLimit(automationLimits.actionsPerOwner),
+      notFound: M.actionNotFound,
+      fields: action,
+      changed: { ...action, title: 'Order tracking' },
+      created: (id: string, fields: unknown) => ({ type: 'ActionCreated', data: { ownerId: 'o1', actionId: id, action: fields } }) as AutomationEvent,
+      updated: (id: string, fields: unknown) => ({ type: 'ActionUpdated', data: { ownerId: 'o1', actionId: id, action: fields } }) as AutomationEvent,
+      deleted: (id: string) => ({ type: 'ActionDeleted', data: { ownerId: 'o1', actionId: id, unlinkedFrom: [] } }) as AutomationEvent,
+      save: (id: string, fields: unknown, create: boolean) => ({ type: 'SaveAction' as const, data: { ownerId: 'o1', actionId: id, action: fields as ActionFields, create } }),
+      remove: (id: string) => ({ type: 'DeleteAction' as const, data: { ownerId: 'o1', actionId: id } }),
+    },
+  ];
+
+  describe.each(kinds)('a $kind', (k) => {
+    const one = k.created('x1', k.fields);
+
+    it('given it exists, when its create is delivered again, then nothing is recorded', () => {
+      spec.given([one]).when(k.save('x1', k.fields, true)).then([]);
+    });
+
+    it('given the owner is at the limit, when one more is created, then it is refused with the limit', () => {
+      const full = Array.from({ length: k.limit }, (_, i) => k.created(`x${i}`, k.fields));
+      spec.given(full).when(k.save('new', k.fields, true)).thenThrows(DomainError, k.limitText);
+      spec.given(full.slice(1)).when(k.save('new', k.fields, true)).then([k.created('new', k.fields)]);
+    });
+
+    it('given it does not exist, when it is updated or deleted, then it is not found', () => {
+      spec.given([]).when(k.save('x1', k.fields, false)).thenThrows(DomainError, k.notFound);
+      spec.given([]).when(k.remove('x1')).thenThrows(DomainError, k.notFound);
+    });
+
+    it('given it exists, when it is saved unchanged, then nothing is recorded; changed, then the update is', () => {
+      spec.given([one]).when(k.save('x1', k.fields, false)).then([]);
+      spec.given([one]).when(k.save('x1', k.changed, false)).then([k.updated('x1', k.changed)]);
+    });
+
+    it('given it exists, when it is deleted, then the deletion is recorded', () => {
+      spec.given([one]).when(k.remove('x1')).then([k.deleted('x1')]);
+    });
   });
 });

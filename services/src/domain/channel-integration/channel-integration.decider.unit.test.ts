@@ -27,6 +27,10 @@ describe('channel integration decider', () => {
       ]);
   });
 
+  it("given another owner's connection on the assistant, when an owner connects over it, then it is answered as if there were none", () => {
+    spec.given([{ type: 'ChannelConnected', data: connected('i1', 'o1') }]).when({ type: 'ConnectChannel', data: connected('i2', 'o2') }).thenThrows(DomainError, 'Telegram integration not found');
+  });
+
   it('disconnects only what is connected, and only for its owner', () => {
     spec
       .given([{ type: 'ChannelConnected', data: connected('i1') }])
