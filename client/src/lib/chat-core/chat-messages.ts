@@ -36,6 +36,7 @@ export interface ChatRun {
 
 
 type Json = Record<string, unknown>;
+const INLINE_REDIRECT = /\[REDIRECT:\s*(https?:\/\/[^\s\]]+)\s*\]/;
 const obj = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
 const str = (value: unknown, fallback = '') => (typeof value === 'string' ? value : fallback);
 const num = (value: unknown, fallback = 0) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
@@ -45,7 +46,10 @@ export function toChatMessage(value: unknown): ChatMessage {
   const m = obj(value);
   const content = Array.isArray(m.content) ? str(obj(obj(m.content[0]).text).value) : str(m.content);
   const role = m.role === 'assistant' ? 'assistant' : 'user';
-  const { text, redirectUrl } = role === 'assistant' ? parseRedirect(content) : { text: content, redirectUrl: null };
+  const parsed = role === 'assistant' ? parseRedirect(content) : { text: content, redirectUrl: null };
+  const text = parsed.text;
+  // A command a model put mid-line still becomes the button (the renderer hides its text: message-display.tsx).
+  const redirectUrl = parsed.redirectUrl ?? (role === 'assistant' ? (INLINE_REDIRECT.exec(content)?.[1] ?? null) : null);
   return {
     id: str(m.id),
     role,

@@ -7,6 +7,7 @@ import { type ChatAssistant, type ChatConnection, useChat } from '../hooks/use-c
 import { CHAT_NAMESPACE, chatLocales } from '../locales';
 import { ChatInput } from './chat-input';
 import { MessageItem } from './message-item';
+import { BidiLines, visibleText } from '@/lib/chat-core/message-display';
 
 export interface ChatScreenProps {
   assistant: ChatAssistant;
@@ -109,7 +110,7 @@ export function ChatScreen({ assistant, threadId, connection, onThreadChange, on
         {chat.streamText !== null ? (
           <div className="chat-msg chat-msg-assistant chat-streaming" aria-busy="true">
             <div className="chat-bubble" dir="auto">
-              {chat.streamText}
+              <BidiLines text={visibleText(chat.streamText)} />
             </div>
           </div>
         ) : null}

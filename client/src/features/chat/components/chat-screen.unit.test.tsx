@@ -113,7 +113,7 @@ describe('ChatScreen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Message exceeds word limit.');
     type('Short one');
     enter();
-    expect(await screen.findByText('Short one', { selector: '.chat-bubble' })).toBeInTheDocument();
+    expect(await screen.findByText('Short one', { selector: '.chat-bubble .bidi-line' })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText(/Message exceeds word limit/)).toBeNull());
   });
 
@@ -129,7 +129,7 @@ describe('ChatScreen', () => {
     enter();
     expect(await screen.findByRole('alert')).toHaveTextContent(limit);
     await waitFor(() => expect(screen.getByLabelText('Message')).toHaveValue('One more question'));
-    expect(screen.queryByText('One more question', { selector: '.chat-bubble' })).toBeNull();
+    expect(screen.queryByText('One more question', { selector: '.chat-bubble .bidi-line' })).toBeNull();
   });
 
   it('sends with ONE call (POST …/runs carrying the message), and the stored message keeps the row of its stand-in', async () => {
@@ -144,12 +144,12 @@ describe('ChatScreen', () => {
     await waitFor(() => expect(screen.queryByText('Loading messages...')).toBeNull());
     type('Fresh bread?');
     enter();
-    const row = (await screen.findByText('Fresh bread?', { selector: '.chat-bubble' })).closest('li')!;
+    const row = (await screen.findByText('Fresh bread?', { selector: '.chat-bubble .bidi-line' })).closest('li')!;
     expect(screen.getByRole('button', { name: 'Sending...' })).toBeDisabled();
     await waitFor(() => expect(answerSend).toBeTypeOf('function'));
     act(() => answerSend(runWithMessage('Fresh bread?')));
     await waitFor(() => expect(calls.map((c) => c.key)).toContain('GET /api/v1/threads/thread_1/runs/run_1/stream'));
-    expect(screen.getByText('Fresh bread?', { selector: '.chat-bubble' }).closest('li')).toBe(row);
+    expect(screen.getByText('Fresh bread?', { selector: '.chat-bubble .bidi-line' }).closest('li')).toBe(row);
     expect(calls.filter((c) => c.key.startsWith('POST '))).toHaveLength(1);
     expect(calls.some((c) => c.key === 'POST /api/v1/threads/thread_1/messages')).toBe(false);
   });
@@ -166,7 +166,7 @@ describe('ChatScreen', () => {
     await waitFor(() => expect(onThreadChange).toHaveBeenCalledWith(undefined));
     expect(await screen.findByText('That conversation is no longer available. A new one starts with your next message.')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByLabelText('Message')).toHaveValue('Are you there?'));
-    expect(screen.queryByText('Are you there?', { selector: '.chat-bubble' })).toBeNull();
+    expect(screen.queryByText('Are you there?', { selector: '.chat-bubble .bidi-line' })).toBeNull();
     expect(calls.filter((c) => c.key.startsWith('POST '))).toHaveLength(1);
   });
 

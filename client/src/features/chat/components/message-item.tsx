@@ -1,6 +1,7 @@
 import { Fragment, memo, type ReactNode, useEffect } from 'react';
 import type { Translate } from '@/lib/texts';
 import type { ChatMessage } from '@/lib/chat-core/chat-messages';
+import { BidiLines, sourceLabel, visibleText } from '@/lib/chat-core/message-display';
 import { REDIRECT_DELAY_MS } from '../chat-rules';
 import type { Rating } from '../feedback-memory';
 import { isTempMessage } from '../hooks/use-chat';
@@ -87,7 +88,7 @@ export const MessageItem = memo(function MessageItem({ message, fresh, target, o
     <li className={`chat-msg chat-msg-${message.role}`}>
       <span className="visually-hidden">{fromAssistant ? t('assistant') : t('you')}: </span>
       <div className="chat-bubble" dir="auto">
-        {fromAssistant ? <LinkedText text={message.text} target={target} /> : message.text}
+        {fromAssistant ? <BidiLines text={visibleText(message.text)} renderLine={(line) => <LinkedText text={line} target={target} />} /> : <BidiLines text={message.text} />}
       </div>
       {fromAssistant && message.sources.length > 0 ? (
         <p className="chat-sources">
@@ -95,13 +96,14 @@ export const MessageItem = memo(function MessageItem({ message, fresh, target, o
           {message.sources.map((source, i) => (
             <Fragment key={`${source.fileId}-${i}`}>
               {i > 0 ? ', ' : null}
+              {/* Named as a person knows it (the page, the file's own name), never by an internal name or id. */}
               {source.sourceUrl ? (
-                <a href={source.sourceUrl} target={target} rel={relFor(target)} dir="auto">
-                  {source.filename}
+                <a href={source.sourceUrl} target={target} rel={relFor(target)} dir="auto" title={source.sourceUrl}>
+                  {sourceLabel(source)}
                 </a>
               ) : (
-                <button type="button" className="link-btn" dir="auto" onClick={() => onAlert(t('sourceInFile', { name: source.filename, id: source.fileId }), 'info')}>
-                  {source.filename}
+                <button type="button" className="link-btn" dir="auto" onClick={() => onAlert(t('sourceInFile', { name: sourceLabel(source) }), 'info')}>
+                  {sourceLabel(source)}
                 </button>
               )}
             </Fragment>

@@ -33,7 +33,7 @@ export const en = {
   visitLink: 'Visit Link',
   opensNewTab: '(opens in a new tab)',
   sources: 'Sources',
-  sourceInFile: 'Source: {name} (file {id}). The original address is not available; the content is in the uploaded file.',
+  sourceInFile: 'Source: {name}. The original address is not available; the content is in the uploaded file.',
   dismiss: 'Dismiss',
   invalidShareLink: 'Invalid or expired share link.',
   visitorReadOnly: "This is a visitor's conversation: you can read it here, but not write in it. Rename or delete it from Chat History.",

@@ -11,6 +11,7 @@ import { EmbedInput } from './embed-input';
 import { FeedbackButtons } from './feedback-buttons';
 import { Icon } from '@/components/ui/icon';
 import { MessageText } from './message-text';
+import { BidiLines, sourceLabel, visibleText } from '@/lib/chat-core/message-display';
 
 interface Props {
   assistant: SharedAssistant;
@@ -49,11 +50,11 @@ const MessageItem = memo(function MessageItem({ message, name, time, onRate, onR
             <Fragment key={`${source.fileId}-${i}`}>
               {i > 0 ? ', ' : null}
               {source.sourceUrl ? (
-                <a href={source.sourceUrl} target="_self" rel="noopener noreferrer" dir="auto">
-                  {source.filename}
+                <a href={source.sourceUrl} target="_self" rel="noopener noreferrer" dir="auto" title={source.sourceUrl}>
+                  {sourceLabel(source)}
                 </a>
               ) : (
-                <span dir="auto">{source.filename}</span>
+                <span dir="auto">{sourceLabel(source)}</span>
               )}
             </Fragment>
           ))}
@@ -172,7 +173,7 @@ export function EmbedChat({ assistant, shareToken, initial, store, t, language }
         {chat.thinking && chat.streamText ? (
           <div className="embed-msg embed-msg-assistant embed-streaming" aria-hidden="true">
             <div className="embed-bubble" dir="auto">
-              {chat.streamText}
+              <BidiLines text={visibleText(chat.streamText)} />
             </div>
           </div>
         ) : null}

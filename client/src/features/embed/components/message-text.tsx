@@ -1,14 +1,12 @@
 import { Fragment } from 'react';
+import { BidiLines, visibleText } from '@/lib/chat-core/message-display';
 
 const URL_IN_TEXT = /(https?:\/\/[^\s<>"']+)/g;
 const TRAILING = /[.,;:!?)\]]+$/;
 
-/**
- * A message's text with its web addresses as links. Inside the embed frame links open in the same
- * frame (spec part 1 §2: "embedded links open in the same frame").
- */
-export function MessageText({ text }: { text: string }) {
-  const parts = text.split(URL_IN_TEXT);
+/** One line's web addresses as links, each isolated left to right inside a Hebrew line. */
+function LinkedLine({ line }: { line: string }) {
+  const parts = line.split(URL_IN_TEXT);
   return (
     <>
       {parts.map((part, i) => {
@@ -17,7 +15,7 @@ export function MessageText({ text }: { text: string }) {
         const url = trailing ? part.slice(0, -trailing.length) : part;
         return (
           <Fragment key={i}>
-            <a href={url} target="_self" rel="noopener noreferrer">
+            <a href={url} target="_self" rel="noopener noreferrer" dir="ltr">
               {url}
             </a>
             {trailing}
@@ -26,4 +24,13 @@ export function MessageText({ text }: { text: string }) {
       })}
     </>
   );
+}
+
+/**
+ * A message's text: each line in its own direction, without a redirect command left in it, with its web
+ * addresses as links. Inside the embed frame links open in the same frame (spec part 1 §2: "embedded
+ * links open in the same frame").
+ */
+export function MessageText({ text }: { text: string }) {
+  return <BidiLines text={visibleText(text)} renderLine={(line) => <LinkedLine line={line} />} />;
 }
