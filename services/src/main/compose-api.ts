@@ -39,7 +39,7 @@ import { billingVersion, composeBilling, subscriptionLookup } from '../billing/c
 import { createStorageLimit } from '../plans/storage-limit.js';
 import { createStorageHolds } from '../plans/storage-holds.js';
 import { composeAutomationApi } from './compose-automation.js';
-import { composePrivacyApi } from './compose-privacy-features.js';
+import { composePrivacyApi, subjectErasureFor } from './compose-privacy-features.js';
 import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
 
 export interface ApiWiring {
@@ -62,7 +62,7 @@ export interface ApiWiring {
   clientDistDir?: string;
   /** Which plan an owner is on; by default the plan book (tests give a paid plan to reach the gated features). */
   planOf?: PlanOf;
-  /** Erases a data subject (privacy/): a visitor's "Delete this conversation" needs it; without it that call answers 404. */
+  /** Erases a data subject (privacy/erasure); the platform's by default (tests give one that records what it is asked). */
   erasure?: SubjectErasure;
 }
 
@@ -238,7 +238,7 @@ export async function composeApi(wiring: ApiWiring) {
     googleDrive,
     subscriptions,
     automation: automation.deps,
-    privacy: composePrivacyApi({ sql: platform.sql, eventStore: platform.eventStore, config, clock, erasure: wiring.erasure }),
+    privacy: composePrivacyApi({ sql: platform.sql, eventStore: platform.eventStore, config, clock, erasure: wiring.erasure ?? subjectErasureFor(platform, clock) }),
   });
   app.addHook('onClose', async () => crawler.close());
   app.addHook('onClose', async () => stopIntegrationListen());

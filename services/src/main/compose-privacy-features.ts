@@ -8,13 +8,19 @@ import { retentionPolicyOf } from '../privacy/retention/retention-policy.js';
 import { createRetentionRun } from '../privacy/retention/retention-run.js';
 import { createSecurityLog } from '../privacy/security-log/security-log.js';
 import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
+import { createSubjectErasure } from '../privacy/erasure/subject-erasure.js';
+import type { Platform } from './compose-platform.js';
 import { createChannelForget } from '../privacy/visitor-deletion/channel-forget.js';
 import { createVisitorConversationDeletion } from '../privacy/visitor-deletion/visitor-conversation-deletion.js';
+
+/** The deployment's subject erasure (privacy/erasure): the platform's key store, its log and read models. */
+export const subjectErasureFor = (platform: Platform, clock?: () => Date): SubjectErasure =>
+  createSubjectErasure({ eventStore: platform.eventStore, keys: platform.subjectKeys, sql: platform.sql, clock });
 
 /**
  * The privacy features built on subject erasure (issue 24 items 4–6): the owner's export and security
  * log, the retention periods, a visitor's own deletion (API); the retention run and a channel customer's
- * `/forget` (workers). Without an erasure (none composed), the parts that erase are left out.
+ * `/forget` (workers).
  */
 export function composePrivacyApi(deps: { sql: Sql; eventStore: EventStore; config: Config; clock: () => Date; erasure?: SubjectErasure }): PrivacyRoutesDeps {
   const securityLog = createSecurityLog({ sql: deps.sql, clock: deps.clock });

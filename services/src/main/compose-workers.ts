@@ -23,7 +23,7 @@ import { composeCrawlerWorkers } from './compose-crawler.js';
 import { withCrawlRecords } from '../crawler/crawl-storage.js';
 import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
 import { composeChannelsWorker } from './compose-channels.js';
-import { composePrivacyWorkers } from './compose-privacy-features.js';
+import { composePrivacyWorkers, subjectErasureFor } from './compose-privacy-features.js';
 import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
 import { createMailer } from '../mail/index.js';
 
@@ -45,8 +45,8 @@ export async function composeWorkers(
     /** The AI runner's clock (deadlines, the sweep); tests that fix the API's clock give the runner the same one. */
     clock?: () => Date;
     /**
-     * Erases a data subject (privacy/): with it, the retention run (every RETENTION_CHECK_INTERVAL_MS) and a
-     * channel customer's /forget are composed; without it neither runs.
+     * Erases a data subject for the retention run (every RETENTION_CHECK_INTERVAL_MS) and a channel customer's
+     * /forget: the platform's (privacy/erasure) unless a test gives one that records what it is asked.
      */
     erasure?: SubjectErasure;
     /** false: no retention timer in this process (tests call `privacy.retention.tick()`). */
@@ -129,21 +129,18 @@ export async function composeWorkers(
     onError: (error) => platform.log.error({ err: error }, 'ai-runner failed'),
   });
   // Retention and a channel customer's /forget, both erasing through the privacy module's subject erasure.
-  const mailer = options.erasure ? createMailer(platform.config, platform.config.NODE_ENV === 'test' ? () => {} : undefined) : undefined;
-  const privacy =
-    options.erasure && mailer
-      ? composePrivacyWorkers({
-          sql: platform.sql,
-          config: platform.config,
-          erasure: options.erasure,
-          sendMail: mailer.send,
-          publicUrl: (platform.config.PUBLIC_URL ?? `http://localhost:${platform.config.PORT}`).replace(/\/$/, ''),
-          clock: options.clock,
-          scheduler: options.retentionScheduler,
-        })
-      : undefined;
+  const mailer = createMailer(platform.config, platform.config.NODE_ENV === 'test' ? () => {} : undefined);
+  const privacy = composePrivacyWorkers({
+    sql: platform.sql,
+    config: platform.config,
+    erasure: options.erasure ?? subjectErasureFor(platform, options.clock),
+    sendMail: mailer.send,
+    publicUrl: (platform.config.PUBLIC_URL ?? `http://localhost:${platform.config.PORT}`).replace(/\/$/, ''),
+    clock: options.clock,
+    scheduler: options.retentionScheduler,
+  });
   // Customers' Telegram, WhatsApp and Instagram messages in, the answers out through the same channel.
-  const channels = composeChannelsWorker({ platform, groupIds: { inbound: `channels-inbound${suffix}`, outbound: `channels-outbound${suffix}` }, planOf: options.channelsPlanOf, forget: privacy?.forget });
+  const channels = composeChannelsWorker({ platform, groupIds: { inbound: `channels-inbound${suffix}`, outbound: `channels-outbound${suffix}` }, planOf: options.channelsPlanOf, forget: privacy.forget });
   // Finishes a deleted assistant's erasure if the API died before it did (idempotent otherwise).
   const threads = threadQueries(platform.sql);
   const assistantErasure = createAssistantErasureWorker({
@@ -179,11 +176,11 @@ export async function composeWorkers(
       await channels.start();
       await assistantErasure.start();
       await crawler.start();
-      privacy?.retention.start();
+      privacy.retention.start();
     },
     async stop() {
-      await privacy?.retention.stop();
-      await mailer?.close();
+      await privacy.retention.stop();
+      await mailer.close();
       await crawler.stop();
       await assistantErasure.stop();
       await channels.stop();
