@@ -4,8 +4,8 @@ import { comparePositions, type AllPosition } from '@kesher/contracts';
  * How far each checkpointed reader of the log (a read model, the relay) has got, and waiting for it to
  * get somewhere. Whoever owns the readers reports their positions; anyone may wait. This is the one
  * waiting mechanism: the projection runner and the relay report what they applied, the API process of
- * the production topology reports what it polls from the stored checkpoints (checkpoint-watcher.ts),
- * and read-your-writes, write marks and the SSE route all wait through it.
+ * the production topology reports what it polls from the stored checkpoints (`createCheckpointWatcher`
+ * in read-model-progress.ts), and read-your-writes and the SSE route wait through it.
  */
 export interface ProgressBoard {
   position(name: string): AllPosition | undefined;
