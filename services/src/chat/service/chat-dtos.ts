@@ -26,7 +26,8 @@ export const toThreadDto = (row: ThreadRow, assistant: Pick<AssistantRow, 'numer
   channel: row.channel,
 });
 
-export function toRunDto(row: RunRow, assistant: Pick<AssistantRow, 'external_id'>, now: Date): RunDto {
+/** A run's status as clients see it, and the error it ended with (the same words on every path). */
+export function runStatusOf(row: Pick<RunRow, 'status' | 'error' | 'deadline_at'>, now: Date): Pick<RunDto, 'status' | 'last_error'> {
   // Expired on read: the sweep records it shortly, but no client ever sees a run past its deadline as running.
   const overdue = (row.status === 'queued' || row.status === 'in_progress') && row.deadline_at.getTime() <= now.getTime();
   const status = overdue ? 'expired' : row.status;
@@ -36,6 +37,11 @@ export function toRunDto(row: RunRow, assistant: Pick<AssistantRow, 'external_id
       : status === 'expired'
         ? { code: 'expired', message: 'Assistant response timed out. Please try again.' }
         : null;
+  return { status, last_error: lastError };
+}
+
+export function toRunDto(row: RunRow, assistant: Pick<AssistantRow, 'external_id'>, now: Date): RunDto {
+  const { status, last_error: lastError } = runStatusOf(row, now);
   return {
     id: row.id,
     run_id: row.id,

@@ -332,7 +332,9 @@ export function createChatService(deps: ChatServiceDeps) {
      * broken stream; the run's recorded outcome is read from the stream again whenever the follower asks.
      */
     async followRun(chatter: Chatter, threadId: string, runId: string, options: { afterSeq: number }): Promise<(signal: AbortSignal) => AsyncGenerator<RunStreamMessage>> {
-      const { view, assistant } = await reach(chatter, threadId, 'read');
+      // A visitor may follow only while the link they came by holds (the assistant's stream says); the
+      // owner's access is the thread's own, so their stream costs no read of the assistant.
+      const { view } = chatter.kind === 'visitor' ? await reach(chatter, threadId, 'read') : await threadFor(chatter, threadId);
       const run = view.runs.get(runId);
       if (!run) throw new ApiError(404, chatMessages.runNotFound);
       const recordedOutcome = async () => {
@@ -340,7 +342,7 @@ export function createChatService(deps: ChatServiceDeps) {
         return latest && recordedOutcomeOf(latest.view, runId);
       };
       return (signal) =>
-        followRunEvents({ output: deps.runOutput, clock: deps.clock }, { assistant, threadId, runId, deadlineAt: run.deadline_at, afterSeq: options.afterSeq, signal, recordedOutcome });
+        followRunEvents({ output: deps.runOutput, clock: deps.clock }, { threadId, runId, deadlineAt: run.deadline_at, afterSeq: options.afterSeq, signal, recordedOutcome });
     },
 
     async rename(call: ChatCall, chatter: Chatter, threadId: string, title: string): Promise<ThreadDto> {

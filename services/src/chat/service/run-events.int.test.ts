@@ -31,7 +31,7 @@ describe('following a run', () => {
   const follow = (run: Partial<FollowedRun> & { runId: string }) =>
     followRunEvents(
       { output, clock: () => NOW },
-      { assistant: { external_id: 'asst_x' }, threadId: 'thread_1', deadlineAt, afterSeq: 0, signal: new AbortController().signal, recordedOutcome: async () => undefined, ...run },
+      { threadId: 'thread_1', deadlineAt, afterSeq: 0, signal: new AbortController().signal, recordedOutcome: async () => undefined, ...run },
     );
 
   it('says each burst as a delta whose id is its number, then the answer as the chat shows it', async () => {

@@ -1,8 +1,6 @@
 import type { MessageDto } from '@kesher/contracts';
-import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
-import type { RunRow } from '@kesher/projections/threads/threads.queries';
 import type { RunOutcome, RunOutputReader } from '../run-output/run-output.port.js';
-import { toMessageDto, toRunDto } from './chat-dtos.js';
+import { runStatusOf, toMessageDto } from './chat-dtos.js';
 
 export type { RunOutcome } from '../run-output/run-output.port.js';
 
@@ -18,7 +16,6 @@ export interface RunEventsDeps {
 }
 
 export interface FollowedRun {
-  assistant: Pick<AssistantRow, 'external_id'>;
   threadId: string;
   runId: string;
   /** When the run expires: past it, a run with no recorded outcome ends as expired. */
@@ -53,17 +50,7 @@ function endOf(outcome: RunOutcome, run: FollowedRun, now: Date): RunStreamMessa
     const { id, text, sources, createdAt } = outcome.message;
     return { event: 'completed', data: { run_id: runId, message: toMessageDto({ id, thread_id: threadId, role: 'assistant', text, run_id: runId, sources, created_at: createdAt }) } };
   }
-  // The same words the read model's run gives (toRunDto), from a row that says only how the run ended.
-  const settled: RunRow = {
-    id: runId,
-    thread_id: threadId,
-    assistant_id: '',
-    status: outcome.status,
-    error: outcome.status === 'failed' ? outcome.error : null,
-    message_id: null,
-    deadline_at: run.deadlineAt,
-    created_at: 0,
-    settled_at: null,
-  };
-  return { event: outcome.status, data: { run_id: runId, message: toRunDto(settled, run.assistant, now).last_error?.message ?? 'Unknown error occurred' } };
+  // The same words the read model's run gives (toRunDto), from what says only how the run ended.
+  const settled = { status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null, deadline_at: run.deadlineAt };
+  return { event: outcome.status, data: { run_id: runId, message: runStatusOf(settled, now).last_error?.message ?? 'Unknown error occurred' } };
 }
