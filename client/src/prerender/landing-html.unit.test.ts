@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bootScript, inlineStylesheets, takeAppTags, withoutImagePreloads } from './landing-html';
 
 const SHELL = `<head><title>Kesher</title>
@@ -20,6 +20,8 @@ function runBoot() {
 
 const appScripts = () => [...document.head.querySelectorAll('script[type="module"]')].map((s) => s.getAttribute('src'));
 const preloads = () => [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href'));
+// A previous test's boot may still have an animation frame or idle callback pending: let them run before
+// the next test's head is read (its start() is then a no-op; there is no state to wait on).
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 
 afterEach(async () => {
@@ -55,8 +57,8 @@ describe('the boot script', () => {
     expect(document.documentElement.dataset.prerendered).toBe('1');
     expect(document.getElementById('root')!.innerHTML).toBe(PAGE);
     expect(appScripts()).toEqual([]);
-    await settle();
-    expect(appScripts()).toEqual([APP.entry]);
+    // Loaded, painted (two animation frames in jsdom), idle: then the app's script is asked for.
+    await vi.waitFor(() => expect(appScripts()).toEqual([APP.entry]));
     expect(preloads()).toEqual(APP.preloads);
     window.dispatchEvent(new Event('pointerdown'));
     expect(appScripts()).toHaveLength(1);
