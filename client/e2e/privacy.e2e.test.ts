@@ -1,0 +1,99 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { he as chatHe } from '../src/features/chat/locales/he';
+import { he as privacyHe } from '../src/features/privacy/locales/he';
+import { apiClient } from './api';
+import { launchChromium } from './browser';
+
+/**
+ * A visitor deletes their own conversation from the shared chat on a phone (390×844, Hebrew, the
+ * default): a confirmation first, then the conversation is gone from their screen and, erased, from the
+ * owner's Chat History; the owner's security log says a visitor deleted a conversation. Real Chromium,
+ * real embedded server (its subject erasure), builtin answer engine.
+ */
+const baseUrl = inject('baseUrl');
+const email = `privacy-owner-${Date.now()}@example.com`;
+const password = 'Kesher-Privacy-2026!';
+const assistantName = 'Pottery studio';
+const question = 'מתי פתוח הסטודיו לקרמיקה? הטלפון שלי 050-7654321';
+
+let browser: Browser;
+let token: string;
+let assistantId: number;
+let shareToken: string;
+const api = apiClient(baseUrl, () => token);
+
+beforeAll(async () => {
+  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  assistantId = (
+    await api.call<{ assistant_id: number }>('/assistants/', {
+      method: 'POST',
+      body: JSON.stringify({ name: assistantName, description: 'עונה על שאלות על הסטודיו.', instructions: 'Answer from the files only.' }),
+    })
+  ).assistant_id;
+  await api.upload(assistantId, 'studio.txt', 'הסטודיו לקרמיקה פתוח בימים ראשון עד חמישי מתשע בבוקר עד שש בערב.\n');
+  shareToken = (await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Every message text of every conversation the owner's Chat History lists for the assistant. */
+async function ownerSees(): Promise<string> {
+  const threads = await api.call<{ id: string }[]>(`/assistants/${assistantId}/threads`);
+  const texts: string[] = [];
+  for (const thread of threads) {
+    const messages = await api.call<{ data: { content: { text: { value: string } }[] }[] }>(`/threads/${thread.id}/messages`).catch(() => ({ data: [] }));
+    texts.push(JSON.stringify(messages));
+  }
+  return texts.join('\n');
+}
+
+describe('a visitor deletes their conversation', () => {
+  it('asks first, then the conversation is gone from the visitor, from Chat History, and is in the owner\'s security log', async () => {
+    await expect.poll(async () => (await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(','), { timeout: 30_000 }).toBe('ready');
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const tab = await context.newPage();
+    tab.setDefaultTimeout(20_000);
+    await tab.goto(`/shared-chat/${shareToken}`);
+    await tab.waitForURL(/\/public-chat\/\d+/);
+    await tab.getByRole('heading', { name: assistantName, level: 1 }).waitFor();
+    expect(await tab.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    // Nothing to delete before the first message.
+    expect(await tab.getByRole('button', { name: privacyHe.deleteConversation.button }).count()).toBe(0);
+
+    const input = tab.getByLabel(chatHe.messageLabel);
+    await input.fill(question);
+    await input.press('Enter');
+    await tab.locator('.chat-msg-user').getByText(question).waitFor();
+    await expect.poll(() => tab.locator('.chat-msg-assistant').count(), { timeout: 20_000 }).toBe(1);
+    await tab.waitForURL(/\/public-chat\/\d+\/[A-Za-z0-9_-]+/);
+    await expect.poll(ownerSees, { timeout: 15_000 }).toContain('050-7654321');
+
+    // The button is in the header, on screen; it asks before it deletes, and Cancel keeps everything.
+    const remove = tab.getByRole('button', { name: privacyHe.deleteConversation.button });
+    const box = (await remove.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390.5);
+    await remove.click();
+    await tab.getByText(privacyHe.deleteConversation.confirm).waitFor();
+    await tab.getByRole('button', { name: privacyHe.deleteConversation.cancel }).click();
+    await tab.getByText(privacyHe.deleteConversation.confirm).waitFor({ state: 'detached' });
+    expect(await tab.locator('.chat-msg-user').count()).toBe(1);
+
+    await remove.click();
+    await tab.getByRole('button', { name: privacyHe.deleteConversation.yes, exact: true }).click();
+    await tab.getByRole('status').getByText(privacyHe.deleteConversation.deleted).waitFor();
+    // The chat starts afresh: no thread in the address, no messages on screen.
+    await tab.waitForURL(/\/public-chat\/\d+(\?.*)?$/);
+    await expect.poll(() => tab.locator('.chat-msg').count()).toBe(0);
+
+    // Erased: the owner no longer reads what the visitor wrote.
+    await expect.poll(ownerSees, { timeout: 15_000 }).not.toContain('050-7654321');
+    const log = await api.call<{ entries: { kind: string; actor: string }[] }>('/auth/me/security-log');
+    expect(log.entries).toContainEqual(expect.objectContaining({ kind: 'conversation_erased', actor: 'visitor' }));
+    await context.close();
+  });
+});
