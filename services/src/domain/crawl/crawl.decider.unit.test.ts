@@ -105,6 +105,11 @@ describe('crawl decider', () => {
       .then([{ type: 'PageScored', data: score }]);
   });
 
+  it('given a finished crawl, when its fetched pages are scored late, then nothing is recorded', () => {
+    const score = { crawlId: 'c1', key: 'https://bakery.example/a', relevanceScore: 0.5, explanation: 'depth 1' };
+    spec.given([requested(), fetched('https://bakery.example/a'), completed]).when({ type: 'ScorePages', data: { scores: [score] } }).then([]);
+  });
+
   it('links the pages of a finished crawl once, never of a preview', () => {
     spec.given([requested(), completed]).when({ type: 'RecordPagesLinked', data: linkedData }).then([{ type: 'CrawlPagesLinked', data: linkedData }]);
     spec.given([requested(), completed, { type: 'CrawlPagesLinked', data: linkedData }]).when({ type: 'RecordPagesLinked', data: linkedData }).then([]);

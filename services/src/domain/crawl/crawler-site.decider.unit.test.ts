@@ -45,6 +45,10 @@ describe('crawler site decider', () => {
       .then([{ type: 'CrawlerConfigUpdated', data: { assistantId: 'a1', configId: 'cfg1', changes: { crawlInterval: '1w', deleteOrphanedPages: true } } }]);
   });
 
+  it("given one owner's configuration, when another owner configures the assistant's crawler, then it is not found", () => {
+    spec.given([configured]).when({ type: 'ConfigureCrawler', data: { assistantId: 'a1', ownerId: 'o2', configId: 'cfg2', settings } }).thenThrows(DomainError);
+  });
+
   it('pauses a due schedule once, keeps it paused through other changes, and resumes it when the interval is saved again', () => {
     const pause = { type: 'PauseSchedule' as const, data: { configId: 'cfg1', reason: 'Paused.', dueAt: '2026-01-01T04:00:00.000Z' } };
     const paused: CrawlerSiteEvent = { type: 'CrawlerSchedulePaused', data: { assistantId: 'a1', ...pause.data } };
