@@ -1,5 +1,7 @@
 import { estimateTokens, redirectMarker } from '@kesher/contracts';
 import { findEvidence, type Evidence } from '../knowledge/answers/answer-evidence.js';
+import { restateFacts } from '../knowledge/answers/restate-facts.js';
+import type { AnswerKind } from '../knowledge/search/answer-kinds.js';
 import type { AnswerDelta, AnswerLanguage, AnswerProvider, AnswerRequest } from './answer-provider.port.js';
 import { bestSalesPage, showsBuyingIntent } from './sales-pages.js';
 import { applyBuiltinAutomation } from '../automation/builtin-automation.js';
@@ -9,14 +11,23 @@ const phrases = {
   en: {
     noAnswer: "I couldn't find an answer to that in the information I have. Please try rephrasing the question, or contact us directly.",
     quotedIn: { he: 'This is what our information says (in Hebrew):', en: '', other: '' },
+    /** A fact restated from a text in the other language: "According to our information (written in Hebrew), the price is 35 ILS." */
+    restated: (from: 'he' | 'en', kind: AnswerKind, facts: string[]) =>
+      `According to our information (written in ${from === 'he' ? 'Hebrew' : 'English'}), ${factNames.en[kind]} ${facts.length > 1 ? 'are' : 'is'} ${facts.join('; ')}.`,
     visit: 'You can continue here:',
   },
   he: {
     noAnswer: 'לא מצאתי תשובה לשאלה הזו במידע שברשותי. אפשר לנסח את השאלה מחדש או לפנות אלינו ישירות.',
     quotedIn: { en: 'זה מה שכתוב במידע שלנו (באנגלית):', he: '', other: '' },
+    restated: (from: 'he' | 'en', kind: AnswerKind, facts: string[]) => `לפי המידע שלנו (שכתוב ב${from === 'he' ? 'עברית' : 'אנגלית'}), ${factNames.he[kind]}: ${facts.join('; ')}.`,
     visit: 'אפשר להמשיך כאן:',
   },
 } as const;
+
+const factNames: Record<'en' | 'he', Record<AnswerKind, string>> = {
+  en: { price: 'the price', phone: 'the phone number', email: 'the e-mail address', time: 'the time', duration: 'the time it takes', place: 'the address', year: 'the year', quantity: 'the number', name: 'the name' },
+  he: { price: 'המחיר', phone: 'מספר הטלפון', email: 'כתובת המייל', time: 'השעות', duration: 'משך הזמן', place: 'הכתובת', year: 'השנה', quantity: 'המספר', name: 'השם' },
+};
 
 const phrasesFor = (language: AnswerLanguage) => (language === 'he' ? phrases.he : phrases.en);
 
@@ -30,8 +41,11 @@ export interface ComposedAnswer {
 }
 
 /**
- * The whole answer: the quoted sentences (led, when they are in another language than the question, by
- * one line in the question's language saying so), and in sales mode the redirect command. Sources are not
+ * The whole answer: the quoted sentences, and in sales mode the redirect command. When the sentences are
+ * in the other language than the question, the answer gives their facts of the asked-for kind in the
+ * question's language instead (a price, times, an address — restate-facts.ts); when the question asks for
+ * nothing such a fact answers (yes or no, "what is included"), the sentences are quoted after one line
+ * in the question's language saying which language they are in. Sources are not
  * written into the text: the run records the quoted passage as its source and the chat shows it once, as a
  * link for a crawled page and as the file's name otherwise.
  */
@@ -40,8 +54,16 @@ export function composeAnswerWithEvidence(request: Pick<AnswerRequest, 'question
   const evidence = findEvidence(request.question, request.passages);
   if (!evidence) return { text: words.noAnswer, evidence: null };
   const quote = evidence.sentences.join(' ');
+  const crosses = request.language !== 'other' && evidence.language !== 'other' && evidence.language !== request.language;
+  const facts = crosses && evidence.kind ? restateFacts(evidence.kind, quote, request.language as 'he' | 'en', request.question) : [];
   const leadIn = request.language === 'other' ? '' : words.quotedIn[evidence.language];
-  const parts = [leadIn ? `${leadIn}\n${quote}` : quote];
+  const parts = [
+    facts.length > 0 && evidence.kind
+      ? words.restated(evidence.language as 'he' | 'en', evidence.kind, facts)
+      : leadIn
+        ? `${leadIn}\n${quote}`
+        : quote,
+  ];
   if (request.assistant.salesMode.enabled && showsBuyingIntent(request.question)) {
     const page = bestSalesPage(request.question, request.passages, request.assistant.salesPages);
     if (page) parts.push(`${words.visit}\n${redirectMarker(page)}`);

@@ -48,11 +48,17 @@ describe.skipIf(!gate.available)(`built-in answers on the labelled set${gate.ava
     expect(result('bk-en-02').answer).not.toMatch(/version/i);
     // "Where are you located?" used to say it could not find it.
     expect(result('bk-en-03')).toMatchObject({ factHit: true, abstained: false, polluting: [] });
-    // A Hebrew question about the English documents used to get "not found".
+    // A Hebrew question about the English documents used to get "not found", then the English sentence
+    // behind "(באנגלית)"; it now gets the fact in Hebrew (issue 22 item 3).
     for (const id of ['bk-he-01', 'bk-he-02', 'bk-he-03']) {
       expect(result(id)).toMatchObject({ factHit: true, abstained: false, polluting: [] });
-      expect(result(id).answer).toMatch(/^זה מה שכתוב במידע שלנו \(באנגלית\):/);
+      expect(result(id).answer).toMatch(/^לפי המידע שלנו \(שכתוב באנגלית\), /);
     }
+    expect(result('bk-he-01').answer).toBe('לפי המידע שלנו (שכתוב באנגלית), השעות: שישי 7:00–14:00.');
+    expect(result('bk-he-05').answer).toBe('לפי המידע שלנו (שכתוב באנגלית), המחיר: 24 ש"ח.');
+    expect(result('bk-he-03').answer).toContain('14 Harbor Street');
+    // And back: an English question about a Hebrew page gets the fact in English.
+    expect(result('hc-en-02').answer).toBe('According to our information (written in Hebrew), the price is 35 ILS.');
   });
 
   it('answers "in which synagogue" with the sentence after the prayer, which names it', () => {
