@@ -13,7 +13,7 @@ const phrases = {
     quotedIn: { he: 'This is what our information says (in Hebrew):', en: '', other: '' },
     /** A fact restated from a text in the other language: "According to our information (written in Hebrew), the price is 35 ILS." */
     restated: (from: 'he' | 'en', kind: AnswerKind, facts: string[]) =>
-      `According to our information (written in ${from === 'he' ? 'Hebrew' : 'English'}), ${factNames.en[kind]} ${facts.length > 1 ? 'are' : 'is'} ${facts.join('; ')}.`,
+      `According to our information (written in ${from === 'he' ? 'Hebrew' : 'English'}), ${factNames.en[kind]} ${facts.length > 1 || kind === 'time' ? 'are' : 'is'} ${facts.join('; ')}.`,
     visit: 'You can continue here:',
   },
   he: {
@@ -25,7 +25,7 @@ const phrases = {
 } as const;
 
 const factNames: Record<'en' | 'he', Record<AnswerKind, string>> = {
-  en: { price: 'the price', phone: 'the phone number', email: 'the e-mail address', time: 'the time', duration: 'the time it takes', place: 'the address', year: 'the year', quantity: 'the number', name: 'the name' },
+  en: { price: 'the price', phone: 'the phone number', email: 'the e-mail address', time: 'the hours', duration: 'the time it takes', place: 'the address', year: 'the year', quantity: 'the number', name: 'the name' },
   he: { price: 'המחיר', phone: 'מספר הטלפון', email: 'כתובת המייל', time: 'השעות', duration: 'משך הזמן', place: 'הכתובת', year: 'השנה', quantity: 'המספר', name: 'השם' },
 };
 

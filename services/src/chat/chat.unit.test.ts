@@ -71,8 +71,9 @@ describe('builtin answer engine', () => {
 
   it('answers a question in one language from a text in the other, saying so in the question\'s language', () => {
     const handbook = passage('Our shop is at 14 Harbor Street, Ashdod, next to the fish market.', { filename: 'handbook.docx' });
-    expect(composeAnswer(request('איפה אתם נמצאים?', [handbook]))).toBe('זה מה שכתוב במידע שלנו (באנגלית):\nOur shop is at 14 Harbor Street, Ashdod, next to the fish market.');
-    expect(composeAnswer(request('What are your opening hours?', [hebrewHours]))).toMatch(/^This is what our information says \(in Hebrew\):\n.*7:00 עד 19:00/);
+    // Issue 22 item 3: the fact in the question's language, not the other language's sentence.
+    expect(composeAnswer(request('איפה אתם נמצאים?', [handbook]))).toBe('לפי המידע שלנו (שכתוב באנגלית), הכתובת: 14 Harbor Street, Ashdod.');
+    expect(composeAnswer(request('What are your opening hours?', [hebrewHours]))).toBe('According to our information (written in Hebrew), the hours are Sunday–Thursday 7:00–19:00.');
   });
 
   it('says plainly, in the question\'s language, when the knowledge has no answer', () => {
