@@ -110,6 +110,12 @@ describe('billing with the test payments, on a phone', () => {
     expect(await page.getByLabel('Card number').inputValue()).toBe('4580458045804580');
     await fitsThePhone('/payment/tranzila-test');
 
+    // A mistyped number is the form's mistake (422 on the card number), not a failed payment (issue 22 item 16).
+    await page.getByLabel('Card number').fill('4580458045804581');
+    await page.getByRole('button', { name: `Pay ${shown}` }).click();
+    await page.getByRole('alert').getByText(/^This is a test page: use the test card 4580458045804580/).waitFor();
+    expect(await api.call<unknown[]>('/subscriptions/payment-history')).toEqual([]);
+
     // The declined test card: a clear message, still on the page, nothing changed.
     await page.getByRole('button', { name: 'Use card 4000000000000002' }).click();
     await page.getByRole('button', { name: `Pay ${shown}` }).click();
@@ -157,6 +163,20 @@ describe('billing with the test payments, on a phone', () => {
     }, href);
     expect(pdf).toEqual({ status: 200, type: expect.stringMatching(/^application\/pdf/), head: '%PDF-' });
     await fitsThePhone('/billing');
+  });
+
+  it('"Manage billing" opens the test payments\' portal (the plan, its renewal, the payments), and comes back', async () => {
+    await page.goto('/billing');
+    await page.getByRole('button', { name: 'Manage billing' }).click();
+    await page.waitForURL((url) => url.pathname === '/payment/tranzila-test' && url.searchParams.get('manage') === '1');
+    await page.getByRole('heading', { name: 'Manage your subscription', level: 1 }).waitFor();
+    const plan = page.locator('section', { has: page.getByRole('heading', { name: 'Current Plan' }) });
+    await plan.locator('[data-tier="PRO"]').waitFor();
+    await plan.getByRole('button', { name: 'Cancel subscription' }).waitFor();
+    await page.locator('li.payment-row').first().getByText('Paid').waitFor();
+    await fitsThePhone('/payment/tranzila-test?manage=1');
+    await page.getByRole('link', { name: 'Back to billing' }).click();
+    await page.waitForURL((url) => url.pathname === '/billing');
   });
 
   it('cancels after the confirmation and keeps access until the period ends', async () => {

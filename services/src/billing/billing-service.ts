@@ -25,6 +25,9 @@ import type { ReceiptLinks } from './receipt-links.js';
 import { receiptPdf } from './receipt-pdf.js';
 import { cardMessages, judgeTestCard } from './test-cards.js';
 
+/** The test payment page, whose `manage=1` mode is the test payments' billing portal. */
+export const TEST_PORTAL_PATH = '/payment/tranzila-test';
+
 /** A billing refusal the facade sends as `{ detail }` with its status (the spec's codes). */
 export class BillingError extends Error {
   constructor(
@@ -148,7 +151,9 @@ export function createBillingService(deps: BillingServiceDeps) {
       const row = await deps.billing.subscriptionOf(ownerId);
       if (!row || !rowGivesPlan(row, deps.clock())) throw new BillingError(403, billingErrors.freePlanUser);
       const back = ownAddress(returnUrl, '/billing');
-      if (row.provider === 'test') return { url: back };
+      // The test payments' own portal: the test payment page in its management mode (the plan, its
+      // period, the receipts, cancelling), then back. Answering the billing page itself only reloaded it.
+      if (row.provider === 'test') return { url: `${TEST_PORTAL_PATH}?${new URLSearchParams({ manage: '1', return_url: back })}` };
       if (!row.customer_id) throw new BillingError(400, billingErrors.noStripeCustomer);
       return { url: await deps.payments.portalUrl(row.customer_id, back) };
     },

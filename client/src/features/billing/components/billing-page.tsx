@@ -81,7 +81,8 @@ export function BillingPage() {
   );
 }
 
-function CurrentPlanCard({ status }: { status: SubscriptionStatus }) {
+/** The plan, its period and price, and its actions; `inPortal`: shown inside the test portal, without the button that opens it. */
+export function CurrentPlanCard({ status, inPortal = false }: { status: SubscriptionStatus; inPortal?: boolean }) {
   const { t, language } = useBillingTexts();
   const plans = usePlans();
   const portal = useOpenBillingPortal();
@@ -142,7 +143,7 @@ function CurrentPlanCard({ status }: { status: SubscriptionStatus }) {
       {price ? <p className="current-plan-price">{price}</p> : null}
       {period ? <p data-period>{period}</p> : null}
       <div className="billing-actions">
-        <Button variant="secondary" onClick={openPortal} disabled={portal.isPending}>{portal.isPending ? t('billing.opening') : t('billing.portal')}</Button>
+        {inPortal ? null : <Button variant="secondary" onClick={openPortal} disabled={portal.isPending}>{portal.isPending ? t('billing.opening') : t('billing.portal')}</Button>}
         {/* A paid plan is changed in the payments service's portal (one subscription at a time). */}
         {paid ? null : <Link className="btn btn-primary" to={paths.pricing}>{t('billing.upgrade')}</Link>}
         {canCancel ? (

@@ -10,6 +10,7 @@ import { usePayTestCheckout } from '../api/pay-test-checkout';
 import { destination, expiryMonths, expiryYears, formatMoney } from '../billing-rules';
 import { useGoTo } from '../hooks/use-go-to';
 import { useBillingTexts } from '../hooks/use-language';
+import { TestPortalPage } from './test-portal-page';
 
 /**
  * What the page needs from its address to show the order: the amount (and currency, ILS by default). The
@@ -27,6 +28,12 @@ const CVV_MAX = 4;
  * card goes to the server with those same parameters, which answers success (go on) or failed (say why).
  */
 export function PaymentTestPage() {
+  const [params] = useSearchParams();
+  // `manage=1`: the test payments' billing portal ("Manage billing" on a subscription paid here).
+  return params.get('manage') === '1' ? <TestPortalPage /> : <PaymentForm />;
+}
+
+function PaymentForm() {
   const { t, language } = useBillingTexts();
   const [params] = useSearchParams();
   const order = useMemo(() => OrderSchema.safeParse(Object.fromEntries(params)), [params]);

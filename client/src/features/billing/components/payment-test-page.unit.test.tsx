@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '@/test/render';
 import { PaymentTestPage } from './payment-test-page';
-import { json, serve } from '@/test/billing-test-server';
+import { catalogue, json, proStatus, serve } from '@/test/billing-test-server';
+import { tokenStorage } from '@/lib/token-storage';
 
 const order = {
   session_id: 'chk_1',
@@ -170,5 +171,28 @@ describe('/payment/tranzila-test', () => {
     expect(pay.textContent).toContain('₪');
     await userEvent.click(pay);
     expect(await screen.findByRole('alert')).toHaveTextContent('הכרטיס נדחה. אנא נסו כרטיס אחר.');
+  });
+
+  it('with manage=1 is the test payments\' billing portal: the plan, its renewal, the payments with receipts, cancelling, and back', async () => {
+    tokenStorage.set('a-session-token-for-tests', 'owner-1');
+    serve({
+      'GET /api/v1/subscriptions/status': () => json(200, proStatus()),
+      'GET /api/v1/subscriptions/plans': () => json(200, catalogue()),
+      'GET /api/v1/subscriptions/payment-history': () =>
+        json(200, [{ id: 'pay_1', created_at: '2026-11-23T10:00:00.000Z', description: 'Kesher Pro (monthly)', amount: 19_900, currency: 'ILS', status: 'succeeded', invoice_pdf: '/api/v1/subscriptions/receipts/pay_1.pdf?sig=x' }]),
+    });
+    render('/payment/tranzila-test?manage=1&return_url=%2Fbilling');
+    expect(screen.getByRole('heading', { name: 'Manage your subscription', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('TEST MODE')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Card number')).toBeNull();
+    const plan = (await screen.findByRole('heading', { name: 'Current Plan' })).closest('section')!;
+    expect(within(plan).getByText('Pro')).toBeInTheDocument();
+    expect(within(plan).getByText('Renews on December 23, 2026.')).toBeInTheDocument();
+    expect(within(plan).getByRole('button', { name: 'Cancel subscription' })).toBeInTheDocument();
+    // Not the button that opened this page: it only led here again.
+    expect(within(plan).queryByRole('button', { name: 'Manage billing' })).toBeNull();
+    expect(await screen.findByRole('link', { name: /^Receipt for/ })).toHaveAttribute('href', '/api/v1/subscriptions/receipts/pay_1.pdf?sig=x');
+    expect(screen.getByRole('link', { name: 'Back to billing' })).toHaveAttribute('href', '/billing');
+    tokenStorage.clear();
   });
 });

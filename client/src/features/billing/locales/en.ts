@@ -106,6 +106,11 @@ export const en = {
       failed: 'Failed',
     },
   },
+  portal: {
+    title: 'Manage your subscription',
+    intro: 'The test payments’ billing portal: your plan, its renewal, your payments and receipts. No card is stored and nothing is charged.',
+    back: 'Back to billing',
+  },
   payment: {
     title: 'Payment',
     testMode: 'TEST MODE',

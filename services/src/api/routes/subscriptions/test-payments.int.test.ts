@@ -168,7 +168,8 @@ describe.skipIf(!gate.available)(`subscriptions with the test payments${gate.ava
     const maya = await owner();
     expect((await maya.call('POST', '/subscriptions/billing-portal', {})).json()).toMatchObject({ detail: 'FREE_PLAN_USER' });
     expect((await maya.pay(await maya.checkout())).json().status).toBe('success');
-    expect((await maya.call('POST', '/subscriptions/billing-portal', { return_url: '/billing' })).json()).toEqual({ url: '/billing' });
+    // The test payments' portal: the test payment page's management mode, which comes back to the return address.
+    expect((await maya.call('POST', '/subscriptions/billing-portal', { return_url: '/billing' })).json()).toEqual({ url: '/payment/tranzila-test?manage=1&return_url=%2Fbilling' });
     expect((await maya.call('POST', '/subscriptions/billing-portal', { return_url: 'https://evil.example/' })).statusCode).toBe(422);
     for (const name of ['A', 'B', 'C']) expect((await maya.createAssistant(name)).statusCode).toBe(201);
     const cancelled = await maya.call('POST', '/subscriptions/cancel', { immediately: false });
