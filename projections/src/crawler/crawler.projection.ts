@@ -237,6 +237,13 @@ async function pageCommitted(db: Queryable, event: Event<'CrawledPageCommitted',
     ],
   );
   await db.query(`UPDATE crawls SET pages_linked = pages_linked + 1 WHERE crawl_id = $1`, [d.crawlId]);
+  // A page committed from a preview was crawled for the assistant's site as much as one a crawl added: its
+  // configuration's "last crawled" is that moment too (a preview has no configuration of its own), so the
+  // crawler dialog does not say "Not yet" next to pages Crawler Settings lists as crawled.
+  await db.query(
+    `UPDATE crawler_configs SET last_crawled = GREATEST(coalesce(last_crawled, $2::timestamptz), $2::timestamptz) WHERE assistant_id = $1`,
+    [d.assistantId, event.metadata.timestamp],
+  );
   // The sitemap's date for the page as this crawl saw it: a recrawl that finds the same date need not ask.
   await db.query(`UPDATE crawled_urls SET sitemap_lastmod = (SELECT lastmod FROM crawl_pages WHERE crawl_id = $2 AND key = $3) WHERE id = $1`, [d.pageId, d.crawlId, d.key]);
 }
@@ -255,7 +262,8 @@ const tables = ['crawler_configs', 'crawls', 'crawl_pages', 'crawled_urls', 'cra
 export const crawlerProjection: Projection = {
   name: 'crawler',
   // 2: every crawl counts what it stored (stored_bytes), from its first event: rebuilt to count the crawls before it.
-  version: 2,
+  // 3: a committed page sets its configuration's last_crawled (a preview's commit left it null).
+  version: 3,
   eventTypes: [
     'CrawlRequested', 'CrawlRobotsRead', 'PageDiscovered', 'PagesDiscovered', 'PageFetched', 'PageFailed', 'PageSkipped', 'PageScored', 'CrawlCompleted', 'CrawlFailed', 'CrawlPagesLinked',
     'CrawlerConfigured', 'CrawlerConfigUpdated', 'CrawlerConfigDeleted', 'CrawlerSchedulePaused', 'CrawledPageCommitted', 'CrawledPageToggled', 'CrawledPagesDeleted',

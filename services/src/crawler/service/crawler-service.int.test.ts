@@ -54,15 +54,29 @@ describe.skipIf(!postgres.available)(`the crawler service${postgres.available ? 
     expect(done.result.preview_files.map((file) => new URL(file.url).pathname)).toContain('/pricing');
     expect(done.result.crawl_result.base_url).toBe(`${site.origin}/`);
 
-    // The pages are committed from the job as from the waiting call.
+    // The dialog saves the site once the scan found pages, then commits the chosen ones from the job.
+    const saved = await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/', headers, payload: { assistant_id: assistantId, website_url: `${site.origin}/`, crawl_interval: 'none', start_crawl: false } });
+    expect(saved.statusCode, saved.body).toBe(200);
     const chosen = done.result.preview_files.find((file) => new URL(file.url).pathname === '/pricing')!.filename;
     const commit = await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/smart-crawl-commit', headers, payload: { preview_id: previewId, assistant_id: assistantId, selected_filenames: [chosen] } });
     expect(commit.json()).toMatchObject({ committed_files: 1 });
+    // Right after the commit the dialog's configuration says when and how many (was "Last crawled: Not yet").
+    const config = (await h.app.inject({ url: `/api/v1/web-crawler/assistant/${assistantId}`, headers })).json().data;
+    expect(config).toMatchObject({ files_count: 1 });
+    expect(config.last_crawled).not.toBeNull();
+    const settings = (await h.app.inject({ url: `/api/v1/crawler-settings/assistant/${assistantId}/urls?skip=0&limit=20`, headers })).json();
+    expect(config.last_crawled).toBe(settings.urls[0].last_crawled_at);
+
+    // The crawl asked for once: its progress, as the socket says it; another owner's or a missing one is a 404.
+    const progress = await h.app.inject({ url: `/api/v1/web-crawler/crawls/${previewId}`, headers });
+    expect(progress.json()).toMatchObject({ crawl_id: previewId, status: 'completed' });
+    expect((await h.app.inject({ url: '/api/v1/web-crawler/crawls/crawl_gone', headers })).statusCode).toBe(404);
 
     // Another owner's job is a 404 exactly like a missing one.
     const stranger = await h.owner();
     const theirs = await h.app.inject({ url: `/api/v1/web-crawler/smart-crawl-preview/jobs/${previewId}`, headers: { authorization: stranger.authorization } });
     expect(theirs.statusCode).toBe(404);
+    expect((await h.app.inject({ url: `/api/v1/web-crawler/crawls/${previewId}`, headers: { authorization: stranger.authorization } })).statusCode).toBe(404);
     expect((await h.app.inject({ url: '/api/v1/web-crawler/smart-crawl-preview/jobs/preview_nope', headers })).statusCode).toBe(404);
   });
 

@@ -453,6 +453,16 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
       return { message: crawlerMessages.pageAdded, preview_id: preview.crawlId, file_data: toPreviewFile(record, text) };
     },
 
+    /**
+     * A crawl's progress as the socket says it, asked once: a client holding a crawl id from an earlier
+     * session learns whether it still runs, has ended, or is not the owner's (not_found) and can be forgotten.
+     */
+    async crawlProgress(ownerId: string, crawlId: string) {
+      const crawl = await crawler.crawl(ownerId, crawlId);
+      if (!crawl) throw new DomainError('not_found', crawlerMessages.crawlNotFound);
+      return crawlProgressMessage(crawl, deps.clock());
+    },
+
     /** The crawled pages the assistant holds (File Selection presets its choice with them). */
     async heldPages(ownerId: string, numericId: number) {
       const row = await ownedAssistant(ownerId, numericId);

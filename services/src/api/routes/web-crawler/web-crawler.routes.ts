@@ -2,6 +2,8 @@ import {
   CommitFilesBodySchema,
   CommitResponseSchema,
   CrawlerConfigIdParamSchema,
+  CrawlIdParamSchema,
+  CrawlProgressMessageSchema,
   CrawlerConfigListResponseSchema,
   CrawlerConfigResponseSchema,
   CrawlerMessageResponseSchema,
@@ -168,6 +170,12 @@ export const webCrawlerRoutes =
       '/web-crawler/fetch-single-url',
       { schema: { summary: "Add Missing Page: fetch one page and add it to the latest preview of its site (or `preview_id`); a page the site's robots.txt refuses is refused (422)", body: FetchSingleUrlBodySchema, response: { 200: FetchSingleUrlResponseSchema } } },
       (request) => crawler.addMissingPage(caller(request), request.body),
+    );
+
+    app.get(
+      '/web-crawler/crawls/:crawlId',
+      { schema: { summary: "A crawl's progress, asked once (the socket's message): whether a crawl a client remembers still runs, has ended, or is gone (404)", params: CrawlIdParamSchema, response: { 200: CrawlProgressMessageSchema } } },
+      (request) => crawler.crawlProgress(ownerOf(request), request.params.crawlId),
     );
 
     app.get(
