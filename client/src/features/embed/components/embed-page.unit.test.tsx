@@ -49,6 +49,11 @@ class FakeApi {
       const list = this.threads.get(threadId!);
       if (!list) return json({ detail: 'THREAD_NOT_FOUND' }, 404);
       if (rest === '/messages' && method === 'GET') return json({ data: list });
+      // The visitor deleting their conversation (privacy): erased, gone from the server.
+      if (rest === '' && method === 'DELETE') {
+        this.threads.delete(threadId!);
+        return new Response(null, { status: 204 });
+      }
       // The send: the question comes with the run (additional_messages) and is stored with it, or neither is.
       if (rest === '/runs' && method === 'POST') {
         if (this.refuseRun) return this.refuseRun();
@@ -281,6 +286,9 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Clear' }));
     await waitFor(() => expect(stored().threadId).toBe('thread_2'));
     expect(stored().sessionToken.token).not.toBe(firstToken);
+    // The cleared conversation is deleted on the server too, proven by its own session token.
+    expect(api.calls).toContainEqual({ method: 'DELETE', path: '/threads/public/thread_1', body: null });
+    expect(api.threads.has('thread_1')).toBe(false);
 
     api.failThreadStart = true;
     await userEvent.click(screen.getByRole('button', { name: 'Clear conversation' }));

@@ -4,6 +4,7 @@ import type { ChatMessage, ChatRun } from '@/lib/chat-core/chat-messages';
 import { arrivedAnswers, followRun, freshRedirect } from '@/lib/chat-core/follow-run';
 import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
+import { deleteVisitorConversation } from '@/features/privacy/api/privacy';
 import { ApiError, localizedDetail } from '@/lib/api-error';
 import type { Translate } from '@/lib/texts';
 import { type ConversationStore, createSessionToken, deviceFingerprint, embedDomain, type Rating } from '../conversation-store';
@@ -211,14 +212,19 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
   };
 
   /**
-   * Clear (after the confirmation, spec §4): a new thread on a new session token replaces the stored
-   * conversation, so nothing of the old one can be read from this browser any more. The new thread is
-   * made first: if that fails, the conversation on screen stays and the spec's failure text shows.
+   * Clear (after the confirmation, spec §4): the conversation is deleted for good on the server (erased:
+   * nobody, the owner included, can read it again; docs/privacy.md), then a new thread on a new session
+   * token replaces it here. If either fails, the conversation on screen stays and the spec's failure text
+   * shows; one the server no longer has (404) has nothing left to delete.
    */
   const clearConversation = async () => {
     if (thinking || switching) return false;
     setSwitching(true);
     try {
+      const old = current.current;
+      await deleteVisitorConversation(old.threadId, old.sessionToken).catch((error: unknown) => {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      });
       const next = await startEmbedConversation({ assistant, shareToken, sessionToken: createSessionToken(), store });
       if (mounted.current) switchTo(next);
       return true;
