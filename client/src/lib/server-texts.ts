@@ -106,6 +106,8 @@ const CRAWLER_TEXTS = catalogueTexts('crawler', {
   crawlStarted: ['Crawl started', 'הסריקה התחילה'],
   scanFirst: ['Scan the website first, then add a missing page to its results.', 'סרקו קודם את האתר, ואז הוסיפו דף חסר לתוצאות.'],
   pageAdded: ['Page added.', 'הדף נוסף.'],
+  robotsRefused: ["The site's robots.txt does not allow crawling this page.", 'קובץ robots.txt של האתר אינו מתיר לסרוק את הדף הזה.'],
+  previewTimedOut: ['The website scan is taking longer than expected. Please try again later.', 'סריקת האתר נמשכת יותר מהצפוי. אנא נסו שוב מאוחר יותר.'],
 });
 
 /** The crawl's progress texts (the crawler worker's, outside the catalogue). */
@@ -269,6 +271,8 @@ const TEMPLATES: Template[] = [
       : `הגעתם למגבלת התוכנית שלכם: ${n} עוזרים. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.`,
   ),
   fromCatalogue('common.crawlPageLimitReached', messages.crawlPageLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'דף סרוק אחד' : `${n} דפים סרוקים`}. הסירו דפים או שדרגו את התוכנית כדי להוסיף עוד.`),
+  // outbound-error.ts unreachable(url): a site the crawler (or the settings' test) could not reach.
+  { pattern: /^The site (\S+) could not be reached\.$/, he: (host) => `לא הצלחנו להגיע לאתר ${host}.` },
   // files.dto storageFullMessage(size): the plan's storage, said as the server sized it (100 MB, 5 GB).
   { pattern: /^Your plan's storage for knowledge files \((\d[\d.,]* [MG]B)\) is full\. Delete some files or upgrade the plan to upload more\.$/, he: (size) => `נפח האחסון לקובצי ידע בתוכנית שלכם (${size}) מלא. מחקו קבצים או שדרגו את התוכנית כדי להעלות עוד.` },
   fromCatalogue('common.fileLimitReached', messages.fileLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'קובץ אחד' : `${n} קבצים`}. מחקו קבצים או שדרגו את התוכנית כדי להוסיף עוד.`),

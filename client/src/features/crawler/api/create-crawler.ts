@@ -18,5 +18,13 @@ export const createCrawler = async (input: CreateCrawlerInput) => (await api.pos
 
 export const useCreateCrawler = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createCrawler, onSuccess: (_, { assistant_id }) => queryClient.invalidateQueries({ queryKey: ['crawler-config', assistant_id] }) });
+  return useMutation({
+    mutationFn: createCrawler,
+    onSuccess: (_, { assistant_id }) => {
+      void queryClient.invalidateQueries({ queryKey: ['crawler-config', assistant_id] });
+      // Configuring turns the assistant's own crawler on with this address (one crawler state: the Edit page reads it).
+      void queryClient.invalidateQueries({ queryKey: ['assistants'] });
+      void queryClient.invalidateQueries({ queryKey: ['assistant', assistant_id] });
+    },
+  });
 };

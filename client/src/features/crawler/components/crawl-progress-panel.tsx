@@ -1,4 +1,5 @@
 import '../locales';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -26,7 +27,12 @@ export function CrawlProgressPanel({ onCompleted }: { onCompleted?: () => void }
 
 function Panel({ crawlId, websiteUrl, onCompleted }: { crawlId: string; websiteUrl: string; onCompleted?: () => void }) {
   const { t } = useTranslation('crawler');
-  const { progress, connection, problem } = useCrawlProgress(crawlId);
+  const { progress, connection, problem, gone } = useCrawlProgress(crawlId);
+  const queryClient = useQueryClient();
+  // A remembered crawl the server does not know (any more, or for this owner): nothing to show.
+  useEffect(() => {
+    if (gone) crawlSession.clear();
+  }, [gone]);
   const [minimized, setMinimized] = useState(false);
   const completedOnce = useRef(false);
   const status = progress ? (progress.type === 'error' ? 'error' : KNOWN.has(progress.status) ? progress.status : 'processing') : 'starting';
@@ -35,10 +41,14 @@ function Panel({ crawlId, websiteUrl, onCompleted }: { crawlId: string; websiteU
   useEffect(() => {
     if (status !== 'completed' || completedOnce.current) return;
     completedOnce.current = true;
+    // The crawler dialog's counts and "last crawled" moved with this crawl (issue 22 item 12).
+    void queryClient.invalidateQueries({ queryKey: ['crawler-config'] });
+    void queryClient.invalidateQueries({ queryKey: ['crawler-pages'] });
+    void queryClient.invalidateQueries({ queryKey: ['crawled-urls'] });
     onCompleted?.();
     const timer = setTimeout(() => crawlSession.clear(), CLOSE_AFTER_COMPLETE_MS);
     return () => clearTimeout(timer);
-  }, [status, onCompleted]);
+  }, [status, onCompleted, queryClient]);
 
   const percent = Math.max(0, Math.min(100, Math.round(progress?.progress_percentage ?? 0)));
   const site = websiteUrl ? truncateUrl(websiteUrl) : null;

@@ -1,5 +1,5 @@
 import type { CrawlProgressMessage } from '@kesher/contracts';
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { crawlSession } from '../crawl-session';
@@ -110,6 +110,34 @@ describe('CrawlProgressPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('complementary')).toBeNull();
     expect(sessionStorage.getItem('activeCrawlId')).toBeNull();
+  });
+
+  it('lets a remembered crawl the server does not know go (no everlasting "Crawling… 0%"), and shows one that ended meanwhile', async () => {
+    const asked: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        asked.push(url);
+        if (url.endsWith('/web-crawler/crawls/crawl_gone')) return new Response(JSON.stringify({ detail: 'Crawl not found.', code: 'crawler.crawlNotFound' }), { status: 404, headers: { 'content-type': 'application/json' } });
+        const ended = { type: 'crawl_progress', crawl_id: 'crawl_ended', status: 'completed', pages_discovered: 9, pages_processed: 9, pages_linked_to_assistant: 9, progress_percentage: 100, current_url: null, estimated_total: 9, duration: 30, assistant_name: 'Crumb', message: null, completion: { added: 9, unchanged: 0, removed: 0, not_added: 0, not_added_reason: null } };
+        return new Response(JSON.stringify(ended), { status: 200, headers: { 'content-type': 'application/json' } });
+      }),
+    );
+    // A crawl id left in the tab from another owner's session: the socket is refused before it opens.
+    crawlSession.start('crawl_gone', 'https://crumb.example');
+    const { unmount } = renderWithProviders(<CrawlProgressPanel />);
+    TestSocket.all[0]!.drop();
+    await waitFor(() => expect(screen.queryByRole('complementary')).toBeNull());
+    expect(asked.some((url) => url.endsWith('/api/v1/web-crawler/crawls/crawl_gone'))).toBe(true);
+    expect(sessionStorage.getItem('activeCrawlId')).toBeNull();
+    unmount();
+
+    // One that ended while nobody watched: its end is shown (and the panel closes itself as usual).
+    crawlSession.start('crawl_ended', 'https://crumb.example');
+    renderWithProviders(<CrawlProgressPanel />);
+    TestSocket.all.at(-1)!.drop();
+    expect(await screen.findByText('Pages added to the assistant: 9.')).toBeInTheDocument();
+    expect(screen.getByRole('complementary')).toHaveTextContent('Completed · 100%');
   });
 
   it('says the completion summary in English from its numbers: added, unchanged, removed, not added', () => {

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { errorMessage } from '@/lib/api-error';
+import { notify } from '@/lib/toast-store';
 import { useCrawlerPages } from '../api/get-crawler-pages';
 import { useSmartCrawlCommit } from '../api/smart-crawl-commit';
 import { presetSelection, truncateUrl } from '../crawler-rules';
@@ -63,7 +64,11 @@ export function FileSelectionModal({ assistant, preview, onClose, onDone }: Prop
           const parts = [t('committed', { count: answer.committed_files })];
           if (answer.unchanged_files > 0) parts.push(t('unchanged', { count: answer.unchanged_files }));
           if (answer.failed_files.length > 0) parts.push(t('notAdded', { count: answer.failed_files.length }));
-          setResult(parts.join(' '));
+          const said = parts.join(' ');
+          setResult(said);
+          // Said where the owner is looking (the dialog's foot) and as a toast that outlives the dialog,
+          // which closes 2 s later (spec §4).
+          notify.success(said);
           timer.current = setTimeout(onDone, CLOSE_DELAY_MS);
         },
         onError: (error) => setProblem(`${t('commitFailed')}: ${errorMessage(error, t)}`),
@@ -79,7 +84,13 @@ export function FileSelectionModal({ assistant, preview, onClose, onDone }: Prop
         wide
         footer={
           <>
-            <span className="muted small">{t('selected', { count: chosen.size })}</span>
+            {result ? (
+              <p className="form-success crawl-select-result" role="status">{result}</p>
+            ) : problem ? (
+              <p className="form-error crawl-select-result" role="alert">{problem}</p>
+            ) : (
+              <span className="muted small crawl-select-count">{t('selected', { count: chosen.size })}</span>
+            )}
             <Button variant="secondary" onClick={onClose}>{t('cancel')}</Button>
             <Button onClick={submit} disabled={chosen.size === 0 || commit.isPending || result !== null}>
               {commit.isPending ? t('committing') : t('commit')}
@@ -95,8 +106,6 @@ export function FileSelectionModal({ assistant, preview, onClose, onDone }: Prop
           <Button variant="ghost" onClick={() => setSelected(new Set())}>{t('selectNone')}</Button>
           <Button variant="secondary" onClick={() => setAddingPage(true)}>{t('addMissing')}</Button>
         </div>
-        {result ? <p className="form-success" role="status">{result}</p> : null}
-        {problem ? <p className="form-error" role="alert">{problem}</p> : null}
         {sales.length > 0 ? <PageList title={t('salesPages')} files={sales} chosen={chosen} onToggle={toggle} /> : null}
         {others.length > 0 ? <PageList title={t('otherPages')} files={others} chosen={chosen} onToggle={toggle} /> : null}
       </Modal>
@@ -125,23 +134,26 @@ function PageList({ title, files, chosen, onToggle }: { title: string; files: Pr
   );
 }
 
+/** One page as a compact list row (spec §2): checkbox, title and address, its facts, and the two previews. */
 function PageRow({ file, checked, onToggle }: { file: PreviewFileDto; checked: boolean; onToggle: () => void }) {
   const { t } = useTranslation('crawler');
   const [view, setView] = useState<'none' | 'text' | 'page'>('none');
   const id = `page-${file.filename}`;
   return (
     <li className="crawl-page">
-      <div className="crawl-page-head">
-        <input id={id} type="checkbox" checked={checked} onChange={onToggle} />
-        <label htmlFor={id} dir="auto"><strong>{file.title || file.filename}</strong></label>
-        {file.sales_category ? <span className="badge badge-ready">{t(`category_${file.sales_category}`)}</span> : null}
-        <span className="muted small">{t('relevance', { percent: Math.round(file.relevance_score * 100) })} · {t('sizeKb', { size: file.size_kb })}</span>
+      <input id={id} type="checkbox" checked={checked} onChange={onToggle} />
+      <div className="crawl-page-main">
+        <label htmlFor={id} dir="auto" className="crawl-page-title" title={file.title || file.filename}>{file.title || file.filename}</label>
+        <a href={file.url} target="_blank" rel="noopener noreferrer" className="small crawl-page-url" dir="ltr" title={file.url}>{truncateUrl(file.url)}</a>
+        <span className="muted small crawl-page-meta">
+          {file.sales_category ? <span className="badge badge-ready">{t(`category_${file.sales_category}`)}</span> : null}
+          <span>{t('relevance', { percent: Math.round(file.relevance_score * 100) })} · {t('sizeKb', { size: file.size_kb })}</span>
+          {file.detection_reason ? <span dir="auto" title={file.detection_reason}> · {file.detection_reason}</span> : null}
+        </span>
       </div>
-      <a href={file.url} target="_blank" rel="noopener noreferrer" className="small" dir="ltr" title={file.url}>{truncateUrl(file.url)}</a>
-      {file.detection_reason ? <p className="muted small" dir="auto">{file.detection_reason}</p> : null}
-      <div className="banner-actions">
-        <Button variant="ghost" onClick={() => setView(view === 'text' ? 'none' : 'text')}>{view === 'text' ? t('hidePreview') : t('previewText')}</Button>
-        <Button variant="ghost" onClick={() => setView(view === 'page' ? 'none' : 'page')}>{view === 'page' ? t('hidePreview') : t('previewPage')}</Button>
+      <div className="crawl-page-actions">
+        <Button variant="ghost" aria-pressed={view === 'text'} onClick={() => setView(view === 'text' ? 'none' : 'text')}>{view === 'text' ? t('hidePreview') : t('previewText')}</Button>
+        <Button variant="ghost" aria-pressed={view === 'page'} onClick={() => setView(view === 'page' ? 'none' : 'page')}>{view === 'page' ? t('hidePreview') : t('previewPage')}</Button>
       </div>
       {view === 'text' ? <pre className="crawl-page-text" dir="auto">{file.content || file.preview || t('noText')}</pre> : null}
       {view === 'page' ? <iframe className="crawl-page-frame" src={file.url} title={t('previewFrame', { title: file.title || file.filename })} sandbox="" referrerPolicy="no-referrer" /> : null}

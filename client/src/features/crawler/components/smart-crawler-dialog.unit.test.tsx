@@ -1,6 +1,6 @@
 import type { CrawlerConfigDto, PreviewFileDto } from '@kesher/contracts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { crawlSession } from '../crawl-session';
 import { SmartCrawlerDialog } from './smart-crawler-dialog';
@@ -73,7 +73,40 @@ function stubApi(routes: Record<string, Handler>) {
   return calls;
 }
 
+/**
+ * The preview job as the server runs it: started at once (202), its end said over the progress socket,
+ * its answer (or the scan's failure) fetched from the job; `answer` is what the spec's one call would say.
+ */
+function previewJob(answer: () => Response | Promise<Response>): Record<string, Handler> {
+  return {
+    'POST /web-crawler/smart-crawl-preview/jobs': () => json({ success: true, preview_id: 'preview_abc', status: 'starting' }, 202),
+    'GET /web-crawler/smart-crawl-preview/jobs/preview_abc': async () => {
+      const response = await answer();
+      if (response.status !== 200) return response;
+      return json({ status: 'completed', preview_id: 'preview_abc', result: await response.json() });
+    },
+  };
+}
+
+/** The progress socket: says the scan ended as soon as it is opened. */
+class EndedScanSocket {
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor(readonly url: string) {
+    setTimeout(() => {
+      this.onopen?.();
+      this.onmessage?.({ data: JSON.stringify({ type: 'crawl_progress', crawl_id: 'preview_abc', status: 'completed', pages_discovered: 3, pages_processed: 3, pages_linked_to_assistant: 0, progress_percentage: 100, current_url: null, estimated_total: 3, duration: 1, assistant_name: null, message: null }) });
+    }, 0);
+  }
+  close() {}
+}
+
 describe('SmartCrawlerDialog', () => {
+  beforeEach(() => {
+    vi.stubGlobal('WebSocket', EndedScanSocket);
+  });
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
@@ -102,10 +135,10 @@ describe('SmartCrawlerDialog', () => {
       'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
       'GET /assistants/7/crawler-pages': () => json({ selected_pages: [] }),
       'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '4h', status: null } }),
-      'POST /web-crawler/smart-crawl-preview': async () => {
+      ...previewJob(async () => {
         await scanned;
         return json(previewAnswer(files));
-      },
+      }),
       'POST /web-crawler/smart-crawl-commit': () => json({ success: true, message: '26 pages added', assistant_id: 7, committed_files: 26, unchanged_files: 0, failed_files: [] }),
     });
     const onClose = vi.fn();
@@ -139,9 +172,12 @@ describe('SmartCrawlerDialog', () => {
     await act(() => vi.advanceTimersByTimeAsync(2000));
     expect(onClose).toHaveBeenCalledTimes(1);
 
+    // The scan first; the site is saved only once it found pages.
+    const order = calls.map((c) => c.call);
+    expect(order.indexOf('POST /web-crawler/smart-crawl-preview/jobs')).toBeLessThan(order.indexOf('POST /web-crawler/'));
     const configure = calls.find((c) => c.call === 'POST /web-crawler/')!;
     expect(configure.body).toMatchObject({ assistant_id: 7, website_url: 'https://example.com', crawl_interval: '4h', start_crawl: false });
-    expect(calls.find((c) => c.call === 'POST /web-crawler/smart-crawl-preview')!.body).toMatchObject({ website_url: 'https://example.com', keywords: [], max_depth: 2, focus_areas: [], assistant_id: 7 });
+    expect(calls.find((c) => c.call === 'POST /web-crawler/smart-crawl-preview/jobs')!.body).toMatchObject({ website_url: 'https://example.com', keywords: [], max_depth: 2, focus_areas: [], assistant_id: 7 });
     const commit = calls.find((c) => c.call === 'POST /web-crawler/smart-crawl-commit')!.body as { selected_filenames: string[] };
     expect(commit).toMatchObject({ preview_id: 'preview_abc', assistant_id: 7 });
     expect(commit.selected_filenames).toHaveLength(26);
@@ -153,7 +189,7 @@ describe('SmartCrawlerDialog', () => {
       'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
       'GET /assistants/7/crawler-pages': () => json({ selected_pages: [{ url: 'https://example.com/page-2', filename: 'x.html', title: null, is_enabled: true, is_sales_page: false }] }),
       'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '24h', status: null } }),
-      'POST /web-crawler/smart-crawl-preview': () => json(previewAnswer([page(1), page(2), page(3)])),
+      ...previewJob(() => json(previewAnswer([page(1), page(2), page(3)]))),
     });
     renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />);
     fireEvent.change(await screen.findByLabelText('Website URL'), { target: { value: 'https://example.com' } });
@@ -174,7 +210,7 @@ describe('SmartCrawlerDialog', () => {
         'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
         'GET /assistants/7/crawler-pages': () => json({ selected_pages: [] }),
         'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '24h', status: null } }),
-        'POST /web-crawler/smart-crawl-preview': () => json(previewAnswer([page(1), page(2), page(3)])),
+        ...previewJob(() => json(previewAnswer([page(1), page(2), page(3)]))),
         'POST /web-crawler/smart-crawl-commit': () =>
           json({ success: true, message: '1 page added to the assistant. 1 unchanged. 1 not added: over the limit', assistant_id: 7, committed_files: 1, unchanged_files: 1, failed_files: [{ filename: page(3).filename, reason: 'over the limit' }] }),
       });
@@ -188,23 +224,61 @@ describe('SmartCrawlerDialog', () => {
       expect(status).not.toHaveTextContent('added to the assistant.');
       unmount();
       vi.unstubAllGlobals();
+      vi.stubGlobal('WebSocket', EndedScanSocket);
     }
   });
 
-  it("says the server's reason when the scan fails, and 'No pages found' for an empty site", async () => {
-    let answer = json({ detail: 'robots.txt of https://example.com forbids crawling it.' }, 422);
-    stubApi({
+  it("says the server's reason when the scan fails, keeps the form and saves nothing; 'No pages found' for an empty site", async () => {
+    let answer = json({ detail: 'The site example.com could not be reached.' }, 422);
+    const calls = stubApi({
       'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
       'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '24h', status: null } }),
-      'POST /web-crawler/smart-crawl-preview': () => answer,
+      ...previewJob(() => answer),
     });
     renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />);
     fireEvent.change(await screen.findByLabelText('Website URL'), { target: { value: 'https://example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Start Smart Crawling' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('robots.txt of https://example.com forbids crawling it.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The site example.com could not be reached.');
+    // The form stays, with the address to fix; nothing was configured (no dead address on a schedule).
+    expect(screen.getByLabelText<HTMLInputElement>('Website URL').value).toBe('https://example.com');
+    expect(screen.getByRole('button', { name: 'Start Smart Crawling' })).toBeEnabled();
+    expect(calls.map((c) => c.call)).not.toContain('POST /web-crawler/');
     answer = json(previewAnswer([]));
     fireEvent.click(screen.getByRole('button', { name: 'Start Smart Crawling' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('No pages found to crawl. Please check the URL and try again.'));
+    expect(calls.map((c) => c.call)).not.toContain('POST /web-crawler/');
+  });
+
+  it('says the scan failure in Hebrew', async () => {
+    stubApi({
+      'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
+      ...previewJob(() => json({ detail: 'The site example.com could not be reached.' }, 422)),
+    });
+    renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />, { language: 'he' });
+    fireEvent.change(await screen.findByLabelText('כתובת האתר'), { target: { value: 'https://example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'התחלת סריקה חכמה' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('לא הצלחנו להגיע לאתר example.com.');
+  });
+
+  it('lets the owner change or remove a saved website', async () => {
+    const calls = stubApi({
+      'GET /web-crawler/assistant/7': () => json({ success: true, data: config }),
+      'DELETE /web-crawler/cfg_1': () => json({ success: true, message: 'Crawler deleted' }),
+    });
+    const onClose = vi.fn();
+    const { unmount } = renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={onClose} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Change website' }));
+    // The form, filled with the saved site and frequency; Cancel goes back to the saved configuration.
+    expect(screen.getByLabelText<HTMLInputElement>('Website URL').value).toBe('https://crumb.example');
+    expect(screen.getByLabelText<HTMLSelectElement>('Crawl Frequency').value).toBe('8h');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove website' }));
+    const confirm = screen.getByRole('alertdialog', { name: 'Remove website' });
+    expect(confirm).toHaveTextContent('Remove https://crumb.example from this assistant?');
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.map((c) => c.call)).toContain('DELETE /web-crawler/cfg_1');
+    unmount();
   });
 
   it('shows an existing configuration; Crawl Again starts a crawl and opens the progress panel through session storage', async () => {
@@ -230,7 +304,7 @@ describe('SmartCrawlerDialog', () => {
       'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
       'GET /assistants/7/crawler-pages': () => json({ selected_pages: [] }),
       'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '24h', status: null } }),
-      'POST /web-crawler/smart-crawl-preview': () => json(previewAnswer([page(1), page(2)])),
+      ...previewJob(() => json(previewAnswer([page(1), page(2)]))),
       'POST /web-crawler/fetch-single-url': () => json({ message: 'Page added.', preview_id: 'preview_abc', file_data: answer }),
     });
     renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />);
@@ -239,8 +313,8 @@ describe('SmartCrawlerDialog', () => {
     expect(await screen.findByText('2 selected')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Add Missing Page' }));
     const addDialog = screen.getByRole('dialog', { name: 'Add a missing page' });
-    fireEvent.click(within(addDialog).getByRole('button', { name: 'Add page' }));
-    expect(within(addDialog).getByRole('alert')).toHaveTextContent('Please enter a URL');
+    // Nothing to add while the field is empty (issue 22 item 16: the button waits for an address).
+    expect(within(addDialog).getByRole('button', { name: 'Add page' })).toBeDisabled();
     fireEvent.change(within(addDialog).getByLabelText('Page URL'), { target: { value: 'https://example.com/hidden' } });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     fireEvent.click(within(addDialog).getByRole('button', { name: 'Add page' }));

@@ -1,6 +1,7 @@
 import { type CrawlProgressMessage, CrawlProgressMessageSchema } from '@kesher/contracts';
 import { useEffect, useState } from 'react';
-import { API_BASE } from '@/lib/api-client';
+import { api, API_BASE } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-error';
 import { liveSockets, SIGNED_OUT_CLOSE_CODE } from '@/lib/live-sockets';
 import { tokenStorage } from '@/lib/token-storage';
 
@@ -17,6 +18,11 @@ export function progressSocketUrl(crawlId: string, location: Pick<Location, 'pro
 
 const RETRY_MS = 3000;
 
+const isFinal = (message: CrawlProgressMessage) => message.status === 'completed' || message.status === 'error' || message.type === 'error';
+
+/** GET /web-crawler/crawls/{id}: the crawl's progress asked once (the socket's message); 404 when it is not the owner's. */
+export const getCrawlProgress = (crawlId: string) => api.get(`/web-crawler/crawls/${encodeURIComponent(crawlId)}`, CrawlProgressMessageSchema);
+
 /**
  * Live progress of one crawl over `/api/v1/ws/crawl-progress/{crawlId}`. The server sends the state on
  * every change and closes after the completed/error message; a socket that drops before that is opened
@@ -26,6 +32,8 @@ export function useCrawlProgress(crawlId: string | null) {
   const [progress, setProgress] = useState<CrawlProgressMessage | null>(null);
   const [connection, setConnection] = useState<Connection>('connecting');
   const [problem, setProblem] = useState<ProgressProblem>(null);
+  /** The server knows no such crawl of this owner (404): there is nothing to follow. */
+  const [gone, setGone] = useState(false);
 
   useEffect(() => {
     if (!crawlId) return;
@@ -37,6 +45,7 @@ export function useCrawlProgress(crawlId: string | null) {
     let untrack = () => {};
     setProgress(null);
     setProblem(null);
+    setGone(false);
 
     const connect = () => {
       setConnection('connecting');
@@ -64,7 +73,7 @@ export function useCrawlProgress(crawlId: string | null) {
         const parsed = CrawlProgressMessageSchema.safeParse(data);
         if (!parsed.success) return;
         setProgress(parsed.data);
-        if (parsed.data.status === 'completed' || parsed.data.status === 'error' || parsed.data.type === 'error') finished = true;
+        if (isFinal(parsed.data)) finished = true;
       };
       socket.onerror = () => setProblem(opened ? 'connectionError' : 'connectFailed');
       socket.onclose = (event?: { code?: number }) => {
@@ -74,7 +83,30 @@ export function useCrawlProgress(crawlId: string | null) {
         if (event?.code === SIGNED_OUT_CLOSE_CODE || !tokenStorage.get()) stopped = true;
         if (finished || stopped) return;
         setProblem((current) => current ?? 'connectionError');
-        retry = setTimeout(connect, RETRY_MS);
+        if (opened) {
+          retry = setTimeout(connect, RETRY_MS);
+          return;
+        }
+        // Refused before it opened: a crawl id left from another session (another owner's, or gone) is
+        // refused every time. Ask once over HTTP: a 404 means there is nothing to follow (the panel lets
+        // it go instead of "Crawling… 0%" for ever); an ended crawl shows its end; else try again.
+        void getCrawlProgress(crawlId).then(
+          (message) => {
+            if (stopped) return;
+            setProgress(message);
+            if (isFinal(message)) {
+              finished = true;
+              setProblem(null);
+            } else retry = setTimeout(connect, RETRY_MS);
+          },
+          (error: unknown) => {
+            if (stopped) return;
+            if (error instanceof ApiError && error.status === 404) {
+              stopped = true;
+              setGone(true);
+            } else retry = setTimeout(connect, RETRY_MS);
+          },
+        );
       };
     };
     connect();
@@ -86,5 +118,5 @@ export function useCrawlProgress(crawlId: string | null) {
     };
   }, [crawlId]);
 
-  return { progress, connection, problem };
+  return { progress, connection, problem, gone };
 }

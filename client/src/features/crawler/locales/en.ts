@@ -137,4 +137,11 @@ export const en = {
   addingPage: 'Adding...',
   pageAdded: 'Page added.',
   urlRequired: 'Please enter a URL',
+  scanProgress: 'Pages found so far: {count}',
+  changeSite: 'Change website',
+  removeSite: 'Remove website',
+  removeConfirm: 'Remove {site} from this assistant? Its schedule stops; pages already added stay in its knowledge.',
+  removeYes: 'Remove',
+  removeFailed: 'Failed to remove the website',
+  siteRemoved: 'The website was removed from the assistant.',
 };

@@ -139,4 +139,11 @@ export const he: Record<keyof typeof en, string> = {
   addingPage: 'מוסיף...',
   pageAdded: 'הדף נוסף.',
   urlRequired: 'אנא הזינו כתובת',
+  scanProgress: 'דפים שנמצאו עד כה: {count}',
+  changeSite: 'שינוי אתר',
+  removeSite: 'הסרת האתר',
+  removeConfirm: 'להסיר את {site} מהעוזר? הסריקה המתוזמנת תיפסק; דפים שכבר נוספו יישארו בידע שלו.',
+  removeYes: 'הסרה',
+  removeFailed: 'הסרת האתר נכשלה',
+  siteRemoved: 'האתר הוסר מהעוזר.',
 };
