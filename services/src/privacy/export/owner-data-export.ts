@@ -115,6 +115,7 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  * "=HYPERLINK(…)" would run on the owner's machine. Such cells are written with a leading apostrophe.
  */
 export function csvCell(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   const text = value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
