@@ -74,8 +74,11 @@ interface Candidate {
   contentMatches: number;
 }
 
-/** Sentence ends as the chunker cuts them: . ! ? … and sof pasuq, with closing quotes; and line ends. */
-const SENTENCE_END = /(?<=[.!?…׃](?:["'”’»)\]]*))\s+|\n+/u;
+/**
+ * Sentence ends as the chunker cuts them: . ! ? … and sof pasuq, with closing quotes; and line ends. A run
+ * of dots is no end: a price list's dot leaders ("Poster A1 ........ 85 ₪") tie an item to its price.
+ */
+const SENTENCE_END = /(?<=(?<!\.)[.!?…׃](?:["'”’»)\]]*))\s+|\n+/u;
 
 export const sentencesOf = (text: string): string[] =>
   text

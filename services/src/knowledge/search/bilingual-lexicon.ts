@@ -122,6 +122,11 @@ export const BILINGUAL_GROUPS: readonly (readonly string[])[] = [
   ['pottery', 'ceramics', 'קרמיקה'],
   ['wheel', 'אובניים', 'אובנים'],
   ['glazing', 'glaze', 'glazes', 'זיגוג'],
+  ['kiln', 'oven', 'תנור', 'תנורים'],
+  ['firing', 'שריפה', 'צריפה'],
+  ['clay', 'חומר', 'טין'],
+  ['jar', 'צנצנת'],
+  ['bag', 'שק', 'שקית'],
   ['membership', 'subscription', 'member', 'members', 'מנוי', 'מנויים', 'חברות'],
   ['family', 'families', 'משפחה', 'משפחתי', 'משפחות'],
 ];

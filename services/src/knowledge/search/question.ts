@@ -73,7 +73,7 @@ const HINT_WORDS: Partial<Record<AnswerKind, string[]>> = {
   email: ['email', 'mail', 'מייל', 'דואל'],
   price: ['price', 'costs', 'shekels', 'nis', 'מחיר', 'עולה', 'שח'],
   time: ['open', 'hours', 'closed', 'פתוח', 'שעות', 'סגור'],
-  place: ['street', 'address', 'located', 'רחוב', 'כתובת', 'נמצאים'],
+  place: ['street', 'road', 'avenue', 'lane', 'boulevard', 'address', 'located', 'find', 'רחוב', 'שדרות', 'דרך', 'כתובת', 'נמצאים'],
   duration: ['minutes', 'hours', 'days', 'דקות', 'שעות', 'ימים'],
 };
 
