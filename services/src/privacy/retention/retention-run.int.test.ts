@@ -99,6 +99,33 @@ describe.skipIf(!gate.available)(`retention${gate.available ? '' : ` (not run: $
     expect(report.accountsErased).toBeGreaterThanOrEqual(1);
   });
 
+  it('keeps analytics counts past 24 months but shreds who asked what: query texts erased, participants one-way hashed', async () => {
+    const owner = await h.owner();
+    const { sql } = h.platform;
+    const old = new Date(now.getTime() - 750 * DAY);
+    const recent = new Date(now.getTime() - 600 * DAY);
+    await sql.query(
+      `INSERT INTO analytics_queries (id, owner_id, assistant_id, thread_id, query, channel, source, status, created_at) VALUES
+        ('q-old', $1, 'a1', 't1', 'Is my ex-husband Avi a customer?', 'public_link', 'chat', 'answered', $2),
+        ('q-recent', $1, 'a1', 't2', 'Do you bake spelt bread?', 'public_link', 'chat', 'answered', $3)`,
+      [owner.accountId, old.toISOString(), recent.toISOString()],
+    );
+    await sql.query(
+      `INSERT INTO analytics_participants (owner_id, participant, first_day, last_day) VALUES ($1, 'visitor:abc', $2, $2), ($1, 'visitor:def', $3, $3)`,
+      [owner.accountId, old.toISOString().slice(0, 10), recent.toISOString().slice(0, 10)],
+    );
+    await privacy.retention.tick();
+    const queries = (await sql.query<{ id: string; query: string }>(`SELECT id, query FROM analytics_queries WHERE owner_id = $1 ORDER BY id`, [owner.accountId])).rows;
+    expect(queries).toEqual([
+      { id: 'q-old', query: '[erased]' },
+      { id: 'q-recent', query: 'Do you bake spelt bread?' },
+    ]);
+    const participants = (await sql.query<{ participant: string }>(`SELECT participant FROM analytics_participants WHERE owner_id = $1 ORDER BY last_day`, [owner.accountId])).rows.map((r) => r.participant);
+    expect(participants).toHaveLength(2);
+    expect(participants[0]).toMatch(/^erased:[0-9a-f]{32}$/);
+    expect(participants[1]).toBe('visitor:def');
+  });
+
   it("drops security-log entries older than 12 months, and payments older than 7 years", async () => {
     const owner = await h.owner();
     const { sql } = h.platform;
