@@ -1,4 +1,4 @@
-import type { ChannelAccount, ChannelKind, Channel } from '@kesher/contracts';
+import { type ChannelAccount, type ChannelKind, type Channel, conversationTitleFrom, displayText } from '@kesher/contracts';
 import type { Queryable } from '@kesher/contracts/ports/projection';
 
 export interface IntegrationRow {
@@ -91,9 +91,10 @@ export function channelQueries(db: Queryable) {
      * links' and the channels' — newest activity first, each with its channel and its last message.
      */
     async inbox(ownerId: string, options: { assistantId?: string; channel?: Channel; limit: number }): Promise<InboxRow[]> {
-      const { rows } = await db.query<InboxRow>(
+      const { rows } = await db.query<InboxRow & { first_message: string | null }>(
         `SELECT t.id AS thread_id, a.numeric_id AS assistant_numeric_id, a.name AS assistant_name, t.channel, t.title, t.contact_name, t.taken_over,
                 m.text AS last_message,
+                (SELECT f.text FROM thread_messages f WHERE f.thread_id = t.id AND f.role = 'user' ORDER BY f.log_position, f.id LIMIT 1) AS first_message,
                 floor(extract(epoch FROM COALESCE(m.created_at, t.created_at)))::int AS last_message_at,
                 floor(extract(epoch FROM t.created_at))::int AS created_at
          FROM threads t
@@ -110,7 +111,13 @@ export function channelQueries(db: Queryable) {
          LIMIT $4`,
         [ownerId, options.assistantId ?? null, options.channel ?? null, options.limit],
       );
-      return rows;
+      // Display-ready: a title from the first message until renamed, and the last message without the
+      // redirect command the chat renders as a button (issue 22 items 5 and 16).
+      return rows.map(({ first_message, ...row }) => ({
+        ...row,
+        title: row.title.trim() ? row.title : conversationTitleFrom(first_message),
+        last_message: row.last_message === null ? null : displayText(row.last_message),
+      }));
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Channel } from '@kesher/contracts';
+import { type Channel, conversationTitleFrom } from '@kesher/contracts';
 import type { Queryable } from '@kesher/contracts/ports/projection';
 
 /**
@@ -43,7 +43,14 @@ export interface RunRow {
 }
 
 const epoch = (column: string) => `floor(extract(epoch FROM ${column}))::int AS ${column.split('.').pop()}`;
-const THREAD_COLUMNS = `t.id, t.assistant_id, t.owner_id, t.is_public, t.channel, t.title, ${epoch('t.created_at')}, t.share_token_hash`;
+/** The first thing the chatter wrote: a conversation nobody renamed is titled after it. */
+const FIRST_MESSAGE = `(SELECT f.text FROM thread_messages f WHERE f.thread_id = t.id AND f.role = 'user' ORDER BY f.log_position, f.id LIMIT 1) AS first_message`;
+const THREAD_COLUMNS = `t.id, t.assistant_id, t.owner_id, t.is_public, t.channel, t.title, ${epoch('t.created_at')}, t.share_token_hash, ${FIRST_MESSAGE}`;
+
+/** A thread as read: its title is the one given, or else its first message's (never stored: a rename still wins). */
+function titled({ first_message, ...row }: ThreadRow & { first_message: string | null }): ThreadRow {
+  return { ...row, title: row.title.trim() ? row.title : conversationTitleFrom(first_message) };
+}
 
 /** The WHERE clause that limits `t` (threads) to what the reader may see; `$1` is the reader's key. */
 const scope = (reader: ThreadReader) =>
@@ -56,8 +63,8 @@ export function threadQueries(db: Queryable) {
   return {
     async thread(reader: ThreadReader, threadId: string): Promise<ThreadRow | undefined> {
       const { clause, key } = scope(reader);
-      const { rows } = await db.query<ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE ${clause} AND t.id = $2`, [key, threadId]);
-      return rows[0];
+      const { rows } = await db.query<ThreadRow & { first_message: string | null }>(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE ${clause} AND t.id = $2`, [key, threadId]);
+      return rows[0] && titled(rows[0]);
     },
 
     async messages(reader: ThreadReader, threadId: string): Promise<MessageRow[]> {
@@ -101,13 +108,13 @@ export function threadQueries(db: Queryable) {
      * and they would bury the real conversations. (The owner's own New Chat is listed at once: it is theirs.)
      */
     async threadsOfAssistant(assistantOwnerId: string, assistantId: string): Promise<ThreadRow[]> {
-      const { rows } = await db.query<ThreadRow>(
+      const { rows } = await db.query<ThreadRow & { first_message: string | null }>(
         `SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.assistant_owner_id = $1 AND t.assistant_id = $2
            AND (NOT t.is_public OR EXISTS (SELECT 1 FROM thread_messages m WHERE m.thread_id = t.id))
          ORDER BY t.created_at DESC, t.id`,
         [assistantOwnerId, assistantId],
       );
-      return rows;
+      return rows.map(titled);
     },
 
     /** System reads (the ai-runner's expiry sweep): runs nobody settled before their deadline. */

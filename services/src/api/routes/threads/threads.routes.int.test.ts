@@ -240,7 +240,7 @@ function chatTests(label: string, options: { bus: 'in-process' | 'kafka'; topolo
       // The assistant's owner reads it too (Chat History; see visitor-threads.int.test.ts).
       expect((await h.app.inject({ url: `/api/v1/threads/${threadId}/messages`, headers: { authorization: owner.authorization } })).statusCode).toBe(200);
       const listed = (await h.app.inject({ url: `/api/v1/assistants/${owner.id}/threads`, headers: { authorization: owner.authorization } })).json();
-      expect(listed).toEqual([expect.objectContaining({ id: threadId, is_public: true, title: '' })]);
+      expect(listed).toEqual([expect.objectContaining({ id: threadId, is_public: true, title: 'מה שעות הפתיחה?' })]);
 
       const feedback = await h.app.inject({
         method: 'POST',
