@@ -1,4 +1,10 @@
-/** Feedback given is remembered per message in this browser (spec §4), so the prompt stays hidden after a reload. */
+import { localStore } from '@/lib/safe-storage';
+
+/**
+ * Feedback given is remembered per message in this browser (spec §4), so the prompt stays hidden after a
+ * reload. Through the safe store: the public chat runs inside customers' pages too, where a browser that
+ * blocks third-party storage refuses localStorage — then it is remembered for the visit only.
+ */
 const KEY = 'chatFeedback';
 /** Older entries are dropped first, so the record cannot grow without bound. */
 const MAX_ENTRIES = 500;
@@ -7,7 +13,7 @@ export type Rating = 'like' | 'dislike';
 
 function read(): Record<string, Rating> {
   try {
-    const value: unknown = JSON.parse(localStorage.getItem(KEY) ?? '{}');
+    const value: unknown = JSON.parse(localStore.getItem(KEY) ?? '{}');
     return value && typeof value === 'object' ? (value as Record<string, Rating>) : {};
   } catch {
     return {};
@@ -25,7 +31,7 @@ export const feedbackMemory = {
     all[messageId] = rating;
     const entries = Object.entries(all);
     try {
-      localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(entries.slice(-MAX_ENTRIES))));
+      localStore.setItem(KEY, JSON.stringify(Object.fromEntries(entries.slice(-MAX_ENTRIES))));
     } catch {
       // Storage full or blocked: the feedback is sent all the same; only the memory is lost.
     }
