@@ -47,6 +47,10 @@ describe('assistant decider: file slots (the plan\'s max_files)', () => {
     spec.given(full).when(crawlTake('p3', 'unknown')).thenThrows(DomainError, messages.crawlPageLimitReached(2));
   });
 
+  it("given a deleted assistant, when its files' slots are freed, then nothing is recorded", () => {
+    spec.given([created, taken('f1'), { type: 'AssistantDeleted', data: { assistantId: 'a1' } }]).when({ type: 'FreeFileSlots', data: { assistantId: 'a1', fileIds: ['f1'] } }).then([]);
+  });
+
   it('takes no upload for a deleted or foreign assistant', () => {
     spec.given([created, { type: 'AssistantDeleted', data: { assistantId: 'a1' } }]).when(take('f1')).thenThrows(DomainError, messages.assistantNotFound);
     spec.given([created]).when({ ...take('f1'), data: { ...take('f1').data, ownerId: 'owner-2' } }).thenThrows(DomainError, messages.assistantNotFound);
@@ -78,6 +82,10 @@ describe('assistant decider', () => {
     spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, instructions: '' } } }).thenThrows(DomainError, messages.requiredFields);
     spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, description: tooLong } } }).thenThrows(DomainError, messages.descriptionTooLong);
     spec.given([]).when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, instructions: tooLong } } }).thenThrows(DomainError, messages.instructionsTooLong);
+    spec
+      .given([])
+      .when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, payment_processing: { enabled: true, sales_prompt: tooLong } } } })
+      .thenThrows(DomainError, messages.salesPromptTooLong);
     spec
       .given([])
       .when({ type: 'CreateAssistant', data: { ...ids, profile: { ...profile, website_url: 'javascript:alert(1)' } } })
