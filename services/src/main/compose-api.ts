@@ -39,6 +39,7 @@ import { billingVersion, composeBilling, subscriptionLookup } from '../billing/c
 import { createStorageLimit } from '../plans/storage-limit.js';
 import { createStorageHolds } from '../plans/storage-holds.js';
 import { composeAutomationApi } from './compose-automation.js';
+import { composeAccountDeletion } from './compose-account-deletion.js';
 import { composePrivacyApi, subjectErasureFor } from './compose-privacy-features.js';
 import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
 
@@ -170,6 +171,20 @@ export async function composeApi(wiring: ApiWiring) {
   // Before serving: a connection another process ends from now on is dropped from this one's webhook cache.
   const stopIntegrationListen = await channels.listen();
   const automation = composeAutomationApi({ platform, awaitReadModels, clock });
+  // "Delete my account" (DELETE /auth/me): every module's part of an account, then its personal data shredded.
+  const deleteAccount = composeAccountDeletion({
+    platform,
+    erasure: wiring.erasure ?? subjectErasureFor(platform, clock),
+    runAccountCommand,
+    sessions,
+    sessionsEnded,
+    billing: subscriptions.billing,
+    channels: channels.integrations.connections,
+    drive: { client: googleDrive.drive, connections: googleDrive.connections },
+    allowances,
+    awaitReadModels,
+    clock,
+  });
 
   const app = await buildApp({
     logger: wiring.logger === true ? { level: config.LOG_LEVEL } : wiring.logger,
@@ -200,6 +215,7 @@ export async function composeApi(wiring: ApiWiring) {
           }
         : null,
       demoAccounts: demo,
+      deleteAccount,
     },
     assistants: {
       handle: platform.handle,

@@ -31,10 +31,12 @@ export type AccountCommand =
    * A Google identity whose address Google verified signs in: it joins a verified account, or starts one;
    * an account that never proved the address loses it rather than being handed over (docs/identity.md).
    */
-  | { type: 'SignInWithGoogle'; data: AccountRegistered };
+  | { type: 'SignInWithGoogle'; data: AccountRegistered }
+  /** The owner deleted the account (DELETE /auth/me): the address is free to start a new one. */
+  | { type: 'DeleteAccount'; data: { accountId: string } };
 
 /** The events this aggregate's stream holds. */
-const accountEventTypes = ['AccountRegistered', 'AccountEmailVerified', 'AccountPasswordReset', 'AccountAddressReleased'] as const;
+const accountEventTypes = ['AccountRegistered', 'AccountEmailVerified', 'AccountPasswordReset', 'AccountAddressReleased', 'AccountDeleted'] as const;
 export type AccountEvent = EventOf<(typeof accountEventTypes)[number]>;
 
 function current(state: AccountState, accountId: string, invalid: string) {
@@ -65,6 +67,7 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
       case 'AccountPasswordReset':
         return state.status === 'registered' && state.accountId === event.data.accountId ? { ...state, emailVerified: true, sessionGeneration: state.sessionGeneration + 1 } : state;
       case 'AccountAddressReleased':
+      case 'AccountDeleted':
         return state.status === 'registered' && state.accountId === event.data.accountId ? { status: 'none' } : state;
     }
   },
@@ -83,6 +86,11 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
           { type: 'AccountPasswordReset', data: { accountId: account.accountId, passwordHash: command.data.passwordHash } },
           ...(account.emailVerified ? [] : [{ type: 'AccountEmailVerified' as const, data: { accountId: account.accountId, email: account.email } }]),
         ];
+      }
+      case 'DeleteAccount': {
+        // Deleting an account that is already gone records nothing (a retried request).
+        if (state.status !== 'registered' || state.accountId !== command.data.accountId) return [];
+        return [{ type: 'AccountDeleted', data: { accountId: state.accountId } }];
       }
       case 'SignInWithGoogle': {
         const registered: AccountEvent = { type: 'AccountRegistered', data: { ...command.data, email: command.data.email.toLowerCase() } };

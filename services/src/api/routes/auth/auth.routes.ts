@@ -22,6 +22,7 @@ import type { GoogleSignIn } from '../../../identity/google-sign-in.js';
 import type { GoogleVerifier } from '../../../identity/google-verifier.js';
 import type { LoginThrottle } from '../../../identity/login-throttle.js';
 import type { PasswordHasher } from '../../../identity/password-hasher.js';
+import type { AccountDeletion } from '../../../privacy/account-deletion/account-deletion.js';
 import type { SessionStore, SignedInAccount } from '../../../identity/session.store.js';
 import type { TokenIssuer } from '../../../identity/token-issuer.js';
 import { DomainError } from '../../../platform/commands/decider.js';
@@ -39,7 +40,21 @@ export interface AuthRoutesDeps {
   ownership: EmailOwnership;
   google: { clientId: string; verify: GoogleVerifier; signIn: GoogleSignIn } | null;
   demoAccounts: boolean;
+  /** "Delete my account" (privacy/account-deletion); without it DELETE /auth/me answers 501. */
+  deleteAccount?: AccountDeletion;
 }
+
+/** What DELETE /auth/me answers (the client shows its own he/en texts for each, by status). */
+export const accountDeletionMessages = {
+  deleted: 'Your account and its data were deleted.',
+  passwordRequired: 'Please enter your password to delete your account.',
+  wrongPassword: 'The password is incorrect.',
+  signInAgain: 'Please sign in again, then delete your account within 10 minutes.',
+  unavailable: 'Account deletion is not available on this server.',
+} as const;
+
+/** A Google (or demo) account has no password to re-enter: its session must be this fresh instead. */
+const FRESH_SIGN_IN_MS = 10 * 60_000;
 
 const INVALID_CREDENTIALS = 'Invalid email or password. Please check your credentials.';
 const TOO_MANY_LOGINS = 'Too many failed login attempts. Please try again later.';
@@ -176,4 +191,37 @@ export const authRoutes =
     });
 
     app.get('/auth/me', { schema: { summary: 'The signed-in user', response: { 200: UserSchema } } }, async (request) => toUser(requireAccount(request)));
+
+    app.delete(
+      '/auth/me',
+      {
+        config: authRateLimit,
+        schema: {
+          summary: 'Delete the account: subscription cancelled, channels disconnected, Drive revoked, sessions ended, personal data erased',
+          body: z.object({ password: z.string().max(1024).optional() }).optional(),
+          response: { 200: DetailAnswerSchema },
+        },
+      },
+      async (request) => {
+        const account = requireAccount(request);
+        if (!deps.deleteAccount) throw new ApiError(501, accountDeletionMessages.unavailable);
+        const stored = await deps.sessions.accountByEmail(account.email);
+        if (stored?.passwordHash) {
+          // The password again: a token left open on a shared computer must not be enough to delete everything.
+          const password = request.body?.password;
+          if (!password) throw new ApiError(400, accountDeletionMessages.passwordRequired);
+          const wait = await deps.throttle.retryAfterMs(account.email, request.ip);
+          if (wait > 0) throw new ApiError(429, TOO_MANY_LOGINS, { 'retry-after': String(Math.ceil(wait / 1000)) });
+          if (!(await deps.passwords.verify(password, stored.passwordHash))) {
+            await deps.throttle.recordFailure(account.email, request.ip);
+            throw new ApiError(403, accountDeletionMessages.wrongPassword);
+          }
+        } else {
+          const issuedAt = request.session!.claims.expiresAt.getTime() - deps.tokens.ttlSeconds * 1000;
+          if (Date.now() - issuedAt > FRESH_SIGN_IN_MS) throw new ApiError(403, accountDeletionMessages.signInAgain);
+        }
+        await deps.deleteAccount({ id: account.id, email: account.email });
+        return { detail: accountDeletionMessages.deleted };
+      },
+    );
   };

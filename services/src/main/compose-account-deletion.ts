@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { ChannelKindSchema, streamIds } from '@kesher/contracts';
+import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
+import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.queries';
+import { threadQueries } from '@kesher/projections/threads/threads.queries';
+import type { createBillingService } from '../billing/billing-service.js';
+import type { ChannelConnections } from '../channels/channel-connections.js';
+import { createAssistantErasure } from '../domain/assistant/assistant-erasure.js';
+import { assistantDecider } from '../domain/assistant/assistant.decider.js';
+import type { GoogleDriveClient } from '../drive/google-drive.client.js';
+import type { DriveConnections } from '../drive/drive-connections.js';
+import type { RunAccountCommand } from '../identity/account-registration.js';
+import { ALL_SESSIONS, type SessionStore } from '../identity/session.store.js';
+import type { PlanAllowances } from '../plans/plan-allowances.js';
+import type { CommandContext } from '../platform/commands/command-handler.js';
+import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
+import { createAccountDeletion, type AccountDeletion } from '../privacy/account-deletion/account-deletion.js';
+import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
+import type { Platform } from './compose-platform.js';
+
+/** Wires "Delete my account" to the modules that own each part of an account (docs/privacy.md). */
+export function composeAccountDeletion(wiring: {
+  platform: Platform;
+  erasure: SubjectErasure;
+  runAccountCommand: RunAccountCommand;
+  sessions: SessionStore;
+  sessionsEnded: () => Promise<void>;
+  billing: Pick<ReturnType<typeof createBillingService>, 'cancel'> | null;
+  channels: ChannelConnections;
+  drive: { client: GoogleDriveClient | null; connections: DriveConnections };
+  allowances: PlanAllowances;
+  awaitReadModels: AwaitReadModels;
+  clock: () => Date;
+}): AccountDeletion {
+  const { platform } = wiring;
+  const assistants = assistantQueries(platform.sql);
+  const knowledge = knowledgeQueries(platform.sql);
+  const threads = threadQueries(platform.sql);
+  const context = (ownerId: string): CommandContext => ({ actor: { kind: 'account', id: ownerId }, correlationId: randomUUID(), now: wiring.clock() });
+  const eraseAssistant = createAssistantErasure({
+    handle: platform.handle,
+    eventStore: platform.eventStore,
+    awaitReadModels: wiring.awaitReadModels,
+    filesOf: async (ownerId, assistantId) => (await knowledge.listFiles(ownerId, assistantId)).map((file) => file.id),
+    threadsOf: async (ownerId, assistantId) => (await threads.threadsOfAssistant(ownerId, assistantId)).map((thread) => thread.id),
+  });
+
+  return createAccountDeletion({
+    erasure: wiring.erasure,
+    onStepError: (step, error) => platform.log.warn({ err: error }, `account deletion: ${step} failed; going on`),
+    steps: {
+      async cancelSubscription(ownerId) {
+        await wiring.billing?.cancel(ownerId, true);
+      },
+      async disconnectChannels(ownerId) {
+        const { rows } = await platform.sql.query<{ assistant_id: string; kind: string }>(
+          `SELECT assistant_id, kind FROM channel_integrations WHERE owner_id = $1 AND active`,
+          [ownerId],
+        );
+        const owned = new Map((await assistants.listByOwner(ownerId)).map((row) => [row.id, row]));
+        for (const row of rows) {
+          const assistant = owned.get(row.assistant_id);
+          if (assistant) await wiring.channels.disconnect(context(ownerId), ownerId, assistant, ChannelKindSchema.parse(row.kind));
+        }
+      },
+      async revokeDrive(ownerId) {
+        const refreshToken = await wiring.drive.connections.refreshToken(ownerId);
+        await wiring.drive.connections.forget(ownerId);
+        if (refreshToken && wiring.drive.client) await wiring.drive.client.revoke(refreshToken);
+      },
+      async deleteAssistants(ownerId) {
+        for (const row of await assistants.listByOwner(ownerId)) {
+          const ctx = context(ownerId);
+          const { state } = await platform.handle(assistantDecider, streamIds.assistant(row.id), { type: 'DeleteAssistant', data: { assistantId: row.id, ownerId } }, ctx);
+          await wiring.allowances.releaseAssistants(ctx, ownerId, [row.id]);
+          await eraseAssistant(ctx, { ownerId, assistantId: row.id, fileSlots: state.status === 'none' ? [] : state.fileSlots });
+        }
+      },
+      async releaseAddress(account) {
+        await wiring.runAccountCommand(account.email, { type: 'DeleteAccount', data: { accountId: account.id } }, account.id);
+      },
+      async endSessions(ownerId) {
+        await wiring.sessions.endSessionsBefore(ownerId, ALL_SESSIONS);
+        await wiring.sessionsEnded();
+      },
+    },
+  });
+}
