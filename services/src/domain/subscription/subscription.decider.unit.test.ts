@@ -35,6 +35,21 @@ describe('subscription: checkout and test payments', () => {
     spec.given([started, activated]).when(start({ checkoutId: 'c3' })).thenThrows(DomainError, billingMessages.alreadySubscribed);
   });
 
+  it('given an open checkout, when it is paid after it expired, then the payment is refused as expired', () => {
+    const late = { ...pay(true), data: { ...pay(true).data, now: '2026-03-01T11:00:00.000Z' } };
+    spec.given([started]).when(late).thenThrows(DomainError, billingMessages.checkoutExpired);
+  });
+
+  it('given a subscription that became active another way while a test checkout was open, when that checkout is paid, then it is refused', () => {
+    const elsewhere: SubscriptionEvent = { type: 'SubscriptionActivated', data: { ...activated.data, subscriptionId: 's0', checkoutId: 'cs_other' } } as SubscriptionEvent;
+    spec.given([started, elsewhere]).when(pay(true, 'p9')).thenThrows(DomainError, billingMessages.alreadySubscribed);
+  });
+
+  it('given a cancel already requested for the period end, when it is asked again, then nothing more is recorded', () => {
+    const requested: SubscriptionEvent = { type: 'SubscriptionCancelRequested', data: { ownerId: 'o1', subscriptionId: 's1', effectiveAt: '2026-04-01T10:00:00.000Z' } };
+    spec.given([started, activated, requested]).when({ type: 'Cancel', data: { ownerId: 'o1', immediately: false, now } }).then([]);
+  });
+
   it('gives the period the checkout was opened for: a month for a monthly checkout, a year for a yearly one', () => {
     const paidFor = (billingPeriod: 'monthly' | 'yearly') => {
       const opened: SubscriptionEvent = { type: 'SubscriptionCheckoutStarted', data: { ownerId: 'o1', trialDays: 0, ...checkout, billingPeriod } };
@@ -80,6 +95,30 @@ describe('subscription: Stripe webhooks', () => {
     expect(reversed.state.subscription).toEqual(inOrder);
     expect(reversed.state.subscription).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, currentPeriodEnd: '2026-04-15T10:00:00.000Z' });
     expect(reversed.history.at(-1)).toMatchObject({ type: 'StripeWebhookReceived', data: { applied: false } });
+  });
+
+  const paidInvoice = (stripeEventId: string) => ({
+    type: 'ApplyStripePayment' as const,
+    data: { ownerId: 'o1', customerId: 'cus_1', event: { stripeEventId, type: 'invoice.paid', created: 150 }, payment: { paid: true as const, invoicePdf: 'https://stripe.example/in_2.pdf', paymentId: 'in_2', description: 'Pro', amount: 19_900, currency: 'ILS' as const, subscriptionId: 'sub_1' } },
+  });
+  const webhook = (stripeEventId: string, type: string, outcome: string): SubscriptionEvent => ({
+    type: 'StripeWebhookReceived',
+    data: { stripeEventId, type, created: 150, ownerId: 'o1', customerId: 'cus_1', applied: true, outcome },
+  });
+
+  it('given a paid invoice, then the payment is recorded with its invoice; given it again under another event id, then only the webhook is', () => {
+    const first = subscriptionDecider.decide(paidInvoice('evt_p1'), fold([]));
+    expect(first).toEqual([
+      webhook('evt_p1', 'invoice.paid', 'PaymentSucceeded'),
+      { type: 'PaymentSucceeded', data: { ownerId: 'o1', paymentId: 'in_2', provider: 'stripe', subscriptionId: 'sub_1', checkoutId: null, description: 'Pro', amount: 19_900, currency: 'ILS', invoicePdf: 'https://stripe.example/in_2.pdf', cardLast4: null, cardHolder: null } },
+    ]);
+    spec.given(first).when(paidInvoice('evt_p2')).then([webhook('evt_p2', 'invoice.paid', 'payment already recorded')]);
+  });
+
+  it('given a checkout Stripe has not completed (pending), then nothing but the webhook is recorded', () => {
+    const { history } = run([apply('evt_1', 100, snapshot({ status: 'pending' }))]);
+    expect(history.map((e) => e.type)).toEqual(['StripeWebhookReceived']);
+    expect(history[0]).toMatchObject({ data: { applied: true, outcome: 'no change' } });
   });
 
   it('payment failed → past due; the subscription deleted → ended, and a late update does not bring it back', () => {
