@@ -82,7 +82,7 @@ console.table(table);
 
 writeResults('answers', {
   setup: {
-    tuned: 'services/src/knowledge/eval/answers-set: the set the engine is tuned on — original documents (DOCX, PDF, HTML pages with addresses, TXT, MD; Hebrew and English) in five assistants, each with distractors; retrieval k = 5, then the built-in engine',
+    tuned: 'services/src/knowledge/eval/answers-set: the set the engine is tuned on — 128 questions (70 Hebrew, 17 without an answer) over 17 original documents (DOCX, PDF, HTML pages with addresses, TXT, MD; Hebrew and English) in five assistants, each with distractors; retrieval k = 5, then the built-in engine',
     heldout: 'services/src/knowledge/eval/answers-heldout: 64 questions (40 Hebrew, 10 without an answer) over 9 documents written from other material (a coffee shop price list in ₪/ILS/NIS/$ with bilingual shipping pages, a spa booking site in English asked in Hebrew, a Hebrew print shop price list as extracted from a PDF, a Hebrew short story and news report); measured before the engine changed, never tuned on',
     retrieval: 'services/src/knowledge/fixtures/retrieval: 50 labelled questions (28 Hebrew) over 13 public-domain texts',
     definitions: {
