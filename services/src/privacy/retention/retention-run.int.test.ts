@@ -82,7 +82,7 @@ describe.skipIf(!gate.available)(`retention${gate.available ? '' : ` (not run: $
     const warned = await privacy.retention.tick();
     expect(warned.accountsWarned).toBeGreaterThanOrEqual(2);
     const idleMail = mails.find((mail) => mail.to === idle.email.toLowerCase());
-    expect(idleMail?.subject).toBe('Your Kesher account will be deleted / חשבון Kesher שלך יימחק');
+    expect(idleMail?.subject).toBe('Your Kesher account will be deleted / חשבון קשר שלך יימחק');
     expect(idleMail?.text).toContain('2029-02-01');
     expect(erased.some((e) => e.subject.kind === 'account')).toBe(false);
 

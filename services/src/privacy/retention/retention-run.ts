@@ -232,7 +232,7 @@ function inactivityMail(to: string, publicUrl: string, policy: RetentionPolicy, 
     `Unless you use it again before ${date} (chat with one of your assistants, or change an assistant or a file), it will be deleted with its assistants, files and conversations.`,
     `Sign in: ${publicUrl}/login`,
     '',
-    `חשבון Kesher שלך לא היה פעיל ${policy.inactiveAccountMonths} חודשים.`,
+    `חשבון קשר שלך לא היה פעיל ${policy.inactiveAccountMonths} חודשים.`,
     `אם לא תשתמשו בו שוב עד ${date} (שיחה עם אחד העוזרים, או שינוי של עוזר או קובץ), הוא יימחק יחד עם העוזרים, הקבצים והשיחות.`,
     `כניסה: ${publicUrl}/login`,
   ].join('\n');
@@ -240,5 +240,5 @@ function inactivityMail(to: string, publicUrl: string, policy: RetentionPolicy, 
     .split('\n')
     .map((line) => `<p>${line.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`)
     .join('');
-  return { to, subject: 'Your Kesher account will be deleted / חשבון Kesher שלך יימחק', text, html };
+  return { to, subject: 'Your Kesher account will be deleted / חשבון קשר שלך יימחק', text, html };
 }

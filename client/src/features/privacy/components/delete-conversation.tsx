@@ -53,7 +53,7 @@ export function DeleteConversation({ threadId, sessionToken, onDeleted }: { thre
     );
   }
   return (
-    <button type="button" className="btn btn-ghost btn-small privacy-delete" onClick={() => setMode('confirm')}>
+    <button type="button" className="btn btn-secondary privacy-delete" onClick={() => setMode('confirm')}>
       {t('deleteConversation.button')}
     </button>
   );
