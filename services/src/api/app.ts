@@ -77,7 +77,7 @@ export interface AppDeps {
    * pino through Fastify: `true` logs at info, or give the level (and a destination, for tests). Errors
    * are logged with their stack by the error handler; per-request lines are off (they would drown them).
    */
-  logger?: boolean | { level?: string; stream?: { write(line: string): void } };
+  logger?: boolean | { level?: string; stream?: { write(line: string): void }; base?: Record<string, unknown> };
   /** The built PWA to serve at `/`, when present. */
   clientDistDir?: string;
   /** Largest request body accepted (uploads have their own limit). */

@@ -187,7 +187,8 @@ export async function composeApi(wiring: ApiWiring) {
   });
 
   const app = await buildApp({
-    logger: wiring.logger === true ? { level: config.LOG_LEVEL } : wiring.logger,
+    // The request log names its process like every other line of it (platform/process/process-log.ts).
+    logger: wiring.logger === true ? { level: config.LOG_LEVEL, base: { ...platform.log.bindings(), pid: process.pid } } : wiring.logger,
     trustProxy: config.TRUST_PROXY,
     operatorMetrics: { token: config.METRICS_TOKEN, port: config.METRICS_PORT, host: config.METRICS_HOST },
     clientDistDir: wiring.clientDistDir ?? fileURLToPath(new URL('../../../client/dist', import.meta.url)),
