@@ -1,14 +1,22 @@
 import type { CreateAssistantInput } from './api/create-assistant';
 import type { AssistantFormValues } from './assistant-form-rules';
 
-export type CreateStep = 'creating' | 'created' | 'uploading' | 'crawler' | 'done';
-/** Spec §4: 20 while creating, 40 after, 50–60 uploading, 70 at crawler start, 100 at the end. */
-export const stepProgress: Record<CreateStep, number> = { creating: 20, created: 40, uploading: 55, crawler: 70, done: 100 };
+export type CreateStep = 'creating' | 'created' | 'uploading' | 'drive' | 'crawler' | 'done';
+/** Spec §4: 20 while creating, 40 after, 50–60 uploading, 55–65 importing from Google Drive, 70 at crawler start, 100 at the end. */
+export const stepProgress: Record<CreateStep, number> = { creating: 20, created: 40, uploading: 55, drive: 62, crawler: 70, done: 100 };
+
+/**
+ * The Google Drive step, composed in by the route (the drive feature): imports the files the owner chose
+ * into the new assistant, or answers where the browser goes to connect Drive for it. Null: nothing chosen.
+ */
+export type DriveStep = (assistantId: number) => Promise<{ failed: string[]; redirectTo?: undefined } | { redirectTo: string } | null>;
 export const CREATE_REDIRECT_MS = 500;
 
 export interface CreateFlowDeps {
   create: (body: CreateAssistantInput) => Promise<{ assistant_id: number; failed_functions?: string[] | undefined }>;
   upload?: (assistantId: number, file: File) => Promise<unknown>;
+  /** Whether the owner chose anything from Google Drive, and the step that imports it (or connects Drive). */
+  drive?: { chosen: () => boolean; run: DriveStep };
   /** Starts website scanning; null while the crawler service is not offered by the API. */
   startCrawler: StartCrawler | null;
   onStep: (step: CreateStep) => void;
@@ -62,11 +70,24 @@ export async function runCreateFlow(values: AssistantFormValues, file: File | nu
     }
   }
 
+  let redirectTo: string | undefined;
+  if (deps.drive?.chosen()) {
+    try {
+      deps.onStep('drive');
+      const done = await deps.drive.run(created.assistant_id);
+      if (done && 'failed' in done) {
+        if (done.failed.length) deps.onWarning('warnDrive', { names: done.failed.join(', ') });
+      } else if (done) redirectTo = done.redirectTo;
+    } catch (error) {
+      deps.onWarning('warnDrive', { names: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
   let crawlId: string | null = null;
   if (values.crawlerEnabled && values.websiteUrl.trim()) {
     deps.onStep('crawler');
     crawlId = await startCrawlerStep(created.assistant_id, values.websiteUrl, deps.startCrawler, () => deps.onWarning('warnCrawler'));
   }
   deps.onStep('done');
-  return { assistantId: created.assistant_id, crawlId };
+  return { assistantId: created.assistant_id, crawlId, redirectTo };
 }

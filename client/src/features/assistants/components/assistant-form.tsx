@@ -25,10 +25,12 @@ interface Props {
   progress?: ReactNode;
   /** Lets the file input be composed in from the files feature. */
   fileInput?: (onFile: (file: File | null) => void) => ReactNode;
+  /** The create form's Google Drive section (the drive feature, composed in by the route). */
+  driveInput?: ReactNode;
 }
 
 /** The three sections of the create and edit pages (spec §2), with the §5 validation. */
-export function AssistantForm({ mode, initial, busy, onSubmit, progress, fileInput }: Props) {
+export function AssistantForm({ mode, initial, busy, onSubmit, progress, fileInput, driveInput }: Props) {
   const { t } = useTranslation('assistants');
   const [values, setValues] = useState(initial);
   const [file, setFile] = useState<File | null>(null);
@@ -87,6 +89,7 @@ export function AssistantForm({ mode, initial, busy, onSubmit, progress, fileInp
         />
         <PromptToggles ids={commonPromptIds} prefix="common" text={values.instructions} onChange={(text) => set('instructions', text)} label={t('commonPrompts')} />
         {mode === 'create' && fileInput ? fileInput(setFile) : null}
+        {mode === 'create' ? driveInput : null}
       </fieldset>
 
       <fieldset className="card">

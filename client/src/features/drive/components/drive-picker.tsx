@@ -12,6 +12,11 @@ interface Props {
   assistantId: number;
   /** Where the browser goes for the consent screen (tests replace it). */
   navigate?: (url: string) => void;
+  /**
+   * Choose mode (the create-assistant form, before the assistant exists): the picked files are reported
+   * here instead of imported, and the create flow imports them once the assistant is saved.
+   */
+  onPick?: (fileIds: string[]) => void;
 }
 
 /** Google's refusal of the token (the API's 403 that asks for a reconnect) or Drive being down: the stored token is no good. */
@@ -23,7 +28,7 @@ const tokenUnusable = (error: unknown) => error instanceof ApiError && (error.st
  * Google refuses while listing is first renewed from the server's grant; failing that it is cleared and
  * the owner is asked to connect again.
  */
-export function DrivePicker({ assistantId, navigate = (url) => window.location.assign(url) }: Props) {
+export function DrivePicker({ assistantId, navigate = (url) => window.location.assign(url), onPick }: Props) {
   const { t, i18n } = useTranslation('drive');
   const [token, setToken] = useState<string | null>(() => driveToken.get());
   const [search, setSearch] = useState('');
@@ -62,6 +67,7 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
     driveToken.clear();
     setToken(null);
     setPicked([]);
+    onPick?.([]);
     setProblem(message);
   }
 
@@ -88,7 +94,9 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
 
   function toggle(id: string) {
     setProblem(null);
-    setPicked((now) => (now.includes(id) ? now.filter((other) => other !== id) : multi ? [...now, id] : [id]));
+    const next = picked.includes(id) ? picked.filter((other) => other !== id) : multi ? [...picked, id] : [id];
+    setPicked(next);
+    onPick?.(next);
   }
 
   function runImport() {
@@ -132,7 +140,7 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
         <fieldset className="drive-mode">
           <legend className="visually-hidden">{t('selectMode')}</legend>
           <label>
-            <input type="radio" name={`drive-mode-${assistantId}`} checked={!multi} onChange={() => { setMulti(false); setPicked((now) => now.slice(0, 1)); }} /> {t('modeSingle')}
+            <input type="radio" name={`drive-mode-${assistantId}`} checked={!multi} onChange={() => { setMulti(false); setPicked(picked.slice(0, 1)); onPick?.(picked.slice(0, 1)); }} /> {t('modeSingle')}
           </label>
           <label>
             <input type="radio" name={`drive-mode-${assistantId}`} checked={multi} onChange={() => setMulti(true)} /> {t('modeMulti')}
@@ -166,9 +174,11 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
       {problem ? <p className="form-error" role="alert">{problem}</p> : null}
       <div className="drive-picker-actions">
         <span className="muted small" aria-live="polite">{t('selected', { count: picked.length })}</span>
-        <Button onClick={runImport} disabled={importing.isPending}>
-          {importing.isPending ? t('importing') : t('import')}
-        </Button>
+        {onPick ? null : (
+          <Button onClick={runImport} disabled={importing.isPending}>
+            {importing.isPending ? t('importing') : t('import')}
+          </Button>
+        )}
         <Button variant="secondary" onClick={() => void signOut()} disabled={importing.isPending}>
           {t('signOut')}
         </Button>

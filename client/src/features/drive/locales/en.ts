@@ -29,6 +29,9 @@ export const en = {
   signOut: 'Sign Out',
   signedOut: 'Signed out of Google Drive.',
   modified: 'Modified {date}',
+  createTitle: 'Import from Google Drive',
+  createPick: 'Pick files from your Drive: they are imported into the assistant as soon as it is created.',
+  createConnectAfter: 'Connect Google Drive right after creating the assistant, to import files from it',
 };
 /** Hebrew's dual and many forms (Intl.PluralRules asks for them) exist in Hebrew only. */
 export type DriveLocale = typeof en & Partial<Record<`${'selected' | 'imported' | 'failed'}_${'two' | 'many'}`, string>>;

@@ -37,4 +37,7 @@ export const he: DriveLocale = {
   signOut: 'התנתקות',
   signedOut: 'התנתקתם מ-Google Drive.',
   modified: 'עודכן {date}',
+  createTitle: 'ייבוא מ-Google Drive',
+  createPick: 'בחרו קבצים מה-Drive שלכם: הם ייובאו לעוזר מיד כשייווצר.',
+  createConnectAfter: 'חיבור Google Drive מיד אחרי יצירת העוזר, כדי לייבא ממנו קבצים',
 };
