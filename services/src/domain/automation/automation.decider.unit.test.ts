@@ -104,8 +104,10 @@ describe('an owner’s automation (decider)', () => {
   describe.each(kinds)('a $kind', (k) => {
     const one = k.created('x1', k.fields);
 
-    it('given it exists, when its create is delivered again, then nothing is recorded', () => {
+    it('given it exists, when a create of the same id comes again, then nothing is recorded, whatever it holds', () => {
       spec.given([one]).when(k.save('x1', k.fields, true)).then([]);
+      // A create never overwrites: changing an item is an update.
+      spec.given([one]).when(k.save('x1', k.changed, true)).then([]);
     });
 
     it('given the owner is at the limit, when one more is created, then it is refused with the limit', () => {
