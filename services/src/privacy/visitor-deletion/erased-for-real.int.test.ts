@@ -41,7 +41,7 @@ describe.skipIf(!gate.available)(`erased for real${gate.available ? '' : ` (not 
   async function exportText(auth: Record<string, string>) {
     const { unzipSync, strFromU8 } = await import('fflate');
     const zip = unzipSync(new Uint8Array((await h.app.inject({ url: '/api/v1/auth/me/export', headers: auth })).rawPayload));
-    return Object.values(zip).map(strFromU8).join('\n');
+    return Object.values(zip).map((bytes) => strFromU8(bytes)).join('\n');
   }
   const readModelText = async () =>
     JSON.stringify((await h.platform.sql.query(`SELECT t.title, t.contact_name, m.text FROM threads t LEFT JOIN thread_messages m ON m.thread_id = t.id`)).rows);
