@@ -56,8 +56,8 @@ export const routes: RouteObject[] = [
               { path: 'guidelines', lazy: () => import('./routes/guidelines') },
               { path: 'actions', lazy: () => import('./routes/actions') },
               { path: 'billing', lazy: () => import('./routes/billing') },
-              // Linked from the user menu; a page frame until account settings exist.
-              { path: 'settings', lazy: shell('Settings') },
+              // Linked from the user menu: the owner's account settings ("Delete my account").
+              { path: 'settings', lazy: () => import('./routes/settings') },
               { path: 'widget-preview/:assistantId', lazy: () => import('./routes/widget-preview') },
             ],
           },

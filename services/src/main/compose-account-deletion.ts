@@ -13,6 +13,7 @@ import type { RunAccountCommand } from '../identity/account-registration.js';
 import { ALL_SESSIONS, type SessionStore } from '../identity/session.store.js';
 import type { PlanAllowances } from '../plans/plan-allowances.js';
 import type { CommandContext } from '../platform/commands/command-handler.js';
+import { DomainError } from '../platform/commands/decider.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 import { createAccountDeletion, type AccountDeletion } from '../privacy/account-deletion/account-deletion.js';
 import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
@@ -50,7 +51,12 @@ export function composeAccountDeletion(wiring: {
     onStepError: (step, error) => platform.log.warn({ err: error }, `account deletion: ${step} failed; going on`),
     steps: {
       async cancelSubscription(ownerId) {
-        await wiring.billing?.cancel(ownerId, true);
+        try {
+          await wiring.billing?.cancel(ownerId, true);
+        } catch (error) {
+          // Nothing to cancel (never subscribed, or already ended): nothing will be charged.
+          if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
+        }
       },
       async disconnectChannels(ownerId) {
         const { rows } = await platform.sql.query<{ assistant_id: string; kind: string }>(

@@ -130,7 +130,11 @@ describe.skipIf(!gate.available)(`account deletion shreds everything personal${g
       ).rows[0]!.n;
     await expect.poll(async () => JSON.parse(await counts()).queries as number, within).toBeGreaterThanOrEqual(2);
     await expect.poll(async () => (await h.platform.sql.query(`SELECT 1 FROM channel_chats WHERE chat_id = '7301'`)).rows.length, within).toBe(1);
+    // Everything recorded so far is in every read model (the answer's count too) before counting.
+    const settled = await h.platform.eventStore.headPosition();
+    expect(await h.platform.projector.progress.waitFor(allProjections.map((p) => p.name), settled, 60_000)).toBe(true);
     const countsBefore = await counts();
+    expect(JSON.parse(countsBefore).answers).toBeGreaterThanOrEqual(1);
 
     // Wrong password: refused, nothing deleted.
     const wrong = await h.app.inject({ method: 'DELETE', url: '/api/v1/auth/me', headers: auth, payload: { password: 'not-it' } });
