@@ -1,9 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { he as chatHe } from '../src/features/chat/locales/he';
 import { he as privacyHe } from '../src/features/privacy/locales/he';
 import { apiClient } from './api';
-import { launchChromium } from './browser';
+import { launchChromium, seriousViolations, signIn } from './browser';
 
 /**
  * A visitor deletes their own conversation from the shared chat on a phone (390×844, Hebrew, the
@@ -94,6 +95,28 @@ describe('a visitor deletes their conversation', () => {
     await expect.poll(ownerSees, { timeout: 15_000 }).not.toContain('050-7654321');
     const log = await api.call<{ entries: { kind: string; actor: string }[] }>('/auth/me/security-log');
     expect(log.entries).toContainEqual(expect.objectContaining({ kind: 'conversation_erased', actor: 'visitor' }));
+    await context.close();
+  });
+});
+
+describe("the owner's data on /privacy", () => {
+  it('shows the retention periods, downloads the zip of the owner\'s data, and lists the export in the security log (Hebrew, desktop)', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 900 }, acceptDownloads: true });
+    const tab = await context.newPage();
+    tab.setDefaultTimeout(20_000);
+    await signIn(tab, email, password);
+    await tab.goto('/privacy');
+    await tab.getByText(privacyHe.retention.conversations.replace('{days}', '90')).waitFor();
+    const [download] = await Promise.all([tab.waitForEvent('download'), tab.getByRole('button', { name: privacyHe.yourData.download }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^kesher-my-data-\d{4}-\d{2}-\d{2}\.zip$/);
+    // A zip (its entries' names are stored as they are; their content is the API test's to read).
+    const zip = await readFile((await download.path())!);
+    expect(zip.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+    for (const entry of ['account.json', 'assistants.json', 'conversations.json', 'conversations.csv', 'payments/payments.csv']) expect(zip.includes(entry)).toBe(true);
+    // The export is in the security log, above the visitor's deletion.
+    await tab.getByText(privacyHe.yourData.kinds.data_exported).waitFor();
+    await tab.getByText(privacyHe.yourData.kinds.conversation_erased).waitFor();
+    expect(await seriousViolations(tab)).toEqual([]);
     await context.close();
   });
 });
