@@ -143,8 +143,9 @@ function PageRow({ file, checked, onToggle }: { file: PreviewFileDto; checked: b
     <li className="crawl-page">
       <input id={id} type="checkbox" checked={checked} onChange={onToggle} />
       <div className="crawl-page-main">
-        <label htmlFor={id} dir="auto" className="crawl-page-title" title={file.title || file.filename}>{file.title || file.filename}</label>
-        <a href={file.url} target="_blank" rel="noopener noreferrer" className="small crawl-page-url" dir="ltr" title={file.url}>{truncateUrl(file.url)}</a>
+        {/* The title and address keep the page's side (right in Hebrew) while their own direction is isolated. */}
+        <label htmlFor={id} className="crawl-page-title" title={file.title || file.filename}><bdi>{file.title || file.filename}</bdi></label>
+        <span className="small crawl-page-url"><a href={file.url} target="_blank" rel="noopener noreferrer" dir="ltr" title={file.url}>{truncateUrl(file.url)}</a></span>
         <span className="muted small crawl-page-meta">
           {file.sales_category ? <span className="badge badge-ready">{t(`category_${file.sales_category}`)}</span> : null}
           <span>{t('relevance', { percent: Math.round(file.relevance_score * 100) })} · {t('sizeKb', { size: file.size_kb })}</span>
