@@ -3,9 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChannelStandIns, telegramTextUpdate, type ChannelStandIns } from '../../channels/testing/channel-stand-ins.js';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { freePort } from '../../testing/processes.js';
+import { kafkaAvailability } from '../../testing/kafka.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 
-const gate = await postgresAvailability();
+const postgres = await postgresAvailability();
+// On the production bus: the customer's messages, the answers and the erasures go through a real Kafka broker.
+const gate = postgres.available ? await kafkaAvailability() : postgres;
 const DAY = 24 * 3600 * 1000;
 const within = { timeout: 20_000, interval: 100 };
 
@@ -13,7 +16,7 @@ const within = { timeout: 20_000, interval: 100 };
  * The privacy features with the deployment's own subject erasure (privacy/erasure, crypto-shredding):
  * what a visitor deleted, what retention erased and what a channel customer's /forget erased is no longer
  * readable by the owner — through Chat History, the export or the read models' tables — while what was
- * not erased still is.
+ * not erased still is. On Postgres and a real Kafka broker.
  */
 describe.skipIf(!gate.available)(`erased for real${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
   let h: ApiHarness;
@@ -23,7 +26,7 @@ describe.skipIf(!gate.available)(`erased for real${gate.available ? '' : ` (not 
   beforeAll(async () => {
     standIns = await startChannelStandIns();
     const port = await freePort();
-    h = await createApiHarness({ env: { TELEGRAM_API_URL: standIns.urls.telegram, PUBLIC_URL: `http://127.0.0.1:${port}` }, planOf: async () => plans.PRO, clock: () => now });
+    h = await createApiHarness({ bus: 'kafka', env: { TELEGRAM_API_URL: standIns.urls.telegram, PUBLIC_URL: `http://127.0.0.1:${port}` }, planOf: async () => plans.PRO, clock: () => now });
     await h.app.listen({ port, host: '127.0.0.1' });
   }, 120_000);
   afterAll(async () => {
