@@ -52,6 +52,7 @@ export const routes: RouteObject[] = [
               { path: 'edit-assistant/:assistantId', lazy: () => import('./routes/edit-assistant') },
               { path: 'analytics', lazy: () => import('./routes/analytics') },
               { path: 'integrations', lazy: () => import('./routes/integrations') },
+              { path: 'inbox', lazy: () => import('./routes/inbox') },
               { path: 'workflows', lazy: () => import('./routes/workflows') },
               { path: 'guidelines', lazy: () => import('./routes/guidelines') },
               { path: 'actions', lazy: () => import('./routes/actions') },

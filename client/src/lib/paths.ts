@@ -23,6 +23,8 @@ export const paths = {
   editAssistant: (assistantId: string | number) => `/edit-assistant/${assistantId}`,
   analytics: '/analytics',
   integrations: '/integrations',
+  /** The one inbox across every assistant (beyond the spec's route table). */
+  inbox: '/inbox',
   workflows: '/workflows',
   guidelines: '/guidelines',
   actions: '/actions',

@@ -79,7 +79,10 @@ export function DashboardPage({ userName, online = true, renderFilesModal, rende
             )}
           </p>
         </div>
-        <Link className="btn btn-primary" to={paths.createAssistant}>{t('create')}</Link>
+        <div className="dashboard-head-actions">
+          <Link className="btn btn-secondary" to={paths.inbox}>{t('inbox')}</Link>
+          <Link className="btn btn-primary" to={paths.createAssistant}>{t('create')}</Link>
+        </div>
       </header>
 
       {errorKey ? (

@@ -3,6 +3,7 @@ export const en = {
   count_one: 'You have {count} assistant',
   count_other: 'You have {count} assistants',
   online: 'Online',
+  inbox: 'Inbox',
   offline: 'Offline',
   create: 'Create Assistant',
   loading: 'Loading your assistants...',

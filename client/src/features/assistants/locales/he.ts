@@ -8,6 +8,7 @@ export const he: AssistantsLocale = {
   count_many: 'יש לכם {count} עוזרים',
   count_other: 'יש לכם {count} עוזרים',
   online: 'מחובר',
+  inbox: 'תיבת הודעות',
   offline: 'לא מחובר',
   create: 'יצירת עוזר',
   loading: 'טוענים את העוזרים שלכם...',

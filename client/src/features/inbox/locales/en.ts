@@ -20,5 +20,14 @@ export const en = {
   replyFailed: 'Could not send the reply',
   replyRequired: 'Message content cannot be empty',
   lastMessage: 'Last message: {text}',
+  title: 'Inbox',
+  subtitle: 'Every customer conversation with all your assistants: the website widget, share links, Telegram, WhatsApp and Instagram.',
+  loading: 'Loading conversations...',
+  loadFailed: 'Failed to load the inbox',
+  empty: 'No customer conversations yet.',
+  filter: 'Channel',
+  allChannels: 'All channels',
+  openConversation: 'Open',
+  answerHere: 'Take over or reply',
 };
 export type InboxLocale = typeof en;

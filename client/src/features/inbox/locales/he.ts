@@ -22,4 +22,13 @@ export const he: InboxLocale = {
   replyFailed: 'שליחת התשובה נכשלה',
   replyRequired: 'ההודעה לא יכולה להיות ריקה',
   lastMessage: 'הודעה אחרונה: {text}',
+  title: 'תיבת הודעות',
+  subtitle: 'כל שיחות הלקוחות עם כל העוזרים שלכם: ווידג׳ט האתר, קישורי שיתוף, טלגרם, WhatsApp ואינסטגרם.',
+  loading: 'טוענים שיחות...',
+  loadFailed: 'טעינת תיבת ההודעות נכשלה',
+  empty: 'עדיין אין שיחות לקוחות.',
+  filter: 'ערוץ',
+  allChannels: 'כל הערוצים',
+  openConversation: 'פתיחה',
+  answerHere: 'השתלטות או תשובה',
 };

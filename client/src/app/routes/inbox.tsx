@@ -1,0 +1,1 @@
+export { AllInboxPage as Component } from '@/features/inbox/components/all-inbox-page';
