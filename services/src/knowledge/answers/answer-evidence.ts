@@ -45,6 +45,11 @@ export interface EvidenceTuning {
   ownLanguageShare: number;
   /** How much more a price question's word that no sentence has weighs (it names an item the knowledge lacks). */
   unknownItemFactor: number;
+  /**
+   * How much a word no sentence has weighs in a question about the business's phone, e-mail, address or
+   * hours: it most likely names the business otherwise ("the hosts", "the potters").
+   */
+  unknownBusinessWordFactor: number;
 }
 
 export const defaultEvidenceTuning: EvidenceTuning = {
@@ -59,7 +64,11 @@ export const defaultEvidenceTuning: EvidenceTuning = {
   contextFactor: 0.35,
   ownLanguageShare: 0.8,
   unknownItemFactor: 2,
+  unknownBusinessWordFactor: 0.5,
 };
+
+/** Kinds of answer that belong to the business as a whole rather than to one of its items. */
+const BUSINESS_KINDS: ReadonlySet<AnswerKind | null> = new Set<AnswerKind | null>(['phone', 'email', 'place', 'time']);
 
 interface Candidate {
   passage: number;
@@ -221,7 +230,7 @@ export function findEvidence(
     // another item's. Unknown words away from the item ("… cost? I want to buy one") are left as they are.
     else if (kind === 'price' && !found(w) && [w - 1, w + 1].some((n) => words[n] !== undefined && !words[n]!.cueOf && found(n))) {
       weights[w] = weights[w]! * tuning.unknownItemFactor;
-    }
+    } else if (kind !== null && BUSINESS_KINDS.has(kind) && !found(w)) weights[w] = weights[w]! * tuning.unknownBusinessWordFactor;
   });
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
   candidates.forEach((candidate, c) => {
@@ -235,7 +244,11 @@ export function findEvidence(
 
   // A question naming what it is about ("How much does a kiln cost?") is not answered by a sentence
   // that names none of it, however clearly that sentence states a price.
-  const namesSubject = words.some((word) => !word.cueOf);
+  // A price belongs to an item: asked the price of something no sentence names ("an apron"), no price
+  // answers. A phone number, an address, opening hours belong to the business, however the question names
+  // it ("the potters' phone" where no sentence says "potters"): there only subject words the passages have
+  // must be matched.
+  const namesSubject = words.some((word, w) => !word.cueOf && (found(w) || !BUSINESS_KINDS.has(kind)));
   const answering = candidates.filter((candidate) => !namesSubject || candidate.contentMatches > 0);
   if (answering.length === 0) return null;
   let best = answering.reduce((a, b) => (b.score > a.score ? b : a));

@@ -6,10 +6,10 @@ import { builtinAnswerEngine, evaluateAnswers, formatAnswerEvaluation, type Answ
 const gate = await postgresAvailability();
 
 /**
- * The floor: what the built-in engine scored on the labelled answer set when these were written
- * (docs/knowledge.md, "Answers"). A change that answers fewer questions or quotes an unrelated file fails.
+ * The floor: what the built-in engine scored on the labelled answer set after issue 22 (every fact, no
+ * pollution; docs/knowledge.md, "Answers"), with room for one miss in English and one wrong abstention or answer. A change that answers fewer questions or quotes an unrelated file fails.
  */
-const FLOOR = { fact_hit_rate_he: 1, fact_hit_rate_en: 0.974, pollution_rate: 0, abstain_precision: 0.9, abstain_recall: 0.9 };
+const FLOOR = { fact_hit_rate_he: 1, fact_hit_rate_en: 0.979, pollution_rate: 0, abstain_precision: 0.94, abstain_recall: 0.94 };
 
 describe.skipIf(!gate.available)(`built-in answers on the labelled set${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
   let evaluation: AnswerEvaluation;
@@ -82,6 +82,8 @@ describe.skipIf(!gate.available)(`built-in answers on the labelled set${gate.ava
     for (const id of ['cs-en-04', 'cs-en-06', 'cs-en-08']) expect(result(id)).toMatchObject({ factHit: true, polluting: [] });
     // The price of something the knowledge does not name is not another item's price.
     for (const id of ['cs-en-10', 'cs-he-09']) expect(result(id)).toMatchObject({ abstained: true, polluting: [] });
+    // But a phone number belongs to the business, however the question names it ("the potters").
+    for (const id of ['cs-en-13', 'cs-he-12']) expect(result(id)).toMatchObject({ factHit: true, polluting: [] });
   });
 
   it('answers a Hebrew question from the Hebrew page when the English page says the same', () => {
