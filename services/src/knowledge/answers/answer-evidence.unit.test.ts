@@ -36,3 +36,21 @@ describe('evidence for price questions (issue 22 item 2)', () => {
     expect(findEvidence('How much is a birthday cake?', [hebrew, english])).toMatchObject({ language: 'en', passage: { filename: 'menu.txt' } });
   });
 });
+
+describe('sales mode on a price question (issue 22 item 2)', () => {
+  it('now that the price is found, sends the visitor asking it to the buying page', async () => {
+    const { composeAnswer } = await import('../../chat/builtin.provider.js');
+    const { parseRedirect } = await import('@kesher/contracts');
+    const courses: RetrievedPassage = {
+      ...passage('The beginner wheel course runs for eight Tuesday evenings and costs 890 ILS, clay and firing included.'),
+      sourceUrl: 'https://clayandfire.example.com/courses',
+    };
+    const answer = composeAnswer({
+      question: 'How much does the beginner wheel course cost?',
+      language: 'en',
+      passages: [courses],
+      assistant: { name: 'Studio', instructions: '', salesMode: { enabled: true, salesPrompt: '' } },
+    });
+    expect(parseRedirect(answer)).toEqual({ text: expect.stringContaining('890 ILS'), redirectUrl: 'https://clayandfire.example.com/courses' });
+  });
+});
