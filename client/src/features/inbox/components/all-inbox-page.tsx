@@ -59,7 +59,8 @@ export function AllInboxPage() {
               <p className="all-inbox-who">
                 <bdi>{entry.contact_name ?? entry.title}</bdi>
               </p>
-              {entry.last_message ? <p className="muted all-inbox-last" dir="auto">{entry.last_message}</p> : null}
+              {/* A conversation is titled from its first message: a one-message conversation says it once. */}
+              {entry.last_message && entry.last_message !== (entry.contact_name ?? entry.title) ? <p className="muted all-inbox-last" dir="auto">{entry.last_message}</p> : null}
               <div className="all-inbox-actions">
                 <Link className="btn btn-secondary" to={paths.chat(entry.assistant_id, entry.thread_id)}>{t('openConversation')}</Link>
                 <Button variant="ghost" aria-expanded={open === entry.thread_id} onClick={() => setOpen(open === entry.thread_id ? null : entry.thread_id)}>
