@@ -1,3 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { createSqlSubjectKeys } from '../../privacy/keys/sql-subject-keys.js';
+import { createTestPglite } from '../../testing/test-database.js';
+import { createPersonalDataCodec } from './personal-data.codec.js';
+import { withPersonalData } from './personal-data.event-store.js';
 import { execFile } from 'node:child_process';
 import { BACKWARDS, END, EventStoreDBClient } from '@eventstore/db-client';
 import { gateService } from '../../testing/service-gate.js';
@@ -118,6 +123,25 @@ eventStoreContract(
       teardown: async () => {
         await store.close();
         await server?.stop?.();
+      },
+    };
+  },
+  gate,
+);
+
+// The same contract through the personal-data codec (docs/privacy.md), as composePlatform wraps this
+// adapter: one codec for every adapter, keys in the embedded database here.
+eventStoreContract(
+  'eventstoredb + personal-data codec',
+  async () => {
+    const sql = await createTestPglite();
+    const keys = createSqlSubjectKeys({ sql, serverKey: randomBytes(32) });
+    const store = withPersonalData(createEventStoreDbEventStore({ connectionString: server!.connectionString }), createPersonalDataCodec(keys));
+    return {
+      store,
+      teardown: async () => {
+        await store.close();
+        await sql.close();
       },
     };
   },
