@@ -99,6 +99,41 @@ for (const [backend, open] of backends) {
       expect(seen.filter((e) => e.kind === 'end')).toHaveLength(1);
     });
 
+    it("gives a follower in the writer's own process the rows it wrote without reading them back, and the end", async () => {
+      // The one-process server: the ai-runner writes and the API follows in the same process.
+      let reads = 0;
+      const counted: Sql = {
+        ...replicas.writerSql,
+        query: (text, params) => {
+          if (text.includes('FROM run_output WHERE run_id = $1 AND seq >')) reads++;
+          return replicas.writerSql.query(text, params);
+        },
+      };
+      const own = createSqlRunOutput({ sql: counted, tickMs: HOUR });
+      try {
+        const runId = newRun();
+        const following = collect(follow({ runId }, own));
+        // The follower has made its first read (of nothing yet) once it waits for a wake-up.
+        await expect.poll(() => reads, { timeout: 10_000, interval: 5 }).toBe(1);
+        const pieces = Array.from({ length: 40 }, (_, i) => `מילה${i} `);
+        for (const piece of pieces) {
+          own.append(runId, piece);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        const outcome = completed(pieces.join(''));
+        await own.end(runId, outcome);
+        const seen = await following;
+        expect(textOf(seen)).toBe(pieces.join(''));
+        expect(seqsOf(seen)).toEqual(seqsOf(seen).map((_, i) => i + 1));
+        expect(seen.at(-1)).toEqual({ kind: 'end', outcome });
+        expect(reads).toBe(1);
+        // Another process following the same run reads the same rows from the table.
+        expect(await collect(follow({ runId }))).toEqual(seen);
+      } finally {
+        await own.close();
+      }
+    });
+
     it('writes a slow stream of words a row per interval, and the end at once', async () => {
       // An interval no test waits out: only the end can let the queued words go.
       const paced = createSqlRunOutput({ sql: replicas.writerSql, burstIntervalMs: HOUR });

@@ -23,15 +23,15 @@ const PAGE = 500;
 /**
  * The next row's number is computed in the INSERT, so a run redelivered to another worker, or ended by the
  * sweep of another process, continues the same sequence; two writers racing on one number get a duplicate
- * key and the loser writes again. The NOTIFY is sent when the row commits.
+ * key and the loser writes again. The NOTIFY (`<run id> <seq>`) is sent when the row commits.
  */
 const WRITE = `WITH next AS (SELECT coalesce(max(seq), 0) + 1 AS seq FROM run_output WHERE run_id = $1),
   written AS (
     INSERT INTO run_output (run_id, seq, kind, text, outcome, created_at)
     SELECT $1, next.seq, $2, $3, $4::jsonb, $5::timestamptz FROM next
-    RETURNING run_id
+    RETURNING run_id, seq
   )
-  SELECT pg_notify($6, written.run_id) FROM written`;
+  SELECT pg_notify($6, written.run_id || ' ' || written.seq), written.seq FROM written`;
 
 const RowSchema = z.object({ seq: z.number().int(), kind: z.enum(['delta', 'end']), text: z.string(), outcome: z.unknown() });
 type Row = z.infer<typeof RowSchema>;
@@ -78,11 +78,24 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
 
   async function write(runId: string, kind: 'delta' | 'end', text: string, outcome: RunOutcome | undefined) {
     for (let attempt = 1; ; attempt++) {
+      writingRuns.set(runId, (writingRuns.get(runId) ?? 0) + 1);
       try {
-        await sql.query(WRITE, [runId, kind, text, outcome ? JSON.stringify(outcome) : null, clock().toISOString(), RUN_OUTPUT_CHANNEL]);
+        const { rows } = await sql.query<{ seq: number }>(WRITE, [runId, kind, text, outcome ? JSON.stringify(outcome) : null, clock().toISOString(), RUN_OUTPUT_CHANNEL]);
+        const seq = rows[0]?.seq;
+        if (seq !== undefined) handOver(runId, { seq: Number(seq), kind, text, outcome: outcome ?? null });
         return;
       } catch (error) {
         if (sqlErrorInfo(error).code !== '23505' || attempt >= 5) throw error;
+      } finally {
+        const left = writingRuns.get(runId)! - 1;
+        if (left > 0) writingRuns.set(runId, left);
+        else {
+          writingRuns.delete(runId);
+          // A wake-up heard meanwhile for a row this process did not hand over (another writer's) goes on now.
+          const heard = heardWhileWriting.get(runId);
+          heardWhileWriting.delete(runId);
+          if (heard !== undefined) for (const wake of waiters.get(runId) ?? []) wake(heard);
+        }
       }
     }
   }
@@ -123,15 +136,56 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
 
   // ---- following ----
   /** Followers of this process by run id: a wake-up cache, nothing the other processes must agree with. */
-  const waiters = new Map<string, Set<() => void>>();
+  const waiters = new Map<string, Set<(seq?: number) => void>>();
+  /**
+   * Rows this process wrote, kept for its own followers of the run while they follow: a follower whose
+   * next row is here takes it without reading it back (the one-process server's whole stream; in a split
+   * topology the worker writes and the API reads). Only a copy of committed rows, so a follower that
+   * finds a gap reads the table as before.
+   */
+  const handed = new Map<string, Row[]>();
+  /**
+   * Runs this process is writing a row of, and the newest row a NOTIFY announced for one meanwhile: the
+   * NOTIFY of our own write may arrive before the write's answer does, and would send the follower to
+   * the table for the row it is about to be handed. It waits for the write to finish instead.
+   */
+  const writingRuns = new Map<string, number>();
+  const heardWhileWriting = new Map<string, number>();
+  const HANDED_KEPT = 64;
+
+  function handOver(runId: string, row: Row) {
+    if (!waiters.has(runId)) return;
+    const rows = handed.get(runId) ?? [];
+    rows.push(row);
+    if (rows.length > HANDED_KEPT) rows.shift();
+    handed.set(runId, rows);
+    for (const wake of waiters.get(runId) ?? []) wake(row.seq);
+  }
+
+  /** The rows this process wrote that follow on from `after` without a gap. */
+  function handedAfter(runId: string, after: number): Row[] {
+    const rows = handed.get(runId);
+    if (!rows) return [];
+    const start = rows.findIndex((row) => row.seq === after + 1);
+    if (start < 0) return [];
+    const run: Row[] = [];
+    for (let i = start; i < rows.length && rows[i]!.seq === after + 1 + run.length; i++) run.push(rows[i]!);
+    return run;
+  }
   let listening: Promise<void> | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   let closed = false;
 
   function listen() {
     listening ??= sql
-      .listen(RUN_OUTPUT_CHANNEL, (runId) => {
-        for (const wake of waiters.get(runId) ?? []) wake();
+      .listen(RUN_OUTPUT_CHANNEL, (payload) => {
+        const [runId, seqText] = payload.split(' ') as [string, string | undefined];
+        const seq = seqText === undefined ? undefined : Number(seqText);
+        if (seq !== undefined && writingRuns.has(runId)) {
+          heardWhileWriting.set(runId, Math.max(seq, heardWhileWriting.get(runId) ?? 0));
+          return;
+        }
+        for (const wake of waiters.get(runId) ?? []) wake(seq);
       })
       .then(
         (stop) => {
@@ -156,10 +210,13 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
     let after = afterSeq;
     let woken = false;
     let rouse: (() => void) | undefined;
-    const wake = () => {
+    /** `seq`: the row the wake-up is for; one this follower has (handed over, or read) changes nothing. */
+    const wake = (seq?: number) => {
+      if (seq !== undefined && seq <= after) return;
       woken = true;
       rouse?.();
     };
+    const onAbort = () => wake();
     const nap = (ms: number) =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(done, ms);
@@ -173,7 +230,7 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
       });
     const mine = waiters.get(runId) ?? new Set();
     waiters.set(runId, mine.add(wake));
-    signal.addEventListener('abort', wake);
+    signal.addEventListener('abort', onAbort);
 
     /** The end row's outcome; one that does not parse (written by another version?) defers to the thread. */
     const endOf = async (row: Row): Promise<RunOutputEvent> => {
@@ -187,7 +244,8 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
       while (!signal.aborted) {
         // Reset before the read: a wake-up arriving during it means read again, not sleep.
         woken = false;
-        const rows = await rowsAfter(runId, after);
+        const local = handedAfter(runId, after);
+        const rows = local.length > 0 ? local : await rowsAfter(runId, after);
         for (const row of rows) {
           if (row.kind === 'end') {
             yield await endOf(row);
@@ -223,8 +281,11 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
       }
     } finally {
       mine.delete(wake);
-      if (mine.size === 0 && waiters.get(runId) === mine) waiters.delete(runId);
-      signal.removeEventListener('abort', wake);
+      if (mine.size === 0 && waiters.get(runId) === mine) {
+        waiters.delete(runId);
+        handed.delete(runId);
+      }
+      signal.removeEventListener('abort', onAbort);
     }
   }
 

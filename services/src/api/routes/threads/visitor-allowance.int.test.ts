@@ -53,7 +53,8 @@ describe.skipIf(!gate.available)(`visitors' allowance${gate.available ? '' : ` (
           remoteAddress: address,
           payload: { assistant_id: bakery.externalId, session_token: session, additional_messages: [{ role: 'user', content }] },
         });
-        if (sent.statusCode !== 201) return { response: sent, status: null };
+        // Refused: the status says how, so that a test expecting an answer shows why there was none.
+        if (sent.statusCode !== 201) return { response: sent, status: `refused ${sent.statusCode}: ${sent.body}` };
         const runUrl = `${base}/runs/${sent.json().id}?session_token=${session}`;
         let status = '';
         await expect.poll(async () => (status = (await h.app.inject({ url: runUrl })).json().status), { timeout: 30_000, interval: 50 }).toMatch(/^(completed|failed|expired)$/);
