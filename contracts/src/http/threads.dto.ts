@@ -80,7 +80,14 @@ export const CreatePublicRunBodySchema = z
 
 export const SessionQuerySchema = z.object({ session_token: SessionTokenSchema });
 
-export const MessageSourceSchema = z.object({ file_id: z.string(), filename: z.string(), source_url: z.string().nullable(), section: z.string().nullable() });
+export const MessageSourceSchema = z.object({
+  file_id: z.string(),
+  filename: z.string(),
+  source_url: z.string().nullable(),
+  section: z.string().nullable(),
+  /** A crawled page's title, when the crawl found one: what the chat names the source by (its filename is internal). */
+  title: z.string().nullable().optional(),
+});
 
 /** A message as the server sends it (spec §3): content is a list whose first item has `text.value`. */
 export const MessageSchema = z.object({

@@ -100,7 +100,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => !!value &
 function readSources(value: unknown[]): ChatSource[] {
   return value.flatMap((s) =>
     isObject(s) && typeof s.fileId === 'string' && typeof s.filename === 'string'
-      ? [{ fileId: s.fileId, filename: s.filename, sourceUrl: typeof s.sourceUrl === 'string' ? s.sourceUrl : null }]
+      ? [{ fileId: s.fileId, filename: s.filename, sourceUrl: typeof s.sourceUrl === 'string' ? s.sourceUrl : null, ...(typeof s.title === 'string' && s.title ? { title: s.title } : {}) }]
       : [],
   );
 }

@@ -11,6 +11,8 @@ export interface ChatSource {
   fileId: string;
   filename: string;
   sourceUrl: string | null;
+  /** A crawled page's title when the server knows it (the chat names the page by it). */
+  title?: string | null;
 }
 
 /** A message as the chat shows it (spec §3 Message): the redirect marker already split off. */
@@ -58,7 +60,8 @@ export function toChatMessage(value: unknown): ChatMessage {
     runId: typeof m.run_id === 'string' ? m.run_id : null,
     sources: (Array.isArray(m.sources) ? m.sources : []).map((s) => {
       const source = obj(s);
-      return { fileId: str(source.file_id), filename: str(source.filename), sourceUrl: typeof source.source_url === 'string' ? source.source_url : null };
+      const title = typeof source.title === 'string' && source.title.trim() ? source.title : null;
+      return { fileId: str(source.file_id), filename: str(source.filename), sourceUrl: typeof source.source_url === 'string' ? source.source_url : null, ...(title ? { title } : {}) };
     }),
     hasRedirect: redirectUrl !== null,
     redirectUrl,

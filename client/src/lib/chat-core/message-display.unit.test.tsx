@@ -40,5 +40,12 @@ describe('a message from the server', async () => {
     expect(inline.redirectUrl).toBe('https://shop.example/buy');
     expect(visibleText(inline.text)).toBe('Here:');
     expect(toChatMessage({ id: 'm3', role: 'user', content: 'x [REDIRECT: https://a.example]' }).redirectUrl).toBeNull();
+    const titled = toChatMessage({
+      id: 'm4',
+      role: 'assistant',
+      content: 'Bikes.',
+      sources: [{ file_id: 'file-1', filename: 'shop.example-bike-c3f920c5.html', source_url: 'https://shop.example/bike', section: null, title: 'City Bike' }],
+    });
+    expect(sourceLabel(titled.sources[0]!)).toBe('City Bike');
   });
 });

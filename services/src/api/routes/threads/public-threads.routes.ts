@@ -19,6 +19,7 @@ import { ApiError } from '../../api-error.js';
 import { createChatService } from '../../../chat/service/chat-service.js';
 import { hashSession, newSessionToken, type Chatter } from '../../../chat/service/chatter.js';
 import { sendSse } from '../../sse.js';
+import { titledEvents, withSourceTitles } from './source-titles.js';
 import { callOf, lastEventIdOf, postRefusedSchema, RunParams, runIdOf, ThreadParams, threadIdOf } from './chat-http.js';
 import type { ThreadRoutesDeps } from './threads.routes.js';
 const visitor = (sessionToken: string): Chatter => ({ kind: 'visitor', sessionHash: hashSession(sessionToken) });
@@ -62,7 +63,10 @@ export const publicThreadRoutes =
     app.get(
       '/threads/public/:threadId/messages',
       { schema: { summary: "Public: a conversation's messages", params: ThreadParams, querystring: SessionQuerySchema, response: { 200: MessageListSchema } } },
-      async (request) => chat.messages(visitor(request.query.session_token), threadIdOf(request.params.threadId)),
+      async (request) => {
+        const list = await chat.messages(visitor(request.query.session_token), threadIdOf(request.params.threadId));
+        return { ...list, data: await withSourceTitles(deps.readDb, list.data) };
+      },
     );
 
     app.post(
@@ -85,7 +89,7 @@ export const publicThreadRoutes =
         const events = await chat.followRun(visitor(request.query.session_token), threadIdOf(request.params.threadId), runIdOf(request.params.runId), {
           afterSeq: lastEventIdOf(request),
         });
-        await sendSse(request, reply, events, { heartbeatMs: deps.sseHeartbeatMs });
+        await sendSse(request, reply, titledEvents(deps.readDb, events), { heartbeatMs: deps.sseHeartbeatMs });
       },
     );
 

@@ -23,6 +23,7 @@ import { requireAccount } from '../../plugins/auth.plugin.js';
 import { createChatService, type ChatServiceDeps } from '../../../chat/service/chat-service.js';
 import type { Chatter } from '../../../chat/service/chatter.js';
 import { sendSse } from '../../sse.js';
+import { titledEvents, withSourceTitles } from './source-titles.js';
 import { callOf, lastEventIdOf, postRefusedSchema, RunParams, runIdOf, ThreadParams, threadIdOf } from './chat-http.js';
 
 export interface ThreadRoutesDeps extends ChatServiceDeps {
@@ -66,7 +67,10 @@ export const threadRoutes =
     app.get(
       '/threads/:threadId/messages',
       { schema: { summary: "A conversation's messages, oldest first", params: ThreadParams, response: { 200: MessageListSchema } } },
-      async (request) => chat.messages(owner(request), threadIdOf(request.params.threadId)),
+      async (request) => {
+        const list = await chat.messages(owner(request), threadIdOf(request.params.threadId));
+        return { ...list, data: await withSourceTitles(deps.readDb, list.data) };
+      },
     );
 
     app.post(
@@ -92,7 +96,7 @@ export const threadRoutes =
       },
       async (request, reply) => {
         const events = await chat.followRun(owner(request), threadIdOf(request.params.threadId), runIdOf(request.params.runId), { afterSeq: lastEventIdOf(request) });
-        await sendSse(request, reply, events, { heartbeatMs: deps.sseHeartbeatMs });
+        await sendSse(request, reply, titledEvents(deps.readDb, events), { heartbeatMs: deps.sseHeartbeatMs });
       },
     );
 
