@@ -45,6 +45,12 @@ export const CreateCrawlerBodySchema = z.object({
   delete_orphaned_pages: z.boolean().default(crawlerLimits.create.deleteOrphanedPages),
   /** false: only save the configuration (the dialog then previews and commits); true (default): crawl and add every page found. */
   start_crawl: z.boolean().default(true),
+  /**
+   * What a started crawl covers: `site` (default) crawls the whole site and adds every page found (the
+   * create flow, Crawl Again); `held` refreshes only the pages the owner chose, when the assistant holds
+   * some of this site (the Edit page turning the crawler back on), and crawls the whole site otherwise.
+   */
+  pages: z.enum(['site', 'held']).default('site'),
 });
 export type CreateCrawlerBody = z.infer<typeof CreateCrawlerBodySchema>;
 

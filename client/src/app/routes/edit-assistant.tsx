@@ -16,7 +16,8 @@ export function Component() {
       <EditAssistantPage
         key={assistantId}
         assistantId={Number(assistantId)}
-        startCrawler={(id, url) => startCrawl(id, url, crawlerLimits.edit)}
+        // Turning the crawler back on keeps the owner's page choice: the pages held are refreshed, not the whole site added.
+        startCrawler={(id, url) => startCrawl(id, url, crawlerLimits.edit, 'held')}
         onCrawlStarted={(crawlId, url) => crawlSession.start(crawlId, url)}
       />
       {/* The named endpoints its API actions call (automation feature), saved on their own. */}

@@ -104,6 +104,27 @@ describe.skipIf(!postgres.available)(`the crawler service${postgres.available ? 
     expect(SmartCrawlPreviewResponseSchema.parse(waited.json()).total_files).toBeGreaterThan(2);
   });
 
+  it("turning the crawler back on refreshes the pages the owner chose, not the whole site (pages: 'held')", { timeout: 180_000 }, async () => {
+    const { headers, assistantId } = await ownerWithAssistant();
+    const configure = (extra: Record<string, unknown>) =>
+      h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/', headers, payload: { assistant_id: assistantId, website_url: `${site.origin}/`, crawl_interval: 'none', ...extra } });
+    expect((await configure({ start_crawl: false })).statusCode).toBe(200);
+    const scanned = SmartCrawlPreviewResponseSchema.parse((await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/smart-crawl-preview', headers, payload: previewBody(assistantId) })).json());
+    const pricing = scanned.preview_files.find((file) => new URL(file.url).pathname === '/pricing')!;
+    expect(scanned.preview_files.length).toBeGreaterThan(3);
+    await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/smart-crawl-commit', headers, payload: { preview_id: scanned.preview_id, assistant_id: assistantId, selected_filenames: [pricing.filename] } });
+
+    const started = await configure({ start_crawl: true, pages: 'held', max_pages: 50, max_depth: 5 });
+    expect(started.statusCode, started.body).toBe(200);
+    const crawlId = started.json().data.crawl_id as string;
+    const crawl = async () => (await h.app.inject({ url: `/api/v1/web-crawler/crawls/${crawlId}`, headers })).json();
+    await expect.poll(async () => (await crawl()).status, within).toBe('completed');
+    // At most the pages held and the start page were asked for; the assistant still holds exactly the page chosen.
+    expect((await crawl()).pages_processed).toBeLessThanOrEqual(2);
+    const held = (await h.app.inject({ url: `/api/v1/assistants/${assistantId}/crawler-pages`, headers })).json().selected_pages as Array<{ url: string }>;
+    expect(held.map((page) => new URL(page.url).pathname)).toEqual(['/pricing']);
+  });
+
   it("refuses Add Missing Page for an address the site's robots.txt refuses: 422 with the reason and its code, nothing added", { timeout: 120_000 }, async () => {
     const { headers, assistantId } = await ownerWithAssistant();
     const scanned = await h.app.inject({ method: 'POST', url: '/api/v1/web-crawler/smart-crawl-preview', headers, payload: previewBody(assistantId) });

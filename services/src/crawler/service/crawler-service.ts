@@ -304,14 +304,18 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
         } else {
           crawlId = `crawl_${hexId()}`;
           status = 'starting';
+          // The owner's page choice stands (issue 22 item 9): asked to, and holding pages of this very site,
+          // the crawl refreshes those pages only — as a scheduled recrawl does — instead of adding every page.
+          const held = body.pages === 'held' && existing?.websiteUrl === body.website_url ? (await crawler.urlsOfAssistant(caller.ownerId, row.id)).filter((page) => page.isEnabled).length : 0;
           await requestCrawl(caller, {
             crawlId,
             assistantId: row.id,
             ownerId: caller.ownerId,
-            mode: 'crawl',
+            mode: held > 0 ? 'recrawl' : 'crawl',
             startUrl: body.website_url,
-            maxPages: await maxPagesFor(caller.ownerId, body.max_pages),
-            maxDepth: body.max_depth,
+            // A refresh: every page held, and the start page if it is not one of them; no link followed.
+            maxPages: held > 0 ? held + 1 : await maxPagesFor(caller.ownerId, body.max_pages),
+            maxDepth: held > 0 ? 0 : body.max_depth,
             deleteOrphanedPages: body.delete_orphaned_pages,
             configId: savedConfigId,
             keywords: [],

@@ -11,6 +11,8 @@ export interface CreateCrawlerInput {
   delete_orphaned_pages?: boolean;
   /** true: crawl the whole site and add every page (Crawl Again, the create flow); false: only save. */
   start_crawl: boolean;
+  /** A started crawl: the whole site (default), or only the pages the assistant holds of it (`held`). */
+  pages?: 'site' | 'held';
 }
 
 /** POST /web-crawler/: configure the assistant's crawler and maybe start a crawl (the crawl id is `data.crawl_id`). */
