@@ -46,7 +46,7 @@ describe('the privacy components', () => {
     screen.getByText(he.retention.payments.replace('{years}', '7'));
   });
 
-  it('asks before deleting a visitor\'s conversation, then deletes it with the visitor's session token', async () => {
+  it("asks before deleting a visitor's conversation, then deletes it with the visitor's session token", async () => {
     const deleted = vi.fn();
     renderWithProviders(<DeleteConversation threadId="thread_a" sessionToken="visitor-token-0123456789" onDeleted={deleted} />);
     fireEvent.click(screen.getByRole('button', { name: 'Delete this conversation' }));
