@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * `npx tsx ops/decider-rules.ts [name]`: is every decider rule held by a test? Each guard of a decider
- * (`if (…) throw …`, `if (…) return […]`, a bare `throw new DomainError`) is switched off in turn, in a
- * copy of services/src/domain, and that decider's unit tests run against the copy: a rule whose removal
- * leaves them green is a rule no test holds. Prints each rule with `held` or `NOT HELD`; exits 1 when
+ * (`if (…) throw …`, `if (…) return […]`, `return … ? [events] : []`, a bare `throw new DomainError`)
+ * is switched off in turn, in a copy of services/src/domain, and that decider's unit tests run against
+ * the copy: a rule whose removal leaves them green is a rule no test holds. Prints each rule with `held` or `NOT HELD`; exits 1 when
  * any is not held. Slow (one vitest run per rule, a few seconds each): run it when deciders change.
  */
 const services = fileURLToPath(new URL('../services/src/', import.meta.url));
@@ -28,6 +28,9 @@ function switchedOff(line: string): string | undefined {
   const guard = /^(\s*)if \((.*)\) (throw .*|return \[.*)$/.exec(line);
   if (guard) return `${guard[1]}if (false as boolean) ${guard[3]}`;
   if (/^\s*throw (new DomainError|notFound\(\))/.test(line)) return line.replace('throw ', 'void ');
+  // `return cond ? [events] : [];` decides as if `cond` always held.
+  const ternary = /^(\s*)return ([^?]+) \? (.+) : \[\];$/.exec(line);
+  if (ternary) return `${ternary[1]}return ${ternary[3]};`;
   return undefined;
 }
 

@@ -56,5 +56,8 @@ describe('channel outbound decider', () => {
     const delivered = { messageId: 'm1', integrationId: 'i1', externalMessageIds: ['9'], sendMs: 12 };
     spec.given([{ type: 'ChannelReplyDispatched', data: dispatched }]).when({ type: 'ConfirmReply', data: delivered }).then([{ type: 'ChannelReplyDelivered', data: delivered }]);
     spec.given([{ type: 'ChannelReplyDispatched', data: dispatched }, { type: 'ChannelReplyDelivered', data: delivered }]).when({ type: 'FailReply', data: { messageId: 'm1', integrationId: 'i1', error: 'late' } }).then([]);
+    // A confirmation delivered again, or for a reply never claimed, records nothing.
+    spec.given([{ type: 'ChannelReplyDispatched', data: dispatched }, { type: 'ChannelReplyDelivered', data: delivered }]).when({ type: 'ConfirmReply', data: delivered }).then([]);
+    spec.given([]).when({ type: 'ConfirmReply', data: delivered }).then([]);
   });
 });
