@@ -165,6 +165,25 @@ describe.skipIf(!gate.available)(`read models applied in batches${gate.available
         }),
       );
     }
+    // Erasures (privacy/erasure): one visitor's conversation, then an owner with every conversation of theirs.
+    for (const [subject, ownerId, threadId] of [
+      ['thread', 'owner0', 'thread_4'],
+      ['account', 'owner2', null],
+    ] as const) {
+      const erasureId = randomUUID();
+      const appended = await platform.eventStore.appendToStream(
+        streamIds.erasure(erasureId),
+        [
+          {
+            type: 'SubjectErased',
+            data: { erasureId, subject, keyId: `${subject}:${threadId ?? ownerId}`, ownerId, threadId, reason: 'visitor_request', actor: 'system:test', dependentKeys: 0 },
+            metadata: { eventId: randomUUID(), correlationId: 'batches', causationId: 'batches', actor: { kind: 'system', id: 'test' }, timestamp: new Date((clock += 37_000)).toISOString(), schemaVersion: 1 },
+          },
+        ],
+        { expectedRevision: 'no_stream' },
+      );
+      if (comparePositions(appended.position, last) > 0) last = appended.position;
+    }
   }, 120_000);
   afterAll(async () => platform?.close());
 
