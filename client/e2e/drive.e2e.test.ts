@@ -88,6 +88,28 @@ describe('Google Drive import', () => {
     await modal.getByText('Prices.csv').waitFor();
   });
 
+  it('in the create-assistant form, the files picked from the connected Drive are imported into the new assistant', async () => {
+    await page.goto('/create-assistant');
+    await page.getByLabel('Assistant name *').fill('Crumb delivery helper');
+    await page.getByLabel('Description *').fill('Answers about deliveries.');
+    await page.getByLabel('Instructions *').fill('Answer from the files only.');
+    const drive = page.getByRole('group', { name: 'Import from Google Drive' });
+    await drive.getByRole('checkbox', { name: /Delivery notes\.txt/ }).check();
+    await drive.getByText('1 file selected').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, 'the form with its Drive section fits the phone').toBeLessThanOrEqual(0);
+    await page.getByRole('button', { name: 'Create Assistant', exact: true }).click();
+    await page.waitForURL('**/dashboard');
+    const api = apiClient(kesher.baseUrl, () => token);
+    const created = (await api.call<{ id: number; name: string }[]>('/assistants/')).find((a) => a.name === 'Crumb delivery helper')!;
+    const files = await api.call<{ filename: string }[]>(`/assistants/${created.id}/files`);
+    expect(files.map((f) => f.filename)).toEqual(['Delivery notes.txt']);
+    // Back to the first assistant's files, where the next test signs out of Drive.
+    const first = page.locator('.assistant-card', { has: page.getByRole('heading', { name: assistantName, exact: true }) });
+    await first.getByRole('button', { name: 'Manage files' }).click();
+    await page.getByRole('dialog', { name: `Manage Files — ${assistantName}` }).getByRole('button', { name: 'Sign Out' }).waitFor();
+  });
+
   it('signs out of Drive: the token is gone and Google was told', async () => {
     const modal = page.getByRole('dialog');
     await modal.getByRole('button', { name: 'Sign Out' }).click();
