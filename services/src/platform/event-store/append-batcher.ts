@@ -10,8 +10,6 @@ interface PendingAppend {
   reject: (error: unknown) => void;
 }
 
-const APPEND_CALL = `kesher_append_batch($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`;
-
 interface OutcomeRow {
   idx: number;
   status: 'ok' | 'conflict' | 'deleted';
@@ -30,11 +28,6 @@ export function createAppendBatcher(deps: {
   db: SqlExecutor;
   maxInFlight: number;
   maxEventsPerBatch?: number;
-  /**
-   * Other processes are told of each committed batch by NOTIFY on `channel`, with the payload
-   * `<payloadPrefix> <tx>:<last position>` (the batch's newest position).
-   */
-  announce?: { channel: string; payloadPrefix: string };
   /** After each committed batch, with the newest position it wrote (undefined when nothing was written) and the types written. */
   onCommitted?: (newest: AllPosition | undefined, types: ReadonlySet<string>) => void;
 }) {
@@ -55,30 +48,18 @@ export function createAppendBatcher(deps: {
 
   async function call(batch: PendingAppend[]): Promise<OutcomeRow[]> {
     const events = batch.flatMap((append) => append.events);
-    const params: unknown[] = [
-      batch.map((a) => a.streamId),
-      batch.map((a) => String(a.expectedRevision)),
-      batch.map((a) => a.events.length),
-      events.map((e) => e.metadata.eventId),
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.data)),
-      events.map((e) => JSON.stringify(e.metadata)),
-    ];
-    const announce = deps.announce;
-    if (!announce) {
-      const { rows } = await deps.db.query<OutcomeRow>(`SELECT idx, status, revision::text AS revision, tx, last_position::text AS last_position FROM ${APPEND_CALL}`, params);
-      return rows;
-    }
-    // The NOTIFY rides in the append's own statement (and is delivered when it commits): a separate one
-    // after each commit was another round trip and another transaction per append.
     const { rows } = await deps.db.query<OutcomeRow>(
-      `WITH r AS MATERIALIZED (SELECT idx, status, revision, tx, last_position FROM ${APPEND_CALL}),
-       announced AS MATERIALIZED (
-         SELECT pg_notify($8, $9 || ' ' || max(tx) || ':' || max(last_position)) AS sent FROM r WHERE status = 'ok' HAVING count(*) > 0
-       )
-       SELECT idx, status, revision::text AS revision, tx, last_position::text AS last_position, (SELECT count(*) FROM announced) AS announced
-       FROM r ORDER BY idx`,
-      [...params, announce.channel, announce.payloadPrefix],
+      `SELECT idx, status, revision::text AS revision, tx, last_position::text AS last_position
+       FROM kesher_append_batch($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
+      [
+        batch.map((a) => a.streamId),
+        batch.map((a) => String(a.expectedRevision)),
+        batch.map((a) => a.events.length),
+        events.map((e) => e.metadata.eventId),
+        events.map((e) => e.type),
+        events.map((e) => JSON.stringify(e.data)),
+        events.map((e) => JSON.stringify(e.metadata)),
+      ],
     );
     return rows;
   }

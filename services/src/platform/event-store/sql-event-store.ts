@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { START_POSITION, type AllPosition, type NewEvent, type RecordedEvent } from '@kesher/contracts';
+import { comparePositions, START_POSITION, type AllPosition, type NewEvent, type RecordedEvent } from '@kesher/contracts';
 import type { Sql } from '../sql/sql.port.js';
 import {
   StreamDeletedError,
@@ -64,18 +64,43 @@ function filterClause(filter: AllFilter | undefined, params: unknown[]): string 
 export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches?: number }): Promise<EventStore> {
   const { sql } = deps;
 
-  // The payload names this store, whose own subscriptions were woken directly already, and where the
-  // append landed, so the other processes' subscriptions know what to look for.
-  const self = randomUUID();
   const append = createAppendBatcher({
     db: sql,
     // PGlite has one backend: a second batch in flight would only queue behind the first.
     maxInFlight: deps.maxConcurrentBatches ?? (sql.kind === 'pglite' ? 1 : 4),
-    announce: { channel: EVENTS_CHANNEL, payloadPrefix: self },
     onCommitted: (newest, types) => {
-      if (newest) wakeLocal(newest, types);
+      if (!newest) return;
+      wakeLocal(newest, types);
+      notifyOthers(newest);
     },
   });
+
+  // At most one NOTIFY in flight; commits meanwhile are covered by one more afterwards, with the newest
+  // position. The payload names this store, whose own subscriptions were woken directly already, and
+  // where the append landed, so the other processes' subscriptions know what to look for. It is not sent
+  // from inside the append's statement (which would save this round trip): a transaction that notifies
+  // holds a server-wide lock through its commit, so appends would flush one after the other.
+  const self = randomUUID();
+  let notifying = false;
+  let notifyNext: AllPosition | undefined;
+  function notifyOthers(newest: AllPosition) {
+    if (notifying) {
+      if (!notifyNext || comparePositions(newest, notifyNext) > 0) notifyNext = newest;
+      return;
+    }
+    notifying = true;
+    sql
+      .query(`SELECT pg_notify($1, $2)`, [EVENTS_CHANNEL, `${self} ${newest.commit}:${newest.prepare}`])
+      .catch(() => {
+        // Other processes still see the events on their next poll.
+      })
+      .finally(() => {
+        notifying = false;
+        const next = notifyNext;
+        notifyNext = undefined;
+        if (next) notifyOthers(next);
+      });
+  }
 
   function onNotification(payload: string) {
     const [from, position] = payload.split(' ');
