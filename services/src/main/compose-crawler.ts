@@ -4,6 +4,7 @@ import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
 import type { CrawlerSettingsRoutesDeps } from '../api/routes/crawler-settings/crawler-settings.routes.js';
 import type { CrawlProgressDeps } from '../api/routes/web-crawler/crawl-progress.ws.js';
 import type { CrawlerRoutesDeps } from '../api/routes/web-crawler/web-crawler.routes.js';
+import { createCrawledPagesService } from '../crawler/service/crawled-pages-service.js';
 import { createCrawlerService } from '../crawler/service/crawler-service.js';
 import { createSiteKnowledge } from '../crawler/site-knowledge.js';
 import { createDocumentTextReader } from '../knowledge/document-text.js';
@@ -64,7 +65,7 @@ export function composeCrawlerApi(wiring: {
         crawler: createCrawlerService({ ...common, handle: platform.handle, blobs: wiring.blobs, site, readModels: wiring.readModels, checkTarget: guarded.checkTarget, fetch: guarded.fetch, planOf: wiring.planOf, storage, documentText: documents.text }),
         clock: wiring.clock,
       },
-      settings: { ...common, site, knowledge: wiring.knowledge },
+      settings: { pages: createCrawledPagesService({ readDb: platform.sql, site, fileText: (ownerId, fileId) => wiring.knowledge.fileText(ownerId, fileId), awaitReadModels: wiring.awaitReadModels }), clock: wiring.clock },
       progress: { readDb: platform.sql, readModels: wiring.readModels, authenticator: wiring.authenticator, clock: wiring.clock },
     },
     close: () => {
