@@ -45,9 +45,13 @@ export interface CrawlerWorkerDeps {
   onError?: (error: unknown) => void;
 }
 
-/** What the owner reads when a crawl's message was parked (it failed, or killed its worker, every time). */
-/** What the crawler's subscription is handed: a crawl's request; the rest of its stream is its own progress. */
+/**
+ * What the crawler's subscription is handed: a crawl's request. The rest of a crawl's stream is its own
+ * progress (about three events a page kept), which is for people — the progress socket reads it from the
+ * crawler read model — and is skipped unread by the bus (issue 25 item 7).
+ */
 export const crawlerEventTypes: readonly string[] = ['CrawlRequested'];
+/** What the owner reads when a crawl's message was parked (it failed, or killed its worker, every time). */
 export const crawlGaveUp = 'The crawl could not be finished: it failed several times. Please try again later.';
 const linkGaveUp = 'The pages found could not all be added to the assistant: adding them failed several times. Please crawl again.';
 export class CrawlInterrupted extends Error {
