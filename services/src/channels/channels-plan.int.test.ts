@@ -44,10 +44,18 @@ describe.skipIf(!gate.available)(`channels: paused while the plan does not inclu
   /**
    * Resolves once the channels worker has handled the customer's message carrying `text`: the bus's
    * committed offset of its inbound group is past the message (the offset is stored only once handled).
+   * The text travels sealed (docs/privacy.md): the message is found by its stream, read opened from the log.
    */
   async function handled(text: string) {
-    const seqOf = async () =>
-      (await h.platform.sql.query<{ seq: string | null }>(`SELECT max(seq)::text AS seq FROM bus_messages WHERE topic = 'kesher.channelinbound' AND value LIKE $1`, [`%${text}%`])).rows[0]?.seq ?? null;
+    const streamOf = async () => {
+      const { events } = await h.platform.eventStore.readAll({ maxCount: 10_000, filter: { eventTypes: ['ChannelMessageReceived'] } });
+      return events.find((e) => (e.data as { text: string }).text === text)?.streamId;
+    };
+    const seqOf = async () => {
+      const streamId = await streamOf();
+      if (!streamId) return null;
+      return (await h.platform.sql.query<{ seq: string | null }>(`SELECT max(seq)::text AS seq FROM bus_messages WHERE topic = 'kesher.channelinbound' AND key = $1`, [streamId])).rows[0]?.seq ?? null;
+    };
     await expect.poll(seqOf, within).not.toBeNull();
     const seq = BigInt((await seqOf())!);
     const offset = async () =>
