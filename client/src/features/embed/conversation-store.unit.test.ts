@@ -148,3 +148,20 @@ describe('the stored embedded conversation (spec part 2 §3, §9)', () => {
     expect(embedDomain(viaReferrer)).toBe('blog.example');
   });
 });
+
+describe('a restored answer names its sources as before', () => {
+  it('keeps a crawled page source title (issue 22 item 6)', () => {
+    const sources = [
+      { fileId: 'file-1', filename: 'shop.example-bike-c3f920c5.html', sourceUrl: 'https://shop.example/bike', title: 'City Bike' },
+      { fileId: 'file-2', filename: 'menu.txt', sourceUrl: null },
+    ];
+    const stored = {
+      ...input({ messages: [{ id: 'msg_2', role: 'assistant', content: 'Bikes.', timestamp: 1, hasRedirect: false, redirectUrl: null, sources }] }),
+      sessionToken: { token: 'a'.repeat(64) },
+      version: '1.0',
+      expiresAt: Date.now() + DAY,
+      timestamp: 0,
+    };
+    expect(readConversation(JSON.stringify(stored))?.messages[0]?.sources).toEqual(sources);
+  });
+});
