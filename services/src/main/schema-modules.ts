@@ -10,7 +10,6 @@ import { checkpointMigrations } from '../platform/projections/checkpoint.migrati
 import { limitsMigrations } from '../platform/limits/limits.migrations.js';
 import type { SchemaModule } from '../platform/sql/migrations.js';
 import { subjectKeyMigrations } from '../privacy/keys/subject-key.migrations.js';
-import { subjectKeyMigrations } from '../privacy/keys/subject-key.migrations.js';
 import { securityLogMigrations } from '../privacy/security-log/security-log.js';
 import { retentionMigrations } from '../privacy/retention/retention.migrations.js';
 import { channelForgetMigrations } from '../privacy/visitor-deletion/channel-forget.js';
@@ -35,7 +34,6 @@ export function schemaModules(options: { sqlEventStore: boolean }): SchemaModule
     { module: 'drive', migrations: driveMigrations },
     { module: 'chat', migrations: chatMigrations },
     { module: 'limits', migrations: limitsMigrations },
-    { module: 'privacy-keys', migrations: subjectKeyMigrations },
     { module: 'privacy-keys', migrations: subjectKeyMigrations },
     { module: 'privacy-security-log', migrations: securityLogMigrations },
     { module: 'privacy-retention', migrations: retentionMigrations },
