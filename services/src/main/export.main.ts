@@ -84,7 +84,7 @@ const lifecycle = closeOnSignal(
 const result = await exportEvents(
   {
     // The log in Postgres/PGlite is read as text (nothing parsed in Node); EventStoreDB through its port.
-    source: onSql ? sqlLogSource(createSqlLogReader(platform.sql)) : eventStoreSource(platform.eventStore),
+    source: onSql ? sqlLogSource(createSqlLogReader(platform.sql)) : eventStoreSource(platform.sealedEventStore),
     copy,
     write: async (chunk) => {
       if (!output.write(chunk)) await once(output, 'drain');
