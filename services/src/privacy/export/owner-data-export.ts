@@ -99,7 +99,8 @@ export function createOwnerDataExport(deps: { readDb: SqlExecutor; clock: () => 
     async zip(owner: ExportingOwner): Promise<Uint8Array> {
       const files: Zippable = {};
       for (const entry of await entries(owner)) files[entry.path] = strToU8(entry.text);
-      return zipSync(files, { level: 6, mtime: deps.clock() });
+      // Stamped with the day, not the moment: the same data exported twice the same day is the same archive.
+      return zipSync(files, { level: 6, mtime: `${deps.clock().toISOString().slice(0, 10)}T00:00:00.000Z` });
     },
   };
 }
@@ -128,7 +129,7 @@ function csv(rows: Row[]): string {
 
 function readme(owner: ExportingOwner, at: Date): string {
   return [
-    `Kesher — your data (${owner.email}), exported ${at.toISOString()}`,
+    `Kesher — your data (${owner.email}), exported on ${at.toISOString().slice(0, 10)}`,
     '',
     'account.json                 your account (no password: it is stored only as a one-way hash)',
     'assistants.json              your assistants and their settings',
