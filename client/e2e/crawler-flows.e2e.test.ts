@@ -188,6 +188,25 @@ describe('the crawler where its flows meet', () => {
     expect(await sales.isEnabled()).toBe(true);
   });
 
+  it("after Crawl Again, the dialog's count and time are the crawl's, not the ones from before", async () => {
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: 'Crawler settings' }).click();
+    const dialog = page.getByRole('dialog', { name: `Smart Web Crawler — ${assistantName}` });
+    await dialog.getByRole('button', { name: 'Crawl Again' }).click();
+    const panel = page.getByRole('complementary', { name: 'Crawl progress' });
+    await panel.getByText('Completed · 100%').waitFor({ timeout: 60_000 });
+    const server = (await api.call<{ data: { files_count: number; last_crawled: string } }>(`/web-crawler/assistant/${assistantId}`)).data;
+    // Crawl Again adds every page of the site: five now, where the dialog said four before.
+    expect(server.files_count).toBe(5);
+    await page.getByRole('button', { name: 'Crawler settings' }).click();
+    const again = page.getByRole('dialog', { name: `Smart Web Crawler — ${assistantName}` });
+    await expect.poll(async () => (await again.locator('.crawler-config dd').allTextContents())[3]).toBe('5');
+    const shown = (await again.locator('.crawler-config dd').allTextContents())[2]!;
+    const expected = await page.evaluate((iso) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)), server.last_crawled);
+    expect(shown).toBe(expected);
+    await page.keyboard.press('Escape');
+  });
+
   it('on a phone in Hebrew: the scanned pages are compact rows right to left', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: baseUrl });
     await phone.addInitScript(() => localStorage.setItem('language', 'he'));
