@@ -84,7 +84,8 @@ describe('the edit form’s crawler toggle (spec §2, §4, §9)', () => {
     expect(put.body).toMatchObject({ web_crawler: { enabled: true, website_url: 'https://crumb.example', max_pages: 50, max_depth: 5 } });
     const start = calls.filter((call) => call.path === '/web-crawler/');
     expect(start).toHaveLength(1);
-    expect(start[0]!.body).toEqual({ assistant_id: 7, website_url: 'https://crumb.example', crawl_interval: '24h', max_pages: 50, max_depth: 5, delete_orphaned_pages: false, start_crawl: true });
+    // pages: 'held' — pages the assistant already holds of this site are refreshed, not the whole site added (issue 22 item 9).
+    expect(start[0]!.body).toEqual({ assistant_id: 7, website_url: 'https://crumb.example', crawl_interval: '24h', max_pages: 50, max_depth: 5, delete_orphaned_pages: false, start_crawl: true, pages: 'held' });
     expect(calls.indexOf(put)).toBeLessThan(calls.indexOf(start[0]!)); // the flag is saved before the crawl starts
     expect(crawlSession.get()).toMatchObject({ crawlId: 'crawl_edit_1', websiteUrl: 'https://crumb.example' });
   });
