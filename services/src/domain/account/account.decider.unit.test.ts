@@ -63,4 +63,16 @@ describe('account decider', () => {
         ]);
     });
   });
+
+  describe('deleting the account', () => {
+    const deleted: AccountEvent = { type: 'AccountDeleted', data: { accountId: 'acc-1' } };
+    it('given a registered account, when it is deleted, then the deletion is recorded and the address is free again', () => {
+      spec.given([registered]).when({ type: 'DeleteAccount', data: { accountId: 'acc-1' } }).then([deleted]);
+      spec.given([registered, deleted]).when({ type: 'RegisterAccount', data: { ...data, accountId: 'acc-3' } }).then([{ type: 'AccountRegistered', data: { ...data, accountId: 'acc-3', email: 'dana@example.com' } }]);
+    });
+    it('given an account already deleted, or another account on the address, when it is deleted, then nothing is recorded', () => {
+      spec.given([registered, deleted]).when({ type: 'DeleteAccount', data: { accountId: 'acc-1' } }).then([]);
+      spec.given([registered]).when({ type: 'DeleteAccount', data: { accountId: 'acc-9' } }).then([]);
+    });
+  });
 });
