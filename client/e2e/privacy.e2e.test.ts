@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { he as chatHe } from '../src/features/chat/locales/he';
+import { he as embedHe } from '../src/features/embed/locales/he';
 import { he as privacyHe } from '../src/features/privacy/locales/he';
 import { apiClient } from './api';
 import { launchChromium, seriousViolations, signIn } from './browser';
@@ -99,6 +100,29 @@ describe('a visitor deletes their conversation', () => {
   });
 });
 
+describe('a visitor clears their conversation in the widget', () => {
+  it('deletes it on the server too: after Clear the owner no longer reads it (phone, Hebrew)', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const tab = await context.newPage();
+    tab.setDefaultTimeout(20_000);
+    await tab.goto(`/embed/${shareToken}`);
+    await tab.getByRole('heading', { name: assistantName, level: 1 }).waitFor();
+    const words = 'אני רוצה לקבוע שיעור, המייל שלי noa@example.org';
+    const input = tab.getByLabel(embedHe.messageLabel);
+    await input.fill(words);
+    await input.press('Enter');
+    await tab.locator('.embed-msg-user').getByText(words).waitFor();
+    await tab.getByText(embedHe.thinking).waitFor({ state: 'detached' });
+    await expect.poll(ownerSees, { timeout: 15_000 }).toContain('noa@example.org');
+
+    await tab.getByRole('button', { name: embedHe.clearConversation }).click();
+    await tab.getByRole('button', { name: embedHe.clearYes, exact: true }).click();
+    await expect.poll(() => tab.locator('.embed-msg-user').count()).toBe(0);
+    await expect.poll(ownerSees, { timeout: 15_000 }).not.toContain('noa@example.org');
+    await context.close();
+  });
+});
+
 describe("the owner's data on /privacy", () => {
   it('shows the retention periods, downloads the zip of the owner\'s data, and lists the export in the security log (Hebrew, desktop)', async () => {
     const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 900 }, acceptDownloads: true });
@@ -115,7 +139,7 @@ describe("the owner's data on /privacy", () => {
     for (const entry of ['account.json', 'assistants.json', 'conversations.json', 'conversations.csv', 'payments/payments.csv']) expect(zip.includes(entry)).toBe(true);
     // The export is in the security log, above the visitor's deletion.
     await tab.getByText(privacyHe.yourData.kinds.data_exported).waitFor();
-    await tab.getByText(privacyHe.yourData.kinds.conversation_erased).waitFor();
+    await tab.getByText(privacyHe.yourData.kinds.conversation_erased).first().waitFor();
     expect(await seriousViolations(tab)).toEqual([]);
     await context.close();
   });
