@@ -1,4 +1,4 @@
-import type { RecordedEvent, RunCompleted, Source, ThreadStarted } from '@kesher/contracts';
+import { conversationTitleFrom, type RecordedEvent, type RunCompleted, type Source, type ThreadStarted } from '@kesher/contracts';
 import type { MessageRow, RunRow, ThreadReader, ThreadRow } from '@kesher/projections/threads/threads.queries';
 import { eventOf } from '../../platform/commands/aggregate-stream.js';
 import { seconds } from './chat-dtos.js';
@@ -114,6 +114,8 @@ export function threadViewOf(events: readonly RecordedEvent[]): ThreadView | und
     if (renamed) view.row = { ...view.row, title: renamed.data.title };
     else if (eventOf(['ThreadDeleted'], event)) view.deleted = true;
   }
+  // Until renamed, a conversation is titled by its first message, as the threads read model titles it.
+  if (view && !view.row.title.trim()) view.row = { ...view.row, title: conversationTitleFrom(view.messages.find((m) => m.role === 'user')?.text) };
   return view;
 }
 

@@ -41,7 +41,7 @@ describe('thread view (a thread folded from its stream, as the threads read mode
       { id: 'm1', thread_id: threadId, role: 'user', text: 'Hello?', run_id: null, sources: [], created_at: 101 },
       { id: 'm2', thread_id: threadId, role: 'assistant', text: 'Hi.', run_id: 'run-1', sources: [source], created_at: 103 },
     ]);
-    expect(view?.row).toEqual({ id: threadId, assistant_id: 'asst-1', owner_id: null, is_public: true, channel: 'public_link', title: '', created_at: 100, share_token_hash: linkHash });
+    expect(view?.row).toEqual({ id: threadId, assistant_id: 'asst-1', owner_id: null, is_public: true, channel: 'public_link', title: 'Hello?', created_at: 100, share_token_hash: linkHash });
   });
 
   it('keeps a message recorded twice once', () => {
@@ -85,6 +85,13 @@ describe('thread view (a thread folded from its stream, as the threads read mode
     expect(answered.runs.get('run-1')).toMatchObject({ status: 'completed', message_id: 'm2', settled_at: 104 });
     expect(recordedOutcomeOf(answered, 'run-1')).toEqual({ status: 'completed', message: { id: 'm2', text: '10 shekels.', sources: [source], createdAt: 104 } });
     expect(recordedOutcomeOf(threadViewOf([...running, stored('RunExpired', { runId: 'run-1' }, 150)])!, 'run-1')).toEqual({ status: 'expired' });
+  });
+
+  it('is titled by its first message until renamed, as Chat History lists it', () => {
+    expect(threadViewOf([started()])?.row.title).toBe('');
+    const asked = [started(), posted('m1', 'user', 'כמה עולה עוגת יום הולדת?', 101), posted('m2', 'assistant', '180 ש"ח.', 102), posted('m3', 'user', 'ועם משלוח?', 103)];
+    expect(threadViewOf(asked)?.row.title).toBe('כמה עולה עוגת יום הולדת?');
+    expect(threadViewOf([...asked, stored('ThreadRenamed', { title: 'Cakes' }, 104)])?.row.title).toBe('Cakes');
   });
 
   it('takes the newest title, and shows nothing recorded after a deletion', () => {
