@@ -109,8 +109,9 @@ describe('/analytics in Hebrew on a phone', () => {
     const customerKeywords = page.getByRole('list', { name: 'מילות המפתח המובילות של הלקוחות' });
     await customerKeywords.getByText(topKeyword!.keyword, { exact: true }).waitFor();
     await customerKeywords.getByText('שני אזכורים').first().waitFor();
-    // Usage card: two queries this month of 20,000.
-    await page.getByText('2 מתוך 20,000').waitFor();
+    // Usage card: two queries this month of the free plan's 100 (its own limit, not the spec's 20,000).
+    await page.getByText('2 מתוך 100', { exact: true }).first().waitFor();
+    expect(await page.getByText('מתוך 20,000').count()).toBe(0);
     // No referrals without sales mode.
     await page.getByText('אין עדיין כתובות שהופנו אליהן').waitFor();
   });
