@@ -19,6 +19,8 @@ export interface SqlSubjectKeysOptions {
    * decrypt. Erased keys stay cached as erased for good.
    */
   cacheTtlMs?: number;
+  /** Keys cached at most (default 200 000, about 20 MB); the least recently loaded go first. */
+  maxCachedKeys?: number;
   now?: () => number;
 }
 
@@ -48,8 +50,17 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
   const cache = new Map<string, { key: Buffer | null; at: number }>();
   let unlisten: (() => Promise<void>) | undefined;
 
+  /** Keys kept per process at most: a busy deployment meets millions of conversations over its life. */
+  const maxCached = options.maxCachedKeys ?? 200_000;
+  function cacheSet(keyId: string, key: Buffer | null) {
+    cache.delete(keyId);
+    cache.set(keyId, { key, at: now() });
+    // The oldest entry goes first (a Map keeps insertion order); a forgotten key is read again when needed.
+    if (cache.size > maxCached) cache.delete(cache.keys().next().value!);
+  }
+
   function remember(keyId: string, sealed: string | null) {
-    cache.set(keyId, { key: sealed === null ? null : Buffer.from(box.open(sealed, keyId), 'base64'), at: now() });
+    cacheSet(keyId, sealed === null ? null : Buffer.from(box.open(sealed, keyId), 'base64'));
   }
 
   function forget(payload: string) {
@@ -57,7 +68,7 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
       cache.clear();
       return;
     }
-    for (const keyId of JSON.parse(payload) as string[]) cache.set(keyId, { key: null, at: now() });
+    for (const keyId of JSON.parse(payload) as string[]) cacheSet(keyId, null);
   }
 
   return {
@@ -92,7 +103,7 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
         remember(row.key_id, row.sealed_key);
       }
       // A sealed field whose key is not there at all is unreadable: the same as erased.
-      for (const keyId of keyIds) if (!found.has(keyId)) cache.set(keyId, { key: null, at: now() });
+      for (const keyId of keyIds) if (!found.has(keyId)) cacheSet(keyId, null);
     },
 
     async ensure(keys) {
@@ -133,7 +144,7 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
         );
       });
       const erased = [...new Set([...keyIds, ...rows.map((r) => r.key_id)])];
-      for (const keyId of erased) cache.set(keyId, { key: null, at: now() });
+      for (const keyId of erased) cacheSet(keyId, null);
       const payload = JSON.stringify(erased);
       await sql.query(`SELECT pg_notify($1, $2)`, [KEYS_ERASED_CHANNEL, payload.length > MAX_PAYLOAD ? '*' : payload]);
       return rows.map((r) => r.key_id);
