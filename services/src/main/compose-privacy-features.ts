@@ -43,6 +43,8 @@ export function composePrivacyWorkers(deps: {
   clock?: () => Date;
   /** false: no retention timer (tests call `retention.tick()`). */
   scheduler?: boolean;
+  /** Where a failed scheduled run is told (the workers' process log). */
+  onError?: (error: unknown) => void;
 }) {
   const clock = deps.clock ?? (() => new Date());
   const securityLog = createSecurityLog({ sql: deps.sql, clock });
@@ -55,7 +57,7 @@ export function composePrivacyWorkers(deps: {
     publicUrl: deps.publicUrl,
     clock,
     intervalMs: deps.scheduler === false ? 0 : deps.config.RETENTION_CHECK_INTERVAL_MS,
-    onError: (error) => console.error('retention', error),
+    onError: deps.onError ?? ((error) => console.error('retention', error)),
   });
   return { retention, forget: createChannelForget({ sql: deps.sql, erasure: deps.erasure, securityLog, clock }) };
 }

@@ -138,6 +138,7 @@ export async function composeWorkers(
     publicUrl: (platform.config.PUBLIC_URL ?? `http://localhost:${platform.config.PORT}`).replace(/\/$/, ''),
     clock: options.clock,
     scheduler: options.retentionScheduler,
+    onError: (error) => platform.log.error({ err: error }, 'retention failed'),
   });
   // Customers' Telegram, WhatsApp and Instagram messages in, the answers out through the same channel.
   const channels = composeChannelsWorker({ platform, groupIds: { inbound: `channels-inbound${suffix}`, outbound: `channels-outbound${suffix}` }, planOf: options.channelsPlanOf, forget: privacy.forget });
