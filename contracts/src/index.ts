@@ -24,3 +24,4 @@ export * from './rules/analytics.js';
 export * from './rules/automation.js';
 export * from './http/automation.dto.js';
 export * from './events/automation.events.js';
+export * from './http/curated-answers.dto.js';

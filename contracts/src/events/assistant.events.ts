@@ -100,3 +100,34 @@ export type KnowledgeFileSlotTaken = z.infer<typeof KnowledgeFileSlotTakenSchema
 
 export const KnowledgeFileSlotFreedSchema = KnowledgeFileSlotTakenSchema;
 export type KnowledgeFileSlotFreed = z.infer<typeof KnowledgeFileSlotFreedSchema>;
+
+/**
+ * Curated answers (issue 26): the owner's own answer to a question, which wins over retrieval. Kept on the
+ * assistant's stream, so the plan's count is decided there and the assistant's deletion orders after them.
+ * `sourceThreadId`: the conversation the owner improved the answer from, when it came from one.
+ */
+export const AnswerCuratedSchema = z.object({
+  assistantId: z.string().min(1),
+  ownerId: z.string().min(1),
+  qaId: z.string().min(1),
+  question: z.string().min(1),
+  answer: z.string().min(1),
+  curatedBy: z.string().min(1),
+  sourceThreadId: z.string().min(1).optional(),
+});
+export type AnswerCurated = z.infer<typeof AnswerCuratedSchema>;
+
+export const CuratedAnswerEditedSchema = z.object({
+  assistantId: z.string().min(1),
+  ownerId: z.string().min(1),
+  qaId: z.string().min(1),
+  question: z.string().min(1),
+  answer: z.string().min(1),
+});
+export type CuratedAnswerEdited = z.infer<typeof CuratedAnswerEditedSchema>;
+
+export const CuratedAnswerDeletedSchema = z.object({
+  assistantId: z.string().min(1),
+  qaId: z.string().min(1),
+});
+export type CuratedAnswerDeleted = z.infer<typeof CuratedAnswerDeletedSchema>;

@@ -61,6 +61,11 @@ export const personalData: Declarations = {
   AssistantSlotFreed: { none: ids },
   KnowledgeFileSlotTaken: { none: ids },
   KnowledgeFileSlotFreed: { none: ids },
+  // The question is often prefilled from a visitor's message and may name a person: both texts are sealed
+  // under the owner's account (erased with it), like a file's name.
+  AnswerCurated: { subject: (d) => account(d.ownerId), fields: ['question', 'answer'] },
+  CuratedAnswerEdited: { subject: (d) => account(d.ownerId), fields: ['question', 'answer'] },
+  CuratedAnswerDeleted: { none: ids },
   StorageHeld: { none: ids },
   StorageReleased: { none: ids },
   // A file's name can name a person ("cv-dana-levi.pdf"); its bytes are in the blob store.

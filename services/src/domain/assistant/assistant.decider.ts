@@ -1,4 +1,4 @@
-import { countWords, isWebUrl, limits, messages, type AssistantProfile } from '@kesher/contracts';
+import { countWords, curatedLimits, curatedMessages, isWebUrl, limits, messages, type AssistantProfile } from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 export type AssistantState =
@@ -16,6 +16,8 @@ export type AssistantState =
       fileSlots: readonly string[];
       /** The crawled pages' among them. */
       crawlSlots: readonly string[];
+      /** The owner's curated answers (issue 26), by id: the plan's count is decided against them. */
+      curated: readonly string[];
     };
 
 export type AssistantCommand =
@@ -37,7 +39,23 @@ export type AssistantCommand =
    */
   | { type: 'TakeFileSlot'; data: { assistantId: string; ownerId: string; fileId: string; limit: number; pool?: 'crawl'; replacing?: string } }
   /** Files deleted (or uploads that never completed) give their slots back. */
-  | { type: 'FreeFileSlots'; data: { assistantId: string; fileIds: readonly string[] } };
+  | { type: 'FreeFileSlots'; data: { assistantId: string; fileIds: readonly string[] } }
+  /**
+   * The owner's own answer to a question (issue 26), at most `limit` per assistant (the plan's). An import
+   * sends several at once: all are recorded or, past the limit, none.
+   */
+  | {
+      type: 'CurateAnswers';
+      data: { assistantId: string; ownerId: string; limit: number; answers: readonly { qaId: string; question: string; answer: string; sourceThreadId?: string }[] };
+    }
+  | { type: 'EditCuratedAnswer'; data: { assistantId: string; ownerId: string; qaId: string; question: string; answer: string } }
+  | { type: 'DeleteCuratedAnswer'; data: { assistantId: string; ownerId: string; qaId: string } };
+
+/** A curated question or answer: required, and bounded like the profile's texts. */
+function assertValidCurated(question: string, answer: string): void {
+  if (question.trim() === '' || answer.trim() === '') throw new DomainError('invalid', curatedMessages.required);
+  if (question.length > curatedLimits.questionChars || answer.length > curatedLimits.answerChars) throw new DomainError('invalid', curatedMessages.tooLong);
+}
 
 /** The profile rules of spec §5, enforced on the server whatever the client checked. */
 export function assertValidProfile(profile: AssistantProfile): void {
@@ -71,7 +89,18 @@ function ownedActive(state: AssistantState, ownerId: string) {
 }
 
 /** The events this aggregate's stream holds. */
-const assistantEventTypes = ['AssistantCreated', 'AssistantUpdated', 'AssistantDeleted', 'ShareTokenGenerated', 'ShareTokenRevoked', 'KnowledgeFileSlotTaken', 'KnowledgeFileSlotFreed'] as const;
+const assistantEventTypes = [
+  'AssistantCreated',
+  'AssistantUpdated',
+  'AssistantDeleted',
+  'ShareTokenGenerated',
+  'ShareTokenRevoked',
+  'KnowledgeFileSlotTaken',
+  'KnowledgeFileSlotFreed',
+  'AnswerCurated',
+  'CuratedAnswerEdited',
+  'CuratedAnswerDeleted',
+] as const;
 export type AssistantEvent = EventOf<(typeof assistantEventTypes)[number]>;
 
 export const assistantDecider: Decider<AssistantState, AssistantCommand, AssistantEvent> = {
@@ -91,6 +120,7 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
           shareToken: null,
           fileSlots: [],
           crawlSlots: [],
+          curated: [],
         };
       case 'AssistantUpdated':
         return state.status === 'none' ? state : { ...state, profile: { ...state.profile, ...event.data.changes } };
@@ -105,6 +135,10 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
         return { ...state, fileSlots: [...state.fileSlots, event.data.fileId], crawlSlots: event.data.pool === 'crawl' ? [...state.crawlSlots, event.data.fileId] : state.crawlSlots };
       case 'KnowledgeFileSlotFreed':
         return state.status === 'none' ? state : { ...state, fileSlots: state.fileSlots.filter((id) => id !== event.data.fileId), crawlSlots: state.crawlSlots.filter((id) => id !== event.data.fileId) };
+      case 'AnswerCurated':
+        return state.status === 'none' || state.curated.includes(event.data.qaId) ? state : { ...state, curated: [...state.curated, event.data.qaId] };
+      case 'CuratedAnswerDeleted':
+        return state.status === 'none' ? state : { ...state, curated: state.curated.filter((id) => id !== event.data.qaId) };
       default:
         return state;
     }
@@ -158,6 +192,28 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
         if (state.status !== 'active') return [];
         const held = [...new Set(command.data.fileIds)].filter((id) => state.fileSlots.includes(id));
         return held.map((fileId) => ({ type: 'KnowledgeFileSlotFreed' as const, data: { assistantId: state.assistantId, fileId } }));
+      }
+      case 'CurateAnswers': {
+        const current = ownedActive(state, command.data.ownerId);
+        const fresh = command.data.answers.filter((qa) => !current.curated.includes(qa.qaId));
+        for (const qa of fresh) assertValidCurated(qa.question, qa.answer);
+        if (current.curated.length + fresh.length > command.data.limit) throw new DomainError('forbidden', curatedMessages.limitReached(command.data.limit));
+        return fresh.map((qa) => ({
+          type: 'AnswerCurated' as const,
+          data: { assistantId: current.assistantId, ownerId: current.ownerId, qaId: qa.qaId, question: qa.question.trim(), answer: qa.answer.trim(), curatedBy: command.data.ownerId, ...(qa.sourceThreadId ? { sourceThreadId: qa.sourceThreadId } : {}) },
+        }));
+      }
+      case 'EditCuratedAnswer': {
+        const current = ownedActive(state, command.data.ownerId);
+        if (!current.curated.includes(command.data.qaId)) throw new DomainError('not_found', curatedMessages.notFound);
+        assertValidCurated(command.data.question, command.data.answer);
+        const { qaId, question, answer } = command.data;
+        return [{ type: 'CuratedAnswerEdited', data: { assistantId: current.assistantId, ownerId: current.ownerId, qaId, question: question.trim(), answer: answer.trim() } }];
+      }
+      case 'DeleteCuratedAnswer': {
+        const current = ownedActive(state, command.data.ownerId);
+        if (!current.curated.includes(command.data.qaId)) throw new DomainError('not_found', curatedMessages.notFound);
+        return [{ type: 'CuratedAnswerDeleted', data: { assistantId: current.assistantId, qaId: command.data.qaId } }];
       }
     }
   },

@@ -1,4 +1,4 @@
-import { messages, type AssistantProfile } from '@kesher/contracts';
+import { curatedMessages, messages, type AssistantProfile } from '@kesher/contracts';
 import { describe, it } from 'vitest';
 import { DomainError } from '../../platform/commands/decider.js';
 import { deciderSpec } from '../../testing/decider-spec.js';
@@ -156,5 +156,33 @@ describe('assistant decider: share links', () => {
   });
   it("refuses another owner's share requests as not found", () => {
     spec.given([created]).when({ type: 'IssueShareToken', data: { assistantId: 'a1', ownerId: 'owner-2', token: 'tok_aaaaaaaaaaaaaaaa', rotate: false } }).thenThrows(DomainError);
+  });
+});
+
+describe('assistant decider: curated answers (issue 26)', () => {
+  const qa = (qaId: string) => ({ qaId, question: 'How much is a haircut?', answer: '80 ILS' });
+  const curate = (answers: ReturnType<typeof qa>[], limit = 2, ownerId = 'owner-1') => ({ type: 'CurateAnswers' as const, data: { assistantId: 'a1', ownerId, limit, answers } });
+  const curated = (qaId: string): AssistantEvent => ({ type: 'AnswerCurated', data: { assistantId: 'a1', ownerId: 'owner-1', curatedBy: 'owner-1', ...qa(qaId) } });
+
+  it('records a Q&A with who curated it, up to the plan’s count, and an import all or nothing', () => {
+    spec.given([created]).when(curate([qa('qa_1')])).then([curated('qa_1')]);
+    spec.given([created, curated('qa_1')]).when(curate([qa('qa_1')])).then([]);
+    spec.given([created, curated('qa_1')]).when(curate([qa('qa_2'), qa('qa_3')])).thenThrows(DomainError, curatedMessages.limitReached(2));
+    spec.given([created, curated('qa_1'), { type: 'CuratedAnswerDeleted', data: { assistantId: 'a1', qaId: 'qa_1' } }]).when(curate([qa('qa_2'), qa('qa_3')])).then([curated('qa_2'), curated('qa_3')]);
+  });
+
+  it('refuses an empty question or answer, another owner, and an unknown Q&A', () => {
+    spec.given([created]).when(curate([{ qaId: 'qa_1', question: ' ', answer: 'x' }])).thenThrows(DomainError, curatedMessages.required);
+    spec.given([created]).when(curate([qa('qa_1')], 2, 'owner-2')).thenThrows(DomainError, messages.assistantNotFound);
+    spec.given([created]).when({ type: 'DeleteCuratedAnswer', data: { assistantId: 'a1', ownerId: 'owner-1', qaId: 'qa_9' } }).thenThrows(DomainError, curatedMessages.notFound);
+    spec.given([created, curated('qa_1')]).when({ type: 'EditCuratedAnswer', data: { assistantId: 'a1', ownerId: 'owner-2', qaId: 'qa_1', question: 'q', answer: 'a' } }).thenThrows(DomainError, messages.assistantNotFound);
+  });
+
+  it('edits and deletes the owner’s Q&A', () => {
+    spec
+      .given([created, curated('qa_1')])
+      .when({ type: 'EditCuratedAnswer', data: { assistantId: 'a1', ownerId: 'owner-1', qaId: 'qa_1', question: ' q ', answer: 'a' } })
+      .then([{ type: 'CuratedAnswerEdited', data: { assistantId: 'a1', ownerId: 'owner-1', qaId: 'qa_1', question: 'q', answer: 'a' } }]);
+    spec.given([created, curated('qa_1')]).when({ type: 'DeleteCuratedAnswer', data: { assistantId: 'a1', ownerId: 'owner-1', qaId: 'qa_1' } }).then([{ type: 'CuratedAnswerDeleted', data: { assistantId: 'a1', qaId: 'qa_1' } }]);
   });
 });
