@@ -1,4 +1,4 @@
-import { eventDefinitions, streamIds, categoryOf } from '@kesher/contracts';
+import { eventDefinitions, personalDataOf, streamIds, categoryOf } from '@kesher/contracts';
 import { z } from 'zod';
 import { topicFor } from '../workers/relay/relayed-event.js';
 
@@ -14,7 +14,14 @@ export function eventSchemasDocument() {
   const events = Object.fromEntries(
     Object.entries(eventDefinitions)
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([type, definition]) => [type, { version: definition.version, data: z.toJSONSchema(definition.schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) }]),
+      .map(([type, definition]) => [
+        type,
+        {
+          version: definition.version,
+          ...(personalDataOf(type) ? { personal: personalDataOf(type)!.fields } : {}),
+          data: z.toJSONSchema(definition.schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }),
+        },
+      ]),
   );
   const topics = Object.values(streamIds)
     .map((streamId) => streamId('x'))
@@ -30,7 +37,7 @@ export function eventSchemasDocument() {
         streamPosition: "the event's revision in its stream (string, 0-based)",
         position: '`commit:prepare` in the global log',
         type: 'the event type (below)',
-        data: "the event's data, as the type's schema says (upcast to its current version)",
+        data: "the event's data, as the type's schema says (upcast to its current version), except its `personal` fields: those travel sealed per data subject, `{ $pii: 1, k: key id, c: cipher text, t: kind }`, and read \"[erased]\" once the subject is erased (docs/privacy.md)",
         metadata: '{ eventId, correlationId, causationId, actor: { kind: account | visitor | system, id }, timestamp (ISO 8601, UTC), schemaVersion }',
         createdAt: 'when the store recorded it (ISO 8601)',
       },
