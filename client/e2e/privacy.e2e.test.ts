@@ -124,10 +124,15 @@ describe('a visitor clears their conversation in the widget', () => {
 });
 
 describe("the owner's data on /privacy", () => {
-  it('shows the retention periods, downloads the zip of the owner\'s data, and lists the export in the security log (Hebrew, desktop)', async () => {
+  it('shows the retention periods to anyone; signed in, downloads the zip of the owner\'s data, and lists the export in the security log (Hebrew, desktop)', async () => {
     const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 900 }, acceptDownloads: true });
     const tab = await context.newPage();
     tab.setDefaultTimeout(20_000);
+    // Signed out: the periods, and nothing about anyone's data.
+    await tab.goto('/privacy');
+    await tab.getByText(privacyHe.retention.conversations.replace('{days}', '90')).waitFor();
+    expect(await tab.getByRole('button', { name: privacyHe.yourData.download }).count()).toBe(0);
+    expect(new URL(tab.url()).pathname).toBe('/privacy');
     await signIn(tab, email, password);
     await tab.goto('/privacy');
     await tab.getByText(privacyHe.retention.conversations.replace('{days}', '90')).waitFor();
