@@ -1,6 +1,6 @@
 import { plans, type ChannelMessageReceived } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChannelStandIns, telegramTextUpdate, type ChannelStandIns } from '../../channels/testing/channel-stand-ins.js';
+import { startChannelStandIns, telegramTextUpdate, whatsappTextDelivery, type ChannelStandIns } from '../../channels/testing/channel-stand-ins.js';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { freePort } from '../../testing/processes.js';
 import { postgresAvailability } from '../../testing/test-database.js';
@@ -9,6 +9,7 @@ import { forgetTexts } from './channel-forget.js';
 
 const gate = await postgresAvailability();
 const within = { timeout: 30_000, interval: 50 };
+const APP_SECRET = 'meta-app-secret-for-forget-tests';
 
 /**
  * A visitor deleting their own conversation (the public route, authorised by their session token) and a
@@ -25,7 +26,7 @@ describe.skipIf(!gate.available)(`visitors delete their own data${gate.available
     standIns = await startChannelStandIns();
     const port = await freePort();
     h = await createApiHarness({
-      env: { TELEGRAM_API_URL: standIns.urls.telegram, PUBLIC_URL: `http://127.0.0.1:${port}` },
+      env: { TELEGRAM_API_URL: standIns.urls.telegram, WHATSAPP_API_URL: standIns.urls.whatsapp, META_APP_SECRET: APP_SECRET, PUBLIC_URL: `http://127.0.0.1:${port}` },
       planOf: async () => plans.PRO,
       erasure,
     });
@@ -115,6 +116,22 @@ describe.skipIf(!gate.available)(`visitors delete their own data${gate.available
     await standIns.telegramUpdate(bot.token, telegramTextUpdate(3, 7003, 'yes', 'Omer'));
     await expect.poll(async () => (await h.platform.sql.query(`SELECT 1 FROM thread_messages m JOIN threads t ON t.id = m.thread_id WHERE t.contact_name = 'Omer'`)).rows.length, within).toBeGreaterThan(0);
     expect(erased).toHaveLength(1);
+  });
+
+  it('a WhatsApp customer writes "delete my data" and confirms; their contact is erased', async () => {
+    erased.length = 0;
+    const { auth, assistant } = await ownerWithAssistant();
+    const number = standIns.addWhatsAppNumber({ phoneNumberId: '5550001', display: '+972 50-555-0001', name: 'Forget Bakery' });
+    const setup = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${assistant.assistant_id}/whatsapp/setup`, headers: auth, payload: { access_token: number.token, phone_number_id: '5550001' } });
+    expect(setup.statusCode).toBe(200);
+    const url = setup.json().integration.webhook_url as string;
+    expect((await standIns.metaDelivery(url, whatsappTextDelivery('5550001', '972527770000', 'wamid.FORGET1', 'Delete my data'), APP_SECRET)).status).toBe(200);
+    expect((await standIns.waitForSent(1, '972527770000'))[0]!.text).toBe(forgetTexts.ask.en);
+    await standIns.metaDelivery(url, whatsappTextDelivery('5550001', '972527770000', 'wamid.FORGET2', 'yes'), APP_SECRET);
+    expect((await standIns.waitForSent(2, '972527770000'))[1]!.text).toBe(forgetTexts.done.en);
+    expect(erased).toEqual([
+      { subject: { kind: 'channel_contact', integrationId: url.split('/').at(-2), chatId: '972527770000' }, why: { reason: 'visitor_request', actor: 'channel_customer:whatsapp' } },
+    ]);
   });
 
   async function receivedMessages() {
