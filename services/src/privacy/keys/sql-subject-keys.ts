@@ -71,6 +71,21 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
     for (const keyId of JSON.parse(payload) as string[]) cacheSet(keyId, null);
   }
 
+  async function load(keyIds: readonly string[]) {
+    if (keyIds.length === 0) return;
+    const { rows } = await sql.query<{ key_id: string; sealed_key: string | null }>(
+      `SELECT key_id, sealed_key FROM privacy_subject_keys WHERE key_id = ANY($1::text[])`,
+      [keyIds],
+    );
+    const found = new Set<string>();
+    for (const row of rows) {
+      found.add(row.key_id);
+      remember(row.key_id, row.sealed_key);
+    }
+    // A sealed field whose key is not there at all is unreadable: the same as erased.
+    for (const keyId of keyIds) if (!found.has(keyId)) cacheSet(keyId, null);
+  }
+
   return {
     keyIdOf(subject: SubjectRef) {
       switch (subject.kind) {
@@ -91,20 +106,7 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
       return entry.key;
     },
 
-    async load(keyIds) {
-      if (keyIds.length === 0) return;
-      const { rows } = await sql.query<{ key_id: string; sealed_key: string | null }>(
-        `SELECT key_id, sealed_key FROM privacy_subject_keys WHERE key_id = ANY($1::text[])`,
-        [keyIds],
-      );
-      const found = new Set<string>();
-      for (const row of rows) {
-        found.add(row.key_id);
-        remember(row.key_id, row.sealed_key);
-      }
-      // A sealed field whose key is not there at all is unreadable: the same as erased.
-      for (const keyId of keyIds) if (!found.has(keyId)) cacheSet(keyId, null);
-    },
+    load,
 
     async ensure(keys) {
       if (keys.length === 0) return;
@@ -126,6 +128,11 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
         [ids, keys.map((k) => k.ownerId), sealed],
       );
       for (const row of rows) remember(row.key_id, row.sealed_key);
+      // Another process made one of these keys at the same moment: its row committed after this
+      // statement's snapshot, so it came back in neither part. A new statement sees it.
+      const returned = new Set(rows.map((row) => row.key_id));
+      const raced = ids.filter((id) => !returned.has(id));
+      if (raced.length > 0) await load(raced);
     },
 
     async shred(keyIds, shredOptions = {}) {
