@@ -20,7 +20,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +28,7 @@ import { limits } from '@kesher/contracts';
 import { loadDocuments, loadQuestions } from '@kesher/services/knowledge/eval/retrieval-eval';
 import { kafkaAvailability, kafkaBrokers } from '@kesher/services/testing/kafka';
 import { createTestDatabase } from '@kesher/services/testing/test-database';
+import type { StatementTally } from '@kesher/services/platform/sql/statement-tally';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
@@ -49,6 +50,8 @@ interface Kesher {
   output(): string;
   /** Transactions the database has committed so far (each autocommit statement is one). */
   transactions(): Promise<number>;
+  /** Starts counting the first process's statements (statement-tally.ts); `stop` resolves to what it counted. */
+  tallyStatements(): { stop(): Promise<StatementTally> };
   /** The process whose memory is reported (the one-process server, or the API of the split topology). */
   pid: number;
   /** Kesher's database (the event log is read for the overhead's breakdown). */
@@ -81,12 +84,14 @@ function spawnMain(main: string, env: Record<string, string>, output: string[]):
 /** Starts Kesher on a fresh database; resolves once the API answers. */
 async function startKesher(topology: Topology, extraEnv: Record<string, string> = {}): Promise<Kesher> {
   const db = await createTestDatabase('kesher_bench_chat');
+  const dataDir = mkdtempSync(join(tmpdir(), 'kesher-bench-chat-'));
   const port = await freePort();
   const env = {
     DATABASE_URL: db.url,
     PORT: String(port),
     METRICS_PORT: String(await freePort()),
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'kesher-bench-chat-')),
+    DATA_DIR: dataDir,
+    SQL_STATEMENT_TALLY: join(dataDir, 'statements'),
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-42',
     RATE_LIMIT_PER_MINUTE: '100000000',
     // Every account is on the free plan (100 messages a month); the benchmark sends thousands.
@@ -119,13 +124,26 @@ async function startKesher(topology: Topology, extraEnv: Record<string, string> 
     await client.end();
     return Number(rows[0]!.n);
   };
+  const tallyStatements = () => {
+    const pid = children[0]!.pid!;
+    const file = `${join(dataDir, 'statements')}.${pid}`;
+    rmSync(file, { force: true });
+    process.kill(pid, 'SIGUSR2');
+    return {
+      async stop() {
+        process.kill(pid, 'SIGUSR2');
+        for (let i = 0; i < 200 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+        return JSON.parse(readFileSync(file, 'utf8')) as StatementTally;
+      },
+    };
+  };
   const stop = async () => {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
     await db.drop();
   };
   for (let i = 0; i < 600 && children.every((child) => child.exitCode === null); i++) {
-    if ((await fetch(`${base}/health`).catch(() => undefined))?.ok) return { base, pid: children[0]!.pid!, dbUrl: db.url, stop, transactions, output: () => output.join('') };
+    if ((await fetch(`${base}/health`).catch(() => undefined))?.ok) return { base, pid: children[0]!.pid!, dbUrl: db.url, stop, transactions, tallyStatements, output: () => output.join('') };
     await new Promise((r) => setTimeout(r, 100));
   }
   await stop();
@@ -420,12 +438,25 @@ async function overheadFigures() {
     };
     const cpuBefore = cpuMs(kesher.pid);
     const transactionsBefore = await kesher.transactions();
+    const tally = kesher.tallyStatements();
     const paced = await concurrentConversations(kesher.base, assistant, { thinkMs: THINK_MS });
     const pacedTurns = paced.length + CONVERSATIONS;
+    const counted = await tally.stop();
+    const perTurn = (n: number) => round(n / pacedTurns);
     const work = {
       // What a turn costs whatever else the machine is doing (the latencies above depend on that too).
       overhead_server_cpu_ms_per_turn: round((cpuMs(kesher.pid) - cpuBefore) / pacedTurns),
       overhead_db_transactions_per_turn: round(((await kesher.transactions()) - transactionsBefore) / pacedTurns),
+      // The same from the server's side, by statement: what each turn asks of the database, and where.
+      overhead_db_statements_per_turn: {
+        on_their_own: perTurn(counted.statements.filter((s) => !s.inTransaction).reduce((sum, s) => sum + s.count, 0)),
+        transactions: perTurn(counted.transactions),
+        inside_transactions: perTurn(counted.statements.filter((s) => s.inTransaction).reduce((sum, s) => sum + s.count, 0)),
+        top_on_their_own: counted.statements
+          .filter((s) => !s.inTransaction)
+          .slice(0, 15)
+          .map((s) => ({ per_turn: perTurn(s.count), statement: s.text.slice(0, 110) })),
+      },
     };
     const phases = await overheadPhases(kesher.dbUrl, paced);
     const saturated = await concurrentConversations(kesher.base, assistant);

@@ -19,6 +19,7 @@ import { createMetrics } from '../platform/metrics/metrics.js';
 import { createProjectionRunner } from '../platform/projections/projection-runner.js';
 import { createPgSql } from '../platform/sql/pg.sql.js';
 import { createPgliteSql } from '../platform/sql/pglite.sql.js';
+import { statementTallyFromEnv } from '../platform/sql/statement-tally.js';
 import type { Sql } from '../platform/sql/sql.port.js';
 import { runMigrations } from '../platform/sql/migrations.js';
 import { createProcessLog, messageFields, type ProcessLog } from '../platform/process/process-log.js';
@@ -50,6 +51,8 @@ export async function composePlatform(
     dataDirLock = acquireDataDirLock(dataDir);
     sql = await createPgliteSql({ dataDir: join(dataDir, 'pglite') });
   }
+  // Benchmarks only: counts what the process asks of the database (platform/sql/statement-tally.ts).
+  sql = statementTallyFromEnv(sql);
   // Every module's tables before anything uses them; read models' tables come with the projector.
   await runMigrations(sql, schemaModules({ sqlEventStore: !config.EVENTSTORE_URL }));
 
