@@ -2,7 +2,7 @@ import type { RetrievedPassage } from '../knowledge/search/retrieve.js';
 import type { SalesPage } from './sales-pages.js';
 import type { AssistantBehaviour } from '../automation/assistant-behaviour.js';
 
-/** One action a provider asks to run, and what came of it (automation/tool-calls.ts runs them). */
+/** One action a provider asks to run, and what came of it (automation/run-automation.ts runs them, each through automation/action-call.ts). */
 export interface ToolCall {
   callId: string;
   actionId: string;

@@ -47,7 +47,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): AnswerProv
   return {
     name: 'openai',
     async *answer(request): AsyncIterable<AnswerDelta> {
-      // The owner's API actions are offered as tools when the run can execute them (automation/tool-calls.ts).
+      // The owner's API actions are offered as tools when the run can execute them (automation/run-automation.ts).
       const offered = request.runTools ? (request.behaviour?.tools ?? []) : [];
       const tools = offered.map(toolDefinition);
       const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = buildPrompt(request);
