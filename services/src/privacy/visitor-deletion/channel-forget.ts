@@ -12,7 +12,8 @@ import type { SubjectErasure } from '../subject-erasure.port.js';
  *
  * Neither the request nor the confirmation reaches the assistant as a question, and neither is counted as
  * a message of the conversation. A pending request lives in its own small table (keyed by integration
- * and chat), so any channels worker sees the confirmation whichever took the request.
+ * and chat), so any channels worker sees the confirmation whichever took the request; the delivery that
+ * confirmed it is kept, so the same confirmation delivered again is answered as done, not as a question.
  */
 export const channelForgetMigrations: readonly Migration[] = [
   {
@@ -23,6 +24,12 @@ export const channelForgetMigrations: readonly Migration[] = [
     requested_at timestamptz NOT NULL,
     PRIMARY KEY (integration_id, chat_id)
   )`,
+  },
+  {
+    // The delivery that confirmed a request: the bus delivering that confirmation again finds it done
+    // (answered "done" again, sent once) instead of passing a lone "yes" to the assistant.
+    id: '002-forget-confirmed-by',
+    sql: `ALTER TABLE privacy_forget_requests ADD COLUMN IF NOT EXISTS confirmed_by text`,
   },
 ];
 
@@ -71,30 +78,39 @@ export function createChannelForget(deps: ChannelForgetDeps) {
      * Handles the customer's message if it is a request or its confirmation: answers the text to send
      * back, or undefined when the message is an ordinary one for the assistant.
      */
-    async handle(received: Pick<ChannelMessageReceived, 'integrationId' | 'chatId' | 'ownerId' | 'kind' | 'text'>): Promise<string | undefined> {
+    async handle(received: Pick<ChannelMessageReceived, 'integrationId' | 'chatId' | 'ownerId' | 'kind' | 'text'>, deliveryId?: string): Promise<string | undefined> {
       const language = hebrew(received.text) ? 'he' : 'en';
       const now = clock();
       if (isForgetRequest(received.text)) {
         await deps.sql.query(
-          `INSERT INTO privacy_forget_requests (integration_id, chat_id, requested_at) VALUES ($1, $2, $3)
-           ON CONFLICT (integration_id, chat_id) DO UPDATE SET requested_at = EXCLUDED.requested_at`,
+          `INSERT INTO privacy_forget_requests (integration_id, chat_id, requested_at, confirmed_by) VALUES ($1, $2, $3, NULL)
+           ON CONFLICT (integration_id, chat_id) DO UPDATE SET requested_at = EXCLUDED.requested_at, confirmed_by = NULL`,
           [received.integrationId, received.chatId, now.toISOString()],
         );
         return forgetTexts.ask[language];
       }
       if (!isConfirmation(received.text)) return undefined;
-      // Taken in one statement: of two workers seeing the confirmation, one erases.
-      const { rows } = await deps.sql.query<{ requested_at: Date }>(
-        `DELETE FROM privacy_forget_requests WHERE integration_id = $1 AND chat_id = $2 RETURNING requested_at`,
-        [received.integrationId, received.chatId],
+      const confirmation = deliveryId ?? `${now.getTime()}-${Math.random()}`;
+      // A request still open within its window, or the one this very delivery confirmed before (a redelivery).
+      const { rows } = await deps.sql.query<{ confirmed_by: string | null }>(
+        `SELECT confirmed_by FROM privacy_forget_requests
+         WHERE integration_id = $1 AND chat_id = $2 AND ((confirmed_by IS NULL AND requested_at >= $3) OR confirmed_by = $4)`,
+        [received.integrationId, received.chatId, new Date(now.getTime() - window).toISOString(), confirmation],
       );
-      const pending = rows[0];
-      if (!pending || now.getTime() - new Date(pending.requested_at).getTime() > window) return undefined;
+      if (rows.length === 0) return undefined;
+      // Erased before the request is marked done: a failure leaves it open, and the bus's retry erases
+      // (erasure is idempotent, so two workers erasing at once do no harm either).
       await deps.erasure.erase(
         { kind: 'channel_contact', integrationId: received.integrationId, chatId: received.chatId },
         { reason: 'visitor_request', actor: `channel_customer:${received.kind}` },
       );
-      await deps.securityLog.record(received.ownerId, { kind: 'channel_contact_erased', actor: 'channel_customer', detail: { channel: received.kind, integration_id: received.integrationId } });
+      const marked = await deps.sql.query(
+        `UPDATE privacy_forget_requests SET confirmed_by = $3 WHERE integration_id = $1 AND chat_id = $2 AND confirmed_by IS NULL RETURNING 1`,
+        [received.integrationId, received.chatId, confirmation],
+      );
+      if (marked.rows.length > 0) {
+        await deps.securityLog.record(received.ownerId, { kind: 'channel_contact_erased', actor: 'channel_customer', detail: { channel: received.kind, integration_id: received.integrationId } });
+      }
       return forgetTexts.done[language];
     },
   };

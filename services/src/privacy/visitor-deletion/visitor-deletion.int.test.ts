@@ -5,7 +5,8 @@ import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js'
 import { freePort } from '../../testing/processes.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import type { DataSubject, ErasureCause, SubjectErasure } from '../subject-erasure.port.js';
-import { forgetTexts } from './channel-forget.js';
+import { createChannelForget, forgetTexts } from './channel-forget.js';
+import { createSecurityLog } from '../security-log/security-log.js';
 
 const gate = await postgresAvailability();
 const within = { timeout: 30_000, interval: 50 };
@@ -132,6 +133,28 @@ describe.skipIf(!gate.available)(`visitors delete their own data${gate.available
     expect(erased).toEqual([
       { subject: { kind: 'channel_contact', integrationId: url.split('/').at(-2), chatId: '972527770000' }, why: { reason: 'visitor_request', actor: 'channel_customer:whatsapp' } },
     ]);
+  });
+
+  it('the same confirmation delivered again is answered as done; a later "yes" is an ordinary message; a late one erases nothing', async () => {
+    erased.length = 0;
+    let now = new Date('2026-05-01T10:00:00.000Z');
+    const securityLog = createSecurityLog({ sql: h.platform.sql, clock: () => now });
+    const forget = createChannelForget({ sql: h.platform.sql, erasure, securityLog, clock: () => now });
+    const owner = await h.owner();
+    const from = { integrationId: 'int_redelivery', chatId: '42', ownerId: owner.accountId, kind: 'telegram' as const };
+    expect(await forget.handle({ ...from, text: '/forget' }, 'delivery-1')).toBe(forgetTexts.ask.en);
+    expect(await forget.handle({ ...from, text: 'yes' }, 'delivery-2')).toBe(forgetTexts.done.en);
+    expect(await forget.handle({ ...from, text: 'yes' }, 'delivery-2')).toBe(forgetTexts.done.en);
+    expect(await forget.handle({ ...from, text: 'yes' }, 'delivery-3')).toBeUndefined();
+    expect((await securityLog.list(owner.accountId)).map((e) => e.kind)).toEqual(['channel_contact_erased']);
+    expect(erased.every((e) => e.subject.kind === 'channel_contact')).toBe(true);
+
+    // Asked again, confirmed 11 minutes later: too late, nothing erased, the "yes" goes to the assistant.
+    erased.length = 0;
+    expect(await forget.handle({ ...from, text: '/forget' }, 'delivery-4')).toBe(forgetTexts.ask.en);
+    now = new Date(now.getTime() + 11 * 60_000);
+    expect(await forget.handle({ ...from, text: 'yes' }, 'delivery-5')).toBeUndefined();
+    expect(erased).toEqual([]);
   });
 
   async function receivedMessages() {

@@ -56,7 +56,7 @@ export interface ChannelsWorkerDeps {
    * A customer's `/forget` ("delete my data") and its confirmation (privacy/visitor-deletion/channel-forget.ts):
    * answers the text to send back when the message was one of those, which then never reaches the assistant.
    */
-  forget?: { handle(received: ChannelMessageReceived): Promise<string | undefined> };
+  forget?: { handle(received: ChannelMessageReceived, deliveryId: string): Promise<string | undefined> };
   groupIds?: { inbound: string; outbound: string };
   concurrency?: number;
   clock?: () => Date;
@@ -162,7 +162,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     ]);
     if (!integration) return log(where, 'channel message ignored: the integration is disconnected');
     // Erasing one's own data does not depend on the assistant or the owner's plan: asked before either is checked.
-    const forgetReply = await deps.forget?.handle(received);
+    const forgetReply = await deps.forget?.handle(received, trigger.streamId);
     if (forgetReply !== undefined) return sendOnce(trigger, `forget_${keyed(`forget|${trigger.streamId}`).slice(0, 32)}`, null, integration, received.chatId, forgetReply, 'assistant');
     if (!assistant) return log(where, 'channel message ignored: the assistant no longer exists');
     if (included === false) return log(where, "channel message not answered: the owner's plan no longer includes this channel (paused)");
