@@ -43,4 +43,5 @@ export type Qa = z.infer<typeof QaSchema>;
 export const QaListSchema = z.array(QaSchema);
 
 export const QaImportBodySchema = z.object({ csv: z.string().max(curatedLimits.importChars) });
-export const QaImportResultSchema = z.object({ imported: z.number().int().nonnegative() });
+/** `skipped`: rows the assistant already had, word for word (importing a file twice adds nothing). */
+export const QaImportResultSchema = z.object({ imported: z.number().int().nonnegative(), skipped: z.number().int().nonnegative() });

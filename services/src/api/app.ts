@@ -43,6 +43,7 @@ import { actionRoutes } from './routes/actions/actions.routes.js';
 import { externalApiRoutes } from './routes/external-api/external-api.routes.js';
 import type { AutomationRoutesDeps } from './routes/workflows/automation-routes.deps.js';
 import { privacyRoutes, type PrivacyRoutesDeps } from './routes/privacy/privacy.routes.js';
+import { curatedAnswerRoutes, type CuratedAnswerRoutesDeps } from './routes/curated-answers/curated-answers.routes.js';
 
 export interface AppDeps {
   health: HealthDeps;
@@ -73,6 +74,8 @@ export interface AppDeps {
   automation?: AutomationRoutesDeps;
   /** Download my data, the security log, retention periods and a visitor's own deletion (docs/privacy.md). */
   privacy?: PrivacyRoutesDeps;
+  /** Curated answers (issue 26): /assistants/{id}/qa, its CSV export and import. */
+  curatedAnswers?: CuratedAnswerRoutesDeps;
   /**
    * pino through Fastify: `true` logs at info, or give the level (and a destination, for tests). Errors
    * are logged with their stack by the error handler; per-request lines are off (they would drown them).
@@ -154,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         await api.register(externalApiRoutes(deps.automation));
       }
       if (deps.privacy) await api.register(privacyRoutes(deps.privacy));
+      if (deps.curatedAnswers) await api.register(curatedAnswerRoutes(deps.curatedAnswers));
     },
     { prefix: '/api/v1' },
   );

@@ -1,4 +1,4 @@
-import { estimateTokens, redirectMarker } from '@kesher/contracts';
+import { detectLanguage, estimateTokens, redirectMarker } from '@kesher/contracts';
 import { findEvidence, type Evidence } from '../knowledge/answers/answer-evidence.js';
 import { restateFacts } from '../knowledge/answers/restate-facts.js';
 import type { AnswerKind } from '../knowledge/search/answer-kinds.js';
@@ -51,7 +51,11 @@ export interface ComposedAnswer {
  */
 export function composeAnswerWithEvidence(request: Pick<AnswerRequest, 'question' | 'language' | 'passages' | 'assistant'>): ComposedAnswer {
   const words = phrasesFor(request.language);
-  const evidence = findEvidence(request.question, request.passages);
+  // The owner's curated answer to this question wins over every passage (issue 26); it is quoted whole.
+  const owners = request.passages.find((passage) => passage.curated);
+  const evidence: Evidence | null = owners
+    ? { passage: owners, sentences: [owners.text], language: detectLanguage(owners.text), score: 1, kind: null }
+    : findEvidence(request.question, request.passages);
   if (!evidence) return { text: words.noAnswer, evidence: null };
   const quote = evidence.sentences.join(' ');
   const crosses = request.language !== 'other' && evidence.language !== 'other' && evidence.language !== request.language;

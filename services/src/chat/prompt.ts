@@ -16,10 +16,14 @@ const languageName = { he: 'Hebrew', en: 'English', other: 'the language of the 
 function knowledgeBlock(request: AnswerRequest): string {
   if (request.passages.length === 0) return 'KNOWLEDGE: (none found for this question)';
   const entries = request.passages.map((p, i) => {
+    // The owner's own answer to this question (a curated Q&A, issue 26) comes first and says so.
+    if (p.curated) return `[${i + 1}] ANSWER FROM THE OWNER to the question "${p.section ?? ''}"\n${p.text}`;
     const origin = [p.filename, p.sourceUrl, p.section].filter(Boolean).join(' — ');
     return `[${i + 1}] ${origin}\n${p.text}`;
   });
-  return `KNOWLEDGE:\n${entries.join('\n\n')}`;
+  const owners = request.passages.findIndex((p) => p.curated);
+  const prefer = owners < 0 ? '' : `[${owners + 1}] is the owner's own answer to this question: answer with it, and prefer it over every other passage where they differ.\n`;
+  return `KNOWLEDGE:\n${prefer}${entries.join('\n\n')}`;
 }
 
 function salesBlock(request: AnswerRequest): string[] {

@@ -10,6 +10,7 @@ import { createEmbeddingIndexer } from './embeddings/embedding-indexer.js';
 import { createVectorIndex } from './embeddings/vector-index.js';
 import { createHybridRetrieve } from './search/hybrid-retrieve.js';
 import { retrieve, type RetrievedPassage } from './search/retrieve.js';
+import { createCuratedLookup, curatedPassage } from './curated/curated-lookup.js';
 
 export interface KnowledgeServiceDeps {
   readDb: SqlExecutor;
@@ -40,11 +41,22 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   });
   const embeddings = deps.embeddings;
   const hybrid = embeddings && createHybridRetrieve({ db: deps.readDb, embedder: embeddings.embedder, onError: embeddings.onError });
+  const curated = createCuratedLookup(deps.readDb);
+  const retrieveKnowledge = (input: { assistantId: string; question: string; k?: number }) => (hybrid ? hybrid(input) : retrieve(deps.readDb, input));
   return {
     reads: queries,
     // What a file's ingestion stores (its text, its passages) is held by that file: deleting it frees them.
     ingest: ((uploaded) => createIngestFile({ blobs: heldBy(deps.blobs, uploaded.fileId), read: sandbox.read })(uploaded)) as (uploaded: KnowledgeFileUploaded) => Promise<IngestOutcome>,
-    retrieve: (input: { assistantId: string; question: string; k?: number }): Promise<RetrievedPassage[]> => (hybrid ? hybrid(input) : retrieve(deps.readDb, input)),
+    /**
+     * The passages for a question, best first, led by the owner's curated answer when one matches (issue 26):
+     * both engines see it first and prefer it (chat/builtin.provider.ts, chat/prompt.ts).
+     */
+    retrieve: async (input: { assistantId: string; question: string; k?: number }): Promise<RetrievedPassage[]> => {
+      const [passages, match] = await Promise.all([retrieveKnowledge(input), curated(input)]);
+      return match ? [curatedPassage(match), ...passages] : passages;
+    },
+    /** The owner's curated answer for a question alone, or null below the match threshold. */
+    curatedAnswer: curated,
     /** Gives new passages their vectors (the workers start it); absent without an embeddings provider. */
     embeddingIndexer:
       embeddings &&

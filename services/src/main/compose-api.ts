@@ -255,6 +255,7 @@ export async function composeApi(wiring: ApiWiring) {
     googleDrive,
     subscriptions,
     automation: automation.deps,
+    curatedAnswers: { handle: platform.handle, readDb: platform.sql, awaitReadModels, clock, planOf },
     privacy: composePrivacyApi({ sql: platform.sql, eventStore: platform.eventStore, config, clock, erasure: wiring.erasure ?? subjectErasureFor(platform, clock) }),
   });
   app.addHook('onClose', async () => crawler.close());

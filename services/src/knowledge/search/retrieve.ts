@@ -10,6 +10,11 @@ export interface RetrievedPassage {
   section: string | null;
   text: string;
   score: number;
+  /**
+   * The owner's own answer to this question (a curated Q&A, issue 26): `fileId` is its qa id, `section` its
+   * question, `text` its answer. The engines put it before everything retrieved.
+   */
+  curated?: true;
 }
 
 /** Tuning of retrieval; the defaults are what the labelled evaluation sets were measured with. */
