@@ -181,7 +181,10 @@ describe('Chat History', () => {
     await page.waitForURL('**/dashboard');
     await page.getByRole('button', { name: 'Chat history' }).click();
     const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.getByText('Untitled Conversation').count()).toBe(2);
+    // Each is titled by its first message until renamed (never "Untitled Conversation").
+    await expect.poll(() => dialog.getByText('When do you bake blueberry scones?').count()).toBe(1);
+    await expect.poll(() => dialog.getByText('מתי אתם אופים חלות שוקולד?').count()).toBe(1);
+    expect(await dialog.getByText('Untitled Conversation').count()).toBe(0);
     await expect.poll(() => dialog.locator('.badge-public').count()).toBe(1);
     await audit(page, 'chat history modal');
 

@@ -91,11 +91,11 @@ describe.skipIf(!gate.available)(`analytics are computed from the log, whenever 
       for (const projection of analyticsProjections) expect(checkpoints[projection.name], projection.name).toEqual(head);
       expect(await snapshot()).toEqual(before.tables);
 
-      const replay = startMain('replay', { DATABASE_URL: h.dbUrl }, ['analytics']);
+      const replay = startMain('replay', h.childEnv, ['analytics']);
       expect(await exited(replay), replay.output()).toBe(0);
       expect(replay.output()).toMatch(/replayed analytics-activity, analytics-response-times, .*analytics-queries up to \d+:\d+ \(\d+ events\)/);
       expect(await snapshot()).toEqual(before.tables);
-      const unknown = startMain('replay', { DATABASE_URL: h.dbUrl }, ['analytics-nope']);
+      const unknown = startMain('replay', h.childEnv, ['analytics-nope']);
       expect(await exited(unknown)).toBe(2);
       expect(unknown.output()).toContain('usage: npm run replay -- <projection>');
     } finally {

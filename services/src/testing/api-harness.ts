@@ -35,6 +35,8 @@ export interface ApiHarness {
   platform: Platform;
   workers: Awaited<ReturnType<typeof composeWorkers>>;
   dbUrl: string;
+  /** What a Kesher process started beside the harness (replay, export) needs to share its data: the database and the secrets it seals with. */
+  childEnv: Record<string, string>;
   /**
    * Another API process on the same database, as api.main wires one (its own platform and connection
    * pool; no projector, no workers): what a second replica behind a load balancer is. Closed with the harness.
@@ -121,6 +123,7 @@ export async function createApiHarness(
     platform,
     workers,
     dbUrl: db.url,
+    childEnv: { DATABASE_URL: db.url, AUTH_SECRET: config.AUTH_SECRET!, ...(config.SECRETS_KEY ? { SECRETS_KEY: config.SECRETS_KEY } : {}) },
     async replica() {
       const replicaPlatform = await composePlatform(config, { applicationName: 'kesher-api-replica' });
       const api = await composeStandaloneApi(replicaPlatform, { clientDistDir, clock: options.clock });

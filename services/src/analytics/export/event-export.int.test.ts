@@ -107,7 +107,7 @@ describe.skipIf(!gate.available)(`exporting the event log as NDJSON${gate.availa
 
   it('runs as `npm run export -- …` into a file, with its filters', async () => {
     const out = join(dir, 'dana.ndjson');
-    const child = startMain('export', { DATABASE_URL: h.dbUrl }, ['--owner', dana.accountId, '--type', 'MessagePosted,ThreadStarted', '--from', '2030-05-01', '--out', out]);
+    const child = startMain('export', h.childEnv, ['--owner', dana.accountId, '--type', 'MessagePosted,ThreadStarted', '--from', '2030-05-01', '--out', out]);
     expect(await exited(child), child.output()).toBe(0);
     const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
     // The workers share the harness's clock: the answers are from the same days as their questions.
@@ -122,12 +122,12 @@ describe.skipIf(!gate.available)(`exporting the event log as NDJSON${gate.availa
     expect(child.output()).toMatch(new RegExp(`exported 6 of \\d+ events in [\\d.]+ s to ${out.replace(/[.]/g, '\\.')}`));
     // Without an owner the export reads with COPY: the same lines.
     const starts = join(dir, 'starts.ndjson');
-    const byType = startMain('export', { DATABASE_URL: h.dbUrl }, ['--type', 'ThreadStarted', '--out', starts]);
+    const byType = startMain('export', h.childEnv, ['--type', 'ThreadStarted', '--out', starts]);
     expect(await exited(byType), byType.output()).toBe(0);
     const started = readFileSync(starts, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line);
     expect(started).toEqual((await exported({ types: ['ThreadStarted'] })).map((line) => expect.objectContaining({ eventId: line.eventId, data: line.data })));
     expect(started).toHaveLength(3);
-    const bad = startMain('export', { DATABASE_URL: h.dbUrl }, ['--from', 'yesterday']);
+    const bad = startMain('export', h.childEnv, ['--from', 'yesterday']);
     expect(await exited(bad)).toBe(2);
     expect(bad.output()).toContain('--from: not a date: yesterday');
   });
