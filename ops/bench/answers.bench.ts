@@ -16,6 +16,9 @@
  */
 import { builtinAnswerEngine, evaluateAnswers, formatAnswerEvaluation, type AnswerEvaluation, type AnswerSetName } from '@kesher/services/knowledge/eval/answers-eval';
 import { evaluateRetrieval, formatEvaluation } from '@kesher/services/knowledge/eval/retrieval-eval';
+import { evaluateCuratedMatching } from '@kesher/services/knowledge/curated/curated-eval';
+import { createCuratedMatcher } from '@kesher/services/knowledge/curated/curated-match';
+import { curatedPairs } from '@kesher/services/knowledge/curated/curated-pairs';
 import { createPgSql } from '@kesher/services/platform/sql/pg.sql';
 import type { Sql } from '@kesher/services/platform/sql/sql.port';
 import { createTestDatabase } from '@kesher/services/testing/test-database';
@@ -51,6 +54,19 @@ const heldout = await measure('heldout');
 const heldout2 = await measure('heldout2');
 const retrieval = await onFreshDatabase((sql) => evaluateRetrieval(sql));
 console.log(formatEvaluation(retrieval, 'retrieval set'));
+
+// Curated answers (issue 26): does a visitor's question take the owner's Q&A? Each labelled pair alone, then
+// the time to match one question against an assistant holding the Pro plan's 1,000 Q&A.
+const curated = evaluateCuratedMatching();
+console.log(`curated answers: precision ${curated.precision}, recall ${curated.recall} over ${curated.pairs} pairs (${curated.nearMisses} near-misses)`);
+const manyQa = Array.from({ length: 1000 }, (_, i) => ({ qaId: `qa_${i}`, question: `${curatedPairs[i % curatedPairs.length]!.curated} ${i}`, answer: '-' }));
+const matchStarted = performance.now();
+const matcher = createCuratedMatcher(manyQa);
+const matcherBuiltMs = performance.now() - matchStarted;
+const asked = curatedPairs.map((pair) => pair.asked);
+const askStarted = performance.now();
+for (const question of asked) matcher(question);
+const matchMs = (performance.now() - askStarted) / asked.length;
 
 const missesOf = (evaluation: AnswerEvaluation) =>
   evaluation.results
@@ -116,6 +132,19 @@ writeResults('answers', {
   retrieval_set: {
     after: { recall_at_5_he: round(retrieval.he.recallAt5, 3), recall_at_5_en: round(retrieval.en.recallAt5, 3), mrr_he: round(retrieval.he.mrr, 3), mrr_en: round(retrieval.en.mrr, 3) },
     before_issue_12: issue12.retrieval,
+  },
+  curated: {
+    setup: 'services/src/knowledge/curated/curated-pairs.ts: a curated question and a visitor question, labelled same or not — paraphrases (other words and order, Hebrew prefixes and suffixes, the other language) and as many near-misses (another service, day, city or kind of answer); each pair matched alone with the default threshold',
+    pairs: curated.pairs,
+    paraphrases: curated.paraphrases,
+    near_misses: curated.nearMisses,
+    precision: curated.precision,
+    recall: curated.recall,
+    threshold: curated.threshold,
+    goal: { precision: 0.95, recall: 0.85 },
+    meets_goal: { precision: curated.precision >= 0.95, recall: curated.recall >= 0.85 },
+    misses: curated.wrong,
+    match_1000_qa: { analyse_ms: round(matcherBuiltMs, 1), ms_per_question: round(matchMs, 2) },
   },
   misses: { tuned: missesOf(tuned), heldout: missesOf(heldout), heldout2: missesOf(heldout2) },
   elapsed_s: round((performance.now() - started) / 1000),

@@ -31,7 +31,7 @@ export function curatedAnswerQueries(db: Queryable) {
     },
     /** System read for the answer engines: the assistant's questions and answers (the run already names the assistant). */
     async forAssistant(assistantId: string): Promise<{ qa_id: string; question: string; answer: string }[]> {
-      const { rows } = await db.query<{ qa_id: string; question: string; answer: string }>(`SELECT qa_id, question, answer FROM curated_answers WHERE assistant_id = $1`, [assistantId]);
+      const { rows } = await db.query<{ qa_id: string; question: string; answer: string }>(`SELECT qa_id, question, answer FROM curated_answers WHERE assistant_id = $1 ORDER BY qa_id`, [assistantId]);
       return rows;
     },
   };

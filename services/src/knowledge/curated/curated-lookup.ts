@@ -15,11 +15,26 @@ export function curatedPassage(match: CuratedMatch): RetrievedPassage {
  * The assistant's curated answer for a question, read from the Q&A read model at every question: a Q&A
  * just added, edited or deleted answers (or stops answering) as soon as the read model has it.
  */
-export function createCuratedLookup(db: SqlExecutor) {
+export function createCuratedLookup(db: SqlExecutor, options: { cachedAssistants?: number } = {}) {
   const queries = curatedAnswerQueries(db);
+  const cachedAssistants = options.cachedAssistants ?? 200;
+  // Analysing 1,000 questions takes ~150 ms (bench-results/answers.json, curated.match_1000_qa): each
+  // assistant's analysed questions are kept while its Q&A read the same, so a question pays only the match.
+  const matchers = new Map<string, { key: string; match: ReturnType<typeof createCuratedMatcher> }>();
   return async (input: { assistantId: string; question: string }): Promise<CuratedMatch | null> => {
     const rows = await queries.forAssistant(input.assistantId);
-    if (rows.length === 0) return null;
-    return createCuratedMatcher(rows.map((row) => ({ qaId: row.qa_id, question: row.question, answer: row.answer })))(input.question);
+    if (rows.length === 0) {
+      matchers.delete(input.assistantId);
+      return null;
+    }
+    const key = rows.map((row) => `${row.qa_id}\u0000${row.question}\u0000${row.answer}`).join('\u0001');
+    let cached = matchers.get(input.assistantId);
+    if (!cached || cached.key !== key) {
+      cached = { key, match: createCuratedMatcher(rows.map((row) => ({ qaId: row.qa_id, question: row.question, answer: row.answer }))) };
+      matchers.delete(input.assistantId);
+      if (matchers.size >= cachedAssistants) matchers.delete(matchers.keys().next().value!);
+    } else matchers.delete(input.assistantId);
+    matchers.set(input.assistantId, cached);
+    return cached.match(input.question);
   };
 }
