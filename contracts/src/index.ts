@@ -25,3 +25,4 @@ export * from './rules/automation.js';
 export * from './http/automation.dto.js';
 export * from './events/automation.events.js';
 export * from './http/curated-answers.dto.js';
+export * from './rules/curated-csv.js';

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { curatedMessages, messages, NumericIdParamSchema, QaBodySchema, QaImportBodySchema, QaImportResultSchema, QaListSchema, QaParamsSchema, QaSchema, streamIds, type Qa } from '@kesher/contracts';
+import { curatedMessages, messages, parseCuratedCsv, toCuratedCsv, NumericIdParamSchema, QaBodySchema, QaImportBodySchema, QaImportResultSchema, QaListSchema, QaParamsSchema, QaSchema, streamIds, type Qa } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { curatedAnswerQueries } from '@kesher/projections/curated-answers/curated-answers.queries';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { assistantDecider } from '../../../domain/assistant/assistant.decider.js';
-import { parseCuratedCsv, toCuratedCsv } from '../../../knowledge/curated/curated-csv.js';
+
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { curatedAnswerLimit } from '../../../plans/curated-answer-limits.js';
