@@ -140,8 +140,8 @@ describe('guidelines change how the assistant answers', () => {
     await toggle.uncheck();
     expect(await toggle.isChecked()).toBe(false);
     await expect.poll(async () => (await card.getAttribute('class')) ?? '').toContain('automation-card-inactive');
-    const listed = await api.call<{ title: string; active: boolean }[]>('/guidelines');
-    expect(listed.find((g) => g.title === 'Sign off')?.active).toBe(false);
+    // The card turns at once; the server's list once the change is stored and read back.
+    await expect.poll(async () => (await api.call<{ title: string; active: boolean }[]>('/guidelines')).find((g) => g.title === 'Sign off')?.active).toBe(false);
 
     const answer = await ask('When do you bake blueberry scones?');
     expect(answer).toMatch(/blueberry pastries every Tuesday/);
