@@ -13,6 +13,8 @@ import { useDeleteFile } from '../api/delete-file';
 import { acceptAttribute, fileProblem, formatBytes } from '../file-rules';
 import { useFiles } from '../api/get-files';
 import { useUploadFile } from '../api/upload-file';
+import { QaPanel } from '@/features/curated-answers/components/qa-panel';
+import '@/features/curated-answers/locales';
 
 interface Props {
   assistant: { id: number; name: string };
@@ -33,6 +35,9 @@ export function ManageFilesModal({ assistant, onClose, onShare, onCrawler, drive
   const input = useRef<HTMLInputElement>(null);
   const [chosen, setChosen] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // The assistant's knowledge has two tabs: its files, and the owner's own questions and answers (issue 26).
+  const [tab, setTab] = useState<'files' | 'qa'>('files');
+  const { t: tQa } = useTranslation('qa');
 
   const choose = (file: File | null) => {
     setChosen(file);
@@ -66,6 +71,11 @@ export function ManageFilesModal({ assistant, onClose, onShare, onCrawler, drive
           {onShare ? <Button variant="secondary" onClick={onShare}>{t('shareAssistant')}</Button> : null}
         </>
       ) : null}>
+      <div role="tablist" className="tabs">
+        <button type="button" role="tab" aria-selected={tab === 'files'} className={`btn ${tab === 'files' ? 'btn-secondary' : 'btn-ghost'}`} onClick={() => setTab('files')}>{tQa('tabFiles')}</button>
+        <button type="button" role="tab" aria-selected={tab === 'qa'} className={`btn ${tab === 'qa' ? 'btn-secondary' : 'btn-ghost'}`} onClick={() => setTab('qa')}>{tQa('tabQa')}</button>
+      </div>
+      {tab === 'qa' ? <QaPanel assistant={assistant} /> : <>
       <form onSubmit={submit} className="upload-form">
         <h3>{t('upload')}</h3>
         <div className="field">
@@ -132,6 +142,7 @@ export function ManageFilesModal({ assistant, onClose, onShare, onCrawler, drive
       )}
       <h3>{t('driveTitle')}</h3>
       {drivePicker ?? <p className="muted">{t('driveSoon')}</p>}
+      </>}
     </Modal>
   );
 }
