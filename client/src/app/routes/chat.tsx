@@ -17,6 +17,8 @@ import { notify } from '@/lib/toast-store';
 const OWNER: ChatAccess = { kind: 'owner' };
 /** What automation did for an answer: its own chunk, loaded once the conversation has a saved answer. */
 const AutomationNote = lazy(() => import('@/features/automation/components/automation-note'));
+/** "Improve this answer" (issue 26): the owner's correction becomes a curated answer. */
+const ImproveAnswer = lazy(() => import('@/features/curated-answers/components/improve-answer'));
 
 /**
  * /chat/{assistantId}/{threadId?} (spec §2): the assistant comes from the owner's own list; one that is
@@ -70,9 +72,10 @@ export function Component() {
       threadId && message.runId ? (
         <Suspense fallback={null}>
           <AutomationNote threadId={threadId} runId={message.runId} fresh={fresh} />
+          <ImproveAnswer assistantId={id} threadId={threadId} messageId={message.id} />
         </Suspense>
       ) : null,
-    [threadId],
+    [threadId, id],
   );
 
   if (!found) {

@@ -21,6 +21,8 @@ export const en = {
   imported: '{imported} imported, {skipped} already there.',
   error: 'Could not save the Q&A',
   required: 'Please write both the question and the answer.',
+  improve: 'Improve this answer',
+  rightAnswer: 'The right answer',
   sourceName: 'Answer from the owner',
 };
 export type QaLocale = typeof en;

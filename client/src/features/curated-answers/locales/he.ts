@@ -23,5 +23,7 @@ export const he: QaLocale = {
   imported: '{imported} יובאו, {skipped} כבר היו.',
   error: 'לא הצלחנו לשמור את השאלה והתשובה',
   required: 'נא לכתוב גם את השאלה וגם את התשובה.',
+  improve: 'שיפור התשובה',
+  rightAnswer: 'התשובה הנכונה',
   sourceName: 'תשובה של בעל העסק',
 };
