@@ -101,6 +101,9 @@ export const MessageItem = memo(function MessageItem({ message, fresh, target, o
                 <a href={source.sourceUrl} target={target} rel={relFor(target)} dir="auto" title={source.sourceUrl}>
                   {sourceLabel(source)}
                 </a>
+              ) : source.fileId.startsWith('qa_') ? (
+                // A curated answer (issue 26): the owner's own words, named in the reader's language.
+                <span>{t('ownerAnswer')}</span>
               ) : (
                 <button type="button" className="link-btn" dir="auto" onClick={() => onAlert(t('sourceInFile', { name: sourceLabel(source) }), 'info')}>
                   {sourceLabel(source)}

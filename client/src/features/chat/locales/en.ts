@@ -34,6 +34,8 @@ export const en = {
   opensNewTab: '(opens in a new tab)',
   sources: 'Sources',
   sourceInFile: 'Source: {name}. The original address is not available; the content is in the uploaded file.',
+  /** A curated answer's source (issue 26): the owner wrote it. */
+  ownerAnswer: 'Answer from the owner',
   dismiss: 'Dismiss',
   invalidShareLink: 'Invalid or expired share link.',
   visitorReadOnly: "This is a visitor's conversation: you can read it here, but not write in it. Rename or delete it from Chat History.",

@@ -35,6 +35,8 @@ export const he: ChatLocale = {
   opensNewTab: '(נפתח בלשונית חדשה)',
   sources: 'מקורות',
   sourceInFile: 'מקור: {name}. הכתובת המקורית אינה זמינה; התוכן נמצא בקובץ שהועלה.',
+  /** A curated answer's source (issue 26): the owner wrote it. */
+  ownerAnswer: 'תשובה של בעל העסק',
   dismiss: 'סגירה',
   invalidShareLink: 'קישור השיתוף אינו תקין או שפג תוקפו.',
   visitorReadOnly: 'זו שיחה של מבקר: אפשר לקרוא אותה כאן, אבל לא לכתוב בה. אפשר לשנות את שמה או למחוק אותה מהיסטוריית השיחות.',
