@@ -103,6 +103,15 @@ describe.skipIf(!gate.available)(`curated answers${gate.available ? '' : ` (not 
     expect((await ask('בשבת אתם פתוחים?')).message.content[0]?.text.value).toContain('בשבת סגור');
   });
 
+  it("holds the plan's count: an import past it records nothing and says so", async () => {
+    const salon = (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: auth, payload: { name: 'Salon 3', description: 'A hair salon', instructions: 'Answer' } })).json().assistant_id as number;
+    const csv = Array.from({ length: 51 }, (_, i) => `Question ${i},Answer ${i}`).join('\n');
+    const refused = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${salon}/qa/import`, headers: auth, payload: { csv } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().detail).toBe("This assistant has reached its plan's limit of 50 questions and answers. Delete some or upgrade the plan to add more.");
+    expect((await h.app.inject({ url: `/api/v1/assistants/${salon}/qa`, headers: auth })).json()).toEqual([]);
+  });
+
   it('a deleted Q&A stops answering at once, and the read model is rebuilt from the log', async () => {
     const qa = ((await h.app.inject({ url: qaUrl(), headers: auth })).json() as { qa_id: string; answer: string }[]).find((row) => row.answer === correction)!;
     const assistantId = (await h.platform.sql.query<{ id: string }>(`SELECT id FROM assistants WHERE numeric_id = $1`, [assistant.assistant_id])).rows[0]!.id;
