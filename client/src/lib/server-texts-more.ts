@@ -132,6 +132,17 @@ const AUTOMATION_TEXTS = catalogueTexts('automation', {
 /** The catalogue's texts with values in them, recognised by their English form. */
 const LIMIT_WHAT: Record<string, string> = { 'monthly messages': 'הודעות בחודש', assistants: 'עוזרים', 'files for this assistant': 'קבצים לעוזר הזה', 'knowledge storage (bytes)': 'בתים של אחסון ידע' };
 
+/** Curated answers (issue 26, contracts http/curated-answers.dto.ts). */
+const CURATED_TEXTS = catalogueTexts('curated', {
+  required: ['Please write both the question and the answer.', 'נא לכתוב גם את השאלה וגם את התשובה.'],
+  tooLong: [
+    'The question is too long (max 1000 characters) or the answer is (max 20000).',
+    'השאלה ארוכה מדי (עד 1000 תווים) או שהתשובה ארוכה מדי (עד 20000).',
+  ],
+  notFound: ['This question and answer no longer exists.', 'השאלה והתשובה האלה כבר לא קיימות.'],
+  badCsv: ['The file is not a CSV with the columns question,answer.', 'הקובץ אינו CSV עם העמודות question,answer.'],
+});
+
 const MORE_TEMPLATES: Parameters<typeof registerServerTexts>[0]['templates'] = [
   // limits-service wouldExceedMessage: a limit check whose amount would go over a limit not yet reached.
   {
@@ -160,11 +171,16 @@ const MORE_TEMPLATES: Parameters<typeof registerServerTexts>[0]['templates'] = [
   { code: 'automation.actionUnreachable', pattern: /^The API could not be reached: (.+)$/s, he: (reason) => `לא הצלחנו להגיע ל-API: ${reason}` },
   { code: 'automation.actionNotJson', pattern: /^The API's response is not JSON \((.+)\)$/, he: (type) => `התשובה של ה-API אינה JSON (${type === 'no content type' ? 'ללא סוג תוכן' : type})` },
   { code: 'automation.actionInputInvalid', pattern: /^Input "(.+)" must be a (number|boolean|string)$/, he: (name, type) => `הקלט "${name}" חייב להיות ${type === 'number' ? 'מספר' : type === 'boolean' ? 'ערך אמת/שקר' : 'טקסט'}` },
+  {
+    code: 'curated.limitReached',
+    pattern: /^This assistant has reached its plan's limit of (\d+) questions and answers\. Delete some or upgrade the plan to add more\.$/,
+    he: (limit) => `העוזר הזה הגיע למגבלת התוכנית של ${limit} שאלות ותשובות. מחקו חלק מהן או שדרגו את התוכנית כדי להוסיף עוד.`,
+  },
   // Last: its channel name is any text, so the API's own "The API could not be reached" is tried first.
   { code: 'integration.channelUnreachable', pattern: /^(.+) could not be reached: (.+)$/s, he: (channel, reason) => `לא הצלחנו להגיע אל ${channel}: ${reason}` },
 ];
 
 registerServerTexts({
-  exact: { ...DRIVE_TEXTS, ...CRAWLER_SCHEDULE_TEXTS, ...PLAN_AND_DRIVE_TEXTS, ...INTEGRATION_TEXTS, ...CHANNEL_FIELD_TEXTS, ...AUTOMATION_TEXTS },
+  exact: { ...DRIVE_TEXTS, ...CRAWLER_SCHEDULE_TEXTS, ...PLAN_AND_DRIVE_TEXTS, ...INTEGRATION_TEXTS, ...CHANNEL_FIELD_TEXTS, ...AUTOMATION_TEXTS, ...CURATED_TEXTS },
   templates: MORE_TEMPLATES,
 });

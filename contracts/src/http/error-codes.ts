@@ -8,6 +8,7 @@ import { requestMessages } from './errors.dto.js';
 import { fileMessages } from './files.dto.js';
 import { driveMessages } from './google-drive.dto.js';
 import { integrationMessages } from './integrations.dto.js';
+import { curatedMessages } from './curated-answers.dto.js';
 
 /**
  * Stable codes for the server's texts: each text's code is its catalogue's name and its key
@@ -26,6 +27,7 @@ export const errorCatalogues = {
   drive: driveMessages,
   integration: integrationMessages,
   request: requestMessages,
+  curated: curatedMessages,
 } as const;
 
 /** A catalogue text: plain, or a function that words a parametrised one. */
