@@ -83,10 +83,10 @@ describe("the automation note under an answer in the owner's chat", () => {
     await vi.waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(1));
     expect(document.querySelector('details')).toBeNull();
     recorded = true; // the read model catches up with the answer
-    await vi.advanceTimersByTimeAsync(FOLLOW_UP_MS[1]);
+    await vi.advanceTimersByTimeAsync(FOLLOW_UP_MS[1]!);
     await vi.waitFor(() => expect(screen.getByText(/Workflow: Book a table/)).toBeInTheDocument());
     const asked = calls.length;
-    await vi.advanceTimersByTimeAsync(FOLLOW_UP_MS[FOLLOW_UP_MS.length - 1] - FOLLOW_UP_MS[1] + 1_000);
+    await vi.advanceTimersByTimeAsync(FOLLOW_UP_MS.at(-1)! - FOLLOW_UP_MS[1]! + 1_000);
     expect(calls.length).toBe(asked); // recorded: no more asking
   });
 
