@@ -10,9 +10,9 @@ import { checkpointMigrations } from '../platform/projections/checkpoint.migrati
 import { limitsMigrations } from '../platform/limits/limits.migrations.js';
 import type { SchemaModule } from '../platform/sql/migrations.js';
 import { subjectKeyMigrations } from '../privacy/keys/subject-key.migrations.js';
-import { securityLogMigrations } from '../privacy/security-log/security-log.js';
+import { securityLogMigrations } from '../privacy/security-log/security-log.migrations.js';
 import { retentionMigrations } from '../privacy/retention/retention.migrations.js';
-import { channelForgetMigrations } from '../privacy/visitor-deletion/channel-forget.js';
+import { channelForgetMigrations } from '../privacy/visitor-deletion/channel-forget.migrations.js';
 
 /**
  * Every module that owns tables in the deployment's database, in the order their migration lists are

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Migration } from '../../platform/sql/migrations.js';
 import type { SqlExecutor } from '../../platform/sql/sql.port.js';
 
 /**
@@ -19,22 +18,6 @@ export interface SecurityLogEntry {
   detail: Record<string, string | number | null>;
   at: string;
 }
-
-export const securityLogMigrations: readonly Migration[] = [
-  {
-    id: '001-security-log',
-    sql: `CREATE TABLE IF NOT EXISTS privacy_security_log (
-    id text PRIMARY KEY,
-    owner_id text NOT NULL,
-    kind text NOT NULL,
-    actor text NOT NULL,
-    detail jsonb NOT NULL DEFAULT '{}',
-    at timestamptz NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS privacy_security_log_owner ON privacy_security_log (owner_id, at DESC);
-  CREATE INDEX IF NOT EXISTS privacy_security_log_at ON privacy_security_log (at)`,
-  },
-];
 
 export function createSecurityLog(deps: { sql: SqlExecutor; clock: () => Date }) {
   return {

@@ -1,5 +1,4 @@
 import type { ChannelMessageReceived } from '@kesher/contracts';
-import type { Migration } from '../../platform/sql/migrations.js';
 import type { SqlExecutor } from '../../platform/sql/sql.port.js';
 import type { SecurityLog } from '../security-log/security-log.js';
 import type { SubjectErasure } from '../subject-erasure.port.js';
@@ -15,23 +14,6 @@ import type { SubjectErasure } from '../subject-erasure.port.js';
  * and chat), so any channels worker sees the confirmation whichever took the request; the delivery that
  * confirmed it is kept, so the same confirmation delivered again is answered as done, not as a question.
  */
-export const channelForgetMigrations: readonly Migration[] = [
-  {
-    id: '001-forget-requests',
-    sql: `CREATE TABLE IF NOT EXISTS privacy_forget_requests (
-    integration_id text NOT NULL,
-    chat_id text NOT NULL,
-    requested_at timestamptz NOT NULL,
-    PRIMARY KEY (integration_id, chat_id)
-  )`,
-  },
-  {
-    // The delivery that confirmed a request: the bus delivering that confirmation again finds it done
-    // (answered "done" again, sent once) instead of passing a lone "yes" to the assistant.
-    id: '002-forget-confirmed-by',
-    sql: `ALTER TABLE privacy_forget_requests ADD COLUMN IF NOT EXISTS confirmed_by text`,
-  },
-];
 
 /** The words that ask; compared trimmed, case-folded, without trailing punctuation. */
 const ASKS = new Set(['/forget', 'forget me', 'delete my data', '/deletemydata', 'מחק את המידע שלי', 'מחקו את המידע שלי', 'מחק את הנתונים שלי', '/שכח']);
