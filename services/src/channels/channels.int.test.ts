@@ -345,8 +345,8 @@ describe.skipIf(!gate.available)(`channels: Telegram, WhatsApp, Instagram and th
     await standIns.waitForSent(1, '902');
     // Every flood message is recorded in the conversation; only a few get answers (the burst).
     await expect.poll(async () => (await received()).filter((m) => m.chatId === '901').length, within).toBe(12);
-    const inbox = (await h.app.inject({ url: '/api/v1/inbox?channel=telegram', headers: { authorization: owner.authorization } })).json().data as { thread_id: string; contact_name: string }[];
-    expect(inbox).toHaveLength(2);
+    // The inbox is a read model: it lists both chats once the projector has them.
+    await expect.poll(async () => (await h.app.inject({ url: '/api/v1/inbox?channel=telegram', headers: { authorization: owner.authorization } })).json().data.length, within).toBe(2);
     await standIns.waitForSent(1, '901');
     expect(standIns.sent.filter((m) => m.to === '901').length).toBeLessThanOrEqual(3);
   });

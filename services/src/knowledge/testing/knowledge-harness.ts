@@ -1,4 +1,5 @@
 import type { KnowledgeFileKind, KnowledgeFileUploaded, RecordedEvent } from '@kesher/contracts';
+import { curatedAnswersProjection } from '@kesher/projections/curated-answers/curated-answers.projection';
 import { knowledgeProjection, readBlobFromReadModel } from '@kesher/projections/knowledge/knowledge.projection';
 import { randomUUID } from 'node:crypto';
 import type { BlobStore } from '../../platform/blobs/blob-store.port.js';
@@ -16,6 +17,8 @@ export async function createKnowledgeHarness(sql: Sql) {
   const blobs: BlobStore = await createSqlBlobStore({ sql });
   const projection = knowledgeProjection({ readBlob: readBlobFromReadModel });
   await sql.transaction((tx) => prepareReadModel(tx, projection, false));
+  // The knowledge service also reads the owners' curated answers (issue 26), led by them when one matches.
+  await sql.transaction((tx) => prepareReadModel(tx, curatedAnswersProjection, false));
   const ingest = createIngestFile({ blobs });
   let position = 0n;
   const history: RecordedEvent[] = [];
