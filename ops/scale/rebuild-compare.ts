@@ -58,9 +58,10 @@ export interface TableComparison {
  * Copies the (quiet) live database — `CREATE DATABASE … TEMPLATE`: every Kesher process must be stopped —
  * rebuilds every read model in the copy from the log with the replay tool (`replay.main.ts`: drops each
  * read model's tables and applies the log from its first event in one pass), then compares each
- * read-model table of the copy with the live one as multisets of rows.
+ * read-model table of the copy with the live one as multisets of rows. `secrets` is what the live processes
+ * sealed with (AUTH_SECRET or SECRETS_KEY).
  */
-export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir: string) {
+export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir: string, secrets: Record<string, string>) {
   const copyDb = `${liveDb}_rebuilt`;
   const admin = await connectClient(adminUrl);
   try {
@@ -77,7 +78,8 @@ export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir
   const names = allProjections.map((p) => p.name);
   const replay = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/src/main/replay.main.ts'), ...names], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: urlOf(copyDb), DATA_DIR: join(logDir, 'replay-data'), LOG_LEVEL: 'warn' },
+    // The live processes' secrets: the log's personal fields are sealed under keys only they open.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: urlOf(copyDb), DATA_DIR: join(logDir, 'replay-data'), LOG_LEVEL: 'warn', ...secrets },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);

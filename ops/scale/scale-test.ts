@@ -112,6 +112,9 @@ const haproxy = startHaproxy(
   ]),
 );
 
+// Every process seals personal data under keys sealed with the server key (derived from AUTH_SECRET); the
+// rebuild below opens them with the same one.
+const authSecret = randomBytes(36).toString('base64url');
 const topology = createTopology(workDir, {
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '',
@@ -123,7 +126,7 @@ const topology = createTopology(workDir, {
   KAFKA_BROKERS: kafkaBrokers().join(','),
   // This database's own consumer groups: topics are shared by every database on the broker.
   CONSUMER_GROUP_SUFFIX: db.name,
-  AUTH_SECRET: randomBytes(36).toString('base64url'),
+  AUTH_SECRET: authSecret,
   PUBLIC_URL: lbBase,
   TRUST_PROXY: '127.0.0.1',
   OPENAI_API_KEY: 'sk-scale-test',
@@ -488,7 +491,7 @@ try {
     check('every process still running stops with exit code 0 on SIGTERM', unclean.length === 0, { exit_codes: figures.exit_codes });
   });
   await step('rebuild every read model from the log in a copy and compare with the live tables', async () => {
-    const result = await rebuildAndCompare(testDatabaseUrl(), db.name, workDir);
+    const result = await rebuildAndCompare(testDatabaseUrl(), db.name, workDir, { AUTH_SECRET: authSecret });
     try {
       const differing = result.tables.filter((t) => t.onlyLive || t.onlyRebuilt);
       figures.rebuild = {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { exited, repoRoot, waitUntil } from '@kesher/services/testing/processes';
 
 /**
- * The roles of the production topology (services/src/main/<role>.main.ts) and the line each prints once
- * up; the API (whose log is pino's, quiet below LOG_LEVEL) is up once its health route answers.
+ * The roles of the production topology (services/src/main/<role>.main.ts) and the line each logs (at info)
+ * once up; the API is up once its health route answers.
  */
 const READY = {
   projector: 'projector running',
@@ -44,7 +44,8 @@ export function createTopology(logDir: string, baseEnv: Record<string, string>) 
     const fd = openSync(log, 'a');
     const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, `services/src/main/${role.role}.main.ts`)], {
       cwd: repoRoot,
-      env: { ...baseEnv, ...role.env },
+      // Their ready line is logged at info (pino): below it, a quieter LOG_LEVEL would hide it.
+      env: { ...baseEnv, ...(READY[role.role] ? { LOG_LEVEL: 'info' } : {}), ...role.env },
       stdio: ['ignore', fd, fd],
     });
     closeSync(fd);
