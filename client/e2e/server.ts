@@ -55,6 +55,8 @@ export async function startKesher(env: Record<string, string> = {}) {
       // Every browser of the suite is a visitor from 127.0.0.1: the per-address limit would count the
       // whole suite as one visitor. The per-visitor and per-link limits stay as shipped.
       PUBLIC_CHAT_ADDRESS_PER_MINUTE: '1000',
+      // …and so would the conversations one address may start in an hour (20): the suite's visitors start more.
+      PUBLIC_CHAT_THREADS_PER_ADDRESS_PER_HOUR: '1000',
       // The crawler's browser test crawls a local website on 127.0.0.1 (the SSRF guard refuses it otherwise).
       OUTBOUND_ALLOWLIST: '127.0.0.1',
       ...env,
