@@ -2,6 +2,7 @@ import '../locales';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { QaFields } from './qa-fields';
 import { listMessages } from '@/lib/chat-core/chat-calls';
 import { errorMessage } from '@/lib/api-error';
 import { notify } from '@/lib/toast-store';
@@ -61,18 +62,7 @@ export default function ImproveAnswer({ assistantId, threadId, messageId }: { as
   }
   return (
     <form onSubmit={submit} className="qa-form improve-answer-form">
-      <div className="field">
-        <label>
-          {t('question')}
-          <input dir="auto" value={question} maxLength={1000} onChange={(e) => setQuestion(e.target.value)} />
-        </label>
-      </div>
-      <div className="field">
-        <label>
-          {t('rightAnswer')}
-          <textarea dir="auto" rows={3} value={answer} onChange={(e) => setAnswer(e.target.value)} />
-        </label>
-      </div>
+      <QaFields question={question} answer={answer} onQuestion={setQuestion} onAnswer={setAnswer} answerLabel="rightAnswer" />
       {problem ? <p className="field-error" role="alert">{problem}</p> : null}
       <Button type="submit" disabled={add.isPending}>{t('save')}</Button>
       <Button variant="ghost" onClick={() => setOpen(false)}>{t('cancel')}</Button>

@@ -3,6 +3,7 @@ import '../locales';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { QaFields } from './qa-fields';
 import { Icon } from '@/components/ui/icon';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
@@ -27,18 +28,7 @@ function QaForm({ initial, busy, onSave, onCancel }: { initial?: { question: str
   };
   return (
     <form onSubmit={submit} className="qa-form">
-      <div className="field">
-        <label>
-          {t('question')}
-          <input dir="auto" value={question} maxLength={1000} onChange={(e) => setQuestion(e.target.value)} />
-        </label>
-      </div>
-      <div className="field">
-        <label>
-          {t('answer')}
-          <textarea dir="auto" rows={3} value={answer} onChange={(e) => setAnswer(e.target.value)} />
-        </label>
-      </div>
+      <QaFields question={question} answer={answer} onQuestion={setQuestion} onAnswer={setAnswer} answerLabel="answer" />
       {problem ? <p className="field-error" role="alert">{problem}</p> : null}
       <Button type="submit" disabled={busy}>{initial ? t('save') : t('add')}</Button>
       {onCancel ? <Button variant="ghost" onClick={onCancel}>{t('cancel')}</Button> : null}
