@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := start
 STAMP := node_modules/.kesher-install-stamp
 
-.PHONY: start test typecheck test-unit bench bench-platform bench-api bench-chat bench-answers bench-client bench-ingest client services-up services-down kafka-start kafka-stop compose-check
+.PHONY: start test lint format typecheck test-unit bench bench-platform bench-api bench-chat bench-answers bench-client bench-ingest client services-up services-down kafka-start kafka-stop compose-check
 
 # Dependencies are installed from the lockfile whenever it is newer than the last install.
 $(STAMP): package.json package-lock.json contracts/package.json services/package.json projections/package.json client/package.json ops/package.json
@@ -25,6 +25,13 @@ start: $(STAMP) client/dist/index.html
 ## The whole test suite on real Postgres and a real Kafka broker (started here from Maven Central jars).
 test: $(STAMP)
 	bash ops/test.sh
+
+## Format check (Prettier, .prettierrc.json); part of `make test`. `make format` rewrites the files.
+lint: $(STAMP)
+	npx prettier --check . --log-level warn
+
+format: $(STAMP)
+	npx prettier --write . --log-level warn
 
 typecheck: $(STAMP)
 	npx tsc -b

@@ -17,7 +17,11 @@ export default defineConfig({
       : composePass
         ? ['ops/**/*.compose.test.ts']
         : ['{contracts,services,projections,ops}/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...(outagePass ? [] : ['**/*.outage.int.test.ts']), ...(composePass ? [] : ['**/*.compose.test.ts'])],
+    exclude: [
+      '**/node_modules/**',
+      ...(outagePass ? [] : ['**/*.outage.int.test.ts']),
+      ...(composePass ? [] : ['**/*.compose.test.ts']),
+    ],
     fileParallelism: !outagePass,
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -40,7 +40,11 @@ cpSync(join(services, 'domain'), copy, { recursive: true });
 try {
   for (const decider of deciders(copy)) {
     const own = decider.replace(/\.ts$/, '.unit.test.ts');
-    const tests = existsSync(own) ? [own] : readdirSync(dirname(decider)).filter((f) => f.endsWith('.decider.unit.test.ts')).map((f) => join(dirname(decider), f));
+    const tests = existsSync(own)
+      ? [own]
+      : readdirSync(dirname(decider))
+          .filter((f) => f.endsWith('.decider.unit.test.ts'))
+          .map((f) => join(dirname(decider), f));
     if (tests.length === 0) {
       notHeld.push(`${basename(decider)}: no unit test`);
       continue;
@@ -51,7 +55,10 @@ try {
       const off = switchedOff(line);
       if (off === undefined) return;
       writeFileSync(decider, [...lines.slice(0, i), off, ...lines.slice(i + 1)].join('\n'));
-      const run = spawnSync('npx', ['vitest', 'run', ...tests.map((t) => relative(repo, t))], { cwd: repo, encoding: 'utf8' });
+      const run = spawnSync('npx', ['vitest', 'run', ...tests.map((t) => relative(repo, t))], {
+        cwd: repo,
+        encoding: 'utf8',
+      });
       const where = `${relative(copy, decider)}:${i + 1}: ${line.trim()}`;
       if (run.status === 0) notHeld.push(where);
       console.log(`${run.status === 0 ? 'NOT HELD' : 'held    '} ${where.slice(0, 140)}`);
@@ -61,5 +68,9 @@ try {
 } finally {
   rmSync(copy, { recursive: true, force: true });
 }
-console.log(notHeld.length ? `\n${notHeld.length} rule(s) no test holds:\n${notHeld.join('\n')}` : '\nEvery rule is held by a test.');
+console.log(
+  notHeld.length
+    ? `\n${notHeld.length} rule(s) no test holds:\n${notHeld.join('\n')}`
+    : '\nEvery rule is held by a test.',
+);
 process.exit(notHeld.length ? 1 : 0);

@@ -10,10 +10,16 @@ const listed = [...index.matchAll(/^- `([^`]+)`/gm)].map((match) => match[1]!);
 describe('docs/README.md', () => {
   it('lists every page of docs/', () => {
     const pages = readdirSync(docs).filter((name) => name !== 'README.md' && /\.(md|json)$/.test(name));
-    expect(pages.filter((page) => !listed.includes(page)), 'pages the index does not list').toEqual([]);
+    expect(
+      pages.filter((page) => !listed.includes(page)),
+      'pages the index does not list',
+    ).toEqual([]);
   });
 
   it('lists only pages that exist', () => {
-    expect(listed.filter((page) => !existsSync(`${docs}${page}`)), 'listed pages that are missing').toEqual([]);
+    expect(
+      listed.filter((page) => !existsSync(`${docs}${page}`)),
+      'listed pages that are missing',
+    ).toEqual([]);
   });
 });

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 npx tsc -b
+# Format (and lint) rules hold on every landing: one failing file fails the run, before anything slow.
+make --no-print-directory lint
 
 started_kafka=0
 if bash ops/services-up.sh; then

@@ -20,12 +20,14 @@ interface Manifest {
 }
 
 const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
-const declared = (m: Manifest) => new Set(Object.keys({ ...m.dependencies, ...m.devDependencies, ...m.peerDependencies, ...m.optionalDependencies }));
+const declared = (m: Manifest) =>
+  new Set(Object.keys({ ...m.dependencies, ...m.devDependencies, ...m.peerDependencies, ...m.optionalDependencies }));
 
 function sources(dir: string, skip: ReadonlySet<string> = new Set()): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return SKIPPED_FOLDERS.has(entry.name) || skip.has(path) || entry.name.startsWith('.') ? [] : sources(path, skip);
+    if (entry.isDirectory())
+      return SKIPPED_FOLDERS.has(entry.name) || skip.has(path) || entry.name.startsWith('.') ? [] : sources(path, skip);
     return /\.(ts|tsx|mts|cts|js|mjs|cjs)$/.test(entry.name) ? [path] : [];
   });
 }
@@ -36,7 +38,9 @@ function importedPackages(path: string): string[] {
   return importedFiles
     .map(({ fileName }) => fileName)
     .filter((specifier) => !NOT_A_PACKAGE.test(specifier))
-    .map((specifier) => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!))
+    .map((specifier) =>
+      specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!,
+    )
     .filter((name) => !builtinModules.includes(name));
 }
 
@@ -44,7 +48,11 @@ function importedPackages(path: string): string[] {
 function undeclared(dir: string, files: readonly string[]): string[] {
   const own = manifest(dir);
   const allowed = declared(own);
-  return files.flatMap((file) => importedPackages(file).filter((name) => name !== own.name && !allowed.has(name)).map((name) => `${relative(root, file)}: ${name}`));
+  return files.flatMap((file) =>
+    importedPackages(file)
+      .filter((name) => name !== own.name && !allowed.has(name))
+      .map((name) => `${relative(root, file)}: ${name}`),
+  );
 }
 
 describe('every workspace declares what it imports', () => {

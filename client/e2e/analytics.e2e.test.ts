@@ -27,16 +27,32 @@ interface Run {
 
 /** One question and its answer (waited for by polling the run's state), then the rating of that answer. */
 async function askAndRate(assistantId: number, externalId: string, question: string, rating: 'like' | 'dislike') {
-  const thread = await api.call<{ thread_id: string }>('/threads/', { method: 'POST', body: JSON.stringify({ assistant_id: assistantId }) });
-  await api.call(`/threads/${thread.thread_id}/messages`, { method: 'POST', body: JSON.stringify({ content: question }) });
-  const run = await api.call<Run>(`/threads/${thread.thread_id}/runs`, { method: 'POST', body: JSON.stringify({ assistant_id: externalId }) });
+  const thread = await api.call<{ thread_id: string }>('/threads/', {
+    method: 'POST',
+    body: JSON.stringify({ assistant_id: assistantId }),
+  });
+  await api.call(`/threads/${thread.thread_id}/messages`, {
+    method: 'POST',
+    body: JSON.stringify({ content: question }),
+  });
+  const run = await api.call<Run>(`/threads/${thread.thread_id}/runs`, {
+    method: 'POST',
+    body: JSON.stringify({ assistant_id: externalId }),
+  });
   let done: Run = run;
   await expect
-    .poll(async () => (done = await api.call<Run>(`/threads/${thread.thread_id}/runs/${run.id}`)).status, { timeout: 30_000 })
+    .poll(async () => (done = await api.call<Run>(`/threads/${thread.thread_id}/runs/${run.id}`)).status, {
+      timeout: 30_000,
+    })
     .toBe('completed');
   await api.call('/feedback', {
     method: 'POST',
-    body: JSON.stringify({ assistant_id: assistantId, thread_id: thread.thread_id, message_id: done.message_id, rating }),
+    body: JSON.stringify({
+      assistant_id: assistantId,
+      thread_id: thread.thread_id,
+      message_id: done.message_id,
+      rating,
+    }),
   });
 }
 
@@ -45,7 +61,12 @@ let assistant: { assistant_id: number; openai_assistant_id: string };
 
 beforeAll(async () => {
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: baseUrl, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    baseURL: baseUrl,
+    isMobile: true,
+    hasTouch: true,
+  });
   await context.addInitScript(() => localStorage.setItem('language', 'he'));
   page = await context.newPage();
   page.setDefaultTimeout(20_000);
@@ -57,29 +78,56 @@ afterAll(async () => {
 
 describe('/analytics in Hebrew on a phone', () => {
   it('seeds real events through the API: two answered questions, a like and a dislike', async () => {
-    token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+    token = (
+      await api.call<{ access_token: string }>('/auth/register', {
+        method: 'POST',
+        body: JSON.stringify({ email, password }),
+      })
+    ).access_token;
     assistant = await api.call<{ assistant_id: number; openai_assistant_id: string }>('/assistants/', {
       method: 'POST',
-      body: JSON.stringify({ name: 'Harbor Cafe helper', description: 'Answers about our cafe.', instructions: 'Answer from the files only.' }),
+      body: JSON.stringify({
+        name: 'Harbor Cafe helper',
+        description: 'Answers about our cafe.',
+        instructions: 'Answer from the files only.',
+      }),
     });
     await api.upload(assistant.assistant_id, 'cafe.txt', `${fact}\n`);
-    await expect.poll(async () => (await api.call<{ status: string }[]>(`/assistants/${assistant.assistant_id}/files`)).map((f) => f.status).join(), { timeout: 30_000 }).toBe('ready');
+    await expect
+      .poll(
+        async () =>
+          (await api.call<{ status: string }[]>(`/assistants/${assistant.assistant_id}/files`))
+            .map((f) => f.status)
+            .join(),
+        { timeout: 30_000 },
+      )
+      .toBe('ready');
     await askAndRate(assistant.assistant_id, assistant.openai_assistant_id, 'When do you ship scones?', 'like');
     await askAndRate(assistant.assistant_id, assistant.openai_assistant_id, 'Is shipping free?', 'dislike');
     // The figures are projections of the events: wait until the read models have them (no sleeping).
     await expect
-      .poll(async () => {
-        const { data } = await api.call<{ data: { overview: { total_queries: number }; feedback: { total: number } } }>('/analytics/dashboard?days=7');
-        return `${data.overview.total_queries}/${data.feedback.total}`;
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const { data } = await api.call<{
+            data: { overview: { total_queries: number }; feedback: { total: number } };
+          }>('/analytics/dashboard?days=7');
+          return `${data.overview.total_queries}/${data.feedback.total}`;
+        },
+        { timeout: 30_000 },
+      )
       .toBe('2/2');
     // Both questions say "ship…": it is the customers' top keyword (stemmed), once the keyword read model has them.
     await expect
-      .poll(async () => {
-        const { data } = await api.call<{ data: { keywords: { keyword: string; count: number }[] } }>('/keyword-analytics/customer-keywords?days=7&limit=5');
-        topKeyword = data.keywords[0] ?? null;
-        return topKeyword?.count ?? 0;
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const { data } = await api.call<{ data: { keywords: { keyword: string; count: number }[] } }>(
+            '/keyword-analytics/customer-keywords?days=7&limit=5',
+          );
+          topKeyword = data.keywords[0] ?? null;
+          return topKeyword?.count ?? 0;
+        },
+        { timeout: 30_000 },
+      )
       .toBe(2);
     expect(topKeyword!.keyword).toMatch(/^ship/);
   }, 150_000);

@@ -7,7 +7,8 @@ export function apiClient(baseUrl: string, token: () => string | undefined) {
     const headers = new Headers(init.headers);
     const bearer = token();
     if (bearer) headers.set('authorization', `Bearer ${bearer}`);
-    if (init.body && typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
+    if (init.body && typeof init.body === 'string' && !headers.has('content-type'))
+      headers.set('content-type', 'application/json');
     const response = await fetch(`${baseUrl}/api/v1${path}`, { ...init, headers });
     const text = await response.text();
     if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} → ${response.status} ${text}`);
@@ -23,10 +24,23 @@ export function apiClient(baseUrl: string, token: () => string | undefined) {
    * form with the success card (channels and Drive need one).
    */
   async function subscribeWithTestCard(tier: 'pro' | 'enterprise' = 'pro') {
-    const checkout = await call<{ url: string }>('/subscriptions/checkout', { method: 'POST', body: JSON.stringify({ tier, billing_period: 'monthly' }) });
+    const checkout = await call<{ url: string }>('/subscriptions/checkout', {
+      method: 'POST',
+      body: JSON.stringify({ tier, billing_period: 'monthly' }),
+    });
     const params = new URL(checkout.url, baseUrl).searchParams;
-    const form = new URLSearchParams({ ...Object.fromEntries(params), card_number: '4580458045804580', card_holder: 'Dana Levi', expiry: '12/30', cvv: '123' });
-    const paid = await call<{ status: string; message: string }>('/subscriptions/tranzila-mock', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+    const form = new URLSearchParams({
+      ...Object.fromEntries(params),
+      card_number: '4580458045804580',
+      card_holder: 'Dana Levi',
+      expiry: '12/30',
+      cvv: '123',
+    });
+    const paid = await call<{ status: string; message: string }>('/subscriptions/tranzila-mock', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    });
     if (paid.status !== 'success') throw new Error(`test payment refused: ${paid.message}`);
   }
   return { call, upload, subscribeWithTestCard };

@@ -33,7 +33,9 @@ let shareToken: string;
 const api = apiClient(baseUrl, () => token);
 
 async function audit(target: Page, label: string) {
-  const found = (await seriousViolations(target)).map((v) => `${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const found = (await seriousViolations(target)).map(
+    (v) => `${v.id}: ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
   expect(found, `axe on ${label}`).toEqual([]);
 }
 
@@ -53,24 +55,40 @@ beforeAll(async () => {
     orderCalls.push(`${request.method} ${request.url}`);
     if (request.headers.authorization) orderAuth.push(request.headers.authorization);
     const match = /^\/orders\/([^/?]+)$/.exec(request.url ?? '');
-    if (request.method !== 'GET' || !match) return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ order: decodeURIComponent(match[1]!), status: 'shipped', eta: 'Thursday' }));
+    if (request.method !== 'GET' || !match)
+      return void response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ order: decodeURIComponent(match[1]!), status: 'shipped', eta: 'Thursday' }));
   });
   await new Promise<void>((resolve) => orders.listen(0, '127.0.0.1', resolve));
   ordersUrl = `http://127.0.0.1:${(orders.address() as AddressInfo).port}`;
 
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   assistantId = (
     await api.call<{ assistant_id: number }>('/assistants/', {
       method: 'POST',
-      body: JSON.stringify({ name: assistantName, description: 'Answers questions about the Harbor Bakery.', instructions: 'Answer from the files only.' }),
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'Answers questions about the Harbor Bakery.',
+        instructions: 'Answer from the files only.',
+      }),
     })
   ).assistant_id;
   await api.upload(assistantId, 'harbor.txt', `${fact}\nWe also sell coffee.\n`);
-  shareToken = (await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  shareToken = (
+    await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })
+  ).share_token;
   // The file is knowledge once ingested (expect.poll only runs inside a test): wait for its status.
-  for (const deadline = Date.now() + 60_000; ; ) {
-    const status = (await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(',');
+  for (const deadline = Date.now() + 60_000; ;) {
+    const status = (await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`))
+      .map((f) => f.status)
+      .join(',');
     if (status === 'ready') break;
     if (Date.now() > deadline) throw new Error(`harbor.txt not ingested: ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -141,7 +159,13 @@ describe('guidelines change how the assistant answers', () => {
     expect(await toggle.isChecked()).toBe(false);
     await expect.poll(async () => (await card.getAttribute('class')) ?? '').toContain('automation-card-inactive');
     // The card turns at once; the server's list once the change is stored and read back.
-    await expect.poll(async () => (await api.call<{ title: string; active: boolean }[]>('/guidelines')).find((g) => g.title === 'Sign off')?.active).toBe(false);
+    await expect
+      .poll(
+        async () =>
+          (await api.call<{ title: string; active: boolean }[]>('/guidelines')).find((g) => g.title === 'Sign off')
+            ?.active,
+      )
+      .toBe(false);
 
     const answer = await ask('When do you bake blueberry scones?');
     expect(answer).toMatch(/blueberry pastries every Tuesday/);
@@ -149,7 +173,7 @@ describe('guidelines change how the assistant answers', () => {
   });
 });
 
-describe('a workflow with an API action fires in a visitor\'s conversation', () => {
+describe("a workflow with an API action fires in a visitor's conversation", () => {
   it('creates the API action on /actions and its Test answers from the order service as JSON', async () => {
     await page.goto('/actions');
     await page.getByText('No actions yet').waitFor();
@@ -187,13 +211,21 @@ describe('a workflow with an API action fires in a visitor\'s conversation', () 
     const dialog = page.getByRole('dialog', { name: 'Create Workflow' });
     await dialog.getByLabel('Title *').fill('Track an order');
     await dialog.getByLabel('Trigger condition *').fill('The customer asks where their order is');
-    const phrases = ['where is my order', 'track my order', 'has my order shipped', 'when will my order arrive', 'order status please'];
+    const phrases = [
+      'where is my order',
+      'track my order',
+      'has my order shipped',
+      'when will my order arrive',
+      'order status please',
+    ];
     for (const [index, phrase] of phrases.entries()) {
       if (index > 0) await dialog.getByRole('button', { name: 'Add phrase' }).click();
       await dialog.getByLabel(`Training phrase ${index + 1}`).fill(phrase);
     }
     await dialog.getByText('5 phrases').waitFor();
-    await dialog.getByLabel('Instructions *').fill('Say: "Let me check that order for you." Then look the order up and tell the status.');
+    await dialog
+      .getByLabel('Instructions *')
+      .fill('Say: "Let me check that order for you." Then look the order up and tell the status.');
     await dialog.getByRole('checkbox', { name: /Order status/ }).check();
     await audit(page, 'the workflow modal');
     await dialog.getByRole('button', { name: 'Create Workflow' }).click();
@@ -234,14 +266,20 @@ describe('a workflow with an API action fires in a visitor\'s conversation', () 
   it("the owner opens the visitor's conversation from Chat History and reads under the answer which workflow fired, why, and how its action went; the card counts the firing", async () => {
     await page.goto('/dashboard');
     await page.getByRole('button', { name: 'Chat history' }).click();
-    await page.getByRole('dialog').locator('.thread-row', { has: page.locator('.badge-public') }).getByRole('button', { name: 'Resume' }).click();
+    await page
+      .getByRole('dialog')
+      .locator('.thread-row', { has: page.locator('.badge-public') })
+      .getByRole('button', { name: 'Resume' })
+      .click();
     await page.waitForURL(new RegExp(`/chat/${assistantId}/thread_[A-Za-z0-9_-]+$`));
     const note = page.locator('.chat-msg-assistant').last().locator('details.automation-note');
     await note.locator('summary').getByText('Workflow: Track an order').waitFor();
     await note.locator('summary').click();
     await note.getByText(/Fired(:| by) this message.*\(score \d+%\)\.$/).waitFor();
     expect(await note.locator('.automation-note-phrases li').count()).toBeGreaterThan(0);
-    expect(await note.locator('.automation-note-actions li').first().innerText()).toMatch(/^Order status: succeeded · HTTP 200 · \d+ ms$/);
+    expect(await note.locator('.automation-note-actions li').first().innerText()).toMatch(
+      /^Order status: succeeded · HTTP 200 · \d+ ms$/,
+    );
     expect(await page.locator('.chat-msg-user details').count()).toBe(0); // under answers only
     await audit(page, "/chat (a visitor's conversation with the automation note)");
 
@@ -249,7 +287,7 @@ describe('a workflow with an API action fires in a visitor\'s conversation', () 
     await page.getByRole('article', { name: 'Track an order' }).getByText('Fired: 1', { exact: true }).waitFor();
   });
 
-  it('edits the workflow to add Hebrew phrases, and a Hebrew visitor\'s question fires it too', async () => {
+  it("edits the workflow to add Hebrew phrases, and a Hebrew visitor's question fires it too", async () => {
     await page.goto('/workflows');
     await page.getByRole('article', { name: 'Track an order' }).getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Workflow' });
@@ -288,7 +326,7 @@ describe('a workflow with an API action fires in a visitor\'s conversation', () 
   });
 });
 
-describe('the assistant\'s external API endpoints', () => {
+describe("the assistant's external API endpoints", () => {
   it('saves a named endpoint on the edit page with its secret masked, probes it, and an action calls it by name with the secret', async () => {
     await page.goto(`/edit-assistant/${assistantId}`);
     const section = page.getByRole('region', { name: 'External API endpoints' });
@@ -328,7 +366,11 @@ describe('the assistant\'s external API endpoints', () => {
     const before = orderAuth.length;
     await test.getByRole('button', { name: 'Test', exact: true }).click();
     await test.getByText('Test successful!', { exact: true }).waitFor();
-    expect(JSON.parse(await test.getByTestId('action-test-response').innerText()).response).toEqual({ order: 'test_value', status: 'shipped', eta: 'Thursday' });
+    expect(JSON.parse(await test.getByTestId('action-test-response').innerText()).response).toEqual({
+      order: 'test_value',
+      status: 'shipped',
+      eta: 'Thursday',
+    });
     expect(orderAuth.slice(before)).toEqual(['Bearer orders-secret-9876']);
     await test.getByRole('button', { name: 'Cancel' }).click();
   });
@@ -337,7 +379,10 @@ describe('the assistant\'s external API endpoints', () => {
 describe('on a phone in Hebrew', () => {
   it('the three pages are right-to-left, in Hebrew, and nothing overflows 360 px, modals included', async () => {
     const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, baseURL: baseUrl });
-    const stored = await page.evaluate(() => [localStorage.getItem('firebaseToken'), localStorage.getItem('currentUserUid')]);
+    const stored = await page.evaluate(() => [
+      localStorage.getItem('firebaseToken'),
+      localStorage.getItem('currentUserUid'),
+    ]);
     await phone.addInitScript(([bearer, uid]) => {
       localStorage.setItem('language', 'he');
       localStorage.setItem('firebaseToken', bearer!);
@@ -345,7 +390,8 @@ describe('on a phone in Hebrew', () => {
     }, stored);
     const mobile = await phone.newPage();
     mobile.setDefaultTimeout(30_000);
-    const fits = async (label: string) => expect(await mobile.evaluate(() => document.documentElement.scrollWidth), label).toBeLessThanOrEqual(360);
+    const fits = async (label: string) =>
+      expect(await mobile.evaluate(() => document.documentElement.scrollWidth), label).toBeLessThanOrEqual(360);
 
     await mobile.goto('/guidelines');
     await mobile.getByRole('heading', { name: 'הנחיות', level: 1 }).waitFor();
@@ -381,14 +427,18 @@ describe('on a phone in Hebrew', () => {
 
     // The first visitor's conversation (its action answered, tested above), read by the owner in Hebrew:
     // the automation note under the answer fits too.
-    const threads = await api.call<{ id: string; is_public: boolean; created_at: number }[]>(`/assistants/${assistantId}/threads`);
+    const threads = await api.call<{ id: string; is_public: boolean; created_at: number }[]>(
+      `/assistants/${assistantId}/threads`,
+    );
     const first = threads.filter((thread) => thread.is_public).sort((a, b) => a.created_at - b.created_at)[0]!;
     await mobile.goto(`/chat/${assistantId}/${first.id}`);
     const note = mobile.locator('.chat-msg-assistant').last().locator('details.automation-note');
     await note.locator('summary').getByText('תהליך: Track an order').waitFor();
     await note.locator('summary').click();
     await note.getByText(/הופעל(:| על ידי) ההודעה/).waitFor();
-    expect(await note.locator('.automation-note-actions li').first().innerText()).toMatch(/^Order status: הצליחה · HTTP 200 · \d+ מילישניות$/);
+    expect(await note.locator('.automation-note-actions li').first().innerText()).toMatch(
+      /^Order status: הצליחה · HTTP 200 · \d+ מילישניות$/,
+    );
     await fits('/chat (the automation note)');
     await phone.close();
   });

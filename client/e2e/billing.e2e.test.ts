@@ -23,7 +23,11 @@ let token: string;
 let checkoutAddress: string;
 const api = apiClient(baseUrl, () => token);
 
-const assistant = (name: string) => ({ name, description: `${name} answers questions about our shop.`, instructions: 'Answer from the files only.' });
+const assistant = (name: string) => ({
+  name,
+  description: `${name} answers questions about our shop.`,
+  instructions: 'Answer from the files only.',
+});
 
 /** No page may be wider than the phone (the header, the plan cards, the table's frame, the card form). */
 async function fitsThePhone(label: string) {
@@ -42,11 +46,21 @@ async function createAssistantInTheForm(name: string) {
 }
 
 beforeAll(async () => {
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   await api.call('/assistants/', { method: 'POST', body: JSON.stringify(assistant('First shop helper')) });
 
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 360, height: 740 }, baseURL: baseUrl, isMobile: true, hasTouch: true });
+  context = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    baseURL: baseUrl,
+    isMobile: true,
+    hasTouch: true,
+  });
   // The journey reads English labels; the last test switches to Hebrew, the product's default.
   await context.addInitScript(() => {
     if (!localStorage.getItem('language')) localStorage.setItem('language', 'en');
@@ -79,13 +93,21 @@ describe('billing with the test payments, on a phone', () => {
     const pro = page.locator('section.plan', { has: page.getByRole('heading', { name: 'Pro', exact: true }) });
     await pro.getByText('Your choice').waitFor();
     expect(await pro.locator('[data-price]').textContent()).toBe(signedOutPrice);
-    await page.locator('section.plan', { has: page.getByRole('heading', { name: 'Free', exact: true }) }).getByRole('button', { name: 'Current plan' }).waitFor();
+    await page
+      .locator('section.plan', { has: page.getByRole('heading', { name: 'Free', exact: true }) })
+      .getByRole('button', { name: 'Current plan' })
+      .waitFor();
     await fitsThePhone('/pricing (server plans)');
   });
 
   it('the free owner is refused a second assistant with the limit and how to lift it', async () => {
     await createAssistantInTheForm('Second shop helper');
-    await page.getByText("You have reached your plan's limit of 1 assistant. Delete an assistant or upgrade the plan to create another.", { exact: false }).waitFor();
+    await page
+      .getByText(
+        "You have reached your plan's limit of 1 assistant. Delete an assistant or upgrade the plan to create another.",
+        { exact: false },
+      )
+      .waitFor();
     expect(new URL(page.url()).pathname).toBe('/create-assistant');
   });
 
@@ -113,7 +135,10 @@ describe('billing with the test payments, on a phone', () => {
     // A mistyped number is the form's mistake (422 on the card number), not a failed payment (issue 22 item 16).
     await page.getByLabel('Card number').fill('4580458045804581');
     await page.getByRole('button', { name: `Pay ${shown}` }).click();
-    await page.getByRole('alert').getByText(/^This is a test page: use the test card 4580458045804580/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/^This is a test page: use the test card 4580458045804580/)
+      .waitFor();
     expect(await api.call<unknown[]>('/subscriptions/payment-history')).toEqual([]);
 
     // The declined test card: a clear message, still on the page, nothing changed.
@@ -159,7 +184,11 @@ describe('billing with the test payments, on a phone', () => {
     const pdf = await page.evaluate(async (url) => {
       const response = await fetch(url, { credentials: 'omit' });
       const bytes = new Uint8Array(await response.arrayBuffer());
-      return { status: response.status, type: response.headers.get('content-type'), head: String.fromCharCode(...bytes.slice(0, 5)) };
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        head: String.fromCharCode(...bytes.slice(0, 5)),
+      };
     }, href);
     expect(pdf).toEqual({ status: 200, type: expect.stringMatching(/^application\/pdf/), head: '%PDF-' });
     await fitsThePhone('/billing');
@@ -184,10 +213,14 @@ describe('billing with the test payments, on a phone', () => {
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel subscription' });
     await dialog
-      .getByText('Are you sure you want to cancel your subscription? You will lose access to premium features at the end of your billing period.')
+      .getByText(
+        'Are you sure you want to cancel your subscription? You will lose access to premium features at the end of your billing period.',
+      )
       .waitFor();
     await dialog.getByRole('button', { name: 'Yes, cancel' }).click();
-    await expect.poll(async () => (await api.call<SubscriptionStatus>('/subscriptions/status')).cancel_at_period_end).toBe(true);
+    await expect
+      .poll(async () => (await api.call<SubscriptionStatus>('/subscriptions/status')).cancel_at_period_end)
+      .toBe(true);
     const { current_period_end: end, tier } = await api.call<SubscriptionStatus>('/subscriptions/status');
     expect(tier).toBe('PRO'); // still Pro until the end of the period paid for
     const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' }).format(new Date(end!));
@@ -205,7 +238,10 @@ describe('billing with the test payments, on a phone', () => {
     await fitsThePhone('/billing (he)');
     await page.goto('/pricing');
     await page.getByRole('heading', { name: he.pricing.title, level: 1 }).waitFor();
-    await page.getByRole('button', { name: new RegExp(he.pricing.yearly) }).getByText(he.pricing.save.replace('{percent}', '17')).waitFor();
+    await page
+      .getByRole('button', { name: new RegExp(he.pricing.yearly) })
+      .getByText(he.pricing.save.replace('{percent}', '17'))
+      .waitFor();
     await fitsThePhone('/pricing (he)');
     await page.goto(checkoutAddress);
     await page.getByText(he.payment.testMode).waitFor();

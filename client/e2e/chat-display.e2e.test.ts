@@ -17,7 +17,12 @@ const password = 'Kesher-Display-2026!';
 const assistantName = 'מאפיית הנמל';
 const question = 'מתי אתם פתוחים?';
 const redirect = 'https://shop.example/hours';
-const answer = ['שעות הפתיחה שלנו [1]:', 'Open Sunday to Thursday, 7:00 to 19:00.', 'You can continue here:', `[REDIRECT: ${redirect}]`].join('\n');
+const answer = [
+  'שעות הפתיחה שלנו [1]:',
+  'Open Sunday to Thursday, 7:00 to 19:00.',
+  'You can continue here:',
+  `[REDIRECT: ${redirect}]`,
+].join('\n');
 const shots = process.env.KESHER_SCREENSHOTS; // a folder to keep the screenshots looked at (unset: none)
 
 let model: OpenAiStandIn;
@@ -31,10 +36,27 @@ beforeAll(async () => {
   model = await startOpenAiStandIn({ fallback: { kind: 'stream', pieces: [answer.slice(0, 40), answer.slice(40)] } });
   kesher = await startKesher({ OPENAI_API_KEY: 'sk-stand-in', OPENAI_BASE_URL: `${model.baseURL}` });
   const api = apiClient(kesher.baseUrl, () => token);
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
-  assistantId = (await api.call<{ assistant_id: number }>('/assistants/', { method: 'POST', body: JSON.stringify({ name: assistantName, description: 'Bread by the harbour.', instructions: 'Answer from the files.' }) }))
-    .assistant_id;
-  await api.upload(assistantId, 'opening-hours.txt', 'Opening hours: Sunday to Thursday, 7:00 to 19:00. שעות הפתיחה: ראשון עד חמישי.\n');
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
+  assistantId = (
+    await api.call<{ assistant_id: number }>('/assistants/', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'Bread by the harbour.',
+        instructions: 'Answer from the files.',
+      }),
+    })
+  ).assistant_id;
+  await api.upload(
+    assistantId,
+    'opening-hours.txt',
+    'Opening hours: Sunday to Thursday, 7:00 to 19:00. שעות הפתיחה: ראשון עד חמישי.\n',
+  );
   for (;;) {
     // A hook cannot use expect.poll: the API is asked until the file is read.
     const files = await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`);
@@ -42,7 +64,9 @@ beforeAll(async () => {
     if (files.some((f) => f.status === 'failed')) throw new Error('the knowledge file failed to ingest');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  shareToken = (await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  shareToken = (
+    await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })
+  ).share_token;
   browser = await launchChromium();
 }, 180_000);
 
@@ -63,7 +87,9 @@ describe('a Hebrew answer with an English line and a sales link', () => {
       const tab = await context.newPage();
       tab.setDefaultTimeout(30_000);
       // The sales link opens by itself after 1 s: kept on this page's side for the test.
-      await context.route(`${redirect}**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>shop</title>' }));
+      await context.route(`${redirect}**`, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: '<title>shop</title>' }),
+      );
       await tab.goto(`/shared-chat/${shareToken}`);
       await tab.waitForURL(/\/public-chat\/\d+/);
       await tab.getByRole('heading', { name: assistantName, level: 1 }).waitFor();
@@ -72,7 +98,10 @@ describe('a Hebrew answer with an English line and a sales link', () => {
       await input.press('Enter');
       const bubble = tab.locator('.chat-msg-assistant .chat-bubble').last();
       await bubble.getByText('Open Sunday to Thursday, 7:00 to 19:00.').waitFor({ timeout: 60_000 });
-      await tab.getByRole('link', { name: /Visit Link|מעבר לקישור|לקישור/ }).first().waitFor();
+      await tab
+        .getByRole('link', { name: /Visit Link|מעבר לקישור|לקישור/ })
+        .first()
+        .waitFor();
       if (shots) await tab.screenshot({ path: `${shots}/chat-display-${language}-${viewport.width}.png` });
 
       // Item 5: the command is for the renderer only.
@@ -93,7 +122,12 @@ describe('a Hebrew answer with an English line and a sales link', () => {
       expect(geometry.direction).toBe('ltr');
       expect(geometry.period).toBeGreaterThan(geometry.first);
       // The Hebrew line stays right to left.
-      expect(await bubble.locator('.bidi-line').first().evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+      expect(
+        await bubble
+          .locator('.bidi-line')
+          .first()
+          .evaluate((el) => getComputedStyle(el).direction),
+      ).toBe('rtl');
 
       // Item 6: the file is named by its name; nothing shows its internal id.
       const sources = tab.locator('.chat-msg-assistant .chat-sources').last();

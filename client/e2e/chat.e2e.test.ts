@@ -28,22 +28,35 @@ const upload = (name: string, content: string) => api.upload(assistantId, name, 
 
 async function audit(target: Page, label: string) {
   const found = await seriousViolations(target);
-  const described = found.map((v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const described = found.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
   expect(described, `axe on ${label}`).toEqual([]);
 }
 
 beforeAll(async () => {
   // Setup through the API: an owner, an assistant with two small files (English and Hebrew), a share link.
-  token = (await apiCall<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await apiCall<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   assistantId = (
     await apiCall<{ assistant_id: number }>('/assistants/', {
       method: 'POST',
-      body: JSON.stringify({ name: assistantName, description: 'Answers about our bakery by the harbor.', instructions: 'Answer from the files only.' }),
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'Answers about our bakery by the harbor.',
+        instructions: 'Answer from the files only.',
+      }),
     })
   ).assistant_id;
   await upload('harbor.txt', `${englishFact}\nWe also sell coffee.\n`);
   await upload('hebrew.txt', `${hebrewFact}\nיש לנו גם קפה.\n`);
-  shareToken = (await apiCall<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  shareToken = (
+    await apiCall<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })
+  ).share_token;
 
   browser = await launchChromium();
   owner = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl });
@@ -61,7 +74,11 @@ afterAll(async () => {
 describe('the owner chats with their assistant', () => {
   it('has both knowledge files ingested before asking', async () => {
     await expect
-      .poll(async () => (await apiCall<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(','), { timeout: 30_000 })
+      .poll(
+        async () =>
+          (await apiCall<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(','),
+        { timeout: 30_000 },
+      )
       .toBe('ready,ready');
   });
 
@@ -114,7 +131,10 @@ describe('the owner chats with their assistant', () => {
     expect(await page.getByText('101/100 words').getAttribute('class')).toContain('counter-over');
     expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
     await input.press('Enter');
-    await page.getByRole('alert').getByText('Message exceeds word limit. Maximum 100 words allowed, but message contains 101 words.').waitFor();
+    await page
+      .getByRole('alert')
+      .getByText('Message exceeds word limit. Maximum 100 words allowed, but message contains 101 words.')
+      .waitFor();
     await input.fill('');
   });
 
@@ -123,7 +143,9 @@ describe('the owner chats with their assistant', () => {
     await answer.getByText('Was this answer helpful?').waitFor();
     await answer.getByRole('button', { name: 'Helpful', exact: true }).click();
     await answer.getByText('Thank you for your feedback!').waitFor();
-    expect(await answer.getByRole('button', { name: 'Helpful', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await answer.getByRole('button', { name: 'Helpful', exact: true }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
     await expect.poll(() => answer.getByText('Was this answer helpful?').count()).toBe(0);
     await answer.getByText('Thank you for your feedback!').waitFor({ state: 'detached' });
   });
@@ -153,10 +175,15 @@ describe('a visitor chats in Hebrew through the share link', () => {
     await audit(tab, '/public-chat (he)');
 
     // The session token was kept for this assistant, so the conversation reads back after a reload.
-    expect(await tab.evaluate((id) => localStorage.getItem(`publicChatSession:${id}`)?.length ?? 0, assistantId)).toBeGreaterThanOrEqual(16);
+    expect(
+      await tab.evaluate((id) => localStorage.getItem(`publicChatSession:${id}`)?.length ?? 0, assistantId),
+    ).toBeGreaterThanOrEqual(16);
     await tab.reload();
     await tab.locator('.chat-msg-user').getByText('מתי אתם אופים חלות שוקולד?').waitFor();
-    await tab.locator('.chat-msg-assistant').getByText(/אופה חלות שוקולד בכל יום שישי/).waitFor();
+    await tab
+      .locator('.chat-msg-assistant')
+      .getByText(/אופה חלות שוקולד בכל יום שישי/)
+      .waitFor();
     expect(await tab.getByText('התחילו שיחה').count()).toBe(0);
 
     // A thread id the visitor cannot read starts a fresh conversation.
@@ -202,13 +229,18 @@ describe('Chat History', () => {
     await dialog.locator('.thread-row', { hasText: 'Scones question' }).getByRole('button', { name: 'Resume' }).click();
     await page.waitForURL(new RegExp(`/chat/${assistantId}/thread_[A-Za-z0-9]+$`));
     await page.locator('.chat-msg-user').getByText('When do you bake blueberry scones?').waitFor();
-    await page.locator('.chat-msg-assistant').getByText(/blueberry scones every Tuesday/).waitFor();
+    await page
+      .locator('.chat-msg-assistant')
+      .getByText(/blueberry scones every Tuesday/)
+      .waitFor();
     // History is never "fresh": the feedback given before is remembered, its prompt stays hidden.
     expect(await page.getByText('Was this answer helpful?').count()).toBe(0);
     const resumed = page.url();
 
     await page.getByRole('button', { name: 'New Chat' }).click();
-    await page.waitForURL((url) => url.pathname.startsWith(`/chat/${assistantId}/thread_`) && url.toString() !== resumed);
+    await page.waitForURL(
+      (url) => url.pathname.startsWith(`/chat/${assistantId}/thread_`) && url.toString() !== resumed,
+    );
     await page.getByText('Start a conversation').waitFor();
 
     await page.getByRole('button', { name: 'Back to dashboard' }).click();
@@ -229,12 +261,18 @@ describe('Chat History', () => {
     await visitorRow().getByRole('button', { name: 'Resume' }).click();
     await page.waitForURL(new RegExp(`/chat/${assistantId}/thread_[A-Za-z0-9]+$`));
     await page.locator('.chat-msg-user').getByText('מתי אתם אופים חלות שוקולד?').waitFor();
-    await page.locator('.chat-msg-assistant').getByText(/אופה חלות שוקולד בכל יום שישי/).waitFor();
+    await page
+      .locator('.chat-msg-assistant')
+      .getByText(/אופה חלות שוקולד בכל יום שישי/)
+      .waitFor();
     await page.getByRole('note').getByText("This is a visitor's conversation").waitFor();
     expect(await page.getByLabel('Message').count()).toBe(0);
     await audit(page, "/chat (a visitor's conversation)");
     await page.reload(); // from its address alone, it is still read-only
-    await page.locator('.chat-msg-assistant').getByText(/אופה חלות שוקולד בכל יום שישי/).waitFor();
+    await page
+      .locator('.chat-msg-assistant')
+      .getByText(/אופה חלות שוקולד בכל יום שישי/)
+      .waitFor();
     await page.getByRole('note').waitFor();
     expect(await page.getByLabel('Message').count()).toBe(0);
 

@@ -35,10 +35,22 @@ const layout = (title: string, body: string) =>
   `<main><h1>${title}</h1>${body}</main><footer>Crumb Bakery</footer></body></html>`;
 
 const PAGES: Record<string, string> = {
-  '/': layout('Crumb Bakery', '<p>Crumb is a family bakery by the harbor. We bake sourdough bread, croissants and cakes every morning for the whole neighbourhood.</p>'),
-  '/pricing': layout('Pricing', '<p>Our prices: a sourdough loaf costs 24 shekels, a croissant 9 shekels, a birthday cake from 180 shekels. Buy now and order online for pickup.</p>'),
-  '/about': layout('About us', '<p>Crumb was founded in 1998 by two sisters who loved bread. We still use the original sourdough starter and stone oven.</p>'),
-  '/contact': layout('Contact', '<p>Call us or visit the bakery at 3 Harbor Street. We are open Sunday to Friday from seven in the morning.</p>'),
+  '/': layout(
+    'Crumb Bakery',
+    '<p>Crumb is a family bakery by the harbor. We bake sourdough bread, croissants and cakes every morning for the whole neighbourhood.</p>',
+  ),
+  '/pricing': layout(
+    'Pricing',
+    '<p>Our prices: a sourdough loaf costs 24 shekels, a croissant 9 shekels, a birthday cake from 180 shekels. Buy now and order online for pickup.</p>',
+  ),
+  '/about': layout(
+    'About us',
+    '<p>Crumb was founded in 1998 by two sisters who loved bread. We still use the original sourdough starter and stone oven.</p>',
+  ),
+  '/contact': layout(
+    'Contact',
+    '<p>Call us or visit the bakery at 3 Harbor Street. We are open Sunday to Friday from seven in the morning.</p>',
+  ),
   '/a-rather-long-address/that-goes-on/and-on': layout(
     'The long and winding story of how our sourdough starter crossed the sea in 1998',
     '<p>A starter is flour and water kept alive. Ours came from our grandmother and is fed every single morning.</p>',
@@ -46,7 +58,8 @@ const PAGES: Record<string, string> = {
 };
 
 /** A screenshot of what the owner sees, for the closing note (in the system's temp folder). */
-const shot = (target: Page, name: string) => target.screenshot({ path: join(tmpdir(), `kesher-${name}`) }).catch(() => undefined);
+const shot = (target: Page, name: string) =>
+  target.screenshot({ path: join(tmpdir(), `kesher-${name}`) }).catch(() => undefined);
 
 /** Signs the browser in as the owner (the token in local storage, as the app keeps it). */
 async function signIn(target: Page) {
@@ -60,7 +73,8 @@ async function signIn(target: Page) {
 beforeAll(async () => {
   site = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://site').pathname;
-    if (path === '/robots.txt') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    if (path === '/robots.txt')
+      return void response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
     const html = PAGES[path];
     if (!html) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
@@ -73,11 +87,20 @@ beforeAll(async () => {
   deadUrl = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/`;
   await new Promise((resolve) => gone.close(resolve));
 
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   assistantId = (
     await api.call<{ assistant_id: number }>('/assistants/', {
       method: 'POST',
-      body: JSON.stringify({ name: assistantName, description: 'Answers questions about the Crumb bakery.', instructions: 'Answer from the website.' }),
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'Answers questions about the Crumb bakery.',
+        instructions: 'Answer from the website.',
+      }),
     })
   ).assistant_id;
 
@@ -103,13 +126,18 @@ async function rowShapes(target: Page) {
       const box = row.getBoundingClientRect();
       const check = row.querySelector('input[type=checkbox]')!.getBoundingClientRect();
       const title = row.querySelector('.crawl-page-title')!.getBoundingClientRect();
-      return { height: box.height, width: box.width, checkOnTitleLine: check.top < title.bottom && check.bottom > title.top, checkBeforeTitle: check.right <= title.left + 1 };
+      return {
+        height: box.height,
+        width: box.width,
+        checkOnTitleLine: check.top < title.bottom && check.bottom > title.top,
+        checkBeforeTitle: check.right <= title.left + 1,
+      };
     }),
   );
 }
 
 describe('the crawler where its flows meet', () => {
-  it("says why a scan failed, keeps the form to fix the address, and saves no crawler for the dead address", async () => {
+  it('says why a scan failed, keeps the form to fix the address, and saves no crawler for the dead address', async () => {
     await page.getByRole('button', { name: 'Crawler settings' }).click();
     const dialog = page.getByRole('dialog', { name: `Smart Web Crawler — ${assistantName}` });
     await dialog.getByLabel('Website URL').fill(deadUrl);
@@ -151,7 +179,11 @@ describe('the crawler where its flows meet', () => {
     expect(box.y).toBeGreaterThanOrEqual(0);
     expect(box.y + box.height).toBeLessThanOrEqual(900);
     await selection.waitFor({ state: 'detached' });
-    await page.locator('.toast, [role=status]').filter({ hasText: 'Pages added to the assistant: 4.' }).first().waitFor();
+    await page
+      .locator('.toast, [role=status]')
+      .filter({ hasText: 'Pages added to the assistant: 4.' })
+      .first()
+      .waitFor();
 
     // Right after: the dialog says when and how many (was "Last crawled: Not yet").
     await page.getByRole('button', { name: 'Crawler settings' }).click();
@@ -195,14 +227,19 @@ describe('the crawler where its flows meet', () => {
     await dialog.getByRole('button', { name: 'Crawl Again' }).click();
     const panel = page.getByRole('complementary', { name: 'Crawl progress' });
     await panel.getByText('Completed · 100%').waitFor({ timeout: 60_000 });
-    const server = (await api.call<{ data: { files_count: number; last_crawled: string } }>(`/web-crawler/assistant/${assistantId}`)).data;
+    const server = (
+      await api.call<{ data: { files_count: number; last_crawled: string } }>(`/web-crawler/assistant/${assistantId}`)
+    ).data;
     // Crawl Again adds every page of the site: five now, where the dialog said four before.
     expect(server.files_count).toBe(5);
     await page.getByRole('button', { name: 'Crawler settings' }).click();
     const again = page.getByRole('dialog', { name: `Smart Web Crawler — ${assistantName}` });
     await expect.poll(async () => (await again.locator('.crawler-config dd').allTextContents())[3]).toBe('5');
     const shown = (await again.locator('.crawler-config dd').allTextContents())[2]!;
-    const expected = await page.evaluate((iso) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)), server.last_crawled);
+    const expected = await page.evaluate(
+      (iso) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)),
+      server.last_crawled,
+    );
     expect(shown).toBe(expected);
     await page.keyboard.press('Escape');
   });
@@ -240,7 +277,9 @@ describe('the crawler where its flows meet', () => {
       sessionStorage.setItem('crawlStartTime', String(Date.now()));
     });
     await page.goto('/analytics');
-    await expect.poll(() => page.evaluate(() => sessionStorage.getItem('activeCrawlId')), { timeout: 30_000 }).toBeNull();
+    await expect
+      .poll(() => page.evaluate(() => sessionStorage.getItem('activeCrawlId')), { timeout: 30_000 })
+      .toBeNull();
     expect(await page.getByRole('complementary', { name: 'Crawl progress' }).count()).toBe(0);
   });
 });

@@ -31,16 +31,29 @@ const layout = (title: string, body: string) =>
   `<main><h1>${title}</h1>${body}</main><footer>Crumb Bakery</footer></body></html>`;
 
 const PAGES: Record<string, string> = {
-  '/': layout('Crumb Bakery', '<p>Crumb is a family bakery by the harbor. We bake sourdough bread, croissants and cakes every morning for the whole neighbourhood.</p>'),
-  '/pricing': layout('Pricing', '<p>Our prices: a sourdough loaf costs 24 shekels, a croissant 9 shekels, a birthday cake from 180 shekels. Buy now and order online for pickup.</p>'),
-  '/about': layout('About us', '<p>Crumb was founded in 1998 by two sisters who loved bread. We still use the original sourdough starter and stone oven.</p>'),
-  '/contact': layout('Contact', '<p>Call us or visit the bakery at 3 Harbor Street. We are open Sunday to Friday from seven in the morning.</p>'),
+  '/': layout(
+    'Crumb Bakery',
+    '<p>Crumb is a family bakery by the harbor. We bake sourdough bread, croissants and cakes every morning for the whole neighbourhood.</p>',
+  ),
+  '/pricing': layout(
+    'Pricing',
+    '<p>Our prices: a sourdough loaf costs 24 shekels, a croissant 9 shekels, a birthday cake from 180 shekels. Buy now and order online for pickup.</p>',
+  ),
+  '/about': layout(
+    'About us',
+    '<p>Crumb was founded in 1998 by two sisters who loved bread. We still use the original sourdough starter and stone oven.</p>',
+  ),
+  '/contact': layout(
+    'Contact',
+    '<p>Call us or visit the bakery at 3 Harbor Street. We are open Sunday to Friday from seven in the morning.</p>',
+  ),
 };
 
 beforeAll(async () => {
   site = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://site').pathname;
-    if (path === '/robots.txt') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    if (path === '/robots.txt')
+      return void response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
     const html = PAGES[path];
     if (!html) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
@@ -48,11 +61,20 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
 
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   assistantId = (
     await api.call<{ assistant_id: number }>('/assistants/', {
       method: 'POST',
-      body: JSON.stringify({ name: assistantName, description: 'Answers questions about the Crumb bakery.', instructions: 'Answer from the website.' }),
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'Answers questions about the Crumb bakery.',
+        instructions: 'Answer from the website.',
+      }),
     })
   ).assistant_id;
 
@@ -114,7 +136,10 @@ describe('the Smart Web Crawler', () => {
 
     await page.reload();
     await panel.waitFor();
-    expect((await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`), 'axe with the progress panel').toEqual([]);
+    expect(
+      (await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`),
+      'axe with the progress panel',
+    ).toEqual([]);
     await panel.getByText('Completed · 100%').waitFor({ timeout: 60_000 });
     await panel.getByRole('button', { name: 'Done' }).waitFor();
     // Spec §4: the dashboard closes the panel 3 s after completion and forgets the crawl.
@@ -131,7 +156,10 @@ describe('the Smart Web Crawler', () => {
     const settings = page.getByRole('dialog', { name: `Crawler Settings — ${assistantName}` });
     await settings.getByRole('cell', { name: 'Pricing', exact: true }).waitFor();
     expect(await settings.getByRole('row').count()).toBe(5);
-    expect((await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`), 'axe on Crawler Settings').toEqual([]);
+    expect(
+      (await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`),
+      'axe on Crawler Settings',
+    ).toEqual([]);
     const pricing = settings.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Pricing', exact: true }) });
     await pricing.getByRole('button', { name: 'Disable' }).click();
     await pricing.getByRole('button', { name: 'Enable' }).waitFor();
@@ -141,7 +169,10 @@ describe('the Smart Web Crawler', () => {
   it('on a phone in Hebrew: the restored panel speaks Hebrew, sits inside the screen and the dialog is right-to-left', async () => {
     const config = await api.call<{ data: { last_crawl_id: string } }>(`/web-crawler/assistant/${assistantId}`);
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: baseUrl });
-    const storedToken = await page.evaluate(() => [localStorage.getItem('firebaseToken'), localStorage.getItem('currentUserUid')]);
+    const storedToken = await page.evaluate(() => [
+      localStorage.getItem('firebaseToken'),
+      localStorage.getItem('currentUserUid'),
+    ]);
     await phone.addInitScript(
       ([crawlId, bearer, uid]) => {
         localStorage.setItem('language', 'he');
@@ -184,9 +215,17 @@ describe('the Smart Web Crawler', () => {
     await panel.getByText('Completed · 100%').waitFor({ timeout: 60_000 });
     await panel.waitFor({ state: 'detached', timeout: 10_000 });
 
-    const created = (await api.call<{ id: number; name: string }[]>('/assistants/')).find((a) => a.name === 'Crumb site helper')!;
+    const created = (await api.call<{ id: number; name: string }[]>('/assistants/')).find(
+      (a) => a.name === 'Crumb site helper',
+    )!;
     await expect
-      .poll(async () => (await api.call<{ status: string }[]>(`/assistants/${created.id}/files`)).map((f) => f.status).filter((st) => st !== 'ready').length, { timeout: 60_000 })
+      .poll(
+        async () =>
+          (await api.call<{ status: string }[]>(`/assistants/${created.id}/files`))
+            .map((f) => f.status)
+            .filter((st) => st !== 'ready').length,
+        { timeout: 60_000 },
+      )
       .toBe(0);
 
     await page.goto(`/chat/${created.id}`);
@@ -198,16 +237,28 @@ describe('the Smart Web Crawler', () => {
     await answer.getByText(/24 shekels/).waitFor();
     // The sources come with the saved answer, which may replace the streamed text a moment after it: wait on the DOM.
     await expect
-      .poll(() => answer.locator('.chat-sources a').evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname)), { timeout: 30_000 })
+      .poll(
+        () =>
+          answer
+            .locator('.chat-sources a')
+            .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname)),
+        { timeout: 30_000 },
+      )
       .toContain('/pricing');
 
-    await api.call(`/assistants/${created.id}`, { method: 'PUT', body: JSON.stringify({ payment_processing: { enabled: true, sales_prompt: '' } }) });
+    await api.call(`/assistants/${created.id}`, {
+      method: 'PUT',
+      body: JSON.stringify({ payment_processing: { enabled: true, sales_prompt: '' } }),
+    });
     await page.evaluate(() => {
       window.open = () => null; // the fresh redirect opens by itself after 1 s: keep the test on this page
     });
     await input.fill('I want to buy a birthday cake, what is the price?');
     await input.press('Enter');
-    const visit = page.locator('.chat-msg-assistant').last().getByRole('link', { name: /Visit Link/ });
+    const visit = page
+      .locator('.chat-msg-assistant')
+      .last()
+      .getByRole('link', { name: /Visit Link/ });
     await visit.waitFor({ timeout: 60_000 });
     expect(new URL((await visit.getAttribute('href'))!).pathname).toBe('/pricing');
   });

@@ -45,15 +45,26 @@ async function open(target: Page, path: string) {
 }
 
 beforeAll(async () => {
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   assistantId = (
     await api.call<{ assistant_id: number }>('/assistants/', {
       method: 'POST',
-      body: JSON.stringify({ name: 'Harbour Bakery', description: 'Bread by the harbour.', instructions: 'Answer from the files only.' }),
+      body: JSON.stringify({
+        name: 'Harbour Bakery',
+        description: 'Bread by the harbour.',
+        instructions: 'Answer from the files only.',
+      }),
     })
   ).assistant_id;
   await api.upload(assistantId, 'bakery.txt', `${fact}\n`);
-  shareToken = (await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  shareToken = (
+    await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })
+  ).share_token;
 
   // A customer's site on another origin (127.0.0.1, where Kesher is localhost) framing the embed page and an owner page.
   host = createServer((_request, response) => {
@@ -74,13 +85,21 @@ beforeAll(async () => {
   writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0 } }));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
     locale: 'en-US',
   });
   // Collected in every frame, before any of the page's own scripts run.
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`);
+      console.error(
+        `CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`,
+      );
     });
   });
   page = context.pages()[0] ?? (await context.newPage());
@@ -120,17 +139,34 @@ describe('the Content-Security-Policy in a real browser', () => {
     await page.waitForURL('**/dashboard');
     await page.getByText('Harbour Bakery').first().waitFor();
 
-    await expect.poll(async () => (await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(), { timeout: 30_000 }).toBe('ready');
+    await expect
+      .poll(
+        async () =>
+          (await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(),
+        { timeout: 30_000 },
+      )
+      .toBe('ready');
     await open(page, `/chat/${assistantId}`);
     const input = page.getByLabel(/^(Message|הודעה)$/);
     await input.fill('When do you bake rye bread?');
     await input.press('Enter');
-    await page.locator('.chat-msg-assistant').getByText(/rye bread every Monday at six in the morning/).waitFor({ timeout: 45_000 });
+    await page
+      .locator('.chat-msg-assistant')
+      .getByText(/rye bread every Monday at six in the morning/)
+      .waitFor({ timeout: 45_000 });
 
     await open(page, `/widget-preview/${assistantId}`);
     await page.waitForLoadState('networkidle');
     // The other owner pages, each parsing its own answers with zod.
-    for (const path of ['/workflows', '/guidelines', '/actions', '/analytics', '/integrations', '/billing', `/edit-assistant/${assistantId}`]) {
+    for (const path of [
+      '/workflows',
+      '/guidelines',
+      '/actions',
+      '/analytics',
+      '/integrations',
+      '/billing',
+      `/edit-assistant/${assistantId}`,
+    ]) {
       await open(page, path);
       await page.waitForLoadState('networkidle');
     }
@@ -147,7 +183,10 @@ describe('the Content-Security-Policy in a real browser', () => {
     const message = page.getByLabel(/^(Message|הודעה)$/);
     await message.fill('When do you bake rye bread?');
     await message.press('Enter');
-    await page.locator('.embed-msg-assistant').getByText(/rye bread every Monday at six in the morning/).waitFor({ timeout: 45_000 });
+    await page
+      .locator('.embed-msg-assistant')
+      .getByText(/rye bread every Monday at six in the morning/)
+      .waitFor({ timeout: 45_000 });
     expect(await realViolations()).toEqual([]);
 
     // On a customer's site: the embed page loads in its frame, the owner app is refused.

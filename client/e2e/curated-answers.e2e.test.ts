@@ -24,11 +24,25 @@ let shareToken: string;
 const api = apiClient(baseUrl, () => token);
 
 beforeAll(async () => {
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   assistantId = (
-    await api.call<{ assistant_id: number }>('/assistants/', { method: 'POST', body: JSON.stringify({ name: assistantName, description: 'עונה על שאלות על המספרה.', instructions: 'Answer briefly.' }) })
+    await api.call<{ assistant_id: number }>('/assistants/', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'עונה על שאלות על המספרה.',
+        instructions: 'Answer briefly.',
+      }),
+    })
   ).assistant_id;
-  shareToken = (await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  shareToken = (
+    await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })
+  ).share_token;
   browser = await launchChromium();
 });
 

@@ -19,9 +19,19 @@ let token: string | undefined;
 const api = apiClient(baseUrl, () => token);
 
 beforeAll(async () => {
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   browser = await launchChromium();
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+  });
   page = await context.newPage();
   page.setDefaultTimeout(20_000);
 });
@@ -53,7 +63,10 @@ describe('delete my account, in the browser', () => {
     // The old session is over everywhere, and the address is free for a new account.
     await expect(api.call('/auth/me')).rejects.toThrow(/401/);
     token = undefined;
-    const again = await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) });
+    const again = await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    });
     expect(again.access_token).toBeTruthy();
   });
 });

@@ -26,9 +26,24 @@ let assistantId: number;
 beforeAll(async () => {
   google = await startGoogleStandIn({
     files: [
-      { id: 'doc-hours', name: 'Opening hours', mimeType: 'application/vnd.google-apps.document', content: 'Crumb opens at seven in the morning, Sunday to Friday.' },
-      { id: 'sheet-prices', name: 'Prices', mimeType: 'application/vnd.google-apps.spreadsheet', content: 'item,price\nsourdough,24\ncroissant,9\n' },
-      { id: 'notes', name: 'Delivery notes.txt', mimeType: 'text/plain', content: 'We deliver to the harbour on Tuesdays.' },
+      {
+        id: 'doc-hours',
+        name: 'Opening hours',
+        mimeType: 'application/vnd.google-apps.document',
+        content: 'Crumb opens at seven in the morning, Sunday to Friday.',
+      },
+      {
+        id: 'sheet-prices',
+        name: 'Prices',
+        mimeType: 'application/vnd.google-apps.spreadsheet',
+        content: 'item,price\nsourdough,24\ncroissant,9\n',
+      },
+      {
+        id: 'notes',
+        name: 'Delivery notes.txt',
+        mimeType: 'text/plain',
+        content: 'We deliver to the harbour on Tuesdays.',
+      },
     ],
   });
   kesher = await startKesher({
@@ -39,12 +54,31 @@ beforeAll(async () => {
     GOOGLE_DRIVE_API_URL: google.url,
   });
   const api = apiClient(kesher.baseUrl, () => token);
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
-  assistantId = (await api.call<{ assistant_id: number }>('/assistants/', { method: 'POST', body: JSON.stringify({ name: assistantName, description: 'Answers about the bakery.', instructions: 'Answer from the files.' }) })).assistant_id;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
+  assistantId = (
+    await api.call<{ assistant_id: number }>('/assistants/', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'Answers about the bakery.',
+        instructions: 'Answer from the files.',
+      }),
+    })
+  ).assistant_id;
   await api.subscribeWithTestCard();
 
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: kesher.baseUrl, isMobile: true, hasTouch: true });
+  context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    baseURL: kesher.baseUrl,
+    isMobile: true,
+    hasTouch: true,
+  });
   await context.addInitScript(() => {
     if (!localStorage.getItem('language')) localStorage.setItem('language', 'en');
   });
@@ -78,8 +112,13 @@ describe('Google Drive import', () => {
     await modal.getByLabel('Search your Drive').fill('');
     await modal.getByRole('checkbox', { name: /Opening hours/ }).check();
     await modal.getByText('2 files selected').waitFor();
-    expect((await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`), 'axe on the Drive picker').toEqual([]);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(
+      (await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`),
+      'axe on the Drive picker',
+    ).toEqual([]);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, 'nothing wider than the phone').toBeLessThanOrEqual(0);
 
     await modal.getByRole('button', { name: 'Import', exact: true }).click();
@@ -96,18 +135,27 @@ describe('Google Drive import', () => {
     const drive = page.getByRole('group', { name: 'Import from Google Drive' });
     await drive.getByRole('checkbox', { name: /Delivery notes\.txt/ }).check();
     await drive.getByText('1 file selected').waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, 'the form with its Drive section fits the phone').toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: 'Create Assistant', exact: true }).click();
     await page.waitForURL('**/dashboard');
     const api = apiClient(kesher.baseUrl, () => token);
-    const created = (await api.call<{ id: number; name: string }[]>('/assistants/')).find((a) => a.name === 'Crumb delivery helper')!;
+    const created = (await api.call<{ id: number; name: string }[]>('/assistants/')).find(
+      (a) => a.name === 'Crumb delivery helper',
+    )!;
     const files = await api.call<{ filename: string }[]>(`/assistants/${created.id}/files`);
     expect(files.map((f) => f.filename)).toEqual(['Delivery notes.txt']);
     // Back to the first assistant's files, where the next test signs out of Drive.
-    const first = page.locator('.assistant-card', { has: page.getByRole('heading', { name: assistantName, exact: true }) });
+    const first = page.locator('.assistant-card', {
+      has: page.getByRole('heading', { name: assistantName, exact: true }),
+    });
     await first.getByRole('button', { name: 'Manage files' }).click();
-    await page.getByRole('dialog', { name: `Manage Files — ${assistantName}` }).getByRole('button', { name: 'Sign Out' }).waitFor();
+    await page
+      .getByRole('dialog', { name: `Manage Files — ${assistantName}` })
+      .getByRole('button', { name: 'Sign Out' })
+      .waitFor();
   });
 
   it('signs out of Drive: the token is gone and Google was told', async () => {
@@ -121,11 +169,16 @@ describe('Google Drive import', () => {
   it('a consent link finished in another browser lands no grant, and a crafted return link plants no token', async () => {
     const api = apiClient(kesher.baseUrl, () => token);
     // The owner's link, opened by a stranger: another browser, no Kesher session, no cookie from the start.
-    const { auth_url } = await api.call<{ auth_url: string }>('/google-drive/auth/url', { method: 'POST', body: JSON.stringify({ assistant_id: assistantId }) });
+    const { auth_url } = await api.call<{ auth_url: string }>('/google-drive/auth/url', {
+      method: 'POST',
+      body: JSON.stringify({ assistant_id: assistantId }),
+    });
     const stranger = await browser.newContext({ baseURL: kesher.baseUrl });
     try {
       const strangerPage = await stranger.newPage();
-      const returned = strangerPage.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/google-drive/auth/callback');
+      const returned = strangerPage.waitForResponse(
+        (response) => new URL(response.url()).pathname === '/api/v1/google-drive/auth/callback',
+      );
       await strangerPage.goto(auth_url);
       const landing = new URL((await (await returned).headerValue('location'))!);
       expect(landing.pathname).toBe('/oauth/callback');
@@ -134,11 +187,19 @@ describe('Google Drive import', () => {
     } finally {
       await stranger.close();
     }
-    await expect(api.call('/google-drive/auth/refresh', { method: 'POST', body: '{}' })).rejects.toThrow(/403.*Please sign in to Google Drive first/);
+    await expect(api.call('/google-drive/auth/refresh', { method: 'POST', body: '{}' })).rejects.toThrow(
+      /403.*Please sign in to Google Drive first/,
+    );
 
     // A link to the return page made elsewhere, with a token of someone else's Drive: refused, nothing kept.
-    await page.goto('/oauth/callback?google_drive_token=ya29.planted&google_drive_success=true&open_modal=files&flow=forged');
-    await page.getByText('Google Drive authentication failed: This Google Drive connection was started in another browser or session').waitFor();
+    await page.goto(
+      '/oauth/callback?google_drive_token=ya29.planted&google_drive_success=true&open_modal=files&flow=forged',
+    );
+    await page
+      .getByText(
+        'Google Drive authentication failed: This Google Drive connection was started in another browser or session',
+      )
+      .waitFor();
     await page.waitForURL('**/dashboard');
     expect(await page.evaluate(() => localStorage.getItem('googleDriveToken'))).toBeNull();
   });

@@ -1,6 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChannelStandIns, telegramTextUpdate, type ChannelStandIns } from '../../services/src/channels/testing/channel-stand-ins';
+import {
+  startChannelStandIns,
+  telegramTextUpdate,
+  type ChannelStandIns,
+} from '../../services/src/channels/testing/channel-stand-ins';
 import { apiClient } from './api';
 import { launchChromium, seriousViolations, signIn } from './browser';
 import { startKesher } from './server';
@@ -26,15 +30,40 @@ let token: string;
 beforeAll(async () => {
   channels = await startChannelStandIns();
   bot = channels.addBot('crumb_bakery_bot');
-  kesher = await startKesher({ TELEGRAM_API_URL: channels.urls.telegram, WHATSAPP_API_URL: channels.urls.whatsapp, INSTAGRAM_API_URL: channels.urls.instagram });
+  kesher = await startKesher({
+    TELEGRAM_API_URL: channels.urls.telegram,
+    WHATSAPP_API_URL: channels.urls.whatsapp,
+    INSTAGRAM_API_URL: channels.urls.instagram,
+  });
   const api = apiClient(kesher.baseUrl, () => token);
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
-  const { assistant_id } = await api.call<{ assistant_id: number }>('/assistants/', { method: 'POST', body: JSON.stringify({ name: assistantName, description: 'Answers about the bakery.', instructions: 'Answer from the files.' }) });
-  await api.upload(assistant_id, 'hours.txt', 'Crumb bakery opens at seven in the morning, Sunday to Friday. We bake sourdough every morning.');
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
+  const { assistant_id } = await api.call<{ assistant_id: number }>('/assistants/', {
+    method: 'POST',
+    body: JSON.stringify({
+      name: assistantName,
+      description: 'Answers about the bakery.',
+      instructions: 'Answer from the files.',
+    }),
+  });
+  await api.upload(
+    assistant_id,
+    'hours.txt',
+    'Crumb bakery opens at seven in the morning, Sunday to Friday. We bake sourdough every morning.',
+  );
   await api.subscribeWithTestCard();
 
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: kesher.baseUrl, isMobile: true, hasTouch: true });
+  context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    baseURL: kesher.baseUrl,
+    isMobile: true,
+    hasTouch: true,
+  });
   await context.addInitScript(() => {
     if (!localStorage.getItem('language')) localStorage.setItem('language', 'en');
   });
@@ -60,7 +89,9 @@ describe('Telegram from /integrations to the one inbox', () => {
     await modal.getByRole('button', { name: 'Connect', exact: true }).click();
     await modal.getByText(/^Failed to setup Telegram integration: /).waitFor();
     // Said once, then Telegram's reason (the server's refusal already begins with it: issue 22 item 16).
-    expect((await modal.getByText(/^Failed to setup Telegram integration: /).textContent())!.match(/Failed to setup/g)).toHaveLength(1);
+    expect(
+      (await modal.getByText(/^Failed to setup Telegram integration: /).textContent())!.match(/Failed to setup/g),
+    ).toHaveLength(1);
     await modal.getByLabel(/Bot Token/).fill(bot.token);
     await modal.getByRole('button', { name: 'Connect', exact: true }).click();
     await modal.waitFor({ state: 'detached' });
@@ -72,17 +103,27 @@ describe('Telegram from /integrations to the one inbox', () => {
     await configure.getByText('@crumb_bakery_bot').waitFor();
     await configure.getByText(`********${bot.token.slice(-4)}`).waitFor();
     expect(await configure.textContent()).not.toContain(bot.token);
-    expect((await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`), 'axe on the Telegram modal').toEqual([]);
+    expect(
+      (await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`),
+      'axe on the Telegram modal',
+    ).toEqual([]);
     await configure.getByRole('button', { name: 'Close' }).last().click();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, 'nothing wider than the phone').toBeLessThanOrEqual(0);
   });
 
-  it("puts the bot on the dashboard card, answers a customer through it, and lets the owner take the conversation over", async () => {
+  it('puts the bot on the dashboard card, answers a customer through it, and lets the owner take the conversation over', async () => {
     await page.goto('/dashboard');
-    expect(await page.getByRole('link', { name: 'Open Telegram bot' }).getAttribute('href')).toBe('https://t.me/crumb_bakery_bot');
+    expect(await page.getByRole('link', { name: 'Open Telegram bot' }).getAttribute('href')).toBe(
+      'https://t.me/crumb_bakery_bot',
+    );
 
-    const delivered = await channels.telegramUpdate(bot.token, telegramTextUpdate(7001, 555, 'When do you open in the morning?', 'Noa'));
+    const delivered = await channels.telegramUpdate(
+      bot.token,
+      telegramTextUpdate(7001, 555, 'When do you open in the morning?', 'Noa'),
+    );
     expect(delivered.status).toBe(200);
     const [answer] = await channels.waitForSent(1, '555', 30_000);
     expect(answer!.text).toMatch(/seven/i);
@@ -112,15 +153,24 @@ describe('Telegram from /integrations to the one inbox', () => {
     await page.goto('/integrations');
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Telegram' }) });
     await card.getByText('Paused', { exact: true }).waitFor();
-    await card.getByRole('status').getByText('Paused: your plan no longer includes Telegram, so the assistant does not answer there.').waitFor();
+    await card
+      .getByRole('status')
+      .getByText('Paused: your plan no longer includes Telegram, so the assistant does not answer there.')
+      .waitFor();
     expect(await card.getByRole('link', { name: 'See plans' }).getAttribute('href')).toBe('/pricing');
-    expect((await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`), 'axe on the paused card').toEqual([]);
+    expect(
+      (await seriousViolations(page)).map((v) => `${v.id}: ${v.help}`),
+      'axe on the paused card',
+    ).toEqual([]);
 
     await page.evaluate(() => localStorage.setItem('language', 'he'));
     await page.reload();
     const hebrewCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Telegram' }) });
     await hebrewCard.getByText('מושהה', { exact: true }).waitFor();
-    await hebrewCard.getByRole('status').getByText('מושהה: התוכנית שלכם כבר לא כוללת את טלגרם, ולכן העוזר לא עונה שם.').waitFor();
+    await hebrewCard
+      .getByRole('status')
+      .getByText('מושהה: התוכנית שלכם כבר לא כוללת את טלגרם, ולכן העוזר לא עונה שם.')
+      .waitFor();
     await page.evaluate(() => localStorage.setItem('language', 'en'));
 
     await api.subscribeWithTestCard();

@@ -23,7 +23,9 @@ describe('the prerendered landing pages', () => {
     // Nothing but the document itself stands before the first paint: the stylesheet is inline.
     expect(head).not.toContain('rel="stylesheet"');
     expect(head).not.toContain('rel="modulepreload"');
-    const script = await fetch(`${baseUrl}${/"(\/assets\/index-[^"]+\.js)"/.exec(html)![1]}`, { headers: { 'accept-encoding': 'br, gzip' } });
+    const script = await fetch(`${baseUrl}${/"(\/assets\/index-[^"]+\.js)"/.exec(html)![1]}`, {
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(script.headers.get('content-encoding')).toBe('br');
   });
 
@@ -31,7 +33,9 @@ describe('the prerendered landing pages', () => {
     const context = await browser.newContext({ baseURL: baseUrl });
     // The heading as the HTML parser made it, before any of the app's code could run.
     await context.addInitScript(() =>
-      document.addEventListener('DOMContentLoaded', () => Object.assign(window, { parsedHeading: document.querySelector('h1') })),
+      document.addEventListener('DOMContentLoaded', () =>
+        Object.assign(window, { parsedHeading: document.querySelector('h1') }),
+      ),
     );
     const page = await context.newPage();
     const errors: string[] = [];
@@ -43,16 +47,23 @@ describe('the prerendered landing pages', () => {
     // the language button switches to English (spec part 2 §2).
     const english = page.getByRole('heading', { level: 1, name: 'AI assistants that know your business' });
     await expect
-      .poll(async () => {
-        await page.locator('.language-switcher > button').dblclick();
-        return english.count();
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          await page.locator('.language-switcher > button').dblclick();
+          return english.count();
+        },
+        { timeout: 15_000 },
+      )
       .toBe(1);
     expect(await page.locator('h1').count()).toBe(1);
     expect(await page.locator('header.site-header').count()).toBe(1);
     // The app hydrated the page: it kept the very elements the HTML made (a mismatch would rebuild them
     // and report an error).
-    expect(await page.evaluate(() => (window as unknown as { parsedHeading: Element }).parsedHeading === document.querySelector('h1'))).toBe(true);
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { parsedHeading: Element }).parsedHeading === document.querySelector('h1'),
+      ),
+    ).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -64,7 +75,11 @@ describe('the prerendered landing pages', () => {
     await page.getByRole('heading', { level: 1, name: he.hero.title }).waitFor();
     await page.evaluate(() => window.scrollTo(0, 1500));
     // React marks the root element once it has adopted it; then let its effects run (two frames).
-    await page.waitForFunction(() => Object.keys(document.getElementById('root')!).some((key) => key.startsWith('__reactContainer')), null, { timeout: 15_000 });
+    await page.waitForFunction(
+      () => Object.keys(document.getElementById('root')!).some((key) => key.startsWith('__reactContainer')),
+      null,
+      { timeout: 15_000 },
+    );
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
     await context.close();

@@ -15,7 +15,9 @@ const audited: Record<string, string[]> = {};
 /** axe-core on the page as it is now: no serious or critical violations. */
 async function audit(label: string) {
   const found = await seriousViolations(page);
-  audited[label] = found.map((v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  audited[label] = found.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
   expect(audited[label], `axe on ${label}`).toEqual([]);
 }
 
@@ -96,7 +98,11 @@ describe('the owner journey in a real Chromium', () => {
     await page.getByRole('button', { name: 'Manage files' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('No files yet').waitFor();
-    await dialog.getByLabel('File', { exact: true }).setInputFiles({ name: 'hours.txt', mimeType: 'text/plain', buffer: Buffer.from('We open at 7 and close at 19, Sunday to Friday.') });
+    await dialog.getByLabel('File', { exact: true }).setInputFiles({
+      name: 'hours.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('We open at 7 and close at 19, Sunday to Friday.'),
+    });
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     await dialog.getByText('hours.txt').waitFor();
     await audit('manage files modal');
@@ -203,20 +209,36 @@ describe('owner pages, phone-sized, in Hebrew', () => {
       return response.json();
     };
     const { access_token: token } = await post('/auth/register', { email: longEmail, password });
-    const { assistant_id: id } = await post('/assistants/', { name: 'Harbor Bakery', description: 'Answers about the bakery.', instructions: 'Answer.' }, token);
+    const { assistant_id: id } = await post(
+      '/assistants/',
+      { name: 'Harbor Bakery', description: 'Answers about the bakery.', instructions: 'Answer.' },
+      token,
+    );
 
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: baseUrl });
-    await phone.addInitScript(([t]) => {
-      localStorage.setItem('firebaseToken', t!);
-      localStorage.setItem('language', 'he');
-    }, [token as string]);
+    await phone.addInitScript(
+      ([t]) => {
+        localStorage.setItem('firebaseToken', t!);
+        localStorage.setItem('language', 'he');
+      },
+      [token as string],
+    );
     const tab = await phone.newPage();
     const consoleMessages: string[] = [];
     tab.on('console', (message) => consoleMessages.push(`${message.type()}: ${message.text()}`));
-    for (const path of ['/dashboard', '/create-assistant', `/edit-assistant/${id}`, `/widget-preview/${id}`, `/chat/${id}`]) {
+    for (const path of [
+      '/dashboard',
+      '/create-assistant',
+      `/edit-assistant/${id}`,
+      `/widget-preview/${id}`,
+      `/chat/${id}`,
+    ]) {
       await tab.goto(path);
       await tab.locator('main h1, h1').first().waitFor();
-      const widths = await tab.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+      const widths = await tab.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        screen: document.documentElement.clientWidth,
+      }));
       expect(widths.page, `${path} is wider than the phone`).toBeLessThanOrEqual(widths.screen);
     }
     // The chat's title keeps a readable width instead of one letter a line.
@@ -248,7 +270,10 @@ describe('offline', () => {
     await tab.getByRole('heading', { name: assistantName }).waitFor();
 
     // The query cache is written to storage at most once a second: wait until it holds the assistant.
-    await tab.waitForFunction((name) => localStorage.getItem('kesher-query-cache')?.includes(name) ?? false, assistantName);
+    await tab.waitForFunction(
+      (name) => localStorage.getItem('kesher-query-cache')?.includes(name) ?? false,
+      assistantName,
+    );
     await offlineContext.setOffline(true);
     await tab.reload();
     // The app shell comes from the service worker; the dashboard tells the truth (issue 22 item 14): an
@@ -263,7 +288,10 @@ describe('offline', () => {
     await tab.getByLabel('Description *').fill('Made without a network.');
     await tab.getByLabel('Instructions *').fill('Answer from the files.');
     await tab.getByRole('button', { name: 'Create Assistant', exact: true }).click();
-    await tab.getByText("You are offline. This change can't be saved until you reconnect.", { exact: false }).first().waitFor();
+    await tab
+      .getByText("You are offline. This change can't be saved until you reconnect.", { exact: false })
+      .first()
+      .waitFor();
     await offlineContext.close();
   });
 });

@@ -19,8 +19,15 @@ let browser: Browser;
 let assistantId: number;
 let shareToken: string;
 
-async function ownerPage(viewport: { width: number; height: number }, language: 'en' | 'he'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, baseURL: baseUrl, ...(viewport.width < 500 ? { isMobile: true, hasTouch: true } : {}) });
+async function ownerPage(
+  viewport: { width: number; height: number },
+  language: 'en' | 'he',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport,
+    baseURL: baseUrl,
+    ...(viewport.width < 500 ? { isMobile: true, hasTouch: true } : {}),
+  });
   await context.addInitScript((lang) => {
     if (!localStorage.getItem('language')) localStorage.setItem('language', lang);
   }, language);
@@ -32,16 +39,33 @@ async function ownerPage(viewport: { width: number; height: number }, language: 
 async function fits(page: Page, label: string) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${label} is wider than the screen`).toBeLessThanOrEqual(0);
-  expect((await seriousViolations(page)).map((v) => `${label}: ${v.id} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    (await seriousViolations(page)).map(
+      (v) => `${label}: ${v.id} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    ),
+  ).toEqual([]);
 }
 
 beforeAll(async () => {
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
-  assistantId = (await api.call<{ assistant_id: number }>('/assistants/', {
-    method: 'POST',
-    body: JSON.stringify({ name: 'Clay Studio', description: 'Answers about pottery courses.', instructions: 'Answer from the files only.' }),
-  })).assistant_id;
-  shareToken = (await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
+  assistantId = (
+    await api.call<{ assistant_id: number }>('/assistants/', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'Clay Studio',
+        description: 'Answers about pottery courses.',
+        instructions: 'Answer from the files only.',
+      }),
+    })
+  ).assistant_id;
+  shareToken = (
+    await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })
+  ).share_token;
   browser = await launchChromium();
 });
 
@@ -76,7 +100,11 @@ describe('owner screens', () => {
     const queries = usage.locator('li.usage-row').first();
     await queries.getByText(/^0 of 100$/).waitFor();
     expect(await usage.getByText(/of 20,000/).count()).toBe(0);
-    await usage.locator('li.usage-row').nth(3).getByText(/ of 100$/).waitFor();
+    await usage
+      .locator('li.usage-row')
+      .nth(3)
+      .getByText(/ of 100$/)
+      .waitFor();
     await context.close();
   });
 
@@ -86,7 +114,11 @@ describe('owner screens', () => {
     const tab = await visitor.newPage();
     const sessionToken = 'e2e0inbox0visitor0session'.padEnd(64, '0');
     await tab.goto(`/embed/${shareToken}?sessionToken=${sessionToken}`);
-    const storedThread = () => tab.evaluate((key) => (JSON.parse(localStorage.getItem(key) ?? 'null') as { threadId?: string } | null)?.threadId ?? null, `kesher_embed_conversation_${assistantId}`);
+    const storedThread = () =>
+      tab.evaluate(
+        (key) => (JSON.parse(localStorage.getItem(key) ?? 'null') as { threadId?: string } | null)?.threadId ?? null,
+        `kesher_embed_conversation_${assistantId}`,
+      );
     await expect.poll(storedThread, { timeout: 20_000 }).not.toBeNull();
     const threadId = (await storedThread())!;
     const posted = await fetch(`${baseUrl}/api/v1/threads/public/${threadId}/messages`, {
@@ -102,10 +134,15 @@ describe('owner screens', () => {
     await page.getByRole('link', { name: 'Inbox' }).click();
     await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     const row = page.locator('li.all-inbox-row', { hasText: 'Do you have an evening wheel course?' });
-    await expect.poll(async () => {
-      if ((await row.count()) === 0) await page.reload();
-      return row.count();
-    }, { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          if ((await row.count()) === 0) await page.reload();
+          return row.count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(1);
     await row.getByText('Website widget').waitFor();
     await row.getByText('Clay Studio').waitFor();
     expect(await row.getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(`/chat/${assistantId}/${threadId}`);

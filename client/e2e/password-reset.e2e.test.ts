@@ -51,7 +51,12 @@ async function waitForLink(to: string, path: string, count = 1): Promise<URL> {
 }
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   return page;
@@ -67,7 +72,12 @@ async function accessibleAndFits(page: Page, label: string) {
 beforeAll(async () => {
   let token: string | undefined;
   const api = apiClient(baseUrl, () => token);
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password: oldPassword }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password: oldPassword }),
+    })
+  ).access_token;
   browser = await launchChromium();
 });
 
@@ -86,7 +96,9 @@ describe('forgot password, in the browser', () => {
     expect(await oldSession.evaluate(() => document.documentElement.dir)).toBe('rtl');
     expect(await notice.textContent()).toContain(email);
     await notice.getByRole('button', { name: he.resendVerification }).click();
-    await notice.getByText(serverText("We've sent you a new verification link. Please check your inbox.", 'he')).waitFor();
+    await notice
+      .getByText(serverText("We've sent you a new verification link. Please check your inbox.", 'he'))
+      .waitFor();
     await waitForLink(email, '/verify-email', 2); // the sign-up's mail, then the resent one
     await accessibleAndFits(oldSession, '/dashboard with the verify notice');
   });
@@ -102,7 +114,10 @@ describe('forgot password, in the browser', () => {
     await accessibleAndFits(page, '/forgot-password');
     await page.getByLabel(he.email).fill(email);
     await page.getByRole('button', { name: he.sendResetLink }).click();
-    const answer = serverText("If an account exists for this email address, we've sent it a link to reset the password. Please check your inbox.", 'he');
+    const answer = serverText(
+      "If an account exists for this email address, we've sent it a link to reset the password. Please check your inbox.",
+      'he',
+    );
     await page.getByRole('status').getByText(answer).waitFor();
     await page.context().close();
   });
@@ -121,14 +136,29 @@ describe('forgot password, in the browser', () => {
     await page.getByLabel(he.confirmPassword, { exact: true }).fill(newPassword);
     await accessibleAndFits(page, '/reset-password');
     await page.getByRole('button', { name: he.savePassword }).click();
-    await page.getByText(serverText('Your password has been changed and your account was signed out everywhere. Please sign in with your new password.', 'he')).waitFor();
+    await page
+      .getByText(
+        serverText(
+          'Your password has been changed and your account was signed out everywhere. Please sign in with your new password.',
+          'he',
+        ),
+      )
+      .waitFor();
 
     // The same link a second time is refused, with a way to ask for a new one.
     await page.goto(link.pathname + link.search);
     await page.getByLabel(he.newPassword, { exact: true }).fill('Kesher-Third-2026!');
     await page.getByLabel(he.confirmPassword, { exact: true }).fill('Kesher-Third-2026!');
     await page.getByRole('button', { name: he.savePassword }).click();
-    await page.getByRole('alert').getByText(serverText('This password reset link is invalid, has expired or was already used. Please ask for a new one.', 'he')).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(
+        serverText(
+          'This password reset link is invalid, has expired or was already used. Please ask for a new one.',
+          'he',
+        ),
+      )
+      .waitFor();
     await page.getByRole('link', { name: he.askNewLink }).waitFor();
 
     // The session from before the reset has ended: its next request sends it to /login.
@@ -143,7 +173,9 @@ describe('forgot password, in the browser', () => {
     await page.getByRole('alert').getByText('Invalid email or password. Please check your credentials.').waitFor();
     await signIn(page, email, newPassword);
     const me = await page.evaluate(async () => {
-      const response = await fetch('/api/v1/auth/me', { headers: { authorization: `Bearer ${localStorage.getItem('firebaseToken')}` } });
+      const response = await fetch('/api/v1/auth/me', {
+        headers: { authorization: `Bearer ${localStorage.getItem('firebaseToken')}` },
+      });
       return response.json();
     });
     expect(me).toMatchObject({ email, emailVerified: true });

@@ -26,15 +26,26 @@ let shareToken: string;
 const api = apiClient(baseUrl, () => token);
 
 beforeAll(async () => {
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   assistantId = (
     await api.call<{ assistant_id: number }>('/assistants/', {
       method: 'POST',
-      body: JSON.stringify({ name: assistantName, description: 'עונה על שאלות על הסטודיו.', instructions: 'Answer from the files only.' }),
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'עונה על שאלות על הסטודיו.',
+        instructions: 'Answer from the files only.',
+      }),
     })
   ).assistant_id;
   await api.upload(assistantId, 'studio.txt', 'הסטודיו לקרמיקה פתוח בימים ראשון עד חמישי מתשע בבוקר עד שש בערב.\n');
-  shareToken = (await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  shareToken = (
+    await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })
+  ).share_token;
   browser = await launchChromium();
 });
 
@@ -47,16 +58,29 @@ async function ownerSees(): Promise<string> {
   const threads = await api.call<{ id: string }[]>(`/assistants/${assistantId}/threads`);
   const texts: string[] = [];
   for (const thread of threads) {
-    const messages = await api.call<{ data: { content: { text: { value: string } }[] }[] }>(`/threads/${thread.id}/messages`).catch(() => ({ data: [] }));
+    const messages = await api
+      .call<{ data: { content: { text: { value: string } }[] }[] }>(`/threads/${thread.id}/messages`)
+      .catch(() => ({ data: [] }));
     texts.push(JSON.stringify(messages));
   }
   return texts.join('\n');
 }
 
 describe('a visitor deletes their conversation', () => {
-  it('asks first, then the conversation is gone from the visitor, from Chat History, and is in the owner\'s security log', async () => {
-    await expect.poll(async () => (await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(','), { timeout: 30_000 }).toBe('ready');
-    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  it("asks first, then the conversation is gone from the visitor, from Chat History, and is in the owner's security log", async () => {
+    await expect
+      .poll(
+        async () =>
+          (await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(','),
+        { timeout: 30_000 },
+      )
+      .toBe('ready');
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const tab = await context.newPage();
     tab.setDefaultTimeout(20_000);
     await tab.goto(`/shared-chat/${shareToken}`);
@@ -102,7 +126,12 @@ describe('a visitor deletes their conversation', () => {
 
 describe('a visitor clears their conversation in the widget', () => {
   it('deletes it on the server too: after Clear the owner no longer reads it (phone, Hebrew)', async () => {
-    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const tab = await context.newPage();
     tab.setDefaultTimeout(20_000);
     await tab.goto(`/embed/${shareToken}`);
@@ -124,8 +153,12 @@ describe('a visitor clears their conversation in the widget', () => {
 });
 
 describe("the owner's data on /privacy", () => {
-  it('shows the retention periods to anyone; signed in, downloads the zip of the owner\'s data, and lists the export in the security log (Hebrew, desktop)', async () => {
-    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1366, height: 900 }, acceptDownloads: true });
+  it("shows the retention periods to anyone; signed in, downloads the zip of the owner's data, and lists the export in the security log (Hebrew, desktop)", async () => {
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 1366, height: 900 },
+      acceptDownloads: true,
+    });
     const tab = await context.newPage();
     tab.setDefaultTimeout(20_000);
     // Signed out: the periods, and nothing about anyone's data.
@@ -136,12 +169,22 @@ describe("the owner's data on /privacy", () => {
     await signIn(tab, email, password);
     await tab.goto('/privacy');
     await tab.getByText(privacyHe.retention.conversations.replace('{days}', '90')).waitFor();
-    const [download] = await Promise.all([tab.waitForEvent('download'), tab.getByRole('button', { name: privacyHe.yourData.download }).click()]);
+    const [download] = await Promise.all([
+      tab.waitForEvent('download'),
+      tab.getByRole('button', { name: privacyHe.yourData.download }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^kesher-my-data-\d{4}-\d{2}-\d{2}\.zip$/);
     // A zip (its entries' names are stored as they are; their content is the API test's to read).
     const zip = await readFile((await download.path())!);
     expect(zip.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
-    for (const entry of ['account.json', 'assistants.json', 'conversations.json', 'conversations.csv', 'payments/payments.csv']) expect(zip.includes(entry)).toBe(true);
+    for (const entry of [
+      'account.json',
+      'assistants.json',
+      'conversations.json',
+      'conversations.csv',
+      'payments/payments.csv',
+    ])
+      expect(zip.includes(entry)).toBe(true);
     // The export is in the security log, above the visitor's deletion.
     await tab.getByText(privacyHe.yourData.kinds.data_exported).waitFor();
     await tab.getByText(privacyHe.yourData.kinds.conversation_erased).first().waitFor();

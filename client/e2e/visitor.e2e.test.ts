@@ -22,7 +22,12 @@ const facts = [
   'מטע הזיתים שלנו מציע סדנת כבישת זיתים למשפחות בכל יום שלישי בעשר בבוקר, והמשתתפים לוקחים הביתה צנצנת זיתים כבושים שהכינו בעצמם עם לימון, שום ופלפל חריף.',
   'מטע הזיתים שלנו שולח בקבוקי שמן זית לכל הארץ תוך שלושה ימי עסקים, והמשלוח חינם בהזמנה מעל מאתיים שקלים או באיסוף עצמי מהחנות שליד בית הבד הישן.',
 ];
-const questions = ['מתי מטע הזיתים פתוח למבקרים?', 'מתי יש סדנת כבישת זיתים?', 'איך שולחים בקבוקי שמן זית?', 'מה כולל הסיור במטע הזיתים?'];
+const questions = [
+  'מתי מטע הזיתים פתוח למבקרים?',
+  'מתי יש סדנת כבישת זיתים?',
+  'איך שולחים בקבוקי שמן זית?',
+  'מה כולל הסיור במטע הזיתים?',
+];
 
 let browser: Browser;
 let token: string;
@@ -31,15 +36,26 @@ let shareToken: string;
 const api = apiClient(baseUrl, () => token);
 
 beforeAll(async () => {
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   assistantId = (
     await api.call<{ assistant_id: number }>('/assistants/', {
       method: 'POST',
-      body: JSON.stringify({ name: assistantName, description: 'עונה על שאלות על מטע הזיתים.', instructions: 'Answer from the files only.' }),
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'עונה על שאלות על מטע הזיתים.',
+        instructions: 'Answer from the files only.',
+      }),
     })
   ).assistant_id;
   await api.upload(assistantId, 'olives.txt', `${facts.join('\n')}\n`);
-  shareToken = (await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  shareToken = (
+    await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })
+  ).share_token;
   browser = await launchChromium();
 });
 
@@ -66,7 +82,11 @@ async function inView(locator: Locator, label: string) {
 describe('the embed chat on a phone', () => {
   it('has the knowledge file ingested', async () => {
     await expect
-      .poll(async () => (await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(','), { timeout: 30_000 })
+      .poll(
+        async () =>
+          (await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(','),
+        { timeout: 30_000 },
+      )
       .toBe('ready');
   });
 
@@ -88,7 +108,10 @@ describe('the embed chat on a phone', () => {
     const log = tab.locator('.embed-log');
     const sizes = await log.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
     expect(sizes.scroll).toBeGreaterThan(sizes.client);
-    const page = await tab.evaluate(() => ({ scroll: document.scrollingElement!.scrollHeight, client: window.innerHeight }));
+    const page = await tab.evaluate(() => ({
+      scroll: document.scrollingElement!.scrollHeight,
+      client: window.innerHeight,
+    }));
     expect(page.scroll).toBeLessThanOrEqual(page.client);
 
     const header = await inView(tab.locator('.embed-head'), 'header');
@@ -116,7 +139,9 @@ describe('the public chat on a phone', () => {
       await input.press('Enter');
       await tab.locator('.chat-msg-user').getByText(question).waitFor();
       // The answer is a whole chat turn away (on a busy machine more than the poll's default second).
-      await expect.poll(() => tab.locator('.chat-msg-assistant').count(), { timeout: 15_000 }).toBe(questions.indexOf(question) + 1);
+      await expect
+        .poll(() => tab.locator('.chat-msg-assistant').count(), { timeout: 15_000 })
+        .toBe(questions.indexOf(question) + 1);
     }
     const log = await tab.locator('.chat-log').evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
     expect(log.scroll).toBeGreaterThan(log.client);
@@ -150,13 +175,22 @@ describe('what a visitor reads when something is wrong', () => {
     // The stored conversation now points at a thread id no server would issue.
     await tab.evaluate((k) => {
       const stored = JSON.parse(localStorage.getItem(k)!);
-      localStorage.setItem(k, JSON.stringify({ ...stored, threadId: 'thread_not*valid', messages: [{ id: 'm1', role: 'user', content: 'ישן', timestamp: Date.now() }] }));
+      localStorage.setItem(
+        k,
+        JSON.stringify({
+          ...stored,
+          threadId: 'thread_not*valid',
+          messages: [{ id: 'm1', role: 'user', content: 'ישן', timestamp: Date.now() }],
+        }),
+      );
     }, key);
     const invalid = tab.waitForResponse((r) => r.url().includes('/threads/public/thread_not') && r.status() === 400);
     await tab.reload();
     expect(await (await invalid).json()).toMatchObject({ detail: 'THREAD_INVALID' });
     await tab.getByRole('heading', { name: assistantName, level: 1 }).waitFor();
-    await expect.poll(() => tab.evaluate((k) => JSON.parse(localStorage.getItem(k)!).threadId as string, key)).toMatch(/^thread_[A-Za-z0-9]+$/);
+    await expect
+      .poll(() => tab.evaluate((k) => JSON.parse(localStorage.getItem(k)!).threadId as string, key))
+      .toMatch(/^thread_[A-Za-z0-9]+$/);
     expect(await tab.getByText('ישן').count()).toBe(0);
     expect(await tab.getByText(embedHe.initFailedTitle).count()).toBe(0);
     await context.close();
@@ -169,7 +203,11 @@ describe('what a visitor reads when something is wrong', () => {
     await tab.goto(`/embed/${shareToken}?sessionToken=${sessionToken}`);
     await tab.getByRole('heading', { name: assistantName, level: 1 }).waitFor();
     const key = `kesher_embed_conversation_${assistantId}`;
-    const storedThread = () => tab.evaluate((k) => (JSON.parse(localStorage.getItem(k) ?? 'null') as { threadId?: string } | null)?.threadId ?? null, key);
+    const storedThread = () =>
+      tab.evaluate(
+        (k) => (JSON.parse(localStorage.getItem(k) ?? 'null') as { threadId?: string } | null)?.threadId ?? null,
+        key,
+      );
     await expect.poll(storedThread).not.toBeNull();
     const threadId = (await storedThread())!;
     // Post as this visitor until the server refuses (its per-visitor rate limit, else the plan's monthly quota).
@@ -180,7 +218,8 @@ describe('what a visitor reads when something is wrong', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ content: `שאלה מספר ${i}`, session_token: sessionToken }),
       });
-      if (!response.ok) refusal = { status: response.status, detail: ((await response.json()) as { detail: string }).detail };
+      if (!response.ok)
+        refusal = { status: response.status, detail: ((await response.json()) as { detail: string }).detail };
     }
     expect(refusal, 'the server refuses a flood of messages').not.toBeNull();
     const input = tab.getByLabel(embedHe.messageLabel);

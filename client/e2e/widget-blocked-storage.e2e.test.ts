@@ -34,15 +34,26 @@ const pageErrors: string[] = [];
 const api = apiClient(baseUrl, () => token);
 
 beforeAll(async () => {
-  token = (await api.call<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await api.call<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   const assistantId = (
     await api.call<{ assistant_id: number }>('/assistants/', {
       method: 'POST',
-      body: JSON.stringify({ name: assistantName, description: 'Bread by the quay.', instructions: 'Answer from the files only.' }),
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'Bread by the quay.',
+        instructions: 'Answer from the files only.',
+      }),
     })
   ).assistant_id;
   await api.upload(assistantId, 'quayside.txt', `${fact}\n`);
-  shareToken = (await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  shareToken = (
+    await api.call<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })
+  ).share_token;
   // The file is ingested before the visitor asks (a hook cannot use expect.poll: the API is asked until it says so).
   for (;;) {
     const files = await api.call<{ status: string }[]>(`/assistants/${assistantId}/files`);
@@ -66,10 +77,19 @@ beforeAll(async () => {
   // and Incognito set); no flag, preference or exception lets them back in.
   profile = mkdtempSync(join(tmpdir(), 'kesher-blocked-storage-'));
   mkdirSync(join(profile, 'Default'), { recursive: true });
-  writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 1, block_third_party_cookies: true } }));
+  writeFileSync(
+    join(profile, 'Default', 'Preferences'),
+    JSON.stringify({ profile: { cookie_controls_mode: 1, block_third_party_cookies: true } }),
+  );
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
     viewport: { width: 1280, height: 900 },
     locale: 'en-US',
   });
@@ -110,7 +130,10 @@ describe('the widget on another origin with third-party cookies and storage bloc
     await input.fill('When do you bake walnut loaves?');
     await input.press('Enter');
     await frame.locator('.embed-msg-user').getByText('When do you bake walnut loaves?').waitFor();
-    await frame.locator('.embed-msg-assistant').getByText(/walnut loaves every Friday at seven in the morning/).waitFor({ timeout: 60_000 });
+    await frame
+      .locator('.embed-msg-assistant')
+      .getByText(/walnut loaves every Friday at seven in the morning/)
+      .waitFor({ timeout: 60_000 });
     expect(pageErrors).toEqual([]);
   });
 });

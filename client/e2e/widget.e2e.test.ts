@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient } from './api';
 import { CHROMIUM, launchChromium, seriousViolations } from './browser';
 
-
 /**
  * The website widget end to end, in a real Chromium against the real embedded server (builtin answer
  * engine, no AI key): widget.js pasted into a third-party page on another origin draws its button,
@@ -38,7 +37,9 @@ const upload = (name: string, content: string) => api.upload(assistantId, name, 
 
 async function audit(target: Page | Frame, label: string) {
   const found = await seriousViolations(target as Page);
-  const described = found.map((v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const described = found.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} → ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
   expect(described, `axe on ${label}`).toEqual([]);
 }
 
@@ -67,16 +68,27 @@ const widgetButton = () => page.getByRole('button', { name: /^(Open|Minimize) ch
 
 beforeAll(async () => {
   // Setup through the API: an owner, an assistant with an English and a Hebrew file, a share token.
-  token = (await apiCall<{ access_token: string }>('/auth/register', { method: 'POST', body: JSON.stringify({ email, password }) })).access_token;
+  token = (
+    await apiCall<{ access_token: string }>('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email, password }),
+    })
+  ).access_token;
   assistantId = (
     await apiCall<{ assistant_id: number }>('/assistants/', {
       method: 'POST',
-      body: JSON.stringify({ name: assistantName, description: 'Answers about our bakery by the sea.', instructions: 'Answer from the files only.' }),
+      body: JSON.stringify({
+        name: assistantName,
+        description: 'Answers about our bakery by the sea.',
+        instructions: 'Answer from the files only.',
+      }),
     })
   ).assistant_id;
   await upload('bakery.txt', `${englishFact}\nWe also sell coffee.\n`);
   await upload('bakery-he.txt', `${hebrewFact}\nיש לנו גם קפה.\n`);
-  shareToken = (await apiCall<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })).share_token;
+  shareToken = (
+    await apiCall<{ share_token: string }>(`/assistants/${assistantId}/generate-share-token`, { method: 'POST' })
+  ).share_token;
 
   host = createServer((request, response) => {
     if (request.url === '/' || request.url?.startsWith('/?')) {
@@ -99,10 +111,19 @@ beforeAll(async () => {
   // the storage bridge in widget/options.ts; widget-blocked-storage.e2e.test.ts runs the widget so.)
   visitorProfile = mkdtempSync(join(tmpdir(), 'kesher-widget-visitor-'));
   mkdirSync(join(visitorProfile, 'Default'), { recursive: true });
-  writeFileSync(join(visitorProfile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0 } }));
+  writeFileSync(
+    join(visitorProfile, 'Default', 'Preferences'),
+    JSON.stringify({ profile: { cookie_controls_mode: 0 } }),
+  );
   visitor = await chromium.launchPersistentContext(visitorProfile, {
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
     viewport: { width: 1280, height: 900 },
   });
   // Every frame: English texts, and a record of the messages each window receives.
@@ -126,7 +147,11 @@ afterAll(async () => {
 describe('widget.js on a third-party website', () => {
   it('has both knowledge files ingested', async () => {
     await expect
-      .poll(async () => (await apiCall<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(','), { timeout: 30_000 })
+      .poll(
+        async () =>
+          (await apiCall<{ status: string }[]>(`/assistants/${assistantId}/files`)).map((f) => f.status).join(','),
+        { timeout: 30_000 },
+      )
       .toBe('ready,ready');
   });
 
@@ -136,7 +161,12 @@ describe('widget.js on a third-party website', () => {
     expect(script.headers.get('content-type')).toMatch(/javascript/);
     expect(script.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     const embed = await fetch(`${baseUrl}/embed/${shareToken}`);
-    expect(embed.headers.get('content-security-policy')?.split(';').map((d) => d.trim())).toContain('frame-ancestors *');
+    expect(
+      embed.headers
+        .get('content-security-policy')
+        ?.split(';')
+        .map((d) => d.trim()),
+    ).toContain('frame-ancestors *');
     expect(embed.headers.get('x-frame-options')).toBeNull();
   });
 
@@ -151,7 +181,9 @@ describe('widget.js on a third-party website', () => {
     expect(box.x).toBe(20); // bottom-left, 20 px in
     expect(Math.round(box.y + box.height)).toBe(900 - 20);
     expect(await button.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(124, 58, 237)');
-    await expect.poll(() => button.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(192);
+    await expect
+      .poll(() => button.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(192);
     expect(await button.locator('img').getAttribute('src')).toBe(`${new URL(baseUrl).origin}/icons/icon-192.png`); // the avatar
     expect(await page.locator('kesher-widget iframe').count()).toBe(0); // nothing loads before the first open
   });
@@ -161,7 +193,10 @@ describe('widget.js on a third-party website', () => {
       const button = document.querySelector('kesher-widget')!.shadowRoot!.querySelector('button')!;
       const w = window as unknown as { __typing: boolean[] };
       w.__typing = [];
-      new MutationObserver(() => w.__typing.push(button.classList.contains('typing'))).observe(button, { attributes: true, attributeFilter: ['class'] });
+      new MutationObserver(() => w.__typing.push(button.classList.contains('typing'))).observe(button, {
+        attributes: true,
+        attributeFilter: ['class'],
+      });
     });
     await widgetButton().click();
     expect(await widgetButton().getAttribute('aria-expanded')).toBe('true');
@@ -178,7 +213,10 @@ describe('widget.js on a third-party website', () => {
     await frame.getByText('~10/400 tokens').waitFor();
     await input.press('Enter');
     await frame.locator('.embed-msg-user').getByText('When do you sell lavender croissants?').waitFor();
-    await frame.locator('.embed-msg-assistant').getByText(/lavender croissants every Thursday at nine in the morning/).waitFor();
+    await frame
+      .locator('.embed-msg-assistant')
+      .getByText(/lavender croissants every Thursday at nine in the morning/)
+      .waitFor();
     await frame.getByText('Thinking...').waitFor({ state: 'detached' });
     // Where the answer came from, once, under it.
     const answered = frame.locator('.embed-msg-assistant').last();
@@ -186,21 +224,38 @@ describe('widget.js on a third-party website', () => {
     expect(await answered.getByText('bakery.txt').count()).toBe(1);
 
     // ASSISTANT_TYPING reached the page from Kesher's origin, and the button animated, then stopped.
-    const messages = await page.evaluate(() => (window as unknown as { __messages: { origin: string; data: unknown }[] }).__messages);
+    const messages = await page.evaluate(
+      () => (window as unknown as { __messages: { origin: string; data: unknown }[] }).__messages,
+    );
     const typing = messages.filter((m) => (m.data as { type?: string })?.type === 'ASSISTANT_TYPING');
     expect(typing.map((m) => m.origin)).toContain(new URL(baseUrl).origin);
     expect(typing.map((m) => m.data)).toEqual([
       { type: 'ASSISTANT_TYPING', isTyping: true },
       { type: 'ASSISTANT_TYPING', isTyping: false },
     ]);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __typing: boolean[] }).__typing)).toEqual([true, false]);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __typing: boolean[] }).__typing))
+      .toEqual([true, false]);
 
     await audit(embedFrame(), '/embed inside the widget');
   });
 
   it('keeps the conversation in the frame storage, per assistant, for 7 days', async () => {
-    const stored = await embedFrame().evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), `kesher_embed_conversation_${assistantId}`);
-    expect(Object.keys(stored).sort()).toEqual(['deviceFingerprint', 'domain', 'expiresAt', 'messages', 'sessionToken', 'shareToken', 'threadId', 'timestamp', 'version']);
+    const stored = await embedFrame().evaluate(
+      (key) => JSON.parse(localStorage.getItem(key) ?? 'null'),
+      `kesher_embed_conversation_${assistantId}`,
+    );
+    expect(Object.keys(stored).sort()).toEqual([
+      'deviceFingerprint',
+      'domain',
+      'expiresAt',
+      'messages',
+      'sessionToken',
+      'shareToken',
+      'threadId',
+      'timestamp',
+      'version',
+    ]);
     expect(stored.version).toBe('1.0');
     expect(stored.shareToken).toBe(shareToken);
     expect(stored.domain).toBe('127.0.0.1');
@@ -214,7 +269,9 @@ describe('widget.js on a third-party website', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => widgetButton().getAttribute('aria-expanded')).toBe('false');
     expect(await page.locator('kesher-widget iframe').isVisible()).toBe(false);
-    expect(await page.evaluate(() => document.querySelector('kesher-widget')!.shadowRoot!.activeElement?.tagName)).toBe('BUTTON');
+    expect(await page.evaluate(() => document.querySelector('kesher-widget')!.shadowRoot!.activeElement?.tagName)).toBe(
+      'BUTTON',
+    );
   });
 
   it('restores the conversation after the page reloads', async () => {
@@ -223,16 +280,29 @@ describe('widget.js on a third-party website', () => {
     const frame = chatFrame();
     await frame.getByText('Chat history restored').waitFor();
     await frame.locator('.embed-msg-user').getByText('When do you sell lavender croissants?').waitFor();
-    await frame.locator('.embed-msg-assistant').getByText(/lavender croissants every Thursday/).waitFor();
+    await frame
+      .locator('.embed-msg-assistant')
+      .getByText(/lavender croissants every Thursday/)
+      .waitFor();
   });
 
   it('starts a new conversation, and answers a Hebrew question in Hebrew', async () => {
     const frame = chatFrame();
-    const before = await embedFrame().evaluate((key) => JSON.parse(localStorage.getItem(key)!).threadId, `kesher_embed_conversation_${assistantId}`);
+    const before = await embedFrame().evaluate(
+      (key) => JSON.parse(localStorage.getItem(key)!).threadId,
+      `kesher_embed_conversation_${assistantId}`,
+    );
     await frame.getByRole('button', { name: 'New conversation' }).click();
     await frame.getByText('Chat history restored').waitFor({ state: 'detached' });
     expect(await frame.locator('.embed-msg').count()).toBe(0);
-    await expect.poll(() => embedFrame().evaluate((key) => JSON.parse(localStorage.getItem(key)!).threadId, `kesher_embed_conversation_${assistantId}`)).not.toBe(before);
+    await expect
+      .poll(() =>
+        embedFrame().evaluate(
+          (key) => JSON.parse(localStorage.getItem(key)!).threadId,
+          `kesher_embed_conversation_${assistantId}`,
+        ),
+      )
+      .not.toBe(before);
 
     const input = frame.getByLabel('Message');
     await input.fill('מתי אתם אופים עוגות גבינה?');
@@ -262,7 +332,11 @@ describe('widget.js on a third-party website', () => {
   it('moves when dragged and stays there after a reload', async () => {
     await page.keyboard.press('Escape');
     // Where the button is placed (its hover scale does not count).
-    const placed = () => widgetButton().evaluate((el) => ({ x: parseFloat((el as HTMLElement).style.left), y: parseFloat((el as HTMLElement).style.top) }));
+    const placed = () =>
+      widgetButton().evaluate((el) => ({
+        x: parseFloat((el as HTMLElement).style.left),
+        y: parseFloat((el as HTMLElement).style.top),
+      }));
     const start = await placed();
     await page.mouse.move(start.x + 35, start.y + 35);
     await page.mouse.down();
@@ -350,17 +424,28 @@ describe('the owner previews the widget', () => {
     expect(await tab.locator('iframe').count()).toBe(0);
 
     await button.click();
-    await tab.getByRole('dialog', { name: 'Test Real AI Assistant' }).getByRole('button', { name: 'Continue to Chat' }).click();
+    await tab
+      .getByRole('dialog', { name: 'Test Real AI Assistant' })
+      .getByRole('button', { name: 'Continue to Chat' })
+      .click();
     const chat = tab.frameLocator(`iframe[title="Chat with ${assistantName}"]`);
     await chat.getByRole('heading', { name: assistantName, level: 1 }).waitFor();
     await chat.getByLabel('Message').fill('When do you sell lavender croissants?');
     await chat.getByLabel('Message').press('Enter');
-    await chat.locator('.embed-msg-assistant').getByText(/lavender croissants every Thursday/).waitFor();
+    await chat
+      .locator('.embed-msg-assistant')
+      .getByText(/lavender croissants every Thursday/)
+      .waitFor();
     // The small panel holds the whole chat: the frame's page never scrolls, its header and input stay in view.
     const panel = tab.frames().find((f) => f.url().includes('/embed/'))!;
     const layout = await panel.evaluate(() => {
       const box = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
-      return { scroll: document.scrollingElement!.scrollHeight, height: window.innerHeight, head: box('.embed-head').top, input: box('.embed-input').bottom };
+      return {
+        scroll: document.scrollingElement!.scrollHeight,
+        height: window.innerHeight,
+        head: box('.embed-head').top,
+        input: box('.embed-input').bottom,
+      };
     });
     expect(layout.scroll).toBeLessThanOrEqual(layout.height);
     expect(layout.head).toBeGreaterThanOrEqual(0);
@@ -371,7 +456,8 @@ describe('the owner previews the widget', () => {
   });
 
   it('says "Failed to load website" for a site that refuses frames, and shows one that allows them', async () => {
-    const setSite = (url: string) => apiCall(`/assistants/${assistantId}`, { method: 'PUT', body: JSON.stringify({ website_url: url }) });
+    const setSite = (url: string) =>
+      apiCall(`/assistants/${assistantId}`, { method: 'PUT', body: JSON.stringify({ website_url: url }) });
     await setSite(`${hostUrl}no-frames`);
     await tab.goto(`/widget-preview/${assistantId}`);
     await tab.getByText('Failed to load website').waitFor(); // the refused frame still fired `load`

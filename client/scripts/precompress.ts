@@ -15,7 +15,12 @@ const MIN_BYTES = 1024;
 export function precompressFile(path: string) {
   const body = readFileSync(path);
   if (body.length < MIN_BYTES) return;
-  writeFileSync(`${path}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+  writeFileSync(
+    `${path}.br`,
+    brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    }),
+  );
   writeFileSync(`${path}.gz`, gzipSync(body, { level: 9 }));
 }
 
@@ -28,7 +33,8 @@ export const precompress = (): Plugin => {
       outDir = config.build.outDir;
     },
     writeBundle(_options, bundle) {
-      for (const fileName of Object.keys(bundle)) if (COMPRESSIBLE.test(fileName)) precompressFile(join(outDir, fileName));
+      for (const fileName of Object.keys(bundle))
+        if (COMPRESSIBLE.test(fileName)) precompressFile(join(outDir, fileName));
     },
   };
 };

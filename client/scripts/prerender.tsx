@@ -17,17 +17,23 @@ Object.assign(globalThis, {
 });
 
 const { renderPage } = await import('../src/prerender/render-page');
-const { bootScript, inlineStylesheets, takeAppTags, withoutImagePreloads } = await import('../src/prerender/landing-html');
+const { bootScript, inlineStylesheets, takeAppTags, withoutImagePreloads } =
+  await import('../src/prerender/landing-html');
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const shell = readFileSync(`${dist}index.html`, 'utf8');
 const BOOT = /<div id="root">[\s\S]*?<\/div><\/div>/;
 if (!BOOT.test(shell)) throw new Error('dist/index.html has no boot markup inside #root to replace');
 
 mkdirSync(`${dist}prerendered`, { recursive: true });
-const boot = BOOT.exec(shell)![0].replace(/^<div id="root">/, '').replace(/<\/div>$/, '');
+const boot = BOOT.exec(shell)![0]
+  .replace(/^<div id="root">/, '')
+  .replace(/<\/div>$/, '');
 const { html: page, app } = takeAppTags(shell);
 const styled = inlineStylesheets(page, (href) => readFileSync(`${dist}${href.replace(/^\//, '')}`, 'utf8'));
-for (const [name, path] of [['about', '/about'], ['home', '/']] as const) {
+for (const [name, path] of [
+  ['about', '/about'],
+  ['home', '/'],
+] as const) {
   const markup = withoutImagePreloads(await renderPage(path));
   // A function replacement: the markup and the script are inserted as they are.
   const html = styled.replace(BOOT, () => `<div id="root">${markup}</div>${bootScript(boot, app)}`);

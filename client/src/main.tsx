@@ -17,7 +17,9 @@ import { he } from './locales/he';
 type Router = ReturnType<typeof createRouter>;
 
 const routeCodeLoaded = (router: Router) =>
-  router.state.initialized ? Promise.resolve() : new Promise<void>((resolve) => router.subscribe((state) => state.initialized && resolve()));
+  router.state.initialized
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => router.subscribe((state) => state.initialized && resolve()));
 
 /**
  * A prerendered page (the server sends about/home with their markup, see scripts/prerender.tsx) stays

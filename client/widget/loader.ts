@@ -78,8 +78,13 @@ function guard<A extends unknown[]>(fn: (...args: A) => void) {
 
 function storedPosition(win: Window, token: string): { x: number; y: number } | null {
   try {
-    const value = JSON.parse(win.localStorage.getItem(POSITION_KEY(token)) ?? 'null') as { x?: unknown; y?: unknown } | null;
-    return value && typeof value.x === 'number' && typeof value.y === 'number' && value.x >= 0 && value.y >= 0 ? { x: value.x, y: value.y } : null;
+    const value = JSON.parse(win.localStorage.getItem(POSITION_KEY(token)) ?? 'null') as {
+      x?: unknown;
+      y?: unknown;
+    } | null;
+    return value && typeof value.x === 'number' && typeof value.y === 'number' && value.x >= 0 && value.y >= 0
+      ? { x: value.x, y: value.y }
+      : null;
   } catch {
     return null;
   }
@@ -105,7 +110,10 @@ function answerStorage(win: Window, message: StorageMessage, reply: (message: St
     if (message.type === STORAGE_MESSAGES.request) reply({ type: STORAGE_MESSAGES.snapshot, entries: {} });
     return;
   }
-  const ours = () => Array.from({ length: storage.length }, (_, i) => storage.key(i)).filter((key): key is string => !!key?.startsWith(CONVERSATION_PREFIX));
+  const ours = () =>
+    Array.from({ length: storage.length }, (_, i) => storage.key(i)).filter(
+      (key): key is string => !!key?.startsWith(CONVERSATION_PREFIX),
+    );
   if (message.type === STORAGE_MESSAGES.request) {
     const entries: Record<string, string> = {};
     for (const key of ours()) entries[key] = storage.getItem(key) ?? '';
@@ -151,7 +159,10 @@ export function mountWidget(script: HTMLScriptElement, win: Window = window): Wi
   const settings = saved ? { ...options, customPosition: true, positionX: saved.x, positionY: saved.y } : options;
 
   const host = doc.createElement('kesher-widget');
-  host.setAttribute('style', 'all:initial!important;position:fixed!important;top:0!important;left:0!important;width:0!important;height:0!important;z-index:2147483000!important');
+  host.setAttribute(
+    'style',
+    'all:initial!important;position:fixed!important;top:0!important;left:0!important;width:0!important;height:0!important;z-index:2147483000!important',
+  );
   const root = host.attachShadow({ mode: 'open' });
   root.innerHTML = `<style>${STYLE}</style>`;
   host.style.setProperty('--kw-button', settings.buttonColor);
@@ -201,15 +212,24 @@ export function mountWidget(script: HTMLScriptElement, win: Window = window): Wi
   let frame: HTMLIFrameElement | null = null;
   let isOpen = false;
   let place = { x: settings.positionX, y: settings.positionY, custom: settings.customPosition };
-  const viewport = () => ({ width: doc.documentElement.clientWidth || win.innerWidth, height: doc.documentElement.clientHeight || win.innerHeight });
-  const currentBox = (): Box => buttonBox({ ...settings, customPosition: place.custom, positionX: place.x, positionY: place.y }, viewport());
+  const viewport = () => ({
+    width: doc.documentElement.clientWidth || win.innerWidth,
+    height: doc.documentElement.clientHeight || win.innerHeight,
+  });
+  const currentBox = (): Box =>
+    buttonBox({ ...settings, customPosition: place.custom, positionX: place.x, positionY: place.y }, viewport());
 
   const layout = guard(() => {
     const box = currentBox();
     button.style.left = `${box.left}px`;
     button.style.top = `${box.top}px`;
     const panelAt = panelBox(box, viewport(), PANEL_SIZE);
-    Object.assign(panel.style, { left: `${panelAt.left}px`, top: `${panelAt.top}px`, width: `${panelAt.width}px`, height: `${panelAt.height}px` });
+    Object.assign(panel.style, {
+      left: `${panelAt.left}px`,
+      top: `${panelAt.top}px`,
+      width: `${panelAt.width}px`,
+      height: `${panelAt.height}px`,
+    });
   });
 
   const open = guard(() => {
@@ -264,8 +284,7 @@ export function mountWidget(script: HTMLScriptElement, win: Window = window): Wi
     if (dragged) {
       button.classList.remove('drag');
       storePosition(win, options.shareToken, { x: place.x, y: place.y });
-    }
-    else if (isOpen) close();
+    } else if (isOpen) close();
     else open();
   });
   const onClick = guard((event: MouseEvent) => {

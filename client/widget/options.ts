@@ -68,7 +68,8 @@ export const ATTRIBUTES = {
 const COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 const MAX_COORDINATE = 10_000;
 
-export const isColor = (value: string | null | undefined): value is string => typeof value === 'string' && COLOR.test(value.trim());
+export const isColor = (value: string | null | undefined): value is string =>
+  typeof value === 'string' && COLOR.test(value.trim());
 
 /** An absolute http(s) address, or null: the only kind the widget loads as an image or navigates to. */
 export function webUrl(value: unknown, base?: string): string | null {
@@ -110,7 +111,9 @@ export function parseWidgetOptions(read: (attribute: string) => string | null, b
     sessionToken: text('sessionToken') || null,
     language: language === 'he' || language === 'en' ? language : null,
     buttonColor: color('buttonColor'),
-    buttonPosition: (BUTTON_POSITIONS as readonly string[]).includes(position ?? '') ? (position as ButtonPosition) : WIDGET_DEFAULTS.buttonPosition,
+    buttonPosition: (BUTTON_POSITIONS as readonly string[]).includes(position ?? '')
+      ? (position as ButtonPosition)
+      : WIDGET_DEFAULTS.buttonPosition,
     buttonSize: buttonSize(text('buttonSize')),
     backgroundColor: color('backgroundColor'),
     textColor: color('textColor'),
@@ -124,7 +127,8 @@ export function parseWidgetOptions(read: (attribute: string) => string | null, b
 /** The snippet's attributes for these settings: defaults are left out, so the snippet stays short. */
 export function widgetAttributes(shareToken: string, settings: WidgetSettings): [string, string][] {
   const out: [string, string][] = [[ATTRIBUTES.shareToken, shareToken]];
-  const add = (key: keyof WidgetSettings & keyof typeof ATTRIBUTES, value: string) => out.push([ATTRIBUTES[key], value]);
+  const add = (key: keyof WidgetSettings & keyof typeof ATTRIBUTES, value: string) =>
+    out.push([ATTRIBUTES[key], value]);
   add('buttonColor', settings.buttonColor);
   add('buttonPosition', settings.buttonPosition);
   add('buttonSize', settings.buttonSize);
@@ -152,9 +156,18 @@ export interface Box {
 }
 
 /** Keeps a box of `size` inside the area, `margin` from every edge where it fits. */
-export function clampInto(left: number, top: number, size: { width: number; height: number }, area: Area, margin = 0): { left: number; top: number } {
+export function clampInto(
+  left: number,
+  top: number,
+  size: { width: number; height: number },
+  area: Area,
+  margin = 0,
+): { left: number; top: number } {
   const clamp = (value: number, box: number, room: number) => Math.max(margin, Math.min(value, room - box - margin));
-  return { left: Math.round(clamp(left, size.width, area.width)), top: Math.round(clamp(top, size.height, area.height)) };
+  return {
+    left: Math.round(clamp(left, size.width, area.width)),
+    top: Math.round(clamp(top, size.height, area.height)),
+  };
 }
 
 /**
@@ -211,7 +224,8 @@ export type EmbedMessage =
 export function readEmbedMessage(data: unknown): EmbedMessage | null {
   if (!data || typeof data !== 'object') return null;
   const message = data as Record<string, unknown>;
-  if (message.type === EMBED_MESSAGES.typing && typeof message.isTyping === 'boolean') return { type: EMBED_MESSAGES.typing, isTyping: message.isTyping };
+  if (message.type === EMBED_MESSAGES.typing && typeof message.isTyping === 'boolean')
+    return { type: EMBED_MESSAGES.typing, isTyping: message.isTyping };
   if (message.type === EMBED_MESSAGES.navigate) {
     const url = webUrl(message.url);
     return url ? { type: EMBED_MESSAGES.navigate, url } : null;
@@ -241,7 +255,8 @@ export type StorageMessage =
   | { type: typeof STORAGE_MESSAGES.set; key: string; value: string }
   | { type: typeof STORAGE_MESSAGES.remove; key: string };
 
-const bridgedKey = (key: unknown): key is string => typeof key === 'string' && key.startsWith(CONVERSATION_PREFIX) && key.length <= 200;
+const bridgedKey = (key: unknown): key is string =>
+  typeof key === 'string' && key.startsWith(CONVERSATION_PREFIX) && key.length <= 200;
 
 export function readStorageMessage(data: unknown): StorageMessage | null {
   if (!data || typeof data !== 'object') return null;
@@ -250,13 +265,16 @@ export function readStorageMessage(data: unknown): StorageMessage | null {
     case STORAGE_MESSAGES.request:
       return { type: STORAGE_MESSAGES.request };
     case STORAGE_MESSAGES.set:
-      return bridgedKey(message.key) && typeof message.value === 'string' ? { type: STORAGE_MESSAGES.set, key: message.key, value: message.value } : null;
+      return bridgedKey(message.key) && typeof message.value === 'string'
+        ? { type: STORAGE_MESSAGES.set, key: message.key, value: message.value }
+        : null;
     case STORAGE_MESSAGES.remove:
       return bridgedKey(message.key) ? { type: STORAGE_MESSAGES.remove, key: message.key } : null;
     case STORAGE_MESSAGES.snapshot: {
       if (!message.entries || typeof message.entries !== 'object') return null;
       const entries: Record<string, string> = {};
-      for (const [key, value] of Object.entries(message.entries as Record<string, unknown>)) if (bridgedKey(key) && typeof value === 'string') entries[key] = value;
+      for (const [key, value] of Object.entries(message.entries as Record<string, unknown>))
+        if (bridgedKey(key) && typeof value === 'string') entries[key] = value;
       return { type: STORAGE_MESSAGES.snapshot, entries };
     }
     default:

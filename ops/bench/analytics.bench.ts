@@ -54,11 +54,38 @@ const rand = random(13);
 const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)]!;
 
 const QUESTIONS = {
-  en: ['How much does the sourdough bread cost?', 'Do you deliver to Haifa on Fridays?', 'What are your opening hours?', 'Can I order a birthday cake?', 'Do you have gluten free cookies?', 'Is parking available near the shop?', 'What is the price of the catering menu?', 'Can I return a damaged order?'],
-  he: ['כמה עולה לחם מחמצת?', 'האם יש משלוחים לחיפה ביום שישי?', 'מה שעות הפתיחה של החנות?', 'אפשר להזמין עוגת יום הולדת?', 'יש לכם עוגיות ללא גלוטן?', 'מה המחיר של תפריט הקייטרינג?', 'אפשר להחזיר הזמנה פגומה?'],
+  en: [
+    'How much does the sourdough bread cost?',
+    'Do you deliver to Haifa on Fridays?',
+    'What are your opening hours?',
+    'Can I order a birthday cake?',
+    'Do you have gluten free cookies?',
+    'Is parking available near the shop?',
+    'What is the price of the catering menu?',
+    'Can I return a damaged order?',
+  ],
+  he: [
+    'כמה עולה לחם מחמצת?',
+    'האם יש משלוחים לחיפה ביום שישי?',
+    'מה שעות הפתיחה של החנות?',
+    'אפשר להזמין עוגת יום הולדת?',
+    'יש לכם עוגיות ללא גלוטן?',
+    'מה המחיר של תפריט הקייטרינג?',
+    'אפשר להחזיר הזמנה פגומה?',
+  ],
 };
-const ANSWER = { en: 'Thanks for asking! Our bakery answers from the menu: fresh bread every morning, delivery on weekdays.', he: 'תודה ששאלתם! המאפייה אופה לחם טרי בכל בוקר ויש משלוחים בימי חול.' };
-const URLS = ['https://bakery.example.com/pricing', 'https://bakery.example.com/shop/cakes', 'https://bakery.example.com/help/returns', 'https://bakery.example.com/about', 'https://bakery.example.com/blog/sourdough', 'https://bakery.example.com/docs/catering-guide'];
+const ANSWER = {
+  en: 'Thanks for asking! Our bakery answers from the menu: fresh bread every morning, delivery on weekdays.',
+  he: 'תודה ששאלתם! המאפייה אופה לחם טרי בכל בוקר ויש משלוחים בימי חול.',
+};
+const URLS = [
+  'https://bakery.example.com/pricing',
+  'https://bakery.example.com/shop/cakes',
+  'https://bakery.example.com/help/returns',
+  'https://bakery.example.com/about',
+  'https://bakery.example.com/blog/sourdough',
+  'https://bakery.example.com/docs/catering-guide',
+];
 const CHANNELS = ['app', 'public_link', 'public_link', 'embed', 'embed', 'telegram'] as const;
 
 interface Row {
@@ -69,7 +96,14 @@ interface Row {
   at: Date;
 }
 
-const metadata = (at: Date) => ({ eventId: randomUUID(), correlationId: randomUUID(), causationId: randomUUID(), actor: { kind: 'system', id: 'bench' }, timestamp: at.toISOString(), schemaVersion: 1 });
+const metadata = (at: Date) => ({
+  eventId: randomUUID(),
+  correlationId: randomUUID(),
+  causationId: randomUUID(),
+  actor: { kind: 'system', id: 'bench' },
+  timestamp: at.toISOString(),
+  schemaVersion: 1,
+});
 
 /** One conversation's events, as the thread decider records them. */
 function conversation(ownerId: string, assistantId: string, start: Date, n: number): Row[] {
@@ -81,7 +115,8 @@ function conversation(ownerId: string, assistantId: string, start: Date, n: numb
   const rows: Row[] = [];
   let revision = 0;
   let t = start.getTime();
-  const push = (type: string, data: unknown) => rows.push({ stream, revision: revision++, type, data, at: new Date((t += 1000 + Math.floor(rand() * 20_000))) });
+  const push = (type: string, data: unknown) =>
+    rows.push({ stream, revision: revision++, type, data, at: new Date((t += 1000 + Math.floor(rand() * 20_000))) });
   push('ThreadStarted', {
     threadId,
     assistantId,
@@ -96,16 +131,51 @@ function conversation(ownerId: string, assistantId: string, start: Date, n: numb
   for (let turn = 0; turn < turns; turn++) {
     const runId = `run_b${n}t${turn}`;
     lastAnswer = `msg_b${n}a${turn}`;
-    push('MessagePosted', { messageId: `msg_b${n}q${turn}`, threadId, role: 'user', text: pick(QUESTIONS[language]), channel, language, runId: null });
+    push('MessagePosted', {
+      messageId: `msg_b${n}q${turn}`,
+      threadId,
+      role: 'user',
+      text: pick(QUESTIONS[language]),
+      channel,
+      language,
+      runId: null,
+    });
     push('RunRequested', { runId, threadId, assistantId, deadlineAt: new Date(t + 45_000).toISOString() });
     push('RunStarted', { runId, threadId, provider: 'builtin' });
     const responseMs = Math.round(150 * Math.exp(rand() * 3.2));
     const referredUrl = rand() < 0.15 ? pick(URLS) : null;
-    push('MessagePosted', { messageId: lastAnswer, threadId, role: 'assistant', text: ANSWER[language] + (referredUrl ? `\n[REDIRECT: ${referredUrl}]` : ''), channel, language, runId });
-    push('RunCompleted', { runId, threadId, messageId: lastAnswer, responseMs, firstTokenMs: Math.round(responseMs * 0.4), promptTokens: 400, completionTokens: 60, sources: [], referredUrl });
+    push('MessagePosted', {
+      messageId: lastAnswer,
+      threadId,
+      role: 'assistant',
+      text: ANSWER[language] + (referredUrl ? `\n[REDIRECT: ${referredUrl}]` : ''),
+      channel,
+      language,
+      runId,
+    });
+    push('RunCompleted', {
+      runId,
+      threadId,
+      messageId: lastAnswer,
+      responseMs,
+      firstTokenMs: Math.round(responseMs * 0.4),
+      promptTokens: 400,
+      completionTokens: 60,
+      sources: [],
+      referredUrl,
+    });
   }
   if (rand() < 0.2) {
-    push('FeedbackGiven', { messageId: lastAnswer, threadId, assistantId, rating: rand() < 0.75 ? 'like' : 'dislike', comment: null, authorKey: visitor ? `visitor:${n}` : `account:${ownerId}`, source: 'chat', isPublic: visitor });
+    push('FeedbackGiven', {
+      messageId: lastAnswer,
+      threadId,
+      assistantId,
+      rating: rand() < 0.75 ? 'like' : 'dislike',
+      comment: null,
+      authorKey: visitor ? `visitor:${n}` : `account:${ownerId}`,
+      source: 'chat',
+      isPublic: visitor,
+    });
   }
   return rows;
 }
@@ -116,8 +186,14 @@ function conversation(ownerId: string, assistantId: string, start: Date, n: numb
  * time says what the work itself costs. Backends that ended meanwhile are not counted (the pools keep
  * theirs while busy).
  */
-async function backendCpu(sql: { query<R>(text: string, params?: unknown[]): Promise<{ rows: R[] }> }, applicationName: string): Promise<Map<number, number>> {
-  const { rows } = await sql.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`, [applicationName]);
+async function backendCpu(
+  sql: { query<R>(text: string, params?: unknown[]): Promise<{ rows: R[] }> },
+  applicationName: string,
+): Promise<Map<number, number>> {
+  const { rows } = await sql.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
+    [applicationName],
+  );
   const ticks = new Map<number, number>();
   for (const { pid } of rows) {
     try {
@@ -129,7 +205,8 @@ async function backendCpu(sql: { query<R>(text: string, params?: unknown[]): Pro
   }
   return ticks;
 }
-const cpuSince = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0);
+const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0);
 const nodeCpuSince = (start: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1e6;
@@ -151,30 +228,55 @@ async function main() {
   const platform = await composePlatform(config, { applicationName: 'kesher-bench-analytics' });
   await platform.projector.start();
   const workers = await composeWorkers(platform, {});
-  const { app } = await composeApi({ platform, blobs: workers.blobs, knowledge: workers.knowledgeReads, runOutput: workers.runOutput, readModels: platform.projector.progress, clientDistDir: join(dataDir, 'none') });
+  const { app } = await composeApi({
+    platform,
+    blobs: workers.blobs,
+    knowledge: workers.knowledgeReads,
+    runOutput: workers.runOutput,
+    readModels: platform.projector.progress,
+    clientDistDir: join(dataDir, 'none'),
+  });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const api = `${address}/api/v1`;
 
   // The busiest owner is a real account with three real assistants; the other owners exist only in the log.
-  const registered = (await (await fetch(`${api}/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'busy@bench.example', password: 'Str0ng-Passw0rd!' }) })).json()) as {
+  const registered = (await (
+    await fetch(`${api}/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'busy@bench.example', password: 'Str0ng-Passw0rd!' }),
+    })
+  ).json()) as {
     access_token: string;
     user: { uid: string };
   };
   const authorization = `Bearer ${registered.access_token}`;
   const busy = registered.user.uid;
   for (const name of ['Bakery', 'Catering', 'Deliveries']) {
-    const created = await fetch(`${api}/assistants/`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify({ name, description: name, instructions: 'Answer' }) });
+    const created = await fetch(`${api}/assistants/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify({ name, description: name, instructions: 'Answer' }),
+    });
     if (created.status !== 201) throw new Error(`assistant: ${created.status} ${await created.text()}`);
   }
   await platform.projector.waitForPosition(await platform.eventStore.headPosition(), { timeoutMs: 30_000 });
-  const busyAssistants = (await platform.sql.query<{ id: string }>(`SELECT id FROM assistants WHERE owner_id = $1`, [busy])).rows.map((r) => r.id);
+  const busyAssistants = (
+    await platform.sql.query<{ id: string }>(`SELECT id FROM assistants WHERE owner_id = $1`, [busy])
+  ).rows.map((r) => r.id);
   await platform.projector.stop();
 
   // Seed: conversations spread over 90 days (oldest first), a tenth of them the busy owner's.
   const seedStarted = performance.now();
   const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
-  const starts = Array.from({ length: CONVERSATIONS }, () => today - Math.floor(rand() * DAYS) * 86_400_000 + Math.floor(rand() * 20 * 3_600_000)).sort((a, b) => a - b);
-  const others = Array.from({ length: OWNERS - 1 }, (_, i) => ({ owner: `owner-bench-${i}`, assistants: [`asst-bench-${i}-a`, `asst-bench-${i}-b`] }));
+  const starts = Array.from(
+    { length: CONVERSATIONS },
+    () => today - Math.floor(rand() * DAYS) * 86_400_000 + Math.floor(rand() * 20 * 3_600_000),
+  ).sort((a, b) => a - b);
+  const others = Array.from({ length: OWNERS - 1 }, (_, i) => ({
+    owner: `owner-bench-${i}`,
+    assistants: [`asst-bench-${i}-a`, `asst-bench-${i}-b`],
+  }));
   let seeded = 0;
   let buffer: Row[] = [];
   const flush = async () => {
@@ -182,7 +284,14 @@ async function main() {
     await platform.sql.query(
       `INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata, created_at)
        SELECT s, p, (m->>'eventId')::uuid, t, d, m, c FROM unnest($1::text[], $2::bigint[], $3::text[], $4::jsonb[], $5::jsonb[], $6::timestamptz[]) AS r(s, p, t, d, m, c)`,
-      [buffer.map((r) => r.stream), buffer.map((r) => r.revision), buffer.map((r) => r.type), buffer.map((r) => JSON.stringify(r.data)), buffer.map((r) => JSON.stringify(metadata(r.at))), buffer.map((r) => r.at.toISOString())],
+      [
+        buffer.map((r) => r.stream),
+        buffer.map((r) => r.revision),
+        buffer.map((r) => r.type),
+        buffer.map((r) => JSON.stringify(r.data)),
+        buffer.map((r) => JSON.stringify(metadata(r.at))),
+        buffer.map((r) => r.at.toISOString()),
+      ],
     );
     seeded += buffer.length;
     buffer = [];
@@ -192,11 +301,40 @@ async function main() {
     buffer.push(...conversation(own.owner, pick(own.assistants), new Date(starts[n]!), n));
     if (n % 50 === 0 && rand() < 0.5) {
       const queryId = `query_bench${n}`;
-      buffer.push({ stream: streamIds.trackedQuery(queryId), revision: 0, type: 'QueryTracked', data: { queryId, ownerId: own.owner, assistantId: null, query: 'opening hours from the CRM', responseTimeMs: 300, success: true, source: 'crm' }, at: new Date(starts[n]!) });
+      buffer.push({
+        stream: streamIds.trackedQuery(queryId),
+        revision: 0,
+        type: 'QueryTracked',
+        data: {
+          queryId,
+          ownerId: own.owner,
+          assistantId: null,
+          query: 'opening hours from the CRM',
+          responseTimeMs: 300,
+          success: true,
+          source: 'crm',
+        },
+        at: new Date(starts[n]!),
+      });
     }
     if (n % 100 === 0) {
       const violationId = randomUUID();
-      buffer.push({ stream: streamIds.limitViolation(violationId), revision: 0, type: 'LimitViolated', data: { violationId, ownerId: own.owner, kind: 'monthly_messages', limit: 100, used: 100, requested: null, assistantId: own.assistants[0], refused: 'visitor' }, at: new Date(starts[n]!) });
+      buffer.push({
+        stream: streamIds.limitViolation(violationId),
+        revision: 0,
+        type: 'LimitViolated',
+        data: {
+          violationId,
+          ownerId: own.owner,
+          kind: 'monthly_messages',
+          limit: 100,
+          used: 100,
+          requested: null,
+          assistantId: own.assistants[0],
+          refused: 'visitor',
+        },
+        at: new Date(starts[n]!),
+      });
     }
     if (buffer.length >= 10_000) await flush();
   }
@@ -211,7 +349,12 @@ async function main() {
   const rebuildPgBefore = await backendCpu(platform.sql, 'kesher-bench-analytics');
   const rebuildNodeBefore = process.cpuUsage();
   const rebuildStarted = performance.now();
-  await rebuildTogether({ eventStore: platform.eventStore, sql: platform.sql, projections: analyticsProjections, batchSize: REBUILD_BATCH });
+  await rebuildTogether({
+    eventStore: platform.eventStore,
+    sql: platform.sql,
+    projections: analyticsProjections,
+    batchSize: REBUILD_BATCH,
+  });
   const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
   const rebuildNodeCpu = nodeCpuSince(rebuildNodeBefore);
   const rebuildPgCpu = cpuSince(rebuildPgBefore, await backendCpu(platform.sql, 'kesher-bench-analytics'));
@@ -220,7 +363,8 @@ async function main() {
   // The other read models catch up too (as the projector would), so the API runs on a settled database.
   const catchUpStarted = performance.now();
   await platform.projector.start();
-  if (!(await platform.projector.waitForPosition(await platform.eventStore.headPosition(), { timeoutMs: 1_800_000 }))) throw new Error('catch-up did not finish');
+  if (!(await platform.projector.waitForPosition(await platform.eventStore.headPosition(), { timeoutMs: 1_800_000 })))
+    throw new Error('catch-up did not finish');
   const catchUpSeconds = (performance.now() - catchUpStarted) / 1000;
 
   const time = async (work: () => Promise<void>) => {
@@ -245,19 +389,30 @@ async function main() {
     trends { daily_queries { date queries } daily_response_times { date samples avg_response_time min_response_time max_response_time p95_response_time } daily_conversations { date conversations } } } }`;
   let graphqlQueries = 0;
   const graphql = await time(async () => {
-    const response = await fetch(`${api}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify({ query: selection }) });
+    const response = await fetch(`${api}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify({ query: selection }),
+    });
     const body = (await response.json()) as { data: { dashboard: { overview: { total_queries: number } } } };
     graphqlQueries = body.data.dashboard.overview.total_queries;
   });
-  if (graphqlQueries !== dashboardQueries) throw new Error(`GraphQL (${graphqlQueries}) and REST (${dashboardQueries}) disagree`);
+  if (graphqlQueries !== dashboardQueries)
+    throw new Error(`GraphQL (${graphqlQueries}) and REST (${dashboardQueries}) disagree`);
 
   // Live lag: a new conversation appended → its counter on the subscription.
   let lastConversations = 0;
   const arrivals = new Map<number, number>();
-  const live = await subscribeGraphql(`${address.replace('http', 'ws')}/api/v1/graphql`, authorization, 'subscription { live_counters { conversations } }', (message) => {
-    const count = message.payload?.data?.live_counters?.conversations as number | undefined;
-    if (message.type === 'next' && count !== undefined && !arrivals.has(count)) arrivals.set(count, performance.now());
-  });
+  const live = await subscribeGraphql(
+    `${address.replace('http', 'ws')}/api/v1/graphql`,
+    authorization,
+    'subscription { live_counters { conversations } }',
+    (message) => {
+      const count = message.payload?.data?.live_counters?.conversations as number | undefined;
+      if (message.type === 'next' && count !== undefined && !arrivals.has(count))
+        arrivals.set(count, performance.now());
+    },
+  );
   const first = await live.next((m) => m.type === 'next');
   lastConversations = first.payload.data.live_counters.conversations;
   const lags: number[] = [];
@@ -266,7 +421,21 @@ async function main() {
     const started = performance.now();
     await platform.eventStore.appendToStream(
       streamIds.thread(threadId),
-      [{ type: 'ThreadStarted', data: { threadId, assistantId: busyAssistants[0], assistantOwnerId: busy, ownerId: busy, visitorSessionHash: null, isPublic: false, channel: 'app' }, metadata: metadata(new Date()) as never }],
+      [
+        {
+          type: 'ThreadStarted',
+          data: {
+            threadId,
+            assistantId: busyAssistants[0],
+            assistantOwnerId: busy,
+            ownerId: busy,
+            visitorSessionHash: null,
+            isPublic: false,
+            channel: 'app',
+          },
+          metadata: metadata(new Date()) as never,
+        },
+      ],
       { expectedRevision: 'no_stream' },
     );
     const expected = lastConversations + 1;
@@ -282,7 +451,10 @@ async function main() {
   const exportStarted = performance.now();
   const copy = createCopyLogReader(db.url);
   const exportNodeBefore = process.cpuUsage();
-  const exported = await exportEvents({ source: sqlLogSource(createSqlLogReader(platform.sql)), copy, write: (chunk) => void (bytes += chunk.length) }, {});
+  const exported = await exportEvents(
+    { source: sqlLogSource(createSqlLogReader(platform.sql)), copy, write: (chunk) => void (bytes += chunk.length) },
+    {},
+  );
   const exportSeconds = (performance.now() - exportStarted) / 1000;
   const exportNodeCpu = nodeCpuSince(exportNodeBefore);
   // The export's own connections (application kesher-export) were opened for it: all their CPU is its.

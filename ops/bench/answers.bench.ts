@@ -14,7 +14,13 @@
  * figures are recorded, not re-run. `before_issue_12` is the tuned set's older baseline (answers-baseline.json),
  * and recall@5 / MRR on the retrieval set (fixtures/retrieval) are reported as before.
  */
-import { builtinAnswerEngine, evaluateAnswers, formatAnswerEvaluation, type AnswerEvaluation, type AnswerSetName } from '@kesher/services/knowledge/eval/answers-eval';
+import {
+  builtinAnswerEngine,
+  evaluateAnswers,
+  formatAnswerEvaluation,
+  type AnswerEvaluation,
+  type AnswerSetName,
+} from '@kesher/services/knowledge/eval/answers-eval';
 import { evaluateRetrieval, formatEvaluation } from '@kesher/services/knowledge/eval/retrieval-eval';
 import { evaluateCuratedMatching } from '@kesher/services/knowledge/curated/curated-eval';
 import { createCuratedMatcher } from '@kesher/services/knowledge/curated/curated-match';
@@ -41,7 +47,9 @@ async function onFreshDatabase<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
 
 const readJson = <T>(path: string) => JSON.parse(readFileSync(resolve(repoRoot, path), 'utf8')) as T;
 const beforeFile = 'services/src/knowledge/eval/answers-heldout/before.json';
-const issue12 = readJson<{ commit: string; answers: Record<string, number>; retrieval: Record<string, number> }>('services/src/knowledge/eval/answers-baseline.json');
+const issue12 = readJson<{ commit: string; answers: Record<string, number>; retrieval: Record<string, number> }>(
+  'services/src/knowledge/eval/answers-baseline.json',
+);
 
 const started = performance.now();
 const measure = async (set: AnswerSetName) => {
@@ -58,8 +66,14 @@ console.log(formatEvaluation(retrieval, 'retrieval set'));
 // Curated answers (issue 26): does a visitor's question take the owner's Q&A? Each labelled pair alone, then
 // the time to match one question against an assistant holding the Pro plan's 1,000 Q&A.
 const curated = evaluateCuratedMatching();
-console.log(`curated answers: precision ${curated.precision}, recall ${curated.recall} over ${curated.pairs} pairs (${curated.nearMisses} near-misses)`);
-const manyQa = Array.from({ length: 1000 }, (_, i) => ({ qaId: `qa_${i}`, question: `${curatedPairs[i % curatedPairs.length]!.curated} ${i}`, answer: '-' }));
+console.log(
+  `curated answers: precision ${curated.precision}, recall ${curated.recall} over ${curated.pairs} pairs (${curated.nearMisses} near-misses)`,
+);
+const manyQa = Array.from({ length: 1000 }, (_, i) => ({
+  qaId: `qa_${i}`,
+  question: `${curatedPairs[i % curatedPairs.length]!.curated} ${i}`,
+  answer: '-',
+}));
 const matchStarted = performance.now();
 const matcher = createCuratedMatcher(manyQa);
 const matcherBuiltMs = performance.now() - matchStarted;
@@ -71,12 +85,19 @@ const matchMs = (performance.now() - askStarted) / asked.length;
 const missesOf = (evaluation: AnswerEvaluation) =>
   evaluation.results
     .filter((r) => (r.fact !== null && !r.factHit) || (r.fact === null && !r.abstained) || r.polluting.length > 0)
-    .map((r) => ({ id: r.id, question: r.question, expected: r.fact, answer: r.answer, ...(r.polluting.length > 0 ? { polluting: r.polluting.map((p) => p.file) } : {}) }));
+    .map((r) => ({
+      id: r.id,
+      question: r.question,
+      expected: r.fact,
+      answer: r.answer,
+      ...(r.polluting.length > 0 ? { polluting: r.polluting.map((p) => p.file) } : {}),
+    }));
 
 if (process.env.ANSWERS_RECORD_BEFORE === '1') {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
   const record = {
-    about: 'Both answer sets measured on the engine as it was when the held-out set was written, before any change for issue 22 (commit named here). make bench-answers reports these as `before`.',
+    about:
+      'Both answer sets measured on the engine as it was when the held-out set was written, before any change for issue 22 (commit named here). make bench-answers reports these as `before`.',
     commit,
     measured_at: new Date().toISOString(),
     tuned: tuned.figures,
@@ -87,7 +108,9 @@ if (process.env.ANSWERS_RECORD_BEFORE === '1') {
   console.log(`recorded ${beforeFile}`);
 }
 const before = readJson<{ commit: string; tuned: Record<string, number>; heldout: Record<string, number> }>(beforeFile);
-const before2 = readJson<{ commit: string; heldout2: Record<string, number> }>('services/src/knowledge/eval/answers-heldout-2/before.json');
+const before2 = readJson<{ commit: string; heldout2: Record<string, number> }>(
+  'services/src/knowledge/eval/answers-heldout-2/before.json',
+);
 
 const goal = { fact_hit_rate_he: 0.85, fact_hit_rate_en: 0.85, pollution_rate: 0.05, abstain_precision: 0.9 };
 const meetsGoal = (figures: AnswerEvaluation['figures']) => ({
@@ -96,7 +119,15 @@ const meetsGoal = (figures: AnswerEvaluation['figures']) => ({
   pollution_rate: figures.pollution_rate <= goal.pollution_rate,
   abstain_precision: figures.abstain_precision >= goal.abstain_precision,
 });
-const keys = ['fact_hit_rate_he', 'fact_hit_rate_en', 'pollution_rate', 'abstain_precision', 'abstain_recall', 'recall_at_5_he', 'recall_at_5_en'] as const;
+const keys = [
+  'fact_hit_rate_he',
+  'fact_hit_rate_en',
+  'pollution_rate',
+  'abstain_precision',
+  'abstain_recall',
+  'recall_at_5_he',
+  'recall_at_5_en',
+] as const;
 const table = keys.map((key) => ({
   figure: key,
   tuned_before: before.tuned[key],
@@ -110,16 +141,23 @@ console.table(table);
 
 writeResults('answers', {
   setup: {
-    tuned: 'services/src/knowledge/eval/answers-set: the set the engine is tuned on — 128 questions (70 Hebrew, 17 without an answer) over 17 original documents (DOCX, PDF, HTML pages with addresses, TXT, MD; Hebrew and English) in five assistants, each with distractors; retrieval k = 5, then the built-in engine',
-    heldout: 'services/src/knowledge/eval/answers-heldout: 64 questions (40 Hebrew, 10 without an answer) over 9 documents written from other material (a coffee shop price list in ₪/ILS/NIS/$ with bilingual shipping pages, a spa booking site in English asked in Hebrew, a Hebrew print shop price list as extracted from a PDF, a Hebrew short story and news report); measured before the engine changed, never tuned on',
-    heldout2: 'services/src/knowledge/eval/answers-heldout-2: 32 questions (19 Hebrew, 5 without an answer) over 4 documents (an English guesthouse page and garage FAQ asked in both languages, a Hebrew dental clinic page, a Hebrew bookshop notice), written after the last engine change and measured blind',
-    retrieval: 'services/src/knowledge/fixtures/retrieval: 50 labelled questions (28 Hebrew) over 13 public-domain texts',
+    tuned:
+      'services/src/knowledge/eval/answers-set: the set the engine is tuned on — 128 questions (70 Hebrew, 17 without an answer) over 17 original documents (DOCX, PDF, HTML pages with addresses, TXT, MD; Hebrew and English) in five assistants, each with distractors; retrieval k = 5, then the built-in engine',
+    heldout:
+      'services/src/knowledge/eval/answers-heldout: 64 questions (40 Hebrew, 10 without an answer) over 9 documents written from other material (a coffee shop price list in ₪/ILS/NIS/$ with bilingual shipping pages, a spa booking site in English asked in Hebrew, a Hebrew print shop price list as extracted from a PDF, a Hebrew short story and news report); measured before the engine changed, never tuned on',
+    heldout2:
+      'services/src/knowledge/eval/answers-heldout-2: 32 questions (19 Hebrew, 5 without an answer) over 4 documents (an English guesthouse page and garage FAQ asked in both languages, a Hebrew dental clinic page, a Hebrew bookshop notice), written after the last engine change and measured blind',
+    retrieval:
+      'services/src/knowledge/fixtures/retrieval: 50 labelled questions (28 Hebrew) over 13 public-domain texts',
     definitions: {
       fact_hit_rate: 'answerable questions whose answer contains the labelled fact (per language: _he, _en)',
-      pollution_rate: "answers quoting a sentence found only in files the question must not draw from, or whose one source is such a file",
-      abstain_precision: "answers saying 'not in my knowledge' for a question the knowledge indeed cannot answer, over all such answers",
+      pollution_rate:
+        'answers quoting a sentence found only in files the question must not draw from, or whose one source is such a file',
+      abstain_precision:
+        "answers saying 'not in my knowledge' for a question the knowledge indeed cannot answer, over all such answers",
       abstain_recall: "unanswerable questions answered with 'not in my knowledge'",
-      recall_at_5: 'answerable questions with a passage of a file they may draw from among the 5 retrieved (per language)',
+      recall_at_5:
+        'answerable questions with a passage of a file they may draw from among the 5 retrieved (per language)',
     },
     before_commit: before.commit,
     before_issue_12_commit: issue12.commit,
@@ -130,11 +168,17 @@ writeResults('answers', {
   heldout_before: before.heldout,
   heldout2: { before: before2.heldout2, after: heldout2.figures, goal, meets_goal: meetsGoal(heldout2.figures) },
   retrieval_set: {
-    after: { recall_at_5_he: round(retrieval.he.recallAt5, 3), recall_at_5_en: round(retrieval.en.recallAt5, 3), mrr_he: round(retrieval.he.mrr, 3), mrr_en: round(retrieval.en.mrr, 3) },
+    after: {
+      recall_at_5_he: round(retrieval.he.recallAt5, 3),
+      recall_at_5_en: round(retrieval.en.recallAt5, 3),
+      mrr_he: round(retrieval.he.mrr, 3),
+      mrr_en: round(retrieval.en.mrr, 3),
+    },
     before_issue_12: issue12.retrieval,
   },
   curated: {
-    setup: 'services/src/knowledge/curated/curated-pairs.ts: a curated question and a visitor question, labelled same or not — paraphrases (other words and order, Hebrew prefixes and suffixes, the other language) and as many near-misses (another service, day, city or kind of answer); each pair matched alone with the default threshold',
+    setup:
+      'services/src/knowledge/curated/curated-pairs.ts: a curated question and a visitor question, labelled same or not — paraphrases (other words and order, Hebrew prefixes and suffixes, the other language) and as many near-misses (another service, day, city or kind of answer); each pair matched alone with the default threshold',
     pairs: curated.pairs,
     paraphrases: curated.paraphrases,
     near_misses: curated.nearMisses,

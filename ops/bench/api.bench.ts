@@ -19,21 +19,30 @@ const PORT = 18_000 + Math.floor(Math.random() * 1000);
 const base = `http://127.0.0.1:${PORT}/api/v1`;
 
 async function startServer(dbUrl: string) {
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), '--import', 'tsx', join(repoRoot, 'services/src/main/embedded.main.ts')], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl,
-      PORT: String(PORT),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'kesher-bench-')),
-      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-42',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      // The list benchmark's owner has 20 assistants; the free plan allows one.
-      PLAN_FREE_MAX_ASSISTANTS: '20',
-      NODE_ENV: 'production',
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+      '--import',
+      'tsx',
+      join(repoRoot, 'services/src/main/embedded.main.ts'),
+    ],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl,
+        PORT: String(PORT),
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'kesher-bench-')),
+        AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-42',
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        // The list benchmark's owner has 20 assistants; the free plan allows one.
+        PLAN_FREE_MAX_ASSISTANTS: '20',
+        NODE_ENV: 'production',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -62,20 +71,40 @@ export async function getAssistantsFigures() {
   const db = await createTestDatabase('kesher_bench_api');
   const server = await startServer(db.url);
   try {
-    const session = await json('/auth/register', { method: 'POST', body: JSON.stringify({ email: 'bench@example.com', password: 'Bench-Passw0rd!' }) });
+    const session = await json('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'bench@example.com', password: 'Bench-Passw0rd!' }),
+    });
     const token = session.access_token as string;
     for (let i = 0; i < 20; i++) {
       await json('/assistants/', {
         method: 'POST',
         token,
-        body: JSON.stringify({ name: `Assistant ${i}`, description: 'A shop assistant for the benchmark', instructions: 'Answer briefly from the catalogue.', website_url: 'https://shop.example.com' }),
+        body: JSON.stringify({
+          name: `Assistant ${i}`,
+          description: 'A shop assistant for the benchmark',
+          instructions: 'Answer briefly from the catalogue.',
+          website_url: 'https://shop.example.com',
+        }),
       });
     }
-    const listed = (await fetch(`${base}/assistants/`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as unknown[];
+    const listed = (await fetch(`${base}/assistants/`, { headers: { authorization: `Bearer ${token}` } }).then((r) =>
+      r.json(),
+    )) as unknown[];
     if (listed.length !== 20) throw new Error(`expected 20 assistants, got ${listed.length}`);
     // Warm-up so JIT and connection pools are settled before measuring.
-    await autocannon({ url: `${base}/assistants/`, connections: 20, duration: 3, headers: { authorization: `Bearer ${token}` } });
-    const result = await autocannon({ url: `${base}/assistants/`, connections: 100, duration: DURATION, headers: { authorization: `Bearer ${token}` } });
+    await autocannon({
+      url: `${base}/assistants/`,
+      connections: 20,
+      duration: 3,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const result = await autocannon({
+      url: `${base}/assistants/`,
+      connections: 100,
+      duration: DURATION,
+      headers: { authorization: `Bearer ${token}` },
+    });
     return {
       get_assistants_rps: round(result.requests.average),
       get_assistants_p50_ms: result.latency.p50,
@@ -132,9 +161,15 @@ export async function graphqlAttackFigures() {
   const db = await createTestDatabase('kesher_bench_graphql');
   const server = await startServer(db.url);
   try {
-    const session = await json('/auth/register', { method: 'POST', body: JSON.stringify({ email: 'attacked@example.com', password: 'Bench-Passw0rd!' }) });
+    const session = await json('/auth/register', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'attacked@example.com', password: 'Bench-Passw0rd!' }),
+    });
     const token = session.access_token as string;
-    const bodies = [JSON.stringify({ query: ALIASED_SCHEMAS }), ...Object.values(VARIANTS).map((variant) => JSON.stringify(variant.body))];
+    const bodies = [
+      JSON.stringify({ query: ALIASED_SCHEMAS }),
+      ...Object.values(VARIANTS).map((variant) => JSON.stringify(variant.body)),
+    ];
     const timed = async (request: () => Promise<Response>) => {
       const started = performance.now();
       const response = await request();
@@ -144,7 +179,12 @@ export async function graphqlAttackFigures() {
     const health = () => fetch(`${base}/health`);
     // The server's own CPU (user + system, in clock ticks of 10 ms): what one request costs it, whatever
     // else the machine runs (/health reads Postgres, which shares the machine's two cores).
-    const cpuMs = () => readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13).reduce((sum, ticks) => sum + Number(ticks) * 10, 0);
+    const cpuMs = () =>
+      readFileSync(`/proc/${server.pid}/stat`, 'utf8')
+        .split(') ')[1]!
+        .split(' ')
+        .slice(11, 13)
+        .reduce((sum, ticks) => sum + Number(ticks) * 10, 0);
     const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 
     /**
@@ -156,10 +196,12 @@ export async function graphqlAttackFigures() {
       const cpuBefore = cpuMs();
       const deadline = Date.now() + seconds * 1000;
       const senders = new Worker(SENDERS, { eval: true, workerData: { lists, deadline } });
-      const sending = new Promise<{ statuses: Record<string, number>; sent: number[]; bytes: number }>((resolve, reject) => {
-        senders.once('message', resolve);
-        senders.once('error', reject);
-      });
+      const sending = new Promise<{ statuses: Record<string, number>; sent: number[]; bytes: number }>(
+        (resolve, reject) => {
+          senders.once('message', resolve);
+          senders.once('error', reject);
+        },
+      );
       const probes: number[] = [];
       while (Date.now() < deadline) {
         const answer = await timed(health);
@@ -176,7 +218,12 @@ export async function graphqlAttackFigures() {
         answerBytesMean: round(bytes / sent.length),
         p50: round(percentile(sentSorted, 50)),
         p99: round(percentile(sentSorted, 99)),
-        health: { requests: probes.length, p50: round(percentile(probesSorted, 50)), p99: round(percentile(probesSorted, 99)), max: round(probesSorted.at(-1)!) },
+        health: {
+          requests: probes.length,
+          p50: round(percentile(probesSorted, 50)),
+          p99: round(percentile(probesSorted, 99)),
+          max: round(probesSorted.at(-1)!),
+        },
         cpuMsPerRequest: round(cpu / (sent.length + probes.length), 2),
         cpuShare: round(cpu / (seconds * 1000), 2),
       };
@@ -187,10 +234,17 @@ export async function graphqlAttackFigures() {
     const loadBefore = loadavg()[0]!;
     const attack = await phase(
       Array.from({ length: 8 }, (_, worker) =>
-        bodies.map((body) => ({ url: `${base}/graphql`, method: 'POST', headers: { 'content-type': 'application/json', ...(worker % 2 ? { authorization: `Bearer ${token}` } : {}) }, body })),
+        bodies.map((body) => ({
+          url: `${base}/graphql`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(worker % 2 ? { authorization: `Bearer ${token}` } : {}) },
+          body,
+        })),
       ),
     );
-    const ordinary = await phase(Array.from({ length: 8 }, () => [{ url: `${base}/health`, method: 'GET', headers: {} }]));
+    const ordinary = await phase(
+      Array.from({ length: 8 }, () => [{ url: `${base}/health`, method: 'GET', headers: {} }]),
+    );
     return {
       graphql_attack_seconds: seconds,
       graphql_attack_requests: attack.requests,
@@ -228,7 +282,9 @@ if (only.length === 0 || only.includes('graphql')) {
   // Its own file too, so that running this part alone leaves a kept result.
   writeResults('graphql-attack', {
     ...figures,
-    goals: { health_under_graphql_attack_p99_ms: { goal: '<= 100', met: figures.health_under_graphql_attack_p99_ms <= 100 } },
+    goals: {
+      health_under_graphql_attack_p99_ms: { goal: '<= 100', met: figures.health_under_graphql_attack_p99_ms <= 100 },
+    },
     command: 'npx tsx ops/bench/api.bench.ts graphql (also part of make bench-api)',
   });
 }
@@ -236,12 +292,25 @@ if (only.length === 0 || only.includes('knowledge')) {
   const { knowledgeFigures } = await import('./knowledge.bench.js');
   Object.assign(results, await knowledgeFigures());
 }
-const r = results as Partial<Record<string, number>> as Record<string, number> & { get_assistants_p99_ms: number; get_assistants_rps: number; health_under_graphql_attack_p99_ms: number; retrieval_p95_ms_100k_chunks: number; retrieval_recall_at_5_he: number; retrieval_recall_at_5_en: number };
+const r = results as Partial<Record<string, number>> as Record<string, number> & {
+  get_assistants_p99_ms: number;
+  get_assistants_rps: number;
+  health_under_graphql_attack_p99_ms: number;
+  retrieval_p95_ms_100k_chunks: number;
+  retrieval_recall_at_5_he: number;
+  retrieval_recall_at_5_en: number;
+};
 results.goals = {
-  get_assistants: { goal: 'p99 <= 50 ms at >= 1000 req/s', met: r.get_assistants_p99_ms <= 50 && r.get_assistants_rps >= 1000 },
+  get_assistants: {
+    goal: 'p99 <= 50 ms at >= 1000 req/s',
+    met: r.get_assistants_p99_ms <= 50 && r.get_assistants_rps >= 1000,
+  },
   health_under_graphql_attack_p99_ms: { goal: '<= 100', met: r.health_under_graphql_attack_p99_ms <= 100 },
   retrieval_p95_ms_100k_chunks: { goal: '<= 50', met: r.retrieval_p95_ms_100k_chunks <= 50 },
-  retrieval_recall_at_5: { goal: '>= 0.8 in each language', met: r.retrieval_recall_at_5_he >= 0.8 && r.retrieval_recall_at_5_en >= 0.8 },
+  retrieval_recall_at_5: {
+    goal: '>= 0.8 in each language',
+    met: r.retrieval_recall_at_5_he >= 0.8 && r.retrieval_recall_at_5_en >= 0.8,
+  },
 };
 results.command = 'make bench-api';
 writeResults(only.length ? `api-partial-${only.join('-')}` : 'api', results);

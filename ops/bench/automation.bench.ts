@@ -20,7 +20,12 @@ import { streamIds, type ActionFields } from '@kesher/contracts';
 import type { AssistantBehaviour } from '../../services/src/automation/assistant-behaviour.js';
 import { secretContext } from '../../services/src/automation/automation-mapper.js';
 import { createRunAutomation } from '../../services/src/automation/run-automation.js';
-import { buildWorkflowIndex, WORKFLOW_MATCH_THRESHOLD, type MatchableWorkflow, type WorkflowIndex } from '../../services/src/automation/workflow-matcher.js';
+import {
+  buildWorkflowIndex,
+  WORKFLOW_MATCH_THRESHOLD,
+  type MatchableWorkflow,
+  type WorkflowIndex,
+} from '../../services/src/automation/workflow-matcher.js';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApiHarness } from '../../services/src/testing/api-harness.js';
 import { createNodeHttpTransport } from '../../services/src/outbound/node-http.transport.js';
@@ -41,13 +46,23 @@ const TOOL_CALLS = 300;
 /** A deterministic pseudo-random sequence (the same workflows on every run). */
 function seeded(seed: number) {
   let state = seed;
-  return () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
-const englishWords = 'account address appointment balance basket billing booking branch catalog certificate change class coupon course delivery deposit discount document driver event exchange fee gift guarantee insurance invoice lesson license loan locker meeting membership menu order package parking payment pickup plan policy product program receipt repair reservation return room salary schedule seat service session shipment size subscription support table ticket tour training transfer upgrade voucher warranty workshop'.split(' ');
-const englishVerbs = 'add book buy cancel change check confirm extend find get move order pay print renew request reschedule send show start stop track transfer update upgrade'.split(' ');
-const hebrewWords = 'חשבון כתובת תור יתרה סל חיוב הזמנה סניף קטלוג תעודה שינוי שיעור קופון קורס משלוח פיקדון הנחה מסמך נהג אירוע החלפה עמלה מתנה אחריות ביטוח חשבונית מנוי תפריט חבילה חניה תשלום איסוף תוכנית פוליסה מוצר קבלה תיקון חדר משכורת לוח מושב שירות כרטיס סיור הדרכה העברה שובר סדנה'.split(' ');
-const hebrewVerbs = 'להוסיף להזמין לקנות לבטל לשנות לבדוק לאשר להאריך למצוא לקבל להעביר לשלם להדפיס לחדש לבקש לעדכן'.split(' ');
+const englishWords =
+  'account address appointment balance basket billing booking branch catalog certificate change class coupon course delivery deposit discount document driver event exchange fee gift guarantee insurance invoice lesson license loan locker meeting membership menu order package parking payment pickup plan policy product program receipt repair reservation return room salary schedule seat service session shipment size subscription support table ticket tour training transfer upgrade voucher warranty workshop'.split(
+    ' ',
+  );
+const englishVerbs =
+  'add book buy cancel change check confirm extend find get move order pay print renew request reschedule send show start stop track transfer update upgrade'.split(
+    ' ',
+  );
+const hebrewWords =
+  'חשבון כתובת תור יתרה סל חיוב הזמנה סניף קטלוג תעודה שינוי שיעור קופון קורס משלוח פיקדון הנחה מסמך נהג אירוע החלפה עמלה מתנה אחריות ביטוח חשבונית מנוי תפריט חבילה חניה תשלום איסוף תוכנית פוליסה מוצר קבלה תיקון חדר משכורת לוח מושב שירות כרטיס סיור הדרכה העברה שובר סדנה'.split(
+    ' ',
+  );
+const hebrewVerbs =
+  'להוסיף להזמין לקנות לבטל לשנות לבדוק לאשר להאריך למצוא לקבל להעביר לשלם להדפיס לחדש לבקש לעדכן'.split(' ');
 
 /** 200 workflows × 10 phrases: the labelled 8 (padded to 10 phrases) among 192 generated ones. */
 function manyWorkflows(): MatchableWorkflow[] {
@@ -78,12 +93,17 @@ function manyWorkflows(): MatchableWorkflow[] {
       ],
     });
   }
-  const padded = labelledWorkflows.map((w) => ({ ...w, trainingPhrases: [...w.trainingPhrases, ...w.trainingPhrases.slice(0, 10 - w.trainingPhrases.length)].slice(0, 10) }));
+  const padded = labelledWorkflows.map((w) => ({
+    ...w,
+    trainingPhrases: [...w.trainingPhrases, ...w.trainingPhrases.slice(0, 10 - w.trainingPhrases.length)].slice(0, 10),
+  }));
   return [...padded, ...generated];
 }
 
 function accuracy(index: WorkflowIndex, threshold = WORKFLOW_MATCH_THRESHOLD) {
-  const right = labelledMessages.filter((m) => (index.match(m.message, { threshold }).fired?.workflowId ?? null) === m.expected).length;
+  const right = labelledMessages.filter(
+    (m) => (index.match(m.message, { threshold }).fired?.workflowId ?? null) === m.expected,
+  ).length;
   return round(right / labelledMessages.length, 3);
 }
 
@@ -92,7 +112,10 @@ async function matching() {
   const buildStarted = performance.now();
   const index = await buildWorkflowIndex(workflows);
   const buildMs = performance.now() - buildStarted;
-  const messages = [...labelledMessages.map((m) => m.message), ...workflows.flatMap((w) => w.trainingPhrases.slice(0, 2)).map((p) => `hi, ${p} today?`)];
+  const messages = [
+    ...labelledMessages.map((m) => m.message),
+    ...workflows.flatMap((w) => w.trainingPhrases.slice(0, 2)).map((p) => `hi, ${p} today?`),
+  ];
   for (const message of messages.slice(0, 200)) index.match(message); // warm-up
   const times: number[] = [];
   for (let round = 0; round < 3; round++) {
@@ -104,7 +127,9 @@ async function matching() {
   }
   times.sort((a, b) => a - b);
   const small = await buildWorkflowIndex(labelledWorkflows);
-  const sweep = Object.fromEntries([0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6].map((t) => [t.toFixed(2), accuracy(small, t)]));
+  const sweep = Object.fromEntries(
+    [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6].map((t) => [t.toFixed(2), accuracy(small, t)]),
+  );
   return {
     workflow_match_p95_ms: round(percentile(times, 95), 3),
     workflow_match_p50_ms: round(percentile(times, 50), 3),
@@ -125,7 +150,13 @@ async function overlapAttack() {
   const harness = await createApiHarness();
   try {
     const owner = await harness.owner();
-    const call = (method: 'GET' | 'POST', url: string, payload?: object) => harness.app.inject({ method, url: `/api/v1${url}`, headers: { authorization: owner.authorization }, ...(payload ? { payload } : {}) });
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      harness.app.inject({
+        method,
+        url: `/api/v1${url}`,
+        headers: { authorization: owner.authorization },
+        ...(payload ? { payload } : {}),
+      });
     const words = Array.from({ length: 600 }, (_, i) => `term${i.toString(36)}q`);
     const random = seeded(21);
     const phrase = () => {
@@ -134,7 +165,12 @@ async function overlapAttack() {
       return text.slice(0, 300);
     };
     for (let i = 0; i < 101; i++) {
-      const saved = await call('POST', '/workflows', { title: `Workflow ${i}`, trigger_condition: phrase(), instructions: 'x', training_phrases: Array.from({ length: 50 }, phrase) });
+      const saved = await call('POST', '/workflows', {
+        title: `Workflow ${i}`,
+        trigger_condition: phrase(),
+        instructions: 'x',
+        training_phrases: Array.from({ length: 50 }, phrase),
+      });
       if (saved.statusCode !== 200) throw new Error(saved.body);
     }
     /** Runs `attack` while /health is called back to back; the latencies of the health answers meanwhile. */
@@ -158,7 +194,9 @@ async function overlapAttack() {
       return { response: JSON.parse(response.body), wallMs, latencies, loopMaxMs: delay.max / 1e6 };
     }
     const overlaps = await duringHealthChecks(() => call('GET', '/workflows/overlaps'));
-    const tester = await duringHealthChecks(() => call('POST', '/workflows/match', { message: Array.from({ length: 7 }, phrase).join(' ').slice(0, 2_000) }));
+    const tester = await duringHealthChecks(() =>
+      call('POST', '/workflows/match', { message: Array.from({ length: 7 }, phrase).join(' ').slice(0, 2_000) }),
+    );
     return {
       overlap_attack_wall_ms: round(overlaps.wallMs),
       overlap_attack_complete: overlaps.response.complete,
@@ -190,7 +228,9 @@ async function toolCalls() {
     request.on('end', () =>
       setTimeout(() => {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ id: request.url?.split('/')[2], status: 'shipped' }), () => handled.push(performance.now() - arrived));
+        response.end(JSON.stringify({ id: request.url?.split('/')[2], status: 'shipped' }), () =>
+          handled.push(performance.now() - arrived),
+        );
       }, ENDPOINT_MS),
     );
   });
@@ -205,13 +245,20 @@ async function toolCalls() {
     type: 'api',
     apiEndpoint: server.url('/orders/{{order_id}}'),
     apiMethod: 'GET',
-    apiHeaders: [{ key: 'Authorization', value: secrets.seal('Bearer bench-secret', secretContext(ownerId)), sealed: true }],
+    apiHeaders: [
+      { key: 'Authorization', value: secrets.seal('Bearer bench-secret', secretContext(ownerId)), sealed: true },
+    ],
     apiBodyTemplate: '',
     apiInputs: [{ name: 'order_id', type: 'string', required: true, description: '' }],
     endpointName: null,
     kbSources: [],
   };
-  const behaviour: AssistantBehaviour = { guidelines: [], workflow: null, tools: [{ id: 'act1', title: 'Order status', fields, endpoint: null }], knowledgeSources: null };
+  const behaviour: AssistantBehaviour = {
+    guidelines: [],
+    workflow: null,
+    tools: [{ id: 'act1', title: 'Order status', fields, endpoint: null }],
+    knowledgeSources: null,
+  };
   const overheads: number[] = [];
   const totals: number[] = [];
   try {
@@ -219,7 +266,28 @@ async function toolCalls() {
       const threadId = randomUUID();
       await eventStore.appendToStream(
         streamIds.thread(threadId),
-        [{ type: 'ThreadStarted', data: { threadId, assistantId: 'a1', assistantOwnerId: ownerId, ownerId, visitorSessionHash: null, isPublic: false, channel: 'app' }, metadata: { eventId: randomUUID(), correlationId: 'bench', causationId: 'bench', actor: { kind: 'system', id: 'bench' }, timestamp: new Date().toISOString(), schemaVersion: 1 } }],
+        [
+          {
+            type: 'ThreadStarted',
+            data: {
+              threadId,
+              assistantId: 'a1',
+              assistantOwnerId: ownerId,
+              ownerId,
+              visitorSessionHash: null,
+              isPublic: false,
+              channel: 'app',
+            },
+            metadata: {
+              eventId: randomUUID(),
+              correlationId: 'bench',
+              causationId: 'bench',
+              actor: { kind: 'system', id: 'bench' },
+              timestamp: new Date().toISOString(),
+              schemaVersion: 1,
+            },
+          },
+        ],
         { expectedRevision: 'no_stream' },
       );
       const run = automation.toolRunner({ threadId, runId: `run_${i}`, ownerId, correlationId: 'bench' }, behaviour);
@@ -257,7 +325,12 @@ console.log(attack);
 const tools = await toolCalls();
 console.log(tools);
 writeResults('automation', {
-  goals: { workflow_match_p95_ms: 5, workflow_match_accuracy: 0.9, tool_call_overhead_ms_p95: 20, overlap_attack_loop_delay_max_ms: 50 },
+  goals: {
+    workflow_match_p95_ms: 5,
+    workflow_match_accuracy: 0.9,
+    tool_call_overhead_ms_p95: 20,
+    overlap_attack_loop_delay_max_ms: 50,
+  },
   ...match,
   ...attack,
   ...tools,

@@ -28,7 +28,10 @@ export function peakRssMb(pid: number | 'self' = 'self'): number | undefined {
 export function writeResults(suite: string, results: Record<string, unknown>) {
   const file = resolve(repoRoot, 'bench-results', `${suite}.json`);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ suite, measured_at: new Date().toISOString(), machine: machineFacts(), ...results }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ suite, measured_at: new Date().toISOString(), machine: machineFacts(), ...results }, null, 2)}\n`,
+  );
   console.log(`wrote ${file}`);
 }
 
@@ -37,7 +40,11 @@ function machineFacts() {
 }
 
 /** Runs `work` repeatedly on `concurrency` workers for `seconds`; returns completed operations per second. */
-export async function throughput(concurrency: number, seconds: number, work: (worker: number, i: number) => Promise<void>): Promise<number> {
+export async function throughput(
+  concurrency: number,
+  seconds: number,
+  work: (worker: number, i: number) => Promise<void>,
+): Promise<number> {
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   const started = performance.now();

@@ -33,7 +33,6 @@ const DUPLICATE_SHARE = 0.2;
 const FLOOD_IN_FLIGHT = 32;
 const LIMIT_CHECKS = 3000;
 
-
 async function pool<T>(items: readonly T[], inFlight: number, work: (item: T, index: number) => Promise<void>) {
   let next = 0;
   await Promise.all(
@@ -50,14 +49,23 @@ const stripe = await startStripeStandIn();
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const h = await createApiHarness({
-  env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.apiUrl, PUBLIC_URL: base },
+  env: {
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_API_URL: stripe.apiUrl,
+    PUBLIC_URL: base,
+  },
 });
 await h.app.listen({ port, host: '127.0.0.1' });
 
 try {
   const webhook = `${base}/api/v1/subscriptions/webhook`;
   async function deliver(delivery: { body: string; signature: string }) {
-    const response = await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature }, body: delivery.body });
+    const response = await fetch(webhook, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': delivery.signature },
+      body: delivery.body,
+    });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`webhook answered ${response.status}`);
   }
@@ -82,7 +90,16 @@ try {
         cancel_at_period_end: false,
         trial_end: null,
         metadata: { owner_id: accountId, tier: 'PRO', billing_period: 'monthly' },
-        items: { object: 'list', data: [{ current_period_start: t, current_period_end: t + 30 * 86400, price: { currency: 'ils', unit_amount: plans.PRO.price_monthly, recurring: { interval: 'month' } } }] },
+        items: {
+          object: 'list',
+          data: [
+            {
+              current_period_start: t,
+              current_period_end: t + 30 * 86400,
+              price: { currency: 'ils', unit_amount: plans.PRO.price_monthly, recurring: { interval: 'month' } },
+            },
+          ],
+        },
       };
       stripe.subscriptions.set(subscription.id as string, subscription);
       await deliver(stripe.event('customer.subscription.created', subscription, { created: t }));
@@ -99,7 +116,11 @@ try {
     const cancel = !(owner.subscription.cancel_at_period_end as boolean);
     owner.subscription.cancel_at_period_end = cancel;
     owner.created += 1;
-    const delivery = stripe.event('customer.subscription.updated', { ...owner.subscription, status: 'active' }, { created: owner.created });
+    const delivery = stripe.event(
+      'customer.subscription.updated',
+      { ...owner.subscription, status: 'active' },
+      { created: owner.created },
+    );
     const started = performance.now();
     await deliver(delivery);
     acks.push(performance.now() - started);
@@ -119,7 +140,14 @@ try {
   const unique = Math.round(FLOOD * (1 - DUPLICATE_SHARE));
   const originals = Array.from({ length: unique }, (_, i) => {
     const owner = owners[i % owners.length]!;
-    return stripe.event('invoice.paid', stripe.invoice(owner.subscription.id as string, { paid: true, amount: plans.PRO.price_monthly, id: `in_bench_${i}` }));
+    return stripe.event(
+      'invoice.paid',
+      stripe.invoice(owner.subscription.id as string, {
+        paid: true,
+        amount: plans.PRO.price_monthly,
+        id: `in_bench_${i}`,
+      }),
+    );
   });
   const repeats = Array.from({ length: FLOOD - unique }, (_, i) => originals[(i * 7) % unique]!);
   const all = [...originals, ...repeats].sort(() => Math.random() - 0.5);
@@ -129,7 +157,14 @@ try {
   // Sustained means the read model keeps up too: the flood counts as applied once the billing read model
   // shows every invoice's payment (counted on each move of its checkpoint; at most a minute). The log's
   // head is no help here: Postgres' visibility horizon is shared with every other database on the server.
-  const paymentsSeen = async () => Number((await h.platform.sql.query<{ n: string }>(`SELECT count(*) AS n FROM billing_payments WHERE payment_id LIKE 'in_bench_%'`)).rows[0]!.n);
+  const paymentsSeen = async () =>
+    Number(
+      (
+        await h.platform.sql.query<{ n: string }>(
+          `SELECT count(*) AS n FROM billing_payments WHERE payment_id LIKE 'in_bench_%'`,
+        )
+      ).rows[0]!.n,
+    );
   let payments = await paymentsSeen();
   while (payments < unique && performance.now() - floodStarted < 60_000 + floodSeconds * 1000) {
     await progress.waitForMove('billing', progress.position('billing'), 100);
@@ -140,7 +175,9 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 500));
   payments = await paymentsSeen();
   const ids = originals.map((o) => o.id);
-  const recorded = (await h.platform.eventStore.readAll({ maxCount: 1_000_000 })).events.filter((e) => e.type === 'StripeWebhookReceived' && ids.includes((e.data as { stripeEventId: string }).stripeEventId));
+  const recorded = (await h.platform.eventStore.readAll({ maxCount: 1_000_000 })).events.filter(
+    (e) => e.type === 'StripeWebhookReceived' && ids.includes((e.data as { stripeEventId: string }).stripeEventId),
+  );
   const doubleEffects = Math.max(0, payments - unique) + Math.max(0, recorded.length - unique);
   const missing = Math.max(0, unique - payments);
 
@@ -158,7 +195,10 @@ try {
   }
 
   // The same without the plan book's versioned cache (every check reads the row), for comparison.
-  const uncachedPlanOf = createPlanBook(h.platform.config, { subscriptionOf: billing.subscriptionOf, clock: () => new Date() });
+  const uncachedPlanOf = createPlanBook(h.platform.config, {
+    subscriptionOf: billing.subscriptionOf,
+    clock: () => new Date(),
+  });
   const uncached: number[] = [];
   for (let i = 0; i < LIMIT_CHECKS / 3; i++) {
     const started = performance.now();

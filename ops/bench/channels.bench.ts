@@ -17,7 +17,11 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { plans } from '@kesher/contracts';
 import { createApiHarness } from '@kesher/services/testing/api-harness';
-import { startChannelStandIns, whatsappStatusDelivery, whatsappTextDelivery } from '@kesher/services/channels/testing/channel-stand-ins';
+import {
+  startChannelStandIns,
+  whatsappStatusDelivery,
+  whatsappTextDelivery,
+} from '@kesher/services/channels/testing/channel-stand-ins';
 import { metaSignature } from '@kesher/services/channels/meta/meta-signature';
 import { peakRssMb, percentile, round, writeResults } from './bench-kit.js';
 import { freePort } from '@kesher/services/testing/processes';
@@ -37,15 +41,16 @@ const FACTS = [
   'Gluten-free bread is baked on Tuesdays and Thursdays.',
 ].join('\n');
 
-
 async function pool<T>(items: readonly T[], inFlight: number, work: (item: T, index: number) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      await work(items[index]!, index);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await work(items[index]!, index);
+      }
+    }),
+  );
 }
 
 const loadAtStart = loadavg()[0]!;
@@ -67,29 +72,63 @@ await h.app.listen({ port, host: '127.0.0.1' });
 try {
   const owner = await h.owner();
   const auth = { authorization: owner.authorization };
-  const assistantId = (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: auth, payload: { name: 'Bakery', description: 'The bakery', instructions: 'Answer from the files' } })).json().assistant_id as number;
+  const assistantId = (
+    await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/assistants/',
+      headers: auth,
+      payload: { name: 'Bakery', description: 'The bakery', instructions: 'Answer from the files' },
+    })
+  ).json().assistant_id as number;
   const boundary = '----kesherbench';
   const upload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bakery.txt"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bakery.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
     Buffer.from(FACTS),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${assistantId}/upload_file`, headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: upload });
+  await h.app.inject({
+    method: 'POST',
+    url: `/api/v1/assistants/${assistantId}/upload_file`,
+    headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: upload,
+  });
   for (;;) {
-    const files = (await h.app.inject({ url: `/api/v1/assistants/${assistantId}/files`, headers: auth })).json() as { status: string }[];
+    const files = (await h.app.inject({ url: `/api/v1/assistants/${assistantId}/files`, headers: auth })).json() as {
+      status: string;
+    }[];
     if (files[0]?.status === 'ready') break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const number = standIns.addWhatsAppNumber({ phoneNumberId: PHONE_NUMBER_ID, display: '+1 555-000-100', name: 'Bench Bakery' });
-  const setup = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${assistantId}/whatsapp/setup`, headers: auth, payload: { access_token: number.token, phone_number_id: PHONE_NUMBER_ID } });
+  const number = standIns.addWhatsAppNumber({
+    phoneNumberId: PHONE_NUMBER_ID,
+    display: '+1 555-000-100',
+    name: 'Bench Bakery',
+  });
+  const setup = await h.app.inject({
+    method: 'POST',
+    url: `/api/v1/assistants/${assistantId}/whatsapp/setup`,
+    headers: auth,
+    payload: { access_token: number.token, phone_number_id: PHONE_NUMBER_ID },
+  });
   if (setup.statusCode !== 200) throw new Error(`setup failed: ${setup.body}`);
   const webhookUrl = setup.json().integration.webhook_url as string;
 
-  const questions = ['How much is the sourdough loaf?', 'When are you open?', 'Do you deliver to Tel Aviv?', 'When is gluten-free bread baked?'];
+  const questions = [
+    'How much is the sourdough loaf?',
+    'When are you open?',
+    'Do you deliver to Tel Aviv?',
+    'When is gluten-free bread baked?',
+  ];
   async function post(from: string, messageId: string, text: string) {
     const raw = JSON.stringify(whatsappTextDelivery(PHONE_NUMBER_ID, from, messageId, text));
     const started = performance.now();
-    const response = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, APP_SECRET) }, body: raw });
+    const response = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, APP_SECRET) },
+      body: raw,
+    });
     await response.arrayBuffer();
     const ackMs = performance.now() - started;
     if (response.status !== 200) throw new Error(`delivery answered ${response.status}`);
@@ -97,10 +136,14 @@ try {
   }
 
   // Warm-up: the first answers pay for JIT and caches.
-  await pool(Array.from({ length: 20 }, (_, i) => i), 4, async (i) => {
-    await post(`1999000${i}`, `wamid.warm${i}`, questions[i % questions.length]!);
-    await standIns.waitForSent(1, `1999000${i}`);
-  });
+  await pool(
+    Array.from({ length: 20 }, (_, i) => i),
+    4,
+    async (i) => {
+      await post(`1999000${i}`, `wamid.warm${i}`, questions[i % questions.length]!);
+      await standIns.waitForSent(1, `1999000${i}`);
+    },
+  );
 
   // The same path with nothing else going on: delivery statuses (recorded, nothing to answer), one at a
   // time, beside the API's cheapest call — what the machine's load alone costs a request.
@@ -112,7 +155,11 @@ try {
     health.push(performance.now() - started);
     const raw = JSON.stringify(whatsappStatusDelivery(PHONE_NUMBER_ID, `wamid.status${i}`, 'delivered', '19990000'));
     const posted = performance.now();
-    const response = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, APP_SECRET) }, body: raw });
+    const response = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, APP_SECRET) },
+      body: raw,
+    });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`status delivery answered ${response.status}`);
     quietAcks.push(performance.now() - posted);
@@ -121,17 +168,25 @@ try {
   // Latency: one message per customer, a few customers writing at once (acks measured while answers are made).
   const acks: number[] = [];
   const replies: number[] = [];
-  await pool(Array.from({ length: LATENCY_DELIVERIES }, (_, i) => i), LATENCY_IN_FLIGHT, async (i) => {
-    const from = `1972500${String(i).padStart(5, '0')}`;
-    const { started, ackMs } = await post(from, `wamid.lat${i}`, questions[i % questions.length]!);
-    acks.push(ackMs);
-    const [sent] = await standIns.waitForSent(1, from, 60_000);
-    replies.push(sent!.at - (performance.timeOrigin + started));
-  });
+  await pool(
+    Array.from({ length: LATENCY_DELIVERIES }, (_, i) => i),
+    LATENCY_IN_FLIGHT,
+    async (i) => {
+      const from = `1972500${String(i).padStart(5, '0')}`;
+      const { started, ackMs } = await post(from, `wamid.lat${i}`, questions[i % questions.length]!);
+      acks.push(ackMs);
+      const [sent] = await standIns.waitForSent(1, from, 60_000);
+      replies.push(sent!.at - (performance.timeOrigin + started));
+    },
+  );
 
   // Redelivery: 1,000 deliveries, 20 % of them repeats of earlier ones, shuffled, 20 in flight.
   const unique = Math.round(FLOOD_DELIVERIES * (1 - REDELIVERED_SHARE));
-  const deliveries = Array.from({ length: unique }, (_, i) => ({ from: `1973600${String(i).padStart(5, '0')}`, id: `wamid.dup${i}`, text: questions[i % questions.length]! }));
+  const deliveries = Array.from({ length: unique }, (_, i) => ({
+    from: `1973600${String(i).padStart(5, '0')}`,
+    id: `wamid.dup${i}`,
+    text: questions[i % questions.length]!,
+  }));
   const repeats = Array.from({ length: FLOOD_DELIVERIES - unique }, (_, i) => deliveries[(i * 7) % unique]!);
   const all = [...deliveries, ...repeats].sort(() => Math.random() - 0.5);
   const floodStarted = performance.now();
@@ -139,7 +194,8 @@ try {
   const acceptedIn = performance.now() - floodStarted;
   const floodAnswers = () => standIns.sent.filter((message) => message.to.startsWith('1973600'));
   const answeredBy = performance.now() + 180_000;
-  while (new Set(floodAnswers().map((m) => m.to)).size < unique && performance.now() < answeredBy) await new Promise((resolve) => setTimeout(resolve, 100));
+  while (new Set(floodAnswers().map((m) => m.to)).size < unique && performance.now() < answeredBy)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   const allAnsweredIn = performance.now() - floodStarted;
   // Let anything still queued (a duplicate would come after its original) arrive before counting.
   await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -153,7 +209,8 @@ try {
   health.sort((a, b) => a - b);
   replies.sort((a, b) => a - b);
   writeResults('channels', {
-    setup: 'one process (API, projector, relay, ai-runner, channels worker; in-process bus) on Postgres; built-in engine answering from a file; WhatsApp Cloud API stand-in; signed deliveries over HTTP',
+    setup:
+      'one process (API, projector, relay, ai-runner, channels worker; in-process bus) on Postgres; built-in engine answering from a file; WhatsApp Cloud API stand-in; signed deliveries over HTTP',
     webhook_ack_p50_ms: round(percentile(acks, 50)),
     webhook_ack_p99_ms: round(percentile(acks, 99)),
     webhook_ack_goal_ms: 20,

@@ -71,11 +71,15 @@ async function freePort(): Promise<number> {
 function spawnMain(main: string, env: Record<string, string>, output: string[]): ChildProcess {
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every Kesher process (open it in Chrome DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(repoRoot, `services/src/main/${main}.main.ts`)], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...profile, '--import', 'tsx', join(repoRoot, `services/src/main/${main}.main.ts`)],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.on('data', (d) => output.push(`[${main}] ${d}`));
   child.stderr!.on('data', (d) => output.push(`[${main}] ${d}`));
   return child;
@@ -113,14 +117,18 @@ async function startKesher(topology: Topology, extraEnv: Record<string, string> 
   const children =
     topology === 'one-process'
       ? [spawnMain('embedded', apiEnv, output)]
-      : ['api', 'projector', 'relay', 'workers'].map((main) => spawnMain(main, main === 'projector' ? { ...apiEnv, METRICS_PORT: metricsPort } : apiEnv, output));
+      : ['api', 'projector', 'relay', 'workers'].map((main) =>
+          spawnMain(main, main === 'projector' ? { ...apiEnv, METRICS_PORT: metricsPort } : apiEnv, output),
+        );
   const base = `http://127.0.0.1:${port}/api/v1`;
   const transactions = async () => {
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     // The statistics collector publishes with a small delay; ask for a fresh snapshot.
     await client.query('SELECT pg_stat_clear_snapshot()');
-    const { rows } = await client.query<{ n: string }>(`SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()`);
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()`,
+    );
     await client.end();
     return Number(rows[0]!.n);
   };
@@ -139,11 +147,24 @@ async function startKesher(topology: Topology, extraEnv: Record<string, string> 
   };
   const stop = async () => {
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
+    await Promise.all(
+      children.map((child) =>
+        child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined,
+      ),
+    );
     await db.drop();
   };
   for (let i = 0; i < 600 && children.every((child) => child.exitCode === null); i++) {
-    if ((await fetch(`${base}/health`).catch(() => undefined))?.ok) return { base, pid: children[0]!.pid!, dbUrl: db.url, stop, transactions, tallyStatements, output: () => output.join('') };
+    if ((await fetch(`${base}/health`).catch(() => undefined))?.ok)
+      return {
+        base,
+        pid: children[0]!.pid!,
+        dbUrl: db.url,
+        stop,
+        transactions,
+        tallyStatements,
+        output: () => output.join(''),
+      };
     await new Promise((r) => setTimeout(r, 100));
   }
   await stop();
@@ -152,13 +173,21 @@ async function startKesher(topology: Topology, extraEnv: Record<string, string> 
 
 class HttpError extends Error {}
 
-async function call<T = Record<string, unknown>>(base: string, path: string, init: { method?: string; token?: string; body?: unknown; form?: FormData } = {}): Promise<T> {
+async function call<T = Record<string, unknown>>(
+  base: string,
+  path: string,
+  init: { method?: string; token?: string; body?: unknown; form?: FormData } = {},
+): Promise<T> {
   const response = await fetch(`${base}${path}`, {
     method: init.method ?? (init.body || init.form ? 'POST' : 'GET'),
-    headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+    headers: {
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
     body: init.form ?? (init.body ? JSON.stringify(init.body) : undefined),
   });
-  if (!response.ok) throw new HttpError(`${init.method ?? 'POST'} ${path}: ${response.status} ${await response.text()}`);
+  if (!response.ok)
+    throw new HttpError(`${init.method ?? 'POST'} ${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
 
@@ -171,12 +200,19 @@ interface Assistant {
 
 /** An owner with an assistant trained on the labelled corpus (13 English and Hebrew documents), so retrieval is real. */
 async function assistantWithKnowledge(base: string): Promise<Assistant> {
-  const session = await call<{ access_token: string }>(base, '/auth/register', { body: { email: `bench-${Date.now()}@example.com`, password: 'Bench-Passw0rd!' } });
+  const session = await call<{ access_token: string }>(base, '/auth/register', {
+    body: { email: `bench-${Date.now()}@example.com`, password: 'Bench-Passw0rd!' },
+  });
   const token = session.access_token;
   const created = await call<{ assistant_id: number; openai_assistant_id: string }>(base, '/assistants/', {
     token,
     // Its 200 visitors share one address, and the daily allowance per visitor counts by address too: lifted to its most.
-    body: { name: 'Policies', description: 'Answers from the handbook', instructions: 'Answer from the documents only.', visitor_daily_limit: limits.visitorDailyLimitMax },
+    body: {
+      name: 'Policies',
+      description: 'Answers from the handbook',
+      instructions: 'Answer from the documents only.',
+      visitor_daily_limit: limits.visitorDailyLimitMax,
+    },
   });
   const documents = loadDocuments();
   for (const { document, bytes } of documents) {
@@ -188,10 +224,14 @@ async function assistantWithKnowledge(base: string): Promise<Assistant> {
     const files = await call<{ status: string }[]>(base, `/assistants/${created.assistant_id}/files`, { token });
     if (files.length === documents.length && files.every((f) => f.status === 'ready')) break;
     // Generous: on Kafka the ingest worker's consumer group may still be joining.
-    if (files.some((f) => f.status === 'failed') || i > 1800) throw new Error(`ingestion did not finish: ${JSON.stringify(files)}`);
+    if (files.some((f) => f.status === 'failed') || i > 1800)
+      throw new Error(`ingestion did not finish: ${JSON.stringify(files)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  const share = await call<{ share_token: string }>(base, `/assistants/${created.assistant_id}/generate-share-token`, { token, method: 'POST' });
+  const share = await call<{ share_token: string }>(base, `/assistants/${created.assistant_id}/generate-share-token`, {
+    token,
+    method: 'POST',
+  });
   return { token, id: created.assistant_id, externalId: created.openai_assistant_id, shareToken: share.share_token };
 }
 
@@ -232,7 +272,13 @@ async function readStream(response: Response, onFirstDelta: () => void): Promise
  * One question as the chat asks it: the message and the run in one POST (additional_messages, as the
  * owner chat and the embed send it), then the stream until the run ends.
  */
-async function ask(base: string, who: { token?: string; sessionToken?: string }, assistant: Assistant, threadId: string, question: string): Promise<Turn> {
+async function ask(
+  base: string,
+  who: { token?: string; sessionToken?: string },
+  assistant: Assistant,
+  threadId: string,
+  question: string,
+): Promise<Turn> {
   const visitor = who.sessionToken !== undefined;
   const prefix = visitor ? `/threads/public/${threadId}` : `/threads/${threadId}`;
   const session = visitor ? { session_token: who.sessionToken } : {};
@@ -240,14 +286,21 @@ async function ask(base: string, who: { token?: string; sessionToken?: string },
   const marks: Turn['marks'] = { started: Date.now(), runPosted: 0, streamOpened: 0 };
   const run = await call<{ run_id: string }>(base, `${prefix}/runs`, {
     token: who.token,
-    body: { assistant_id: assistant.externalId, additional_messages: [{ role: 'user', content: question }], ...session },
+    body: {
+      assistant_id: assistant.externalId,
+      additional_messages: [{ role: 'user', content: question }],
+      ...session,
+    },
   });
   const runCreated = performance.now();
   marks.runPosted = Date.now();
   let firstDelta: number | undefined;
-  const response = await fetch(`${base}${prefix}/runs/${run.run_id}/stream${visitor ? `?session_token=${who.sessionToken}` : ''}`, {
-    headers: who.token ? { authorization: `Bearer ${who.token}` } : {},
-  });
+  const response = await fetch(
+    `${base}${prefix}/runs/${run.run_id}/stream${visitor ? `?session_token=${who.sessionToken}` : ''}`,
+    {
+      headers: who.token ? { authorization: `Bearer ${who.token}` } : {},
+    },
+  );
   if (!response.ok) throw new HttpError(`stream: ${response.status}`);
   marks.streamOpened = Date.now();
   const { outcome, deltas } = await readStream(response, () => {
@@ -274,10 +327,23 @@ const questions = loadQuestions().map((q) => q.question);
  * always in flight — the server runs flat out and the figures are mostly queueing. With `thinkMs`, each
  * waits that long before its next question, as people do; turns then overlap only by chance.
  */
-async function concurrentConversations(base: string, assistant: Assistant, options: { conversations?: number; thinkMs?: number } = {}) {
+async function concurrentConversations(
+  base: string,
+  assistant: Assistant,
+  options: { conversations?: number; thinkMs?: number } = {},
+) {
   const conversations = options.conversations ?? CONVERSATIONS;
   const threads = await Promise.all(
-    Array.from({ length: conversations }, async () => (await call<{ thread_id: string }>(base, '/threads/', { token: assistant.token, body: { assistant_id: assistant.id } })).thread_id),
+    Array.from(
+      { length: conversations },
+      async () =>
+        (
+          await call<{ thread_id: string }>(base, '/threads/', {
+            token: assistant.token,
+            body: { assistant_id: assistant.id },
+          })
+        ).thread_id,
+    ),
   );
   const turns: Turn[] = [];
   await Promise.all(
@@ -285,7 +351,13 @@ async function concurrentConversations(base: string, assistant: Assistant, optio
       // Paced conversations start spread over one think time, not all in the same millisecond.
       if (options.thinkMs) await new Promise((r) => setTimeout(r, (c * options.thinkMs!) / conversations));
       for (let round = -1; round < ROUNDS; round++) {
-        const turn = await ask(base, { token: assistant.token }, assistant, threadId, questions[(c + Math.max(round, 0) * conversations) % questions.length]!);
+        const turn = await ask(
+          base,
+          { token: assistant.token },
+          assistant,
+          threadId,
+          questions[(c + Math.max(round, 0) * conversations) % questions.length]!,
+        );
         if (round >= 0) turns.push(turn);
         if (options.thinkMs) await new Promise((r) => setTimeout(r, options.thinkMs));
       }
@@ -294,7 +366,8 @@ async function concurrentConversations(base: string, assistant: Assistant, optio
   return turns;
 }
 
-const sorted = (values: (number | undefined)[]) => values.filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+const sorted = (values: (number | undefined)[]) =>
+  values.filter((v): v is number => v !== undefined).sort((a, b) => a - b);
 
 function figures(turns: Turn[], prefix: string) {
   const ttft = sorted(turns.map((t) => t.ttftMs));
@@ -369,15 +442,26 @@ async function overheadPhases(dbUrl: string, turns: Turn[]) {
       events[row.type] = { at: row.at.getTime(), firstTokenMs: row.first_token_ms };
       byRun.set(row.run_id, events);
     }
-    const steps: Record<string, (number | undefined)[]> = { send_post: [], to_worker_start: [], worker_before_model: [], delivery: [] };
+    const steps: Record<string, (number | undefined)[]> = {
+      send_post: [],
+      to_worker_start: [],
+      worker_before_model: [],
+      delivery: [],
+    };
     for (const turn of turns) {
       const events = byRun.get(turn.runId) ?? {};
       const requested = events.RunRequested?.at;
       const firstToken = events.RunCompleted?.firstTokenMs ?? undefined;
       steps.send_post!.push(turn.marks.runPosted - turn.marks.started);
-      steps.to_worker_start!.push(requested !== undefined && events.RunStarted ? events.RunStarted.at - requested : undefined);
+      steps.to_worker_start!.push(
+        requested !== undefined && events.RunStarted ? events.RunStarted.at - requested : undefined,
+      );
       steps.worker_before_model!.push(firstToken !== undefined ? firstToken - FIRST_TOKEN_DELAY_MS : undefined);
-      steps.delivery!.push(requested !== undefined && firstToken !== undefined && turn.marks.firstDelta ? turn.marks.firstDelta - (requested + firstToken) : undefined);
+      steps.delivery!.push(
+        requested !== undefined && firstToken !== undefined && turn.marks.firstDelta
+          ? turn.marks.firstDelta - (requested + firstToken)
+          : undefined,
+      );
     }
     return Object.fromEntries(
       Object.entries(steps).map(([step, values]) => {
@@ -397,7 +481,11 @@ async function overheadPhases(dbUrl: string, turns: Turn[]) {
 async function startModelStandIn(pieces: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'ops/bench/model-stand-in.child.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, FIRST_TOKEN_DELAY_MS: String(FIRST_TOKEN_DELAY_MS), STAND_IN_PIECES: JSON.stringify(pieces) },
+    env: {
+      ...process.env,
+      FIRST_TOKEN_DELAY_MS: String(FIRST_TOKEN_DELAY_MS),
+      STAND_IN_PIECES: JSON.stringify(pieces),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {
@@ -421,14 +509,24 @@ async function startModelStandIn(pieces: string[]) {
 
 /** The OpenAI adapter against the model stand-in, which takes FIRST_TOKEN_DELAY_MS to its first token. */
 async function overheadFigures() {
-  const words = 'Employees must report a suspected security incident to the security team within one hour [1].'.split(' ');
+  const words = 'Employees must report a suspected security incident to the security team within one hour [1].'.split(
+    ' ',
+  );
   const standIn = await startModelStandIn(words.map((w, i) => (i ? ` ${w}` : w)));
-  const kesher = await startKesher('one-process', { OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: standIn.baseURL, OPENAI_MODEL: 'stand-in' });
+  const kesher = await startKesher('one-process', {
+    OPENAI_API_KEY: 'sk-bench',
+    OPENAI_BASE_URL: standIn.baseURL,
+    OPENAI_MODEL: 'stand-in',
+  });
   try {
     const assistant = await assistantWithKnowledge(kesher.base);
     const overhead = (turns: Turn[], prefix: string) => {
-      const fromMessage = sorted(turns.map((t) => (t.ttftMs === undefined ? undefined : t.ttftMs - FIRST_TOKEN_DELAY_MS)));
-      const fromRun = sorted(turns.map((t) => (t.ttftFromRunMs === undefined ? undefined : t.ttftFromRunMs - FIRST_TOKEN_DELAY_MS)));
+      const fromMessage = sorted(
+        turns.map((t) => (t.ttftMs === undefined ? undefined : t.ttftMs - FIRST_TOKEN_DELAY_MS)),
+      );
+      const fromRun = sorted(
+        turns.map((t) => (t.ttftFromRunMs === undefined ? undefined : t.ttftFromRunMs - FIRST_TOKEN_DELAY_MS)),
+      );
       return {
         [`${prefix}overhead_ms_p50`]: round(percentile(fromMessage, 50)),
         [`${prefix}overhead_ms_p95`]: round(percentile(fromMessage, 95)),
@@ -451,7 +549,9 @@ async function overheadFigures() {
       overhead_db_statements_per_turn: {
         on_their_own: perTurn(counted.statements.filter((s) => !s.inTransaction).reduce((sum, s) => sum + s.count, 0)),
         transactions: perTurn(counted.transactions),
-        inside_transactions: perTurn(counted.statements.filter((s) => s.inTransaction).reduce((sum, s) => sum + s.count, 0)),
+        inside_transactions: perTurn(
+          counted.statements.filter((s) => s.inTransaction).reduce((sum, s) => sum + s.count, 0),
+        ),
         top_on_their_own: counted.statements
           .filter((s) => !s.inTransaction)
           .slice(0, 15)
@@ -493,7 +593,13 @@ async function visitorFigures() {
             body: { assistant_id: assistant.id, share_token: assistant.shareToken, channel: 'embed' },
           });
           for (let m = 0; m < VISITOR_MESSAGES; m++) {
-            const turn = await ask(kesher.base, { sessionToken: thread.session_token }, assistant, thread.thread_id, questions[(v * VISITOR_MESSAGES + m) % questions.length]!);
+            const turn = await ask(
+              kesher.base,
+              { sessionToken: thread.session_token },
+              assistant,
+              thread.thread_id,
+              questions[(v * VISITOR_MESSAGES + m) % questions.length]!,
+            );
             turns.push(turn);
             if (turn.outcome !== 'completed') failures.push(`visitor ${v} message ${m}: ${turn.outcome}`);
           }
@@ -503,7 +609,8 @@ async function visitorFigures() {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    if (failures.length) console.error(`visitor failures (first 5 of ${failures.length}):\n${failures.slice(0, 5).join('\n')}`);
+    if (failures.length)
+      console.error(`visitor failures (first 5 of ${failures.length}):\n${failures.slice(0, 5).join('\n')}`);
     const complete = turns.map((t) => t.completeMs).sort((a, b) => a - b);
     return {
       visitors_200_errors: failures.length,
@@ -532,7 +639,10 @@ async function variantFigures() {
     try {
       kesher = await startKesher(topology, { KAFKA_BROKERS: kafkaBrokers().join(',') });
       const assistant = await assistantWithKnowledge(kesher.base);
-      Object.assign(results, figures(await concurrentConversations(kesher.base, assistant, { thinkMs: THINK_MS }), prefix));
+      Object.assign(
+        results,
+        figures(await concurrentConversations(kesher.base, assistant, { thinkMs: THINK_MS }), prefix),
+      );
       Object.assign(results, figures(await concurrentConversations(kesher.base, assistant), `${prefix}saturated_`));
     } catch (error) {
       // A variant that cannot run is reported, not allowed to lose the main figures.
@@ -554,18 +664,31 @@ async function visitorBundleFigures() {
   const kesher = await startKesher('one-process');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
   });
   try {
     const origin = kesher.base.replace(/\/api\/v1$/, '');
     const loader = await fetch(`${origin}/widget.js`);
-    if (!loader.ok) return { widget_not_measured: `GET /widget.js answered ${loader.status} (is the client built? make client)` };
-    const session = await call<{ access_token: string }>(kesher.base, '/auth/register', { body: { email: `bench-embed-${Date.now()}@example.com`, password: 'Bench-Passw0rd!' } });
+    if (!loader.ok)
+      return { widget_not_measured: `GET /widget.js answered ${loader.status} (is the client built? make client)` };
+    const session = await call<{ access_token: string }>(kesher.base, '/auth/register', {
+      body: { email: `bench-embed-${Date.now()}@example.com`, password: 'Bench-Passw0rd!' },
+    });
     const created = await call<{ assistant_id: number }>(kesher.base, '/assistants/', {
       token: session.access_token,
       body: { name: 'Embed', description: 'The embed page', instructions: 'Answer briefly.' },
     });
-    const share = await call<{ share_token: string }>(kesher.base, `/assistants/${created.assistant_id}/generate-share-token`, { token: session.access_token, method: 'POST' });
+    const share = await call<{ share_token: string }>(
+      kesher.base,
+      `/assistants/${created.assistant_id}/generate-share-token`,
+      { token: session.access_token, method: 'POST' },
+    );
     const page = await browser.newPage();
     const scripts = new Map<string, number>();
     page.on('response', async (response) => {
@@ -591,8 +714,10 @@ const only = process.argv.slice(2);
 const want = (name: string) => only.length === 0 || only.includes(name);
 const results: Record<string, unknown> = {
   setup: {
-    server: 'embedded.main (API, projector, relay, ai-runner in one Node process) on Postgres, in-process bus; its own process, driven over HTTP',
-    measured_from: 'the start of the client POST of the message with its run (additional_messages, as the chat sends it), so each figure includes that POST and the stream GET',
+    server:
+      'embedded.main (API, projector, relay, ai-runner in one Node process) on Postgres, in-process bus; its own process, driven over HTTP',
+    measured_from:
+      'the start of the client POST of the message with its run (additional_messages, as the chat sends it), so each figure includes that POST and the stream GET',
     load:
       `the main figures: ${CONVERSATIONS} conversations open at once, each asking its next question ${THINK_MS} ms after its answer ends (people read before they ask again); ` +
       `saturated_: the same ${CONVERSATIONS} conversations in a closed loop with no pause, so ${CONVERSATIONS} turns are always in flight and the figures are mostly queueing (throughput); ` +

@@ -16,7 +16,13 @@ import { repoRoot, round, writeResults } from './bench-kit.js';
  * - Lighthouse (mobile) on /about and /dashboard when the `lighthouse` package is installed.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
 /** Set to a directory to keep each page's full Lighthouse report (<page>.lighthouse.json) for inspection. */
 const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
 const DEMO = { email: 'dana@demo.kesher.app', password: 'Demo-Kesher-2026!' };
@@ -30,10 +36,15 @@ const serverModule = resolve(repoRoot, 'client/e2e/server.ts');
 /** Browser globals as seen inside page.evaluate (this project compiles without the DOM library). */
 interface PageWindow {
   localStorage: { setItem(key: string, value: string): void };
-  navigator: { serviceWorker: { ready: Promise<{ active: { state: string; addEventListener(type: 'statechange', listener: () => void): void } | null }> } };
+  navigator: {
+    serviceWorker: {
+      ready: Promise<{
+        active: { state: string; addEventListener(type: 'statechange', listener: () => void): void } | null;
+      }>;
+    };
+  };
   document: { querySelector(selector: string): { href: string } | null };
 }
-
 
 /** Scripts (by URL) and their gzip sizes that a first load of `path` executes. */
 async function scriptsOf(context: BrowserContext, url: string, ready: string) {
@@ -59,7 +70,9 @@ async function signIn(baseUrl: string) {
     body: JSON.stringify(DEMO),
   });
   const session = (await response.json()) as { access_token: string; user: { uid: string } };
-  const list = (await (await fetch(`${baseUrl}/api/v1/assistants/`, { headers: { authorization: `Bearer ${session.access_token}` } })).json()) as { id: number }[];
+  const list = (await (
+    await fetch(`${baseUrl}/api/v1/assistants/`, { headers: { authorization: `Bearer ${session.access_token}` } })
+  ).json()) as { id: number }[];
   let assistantId = list[0]?.id;
   if (!assistantId) {
     const created = await fetch(`${baseUrl}/api/v1/assistants/`, {
@@ -69,7 +82,10 @@ async function signIn(baseUrl: string) {
     });
     assistantId = ((await created.json()) as { assistant_id: number }).assistant_id;
   }
-  const share = await fetch(`${baseUrl}/api/v1/assistants/${assistantId}/generate-share-token`, { method: 'POST', headers: { authorization: `Bearer ${session.access_token}` } });
+  const share = await fetch(`${baseUrl}/api/v1/assistants/${assistantId}/generate-share-token`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session.access_token}` },
+  });
   const { share_token } = (await share.json()) as { share_token: string };
   return { token: session.access_token, uid: session.user.uid, shareToken: share_token, assistantId };
 }
@@ -89,20 +105,28 @@ async function installability(baseUrl: string) {
       const registration = await navigator.serviceWorker.ready;
       const worker = registration.active;
       if (worker && worker.state !== 'activated') {
-        await new Promise<void>((done) => worker.addEventListener('statechange', () => worker.state === 'activated' && done()));
+        await new Promise<void>((done) =>
+          worker.addEventListener('statechange', () => worker.state === 'activated' && done()),
+        );
       }
       return registration.active?.state ?? null;
     });
     await page.reload({ waitUntil: 'networkidle' });
     const cdp = await context.newCDPSession(page);
-    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: { errorId: string }[];
+    };
     const manifest = await page.evaluate(async () => {
       const href = (globalThis as unknown as PageWindow).document.querySelector('link[rel="manifest"]')?.href;
       return href ? ((await (await fetch(href)).json()) as { icons?: { sizes: string }[] }) : null;
     });
     const sizes = new Set(manifest?.icons?.map((i) => i.sizes));
     return {
-      installable: installabilityErrors.length === 0 && serviceWorker === 'activated' && sizes.has('192x192') && sizes.has('512x512'),
+      installable:
+        installabilityErrors.length === 0 &&
+        serviceWorker === 'activated' &&
+        sizes.has('192x192') &&
+        sizes.has('512x512'),
       installability_errors: installabilityErrors.map((e) => e.errorId),
       service_worker: serviceWorker,
     };
@@ -125,7 +149,10 @@ async function lighthouseScores(baseUrl: string, session: { token: string; uid: 
   const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ARGS });
   const results: Record<string, number | string> = {};
   try {
-    for (const [name, path, signedIn] of [['about', '/about', false], ['dashboard', '/dashboard', true]] as const) {
+    for (const [name, path, signedIn] of [
+      ['about', '/about', false],
+      ['dashboard', '/dashboard', true],
+    ] as const) {
       if (signedIn) {
         // The dashboard needs a session: store it in this Chrome's profile first; Lighthouse then keeps
         // storage (disableStorageReset) and measures the signed-in page.
@@ -143,7 +170,13 @@ async function lighthouseScores(baseUrl: string, session: { token: string; uid: 
       }
       const run = await lighthouse(
         `${baseUrl}${path}`,
-        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], disableStorageReset: signedIn },
+        {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'best-practices'],
+          disableStorageReset: signedIn,
+        },
         undefined,
       );
       if (REPORT_DIR && run) {
@@ -170,7 +203,8 @@ async function lighthouseScores(baseUrl: string, session: { token: string; uid: 
 
 async function main() {
   if (!existsSync(CHROMIUM)) spawnSync('bash', [resolve(repoRoot, 'ops/chromium/ensure.sh')], { stdio: 'inherit' });
-  if (!existsSync(resolve(repoRoot, 'client/dist/index.html'))) spawnSync('npm', ['run', 'build', '-w', 'client'], { cwd: repoRoot, stdio: 'inherit' });
+  if (!existsSync(resolve(repoRoot, 'client/dist/index.html')))
+    spawnSync('npm', ['run', 'build', '-w', 'client'], { cwd: repoRoot, stdio: 'inherit' });
   const { startKesher } = (await import(serverModule)) as { startKesher: StartKesher };
   const server = await startKesher();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });

@@ -40,7 +40,14 @@ async function kesher() {
         if (event.type === 'discovered') lastmodOf.set(event.entry.key, event.entry.lastmod ?? null);
         if (event.type !== 'fetched') return;
         const { page } = event;
-        kept.set(page.key, { url: page.url, sha: page.html?.contentSha256 ?? null, etag: page.etag, lastModified: page.lastModified, bytes: page.bytes, links: page.links });
+        kept.set(page.key, {
+          url: page.url,
+          sha: page.html?.contentSha256 ?? null,
+          etag: page.etag,
+          lastModified: page.lastModified,
+          bytes: page.bytes,
+          links: page.links,
+        });
         if (page.html) {
           const measured = measureBoilerplate(page.html.text, BOILERPLATE);
           boilerplate += measured.boilerplateCharacters;
@@ -59,7 +66,12 @@ async function kesher() {
   const crawledAt = new Date().toISOString();
   started = performance.now();
   const plan = planRevalidation({
-    pages: [...kept].map(([key, page]) => ({ key, url: page.url, sitemapLastmod: lastmodOf.get(key) ?? null, lastCrawledAt: crawledAt })),
+    pages: [...kept].map(([key, page]) => ({
+      key,
+      url: page.url,
+      sitemapLastmod: lastmodOf.get(key) ?? null,
+      lastCrawledAt: crawledAt,
+    })),
     lastmods: await readSitemapLastmods({ fetch }, startUrl),
     now: new Date(),
   });
@@ -79,7 +91,11 @@ async function kesher() {
       maxDepth: 0,
       useSitemaps: false,
       known: kept,
-      resume: { kept: [], settled: plan.unchanged.map((page) => page.key), pending: plan.fetch.map((page) => ({ url: page.url, key: page.key, depth: 0, source: 'resume' as const })) },
+      resume: {
+        kept: [],
+        settled: plan.unchanged.map((page) => page.key),
+        pending: plan.fetch.map((page) => ({ url: page.url, key: page.key, depth: 0, source: 'resume' as const })),
+      },
     },
   );
   const recrawlSeconds = (performance.now() - started) / 1000;
@@ -95,7 +111,11 @@ async function kesher() {
       maxDepth: 0,
       useSitemaps: false,
       known: kept,
-      resume: { kept: [], settled: [], pending: [...kept].map(([key, page]) => ({ url: page.url, key, depth: 0, source: 'resume' as const })) },
+      resume: {
+        kept: [],
+        settled: [],
+        pending: [...kept].map(([key, page]) => ({ url: page.url, key, depth: 0, source: 'resume' as const })),
+      },
     },
   );
   const revalidateAllSeconds = (performance.now() - started) / 1000;

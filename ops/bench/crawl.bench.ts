@@ -33,14 +33,23 @@ const MAX_PAGES = Number(process.env.BENCH_CRAWL_PAGES ?? 2000);
 
 function child(which: 'kesher' | 'crawlee', startUrl: string): Promise<Record<string, number | string>> {
   return new Promise((resolveResult, reject) => {
-    const process_ = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'ops/bench/crawl-child.ts'), which, startUrl, String(MAX_PAGES)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const process_ = spawn(
+      process.execPath,
+      ['--import', 'tsx', resolve(repoRoot, 'ops/bench/crawl-child.ts'), which, startUrl, String(MAX_PAGES)],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     process_.stdout.on('data', (chunk) => (out += chunk));
     process_.stderr.on('data', (chunk) => (err += chunk));
     process_.on('exit', (code) => {
-      const line = out.trim().split('\n').reverse().find((text) => text.startsWith('{'));
-      if (code !== 0 || !line) return reject(new Error(`${which} crawl failed (${code}):\n${err.slice(-3000)}\n${out.slice(-2000)}`));
+      const line = out
+        .trim()
+        .split('\n')
+        .reverse()
+        .find((text) => text.startsWith('{'));
+      if (code !== 0 || !line)
+        return reject(new Error(`${which} crawl failed (${code}):\n${err.slice(-3000)}\n${out.slice(-2000)}`));
       resolveResult(JSON.parse(line));
     });
   });
@@ -51,13 +60,23 @@ function salesDetection(pages: readonly LabelledPage[]) {
   let falsePositives = 0;
   let falseNegatives = 0;
   for (const page of pages) {
-    const { isSalesPage } = analyzeHtmlPage({ url: page.url, body: Buffer.from(page.html), contentTypeHeader: 'text/html; charset=utf-8', site: 'example.test' }).sales;
+    const { isSalesPage } = analyzeHtmlPage({
+      url: page.url,
+      body: Buffer.from(page.html),
+      contentTypeHeader: 'text/html; charset=utf-8',
+      site: 'example.test',
+    }).sales;
     const expected = SALES_CATEGORIES.has(page.category);
     if (isSalesPage && expected) truePositives++;
     else if (isSalesPage) falsePositives++;
     else if (expected) falseNegatives++;
   }
-  return { pages: pages.length, hebrew: pages.filter((page) => page.lang === 'he').length, precision: round(truePositives / (truePositives + falsePositives), 3), recall: round(truePositives / (truePositives + falseNegatives), 3) };
+  return {
+    pages: pages.length,
+    hebrew: pages.filter((page) => page.lang === 'he').length,
+    precision: round(truePositives / (truePositives + falsePositives), 3),
+    recall: round(truePositives / (truePositives + falseNegatives), 3),
+  };
 }
 
 const site = await startLocalSite({ posts: 2000, hebrewPosts: 100, slowPages: 20, slowMs: 200 });

@@ -55,7 +55,8 @@ interface WorstFile {
 
 /** The issue's files: decompression bombs in every format, pathological structure, and a 19 MB upload. */
 async function worstFiles(): Promise<WorstFile[]> {
-  const csvRow = (i: number) => `${i},Sourdough loaf ${i},Baked every morning in the Herzl Street branch,24.90,in stock\n`;
+  const csvRow = (i: number) =>
+    `${i},Sourdough loaf ${i},Baked every morning in the Herzl Street branch,24.90,in stock\n`;
   let csv = 'id,product,description,price,availability\n';
   for (let i = 0; csv.length < 19 * 1024 * 1024; i++) csv += csvRow(i);
   return [
@@ -110,7 +111,9 @@ async function startKesher(root: string, database: 'postgres' | 'pglite' = 'post
   });
   child.stdout!.on('data', (d) => output.push(String(d)));
   child.stderr!.on('data', (d) => output.push(String(d)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const base = `http://127.0.0.1:${port}/api/v1`;
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -146,22 +149,41 @@ async function api(base: string, path: string, init: { method?: string; token?: 
 
 /** A registered owner with one assistant. */
 async function owner(base: string, name: string) {
-  const session = await api(base, '/auth/register', { method: 'POST', body: { email: `${name}-${Date.now()}@example.com`, password: 'Bench-Passw0rd!' } });
+  const session = await api(base, '/auth/register', {
+    method: 'POST',
+    body: { email: `${name}-${Date.now()}@example.com`, password: 'Bench-Passw0rd!' },
+  });
   const token = session.access_token as string;
-  const created = await api(base, '/assistants/', { method: 'POST', token, body: { name, description: 'Ingest isolation bench', instructions: 'Answer from the files.' } });
+  const created = await api(base, '/assistants/', {
+    method: 'POST',
+    token,
+    body: { name, description: 'Ingest isolation bench', instructions: 'Answer from the files.' },
+  });
   return { token, assistantId: created.assistant_id as number };
 }
 
 async function upload(base: string, who: { token: string; assistantId: number }, file: WorstFile): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([file.bytes]), file.name);
-  const response = await fetch(`${base}/assistants/${who.assistantId}/upload_file`, { method: 'POST', headers: { authorization: `Bearer ${who.token}` }, body: form });
-  if (response.status !== 201 && response.status !== 200) throw new Error(`upload ${file.name}: ${response.status} ${await response.text()}`);
+  const response = await fetch(`${base}/assistants/${who.assistantId}/upload_file`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${who.token}` },
+    body: form,
+  });
+  if (response.status !== 201 && response.status !== 200)
+    throw new Error(`upload ${file.name}: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
 }
 
-async function fileStates(base: string, who: { token: string; assistantId: number }): Promise<Map<string, { status: string; reason: string | null }>> {
-  const files = (await api(base, `/assistants/${who.assistantId}/files`, { token: who.token })) as unknown as { id: string; status: string; status_reason: string | null }[];
+async function fileStates(
+  base: string,
+  who: { token: string; assistantId: number },
+): Promise<Map<string, { status: string; reason: string | null }>> {
+  const files = (await api(base, `/assistants/${who.assistantId}/files`, { token: who.token })) as unknown as {
+    id: string;
+    status: string;
+    status_reason: string | null;
+  }[];
   return new Map(files.map((f) => [f.id, { status: f.status, reason: f.status_reason }]));
 }
 
@@ -177,14 +199,17 @@ function probeHealth(base: string) {
   const once = () =>
     new Promise<void>((resolve) => {
       const started = performance.now();
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, agent, timeout: 120_000 }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode === 200) answered.push({ sentAt: started, ms: performance.now() - started });
-          else failedAt.push(started);
-          resolve();
-        });
-      });
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, agent, timeout: 120_000 },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode === 200) answered.push({ sentAt: started, ms: performance.now() - started });
+            else failedAt.push(started);
+            resolve();
+          });
+        },
+      );
       req.on('error', () => {
         failedAt.push(started);
         resolve();
@@ -201,7 +226,10 @@ function probeHealth(base: string) {
   }, PROBE_EVERY_MS);
   /** Figures of the requests sent before `sentBefore` (all of them by default). */
   const stats = (sentBefore = Infinity) => {
-    const sorted = answered.filter((a) => a.sentAt < sentBefore).map((a) => a.ms).sort((a, b) => a - b);
+    const sorted = answered
+      .filter((a) => a.sentAt < sentBefore)
+      .map((a) => a.ms)
+      .sort((a, b) => a - b);
     const failures = failedAt.filter((at) => at < sentBefore).length;
     return {
       health_requests: sorted.length + failures,
@@ -249,7 +277,9 @@ async function settle(kesher: Kesher, who: { token: string; assistantId: number 
 
 const describeDeath = (died: { code: number | null; signal: NodeJS.Signals | null }, output: string[]) => {
   const text = output.join('');
-  const cause = /heap out of memory|invalid (?:array|string) (?:size|length)|ERR_[A-Z_]+|RangeError[^\n]*/i.exec(text)?.[0];
+  const cause = /heap out of memory|invalid (?:array|string) (?:size|length)|ERR_[A-Z_]+|RangeError[^\n]*/i.exec(
+    text,
+  )?.[0];
   return `exited (${died.signal ?? `code ${died.code}`})${cause ? `: ${cause}` : ''}`;
 };
 
@@ -259,7 +289,10 @@ async function perFile(root: string, file: WorstFile) {
     const attacker = await owner(kesher.base, 'attacker');
     // Warm-up, as on a server that has read a file before: the first upload's code paths are compiled
     // and (with the sandbox) the extraction workers started, so the figures are about this file alone.
-    const warm = await upload(kesher.base, attacker, { name: 'warm-up.txt', bytes: new TextEncoder().encode('Opening hours: 8 to 19.') });
+    const warm = await upload(kesher.base, attacker, {
+      name: 'warm-up.txt',
+      bytes: new TextEncoder().encode('Opening hours: 8 to 19.'),
+    });
     await settle(kesher, attacker, [warm], 60_000);
     const probe = probeHealth(kesher.base);
     const started = performance.now();
@@ -268,12 +301,17 @@ async function perFile(root: string, file: WorstFile) {
       id = await upload(kesher.base, attacker, file);
     } catch (error) {
       // The server may have died while answering the upload (it waits for ingestion): give it time to say so.
-      const died = await Promise.race([kesher.exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000))]);
+      const died = await Promise.race([
+        kesher.exited,
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000)),
+      ]);
       const health = await probe.stop();
       return {
         file: file.name,
         kb: round(file.bytes.length / 1024),
-        outcome: died ? `server ${describeDeath(died, kesher.output)} during the upload` : `upload failed: ${(error as Error).message.slice(0, 120)}`,
+        outcome: died
+          ? `server ${describeDeath(died, kesher.output)} during the upload`
+          : `upload failed: ${(error as Error).message.slice(0, 120)}`,
         server_died: Boolean(died),
         ...health,
       };
@@ -285,7 +323,11 @@ async function perFile(root: string, file: WorstFile) {
     return {
       file: file.name,
       kb: round(file.bytes.length / 1024),
-      outcome: died ? `server ${describeDeath(died, kesher.output)}` : timedOut ? `still ${state?.status ?? 'pending'} after ${FILE_TIMEOUT_MS / 1000} s` : `${state!.status}${state!.reason ? `: ${state!.reason}` : ''}`,
+      outcome: died
+        ? `server ${describeDeath(died, kesher.output)}`
+        : timedOut
+          ? `still ${state?.status ?? 'pending'} after ${FILE_TIMEOUT_MS / 1000} s`
+          : `${state!.status}${state!.reason ? `: ${state!.reason}` : ''}`,
       seconds_to_outcome: seconds,
       server_died: Boolean(died),
       server_peak_rss_mb: peakRssMb(kesher.child.pid!),
@@ -302,7 +344,10 @@ async function together(root: string, files: WorstFile[]) {
     const attacker = await owner(kesher.base, 'attacker');
     const victim = await owner(kesher.base, 'victim');
     // Warm-up: the victim's first file starts the extraction workers, as any earlier upload would have.
-    const warm = await upload(kesher.base, victim, { name: 'warm-up.txt', bytes: new TextEncoder().encode('Opening hours: 8 to 19.') });
+    const warm = await upload(kesher.base, victim, {
+      name: 'warm-up.txt',
+      bytes: new TextEncoder().encode('Opening hours: 8 to 19.'),
+    });
     await settle(kesher, victim, [warm], 60_000);
 
     // The floor: /health with nothing being read, on this machine as loaded as it is right now.
@@ -318,15 +363,24 @@ async function together(root: string, files: WorstFile[]) {
     const victimStarted = performance.now();
     let victimSeconds: number | string;
     try {
-      const small = await upload(kesher.base, victim, { name: 'hours.txt', bytes: new TextEncoder().encode('Open 8:00-19:00.') });
+      const small = await upload(kesher.base, victim, {
+        name: 'hours.txt',
+        bytes: new TextEncoder().encode('Open 8:00-19:00.'),
+      });
       const victimState = await settle(kesher, victim, [small], FILE_TIMEOUT_MS);
-      victimSeconds = victimState.died ? `server ${describeDeath(victimState.died, kesher.output)}` : victimState.timedOut ? `not ready after ${FILE_TIMEOUT_MS / 1000} s` : round((performance.now() - victimStarted) / 1000, 2);
+      victimSeconds = victimState.died
+        ? `server ${describeDeath(victimState.died, kesher.output)}`
+        : victimState.timedOut
+          ? `not ready after ${FILE_TIMEOUT_MS / 1000} s`
+          : round((performance.now() - victimStarted) / 1000, 2);
     } catch (error) {
       victimSeconds = `upload failed: ${(error as Error).message.slice(0, 120)}`;
     }
     const settled = await uploads;
     const ids = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-    const refused = settled.flatMap((result) => (result.status === 'rejected' ? [String((result.reason as Error).message).slice(0, 160)] : []));
+    const refused = settled.flatMap((result) =>
+      result.status === 'rejected' ? [String((result.reason as Error).message).slice(0, 160)] : [],
+    );
     const { states, died, timedOut } = await settle(kesher, attacker, ids, FILE_TIMEOUT_MS * 2);
     const health = await probe.stop();
     return {
@@ -340,7 +394,11 @@ async function together(root: string, files: WorstFile[]) {
       server_died: Boolean(died),
       server_peak_rss_mb: peakRssMb(kesher.child.pid!),
       ...health,
-      idle_baseline: { health_p50_ms: baseline.health_p50_ms, health_p99_ms: baseline.health_p99_ms, health_max_ms: baseline.health_max_ms },
+      idle_baseline: {
+        health_p50_ms: baseline.health_p50_ms,
+        health_p99_ms: baseline.health_p99_ms,
+        health_max_ms: baseline.health_max_ms,
+      },
     };
   } finally {
     await kesher.stop();
@@ -354,15 +412,23 @@ async function together(root: string, files: WorstFile[]) {
 function pdfWithPhoto(): WorstFile {
   const [width, height] = [2048, 3400];
   const photo = new Uint8Array(width * height * 3);
-  for (let offset = 0; offset < photo.length; offset += 65536) photo.set(randomBytes(Math.min(65536, photo.length - offset)), offset);
-  const page = 'BT /F1 14 Tf 72 740 Td (Opening hours: Sunday to Thursday 8:00-19:00, Friday 8:00-13:00.) Tj ET q 468 0 0 600 72 100 cm /Photo Do Q';
+  for (let offset = 0; offset < photo.length; offset += 65536)
+    photo.set(randomBytes(Math.min(65536, photo.length - offset)), offset);
+  const page =
+    'BT /F1 14 Tf 72 740 Td (Opening hours: Sunday to Thursday 8:00-19:00, Friday 8:00-13:00.) Tj ET q 468 0 0 600 72 100 cm /Photo Do Q';
   const objects: (string | Uint8Array)[][] = [
     ['<< /Type /Catalog /Pages 2 0 R >>'],
     ['<< /Type /Pages /Kids [3 0 R] /Count 1 >>'],
-    ['<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /Photo 6 0 R >> >> >>'],
+    [
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /Photo 6 0 R >> >> >>',
+    ],
     [`<< /Length ${page.length} >>\nstream\n${page}\nendstream`],
     ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'],
-    [`<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${photo.length} >>\nstream\n`, photo, '\nendstream'],
+    [
+      `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${photo.length} >>\nstream\n`,
+      photo,
+      '\nendstream',
+    ],
   ];
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
   let length = parts[0]!.length;
@@ -379,7 +445,9 @@ function pdfWithPhoto(): WorstFile {
     add('\nendobj\n');
   });
   const xref = length;
-  add(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`);
+  add(
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`,
+  );
   add(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return { name: 'scan-20MB.pdf', bytes: new Uint8Array(Buffer.concat(parts)) };
 }
@@ -389,7 +457,10 @@ async function largeUpload(root: string, database: 'postgres' | 'pglite', file: 
   const kesher = await startKesher(root, database);
   try {
     const scanner = await owner(kesher.base, 'scanner');
-    const warm = await upload(kesher.base, scanner, { name: 'warm-up.txt', bytes: new TextEncoder().encode('Opening hours: 8 to 19.') });
+    const warm = await upload(kesher.base, scanner, {
+      name: 'warm-up.txt',
+      bytes: new TextEncoder().encode('Opening hours: 8 to 19.'),
+    });
     await settle(kesher, scanner, [warm], 60_000);
     // The floor: /health with nothing being uploaded, on this machine as loaded as it is right now.
     const idle = probeHealth(kesher.base);
@@ -407,11 +478,19 @@ async function largeUpload(root: string, database: 'postgres' | 'pglite', file: 
       file: file.name,
       mb: round(file.bytes.length / 2 ** 20, 2),
       upload_answered_s: round((answeredAt - started) / 1000, 2),
-      outcome: died ? `server ${describeDeath(died, kesher.output)}` : timedOut ? `still ${state?.status ?? 'pending'}` : `${state!.status}${state!.reason ? `: ${state!.reason}` : ''}`,
+      outcome: died
+        ? `server ${describeDeath(died, kesher.output)}`
+        : timedOut
+          ? `still ${state?.status ?? 'pending'}`
+          : `${state!.status}${state!.reason ? `: ${state!.reason}` : ''}`,
       seconds_to_outcome: round((performance.now() - started) / 1000, 2),
       while_upload_answered: answered,
       until_file_read: read,
-      idle_baseline: { health_p50_ms: baseline.health_p50_ms, health_p99_ms: baseline.health_p99_ms, health_max_ms: baseline.health_max_ms },
+      idle_baseline: {
+        health_p50_ms: baseline.health_p50_ms,
+        health_p99_ms: baseline.health_p99_ms,
+        health_max_ms: baseline.health_max_ms,
+      },
       server_peak_rss_mb: peakRssMb(kesher.child.pid!),
     };
   } finally {
@@ -442,8 +521,15 @@ if (beforeRoot) results.before = await measure(beforeRoot, files);
 else {
   // "Before" was measured once, on the commit before the sandbox; a later run keeps it for comparison.
   const previous = join(repoRoot, 'bench-results', 'ingest.json');
-  const kept = existsSync(previous) ? (JSON.parse(readFileSync(previous, 'utf8')) as { before?: unknown; measured_at?: string; before_measured_at?: string }) : undefined;
-  if (kept?.before) Object.assign(results, { before: kept.before, before_measured_at: kept.before_measured_at ?? kept.measured_at });
+  const kept = existsSync(previous)
+    ? (JSON.parse(readFileSync(previous, 'utf8')) as {
+        before?: unknown;
+        measured_at?: string;
+        before_measured_at?: string;
+      })
+    : undefined;
+  if (kept?.before)
+    Object.assign(results, { before: kept.before, before_measured_at: kept.before_measured_at ?? kept.measured_at });
 }
 // The 20 MB upload first: its figures are the headline of issue 21 item 5.
 const scan = pdfWithPhoto();
@@ -458,20 +544,38 @@ const pglite = largeUploads[0]!;
 const largeUploadGoal = {
   goal: '< 100 on PGlite (the embedded default) while a 20 MB upload is stored',
   met: pglite.while_upload_answered.health_p99_ms < 100 && pglite.until_file_read.health_p99_ms < 100,
-  pglite_p99_ms: { while_upload_answered: pglite.while_upload_answered.health_p99_ms, until_file_read: pglite.until_file_read.health_p99_ms },
-  postgres_p99_ms: { while_upload_answered: largeUploads[1]!.while_upload_answered.health_p99_ms, until_file_read: largeUploads[1]!.until_file_read.health_p99_ms },
+  pglite_p99_ms: {
+    while_upload_answered: pglite.while_upload_answered.health_p99_ms,
+    until_file_read: pglite.until_file_read.health_p99_ms,
+  },
+  postgres_p99_ms: {
+    while_upload_answered: largeUploads[1]!.while_upload_answered.health_p99_ms,
+    until_file_read: largeUploads[1]!.until_file_read.health_p99_ms,
+  },
 };
 if (files.length > 0) {
   const after = await measure(afterRoot, files);
   results.after = after;
   results.goals = {
-    health_p99_ms_while_worst_files_read: { goal: '< 100', met: after.together.health_p99_ms < 100 && after.per_file.every((row) => (row.health_p99_ms ?? Infinity) < 100) },
-    no_server_death: { goal: 'the process survives every file', met: !after.together.server_died && after.per_file.every((row) => !row.server_died) },
+    health_p99_ms_while_worst_files_read: {
+      goal: '< 100',
+      met: after.together.health_p99_ms < 100 && after.per_file.every((row) => (row.health_p99_ms ?? Infinity) < 100),
+    },
+    no_server_death: {
+      goal: 'the process survives every file',
+      met: !after.together.server_died && after.per_file.every((row) => !row.server_died),
+    },
   };
 } else {
   // Only the large upload was measured: the worst files' last figures stay, with their date.
-  const kept = existsSync(join(repoRoot, 'bench-results', 'ingest.json')) ? (JSON.parse(readFileSync(join(repoRoot, 'bench-results', 'ingest.json'), 'utf8')) as Record<string, unknown>) : {};
-  Object.assign(results, { after: kept.after, after_measured_at: kept.after_measured_at ?? kept.measured_at, goals: kept.goals });
+  const kept = existsSync(join(repoRoot, 'bench-results', 'ingest.json'))
+    ? (JSON.parse(readFileSync(join(repoRoot, 'bench-results', 'ingest.json'), 'utf8')) as Record<string, unknown>)
+    : {};
+  Object.assign(results, {
+    after: kept.after,
+    after_measured_at: kept.after_measured_at ?? kept.measured_at,
+    goals: kept.goals,
+  });
 }
 results.goals = { ...(results.goals as object), health_p99_ms_while_20mb_upload_stored: largeUploadGoal };
 results.command = `${only ? `BENCH_INGEST_ONLY=${only.join(',')} ` : ''}${beforeRoot ? `npx tsx ops/bench/ingest.bench.ts ${args.join(' ')}` : 'make bench-ingest'}`;

@@ -48,7 +48,10 @@ function corpusSentences(): { en: string[]; he: string[] } {
       .replace(/^---[\s\S]*?---/, '')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/[#*_`>|]/g, ' ');
-    const parts = text.split(/(?<=[.!?׃])\s+|\n+/).map((part) => part.replace(/\s+/g, ' ').trim()).filter((part) => part.split(' ').length >= 6);
+    const parts = text
+      .split(/(?<=[.!?׃])\s+|\n+/)
+      .map((part) => part.replace(/\s+/g, ' ').trim())
+      .filter((part) => part.split(' ').length >= 6);
     sentences[document.startsWith('he/') ? 'he' : 'en'].push(...parts);
   }
   return sentences;
@@ -61,7 +64,10 @@ function corpusSentences(): { en: string[]; he: string[] } {
 function textGenerator(seed: number) {
   const next = random(seed);
   const { en, he } = corpusSentences();
-  const syllables = { en: ['ka', 'ro', 'mi', 'ten', 'sha', 'vor', 'lin', 'dus', 'pe', 'gra', 'mon', 'tri'], he: ['של', 'מר', 'בט', 'קו', 'נח', 'רי', 'תם', 'גד', 'פס', 'לו', 'זכ', 'עו'] };
+  const syllables = {
+    en: ['ka', 'ro', 'mi', 'ten', 'sha', 'vor', 'lin', 'dus', 'pe', 'gra', 'mon', 'tri'],
+    he: ['של', 'מר', 'בט', 'קו', 'נח', 'רי', 'תם', 'גד', 'פס', 'לו', 'זכ', 'עו'],
+  };
   const vocabulary = (language: 'en' | 'he') =>
     Array.from({ length: 40_000 }, (_, i) => {
       let word = '';
@@ -72,8 +78,7 @@ function textGenerator(seed: number) {
   const zipf = (size: number) => Math.min(size - 1, Math.floor(Math.exp(next() * Math.log(size)) - 1));
   const sentence = (language: 'en' | 'he') => {
     const pool = language === 'en' ? en : he;
-    return pool[Math.floor(next() * pool.length)]!
-      .split(' ')
+    return pool[Math.floor(next() * pool.length)]!.split(' ')
       .map((word) => (next() < 0.3 ? words[language][zipf(words[language].length)]! : word))
       .join(' ');
   };
@@ -106,7 +111,9 @@ async function withDatabase<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
 }
 
 /** MB/s from upload to searchable, over files of about 200 KB that add up to INGEST_MB. */
-async function ingestThroughput(kind: 'pdf' | 'docx'): Promise<{ mbPerSecond: number; megabytes: number; files: number }> {
+async function ingestThroughput(
+  kind: 'pdf' | 'docx',
+): Promise<{ mbPerSecond: number; megabytes: number; files: number }> {
   const generator = textGenerator(kind === 'pdf' ? 1 : 2);
   const files: Uint8Array[] = [];
   let total = 0;
@@ -114,7 +121,10 @@ async function ingestThroughput(kind: 'pdf' | 'docx'): Promise<{ mbPerSecond: nu
     let file: Uint8Array;
     if (kind === 'pdf') {
       // English only: the generated PDFs use the standard Helvetica font (Hebrew PDFs need embedded fonts).
-      const pages: PdfPage[] = Array.from({ length: 40 }, (_, page) => ({ heading: page % 5 === 0 ? generator.sentence('en').slice(0, 60) : undefined, paragraphs: generator.paragraphs('en', 450) }));
+      const pages: PdfPage[] = Array.from({ length: 40 }, (_, page) => ({
+        heading: page % 5 === 0 ? generator.sentence('en').slice(0, 60) : undefined,
+        paragraphs: generator.paragraphs('en', 450),
+      }));
       file = writePdf(pages);
     } else {
       const blocks: DocxBlock[] = [];
@@ -132,11 +142,20 @@ async function ingestThroughput(kind: 'pdf' | 'docx'): Promise<{ mbPerSecond: nu
     const harness = await createKnowledgeHarness(sql);
     const started = performance.now();
     for (const [i, bytes] of files.entries()) {
-      const { outcome } = await harness.addFile({ assistantId: 'asst-bench', filename: `file-${i}.${kind}`, kind, bytes });
+      const { outcome } = await harness.addFile({
+        assistantId: 'asst-bench',
+        filename: `file-${i}.${kind}`,
+        kind,
+        bytes,
+      });
       if (!('ingested' in outcome)) throw new Error(`bench file ${i} failed: ${outcome.failed.reason}`);
     }
     const seconds = (performance.now() - started) / 1000;
-    return { mbPerSecond: round(total / 1024 / 1024 / seconds, 2), megabytes: round(total / 1024 / 1024, 2), files: files.length };
+    return {
+      mbPerSecond: round(total / 1024 / 1024 / seconds, 2),
+      megabytes: round(total / 1024 / 1024, 2),
+      files: files.length,
+    };
   });
 }
 
@@ -158,13 +177,27 @@ async function bulkLoad(sql: Sql, assistants: string[]) {
       const text = generator.paragraphs(language, 120 + Math.floor(generator.next() * 120)).join('\n\n');
       const section = `Section ${n % 17}`;
       const assistant = assistants[n % assistants.length]!;
-      return { assistant, content: `content-${Math.floor(n / (perFile * assistants.length))}-${n % assistants.length}`, index: Math.floor(n / assistants.length) % perFile, section, text, terms: toTsvectorLiteral(`${section}\n${text}`, assistant) };
+      return {
+        assistant,
+        content: `content-${Math.floor(n / (perFile * assistants.length))}-${n % assistants.length}`,
+        index: Math.floor(n / assistants.length) % perFile,
+        section,
+        text,
+        terms: toTsvectorLiteral(`${section}\n${text}`, assistant),
+      };
     });
     await sql.query(
       `INSERT INTO knowledge_chunks (assistant_id, content_sha256, chunk_index, section, text, terms)
        SELECT a, c, i, s, t, v::tsvector FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS r(a, c, i, s, t, v)
        ON CONFLICT DO NOTHING`,
-      [rows.map((r) => r.assistant), rows.map((r) => r.content), rows.map((r) => r.index), rows.map((r) => r.section), rows.map((r) => r.text), rows.map((r) => r.terms)],
+      [
+        rows.map((r) => r.assistant),
+        rows.map((r) => r.content),
+        rows.map((r) => r.index),
+        rows.map((r) => r.section),
+        rows.map((r) => r.text),
+        rows.map((r) => r.terms),
+      ],
     );
   }
   await sql.query(`CREATE INDEX knowledge_chunks_terms ON knowledge_chunks USING gin (terms)`);
@@ -182,7 +215,9 @@ async function bulkLoad(sql: Sql, assistants: string[]) {
      SELECT assistant_id, u.lexeme, count(*) FROM knowledge_chunks, unnest(terms) AS u(lexeme, positions, weights)
      WHERE u.positions IS NOT NULL GROUP BY assistant_id, u.lexeme`,
   );
-  await sql.query(`INSERT INTO knowledge_assistant_stats (assistant_id, chunks) SELECT assistant_id, count(*) FROM knowledge_chunks GROUP BY assistant_id`);
+  await sql.query(
+    `INSERT INTO knowledge_assistant_stats (assistant_id, chunks) SELECT assistant_id, count(*) FROM knowledge_chunks GROUP BY assistant_id`,
+  );
   await sql.query(`VACUUM ANALYZE knowledge_chunks`);
   await sql.query(`ANALYZE`);
 }
@@ -190,21 +225,33 @@ async function bulkLoad(sql: Sql, assistants: string[]) {
 /** ~200 questions: the labelled ones plus questions made of words from random passages of the assistant. */
 async function benchQuestions(sql: Sql, assistantId: string): Promise<string[]> {
   const next = random(4);
-  const { rows } = await sql.query<{ text: string }>(`SELECT text FROM knowledge_chunks WHERE assistant_id = $1 ORDER BY content_sha256, chunk_index LIMIT 2000`, [assistantId]);
+  const { rows } = await sql.query<{ text: string }>(
+    `SELECT text FROM knowledge_chunks WHERE assistant_id = $1 ORDER BY content_sha256, chunk_index LIMIT 2000`,
+    [assistantId],
+  );
   const questions = loadQuestions().map((question) => question.question);
   while (questions.length < QUESTIONS) {
     const words = rows[Math.floor(next() * rows.length)]!.text.split(/\s+/).filter((word) => word.length > 3);
     const picked = Array.from({ length: 3 + Math.floor(next() * 4) }, () => words[Math.floor(next() * words.length)]!);
-    questions.push(/[\u05D0-\u05EA]/.test(picked.join('')) ? `מה כתוב על ${picked.join(' ')}?` : `What does it say about ${picked.join(' ')}?`);
+    questions.push(
+      /[\u05D0-\u05EA]/.test(picked.join(''))
+        ? `מה כתוב על ${picked.join(' ')}?`
+        : `What does it say about ${picked.join(' ')}?`,
+    );
   }
   return questions;
 }
 
-async function retrievalLatency(assistants: string[]): Promise<{ p50: number; p95: number; chunksInAssistant: number }> {
+async function retrievalLatency(
+  assistants: string[],
+): Promise<{ p50: number; p95: number; chunksInAssistant: number }> {
   return withDatabase(async (sql) => {
     await bulkLoad(sql, assistants);
     const target = assistants[0]!;
-    const { rows } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM knowledge_chunks WHERE assistant_id = $1`, [target]);
+    const { rows } = await sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM knowledge_chunks WHERE assistant_id = $1`,
+      [target],
+    );
     const questions = await benchQuestions(sql, target);
     for (const question of questions.slice(0, 20)) await retrieve(sql, { assistantId: target, question }); // warm-up
     const timings: number[] = [];
@@ -214,7 +261,11 @@ async function retrievalLatency(assistants: string[]): Promise<{ p50: number; p9
       timings.push(performance.now() - started);
     }
     timings.sort((a, b) => a - b);
-    return { p50: round(percentile(timings, 50), 2), p95: round(percentile(timings, 95), 2), chunksInAssistant: rows[0]!.n };
+    return {
+      p50: round(percentile(timings, 50), 2),
+      p95: round(percentile(timings, 95), 2),
+      chunksInAssistant: rows[0]!.n,
+    };
   });
 }
 
@@ -227,7 +278,10 @@ export async function knowledgeFigures() {
   return {
     ingest_mb_per_s_pdf: pdf.mbPerSecond,
     ingest_mb_per_s_docx: docx.mbPerSecond,
-    ingest_bench_files: { pdf: `${pdf.files} files, ${pdf.megabytes} MB`, docx: `${docx.files} files, ${docx.megabytes} MB` },
+    ingest_bench_files: {
+      pdf: `${pdf.files} files, ${pdf.megabytes} MB`,
+      docx: `${docx.files} files, ${docx.megabytes} MB`,
+    },
     /** Worst case: one assistant holds all 100,000 passages. */
     retrieval_p95_ms_100k_chunks: single.p95,
     retrieval_p50_ms_100k_chunks: single.p50,

@@ -16,5 +16,7 @@ const standIn = await startOpenAiStandIn({
 });
 const counter = createServer((_request, response) => response.end(String(standIn.requests.length)));
 await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
-console.log(JSON.stringify({ baseURL: standIn.baseURL, counter: `http://127.0.0.1:${(counter.address() as AddressInfo).port}` }));
+console.log(
+  JSON.stringify({ baseURL: standIn.baseURL, counter: `http://127.0.0.1:${(counter.address() as AddressInfo).port}` }),
+);
 process.on('SIGTERM', () => process.exit(0));

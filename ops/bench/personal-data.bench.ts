@@ -20,14 +20,30 @@ import { round, throughput, writeResults } from './bench-kit.js';
 const APPEND_SECONDS = Number(process.env.BENCH_APPEND_SECONDS ?? 10);
 const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 100_000);
 const THREADS = 512;
-const text = 'When do you open on Friday, and do you bake rye bread? I would like to order two loaves for the weekend. '.repeat(3);
+const text =
+  'When do you open on Friday, and do you bake rye bread? I would like to order two loaves for the weekend. '.repeat(3);
 
 /** A chat's event: a message (one sealed field: its text) on one of THREADS conversations. */
 function message(thread: number, i: number): NewEvent {
   return {
     type: 'MessagePosted',
-    data: { messageId: `m-${randomUUID()}`, threadId: `t-${thread}`, role: i % 2 ? 'assistant' : 'user', text, channel: 'public_link', language: 'en', runId: null },
-    metadata: { eventId: randomUUID(), correlationId: randomUUID(), causationId: randomUUID(), actor: { kind: 'system', id: 'bench' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
+    data: {
+      messageId: `m-${randomUUID()}`,
+      threadId: `t-${thread}`,
+      role: i % 2 ? 'assistant' : 'user',
+      text,
+      channel: 'public_link',
+      language: 'en',
+      runId: null,
+    },
+    metadata: {
+      eventId: randomUUID(),
+      correlationId: randomUUID(),
+      causationId: randomUUID(),
+      actor: { kind: 'system', id: 'bench' },
+      timestamp: new Date().toISOString(),
+      schemaVersion: 1,
+    },
   };
 }
 
@@ -58,7 +74,9 @@ try {
     const perThread = THREADS / 16;
     const perSecond = await throughput(16, APPEND_SECONDS, (w, i) => {
       const thread = w * perThread + (i % perThread);
-      return store.appendToStream(`thread-${label}-${thread}`, [message(thread, i)], { expectedRevision: 'any' }).then(() => {});
+      return store
+        .appendToStream(`thread-${label}-${thread}`, [message(thread, i)], { expectedRevision: 'any' })
+        .then(() => {});
     });
     return Math.round(perSecond);
   };
@@ -74,19 +92,38 @@ try {
   while (stored < REPLAY_EVENTS) {
     const batch = Array.from({ length: 50 }, (_, i) => message((stored + i) % THREADS, stored + i));
     await Promise.all(
-      Array.from({ length: 8 }, (_, w) => ((stored / 50 + w) % 2 ? sealed : plain).appendToStream(`thread-fill-${stored}-${w}`, batch.slice(w * 6, w * 6 + 6), { expectedRevision: 'any' })),
+      Array.from({ length: 8 }, (_, w) =>
+        ((stored / 50 + w) % 2 ? sealed : plain).appendToStream(
+          `thread-fill-${stored}-${w}`,
+          batch.slice(w * 6, w * 6 + 6),
+          { expectedRevision: 'any' },
+        ),
+      ),
     );
     stored += 48;
   }
 
   // Replay: without the codec (what a store without it reads), and with it from a cold key cache (a new process).
   const replayOff = await replay(plain);
-  const replayOnCold = await replay(withEventSchemas(withPersonalData(raw, createPersonalDataCodec(createSqlSubjectKeys({ sql, serverKey })))));
+  const replayOnCold = await replay(
+    withEventSchemas(withPersonalData(raw, createPersonalDataCodec(createSqlSubjectKeys({ sql, serverKey })))),
+  );
   const replayOnWarm = await replay(sealed);
 
   // The codec's own CPU per event, without the database: sealing and opening one message's text.
-  const cpuCodec = createPersonalDataCodec({ keyIdOf: () => 'thread:bench', peek: () => serverKey as Buffer, load: async () => {}, ensure: async () => {} });
-  const sample = Array.from({ length: 20_000 }, (_, i) => ({ ...message(i % THREADS, i), streamId: 's', streamPosition: 0n, position: { commit: 0n, prepare: 0n }, createdAt: new Date() }));
+  const cpuCodec = createPersonalDataCodec({
+    keyIdOf: () => 'thread:bench',
+    peek: () => serverKey as Buffer,
+    load: async () => {},
+    ensure: async () => {},
+  });
+  const sample = Array.from({ length: 20_000 }, (_, i) => ({
+    ...message(i % THREADS, i),
+    streamId: 's',
+    streamPosition: 0n,
+    position: { commit: 0n, prepare: 0n },
+    createdAt: new Date(),
+  }));
   let t = performance.now();
   const sealedSample = await cpuCodec.sealEvents(sample);
   const sealUs = ((performance.now() - t) * 1000) / sample.length;
@@ -98,7 +135,11 @@ try {
     load_average_1m: round(loadavg()[0]!, 1),
     cpu_microseconds_per_event: { seal: round(sealUs, 1), open: round(openUs, 1) },
     what: 'MessagePosted events (one sealed field, ~330 characters), 16 appenders over 512 conversations (32 each); replay reads the whole log 1000 at a time',
-    append_events_per_second: { codec_off: appendOff, codec_on: appendOn, on_vs_off: round(appendOn.reduce((a, b) => a + b) / appendOff.reduce((a, b) => a + b), 3) },
+    append_events_per_second: {
+      codec_off: appendOff,
+      codec_on: appendOn,
+      on_vs_off: round(appendOn.reduce((a, b) => a + b) / appendOff.reduce((a, b) => a + b), 3),
+    },
     replay_events_per_second: {
       events: replayOff.events,
       codec_off: replayOff.perSecond,

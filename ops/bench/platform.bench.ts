@@ -43,14 +43,19 @@ function benchEvent(n: number): NewEvent {
     },
   };
 }
-const eventBytes = Buffer.byteLength(JSON.stringify(benchEvent(0).data)) + Buffer.byteLength(JSON.stringify(benchEvent(0).metadata));
+const eventBytes =
+  Buffer.byteLength(JSON.stringify(benchEvent(0).data)) + Buffer.byteLength(JSON.stringify(benchEvent(0).metadata));
 
 async function appendThroughput() {
   const db = await createTestDatabase('kesher_bench');
   const sql = createPgSql({ connectionString: db.url, max: 20 });
   const store = await createSqlEventStore({ sql });
-  const one = await throughput(1, APPEND_SECONDS, (w, i) => store.appendToStream(`bench-a${w}-${i}`, [benchEvent(i)], { expectedRevision: 'no_stream' }).then(() => {}));
-  const sixteen = await throughput(16, APPEND_SECONDS, (w, i) => store.appendToStream(`bench-b${w}-${i}`, [benchEvent(i)], { expectedRevision: 'no_stream' }).then(() => {}));
+  const one = await throughput(1, APPEND_SECONDS, (w, i) =>
+    store.appendToStream(`bench-a${w}-${i}`, [benchEvent(i)], { expectedRevision: 'no_stream' }).then(() => {}),
+  );
+  const sixteen = await throughput(16, APPEND_SECONDS, (w, i) =>
+    store.appendToStream(`bench-b${w}-${i}`, [benchEvent(i)], { expectedRevision: 'no_stream' }).then(() => {}),
+  );
 
   // The physical reference: the same rows, into an identical table, with plain autocommit INSERTs.
   await sql.exec(`CREATE TABLE raw_events (LIKE events INCLUDING ALL)`);
@@ -65,7 +70,11 @@ async function appendThroughput() {
   await store.close();
   await sql.close();
   await db.drop();
-  return { append_eps_1_writer: round(one), append_eps_16_writers: round(sixteen), raw_insert_eps_16_writers: round(raw) };
+  return {
+    append_eps_1_writer: round(one),
+    append_eps_16_writers: round(sixteen),
+    raw_insert_eps_16_writers: round(raw),
+  };
 }
 
 /** A simple read model: events counted per type and per stream category. */
@@ -74,7 +83,12 @@ const countsProjection: Projection = {
   version: 1,
   eventTypes: ['BenchNoted', 'BenchOther'],
   tables: ['bench_counts'],
-  migrations: [{ id: '001-counts', sql: `CREATE TABLE IF NOT EXISTS bench_counts (event_type text PRIMARY KEY, n bigint NOT NULL)` }],
+  migrations: [
+    {
+      id: '001-counts',
+      sql: `CREATE TABLE IF NOT EXISTS bench_counts (event_type text PRIMARY KEY, n bigint NOT NULL)`,
+    },
+  ],
   async apply(db, events: readonly RecordedEvent[]) {
     const counts = new Map<string, number>();
     for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
@@ -157,7 +171,13 @@ async function commandToReadModelLag() {
                 chat_limit: 100,
                 website_url: null,
                 avatar_url: null,
-                web_crawler: { enabled: false, website_url: null, max_pages: 2000, max_depth: 10, delete_orphaned_pages: false },
+                web_crawler: {
+                  enabled: false,
+                  website_url: null,
+                  max_pages: 2000,
+                  max_depth: 10,
+                  delete_orphaned_pages: false,
+                },
                 payment_processing: { enabled: false, sales_prompt: '' },
               },
             },
@@ -165,7 +185,8 @@ async function commandToReadModelLag() {
           { actor: { kind: 'account', id: 'bench-owner' }, correlationId: randomUUID(), now: new Date() },
         );
         const accepted = performance.now();
-        if (!(await runner.waitForPosition(result.appended!.position, { timeoutMs: 10_000 }))) throw new Error('read model never caught up');
+        if (!(await runner.waitForPosition(result.appended!.position, { timeoutMs: 10_000 })))
+          throw new Error('read model never caught up');
         lags.push(performance.now() - accepted);
       })(),
     );
@@ -177,7 +198,12 @@ async function commandToReadModelLag() {
   await sql.close();
   await db.drop();
   lags.sort((a, b) => a - b);
-  return { lag_ms_p50: round(percentile(lags, 50)), lag_ms_p99: round(percentile(lags, 99)), lag_commands: total, lag_rate_achieved: round(achievedRate) };
+  return {
+    lag_ms_p50: round(percentile(lags, 50)),
+    lag_ms_p99: round(percentile(lags, 99)),
+    lag_commands: total,
+    lag_rate_achieved: round(achievedRate),
+  };
 }
 
 /** Appended → consumed by a Kafka consumer group, through the relay. */
@@ -228,7 +254,12 @@ async function relayLag() {
   await sql.close();
   await db.drop();
   lags.sort((a, b) => a - b);
-  return { relay_lag_ms_p50: round(percentile(lags, 50)), relay_lag_ms_p99: round(percentile(lags, 99)), relay_events: total, relay_events_consumed: lags.length };
+  return {
+    relay_lag_ms_p50: round(percentile(lags, 50)),
+    relay_lag_ms_p99: round(percentile(lags, 99)),
+    relay_events: total,
+    relay_events_consumed: lags.length,
+  };
 }
 
 function kafkaBrokerRss(): number | undefined {
@@ -256,10 +287,25 @@ if (want('append')) Object.assign(results, await appendThroughput());
 if (want('replay')) Object.assign(results, await replayThroughput());
 if (want('lag')) Object.assign(results, await commandToReadModelLag());
 if (want('relay')) Object.assign(results, await relayLag());
-results.peak_rss_mb = { bench_process: peakRssMb(), kafka_broker: kafkaBrokerRss(), postgres_postmaster: postgresRss() };
-const a = results as Record<string, number> & { append_eps_16_writers: number; raw_insert_eps_16_writers: number; replay_eps: number; lag_ms_p50: number; lag_ms_p99: number; relay_lag_ms_p99: number };
+results.peak_rss_mb = {
+  bench_process: peakRssMb(),
+  kafka_broker: kafkaBrokerRss(),
+  postgres_postmaster: postgresRss(),
+};
+const a = results as Record<string, number> & {
+  append_eps_16_writers: number;
+  raw_insert_eps_16_writers: number;
+  replay_eps: number;
+  lag_ms_p50: number;
+  lag_ms_p99: number;
+  relay_lag_ms_p99: number;
+};
 results.goals = {
-  append_eps_16_writers: { goal: '>= 5000 and >= 0.5 x raw_insert_eps_16_writers', met: a.append_eps_16_writers >= 5000 && a.append_eps_16_writers >= 0.5 * a.raw_insert_eps_16_writers, ratio_to_raw: round(a.append_eps_16_writers / a.raw_insert_eps_16_writers, 2) },
+  append_eps_16_writers: {
+    goal: '>= 5000 and >= 0.5 x raw_insert_eps_16_writers',
+    met: a.append_eps_16_writers >= 5000 && a.append_eps_16_writers >= 0.5 * a.raw_insert_eps_16_writers,
+    ratio_to_raw: round(a.append_eps_16_writers / a.raw_insert_eps_16_writers, 2),
+  },
   replay_eps: { goal: '>= 20000', met: a.replay_eps >= 20000 },
   lag_ms_p50: { goal: '<= 20', met: a.lag_ms_p50 <= 20 },
   lag_ms_p99: { goal: '<= 100', met: a.lag_ms_p99 <= 100 },

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { loadConfig } from '@kesher/services/platform/config/config';
 import { repoRoot } from '@kesher/services/testing/processes';
 import { describe, expect, it } from 'vitest';
-import { environmentOf, imageEnvironment, interpolate, kesherServices, MissingVariableError, readComposeFile } from './compose-file.js';
+import {
+  environmentOf,
+  imageEnvironment,
+  interpolate,
+  kesherServices,
+  MissingVariableError,
+  readComposeFile,
+} from './compose-file.js';
 
 const compose = readComposeFile(repoRoot);
 const dockerfile = readFileSync(join(repoRoot, 'ops/docker/Dockerfile'), 'utf8');
@@ -45,11 +52,18 @@ describe('docker-compose.yml, read as Compose reads it', () => {
     expect(others.map(([name]) => name).sort()).toEqual(INFRASTRUCTURE);
     expect(dockerfile).toMatch(/COPY --from=build \/app\/client\/dist client\/dist/);
     // Only the api is reachable from outside; the infrastructure and the other roles stay on the network.
-    expect(Object.entries(compose.services).filter(([, service]) => service.ports?.length).map(([name]) => name)).toEqual(['api']);
+    expect(
+      Object.entries(compose.services)
+        .filter(([, service]) => service.ports?.length)
+        .map(([name]) => name),
+    ).toEqual(['api']);
   });
 
   it('builds on Node 22 LTS', () => {
-    expect([...dockerfile.matchAll(/^FROM (\S+)/gm)].map(([, image]) => image)).toEqual(['node:22-bookworm-slim', 'node:22-bookworm-slim']);
+    expect([...dockerfile.matchAll(/^FROM (\S+)/gm)].map(([, image]) => image)).toEqual([
+      'node:22-bookworm-slim',
+      'node:22-bookworm-slim',
+    ]);
   });
 
   it('substitutes variables as Compose does', () => {
@@ -58,4 +72,3 @@ describe('docker-compose.yml, read as Compose reads it', () => {
     expect(interpolate('${X?gone}', { X: '' })).toBe('');
   });
 });
-

@@ -7,7 +7,13 @@ import { groupCaughtUp, kafkaAvailability, kafkaBrokers } from '@kesher/services
 import { exited, freePort, repoRoot, waitUntil } from '@kesher/services/testing/processes';
 import { createTestDatabase, postgresAvailability } from '@kesher/services/testing/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { environmentOf, imageEnvironment, kesherServices, readComposeFile, type ComposeService } from './compose-file.js';
+import {
+  environmentOf,
+  imageEnvironment,
+  kesherServices,
+  readComposeFile,
+  type ComposeService,
+} from './compose-file.js';
 
 const compose = readComposeFile(repoRoot);
 const secret = () => randomBytes(36).toString('base64url');
@@ -32,8 +38,17 @@ describe.skipIf(!gate.available)(
      * this machine: the database a fresh one (no tables: the processes apply the migrations themselves,
      * all at once), Kafka the local broker, ports free ones. Nothing else of the test's own environment.
      */
-    async function containerEnvironment(name: string, service: ComposeService, variables: Record<string, string>): Promise<Record<string, string>> {
-      const environment: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...imageEnvironment(repoRoot), ...environmentOf(service, variables) };
+    async function containerEnvironment(
+      name: string,
+      service: ComposeService,
+      variables: Record<string, string>,
+    ): Promise<Record<string, string>> {
+      const environment: Record<string, string> = {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        ...imageEnvironment(repoRoot),
+        ...environmentOf(service, variables),
+      };
       environment.DATABASE_URL = db.url;
       environment.KAFKA_BROKERS = kafkaBrokers().join(',');
       if (eventStoreUrl) environment.EVENTSTORE_URL = eventStoreUrl;
@@ -46,7 +61,11 @@ describe.skipIf(!gate.available)(
 
     function start(name: string, command: string[], environment: Record<string, string>) {
       const [program, ...args] = command;
-      const child = spawn(program === 'node' ? process.execPath : program!, args, { cwd: repoRoot, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(program === 'node' ? process.execPath : program!, args, {
+        cwd: repoRoot,
+        env: environment,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let text = '';
       child.stdout.on('data', (chunk) => (text += chunk));
       child.stderr.on('data', (chunk) => (text += chunk));
@@ -74,7 +93,12 @@ describe.skipIf(!gate.available)(
           },
           { timeoutMs: 120_000, intervalMs: 50, what: `${name} to say "${line}"\n${output()}` },
         );
-      await Promise.all([says('relay', 'relay running'), says('projector', 'projector running'), says('workers', 'workers running'), says('api', 'Server listening')]);
+      await Promise.all([
+        says('relay', 'relay running'),
+        says('projector', 'projector running'),
+        says('workers', 'workers running'),
+        says('api', 'Server listening'),
+      ]);
       // The workers' groups are this deployment's own (named after the id its database drew); being new,
       // they start at the beginning of the topics every database on the broker shares.
       const groups = /consumer groups (\S+), (\S+)\)/.exec(children.get('workers')!.output());
@@ -88,23 +112,35 @@ describe.skipIf(!gate.available)(
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
-    async function call<T = Record<string, unknown>>(path: string, init: { token?: string; body?: unknown } = {}): Promise<T> {
+    async function call<T = Record<string, unknown>>(
+      path: string,
+      init: { token?: string; body?: unknown } = {},
+    ): Promise<T> {
       const response = await fetch(`${base}/api/v1${path}`, {
         method: init.body ? 'POST' : 'GET',
-        headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+        headers: {
+          ...(init.body ? { 'content-type': 'application/json' } : {}),
+          ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+        },
         body: init.body ? JSON.stringify(init.body) : undefined,
       });
       const text = await response.text();
-      if (!response.ok) throw new Error(`${init.body ? 'POST' : 'GET'} ${path}: ${response.status} ${text}\n${output()}`);
+      if (!response.ok)
+        throw new Error(`${init.body ? 'POST' : 'GET'} ${path}: ${response.status} ${text}\n${output()}`);
       return JSON.parse(text) as T;
     }
 
     it('answers /api/v1/health, and an owner registers, creates an assistant and gets an answer through the relay, Kafka, the workers and the projector', async () => {
       const health = await call<{ status: string; adapters: Record<string, string> }>('/health');
-      expect(health).toMatchObject({ status: 'ok', adapters: { eventStore: eventStoreUrl ? 'eventstoredb' : 'postgres', readModels: 'postgres', bus: 'kafka' } });
+      expect(health).toMatchObject({
+        status: 'ok',
+        adapters: { eventStore: eventStoreUrl ? 'eventstoredb' : 'postgres', readModels: 'postgres', bus: 'kafka' },
+      });
 
       // Registration answers once the accounts read model (the projector) has the account.
-      const session = await call<{ access_token: string }>('/auth/register', { body: { email: `compose-${Date.now()}@example.com`, password: 'Str0ng-Passw0rd!' } });
+      const session = await call<{ access_token: string }>('/auth/register', {
+        body: { email: `compose-${Date.now()}@example.com`, password: 'Str0ng-Passw0rd!' },
+      });
       const token = session.access_token;
       const assistant = await call<{ assistant_id: number; openai_assistant_id: string }>('/assistants/', {
         token,
@@ -114,9 +150,15 @@ describe.skipIf(!gate.available)(
       expect(JSON.stringify(listed)).toContain(`${assistant.assistant_id}`);
 
       // A question: RunRequested goes relay → Kafka → the workers' ai-runner, whose answer the projector shows.
-      const { thread_id: threadId } = await call<{ thread_id: string }>('/threads/', { token, body: { assistant_id: assistant.assistant_id } });
+      const { thread_id: threadId } = await call<{ thread_id: string }>('/threads/', {
+        token,
+        body: { assistant_id: assistant.assistant_id },
+      });
       await call(`/threads/${threadId}/messages`, { token, body: { content: 'When do you open?' } });
-      const { run_id: runId } = await call<{ run_id: string }>(`/threads/${threadId}/runs`, { token, body: { assistant_id: assistant.openai_assistant_id } });
+      const { run_id: runId } = await call<{ run_id: string }>(`/threads/${threadId}/runs`, {
+        token,
+        body: { assistant_id: assistant.openai_assistant_id },
+      });
       const settled = await waitUntil(
         async () => {
           const { status } = await call<{ status: string }>(`/threads/${threadId}/runs/${runId}`, { token });

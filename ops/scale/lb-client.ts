@@ -29,7 +29,8 @@ export function createLbClient(base: string) {
   const origin = new URL(base);
 
   function call(path: string, options: CallOptions = {}): Promise<Answer> {
-    const payload = options.raw?.payload ?? (options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body)));
+    const payload =
+      options.raw?.payload ?? (options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body)));
     const headers: Record<string, string> = { ...options.headers };
     if (options.raw) headers['content-type'] = options.raw.contentType;
     else if (payload) headers['content-type'] = 'application/json';
@@ -72,7 +73,10 @@ export function createLbClient(base: string) {
   /** Like `call`, but a status outside 2xx throws with the body. */
   async function ok<T = Record<string, unknown>>(path: string, options: CallOptions = {}): Promise<T> {
     const answer = await call(path, options);
-    if (answer.status < 200 || answer.status >= 300) throw new Error(`${options.method ?? (options.body || options.raw ? 'POST' : 'GET')} ${path}: ${answer.status} ${answer.body.slice(0, 500)}`);
+    if (answer.status < 200 || answer.status >= 300)
+      throw new Error(
+        `${options.method ?? (options.body || options.raw ? 'POST' : 'GET')} ${path}: ${answer.status} ${answer.body.slice(0, 500)}`,
+      );
     return answer.json<T>();
   }
 
@@ -83,7 +87,9 @@ export type LbClient = ReturnType<typeof createLbClient>;
 export function multipartFile(filename: string, text: string) {
   const boundary = `----kesherscale${Math.random().toString(16).slice(2)}`;
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
     Buffer.from(text),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);

@@ -35,7 +35,8 @@ export async function projectorCaughtUp(databaseUrl: string, timeoutMs: number) 
         if (rows[0]!.behind) behind.push(projection.name);
       }
       if (behind.length === 0) return;
-      if (Date.now() > deadline) throw new Error(`the projector did not catch up within ${timeoutMs} ms: ${behind.join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`the projector did not catch up within ${timeoutMs} ms: ${behind.join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   } finally {
@@ -61,7 +62,12 @@ export interface TableComparison {
  * read-model table of the copy with the live one as multisets of rows. `secrets` is what the live processes
  * sealed with (AUTH_SECRET or SECRETS_KEY).
  */
-export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir: string, secrets: Record<string, string>) {
+export async function rebuildAndCompare(
+  adminUrl: string,
+  liveDb: string,
+  logDir: string,
+  secrets: Record<string, string>,
+) {
   const copyDb = `${liveDb}_rebuilt`;
   const admin = await connectClient(adminUrl);
   try {
@@ -76,12 +82,23 @@ export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir
   const log = join(logDir, 'replay.log');
   const fd = openSync(log, 'a');
   const names = allProjections.map((p) => p.name);
-  const replay = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/src/main/replay.main.ts'), ...names], {
-    cwd: repoRoot,
-    // The live processes' secrets: the log's personal fields are sealed under keys only they open.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: urlOf(copyDb), DATA_DIR: join(logDir, 'replay-data'), LOG_LEVEL: 'warn', ...secrets },
-    stdio: ['ignore', fd, fd],
-  });
+  const replay = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'services/src/main/replay.main.ts'), ...names],
+    {
+      cwd: repoRoot,
+      // The live processes' secrets: the log's personal fields are sealed under keys only they open.
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        DATABASE_URL: urlOf(copyDb),
+        DATA_DIR: join(logDir, 'replay-data'),
+        LOG_LEVEL: 'warn',
+        ...secrets,
+      },
+      stdio: ['ignore', fd, fd],
+    },
+  );
   closeSync(fd);
   const code = await new Promise<number | null>((resolve) => replay.on('exit', resolve));
   const replayMs = performance.now() - started;
@@ -95,7 +112,11 @@ export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir
   try {
     // Named in the summary so a read model whose table is missing from its projection's `tables` shows up.
     const readModelTables = new Set(allProjections.flatMap((p) => p.tables));
-    notReadModels = (await live.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`)).rows
+    notReadModels = (
+      await live.query<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`,
+      )
+    ).rows
       .map((r) => r.name)
       .filter((name) => !readModelTables.has(name));
     for (const projection of allProjections) {
@@ -108,7 +129,11 @@ export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir
         const columns = exclusion?.columns ?? [];
         // Each row as canonical JSON (jsonb orders keys), less the excluded columns.
         const rowsOf = async (client: pg.Client) =>
-          (await client.query<{ row: string }>(`SELECT (to_jsonb(t) - $1::text[])::text AS row FROM ${table} t`, [columns])).rows.map((r) => r.row);
+          (
+            await client.query<{ row: string }>(`SELECT (to_jsonb(t) - $1::text[])::text AS row FROM ${table} t`, [
+              columns,
+            ])
+          ).rows.map((r) => r.row);
         const [a, b] = await Promise.all([rowsOf(live), rowsOf(rebuilt)]);
         const counts = new Map<string, number>();
         for (const row of a) counts.set(row, (counts.get(row) ?? 0) + 1);
@@ -127,7 +152,9 @@ export async function rebuildAndCompare(adminUrl: string, liveDb: string, logDir
           onlyLive: onlyLiveRows.length,
           onlyRebuilt: onlyRebuiltRows.length,
           ...(columns.length ? { excludedColumns: columns } : {}),
-          ...(onlyLiveRows.length || onlyRebuiltRows.length ? { sample: { live: onlyLiveRows[0]?.slice(0, 600), rebuilt: onlyRebuiltRows[0]?.slice(0, 600) } } : {}),
+          ...(onlyLiveRows.length || onlyRebuiltRows.length
+            ? { sample: { live: onlyLiveRows[0]?.slice(0, 600), rebuilt: onlyRebuiltRows[0]?.slice(0, 600) } }
+            : {}),
         });
       }
     }

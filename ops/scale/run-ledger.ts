@@ -30,7 +30,14 @@ export async function readRunLedger(databaseUrl: string): Promise<RunLedger> {
              coalesce(max(a.answers), 0) AS answers
       FROM requested r LEFT JOIN outcomes o USING (run_id) LEFT JOIN answers a USING (run_id)
       GROUP BY r.run_id`);
-    const ledger: RunLedger = { requested: rows.length, outcomes: {}, unsettled: [], twoOutcomes: [], twoAnswers: [], outcomeOf: new Map() };
+    const ledger: RunLedger = {
+      requested: rows.length,
+      outcomes: {},
+      unsettled: [],
+      twoOutcomes: [],
+      twoAnswers: [],
+      outcomeOf: new Map(),
+    };
     for (const row of rows) {
       if (row.outcomes.length === 0) ledger.unsettled.push(row.run_id);
       if (row.outcomes.length > 1) ledger.twoOutcomes.push({ runId: row.run_id, outcomes: row.outcomes });

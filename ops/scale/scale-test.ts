@@ -56,33 +56,52 @@ async function step<T>(name: string, work: () => Promise<T>, required = false): 
     return value;
   } catch (error) {
     steps[name] = round(performance.now() - started, 0);
-    check(`step "${name}" completed`, false, { error: (error instanceof Error ? error.message : String(error)).slice(0, 1500) });
+    check(`step "${name}" completed`, false, {
+      error: (error instanceof Error ? error.message : String(error)).slice(0, 1500),
+    });
     if (required) throw error;
     return undefined;
   }
 }
 
 /** How a followed stream is judged: it ended with `expected`, its pieces are gap-free, unrepeated, and (completed) add up to the stored answer. */
-function judgeStream(name: string, stream: FollowedStream, expected: 'completed' | 'expired', extra: Record<string, unknown> = {}) {
+function judgeStream(
+  name: string,
+  stream: FollowedStream,
+  expected: 'completed' | 'expired',
+  extra: Record<string, unknown> = {},
+) {
   const ids = stream.deltas.map((d) => d.id);
   const gapFree = ids.every((id, i) => i === 0 || id > ids[i - 1]!);
   const text = stream.deltas.map((d) => d.text).join('');
-  const stored = (stream.end?.data as { message?: { content?: { text?: { value?: string } }[] } | null } | undefined)?.message?.content?.[0]?.text?.value;
+  const stored = (stream.end?.data as { message?: { content?: { text?: { value?: string } }[] } | null } | undefined)
+    ?.message?.content?.[0]?.text?.value;
   const textMatches = expected !== 'completed' || (stored !== undefined && stored === text);
   // A replica that answers the stream with an error (404 "Run not found" from the replica that did not
   // take the run) fails it: the chat would fall back to polling. Only connections refused while a killed
   // replica was still in the balancer (no HTTP status) are retried silently.
   const refusedByReplica = stream.connections.filter((c) => c.status >= 400);
-  check(`${name}: the stream ended with "${expected}"${expected === 'completed' ? ', its pieces adding up to the stored answer' : ''}, no replica refused it`, stream.end?.event === expected && gapFree && stream.repeatedIds.length === 0 && textMatches && refusedByReplica.length === 0, {
-    end: stream.end?.event ?? 'none',
-    deltas: ids.length,
-    repeated: stream.repeatedIds.length,
-    in_order: gapFree,
-    streamed_text: text.slice(0, 80),
-    stored_text: stored?.slice(0, 80),
-    connections: stream.connections.map((c) => `${c.replica ?? '?'}:${c.status}:${c.ended}${c.lastEventIdSent !== undefined ? `@${c.lastEventIdSent}` : ''}${c.detail ? `(${c.detail.slice(0, 120)})` : ''}`),
-    ...extra,
-  });
+  check(
+    `${name}: the stream ended with "${expected}"${expected === 'completed' ? ', its pieces adding up to the stored answer' : ''}, no replica refused it`,
+    stream.end?.event === expected &&
+      gapFree &&
+      stream.repeatedIds.length === 0 &&
+      textMatches &&
+      refusedByReplica.length === 0,
+    {
+      end: stream.end?.event ?? 'none',
+      deltas: ids.length,
+      repeated: stream.repeatedIds.length,
+      in_order: gapFree,
+      streamed_text: text.slice(0, 80),
+      stored_text: stored?.slice(0, 80),
+      connections: stream.connections.map(
+        (c) =>
+          `${c.replica ?? '?'}:${c.status}:${c.ended}${c.lastEventIdSent !== undefined ? `@${c.lastEventIdSent}` : ''}${c.detail ? `(${c.detail.slice(0, 120)})` : ''}`,
+      ),
+      ...extra,
+    },
+  );
 }
 
 // -------------------------------------------------------------------------------------------- the run
@@ -98,15 +117,34 @@ const loadAtStart = loadavg().map((l) => round(l, 1));
 const workDir = mkdtempSync(join(tmpdir(), 'kesher-scale-'));
 console.log(`logs and the balancer's configuration: ${workDir}`);
 const db = await createTestDatabase('kesher_scale', { empty: true });
-const model = await startPacedModel({ firstTokenDelayMs: 50, pieceDelayMs: 25, pieces: 8, slowPieces: 40, slowPieceDelayMs: 100 });
+const model = await startPacedModel({
+  firstTokenDelayMs: 50,
+  pieceDelayMs: 25,
+  pieces: 8,
+  slowPieces: 40,
+  slowPieceDelayMs: 100,
+});
 const standIns = await startChannelStandIns();
-const [lbPort, lbOnePort, api1Port, api2Port, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+const [lbPort, lbOnePort, api1Port, api2Port, metricsPort] = await Promise.all([
+  freePort(),
+  freePort(),
+  freePort(),
+  freePort(),
+  freePort(),
+]);
 const lbBase = `http://127.0.0.1:${lbPort}`;
 const lbOneBase = `http://127.0.0.1:${lbOnePort}`;
 const haproxy = startHaproxy(
   workDir,
   haproxyConfig([
-    { name: 'kesher', port: lbPort, backends: [{ name: 'api1', port: api1Port }, { name: 'api2', port: api2Port }] },
+    {
+      name: 'kesher',
+      port: lbPort,
+      backends: [
+        { name: 'api1', port: api1Port },
+        { name: 'api2', port: api2Port },
+      ],
+    },
     // The same balancer with one replica behind it: the 1-vs-2 figures.
     { name: 'kesher_one', port: lbOnePort, backends: [{ name: 'api1', port: api1Port }] },
   ]),
@@ -140,8 +178,17 @@ const topology = createTopology(workDir, {
   LOG_LEVEL: 'warn',
   METRICS_PORT: '',
 });
-const apiRole = (name: string, port: number) => ({ name, role: 'api' as const, port, env: { PORT: String(port), DATA_DIR: join(workDir, name) } });
-const workersRole = (name: string, modelName: string) => ({ name, role: 'workers' as const, env: { OPENAI_BASE_URL: model.baseUrlFor(modelName), DATA_DIR: join(workDir, name) } });
+const apiRole = (name: string, port: number) => ({
+  name,
+  role: 'api' as const,
+  port,
+  env: { PORT: String(port), DATA_DIR: join(workDir, name) },
+});
+const workersRole = (name: string, modelName: string) => ({
+  name,
+  role: 'workers' as const,
+  env: { OPENAI_BASE_URL: model.baseUrlFor(modelName), DATA_DIR: join(workDir, name) },
+});
 
 const lb = createLbClient(lbBase);
 /** Both API replicas answer their health check through the balancer (four calls, round-robin, see both). */
@@ -161,7 +208,11 @@ try {
     'start the topology (projector, relay, 2 workers, 2 APIs) and the balancer',
     async () => {
       const started = [
-        topology.start({ name: 'projector', role: 'projector', env: { METRICS_PORT: String(metricsPort), DATA_DIR: join(workDir, 'projector') } }),
+        topology.start({
+          name: 'projector',
+          role: 'projector',
+          env: { METRICS_PORT: String(metricsPort), DATA_DIR: join(workDir, 'projector') },
+        }),
         topology.start({ name: 'relay', role: 'relay', env: { DATA_DIR: join(workDir, 'relay') } }),
         topology.start(workersRole('w1', 'w1')),
         topology.start(workersRole('w2', 'w2')),
@@ -170,13 +221,21 @@ try {
       ];
       const t0 = performance.now();
       const readyAt: Record<string, number> = {};
-      await Promise.all(started.map(async (entry) => (await topology.ready(entry), (readyAt[entry.name] = round(performance.now() - t0, 0)))));
+      await Promise.all(
+        started.map(
+          async (entry) => (await topology.ready(entry), (readyAt[entry.name] = round(performance.now() - t0, 0))),
+        ),
+      );
       figures.process_ready_ms = readyAt;
       // New groups start at the beginning of the shared topics: the runs below must not queue behind other databases' messages.
       const t1 = performance.now();
       await groupCaughtUp(`ai-runner-${db.name}`, ['kesher.thread'], { timeoutMs: 120_000 });
       figures.ai_runner_group_caught_up_ms = round(performance.now() - t1, 0);
-      await waitUntil(bothReplicasAnswer, { timeoutMs: 30_000, intervalMs: 200, what: `both replicas healthy behind the balancer\n${haproxy.output()}` });
+      await waitUntil(bothReplicasAnswer, {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+        what: `both replicas healthy behind the balancer\n${haproxy.output()}`,
+      });
     },
     true,
   );
@@ -187,11 +246,15 @@ try {
     async () => {
       const email = `scale-${Date.now()}@example.com`;
       const registered = await lb.call('/api/v1/auth/register', { body: { email, password: 'Str0ng-Passw0rd!' } });
-      check('sign-up through the balancer answers 2xx with a session', registered.status >= 200 && registered.status < 300 && !!registered.json().access_token, {
-        status: registered.status,
-        replica: registered.replica,
-        body: registered.status >= 300 ? registered.body.slice(0, 200) : undefined,
-      });
+      check(
+        'sign-up through the balancer answers 2xx with a session',
+        registered.status >= 200 && registered.status < 300 && !!registered.json().access_token,
+        {
+          status: registered.status,
+          replica: registered.replica,
+          body: registered.status >= 300 ? registered.body.slice(0, 200) : undefined,
+        },
+      );
       const token = registered.json<{ access_token: string }>().access_token;
       const assistant = await lb.ok<{ assistant_id: number; openai_assistant_id: string }>('/api/v1/assistants/', {
         token,
@@ -199,17 +262,24 @@ try {
       });
       // Read back at once, most likely from the other replica.
       const listed = await lb.call('/api/v1/assistants/', { token });
-      check('the new assistant is listed at once (next request, other replica)', listed.status === 200 && listed.body.includes(`${assistant.assistant_id}`), { status: listed.status, replica: listed.replica });
+      check(
+        'the new assistant is listed at once (next request, other replica)',
+        listed.status === 200 && listed.body.includes(`${assistant.assistant_id}`),
+        { status: listed.status, replica: listed.replica },
+      );
       const upload = await lb.call(`/api/v1/assistants/${assistant.assistant_id}/upload_file`, {
         token,
-        raw: multipartFile('hours.txt', 'Scale Bakery opens at 7:00 on weekdays and at 8:00 on Friday. Sourdough costs 24 shekels.\n'),
+        raw: multipartFile(
+          'hours.txt',
+          'Scale Bakery opens at 7:00 on weekdays and at 8:00 on Friday. Sourdough costs 24 shekels.\n',
+        ),
       });
       if (upload.status !== 201) throw new Error(`upload: ${upload.status} ${upload.body.slice(0, 300)}`);
       const indexedMs = performance.now();
       await waitUntil(
         async () => {
           const files = await lb.call(`/api/v1/assistants/${assistant.assistant_id}/files`, { token });
-          return files.status === 200 && (files.json<{ status: string }[]>()).some((f) => f.status === 'ready');
+          return files.status === 200 && files.json<{ status: string }[]>().some((f) => f.status === 'ready');
         },
         { timeoutMs: 60_000, intervalMs: 200, what: 'the uploaded file to be indexed (status ready)' },
       );
@@ -223,15 +293,27 @@ try {
   const runAssistant = owner.assistant.openai_assistant_id;
 
   /** An owner turn: a thread of its own, the message sent with its run, the answer followed through `base`. */
-  async function ownerTurn(client: LbClient, question: string, onEvent?: NonNullable<Parameters<typeof followStream>[2]>['onEvent'], threadId?: string) {
+  async function ownerTurn(
+    client: LbClient,
+    question: string,
+    onEvent?: NonNullable<Parameters<typeof followStream>[2]>['onEvent'],
+    threadId?: string,
+  ) {
     const started = performance.now();
-    const thread = threadId ?? (await client.ok<{ thread_id: string }>('/api/v1/threads/', { token, body: { assistant_id: assistantId } })).thread_id;
+    const thread =
+      threadId ??
+      (await client.ok<{ thread_id: string }>('/api/v1/threads/', { token, body: { assistant_id: assistantId } }))
+        .thread_id;
     const run = await client.ok<{ id?: string; run_id?: string }>(`/api/v1/threads/${thread}/runs`, {
       token,
       body: { assistant_id: runAssistant, additional_messages: [{ role: 'user', content: question }] },
     });
     const runId = (run.run_id ?? run.id)!;
-    const stream = await followStream(client.base, `/api/v1/threads/${thread}/runs/${runId}/stream`, { token, startedAt: started, onEvent });
+    const stream = await followStream(client.base, `/api/v1/threads/${thread}/runs/${runId}/stream`, {
+      token,
+      startedAt: started,
+      onEvent,
+    });
     return { thread, runId, stream };
   }
 
@@ -240,13 +322,26 @@ try {
     streams.push({ name: 'owner turn', stream: turn.stream });
     judgeStream('owner chat turn', turn.stream, 'completed');
     const messages = await lb.call(`/api/v1/threads/${turn.thread}/messages`, { token });
-    const assistantTexts = messages.status === 200 ? messages.json<{ data: { role: string; content: { text: { value: string } }[] }[] }>().data.filter((m) => m.role === 'assistant').map((m) => m.content[0]!.text.value) : [];
-    check('the thread read right after the stream shows the answer (any replica)', assistantTexts.length === 1, { status: messages.status, replica: messages.replica, answers: assistantTexts.length });
+    const assistantTexts =
+      messages.status === 200
+        ? messages
+            .json<{ data: { role: string; content: { text: { value: string } }[] }[] }>()
+            .data.filter((m) => m.role === 'assistant')
+            .map((m) => m.content[0]!.text.value)
+        : [];
+    check('the thread read right after the stream shows the answer (any replica)', assistantTexts.length === 1, {
+      status: messages.status,
+      replica: messages.replica,
+      answers: assistantTexts.length,
+    });
   });
 
   // ---------------------------------------------------------------------- 1 vs 2 replicas, no faults
   await step('figures: first token and completion through the balancer, 1 vs 2 replicas', async () => {
-    for (const [label, base] of [['one_replica', lbOneBase], ['two_replicas', lbBase]] as const) {
+    for (const [label, base] of [
+      ['one_replica', lbOneBase],
+      ['two_replicas', lbBase],
+    ] as const) {
       const client = createLbClient(base);
       const firstToken: number[] = [];
       const completion: number[] = [];
@@ -254,9 +349,16 @@ try {
       // Settled, not raced: a conversation that failed must not leave the others running into the next step.
       const settled = await Promise.allSettled(
         Array.from({ length: LOAD_CONVERSATIONS }, async (_, c) => {
-          const thread = (await client.ok<{ thread_id: string }>('/api/v1/threads/', { token, body: { assistant_id: assistantId } })).thread_id;
+          const thread = (
+            await client.ok<{ thread_id: string }>('/api/v1/threads/', { token, body: { assistant_id: assistantId } })
+          ).thread_id;
           for (let t = 0; t < LOAD_TURNS; t++) {
-            const turn = await ownerTurn(client, `Question ${t} of conversation ${c}: when do you open?`, undefined, thread);
+            const turn = await ownerTurn(
+              client,
+              `Question ${t} of conversation ${c}: when do you open?`,
+              undefined,
+              thread,
+            );
             if (turn.stream.end?.event !== 'completed' || turn.stream.firstDeltaMs === undefined) failed++;
             else {
               firstToken.push(turn.stream.firstDeltaMs);
@@ -277,16 +379,29 @@ try {
         completion_p95_ms: round(percentile(completion, 95), 0),
         ...(errors.length ? { conversations_failed: errors.length, first_error: errors[0] } : {}),
       };
-      check(`${label.replace('_', ' ')}: every turn of ${LOAD_CONVERSATIONS} conversations × ${LOAD_TURNS} completed`, failed === 0 && errors.length === 0, figures[label] as Record<string, unknown>);
+      check(
+        `${label.replace('_', ' ')}: every turn of ${LOAD_CONVERSATIONS} conversations × ${LOAD_TURNS} completed`,
+        failed === 0 && errors.length === 0,
+        figures[label] as Record<string, unknown>,
+      );
     }
-    figures.model = { first_token_ms: 50, pieces: 8, piece_gap_ms: 25, note: 'the model alone: first token 50 ms, complete ~225 ms' };
+    figures.model = {
+      first_token_ms: 50,
+      pieces: 8,
+      piece_gap_ms: 25,
+      note: 'the model alone: first token 50 ms, complete ~225 ms',
+    };
   });
 
   // ----------------------------------------------------------------------------------------- faults
   await step('faults: SIGKILL a workers process mid-run and an API replica mid-stream', async () => {
     // A run the model holds open: whichever worker takes it is the one killed.
     const held = ownerTurn(lb, 'Tell me everything about the bakery [hold]');
-    const holder = (await waitUntil(() => [...model.held.keys()][0], { timeoutMs: 30_000, intervalMs: 50, what: 'a worker to be answering the held run' }))!;
+    const holder = (await waitUntil(() => [...model.held.keys()][0], {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+      what: 'a worker to be answering the held run',
+    }))!;
     await topology.kill(holder);
     console.log(`killed workers process ${holder} (it was answering the held run)`);
     // As an orchestrator would, a new workers process replaces it (it joins the groups; the dead member's
@@ -299,22 +414,36 @@ try {
     const slow = ownerTurn(lb, 'Describe your breads [slow]', (event, replica) => {
       if (event.event === 'delta' && event.id !== undefined && !killedApi && replica && event.id >= 5) {
         killedApi = replica;
-        killing = topology.kill(replica).then(() => console.log(`killed API replica ${replica} mid-stream (after piece ${event.id})`));
+        killing = topology
+          .kill(replica)
+          .then(() => console.log(`killed API replica ${replica} mid-stream (after piece ${event.id})`));
       }
     });
     const [heldTurn, slowTurn] = await Promise.all([held, slow]);
     await killing;
-    streams.push({ name: 'stream cut by the killed API replica', stream: slowTurn.stream }, { name: 'run of the killed worker', stream: heldTurn.stream });
+    streams.push(
+      { name: 'stream cut by the killed API replica', stream: slowTurn.stream },
+      { name: 'run of the killed worker', stream: heldTurn.stream },
+    );
     // The connections after the one the kill cut (the last served by the killed replica).
     const cutAt = slowTurn.stream.connections.findLastIndex((c) => c.replica === killedApi && c.status === 200);
     const resumed = cutAt < 0 ? [] : slowTurn.stream.connections.slice(cutAt + 1);
     const resumedOn = resumed.map((c) => c.replica);
-    judgeStream('API replica killed mid-stream', slowTurn.stream, 'completed', { killed: killedApi ?? 'none (the stream ended before piece 5)' });
-    const resumedWell = resumed.at(-1);
-    check('the cut stream resumed on the other replica with Last-Event-ID', !!killedApi && resumedWell?.ended === 'end-event' && resumedWell.replica !== killedApi && resumedWell.lastEventIdSent !== undefined, {
-      killed: killedApi,
-      resumed_on: resumedOn,
+    judgeStream('API replica killed mid-stream', slowTurn.stream, 'completed', {
+      killed: killedApi ?? 'none (the stream ended before piece 5)',
     });
+    const resumedWell = resumed.at(-1);
+    check(
+      'the cut stream resumed on the other replica with Last-Event-ID',
+      !!killedApi &&
+        resumedWell?.ended === 'end-event' &&
+        resumedWell.replica !== killedApi &&
+        resumedWell.lastEventIdSent !== undefined,
+      {
+        killed: killedApi,
+        resumed_on: resumedOn,
+      },
+    );
     judgeStream('workers process killed mid-run', heldTurn.stream, 'expired', { killed: holder });
     figures.faults = {
       killed_worker: holder,
@@ -327,13 +456,27 @@ try {
 
     // The API replica is replaced only now (same port: the balancer's health check brings it back), so the
     // cut stream could resume only on the other one.
-    const replacements = [workerReplacement, ...(killedApi ? [topology.start(apiRole(`${killedApi}-restarted`, killedApi === 'api1' ? api1Port : api2Port))] : [])];
+    const replacements = [
+      workerReplacement,
+      ...(killedApi
+        ? [topology.start(apiRole(`${killedApi}-restarted`, killedApi === 'api1' ? api1Port : api2Port))]
+        : []),
+    ];
     await Promise.all(replacements.map((entry) => topology.ready(entry)));
-    await waitUntil(bothReplicasAnswer, { timeoutMs: 30_000, intervalMs: 200, what: 'both replicas healthy again behind the balancer' });
+    await waitUntil(bothReplicasAnswer, {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      what: 'both replicas healthy again behind the balancer',
+    });
   });
 
   // --------------------------------------------------------------------------------------- visitors
-  const share = await step('share link', async () => lb.ok<{ share_token: string; share_url: string }>(`/api/v1/assistants/${assistantId}/generate-share-token`, { token, body: {} }));
+  const share = await step('share link', async () =>
+    lb.ok<{ share_token: string; share_url: string }>(`/api/v1/assistants/${assistantId}/generate-share-token`, {
+      token,
+      body: {},
+    }),
+  );
 
   /** A visitor's turn through the public thread routes (the share link's page and the embed use the same). */
   async function visitorTurn(name: string, from: string, channel: 'public_link' | 'embed') {
@@ -345,50 +488,109 @@ try {
     const session = thread.session_token;
     const run = await lb.ok<{ id?: string; run_id?: string }>(`/api/v1/threads/public/${thread.thread_id}/runs`, {
       from,
-      body: { assistant_id: runAssistant, session_token: session, additional_messages: [{ role: 'user', content: 'Do you sell sourdough?' }] },
+      body: {
+        assistant_id: runAssistant,
+        session_token: session,
+        additional_messages: [{ role: 'user', content: 'Do you sell sourdough?' }],
+      },
     });
     const runId = (run.run_id ?? run.id)!;
-    const stream = await followStream(lb.base, `/api/v1/threads/public/${thread.thread_id}/runs/${runId}/stream?session_token=${encodeURIComponent(session)}`, { from, startedAt: started });
+    const stream = await followStream(
+      lb.base,
+      `/api/v1/threads/public/${thread.thread_id}/runs/${runId}/stream?session_token=${encodeURIComponent(session)}`,
+      { from, startedAt: started },
+    );
     streams.push({ name, stream });
     judgeStream(name, stream, 'completed');
-    const messages = await lb.call(`/api/v1/threads/public/${thread.thread_id}/messages?session_token=${encodeURIComponent(session)}`, { from });
-    const roles = messages.status === 200 ? messages.json<{ data: { role: string }[] }>().data.map((m) => m.role).sort() : [];
-    check(`${name}: the conversation read right after shows question and answer (any replica)`, roles.join(',') === 'assistant,user', { status: messages.status, replica: messages.replica, roles });
+    const messages = await lb.call(
+      `/api/v1/threads/public/${thread.thread_id}/messages?session_token=${encodeURIComponent(session)}`,
+      { from },
+    );
+    const roles =
+      messages.status === 200
+        ? messages
+            .json<{ data: { role: string }[] }>()
+            .data.map((m) => m.role)
+            .sort()
+        : [];
+    check(
+      `${name}: the conversation read right after shows question and answer (any replica)`,
+      roles.join(',') === 'assistant,user',
+      { status: messages.status, replica: messages.replica, roles },
+    );
   }
 
   if (share) {
-    await step('visitor chat through the share link', () => visitorTurn('visitor through the share link', '127.0.0.31', 'public_link'));
+    await step('visitor chat through the share link', () =>
+      visitorTurn('visitor through the share link', '127.0.0.31', 'public_link'),
+    );
     await step('visitor chat through the widget page and its public API', async () => {
       const page = await lb.call(`/embed/${encodeURIComponent(share.share_token)}`, { from: '127.0.0.32' });
-      const shared = await lb.call(`/api/v1/assistants/shared/${encodeURIComponent(share.share_token)}`, { from: '127.0.0.32' });
-      check('the widget page and its assistant answer through the balancer', page.status === 200 && shared.status === 200, {
-        page: page.status,
-        page_type: page.headers['content-type'],
-        note: page.status === 200 ? undefined : 'no client build (npm run build -w client); the public API is checked regardless',
-        shared_assistant: shared.status,
+      const shared = await lb.call(`/api/v1/assistants/shared/${encodeURIComponent(share.share_token)}`, {
+        from: '127.0.0.32',
       });
+      check(
+        'the widget page and its assistant answer through the balancer',
+        page.status === 200 && shared.status === 200,
+        {
+          page: page.status,
+          page_type: page.headers['content-type'],
+          note:
+            page.status === 200
+              ? undefined
+              : 'no client build (npm run build -w client); the public API is checked regardless',
+          shared_assistant: shared.status,
+        },
+      );
       await visitorTurn('visitor through the embed', '127.0.0.32', 'embed');
     });
   }
 
   // -------------------------------------------------------------------------------------- a channel
   await step('a Telegram customer message through the webhook (paid plan, stand-in Telegram)', async () => {
-    const checkout = await lb.ok<{ url: string }>('/api/v1/subscriptions/checkout', { token, body: { tier: 'pro', billing_period: 'monthly' } });
+    const checkout = await lb.ok<{ url: string }>('/api/v1/subscriptions/checkout', {
+      token,
+      body: { tier: 'pro', billing_period: 'monthly' },
+    });
     const params = Object.fromEntries(new URL(checkout.url, lbBase).searchParams);
-    const form = new URLSearchParams({ ...params, card_number: TEST_CARDS.success, card_holder: 'Dana Levi', expiry: '12/30', cvv: '123' });
-    const paid = await lb.call('/api/v1/subscriptions/tranzila-mock', { token, raw: { payload: Buffer.from(form.toString()), contentType: 'application/x-www-form-urlencoded' } });
-    if (paid.status !== 200 || paid.json().status !== 'success') throw new Error(`payment: ${paid.status} ${paid.body.slice(0, 300)}`);
+    const form = new URLSearchParams({
+      ...params,
+      card_number: TEST_CARDS.success,
+      card_holder: 'Dana Levi',
+      expiry: '12/30',
+      cvv: '123',
+    });
+    const paid = await lb.call('/api/v1/subscriptions/tranzila-mock', {
+      token,
+      raw: { payload: Buffer.from(form.toString()), contentType: 'application/x-www-form-urlencoded' },
+    });
+    if (paid.status !== 200 || paid.json().status !== 'success')
+      throw new Error(`payment: ${paid.status} ${paid.body.slice(0, 300)}`);
     const bot = standIns.addBot('scale_test_bot');
     // Right after paying, maybe on the other replica: the plan must already be the paid one.
-    const setup = await lb.call(`/api/v1/assistants/${assistantId}/telegram/setup`, { token, body: { bot_token: bot.token } });
-    check('Telegram connects right after paying (next request, any replica)', setup.status === 200, { status: setup.status, replica: setup.replica, body: setup.status === 200 ? undefined : setup.body.slice(0, 200) });
-    if (setup.status !== 200) return;
-    const delivered = await standIns.telegramUpdate(bot.token, telegramTextUpdate(9001, 6101, 'Are you open on Friday?'));
-    const sent = await standIns.waitForSent(1, '6101', 60_000);
-    check('the Telegram customer is answered once through the channel', delivered.status === 200 && sent.length === 1 && /part\d/.test(sent[0]!.text), {
-      webhook: delivered.status,
-      sent: sent.map((m) => m.text.slice(0, 60)),
+    const setup = await lb.call(`/api/v1/assistants/${assistantId}/telegram/setup`, {
+      token,
+      body: { bot_token: bot.token },
     });
+    check('Telegram connects right after paying (next request, any replica)', setup.status === 200, {
+      status: setup.status,
+      replica: setup.replica,
+      body: setup.status === 200 ? undefined : setup.body.slice(0, 200),
+    });
+    if (setup.status !== 200) return;
+    const delivered = await standIns.telegramUpdate(
+      bot.token,
+      telegramTextUpdate(9001, 6101, 'Are you open on Friday?'),
+    );
+    const sent = await standIns.waitForSent(1, '6101', 60_000);
+    check(
+      'the Telegram customer is answered once through the channel',
+      delivered.status === 200 && sent.length === 1 && /part\d/.test(sent[0]!.text),
+      {
+        webhook: delivered.status,
+        sent: sent.map((m) => m.text.slice(0, 60)),
+      },
+    );
   });
 
   // ----------------------------------------------------------------------------------------- limits
@@ -398,41 +600,68 @@ try {
       const from = '127.0.0.21';
       // All at once: the balancer alternates them over the replicas, which must agree on one allowance.
       const starts = await Promise.all(
-        Array.from({ length: THREADS_PER_ADDRESS_PER_HOUR + 1 }, () => lb.call('/api/v1/threads/public', { from, body: { assistant_id: assistantId, share_token: share.share_token } })),
+        Array.from({ length: THREADS_PER_ADDRESS_PER_HOUR + 1 }, () =>
+          lb.call('/api/v1/threads/public', {
+            from,
+            body: { assistant_id: assistantId, share_token: share.share_token },
+          }),
+        ),
       );
       const accepted = starts.filter((a) => a.status === 201).length;
       const replicas = [...new Set(starts.map((a) => a.replica))];
-      check(`conversation starts per address: ${THREADS_PER_ADDRESS_PER_HOUR + 1} spread over both replicas → exactly ${THREADS_PER_ADDRESS_PER_HOUR} accepted`, accepted === THREADS_PER_ADDRESS_PER_HOUR && replicas.length === 2, {
-        accepted,
-        refused: starts.filter((a) => a.status === 429).length,
-        other: starts.filter((a) => a.status !== 201 && a.status !== 429).map((a) => a.status),
-        replicas,
-      });
+      check(
+        `conversation starts per address: ${THREADS_PER_ADDRESS_PER_HOUR + 1} spread over both replicas → exactly ${THREADS_PER_ADDRESS_PER_HOUR} accepted`,
+        accepted === THREADS_PER_ADDRESS_PER_HOUR && replicas.length === 2,
+        {
+          accepted,
+          refused: starts.filter((a) => a.status === 429).length,
+          other: starts.filter((a) => a.status !== 201 && a.status !== 429).map((a) => a.status),
+          replicas,
+        },
+      );
 
       // Messages of one visitor (one session token): the single-process allowance is 10 a minute. Sent all
       // at once — one by one on a loaded machine they could take longer than the 6 s in which the allowance
       // earns a message back, and 11 would rightly be accepted — each to its own conversation of that
       // session, so that no two race for one thread's stream.
       const visitorFrom = '127.0.0.22';
-      const first = await lb.ok<{ thread_id: string; session_token: string }>('/api/v1/threads/public', { from: visitorFrom, body: { assistant_id: assistantId, share_token: share.share_token } });
+      const first = await lb.ok<{ thread_id: string; session_token: string }>('/api/v1/threads/public', {
+        from: visitorFrom,
+        body: { assistant_id: assistantId, share_token: share.share_token },
+      });
       const threads = [first.thread_id];
       for (let i = 1; i < VISITOR_PER_MINUTE + 1; i++) {
         threads.push(
-          (await lb.ok<{ thread_id: string }>('/api/v1/threads/public', { from: visitorFrom, body: { assistant_id: assistantId, share_token: share.share_token, session_token: first.session_token } }))
-            .thread_id,
+          (
+            await lb.ok<{ thread_id: string }>('/api/v1/threads/public', {
+              from: visitorFrom,
+              body: { assistant_id: assistantId, share_token: share.share_token, session_token: first.session_token },
+            })
+          ).thread_id,
         );
       }
       const posts = await Promise.all(
-        threads.map((thread, i) => lb.call(`/api/v1/threads/public/${thread}/messages`, { from: visitorFrom, body: { session_token: first.session_token, content: `Message ${i + 1}` } })),
+        threads.map((thread, i) =>
+          lb.call(`/api/v1/threads/public/${thread}/messages`, {
+            from: visitorFrom,
+            body: { session_token: first.session_token, content: `Message ${i + 1}` },
+          }),
+        ),
       );
       const posted = posts.filter((a) => a.status === 201).length;
       const postReplicas = [...new Set(posts.map((a) => a.replica))];
-      check(`messages per visitor: ${VISITOR_PER_MINUTE + 1} spread over both replicas → exactly ${VISITOR_PER_MINUTE} accepted`, posted === VISITOR_PER_MINUTE && postReplicas.length === 2, {
-        accepted: posted,
-        refused: posts.filter((a) => a.status === 429).length,
-        other: posts.filter((a) => a.status !== 201 && a.status !== 429).map((a) => `${a.status} ${a.body.slice(0, 100)}`),
-        replicas: postReplicas,
-      });
+      check(
+        `messages per visitor: ${VISITOR_PER_MINUTE + 1} spread over both replicas → exactly ${VISITOR_PER_MINUTE} accepted`,
+        posted === VISITOR_PER_MINUTE && postReplicas.length === 2,
+        {
+          accepted: posted,
+          refused: posts.filter((a) => a.status === 429).length,
+          other: posts
+            .filter((a) => a.status !== 201 && a.status !== 429)
+            .map((a) => `${a.status} ${a.body.slice(0, 100)}`),
+          replicas: postReplicas,
+        },
+      );
     });
   }
 
@@ -443,15 +672,21 @@ try {
     const from = '127.0.0.23';
     const attempts = [];
     for (let i = 0; i < SIGN_IN_FREE_FAILURES + 1; i++) {
-      attempts.push(await lb.call('/api/v1/auth/login', { from, body: { email: owner.email, password: `Wrong-Passw0rd-${i}` } }));
+      attempts.push(
+        await lb.call('/api/v1/auth/login', { from, body: { email: owner.email, password: `Wrong-Passw0rd-${i}` } }),
+      );
     }
     const statuses = attempts.map((a) => a.status);
     const replicas = [...new Set(attempts.map((a) => a.replica))];
     const expected = [...Array.from({ length: SIGN_IN_FREE_FAILURES }, () => 401), 429];
-    check(`sign-in failures of one address on one account: ${SIGN_IN_FREE_FAILURES + 1} spread over both replicas → ${SIGN_IN_FREE_FAILURES} refused as wrong, then held off (429)`, statuses.join() === expected.join() && replicas.length === 2, {
-      statuses,
-      replicas,
-    });
+    check(
+      `sign-in failures of one address on one account: ${SIGN_IN_FREE_FAILURES + 1} spread over both replicas → ${SIGN_IN_FREE_FAILURES} refused as wrong, then held off (429)`,
+      statuses.join() === expected.join() && replicas.length === 2,
+      {
+        statuses,
+        replicas,
+      },
+    );
   });
 
   // --------------------------------------------------------------------------- the log's own account
@@ -463,23 +698,41 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 500));
       ledger = await readRunLedger(db.url);
     }
-    check('every RunRequested has exactly one outcome and at most one answer', ledger.unsettled.length === 0 && ledger.twoOutcomes.length === 0 && ledger.twoAnswers.length === 0, {
-      requested: ledger.requested,
-      outcomes: ledger.outcomes,
-      unsettled: ledger.unsettled.slice(0, 5),
-      two_outcomes: ledger.twoOutcomes.slice(0, 5),
-      two_answers: ledger.twoAnswers.slice(0, 5),
-    });
+    check(
+      'every RunRequested has exactly one outcome and at most one answer',
+      ledger.unsettled.length === 0 && ledger.twoOutcomes.length === 0 && ledger.twoAnswers.length === 0,
+      {
+        requested: ledger.requested,
+        outcomes: ledger.outcomes,
+        unsettled: ledger.unsettled.slice(0, 5),
+        two_outcomes: ledger.twoOutcomes.slice(0, 5),
+        two_answers: ledger.twoAnswers.slice(0, 5),
+      },
+    );
     const faults = figures.faults as { held_run?: string; cut_run?: string } | undefined;
-    if (faults?.held_run) check("the killed worker's run is recorded expired, once", ledger.outcomeOf.get(faults.held_run) === 'RunExpired', { outcome: ledger.outcomeOf.get(faults.held_run) });
-    if (faults?.cut_run) check('the run whose stream was cut is recorded completed, once', ledger.outcomeOf.get(faults.cut_run) === 'RunCompleted', { outcome: ledger.outcomeOf.get(faults.cut_run) });
+    if (faults?.held_run)
+      check(
+        "the killed worker's run is recorded expired, once",
+        ledger.outcomeOf.get(faults.held_run) === 'RunExpired',
+        { outcome: ledger.outcomeOf.get(faults.held_run) },
+      );
+    if (faults?.cut_run)
+      check(
+        'the run whose stream was cut is recorded completed, once',
+        ledger.outcomeOf.get(faults.cut_run) === 'RunCompleted',
+        { outcome: ledger.outcomeOf.get(faults.cut_run) },
+      );
     figures.runs = { requested: ledger.requested, ...ledger.outcomes };
   });
 
-  check('every stream followed through the balancer ended with a final event', streams.every((s) => s.stream.end !== undefined), {
-    streams: streams.length,
-    without_end: streams.filter((s) => !s.stream.end).map((s) => s.name),
-  });
+  check(
+    'every stream followed through the balancer ended with a final event',
+    streams.every((s) => s.stream.end !== undefined),
+    {
+      streams: streams.length,
+      without_end: streams.filter((s) => !s.stream.end).map((s) => s.name),
+    },
+  );
 
   // ----------------------------------------------------------------------------- rebuild and compare
   await step('stop the topology (every process but the projector, which then catches up with the log)', async () => {
@@ -487,8 +740,12 @@ try {
     await projectorCaughtUp(db.url, 60_000);
     figures.exit_codes = { ...writers, ...(await topology.stopAll()) };
     // SIGTERM must end every process cleanly (the killed ones were already gone).
-    const unclean = Object.entries(figures.exit_codes as Record<string, unknown>).filter(([, code]) => code !== 0 && code !== 'SIGKILL');
-    check('every process still running stops with exit code 0 on SIGTERM', unclean.length === 0, { exit_codes: figures.exit_codes });
+    const unclean = Object.entries(figures.exit_codes as Record<string, unknown>).filter(
+      ([, code]) => code !== 0 && code !== 'SIGKILL',
+    );
+    check('every process still running stops with exit code 0 on SIGTERM', unclean.length === 0, {
+      exit_codes: figures.exit_codes,
+    });
   });
   await step('rebuild every read model from the log in a copy and compare with the live tables', async () => {
     const result = await rebuildAndCompare(testDatabaseUrl(), db.name, workDir, { AUTH_SECRET: authSecret });
@@ -501,10 +758,14 @@ try {
         not_read_models: result.notReadModels,
         replay: result.replayLog,
       };
-      check(`every read-model table equals its rebuild (${result.tables.length} tables${REBUILD_EXCLUSIONS.length ? `, exclusions: ${REBUILD_EXCLUSIONS.map((e) => e.table + (e.columns ? `(${e.columns.join(',')})` : '')).join(', ')}` : ''})`, differing.length === 0, {
-        rows: result.tables.reduce((sum, t) => sum + t.live, 0),
-        differing,
-      });
+      check(
+        `every read-model table equals its rebuild (${result.tables.length} tables${REBUILD_EXCLUSIONS.length ? `, exclusions: ${REBUILD_EXCLUSIONS.map((e) => e.table + (e.columns ? `(${e.columns.join(',')})` : '')).join(', ')}` : ''})`,
+        differing.length === 0,
+        {
+          rows: result.tables.reduce((sum, t) => sum + t.live, 0),
+          differing,
+        },
+      );
     } finally {
       await result.drop();
     }
@@ -531,5 +792,7 @@ writeResults('scale-test', {
   figures,
   logs: workDir,
 });
-console.log(`\n${checks.length - failed.length} of ${checks.length} checks passed${failed.length ? `; failed:\n- ${failed.map((c) => c.name).join('\n- ')}` : ''}`);
+console.log(
+  `\n${checks.length - failed.length} of ${checks.length} checks passed${failed.length ? `; failed:\n- ${failed.map((c) => c.name).join('\n- ')}` : ''}`,
+);
 process.exit(failed.length || exitCode ? 1 : 0);

@@ -40,7 +40,13 @@ const END_EVENTS = new Set(['completed', 'failed', 'expired']);
 export async function followStream(
   base: string,
   path: string,
-  options: { token?: string; from?: string; maxConnections?: number; startedAt?: number; onEvent?: (event: StreamEvent, replica: string | undefined) => void } = {},
+  options: {
+    token?: string;
+    from?: string;
+    maxConnections?: number;
+    startedAt?: number;
+    onEvent?: (event: StreamEvent, replica: string | undefined) => void;
+  } = {},
 ): Promise<FollowedStream> {
   const origin = new URL(base);
   const startedAt = options.startedAt ?? performance.now();
@@ -50,56 +56,67 @@ export async function followStream(
 
   const connectOnce = (lastEventId: number | undefined) =>
     new Promise<StreamConnection>((resolve) => {
-      const connection: StreamConnection = { replica: undefined, status: 0, lastEventIdSent: lastEventId, events: 0, ended: 'closed' };
+      const connection: StreamConnection = {
+        replica: undefined,
+        status: 0,
+        lastEventIdSent: lastEventId,
+        events: 0,
+        ended: 'closed',
+      };
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       if (lastEventId !== undefined) headers['last-event-id'] = String(lastEventId);
-      const req = httpRequest({ host: origin.hostname, port: origin.port, path, headers, localAddress: options.from, agent: false }, (res) => {
-        connection.status = res.statusCode ?? 0;
-        connection.replica = res.headers['x-kesher-replica'] as string | undefined;
-        if (connection.status !== 200) {
-          let body = '';
-          res.on('data', (chunk) => (body += chunk));
-          res.on('end', () => resolve({ ...connection, ended: 'refused', detail: body.slice(0, 300) }));
-          res.on('error', () => resolve({ ...connection, ended: 'refused', detail: body.slice(0, 300) }));
-          return;
-        }
-        res.setEncoding('utf8');
-        let buffer = '';
-        let finished = false;
-        const finish = (ended: StreamConnection['ended'], detail?: string) => {
-          if (finished) return;
-          finished = true;
-          resolve({ ...connection, ended, detail });
-        };
-        res.on('data', (chunk: string) => {
-          buffer += chunk.replace(/\r\n?/g, '\n');
-          for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
-            const block = buffer.slice(0, at);
-            buffer = buffer.slice(at + 2);
-            const event = parseBlock(block);
-            if (!event) continue;
-            connection.events++;
-            options.onEvent?.(event, connection.replica);
-            if (event.event === 'delta' && event.id !== undefined) {
-              if (seen.has(event.id)) result.repeatedIds.push(event.id);
-              seen.add(event.id);
-              result.deltas.push({ id: event.id, text: (event.data as { text: string }).text });
-              result.firstDeltaMs ??= performance.now() - startedAt;
-            } else if (END_EVENTS.has(event.event)) {
-              result.end = event;
-              result.endMs = performance.now() - startedAt;
-              req.destroy();
-              finish('end-event');
-              return;
-            }
+      const req = httpRequest(
+        { host: origin.hostname, port: origin.port, path, headers, localAddress: options.from, agent: false },
+        (res) => {
+          connection.status = res.statusCode ?? 0;
+          connection.replica = res.headers['x-kesher-replica'] as string | undefined;
+          if (connection.status !== 200) {
+            let body = '';
+            res.on('data', (chunk) => (body += chunk));
+            res.on('end', () => resolve({ ...connection, ended: 'refused', detail: body.slice(0, 300) }));
+            res.on('error', () => resolve({ ...connection, ended: 'refused', detail: body.slice(0, 300) }));
+            return;
           }
-        });
-        res.on('end', () => finish('closed'));
-        res.on('error', (error) => finish('error', error.message));
-        res.on('close', () => finish('closed'));
-      });
-      req.on('error', (error) => resolve({ ...connection, ended: connection.status ? 'error' : 'refused', detail: error.message }));
+          res.setEncoding('utf8');
+          let buffer = '';
+          let finished = false;
+          const finish = (ended: StreamConnection['ended'], detail?: string) => {
+            if (finished) return;
+            finished = true;
+            resolve({ ...connection, ended, detail });
+          };
+          res.on('data', (chunk: string) => {
+            buffer += chunk.replace(/\r\n?/g, '\n');
+            for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
+              const block = buffer.slice(0, at);
+              buffer = buffer.slice(at + 2);
+              const event = parseBlock(block);
+              if (!event) continue;
+              connection.events++;
+              options.onEvent?.(event, connection.replica);
+              if (event.event === 'delta' && event.id !== undefined) {
+                if (seen.has(event.id)) result.repeatedIds.push(event.id);
+                seen.add(event.id);
+                result.deltas.push({ id: event.id, text: (event.data as { text: string }).text });
+                result.firstDeltaMs ??= performance.now() - startedAt;
+              } else if (END_EVENTS.has(event.event)) {
+                result.end = event;
+                result.endMs = performance.now() - startedAt;
+                req.destroy();
+                finish('end-event');
+                return;
+              }
+            }
+          });
+          res.on('end', () => finish('closed'));
+          res.on('error', (error) => finish('error', error.message));
+          res.on('close', () => finish('closed'));
+        },
+      );
+      req.on('error', (error) =>
+        resolve({ ...connection, ended: connection.status ? 'error' : 'refused', detail: error.message }),
+      );
       req.end();
     });
 

@@ -6,7 +6,15 @@ import { followStream } from './sse-follower.js';
 const delta = (id: number) => `id: ${id}\nevent: delta\ndata: ${JSON.stringify({ text: `p${id} ` })}\n\n`;
 
 /** A server whose answers are scripted per connection: each gets the Last-Event-ID it was sent. */
-async function sseServer(script: (connection: number, lastEventId: string | undefined, write: (text: string) => void, cut: () => void, end: () => void) => void) {
+async function sseServer(
+  script: (
+    connection: number,
+    lastEventId: string | undefined,
+    write: (text: string) => void,
+    cut: () => void,
+    end: () => void,
+  ) => void,
+) {
   let connections = 0;
   const server: Server = createServer((request, response) => {
     const lastEventId = request.headers['last-event-id'] as string | undefined;
@@ -16,7 +24,13 @@ async function sseServer(script: (connection: number, lastEventId: string | unde
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'x-kesher-replica': `r${connection}` });
-    script(connection, lastEventId, (text) => response.write(text), () => response.socket?.destroy(), () => response.end());
+    script(
+      connection,
+      lastEventId,
+      (text) => response.write(text),
+      () => response.socket?.destroy(),
+      () => response.end(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };

@@ -42,14 +42,25 @@ export function createTopology(logDir: string, baseEnv: Record<string, string>) 
   function start(role: Role): Running {
     const log = join(logDir, `${role.name}.log`);
     const fd = openSync(log, 'a');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, `services/src/main/${role.role}.main.ts`)], {
-      cwd: repoRoot,
-      // Their ready line is logged at info (pino): below it, a quieter LOG_LEVEL would hide it.
-      env: { ...baseEnv, ...(READY[role.role] ? { LOG_LEVEL: 'info' } : {}), ...role.env },
-      stdio: ['ignore', fd, fd],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(repoRoot, `services/src/main/${role.role}.main.ts`)],
+      {
+        cwd: repoRoot,
+        // Their ready line is logged at info (pino): below it, a quieter LOG_LEVEL would hide it.
+        env: { ...baseEnv, ...(READY[role.role] ? { LOG_LEVEL: 'info' } : {}), ...role.env },
+        stdio: ['ignore', fd, fd],
+      },
+    );
     closeSync(fd);
-    const entry: Running = { name: role.name, role: role.role, child, port: role.port, log, output: () => readFileSync(log, 'utf8') };
+    const entry: Running = {
+      name: role.name,
+      role: role.role,
+      child,
+      port: role.port,
+      log,
+      output: () => readFileSync(log, 'utf8'),
+    };
     running.set(role.name, entry);
     return entry;
   }
@@ -64,10 +75,17 @@ export function createTopology(logDir: string, baseEnv: Record<string, string>) 
       );
     await waitUntil(
       async () => {
-        if (entry.child.exitCode !== null) throw new Error(`${entry.name} exited (${entry.child.exitCode}) before it was up:\n${entry.output().slice(-4000)}`);
+        if (entry.child.exitCode !== null)
+          throw new Error(
+            `${entry.name} exited (${entry.child.exitCode}) before it was up:\n${entry.output().slice(-4000)}`,
+          );
         return line ? entry.output().includes(line) : await healthy();
       },
-      { timeoutMs, intervalMs: 100, what: `${entry.name} to be up (${line ? `to say "${line}"` : 'its health route'})\n${entry.output().slice(-2000)}` },
+      {
+        timeoutMs,
+        intervalMs: 100,
+        what: `${entry.name} to be up (${line ? `to say "${line}"` : 'its health route'})\n${entry.output().slice(-2000)}`,
+      },
     );
   }
 
@@ -83,7 +101,10 @@ export function createTopology(logDir: string, baseEnv: Record<string, string>) 
    * Graceful stop (SIGTERM, then SIGKILL after `graceMs`) of every process still running, or of those
    * `which` picks; returns the exit codes (or the signal that ended one).
    */
-  async function stopAll(graceMs = 15_000, which: (entry: Running) => boolean = () => true): Promise<Record<string, number | null | string>> {
+  async function stopAll(
+    graceMs = 15_000,
+    which: (entry: Running) => boolean = () => true,
+  ): Promise<Record<string, number | null | string>> {
     const codes: Record<string, number | null | string> = {};
     await Promise.all(
       [...running.values()].filter(which).map(async (entry) => {

@@ -12,4 +12,16 @@ import { threadsProjection } from './threads/threads.projection.js';
 import { usageProjection } from './usage/usage.projection.js';
 
 /** Every read model Kesher maintains; the projector runs them all, `npm run replay -- <name>` one. */
-export const allProjections: readonly Projection[] = [accountsProjection, assistantsProjection, knowledgeProjection({ readBlob: readBlobFromReadModel }), threadsProjection, usageProjection, crawlerProjection, billingProjection, ...analyticsProjections, automationProjection, channelsProjection, curatedAnswersProjection];
+export const allProjections: readonly Projection[] = [
+  accountsProjection,
+  assistantsProjection,
+  knowledgeProjection({ readBlob: readBlobFromReadModel }),
+  threadsProjection,
+  usageProjection,
+  crawlerProjection,
+  billingProjection,
+  ...analyticsProjections,
+  automationProjection,
+  channelsProjection,
+  curatedAnswersProjection,
+];

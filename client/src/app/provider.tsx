@@ -21,7 +21,9 @@ export function AppProvider({ children }: { children: ReactNode }) {
         maxAge: 1000 * 60 * 60 * 24,
         // Bumped when cached shapes change, so an old cache is dropped rather than misread.
         buster: 'v1',
-        dehydrateOptions: { shouldDehydrateQuery: (q) => q.state.status === 'success' && persistedQueryRoots.has(String(q.queryKey[0])) },
+        dehydrateOptions: {
+          shouldDehydrateQuery: (q) => q.state.status === 'success' && persistedQueryRoots.has(String(q.queryKey[0])),
+        },
       }}
       // The restored cache shows the last-seen data at once; refreshing it behind the scenes keeps a
       // reload from showing a snapshot older than what the server already has.

@@ -13,7 +13,8 @@ export function RequireAuth() {
   const location = useLocation();
   if (status === 'loading') return <Spinner label={t('checking')} />;
   if (status === 'signedOut' && signOutIntent.active) return null;
-  if (status === 'signedOut') return <Navigate to={paths.loginWithRedirect(location.pathname + location.search)} replace />;
+  if (status === 'signedOut')
+    return <Navigate to={paths.loginWithRedirect(location.pathname + location.search)} replace />;
   return <Outlet />;
 }
 

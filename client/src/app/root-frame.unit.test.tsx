@@ -27,7 +27,10 @@ describe('a 401 from the API', () => {
   it('signs the user out, says so, and goes to /login after 100 ms', async () => {
     window.history.replaceState(null, '', '/dashboard');
     localStorage.setItem('firebaseToken', 'a-long-session-token');
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ detail: 'x' }), { status: 401 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ detail: 'x' }), { status: 401 })),
+    );
     const { router } = renderRoutes(routes, { path: '/dashboard' });
     await screen.findByText('dashboard page');
     vi.useFakeTimers();
@@ -43,7 +46,10 @@ describe('a 401 from the API', () => {
 
   it('does not move a visitor who is on / already', async () => {
     window.history.replaceState(null, '', '/');
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 401 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('', { status: 401 })),
+    );
     const { router } = renderRoutes(routes, { path: '/' });
     await screen.findByText('about page');
     await act(() => api.get('/auth/me', z.unknown()).catch(() => undefined));

@@ -15,10 +15,16 @@ export function RouteError() {
       : String(error);
   return (
     <main className="page route-error" id="main">
-      <h1 lang="en" dir="ltr">Unexpected Application Error!</h1>
+      <h1 lang="en" dir="ltr">
+        Unexpected Application Error!
+      </h1>
       <p>{detail}</p>
-      <a className="btn btn-primary" href={paths.home}>{t('errors:boundaryBack')}</a>
-      <Link className="visually-hidden" to={paths.about}>{t('layout:about')}</Link>
+      <a className="btn btn-primary" href={paths.home}>
+        {t('errors:boundaryBack')}
+      </a>
+      <Link className="visually-hidden" to={paths.about}>
+        {t('layout:about')}
+      </Link>
     </main>
   );
 }

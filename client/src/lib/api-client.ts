@@ -32,7 +32,12 @@ export interface RequestOptions {
   keepCookies?: boolean;
 }
 
-async function request<T>(method: string, path: string, schema: z.ZodType<T> | null, options: RequestOptions = {}): Promise<T> {
+async function request<T>(
+  method: string,
+  path: string,
+  schema: z.ZodType<T> | null,
+  options: RequestOptions = {},
+): Promise<T> {
   const url = /^[a-z][a-z\d+.-]*:/i.test(path) ? path : `${API_BASE}${path}`;
   if (!isAllowedRequestUrl(url)) throw new ApiError('invalidUrl', null, 'Invalid URL detected');
   if (method !== 'GET' && typeof navigator !== 'undefined' && navigator.onLine === false) {
@@ -54,7 +59,13 @@ async function request<T>(method: string, path: string, schema: z.ZodType<T> | n
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
   try {
-    response = await fetch(url, { method, headers, body, signal, credentials: options.keepCookies ? 'same-origin' : 'omit' });
+    response = await fetch(url, {
+      method,
+      headers,
+      body,
+      signal,
+      credentials: options.keepCookies ? 'same-origin' : 'omit',
+    });
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
     throw new ApiError(timeout.aborted ? 'timeout' : 'network', null);
@@ -74,7 +85,13 @@ async function request<T>(method: string, path: string, schema: z.ZodType<T> | n
       tokenStorage.clear();
       for (const listener of unauthorizedListeners) listener();
     }
-    throw new ApiError(codeForStatus(response.status), response.status, detailText(json), detailItems(json), detailCodes(json));
+    throw new ApiError(
+      codeForStatus(response.status),
+      response.status,
+      detailText(json),
+      detailItems(json),
+      detailCodes(json),
+    );
   }
   if (!schema) return json as T;
   const parsed = schema.safeParse(json);
@@ -83,9 +100,14 @@ async function request<T>(method: string, path: string, schema: z.ZodType<T> | n
 }
 
 export const api = {
-  get: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) => request('GET', path, schema, options),
-  post: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) => request('POST', path, schema, options),
-  patch: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) => request('PATCH', path, schema, options),
-  put: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) => request('PUT', path, schema, options),
-  delete: <T = unknown>(path: string, schema: z.ZodType<T> | null = null, options?: RequestOptions) => request('DELETE', path, schema, options),
+  get: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) =>
+    request('GET', path, schema, options),
+  post: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) =>
+    request('POST', path, schema, options),
+  patch: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) =>
+    request('PATCH', path, schema, options),
+  put: <T>(path: string, schema: z.ZodType<T> | null, options?: RequestOptions) =>
+    request('PUT', path, schema, options),
+  delete: <T = unknown>(path: string, schema: z.ZodType<T> | null = null, options?: RequestOptions) =>
+    request('DELETE', path, schema, options),
 };

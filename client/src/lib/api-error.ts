@@ -53,7 +53,8 @@ export function detailText(body: unknown): string | null {
 export function detailItems(body: unknown): string[] | null {
   const detail = (body as Partial<ErrorBody> | null)?.detail;
   if (typeof detail === 'string') return [detail];
-  if (Array.isArray(detail)) return detail.map((item) => item.msg).filter((msg): msg is string => typeof msg === 'string');
+  if (Array.isArray(detail))
+    return detail.map((item) => item.msg).filter((msg): msg is string => typeof msg === 'string');
   return null;
 }
 
@@ -61,7 +62,9 @@ export function detailItems(body: unknown): string[] | null {
 export function detailCodes(body: unknown): (TextCode | null)[] | null {
   const answer = body as Partial<ErrorBody> | null;
   const coded = (part: Partial<TextCode> | null | undefined): TextCode | null =>
-    typeof part?.code === 'string' ? { code: part.code, args: Array.isArray(part.args) ? part.args.map(String) : undefined } : null;
+    typeof part?.code === 'string'
+      ? { code: part.code, args: Array.isArray(part.args) ? part.args.map(String) : undefined }
+      : null;
   if (typeof answer?.detail === 'string') return [coded(answer)];
   if (Array.isArray(answer?.detail)) return answer.detail.filter((item) => typeof item?.msg === 'string').map(coded);
   return null;
@@ -86,6 +89,7 @@ export function errorMessage(error: unknown, t: (key: string) => string, fallbac
   if (!(error instanceof ApiError)) return t(fallbackKey);
   if (error.code === 'unexpected') return localizedDetail(error) ?? t(fallbackKey);
   // A plan limit is a 403 that says which limit and how to lift it: a catalogue text is shown as said.
-  if (error.code === 'forbidden' && error.detail && knowsServerText(error.detail, error.codes?.[0])) return localizedDetail(error)!;
+  if (error.code === 'forbidden' && error.detail && knowsServerText(error.detail, error.codes?.[0]))
+    return localizedDetail(error)!;
   return t(`errors:${error.code}`);
 }

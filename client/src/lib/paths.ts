@@ -14,7 +14,8 @@ export const paths = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   verifyEmail: '/verify-email',
-  publicChat: (assistantId: string | number, threadId?: string) => `/public-chat/${assistantId}${threadId ? `/${threadId}` : ''}`,
+  publicChat: (assistantId: string | number, threadId?: string) =>
+    `/public-chat/${assistantId}${threadId ? `/${threadId}` : ''}`,
   sharedChat: (shareToken: string) => `/shared-chat/${shareToken}`,
   embed: (shareToken: string) => `/embed/${shareToken}`,
   paymentTest: '/payment/tranzila-test',
@@ -39,5 +40,6 @@ export const paths = {
   featureRequest: '/feature-request',
   loginWithRedirect: (redirect: string) => `/login?redirect=${encodeURIComponent(redirect)}`,
   /** /pricing with a paid plan chosen (it survives the trip through sign-in inside `redirect`). */
-  pricingChoice: (plan: 'pro' | 'enterprise', billing: 'monthly' | 'yearly' = 'monthly') => `/pricing?plan=${plan}&billing=${billing}`,
+  pricingChoice: (plan: 'pro' | 'enterprise', billing: 'monthly' | 'yearly' = 'monthly') =>
+    `/pricing?plan=${plan}&billing=${billing}`,
 } as const;

@@ -21,12 +21,17 @@ const featureModules = import.meta.glob<Record<string, object>>('/src/features/*
 function bundles(): Map<string, Record<Language, object>> {
   const all = new Map<string, Record<Language, object>>();
   for (const [path, module] of Object.entries(featureModules)) {
-    const [, feature, language] = /features\/([^/]+)\/locales\/(en|he)\.ts$/.exec(path)! as unknown as [string, string, Language];
+    const [, feature, language] = /features\/([^/]+)\/locales\/(en|he)\.ts$/.exec(path)! as unknown as [
+      string,
+      string,
+      Language,
+    ];
     const entry = all.get(feature) ?? ({} as Record<Language, object>);
     entry[language] = module[language]!;
     all.set(feature, entry);
   }
-  for (const namespace of Object.keys(coreEn) as (keyof typeof coreEn)[]) all.set(namespace, { en: coreEn[namespace], he: coreHe[namespace] });
+  for (const namespace of Object.keys(coreEn) as (keyof typeof coreEn)[])
+    all.set(namespace, { en: coreEn[namespace], he: coreHe[namespace] });
   return all;
 }
 
@@ -65,7 +70,8 @@ describe('plural forms', () => {
 
   it.each(cases)('%s:%s (%s) reads as text for 0, 1, 2, 3, 11, 20 and 100', (namespace, language, base) => {
     const resources: Resource = {};
-    for (const [ns, byLanguage] of all) for (const l of LANGUAGES) (resources[l] ??= {})[ns] = byLanguage[l] as Record<string, unknown>;
+    for (const [ns, byLanguage] of all)
+      for (const l of LANGUAGES) (resources[l] ??= {})[ns] = byLanguage[l] as Record<string, unknown>;
     const i18n = createInstance();
     void i18n.init(i18nOptions(resources, language));
     for (const count of COUNTS) {

@@ -11,7 +11,8 @@ export function createQueryClient() {
         networkMode: 'offlineFirst',
         gcTime: 1000 * 60 * 60 * 24,
         staleTime: 30_000,
-        retry: (count, error) => !(error instanceof ApiError && error.status !== null && error.status < 500) && count < 2,
+        retry: (count, error) =>
+          !(error instanceof ApiError && error.status !== null && error.status < 500) && count < 2,
         refetchOnWindowFocus: false,
       },
       mutations: { networkMode: 'always' },
@@ -21,7 +22,9 @@ export function createQueryClient() {
 
 /** The last-seen dashboard (user, assistants, files) survives reloads and offline starts. */
 export const queryPersister =
-  typeof window !== 'undefined' ? createSyncStoragePersister({ storage: localStore, key: 'kesher-query-cache' }) : undefined;
+  typeof window !== 'undefined'
+    ? createSyncStoragePersister({ storage: localStore, key: 'kesher-query-cache' })
+    : undefined;
 
 /** Only these queries are written to storage: nothing from public pages, nothing secret. */
 export const persistedQueryRoots = new Set(['me', 'assistants', 'assistant', 'files']);

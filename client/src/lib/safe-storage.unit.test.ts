@@ -3,7 +3,10 @@ import { createSafeStorage } from './safe-storage';
 
 /** What Chromium does in a third-party frame with third-party cookies blocked: reading the property throws. */
 const denied = () => {
-  throw new DOMException('Failed to read the \'localStorage\' property from \'Window\': Access is denied for this document.', 'SecurityError');
+  throw new DOMException(
+    "Failed to read the 'localStorage' property from 'Window': Access is denied for this document.",
+    'SecurityError',
+  );
 };
 
 describe('storage that survives a browser refusing it (issue 22 item 1)', () => {

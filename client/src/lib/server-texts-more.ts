@@ -9,7 +9,10 @@ import { catalogueTexts, registerServerTexts } from './server-texts';
 const DRIVE_TEXTS = catalogueTexts('drive', {
   selectFiles: ['Please select files to import', 'נא לבחור קבצים לייבוא'],
   signInFirst: ['Please sign in to Google Drive first', 'נא להתחבר קודם ל-Google Drive'],
-  sessionExpired: ['Your Google Drive session has expired. Please connect again.', 'פג תוקף החיבור ל-Google Drive. נא להתחבר שוב.'],
+  sessionExpired: [
+    'Your Google Drive session has expired. Please connect again.',
+    'פג תוקף החיבור ל-Google Drive. נא להתחבר שוב.',
+  ],
   notConfigured: ['Google Drive is not set up on this server.', 'Google Drive לא הוגדר בשרת הזה.'],
   connectFailed: ['Failed to connect to Google Drive', 'החיבור ל-Google Drive נכשל'],
   loadFailed: ['Failed to load files from Google Drive', 'טעינת הקבצים מ-Google Drive נכשלה'],
@@ -31,17 +34,28 @@ const CRAWLER_SCHEDULE_TEXTS = catalogueTexts('crawler', {
 const PLAN_AND_DRIVE_TEXTS: Record<string, string> = {
   'Not a Google Drive file id.': 'זה אינו מזהה של קובץ ב-Google Drive.',
   'The file is larger than the upload limit.': 'הקובץ גדול ממגבלת ההעלאה.',
-  'Google Drive needs a paid plan. Upgrade on the pricing page to use it.': 'ייבוא מ-Google Drive דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
-  'Telegram needs a paid plan. Upgrade on the pricing page to use it.': 'טלגרם דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
-  'WhatsApp needs a paid plan. Upgrade on the pricing page to use it.': 'WhatsApp דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
-  'Instagram needs a paid plan. Upgrade on the pricing page to use it.': 'אינסטגרם דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
-  'Scheduled recrawl needs a paid plan. Upgrade on the pricing page to use it.': 'סריקה חוזרת מתוזמנת דורשת תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בה.',
+  'Google Drive needs a paid plan. Upgrade on the pricing page to use it.':
+    'ייבוא מ-Google Drive דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
+  'Telegram needs a paid plan. Upgrade on the pricing page to use it.':
+    'טלגרם דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
+  'WhatsApp needs a paid plan. Upgrade on the pricing page to use it.':
+    'WhatsApp דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
+  'Instagram needs a paid plan. Upgrade on the pricing page to use it.':
+    'אינסטגרם דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
+  'Scheduled recrawl needs a paid plan. Upgrade on the pricing page to use it.':
+    'סריקה חוזרת מתוזמנת דורשת תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בה.',
 };
 
 const INTEGRATION_TEXTS = catalogueTexts('integration', {
   telegramTokenRequired: ['Please enter the Bot Token', 'נא להזין את טוקן הבוט'],
-  whatsappFieldsRequired: ['Please provide both Access Token and Phone Number ID.', 'נא למלא גם טוקן גישה וגם מזהה מספר טלפון.'],
-  instagramFieldsRequired: ['Please provide both Page Access Token and Instagram Account ID.', 'נא למלא גם טוקן גישה של הדף וגם מזהה חשבון אינסטגרם.'],
+  whatsappFieldsRequired: [
+    'Please provide both Access Token and Phone Number ID.',
+    'נא למלא גם טוקן גישה וגם מזהה מספר טלפון.',
+  ],
+  instagramFieldsRequired: [
+    'Please provide both Page Access Token and Instagram Account ID.',
+    'נא למלא גם טוקן גישה של הדף וגם מזהה חשבון אינסטגרם.',
+  ],
   'setupFailed.telegram': ['Failed to setup Telegram integration', 'הגדרת האינטגרציה עם טלגרם נכשלה'],
   'setupFailed.whatsapp': ['Failed to setup WhatsApp integration', 'הגדרת האינטגרציה עם WhatsApp נכשלה'],
   'setupFailed.instagram': ['Failed to setup Instagram integration', 'הגדרת האינטגרציה עם אינסטגרם נכשלה'],
@@ -56,8 +70,14 @@ const INTEGRATION_TEXTS = catalogueTexts('integration', {
     'נדרש סוד אפליקציה כדי לאמת את החתימות של Meta: הזינו את ה-App Secret של אפליקציית Meta שלכם (או בקשו ממפעיל השרת להגדיר META_APP_SECRET).',
   ],
   takeOverFirst: ['Take over this conversation before replying in it.', 'השתלטו על השיחה לפני שאתם עונים בה.'],
-  takenOver: ['The owner has taken over this conversation; the assistant does not answer it until it is handed back.', 'בעל העוזר השתלט על השיחה; העוזר לא יענה בה עד שתוחזר אליו.'],
-  notACustomerThread: ["Only a customer's conversation (widget, share link or a channel) can be taken over.", 'אפשר להשתלט רק על שיחה של לקוח (וידג׳ט, קישור שיתוף או ערוץ).'],
+  takenOver: [
+    'The owner has taken over this conversation; the assistant does not answer it until it is handed back.',
+    'בעל העוזר השתלט על השיחה; העוזר לא יענה בה עד שתוחזר אליו.',
+  ],
+  notACustomerThread: [
+    "Only a customer's conversation (widget, share link or a channel) can be taken over.",
+    'אפשר להשתלט רק על שיחה של לקוח (וידג׳ט, קישור שיתוף או ערוץ).',
+  ],
   'paused.telegram': [
     'Paused: your plan no longer includes Telegram, so the assistant does not answer there. Upgrade on the pricing page to resume.',
     'מושהה: התוכנית שלכם כבר לא כוללת את טלגרם, ולכן העוזר לא עונה שם. שדרגו בעמוד המחירים כדי לחדש.',
@@ -109,28 +129,51 @@ const AUTOMATION_TEXTS = catalogueTexts('automation', {
   titleRequired: ['Title is required', 'חובה להזין כותרת'],
   triggerRequired: ['Trigger condition is required', 'חובה להזין תנאי הפעלה'],
   instructionsRequired: ['Instructions are required', 'חובה להזין הוראות'],
-  categoryInvalid: ['Choose a category: tone, phrase, standardize, format or custom', 'בחרו קטגוריה: טון, ביטויים, אחידות, עיצוב או מותאם אישית'],
+  categoryInvalid: [
+    'Choose a category: tone, phrase, standardize, format or custom',
+    'בחרו קטגוריה: טון, ביטויים, אחידות, עיצוב או מותאם אישית',
+  ],
   workflowNotFound: ['Workflow not found.', 'תהליך העבודה לא נמצא.'],
   guidelineNotFound: ['Guideline not found.', 'ההנחיה לא נמצאה.'],
   actionNotFound: ['Action not found.', 'הפעולה לא נמצאה.'],
   endpointRequired: ['Endpoint URL is required for an API action', 'לפעולת API חובה להזין כתובת'],
-  endpointNotHttp: ['The endpoint must be an http:// or https:// address', 'הכתובת חייבת להתחיל ב-http:// או ב-https://'],
-  endpointPathRequired: ['With a named endpoint, the endpoint is a path starting with /', 'עם נקודת קצה בעלת שם, הכתובת היא נתיב שמתחיל ב-/'],
-  bodyNotJson: ['Body template must be JSON (placeholders in double braces reference inputs)', 'תבנית הגוף חייבת להיות JSON (מצייני מקום בסוגריים מסולסלים כפולים מפנים לקלטים)'],
+  endpointNotHttp: [
+    'The endpoint must be an http:// or https:// address',
+    'הכתובת חייבת להתחיל ב-http:// או ב-https://',
+  ],
+  endpointPathRequired: [
+    'With a named endpoint, the endpoint is a path starting with /',
+    'עם נקודת קצה בעלת שם, הכתובת היא נתיב שמתחיל ב-/',
+  ],
+  bodyNotJson: [
+    'Body template must be JSON (placeholders in double braces reference inputs)',
+    'תבנית הגוף חייבת להיות JSON (מצייני מקום בסוגריים מסולסלים כפולים מפנים לקלטים)',
+  ],
   bodyWithGet: ['A GET action has no body template', 'לפעולת GET אין תבנית גוף'],
-  inputNameInvalid: ['Input names use letters, digits and _ (starting with a letter)', 'שמות קלטים מורכבים מאותיות, ספרות ו-_ (ומתחילים באות)'],
+  inputNameInvalid: [
+    'Input names use letters, digits and _ (starting with a letter)',
+    'שמות קלטים מורכבים מאותיות, ספרות ו-_ (ומתחילים באות)',
+  ],
   kbSourcesRequired: ['Add at least one source to a knowledge base action', 'הוסיפו לפחות מקור אחד לפעולת מאגר ידע'],
   headerInvalid: ['Header names use letters, digits and - only', 'שמות כותרות מורכבים מאותיות, ספרות ו-- בלבד'],
   endpointNameNeedsAssistant: [
     'This action calls a named endpoint: choose the assistant whose external API configuration it uses',
     'הפעולה קוראת לנקודת קצה בעלת שם: בחרו את העוזר שהגדרות ה-API החיצוני שלו משמשות אותה',
   ],
-  endpointNameInvalid: ['Endpoint names use letters, digits, _ and - (at most 40)', 'שמות נקודות קצה מורכבים מאותיות, ספרות, _ ו-- (עד 40)'],
+  endpointNameInvalid: [
+    'Endpoint names use letters, digits, _ and - (at most 40)',
+    'שמות נקודות קצה מורכבים מאותיות, ספרות, _ ו-- (עד 40)',
+  ],
   externalConfigNotFound: ['This assistant has no external API configuration.', 'לעוזר הזה אין הגדרות API חיצוני.'],
 });
 
 /** The catalogue's texts with values in them, recognised by their English form. */
-const LIMIT_WHAT: Record<string, string> = { 'monthly messages': 'הודעות בחודש', assistants: 'עוזרים', 'files for this assistant': 'קבצים לעוזר הזה', 'knowledge storage (bytes)': 'בתים של אחסון ידע' };
+const LIMIT_WHAT: Record<string, string> = {
+  'monthly messages': 'הודעות בחודש',
+  assistants: 'עוזרים',
+  'files for this assistant': 'קבצים לעוזר הזה',
+  'knowledge storage (bytes)': 'בתים של אחסון ידע',
+};
 
 /** Curated answers (issue 26, contracts http/curated-answers.dto.ts). */
 const CURATED_TEXTS = catalogueTexts('curated', {
@@ -147,40 +190,140 @@ const MORE_TEMPLATES: Parameters<typeof registerServerTexts>[0]['templates'] = [
   // limits-service wouldExceedMessage: a limit check whose amount would go over a limit not yet reached.
   {
     code: 'limits.wouldExceed',
-    pattern: /^This would go over your plan's limit of (\d+) (monthly messages|assistants|files for this assistant|knowledge storage \(bytes\)): (\d+) left\.$/,
+    pattern:
+      /^This would go over your plan's limit of (\d+) (monthly messages|assistants|files for this assistant|knowledge storage \(bytes\)): (\d+) left\.$/,
     he: (limit, what, left) => `זה יחרוג ממגבלת התוכנית שלכם: ${limit} ${LIMIT_WHAT[what!]}. נותרו ${left}.`,
   },
-  { code: 'automation.failed', pattern: /^Failed to (create|update|delete) (workflow|guideline|action)\. Please try again\.$/, he: (verb, what) => `${VERBS[verb!]} ${THINGS[what!]} נכשלה. נא לנסות שוב.` },
-  { code: 'automation.confirmDelete', pattern: /^Are you sure you want to delete this (workflow|guideline|action)\?$/, he: (what) => `למחוק את ${THINGS[what!]}?` },
-  { code: 'automation.tooLong', pattern: /^(.+) is too long \(max ([\d,]+) characters\)$/, he: (name, max) => `${field(name!)} ארוך מדי (עד ${max} תווים)` },
-  { code: 'automation.tooMany', pattern: /^Too many (.+) \(max (\d+)\)$/, he: (what, max) => `יותר מדי ${field(what!)} (עד ${max})` },
-  { code: 'automation.unknownLinkedAction', pattern: /^Linked action (.+) does not exist\.$/, he: (id) => `הפעולה המקושרת ${id} לא קיימת.` },
-  { code: 'automation.workflowLimit', pattern: /^You can have at most (\d+) workflows\.$/, he: (max) => `אפשר ליצור עד ${max} תהליכי עבודה.` },
-  { code: 'automation.guidelineLimit', pattern: /^You can have at most (\d+) guidelines\.$/, he: (max) => `אפשר ליצור עד ${max} הנחיות.` },
-  { code: 'automation.actionLimit', pattern: /^You can have at most (\d+) actions\.$/, he: (max) => `אפשר ליצור עד ${max} פעולות.` },
-  { code: 'automation.malformedTemplate', pattern: /^(.+): malformed template — placeholders are written \{\{input_name\}\}$/, he: (where) => `${field(where!)}: תבנית שגויה — מצייני מקום נכתבים כך: {{input_name}}` },
-  { code: 'automation.unknownPlaceholder', pattern: /^(.+): unknown placeholder \{\{(.+)\}\} — add an input named "(.+)" or remove it$/, he: (where, name) => `${field(where!)}: מציין מקום לא מוכר {{${name}}} — הוסיפו קלט בשם "${name}" או הסירו אותו` },
-  { code: 'automation.duplicateInput', pattern: /^Input "(.+)" is listed twice$/, he: (name) => `הקלט "${name}" מופיע פעמיים` },
-  { code: 'automation.missingTestInput', pattern: /^Missing required input "(.+)"$/, he: (name) => `חסר קלט חובה "${name}"` },
-  { code: 'automation.unknownEndpointName', pattern: /^No external API endpoint named "(.+)" is configured for this assistant$/, he: (name) => `לא הוגדרה לעוזר הזה נקודת קצה בשם "${name}"` },
-  { code: 'automation.duplicateEndpointName', pattern: /^Endpoint "(.+)" is listed twice$/, he: (name) => `נקודת הקצה "${name}" מופיעה פעמיים` },
-  { code: 'automation.actionTimedOut', pattern: /^The API did not answer within (\d+) ms$/, he: (ms) => `ה-API לא ענה תוך ${ms} מילישניות` },
-  { code: 'automation.actionTooLarge', pattern: /^The API's response is larger than (\d+) KB$/, he: (kb) => `התשובה של ה-API גדולה מ-${kb} KB` },
-  { code: 'automation.actionHttpError', pattern: /^The API answered with HTTP (\d+)$/, he: (status) => `ה-API ענה ב-HTTP ${status}` },
-  { code: 'automation.actionRefused', pattern: /^The address was refused: (.+)$/s, he: (reason) => `הכתובת נדחתה: ${reason}` },
-  { code: 'automation.actionUnreachable', pattern: /^The API could not be reached: (.+)$/s, he: (reason) => `לא הצלחנו להגיע ל-API: ${reason}` },
-  { code: 'automation.actionNotJson', pattern: /^The API's response is not JSON \((.+)\)$/, he: (type) => `התשובה של ה-API אינה JSON (${type === 'no content type' ? 'ללא סוג תוכן' : type})` },
-  { code: 'automation.actionInputInvalid', pattern: /^Input "(.+)" must be a (number|boolean|string)$/, he: (name, type) => `הקלט "${name}" חייב להיות ${type === 'number' ? 'מספר' : type === 'boolean' ? 'ערך אמת/שקר' : 'טקסט'}` },
+  {
+    code: 'automation.failed',
+    pattern: /^Failed to (create|update|delete) (workflow|guideline|action)\. Please try again\.$/,
+    he: (verb, what) => `${VERBS[verb!]} ${THINGS[what!]} נכשלה. נא לנסות שוב.`,
+  },
+  {
+    code: 'automation.confirmDelete',
+    pattern: /^Are you sure you want to delete this (workflow|guideline|action)\?$/,
+    he: (what) => `למחוק את ${THINGS[what!]}?`,
+  },
+  {
+    code: 'automation.tooLong',
+    pattern: /^(.+) is too long \(max ([\d,]+) characters\)$/,
+    he: (name, max) => `${field(name!)} ארוך מדי (עד ${max} תווים)`,
+  },
+  {
+    code: 'automation.tooMany',
+    pattern: /^Too many (.+) \(max (\d+)\)$/,
+    he: (what, max) => `יותר מדי ${field(what!)} (עד ${max})`,
+  },
+  {
+    code: 'automation.unknownLinkedAction',
+    pattern: /^Linked action (.+) does not exist\.$/,
+    he: (id) => `הפעולה המקושרת ${id} לא קיימת.`,
+  },
+  {
+    code: 'automation.workflowLimit',
+    pattern: /^You can have at most (\d+) workflows\.$/,
+    he: (max) => `אפשר ליצור עד ${max} תהליכי עבודה.`,
+  },
+  {
+    code: 'automation.guidelineLimit',
+    pattern: /^You can have at most (\d+) guidelines\.$/,
+    he: (max) => `אפשר ליצור עד ${max} הנחיות.`,
+  },
+  {
+    code: 'automation.actionLimit',
+    pattern: /^You can have at most (\d+) actions\.$/,
+    he: (max) => `אפשר ליצור עד ${max} פעולות.`,
+  },
+  {
+    code: 'automation.malformedTemplate',
+    pattern: /^(.+): malformed template — placeholders are written \{\{input_name\}\}$/,
+    he: (where) => `${field(where!)}: תבנית שגויה — מצייני מקום נכתבים כך: {{input_name}}`,
+  },
+  {
+    code: 'automation.unknownPlaceholder',
+    pattern: /^(.+): unknown placeholder \{\{(.+)\}\} — add an input named "(.+)" or remove it$/,
+    he: (where, name) => `${field(where!)}: מציין מקום לא מוכר {{${name}}} — הוסיפו קלט בשם "${name}" או הסירו אותו`,
+  },
+  {
+    code: 'automation.duplicateInput',
+    pattern: /^Input "(.+)" is listed twice$/,
+    he: (name) => `הקלט "${name}" מופיע פעמיים`,
+  },
+  {
+    code: 'automation.missingTestInput',
+    pattern: /^Missing required input "(.+)"$/,
+    he: (name) => `חסר קלט חובה "${name}"`,
+  },
+  {
+    code: 'automation.unknownEndpointName',
+    pattern: /^No external API endpoint named "(.+)" is configured for this assistant$/,
+    he: (name) => `לא הוגדרה לעוזר הזה נקודת קצה בשם "${name}"`,
+  },
+  {
+    code: 'automation.duplicateEndpointName',
+    pattern: /^Endpoint "(.+)" is listed twice$/,
+    he: (name) => `נקודת הקצה "${name}" מופיעה פעמיים`,
+  },
+  {
+    code: 'automation.actionTimedOut',
+    pattern: /^The API did not answer within (\d+) ms$/,
+    he: (ms) => `ה-API לא ענה תוך ${ms} מילישניות`,
+  },
+  {
+    code: 'automation.actionTooLarge',
+    pattern: /^The API's response is larger than (\d+) KB$/,
+    he: (kb) => `התשובה של ה-API גדולה מ-${kb} KB`,
+  },
+  {
+    code: 'automation.actionHttpError',
+    pattern: /^The API answered with HTTP (\d+)$/,
+    he: (status) => `ה-API ענה ב-HTTP ${status}`,
+  },
+  {
+    code: 'automation.actionRefused',
+    pattern: /^The address was refused: (.+)$/s,
+    he: (reason) => `הכתובת נדחתה: ${reason}`,
+  },
+  {
+    code: 'automation.actionUnreachable',
+    pattern: /^The API could not be reached: (.+)$/s,
+    he: (reason) => `לא הצלחנו להגיע ל-API: ${reason}`,
+  },
+  {
+    code: 'automation.actionNotJson',
+    pattern: /^The API's response is not JSON \((.+)\)$/,
+    he: (type) => `התשובה של ה-API אינה JSON (${type === 'no content type' ? 'ללא סוג תוכן' : type})`,
+  },
+  {
+    code: 'automation.actionInputInvalid',
+    pattern: /^Input "(.+)" must be a (number|boolean|string)$/,
+    he: (name, type) =>
+      `הקלט "${name}" חייב להיות ${type === 'number' ? 'מספר' : type === 'boolean' ? 'ערך אמת/שקר' : 'טקסט'}`,
+  },
   {
     code: 'curated.limitReached',
-    pattern: /^This assistant has reached its plan's limit of (\d+) questions and answers\. Delete some or upgrade the plan to add more\.$/,
-    he: (limit) => `העוזר הזה הגיע למגבלת התוכנית של ${limit} שאלות ותשובות. מחקו חלק מהן או שדרגו את התוכנית כדי להוסיף עוד.`,
+    pattern:
+      /^This assistant has reached its plan's limit of (\d+) questions and answers\. Delete some or upgrade the plan to add more\.$/,
+    he: (limit) =>
+      `העוזר הזה הגיע למגבלת התוכנית של ${limit} שאלות ותשובות. מחקו חלק מהן או שדרגו את התוכנית כדי להוסיף עוד.`,
   },
   // Last: its channel name is any text, so the API's own "The API could not be reached" is tried first.
-  { code: 'integration.channelUnreachable', pattern: /^(.+) could not be reached: (.+)$/s, he: (channel, reason) => `לא הצלחנו להגיע אל ${channel}: ${reason}` },
+  {
+    code: 'integration.channelUnreachable',
+    pattern: /^(.+) could not be reached: (.+)$/s,
+    he: (channel, reason) => `לא הצלחנו להגיע אל ${channel}: ${reason}`,
+  },
 ];
 
 registerServerTexts({
-  exact: { ...DRIVE_TEXTS, ...CRAWLER_SCHEDULE_TEXTS, ...PLAN_AND_DRIVE_TEXTS, ...INTEGRATION_TEXTS, ...CHANNEL_FIELD_TEXTS, ...AUTOMATION_TEXTS, ...CURATED_TEXTS },
+  exact: {
+    ...DRIVE_TEXTS,
+    ...CRAWLER_SCHEDULE_TEXTS,
+    ...PLAN_AND_DRIVE_TEXTS,
+    ...INTEGRATION_TEXTS,
+    ...CHANNEL_FIELD_TEXTS,
+    ...AUTOMATION_TEXTS,
+    ...CURATED_TEXTS,
+  },
   templates: MORE_TEMPLATES,
 });

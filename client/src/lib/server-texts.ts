@@ -35,7 +35,11 @@ export function catalogueTexts(catalogue: string, pairs: Record<string, Pair>): 
 }
 
 /** The same for a catalogue the visitor build loads anyway (messages, chatMessages): its English read from it. */
-function loadedCatalogueTexts<K extends string>(catalogue: string, texts: Readonly<Record<K, unknown>>, hebrew: Partial<Record<K, string>>): Record<string, string> {
+function loadedCatalogueTexts<K extends string>(
+  catalogue: string,
+  texts: Readonly<Record<K, unknown>>,
+  hebrew: Partial<Record<K, string>>,
+): Record<string, string> {
   const pairs: Record<string, Pair> = {};
   for (const [key, he] of Object.entries(hebrew) as [K, string][]) pairs[key] = [texts[key] as string, he];
   return catalogueTexts(catalogue, pairs);
@@ -44,7 +48,10 @@ function loadedCatalogueTexts<K extends string>(catalogue: string, texts: Readon
 /** Texts of the catalogue modules that import zod (files.dto, auth.dto), which the visitor build must not load. */
 const FILE_TEXTS = catalogueTexts('file', {
   noFile: ['Please choose a file to upload.', 'אנא בחרו קובץ להעלאה.'],
-  badType: ['Please select a valid file type (PDF, DOCX, TXT, CSV, MD, JSON, XLSX or PPTX)', 'אנא בחרו סוג קובץ תקין (PDF, DOCX, TXT, CSV, MD, JSON, XLSX או PPTX)'],
+  badType: [
+    'Please select a valid file type (PDF, DOCX, TXT, CSV, MD, JSON, XLSX or PPTX)',
+    'אנא בחרו סוג קובץ תקין (PDF, DOCX, TXT, CSV, MD, JSON, XLSX או PPTX)',
+  ],
   tooLarge: ['File is too large (max 20 MB).', 'הקובץ גדול מדי (עד 20MB).'],
   storageFull: [
     "Your plan's storage for knowledge files (100 MB) is full. Delete some files or upgrade the plan to upload more.",
@@ -83,37 +90,68 @@ const ACCOUNT_TEXTS = catalogueTexts('account', {
     'קישור האימות אינו תקין, פג תוקפו או שכבר נעשה בו שימוש. אנא בקשו קישור חדש.',
   ],
   emailVerified: ['Your email address is verified. Thank you!', 'כתובת האימייל שלכם אומתה. תודה!'],
-  verificationSent: ["We've sent you a new verification link. Please check your inbox.", 'שלחנו אליכם קישור אימות חדש. אנא בדקו את תיבת הדואר.'],
+  verificationSent: [
+    "We've sent you a new verification link. Please check your inbox.",
+    'שלחנו אליכם קישור אימות חדש. אנא בדקו את תיבת הדואר.',
+  ],
   alreadyVerified: ['Your email address is already verified.', 'כתובת האימייל שלכם כבר מאומתת.'],
-  tooManyMails: ['Too many emails were requested. Please wait a while before asking again.', 'התבקשו יותר מדי הודעות אימייל. אנא המתינו זמן מה לפני שתבקשו שוב.'],
-  linkMalformed: ['This link is incomplete. Please open it again from the email, or ask for a new one.', 'הקישור חסר. אנא פתחו אותו שוב מתוך האימייל, או בקשו קישור חדש.'],
+  tooManyMails: [
+    'Too many emails were requested. Please wait a while before asking again.',
+    'התבקשו יותר מדי הודעות אימייל. אנא המתינו זמן מה לפני שתבקשו שוב.',
+  ],
+  linkMalformed: [
+    'This link is incomplete. Please open it again from the email, or ask for a new one.',
+    'הקישור חסר. אנא פתחו אותו שוב מתוך האימייל, או בקשו קישור חדש.',
+  ],
 });
 
 /** The crawler's catalogue (contracts rules/crawler, which the visitor build does not load). */
 const CRAWLER_TEXTS = catalogueTexts('crawler', {
   websiteRequired: ['Please enter a website URL', 'אנא הזינו כתובת אתר'],
-  invalidUrl: ['Please enter a valid URL (including http:// or https://)', 'אנא הזינו כתובת תקינה (כולל http:// או https://)'],
+  invalidUrl: [
+    'Please enter a valid URL (including http:// or https://)',
+    'אנא הזינו כתובת תקינה (כולל http:// או https://)',
+  ],
   urlRequired: ['Please enter a URL', 'אנא הזינו כתובת'],
-  noPages: ['No pages found to crawl. Please check the URL and try again.', 'לא נמצאו דפים לסריקה. אנא בדקו את הכתובת ונסו שוב.'],
+  noPages: [
+    'No pages found to crawl. Please check the URL and try again.',
+    'לא נמצאו דפים לסריקה. אנא בדקו את הכתובת ונסו שוב.',
+  ],
   selectPages: ['Please select at least one file to upload', 'אנא בחרו לפחות קובץ אחד להעלאה'],
   configureFailed: ['Failed to configure crawler', 'הגדרת הסורק נכשלה'],
   configNotFound: ['Crawler configuration not found.', 'הגדרות הסורק לא נמצאו.'],
   crawlNotFound: ['Crawl not found.', 'הסריקה לא נמצאה.'],
-  previewNotFound: ['This preview is no longer available. Please scan the website again.', 'התצוגה המקדימה הזו כבר אינה זמינה. אנא סרקו את האתר שוב.'],
-  previewNotReady: ['The website scan is still running. Please wait for it to finish.', 'סריקת האתר עדיין פועלת. אנא המתינו לסיומה.'],
+  previewNotFound: [
+    'This preview is no longer available. Please scan the website again.',
+    'התצוגה המקדימה הזו כבר אינה זמינה. אנא סרקו את האתר שוב.',
+  ],
+  previewNotReady: [
+    'The website scan is still running. Please wait for it to finish.',
+    'סריקת האתר עדיין פועלת. אנא המתינו לסיומה.',
+  ],
   urlNotFound: ['URL not found.', 'הכתובת לא נמצאה.'],
   noContent: ['The content of this page is not available.', 'התוכן של הדף הזה אינו זמין.'],
   crawlStarted: ['Crawl started', 'הסריקה התחילה'],
-  scanFirst: ['Scan the website first, then add a missing page to its results.', 'סרקו קודם את האתר, ואז הוסיפו דף חסר לתוצאות.'],
+  scanFirst: [
+    'Scan the website first, then add a missing page to its results.',
+    'סרקו קודם את האתר, ואז הוסיפו דף חסר לתוצאות.',
+  ],
   pageAdded: ['Page added.', 'הדף נוסף.'],
-  robotsRefused: ["The site's robots.txt does not allow crawling this page.", 'קובץ robots.txt של האתר אינו מתיר לסרוק את הדף הזה.'],
-  previewTimedOut: ['The website scan is taking longer than expected. Please try again later.', 'סריקת האתר נמשכת יותר מהצפוי. אנא נסו שוב מאוחר יותר.'],
+  robotsRefused: [
+    "The site's robots.txt does not allow crawling this page.",
+    'קובץ robots.txt של האתר אינו מתיר לסרוק את הדף הזה.',
+  ],
+  previewTimedOut: [
+    'The website scan is taking longer than expected. Please try again later.',
+    'סריקת האתר נמשכת יותר מהצפוי. אנא נסו שוב מאוחר יותר.',
+  ],
 });
 
 /** The crawl's progress texts (the crawler worker's, outside the catalogue). */
 const CRAWL_PROGRESS_TEXTS: Record<string, string> = {
   'Adding the pages to the assistant...': 'מוסיף את הדפים לעוזר...',
-  'The crawl could not be finished: it failed several times. Please try again later.': 'לא ניתן היה לסיים את הסריקה: היא נכשלה כמה פעמים. אנא נסו שוב מאוחר יותר.',
+  'The crawl could not be finished: it failed several times. Please try again later.':
+    'לא ניתן היה לסיים את הסריקה: היא נכשלה כמה פעמים. אנא נסו שוב מאוחר יותר.',
 };
 
 /** The analytics catalogue (contracts rules/analytics, which imports zod: the visitor build must not load it). */
@@ -133,7 +171,8 @@ const ANALYTICS_TEXTS = catalogueTexts('analytics', {
  */
 const BILLING_TEXTS: Record<string, string> = {
   'Your card was declined. Please try a different card.': 'הכרטיס נדחה. אנא נסו כרטיס אחר.',
-  'This is a test page: use the test card 4580458045804580 (or 4000000000000002 to see a decline).': 'זהו עמוד בדיקה: השתמשו בכרטיס הבדיקה 4580458045804580 (או 4000000000000002 כדי לראות דחייה).',
+  'This is a test page: use the test card 4580458045804580 (or 4000000000000002 to see a decline).':
+    'זהו עמוד בדיקה: השתמשו בכרטיס הבדיקה 4580458045804580 (או 4000000000000002 כדי לראות דחייה).',
   'The card has expired. Check the expiry date.': 'תוקף הכרטיס פג. בדקו את תאריך התפוגה.',
   'Payment successful! Your subscription is active.': 'התשלום הצליח! המנוי שלכם פעיל.',
   'This checkout is already paid. Your subscription is active.': 'ההזמנה הזו כבר שולמה. המנוי שלכם פעיל.',
@@ -141,7 +180,8 @@ const BILLING_TEXTS: Record<string, string> = {
   'card_holder is required': 'חובה להזין את שם בעל הכרטיס',
   'expiry must be MM/YY': 'תוקף הכרטיס חייב להיות בתבנית MM/YY',
   'cvv must be 3 or 4 digits': 'קוד ה-CVV חייב להכיל 3 או 4 ספרות',
-  'You already have a subscription. Change or cancel it from the Billing page.': 'כבר יש לכם מנוי. אפשר לשנות או לבטל אותו בעמוד החיוב.',
+  'You already have a subscription. Change or cancel it from the Billing page.':
+    'כבר יש לכם מנוי. אפשר לשנות או לבטל אותו בעמוד החיוב.',
   'Receipt not found.': 'הקבלה לא נמצאה.',
   // Payment descriptions (services' paymentDescription): the test page's order and the payment history.
   'Pro plan, monthly': 'תוכנית פרו, חודשי',
@@ -152,7 +192,10 @@ const BILLING_TEXTS: Record<string, string> = {
 
 /** The error handler's own texts (contracts http/errors.dto.ts requestMessages). */
 const REQUEST_TEXTS = catalogueTexts('request', {
-  concurrentChange: ['This item was changed at the same moment by another request. Please try again.', 'הפריט שונה באותו רגע על ידי בקשה אחרת. אנא נסו שוב.'],
+  concurrentChange: [
+    'This item was changed at the same moment by another request. Please try again.',
+    'הפריט שונה באותו רגע על ידי בקשה אחרת. אנא נסו שוב.',
+  ],
   invalidData: ['The request contains invalid data.', 'הבקשה מכילה נתונים לא תקינים.'],
   notJson: ['The request body is not valid JSON.', 'גוף הבקשה אינו JSON תקין.'],
   emptyBody: ['The request body is empty.', 'גוף הבקשה ריק.'],
@@ -166,7 +209,8 @@ const REQUEST_TEXTS = catalogueTexts('request', {
  */
 const HANDLER_TEXTS: Record<string, string> = {
   'Invalid email or password. Please check your credentials.': 'כתובת האימייל או הסיסמה שגויים. אנא בדקו את הפרטים.',
-  'Too many failed login attempts. Please try again later.': 'יותר מדי ניסיונות התחברות שנכשלו. אנא נסו שוב מאוחר יותר.',
+  'Too many failed login attempts. Please try again later.':
+    'יותר מדי ניסיונות התחברות שנכשלו. אנא נסו שוב מאוחר יותר.',
   'The file is empty.': 'הקובץ ריק.',
   'File not found': 'הקובץ לא נמצא',
   'This file was already uploaded': 'הקובץ הזה כבר הועלה',
@@ -257,30 +301,64 @@ function fromCatalogue(code: string, english: (n: number) => string, he: (n: str
 function fromInputRule(sample: string, count: number, he: (n: string) => string): Template {
   const english = chatInputProblem(sample)!;
   const at = english.lastIndexOf(String(count));
-  return { pattern: new RegExp(`^${escape(english.slice(0, at))}(\\d+)${escape(english.slice(at + String(count).length))}$`), he };
+  return {
+    pattern: new RegExp(`^${escape(english.slice(0, at))}(\\d+)${escape(english.slice(at + String(count).length))}$`),
+    he,
+  };
 }
 
 const TEMPLATES: Template[] = [
   // analyticsMessages.failedToLoad(detail): the detail is itself a server text, said in Hebrew too.
-  { pattern: /^Failed to load analytics data: (.+)$/s, he: (detail) => `טעינת נתוני האנליטיקה נכשלה: ${serverText(detail, 'he')}`, code: 'analytics.failedToLoad' },
-  fromCatalogue('crawler.deleted', (n) => `Deleted ${n} URL(s).`, (n) => `נמחקו ${n} כתובות.`),
-  fromCatalogue('crawler.committed', (n) => `${n} page${n === 1 ? '' : 's'} added to the assistant's knowledge.`, (n) => (n === '1' ? 'דף אחד נוסף לידע של העוזר.' : `${n} דפים נוספו לידע של העוזר.`)),
+  {
+    pattern: /^Failed to load analytics data: (.+)$/s,
+    he: (detail) => `טעינת נתוני האנליטיקה נכשלה: ${serverText(detail, 'he')}`,
+    code: 'analytics.failedToLoad',
+  },
+  fromCatalogue(
+    'crawler.deleted',
+    (n) => `Deleted ${n} URL(s).`,
+    (n) => `נמחקו ${n} כתובות.`,
+  ),
+  fromCatalogue(
+    'crawler.committed',
+    (n) => `${n} page${n === 1 ? '' : 's'} added to the assistant's knowledge.`,
+    (n) => (n === '1' ? 'דף אחד נוסף לידע של העוזר.' : `${n} דפים נוספו לידע של העוזר.`),
+  ),
   fromCatalogue('common.assistantLimitReached', messages.assistantLimitReached, (n) =>
     n === '1'
       ? 'הגעתם למגבלת התוכנית שלכם: עוזר אחד. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.'
       : `הגעתם למגבלת התוכנית שלכם: ${n} עוזרים. מחקו עוזר או שדרגו את התוכנית כדי ליצור עוזר נוסף.`,
   ),
-  fromCatalogue('common.crawlPageLimitReached', messages.crawlPageLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'דף סרוק אחד' : `${n} דפים סרוקים`}. הסירו דפים או שדרגו את התוכנית כדי להוסיף עוד.`),
+  fromCatalogue(
+    'common.crawlPageLimitReached',
+    messages.crawlPageLimitReached,
+    (n) =>
+      `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'דף סרוק אחד' : `${n} דפים סרוקים`}. הסירו דפים או שדרגו את התוכנית כדי להוסיף עוד.`,
+  ),
   // outbound-error.ts unreachable(url): a site the crawler (or the settings' test) could not reach.
   { pattern: /^The site (\S+) could not be reached\.$/, he: (host) => `לא הצלחנו להגיע לאתר ${host}.` },
   // files.dto storageFullMessage(size): the plan's storage, said as the server sized it (100 MB, 5 GB).
-  { pattern: /^Your plan's storage for knowledge files \((\d[\d.,]* [MG]B)\) is full\. Delete some files or upgrade the plan to upload more\.$/, he: (size) => `נפח האחסון לקובצי ידע בתוכנית שלכם (${size}) מלא. מחקו קבצים או שדרגו את התוכנית כדי להעלות עוד.` },
-  fromCatalogue('common.fileLimitReached', messages.fileLimitReached, (n) => `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'קובץ אחד' : `${n} קבצים`}. מחקו קבצים או שדרגו את התוכנית כדי להוסיף עוד.`),
-  fromCatalogue('chat.chatLimitReached', chatMessages.chatLimitReached, (n) => `השיחה הגיעה למגבלה של העוזר: ${n} הודעות. אנא התחילו שיחה חדשה.`),
+  {
+    pattern:
+      /^Your plan's storage for knowledge files \((\d[\d.,]* [MG]B)\) is full\. Delete some files or upgrade the plan to upload more\.$/,
+    he: (size) => `נפח האחסון לקובצי ידע בתוכנית שלכם (${size}) מלא. מחקו קבצים או שדרגו את התוכנית כדי להעלות עוד.`,
+  },
+  fromCatalogue(
+    'common.fileLimitReached',
+    messages.fileLimitReached,
+    (n) =>
+      `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'קובץ אחד' : `${n} קבצים`}. מחקו קבצים או שדרגו את התוכנית כדי להוסיף עוד.`,
+  ),
+  fromCatalogue(
+    'chat.chatLimitReached',
+    chatMessages.chatLimitReached,
+    (n) => `השיחה הגיעה למגבלה של העוזר: ${n} הודעות. אנא התחילו שיחה חדשה.`,
+  ),
   fromCatalogue(
     'chat.monthlyLimitReached',
     chatMessages.monthlyLimitReached,
-    (n) => `הגעתם למגבלת ההודעות החודשית של התוכנית שלכם: ${n} הודעות בכל העוזרים יחד. אנא נסו שוב בחודש הבא או שדרגו את התוכנית.`,
+    (n) =>
+      `הגעתם למגבלת ההודעות החודשית של התוכנית שלכם: ${n} הודעות בכל העוזרים יחד. אנא נסו שוב בחודש הבא או שדרגו את התוכנית.`,
   ),
   fromInputRule(
     Array.from({ length: limits.chatInputWords + 1 }, () => 'a').join(' '),
@@ -317,7 +395,6 @@ export function registerServerTexts(more: { exact: Record<string, string>; templ
   MORE_TEMPLATES.push(...more.templates);
   for (const template of more.templates) BY_CODE.set(template.code, template.he);
 }
-
 
 /** What the server sent beside a text: its catalogue code, and the values a parametrised text shows. */
 export interface TextCode {

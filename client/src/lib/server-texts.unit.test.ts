@@ -13,10 +13,29 @@ const HEBREW = /[\u0590-\u05FF]/u;
  */
 const SAMPLES: Record<string, unknown[][]> = {
   'integration.channelUnreachable': [['Telegram', 'Unauthorized']],
-  'automation.failed': [['create', 'workflow'], ['update', 'guideline'], ['delete', 'action']],
+  'automation.failed': [
+    ['create', 'workflow'],
+    ['update', 'guideline'],
+    ['delete', 'action'],
+  ],
   'automation.confirmDelete': [['workflow'], ['guideline'], ['action']],
-  'automation.tooLong': [['Title', 200], ['Trigger condition', 500], ['Instructions', 5000], ['Endpoint URL', 2048], ['Body template', 20_000], ['A training phrase', 300], ['Description', 1000]],
-  'automation.tooMany': [['linked actions', 20], ['training phrases', 50], ['headers', 20], ['inputs', 20], ['sources', 20], ['endpoints', 10]],
+  'automation.tooLong': [
+    ['Title', 200],
+    ['Trigger condition', 500],
+    ['Instructions', 5000],
+    ['Endpoint URL', 2048],
+    ['Body template', 20_000],
+    ['A training phrase', 300],
+    ['Description', 1000],
+  ],
+  'automation.tooMany': [
+    ['linked actions', 20],
+    ['training phrases', 50],
+    ['headers', 20],
+    ['inputs', 20],
+    ['sources', 20],
+    ['endpoints', 10],
+  ],
   'automation.unknownLinkedAction': [['act_1a2b']],
   'automation.malformedTemplate': [['Endpoint URL'], ['Body template'], ['Header Authorization']],
   'automation.unknownPlaceholder': [['Body template', 'order_id']],
@@ -27,7 +46,10 @@ const SAMPLES: Record<string, unknown[][]> = {
   'automation.actionRefused': [['private address 10.0.0.1']],
   'automation.actionUnreachable': [['connection refused']],
   'automation.actionNotJson': [['text/html'], [null]],
-  'automation.actionInputInvalid': [['order_id', 'number'], ['express', 'boolean']],
+  'automation.actionInputInvalid': [
+    ['order_id', 'number'],
+    ['express', 'boolean'],
+  ],
 };
 /**
  * Every text of the catalogues (by code: contracts http/error-codes.ts), its templates called with sample
@@ -40,11 +62,16 @@ function catalogue(): [name: string, english: string, code: string | null][] {
     if (typeof text === 'string') entries.push([code, text, code]);
     else {
       const samples = SAMPLES[code] ?? [1, 42, 100].map((n) => [n, n, n]);
-      for (const args of samples) entries.push([`${code}(${args.join(', ')})`, String((text as (...a: unknown[]) => unknown)(...args)), code]);
+      for (const args of samples)
+        entries.push([`${code}(${args.join(', ')})`, String((text as (...a: unknown[]) => unknown)(...args)), code]);
     }
   }
   passwordRules.forEach((rule, i) => entries.push([`passwordRules[${i}]`, rule.message, null]));
-  entries.push(['chatInputProblem(words)', chatInputProblem(Array.from({ length: limits.chatInputWords + 7 }, () => 'w').join(' '))!, null]);
+  entries.push([
+    'chatInputProblem(words)',
+    chatInputProblem(Array.from({ length: limits.chatInputWords + 7 }, () => 'w').join(' '))!,
+    null,
+  ]);
   entries.push(['chatInputProblem(tokens)', chatInputProblem('x'.repeat(limits.chatInputTokens * 4 + 30))!, null]);
   return entries;
 }
@@ -78,9 +105,18 @@ describe('the Hebrew of server errors', () => {
 
   it('shows the Hebrew of a reworded English text by its code, and the sentence when there is no code', () => {
     const reworded = 'We could not find that assistant. Is it still there?';
-    expect(serverText(reworded, 'he', { code: 'common.assistantNotFound' })).toBe(serverText(contracts.messages.assistantNotFound, 'he'));
-    expect(serverText("You've hit the 3-assistant ceiling of your plan.", 'he', { code: 'common.assistantLimitReached', args: ['3'] })).toContain('3 עוזרים');
-    expect(serverText(contracts.messages.assistantNotFound, 'he', { code: 'unknown.code' })).toBe(serverText(contracts.messages.assistantNotFound, 'he'));
+    expect(serverText(reworded, 'he', { code: 'common.assistantNotFound' })).toBe(
+      serverText(contracts.messages.assistantNotFound, 'he'),
+    );
+    expect(
+      serverText("You've hit the 3-assistant ceiling of your plan.", 'he', {
+        code: 'common.assistantLimitReached',
+        args: ['3'],
+      }),
+    ).toContain('3 עוזרים');
+    expect(serverText(contracts.messages.assistantNotFound, 'he', { code: 'unknown.code' })).toBe(
+      serverText(contracts.messages.assistantNotFound, 'he'),
+    );
     expect(serverText(reworded, 'he')).toBe(reworded);
     expect(serverText(reworded, 'en', { code: 'common.assistantNotFound' })).toBe(reworded);
   });
@@ -88,7 +124,9 @@ describe('the Hebrew of server errors', () => {
   it('keeps the numbers of a templated text', () => {
     expect(serverText(contracts.chatMessages.monthlyLimitReached(250), 'he')).toContain('250');
     // The limits check's "would go over" (services/src/analytics/limits-service.ts wouldExceedMessage).
-    expect(serverText("This would go over your plan's limit of 5 files for this assistant: 4 left.", 'he')).toBe('זה יחרוג ממגבלת התוכנית שלכם: 5 קבצים לעוזר הזה. נותרו 4.');
+    expect(serverText("This would go over your plan's limit of 5 files for this assistant: 4 left.", 'he')).toBe(
+      'זה יחרוג ממגבלת התוכנית שלכם: 5 קבצים לעוזר הזה. נותרו 4.',
+    );
     expect(serverText(chatInputProblem(Array.from({ length: 123 }, () => 'w').join(' '))!, 'he')).toContain('123');
   });
 
@@ -97,8 +135,10 @@ describe('the Hebrew of server errors', () => {
     expect(serverText('Something new from the server.', 'he')).toBe('Something new from the server.');
   });
 
-  it('says the spec\'s 429 and THREAD_INVALID in Hebrew', () => {
-    expect(serverText('Too many requests. Please try again later.', 'he')).toBe('יותר מדי בקשות. אנא נסו שוב מאוחר יותר.');
+  it("says the spec's 429 and THREAD_INVALID in Hebrew", () => {
+    expect(serverText('Too many requests. Please try again later.', 'he')).toBe(
+      'יותר מדי בקשות. אנא נסו שוב מאוחר יותר.',
+    );
     expect(serverText('THREAD_INVALID', 'he')).toMatch(HEBREW);
   });
 });

@@ -22,7 +22,10 @@ export interface TextSource {
 const TextSourceContext = createContext<TextSource | null>(null);
 export const TextSourceProvider = TextSourceContext.Provider;
 
-export function useTexts(namespace: string, bundles: Bundles): { t: Translate; language: Language; setLanguage: (l: Language) => void } {
+export function useTexts(
+  namespace: string,
+  bundles: Bundles,
+): { t: Translate; language: Language; setLanguage: (l: Language) => void } {
   const source = useContext(TextSourceContext);
   if (!source) throw new Error('useTexts needs a TextSourceProvider');
   const language = useSyncExternalStore(source.subscribe, source.language, source.language);
@@ -34,7 +37,8 @@ export function useTexts(namespace: string, bundles: Bundles): { t: Translate; l
 
 const find = (bundle: object | undefined, key: string): string | undefined => {
   let value: unknown = bundle;
-  for (const part of key.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  for (const part of key.split('.'))
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
   return typeof value === 'string' ? value : undefined;
 };
 
@@ -43,12 +47,22 @@ const find = (bundle: object | undefined, key: string): string | undefined => {
  * `language`, plural forms are chosen as i18next chooses them (`key_one`, `key_two`, `key_other`, …
  * by Intl.PluralRules), falling back to the plain key.
  */
-export function lookup(bundle: object | undefined, key: string, vars?: Record<string, unknown>, language?: Language): string {
+export function lookup(
+  bundle: object | undefined,
+  key: string,
+  vars?: Record<string, unknown>,
+  language?: Language,
+): string {
   const count = vars?.count;
-  const plural = typeof count === 'number' && language ? find(bundle, `${key}_${new Intl.PluralRules(language).select(count)}`) ?? find(bundle, `${key}_other`) : undefined;
+  const plural =
+    typeof count === 'number' && language
+      ? (find(bundle, `${key}_${new Intl.PluralRules(language).select(count)}`) ?? find(bundle, `${key}_other`))
+      : undefined;
   const value = plural ?? find(bundle, key);
   if (value === undefined) return key;
-  return vars ? value.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole)) : value;
+  return vars
+    ? value.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole))
+    : value;
 }
 
 /** The small text source of the visitor pages: plain bundles, the stored language, no i18n runtime. */

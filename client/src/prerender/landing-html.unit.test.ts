@@ -19,7 +19,8 @@ function runBoot() {
 }
 
 const appScripts = () => [...document.head.querySelectorAll('script[type="module"]')].map((s) => s.getAttribute('src'));
-const preloads = () => [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href'));
+const preloads = () =>
+  [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href'));
 // A previous test's boot may still have an animation frame or idle callback pending: let them run before
 // the next test's head is read (its start() is then a no-op; there is no state to wait on).
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
@@ -47,7 +48,9 @@ describe('the prerendered landing page HTML', () => {
   });
 
   it('drops the image preload React puts before the markup', () => {
-    expect(withoutImagePreloads('<link rel="preload" as="image" href="/icons/icon-192.png"/><a href="#main">x</a>')).toBe('<a href="#main">x</a>');
+    expect(
+      withoutImagePreloads('<link rel="preload" as="image" href="/icons/icon-192.png"/><a href="#main">x</a>'),
+    ).toBe('<a href="#main">x</a>');
   });
 });
 
@@ -71,7 +74,10 @@ describe('the boot script', () => {
   });
 
   it('gives a signed-in owner or an English reader the boot screen and the app at once', () => {
-    for (const setup of [() => localStorage.setItem('firebaseToken', 'a-long-token'), () => localStorage.setItem('language', 'en')]) {
+    for (const setup of [
+      () => localStorage.setItem('firebaseToken', 'a-long-token'),
+      () => localStorage.setItem('language', 'en'),
+    ]) {
       localStorage.clear();
       document.head.innerHTML = '';
       setup();

@@ -2,7 +2,8 @@ import { plans, type SubscriptionStatus } from '@kesher/contracts';
 import { vi } from 'vitest';
 
 /** The billing component tests' stand-in for the API: answers by method and path, records every call. */
-export const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 export const catalogue = () => [plans.FREE, plans.PRO, plans.ENTERPRISE];
 

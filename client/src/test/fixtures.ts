@@ -21,13 +21,17 @@ export const sampleAssistant = (id: number, name: string, overrides: Partial<Ass
   ...overrides,
 });
 
-export const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const jsonResponse = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /**
  * The server as a test says it answers: `"METHOD /path"` (without /api/v1) → a handler of the JSON body.
  * Unknown calls answer 404; every call is recorded with its body, for assertions about what was sent.
  */
-export function stubApi(routes: Record<string, (body: Record<string, unknown>) => Response | Promise<Response>>, notFound: () => Response = () => jsonResponse({ detail: 'Not Found' }, 404)) {
+export function stubApi(
+  routes: Record<string, (body: Record<string, unknown>) => Response | Promise<Response>>,
+  notFound: () => Response = () => jsonResponse({ detail: 'Not Found' }, 404),
+) {
   const calls: { call: string; body: Record<string, unknown> }[] = [];
   vi.stubGlobal(
     'fetch',

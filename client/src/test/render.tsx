@@ -10,11 +10,16 @@ import { he } from '@/locales/he';
 export const i18n = initI18n({ en, he });
 
 /** Renders routes in a memory router with a fresh query cache, in the given language. */
-export const testQueryClient = () => new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+export const testQueryClient = () =>
+  new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
 
 export function renderRoutes(
   routes: RouteObject[],
-  { path = '/', language = 'en', queryClient = testQueryClient() }: { path?: string; language?: 'en' | 'he'; queryClient?: QueryClient } = {},
+  {
+    path = '/',
+    language = 'en',
+    queryClient = testQueryClient(),
+  }: { path?: string; language?: 'en' | 'he'; queryClient?: QueryClient } = {},
 ) {
   void i18n.changeLanguage(language);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
@@ -28,6 +33,9 @@ export function renderRoutes(
   return { ...utils, router, queryClient };
 }
 
-export function renderWithProviders(ui: ReactNode, options?: { path?: string; language?: 'en' | 'he'; queryClient?: QueryClient }) {
+export function renderWithProviders(
+  ui: ReactNode,
+  options?: { path?: string; language?: 'en' | 'he'; queryClient?: QueryClient },
+) {
   return renderRoutes([{ path: '*', element: ui }], options);
 }

@@ -17,7 +17,11 @@ interface VisitorRoute {
  * embed page inside a customer's site loads only what it shows.
  */
 export const visitorRoutes: VisitorRoute[] = [
-  { pattern: /^\/public-chat\/([^/]+)(?:\/([^/]+))?\/?$/, keys: ['assistantId', 'threadId'], load: () => import('./routes/public-chat') },
+  {
+    pattern: /^\/public-chat\/([^/]+)(?:\/([^/]+))?\/?$/,
+    keys: ['assistantId', 'threadId'],
+    load: () => import('./routes/public-chat'),
+  },
   { pattern: /^\/shared-chat\/([^/]+)\/?$/, keys: ['shareToken'], load: () => import('./routes/shared-chat') },
   // /embed/ with no token is still the embed page: it says "No share token provided in URL" (part 2 §8).
   { pattern: /^\/embed(?:\/([^/]*))?\/?$/, keys: ['shareToken'], load: () => import('./routes/embed') },

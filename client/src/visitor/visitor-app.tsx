@@ -27,7 +27,13 @@ export function VisitorApp() {
   }
   const Page = lazyPages.get(matched.route)!;
   return (
-    <Suspense fallback={<p className="visually-hidden" role="status">{t('loading')}</p>}>
+    <Suspense
+      fallback={
+        <p className="visually-hidden" role="status">
+          {t('loading')}
+        </p>
+      }
+    >
       <Page params={matched.params} search={search} />
     </Suspense>
   );

@@ -39,7 +39,9 @@ export const ActionFieldsSchema = z.object({
   apiMethod: z.enum(ACTION_METHODS),
   apiHeaders: z.array(StoredHeaderSchema),
   apiBodyTemplate: z.string(),
-  apiInputs: z.array(z.object({ name: z.string(), type: z.enum(ACTION_INPUT_TYPES), required: z.boolean(), description: z.string() })),
+  apiInputs: z.array(
+    z.object({ name: z.string(), type: z.enum(ACTION_INPUT_TYPES), required: z.boolean(), description: z.string() }),
+  ),
   endpointName: z.string().nullable(),
   kbSources: z.array(z.object({ type: z.string(), name: z.string(), url: z.string() })),
 });
@@ -65,7 +67,11 @@ export const ExternalEndpointStoredSchema = z.object({
   timeoutMs: z.number().int().positive(),
 });
 export type ExternalEndpointStored = z.infer<typeof ExternalEndpointStoredSchema>;
-export const ExternalApiConfiguredSchema = z.object({ ownerId: Id, assistantId: Id, endpoints: z.array(ExternalEndpointStoredSchema) });
+export const ExternalApiConfiguredSchema = z.object({
+  ownerId: Id,
+  assistantId: Id,
+  endpoints: z.array(ExternalEndpointStoredSchema),
+});
 export const ExternalApiConfigDeletedSchema = z.object({ ownerId: Id, assistantId: Id });
 
 /**
@@ -87,7 +93,9 @@ export type WorkflowFired = z.infer<typeof WorkflowFiredSchema>;
 export const RunActionsRequiredSchema = z.object({
   threadId: Id,
   runId: Id,
-  calls: z.array(z.object({ callId: Id, actionId: Id, title: z.string(), arguments: z.record(z.string(), z.unknown()) })),
+  calls: z.array(
+    z.object({ callId: Id, actionId: Id, title: z.string(), arguments: z.record(z.string(), z.unknown()) }),
+  ),
 });
 export type RunActionsRequired = z.infer<typeof RunActionsRequiredSchema>;
 

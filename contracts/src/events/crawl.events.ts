@@ -10,7 +10,16 @@ const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const Url = z.string().min(1).max(4096);
 
 /** What kind of page it is, for Sales Mode; the first four are pages a buyer can be sent to. */
-export const PageCategorySchema = z.enum(['pricing', 'product', 'checkout', 'booking', 'support', 'documentation', 'company', 'content']);
+export const PageCategorySchema = z.enum([
+  'pricing',
+  'product',
+  'checkout',
+  'booking',
+  'support',
+  'documentation',
+  'company',
+  'content',
+]);
 export type PageCategory = z.infer<typeof PageCategorySchema>;
 
 export const CrawlModeSchema = z.enum(['preview', 'crawl', 'recrawl']);
@@ -18,13 +27,41 @@ export const PageKindSchema = z.enum(['html', 'pdf', 'docx', 'txt']);
 /** `resume`: a page a recrawl refreshes (seeded from what the assistant holds); `manual`: added by the owner (Add Missing Page). */
 export const DiscoverySourceSchema = z.enum(['start', 'sitemap', 'link', 'resume', 'manual']);
 /** `unchanged`: a recrawl did not ask for the page: its sitemap lastmod is the one it had when last fetched (within a week). */
-export const PageSkipReasonSchema = z.enum(['robots', 'trap', 'noindex', 'duplicate', 'off-site-redirect', 'unsupported-type', 'empty', 'size-limit', 'unchanged']);
+export const PageSkipReasonSchema = z.enum([
+  'robots',
+  'trap',
+  'noindex',
+  'duplicate',
+  'off-site-redirect',
+  'unsupported-type',
+  'empty',
+  'size-limit',
+  'unchanged',
+]);
 export const PageFailureReasonSchema = z.enum([
-  'invalid-url', 'unsupported-scheme', 'credentials-in-url', 'blocked-address', 'unresolvable', 'unreachable', 'timeout',
-  'too-many-redirects', 'redirect-loop', 'bad-redirect', 'aborted', 'not-found', 'http-error',
+  'invalid-url',
+  'unsupported-scheme',
+  'credentials-in-url',
+  'blocked-address',
+  'unresolvable',
+  'unreachable',
+  'timeout',
+  'too-many-redirects',
+  'redirect-loop',
+  'bad-redirect',
+  'aborted',
+  'not-found',
+  'http-error',
 ]);
 /** `link-limit`: the crawl's budget of addresses to follow was spent and the rest were left (so not every page was met). */
-export const CrawlStopReasonSchema = z.enum(['exhausted', 'page-limit', 'size-limit', 'failure-limit', 'cancelled', 'link-limit']);
+export const CrawlStopReasonSchema = z.enum([
+  'exhausted',
+  'page-limit',
+  'size-limit',
+  'failure-limit',
+  'cancelled',
+  'link-limit',
+]);
 
 export const CrawlRequestedSchema = z.object({
   crawlId: Id,

@@ -43,7 +43,12 @@ export type CrawlerConfigUpdated = z.infer<typeof CrawlerConfigUpdatedSchema>;
  * A scheduled recrawl came due and was not run: the owner's plan no longer includes scheduled recrawl.
  * The schedule stays paused (no next crawl) until the interval is saved again on a plan that has it.
  */
-export const CrawlerSchedulePausedSchema = z.object({ assistantId: Id, configId: Id, reason: z.string().min(1), dueAt: z.string() });
+export const CrawlerSchedulePausedSchema = z.object({
+  assistantId: Id,
+  configId: Id,
+  reason: z.string().min(1),
+  dueAt: z.string(),
+});
 export type CrawlerSchedulePaused = z.infer<typeof CrawlerSchedulePausedSchema>;
 
 /** The configuration and its schedule are gone; the pages already in the knowledge stay. */

@@ -33,8 +33,17 @@ export interface NoPersonalData {
 type Declarations = { [T in EventType]: PersonalDataDeclaration<EventData<T>> | NoPersonalData };
 
 const account = (accountId: string): SubjectRef => ({ kind: 'account', accountId });
-const thread = (threadId: string, ownerId?: string): SubjectRef => ({ kind: 'thread', threadId, ...(ownerId ? { ownerId } : {}) });
-const contact = (integrationId: string, chatId: string, ownerId?: string): SubjectRef => ({ kind: 'channel_contact', integrationId, chatId, ...(ownerId ? { ownerId } : {}) });
+const thread = (threadId: string, ownerId?: string): SubjectRef => ({
+  kind: 'thread',
+  threadId,
+  ...(ownerId ? { ownerId } : {}),
+});
+const contact = (integrationId: string, chatId: string, ownerId?: string): SubjectRef => ({
+  kind: 'channel_contact',
+  integrationId,
+  chatId,
+  ...(ownerId ? { ownerId } : {}),
+});
 
 const ids = 'ids, counts and settings only';
 const business = "the business's own content and configuration, not a person's";
@@ -46,7 +55,10 @@ const billing = 'a payment record, kept 7 years as the law asks (spec part 2), e
  * and personal-data.unit.test.ts fails on it too.
  */
 export const personalData: Declarations = {
-  AccountRegistered: { subject: (d) => account(d.accountId), fields: ['email', 'displayName', 'passwordHash', 'photoUrl'] },
+  AccountRegistered: {
+    subject: (d) => account(d.accountId),
+    fields: ['email', 'displayName', 'passwordHash', 'photoUrl'],
+  },
   AccountEmailVerified: { subject: (d) => account(d.accountId), fields: ['email'] },
   AccountPasswordReset: { subject: (d) => account(d.accountId), fields: ['passwordHash'] },
   AccountAddressReleased: { subject: (d) => account(d.accountId), fields: ['email'] },

@@ -26,7 +26,8 @@ function childrenOf(schema: z.ZodType, segment: string): z.ZodType[] {
 
 function elementOf(schema: z.ZodType): z.ZodType | undefined {
   const def = (schema as unknown as { def: { type: string } }).def;
-  if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') return elementOf((schema as unknown as z.ZodOptional<z.ZodType>).unwrap());
+  if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')
+    return elementOf((schema as unknown as z.ZodOptional<z.ZodType>).unwrap());
   return def.type === 'array' ? (schema as z.ZodArray<z.ZodType>).element : undefined;
 }
 
@@ -61,9 +62,13 @@ describe('personal data declarations', () => {
   });
 
   it('declare the data the issue lists as personal', () => {
-    expect(personalDataOf('AccountRegistered')?.fields).toEqual(expect.arrayContaining(['email', 'passwordHash', 'displayName']));
+    expect(personalDataOf('AccountRegistered')?.fields).toEqual(
+      expect.arrayContaining(['email', 'passwordHash', 'displayName']),
+    );
     expect(personalDataOf('MessagePosted')?.fields).toContain('text');
-    expect(personalDataOf('ChannelMessageReceived')?.fields).toEqual(expect.arrayContaining(['chatId', 'senderName', 'text']));
+    expect(personalDataOf('ChannelMessageReceived')?.fields).toEqual(
+      expect.arrayContaining(['chatId', 'senderName', 'text']),
+    );
     expect(personalDataOf('ThreadStarted')?.fields).toContain('contact.name');
     expect(personalDataOf('AssistantDeleted')).toBeNull();
   });

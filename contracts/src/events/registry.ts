@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { AccountDeletedSchema, SubjectErasedSchema } from './privacy.events.js';
-import { AccountAddressReleasedSchema, AccountEmailVerifiedSchema, AccountPasswordResetSchema, AccountRegisteredSchema } from './account.events.js';
+import {
+  AccountAddressReleasedSchema,
+  AccountEmailVerifiedSchema,
+  AccountPasswordResetSchema,
+  AccountRegisteredSchema,
+} from './account.events.js';
 import {
   CrawlCompletedSchema,
   CrawlFailedSchema,
@@ -235,7 +240,12 @@ export function validateNewEvent(type: string, data: unknown): { data: unknown; 
 }
 
 /** Brings a stored event's data to the current schema version. */
-export function upcast(type: string, data: unknown, storedVersion: number, registry: Record<string, EventDefinition> = eventDefinitions): unknown {
+export function upcast(
+  type: string,
+  data: unknown,
+  storedVersion: number,
+  registry: Record<string, EventDefinition> = eventDefinitions,
+): unknown {
   const definition = registry[type];
   if (!definition) return data;
   let current = data;

@@ -58,7 +58,12 @@ export const SubscriptionRenewedSchema = PeriodSchema.extend({
 export type SubscriptionRenewed = z.infer<typeof SubscriptionRenewedSchema>;
 
 /** Plan or billing period changed (Stripe's portal). */
-export const SubscriptionPlanChangedSchema = z.object({ ownerId: Id, subscriptionId: Id, tier: PaidTierSchema, billingPeriod: BillingPeriodSchema });
+export const SubscriptionPlanChangedSchema = z.object({
+  ownerId: Id,
+  subscriptionId: Id,
+  tier: PaidTierSchema,
+  billingPeriod: BillingPeriodSchema,
+});
 export type SubscriptionPlanChanged = z.infer<typeof SubscriptionPlanChangedSchema>;
 
 /** A renewal's payment failed: the plan's limits hold until the period ends, then the owner is back on FREE. */
@@ -94,7 +99,10 @@ export const PaymentSucceededSchema = z.object({
   currency: CurrencySchema,
   invoicePdf: Url.nullable(),
   /** Test payments: the card's last four digits and holder, for the receipt. */
-  cardLast4: z.string().regex(/^\d{4}$/).nullable(),
+  cardLast4: z
+    .string()
+    .regex(/^\d{4}$/)
+    .nullable(),
   cardHolder: z.string().max(100).nullable(),
 });
 export type PaymentSucceeded = z.infer<typeof PaymentSucceededSchema>;

@@ -19,14 +19,20 @@ export const ThreadStartedSchema = z.object({
   /** The assistant's owner: every thread of an assistant is listed to its owner, public ones too. */
   assistantOwnerId: Id,
   ownerId: Id.nullable(),
-  visitorSessionHash: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  visitorSessionHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
   isPublic: z.boolean(),
   channel: ChannelSchema,
   /**
    * A visitor's thread: the sha-256 of the share token it was opened through. Revoking or rotating the
    * link ends the conversation (nothing more is posted in it). Absent on threads recorded before.
    */
-  shareTokenHash: z.string().regex(/^[0-9a-f]{64}$/).nullish(),
+  shareTokenHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullish(),
   /**
    * A channel's conversation (Telegram, WhatsApp, Instagram): the integration and the customer's chat it
    * answers, and the name the channel gave. Absent on every other thread.

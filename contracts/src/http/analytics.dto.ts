@@ -17,12 +17,20 @@ export const successEnvelope = <Data extends z.ZodType>(data: Data) => z.object(
 const Count = z.number().int().nonnegative();
 const Ms = z.number().nonnegative();
 const Percent = z.number().min(0).max(100);
-export const AnalyticsDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('YYYY-MM-DD (UTC)');
+export const AnalyticsDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .describe('YYYY-MM-DD (UTC)');
 const Iso = z.string().describe('ISO 8601');
 
 const days = (fallback: number) => z.coerce.number().int().min(1).max(ANALYTICS_MAX_DAYS).default(fallback);
 /** The numeric assistant id of the dashboard (as a query parameter). */
-const AssistantIdQuery = z.coerce.number({ error: chatMessages.invalidAssistantId }).int(chatMessages.invalidAssistantId).positive(chatMessages.invalidAssistantId).max(2_147_483_647).optional();
+const AssistantIdQuery = z.coerce
+  .number({ error: chatMessages.invalidAssistantId })
+  .int(chatMessages.invalidAssistantId)
+  .positive(chatMessages.invalidAssistantId)
+  .max(2_147_483_647)
+  .optional();
 
 export const PeriodSchema = z.object({ days: Count, start_date: AnalyticsDateSchema, end_date: AnalyticsDateSchema });
 
@@ -39,7 +47,14 @@ export const ResponseTimeStatsSchema = z.object({
   p90_ms: Ms.nullable(),
   p95_ms: Ms.nullable(),
   p99_ms: Ms.nullable(),
-  first_token: z.object({ samples: Count, avg_ms: Ms.nullable(), min_ms: Ms.nullable(), max_ms: Ms.nullable(), p50_ms: Ms.nullable(), p95_ms: Ms.nullable() }),
+  first_token: z.object({
+    samples: Count,
+    avg_ms: Ms.nullable(),
+    min_ms: Ms.nullable(),
+    max_ms: Ms.nullable(),
+    p50_ms: Ms.nullable(),
+    p95_ms: Ms.nullable(),
+  }),
 });
 export type ResponseTimeStats = z.infer<typeof ResponseTimeStatsSchema>;
 
@@ -114,15 +129,26 @@ export const AssistantPerformanceSchema = z.object({
   response_time: ResponseTimeStatsSchema,
   feedback: FeedbackStatsSchema,
   referrals: Count,
-  daily: z.array(z.object({ date: AnalyticsDateSchema, conversations: Count, queries: Count, avg_response_time: Ms.nullable() })),
+  daily: z.array(
+    z.object({ date: AnalyticsDateSchema, conversations: Count, queries: Count, avg_response_time: Ms.nullable() }),
+  ),
 });
 export type AssistantPerformance = z.infer<typeof AssistantPerformanceSchema>;
 
 /** POST /analytics/track-query. */
 export const TrackQueryBodySchema = z.object({
   query: z.string().trim().min(1, 'Query cannot be empty').max(10_000, 'Query is too long (max 10000 characters)'),
-  assistant_id: z.coerce.number({ error: chatMessages.invalidAssistantId }).int(chatMessages.invalidAssistantId).positive(chatMessages.invalidAssistantId).max(2_147_483_647).optional(),
-  response_time_ms: z.number().nonnegative().max(24 * 3600 * 1000).optional(),
+  assistant_id: z.coerce
+    .number({ error: chatMessages.invalidAssistantId })
+    .int(chatMessages.invalidAssistantId)
+    .positive(chatMessages.invalidAssistantId)
+    .max(2_147_483_647)
+    .optional(),
+  response_time_ms: z
+    .number()
+    .nonnegative()
+    .max(24 * 3600 * 1000)
+    .optional(),
   success: z.boolean().default(true),
   source: z.string().trim().min(1).max(100).default('api'),
 });
@@ -152,7 +178,13 @@ export const QueriesSchema = z.object({ queries: z.array(QueryRecordSchema), cou
 
 /** GET /analytics/usage-stats?period= (default week). */
 export const UsagePeriodSchema = z.enum(['day', 'week', 'month', 'quarter', 'year']);
-export const usagePeriodDays: Record<z.infer<typeof UsagePeriodSchema>, number> = { day: 1, week: 7, month: 30, quarter: 90, year: 365 };
+export const usagePeriodDays: Record<z.infer<typeof UsagePeriodSchema>, number> = {
+  day: 1,
+  week: 7,
+  month: 30,
+  quarter: 90,
+  year: 365,
+};
 export const UsageStatsQuerySchema = z.object({ period: UsagePeriodSchema.default(analyticsDefaults.usagePeriod) });
 export const UsageStatsSchema = z.object({
   period: UsagePeriodSchema,
@@ -165,7 +197,14 @@ export const UsageStatsSchema = z.object({
   tracked_queries: Count,
   tokens: z.object({ prompt: Count, completion: Count, total: Count }),
   active_assistants: Count,
-  by_assistant: z.array(z.object({ assistant_id: z.number().int().nullable(), assistant_name: z.string().nullable(), queries: Count, conversations: Count })),
+  by_assistant: z.array(
+    z.object({
+      assistant_id: z.number().int().nullable(),
+      assistant_name: z.string().nullable(),
+      queries: Count,
+      conversations: Count,
+    }),
+  ),
   by_channel: z.array(ChannelCountSchema),
   daily: z.array(z.object({ date: AnalyticsDateSchema, queries: Count, conversations: Count })),
 });
@@ -175,7 +214,12 @@ export const SalesAnalyticsQuerySchema = z.object({
   days: days(analyticsDefaults.salesDays),
   limit: z.coerce.number().int().min(1).max(100).default(analyticsDefaults.referredUrlsLimit),
 });
-export const ReferredUrlSchema = z.object({ url: z.string(), type: ReferralTypeSchema, count: Count, percentage: Percent });
+export const ReferredUrlSchema = z.object({
+  url: z.string(),
+  type: ReferralTypeSchema,
+  count: Count,
+  percentage: Percent,
+});
 export const SalesAnalyticsSchema = z.object({
   top_referred_urls: z.array(ReferredUrlSchema),
   total_referrals: Count,
@@ -187,7 +231,11 @@ export const SalesAnalyticsSchema = z.object({
 /** How far a read model is behind the log. */
 export const ReadModelHealthSchema = z.object({ name: z.string(), behind_positions: Count, caught_up: z.boolean() });
 /** GET /analytics/health and /keyword-analytics/health. */
-export const AnalyticsHealthSchema = z.object({ status: z.enum(['healthy', 'degraded']), read_models: z.array(ReadModelHealthSchema), checked_at: Iso });
+export const AnalyticsHealthSchema = z.object({
+  status: z.enum(['healthy', 'degraded']),
+  read_models: z.array(ReadModelHealthSchema),
+  checked_at: Iso,
+});
 /** GET /analytics/system-metrics: the process figures are an operator's only (null for owners). */
 export const SystemMetricsSchema = z.object({
   status: z.enum(['healthy', 'degraded']),
@@ -195,11 +243,21 @@ export const SystemMetricsSchema = z.object({
   event_log: z.object({ head_position: z.string() }),
   read_models: z.array(ReadModelHealthSchema),
   generated_at: Iso,
-  process: z.object({ rss_mb: z.number(), heap_used_mb: z.number(), load_average: z.array(z.number()), node_version: z.string() }).nullable(),
+  process: z
+    .object({
+      rss_mb: z.number(),
+      heap_used_mb: z.number(),
+      load_average: z.array(z.number()),
+      node_version: z.string(),
+    })
+    .nullable(),
 });
 
 /** GET /feedback/all-stats?days= (default 7). */
-export const FeedbackStatsQuerySchema = z.object({ days: days(analyticsDefaults.feedbackDays), assistant_id: AssistantIdQuery });
+export const FeedbackStatsQuerySchema = z.object({
+  days: days(analyticsDefaults.feedbackDays),
+  assistant_id: AssistantIdQuery,
+});
 export const FeedbackAllStatsSchema = FeedbackStatsSchema.extend({ days: Count, with_comments: Count });
 
 /** /keyword-analytics/customer-keywords and /assistant-keywords (days default 30, limit default 10). */
@@ -238,10 +296,20 @@ export const KeywordTrendsSchema = z.object({
   ),
 });
 /** /keyword-analytics/dashboard?days= */
-export const KeywordDashboardSchema = z.object({ days: Count, customer_keywords: KeywordListSchema, assistant_keywords: KeywordListSchema });
+export const KeywordDashboardSchema = z.object({
+  days: Count,
+  customer_keywords: KeywordListSchema,
+  assistant_keywords: KeywordListSchema,
+});
 
 /** One figure against its limit. */
-export const LimitFigureSchema = z.object({ used: z.number().nonnegative(), limit: z.number().nonnegative(), remaining: z.number().nonnegative(), percentage: z.number().nonnegative(), state: LimitStateSchema });
+export const LimitFigureSchema = z.object({
+  used: z.number().nonnegative(),
+  limit: z.number().nonnegative(),
+  remaining: z.number().nonnegative(),
+  percentage: z.number().nonnegative(),
+  state: LimitStateSchema,
+});
 export const LimitsStatusSchema = z.object({
   tier: PlanTierSchema,
   period_start: Iso,
@@ -271,7 +339,14 @@ export const LimitsAnalyticsSchema = z.object({
   violations_by_type: z.array(z.object({ type: LimitKindSchema, count: Count })),
 });
 /** GET /limits/limits: the plan in force. */
-export const PlanLimitsViewSchema = z.object({ tier: PlanTierSchema, plan_name: z.string(), limits: PlanLimitsSchema, features: PlanFeaturesSchema, period_start: Iso, period_end: Iso });
+export const PlanLimitsViewSchema = z.object({
+  tier: PlanTierSchema,
+  plan_name: z.string(),
+  limits: PlanLimitsSchema,
+  features: PlanFeaturesSchema,
+  period_start: Iso,
+  period_end: Iso,
+});
 
 /** POST /limits/check: would one more (or `amount` more) be allowed now? Nothing is recorded. */
 export const CheckableLimitSchema = z.enum(['monthly_messages', 'assistants', 'files', 'storage']);
@@ -296,10 +371,17 @@ export const LimitCheckSchema = z.object({
 /** GET /limits/usage/history?days= (default 30). */
 export const UsageHistoryQuerySchema = z.object({ days: days(analyticsDefaults.usageHistoryDays) });
 const UsageFigures = { messages: Count, conversations: Count, answers: Count, tokens: Count, violations: Count };
-export const UsageHistorySchema = z.object({ days: Count, history: z.array(z.object({ date: AnalyticsDateSchema, ...UsageFigures })), totals: z.object(UsageFigures) });
+export const UsageHistorySchema = z.object({
+  days: Count,
+  history: z.array(z.object({ date: AnalyticsDateSchema, ...UsageFigures })),
+  totals: z.object(UsageFigures),
+});
 
 /** GET /limits/violations?days=&violation_type= (days default 7). */
-export const ViolationsQuerySchema = z.object({ days: days(analyticsDefaults.violationDays), violation_type: LimitKindSchema.optional() });
+export const ViolationsQuerySchema = z.object({
+  days: days(analyticsDefaults.violationDays),
+  violation_type: LimitKindSchema.optional(),
+});
 export const ViolationSchema = z.object({
   id: z.string(),
   type: LimitKindSchema,

@@ -22,7 +22,11 @@ const OptionalUrl = z
   .transform((value) => (value ? value : null));
 
 export const NumericIdParamSchema = z.object({
-  id: z.coerce.number({ error: 'Invalid assistant ID' }).int('Invalid assistant ID').positive('Invalid assistant ID').max(2_147_483_647, 'Invalid assistant ID'),
+  id: z.coerce
+    .number({ error: 'Invalid assistant ID' })
+    .int('Invalid assistant ID')
+    .positive('Invalid assistant ID')
+    .max(2_147_483_647, 'Invalid assistant ID'),
 });
 
 const CrawlerConfigSchema = z.object({
@@ -37,21 +41,37 @@ const CrawlerConfigSchema = z.object({
  * from 1 to 10,000; the default is limits.visitorDailyLimitDefault.
  */
 const visitorDailyLimitInvalid = `The daily limit per visitor must be a whole number from 1 to ${limits.visitorDailyLimitMax}.`;
-const VisitorDailyLimitSchema = z.number({ error: visitorDailyLimitInvalid }).int(visitorDailyLimitInvalid).min(1, visitorDailyLimitInvalid).max(limits.visitorDailyLimitMax, visitorDailyLimitInvalid);
+const VisitorDailyLimitSchema = z
+  .number({ error: visitorDailyLimitInvalid })
+  .int(visitorDailyLimitInvalid)
+  .min(1, visitorDailyLimitInvalid)
+  .max(limits.visitorDailyLimitMax, visitorDailyLimitInvalid);
 
 /** POST /assistants/ (spec §3 create payload). */
 export const CreateAssistantBodySchema = z.object({
   name: z.string({ error: messages.assistantNameRequired }).trim().min(1, messages.assistantNameRequired).max(200),
-  description: words(messages.descriptionTooLong, messages.descriptionTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
-  instructions: words(messages.instructionsTooLong, messages.instructionsTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
+  description: words(messages.descriptionTooLong, messages.descriptionTooManyChars).pipe(
+    z.string().trim().min(1, messages.requiredFields),
+  ),
+  instructions: words(messages.instructionsTooLong, messages.instructionsTooManyChars).pipe(
+    z.string().trim().min(1, messages.requiredFields),
+  ),
   chat_limit: z.number().int().min(1).max(1_000_000).default(limits.chatLimitDefault),
   visitor_daily_limit: VisitorDailyLimitSchema.optional(),
   website_url: OptionalUrl,
   avatar_url: OptionalUrl,
-  sales_mode: z.object({ enabled: z.boolean(), sales_prompt: words(messages.salesPromptTooLong, messages.salesPromptTooManyChars).default('') }).nullish(),
+  sales_mode: z
+    .object({
+      enabled: z.boolean(),
+      sales_prompt: words(messages.salesPromptTooLong, messages.salesPromptTooManyChars).default(''),
+    })
+    .nullish(),
   web_crawler: z.object({ enabled: z.boolean(), web_crawler_config: CrawlerConfigSchema.nullish() }).nullish(),
   /** Custom functions: accepted for compatibility; those Kesher cannot register come back as failed. */
-  functions: z.array(z.object({ name: z.string().max(64) }).loose()).max(20).optional(),
+  functions: z
+    .array(z.object({ name: z.string().max(64) }).loose())
+    .max(20)
+    .optional(),
 });
 export type CreateAssistantBody = z.infer<typeof CreateAssistantBodySchema>;
 
@@ -65,8 +85,12 @@ export const CreateAssistantResponseSchema = z.object({
 export const UpdateAssistantBodySchema = z
   .object({
     name: z.string().trim().min(1, messages.assistantNameRequired).max(200),
-    description: words(messages.descriptionTooLong, messages.descriptionTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
-    instructions: words(messages.instructionsTooLong, messages.instructionsTooManyChars).pipe(z.string().trim().min(1, messages.requiredFields)),
+    description: words(messages.descriptionTooLong, messages.descriptionTooManyChars).pipe(
+      z.string().trim().min(1, messages.requiredFields),
+    ),
+    instructions: words(messages.instructionsTooLong, messages.instructionsTooManyChars).pipe(
+      z.string().trim().min(1, messages.requiredFields),
+    ),
     chat_limit: z.number().int().min(1).max(1_000_000),
     visitor_daily_limit: VisitorDailyLimitSchema,
     website_url: OptionalUrl,
@@ -78,7 +102,10 @@ export const UpdateAssistantBodySchema = z
       max_depth: z.number().int().min(0).max(50).default(5),
       delete_orphaned_pages: z.boolean().default(false),
     }),
-    payment_processing: z.object({ enabled: z.boolean(), sales_prompt: words(messages.salesPromptTooLong, messages.salesPromptTooManyChars).default('') }),
+    payment_processing: z.object({
+      enabled: z.boolean(),
+      sales_prompt: words(messages.salesPromptTooLong, messages.salesPromptTooManyChars).default(''),
+    }),
   })
   .partial();
 export type UpdateAssistantBody = z.infer<typeof UpdateAssistantBodySchema>;
@@ -112,7 +139,13 @@ export const AssistantSchema = z.object({
 export type AssistantDto = z.infer<typeof AssistantSchema>;
 
 /** What a visitor holding a share link may see of an assistant. */
-export const SharedAssistantSchema = AssistantSchema.pick({ id: true, name: true, description: true, avatar_url: true, openai_assistant_id: true });
+export const SharedAssistantSchema = AssistantSchema.pick({
+  id: true,
+  name: true,
+  description: true,
+  avatar_url: true,
+  openai_assistant_id: true,
+});
 
 export const ShareUrlSchema = z.object({ share_url: z.string() });
 export const ShareTokenSchema = z.object({ share_url: z.string(), share_token: z.string() });

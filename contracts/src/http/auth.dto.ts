@@ -75,9 +75,11 @@ export const AuthConfigSchema = z.object({
 /** The texts of e-mail ownership: verification and password reset by e-mail. */
 export const accountMessages = {
   /** The same answer whether or not the address has an account, so the form cannot list who has one. */
-  resetRequested: "If an account exists for this email address, we've sent it a link to reset the password. Please check your inbox.",
+  resetRequested:
+    "If an account exists for this email address, we've sent it a link to reset the password. Please check your inbox.",
   resetLinkInvalid: 'This password reset link is invalid, has expired or was already used. Please ask for a new one.',
-  passwordReset: 'Your password has been changed and your account was signed out everywhere. Please sign in with your new password.',
+  passwordReset:
+    'Your password has been changed and your account was signed out everywhere. Please sign in with your new password.',
   verifyLinkInvalid: 'This verification link is invalid, has expired or was already used. Please ask for a new one.',
   emailVerified: 'Your email address is verified. Thank you!',
   verificationSent: "We've sent you a new verification link. Please check your inbox.",

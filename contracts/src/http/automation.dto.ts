@@ -28,10 +28,15 @@ const isHttpUrl = (value: string) => {
 };
 
 const text = (max: number, field: string) => z.string().max(max, M.tooLong(field, max));
-const requiredText = (max: number, field: string, required: string) => z.string({ error: required }).trim().min(1, required).max(max, M.tooLong(field, max));
+const requiredText = (max: number, field: string, required: string) =>
+  z.string({ error: required }).trim().min(1, required).max(max, M.tooLong(field, max));
 
 /** Ids of workflows, guidelines and actions: `wf_…`, `gl_…`, `act_…`. */
-export const AutomationIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
+export const AutomationIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id');
 export const AutomationIdParamSchema = z.object({ id: AutomationIdSchema });
 
 const LinkedActionsSchema = z
@@ -138,10 +143,7 @@ export type GuidelineBody = z.infer<typeof GuidelineBodySchema>;
 export type GuidelineBodyInput = z.input<typeof GuidelineBodySchema>;
 
 /** PUT /guidelines/{id}: the whole guideline, or only `active` when toggling (§7). */
-export const GuidelineUpdateBodySchema = z.union([
-  GuidelineBodySchema,
-  z.object({ active: z.boolean() }).strict(),
-]);
+export const GuidelineUpdateBodySchema = z.union([GuidelineBodySchema, z.object({ active: z.boolean() }).strict()]);
 export type GuidelineUpdateBody = z.infer<typeof GuidelineUpdateBodySchema>;
 
 export const GuidelineSchema = z.object({
@@ -192,11 +194,19 @@ const ActionFieldsSchema = z.object({
     .array(ActionHeaderSchema)
     .max(L.headers, M.tooMany('headers', L.headers))
     .default([])
-    .transform((headers) => headers.map((h) => ({ key: h.key.trim(), value: h.value })).filter((h) => h.key !== '' && h.value !== '')),
+    .transform((headers) =>
+      headers.map((h) => ({ key: h.key.trim(), value: h.value })).filter((h) => h.key !== '' && h.value !== ''),
+    ),
   api_body_template: text(L.bodyTemplateChars, 'Body template').default(''),
   api_inputs: z.array(ActionInputSchema).max(L.inputs, M.tooMany('inputs', L.inputs)).default([]),
   /** Beyond the spec: call one of the assistant's named external API endpoints; api_endpoint is then a path. */
-  endpoint_name: z.string().trim().max(40).nullable().default(null).transform((name) => (name ? name : null)),
+  endpoint_name: z
+    .string()
+    .trim()
+    .max(40)
+    .nullable()
+    .default(null)
+    .transform((name) => (name ? name : null)),
   /** §3: URL sources have type url and name equal to the URL. */
   kb_sources: z
     .array(KbSourceSchema)
@@ -217,11 +227,12 @@ function checkAction(action: z.infer<typeof ActionFieldsSchema>, ctx: z.core.$Re
     if (inputNames.has(input.name)) issue(M.duplicateInput(input.name), ['api_inputs', index, 'name']);
     inputNames.add(input.name);
   });
-  if (action.endpoint_name !== null && !/^[A-Za-z0-9_-]{1,40}$/.test(action.endpoint_name)) issue(M.endpointNameInvalid, ['endpoint_name']);
+  if (action.endpoint_name !== null && !/^[A-Za-z0-9_-]{1,40}$/.test(action.endpoint_name))
+    issue(M.endpointNameInvalid, ['endpoint_name']);
   const checkTemplate = (template: string, where: string, path: (string | number)[]) => {
     const names = templateInputs(template);
-    if (names === null) return issue(M.malformedTemplate(where), path), false;
-    for (const name of names) if (!inputNames.has(name)) return issue(M.unknownPlaceholder(where, name), path), false;
+    if (names === null) return (issue(M.malformedTemplate(where), path), false);
+    for (const name of names) if (!inputNames.has(name)) return (issue(M.unknownPlaceholder(where, name), path), false);
     return true;
   };
   if (!action.api_endpoint) issue(M.endpointRequired, ['api_endpoint']);
@@ -266,7 +277,9 @@ export const ActionSchema = z.object({
   api_method: ActionMethodSchema,
   api_headers: z.array(z.object({ key: z.string(), value: z.string() })),
   api_body_template: z.string(),
-  api_inputs: z.array(z.object({ name: z.string(), type: ActionInputTypeSchema, required: z.boolean(), description: z.string() })),
+  api_inputs: z.array(
+    z.object({ name: z.string(), type: ActionInputTypeSchema, required: z.boolean(), description: z.string() }),
+  ),
   endpoint_name: z.string().nullable(),
   kb_sources: z.array(z.object({ type: z.string(), name: z.string(), url: z.string() })),
   created_at: z.string(),
@@ -277,7 +290,9 @@ export const ActionListSchema = z.array(ActionSchema);
 
 /** POST /actions/{id}/test: §7 sends sample inputs (123 for number, true for boolean, "test_value" otherwise). */
 export const ActionTestBodySchema = z.object({
-  test_inputs: z.record(z.string().max(64), z.union([z.string().max(4_000), z.number(), z.boolean(), z.null()])).default({}),
+  test_inputs: z
+    .record(z.string().max(64), z.union([z.string().max(4_000), z.number(), z.boolean(), z.null()]))
+    .default({}),
   /** Needed only when the action calls a named endpoint: whose external API configuration to use. */
   assistant_id: z.coerce.number().int().positive().optional(),
 });
@@ -293,19 +308,34 @@ export const ActionCallResultSchema = z.object({
   /** The parsed JSON response, or its text when it is not JSON; null when there was none. */
   response: z.unknown(),
   /** The request as sent (secret header values masked). */
-  request: z.object({ method: ActionMethodSchema, url: z.string(), headers: z.record(z.string(), z.string()), body: z.string().nullable() }).nullable(),
+  request: z
+    .object({
+      method: ActionMethodSchema,
+      url: z.string(),
+      headers: z.record(z.string(), z.string()),
+      body: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type ActionCallResultDto = z.infer<typeof ActionCallResultSchema>;
 
 // ───────────────────────────── External API configuration ─────────────────────────────
 
-export const ExternalEndpointNameSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{1,40}$/, M.endpointNameInvalid);
+export const ExternalEndpointNameSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,40}$/, M.endpointNameInvalid);
 
 export const ExternalEndpointBodySchema = z.object({
   name: ExternalEndpointNameSchema,
   base_url: z.string().trim().max(L.endpointChars).refine(isHttpUrl, M.endpointNotHttp),
   /** The auth header's name, e.g. Authorization or X-Api-Key; empty for none. */
-  auth_header_name: z.string().trim().max(L.headerKeyChars).regex(/^[A-Za-z0-9-]*$/, M.headerInvalid).default(''),
+  auth_header_name: z
+    .string()
+    .trim()
+    .max(L.headerKeyChars)
+    .regex(/^[A-Za-z0-9-]*$/, M.headerInvalid)
+    .default(''),
   /** The secret: encrypted at rest, read back masked; sending the masked value back keeps the stored one. */
   auth_header_value: z.string().max(L.headerValueChars).default(''),
   timeout_ms: z.number().int().min(L.minEndpointTimeoutMs).max(L.maxEndpointTimeoutMs).default(L.actionTimeoutMs),
@@ -313,12 +343,21 @@ export const ExternalEndpointBodySchema = z.object({
 
 /** POST /external-api/assistants/{id}/config: the assistant's whole set of named endpoints. */
 export const ExternalApiConfigBodySchema = z
-  .object({ endpoints: z.array(ExternalEndpointBodySchema).max(L.externalEndpoints, M.tooMany('endpoints', L.externalEndpoints)) })
+  .object({
+    endpoints: z
+      .array(ExternalEndpointBodySchema)
+      .max(L.externalEndpoints, M.tooMany('endpoints', L.externalEndpoints)),
+  })
   .superRefine((body, ctx) => {
     const seen = new Set<string>();
     body.endpoints.forEach((endpoint, index) => {
       const key = endpoint.name.toLowerCase();
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', message: M.duplicateEndpointName(endpoint.name), path: ['endpoints', index, 'name'] });
+      if (seen.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          message: M.duplicateEndpointName(endpoint.name),
+          path: ['endpoints', index, 'name'],
+        });
       seen.add(key);
     });
   });
@@ -341,7 +380,11 @@ export const ExternalApiConfigSchema = z.object({
 export type ExternalApiConfigDto = z.infer<typeof ExternalApiConfigSchema>;
 
 export const ExternalApiAssistantParamSchema = z.object({
-  id: z.coerce.number({ error: 'Invalid assistant ID' }).int('Invalid assistant ID').positive('Invalid assistant ID').max(2_147_483_647, 'Invalid assistant ID'),
+  id: z.coerce
+    .number({ error: 'Invalid assistant ID' })
+    .int('Invalid assistant ID')
+    .positive('Invalid assistant ID')
+    .max(2_147_483_647, 'Invalid assistant ID'),
 });
 export const TestConnectionQuerySchema = z.object({ endpoint_name: ExternalEndpointNameSchema });
 export const TestConnectionResponseSchema = ActionCallResultSchema.extend({ endpoint_name: z.string() });
@@ -380,7 +423,9 @@ export const AutomationConfigurationSchema = z.object({
   actions: z.array(ActionSchema.omit({ created_at: true, updated_at: true })),
 });
 export type AutomationConfigurationDto = z.infer<typeof AutomationConfigurationSchema>;
-export const AutomationConfigurationQuerySchema = z.object({ at: z.iso.datetime({ offset: true, error: 'at must be an ISO 8601 date-time' }).optional() });
+export const AutomationConfigurationQuerySchema = z.object({
+  at: z.iso.datetime({ offset: true, error: 'at must be an ISO 8601 date-time' }).optional(),
+});
 
 /** GET /automation/conversations/{threadId}: which workflows fired and which actions ran in a conversation, and the configuration it was answered with. */
 export const ConversationAutomationSchema = z.object({
@@ -390,13 +435,35 @@ export const ConversationAutomationSchema = z.object({
   configuration: AutomationConfigurationSchema,
 });
 export type ConversationAutomationDto = z.infer<typeof ConversationAutomationSchema>;
-export const ThreadIdParamSchema = z.object({ threadId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'Invalid thread id') });
+export const ThreadIdParamSchema = z.object({
+  threadId: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Invalid thread id'),
+});
 
 /** GET /workflows/stats?days=: how often a visitor's message fired each workflow (turns it stayed in force are not counted) and how the actions fared (analytics). */
 export const WorkflowStatsQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) });
 export const WorkflowStatsSchema = z.object({
   days: z.number().int(),
-  workflows: z.array(z.object({ workflow_id: z.string(), title: z.string(), fired: z.number().int(), conversations: z.number().int(), last_fired_at: z.string().nullable() })),
-  actions: z.array(z.object({ action_id: z.string(), title: z.string(), calls: z.number().int(), failed: z.number().int(), avg_duration_ms: z.number() })),
+  workflows: z.array(
+    z.object({
+      workflow_id: z.string(),
+      title: z.string(),
+      fired: z.number().int(),
+      conversations: z.number().int(),
+      last_fired_at: z.string().nullable(),
+    }),
+  ),
+  actions: z.array(
+    z.object({
+      action_id: z.string(),
+      title: z.string(),
+      calls: z.number().int(),
+      failed: z.number().int(),
+      avg_duration_ms: z.number(),
+    }),
+  ),
 });
 export type WorkflowStatsDto = z.infer<typeof WorkflowStatsSchema>;

@@ -30,7 +30,11 @@ const websiteUrl = (required: string) =>
 const interval = z.preprocess((value) => (value === 'manual' ? 'none' : value), CrawlIntervalSchema);
 
 /** Assistant ids arrive as numbers or numeric strings. */
-const AssistantIdSchema = z.coerce.number({ error: 'Invalid assistant ID' }).int('Invalid assistant ID').positive('Invalid assistant ID').max(2_147_483_647, 'Invalid assistant ID');
+const AssistantIdSchema = z.coerce
+  .number({ error: 'Invalid assistant ID' })
+  .int('Invalid assistant ID')
+  .positive('Invalid assistant ID')
+  .max(2_147_483_647, 'Invalid assistant ID');
 
 const MaxPages = z.number().int().min(1).max(10_000);
 const MaxDepth = z.number().int().min(0).max(50);
@@ -66,9 +70,27 @@ export const UpdateCrawlerBodySchema = z
   .partial();
 export type UpdateCrawlerBody = z.infer<typeof UpdateCrawlerBodySchema>;
 
-export const CrawlerConfigIdParamSchema = z.object({ id: z.string().min(1).max(80).regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.configNotFound) });
-export const CrawlIdParamSchema = z.object({ crawlId: z.string().min(1).max(120).regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.crawlNotFound) });
-export const CrawledUrlIdParamSchema = z.object({ id: z.string().min(1).max(80).regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.urlNotFound) });
+export const CrawlerConfigIdParamSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(80)
+    .regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.configNotFound),
+});
+export const CrawlIdParamSchema = z.object({
+  crawlId: z
+    .string()
+    .min(1)
+    .max(120)
+    .regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.crawlNotFound),
+});
+export const CrawledUrlIdParamSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(80)
+    .regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.urlNotFound),
+});
 
 export const CrawlStatusSchema = z.enum(['starting', 'crawling', 'completed', 'error']);
 
@@ -110,8 +132,15 @@ export const CreateCrawlerResponseSchema = z.object({
 });
 
 export const CrawlerConfigResponseSchema = z.object({ success: z.literal(true), data: CrawlerConfigSchema.nullable() });
-export const CrawlerConfigListResponseSchema = z.object({ success: z.literal(true), data: z.array(CrawlerConfigSchema) });
-export const CrawlerUpdatedResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: CrawlerConfigSchema });
+export const CrawlerConfigListResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(CrawlerConfigSchema),
+});
+export const CrawlerUpdatedResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: CrawlerConfigSchema,
+});
 export const CrawlerMessageResponseSchema = z.object({ success: z.literal(true), message: z.string() });
 
 /** POST /web-crawler/{id}/test: can the site be crawled right now? */
@@ -178,7 +207,11 @@ const selectedNames = z.array(z.string().min(1).max(255)).max(10_000).min(1, cra
 
 /** POST /web-crawler/smart-crawl-commit. */
 export const SmartCrawlCommitBodySchema = z.object({
-  preview_id: z.string().min(1).max(120).regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.previewNotFound),
+  preview_id: z
+    .string()
+    .min(1)
+    .max(120)
+    .regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.previewNotFound),
   assistant_id: AssistantIdSchema,
   selected_filenames: selectedNames,
 });
@@ -210,9 +243,18 @@ export const FetchSingleUrlBodySchema = z.object({
     .refine(isHttpUrl, { message: crawlerMessages.invalidUrl }),
   base_url: z.string().trim().max(2048).optional(),
   /** The preview the page joins (so that it can be committed with it); the owner's latest of that site otherwise. */
-  preview_id: z.string().min(1).max(120).regex(/^[A-Za-z0-9_-]+$/).optional(),
+  preview_id: z
+    .string()
+    .min(1)
+    .max(120)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
 });
-export const FetchSingleUrlResponseSchema = z.object({ message: z.string(), preview_id: z.string(), file_data: PreviewFileSchema });
+export const FetchSingleUrlResponseSchema = z.object({
+  message: z.string(),
+  preview_id: z.string(),
+  file_data: PreviewFileSchema,
+});
 
 export const TrainingStatusSchema = z.enum(['trained', 'failed', 'outdated', 'pending']);
 
@@ -233,7 +275,10 @@ export const CrawledUrlSchema = z.object({
 });
 export type CrawledUrlDto = z.infer<typeof CrawledUrlSchema>;
 
-const booleanQuery = z.preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value === '' ? undefined : value), z.boolean().optional());
+const booleanQuery = z.preprocess(
+  (value) => (value === 'true' ? true : value === 'false' ? false : value === '' ? undefined : value),
+  z.boolean().optional(),
+);
 
 export const CrawledUrlsQuerySchema = z.object({
   search: z.string().trim().max(200).optional(),
@@ -263,7 +308,15 @@ export const DeleteCrawledUrlsResponseSchema = z.object({ message: z.string(), d
 
 /** GET /assistants/{id}/crawler-pages: the pages the assistant holds, for the File Selection preset. */
 export const CrawlerPagesResponseSchema = z.object({
-  selected_pages: z.array(z.object({ url: z.string(), filename: z.string(), title: z.string().nullable(), is_enabled: z.boolean(), is_sales_page: z.boolean() })),
+  selected_pages: z.array(
+    z.object({
+      url: z.string(),
+      filename: z.string(),
+      title: z.string().nullable(),
+      is_enabled: z.boolean(),
+      is_sales_page: z.boolean(),
+    }),
+  ),
 });
 
 /** Spec §3 crawl progress message, as the WebSocket sends it. */
@@ -311,10 +364,28 @@ export type FetchSingleUrlResponse = z.infer<typeof FetchSingleUrlResponseSchema
  * 202 with the progress while it runs, 200 with the spec's preview result once done, 422 with the reason
  * when the scan failed. The spec's one waiting call stays as it was.
  */
-export const PreviewJobStartedSchema = z.object({ success: z.literal(true), preview_id: z.string(), status: z.literal('starting') });
+export const PreviewJobStartedSchema = z.object({
+  success: z.literal(true),
+  preview_id: z.string(),
+  status: z.literal('starting'),
+});
 export type PreviewJobStarted = z.infer<typeof PreviewJobStartedSchema>;
-export const PreviewJobIdParamSchema = z.object({ previewId: z.string().min(1).max(120).regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.previewNotFound) });
-export const PreviewJobRunningSchema = z.object({ status: z.enum(['starting', 'crawling']), preview_id: z.string(), progress: CrawlProgressMessageSchema });
-export const PreviewJobDoneSchema = z.object({ status: z.literal('completed'), preview_id: z.string(), result: SmartCrawlPreviewResponseSchema });
+export const PreviewJobIdParamSchema = z.object({
+  previewId: z
+    .string()
+    .min(1)
+    .max(120)
+    .regex(/^[A-Za-z0-9_-]+$/, crawlerMessages.previewNotFound),
+});
+export const PreviewJobRunningSchema = z.object({
+  status: z.enum(['starting', 'crawling']),
+  preview_id: z.string(),
+  progress: CrawlProgressMessageSchema,
+});
+export const PreviewJobDoneSchema = z.object({
+  status: z.literal('completed'),
+  preview_id: z.string(),
+  result: SmartCrawlPreviewResponseSchema,
+});
 export const PreviewJobSchema = z.discriminatedUnion('status', [PreviewJobRunningSchema, PreviewJobDoneSchema]);
 export type PreviewJob = z.infer<typeof PreviewJobSchema>;

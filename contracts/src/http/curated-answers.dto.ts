@@ -13,13 +13,18 @@ export const curatedMessages = {
   required: 'Please write both the question and the answer.',
   tooLong: `The question is too long (max ${curatedLimits.questionChars} characters) or the answer is (max ${curatedLimits.answerChars}).`,
   notFound: 'This question and answer no longer exists.',
-  limitReached: (limit: number) => `This assistant has reached its plan's limit of ${limit} questions and answers. Delete some or upgrade the plan to add more.`,
+  limitReached: (limit: number) =>
+    `This assistant has reached its plan's limit of ${limit} questions and answers. Delete some or upgrade the plan to add more.`,
   badCsv: 'The file is not a CSV with the columns question,answer.',
 } as const;
 
 export const QaIdSchema = z.string().regex(/^qa_[a-f0-9]{24}$/, 'Invalid question and answer ID');
 export const QaParamsSchema = z.object({
-  id: z.coerce.number({ error: 'Invalid assistant ID' }).int('Invalid assistant ID').positive('Invalid assistant ID').max(2_147_483_647, 'Invalid assistant ID'),
+  id: z.coerce
+    .number({ error: 'Invalid assistant ID' })
+    .int('Invalid assistant ID')
+    .positive('Invalid assistant ID')
+    .max(2_147_483_647, 'Invalid assistant ID'),
   qa_id: QaIdSchema,
 });
 
@@ -44,4 +49,7 @@ export const QaListSchema = z.array(QaSchema);
 
 export const QaImportBodySchema = z.object({ csv: z.string().max(curatedLimits.importChars) });
 /** `skipped`: rows the assistant already had, word for word (importing a file twice adds nothing). */
-export const QaImportResultSchema = z.object({ imported: z.number().int().nonnegative(), skipped: z.number().int().nonnegative() });
+export const QaImportResultSchema = z.object({
+  imported: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+});

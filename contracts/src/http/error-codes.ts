@@ -43,7 +43,9 @@ export interface CodedText {
  * Every text of the catalogues with its code. A bilingual entry (`{ en, he }`, said inside an answer, never
  * as an error) carries its own Hebrew and is left out.
  */
-export function errorCodeEntries(catalogues: Readonly<Record<string, object>> = errorCatalogues): [code: string, text: CatalogueText][] {
+export function errorCodeEntries(
+  catalogues: Readonly<Record<string, object>> = errorCatalogues,
+): [code: string, text: CatalogueText][] {
   const entries: [string, CatalogueText][] = [];
   const walk = (prefix: string, node: unknown) => {
     if (typeof node === 'string' || typeof node === 'function') entries.push([prefix, node as CatalogueText]);
@@ -74,7 +76,13 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * The pattern of one wording: `values` says where each parameter's value stands in `text` (a RegExp over
  * the text whose matches are, in order, the values, and which parameter each is).
  */
-function patternOf(code: string, arity: number, text: string, values: RegExp, paramOf: (match: string) => number | undefined): TextPattern | undefined {
+function patternOf(
+  code: string,
+  arity: number,
+  text: string,
+  values: RegExp,
+  paramOf: (match: string) => number | undefined,
+): TextPattern | undefined {
   let source = '^';
   let fixed = 0;
   let at = 0;
@@ -124,7 +132,9 @@ function patternsOf(code: string, words: (...args: unknown[]) => string): TextPa
  * most specific wording first ("The API could not be reached: …" before "<channel> could not be reached: …"),
  * whatever order the catalogues list them in.
  */
-export function createErrorCodes(catalogues: Readonly<Record<string, object>>): (text: string) => CodedText | undefined {
+export function createErrorCodes(
+  catalogues: Readonly<Record<string, object>>,
+): (text: string) => CodedText | undefined {
   const exact = new Map<string, string>();
   const patterns: TextPattern[] = [];
   for (const [code, text] of errorCodeEntries(catalogues)) {

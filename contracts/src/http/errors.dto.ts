@@ -27,7 +27,9 @@ const CodeFields = {
 export const ErrorBodySchema = z.object({
   detail: z.union([
     z.string(),
-    z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string(), ...CodeFields })),
+    z.array(
+      z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string(), ...CodeFields }),
+    ),
   ]),
   ...CodeFields,
 });

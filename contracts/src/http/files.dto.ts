@@ -14,7 +14,13 @@ export const KnowledgeFileSchema = z.object({
 });
 export type KnowledgeFileDto = z.infer<typeof KnowledgeFileSchema>;
 
-export const FileIdParamSchema = z.object({ fileId: z.string().min(1).max(80).regex(/^[A-Za-z0-9_-]+$/, 'Invalid file ID') });
+export const FileIdParamSchema = z.object({
+  fileId: z
+    .string()
+    .min(1)
+    .max(80)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Invalid file ID'),
+});
 
 /** Extensions accepted for upload; the spec's dialog names the first four, the picker accepts all. */
 export const uploadExtensions = ['pdf', 'docx', 'txt', 'csv', 'md', 'json', 'xlsx', 'pptx'] as const;
@@ -27,7 +33,8 @@ export const uploadLimits = {
 /** "100 MB", "5 GB": a plan's storage as the refusal names it. */
 const storageSize = (mb: number) => (mb >= 1024 && mb % 1024 === 0 ? `${mb / 1024} GB` : `${mb} MB`);
 /** The refusal when the owner's knowledge storage is full: which limit, and how to lift it. */
-export const storageFullMessage = (planStorageMb: number) => `Your plan's storage for knowledge files (${storageSize(planStorageMb)}) is full. Delete some files or upgrade the plan to upload more.`;
+export const storageFullMessage = (planStorageMb: number) =>
+  `Your plan's storage for knowledge files (${storageSize(planStorageMb)}) is full. Delete some files or upgrade the plan to upload more.`;
 
 export const fileMessages = {
   noFile: 'Please choose a file to upload.',

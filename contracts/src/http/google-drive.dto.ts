@@ -17,7 +17,8 @@ export const driveMessages = {
   loadFailed: 'Failed to load files from Google Drive',
   unsupportedType: 'This file type cannot be imported.',
   /** The consent screen's return reached a browser that did not start the flow (or a flow it did not start). */
-  otherBrowser: 'This Google Drive connection was started in another browser or session, so it was not completed. Please connect Google Drive again in this browser.',
+  otherBrowser:
+    'This Google Drive connection was started in another browser or session, so it was not completed. Please connect Google Drive again in this browser.',
 } as const;
 
 const AccessTokenSchema = z.string().trim().min(1, driveMessages.signInFirst).max(4096);
@@ -46,13 +47,19 @@ export const DriveListRequestSchema = z.object({
   page_size: z.coerce.number().int().min(1).max(100).default(DRIVE_PAGE_SIZE),
   page_token: z.string().max(500).optional(),
 });
-export const DriveListResponseSchema = z.object({ files: z.array(DriveFileSchema), next_page_token: z.string().nullable() });
+export const DriveListResponseSchema = z.object({
+  files: z.array(DriveFileSchema),
+  next_page_token: z.string().nullable(),
+});
 
 export const DriveImportRequestSchema = z.object({
   assistant_id: z.coerce.number().int().positive(),
   access_token: AccessTokenSchema,
   /** The picked files; only the id is trusted — name and type are read again from Drive. */
-  files: z.array(z.object({ id: DriveFileIdSchema }).passthrough()).min(1, driveMessages.selectFiles).max(50),
+  files: z
+    .array(z.object({ id: DriveFileIdSchema }).passthrough())
+    .min(1, driveMessages.selectFiles)
+    .max(50),
 });
 /** The same import with bare ids (the multi-select picker's call). */
 export const DriveImportMultipleRequestSchema = z.object({

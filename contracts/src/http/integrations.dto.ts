@@ -10,20 +10,36 @@ export const integrationMessages = {
   whatsappFieldsRequired: 'Please provide both Access Token and Phone Number ID.',
   instagramFieldsRequired: 'Please provide both Page Access Token and Instagram Account ID.',
   /** §8: the client shows these with the server's detail after them. */
-  setupFailed: { telegram: 'Failed to setup Telegram integration', whatsapp: 'Failed to setup WhatsApp integration', instagram: 'Failed to setup Instagram integration' },
-  notConnected: { telegram: 'Telegram integration not found', whatsapp: 'WhatsApp integration not found', instagram: 'Instagram integration not found' },
-  disconnected: { telegram: 'Telegram integration disconnected', whatsapp: 'WhatsApp integration disconnected', instagram: 'Instagram integration disconnected' },
+  setupFailed: {
+    telegram: 'Failed to setup Telegram integration',
+    whatsapp: 'Failed to setup WhatsApp integration',
+    instagram: 'Failed to setup Instagram integration',
+  },
+  notConnected: {
+    telegram: 'Telegram integration not found',
+    whatsapp: 'WhatsApp integration not found',
+    instagram: 'Instagram integration not found',
+  },
+  disconnected: {
+    telegram: 'Telegram integration disconnected',
+    whatsapp: 'WhatsApp integration disconnected',
+    instagram: 'Instagram integration disconnected',
+  },
   /** Meta signs deliveries with an app secret: the deployment's META_APP_SECRET, or the owner's app_secret. */
-  appSecretNeeded: 'An app secret is needed to verify Meta\'s signatures: enter your Meta app\'s App Secret (or ask the operator to set META_APP_SECRET).',
+  appSecretNeeded:
+    "An app secret is needed to verify Meta's signatures: enter your Meta app's App Secret (or ask the operator to set META_APP_SECRET).",
   channelUnreachable: (channel: string, reason: string) => `${channel} could not be reached: ${reason}`,
   takeOverFirst: 'Take over this conversation before replying in it.',
   takenOver: 'The owner has taken over this conversation; the assistant does not answer it until it is handed back.',
-  notACustomerThread: 'Only a customer\'s conversation (widget, share link or a channel) can be taken over.',
+  notACustomerThread: "Only a customer's conversation (widget, share link or a channel) can be taken over.",
   /** A connected channel the owner's plan no longer includes (cancelled, unpaid): kept, but not answered. */
   paused: {
-    telegram: 'Paused: your plan no longer includes Telegram, so the assistant does not answer there. Upgrade on the pricing page to resume.',
-    whatsapp: 'Paused: your plan no longer includes WhatsApp, so the assistant does not answer there. Upgrade on the pricing page to resume.',
-    instagram: 'Paused: your plan no longer includes Instagram, so the assistant does not answer there. Upgrade on the pricing page to resume.',
+    telegram:
+      'Paused: your plan no longer includes Telegram, so the assistant does not answer there. Upgrade on the pricing page to resume.',
+    whatsapp:
+      'Paused: your plan no longer includes WhatsApp, so the assistant does not answer there. Upgrade on the pricing page to resume.',
+    instagram:
+      'Paused: your plan no longer includes Instagram, so the assistant does not answer there. Upgrade on the pricing page to resume.',
   },
 } as const;
 
@@ -37,7 +53,13 @@ const ChannelStatusFields = {
 };
 
 const trimmed = (message: string) => z.string({ error: message }).trim().min(1, message).max(4096, message);
-const optionalText = z.string().trim().max(256).optional().nullable().transform((value) => (value ? value : null));
+const optionalText = z
+  .string()
+  .trim()
+  .max(256)
+  .optional()
+  .nullable()
+  .transform((value) => (value ? value : null));
 
 /** POST /assistants/{id}/telegram/setup (and POST /assistants/{id}/telegram). */
 export const TelegramSetupBodySchema = z.object({ bot_token: trimmed(integrationMessages.telegramTokenRequired) });
@@ -66,7 +88,9 @@ export const TelegramSetupResponseSchema = z.object({
 /** POST /assistants/{id}/whatsapp/setup (and POST /assistants/{id}/whatsapp). */
 export const WhatsAppSetupBodySchema = z.object({
   access_token: trimmed(integrationMessages.whatsappFieldsRequired),
-  phone_number_id: trimmed(integrationMessages.whatsappFieldsRequired).pipe(z.string().regex(/^\d{1,32}$/, 'Phone Number ID must be digits')),
+  phone_number_id: trimmed(integrationMessages.whatsappFieldsRequired).pipe(
+    z.string().regex(/^\d{1,32}$/, 'Phone Number ID must be digits'),
+  ),
   business_account_id: optionalText,
   test_number: optionalText,
   /** Beyond the spec: the owner's Meta app secret, when the deployment has no META_APP_SECRET of its own. */
@@ -92,7 +116,9 @@ export type WhatsAppIntegrationDto = z.infer<typeof WhatsAppIntegrationSchema>;
 /** POST /assistants/{id}/instagram/setup (and POST /assistants/{id}/instagram). */
 export const InstagramSetupBodySchema = z.object({
   page_access_token: trimmed(integrationMessages.instagramFieldsRequired),
-  instagram_account_id: trimmed(integrationMessages.instagramFieldsRequired).pipe(z.string().regex(/^\d{1,32}$/, 'Instagram Account ID must be digits')),
+  instagram_account_id: trimmed(integrationMessages.instagramFieldsRequired).pipe(
+    z.string().regex(/^\d{1,32}$/, 'Instagram Account ID must be digits'),
+  ),
   page_id: optionalText,
   test_user_id: optionalText,
   app_secret: optionalText,
@@ -114,14 +140,24 @@ export const InstagramIntegrationSchema = z.object({
 export type InstagramIntegrationDto = z.infer<typeof InstagramIntegrationSchema>;
 
 /** Setup responses carry the integration object (§3). */
-export const WhatsAppSetupResponseSchema = z.object({ success: z.literal(true), message: z.string(), integration: WhatsAppIntegrationSchema });
-export const InstagramSetupResponseSchema = z.object({ success: z.literal(true), message: z.string(), integration: InstagramIntegrationSchema });
+export const WhatsAppSetupResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  integration: WhatsAppIntegrationSchema,
+});
+export const InstagramSetupResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  integration: InstagramIntegrationSchema,
+});
 
 /** GET /whatsapp/stats/{id}: chats are the customers who wrote; active = wrote within the last 24 hours (WhatsApp's service window). */
 export const WhatsAppStatsSchema = z.object({
   total_chats: z.number().int(),
   active_chats: z.number().int(),
-  chats: z.array(z.object({ profile_name: z.string().nullable(), wa_id: z.string(), last_message_at: z.number().int() })),
+  chats: z.array(
+    z.object({ profile_name: z.string().nullable(), wa_id: z.string(), last_message_at: z.number().int() }),
+  ),
 });
 export type WhatsAppStatsDto = z.infer<typeof WhatsAppStatsSchema>;
 
@@ -129,7 +165,9 @@ export type WhatsAppStatsDto = z.infer<typeof WhatsAppStatsSchema>;
 export const InstagramStatsSchema = z.object({
   total_chats: z.number().int(),
   active_chats: z.number().int(),
-  chats: z.array(z.object({ username: z.string().nullable(), instagram_user_id: z.string(), last_message_at: z.number().int() })),
+  chats: z.array(
+    z.object({ username: z.string().nullable(), instagram_user_id: z.string(), last_message_at: z.number().int() }),
+  ),
 });
 export type InstagramStatsDto = z.infer<typeof InstagramStatsSchema>;
 
@@ -161,5 +199,18 @@ export const InboxSchema = z.object({ data: z.array(InboxEntrySchema) });
 /** POST /threads/{id}/takeover and /threads/{id}/handback answer the thread's new state. */
 export const TakeoverStateSchema = z.object({ thread_id: z.string(), taken_over: z.boolean(), channel: ChannelSchema });
 /** POST /threads/{id}/owner-reply: the owner's words, sent through the conversation's channel. */
-export const OwnerReplyBodySchema = z.object({ content: z.string().trim().min(1, 'Message content cannot be empty').max(4000, 'Message too long (max 4000 characters)') });
-export const OwnerReplySchema = z.object({ id: z.string(), thread_id: z.string(), role: z.literal('assistant'), author: z.literal('owner'), text: z.string(), created_at: z.number().int() });
+export const OwnerReplyBodySchema = z.object({
+  content: z
+    .string()
+    .trim()
+    .min(1, 'Message content cannot be empty')
+    .max(4000, 'Message too long (max 4000 characters)'),
+});
+export const OwnerReplySchema = z.object({
+  id: z.string(),
+  thread_id: z.string(),
+  role: z.literal('assistant'),
+  author: z.literal('owner'),
+  text: z.string(),
+  created_at: z.number().int(),
+});

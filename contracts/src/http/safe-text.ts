@@ -3,7 +3,8 @@
  * text and in jsonb), so such input used to reach the database and fail there as a 500. The API refuses
  * it up front, naming the field, for every body, query and path of every route.
  */
-export const unsafeTextMessage = 'This text contains a character that cannot be stored (a NUL or an unpaired surrogate).';
+export const unsafeTextMessage =
+  'This text contains a character that cannot be stored (a NUL or an unpaired surrogate).';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -38,7 +39,8 @@ export function findUnsafeText(value: unknown): (string | number)[] | undefined 
     } else if (item !== null && typeof item === 'object') {
       const entries = Object.entries(item);
       for (const [key] of entries) if (!isSafeText(key)) return pathOf(visit, key);
-      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: visit });
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push({ value: entries[i]![1], key: entries[i]![0], parent: visit });
     }
   }
   return undefined;

@@ -5,13 +5,22 @@ import { externalAssistantIdPattern } from '../events/assistant.events.js';
 import { ChannelSchema } from '../events/thread.events.js';
 
 /** Thread, run and message ids Kesher issues: a prefix and letters/digits (spec §5: non-empty strings). */
-const idLike = (message: string) => z.string({ error: message }).trim().min(1, message).max(100, message).regex(/^[A-Za-z0-9_-]+$/, message);
+const idLike = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(100, message)
+    .regex(/^[A-Za-z0-9_-]+$/, message);
 export const ThreadIdSchema = idLike(chatMessages.invalidThreadId);
 export const RunIdSchema = idLike(chatMessages.invalidRunId);
 export const MessageIdSchema = idLike('Invalid message ID');
 
 /** A visitor's session token: random (the embed stores 64 hex characters), never derived from anything. */
-export const SessionTokenSchema = z.string({ error: chatMessages.sessionTokenRequired }).min(16, chatMessages.sessionTokenRequired).max(256);
+export const SessionTokenSchema = z
+  .string({ error: chatMessages.sessionTokenRequired })
+  .min(16, chatMessages.sessionTokenRequired)
+  .max(256);
 
 /** The numeric assistant id of the dashboard; the client may send it as a number or a numeric string. */
 const NumericAssistantId = z.coerce
@@ -55,19 +64,31 @@ export const PostMessageBodySchema = z.object({ content: MessageContentSchema })
 export const PostPublicMessageBodySchema = PostMessageBodySchema.extend({ session_token: SessionTokenSchema });
 
 /** POST /threads/{id}/runs: the chat sends `assistant_id` or `openai_assistant_id` (spec §7). */
-const RunAssistantId = z.string({ error: chatMessages.invalidAssistantId }).regex(externalAssistantIdPattern, chatMessages.invalidAssistantIdFormat);
+const RunAssistantId = z
+  .string({ error: chatMessages.invalidAssistantId })
+  .regex(externalAssistantIdPattern, chatMessages.invalidAssistantIdFormat);
 /**
  * The visitor's or owner's message, posted with the run (OpenAI's `additional_messages`): the chat's send
  * is then one call instead of two, with the same checks and refusals as POST …/messages.
  */
 const AdditionalMessagesSchema = z
-  .array(z.object({ role: z.literal('user', { error: chatMessages.onlyUserMessages }), content: MessageContentSchema }), { error: chatMessages.onlyUserMessages })
+  .array(
+    z.object({ role: z.literal('user', { error: chatMessages.onlyUserMessages }), content: MessageContentSchema }),
+    { error: chatMessages.onlyUserMessages },
+  )
   .min(1, chatMessages.emptyMessage)
   .max(1, chatMessages.oneMessagePerRun);
 export const CreateRunBodySchema = z
-  .object({ assistant_id: RunAssistantId.optional(), openai_assistant_id: RunAssistantId.optional(), additional_messages: AdditionalMessagesSchema.optional() })
+  .object({
+    assistant_id: RunAssistantId.optional(),
+    openai_assistant_id: RunAssistantId.optional(),
+    additional_messages: AdditionalMessagesSchema.optional(),
+  })
   .refine((body) => body.assistant_id ?? body.openai_assistant_id, { message: chatMessages.invalidAssistantId })
-  .transform((body) => ({ assistant_id: (body.assistant_id ?? body.openai_assistant_id)!, content: body.additional_messages?.[0]?.content }));
+  .transform((body) => ({
+    assistant_id: (body.assistant_id ?? body.openai_assistant_id)!,
+    content: body.additional_messages?.[0]?.content,
+  }));
 export const CreatePublicRunBodySchema = z
   .object({
     assistant_id: RunAssistantId.optional(),
@@ -76,7 +97,11 @@ export const CreatePublicRunBodySchema = z
     additional_messages: AdditionalMessagesSchema.optional(),
   })
   .refine((body) => body.assistant_id ?? body.openai_assistant_id, { message: chatMessages.invalidAssistantId })
-  .transform((body) => ({ assistant_id: (body.assistant_id ?? body.openai_assistant_id)!, session_token: body.session_token, content: body.additional_messages?.[0]?.content }));
+  .transform((body) => ({
+    assistant_id: (body.assistant_id ?? body.openai_assistant_id)!,
+    session_token: body.session_token,
+    content: body.additional_messages?.[0]?.content,
+  }));
 
 export const SessionQuerySchema = z.object({ session_token: SessionTokenSchema });
 
@@ -95,7 +120,9 @@ export const MessageSchema = z.object({
   object: z.literal('thread.message'),
   thread_id: z.string(),
   role: z.enum(['user', 'assistant']),
-  content: z.array(z.object({ type: z.literal('text'), text: z.object({ value: z.string(), annotations: z.array(z.unknown()) }) })),
+  content: z.array(
+    z.object({ type: z.literal('text'), text: z.object({ value: z.string(), annotations: z.array(z.unknown()) }) }),
+  ),
   created_at: z.number().int().describe('seconds since epoch'),
   run_id: z.string().nullable(),
   sources: z.array(MessageSourceSchema),
@@ -144,7 +171,9 @@ export const ThreadSchema = z.object({
 });
 export type ThreadDto = z.infer<typeof ThreadSchema>;
 
-export const RenameThreadBodySchema = z.object({ title: z.string({ error: chatMessages.titleRequired }).trim().min(1, chatMessages.titleRequired).max(200) });
+export const RenameThreadBodySchema = z.object({
+  title: z.string({ error: chatMessages.titleRequired }).trim().min(1, chatMessages.titleRequired).max(200),
+});
 
 /** POST /feedback and /feedback/public (spec §3 Feedback). */
 export const FeedbackBodySchema = z.object({
@@ -152,7 +181,12 @@ export const FeedbackBodySchema = z.object({
   thread_id: ThreadIdSchema,
   message_id: MessageIdSchema,
   rating: z.enum(['like', 'dislike']),
-  comment: z.string().trim().max(limits.feedbackCommentChars, chatMessages.feedbackCommentTooLong).nullish().transform((c) => (c ? c : null)),
+  comment: z
+    .string()
+    .trim()
+    .max(limits.feedbackCommentChars, chatMessages.feedbackCommentTooLong)
+    .nullish()
+    .transform((c) => (c ? c : null)),
   source: z.string().trim().min(1).max(40).default('chat'),
   is_public: z.boolean().optional(),
 });

@@ -37,7 +37,13 @@ export const analyticsDisplay = {
   /** The usage-limits card: colours change at these shares of a limit. */
   usageThresholdsPercent: [50, 75, 90],
   /** The usage card's monthly figures (reset on the 1st): queries, responses as a share of queries, tokens, storage. */
-  usageCard: { monthlyQueries: 20_000, responsesShare: 0.85, tokensPerQuery: 150, monthlyTokens: 1_000_000, storageMb: 200 },
+  usageCard: {
+    monthlyQueries: 20_000,
+    responsesShare: 0.85,
+    tokensPerQuery: 150,
+    monthlyTokens: 1_000_000,
+    storageMb: 200,
+  },
   /** The crawl-progress modal closes this long after the crawl completes. */
   crawlCompleteCloseMs: 3000,
 } as const;

@@ -60,11 +60,13 @@ export function sampleInputValue(type: ActionInputType | string): string | numbe
 export const SECRET_MASK_PREFIX = '********';
 export const isMaskedSecret = (value: string) => value.startsWith(SECRET_MASK_PREFIX);
 /** Headers whose values are secrets: encrypted at rest, masked on read. */
-export const isSecretHeaderName = (name: string) => /auth|token|key|secret|password|cookie|signature|session/i.test(name);
+export const isSecretHeaderName = (name: string) =>
+  /auth|token|key|secret|password|cookie|signature|session/i.test(name);
 
 export const automationMessages = {
   /** §8 alerts (the pages say them; the API answers with the precise reason below). */
-  failed: (verb: 'create' | 'update' | 'delete', what: 'workflow' | 'guideline' | 'action') => `Failed to ${verb} ${what}. Please try again.`,
+  failed: (verb: 'create' | 'update' | 'delete', what: 'workflow' | 'guideline' | 'action') =>
+    `Failed to ${verb} ${what}. Please try again.`,
   testFailed: 'Test failed. Please check your API configuration.',
   testSuccessful: 'Test successful!',
   /** §5 confirmations. */
@@ -87,7 +89,8 @@ export const automationMessages = {
   endpointNotHttp: 'The endpoint must be an http:// or https:// address',
   endpointPathRequired: 'With a named endpoint, the endpoint is a path starting with /',
   malformedTemplate: (where: string) => `${where}: malformed template — placeholders are written {{input_name}}`,
-  unknownPlaceholder: (where: string, name: string) => `${where}: unknown placeholder {{${name}}} — add an input named "${name}" or remove it`,
+  unknownPlaceholder: (where: string, name: string) =>
+    `${where}: unknown placeholder {{${name}}} — add an input named "${name}" or remove it`,
   bodyNotJson: 'Body template must be JSON (placeholders in double braces reference inputs)',
   bodyWithGet: 'A GET action has no body template',
   duplicateInput: (name: string) => `Input "${name}" is listed twice`,
@@ -96,7 +99,8 @@ export const automationMessages = {
   headerInvalid: 'Header names use letters, digits and - only',
   missingTestInput: (name: string) => `Missing required input "${name}"`,
   unknownEndpointName: (name: string) => `No external API endpoint named "${name}" is configured for this assistant`,
-  endpointNameNeedsAssistant: 'This action calls a named endpoint: choose the assistant whose external API configuration it uses',
+  endpointNameNeedsAssistant:
+    'This action calls a named endpoint: choose the assistant whose external API configuration it uses',
   endpointNameInvalid: 'Endpoint names use letters, digits, _ and - (at most 40)',
   duplicateEndpointName: (name: string) => `Endpoint "${name}" is listed twice`,
   externalConfigNotFound: 'This assistant has no external API configuration.',
@@ -109,7 +113,10 @@ export const automationMessages = {
   actionNotJson: (contentType: string | null) => `The API's response is not JSON (${contentType ?? 'no content type'})`,
   actionInputInvalid: (name: string, type: string) => `Input "${name}" must be a ${type}`,
   /** Said in the answer when a run's action failed (it completes; never hangs). */
-  actionFailedInAnswer: { en: (title: string) => `I could not complete "${title}" right now: the action failed.`, he: (title: string) => `לא הצלחתי לבצע את "${title}" כרגע: הפעולה נכשלה.` },
+  actionFailedInAnswer: {
+    en: (title: string) => `I could not complete "${title}" right now: the action failed.`,
+    he: (title: string) => `לא הצלחתי לבצע את "${title}" כרגע: הפעולה נכשלה.`,
+  },
 } as const;
 
 /** One piece of a parsed template: literal text or an input placeholder. */
@@ -180,8 +187,12 @@ export function renderJsonTemplate(parts: TemplatePart[], values: Record<string,
 
 /** Renders a URL template: values are percent-encoded, so they cannot change the host or add a path. */
 export const renderUrlTemplate = (parts: TemplatePart[], values: Record<string, unknown>) =>
-  parts.map((part) => (part.kind === 'text' ? part.text : encodeURIComponent(String(values[part.name] ?? '')))).join('');
+  parts
+    .map((part) => (part.kind === 'text' ? part.text : encodeURIComponent(String(values[part.name] ?? ''))))
+    .join('');
 
 /** Renders a header template: line breaks removed, so a value cannot add headers. */
 export const renderHeaderTemplate = (parts: TemplatePart[], values: Record<string, unknown>) =>
-  parts.map((part) => (part.kind === 'text' ? part.text : String(values[part.name] ?? '').replace(/[\r\n]+/g, ' '))).join('');
+  parts
+    .map((part) => (part.kind === 'text' ? part.text : String(values[part.name] ?? '').replace(/[\r\n]+/g, ' ')))
+    .join('');

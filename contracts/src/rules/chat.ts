@@ -34,7 +34,8 @@ export const chatMessages = {
   feedbackCommentTooLong: 'Comment is too long (max 500 characters)',
   titleRequired: 'Title cannot be empty',
   /** The owner opened a visitor's conversation from Chat History: readable, not writable. */
-  visitorThreadReadOnly: "This conversation belongs to a visitor. You can read, rename or delete it, but not write in it.",
+  visitorThreadReadOnly:
+    'This conversation belongs to a visitor. You can read, rename or delete it, but not write in it.',
 } as const;
 
 /** The spec's token estimate: characters divided by 4, rounded up. */

@@ -56,7 +56,8 @@ export const crawlerMessages = {
   /** The waiting preview call ran out of time (the preview job carries on). */
   previewTimedOut: 'The website scan is taking longer than expected. Please try again later.',
   /** A scheduled recrawl came due after the owner's plan stopped including it (spec part 2 §6: auto-sync needs a paid tier). */
-  schedulePaused: 'Paused: your plan no longer includes scheduled recrawl, so the site is not crawled again on schedule. Upgrade on the pricing page, then save the crawl interval again to resume.',
+  schedulePaused:
+    'Paused: your plan no longer includes scheduled recrawl, so the site is not crawled again on schedule. Upgrade on the pricing page, then save the crawl interval again to resume.',
   deleted: (count: number) => `Deleted ${count} URL(s).`,
   committed: (count: number) => `${count} page${count === 1 ? '' : 's'} added to the assistant's knowledge.`,
 } as const;
@@ -103,4 +104,5 @@ export function crawledPageFileName(key: string, kind: keyof typeof EXTENSIONS):
 }
 
 /** A URL shown in a narrow column (Crawler Settings): at most `max` characters, with an ellipsis. */
-export const truncateUrl = (url: string, max: number = crawlerLimits.urlDisplayChars) => (url.length > max ? `${url.slice(0, max)}...` : url);
+export const truncateUrl = (url: string, max: number = crawlerLimits.urlDisplayChars) =>
+  url.length > max ? `${url.slice(0, max)}...` : url;

@@ -57,7 +57,13 @@ const unescapeCell = (text: string) => (text.startsWith("'") && FORMULA.test(tex
 export function parseCuratedCsv(csv: string): CsvQa[] | null {
   const rows = records(csv);
   if (!rows) return null;
-  const body = rows[0] && rows[0][0]?.trim().toLowerCase() === 'question' && rows[0][1]?.trim().toLowerCase() === 'answer' ? rows.slice(1) : rows;
+  const body =
+    rows[0] && rows[0][0]?.trim().toLowerCase() === 'question' && rows[0][1]?.trim().toLowerCase() === 'answer'
+      ? rows.slice(1)
+      : rows;
   if (body.some((r) => r.length !== 2)) return null;
-  return body.map(([question, answer]) => ({ question: unescapeCell(question!.trim()), answer: unescapeCell(answer!.trim()) }));
+  return body.map(([question, answer]) => ({
+    question: unescapeCell(question!.trim()),
+    answer: unescapeCell(answer!.trim()),
+  }));
 }

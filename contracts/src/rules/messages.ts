@@ -24,7 +24,9 @@ export const messages = {
   assistantLimitReached: (limit: number) =>
     `You have reached your plan's limit of ${limit} ${limit === 1 ? 'assistant' : 'assistants'}. Delete an assistant or upgrade the plan to create another.`,
   /** The plan's max_crawl_pages: crawled pages an assistant holds as knowledge. */
-  crawlPageLimitReached: (limit: number) => `This assistant has reached its plan's limit of ${limit} crawled pages. Remove some pages or upgrade the plan to add more.`,
+  crawlPageLimitReached: (limit: number) =>
+    `This assistant has reached its plan's limit of ${limit} crawled pages. Remove some pages or upgrade the plan to add more.`,
   /** The plan's max_files: knowledge files per assistant ("documents per agent"). */
-  fileLimitReached: (limit: number) => `This assistant has reached its plan's limit of ${limit} files. Delete some files or upgrade the plan to add more.`,
+  fileLimitReached: (limit: number) =>
+    `This assistant has reached its plan's limit of ${limit} files. Delete some files or upgrade the plan to add more.`,
 } as const;

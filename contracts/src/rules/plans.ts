@@ -67,7 +67,13 @@ export const plans: Readonly<Record<PlanTier, Plan>> = {
     currency: DEFAULT_CURRENCY,
     trial_days: 0,
     limits: { max_assistants: 1, max_messages_per_month: 100, max_files: 5, max_crawl_pages: 50, max_storage_mb: 100 },
-    features: { api_access: false, custom_branding: false, advanced_analytics: false, priority_support: false, white_label: false },
+    features: {
+      api_access: false,
+      custom_branding: false,
+      advanced_analytics: false,
+      priority_support: false,
+      white_label: false,
+    },
   },
   PRO: {
     tier: 'PRO',
@@ -77,8 +83,20 @@ export const plans: Readonly<Record<PlanTier, Plan>> = {
     price_yearly: 199_000,
     currency: DEFAULT_CURRENCY,
     trial_days: PAID_MONTHLY_TRIAL_DAYS,
-    limits: { max_assistants: 10, max_messages_per_month: 5_000, max_files: 50, max_crawl_pages: 1_000, max_storage_mb: 5 * MB_PER_GB },
-    features: { api_access: true, custom_branding: true, advanced_analytics: true, priority_support: false, white_label: false },
+    limits: {
+      max_assistants: 10,
+      max_messages_per_month: 5_000,
+      max_files: 50,
+      max_crawl_pages: 1_000,
+      max_storage_mb: 5 * MB_PER_GB,
+    },
+    features: {
+      api_access: true,
+      custom_branding: true,
+      advanced_analytics: true,
+      priority_support: false,
+      white_label: false,
+    },
   },
   ENTERPRISE: {
     tier: 'ENTERPRISE',
@@ -88,8 +106,20 @@ export const plans: Readonly<Record<PlanTier, Plan>> = {
     price_yearly: 799_000,
     currency: DEFAULT_CURRENCY,
     trial_days: PAID_MONTHLY_TRIAL_DAYS,
-    limits: { max_assistants: 100, max_messages_per_month: 50_000, max_files: 500, max_crawl_pages: 10_000, max_storage_mb: 50 * MB_PER_GB },
-    features: { api_access: true, custom_branding: true, advanced_analytics: true, priority_support: true, white_label: true },
+    limits: {
+      max_assistants: 100,
+      max_messages_per_month: 50_000,
+      max_files: 500,
+      max_crawl_pages: 10_000,
+      max_storage_mb: 50 * MB_PER_GB,
+    },
+    features: {
+      api_access: true,
+      custom_branding: true,
+      advanced_analytics: true,
+      priority_support: true,
+      white_label: true,
+    },
   },
 };
 
@@ -100,7 +130,8 @@ export const BillingPeriodSchema = z.enum(['monthly', 'yearly']);
 export type BillingPeriod = z.infer<typeof BillingPeriodSchema>;
 
 /** What a plan costs for a billing period, in minor units. */
-export const planPrice = (tier: PlanTier, period: BillingPeriod) => (period === 'monthly' ? plans[tier].price_monthly : plans[tier].price_yearly);
+export const planPrice = (tier: PlanTier, period: BillingPeriod) =>
+  period === 'monthly' ? plans[tier].price_monthly : plans[tier].price_yearly;
 
 /** An account without a live subscription is on the free plan. */
 export const DEFAULT_PLAN_TIER: PlanTier = 'FREE';
@@ -109,4 +140,5 @@ export const DEFAULT_PLAN_TIER: PlanTier = 'FREE';
 export const usageMonth = (moment: Date) => moment.toISOString().slice(0, 7);
 
 /** The first instant of the month after `moment` (UTC): when a monthly limit opens again. */
-export const nextUsageMonthStart = (moment: Date) => new Date(Date.UTC(moment.getUTCFullYear(), moment.getUTCMonth() + 1, 1));
+export const nextUsageMonthStart = (moment: Date) =>
+  new Date(Date.UTC(moment.getUTCFullYear(), moment.getUTCMonth() + 1, 1));

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeForSearch, queryWords, searchTokens, stemEnglish, termVariants, toOrTsquery, toScopedTsquery, toTsvectorLiteral } from './search-terms.js';
+import {
+  normalizeForSearch,
+  queryWords,
+  searchTokens,
+  stemEnglish,
+  termVariants,
+  toOrTsquery,
+  toScopedTsquery,
+  toTsvectorLiteral,
+} from './search-terms.js';
 
 const terms = (token: string) => termVariants(token).map((variant) => variant.term);
 

@@ -1,4 +1,12 @@
-import type { AccountAddressReleased, AccountDeleted, AccountEmailVerified, AccountPasswordReset, AccountRegistered, RecordedEvent, SubjectErased } from '@kesher/contracts';
+import type {
+  AccountAddressReleased,
+  AccountDeleted,
+  AccountEmailVerified,
+  AccountPasswordReset,
+  AccountRegistered,
+  RecordedEvent,
+  SubjectErased,
+} from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 
 type AccountRecordedEvent =
@@ -16,7 +24,14 @@ type AccountRecordedEvent =
 export const accountsProjection: Projection = {
   name: 'accounts',
   version: 3,
-  eventTypes: ['AccountRegistered', 'AccountEmailVerified', 'AccountPasswordReset', 'AccountAddressReleased', 'AccountDeleted', 'SubjectErased'],
+  eventTypes: [
+    'AccountRegistered',
+    'AccountEmailVerified',
+    'AccountPasswordReset',
+    'AccountAddressReleased',
+    'AccountDeleted',
+    'SubjectErased',
+  ],
   tables: ['accounts'],
   migrations: [
     {
@@ -51,7 +66,16 @@ ALTER TABLE accounts ADD COLUMN IF NOT EXISTS session_generation integer NOT NUL
           await db.query(
             `INSERT INTO accounts (id, email, display_name, password_hash, provider, photo_url, created_at, email_verified)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-            [accountId, email, displayName, passwordHash, provider, photoUrl ?? null, event.metadata.timestamp, provider === 'google'],
+            [
+              accountId,
+              email,
+              displayName,
+              passwordHash,
+              provider,
+              photoUrl ?? null,
+              event.metadata.timestamp,
+              provider === 'google',
+            ],
           );
           break;
         }
@@ -59,10 +83,10 @@ ALTER TABLE accounts ADD COLUMN IF NOT EXISTS session_generation integer NOT NUL
           await db.query(`UPDATE accounts SET email_verified = true WHERE id = $1`, [event.data.accountId]);
           break;
         case 'AccountPasswordReset':
-          await db.query(`UPDATE accounts SET password_hash = $2, session_generation = session_generation + 1 WHERE id = $1`, [
-            event.data.accountId,
-            event.data.passwordHash,
-          ]);
+          await db.query(
+            `UPDATE accounts SET password_hash = $2, session_generation = session_generation + 1 WHERE id = $1`,
+            [event.data.accountId, event.data.passwordHash],
+          );
           break;
         case 'AccountAddressReleased':
           // The account can no longer be found by its address nor signed into by any token; what it
@@ -75,7 +99,8 @@ ALTER TABLE accounts ADD COLUMN IF NOT EXISTS session_generation integer NOT NUL
           break;
         case 'SubjectErased':
           // An erased account's e-mail and password read "[erased]" in the log: nobody signs in with them.
-          if (event.data.subject === 'account' && event.data.ownerId) await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.ownerId]);
+          if (event.data.subject === 'account' && event.data.ownerId)
+            await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.ownerId]);
           break;
       }
     }

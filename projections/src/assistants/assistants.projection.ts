@@ -1,4 +1,13 @@
-import type { AssistantCreated, AssistantDeleted, AssistantUpdated, ChannelConnected, ChannelDisconnected, RecordedEvent, ShareTokenGenerated, ShareTokenRevoked } from '@kesher/contracts';
+import type {
+  AssistantCreated,
+  AssistantDeleted,
+  AssistantUpdated,
+  ChannelConnected,
+  ChannelDisconnected,
+  RecordedEvent,
+  ShareTokenGenerated,
+  ShareTokenRevoked,
+} from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 
 /** Columns that mirror the profile one to one; the update statement is derived from this list. */
@@ -63,7 +72,15 @@ async function deleted(db: Queryable, event: RecordedEvent<'AssistantDeleted', A
 export const assistantsProjection: Projection = {
   name: 'assistants',
   version: 2,
-  eventTypes: ['AssistantCreated', 'AssistantUpdated', 'AssistantDeleted', 'ShareTokenGenerated', 'ShareTokenRevoked', 'ChannelConnected', 'ChannelDisconnected'],
+  eventTypes: [
+    'AssistantCreated',
+    'AssistantUpdated',
+    'AssistantDeleted',
+    'ShareTokenGenerated',
+    'ShareTokenRevoked',
+    'ChannelConnected',
+    'ChannelDisconnected',
+  ],
   tables: ['assistants'],
   migrations: [
     {
@@ -114,17 +131,24 @@ CREATE INDEX IF NOT EXISTS assistants_owner ON assistants (owner_id, numeric_id)
           break;
         }
         case 'ShareTokenRevoked':
-          await db.query(`UPDATE assistants SET share_token = NULL WHERE id = $1`, [(event.data as ShareTokenRevoked).assistantId]);
+          await db.query(`UPDATE assistants SET share_token = NULL WHERE id = $1`, [
+            (event.data as ShareTokenRevoked).assistantId,
+          ]);
           break;
         // The dashboard card's "open Telegram bot" button shows while a Telegram bot is connected.
         case 'ChannelConnected': {
           const { assistantId, account } = event.data as ChannelConnected;
-          if (account.kind === 'telegram') await db.query(`UPDATE assistants SET telegram_integration = $2 WHERE id = $1`, [assistantId, JSON.stringify({ bot_username: account.botUsername })]);
+          if (account.kind === 'telegram')
+            await db.query(`UPDATE assistants SET telegram_integration = $2 WHERE id = $1`, [
+              assistantId,
+              JSON.stringify({ bot_username: account.botUsername }),
+            ]);
           break;
         }
         case 'ChannelDisconnected': {
           const { assistantId, kind } = event.data as ChannelDisconnected;
-          if (kind === 'telegram') await db.query(`UPDATE assistants SET telegram_integration = NULL WHERE id = $1`, [assistantId]);
+          if (kind === 'telegram')
+            await db.query(`UPDATE assistants SET telegram_integration = NULL WHERE id = $1`, [assistantId]);
           break;
         }
       }

@@ -32,21 +32,32 @@ const COLUMNS = `id, numeric_id, external_id, owner_id, name, description, instr
 export function assistantQueries(db: Queryable) {
   return {
     async listByOwner(ownerId: string): Promise<AssistantRow[]> {
-      const { rows } = await db.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE owner_id = $1 ORDER BY numeric_id`, [ownerId]);
+      const { rows } = await db.query<AssistantRow>(
+        `SELECT ${COLUMNS} FROM assistants WHERE owner_id = $1 ORDER BY numeric_id`,
+        [ownerId],
+      );
       return rows;
     },
     async findByShareToken(token: string): Promise<AssistantRow | undefined> {
-      const { rows } = await db.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE share_token = $1`, [token]);
+      const { rows } = await db.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE share_token = $1`, [
+        token,
+      ]);
       return rows[0];
     },
     /** The owner's assistant by the `asst_…` id a run names. */
     async findOwnedByExternalId(ownerId: string, externalId: string): Promise<AssistantRow | undefined> {
-      const { rows } = await db.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE owner_id = $1 AND external_id = $2`, [ownerId, externalId]);
+      const { rows } = await db.query<AssistantRow>(
+        `SELECT ${COLUMNS} FROM assistants WHERE owner_id = $1 AND external_id = $2`,
+        [ownerId, externalId],
+      );
       return rows[0];
     },
     /** Public chat: the assistant only when the visitor holds its current share token. */
     async findShared(numericId: number, shareToken: string): Promise<AssistantRow | undefined> {
-      const { rows } = await db.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE numeric_id = $1 AND share_token = $2`, [numericId, shareToken]);
+      const { rows } = await db.query<AssistantRow>(
+        `SELECT ${COLUMNS} FROM assistants WHERE numeric_id = $1 AND share_token = $2`,
+        [numericId, shareToken],
+      );
       return rows[0];
     },
     /** System reads (workers acting on an event that already names the assistant); never behind a route. */
@@ -55,7 +66,10 @@ export function assistantQueries(db: Queryable) {
       return rows[0];
     },
     async findOwned(ownerId: string, numericId: number): Promise<AssistantRow | undefined> {
-      const { rows } = await db.query<AssistantRow>(`SELECT ${COLUMNS} FROM assistants WHERE owner_id = $1 AND numeric_id = $2`, [ownerId, numericId]);
+      const { rows } = await db.query<AssistantRow>(
+        `SELECT ${COLUMNS} FROM assistants WHERE owner_id = $1 AND numeric_id = $2`,
+        [ownerId, numericId],
+      );
       return rows[0];
     },
   };

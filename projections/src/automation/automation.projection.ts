@@ -19,7 +19,12 @@ import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
  * as jsonb, secrets still sealed), each assistant's external API endpoints, and what runs did with them —
  * the workflows that fired and the action calls made, by thread (the conversation view and analytics).
  */
-const tables = ['automation_items', 'automation_external_apis', 'automation_firings', 'automation_action_calls'] as const;
+const tables = [
+  'automation_items',
+  'automation_external_apis',
+  'automation_firings',
+  'automation_action_calls',
+] as const;
 
 type Kind = 'workflow' | 'guideline' | 'action';
 
@@ -35,9 +40,20 @@ export const automationProjection: Projection = {
   name: 'automation',
   version: 1,
   eventTypes: [
-    'WorkflowCreated', 'WorkflowUpdated', 'WorkflowDeleted', 'GuidelineCreated', 'GuidelineUpdated', 'GuidelineDeleted',
-    'ActionCreated', 'ActionUpdated', 'ActionDeleted', 'ExternalApiConfigured', 'ExternalApiConfigDeleted',
-    'WorkflowFired', 'ActionCalled', 'AssistantDeleted',
+    'WorkflowCreated',
+    'WorkflowUpdated',
+    'WorkflowDeleted',
+    'GuidelineCreated',
+    'GuidelineUpdated',
+    'GuidelineDeleted',
+    'ActionCreated',
+    'ActionUpdated',
+    'ActionDeleted',
+    'ExternalApiConfigured',
+    'ExternalApiConfigDeleted',
+    'WorkflowFired',
+    'ActionCalled',
+    'AssistantDeleted',
   ],
   tables,
   migrations: [
@@ -113,17 +129,26 @@ CREATE INDEX IF NOT EXISTS automation_action_calls_thread ON automation_action_c
         }
         case 'WorkflowDeleted': {
           const d = event.data as WorkflowDeleted;
-          await db.query(`DELETE FROM automation_items WHERE kind = 'workflow' AND id = $1 AND owner_id = $2`, [d.workflowId, d.ownerId]);
+          await db.query(`DELETE FROM automation_items WHERE kind = 'workflow' AND id = $1 AND owner_id = $2`, [
+            d.workflowId,
+            d.ownerId,
+          ]);
           break;
         }
         case 'GuidelineDeleted': {
           const d = event.data as GuidelineDeleted;
-          await db.query(`DELETE FROM automation_items WHERE kind = 'guideline' AND id = $1 AND owner_id = $2`, [d.guidelineId, d.ownerId]);
+          await db.query(`DELETE FROM automation_items WHERE kind = 'guideline' AND id = $1 AND owner_id = $2`, [
+            d.guidelineId,
+            d.ownerId,
+          ]);
           break;
         }
         case 'ActionDeleted': {
           const d = event.data as ActionDeleted;
-          await db.query(`DELETE FROM automation_items WHERE kind = 'action' AND id = $1 AND owner_id = $2`, [d.actionId, d.ownerId]);
+          await db.query(`DELETE FROM automation_items WHERE kind = 'action' AND id = $1 AND owner_id = $2`, [
+            d.actionId,
+            d.ownerId,
+          ]);
           // The links go with the action (the decider listed where they were).
           await db.query(
             `UPDATE automation_items SET fields = jsonb_set(fields, '{linkedActions}', COALESCE((SELECT jsonb_agg(a) FROM jsonb_array_elements(fields->'linkedActions') a WHERE a <> to_jsonb($1::text)), '[]'::jsonb)), updated_at = $3
@@ -143,7 +168,10 @@ CREATE INDEX IF NOT EXISTS automation_action_calls_thread ON automation_action_c
         }
         case 'ExternalApiConfigDeleted': {
           const d = event.data as ExternalApiConfigDeleted;
-          await db.query(`DELETE FROM automation_external_apis WHERE assistant_id = $1 AND owner_id = $2`, [d.assistantId, d.ownerId]);
+          await db.query(`DELETE FROM automation_external_apis WHERE assistant_id = $1 AND owner_id = $2`, [
+            d.assistantId,
+            d.ownerId,
+          ]);
           break;
         }
         case 'AssistantDeleted': {

@@ -5,7 +5,9 @@ const EVENT_TYPES: readonly string[] = subscriptionEventTypes;
 
 type Data = Record<string, unknown>;
 
-const SUBSCRIPTION_CHANGES = new Set(EVENT_TYPES.filter((t) => t.startsWith('Subscription') && t !== 'SubscriptionCheckoutStarted'));
+const SUBSCRIPTION_CHANGES = new Set(
+  EVENT_TYPES.filter((t) => t.startsWith('Subscription') && t !== 'SubscriptionCheckoutStarted'),
+);
 
 async function insertPayments(db: Queryable, events: readonly RecordedEvent[]) {
   if (events.length === 0) return;
@@ -37,12 +39,21 @@ async function linkCustomers(db: Queryable, events: readonly RecordedEvent[]) {
   const links = new Map<string, string>();
   for (const e of events) {
     const d = e.data as Data;
-    if (typeof d.customerId === 'string' && typeof d.ownerId === 'string' && (e.type === 'SubscriptionCheckoutStarted' || e.type === 'SubscriptionActivated' || e.type === 'StripeWebhookReceived')) {
+    if (
+      typeof d.customerId === 'string' &&
+      typeof d.ownerId === 'string' &&
+      (e.type === 'SubscriptionCheckoutStarted' ||
+        e.type === 'SubscriptionActivated' ||
+        e.type === 'StripeWebhookReceived')
+    ) {
       if (!links.has(d.customerId)) links.set(d.customerId, d.ownerId);
     }
   }
   if (links.size === 0) return;
-  await db.query(`INSERT INTO billing_customers (customer_id, owner_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, [[...links.keys()], [...links.values()]]);
+  await db.query(
+    `INSERT INTO billing_customers (customer_id, owner_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
+    [[...links.keys()], [...links.values()]],
+  );
 }
 
 /**
@@ -54,7 +65,11 @@ async function applyOne(db: Queryable, event: RecordedEvent) {
   const d = event.data as Data;
   const at = event.metadata.timestamp;
   const updateLive = (set: string, params: unknown[]) =>
-    db.query(`UPDATE billing_subscriptions SET ${set} WHERE owner_id = $1 AND subscription_id = $2`, [d.ownerId, d.subscriptionId, ...params]);
+    db.query(`UPDATE billing_subscriptions SET ${set} WHERE owner_id = $1 AND subscription_id = $2`, [
+      d.ownerId,
+      d.subscriptionId,
+      ...params,
+    ]);
   switch (event.type) {
     case 'SubscriptionActivated':
       await db.query(
@@ -63,11 +78,27 @@ async function applyOne(db: Queryable, event: RecordedEvent) {
          ON CONFLICT (owner_id) DO UPDATE SET subscription_id = excluded.subscription_id, provider = excluded.provider, tier = excluded.tier, billing_period = excluded.billing_period,
            status = excluded.status, cancel_at_period_end = excluded.cancel_at_period_end, current_period_start = excluded.current_period_start,
            current_period_end = excluded.current_period_end, trial_end = excluded.trial_end, customer_id = coalesce(excluded.customer_id, billing_subscriptions.customer_id), updated_at = excluded.updated_at`,
-        [d.ownerId, d.subscriptionId, d.provider, d.tier, d.billingPeriod, d.status, d.cancelAtPeriodEnd, d.currentPeriodStart, d.currentPeriodEnd, d.trialEnd, d.customerId, at],
+        [
+          d.ownerId,
+          d.subscriptionId,
+          d.provider,
+          d.tier,
+          d.billingPeriod,
+          d.status,
+          d.cancelAtPeriodEnd,
+          d.currentPeriodStart,
+          d.currentPeriodEnd,
+          d.trialEnd,
+          d.customerId,
+          at,
+        ],
       );
       return;
     case 'SubscriptionRenewed':
-      await updateLive(`status = $3, current_period_start = $4, current_period_end = $5, trial_end = $6, updated_at = $7`, [d.status, d.currentPeriodStart, d.currentPeriodEnd, d.trialEnd, at]);
+      await updateLive(
+        `status = $3, current_period_start = $4, current_period_end = $5, trial_end = $6, updated_at = $7`,
+        [d.status, d.currentPeriodStart, d.currentPeriodEnd, d.trialEnd, at],
+      );
       return;
     case 'SubscriptionPlanChanged':
       await updateLive(`tier = $3, billing_period = $4, updated_at = $5`, [d.tier, d.billingPeriod, at]);
@@ -82,7 +113,10 @@ async function applyOne(db: Queryable, event: RecordedEvent) {
       await updateLive(`cancel_at_period_end = false, updated_at = $3`, [at]);
       return;
     case 'SubscriptionEnded':
-      await db.query(`DELETE FROM billing_subscriptions WHERE owner_id = $1 AND subscription_id = $2`, [d.ownerId, d.subscriptionId]);
+      await db.query(`DELETE FROM billing_subscriptions WHERE owner_id = $1 AND subscription_id = $2`, [
+        d.ownerId,
+        d.subscriptionId,
+      ]);
       return;
   }
 }
@@ -140,7 +174,10 @@ CREATE TABLE IF NOT EXISTS billing_customers (
   async apply(db, events) {
     // Payments and customer links are independent facts: one statement each per batch (a burst of
     // Stripe invoices is many of them). Subscription changes depend on each other: one by one, in order.
-    await insertPayments(db, events.filter((e) => e.type === 'PaymentSucceeded' || e.type === 'PaymentDeclined'));
+    await insertPayments(
+      db,
+      events.filter((e) => e.type === 'PaymentSucceeded' || e.type === 'PaymentDeclined'),
+    );
     await linkCustomers(db, events);
     for (const event of events) if (SUBSCRIPTION_CHANGES.has(event.type)) await applyOne(db, event);
   },

@@ -33,7 +33,8 @@ const ERASED = '[erased]';
 const PERSONAL_ACCOUNT_FIELDS = `'phoneNumber', 'testNumber', 'testUserId'`;
 
 /** How far a sent message got; a status only ever moves forward (a late `sent` after `read` changes nothing). */
-const rank = (column: string) => `CASE ${column} WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 WHEN 'failed' THEN 4 ELSE 0 END`;
+const rank = (column: string) =>
+  `CASE ${column} WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 WHEN 'failed' THEN 4 ELSE 0 END`;
 
 /**
  * Channel connections (Telegram, WhatsApp, Instagram), the customers' chats each one carried (the stats),
@@ -113,13 +114,25 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
           await db.query(
             `INSERT INTO channel_integrations (integration_id, assistant_id, owner_id, kind, active, account, sealed_secrets, token_last4, connected_at)
              VALUES ($1, $2, $3, $4, true, $5, $6, $7, $8) ON CONFLICT (integration_id) DO NOTHING`,
-            [d.integrationId, d.assistantId, d.ownerId, d.account.kind, JSON.stringify(d.account), d.sealedSecrets, d.tokenLast4, at],
+            [
+              d.integrationId,
+              d.assistantId,
+              d.ownerId,
+              d.account.kind,
+              JSON.stringify(d.account),
+              d.sealedSecrets,
+              d.tokenLast4,
+              at,
+            ],
           );
           break;
         }
         case 'ChannelDisconnected': {
           const d = event.data as ChannelDisconnected;
-          await db.query(`UPDATE channel_integrations SET active = false, disconnected_at = $2 WHERE integration_id = $1 AND active`, [d.integrationId, at]);
+          await db.query(
+            `UPDATE channel_integrations SET active = false, disconnected_at = $2 WHERE integration_id = $1 AND active`,
+            [d.integrationId, at],
+          );
           break;
         }
         case 'ChannelMessageReceived': {
@@ -146,12 +159,18 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
         }
         case 'ChannelReplyDelivered': {
           const d = event.data as ChannelReplyDelivered;
-          await db.query(`UPDATE channel_replies SET status = 'sent', external_ids = $2, send_ms = $3 WHERE message_id = $1`, [d.messageId, d.externalMessageIds, d.sendMs]);
+          await db.query(
+            `UPDATE channel_replies SET status = 'sent', external_ids = $2, send_ms = $3 WHERE message_id = $1`,
+            [d.messageId, d.externalMessageIds, d.sendMs],
+          );
           break;
         }
         case 'ChannelReplyFailed': {
           const d = event.data as ChannelReplyFailed;
-          await db.query(`UPDATE channel_replies SET status = 'failed', error = $2 WHERE message_id = $1`, [d.messageId, d.error]);
+          await db.query(`UPDATE channel_replies SET status = 'failed', error = $2 WHERE message_id = $1`, [
+            d.messageId,
+            d.error,
+          ]);
           break;
         }
         case 'ChannelDeliveryStatusReported': {
@@ -169,7 +188,10 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
           // A channel's conversation names its customer where the delivery did not (Instagram's profile).
           const contact = (event.data as ThreadStarted).contact;
           if (contact?.name && contact.chatId !== ERASED) {
-            await db.query(`UPDATE channel_chats SET name = $3 WHERE integration_id = $1 AND chat_id = $2 AND name IS NULL`, [contact.integrationId, contact.chatId, contact.name]);
+            await db.query(
+              `UPDATE channel_chats SET name = $3 WHERE integration_id = $1 AND chat_id = $2 AND name IS NULL`,
+              [contact.integrationId, contact.chatId, contact.name],
+            );
           }
           break;
         }

@@ -1,4 +1,10 @@
-import { type ChannelAccount, type ChannelKind, type Channel, conversationTitleFrom, displayText } from '@kesher/contracts';
+import {
+  type ChannelAccount,
+  type ChannelKind,
+  type Channel,
+  conversationTitleFrom,
+  displayText,
+} from '@kesher/contracts';
 import type { Queryable } from '@kesher/contracts/ports/projection';
 
 export interface IntegrationRow {
@@ -40,7 +46,11 @@ const INTEGRATION_COLUMNS = `integration_id, assistant_id, owner_id, kind, activ
 export function channelQueries(db: Queryable) {
   return {
     /** The assistant's live connection to a channel, if any. */
-    async activeIntegration(ownerId: string, assistantId: string, kind: ChannelKind): Promise<IntegrationRow | undefined> {
+    async activeIntegration(
+      ownerId: string,
+      assistantId: string,
+      kind: ChannelKind,
+    ): Promise<IntegrationRow | undefined> {
       const { rows } = await db.query<IntegrationRow>(
         `SELECT ${INTEGRATION_COLUMNS} FROM channel_integrations WHERE owner_id = $1 AND assistant_id = $2 AND kind = $3 AND active ORDER BY connected_at DESC LIMIT 1`,
         [ownerId, assistantId, kind],
@@ -50,12 +60,20 @@ export function channelQueries(db: Queryable) {
 
     /** A webhook's integration, live or not (a disconnected one is answered 200 and ignored). */
     async integration(integrationId: string): Promise<IntegrationRow | undefined> {
-      const { rows } = await db.query<IntegrationRow>(`SELECT ${INTEGRATION_COLUMNS} FROM channel_integrations WHERE integration_id = $1`, [integrationId]);
+      const { rows } = await db.query<IntegrationRow>(
+        `SELECT ${INTEGRATION_COLUMNS} FROM channel_integrations WHERE integration_id = $1`,
+        [integrationId],
+      );
       return rows[0];
     },
 
     /** The customers who wrote to an assistant through a channel, the most recent first. */
-    async chats(ownerId: string, assistantId: string, kind: ChannelKind, options: { activeSince: Date; limit: number }) {
+    async chats(
+      ownerId: string,
+      assistantId: string,
+      kind: ChannelKind,
+      options: { activeSince: Date; limit: number },
+    ) {
       const { rows: totals } = await db.query<{ total: number; active: number }>(
         `SELECT count(*)::int AS total, count(*) FILTER (WHERE last_message_at >= $4)::int AS active
          FROM channel_chats WHERE owner_id = $1 AND assistant_id = $2 AND kind = $3`,
@@ -70,19 +88,26 @@ export function channelQueries(db: Queryable) {
     },
 
     /** How a reply to a channel went (dispatched, sent, failed), for tests and the inbox. */
-    async reply(messageId: string): Promise<{ status: string; error: string | null; external_ids: string[]; send_ms: number | null } | undefined> {
-      const { rows } = await db.query<{ status: string; error: string | null; external_ids: string[]; send_ms: number | null }>(
-        `SELECT status, error, external_ids, send_ms FROM channel_replies WHERE message_id = $1`,
-        [messageId],
-      );
+    async reply(
+      messageId: string,
+    ): Promise<{ status: string; error: string | null; external_ids: string[]; send_ms: number | null } | undefined> {
+      const { rows } = await db.query<{
+        status: string;
+        error: string | null;
+        external_ids: string[];
+        send_ms: number | null;
+      }>(`SELECT status, error, external_ids, send_ms FROM channel_replies WHERE message_id = $1`, [messageId]);
       return rows[0];
     },
 
-    async deliveryStatus(integrationId: string, externalMessageId: string): Promise<{ status: string; error: string | null } | undefined> {
-      const { rows } = await db.query<{ status: string; error: string | null }>(`SELECT status, error FROM channel_statuses WHERE integration_id = $1 AND external_message_id = $2`, [
-        integrationId,
-        externalMessageId,
-      ]);
+    async deliveryStatus(
+      integrationId: string,
+      externalMessageId: string,
+    ): Promise<{ status: string; error: string | null } | undefined> {
+      const { rows } = await db.query<{ status: string; error: string | null }>(
+        `SELECT status, error FROM channel_statuses WHERE integration_id = $1 AND external_message_id = $2`,
+        [integrationId, externalMessageId],
+      );
       return rows[0];
     },
 
@@ -90,7 +115,10 @@ export function channelQueries(db: Queryable) {
      * The one inbox: every conversation with the owner's assistants — their own chats, the widget's, share
      * links' and the channels' — newest activity first, each with its channel and its last message.
      */
-    async inbox(ownerId: string, options: { assistantId?: string; channel?: Channel; limit: number }): Promise<InboxRow[]> {
+    async inbox(
+      ownerId: string,
+      options: { assistantId?: string; channel?: Channel; limit: number },
+    ): Promise<InboxRow[]> {
       const { rows } = await db.query<InboxRow & { first_message: string | null }>(
         `SELECT t.id AS thread_id, a.numeric_id AS assistant_numeric_id, a.name AS assistant_name, t.channel, t.title, t.contact_name, t.taken_over,
                 m.text AS last_message,

@@ -50,15 +50,35 @@ interface CrawlCounters {
   stored: number;
 }
 
-const emptyCounters = (): CrawlCounters => ({ discovered: 0, fetched: 0, failed: 0, skipped: 0, bytes: 0, currentUrl: null, status: null, stored: 0 });
+const emptyCounters = (): CrawlCounters => ({
+  discovered: 0,
+  fetched: 0,
+  failed: 0,
+  skipped: 0,
+  bytes: 0,
+  currentUrl: null,
+  status: null,
+  stored: 0,
+});
 
 /** The events of a crawl's stream (`crawl-<crawlId>`): every one of them carries `crawlId`. */
 const crawlStreamEvents = new Set([
-  'CrawlRequested', 'CrawlRobotsRead', 'PageDiscovered', 'PagesDiscovered', 'PageFetched', 'PageFailed', 'PageSkipped', 'PageScored', 'CrawlCompleted', 'CrawlFailed', 'CrawlPagesLinked',
+  'CrawlRequested',
+  'CrawlRobotsRead',
+  'PageDiscovered',
+  'PagesDiscovered',
+  'PageFetched',
+  'PageFailed',
+  'PageSkipped',
+  'PageScored',
+  'CrawlCompleted',
+  'CrawlFailed',
+  'CrawlPagesLinked',
 ]);
 
 /** What an event adds to the log, near enough: its data and metadata as JSON. */
-const recordedBytes = (event: RecordedEvent) => Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(JSON.stringify(event.metadata));
+const recordedBytes = (event: RecordedEvent) =>
+  Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(JSON.stringify(event.metadata));
 
 /** The next scheduled crawl of an interval, from a moment (ISO), as SQL can take it; null for `none`. */
 const nextCrawlAt = (interval: CrawlInterval, from: string): string | null => {
@@ -66,10 +86,14 @@ const nextCrawlAt = (interval: CrawlInterval, from: string): string | null => {
   return ms === null ? null : new Date(Date.parse(from) + ms).toISOString();
 };
 
-const statusOfFile = (status: string | undefined) => (status === 'ready' ? 'trained' : status === 'failed' ? 'failed' : 'pending');
+const statusOfFile = (status: string | undefined) =>
+  status === 'ready' ? 'trained' : status === 'failed' ? 'failed' : 'pending';
 
 async function crawlOf(db: Queryable, crawlId: string) {
-  const { rows } = await db.query<{ assistant_id: string | null; mode: string; config_id: string | null }>(`SELECT assistant_id, mode, config_id FROM crawls WHERE crawl_id = $1`, [crawlId]);
+  const { rows } = await db.query<{ assistant_id: string | null; mode: string; config_id: string | null }>(
+    `SELECT assistant_id, mode, config_id FROM crawls WHERE crawl_id = $1`,
+    [crawlId],
+  );
   return rows[0];
 }
 
@@ -78,19 +102,45 @@ async function requested(db: Queryable, event: Event<'CrawlRequested', CrawlRequ
   await db.query(
     `INSERT INTO crawls (crawl_id, assistant_id, owner_id, config_id, mode, start_url, max_pages, max_depth, status, requested_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'starting', $9) ON CONFLICT (crawl_id) DO NOTHING`,
-    [d.crawlId, d.assistantId, d.ownerId, d.configId, d.mode, d.startUrl, d.maxPages, d.maxDepth, event.metadata.timestamp],
+    [
+      d.crawlId,
+      d.assistantId,
+      d.ownerId,
+      d.configId,
+      d.mode,
+      d.startUrl,
+      d.maxPages,
+      d.maxDepth,
+      event.metadata.timestamp,
+    ],
   );
   // A crawl of the configuration is under way: it is not scheduled again until it ends.
-  if (d.configId) await db.query(`UPDATE crawler_configs SET last_crawl_id = $2, next_crawl_at = NULL WHERE config_id = $1`, [d.configId, d.crawlId]);
+  if (d.configId)
+    await db.query(`UPDATE crawler_configs SET last_crawl_id = $2, next_crawl_at = NULL WHERE config_id = $1`, [
+      d.configId,
+      d.crawlId,
+    ]);
 }
 
-async function discovered(db: Queryable, crawlId: string, pages: ReadonlyArray<Omit<PageDiscovered, 'crawlId' | 'fromUrl'>>, counters: CrawlCounters) {
+async function discovered(
+  db: Queryable,
+  crawlId: string,
+  pages: ReadonlyArray<Omit<PageDiscovered, 'crawlId' | 'fromUrl'>>,
+  counters: CrawlCounters,
+) {
   const { rows } = await db.query(
     `INSERT INTO crawl_pages (crawl_id, key, url, depth, source, state, lastmod)
      SELECT $1, p.key, p.url, p.depth, p.source, 'discovered', p.lastmod
      FROM unnest($2::text[], $3::text[], $4::int[], $5::text[], $6::text[]) AS p(key, url, depth, source, lastmod)
      ON CONFLICT (crawl_id, key) DO NOTHING RETURNING 1`,
-    [crawlId, pages.map((p) => p.key), pages.map((p) => p.url), pages.map((p) => p.depth), pages.map((p) => p.source), pages.map((p) => p.lastmod ?? null)],
+    [
+      crawlId,
+      pages.map((p) => p.key),
+      pages.map((p) => p.url),
+      pages.map((p) => p.depth),
+      pages.map((p) => p.source),
+      pages.map((p) => p.lastmod ?? null),
+    ],
   );
   counters.discovered += rows.length;
   counters.status = 'crawling';
@@ -111,8 +161,26 @@ async function fetched(db: Queryable, event: Event<'PageFetched', PageFetched>, 
      WHERE crawl_pages.state = 'discovered'
      RETURNING 1`,
     [
-      d.crawlId, d.key, d.url, d.finalUrl, d.depth, d.title, d.kind, d.language, d.characters, d.bytes, d.truncated, d.note,
-      d.contentSha256, d.htmlSha256, d.etag, d.lastModified, d.notModified, d.isSalesPage, d.salesCategory, d.detectionReason,
+      d.crawlId,
+      d.key,
+      d.url,
+      d.finalUrl,
+      d.depth,
+      d.title,
+      d.kind,
+      d.language,
+      d.characters,
+      d.bytes,
+      d.truncated,
+      d.note,
+      d.contentSha256,
+      d.htmlSha256,
+      d.etag,
+      d.lastModified,
+      d.notModified,
+      d.isSalesPage,
+      d.salesCategory,
+      d.detectionReason,
       crawledPageFileName(d.key, d.kind),
     ],
   );
@@ -135,7 +203,12 @@ async function fetched(db: Queryable, event: Event<'PageFetched', PageFetched>, 
   );
 }
 
-async function settled(db: Queryable, d: PageFailed | PageSkipped, state: 'failed' | 'skipped', counters: CrawlCounters) {
+async function settled(
+  db: Queryable,
+  d: PageFailed | PageSkipped,
+  state: 'failed' | 'skipped',
+  counters: CrawlCounters,
+) {
   const message = 'message' in d ? d.message : d.detail;
   const { rows } = await db.query(
     `INSERT INTO crawl_pages (crawl_id, key, url, depth, source, state, reason, message) VALUES ($1, $2, $3, $4, 'link', $5, $6, $7)
@@ -163,7 +236,12 @@ async function flushCounters(db: Queryable, byCrawl: Map<string, CrawlCounters>)
   byCrawl.clear();
 }
 
-async function finished(db: Queryable, crawlId: string, at: string, outcome: { status: 'completed' | 'error'; reason: string; message: string; outcomeStatus: string; final: boolean }) {
+async function finished(
+  db: Queryable,
+  crawlId: string,
+  at: string,
+  outcome: { status: 'completed' | 'error'; reason: string; message: string; outcomeStatus: string; final: boolean },
+) {
   await db.query(
     `UPDATE crawls SET status = CASE WHEN $6 THEN $2 ELSE status END, outcome_status = $3, reason = $4, message = $5,
        finished_at = CASE WHEN $6 THEN $7::timestamptz ELSE finished_at END
@@ -173,7 +251,10 @@ async function finished(db: Queryable, crawlId: string, at: string, outcome: { s
   if (!outcome.final) return;
   const crawl = await crawlOf(db, crawlId);
   if (!crawl?.config_id) return;
-  const { rows } = await db.query<{ crawl_interval: CrawlInterval }>(`SELECT crawl_interval FROM crawler_configs WHERE config_id = $1`, [crawl.config_id]);
+  const { rows } = await db.query<{ crawl_interval: CrawlInterval }>(
+    `SELECT crawl_interval FROM crawler_configs WHERE config_id = $1`,
+    [crawl.config_id],
+  );
   const config = rows[0];
   if (!config) return;
   await db.query(
@@ -193,13 +274,30 @@ async function configured(db: Queryable, event: Event<'CrawlerConfigured', Crawl
        crawl_interval = excluded.crawl_interval, max_pages = excluded.max_pages, max_depth = excluded.max_depth,
        delete_orphaned_pages = excluded.delete_orphaned_pages, created_at = excluded.created_at, updated_at = excluded.updated_at,
        next_crawl_at = excluded.next_crawl_at, last_crawled = NULL, last_crawl_id = NULL, schedule_paused_reason = NULL`,
-    [d.configId, d.assistantId, d.ownerId, d.websiteUrl, d.crawlInterval, d.maxPages, d.maxDepth, d.deleteOrphanedPages, at, nextCrawlAt(d.crawlInterval, at)],
+    [
+      d.configId,
+      d.assistantId,
+      d.ownerId,
+      d.websiteUrl,
+      d.crawlInterval,
+      d.maxPages,
+      d.maxDepth,
+      d.deleteOrphanedPages,
+      at,
+      nextCrawlAt(d.crawlInterval, at),
+    ],
   );
 }
 
 async function configUpdated(db: Queryable, event: Event<'CrawlerConfigUpdated', CrawlerConfigUpdated>) {
   const { configId, changes } = event.data;
-  const { rows } = await db.query<{ crawl_interval: CrawlInterval; last_crawled: Date | string | null; created_at: Date | string; next_crawl_at: Date | string | null; last_crawl_id: string | null }>(
+  const { rows } = await db.query<{
+    crawl_interval: CrawlInterval;
+    last_crawled: Date | string | null;
+    created_at: Date | string;
+    next_crawl_at: Date | string | null;
+    last_crawl_id: string | null;
+  }>(
     `SELECT crawl_interval, last_crawled, created_at, next_crawl_at, last_crawl_id FROM crawler_configs WHERE config_id = $1`,
     [configId],
   );
@@ -208,7 +306,8 @@ async function configUpdated(db: Queryable, event: Event<'CrawlerConfigUpdated',
   const interval = changes.crawlInterval ?? current.crawl_interval;
   const from = new Date(current.last_crawled ?? current.created_at).toISOString();
   // While a crawl runs there is no next one; a new interval counts from the last crawl (or the configuration).
-  const running = current.next_crawl_at === null && current.last_crawl_id !== null && changes.crawlInterval === undefined;
+  const running =
+    current.next_crawl_at === null && current.last_crawl_id !== null && changes.crawlInterval === undefined;
   // A paused schedule stays paused until its interval is saved again (the decider records it then, even unchanged).
   await db.query(
     `UPDATE crawler_configs SET website_url = coalesce($2, website_url), crawl_interval = $3, max_pages = coalesce($4, max_pages),
@@ -216,13 +315,26 @@ async function configUpdated(db: Queryable, event: Event<'CrawlerConfigUpdated',
        next_crawl_at = CASE WHEN $9 OR (schedule_paused_reason IS NOT NULL AND NOT $10) THEN next_crawl_at ELSE $8::timestamptz END,
        schedule_paused_reason = CASE WHEN $10 THEN NULL ELSE schedule_paused_reason END
      WHERE config_id = $1`,
-    [configId, changes.websiteUrl ?? null, interval, changes.maxPages ?? null, changes.maxDepth ?? null, changes.deleteOrphanedPages ?? null, event.metadata.timestamp, nextCrawlAt(interval, from), running, changes.crawlInterval !== undefined],
+    [
+      configId,
+      changes.websiteUrl ?? null,
+      interval,
+      changes.maxPages ?? null,
+      changes.maxDepth ?? null,
+      changes.deleteOrphanedPages ?? null,
+      event.metadata.timestamp,
+      nextCrawlAt(interval, from),
+      running,
+      changes.crawlInterval !== undefined,
+    ],
   );
 }
 
 async function pageCommitted(db: Queryable, event: Event<'CrawledPageCommitted', CrawledPageCommitted>) {
   const d = event.data;
-  const { rows } = await db.query<{ status: string }>(`SELECT status FROM crawler_files WHERE file_id = $1`, [d.fileId]);
+  const { rows } = await db.query<{ status: string }>(`SELECT status FROM crawler_files WHERE file_id = $1`, [
+    d.fileId,
+  ]);
   await db.query(
     `INSERT INTO crawled_urls (id, assistant_id, owner_id, key, source_url, page_title, kind, filename, character_count, file_size, content_sha256,
        file_id, is_enabled, training_status, last_crawled_at, is_sales_page, sales_category, relevance_score, crawl_id, committed_at)
@@ -232,8 +344,24 @@ async function pageCommitted(db: Queryable, event: Event<'CrawledPageCommitted',
        is_enabled = true, training_status = excluded.training_status, last_crawled_at = excluded.last_crawled_at, is_sales_page = excluded.is_sales_page,
        sales_category = excluded.sales_category, relevance_score = excluded.relevance_score, crawl_id = excluded.crawl_id, committed_at = excluded.committed_at`,
     [
-      d.pageId, d.assistantId, d.ownerId, d.key, d.url, d.title, d.kind, d.filename, d.characters, d.bytes, d.contentSha256,
-      d.fileId, statusOfFile(rows[0]?.status), event.metadata.timestamp, d.isSalesPage, d.salesCategory, d.relevanceScore, d.crawlId,
+      d.pageId,
+      d.assistantId,
+      d.ownerId,
+      d.key,
+      d.url,
+      d.title,
+      d.kind,
+      d.filename,
+      d.characters,
+      d.bytes,
+      d.contentSha256,
+      d.fileId,
+      statusOfFile(rows[0]?.status),
+      event.metadata.timestamp,
+      d.isSalesPage,
+      d.salesCategory,
+      d.relevanceScore,
+      d.crawlId,
     ],
   );
   await db.query(`UPDATE crawls SET pages_linked = pages_linked + 1 WHERE crawl_id = $1`, [d.crawlId]);
@@ -245,7 +373,10 @@ async function pageCommitted(db: Queryable, event: Event<'CrawledPageCommitted',
     [d.assistantId, event.metadata.timestamp],
   );
   // The sitemap's date for the page as this crawl saw it: a recrawl that finds the same date need not ask.
-  await db.query(`UPDATE crawled_urls SET sitemap_lastmod = (SELECT lastmod FROM crawl_pages WHERE crawl_id = $2 AND key = $3) WHERE id = $1`, [d.pageId, d.crawlId, d.key]);
+  await db.query(
+    `UPDATE crawled_urls SET sitemap_lastmod = (SELECT lastmod FROM crawl_pages WHERE crawl_id = $2 AND key = $3) WHERE id = $1`,
+    [d.pageId, d.crawlId, d.key],
+  );
 }
 
 async function pageToggled(db: Queryable, d: CrawledPageToggled) {
@@ -253,8 +384,14 @@ async function pageToggled(db: Queryable, d: CrawledPageToggled) {
     await db.query(`UPDATE crawled_urls SET is_enabled = false, file_id = NULL WHERE id = $1`, [d.pageId]);
     return;
   }
-  const { rows } = await db.query<{ status: string }>(`SELECT status FROM crawler_files WHERE file_id = $1`, [d.fileId]);
-  await db.query(`UPDATE crawled_urls SET is_enabled = true, file_id = $2, training_status = $3 WHERE id = $1`, [d.pageId, d.fileId, statusOfFile(rows[0]?.status)]);
+  const { rows } = await db.query<{ status: string }>(`SELECT status FROM crawler_files WHERE file_id = $1`, [
+    d.fileId,
+  ]);
+  await db.query(`UPDATE crawled_urls SET is_enabled = true, file_id = $2, training_status = $3 WHERE id = $1`, [
+    d.pageId,
+    d.fileId,
+    statusOfFile(rows[0]?.status),
+  ]);
 }
 
 const tables = ['crawler_configs', 'crawls', 'crawl_pages', 'crawled_urls', 'crawler_files'] as const;
@@ -265,9 +402,29 @@ export const crawlerProjection: Projection = {
   // 3: a committed page sets its configuration's last_crawled (a preview's commit left it null).
   version: 3,
   eventTypes: [
-    'CrawlRequested', 'CrawlRobotsRead', 'PageDiscovered', 'PagesDiscovered', 'PageFetched', 'PageFailed', 'PageSkipped', 'PageScored', 'CrawlCompleted', 'CrawlFailed', 'CrawlPagesLinked',
-    'CrawlerConfigured', 'CrawlerConfigUpdated', 'CrawlerConfigDeleted', 'CrawlerSchedulePaused', 'CrawledPageCommitted', 'CrawledPageToggled', 'CrawledPagesDeleted',
-    'KnowledgeFileUploaded', 'KnowledgeFileIngested', 'KnowledgeFileIngestionFailed', 'KnowledgeFileDeleted', 'AssistantDeleted',
+    'CrawlRequested',
+    'CrawlRobotsRead',
+    'PageDiscovered',
+    'PagesDiscovered',
+    'PageFetched',
+    'PageFailed',
+    'PageSkipped',
+    'PageScored',
+    'CrawlCompleted',
+    'CrawlFailed',
+    'CrawlPagesLinked',
+    'CrawlerConfigured',
+    'CrawlerConfigUpdated',
+    'CrawlerConfigDeleted',
+    'CrawlerSchedulePaused',
+    'CrawledPageCommitted',
+    'CrawledPageToggled',
+    'CrawledPagesDeleted',
+    'KnowledgeFileUploaded',
+    'KnowledgeFileIngested',
+    'KnowledgeFileIngestionFailed',
+    'KnowledgeFileDeleted',
+    'AssistantDeleted',
   ],
   tables,
   migrations: [
@@ -414,7 +571,8 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
       return c;
     };
     for (const event of events) {
-      if (crawlStreamEvents.has(event.type)) countersOf((event.data as { crawlId: string }).crawlId).stored += recordedBytes(event);
+      if (crawlStreamEvents.has(event.type))
+        countersOf((event.data as { crawlId: string }).crawlId).stored += recordedBytes(event);
       switch (event.type) {
         case 'CrawlRequested':
           await requested(db, event as Event<'CrawlRequested', CrawlRequested>);
@@ -446,7 +604,10 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
         }
         case 'PageScored': {
           const d = event.data as PageScored;
-          await db.query(`UPDATE crawl_pages SET relevance_score = $3, relevance_explanation = $4 WHERE crawl_id = $1 AND key = $2`, [d.crawlId, d.key, d.relevanceScore, d.explanation]);
+          await db.query(
+            `UPDATE crawl_pages SET relevance_score = $3, relevance_explanation = $4 WHERE crawl_id = $1 AND key = $2`,
+            [d.crawlId, d.key, d.relevanceScore, d.explanation],
+          );
           break;
         }
         case 'CrawlCompleted': {
@@ -454,25 +615,52 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
           await flushCounters(db, counters);
           const crawl = await crawlOf(db, d.crawlId);
           // A crawl that adds its pages to the assistant is complete once they are added (CrawlPagesLinked).
-          await finished(db, d.crawlId, event.metadata.timestamp, { status: 'completed', outcomeStatus: d.status, reason: d.reason, message: d.message, final: crawl?.mode === 'preview' });
+          await finished(db, d.crawlId, event.metadata.timestamp, {
+            status: 'completed',
+            outcomeStatus: d.status,
+            reason: d.reason,
+            message: d.message,
+            final: crawl?.mode === 'preview',
+          });
           break;
         }
         case 'CrawlFailed': {
           const d = event.data as CrawlFailed;
           await flushCounters(db, counters);
-          await finished(db, d.crawlId, event.metadata.timestamp, { status: 'error', outcomeStatus: 'failed', reason: d.reason, message: d.message, final: true });
+          await finished(db, d.crawlId, event.metadata.timestamp, {
+            status: 'error',
+            outcomeStatus: 'failed',
+            reason: d.reason,
+            message: d.message,
+            final: true,
+          });
           break;
         }
         case 'CrawlPagesLinked': {
           const d = event.data as CrawlPagesLinked;
-          const { rows } = await db.query<{ reason: string | null; outcome_status: string | null }>(`SELECT reason, outcome_status FROM crawls WHERE crawl_id = $1`, [d.crawlId]);
+          const { rows } = await db.query<{ reason: string | null; outcome_status: string | null }>(
+            `SELECT reason, outcome_status FROM crawls WHERE crawl_id = $1`,
+            [d.crawlId],
+          );
           // Pages left as they were are linked to the assistant as much as the ones just added.
           await db.query(`UPDATE crawls SET pages_linked = $2, completion = $3 WHERE crawl_id = $1`, [
             d.crawlId,
             d.linked + d.unchanged,
-            JSON.stringify({ added: d.linked, unchanged: d.unchanged, removed: d.removed, not_added: d.notAdded, not_added_reason: d.notAddedReason ?? null }),
+            JSON.stringify({
+              added: d.linked,
+              unchanged: d.unchanged,
+              removed: d.removed,
+              not_added: d.notAdded,
+              not_added_reason: d.notAddedReason ?? null,
+            }),
           ]);
-          await finished(db, d.crawlId, event.metadata.timestamp, { status: 'completed', outcomeStatus: rows[0]?.outcome_status ?? 'completed', reason: rows[0]?.reason ?? 'exhausted', message: d.message, final: true });
+          await finished(db, d.crawlId, event.metadata.timestamp, {
+            status: 'completed',
+            outcomeStatus: rows[0]?.outcome_status ?? 'completed',
+            reason: rows[0]?.reason ?? 'exhausted',
+            message: d.message,
+            final: true,
+          });
           break;
         }
         case 'CrawlerConfigured':
@@ -483,11 +671,16 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
           break;
         case 'CrawlerSchedulePaused': {
           const d = event.data as CrawlerSchedulePaused;
-          await db.query(`UPDATE crawler_configs SET next_crawl_at = NULL, schedule_paused_reason = $2 WHERE config_id = $1`, [d.configId, d.reason]);
+          await db.query(
+            `UPDATE crawler_configs SET next_crawl_at = NULL, schedule_paused_reason = $2 WHERE config_id = $1`,
+            [d.configId, d.reason],
+          );
           break;
         }
         case 'CrawlerConfigDeleted':
-          await db.query(`DELETE FROM crawler_configs WHERE config_id = $1`, [(event.data as CrawlerConfigDeleted).configId]);
+          await db.query(`DELETE FROM crawler_configs WHERE config_id = $1`, [
+            (event.data as CrawlerConfigDeleted).configId,
+          ]);
           break;
         case 'CrawledPageCommitted':
           await pageCommitted(db, event as Event<'CrawledPageCommitted', CrawledPageCommitted>);
@@ -496,19 +689,32 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
           await pageToggled(db, event.data as CrawledPageToggled);
           break;
         case 'CrawledPagesDeleted':
-          await db.query(`DELETE FROM crawled_urls WHERE id = ANY($1::text[])`, [(event.data as CrawledPagesDeleted).pageIds]);
+          await db.query(`DELETE FROM crawled_urls WHERE id = ANY($1::text[])`, [
+            (event.data as CrawledPagesDeleted).pageIds,
+          ]);
           break;
         case 'KnowledgeFileUploaded': {
           const d = event.data as KnowledgeFileUploaded;
-          if (d.sourceUrl) await db.query(`INSERT INTO crawler_files (file_id, status) VALUES ($1, 'pending') ON CONFLICT (file_id) DO NOTHING`, [d.fileId]);
+          if (d.sourceUrl)
+            await db.query(
+              `INSERT INTO crawler_files (file_id, status) VALUES ($1, 'pending') ON CONFLICT (file_id) DO NOTHING`,
+              [d.fileId],
+            );
           break;
         }
         case 'KnowledgeFileIngested':
         case 'KnowledgeFileIngestionFailed': {
           const { fileId } = event.data as KnowledgeFileIngested | KnowledgeFileIngestionFailed;
           const ok = event.type === 'KnowledgeFileIngested';
-          const { rows } = await db.query(`UPDATE crawler_files SET status = $2 WHERE file_id = $1 AND status = 'pending' RETURNING 1`, [fileId, ok ? 'ready' : 'failed']);
-          if (rows.length > 0) await db.query(`UPDATE crawled_urls SET training_status = $2 WHERE file_id = $1`, [fileId, ok ? 'trained' : 'failed']);
+          const { rows } = await db.query(
+            `UPDATE crawler_files SET status = $2 WHERE file_id = $1 AND status = 'pending' RETURNING 1`,
+            [fileId, ok ? 'ready' : 'failed'],
+          );
+          if (rows.length > 0)
+            await db.query(`UPDATE crawled_urls SET training_status = $2 WHERE file_id = $1`, [
+              fileId,
+              ok ? 'trained' : 'failed',
+            ]);
           break;
         }
         case 'KnowledgeFileDeleted':

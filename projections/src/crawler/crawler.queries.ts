@@ -2,7 +2,8 @@ import type { CrawlInterval, PageCategory } from '@kesher/contracts';
 import type { Queryable } from '@kesher/contracts/ports/projection';
 
 /** A moment from the database (Date from pg and PGlite, text elsewhere) as ISO 8601, or null. */
-const iso = (value: Date | string | null | undefined): string | null => (value === null || value === undefined ? null : new Date(value).toISOString());
+const iso = (value: Date | string | null | undefined): string | null =>
+  value === null || value === undefined ? null : new Date(value).toISOString();
 
 export type CrawlProgressStatus = 'starting' | 'crawling' | 'completed' | 'error';
 export type TrainingStatus = 'trained' | 'failed' | 'outdated' | 'pending';
@@ -329,20 +330,31 @@ const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}
 export function crawlerQueries(db: Queryable) {
   return {
     async configOfAssistant(ownerId: string, assistantId: string): Promise<CrawlerConfigRecord | undefined> {
-      const { rows } = await db.query<ConfigRow>(`${CONFIG_SELECT} WHERE c.owner_id = $1 AND c.assistant_id = $2`, [ownerId, assistantId]);
+      const { rows } = await db.query<ConfigRow>(`${CONFIG_SELECT} WHERE c.owner_id = $1 AND c.assistant_id = $2`, [
+        ownerId,
+        assistantId,
+      ]);
       return rows[0] && toConfig(rows[0]);
     },
     async config(ownerId: string, configId: string): Promise<CrawlerConfigRecord | undefined> {
-      const { rows } = await db.query<ConfigRow>(`${CONFIG_SELECT} WHERE c.owner_id = $1 AND c.config_id = $2`, [ownerId, configId]);
+      const { rows } = await db.query<ConfigRow>(`${CONFIG_SELECT} WHERE c.owner_id = $1 AND c.config_id = $2`, [
+        ownerId,
+        configId,
+      ]);
       return rows[0] && toConfig(rows[0]);
     },
     async configsOfOwner(ownerId: string): Promise<CrawlerConfigRecord[]> {
-      const { rows } = await db.query<ConfigRow>(`${CONFIG_SELECT} WHERE c.owner_id = $1 ORDER BY a.numeric_id`, [ownerId]);
+      const { rows } = await db.query<ConfigRow>(`${CONFIG_SELECT} WHERE c.owner_id = $1 ORDER BY a.numeric_id`, [
+        ownerId,
+      ]);
       return rows.map(toConfig);
     },
 
     async crawl(ownerId: string, crawlId: string): Promise<CrawlRecord | undefined> {
-      const { rows } = await db.query<CrawlRow>(`${CRAWL_SELECT} WHERE k.owner_id = $1 AND k.crawl_id = $2`, [ownerId, crawlId]);
+      const { rows } = await db.query<CrawlRow>(`${CRAWL_SELECT} WHERE k.owner_id = $1 AND k.crawl_id = $2`, [
+        ownerId,
+        crawlId,
+      ]);
       return rows[0] && toCrawl(rows[0]);
     },
     /** The owner's latest preview of a site (by its start address's host), for Add Missing Page. */
@@ -358,12 +370,22 @@ export function crawlerQueries(db: Queryable) {
      * The owner's finished previews another preview makes obsolete: those of the same assistant (or, without
      * one, of the same site), and any finished before `staleBefore` (abandoned). Their stored pages can go.
      */
-    async supersededPreviews(ownerId: string, input: { exceptCrawlId: string; assistantId: string | null; host: string; staleBefore: Date }): Promise<string[]> {
+    async supersededPreviews(
+      ownerId: string,
+      input: { exceptCrawlId: string; assistantId: string | null; host: string; staleBefore: Date },
+    ): Promise<string[]> {
       const { rows } = await db.query<{ crawl_id: string }>(
         `SELECT crawl_id FROM crawls WHERE owner_id = $1 AND mode = 'preview' AND status IN ('completed', 'error') AND crawl_id <> $2
            AND (($3::text IS NOT NULL AND assistant_id = $3) OR ($3::text IS NULL AND assistant_id IS NULL AND (start_url LIKE $4 OR start_url LIKE $5)) OR finished_at < $6)
          ORDER BY requested_at DESC LIMIT 200`,
-        [ownerId, input.exceptCrawlId, input.assistantId, `http://${input.host}%`, `https://${input.host}%`, input.staleBefore.toISOString()],
+        [
+          ownerId,
+          input.exceptCrawlId,
+          input.assistantId,
+          `http://${input.host}%`,
+          `https://${input.host}%`,
+          input.staleBefore.toISOString(),
+        ],
       );
       return rows.map((row) => row.crawl_id);
     },
@@ -381,7 +403,10 @@ export function crawlerQueries(db: Queryable) {
      * storage beside the knowledge files (the pages a crawl adds are counted as those files).
      */
     async storedBytes(ownerId: string): Promise<number> {
-      const { rows } = await db.query<{ stored: string | number | null }>(`SELECT coalesce(sum(stored_bytes), 0) AS stored FROM crawls WHERE owner_id = $1`, [ownerId]);
+      const { rows } = await db.query<{ stored: string | number | null }>(
+        `SELECT coalesce(sum(stored_bytes), 0) AS stored FROM crawls WHERE owner_id = $1`,
+        [ownerId],
+      );
       return Number(rows[0]?.stored ?? 0);
     },
 
@@ -394,27 +419,42 @@ export function crawlerQueries(db: Queryable) {
       return rows.map(toPage);
     },
     async keptPagesNamed(crawlId: string, filenames: readonly string[]): Promise<CrawlPageRecord[]> {
-      const { rows } = await db.query<PageRow>(`SELECT * FROM crawl_pages WHERE crawl_id = $1 AND state = 'fetched' AND filename = ANY($2::text[]) ORDER BY seq`, [crawlId, filenames]);
+      const { rows } = await db.query<PageRow>(
+        `SELECT * FROM crawl_pages WHERE crawl_id = $1 AND state = 'fetched' AND filename = ANY($2::text[]) ORDER BY seq`,
+        [crawlId, filenames],
+      );
       return rows.map(toPage);
     },
     async keptPage(crawlId: string, key: string): Promise<CrawlPageRecord | undefined> {
-      const { rows } = await db.query<PageRow>(`SELECT * FROM crawl_pages WHERE crawl_id = $1 AND key = $2 AND state = 'fetched'`, [crawlId, key]);
+      const { rows } = await db.query<PageRow>(
+        `SELECT * FROM crawl_pages WHERE crawl_id = $1 AND key = $2 AND state = 'fetched'`,
+        [crawlId, key],
+      );
       return rows[0] && toPage(rows[0]);
     },
 
-    async urls(ownerId: string, assistantId: string, query: { search?: string; isEnabled?: boolean; skip: number; limit: number }): Promise<{ urls: CrawledUrlRecord[]; total: number }> {
+    async urls(
+      ownerId: string,
+      assistantId: string,
+      query: { search?: string; isEnabled?: boolean; skip: number; limit: number },
+    ): Promise<{ urls: CrawledUrlRecord[]; total: number }> {
       const where = [`owner_id = $1`, `assistant_id = $2`];
       const params: unknown[] = [ownerId, assistantId];
       if (query.search) {
         params.push(contains(query.search));
-        where.push(`(source_url ILIKE $${params.length} OR coalesce(page_title, '') ILIKE $${params.length} OR filename ILIKE $${params.length})`);
+        where.push(
+          `(source_url ILIKE $${params.length} OR coalesce(page_title, '') ILIKE $${params.length} OR filename ILIKE $${params.length})`,
+        );
       }
       if (query.isEnabled !== undefined) {
         params.push(query.isEnabled);
         where.push(`is_enabled = $${params.length}`);
       }
       const condition = where.join(' AND ');
-      const { rows: counted } = await db.query<{ total: string | number }>(`SELECT count(*) AS total FROM crawled_urls WHERE ${condition}`, params);
+      const { rows: counted } = await db.query<{ total: string | number }>(
+        `SELECT count(*) AS total FROM crawled_urls WHERE ${condition}`,
+        params,
+      );
       const { rows } = await db.query<UrlRow>(
         `SELECT ${URL_COLUMNS} FROM crawled_urls WHERE ${condition} ORDER BY committed_at DESC, source_url LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, query.limit, query.skip],
@@ -422,15 +462,27 @@ export function crawlerQueries(db: Queryable) {
       return { urls: rows.map(toUrl), total: Number(counted[0]?.total ?? 0) };
     },
     async url(ownerId: string, id: string): Promise<CrawledUrlRecord | undefined> {
-      const { rows } = await db.query<UrlRow>(`SELECT ${URL_COLUMNS} FROM crawled_urls WHERE owner_id = $1 AND id = $2`, [ownerId, id]);
+      const { rows } = await db.query<UrlRow>(
+        `SELECT ${URL_COLUMNS} FROM crawled_urls WHERE owner_id = $1 AND id = $2`,
+        [ownerId, id],
+      );
       return rows[0] && toUrl(rows[0]);
     },
     async urlsOfAssistant(ownerId: string, assistantId: string): Promise<CrawledUrlRecord[]> {
-      const { rows } = await db.query<UrlRow>(`SELECT ${URL_COLUMNS} FROM crawled_urls WHERE owner_id = $1 AND assistant_id = $2 ORDER BY committed_at, id`, [ownerId, assistantId]);
+      const { rows } = await db.query<UrlRow>(
+        `SELECT ${URL_COLUMNS} FROM crawled_urls WHERE owner_id = $1 AND assistant_id = $2 ORDER BY committed_at, id`,
+        [ownerId, assistantId],
+      );
       return rows.map(toUrl);
     },
     async stats(ownerId: string, assistantId: string) {
-      const { rows } = await db.query<{ total: string | number; disabled: string | number; characters: string | number | null; size: string | number | null; last: Date | string | null }>(
+      const { rows } = await db.query<{
+        total: string | number;
+        disabled: string | number;
+        characters: string | number | null;
+        size: string | number | null;
+        last: Date | string | null;
+      }>(
         `SELECT count(*) AS total, count(*) FILTER (WHERE NOT is_enabled) AS disabled, coalesce(sum(character_count), 0) AS characters,
            coalesce(sum(file_size), 0) AS size, max(last_crawled_at) AS last
          FROM crawled_urls WHERE owner_id = $1 AND assistant_id = $2`,
@@ -449,28 +501,59 @@ export function crawlerQueries(db: Queryable) {
     system: {
       /** Sales Mode: the assistant's crawled sales pages that are in its knowledge (enabled). */
       async salesPages(assistantId: string): Promise<SalesPageRecord[]> {
-        const { rows } = await db.query<{ source_url: string; page_title: string | null; sales_category: PageCategory | null; relevance_score: number | null }>(
+        const { rows } = await db.query<{
+          source_url: string;
+          page_title: string | null;
+          sales_category: PageCategory | null;
+          relevance_score: number | null;
+        }>(
           `SELECT source_url, page_title, sales_category, relevance_score FROM crawled_urls
            WHERE assistant_id = $1 AND is_enabled AND is_sales_page ORDER BY relevance_score DESC NULLS LAST, source_url LIMIT 50`,
           [assistantId],
         );
-        return rows.map((row) => ({ url: row.source_url, title: row.page_title, category: row.sales_category, relevanceScore: row.relevance_score === null ? null : Number(row.relevance_score) }));
+        return rows.map((row) => ({
+          url: row.source_url,
+          title: row.page_title,
+          category: row.sales_category,
+          relevanceScore: row.relevance_score === null ? null : Number(row.relevance_score),
+        }));
       },
       /** What a recrawl needs to know of the pages an assistant holds: their sitemap date and when they were last fetched. */
-      async revalidationHints(assistantId: string): Promise<Map<string, { sitemapLastmod: string | null; lastCrawledAt: string | null }>> {
-        const { rows } = await db.query<{ key: string; sitemap_lastmod: string | null; last_crawled_at: Date | string | null }>(
-          `SELECT key, sitemap_lastmod, last_crawled_at FROM crawled_urls WHERE assistant_id = $1`,
-          [assistantId],
+      async revalidationHints(
+        assistantId: string,
+      ): Promise<Map<string, { sitemapLastmod: string | null; lastCrawledAt: string | null }>> {
+        const { rows } = await db.query<{
+          key: string;
+          sitemap_lastmod: string | null;
+          last_crawled_at: Date | string | null;
+        }>(`SELECT key, sitemap_lastmod, last_crawled_at FROM crawled_urls WHERE assistant_id = $1`, [assistantId]);
+        return new Map(
+          rows.map((row) => [
+            row.key,
+            { sitemapLastmod: row.sitemap_lastmod, lastCrawledAt: iso(row.last_crawled_at) },
+          ]),
         );
-        return new Map(rows.map((row) => [row.key, { sitemapLastmod: row.sitemap_lastmod, lastCrawledAt: iso(row.last_crawled_at) }]));
       },
       /** Configurations whose next crawl is due (the scheduler), oldest first. */
-      async dueConfigs(now: Date, limit = 20): Promise<Array<{ configId: string; assistantId: string; ownerId: string; nextCrawlAt: string }>> {
-        const { rows } = await db.query<{ config_id: string; assistant_id: string; owner_id: string; next_crawl_at: Date | string }>(
+      async dueConfigs(
+        now: Date,
+        limit = 20,
+      ): Promise<Array<{ configId: string; assistantId: string; ownerId: string; nextCrawlAt: string }>> {
+        const { rows } = await db.query<{
+          config_id: string;
+          assistant_id: string;
+          owner_id: string;
+          next_crawl_at: Date | string;
+        }>(
           `SELECT config_id, assistant_id, owner_id, next_crawl_at FROM crawler_configs WHERE next_crawl_at IS NOT NULL AND next_crawl_at <= $1 ORDER BY next_crawl_at LIMIT $2`,
           [now.toISOString(), limit],
         );
-        return rows.map((row) => ({ configId: row.config_id, assistantId: row.assistant_id, ownerId: row.owner_id, nextCrawlAt: iso(row.next_crawl_at)! }));
+        return rows.map((row) => ({
+          configId: row.config_id,
+          assistantId: row.assistant_id,
+          ownerId: row.owner_id,
+          nextCrawlAt: iso(row.next_crawl_at)!,
+        }));
       },
       async crawl(crawlId: string): Promise<CrawlRecord | undefined> {
         const { rows } = await db.query<CrawlRow>(`${CRAWL_SELECT} WHERE k.crawl_id = $1`, [crawlId]);

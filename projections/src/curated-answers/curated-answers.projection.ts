@@ -1,4 +1,11 @@
-import type { AnswerCurated, AssistantDeleted, CuratedAnswerDeleted, CuratedAnswerEdited, RecordedEvent, RunCompleted } from '@kesher/contracts';
+import type {
+  AnswerCurated,
+  AssistantDeleted,
+  CuratedAnswerDeleted,
+  CuratedAnswerEdited,
+  RecordedEvent,
+  RunCompleted,
+} from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 
 /** A run's source names a curated answer by its id (knowledge/curated: the passage's fileId is the qa id). */
@@ -46,13 +53,26 @@ CREATE TABLE IF NOT EXISTS curated_answer_hits (
           await db.query(
             `INSERT INTO curated_answers (qa_id, assistant_id, owner_id, question, answer, source_thread_id, created_at, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (qa_id) DO NOTHING`,
-            [d.qaId, d.assistantId, d.ownerId, d.question, d.answer, d.sourceThreadId ?? null, event.metadata.timestamp],
+            [
+              d.qaId,
+              d.assistantId,
+              d.ownerId,
+              d.question,
+              d.answer,
+              d.sourceThreadId ?? null,
+              event.metadata.timestamp,
+            ],
           );
           break;
         }
         case 'CuratedAnswerEdited': {
           const d = event.data as CuratedAnswerEdited;
-          await db.query(`UPDATE curated_answers SET question = $2, answer = $3, updated_at = $4 WHERE qa_id = $1`, [d.qaId, d.question, d.answer, event.metadata.timestamp]);
+          await db.query(`UPDATE curated_answers SET question = $2, answer = $3, updated_at = $4 WHERE qa_id = $1`, [
+            d.qaId,
+            d.question,
+            d.answer,
+            event.metadata.timestamp,
+          ]);
           break;
         }
         case 'CuratedAnswerDeleted': {
@@ -63,7 +83,10 @@ CREATE TABLE IF NOT EXISTS curated_answer_hits (
         }
         case 'AssistantDeleted': {
           const { assistantId } = event.data as AssistantDeleted;
-          await db.query(`DELETE FROM curated_answer_hits WHERE qa_id IN (SELECT qa_id FROM curated_answers WHERE assistant_id = $1)`, [assistantId]);
+          await db.query(
+            `DELETE FROM curated_answer_hits WHERE qa_id IN (SELECT qa_id FROM curated_answers WHERE assistant_id = $1)`,
+            [assistantId],
+          );
           await db.query(`DELETE FROM curated_answers WHERE assistant_id = $1`, [assistantId]);
           break;
         }

@@ -26,12 +26,18 @@ export function curatedAnswerQueries(db: Queryable) {
       return rows;
     },
     async find(ownerId: string, qaId: string, now: Date): Promise<CuratedAnswerRow | undefined> {
-      const { rows } = await db.query<CuratedAnswerRow>(`SELECT ${COLUMNS.replace('$NOW', '$3')} FROM curated_answers a WHERE a.owner_id = $1 AND a.qa_id = $2`, [ownerId, qaId, now.toISOString()]);
+      const { rows } = await db.query<CuratedAnswerRow>(
+        `SELECT ${COLUMNS.replace('$NOW', '$3')} FROM curated_answers a WHERE a.owner_id = $1 AND a.qa_id = $2`,
+        [ownerId, qaId, now.toISOString()],
+      );
       return rows[0];
     },
     /** System read for the answer engines: the assistant's questions and answers (the run already names the assistant). */
     async forAssistant(assistantId: string): Promise<{ qa_id: string; question: string; answer: string }[]> {
-      const { rows } = await db.query<{ qa_id: string; question: string; answer: string }>(`SELECT qa_id, question, answer FROM curated_answers WHERE assistant_id = $1 ORDER BY qa_id`, [assistantId]);
+      const { rows } = await db.query<{ qa_id: string; question: string; answer: string }>(
+        `SELECT qa_id, question, answer FROM curated_answers WHERE assistant_id = $1 ORDER BY qa_id`,
+        [assistantId],
+      );
       return rows;
     },
   };

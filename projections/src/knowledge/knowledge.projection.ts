@@ -47,11 +47,16 @@ export type KnowledgeBlobReleaser = (fileId: string, db: Queryable) => Promise<v
 export const releaseBlobsInReadModel: KnowledgeBlobReleaser = async (fileId, db) => {
   const { rows: exists } = await db.query<{ found: boolean }>(`SELECT to_regclass('blob_holds') IS NOT NULL AS found`);
   if (!exists[0]?.found) return;
-  const { rows } = await db.query<{ sha256: string }>(`DELETE FROM blob_holds WHERE holder = $1 RETURNING sha256`, [fileId]);
+  const { rows } = await db.query<{ sha256: string }>(`DELETE FROM blob_holds WHERE holder = $1 RETURNING sha256`, [
+    fileId,
+  ]);
   if (rows.length === 0) return;
   const named = rows.map((row) => row.sha256);
   await db.query(`SELECT sha256 FROM blobs WHERE sha256 = ANY($1::text[]) ORDER BY sha256 FOR UPDATE`, [named]);
-  await db.query(`DELETE FROM blobs b WHERE b.sha256 = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM blob_holds h WHERE h.sha256 = b.sha256)`, [named]);
+  await db.query(
+    `DELETE FROM blobs b WHERE b.sha256 = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM blob_holds h WHERE h.sha256 = b.sha256)`,
+    [named],
+  );
 };
 
 const ChunkListSchema = KnowledgeChunkSchema.array();
@@ -66,7 +71,10 @@ interface FileRow {
 }
 
 async function findFile(db: Queryable, fileId: string): Promise<FileRow | undefined> {
-  const { rows } = await db.query<FileRow>(`SELECT id, assistant_id, content_sha256, status FROM knowledge_files WHERE id = $1`, [fileId]);
+  const { rows } = await db.query<FileRow>(
+    `SELECT id, assistant_id, content_sha256, status FROM knowledge_files WHERE id = $1`,
+    [fileId],
+  );
   return rows[0];
 }
 
@@ -76,12 +84,25 @@ async function uploaded(db: Queryable, event: RecordedEvent<'KnowledgeFileUpload
     `INSERT INTO knowledge_files (id, assistant_id, owner_id, filename, kind, bytes, source_url, content_sha256, status, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9)
      ON CONFLICT (id) DO NOTHING`,
-    [file.fileId, file.assistantId, file.ownerId, file.filename, file.kind, file.bytes, file.sourceUrl, file.contentSha256, event.metadata.timestamp],
+    [
+      file.fileId,
+      file.assistantId,
+      file.ownerId,
+      file.filename,
+      file.kind,
+      file.bytes,
+      file.sourceUrl,
+      file.contentSha256,
+      event.metadata.timestamp,
+    ],
   );
 }
 
 async function markFailed(db: Queryable, fileId: string, reason: string, at: string) {
-  await db.query(`UPDATE knowledge_files SET status = 'failed', status_reason = $2, updated_at = $3 WHERE id = $1 AND status = 'pending'`, [fileId, reason, at]);
+  await db.query(
+    `UPDATE knowledge_files SET status = 'failed', status_reason = $2, updated_at = $3 WHERE id = $1 AND status = 'pending'`,
+    [fileId, reason, at],
+  );
 }
 
 /** Adds (sign 1) or removes (sign -1) one content's passages from the assistant's term statistics. */
@@ -106,7 +127,11 @@ async function countTerms(db: Queryable, assistantId: string, contentSha256: str
   }
 }
 
-async function readChunks(readBlob: KnowledgeBlobReader, db: Queryable, data: KnowledgeFileIngested): Promise<{ chunks: KnowledgeChunk[]; text: string } | undefined> {
+async function readChunks(
+  readBlob: KnowledgeBlobReader,
+  db: Queryable,
+  data: KnowledgeFileIngested,
+): Promise<{ chunks: KnowledgeChunk[]; text: string } | undefined> {
   const [chunkBytes, textBytes] = [await readBlob(data.chunksSha256, db), await readBlob(data.textSha256, db)];
   if (!chunkBytes || !textBytes) return undefined;
   try {
@@ -122,25 +147,29 @@ async function readChunks(readBlob: KnowledgeBlobReader, db: Queryable, data: Kn
  * assistant shares the first one's passages, so retrieval never returns the same passage twice. The
  * content row names the file its passages are cited under.
  */
-async function ingested(db: Queryable, event: RecordedEvent<'KnowledgeFileIngested', KnowledgeFileIngested>, readBlob: KnowledgeBlobReader) {
+async function ingested(
+  db: Queryable,
+  event: RecordedEvent<'KnowledgeFileIngested', KnowledgeFileIngested>,
+  readBlob: KnowledgeBlobReader,
+) {
   const data = event.data;
   const file = await findFile(db, data.fileId);
   if (!file || file.status !== 'pending') return;
 
-  const { rows: existing } = await db.query(`SELECT 1 FROM knowledge_contents WHERE assistant_id = $1 AND content_sha256 = $2`, [file.assistant_id, file.content_sha256]);
+  const { rows: existing } = await db.query(
+    `SELECT 1 FROM knowledge_contents WHERE assistant_id = $1 AND content_sha256 = $2`,
+    [file.assistant_id, file.content_sha256],
+  );
   if (existing.length === 0) {
     const content = await readChunks(readBlob, db, data);
     if (!content) {
       await markFailed(db, file.id, unavailable, event.metadata.timestamp);
       return;
     }
-    await db.query(`INSERT INTO knowledge_contents (assistant_id, content_sha256, file_id, text, chunk_count) VALUES ($1, $2, $3, $4, $5)`, [
-      file.assistant_id,
-      file.content_sha256,
-      file.id,
-      content.text,
-      content.chunks.length,
-    ]);
+    await db.query(
+      `INSERT INTO knowledge_contents (assistant_id, content_sha256, file_id, text, chunk_count) VALUES ($1, $2, $3, $4, $5)`,
+      [file.assistant_id, file.content_sha256, file.id, content.text, content.chunks.length],
+    );
     if (content.chunks.length > 0) {
       await db.query(
         `INSERT INTO knowledge_chunks (assistant_id, content_sha256, chunk_index, section, text, terms)
@@ -154,7 +183,9 @@ async function ingested(db: Queryable, event: RecordedEvent<'KnowledgeFileIngest
           content.chunks.map((chunk) => chunk.section),
           content.chunks.map((chunk) => chunk.text),
           // The section title is searchable too: a question often names the heading, not the words under it.
-          content.chunks.map((chunk) => toTsvectorLiteral(chunk.section ? `${chunk.section}\n${chunk.text}` : chunk.text, file.assistant_id)),
+          content.chunks.map((chunk) =>
+            toTsvectorLiteral(chunk.section ? `${chunk.section}\n${chunk.text}` : chunk.text, file.assistant_id),
+          ),
         ],
       );
       await countTerms(db, file.assistant_id, file.content_sha256, 1);
@@ -172,53 +203,86 @@ async function ingested(db: Queryable, event: RecordedEvent<'KnowledgeFileIngest
  * database without the table (a read model alone, in tests) has none to delete.
  */
 async function deleteVectors(db: Queryable, assistantId: string, contentSha256: string) {
-  const { rows } = await db.query<{ found: boolean }>(`SELECT to_regclass('knowledge_embeddings') IS NOT NULL AS found`);
+  const { rows } = await db.query<{ found: boolean }>(
+    `SELECT to_regclass('knowledge_embeddings') IS NOT NULL AS found`,
+  );
   if (!rows[0]?.found) return;
-  await db.query(`DELETE FROM knowledge_embeddings WHERE assistant_id = $1 AND content_sha256 = $2`, [assistantId, contentSha256]);
+  await db.query(`DELETE FROM knowledge_embeddings WHERE assistant_id = $1 AND content_sha256 = $2`, [
+    assistantId,
+    contentSha256,
+  ]);
 }
 
 /**
  * A deleted file takes its passages with it unless another file of the assistant holds the same
  * content; then the passages stay and are cited under that file from now on.
  */
-async function deleted(db: Queryable, event: RecordedEvent<'KnowledgeFileDeleted', KnowledgeFileDeleted>, releaseBlobs: KnowledgeBlobReleaser) {
+async function deleted(
+  db: Queryable,
+  event: RecordedEvent<'KnowledgeFileDeleted', KnowledgeFileDeleted>,
+  releaseBlobs: KnowledgeBlobReleaser,
+) {
   await releaseBlobs(event.data.fileId, db);
   const file = await findFile(db, event.data.fileId);
   if (!file) return;
   await db.query(`DELETE FROM knowledge_files WHERE id = $1`, [file.id]);
-  const { rows: contents } = await db.query<{ file_id: string }>(`SELECT file_id FROM knowledge_contents WHERE assistant_id = $1 AND content_sha256 = $2`, [
-    file.assistant_id,
-    file.content_sha256,
-  ]);
+  const { rows: contents } = await db.query<{ file_id: string }>(
+    `SELECT file_id FROM knowledge_contents WHERE assistant_id = $1 AND content_sha256 = $2`,
+    [file.assistant_id, file.content_sha256],
+  );
   if (contents[0]?.file_id !== file.id) return;
   const { rows: heirs } = await db.query<{ id: string }>(
     `SELECT id FROM knowledge_files WHERE assistant_id = $1 AND content_sha256 = $2 AND status = 'ready' ORDER BY created_at, id LIMIT 1`,
     [file.assistant_id, file.content_sha256],
   );
   if (heirs[0]) {
-    await db.query(`UPDATE knowledge_contents SET file_id = $3 WHERE assistant_id = $1 AND content_sha256 = $2`, [file.assistant_id, file.content_sha256, heirs[0].id]);
+    await db.query(`UPDATE knowledge_contents SET file_id = $3 WHERE assistant_id = $1 AND content_sha256 = $2`, [
+      file.assistant_id,
+      file.content_sha256,
+      heirs[0].id,
+    ]);
     return;
   }
   await countTerms(db, file.assistant_id, file.content_sha256, -1);
   await deleteVectors(db, file.assistant_id, file.content_sha256);
-  await db.query(`DELETE FROM knowledge_chunks WHERE assistant_id = $1 AND content_sha256 = $2`, [file.assistant_id, file.content_sha256]);
-  await db.query(`DELETE FROM knowledge_contents WHERE assistant_id = $1 AND content_sha256 = $2`, [file.assistant_id, file.content_sha256]);
+  await db.query(`DELETE FROM knowledge_chunks WHERE assistant_id = $1 AND content_sha256 = $2`, [
+    file.assistant_id,
+    file.content_sha256,
+  ]);
+  await db.query(`DELETE FROM knowledge_contents WHERE assistant_id = $1 AND content_sha256 = $2`, [
+    file.assistant_id,
+    file.content_sha256,
+  ]);
 }
 
-const tables = ['knowledge_files', 'knowledge_contents', 'knowledge_chunks', 'knowledge_term_stats', 'knowledge_assistant_stats'] as const;
+const tables = [
+  'knowledge_files',
+  'knowledge_contents',
+  'knowledge_chunks',
+  'knowledge_term_stats',
+  'knowledge_assistant_stats',
+] as const;
 
 /**
  * The knowledge read model: the files of each assistant with their status, their text, and the
  * searchable passages. Search terms are computed here from the chunk list (see search-terms.ts), so a
  * change of the normaliser is a version bump and a rebuild, not a re-ingestion.
  */
-export function knowledgeProjection(deps: { readBlob: KnowledgeBlobReader; releaseBlobs?: KnowledgeBlobReleaser }): Projection {
+export function knowledgeProjection(deps: {
+  readBlob: KnowledgeBlobReader;
+  releaseBlobs?: KnowledgeBlobReleaser;
+}): Projection {
   const releaseBlobs = deps.releaseBlobs ?? releaseBlobsInReadModel;
   return {
     name: 'knowledge',
     // The search-term rules' version rebuilds the index whenever they change what a text is indexed as.
     version: SEARCH_TERMS_VERSION,
-    eventTypes: ['KnowledgeFileUploaded', 'KnowledgeFileIngested', 'KnowledgeFileIngestionFailed', 'KnowledgeFileDeleted'],
+    eventTypes: [
+      'KnowledgeFileUploaded',
+      'KnowledgeFileIngested',
+      'KnowledgeFileIngestionFailed',
+      'KnowledgeFileDeleted',
+    ],
     tables,
     migrations: [
       {

@@ -60,7 +60,10 @@ export function knowledgeQueries(db: Queryable) {
     },
 
     async getFile(ownerId: string, fileId: string): Promise<KnowledgeFileRecord | undefined> {
-      const { rows } = await db.query<FileRow>(`SELECT ${fileColumns} FROM knowledge_files WHERE owner_id = $1 AND id = $2`, [ownerId, fileId]);
+      const { rows } = await db.query<FileRow>(
+        `SELECT ${fileColumns} FROM knowledge_files WHERE owner_id = $1 AND id = $2`,
+        [ownerId, fileId],
+      );
       return rows[0] && toRecord(rows[0]);
     },
 
@@ -68,7 +71,11 @@ export function knowledgeQueries(db: Queryable) {
      * The earliest file of an assistant with exactly these bytes, pending or ready. A failed one does not
      * count: its bytes were given up, and reading them again may succeed (a limit raised, a timeout).
      */
-    async findByContent(ownerId: string, assistantId: string, contentSha256: string): Promise<KnowledgeFileRecord | undefined> {
+    async findByContent(
+      ownerId: string,
+      assistantId: string,
+      contentSha256: string,
+    ): Promise<KnowledgeFileRecord | undefined> {
       const { rows } = await db.query<FileRow>(
         `SELECT ${fileColumns} FROM knowledge_files WHERE owner_id = $1 AND assistant_id = $2 AND content_sha256 = $3 AND status <> 'failed' ORDER BY created_at, id LIMIT 1`,
         [ownerId, assistantId, contentSha256],

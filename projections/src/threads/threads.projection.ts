@@ -20,7 +20,8 @@ const ERASED = '[erased]';
 /** Settled runs are never reopened: a late or repeated outcome changes nothing here either. */
 const UNSETTLED = `status IN ('queued', 'in_progress', 'requires_action')`;
 
-const dataOf = <Data>(events: readonly RecordedEvent[], type: string) => events.flatMap((e) => (e.type === type ? [{ data: e.data as Data, event: e }] : []));
+const dataOf = <Data>(events: readonly RecordedEvent[], type: string) =>
+  events.flatMap((e) => (e.type === type ? [{ data: e.data as Data, event: e }] : []));
 
 /** The last of several changes to one key wins, as if they were applied one after the other. */
 function lastBy<T>(items: readonly T[], key: (item: T) => string): T[] {
@@ -101,15 +102,22 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
 
   const runStarted = dataOf<RunStarted>(events, 'RunStarted');
   if (runStarted.length) {
-    await db.query(`UPDATE thread_runs r SET status = 'in_progress' FROM unnest($1::text[]) AS s(id) WHERE r.id = s.id AND r.status = 'queued'`, [
-      runStarted.map((r) => r.data.runId),
-    ]);
+    await db.query(
+      `UPDATE thread_runs r SET status = 'in_progress' FROM unnest($1::text[]) AS s(id) WHERE r.id = s.id AND r.status = 'queued'`,
+      [runStarted.map((r) => r.data.runId)],
+    );
   }
 
   // A run waiting for its actions reads requires_action until they are called (automation/run-automation.ts).
   for (const e of events) {
-    if (e.type === 'RunActionsRequired') await db.query(`UPDATE thread_runs SET status = 'requires_action' WHERE id = $1 AND status = 'in_progress'`, [(e.data as { runId: string }).runId]);
-    else if (e.type === 'ActionCalled') await db.query(`UPDATE thread_runs SET status = 'in_progress' WHERE id = $1 AND status = 'requires_action'`, [(e.data as { runId: string }).runId]);
+    if (e.type === 'RunActionsRequired')
+      await db.query(`UPDATE thread_runs SET status = 'requires_action' WHERE id = $1 AND status = 'in_progress'`, [
+        (e.data as { runId: string }).runId,
+      ]);
+    else if (e.type === 'ActionCalled')
+      await db.query(`UPDATE thread_runs SET status = 'in_progress' WHERE id = $1 AND status = 'requires_action'`, [
+        (e.data as { runId: string }).runId,
+      ]);
   }
 
   // A run takes the first outcome recorded for it; a later one finds it settled and changes nothing.
@@ -124,13 +132,41 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   const outcomes = events.flatMap((e): Outcome[] => {
     if (e.type === 'RunCompleted') {
       const r = e.data as RunCompleted;
-      return [{ runId: r.runId, status: 'completed', messageId: r.messageId, referredUrl: r.referredUrl, error: null, at: e.metadata.timestamp }];
+      return [
+        {
+          runId: r.runId,
+          status: 'completed',
+          messageId: r.messageId,
+          referredUrl: r.referredUrl,
+          error: null,
+          at: e.metadata.timestamp,
+        },
+      ];
     }
     if (e.type === 'RunFailed') {
       const r = e.data as RunFailed;
-      return [{ runId: r.runId, status: 'failed', messageId: null, referredUrl: null, error: r.error, at: e.metadata.timestamp }];
+      return [
+        {
+          runId: r.runId,
+          status: 'failed',
+          messageId: null,
+          referredUrl: null,
+          error: r.error,
+          at: e.metadata.timestamp,
+        },
+      ];
     }
-    if (e.type === 'RunExpired') return [{ runId: (e.data as RunExpired).runId, status: 'expired', messageId: null, referredUrl: null, error: null, at: e.metadata.timestamp }];
+    if (e.type === 'RunExpired')
+      return [
+        {
+          runId: (e.data as RunExpired).runId,
+          status: 'expired',
+          messageId: null,
+          referredUrl: null,
+          error: null,
+          at: e.metadata.timestamp,
+        },
+      ];
     return [];
   });
   const firstOutcomes = lastBy([...outcomes].reverse(), (o) => o.runId);
@@ -156,21 +192,24 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
 
   const completed = lastBy(dataOf<RunCompleted>(events, 'RunCompleted'), (c) => c.data.messageId);
   if (completed.length) {
-    await db.query(`UPDATE thread_messages m SET sources = s.sources FROM unnest($1::text[], $2::jsonb[]) AS s(id, sources) WHERE m.id = s.id`, [
-      completed.map((c) => c.data.messageId),
-      completed.map((c) => JSON.stringify(c.data.sources)),
-    ]);
+    await db.query(
+      `UPDATE thread_messages m SET sources = s.sources FROM unnest($1::text[], $2::jsonb[]) AS s(id, sources) WHERE m.id = s.id`,
+      [completed.map((c) => c.data.messageId), completed.map((c) => JSON.stringify(c.data.sources))],
+    );
   }
 
   const renamed = lastBy(dataOf<ThreadRenamed>(events, 'ThreadRenamed'), (t) => t.data.threadId);
   if (renamed.length) {
-    await db.query(`UPDATE threads t SET title = s.title FROM unnest($1::text[], $2::text[]) AS s(id, title) WHERE t.id = s.id`, [
-      renamed.map((t) => t.data.threadId),
-      renamed.map((t) => t.data.title),
-    ]);
+    await db.query(
+      `UPDATE threads t SET title = s.title FROM unnest($1::text[], $2::text[]) AS s(id, title) WHERE t.id = s.id`,
+      [renamed.map((t) => t.data.threadId), renamed.map((t) => t.data.title)],
+    );
   }
 
-  const feedback = lastBy(dataOf<FeedbackGiven>(events, 'FeedbackGiven'), (f) => `${f.data.messageId}|${f.data.authorKey}`);
+  const feedback = lastBy(
+    dataOf<FeedbackGiven>(events, 'FeedbackGiven'),
+    (f) => `${f.data.messageId}|${f.data.authorKey}`,
+  );
   if (feedback.length) {
     await db.query(
       `INSERT INTO thread_feedback (message_id, author_key, thread_id, assistant_id, rating, comment, source, is_public, given_at)
@@ -193,20 +232,24 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   // A channel's conversation is named after the customer (one inbox); the owner takes one over or hands it back.
   const contacts = started.filter((t) => t.data.contact?.name);
   if (contacts.length) {
-    await db.query(`UPDATE threads t SET contact_name = s.name FROM unnest($1::text[], $2::text[]) AS s(id, name) WHERE t.id = s.id`, [
-      contacts.map((t) => t.data.threadId),
-      contacts.map((t) => t.data.contact!.name),
-    ]);
+    await db.query(
+      `UPDATE threads t SET contact_name = s.name FROM unnest($1::text[], $2::text[]) AS s(id, name) WHERE t.id = s.id`,
+      [contacts.map((t) => t.data.threadId), contacts.map((t) => t.data.contact!.name)],
+    );
   }
   const takeovers = lastBy(
-    events.flatMap((e) => (e.type === 'ThreadTakenOver' || e.type === 'ThreadHandedBack' ? [{ threadId: (e.data as { threadId: string }).threadId, takenOver: e.type === 'ThreadTakenOver' }] : [])),
+    events.flatMap((e) =>
+      e.type === 'ThreadTakenOver' || e.type === 'ThreadHandedBack'
+        ? [{ threadId: (e.data as { threadId: string }).threadId, takenOver: e.type === 'ThreadTakenOver' }]
+        : [],
+    ),
     (t) => t.threadId,
   );
   if (takeovers.length) {
-    await db.query(`UPDATE threads t SET taken_over = s.taken_over FROM unnest($1::text[], $2::boolean[]) AS s(id, taken_over) WHERE t.id = s.id`, [
-      takeovers.map((t) => t.threadId),
-      takeovers.map((t) => t.takenOver),
-    ]);
+    await db.query(
+      `UPDATE threads t SET taken_over = s.taken_over FROM unnest($1::text[], $2::boolean[]) AS s(id, taken_over) WHERE t.id = s.id`,
+      [takeovers.map((t) => t.threadId), takeovers.map((t) => t.takenOver)],
+    );
   }
 
   // A subject erased (docs/privacy.md): its fields read "[erased]" in the log from now on, and here too —
@@ -216,11 +259,19 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       data.subject === 'thread' && data.threadId
         ? { sql: `thread_id = ANY($1::text[])`, param: [data.threadId] as unknown }
         : data.subject === 'account' && data.ownerId
-          ? { sql: `thread_id IN (SELECT id FROM threads WHERE assistant_owner_id = $1 OR owner_id = $1)`, param: data.ownerId as unknown }
+          ? {
+              sql: `thread_id IN (SELECT id FROM threads WHERE assistant_owner_id = $1 OR owner_id = $1)`,
+              param: data.ownerId as unknown,
+            }
           : undefined;
     if (!where) continue;
-    await db.query(`UPDATE thread_messages SET text = '${ERASED}' WHERE ${where.sql} AND text <> '${ERASED}'`, [where.param]);
-    await db.query(`UPDATE thread_feedback SET comment = '${ERASED}' WHERE ${where.sql} AND comment IS NOT NULL AND comment <> '${ERASED}'`, [where.param]);
+    await db.query(`UPDATE thread_messages SET text = '${ERASED}' WHERE ${where.sql} AND text <> '${ERASED}'`, [
+      where.param,
+    ]);
+    await db.query(
+      `UPDATE thread_feedback SET comment = '${ERASED}' WHERE ${where.sql} AND comment IS NOT NULL AND comment <> '${ERASED}'`,
+      [where.param],
+    );
     await db.query(
       `UPDATE threads SET title = CASE WHEN title = '' THEN '' ELSE '${ERASED}' END,
          contact_name = CASE WHEN contact_name IS NULL THEN NULL ELSE '${ERASED}' END
@@ -231,7 +282,8 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
 
   const deleted = dataOf<ThreadDeleted>(events, 'ThreadDeleted').map((t) => t.data.threadId);
   if (deleted.length) {
-    for (const table of ['thread_feedback', 'thread_runs', 'thread_messages']) await db.query(`DELETE FROM ${table} WHERE thread_id = ANY($1::text[])`, [deleted]);
+    for (const table of ['thread_feedback', 'thread_runs', 'thread_messages'])
+      await db.query(`DELETE FROM ${table} WHERE thread_id = ANY($1::text[])`, [deleted]);
     await db.query(`DELETE FROM threads WHERE id = ANY($1::text[])`, [deleted]);
   }
 }

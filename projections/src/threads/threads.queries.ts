@@ -63,7 +63,10 @@ export function threadQueries(db: Queryable) {
   return {
     async thread(reader: ThreadReader, threadId: string): Promise<ThreadRow | undefined> {
       const { clause, key } = scope(reader);
-      const { rows } = await db.query<ThreadRow & { first_message: string | null }>(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE ${clause} AND t.id = $2`, [key, threadId]);
+      const { rows } = await db.query<ThreadRow & { first_message: string | null }>(
+        `SELECT ${THREAD_COLUMNS} FROM threads t WHERE ${clause} AND t.id = $2`,
+        [key, threadId],
+      );
       return rows[0] && titled(rows[0]);
     },
 

@@ -1,4 +1,13 @@
-import { usageMonth, type RecordedEvent, type RunCompleted, type RunExpired, type RunFailed, type RunRequested, type ThreadDeleted, type ThreadStarted } from '@kesher/contracts';
+import {
+  usageMonth,
+  type RecordedEvent,
+  type RunCompleted,
+  type RunExpired,
+  type RunFailed,
+  type RunRequested,
+  type ThreadDeleted,
+  type ThreadStarted,
+} from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 
 const EVENT_TYPES = ['ThreadStarted', 'RunRequested', 'RunCompleted', 'RunFailed', 'RunExpired', 'ThreadDeleted'];
@@ -20,10 +29,10 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   // carry an owner past it; a failed or expired one gives its place back.
   const requested = events.flatMap((e) => (e.type === 'RunRequested' ? [e.data as RunRequested] : []));
   if (requested.length) {
-    await db.query(`INSERT INTO usage_open_runs (run_id, thread_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, [
-      requested.map((r) => r.runId),
-      requested.map((r) => r.threadId),
-    ]);
+    await db.query(
+      `INSERT INTO usage_open_runs (run_id, thread_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
+      [requested.map((r) => r.runId), requested.map((r) => r.threadId)],
+    );
   }
   const counts = new Map<string, { threadId: string; month: string; n: number }>();
   for (const event of events) {
@@ -47,7 +56,11 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       [rows.map((r) => r.threadId), rows.map((r) => r.month), rows.map((r) => r.n)],
     );
   }
-  const settled = events.flatMap((e) => (e.type === 'RunCompleted' || e.type === 'RunFailed' || e.type === 'RunExpired' ? [(e.data as RunCompleted | RunFailed | RunExpired).runId] : []));
+  const settled = events.flatMap((e) =>
+    e.type === 'RunCompleted' || e.type === 'RunFailed' || e.type === 'RunExpired'
+      ? [(e.data as RunCompleted | RunFailed | RunExpired).runId]
+      : [],
+  );
   if (settled.length) await db.query(`DELETE FROM usage_open_runs WHERE run_id = ANY($1::text[])`, [settled]);
   // A deleted conversation's answers were still given: the counts stay, only the lookup (and its runs that will never settle) go.
   const deleted = events.flatMap((e) => (e.type === 'ThreadDeleted' ? [(e.data as ThreadDeleted).threadId] : []));

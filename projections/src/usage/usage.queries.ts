@@ -17,10 +17,10 @@ export function usageQueries(db: Queryable) {
 
     /** Messages all of the owner's assistants answered in `month` (`YYYY-MM`, UTC). */
     async messagesInMonth(ownerId: string, month: string): Promise<number> {
-      const { rows } = await db.query<{ n: number | string | null }>(`SELECT coalesce(sum(messages), 0) AS n FROM usage_monthly_messages WHERE owner_id = $1 AND month = $2`, [
-        ownerId,
-        month,
-      ]);
+      const { rows } = await db.query<{ n: number | string | null }>(
+        `SELECT coalesce(sum(messages), 0) AS n FROM usage_monthly_messages WHERE owner_id = $1 AND month = $2`,
+        [ownerId, month],
+      );
       return Number(rows[0]?.n ?? 0);
     },
   };

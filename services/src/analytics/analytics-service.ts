@@ -22,13 +22,19 @@ import type {
   UsageStatsSchema,
 } from '@kesher/contracts';
 import type { Queryable } from '@kesher/contracts/ports/projection';
-import { dailyActivityQueries, type ActivityFigures } from '@kesher/projections/analytics/daily-activity/daily-activity.queries';
+import {
+  dailyActivityQueries,
+  type ActivityFigures,
+} from '@kesher/projections/analytics/daily-activity/daily-activity.queries';
 import { feedbackQueries, type FeedbackFigures } from '@kesher/projections/analytics/feedback/feedback.queries';
 import type { KeywordSource } from '@kesher/projections/analytics/keywords/keywords.projection';
 import { keywordQueries } from '@kesher/projections/analytics/keywords/keywords.queries';
 import { queryLogQueries } from '@kesher/projections/analytics/queries/queries.queries';
 import { referralQueries } from '@kesher/projections/analytics/referred-urls/referred-urls.queries';
-import { responseTimeQueries, type LatencySummary } from '@kesher/projections/analytics/response-times/response-times.queries';
+import {
+  responseTimeQueries,
+  type LatencySummary,
+} from '@kesher/projections/analytics/response-times/response-times.queries';
 import { daysOf, lastDays, type DayRange, type OwnerScope } from '@kesher/projections/analytics/shared/owner-scope';
 import { DomainError } from '../platform/commands/decider.js';
 import { createAssistantDirectory } from './assistant-directory.js';
@@ -62,16 +68,29 @@ export function toResponseTimeStats(completed: LatencySummary, firstToken: Laten
     p90_ms: completed.p90Ms,
     p95_ms: completed.p95Ms,
     p99_ms: completed.p99Ms,
-    first_token: { samples: firstToken.samples, avg_ms: firstToken.avgMs, min_ms: firstToken.minMs, max_ms: firstToken.maxMs, p50_ms: firstToken.p50Ms, p95_ms: firstToken.p95Ms },
+    first_token: {
+      samples: firstToken.samples,
+      avg_ms: firstToken.avgMs,
+      min_ms: firstToken.minMs,
+      max_ms: firstToken.maxMs,
+      p50_ms: firstToken.p50Ms,
+      p95_ms: firstToken.p95Ms,
+    },
   };
 }
 
 export function toFeedbackStats(figures: FeedbackFigures): FeedbackStats {
   const total = figures.positive + figures.negative;
-  return { positive: figures.positive, negative: figures.negative, total, satisfaction_rate: percentOrNull(figures.positive, total) };
+  return {
+    positive: figures.positive,
+    negative: figures.negative,
+    total,
+    satisfaction_rate: percentOrNull(figures.positive, total),
+  };
 }
 
-const successRate = (figures: ActivityFigures) => percentOrNull(figures.runsCompleted, figures.runsCompleted + figures.runsFailed + figures.runsExpired);
+const successRate = (figures: ActivityFigures) =>
+  percentOrNull(figures.runsCompleted, figures.runsCompleted + figures.runsFailed + figures.runsExpired);
 
 /**
  * The analytics use cases over the read models, shared by the REST routes and GraphQL: each takes the
@@ -93,7 +112,10 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   const period = (days: number, r: DayRange) => ({ days, start_date: r.from, end_date: r.to });
 
   /** An assistant's internal id from its numeric one, within the scope; "not found" otherwise, as everywhere. */
-  async function assistantIn(scope: OwnerScope, numericId: number | undefined): Promise<{ id: string; numericId: number; name: string } | null> {
+  async function assistantIn(
+    scope: OwnerScope,
+    numericId: number | undefined,
+  ): Promise<{ id: string; numericId: number; name: string } | null> {
     if (numericId === undefined) return null;
     const found = await assistants.byNumericId(scope, numericId);
     if (!found) throw new DomainError('not_found', messages.assistantNotFound);
@@ -108,16 +130,30 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       return { name, behind_positions: behind, caught_up: behind === 0, known: Boolean(position) };
     });
     const degraded = models.some((model) => !model.known || model.behind_positions > DEGRADED_BEHIND);
-    return { status: degraded ? ('degraded' as const) : ('healthy' as const), head, read_models: models.map(({ known: _known, ...model }) => model) };
+    return {
+      status: degraded ? ('degraded' as const) : ('healthy' as const),
+      head,
+      read_models: models.map(({ known: _known, ...model }) => model),
+    };
   }
 
-  async function keywordList(scope: OwnerScope, source: KeywordSource, days: number, limit: number, assistantNumericId?: number): Promise<z.infer<typeof KeywordListSchema>> {
+  async function keywordList(
+    scope: OwnerScope,
+    source: KeywordSource,
+    days: number,
+    limit: number,
+    assistantNumericId?: number,
+  ): Promise<z.infer<typeof KeywordListSchema>> {
     const assistant = await assistantIn(scope, assistantNumericId);
     const ranking = await keywords.top(scope, source, range(days), limit, assistant?.id);
     return {
       source,
       days,
-      keywords: ranking.keywords.map((k) => ({ keyword: k.label, count: k.count, percentage: percent(k.count, ranking.totalMentions) })),
+      keywords: ranking.keywords.map((k) => ({
+        keyword: k.label,
+        count: k.count,
+        percentage: percent(k.count, ranking.totalMentions),
+      })),
       total_mentions: ranking.totalMentions,
     };
   }
@@ -142,7 +178,8 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
           tracked_queries: totals.trackedQueries,
           users: people.active,
           new_users: people.new,
-          active_assistants: perAssistant.filter((a) => a.assistantId !== '' && a.queries + a.trackedQueries > 0).length,
+          active_assistants: perAssistant.filter((a) => a.assistantId !== '' && a.queries + a.trackedQueries > 0)
+            .length,
           total_assistants: owned,
           success_rate: successRate(totals),
           failed_runs: totals.runsFailed,
@@ -150,10 +187,17 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         },
         response_time: toResponseTimeStats(times.completed, times.firstToken),
         feedback: toFeedbackStats(likes),
-        channels: perChannel.map((c) => ({ channel: c.channel, conversations: c.conversations, queries: c.queries + c.trackedQueries })),
+        channels: perChannel.map((c) => ({
+          channel: c.channel,
+          conversations: c.conversations,
+          queries: c.queries + c.trackedQueries,
+        })),
         languages: { he: totals.queriesHe, en: totals.queriesEn, other: totals.queriesOther },
         trends: {
-          daily_queries: series.map((date) => ({ date, queries: (perDay.get(date)?.queries ?? 0) + (perDay.get(date)?.trackedQueries ?? 0) })),
+          daily_queries: series.map((date) => ({
+            date,
+            queries: (perDay.get(date)?.queries ?? 0) + (perDay.get(date)?.trackedQueries ?? 0),
+          })),
           daily_response_times: series.map((date) => {
             const day = times.daily.get(date);
             return {
@@ -188,7 +232,11 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         answers: totals.answers,
         success_rate: successRate(totals),
         runs: { completed: totals.runsCompleted, failed: totals.runsFailed, expired: totals.runsExpired },
-        tokens: { prompt: totals.promptTokens, completion: totals.completionTokens, total: totals.promptTokens + totals.completionTokens },
+        tokens: {
+          prompt: totals.promptTokens,
+          completion: totals.completionTokens,
+          total: totals.promptTokens + totals.completionTokens,
+        },
         response_time: toResponseTimeStats(times.completed, times.firstToken),
         feedback: toFeedbackStats(likes),
         referrals: referred.total,
@@ -201,9 +249,16 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       };
     },
 
-    async queries(scope: OwnerScope, options: { limit: number; successOnly: boolean; assistantNumericId?: number }): Promise<z.infer<typeof QueriesSchema>> {
+    async queries(
+      scope: OwnerScope,
+      options: { limit: number; successOnly: boolean; assistantNumericId?: number },
+    ): Promise<z.infer<typeof QueriesSchema>> {
       const assistant = await assistantIn(scope, options.assistantNumericId);
-      const rows = await queryLog.recent(scope, { limit: options.limit, successOnly: options.successOnly, assistantId: assistant?.id });
+      const rows = await queryLog.recent(scope, {
+        limit: options.limit,
+        successOnly: options.successOnly,
+        assistantId: assistant?.id,
+      });
       const names = await assistants.byIds(rows.flatMap((row) => (row.assistantId ? [row.assistantId] : [])));
       return {
         queries: rows.map((row) => {
@@ -227,7 +282,10 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       };
     },
 
-    async usageStats(scope: OwnerScope, usagePeriod: z.infer<typeof UsagePeriodSchema>): Promise<z.infer<typeof UsageStatsSchema>> {
+    async usageStats(
+      scope: OwnerScope,
+      usagePeriod: z.infer<typeof UsagePeriodSchema>,
+    ): Promise<z.infer<typeof UsageStatsSchema>> {
       const days = usagePeriodDays[usagePeriod];
       const r = range(days);
       const { totals, perDay, perChannel, perAssistant } = await activity.breakdown(scope, r);
@@ -241,7 +299,11 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         conversations: totals.conversations,
         answers: totals.answers,
         tracked_queries: totals.trackedQueries,
-        tokens: { prompt: totals.promptTokens, completion: totals.completionTokens, total: totals.promptTokens + totals.completionTokens },
+        tokens: {
+          prompt: totals.promptTokens,
+          completion: totals.completionTokens,
+          total: totals.promptTokens + totals.completionTokens,
+        },
         active_assistants: perAssistant.filter((a) => a.assistantId !== '' && a.queries + a.trackedQueries > 0).length,
         by_assistant: perAssistant.map((a) => ({
           assistant_id: names.get(a.assistantId)?.numericId ?? null,
@@ -249,23 +311,43 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
           queries: a.queries + a.trackedQueries,
           conversations: a.conversations,
         })),
-        by_channel: perChannel.map((c) => ({ channel: c.channel, conversations: c.conversations, queries: c.queries + c.trackedQueries })),
-        daily: daysOf(r).map((date) => ({ date, queries: (perDay.get(date)?.queries ?? 0) + (perDay.get(date)?.trackedQueries ?? 0), conversations: perDay.get(date)?.conversations ?? 0 })),
+        by_channel: perChannel.map((c) => ({
+          channel: c.channel,
+          conversations: c.conversations,
+          queries: c.queries + c.trackedQueries,
+        })),
+        daily: daysOf(r).map((date) => ({
+          date,
+          queries: (perDay.get(date)?.queries ?? 0) + (perDay.get(date)?.trackedQueries ?? 0),
+          conversations: perDay.get(date)?.conversations ?? 0,
+        })),
       };
     },
 
-    async salesAnalytics(scope: OwnerScope, days: number, limit: number): Promise<z.infer<typeof SalesAnalyticsSchema>> {
+    async salesAnalytics(
+      scope: OwnerScope,
+      days: number,
+      limit: number,
+    ): Promise<z.infer<typeof SalesAnalyticsSchema>> {
       const ranking = await referrals.ranking(scope, range(days), limit);
       return {
         top_referred_urls: ranking.top.map((row) => ({ ...row, percentage: percent(row.count, ranking.total) })),
         total_referrals: ranking.total,
         unique_urls: ranking.uniqueUrls,
         days_analyzed: days,
-        by_type: ranking.byType.map((row) => ({ type: row.type, count: row.count, percentage: percent(row.count, ranking.total) })),
+        by_type: ranking.byType.map((row) => ({
+          type: row.type,
+          count: row.count,
+          percentage: percent(row.count, ranking.total),
+        })),
       };
     },
 
-    async feedbackStats(scope: OwnerScope, days: number, assistantNumericId?: number): Promise<z.infer<typeof FeedbackAllStatsSchema>> {
+    async feedbackStats(
+      scope: OwnerScope,
+      days: number,
+      assistantNumericId?: number,
+    ): Promise<z.infer<typeof FeedbackAllStatsSchema>> {
       const assistant = await assistantIn(scope, assistantNumericId);
       const figures = await feedback.totals(scope, range(days), assistant?.id);
       return { ...toFeedbackStats(figures), days, with_comments: figures.withComments };
@@ -273,7 +355,13 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     keywordList,
 
-    async keywordTrends(scope: OwnerScope, source: KeywordSource, days: number, limit: number, assistantNumericId?: number): Promise<z.infer<typeof KeywordTrendsSchema>> {
+    async keywordTrends(
+      scope: OwnerScope,
+      source: KeywordSource,
+      days: number,
+      limit: number,
+      assistantNumericId?: number,
+    ): Promise<z.infer<typeof KeywordTrendsSchema>> {
       const assistant = await assistantIn(scope, assistantNumericId);
       const r = range(days);
       const dates = daysOf(r);
@@ -287,12 +375,22 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
           const counts = dates.map((date) => trend.perDay.get(date) ?? 0);
           const before = counts.slice(0, half).reduce((a, b) => a + b, 0);
           const after = counts.slice(dates.length - half).reduce((a, b) => a + b, 0);
-          return { keyword: trend.label, total: trend.count, counts, change_percent: before > 0 ? Math.round(((after - before) / before) * 1000) / 10 : null };
+          return {
+            keyword: trend.label,
+            total: trend.count,
+            counts,
+            change_percent: before > 0 ? Math.round(((after - before) / before) * 1000) / 10 : null,
+          };
         }),
       };
     },
 
-    async keywordDashboard(scope: OwnerScope, days: number, limit: number, assistantNumericId?: number): Promise<z.infer<typeof KeywordDashboardSchema>> {
+    async keywordDashboard(
+      scope: OwnerScope,
+      days: number,
+      limit: number,
+      assistantNumericId?: number,
+    ): Promise<z.infer<typeof KeywordDashboardSchema>> {
       const [customer, assistant] = await Promise.all([
         keywordList(scope, 'customer', days, limit, assistantNumericId),
         keywordList(scope, 'assistant', days, limit, assistantNumericId),
@@ -303,7 +401,9 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     async health(names?: readonly string[]): Promise<z.infer<typeof AnalyticsHealthSchema>> {
       const report = await readModelHealth();
       const models = names ? report.read_models.filter((model) => names.includes(model.name)) : report.read_models;
-      const degraded = names ? models.length < names.length || models.some((model) => model.behind_positions > DEGRADED_BEHIND) : report.status === 'degraded';
+      const degraded = names
+        ? models.length < names.length || models.some((model) => model.behind_positions > DEGRADED_BEHIND)
+        : report.status === 'degraded';
       return { status: degraded ? 'degraded' : 'healthy', read_models: models, checked_at: deps.clock().toISOString() };
     },
 
@@ -318,7 +418,14 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         event_log: { head_position: `${report.head.commit}:${report.head.prepare}` },
         read_models: report.read_models,
         generated_at: deps.clock().toISOString(),
-        process: operator ? { rss_mb: mb(memory.rss), heap_used_mb: mb(memory.heapUsed), load_average: loadavg(), node_version: process.version } : null,
+        process: operator
+          ? {
+              rss_mb: mb(memory.rss),
+              heap_used_mb: mb(memory.heapUsed),
+              load_average: loadavg(),
+              node_version: process.version,
+            }
+          : null,
       };
     },
   };

@@ -66,7 +66,14 @@ export function composeAnalytics(wiring: AnalyticsWiring) {
   });
   const limitViolations = createLimitViolations({ handle: wiring.handle, onError: wiring.onError });
   const app: AnalyticsApp = {
-    routes: { analytics, trackQuery: createQueryTracker({ handle: wiring.handle }), readDb: wiring.sql, clock: wiring.clock, awaitReadModels: wiring.awaitReadModels, isOperator },
+    routes: {
+      analytics,
+      trackQuery: createQueryTracker({ handle: wiring.handle }),
+      readDb: wiring.sql,
+      clock: wiring.clock,
+      awaitReadModels: wiring.awaitReadModels,
+      isOperator,
+    },
     keywords: { analytics },
     graphql: {
       analytics,
@@ -75,7 +82,14 @@ export function composeAnalytics(wiring: AnalyticsWiring) {
       trackSocket: wiring.trackSocket,
       isOperator,
       graphiql: wiring.development ? 'everyone' : 'operators',
-      liveCounters: (publish) => createLiveCounters({ readModels: wiring.readModels, activity: dailyActivityQueries(wiring.sql), publish, clock: wiring.clock, onError: wiring.onError }),
+      liveCounters: (publish) =>
+        createLiveCounters({
+          readModels: wiring.readModels,
+          activity: dailyActivityQueries(wiring.sql),
+          publish,
+          clock: wiring.clock,
+          onError: wiring.onError,
+        }),
     },
   };
   return { app, limitsService, limitViolations, isOperator };

@@ -28,7 +28,8 @@ export function eventSchemasDocument() {
     .map((stream) => ({ topic: topicFor(stream), streams: `${categoryOf(stream)}-<id>` }))
     .sort((a, b) => a.topic.localeCompare(b.topic));
   return {
-    $comment: 'Generated from contracts/src/events by `npx tsx services/src/main/event-schemas.main.ts`; do not edit by hand.',
+    $comment:
+      'Generated from contracts/src/events by `npx tsx services/src/main/event-schemas.main.ts`; do not edit by hand.',
     message: {
       description: 'Each Kafka message (key: the stream id) and each line of `npm run export` is one event as JSON.',
       fields: {
@@ -37,8 +38,9 @@ export function eventSchemasDocument() {
         streamPosition: "the event's revision in its stream (string, 0-based)",
         position: '`commit:prepare` in the global log',
         type: 'the event type (below)',
-        data: "the event's data, as the type's schema says (upcast to its current version), except its `personal` fields: those travel sealed per data subject, `{ $pii: 1, k: key id, c: cipher text, t: kind }`, and read \"[erased]\" once the subject is erased (docs/privacy.md)",
-        metadata: '{ eventId, correlationId, causationId, actor: { kind: account | visitor | system, id }, timestamp (ISO 8601, UTC), schemaVersion }',
+        data: 'the event\'s data, as the type\'s schema says (upcast to its current version), except its `personal` fields: those travel sealed per data subject, `{ $pii: 1, k: key id, c: cipher text, t: kind }`, and read "[erased]" once the subject is erased (docs/privacy.md)',
+        metadata:
+          '{ eventId, correlationId, causationId, actor: { kind: account | visitor | system, id }, timestamp (ISO 8601, UTC), schemaVersion }',
         createdAt: 'when the store recorded it (ISO 8601)',
       },
     },

@@ -9,8 +9,13 @@ describe("the analysts' event schemas", () => {
   it('cover every event type and every topic', () => {
     const document = eventSchemasDocument();
     expect(Object.keys(document.events).sort()).toEqual(Object.keys(eventDefinitions).sort());
-    expect(document.topics.map((t) => t.topic)).toEqual(expect.arrayContaining(['kesher.thread', 'kesher.limitviolation', 'kesher.trackedquery']));
-    expect(document.events.RunCompleted!.data).toMatchObject({ type: 'object', properties: { responseMs: { type: 'number' } } });
+    expect(document.topics.map((t) => t.topic)).toEqual(
+      expect.arrayContaining(['kesher.thread', 'kesher.limitviolation', 'kesher.trackedquery']),
+    );
+    expect(document.events.RunCompleted!.data).toMatchObject({
+      type: 'object',
+      properties: { responseMs: { type: 'number' } },
+    });
   });
 
   it('are what docs/event-schemas.json says (regenerate with `npx tsx services/src/main/event-schemas.main.ts`)', () => {

@@ -44,7 +44,11 @@ export class LimitViolationNotRecordedError extends Error {
  * attempt records the same violation id on the same stream, and the decider records it once, so an
  * attempt whose commit succeeded but whose answer was lost is not recorded twice by the next.
  */
-export function createLimitViolations(deps: { handle: CommandHandler; onError?: (error: unknown) => void; retryDelaysMs?: readonly number[] }): LimitViolations {
+export function createLimitViolations(deps: {
+  handle: CommandHandler;
+  onError?: (error: unknown) => void;
+  retryDelaysMs?: readonly number[];
+}): LimitViolations {
   const delays = deps.retryDelaysMs ?? RETRY_DELAYS_MS;
   return {
     async record(context, refusal) {

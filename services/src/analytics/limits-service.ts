@@ -20,7 +20,10 @@ import type {
   ViolationsSchema,
 } from '@kesher/contracts';
 import type { Queryable } from '@kesher/contracts/ports/projection';
-import { dailyActivityQueries, type ActivityFigures } from '@kesher/projections/analytics/daily-activity/daily-activity.queries';
+import {
+  dailyActivityQueries,
+  type ActivityFigures,
+} from '@kesher/projections/analytics/daily-activity/daily-activity.queries';
 import { limitViolationQueries } from '@kesher/projections/analytics/limit-violations/limit-violations.queries';
 import { daysOf, lastDays, ownerScope, type DayRange } from '@kesher/projections/analytics/shared/owner-scope';
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
@@ -67,7 +70,12 @@ export function violationMessage(kind: LimitKind, limit: number): string {
  * "has reached its plan's limit of 5 files" while 1 of 5 is used (issue 22 item 15).
  */
 export function wouldExceedMessage(kind: Exclude<LimitKind, 'chat_limit'>, limit: number, remaining: number): string {
-  const what = { monthly_messages: 'monthly messages', assistants: 'assistants', files: 'files for this assistant', storage: 'knowledge storage (bytes)' }[kind];
+  const what = {
+    monthly_messages: 'monthly messages',
+    assistants: 'assistants',
+    files: 'files for this assistant',
+    storage: 'knowledge storage (bytes)',
+  }[kind];
   return `This would go over your plan's limit of ${limit} ${what}: ${remaining} left.`;
 }
 
@@ -81,7 +89,13 @@ const nouns: Record<LimitKind, string> = {
 
 function figure(used: number, limit: number) {
   const round = (value: number) => Math.round(value * 100) / 100;
-  return { used: round(used), limit, remaining: round(Math.max(0, limit - used)), percentage: limit > 0 ? Math.round((used / limit) * 1000) / 10 : used > 0 ? 100 : 0, state: limitState(used, limit) };
+  return {
+    used: round(used),
+    limit,
+    remaining: round(Math.max(0, limit - used)),
+    percentage: limit > 0 ? Math.round((used / limit) * 1000) / 10 : used > 0 ? 100 : 0,
+    state: limitState(used, limit),
+  };
 }
 
 const usageOf = (f: ActivityFigures | undefined, violations: number) => ({
@@ -98,7 +112,8 @@ function weekStart(day: string): string {
   const weekday = (new Date(t).getUTCDay() + 6) % 7;
   return new Date(t - weekday * 86_400_000).toISOString().slice(0, 10);
 }
-const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const monthStart = (day: string, back: number) => {
   const d = new Date(`${day}T00:00:00Z`);
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - back, 1)).toISOString().slice(0, 10);
@@ -114,7 +129,9 @@ export function createLimitsService(deps: LimitsServiceDeps) {
   const usage = usageQueries(deps.readDb);
   const assistants = createAssistantDirectory(deps.readDb);
 
-  async function status(ownerId: string): Promise<LimitsStatus & { storageBytes: number; assistantCount: number; messages: number }> {
+  async function status(
+    ownerId: string,
+  ): Promise<LimitsStatus & { storageBytes: number; assistantCount: number; messages: number }> {
     await deps.settled?.(ownerId);
     const now = deps.clock();
     const month = usageMonth(now);
@@ -124,7 +141,8 @@ export function createLimitsService(deps: LimitsServiceDeps) {
       deps.storageUsed(ownerId),
       assistants.count(ownerScope(ownerId)),
     ]);
-    const storageLimitMb = deps.storageLimitBytes !== undefined ? deps.storageLimitBytes / MB : plan.limits.max_storage_mb;
+    const storageLimitMb =
+      deps.storageLimitBytes !== undefined ? deps.storageLimitBytes / MB : plan.limits.max_storage_mb;
     const summary = {
       chat: { total_messages: figure(messagesUsed, plan.limits.max_messages_per_month) },
       assistants: { total: figure(assistantCount, plan.limits.max_assistants) },
@@ -135,7 +153,9 @@ export function createLimitsService(deps: LimitsServiceDeps) {
       { type: 'assistants', figure: summary.assistants.total },
       { type: 'storage', figure: summary.storage.used_mb },
     ];
-    const pressing = measured.filter((m) => m.figure.state === 'warning' || m.figure.state === 'critical' || m.figure.state === 'reached');
+    const pressing = measured.filter(
+      (m) => m.figure.state === 'warning' || m.figure.state === 'critical' || m.figure.state === 'reached',
+    );
     return {
       tier: plan.tier,
       period_start: `${month}-01T00:00:00.000Z`,
@@ -166,7 +186,12 @@ export function createLimitsService(deps: LimitsServiceDeps) {
     };
   }
 
-  const stripInternals = ({ storageBytes: _b, assistantCount: _a, messages: _m, ...rest }: Awaited<ReturnType<typeof status>>): LimitsStatus => rest;
+  const stripInternals = ({
+    storageBytes: _b,
+    assistantCount: _a,
+    messages: _m,
+    ...rest
+  }: Awaited<ReturnType<typeof status>>): LimitsStatus => rest;
 
   async function history(ownerId: string, r: DayRange) {
     const scope = ownerScope(ownerId);
@@ -178,7 +203,14 @@ export function createLimitsService(deps: LimitsServiceDeps) {
     async limits(ownerId: string): Promise<z.infer<typeof PlanLimitsViewSchema>> {
       const plan = await deps.planOf(ownerId);
       const now = deps.clock();
-      return { tier: plan.tier, plan_name: plan.name, limits: plan.limits, features: plan.features, period_start: `${usageMonth(now)}-01T00:00:00.000Z`, period_end: nextUsageMonthStart(now).toISOString() };
+      return {
+        tier: plan.tier,
+        plan_name: plan.name,
+        limits: plan.limits,
+        features: plan.features,
+        period_start: `${usageMonth(now)}-01T00:00:00.000Z`,
+        period_end: nextUsageMonthStart(now).toISOString(),
+      };
     },
 
     status: async (ownerId: string) => stripInternals(await status(ownerId)),
@@ -205,7 +237,10 @@ export function createLimitsService(deps: LimitsServiceDeps) {
       };
     },
 
-    async check(ownerId: string, request: { limit_type: z.infer<typeof CheckableLimitSchema>; amount: number; assistant_id?: number }): Promise<z.infer<typeof LimitCheckSchema>> {
+    async check(
+      ownerId: string,
+      request: { limit_type: z.infer<typeof CheckableLimitSchema>; amount: number; assistant_id?: number },
+    ): Promise<z.infer<typeof LimitCheckSchema>> {
       const current = await status(ownerId);
       const plan = await deps.planOf(ownerId);
       let used: number;
@@ -224,7 +259,8 @@ export function createLimitsService(deps: LimitsServiceDeps) {
           limit = deps.storageLimitBytes ?? plan.limits.max_storage_mb * MB;
           break;
         case 'files': {
-          if (request.assistant_id === undefined) throw new DomainError('invalid', 'assistant_id is required to check the files limit.');
+          if (request.assistant_id === undefined)
+            throw new DomainError('invalid', 'assistant_id is required to check the files limit.');
           const assistant = await assistants.byNumericId(ownerScope(ownerId), request.assistant_id);
           if (!assistant) throw new DomainError('not_found', messages.assistantNotFound);
           used = await deps.filesOf(ownerId, assistant.id);
@@ -240,7 +276,11 @@ export function createLimitsService(deps: LimitsServiceDeps) {
         limit,
         remaining: Math.max(0, limit - used),
         requested: request.amount,
-        message: allowed ? null : used >= limit ? violationMessage(request.limit_type, limit) : wouldExceedMessage(request.limit_type, limit, limit - used),
+        message: allowed
+          ? null
+          : used >= limit
+            ? violationMessage(request.limit_type, limit)
+            : wouldExceedMessage(request.limit_type, limit, limit - used),
       };
     },
 
@@ -262,7 +302,10 @@ export function createLimitsService(deps: LimitsServiceDeps) {
     async violations(ownerId: string, days: number, kind?: LimitKind): Promise<z.infer<typeof ViolationsSchema>> {
       const scope = ownerScope(ownerId);
       const r = lastDays(deps.clock(), days);
-      const [rows, perKind] = await Promise.all([violations.list(scope, r, { kind, limit: VIOLATIONS_LISTED }), violations.perKind(scope, r)]);
+      const [rows, perKind] = await Promise.all([
+        violations.list(scope, r, { kind, limit: VIOLATIONS_LISTED }),
+        violations.perKind(scope, r),
+      ]);
       const names = await assistants.byIds(rows.flatMap((row) => (row.assistantId ? [row.assistantId] : [])));
       const counted = kind ? perKind.filter((k) => k.kind === kind) : perKind;
       return {
@@ -284,7 +327,10 @@ export function createLimitsService(deps: LimitsServiceDeps) {
       };
     },
 
-    async trends(ownerId: string, query: z.infer<typeof TrendsQuerySchema>): Promise<z.infer<typeof LimitTrendsSchema>> {
+    async trends(
+      ownerId: string,
+      query: z.infer<typeof TrendsQuerySchema>,
+    ): Promise<z.infer<typeof LimitTrendsSchema>> {
       const today = deps.clock().toISOString().slice(0, 10);
       const starts: string[] = [];
       for (let back = query.periods - 1; back >= 0; back--) {
@@ -296,8 +342,14 @@ export function createLimitsService(deps: LimitsServiceDeps) {
       const periods = starts.map((start, index) => {
         const end = index + 1 < starts.length ? addDays(starts[index + 1]!, -1) : today;
         const inside = rows.filter((row) => row.date >= start && row.date <= end);
-        const sum = (pick: (row: (typeof rows)[number]) => number) => inside.reduce((total, row) => total + pick(row), 0);
-        const label = query.period_type === 'monthly' ? start.slice(0, 7) : query.period_type === 'weekly' ? `Week of ${start}` : start;
+        const sum = (pick: (row: (typeof rows)[number]) => number) =>
+          inside.reduce((total, row) => total + pick(row), 0);
+        const label =
+          query.period_type === 'monthly'
+            ? start.slice(0, 7)
+            : query.period_type === 'weekly'
+              ? `Week of ${start}`
+              : start;
         return {
           label,
           start_date: start,

@@ -46,7 +46,13 @@ export function createLiveCounters(deps: {
     const found = new Map((await deps.activity.liveCounters(owners)).map((row) => [row.ownerId, row]));
     const values: LiveCountersValue[] = owners.map((ownerId) => {
       const row = found.get(ownerId);
-      return { owner_id: ownerId, conversations: row?.conversations ?? 0, messages: row?.messages ?? 0, feedback: row?.feedback ?? 0, at };
+      return {
+        owner_id: ownerId,
+        conversations: row?.conversations ?? 0,
+        messages: row?.messages ?? 0,
+        feedback: row?.feedback ?? 0,
+        at,
+      };
     });
     if (keys.includes(EVERY_OWNER)) values.push({ owner_id: null, ...(await deps.activity.liveCountersOfAll()), at });
     return values;

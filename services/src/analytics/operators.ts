@@ -23,5 +23,6 @@ const list = (setting: string | undefined, normalise: (entry: string) => string)
 export function createOperatorCheck(setting: { emails?: string; accountIds?: string }): OperatorCheck {
   const emails = list(setting.emails, (email) => email.toLowerCase());
   const accountIds = list(setting.accountIds, (id) => id);
-  return (account) => accountIds.has(account.id) || (account.emailVerified === true && emails.has(account.email.trim().toLowerCase()));
+  return (account) =>
+    accountIds.has(account.id) || (account.emailVerified === true && emails.has(account.email.trim().toLowerCase()));
 }

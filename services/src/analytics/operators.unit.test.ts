@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createOperatorCheck } from './operators.js';
 
 describe('who is an operator', () => {
-  const isOperator = createOperatorCheck({ emails: ' Ops@Example.com , second@example.com', accountIds: 'acc-named, acc-other' });
+  const isOperator = createOperatorCheck({
+    emails: ' Ops@Example.com , second@example.com',
+    accountIds: 'acc-named, acc-other',
+  });
 
   it('is an account whose listed address it has verified', () => {
     expect(isOperator({ id: 'acc-1', email: 'ops@example.com', emailVerified: true })).toBe(true);

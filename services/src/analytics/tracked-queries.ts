@@ -16,7 +16,12 @@ export const trackedQueryDecider: Decider<{ tracked: boolean }, TrackQuery, Even
 export function createQueryTracker(deps: { handle: CommandHandler }) {
   return async function track(context: CommandContext, query: Omit<QueryTracked, 'queryId'>) {
     const queryId = `query_${randomUUID().replaceAll('-', '')}`;
-    const result = await deps.handle(trackedQueryDecider, streamIds.trackedQuery(queryId), { type: 'TrackQuery', data: { queryId, ...query } }, context);
+    const result = await deps.handle(
+      trackedQueryDecider,
+      streamIds.trackedQuery(queryId),
+      { type: 'TrackQuery', data: { queryId, ...query } },
+      context,
+    );
     return { queryId, appended: result.appended, events: result.events };
   };
 }

@@ -29,7 +29,10 @@ import { shareRoutes } from './routes/share/share.routes.js';
 import { publicThreadRoutes } from './routes/threads/public-threads.routes.js';
 import type { ThreadRoutesDeps } from './routes/threads/threads.routes.js';
 import { threadRoutes } from './routes/threads/threads.routes.js';
-import { crawlerSettingsRoutes, type CrawlerSettingsRoutesDeps } from './routes/crawler-settings/crawler-settings.routes.js';
+import {
+  crawlerSettingsRoutes,
+  type CrawlerSettingsRoutesDeps,
+} from './routes/crawler-settings/crawler-settings.routes.js';
 import { crawlProgressRoutes, type CrawlProgressDeps } from './routes/web-crawler/crawl-progress.ws.js';
 import { webCrawlerRoutes, type CrawlerRoutesDeps } from './routes/web-crawler/web-crawler.routes.js';
 import { integrationRoutes, type IntegrationRoutesDeps } from './routes/integrations/integrations.routes.js';
@@ -99,7 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // terms (a malformed thread id is 400 THREAD_INVALID) instead of a bare "bad URL".
     routerOptions: { maxParamLength: 1000 },
     // A URL the router cannot even decode (bad percent-encoding) answers in the API's one error shape.
-    frameworkErrors: (_error, _request, reply) => void (reply as FastifyReply).status(400).send({ detail: 'The address of this request is not valid.' }),
+    frameworkErrors: (_error, _request, reply) =>
+      void (reply as FastifyReply).status(400).send({ detail: 'The address of this request is not valid.' }),
     genReqId: () => randomUUID(),
     bodyLimit: deps.bodyLimitBytes ?? 1024 * 1024,
     // The client's address is the socket's unless the deployment names its proxies: trusting every

@@ -17,7 +17,16 @@ import { CONSISTENCY_HEADER, consistencyPlugin, createCommandRunner } from './co
 /** Any real command will do: a limit refusal's record, on a stream of its own per request. */
 const refusal = (n: number) => ({
   type: 'RecordLimitViolation' as const,
-  data: { violationId: randomUUID(), ownerId: randomUUID(), kind: 'assistants' as const, limit: n, used: n, requested: null, assistantId: null, refused: 'owner' as const },
+  data: {
+    violationId: randomUUID(),
+    ownerId: randomUUID(),
+    kind: 'assistants' as const,
+    limit: n,
+    used: n,
+    requested: null,
+    assistantId: null,
+    refused: 'owner' as const,
+  },
 });
 
 /** A read model that applies nothing while `held`: the projector is behind, for real. */
@@ -31,7 +40,8 @@ const notedModel: Projection = {
   migrations: [{ id: '001', sql: `CREATE TABLE IF NOT EXISTS noted_runner (n int PRIMARY KEY)` }],
   async apply(db, events: readonly RecordedEvent[]) {
     await held;
-    for (const e of events) await db.query(`INSERT INTO noted_runner (n) VALUES ($1)`, [(e.data as { limit: number }).limit]);
+    for (const e of events)
+      await db.query(`INSERT INTO noted_runner (n) VALUES ($1)`, [(e.data as { limit: number }).limit]);
   },
 };
 
@@ -61,7 +71,12 @@ describe('command runner when the read models are behind', () => {
     await app.register(consistencyPlugin, { registry });
     app.post<{ Body: { n: number } }>('/notes', async (request) => {
       const command = refusal(request.body.n);
-      const result = await run(request, limitViolationDecider, streamIds.limitViolation(command.data.violationId), command);
+      const result = await run(
+        request,
+        limitViolationDecider,
+        streamIds.limitViolation(command.data.violationId),
+        command,
+      );
       return { readModelsCurrent: result.readModelsCurrent };
     });
   });
@@ -79,14 +94,20 @@ describe('command runner when the read models are behind', () => {
     expect(behind.json()).toEqual({ readModelsCurrent: false });
     expect(behind.headers[CONSISTENCY_HEADER]).toBe('pending');
     expect(String(behind.headers['access-control-expose-headers'])).toContain(CONSISTENCY_HEADER);
-    const warning = logged.map((line) => JSON.parse(line) as { correlationId?: string; reqId?: string }).find((line) => line.correlationId);
+    const warning = logged
+      .map((line) => JSON.parse(line) as { correlationId?: string; reqId?: string })
+      .find((line) => line.correlationId);
     expect(warning?.correlationId).toBe(warning?.reqId);
-    expect((await registry.getSingleMetricAsString('kesher_read_your_writes_pending_total')).trim().split('\n').at(-1)).toMatch(/ 1$/);
+    expect(
+      (await registry.getSingleMetricAsString('kesher_read_your_writes_pending_total')).trim().split('\n').at(-1),
+    ).toMatch(/ 1$/);
 
     release();
     const current = await app.inject({ method: 'POST', url: '/notes', payload: { n: 2 } });
     expect(current.json()).toEqual({ readModelsCurrent: true });
     expect(current.headers[CONSISTENCY_HEADER]).toBeUndefined();
-    expect((await sql.query<{ n: number }>(`SELECT n FROM noted_runner ORDER BY n`)).rows.map((r) => r.n)).toEqual([1, 2]);
+    expect((await sql.query<{ n: number }>(`SELECT n FROM noted_runner ORDER BY n`)).rows.map((r) => r.n)).toEqual([
+      1, 2,
+    ]);
   });
 });

@@ -41,14 +41,21 @@ export const consistencyPlugin = fp(async (app: FastifyInstance, options: { regi
   const registry = options.registry;
   const counter = registry
     ? ((registry.getSingleMetric(PENDING_METRIC) as Counter | undefined) ??
-      new Counter({ name: PENDING_METRIC, help: 'Writes answered before the read models applied them (read-your-writes wait ran out)', registers: [registry] }))
+      new Counter({
+        name: PENDING_METRIC,
+        help: 'Writes answered before the read models applied them (read-your-writes wait ran out)',
+        registers: [registry],
+      }))
     : undefined;
   app.addHook('onSend', async (request, reply, payload) => {
     if (!pending.has(request)) return payload;
     reply.header(CONSISTENCY_HEADER, 'pending');
     // A browser client on another origin may read the header only when it is exposed.
     const exposed = reply.getHeader('access-control-expose-headers');
-    reply.header('access-control-expose-headers', exposed ? `${String(exposed)}, ${CONSISTENCY_HEADER}` : CONSISTENCY_HEADER);
+    reply.header(
+      'access-control-expose-headers',
+      exposed ? `${String(exposed)}, ${CONSISTENCY_HEADER}` : CONSISTENCY_HEADER,
+    );
     counter?.inc();
     return payload;
   });
@@ -61,7 +68,11 @@ export const consistencyPlugin = fp(async (app: FastifyInstance, options: { regi
  * `Kesher-Consistency: pending` (see readModelsPending): the route must then answer from the result
  * (its state and events), not read the read models as if they had the write.
  */
-export function createCommandRunner(deps: { handle: CommandHandler; awaitReadModels: AwaitReadModels; clock: () => Date }) {
+export function createCommandRunner(deps: {
+  handle: CommandHandler;
+  awaitReadModels: AwaitReadModels;
+  clock: () => Date;
+}) {
   return async function run<State, Command, Event extends KesherEvent>(
     request: FastifyRequest,
     decider: Decider<State, Command, Event>,
@@ -77,7 +88,8 @@ export function createCommandRunner(deps: { handle: CommandHandler; awaitReadMod
   ): Promise<HandledCommand<State, Event> & { readModelsCurrent: boolean }> {
     const context = commandContext(request, deps.clock);
     const result = await deps.handle(decider, streamId, command, actor ? { ...context, actor } : context);
-    if (!result.appended || options.awaitReadModels === false) return { ...result, readModelsCurrent: !result.appended };
+    if (!result.appended || options.awaitReadModels === false)
+      return { ...result, readModelsCurrent: !result.appended };
     const eventTypes = result.events.map((event) => event.type);
     const applied = await deps.awaitReadModels(result.appended.position, eventTypes);
     if (!applied) readModelsPending(request, result.appended.position, eventTypes);

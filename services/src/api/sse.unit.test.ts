@@ -60,7 +60,11 @@ async function serve(produce: (signal: AbortSignal) => AsyncIterable<SseMessage>
 }
 
 /** Reads the raw body as it arrives until `until` holds for what was read so far. */
-async function readUntil(reader: ReadableStreamDefaultReader<string>, seen: { text: string }, until: (text: string) => boolean) {
+async function readUntil(
+  reader: ReadableStreamDefaultReader<string>,
+  seen: { text: string },
+  until: (text: string) => boolean,
+) {
   while (!until(seen.text)) {
     const { value, done } = await reader.read();
     if (done) break;
@@ -82,7 +86,9 @@ describe('sendSse', () => {
     producer.push({ event: 'delta', id: 1, data: { text: 'שלום' } });
     producer.push({ event: 'completed', data: { run_id: 'run_1', message: null } });
     producer.finish();
-    expect(await response.text()).toBe('id: 1\nevent: delta\ndata: {"text":"שלום"}\n\nevent: completed\ndata: {"run_id":"run_1","message":null}\n\n');
+    expect(await response.text()).toBe(
+      'id: 1\nevent: delta\ndata: {"text":"שלום"}\n\nevent: completed\ndata: {"run_id":"run_1","message":null}\n\n',
+    );
     expect(producer.state).toEqual({ aborted: false, ended: true });
   });
 

@@ -19,7 +19,12 @@ export interface ActionCallResult {
   statusCode: number | null;
   durationMs: number;
   response: unknown;
-  request: { method: ActionFields['apiMethod']; url: string; headers: Record<string, string>; body: string | null } | null;
+  request: {
+    method: ActionFields['apiMethod'];
+    url: string;
+    headers: Record<string, string>;
+    body: string | null;
+  } | null;
 }
 
 export type InputValue = string | number | boolean | null;
@@ -40,7 +45,10 @@ export interface ActionCallRequest {
 }
 
 /** Inputs as the action declares them: required ones present, numbers and booleans as such. Returns a message when one is wrong. */
-export function coerceInputs(action: ActionFields, given: Readonly<Record<string, unknown>>): { values: Record<string, InputValue> } | { error: string } {
+export function coerceInputs(
+  action: ActionFields,
+  given: Readonly<Record<string, unknown>>,
+): { values: Record<string, InputValue> } | { error: string } {
   const values: Record<string, InputValue> = {};
   for (const input of action.apiInputs) {
     const raw = given[input.name];
@@ -65,7 +73,14 @@ export function coerceInputs(action: ActionFields, given: Readonly<Record<string
   return { values };
 }
 
-const failed = (message: string, started: number, now: () => number, request: ActionCallResult['request'], statusCode: number | null = null, response: unknown = null): ActionCallResult => ({
+const failed = (
+  message: string,
+  started: number,
+  now: () => number,
+  request: ActionCallResult['request'],
+  statusCode: number | null = null,
+  response: unknown = null,
+): ActionCallResult => ({
   success: false,
   message,
   statusCode,
@@ -133,7 +148,16 @@ export async function callAction(deps: ActionCallDeps, call: ActionCallRequest):
   const maxBytes = automationLimits.actionResponseBytes;
 
   try {
-    const response = await deps.fetch({ url, method: action.apiMethod, headers, ...(body !== undefined ? { body } : {}), timeoutMs, maxBytes, maxRedirects: 3, ...(call.signal ? { signal: call.signal } : {}) });
+    const response = await deps.fetch({
+      url,
+      method: action.apiMethod,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      timeoutMs,
+      maxBytes,
+      maxRedirects: 3,
+      ...(call.signal ? { signal: call.signal } : {}),
+    });
     if (response.truncated) return failed(M.actionTooLarge(maxBytes), started, now, request, response.status);
     const text = Buffer.from(response.body).toString('utf8');
     let parsed: unknown = null;
@@ -146,14 +170,28 @@ export async function callAction(deps: ActionCallDeps, call: ActionCallRequest):
         parsed = text.slice(0, 2_000);
       }
     }
-    if (response.status >= 400) return failed(M.actionHttpError(response.status), started, now, request, response.status, parsed);
+    if (response.status >= 400)
+      return failed(M.actionHttpError(response.status), started, now, request, response.status, parsed);
     // An empty success (204) is a success; a body that is not JSON is not something an assistant can quote reliably.
-    if (text.trim() !== '' && !isJson) return failed(M.actionNotJson(response.contentType), started, now, request, response.status, parsed);
-    return { success: true, message: M.testSuccessful, statusCode: response.status, durationMs: Math.max(0, now() - started), response: parsed, request };
+    if (text.trim() !== '' && !isJson)
+      return failed(M.actionNotJson(response.contentType), started, now, request, response.status, parsed);
+    return {
+      success: true,
+      message: M.testSuccessful,
+      statusCode: response.status,
+      durationMs: Math.max(0, now() - started),
+      response: parsed,
+      request,
+    };
   } catch (error) {
     if (error instanceof OutboundError) {
       if (error.reason === 'timeout') return failed(M.actionTimedOut(timeoutMs), started, now, request);
-      if (error.reason === 'blocked-address' || error.reason === 'unsupported-scheme' || error.reason === 'credentials-in-url' || error.reason === 'invalid-url') {
+      if (
+        error.reason === 'blocked-address' ||
+        error.reason === 'unsupported-scheme' ||
+        error.reason === 'credentials-in-url' ||
+        error.reason === 'invalid-url'
+      ) {
         return failed(M.actionRefused(error.message), started, now, request);
       }
       return failed(M.actionUnreachable(error.message), started, now, request);

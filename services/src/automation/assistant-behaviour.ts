@@ -1,4 +1,10 @@
-import type { ActionFields, ExternalEndpointStored, GuidelineFields, RecordedEvent, WorkflowFields } from '@kesher/contracts';
+import type {
+  ActionFields,
+  ExternalEndpointStored,
+  GuidelineFields,
+  RecordedEvent,
+  WorkflowFields,
+} from '@kesher/contracts';
 import type { AutomationQueries, Saved } from '@kesher/projections/automation/automation.queries';
 import { createWorkflowIndexCache, type WorkflowIndexCache } from './workflow-index-cache.js';
 
@@ -36,7 +42,12 @@ export interface AssistantBehaviour {
   knowledgeSources: string[] | null;
 }
 
-export const emptyBehaviour = (): AssistantBehaviour => ({ guidelines: [], workflow: null, tools: [], knowledgeSources: null });
+export const emptyBehaviour = (): AssistantBehaviour => ({
+  guidelines: [],
+  workflow: null,
+  tools: [],
+  knowledgeSources: null,
+});
 
 /** A workflow holds for at most this many visitor turns after it fired, when it has no actions to finish. */
 export const WORKFLOW_TURNS = 3;
@@ -55,9 +66,12 @@ export interface BehaviourInput {
 function workflowInForce(events: readonly RecordedEvent[]) {
   let fired: { workflowId: string; turnsSince: number; done: Set<string> } | null = null;
   for (const event of events) {
-    if (event.type === 'WorkflowFired') fired = { workflowId: (event.data as { workflowId: string }).workflowId, turnsSince: 0, done: new Set() };
-    else if (fired && event.type === 'MessagePosted' && (event.data as { role: string }).role === 'user') fired.turnsSince++;
-    else if (fired && event.type === 'ActionCalled' && (event.data as { success: boolean }).success) fired.done.add((event.data as { actionId: string }).actionId);
+    if (event.type === 'WorkflowFired')
+      fired = { workflowId: (event.data as { workflowId: string }).workflowId, turnsSince: 0, done: new Set() };
+    else if (fired && event.type === 'MessagePosted' && (event.data as { role: string }).role === 'user')
+      fired.turnsSince++;
+    else if (fired && event.type === 'ActionCalled' && (event.data as { success: boolean }).success)
+      fired.done.add((event.data as { actionId: string }).actionId);
   }
   return fired;
 }
@@ -68,11 +82,18 @@ export function createBehaviourLoader(deps: { queries: AutomationQueries; indexe
 
   return async function load(input: BehaviourInput): Promise<AssistantBehaviour> {
     // One statement per run for all four (every chat turn pays it, owners without automation too).
-    const { workflows, guidelines, actions, externalApi: external } = await deps.queries.forRun(input.ownerId, input.assistantId);
+    const {
+      workflows,
+      guidelines,
+      actions,
+      externalApi: external,
+    } = await deps.queries.forRun(input.ownerId, input.assistantId);
     const endpoints = external?.endpoints ?? [];
     const runnable = (action: Saved<ActionFields>): RunnableAction | null => {
       if (action.fields.type !== 'api') return null;
-      const endpoint = action.fields.endpointName ? (endpoints.find((e) => e.name.toLowerCase() === action.fields.endpointName!.toLowerCase()) ?? null) : null;
+      const endpoint = action.fields.endpointName
+        ? (endpoints.find((e) => e.name.toLowerCase() === action.fields.endpointName!.toLowerCase()) ?? null)
+        : null;
       // An action calling a name this assistant has not configured cannot run here.
       if (action.fields.endpointName && !endpoint) return null;
       return { id: action.id, title: action.fields.title, fields: action.fields, endpoint };
@@ -82,7 +103,11 @@ export function createBehaviourLoader(deps: { queries: AutomationQueries; indexe
     let workflow: BehaviourWorkflow | null = null;
     const match = workflows.length ? (await indexes.index(input.ownerId, workflows)).match(input.question) : null;
     const inForce = workflowInForce(input.threadEvents);
-    const build = (saved: Saved<WorkflowFields>, how: Pick<BehaviourWorkflow, 'score' | 'matchedOn' | 'matchedPhrases'>, done: Set<string>): BehaviourWorkflow => ({
+    const build = (
+      saved: Saved<WorkflowFields>,
+      how: Pick<BehaviourWorkflow, 'score' | 'matchedOn' | 'matchedPhrases'>,
+      done: Set<string>,
+    ): BehaviourWorkflow => ({
       id: saved.id,
       title: saved.fields.title,
       instructions: saved.fields.instructions,
@@ -96,13 +121,18 @@ export function createBehaviourLoader(deps: { queries: AutomationQueries; indexe
     if (match?.fired) {
       const saved = workflows.find((w) => w.id === match.fired!.workflowId)!;
       const continuing = inForce?.workflowId === saved.id ? inForce.done : new Set<string>();
-      workflow = build(saved, { score: match.fired.score, matchedOn: match.fired.matchedOn, matchedPhrases: match.fired.matchedPhrases }, continuing);
+      workflow = build(
+        saved,
+        { score: match.fired.score, matchedOn: match.fired.matchedOn, matchedPhrases: match.fired.matchedPhrases },
+        continuing,
+      );
     } else if (inForce) {
       // The workflow fired earlier holds on until its steps are done: its actions ran, or (without actions) a few turns passed.
       const saved = workflows.find((w) => w.id === inForce.workflowId);
       if (saved) {
         const candidate = build(saved, { score: 0, matchedOn: 'continued', matchedPhrases: [] }, inForce.done);
-        const stepsDone = candidate.actions.length > 0 ? candidate.actions.every((a) => a.done) : inForce.turnsSince > WORKFLOW_TURNS;
+        const stepsDone =
+          candidate.actions.length > 0 ? candidate.actions.every((a) => a.done) : inForce.turnsSince > WORKFLOW_TURNS;
         if (!stepsDone) workflow = candidate;
       }
     }
@@ -113,7 +143,9 @@ export function createBehaviourLoader(deps: { queries: AutomationQueries; indexe
       if (action && !tools.some((t) => t.id === action.id) && tools.length < MAX_TOOLS) tools.push(action);
     };
     for (const action of workflow?.actions ?? []) offer(action);
-    for (const guideline of active) for (const id of guideline.fields.linkedActions) offer(actionsById.get(id) ? runnable(actionsById.get(id)!) : null);
+    for (const guideline of active)
+      for (const id of guideline.fields.linkedActions)
+        offer(actionsById.get(id) ? runnable(actionsById.get(id)!) : null);
     for (const action of actions) offer(runnable(action));
 
     const firedSaved = workflow ? workflows.find((w) => w.id === workflow!.id) : undefined;
@@ -123,7 +155,11 @@ export function createBehaviourLoader(deps: { queries: AutomationQueries; indexe
     });
 
     return {
-      guidelines: active.map((g) => ({ category: g.fields.category, title: g.fields.title, instructions: g.fields.instructions })),
+      guidelines: active.map((g) => ({
+        category: g.fields.category,
+        title: g.fields.title,
+        instructions: g.fields.instructions,
+      })),
       workflow,
       tools,
       knowledgeSources: kbSources.length ? kbSources : null,
@@ -133,7 +169,17 @@ export function createBehaviourLoader(deps: { queries: AutomationQueries; indexe
 export type BehaviourLoader = ReturnType<typeof createBehaviourLoader>;
 
 /** Keeps the passages of the given sources (same address, or under it); the turn's knowledge-base action restricts retrieval to them. */
-export function restrictToSources<Passage extends { sourceUrl: string | null }>(passages: readonly Passage[], sources: readonly string[]): Passage[] {
+export function restrictToSources<Passage extends { sourceUrl: string | null }>(
+  passages: readonly Passage[],
+  sources: readonly string[],
+): Passage[] {
   const roots = sources.map((s) => s.replace(/[#?].*$/, '').replace(/\/+$/, ''));
-  return passages.filter((p) => p.sourceUrl !== null && roots.some((root) => p.sourceUrl === root || p.sourceUrl!.replace(/\/+$/, '') === root || p.sourceUrl!.startsWith(`${root}/`)));
+  return passages.filter(
+    (p) =>
+      p.sourceUrl !== null &&
+      roots.some(
+        (root) =>
+          p.sourceUrl === root || p.sourceUrl!.replace(/\/+$/, '') === root || p.sourceUrl!.startsWith(`${root}/`),
+      ),
+  );
 }

@@ -83,14 +83,23 @@ function masked(secrets: SecretBox, ownerId: string, sealed: string): string {
  * An action's fields as stored. Secret headers are sealed; a header sent back masked (as it was read)
  * keeps the secret already stored under that name.
  */
-export function actionFields(body: ActionBody, previous: ActionFields | undefined, secrets: SecretBox, ownerId: string): ActionFields {
+export function actionFields(
+  body: ActionBody,
+  previous: ActionFields | undefined,
+  secrets: SecretBox,
+  ownerId: string,
+): ActionFields {
   const headers: StoredHeader[] = body.api_headers.map(({ key, value }) => {
     if (isMaskedSecret(value)) {
-      const kept = previous?.apiHeaders.find((header) => header.key.toLowerCase() === key.toLowerCase() && header.sealed);
+      const kept = previous?.apiHeaders.find(
+        (header) => header.key.toLowerCase() === key.toLowerCase() && header.sealed,
+      );
       if (!kept) throw new KeptSecretMissing(`Header ${key}`);
       return { key, value: kept.value, sealed: true };
     }
-    return isSecretHeaderName(key) ? { key, value: secrets.seal(value, secretContext(ownerId)), sealed: true } : { key, value, sealed: false };
+    return isSecretHeaderName(key)
+      ? { key, value: secrets.seal(value, secretContext(ownerId)), sealed: true }
+      : { key, value, sealed: false };
   });
   const api = body.type === 'api';
   return {
@@ -103,7 +112,9 @@ export function actionFields(body: ActionBody, previous: ActionFields | undefine
     apiBodyTemplate: api && body.api_method !== 'GET' ? body.api_body_template : '',
     apiInputs: api ? body.api_inputs : [],
     endpointName: api ? body.endpoint_name : null,
-    kbSources: api ? [] : body.kb_sources.map((source) => ({ type: source.type, name: source.name ?? source.url, url: source.url })),
+    kbSources: api
+      ? []
+      : body.kb_sources.map((source) => ({ type: source.type, name: source.name ?? source.url, url: source.url })),
   };
 }
 
@@ -114,7 +125,10 @@ export const toActionDto = (saved: Saved<ActionFields>, secrets: SecretBox): Act
   type: saved.fields.type,
   api_endpoint: saved.fields.apiEndpoint,
   api_method: saved.fields.apiMethod,
-  api_headers: saved.fields.apiHeaders.map((header) => ({ key: header.key, value: header.sealed ? masked(secrets, saved.ownerId, header.value) : header.value })),
+  api_headers: saved.fields.apiHeaders.map((header) => ({
+    key: header.key,
+    value: header.sealed ? masked(secrets, saved.ownerId, header.value) : header.value,
+  })),
   api_body_template: saved.fields.apiBodyTemplate,
   api_inputs: saved.fields.apiInputs,
   endpoint_name: saved.fields.endpointName,
@@ -123,7 +137,12 @@ export const toActionDto = (saved: Saved<ActionFields>, secrets: SecretBox): Act
   updated_at: saved.updatedAt,
 });
 
-export function externalEndpoints(body: ExternalApiConfigBody, previous: readonly ExternalEndpointStored[] | undefined, secrets: SecretBox, ownerId: string): ExternalEndpointStored[] {
+export function externalEndpoints(
+  body: ExternalApiConfigBody,
+  previous: readonly ExternalEndpointStored[] | undefined,
+  secrets: SecretBox,
+  ownerId: string,
+): ExternalEndpointStored[] {
   return body.endpoints.map((endpoint) => {
     let sealed: string | null = null;
     if (endpoint.auth_header_value !== '') {
@@ -133,11 +152,22 @@ export function externalEndpoints(body: ExternalApiConfigBody, previous: readonl
         sealed = kept;
       } else sealed = secrets.seal(endpoint.auth_header_value, secretContext(ownerId));
     }
-    return { name: endpoint.name, baseUrl: endpoint.base_url, authHeaderName: endpoint.auth_header_name, authHeaderValueSealed: sealed, timeoutMs: endpoint.timeout_ms };
+    return {
+      name: endpoint.name,
+      baseUrl: endpoint.base_url,
+      authHeaderName: endpoint.auth_header_name,
+      authHeaderValueSealed: sealed,
+      timeoutMs: endpoint.timeout_ms,
+    };
   });
 }
 
-export const toExternalConfigDto = (assistantNumericId: number, ownerId: string, config: { endpoints: ExternalEndpointStored[]; updatedAt: string }, secrets: SecretBox): ExternalApiConfigDto => ({
+export const toExternalConfigDto = (
+  assistantNumericId: number,
+  ownerId: string,
+  config: { endpoints: ExternalEndpointStored[]; updatedAt: string },
+  secrets: SecretBox,
+): ExternalApiConfigDto => ({
   assistant_id: assistantNumericId,
   endpoints: config.endpoints.map((endpoint) => ({
     name: endpoint.name,

@@ -26,7 +26,10 @@ const wordsFor = (language: AnswerLanguage) => (language === 'he' ? words.he : w
 
 /** The reply a workflow's instructions quote after say/reply/ask (or Hebrew אמור/ענה/שאל/כתוב), if any. */
 export function quotedReply(instructions: string): string | null {
-  const m = /(?:\b(?:say|reply|respond|answer|ask|tell\s+(?:them|the\s+visitor))\b|אמור|אמרו|תגיד|ענה|ענו|שאל|שאלו|כתוב|כתבו)\s*(?:with|:|-)?\s*["“”„«]([^"“”„»]{1,500})["“”»]/iu.exec(instructions);
+  const m =
+    /(?:\b(?:say|reply|respond|answer|ask|tell\s+(?:them|the\s+visitor))\b|אמור|אמרו|תגיד|ענה|ענו|שאל|שאלו|כתוב|כתבו)\s*(?:with|:|-)?\s*["“”„«]([^"“”„»]{1,500})["“”»]/iu.exec(
+      instructions,
+    );
   return m ? m[1]!.trim() : null;
 }
 
@@ -34,8 +37,15 @@ export function quotedReply(instructions: string): string | null {
 export function quoteResult(response: unknown): string {
   if (response === null || response === undefined || response === '') return '';
   if (typeof response !== 'object') return String(response).slice(0, 1_000);
-  const entries = Array.isArray(response) ? response.slice(0, 10).map((item, i) => [String(i + 1), item] as const) : Object.entries(response).slice(0, 12);
-  return entries.map(([key, value]) => `- ${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value).slice(0, 300) : String(value)}`).join('\n');
+  const entries = Array.isArray(response)
+    ? response.slice(0, 10).map((item, i) => [String(i + 1), item] as const)
+    : Object.entries(response).slice(0, 12);
+  return entries
+    .map(
+      ([key, value]) =>
+        `- ${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value).slice(0, 300) : String(value)}`,
+    )
+    .join('\n');
 }
 
 export interface BuiltinAutomationResult {
@@ -63,10 +73,18 @@ export async function applyBuiltinAutomation(input: {
     const lead = quotedReply(workflow.instructions);
     const next = workflow.actions.find((action) => !action.done);
     if (next && request.runTools) {
-      const texts = [request.question, ...[...request.history].reverse().filter((turn) => turn.role === 'user').map((turn) => turn.text)];
+      const texts = [
+        request.question,
+        ...[...request.history]
+          .reverse()
+          .filter((turn) => turn.role === 'user')
+          .map((turn) => turn.text),
+      ];
       const { values, missing } = readInputs(next.fields, texts);
       if (missing.length === 0) {
-        const [result] = await request.runTools([{ callId: `call_${randomBytes(8).toString('hex')}`, actionId: next.id, arguments: values }]);
+        const [result] = await request.runTools([
+          { callId: `call_${randomBytes(8).toString('hex')}`, actionId: next.id, arguments: values },
+        ]);
         parts.push(describe(result, next.title, request.language));
         stepTaken = true;
       } else {
@@ -82,11 +100,15 @@ export async function applyBuiltinAutomation(input: {
   const keptKnowledge = input.found || !stepTaken;
   if (keptKnowledge) parts.push(input.knowledge);
   const text = parts.join('\n\n');
-  return { text: behaviour.guidelines.length ? applyGuidelineRules(text, readGuidelineRules(behaviour.guidelines)) : text, keptKnowledge };
+  return {
+    text: behaviour.guidelines.length ? applyGuidelineRules(text, readGuidelineRules(behaviour.guidelines)) : text,
+    keptKnowledge,
+  };
 }
 
 function describe(result: ToolResult | undefined, title: string, language: AnswerLanguage): string {
-  const failed = language === 'he' ? automationMessages.actionFailedInAnswer.he : automationMessages.actionFailedInAnswer.en;
+  const failed =
+    language === 'he' ? automationMessages.actionFailedInAnswer.he : automationMessages.actionFailedInAnswer.en;
   if (!result || !result.success) return failed(title);
   const quoted = quoteResult(result.response);
   return quoted ? `${wordsFor(language).result(title)}\n${quoted}` : wordsFor(language).result(title);

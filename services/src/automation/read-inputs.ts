@@ -15,11 +15,18 @@ const NUMBER = /(?<![\p{L}\d.-])\d+(?:\.\d+)?(?![\p{L}\d-])/u;
 const ID_TOKEN = /(?<![\p{L}\p{N}])(?=[\p{L}\p{N}-]*\d)[\p{L}\p{N}][\p{L}\p{N}-]{2,39}(?![\p{L}\p{N}])/u;
 
 /** The input's name as words ("order_id" → "order id"), for "name: value". */
-const nameWords = (name: string) => name.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+const nameWords = (name: string) =>
+  name
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function readOne(input: Input, text: string): string | number | boolean | undefined {
-  const named = new RegExp(`(?:${escape(nameWords(input.name))}|${escape(input.name)}${input.description ? `|${escape(input.description.toLowerCase())}` : ''})\\s*(?:is|=|:|-)?\\s*["“]?([^\\s,;"”]+(?:\\s[^\\s,;"”]+)?)`, 'iu');
+  const named = new RegExp(
+    `(?:${escape(nameWords(input.name))}|${escape(input.name)}${input.description ? `|${escape(input.description.toLowerCase())}` : ''})\\s*(?:is|=|:|-)?\\s*["“]?([^\\s,;"”]+(?:\\s[^\\s,;"”]+)?)`,
+    'iu',
+  );
   switch (input.type) {
     case 'email':
       return EMAIL.exec(text)?.[0];
@@ -45,7 +52,10 @@ function readOne(input: Input, text: string): string | number | boolean | undefi
 }
 
 /** The inputs found, and the required ones missing. `texts` newest first. */
-export function readInputs(action: ActionFields, texts: readonly string[]): { values: Record<string, string | number | boolean>; missing: Input[] } {
+export function readInputs(
+  action: ActionFields,
+  texts: readonly string[],
+): { values: Record<string, string | number | boolean>; missing: Input[] } {
   const values: Record<string, string | number | boolean> = {};
   const missing: Input[] = [];
   for (const input of action.apiInputs) {

@@ -38,9 +38,13 @@ export function createRunAutomation(deps: RunAutomationDeps) {
 
   async function record(context: RunContext, events: readonly KesherEvent[]): Promise<void> {
     const at = { actor, correlationId: context.correlationId, now: clock() };
-    await deps.eventStore.appendToStream(streamIds.thread(context.threadId), newEvents(events, at, context.causationId ?? context.correlationId), {
-      expectedRevision: 'stream_exists',
-    });
+    await deps.eventStore.appendToStream(
+      streamIds.thread(context.threadId),
+      newEvents(events, at, context.causationId ?? context.correlationId),
+      {
+        expectedRevision: 'stream_exists',
+      },
+    );
   }
 
   const noted = (write: Promise<void>) => write.catch((error: unknown) => deps.onError?.(error));
@@ -50,12 +54,22 @@ export function createRunAutomation(deps: RunAutomationDeps) {
     async workflowFired(context: RunContext, behaviour: AssistantBehaviour) {
       const workflow = behaviour.workflow;
       if (!workflow) return;
-      await noted(record(context, [
-        {
-          type: 'WorkflowFired',
-          data: { threadId: context.threadId, runId: context.runId, workflowId: workflow.id, title: workflow.title, score: workflow.score, matchedOn: workflow.matchedOn, matchedPhrases: workflow.matchedPhrases },
-        },
-      ]));
+      await noted(
+        record(context, [
+          {
+            type: 'WorkflowFired',
+            data: {
+              threadId: context.threadId,
+              runId: context.runId,
+              workflowId: workflow.id,
+              title: workflow.title,
+              score: workflow.score,
+              matchedOn: workflow.matchedOn,
+              matchedPhrases: workflow.matchedPhrases,
+            },
+          },
+        ]),
+      );
     },
 
     /**
@@ -75,17 +89,49 @@ export function createRunAutomation(deps: RunAutomationDeps) {
         const offered = new Map(behaviour.tools.map((tool) => [tool.id, tool]));
         for (const action of behaviour.workflow?.actions ?? []) offered.set(action.id, action);
         // Recorded while the calls are made (the run reads requires_action): the round trip does not wait for the write.
-        const asked = calls.map((call) => ({ callId: call.callId, actionId: call.actionId, title: offered.get(call.actionId)?.title ?? call.actionId, arguments: call.arguments }));
-        const required = noted(record(context, [{ type: 'RunActionsRequired', data: { threadId: context.threadId, runId: context.runId, calls: asked } }]));
+        const asked = calls.map((call) => ({
+          callId: call.callId,
+          actionId: call.actionId,
+          title: offered.get(call.actionId)?.title ?? call.actionId,
+          arguments: call.arguments,
+        }));
+        const required = noted(
+          record(context, [
+            { type: 'RunActionsRequired', data: { threadId: context.threadId, runId: context.runId, calls: asked } },
+          ]),
+        );
         const calling = Promise.all(
           calls.map(async (call): Promise<ToolResult> => {
             const action = offered.get(call.actionId);
-            if (!action) return { callId: call.callId, actionId: call.actionId, title: call.actionId, success: false, message: 'This action is not available to the assistant.', statusCode: null, response: null };
+            if (!action)
+              return {
+                callId: call.callId,
+                actionId: call.actionId,
+                title: call.actionId,
+                success: false,
+                message: 'This action is not available to the assistant.',
+                statusCode: null,
+                response: null,
+              };
             const result = await callAction(
               { fetch: deps.fetch, open: (sealed) => deps.secrets.open(sealed, secretContext(context.ownerId)) },
-              { action: action.fields, inputs: call.arguments, endpoint: action.endpoint, ...(signal ? { signal } : {}) },
+              {
+                action: action.fields,
+                inputs: call.arguments,
+                endpoint: action.endpoint,
+                ...(signal ? { signal } : {}),
+              },
             );
-            return { callId: call.callId, actionId: action.id, title: action.title, success: result.success, message: result.message, statusCode: result.statusCode, response: result.response, durationMs: result.durationMs };
+            return {
+              callId: call.callId,
+              actionId: action.id,
+              title: action.title,
+              success: result.success,
+              message: result.message,
+              statusCode: result.statusCode,
+              response: result.response,
+              durationMs: result.durationMs,
+            };
           }),
         );
         const [results] = await Promise.all([calling, required]);

@@ -1,6 +1,12 @@
 import type { WorkflowFields } from '@kesher/contracts';
 import type { Saved } from '@kesher/projections/automation/automation.queries';
-import { buildWorkflowIndex, findOverlaps, type MatchableWorkflow, type OverlapReport, type WorkflowIndex } from './workflow-matcher.js';
+import {
+  buildWorkflowIndex,
+  findOverlaps,
+  type MatchableWorkflow,
+  type OverlapReport,
+  type WorkflowIndex,
+} from './workflow-matcher.js';
 
 /**
  * Per owner, the index of their workflows and their overlap report, kept until the workflows change (the
@@ -39,6 +45,8 @@ export function createWorkflowIndexCache(): WorkflowIndexCache {
     };
   }
   const index = memo((_ownerId, workflows) => buildWorkflowIndex(workflows.map(matchableWorkflow)));
-  const overlaps = memo(async (ownerId, workflows) => findOverlaps(workflows.map(matchableWorkflow), { index: await index(ownerId, workflows) }));
+  const overlaps = memo(async (ownerId, workflows) =>
+    findOverlaps(workflows.map(matchableWorkflow), { index: await index(ownerId, workflows) }),
+  );
   return { index, overlaps };
 }

@@ -86,7 +86,10 @@ interface Phrase {
  * Builds the index of an owner's workflows. It yields to the event loop between slices of the work
  * (`meter`), so indexing the largest configuration never holds the loop for long.
  */
-export async function buildWorkflowIndex(workflows: readonly MatchableWorkflow[], meter: WorkMeter = createWorkMeter()): Promise<WorkflowIndex> {
+export async function buildWorkflowIndex(
+  workflows: readonly MatchableWorkflow[],
+  meter: WorkMeter = createWorkMeter(),
+): Promise<WorkflowIndex> {
   const phrases: Phrase[] = [];
   /** Per phrase word (numbered across all phrases): its phrase, and its canonical form until weighed. */
   const wordPhraseList: number[] = [];
@@ -99,7 +102,10 @@ export async function buildWorkflowIndex(workflows: readonly MatchableWorkflow[]
 
   for (let w = 0; w < workflows.length; w++) {
     const workflow = workflows[w]!;
-    const texts = [...workflow.trainingPhrases.map((text) => ({ text, onTrigger: false })), { text: workflow.triggerCondition, onTrigger: true }];
+    const texts = [
+      ...workflow.trainingPhrases.map((text) => ({ text, onTrigger: false })),
+      { text: workflow.triggerCondition, onTrigger: true },
+    ];
     const wordsOfWorkflow = new Set<string>();
     for (const { text, onTrigger } of texts) {
       const words = queryWords(text);
@@ -160,8 +166,14 @@ export async function buildWorkflowIndex(workflows: readonly MatchableWorkflow[]
       const threshold = options.threshold ?? WORKFLOW_MATCH_THRESHOLD;
       const budget = options.budget ?? MATCH_BUDGET;
       const words = queryWords(message).map((word) => {
-        const lists = [...new Set(word.variants.map((variant) => variant.term))].flatMap((term) => (postings.has(term) ? [postings.get(term)!] : []));
-        return { weight: workflowsOfWord.has(word.word) ? rarity(word.word) : maxRarity, lists, cost: lists.reduce((sum, list) => sum + list.length, 0) };
+        const lists = [...new Set(word.variants.map((variant) => variant.term))].flatMap((term) =>
+          postings.has(term) ? [postings.get(term)!] : [],
+        );
+        return {
+          weight: workflowsOfWord.has(word.word) ? rarity(word.word) : maxRarity,
+          lists,
+          cost: lists.reduce((sum, list) => sum + list.length, 0),
+        };
       });
       const messageTotal = words.reduce((sum, word) => sum + word.weight, 0) || 1;
       // The rarest words first: when the budget runs out, what is skipped is what many phrases share.
@@ -216,7 +228,9 @@ export async function buildWorkflowIndex(workflows: readonly MatchableWorkflow[]
       for (let t = 0; t < touchedCount; t++) {
         const phraseIndex = touched[t]!;
         const phrase = phrases[phraseIndex]!;
-        const score = PHRASE_WEIGHT * (covered[phraseIndex]! / (phrase.total || 1)) + (1 - PHRASE_WEIGHT) * (explained[phraseIndex]! / messageTotal);
+        const score =
+          PHRASE_WEIGHT * (covered[phraseIndex]! / (phrase.total || 1)) +
+          (1 - PHRASE_WEIGHT) * (explained[phraseIndex]! / messageTotal);
         const w = phrase.workflow;
         if (score >= threshold) above.push(phraseIndex);
         if (workflowStamp[w] !== query) {
@@ -233,7 +247,13 @@ export async function buildWorkflowIndex(workflows: readonly MatchableWorkflow[]
         const workflow = workflows[w]!;
         const best = phrases[bestPhrase[w]!]!;
         const texts = [best.text, ...above.filter((p) => phrases[p]!.workflow === w).map((p) => phrases[p]!.text)];
-        return { workflowId: workflow.id, title: workflow.title, score: rounded(w), matchedPhrases: [...new Set(texts)], matchedOn: best.onTrigger ? 'trigger' : 'phrase' };
+        return {
+          workflowId: workflow.id,
+          title: workflow.title,
+          score: rounded(w),
+          matchedPhrases: [...new Set(texts)],
+          matchedOn: best.onTrigger ? 'trigger' : 'phrase',
+        };
       });
       return { fired: top[0] && top[0].score >= threshold ? top[0] : null, threshold, candidates: top, complete, work };
     },
@@ -282,22 +302,44 @@ export const OVERLAP_DEADLINE_MS = 2_500;
  */
 export async function findOverlaps(
   workflows: readonly MatchableWorkflow[],
-  options: { threshold?: number; phraseBudget?: number; totalBudget?: number; maxOverlaps?: number; deadlineMs?: number; meter?: WorkMeter; index?: WorkflowIndex } = {},
+  options: {
+    threshold?: number;
+    phraseBudget?: number;
+    totalBudget?: number;
+    maxOverlaps?: number;
+    deadlineMs?: number;
+    meter?: WorkMeter;
+    index?: WorkflowIndex;
+  } = {},
 ): Promise<OverlapReport> {
   const threshold = options.threshold ?? WORKFLOW_MATCH_THRESHOLD;
   const deadline = performance.now() + (options.deadlineMs ?? OVERLAP_DEADLINE_MS);
   const meter = options.meter ?? createWorkMeter();
   const totalBudget = options.totalBudget ?? OVERLAP_TOTAL_BUDGET;
   const index = options.index ?? (await buildWorkflowIndex(workflows, meter));
-  const report: OverlapReport = { overlaps: [], complete: true, checked: 0, phrases: workflows.reduce((sum, w) => sum + w.trainingPhrases.length, 0), work: 0 };
+  const report: OverlapReport = {
+    overlaps: [],
+    complete: true,
+    checked: 0,
+    phrases: workflows.reduce((sum, w) => sum + w.trainingPhrases.length, 0),
+    work: 0,
+  };
   const seen = new Set<string>();
   for (const workflow of workflows) {
     for (const phrase of workflow.trainingPhrases) {
-      if (report.work >= totalBudget || report.overlaps.length >= (options.maxOverlaps ?? MAX_OVERLAPS) || performance.now() > deadline) {
+      if (
+        report.work >= totalBudget ||
+        report.overlaps.length >= (options.maxOverlaps ?? MAX_OVERLAPS) ||
+        performance.now() > deadline
+      ) {
         report.complete = false;
         return report;
       }
-      const { candidates, complete, work } = index.match(phrase, { threshold, limit: 5, budget: options.phraseBudget ?? OVERLAP_PHRASE_BUDGET });
+      const { candidates, complete, work } = index.match(phrase, {
+        threshold,
+        limit: 5,
+        budget: options.phraseBudget ?? OVERLAP_PHRASE_BUDGET,
+      });
       report.work += work;
       report.checked++;
       if (!complete) report.complete = false;
@@ -309,7 +351,15 @@ export async function findOverlaps(
         const key = `${workflow.id}|${other.workflowId}|${phrase}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        report.overlaps.push({ workflowId: workflow.id, workflowTitle: workflow.title, otherWorkflowId: other.workflowId, otherWorkflowTitle: other.title, phrase, score: own, otherScore: other.score });
+        report.overlaps.push({
+          workflowId: workflow.id,
+          workflowTitle: workflow.title,
+          otherWorkflowId: other.workflowId,
+          otherWorkflowTitle: other.title,
+          phrase,
+          score: own,
+          otherScore: other.score,
+        });
       }
       await meter.pause();
     }

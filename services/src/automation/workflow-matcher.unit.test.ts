@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { labelledMessages, labelledWorkflows } from './testing/labelled-messages.js';
 import { createWorkMeter, PHRASE_UNITS, type WorkMeter } from './work-meter.js';
-import { buildWorkflowIndex, findOverlaps, MATCH_BUDGET, MAX_OVERLAPS, OVERLAP_PHRASE_BUDGET, WORKFLOW_MATCH_THRESHOLD, type MatchableWorkflow } from './workflow-matcher.js';
+import {
+  buildWorkflowIndex,
+  findOverlaps,
+  MATCH_BUDGET,
+  MAX_OVERLAPS,
+  OVERLAP_PHRASE_BUDGET,
+  WORKFLOW_MATCH_THRESHOLD,
+  type MatchableWorkflow,
+} from './workflow-matcher.js';
 
 /**
  * The overlap attack of issue 21 item 3: workflows of 50 training phrases of 300 characters, every phrase
@@ -16,7 +24,12 @@ function attackWorkflows(count: number, vocabulary = 600): MatchableWorkflow[] {
     while (text.length < 290) text += `${words[Math.floor(random() * words.length)]} `;
     return text.trim().slice(0, 300);
   };
-  return Array.from({ length: count }, (_, i) => ({ id: `wf-${i}`, title: `Workflow ${i}`, triggerCondition: phrase(), trainingPhrases: Array.from({ length: 50 }, phrase) }));
+  return Array.from({ length: count }, (_, i) => ({
+    id: `wf-${i}`,
+    title: `Workflow ${i}`,
+    triggerCondition: phrase(),
+    trainingPhrases: Array.from({ length: 50 }, phrase),
+  }));
 }
 
 /** A meter that also records the most units done between two pauses (what one stretch of the loop holds). */
@@ -80,42 +93,77 @@ describe('which workflow a message fires', async () => {
   it('warns when two workflows compete for a phrase', async () => {
     const report = await findOverlaps([
       { id: 'a', title: 'Book', triggerCondition: 'booking', trainingPhrases: ['book an appointment'] },
-      { id: 'b', title: 'Appointments', triggerCondition: 'appointments', trainingPhrases: ['book an appointment today'] },
+      {
+        id: 'b',
+        title: 'Appointments',
+        triggerCondition: 'appointments',
+        trainingPhrases: ['book an appointment today'],
+      },
       { id: 'c', title: 'Refund', triggerCondition: 'refunds', trainingPhrases: ['money back'] },
     ]);
-    expect(report.overlaps.map((o) => [o.workflowId, o.otherWorkflowId])).toEqual([['a', 'b'], ['b', 'a']]);
+    expect(report.overlaps.map((o) => [o.workflowId, o.otherWorkflowId])).toEqual([
+      ['a', 'b'],
+      ['b', 'a'],
+    ]);
     expect(report).toMatchObject({ complete: true, checked: 3, phrases: 3 });
     const labelled = await findOverlaps(labelledWorkflows);
     expect(labelled.overlaps.length).toBeLessThan(5);
     // Within its budget the report is exact: the same as with no budget at all.
-    expect((await findOverlaps(labelledWorkflows, { phraseBudget: Number.POSITIVE_INFINITY })).overlaps).toEqual(labelled.overlaps);
+    expect((await findOverlaps(labelledWorkflows, { phraseBudget: Number.POSITIVE_INFINITY })).overlaps).toEqual(
+      labelled.overlaps,
+    );
     expect(labelled.complete).toBe(true);
   });
 });
 
 describe('an owner cannot make matching or the overlap report freeze the event loop (issue 21 item 3)', () => {
   it('reports overlaps with work that grows with the number of phrases, not its square', async () => {
-    const small = await findOverlaps(attackWorkflows(12, 200), { totalBudget: Number.POSITIVE_INFINITY, maxOverlaps: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
-    const large = await findOverlaps(attackWorkflows(24, 200), { totalBudget: Number.POSITIVE_INFINITY, maxOverlaps: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
+    const small = await findOverlaps(attackWorkflows(12, 200), {
+      totalBudget: Number.POSITIVE_INFINITY,
+      maxOverlaps: Number.POSITIVE_INFINITY,
+      deadlineMs: Number.POSITIVE_INFINITY,
+    });
+    const large = await findOverlaps(attackWorkflows(24, 200), {
+      totalBudget: Number.POSITIVE_INFINITY,
+      maxOverlaps: Number.POSITIVE_INFINITY,
+      deadlineMs: Number.POSITIVE_INFINITY,
+    });
     expect(large.checked).toBe(2 * small.checked);
     // Each phrase visits at most its budget of postings: twice the phrases, at most about twice the work…
     expect(large.work).toBeLessThanOrEqual(large.checked * OVERLAP_PHRASE_BUDGET);
     expect(large.work / small.work).toBeLessThan(2.3);
     expect(large.complete).toBe(false); // …and the report says its commonest words were left out.
     // Without the budget the same report is quadratic: the comparison counts what the budget saves.
-    const unboundedSmall = await findOverlaps(attackWorkflows(12, 200), { phraseBudget: Number.POSITIVE_INFINITY, totalBudget: Number.POSITIVE_INFINITY, maxOverlaps: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
-    const unboundedLarge = await findOverlaps(attackWorkflows(24, 200), { phraseBudget: Number.POSITIVE_INFINITY, totalBudget: Number.POSITIVE_INFINITY, maxOverlaps: Number.POSITIVE_INFINITY, deadlineMs: Number.POSITIVE_INFINITY });
+    const unboundedSmall = await findOverlaps(attackWorkflows(12, 200), {
+      phraseBudget: Number.POSITIVE_INFINITY,
+      totalBudget: Number.POSITIVE_INFINITY,
+      maxOverlaps: Number.POSITIVE_INFINITY,
+      deadlineMs: Number.POSITIVE_INFINITY,
+    });
+    const unboundedLarge = await findOverlaps(attackWorkflows(24, 200), {
+      phraseBudget: Number.POSITIVE_INFINITY,
+      totalBudget: Number.POSITIVE_INFINITY,
+      maxOverlaps: Number.POSITIVE_INFINITY,
+      deadlineMs: Number.POSITIVE_INFINITY,
+    });
     expect(unboundedLarge.work / unboundedSmall.work).toBeGreaterThan(3.5);
     expect(unboundedSmall.complete).toBe(true);
   }, 120_000);
 
   it('stops at its total budget, or at 200 overlaps, and answers what it found', async () => {
-    const report = await findOverlaps(attackWorkflows(30), { totalBudget: 200_000, deadlineMs: Number.POSITIVE_INFINITY });
+    const report = await findOverlaps(attackWorkflows(30), {
+      totalBudget: 200_000,
+      deadlineMs: Number.POSITIVE_INFINITY,
+    });
     expect(report.complete).toBe(false);
     expect(report.checked).toBeLessThan(report.phrases);
     expect(report.work).toBeLessThan(200_000 + OVERLAP_PHRASE_BUDGET);
     // Twenty copies of one workflow: every phrase competes with nineteen others.
-    const copies = Array.from({ length: 20 }, (_, i) => ({ ...labelledWorkflows[0]!, id: `copy-${i}`, title: `Copy ${i}` }));
+    const copies = Array.from({ length: 20 }, (_, i) => ({
+      ...labelledWorkflows[0]!,
+      id: `copy-${i}`,
+      title: `Copy ${i}`,
+    }));
     const crowded = await findOverlaps(copies, { deadlineMs: Number.POSITIVE_INFINITY });
     expect(crowded.complete).toBe(false);
     expect(crowded.overlaps.length).toBeGreaterThanOrEqual(MAX_OVERLAPS);
@@ -135,7 +183,13 @@ describe('an owner cannot make matching or the overlap report freeze the event l
     const attack = attackWorkflows(101, 40);
     const index = await buildWorkflowIndex(attack);
     expect(index.postings).toBeGreaterThan(MATCH_BUDGET);
-    const match = index.match(attack.flatMap((w) => w.trainingPhrases).slice(0, 7).join(' ').slice(0, 2_000));
+    const match = index.match(
+      attack
+        .flatMap((w) => w.trainingPhrases)
+        .slice(0, 7)
+        .join(' ')
+        .slice(0, 2_000),
+    );
     expect(match.work).toBeLessThanOrEqual(MATCH_BUDGET);
     expect(match.complete).toBe(false);
   }, 60_000);

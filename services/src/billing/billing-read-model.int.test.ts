@@ -15,7 +15,14 @@ const recorded = (event: KesherEvent, timestamp = '2026-03-01T10:00:00.000Z'): R
     position: { commit: position, prepare: position },
     type: event.type,
     data: event.data,
-    metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 'test' }, timestamp, schemaVersion: 1 },
+    metadata: {
+      eventId: randomUUID(),
+      correlationId: 'c',
+      causationId: 'c',
+      actor: { kind: 'system', id: 'test' },
+      timestamp,
+      schemaVersion: 1,
+    },
     createdAt: new Date(timestamp),
   };
 };
@@ -23,11 +30,35 @@ const recorded = (event: KesherEvent, timestamp = '2026-03-01T10:00:00.000Z'): R
 const period = { currentPeriodStart: '2026-03-01T10:00:00.000Z', currentPeriodEnd: '2026-04-01T10:00:00.000Z' };
 const activated = (ownerId: string, subscriptionId: string): KesherEvent => ({
   type: 'SubscriptionActivated',
-  data: { ownerId, subscriptionId, provider: 'stripe', tier: 'PRO', billingPeriod: 'monthly', status: 'trialing', cancelAtPeriodEnd: false, trialEnd: period.currentPeriodEnd, customerId: `cus_${ownerId}`, checkoutId: null, ...period },
+  data: {
+    ownerId,
+    subscriptionId,
+    provider: 'stripe',
+    tier: 'PRO',
+    billingPeriod: 'monthly',
+    status: 'trialing',
+    cancelAtPeriodEnd: false,
+    trialEnd: period.currentPeriodEnd,
+    customerId: `cus_${ownerId}`,
+    checkoutId: null,
+    ...period,
+  },
 });
 const paid = (ownerId: string, paymentId: string): KesherEvent => ({
   type: 'PaymentSucceeded',
-  data: { ownerId, paymentId, provider: 'stripe', subscriptionId: 's1', checkoutId: null, description: 'Pro plan, monthly', amount: 19_900, currency: 'ILS', invoicePdf: `https://pay.stripe.com/invoice/${paymentId}/pdf`, cardLast4: null, cardHolder: null },
+  data: {
+    ownerId,
+    paymentId,
+    provider: 'stripe',
+    subscriptionId: 's1',
+    checkoutId: null,
+    description: 'Pro plan, monthly',
+    amount: 19_900,
+    currency: 'ILS',
+    invoicePdf: `https://pay.stripe.com/invoice/${paymentId}/pdf`,
+    cardLast4: null,
+    cardHolder: null,
+  },
 });
 
 function suite(name: string, open: OpenSql) {
@@ -46,11 +77,31 @@ function suite(name: string, open: OpenSql) {
         recorded(activated('o1', 's1')),
         recorded(paid('o1', 'in_1'), '2026-03-01T10:00:00.000Z'),
         recorded(paid('o1', 'in_2'), '2026-03-02T10:00:00.000Z'),
-        recorded({ type: 'SubscriptionRenewed', data: { ownerId: 'o1', subscriptionId: 's1', status: 'active', trialEnd: null, currentPeriodStart: '2026-03-15T10:00:00.000Z', currentPeriodEnd: '2026-04-15T10:00:00.000Z' } }),
-        recorded({ type: 'SubscriptionCancelRequested', data: { ownerId: 'o1', subscriptionId: 's1', effectiveAt: '2026-04-15T10:00:00.000Z' } }),
+        recorded({
+          type: 'SubscriptionRenewed',
+          data: {
+            ownerId: 'o1',
+            subscriptionId: 's1',
+            status: 'active',
+            trialEnd: null,
+            currentPeriodStart: '2026-03-15T10:00:00.000Z',
+            currentPeriodEnd: '2026-04-15T10:00:00.000Z',
+          },
+        }),
+        recorded({
+          type: 'SubscriptionCancelRequested',
+          data: { ownerId: 'o1', subscriptionId: 's1', effectiveAt: '2026-04-15T10:00:00.000Z' },
+        }),
         recorded(activated('o2', 's2')),
       ]);
-      expect(await q.subscriptionOf('o1')).toMatchObject({ subscription_id: 's1', status: 'active', cancel_at_period_end: true, current_period_end: '2026-04-15T10:00:00.000Z', trial_end: null, customer_id: 'cus_o1' });
+      expect(await q.subscriptionOf('o1')).toMatchObject({
+        subscription_id: 's1',
+        status: 'active',
+        cancel_at_period_end: true,
+        current_period_end: '2026-04-15T10:00:00.000Z',
+        trial_end: null,
+        customer_id: 'cus_o1',
+      });
       expect((await q.paymentsOf('o1', 5)).map((p) => [p.payment_id, p.amount, p.status])).toEqual([
         ['in_2', 19_900, 'succeeded'],
         ['in_1', 19_900, 'succeeded'],
@@ -62,7 +113,10 @@ function suite(name: string, open: OpenSql) {
       // Applying the same payment again (a replay of the log) adds nothing; the end removes the row; a late update does nothing.
       await billingProjection.apply(sql, [
         recorded(paid('o1', 'in_1')),
-        recorded({ type: 'SubscriptionEnded', data: { ownerId: 'o1', subscriptionId: 's1', endedAt: '2026-04-15T10:00:00.000Z', reason: 'cancelled' } }),
+        recorded({
+          type: 'SubscriptionEnded',
+          data: { ownerId: 'o1', subscriptionId: 's1', endedAt: '2026-04-15T10:00:00.000Z', reason: 'cancelled' },
+        }),
         recorded({ type: 'SubscriptionPastDue', data: { ownerId: 'o1', subscriptionId: 's1' } }),
       ]);
       expect(await q.paymentsOf('o1', 5)).toHaveLength(2);

@@ -14,7 +14,11 @@ import {
   type TranzilaMockResponse,
 } from '@kesher/contracts';
 import type { BillingQueries } from '@kesher/projections/billing/billing.queries';
-import { paymentDescription, subscriptionDecider, subscriptionLapsed } from '../domain/subscription/subscription.decider.js';
+import {
+  paymentDescription,
+  subscriptionDecider,
+  subscriptionLapsed,
+} from '../domain/subscription/subscription.decider.js';
 import { rowGivesPlan, type PlanOf } from '../plans/plan-book.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
@@ -55,7 +59,11 @@ export interface BillingServiceDeps {
 
 /** The subscription use cases behind the eight calls of spec part 2 §7 Subscriptions. */
 export function createBillingService(deps: BillingServiceDeps) {
-  const context = (ownerId: string): CommandContext => ({ actor: { kind: 'account', id: ownerId }, correlationId: randomUUID(), now: deps.clock() });
+  const context = (ownerId: string): CommandContext => ({
+    actor: { kind: 'account', id: ownerId },
+    correlationId: randomUUID(),
+    now: deps.clock(),
+  });
   const settle = async (position: AllPosition | undefined) => {
     // Only the read models that take subscription events (billing, analytics' own if any) are waited for.
     if (position) await deps.awaitReadModels(position, subscriptionEventTypes);
@@ -69,13 +77,25 @@ export function createBillingService(deps: BillingServiceDeps) {
   function ownAddress(given: string | undefined, fallback: string): string {
     const site = new URL(deps.publicUrl);
     const url = URL.parse(given ?? fallback, site.href);
-    if (!url || url.origin !== site.origin) throw new DomainError('invalid', 'The return address must be on this site.');
+    if (!url || url.origin !== site.origin)
+      throw new DomainError('invalid', 'The return address must be on this site.');
     return deps.payments.provider === 'test' ? `${url.pathname}${url.search}${url.hash}` : url.toString();
   }
 
   async function status(ownerId: string): Promise<SubscriptionStatus> {
     const [row, plan] = await Promise.all([deps.billing.subscriptionOf(ownerId), deps.planOf(ownerId)]);
-    if (!row) return { tier: plan.tier, status: 'active', cancel_at_period_end: false, current_period_start: null, current_period_end: null, trial_end: null, limits: plan.limits, billing_period: null, provider: null };
+    if (!row)
+      return {
+        tier: plan.tier,
+        status: 'active',
+        cancel_at_period_end: false,
+        current_period_start: null,
+        current_period_end: null,
+        trial_end: null,
+        limits: plan.limits,
+        billing_period: null,
+        provider: null,
+      };
     const live = rowGivesPlan(row, deps.clock());
     return {
       tier: plan.tier,
@@ -98,12 +118,22 @@ export function createBillingService(deps: BillingServiceDeps) {
       const tier = request.tier === 'pro' ? 'PRO' : 'ENTERPRISE';
       const now = deps.clock();
       const state = (await aggregateStream(deps.eventStore, subscriptionDecider, stream(account.id))).state;
-      if (state.subscription && !subscriptionLapsed(state.subscription, now.toISOString())) throw new DomainError('conflict', 'You already have a subscription. Change or cancel it from the Billing page.');
+      if (state.subscription && !subscriptionLapsed(state.subscription, now.toISOString()))
+        throw new DomainError(
+          'conflict',
+          'You already have a subscription. Change or cancel it from the Billing page.',
+        );
       const amount = planPrice(tier, request.billing_period);
       const trialDays = request.billing_period === 'monthly' ? plans[tier].trial_days : 0;
       // Same plan, checkout still open: the same address (two clicks, two tabs), without asking the service again.
       const open = state.checkout;
-      if (open && open.expiresAt > now.toISOString() && open.provider === deps.payments.provider && open.tier === tier && open.billingPeriod === request.billing_period) {
+      if (
+        open &&
+        open.expiresAt > now.toISOString() &&
+        open.provider === deps.payments.provider &&
+        open.tier === tier &&
+        open.billingPeriod === request.billing_period
+      ) {
         return { url: open.url, session_id: open.checkoutId };
       }
       const description = paymentDescription(tier, request.billing_period);
@@ -153,7 +183,8 @@ export function createBillingService(deps: BillingServiceDeps) {
       const back = ownAddress(returnUrl, '/billing');
       // The test payments' own portal: the test payment page in its management mode (the plan, its
       // period, the receipts, cancelling), then back. Answering the billing page itself only reloaded it.
-      if (row.provider === 'test') return { url: `${TEST_PORTAL_PATH}?${new URLSearchParams({ manage: '1', return_url: back })}` };
+      if (row.provider === 'test')
+        return { url: `${TEST_PORTAL_PATH}?${new URLSearchParams({ manage: '1', return_url: back })}` };
       if (!row.customer_id) throw new BillingError(400, billingErrors.noStripeCustomer);
       return { url: await deps.payments.portalUrl(row.customer_id, back) };
     },
@@ -162,8 +193,14 @@ export function createBillingService(deps: BillingServiceDeps) {
       const now = deps.clock();
       const state = (await aggregateStream(deps.eventStore, subscriptionDecider, stream(ownerId))).state;
       const live = state.subscription;
-      if (live && !subscriptionLapsed(live, now.toISOString()) && live.provider === deps.payments.provider) await deps.payments.cancel(live.subscriptionId, immediately);
-      const result = await deps.handle(subscriptionDecider, stream(ownerId), { type: 'Cancel', data: { ownerId, immediately, now: now.toISOString() } }, context(ownerId));
+      if (live && !subscriptionLapsed(live, now.toISOString()) && live.provider === deps.payments.provider)
+        await deps.payments.cancel(live.subscriptionId, immediately);
+      const result = await deps.handle(
+        subscriptionDecider,
+        stream(ownerId),
+        { type: 'Cancel', data: { ownerId, immediately, now: now.toISOString() } },
+        context(ownerId),
+      );
       await settle(result.appended?.position);
       return status(ownerId);
     },
@@ -177,7 +214,12 @@ export function createBillingService(deps: BillingServiceDeps) {
         amount: row.amount,
         currency: row.currency,
         status: row.status,
-        invoice_pdf: row.provider === 'stripe' ? row.invoice_pdf : row.status === 'succeeded' ? deps.receipts.url(row.payment_id, ownerId) : null,
+        invoice_pdf:
+          row.provider === 'stripe'
+            ? row.invoice_pdf
+            : row.status === 'succeeded'
+              ? deps.receipts.url(row.payment_id, ownerId)
+              : null,
       }));
     },
 
@@ -187,8 +229,10 @@ export function createBillingService(deps: BillingServiceDeps) {
      * must be them too. A declined card records PaymentDeclined and leaves the checkout open to try again.
      */
     async payTest(form: TranzilaMockForm, caller: { id: string } | null): Promise<TranzilaMockResponse> {
-      if (deps.payments.provider !== 'test') throw new DomainError('not_found', 'Test payments are off: this deployment takes payments through Stripe.');
-      if (caller && caller.id !== form.user_id) throw new DomainError('forbidden', 'This checkout belongs to another account.');
+      if (deps.payments.provider !== 'test')
+        throw new DomainError('not_found', 'Test payments are off: this deployment takes payments through Stripe.');
+      if (caller && caller.id !== form.user_id)
+        throw new DomainError('forbidden', 'This checkout belongs to another account.');
       const outcome = judgeTestCard({ number: form.card_number });
       const now = deps.clock();
       const paymentId = `pay_${randomUUID().replaceAll('-', '')}`;
@@ -202,7 +246,9 @@ export function createBillingService(deps: BillingServiceDeps) {
             checkoutId: form.session_id,
             paymentId,
             subscriptionId: `tsub_${randomUUID().replaceAll('-', '')}`,
-            outcome: outcome.paid ? { paid: true, cardLast4: outcome.cardLast4, cardHolder: form.card_holder } : outcome,
+            outcome: outcome.paid
+              ? { paid: true, cardLast4: outcome.cardLast4, cardHolder: form.card_holder }
+              : outcome,
             now: now.toISOString(),
           },
         },
@@ -210,16 +256,31 @@ export function createBillingService(deps: BillingServiceDeps) {
       );
       await settle(result.appended?.position);
       const success = URL.parse(form.success_url, deps.publicUrl);
-      const redirect = success && success.origin === new URL(deps.publicUrl).origin ? `${success.pathname}${success.search}` : '/billing';
-      if (!outcome.paid) return { status: 'failed', redirect_url: null, message: outcome.reason, payment_id: paymentId };
-      if (result.events.length === 0) return { status: 'success', redirect_url: redirect, message: cardMessages.alreadyPaid, payment_id: null };
+      const redirect =
+        success && success.origin === new URL(deps.publicUrl).origin
+          ? `${success.pathname}${success.search}`
+          : '/billing';
+      if (!outcome.paid)
+        return { status: 'failed', redirect_url: null, message: outcome.reason, payment_id: paymentId };
+      if (result.events.length === 0)
+        return { status: 'success', redirect_url: redirect, message: cardMessages.alreadyPaid, payment_id: null };
       return { status: 'success', redirect_url: redirect, message: cardMessages.paid, payment_id: paymentId };
     },
 
     /** The receipt PDF of a test payment, for a valid link (see receipt-links.ts); null: not found. */
-    async receipt(paymentId: string, signature: string, email: (ownerId: string) => Promise<string | null>): Promise<Uint8Array | null> {
+    async receipt(
+      paymentId: string,
+      signature: string,
+      email: (ownerId: string) => Promise<string | null>,
+    ): Promise<Uint8Array | null> {
       const payment = await deps.billing.paymentById(paymentId);
-      if (!payment || payment.status !== 'succeeded' || payment.provider !== 'test' || !deps.receipts.verify(paymentId, payment.owner_id, signature)) return null;
+      if (
+        !payment ||
+        payment.status !== 'succeeded' ||
+        payment.provider !== 'test' ||
+        !deps.receipts.verify(paymentId, payment.owner_id, signature)
+      )
+        return null;
       return receiptPdf({
         paymentId,
         paidAt: payment.created_at,

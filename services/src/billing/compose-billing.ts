@@ -37,7 +37,9 @@ export function composeBilling(deps: {
 }): SubscriptionRoutesDeps {
   const { config } = deps;
   const billing = billingQueries(deps.sql);
-  const stripe = config.STRIPE_SECRET_KEY ? createStripeClient({ secretKey: config.STRIPE_SECRET_KEY, apiUrl: config.STRIPE_API_URL }) : null;
+  const stripe = config.STRIPE_SECRET_KEY
+    ? createStripeClient({ secretKey: config.STRIPE_SECRET_KEY, apiUrl: config.STRIPE_API_URL })
+    : null;
   const stripePayments = stripe ? createStripePayments({ stripe }) : null;
   const payments = stripePayments ?? createTestPayments({ clock: deps.clock });
   const service = createBillingService({
@@ -62,17 +64,27 @@ export function composeBilling(deps: {
           ownerOfCustomer: billing.ownerOfCustomer,
           settled: async (newest) => {
             const head = await deps.eventStore.headPosition();
-            return deps.awaitReadModels(newest && comparePositions(newest, head) > 0 ? newest : head, ['StripeWebhookReceived']);
+            return deps.awaitReadModels(newest && comparePositions(newest, head) > 0 ? newest : head, [
+              'StripeWebhookReceived',
+            ]);
           },
           clock: deps.clock,
         })
       : null;
   return {
     billing: service,
-    usage: createUsageReport({ readDb: deps.sql, planOf: deps.planOf, storageUsed: deps.storageUsed, clock: deps.clock, settled: deps.settled }),
+    usage: createUsageReport({
+      readDb: deps.sql,
+      planOf: deps.planOf,
+      storageUsed: deps.storageUsed,
+      clock: deps.clock,
+      settled: deps.settled,
+    }),
     stripeWebhooks,
     awaitReadModels: deps.awaitReadModels,
-    emailOf: async (ownerId) => (await deps.sql.query<{ email: string }>(`SELECT email FROM accounts WHERE id = $1`, [ownerId])).rows[0]?.email ?? null,
+    emailOf: async (ownerId) =>
+      (await deps.sql.query<{ email: string }>(`SELECT email FROM accounts WHERE id = $1`, [ownerId])).rows[0]?.email ??
+      null,
     clock: deps.clock,
   };
 }
@@ -88,5 +100,12 @@ export const billingVersion = (progress: { position(name: string): AllPosition |
 };
 
 /** The plan book every process enforces limits with: the owner's subscription from the billing read model. */
-export const livePlanBook = (platform: { config: Config; sql: Sql; projector?: { progress: { position(name: string): AllPosition | undefined } } }, clock: () => Date = () => new Date()) =>
-  createPlanBook(platform.config, { subscriptionOf: subscriptionLookup(platform.sql), clock, version: billingVersion(platform.projector?.progress) });
+export const livePlanBook = (
+  platform: { config: Config; sql: Sql; projector?: { progress: { position(name: string): AllPosition | undefined } } },
+  clock: () => Date = () => new Date(),
+) =>
+  createPlanBook(platform.config, {
+    subscriptionOf: subscriptionLookup(platform.sql),
+    clock,
+    version: billingVersion(platform.projector?.progress),
+  });

@@ -8,9 +8,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 export function createReceiptLinks(deps: { secret: Uint8Array }) {
   const key = createHmac('sha256', deps.secret).update('kesher receipt links v1').digest();
-  const sign = (paymentId: string, ownerId: string) => createHmac('sha256', key).update(`${paymentId}\n${ownerId}`).digest('base64url');
+  const sign = (paymentId: string, ownerId: string) =>
+    createHmac('sha256', key).update(`${paymentId}\n${ownerId}`).digest('base64url');
   return {
-    url: (paymentId: string, ownerId: string) => `/api/v1/subscriptions/receipts/${encodeURIComponent(paymentId)}.pdf?sig=${sign(paymentId, ownerId)}`,
+    url: (paymentId: string, ownerId: string) =>
+      `/api/v1/subscriptions/receipts/${encodeURIComponent(paymentId)}.pdf?sig=${sign(paymentId, ownerId)}`,
     verify(paymentId: string, ownerId: string, signature: string): boolean {
       const expected = Buffer.from(sign(paymentId, ownerId));
       const given = Buffer.from(signature);

@@ -33,7 +33,13 @@ export async function receiptPdf(facts: ReceiptFacts): Promise<Uint8Array> {
   const safe = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
   let y = 780;
   const line = (text: string, options: { size?: number; font?: typeof regular; gap?: number } = {}) => {
-    page.drawText(safe(text), { x: 56, y, size: options.size ?? 12, font: options.font ?? regular, color: rgb(0.1, 0.1, 0.15) });
+    page.drawText(safe(text), {
+      x: 56,
+      y,
+      size: options.size ?? 12,
+      font: options.font ?? regular,
+      color: rgb(0.1, 0.1, 0.15),
+    });
     y -= options.gap ?? 22;
   };
   line('Kesher', { size: 24, font: bold, gap: 34 });

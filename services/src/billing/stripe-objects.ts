@@ -8,13 +8,21 @@ import type { StripeSubscriptionSnapshot } from '../domain/subscription/subscrip
  */
 const Metadata = z.record(z.string(), z.string()).nullish();
 const Expandable = z.union([z.string(), z.object({ id: z.string() }).loose()]).nullish();
-export const idOf = (value: z.infer<typeof Expandable>) => (value == null ? null : typeof value === 'string' ? value : value.id);
+export const idOf = (value: z.infer<typeof Expandable>) =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
 
 const SubscriptionItem = z
   .object({
     current_period_start: z.number().int().nullish(),
     current_period_end: z.number().int().nullish(),
-    price: z.object({ recurring: z.object({ interval: z.string() }).loose().nullish(), lookup_key: z.string().nullish(), metadata: Metadata }).loose().nullish(),
+    price: z
+      .object({
+        recurring: z.object({ interval: z.string() }).loose().nullish(),
+        lookup_key: z.string().nullish(),
+        metadata: Metadata,
+      })
+      .loose()
+      .nullish(),
   })
   .loose();
 
@@ -28,13 +36,23 @@ export const StripeSubscriptionSchema = z
     current_period_end: z.number().int().nullish(),
     trial_end: z.number().int().nullish(),
     metadata: Metadata,
-    items: z.object({ data: z.array(SubscriptionItem) }).loose().nullish(),
+    items: z
+      .object({ data: z.array(SubscriptionItem) })
+      .loose()
+      .nullish(),
   })
   .loose();
 export type StripeSubscription = z.infer<typeof StripeSubscriptionSchema>;
 
 export const StripeCheckoutSessionSchema = z
-  .object({ id: z.string().min(1), customer: Expandable, subscription: Expandable, client_reference_id: z.string().nullish(), metadata: Metadata, mode: z.string().nullish() })
+  .object({
+    id: z.string().min(1),
+    customer: Expandable,
+    subscription: Expandable,
+    client_reference_id: z.string().nullish(),
+    metadata: Metadata,
+    mode: z.string().nullish(),
+  })
   .loose();
 
 export const StripeInvoiceSchema = z
@@ -48,14 +66,27 @@ export const StripeInvoiceSchema = z
     description: z.string().nullish(),
     subscription: Expandable,
     subscription_details: z.object({ metadata: Metadata }).loose().nullish(),
-    parent: z.object({ subscription_details: z.object({ subscription: Expandable, metadata: Metadata }).loose().nullish() }).loose().nullish(),
-    lines: z.object({ data: z.array(z.object({ description: z.string().nullish() }).loose()) }).loose().nullish(),
+    parent: z
+      .object({ subscription_details: z.object({ subscription: Expandable, metadata: Metadata }).loose().nullish() })
+      .loose()
+      .nullish(),
+    lines: z
+      .object({ data: z.array(z.object({ description: z.string().nullish() }).loose()) })
+      .loose()
+      .nullish(),
     last_finalization_error: z.object({ message: z.string().nullish() }).loose().nullish(),
   })
   .loose();
 export type StripeInvoice = z.infer<typeof StripeInvoiceSchema>;
 
-export const StripeEventSchema = z.object({ id: z.string().min(1), type: z.string(), created: z.number().int().nonnegative(), data: z.object({ object: z.unknown() }) }).loose();
+export const StripeEventSchema = z
+  .object({
+    id: z.string().min(1),
+    type: z.string(),
+    created: z.number().int().nonnegative(),
+    data: z.object({ object: z.unknown() }),
+  })
+  .loose();
 
 const iso = (seconds: number | null | undefined) => (seconds == null ? null : new Date(seconds * 1000).toISOString());
 
@@ -73,7 +104,12 @@ const STATUS: Record<string, StripeSubscriptionSnapshot['status']> = {
 /** What a Stripe subscription object says, in the decider's terms. `tier` is the one checkout wrote in its metadata. */
 export function snapshotOf(subscription: StripeSubscription, checkoutId: string | null): StripeSubscriptionSnapshot {
   const item = subscription.items?.data[0];
-  const tierText = (subscription.metadata?.tier ?? item?.price?.metadata?.tier ?? item?.price?.lookup_key ?? '').toUpperCase();
+  const tierText = (
+    subscription.metadata?.tier ??
+    item?.price?.metadata?.tier ??
+    item?.price?.lookup_key ??
+    ''
+  ).toUpperCase();
   const start = subscription.current_period_start ?? item?.current_period_start ?? 0;
   const end = subscription.current_period_end ?? item?.current_period_end ?? start;
   return {

@@ -14,7 +14,13 @@ export function createStripeClient(settings: StripeSettings): Stripe {
   return new Stripe(settings.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
-    ...(url ? { host: url.hostname, port: url.port || (url.protocol === 'https:' ? 443 : 80), protocol: url.protocol === 'https:' ? 'https' : 'http' } : {}),
+    ...(url
+      ? {
+          host: url.hostname,
+          port: url.port || (url.protocol === 'https:' ? 443 : 80),
+          protocol: url.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
   });
 }
 
@@ -24,13 +30,17 @@ export function createStripeClient(settings: StripeSettings): Stripe {
  * metadata, which every later webhook about it carries back — how a webhook finds its owner even when it
  * arrives before the checkout's own.
  */
-export function createStripePayments(deps: { stripe: Stripe }): PaymentsPort & { retrieveSubscription(id: string): Promise<StripeSubscription> } {
+export function createStripePayments(deps: {
+  stripe: Stripe;
+}): PaymentsPort & { retrieveSubscription(id: string): Promise<StripeSubscription> } {
   const { stripe } = deps;
   return {
     provider: 'stripe',
     async openCheckout(order) {
       const meta = { owner_id: order.ownerId, tier: order.tier, billing_period: order.billingPeriod };
-      const customerId = order.customerId ?? (await stripe.customers.create({ email: order.email, metadata: { owner_id: order.ownerId } })).id;
+      const customerId =
+        order.customerId ??
+        (await stripe.customers.create({ email: order.email, metadata: { owner_id: order.ownerId } })).id;
       const session = await stripe.checkout.sessions.create({
         mode: 'subscription',
         customer: customerId,

@@ -4,7 +4,16 @@ import type { StripeEventInfo, SubscriptionCommand } from '../domain/subscriptio
 import { factStream, handleCommand, type CommandContext } from '../platform/commands/command-handler.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';
 import type { SubscriptionWriter } from './subscription-writer.js';
-import { idOf, invoiceSubscription, snapshotOf, StripeCheckoutSessionSchema, StripeEventSchema, StripeInvoiceSchema, StripeSubscriptionSchema, type StripeSubscription } from './stripe-objects.js';
+import {
+  idOf,
+  invoiceSubscription,
+  snapshotOf,
+  StripeCheckoutSessionSchema,
+  StripeEventSchema,
+  StripeInvoiceSchema,
+  StripeSubscriptionSchema,
+  type StripeSubscription,
+} from './stripe-objects.js';
 
 /** A webhook whose signature is missing, forged or too old: answered 400, nothing recorded. */
 export class WebhookSignatureError extends Error {
@@ -36,7 +45,12 @@ export interface StripeWebhookDeps {
   clock: () => Date;
 }
 
-type Routed = { ownerId: string | null; customerId: string | null; command: ((ownerId: string) => SubscriptionCommand) | null; why?: string };
+type Routed = {
+  ownerId: string | null;
+  customerId: string | null;
+  command: ((ownerId: string) => SubscriptionCommand) | null;
+  why?: string;
+};
 
 /**
  * Stripe's webhooks, verified with the library's signature check, recorded as events and applied on the
@@ -56,10 +70,17 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
   function verify(rawBody: string | Buffer, signature: string | undefined) {
     if (!signature) throw new WebhookSignatureError('Missing Stripe-Signature header.');
     try {
-      const event = deps.stripe.webhooks.constructEvent(rawBody, signature, deps.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+      const event = deps.stripe.webhooks.constructEvent(
+        rawBody,
+        signature,
+        deps.webhookSecret,
+        SIGNATURE_TOLERANCE_SECONDS,
+      );
       return StripeEventSchema.parse(event);
     } catch (error) {
-      throw new WebhookSignatureError(error instanceof Error && error.name === 'ZodError' ? 'Malformed Stripe event.' : 'Invalid Stripe signature.');
+      throw new WebhookSignatureError(
+        error instanceof Error && error.name === 'ZodError' ? 'Malformed Stripe event.' : 'Invalid Stripe signature.',
+      );
     }
   }
 
@@ -82,7 +103,11 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
         if (!subscriptionId) return { ownerId, customerId, command: null, why: 'not a subscription checkout' };
         // The session does not say the subscription's state: ask Stripe for it now (the newest there is).
         const snapshot = snapshotOf(await deps.retrieveSubscription(subscriptionId), session.id);
-        return { ownerId, customerId, command: (ownerId) => ({ type: 'ApplyStripeSubscription', data: { ownerId, event: info, snapshot } }) };
+        return {
+          ownerId,
+          customerId,
+          command: (ownerId) => ({ type: 'ApplyStripeSubscription', data: { ownerId, event: info, snapshot } }),
+        };
       }
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
@@ -92,7 +117,11 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
         const subscription = StripeSubscriptionSchema.parse(object);
         const snapshot = snapshotOf(subscription, null);
         const ownerId = await owner(subscription.metadata?.owner_id, snapshot.customerId);
-        return { ownerId, customerId: snapshot.customerId, command: (ownerId) => ({ type: 'ApplyStripeSubscription', data: { ownerId, event: info, snapshot } }) };
+        return {
+          ownerId,
+          customerId: snapshot.customerId,
+          command: (ownerId) => ({ type: 'ApplyStripeSubscription', data: { ownerId, event: info, snapshot } }),
+        };
       }
       case 'invoice.paid':
       case 'invoice.payment_succeeded':
@@ -102,7 +131,8 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
         const { subscriptionId, ownerId: named } = invoiceSubscription(invoice);
         const ownerId = await owner(named, customerId);
         const currency = CurrencySchema.safeParse(invoice.currency.toUpperCase());
-        if (!currency.success) return { ownerId, customerId, command: null, why: `currency ${invoice.currency} is not one Kesher bills in` };
+        if (!currency.success)
+          return { ownerId, customerId, command: null, why: `currency ${invoice.currency} is not one Kesher bills in` };
         const paid = event.type !== 'invoice.payment_failed';
         const facts = {
           paymentId: invoice.id,
@@ -113,8 +143,16 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
         };
         const payment = paid
           ? { ...facts, paid: true as const, invoicePdf: invoice.invoice_pdf ?? null }
-          : { ...facts, paid: false as const, reason: (invoice.last_finalization_error?.message ?? 'The payment failed.').slice(0, 500) };
-        return { ownerId, customerId, command: (ownerId) => ({ type: 'ApplyStripePayment', data: { ownerId, customerId, event: info, payment } }) };
+          : {
+              ...facts,
+              paid: false as const,
+              reason: (invoice.last_finalization_error?.message ?? 'The payment failed.').slice(0, 500),
+            };
+        return {
+          ownerId,
+          customerId,
+          command: (ownerId) => ({ type: 'ApplyStripePayment', data: { ownerId, customerId, event: info, payment } }),
+        };
       }
       default:
         return { ownerId: null, customerId: null, command: null, why: 'an event type Kesher does not act on' };
@@ -122,21 +160,58 @@ export function createStripeWebhooks(deps: StripeWebhookDeps) {
   }
 
   /** Recorded once, on the Stripe event's own stream; a replay finds it there and records nothing. */
-  async function recordIgnored(event: ReturnType<typeof verify>, routed: Routed, outcome: string): Promise<AllPosition | undefined> {
-    const context: CommandContext = { actor: { kind: 'system', id: 'stripe' }, correlationId: event.id, causationId: event.id, now: deps.clock() };
-    const received = { stripeEventId: event.id, type: event.type, created: event.created, ownerId: routed.ownerId, customerId: routed.customerId, applied: false, outcome };
-    const handled = await handleCommand(deps.eventStore, factStream, streamIds.stripeEvent(event.id), () => [{ type: 'StripeWebhookReceived' as const, data: received }], context, { expected: 'no_stream' });
+  async function recordIgnored(
+    event: ReturnType<typeof verify>,
+    routed: Routed,
+    outcome: string,
+  ): Promise<AllPosition | undefined> {
+    const context: CommandContext = {
+      actor: { kind: 'system', id: 'stripe' },
+      correlationId: event.id,
+      causationId: event.id,
+      now: deps.clock(),
+    };
+    const received = {
+      stripeEventId: event.id,
+      type: event.type,
+      created: event.created,
+      ownerId: routed.ownerId,
+      customerId: routed.customerId,
+      applied: false,
+      outcome,
+    };
+    const handled = await handleCommand(
+      deps.eventStore,
+      factStream,
+      streamIds.stripeEvent(event.id),
+      () => [{ type: 'StripeWebhookReceived' as const, data: received }],
+      context,
+      { expected: 'no_stream' },
+    );
     return recorded(handled.appended?.position);
   }
 
   return {
     /** Verifies and applies one delivery; answers the log position of what it recorded (undefined: nothing new). */
-    async receive(rawBody: string | Buffer, signature: string | undefined): Promise<{ position?: AllPosition; ownerId: string | null }> {
+    async receive(
+      rawBody: string | Buffer,
+      signature: string | undefined,
+    ): Promise<{ position?: AllPosition; ownerId: string | null }> {
       const event = verify(rawBody, signature);
       const routed = await route(event);
-      if (!routed.command) return { position: await recordIgnored(event, routed, routed.why ?? 'ignored'), ownerId: null };
-      if (!routed.ownerId) return { position: await recordIgnored(event, routed, 'unknown customer: recorded and ignored'), ownerId: null };
-      const context: CommandContext = { actor: { kind: 'system', id: 'stripe' }, correlationId: event.id, causationId: event.id, now: deps.clock() };
+      if (!routed.command)
+        return { position: await recordIgnored(event, routed, routed.why ?? 'ignored'), ownerId: null };
+      if (!routed.ownerId)
+        return {
+          position: await recordIgnored(event, routed, 'unknown customer: recorded and ignored'),
+          ownerId: null,
+        };
+      const context: CommandContext = {
+        actor: { kind: 'system', id: 'stripe' },
+        correlationId: event.id,
+        causationId: event.id,
+        now: deps.clock(),
+      };
       const command = routed.command(routed.ownerId);
       // Deliveries for one owner (Stripe retries, several events of one checkout) are decided one after
       // the other; a replay finds its Stripe event id in the owner's state and appends nothing.

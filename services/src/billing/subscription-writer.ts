@@ -1,7 +1,11 @@
 import { streamIds } from '@kesher/contracts';
 import { handleCommand, type CommandContext, type Loaded } from '../platform/commands/command-handler.js';
 import type { AppendResult, EventStore } from '../platform/event-store/event-store.port.js';
-import { subscriptionDecider, type SubscriptionCommand, type SubscriptionState } from '../domain/subscription/subscription.decider.js';
+import {
+  subscriptionDecider,
+  type SubscriptionCommand,
+  type SubscriptionState,
+} from '../domain/subscription/subscription.decider.js';
 
 /** How many owners' subscription states a process remembers between webhooks. */
 const REMEMBERED_STREAMS = 10_000;
@@ -28,18 +32,29 @@ export function createSubscriptionWriter(deps: { eventStore: EventStore; maxAtte
     known.set(streamId, entry);
   }
 
-  async function decide(streamId: string, command: SubscriptionCommand, context: CommandContext): Promise<{ appended?: AppendResult }> {
+  async function decide(
+    streamId: string,
+    command: SubscriptionCommand,
+    context: CommandContext,
+  ): Promise<{ appended?: AppendResult }> {
     const from = known.get(streamId);
     // Whatever fails leaves the remembered state in doubt: the next delivery reads the stream.
     known.delete(streamId);
-    const handled = await handleCommand(deps.eventStore, subscriptionDecider, streamId, command, context, { from, maxAttempts });
+    const handled = await handleCommand(deps.eventStore, subscriptionDecider, streamId, command, context, {
+      from,
+      maxAttempts,
+    });
     remember(streamId, { state: handled.state, revision: handled.revision });
     return { appended: handled.appended };
   }
 
   return {
     /** Decides `command` on the owner's subscription stream and appends what it decides (nothing: no append). */
-    apply(ownerId: string, command: SubscriptionCommand, context: CommandContext): Promise<{ appended?: AppendResult }> {
+    apply(
+      ownerId: string,
+      command: SubscriptionCommand,
+      context: CommandContext,
+    ): Promise<{ appended?: AppendResult }> {
       const streamId = streamIds.subscription(ownerId);
       const before = queues.get(streamId) ?? Promise.resolve();
       const run = before.then(

@@ -27,7 +27,12 @@ export function createTestPayments(deps: { clock: () => Date }): PaymentsPort {
         cancel_url: order.cancelUrl,
         description: order.description,
       });
-      return { checkoutId, url: `/payment/tranzila-test?${params}`, customerId: null, expiresAt: new Date(deps.clock().getTime() + CHECKOUT_TTL_MS) };
+      return {
+        checkoutId,
+        url: `/payment/tranzila-test?${params}`,
+        customerId: null,
+        expiresAt: new Date(deps.clock().getTime() + CHECKOUT_TTL_MS),
+      };
     },
     async portalUrl(_customerId, returnUrl) {
       // No hosted portal for test payments: the billing page itself is where the owner manages the plan.

@@ -23,14 +23,16 @@ export function createTelegramAdapter(options: { baseUrl: string; fetch?: Fetch 
     async connect(setup, webhook) {
       if (setup.kind !== 'telegram') return wrongSetup('telegram');
       const bot = await api.getMe(setup.botToken);
-      if (!bot.is_bot || !bot.username) throw new ChannelApiError('Telegram', 400, 'this token does not belong to a bot');
+      if (!bot.is_bot || !bot.username)
+        throw new ChannelApiError('Telegram', 400, 'this token does not belong to a bot');
       await api.setWebhook(setup.botToken, { url: webhook.url, secretToken: webhook.secret });
       return { account: { kind: 'telegram', botId: bot.id, botUsername: bot.username }, token: setup.botToken };
     },
     async disconnect(_account, secrets) {
       await api.deleteWebhook(secrets.token);
     },
-    send: async (_account, secrets, chatId, text) => String((await api.sendMessage(secrets.token, { chatId, text })).message_id),
+    send: async (_account, secrets, chatId, text) =>
+      String((await api.sendMessage(secrets.token, { chatId, text })).message_id),
   };
 }
 

@@ -36,12 +36,17 @@ export async function callJson(
   try {
     response = await fetcher(url, {
       method: init.method,
-      headers: { accept: 'application/json', ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+      headers: {
+        accept: 'application/json',
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
-    const cause = error instanceof Error ? (error.name === 'TimeoutError' ? 'no answer in time' : error.message) : String(error);
+    const cause =
+      error instanceof Error ? (error.name === 'TimeoutError' ? 'no answer in time' : error.message) : String(error);
     throw new ChannelApiError(channel, 0, `could not be reached (${cause})`);
   }
   const text = await response.text();

@@ -46,7 +46,8 @@ type Pending = (position: AllPosition, eventTypes: readonly string[]) => void;
 
 const CHANNEL_NAMES = { telegram: 'Telegram', whatsapp: 'WhatsApp', instagram: 'Instagram' } as const;
 
-export const webhookPath = (kind: ChannelKind, integrationId: string) => `/api/v1/channels/${kind}/${integrationId}/webhook`;
+export const webhookPath = (kind: ChannelKind, integrationId: string) =>
+  `/api/v1/channels/${kind}/${integrationId}/webhook`;
 const newIntegrationId = () => `int_${randomBytes(16).toString('hex')}`;
 /** Telegram's secret_token allows 1–256 of A–Z, a–z, 0–9, _ and -: base64url of 32 random bytes is such. */
 const newWebhookSecret = () => randomBytes(32).toString('base64url');
@@ -57,10 +58,14 @@ const newWebhookSecret = () => randomBytes(32).toString('base64url');
  * the channel's own reason. Tokens are sealed before they reach the log and are shown masked only.
  */
 export function createChannelConnections(deps: ChannelConnectionsDeps) {
-  const webhookUrl = (kind: ChannelKind, integrationId: string) => `${deps.publicUrl}${webhookPath(kind, integrationId)}`;
+  const webhookUrl = (kind: ChannelKind, integrationId: string) =>
+    `${deps.publicUrl}${webhookPath(kind, integrationId)}`;
 
   /** `paused`: the owner's plan no longer includes the channel, so the worker does not answer it (see channelAnswered). */
-  function toDto(row: IntegrationRow, paused: boolean): TelegramIntegrationDto | WhatsAppIntegrationDto | InstagramIntegrationDto {
+  function toDto(
+    row: IntegrationRow,
+    paused: boolean,
+  ): TelegramIntegrationDto | WhatsAppIntegrationDto | InstagramIntegrationDto {
     const masked = maskSecret(row.token_last4, { tailOnly: true });
     const common = {
       is_active: row.active,
@@ -72,7 +77,11 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
     const account = row.account;
     switch (account.kind) {
       case 'telegram':
-        return { ...common, bot_username: account.botUsername, bot_token_masked: masked } satisfies TelegramIntegrationDto;
+        return {
+          ...common,
+          bot_username: account.botUsername,
+          bot_token_masked: masked,
+        } satisfies TelegramIntegrationDto;
       case 'whatsapp':
         return {
           ...common,
@@ -101,7 +110,9 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
     try {
       await deps.adapters[account.kind].disconnect(account, deps.secrets.open(integrationId, sealedSecrets));
     } catch (error) {
-      deps.log?.(`${CHANNEL_NAMES[account.kind]} refused to end the connection ${integrationId}: ${error instanceof Error ? error.message : String(error)}`);
+      deps.log?.(
+        `${CHANNEL_NAMES[account.kind]} refused to end the connection ${integrationId}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -116,20 +127,31 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
      * `pending` is told when the read models had not applied the connection when the wait ran out (the
      * route marks its answer Kesher-Consistency: pending); the answer is then the connection as recorded.
      */
-    async connect(context: CommandContext, ownerId: string, assistant: AssistantRow, setup: ChannelSetup, pending?: Pending) {
+    async connect(
+      context: CommandContext,
+      ownerId: string,
+      assistant: AssistantRow,
+      setup: ChannelSetup,
+      pending?: Pending,
+    ) {
       const kind = setup.kind;
       await requireFeature(deps.planOf, ownerId, kind);
       const ownAppSecret = setup.kind === 'telegram' ? null : setup.appSecret;
-      if (kind !== 'telegram' && !ownAppSecret && !deps.metaAppSecret) throw new ApiError(400, `${integrationMessages.setupFailed[kind]}: ${integrationMessages.appSecretNeeded}`);
+      if (kind !== 'telegram' && !ownAppSecret && !deps.metaAppSecret)
+        throw new ApiError(400, `${integrationMessages.setupFailed[kind]}: ${integrationMessages.appSecretNeeded}`);
       const integrationId = newIntegrationId();
       const webhookSecret = newWebhookSecret();
       const stream = channelStreams.integration(assistant.id, kind);
       const before = await aggregateStream(deps.eventStore, channelIntegrationDecider, stream);
       let connected;
       try {
-        connected = await deps.adapters[kind].connect(setup, { url: webhookUrl(kind, integrationId), secret: webhookSecret });
+        connected = await deps.adapters[kind].connect(setup, {
+          url: webhookUrl(kind, integrationId),
+          secret: webhookSecret,
+        });
       } catch (error) {
-        if (error instanceof ChannelApiError) throw new ApiError(400, `${integrationMessages.setupFailed[kind]}: ${error.reason}`);
+        if (error instanceof ChannelApiError)
+          throw new ApiError(400, `${integrationMessages.setupFailed[kind]}: ${error.reason}`);
         throw error;
       }
       const connection = {
@@ -137,14 +159,28 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
         assistantId: assistant.id,
         ownerId,
         account: connected.account,
-        sealedSecrets: deps.secrets.seal(integrationId, { token: connected.token, webhookSecret, appSecret: ownAppSecret }),
+        sealedSecrets: deps.secrets.seal(integrationId, {
+          token: connected.token,
+          webhookSecret,
+          appSecret: ownAppSecret,
+        }),
         tokenLast4: connected.token.slice(-4),
       };
-      const { appended } = await deps.handle(channelIntegrationDecider, stream, { type: 'ConnectChannel', data: connection }, context);
+      const { appended } = await deps.handle(
+        channelIntegrationDecider,
+        stream,
+        { type: 'ConnectChannel', data: connection },
+        context,
+      );
       // Another bot was connected before: its webhook no longer leads anywhere, so Telegram is told to stop.
-      if (before.state.status === 'connected' && before.state.integration.account.kind === 'telegram' && connected.account.kind === 'telegram') {
+      if (
+        before.state.status === 'connected' &&
+        before.state.integration.account.kind === 'telegram' &&
+        connected.account.kind === 'telegram'
+      ) {
         const old = before.state.integration;
-        if (old.account.kind === 'telegram' && old.account.botId !== connected.account.botId) await forget(old.integrationId, old.account, old.sealedSecrets);
+        if (old.account.kind === 'telegram' && old.account.botId !== connected.account.botId)
+          await forget(old.integrationId, old.account, old.sealedSecrets);
       }
       const applied = !appended || (await deps.awaitReadModels(appended.position, ['ChannelConnected']));
       if (before.state.status === 'connected') deps.onEnded?.(before.state.integration.integrationId);
@@ -172,18 +208,33 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
       return toDto(row, !featureAllowed(plan, kind));
     },
 
-    async disconnect(context: CommandContext, ownerId: string, assistant: AssistantRow, kind: ChannelKind, pending?: Pending) {
+    async disconnect(
+      context: CommandContext,
+      ownerId: string,
+      assistant: AssistantRow,
+      kind: ChannelKind,
+      pending?: Pending,
+    ) {
       const row = await current(ownerId, assistant, kind);
-      const { appended } = await deps.handle(channelIntegrationDecider, channelStreams.integration(assistant.id, kind), { type: 'DisconnectChannel', data: { ownerId, kind } }, context);
+      const { appended } = await deps.handle(
+        channelIntegrationDecider,
+        channelStreams.integration(assistant.id, kind),
+        { type: 'DisconnectChannel', data: { ownerId, kind } },
+        context,
+      );
       await forget(row.integration_id, row.account, row.sealed_secrets);
-      if (appended && !(await deps.awaitReadModels(appended.position, ['ChannelDisconnected']))) pending?.(appended.position, ['ChannelDisconnected']);
+      if (appended && !(await deps.awaitReadModels(appended.position, ['ChannelDisconnected'])))
+        pending?.(appended.position, ['ChannelDisconnected']);
       deps.onEnded?.(row.integration_id);
       return { success: true as const, detail: integrationMessages.disconnected[kind] };
     },
 
     async stats(ownerId: string, assistant: AssistantRow, kind: 'whatsapp' | 'instagram', now: Date) {
       // Active: wrote within the last 24 hours — the window in which Meta lets a business answer freely.
-      return deps.queries.chats(ownerId, assistant.id, kind, { activeSince: new Date(now.getTime() - 24 * 3600_000), limit: 50 });
+      return deps.queries.chats(ownerId, assistant.id, kind, {
+        activeSince: new Date(now.getTime() - 24 * 3600_000),
+        limit: 50,
+      });
     },
   };
 }

@@ -10,8 +10,10 @@ const SecretsSchema = z.object({ token: z.string(), webhookSecret: z.string(), a
  */
 export function createChannelSecrets(box: SecretBox) {
   return {
-    seal: (integrationId: string, secrets: ChannelSecrets) => box.seal(JSON.stringify(secrets), `channel:${integrationId}`),
-    open: (integrationId: string, sealed: string): ChannelSecrets => SecretsSchema.parse(JSON.parse(box.open(sealed, `channel:${integrationId}`))),
+    seal: (integrationId: string, secrets: ChannelSecrets) =>
+      box.seal(JSON.stringify(secrets), `channel:${integrationId}`),
+    open: (integrationId: string, sealed: string): ChannelSecrets =>
+      SecretsSchema.parse(JSON.parse(box.open(sealed, `channel:${integrationId}`))),
   };
 }
 export type ChannelSecretsBox = ReturnType<typeof createChannelSecrets>;

@@ -33,8 +33,22 @@ export interface ChannelSecrets {
 /** What an owner's setup form gave, as each channel needs it. */
 export type ChannelSetup =
   | { kind: 'telegram'; botToken: string }
-  | { kind: 'whatsapp'; accessToken: string; phoneNumberId: string; businessAccountId: string | null; testNumber: string | null; appSecret: string | null }
-  | { kind: 'instagram'; pageAccessToken: string; instagramAccountId: string; pageId: string | null; testUserId: string | null; appSecret: string | null };
+  | {
+      kind: 'whatsapp';
+      accessToken: string;
+      phoneNumberId: string;
+      businessAccountId: string | null;
+      testNumber: string | null;
+      appSecret: string | null;
+    }
+  | {
+      kind: 'instagram';
+      pageAccessToken: string;
+      instagramAccountId: string;
+      pageId: string | null;
+      testUserId: string | null;
+      appSecret: string | null;
+    };
 
 /**
  * The one channel port: connect an account (checking its token with the channel and pointing the
@@ -45,7 +59,10 @@ export interface ChannelAdapter {
   kind: ChannelKind;
   /** Longest text one message may carry; longer answers are split. */
   maxTextLength: number;
-  connect(setup: ChannelSetup, webhook: { url: string; secret: string }): Promise<{ account: ChannelAccount; token: string }>;
+  connect(
+    setup: ChannelSetup,
+    webhook: { url: string; secret: string },
+  ): Promise<{ account: ChannelAccount; token: string }>;
   /** Best effort: the connection is ended in Kesher whatever the channel answers. */
   disconnect(account: ChannelAccount, secrets: ChannelSecrets): Promise<void>;
   /** Sends one part (already within maxTextLength); returns the channel's id for the sent message. */

@@ -15,9 +15,22 @@ describe.skipIf(!gate.available)('chat flood limit shared by two worker processe
 
   it('lets a burst through, then the allowed pace, per chat across both workers, without touching other chats', async () => {
     let now = 0;
-    const a = createChatFloodLimit({ perMinute: 12, burst: 3, buckets: createLimitBuckets({ sql: replicas.a, now: () => now }) });
-    const b = createChatFloodLimit({ perMinute: 12, burst: 3, buckets: createLimitBuckets({ sql: replicas.b, now: () => now }) });
-    expect([await a.take('bot|flooder'), await b.take('bot|flooder'), await a.take('bot|flooder'), await b.take('bot|flooder')]).toEqual([true, true, true, false]);
+    const a = createChatFloodLimit({
+      perMinute: 12,
+      burst: 3,
+      buckets: createLimitBuckets({ sql: replicas.a, now: () => now }),
+    });
+    const b = createChatFloodLimit({
+      perMinute: 12,
+      burst: 3,
+      buckets: createLimitBuckets({ sql: replicas.b, now: () => now }),
+    });
+    expect([
+      await a.take('bot|flooder'),
+      await b.take('bot|flooder'),
+      await a.take('bot|flooder'),
+      await b.take('bot|flooder'),
+    ]).toEqual([true, true, true, false]);
     expect(await a.take('bot|flooder')).toBe(false);
     // Another customer is not held back by the flood.
     expect(await b.take('bot|other')).toBe(true);
@@ -31,8 +44,16 @@ describe.skipIf(!gate.available)('chat flood limit shared by two worker processe
 
   it('gives back a token taken for a message that was then not answered, on either worker', async () => {
     const now = 0;
-    const a = createChatFloodLimit({ perMinute: 12, burst: 2, buckets: createLimitBuckets({ sql: replicas.a, now: () => now }) });
-    const b = createChatFloodLimit({ perMinute: 12, burst: 2, buckets: createLimitBuckets({ sql: replicas.b, now: () => now }) });
+    const a = createChatFloodLimit({
+      perMinute: 12,
+      burst: 2,
+      buckets: createLimitBuckets({ sql: replicas.a, now: () => now }),
+    });
+    const b = createChatFloodLimit({
+      perMinute: 12,
+      burst: 2,
+      buckets: createLimitBuckets({ sql: replicas.b, now: () => now }),
+    });
     expect([await a.take('bot|quiet'), await b.take('bot|quiet')]).toEqual([true, true]);
     await a.giveBack('bot|quiet');
     expect([await b.take('bot|quiet'), await a.take('bot|quiet')]).toEqual([true, false]);

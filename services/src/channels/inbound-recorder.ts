@@ -16,39 +16,49 @@ const keyOf = (text: string) => createHash('sha256').update(text).digest('hex').
  * worker's business, off the webhook's request.
  */
 export function createInboundRecorder(deps: { eventStore: EventStore; clock: () => Date }) {
-  return async function record(integration: IntegrationRow, delivery: { messages: readonly InboundMessage[]; statuses: readonly InboundStatus[] }) {
-    const context: CommandContext = { actor: { kind: 'system', id: `channel:${integration.kind}` }, correlationId: randomUUID(), now: deps.clock() };
+  return async function record(
+    integration: IntegrationRow,
+    delivery: { messages: readonly InboundMessage[]; statuses: readonly InboundStatus[] },
+  ) {
+    const context: CommandContext = {
+      actor: { kind: 'system', id: `channel:${integration.kind}` },
+      correlationId: randomUUID(),
+      now: deps.clock(),
+    };
     // One write, no read; a stream already there is a redelivery, recorded before (`existed`).
     const recordNew = async (streamId: string, event: KesherEvent) =>
-      (await handleCommand(deps.eventStore, factStream, streamId, () => [event], context, { expected: 'no_stream' })).appended !== undefined;
+      (await handleCommand(deps.eventStore, factStream, streamId, () => [event], context, { expected: 'no_stream' }))
+        .appended !== undefined;
     const { integration_id: integrationId, kind } = integration;
     const outcomes = await Promise.all([
       ...delivery.messages.map((message) =>
-        recordNew(
-          channelStreams.inbound(integrationId, keyOf(message.deliveryKey)),
-          {
-            type: 'ChannelMessageReceived',
-            data: {
-              integrationId,
-              assistantId: integration.assistant_id,
-              ownerId: integration.owner_id,
-              kind,
-              chatId: message.chatId,
-              senderName: message.senderName,
-              externalMessageId: message.externalMessageId,
-              text: message.text,
-            },
+        recordNew(channelStreams.inbound(integrationId, keyOf(message.deliveryKey)), {
+          type: 'ChannelMessageReceived',
+          data: {
+            integrationId,
+            assistantId: integration.assistant_id,
+            ownerId: integration.owner_id,
+            kind,
+            chatId: message.chatId,
+            senderName: message.senderName,
+            externalMessageId: message.externalMessageId,
+            text: message.text,
           },
-        ),
+        }),
       ),
       ...delivery.statuses.map((status) =>
-        recordNew(
-          channelStreams.status(integrationId, keyOf(`${status.externalMessageId}|${status.status}`)),
-          {
-            type: 'ChannelDeliveryStatusReported',
-            data: { integrationId, kind, externalMessageId: status.externalMessageId, recipientId: status.recipientId, status: status.status, error: status.error, at: status.at.toISOString() },
+        recordNew(channelStreams.status(integrationId, keyOf(`${status.externalMessageId}|${status.status}`)), {
+          type: 'ChannelDeliveryStatusReported',
+          data: {
+            integrationId,
+            kind,
+            externalMessageId: status.externalMessageId,
+            recipientId: status.recipientId,
+            status: status.status,
+            error: status.error,
+            at: status.at.toISOString(),
           },
-        ),
+        }),
       ),
     ]);
     return { recorded: outcomes.filter(Boolean).length };

@@ -26,7 +26,10 @@ describe.skipIf(!gate.available)('the webhook integration cache across two API p
       // Kept: B has not been told yet.
       expect((await b.integration('int_1'))?.active).toBe(true);
       await a.ended('int_1');
-      await waitUntil(async () => (await b.integration('int_1'))?.active === false, { timeoutMs: 5000, what: 'B to drop the ended connection' });
+      await waitUntil(async () => (await b.integration('int_1'))?.active === false, {
+        timeoutMs: 5000,
+        what: 'B to drop the ended connection',
+      });
     } finally {
       await stop();
     }

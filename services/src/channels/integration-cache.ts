@@ -16,8 +16,18 @@ export const INTEGRATION_ENDED_CHANNEL = 'kesher_integration_ended';
 
 export function cachedIntegrations(
   queries: Pick<ChannelQueries, 'integration'>,
-  options: { ttlMs?: number; max?: number; now?: () => number; shared?: Pick<Sql, 'query' | 'listen'>; onError?: (error: unknown) => void } = {},
-): Pick<ChannelQueries, 'integration'> & { forget(integrationId: string): void; ended(integrationId: string): Promise<void>; listen(): Promise<() => Promise<void>> } {
+  options: {
+    ttlMs?: number;
+    max?: number;
+    now?: () => number;
+    shared?: Pick<Sql, 'query' | 'listen'>;
+    onError?: (error: unknown) => void;
+  } = {},
+): Pick<ChannelQueries, 'integration'> & {
+  forget(integrationId: string): void;
+  ended(integrationId: string): Promise<void>;
+  listen(): Promise<() => Promise<void>>;
+} {
   const ttlMs = options.ttlMs ?? 2000;
   const max = options.max ?? 10_000;
   const now = options.now ?? Date.now;
@@ -29,7 +39,9 @@ export function cachedIntegrations(
     /** A connection was ended (its write is done): dropped here at once, and in every other process by NOTIFY. */
     async ended(integrationId) {
       forget(integrationId);
-      await options.shared?.query(`SELECT pg_notify($1, $2)`, [INTEGRATION_ENDED_CHANNEL, integrationId]).catch((error) => options.onError?.(error));
+      await options.shared
+        ?.query(`SELECT pg_notify($1, $2)`, [INTEGRATION_ENDED_CHANNEL, integrationId])
+        .catch((error) => options.onError?.(error));
     },
     /** Follows the other processes' ends (before serving webhooks); resolves to a stop function. */
     async listen() {

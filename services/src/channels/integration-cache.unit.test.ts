@@ -9,7 +9,10 @@ describe('the webhook integration cache', () => {
     let now = 0;
     let reads = 0;
     let active = true;
-    const cache = cachedIntegrations({ integration: async (id) => (reads++, id === 'int_known' ? row(id, active) : undefined) }, { ttlMs: 1000, now: () => now });
+    const cache = cachedIntegrations(
+      { integration: async (id) => (reads++, id === 'int_known' ? row(id, active) : undefined) },
+      { ttlMs: 1000, now: () => now },
+    );
     expect((await cache.integration('int_known'))?.active).toBe(true);
     active = false;
     expect((await cache.integration('int_known'))?.active).toBe(true);
@@ -25,7 +28,10 @@ describe('the webhook integration cache', () => {
 
   it('never keeps an unknown id, and holds at most `max` connections', async () => {
     let reads = 0;
-    const cache = cachedIntegrations({ integration: async (id) => (reads++, id.startsWith('int_') ? row(id) : undefined) }, { max: 2 });
+    const cache = cachedIntegrations(
+      { integration: async (id) => (reads++, id.startsWith('int_') ? row(id) : undefined) },
+      { max: 2 },
+    );
     await cache.integration('nope');
     await cache.integration('nope');
     expect(reads).toBe(2);

@@ -30,7 +30,12 @@ export interface AnswerRequest {
   /** Earlier turns of the conversation, oldest first, without the question itself. */
   history: readonly { role: 'user' | 'assistant'; text: string }[];
   /** `salesPages`: in Sales Mode, the sales pages the crawler found on the assistant's site (where buyers are sent). */
-  assistant: { name: string; instructions: string; salesMode: { enabled: boolean; salesPrompt: string }; salesPages?: readonly SalesPage[] };
+  assistant: {
+    name: string;
+    instructions: string;
+    salesMode: { enabled: boolean; salesPrompt: string };
+    salesPages?: readonly SalesPage[];
+  };
   /** The retrieved knowledge, best first. */
   passages: readonly RetrievedPassage[];
   /** Cancels the upstream call (client gone, run expired, worker stopping). */
@@ -62,7 +67,10 @@ export interface AnswerProvider {
 
 /** A provider failure worth showing to the user as the run's `last_error.message`. */
 export class AnswerProviderError extends Error {
-  constructor(message: string, readonly retryable = false) {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
     this.name = 'AnswerProviderError';
   }

@@ -9,7 +9,8 @@ import { applyBuiltinAutomation } from '../automation/builtin-automation.js';
 /** The fixed phrases of the engine; the knowledge supplies every fact. */
 const phrases = {
   en: {
-    noAnswer: "I couldn't find an answer to that in the information I have. Please try rephrasing the question, or contact us directly.",
+    noAnswer:
+      "I couldn't find an answer to that in the information I have. Please try rephrasing the question, or contact us directly.",
     quotedIn: { he: 'This is what our information says (in Hebrew):', en: '', other: '' },
     /** A fact restated from a text in the other language: "According to our information (written in Hebrew), the price is 35 ILS." */
     restated: (from: 'he' | 'en', kind: AnswerKind, facts: string[]) =>
@@ -19,14 +20,35 @@ const phrases = {
   he: {
     noAnswer: 'לא מצאתי תשובה לשאלה הזו במידע שברשותי. אפשר לנסח את השאלה מחדש או לפנות אלינו ישירות.',
     quotedIn: { en: 'זה מה שכתוב במידע שלנו (באנגלית):', he: '', other: '' },
-    restated: (from: 'he' | 'en', kind: AnswerKind, facts: string[]) => `לפי המידע שלנו (שכתוב ב${from === 'he' ? 'עברית' : 'אנגלית'}), ${factNames.he[kind]}: ${facts.join('; ')}.`,
+    restated: (from: 'he' | 'en', kind: AnswerKind, facts: string[]) =>
+      `לפי המידע שלנו (שכתוב ב${from === 'he' ? 'עברית' : 'אנגלית'}), ${factNames.he[kind]}: ${facts.join('; ')}.`,
     visit: 'אפשר להמשיך כאן:',
   },
 } as const;
 
 const factNames: Record<'en' | 'he', Record<AnswerKind, string>> = {
-  en: { price: 'the price', phone: 'the phone number', email: 'the e-mail address', time: 'the hours', duration: 'the time it takes', place: 'the address', year: 'the year', quantity: 'the number', name: 'the name' },
-  he: { price: 'המחיר', phone: 'מספר הטלפון', email: 'כתובת המייל', time: 'השעות', duration: 'משך הזמן', place: 'הכתובת', year: 'השנה', quantity: 'המספר', name: 'השם' },
+  en: {
+    price: 'the price',
+    phone: 'the phone number',
+    email: 'the e-mail address',
+    time: 'the hours',
+    duration: 'the time it takes',
+    place: 'the address',
+    year: 'the year',
+    quantity: 'the number',
+    name: 'the name',
+  },
+  he: {
+    price: 'המחיר',
+    phone: 'מספר הטלפון',
+    email: 'כתובת המייל',
+    time: 'השעות',
+    duration: 'משך הזמן',
+    place: 'הכתובת',
+    year: 'השנה',
+    quantity: 'המספר',
+    name: 'השם',
+  },
 };
 
 const phrasesFor = (language: AnswerLanguage) => (language === 'he' ? phrases.he : phrases.en);
@@ -49,7 +71,9 @@ export interface ComposedAnswer {
  * written into the text: the run records the quoted passage as its source and the chat shows it once, as a
  * link for a crawled page and as the file's name otherwise.
  */
-export function composeAnswerWithEvidence(request: Pick<AnswerRequest, 'question' | 'language' | 'passages' | 'assistant'>): ComposedAnswer {
+export function composeAnswerWithEvidence(
+  request: Pick<AnswerRequest, 'question' | 'language' | 'passages' | 'assistant'>,
+): ComposedAnswer {
   const words = phrasesFor(request.language);
   // The owner's curated answer to this question wins over every passage (issue 26); it is quoted whole.
   const owners = request.passages.find((passage) => passage.curated);
@@ -58,8 +82,12 @@ export function composeAnswerWithEvidence(request: Pick<AnswerRequest, 'question
     : findEvidence(request.question, request.passages);
   if (!evidence) return { text: words.noAnswer, evidence: null };
   const quote = evidence.sentences.join(' ');
-  const crosses = request.language !== 'other' && evidence.language !== 'other' && evidence.language !== request.language;
-  const facts = crosses && evidence.kind ? restateFacts(evidence.kind, quote, request.language as 'he' | 'en', request.question) : [];
+  const crosses =
+    request.language !== 'other' && evidence.language !== 'other' && evidence.language !== request.language;
+  const facts =
+    crosses && evidence.kind
+      ? restateFacts(evidence.kind, quote, request.language as 'he' | 'en', request.question)
+      : [];
   const leadIn = request.language === 'other' ? '' : words.quotedIn[evidence.language];
   const parts = [
     facts.length > 0 && evidence.kind
@@ -75,7 +103,9 @@ export function composeAnswerWithEvidence(request: Pick<AnswerRequest, 'question
   return { text: parts.join('\n\n'), evidence };
 }
 
-export const composeAnswer = (request: Pick<AnswerRequest, 'question' | 'language' | 'passages' | 'assistant'>): string => composeAnswerWithEvidence(request).text;
+export const composeAnswer = (
+  request: Pick<AnswerRequest, 'question' | 'language' | 'passages' | 'assistant'>,
+): string => composeAnswerWithEvidence(request).text;
 
 /**
  * The built-in grounded engine (offline, deterministic): it answers only with sentences quoted from the
@@ -91,7 +121,12 @@ export function createBuiltinProvider(): AnswerProvider {
       let { text, evidence } = composed;
       // The owner's guidelines and workflows, applied to the grounded answer (automation/builtin-automation.ts).
       if (request.behaviour) {
-        const automated = await applyBuiltinAutomation({ request, behaviour: request.behaviour, knowledge: text, found: evidence !== null });
+        const automated = await applyBuiltinAutomation({
+          request,
+          behaviour: request.behaviour,
+          knowledge: text,
+          found: evidence !== null,
+        });
         text = automated.text;
         if (!automated.keptKnowledge) evidence = null;
       }

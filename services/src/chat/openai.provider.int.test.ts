@@ -4,7 +4,14 @@ import { startOpenAiStandIn, type OpenAiStandIn } from '../testing/openai-stand-
 import { AnswerProviderError, type AnswerDelta, type AnswerRequest } from './answer-provider.port.js';
 import { createOpenAiProvider } from './openai.provider.js';
 
-const passage: RetrievedPassage = { fileId: 'f1', filename: 'hours.txt', sourceUrl: null, section: null, text: 'Open Sunday to Thursday, 7:00 to 19:00.', score: 1 };
+const passage: RetrievedPassage = {
+  fileId: 'f1',
+  filename: 'hours.txt',
+  sourceUrl: null,
+  section: null,
+  text: 'Open Sunday to Thursday, 7:00 to 19:00.',
+  score: 1,
+};
 const request = (signal?: AbortSignal): AnswerRequest => ({
   question: 'When are you open?',
   language: 'en',
@@ -31,10 +38,21 @@ describe('OpenAI provider against a local stand-in of the streaming API', () => 
   });
   afterAll(async () => standIn?.close());
   const provider = (overrides: { maxRetries?: number; timeoutMs?: number } = {}) =>
-    createOpenAiProvider({ apiKey: 'sk-test', baseURL: standIn.baseURL, model: 'gpt-test', maxRetries: 0, timeoutMs: 5000, ...overrides });
+    createOpenAiProvider({
+      apiKey: 'sk-test',
+      baseURL: standIn.baseURL,
+      model: 'gpt-test',
+      maxRetries: 0,
+      timeoutMs: 5000,
+      ...overrides,
+    });
 
   it('streams the answer and the usage, having sent the grounded prompt', async () => {
-    standIn.script({ kind: 'stream', pieces: ['We are open ', 'Sunday to Thursday', ' [1].'], usage: { prompt_tokens: 120, completion_tokens: 9 } });
+    standIn.script({
+      kind: 'stream',
+      pieces: ['We are open ', 'Sunday to Thursday', ' [1].'],
+      usage: { prompt_tokens: 120, completion_tokens: 9 },
+    });
     const { text, usage } = await collect(provider().answer(request()));
     expect(text).toBe('We are open Sunday to Thursday [1].');
     expect(usage).toEqual({ kind: 'usage', promptTokens: 120, completionTokens: 9 });
@@ -54,9 +72,13 @@ describe('OpenAI provider against a local stand-in of the streaming API', () => 
 
   it('turns an error response into a readable error', async () => {
     standIn.script({ kind: 'error', status: 401, message: 'bad key' });
-    await expect(collect(provider().answer(request()))).rejects.toThrow(new AnswerProviderError('The AI service refused the configured key. Please contact the administrator.'));
+    await expect(collect(provider().answer(request()))).rejects.toThrow(
+      new AnswerProviderError('The AI service refused the configured key. Please contact the administrator.'),
+    );
     standIn.script({ kind: 'error', status: 500, message: 'boom' });
-    await expect(collect(provider().answer(request()))).rejects.toThrow('The AI service had an error. Please try again.');
+    await expect(collect(provider().answer(request()))).rejects.toThrow(
+      'The AI service had an error. Please try again.',
+    );
   });
 
   it('reports a stream cut midway after the pieces that did arrive', async () => {
@@ -83,6 +105,8 @@ describe('OpenAI provider against a local stand-in of the streaming API', () => 
 
   it('gives up on a server that never answers after the timeout', async () => {
     standIn.script({ kind: 'hold', pieces: [] });
-    await expect(collect(provider({ timeoutMs: 300 }).answer(request()))).rejects.toThrow(/took too long|stopped in the middle/);
+    await expect(collect(provider({ timeoutMs: 300 }).answer(request()))).rejects.toThrow(
+      /took too long|stopped in the middle/,
+    );
   });
 });

@@ -21,13 +21,19 @@ const MAX_TOOL_ROUNDS = 3;
 
 /** What the user reads as `last_error.message`; the provider's own text stays in the logs. */
 function readable(error: unknown): AnswerProviderError {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return new AnswerProviderError('The AI service took too long to answer. Please try again.', true);
-  if (error instanceof OpenAI.APIConnectionError) return new AnswerProviderError('The AI service could not be reached. Please try again in a few moments.', true);
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return new AnswerProviderError('The AI service took too long to answer. Please try again.', true);
+  if (error instanceof OpenAI.APIConnectionError)
+    return new AnswerProviderError('The AI service could not be reached. Please try again in a few moments.', true);
   if (error instanceof OpenAI.APIError) {
-    if (error.status === 401 || error.status === 403) return new AnswerProviderError('The AI service refused the configured key. Please contact the administrator.');
-    if (error.status === 429) return new AnswerProviderError('The AI service is busy right now. Please try again in a few moments.', true);
-    if (error.status !== undefined && error.status >= 500) return new AnswerProviderError('The AI service had an error. Please try again.', true);
-    if (error.status !== undefined) return new AnswerProviderError(`The AI service rejected the request (${error.status}).`);
+    if (error.status === 401 || error.status === 403)
+      return new AnswerProviderError('The AI service refused the configured key. Please contact the administrator.');
+    if (error.status === 429)
+      return new AnswerProviderError('The AI service is busy right now. Please try again in a few moments.', true);
+    if (error.status !== undefined && error.status >= 500)
+      return new AnswerProviderError('The AI service had an error. Please try again.', true);
+    if (error.status !== undefined)
+      return new AnswerProviderError(`The AI service rejected the request (${error.status}).`);
   }
   return new AnswerProviderError(CUT, true);
 }
@@ -112,26 +118,46 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): AnswerProv
           } catch {
             // Arguments that are not JSON: the action runs with none, and says which input is missing.
           }
-          return { callId: call.id || `call_${round}_${i}`, name: call.name, actionId: byName.get(call.name)?.id ?? '', arguments: args };
+          return {
+            callId: call.id || `call_${round}_${i}`,
+            name: call.name,
+            actionId: byName.get(call.name)?.id ?? '',
+            arguments: args,
+          };
         });
-        const results = await request.runTools!(parsed.filter((call) => call.actionId).map(({ callId, actionId, arguments: args }) => ({ callId, actionId, arguments: args })));
+        const results = await request.runTools!(
+          parsed
+            .filter((call) => call.actionId)
+            .map(({ callId, actionId, arguments: args }) => ({ callId, actionId, arguments: args })),
+        );
         messages.push({
           role: 'assistant',
           content: null,
-          tool_calls: parsed.map((call) => ({ id: call.callId, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+          tool_calls: parsed.map((call) => ({
+            id: call.callId,
+            type: 'function' as const,
+            function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+          })),
         });
         for (const call of parsed) {
           const result = results.find((r) => r.callId === call.callId);
           if (!result?.success) failedActions.push(result?.title ?? call.name);
           const content = result
-            ? JSON.stringify(result.success ? { ok: true, status: result.statusCode, response: result.response } : { ok: false, error: result.message })
+            ? JSON.stringify(
+                result.success
+                  ? { ok: true, status: result.statusCode, response: result.response }
+                  : { ok: false, error: result.message },
+              )
             : JSON.stringify({ ok: false, error: `No action is named ${call.name}` });
           messages.push({ role: 'tool', tool_call_id: call.callId, content: content.slice(0, 20_000) });
         }
       }
       // A model that went quiet after failed actions still leaves the visitor an answer saying so.
       if (!answered && failedActions.length) {
-        const say = request.language === 'he' ? automationMessages.actionFailedInAnswer.he : automationMessages.actionFailedInAnswer.en;
+        const say =
+          request.language === 'he'
+            ? automationMessages.actionFailedInAnswer.he
+            : automationMessages.actionFailedInAnswer.en;
         yield { kind: 'text', text: [...new Set(failedActions)].map(say).join('\n') };
       }
       if (usage.promptTokens || usage.completionTokens) yield { kind: 'usage', ...usage };

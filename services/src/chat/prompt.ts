@@ -22,7 +22,10 @@ function knowledgeBlock(request: AnswerRequest): string {
     return `[${i + 1}] ${origin}\n${p.text}`;
   });
   const owners = request.passages.findIndex((p) => p.curated);
-  const prefer = owners < 0 ? '' : `[${owners + 1}] is the owner's own answer to this question: answer with it, and prefer it over every other passage where they differ.\n`;
+  const prefer =
+    owners < 0
+      ? ''
+      : `[${owners + 1}] is the owner's own answer to this question: answer with it, and prefer it over every other passage where they differ.\n`;
   return `KNOWLEDGE:\n${prefer}${entries.join('\n\n')}`;
 }
 
@@ -34,11 +37,18 @@ function salesBlock(request: AnswerRequest): string[] {
   // The model may only refer to a page Kesher found on the owner's site, never to an address it made up.
   const pages = request.assistant.salesPages ?? [];
   if (pages.length > 0) {
-    const list = pages.slice(0, 20).map((page) => `- ${page.url}${page.title ? ` — ${page.title}` : ''}${page.category ? ` (${page.category})` : ''}`);
+    const list = pages
+      .slice(0, 20)
+      .map(
+        (page) => `- ${page.url}${page.title ? ` — ${page.title}` : ''}${page.category ? ` (${page.category})` : ''}`,
+      );
     lines.push(`SALES PAGES of this business (the only addresses you may send a visitor to):\n${list.join('\n')}`);
   }
   const page = showsBuyingIntent(request.question) ? bestSalesPage(request.question, request.passages, pages) : null;
-  if (page) lines.push(`The visitor shows buying intent. End the answer with this line, exactly as written:\n${redirectMarker(page)}`);
+  if (page)
+    lines.push(
+      `The visitor shows buying intent. End the answer with this line, exactly as written:\n${redirectMarker(page)}`,
+    );
   else lines.push('Do not add any redirect line.');
   return lines;
 }
@@ -54,11 +64,15 @@ export function buildPrompt(request: AnswerRequest): PromptMessage[] {
     'If the knowledge does not contain the answer, say plainly that you do not have that information; never invent facts, prices, addresses or links.',
     'Cite the passages you used by their number, like [1].',
     `Answer in ${languageName[request.language]}, briefly.`,
-    request.assistant.instructions.trim() ? `Instructions from the owner:\n${request.assistant.instructions.trim()}` : '',
+    request.assistant.instructions.trim()
+      ? `Instructions from the owner:\n${request.assistant.instructions.trim()}`
+      : '',
     ...salesBlock(request),
     ...automationBlock(request.behaviour),
     knowledgeBlock(request),
   ].filter(Boolean);
-  const history = request.history.slice(-HISTORY_TURNS).map((turn): PromptMessage => ({ role: turn.role, content: turn.text }));
+  const history = request.history
+    .slice(-HISTORY_TURNS)
+    .map((turn): PromptMessage => ({ role: turn.role, content: turn.text }));
   return [{ role: 'system', content: system.join('\n\n') }, ...history, { role: 'user', content: request.question }];
 }

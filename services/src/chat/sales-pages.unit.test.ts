@@ -12,7 +12,15 @@ const salesPages: SalesPage[] = [
   { url: `${site}/book-a-tasting`, title: 'Book a tasting', category: 'booking', relevanceScore: 0.4 },
   { url: `${site}/he/מחירון`, title: 'מחירון', category: 'pricing', relevanceScore: 0.5 },
 ];
-const passage = (text: string, sourceUrl: string | null, extra: Partial<RetrievedPassage> = {}): RetrievedPassage => ({ fileId: 'f1', filename: 'page.html', sourceUrl, section: null, text, score: 1, ...extra });
+const passage = (text: string, sourceUrl: string | null, extra: Partial<RetrievedPassage> = {}): RetrievedPassage => ({
+  fileId: 'f1',
+  filename: 'page.html',
+  sourceUrl,
+  section: null,
+  text,
+  score: 1,
+  ...extra,
+});
 
 describe('the sales page a buying visitor is sent to', () => {
   it('is the kind of page the question asks for: prices to the price list, an appointment to booking, buying a product to its page', () => {
@@ -22,7 +30,13 @@ describe('the sales page a buying visitor is sent to', () => {
   });
 
   it('in Hebrew too', () => {
-    expect(bestSalesPage('כמה עולה לחם מחמצת?', [], salesPages.filter((page) => page.url.includes('/he/') || page.category !== 'pricing'))).toBe(`${site}/he/מחירון`);
+    expect(
+      bestSalesPage(
+        'כמה עולה לחם מחמצת?',
+        [],
+        salesPages.filter((page) => page.url.includes('/he/') || page.category !== 'pricing'),
+      ),
+    ).toBe(`${site}/he/מחירון`);
     expect(bestSalesPage('אפשר לקבוע תור לטעימה?', [], salesPages)).toBe(`${site}/book-a-tasting`);
   });
 
@@ -32,7 +46,9 @@ describe('the sales page a buying visitor is sent to', () => {
   });
 
   it('without crawled sales pages, falls back to a retrieved passage from a page to buy on; never to an address outside the knowledge', () => {
-    expect(bestSalesPage('price?', [passage('Loaf: $8', `${site}/pricing`), passage('About us', `${site}/about`)])).toBe(`${site}/pricing`);
+    expect(
+      bestSalesPage('price?', [passage('Loaf: $8', `${site}/pricing`), passage('About us', `${site}/about`)]),
+    ).toBe(`${site}/pricing`);
     expect(bestSalesPage('price?', [passage('Loaf: $8', null)])).toBeNull();
   });
 });
@@ -47,9 +63,13 @@ describe('Sales Mode in the answers', () => {
   });
 
   it('the built-in engine adds the redirect marker to the best sales page of the crawled site, only in sales mode and only for a buying question', () => {
-    expect(parseRedirect(composeAnswer(request('How much is the cheesecake?', true))).redirectUrl).toBe(`${site}/pricing`);
+    expect(parseRedirect(composeAnswer(request('How much is the cheesecake?', true))).redirectUrl).toBe(
+      `${site}/pricing`,
+    );
     expect(parseRedirect(composeAnswer(request('How much is the cheesecake?', false))).redirectUrl).toBeNull();
-    expect(parseRedirect(composeAnswer(request('Is the cheesecake baked with cream cheese?', true))).redirectUrl).toBeNull();
+    expect(
+      parseRedirect(composeAnswer(request('Is the cheesecake baked with cream cheese?', true))).redirectUrl,
+    ).toBeNull();
   });
 
   it('the OpenAI prompt lists the sales pages as the only addresses to send a visitor to, and names the one for this question', () => {

@@ -25,28 +25,91 @@ export interface ExtractedContent {
 }
 
 /** Never content. */
-const DROPPED_TAGS = 'script, style, noscript, template, svg, canvas, iframe, object, embed, video, audio, select, button, input, textarea, dialog, link, meta';
+const DROPPED_TAGS =
+  'script, style, noscript, template, svg, canvas, iframe, object, embed, video, audio, select, button, input, textarea, dialog, link, meta';
 /** Site furniture by element or role. header/footer only count at site level (see isSiteLevel). */
-const LANDMARKS = 'nav, aside, [role="navigation"], [role="complementary"], [role="banner"], [role="contentinfo"], [role="search"], [role="dialog"], [role="alertdialog"]';
+const LANDMARKS =
+  'nav, aside, [role="navigation"], [role="complementary"], [role="banner"], [role="contentinfo"], [role="search"], [role="dialog"], [role="alertdialog"]';
 /** Class or id words that name furniture wherever they stand. */
 const FURNITURE_WORDS = new Set([
-  'cookie', 'cookies', 'consent', 'gdpr', 'onetrust', 'cmp', 'newsletter', 'popup', 'modal', 'breadcrumb', 'breadcrumbs',
-  'sidebar', 'share', 'sharing', 'social', 'skip', 'skiplink', 'navbar', 'nav', 'navigation', 'offcanvas', 'drawer',
-  'topbar', 'toolbar', 'backtotop', 'accessibility', 'a11y', 'advert', 'advertisement', 'ads', 'sponsored', 'comments',
-  'megamenu', 'toc', 'tableofcontents', 'feedback', 'disclaimer', 'whatsapp',
+  'cookie',
+  'cookies',
+  'consent',
+  'gdpr',
+  'onetrust',
+  'cmp',
+  'newsletter',
+  'popup',
+  'modal',
+  'breadcrumb',
+  'breadcrumbs',
+  'sidebar',
+  'share',
+  'sharing',
+  'social',
+  'skip',
+  'skiplink',
+  'navbar',
+  'nav',
+  'navigation',
+  'offcanvas',
+  'drawer',
+  'topbar',
+  'toolbar',
+  'backtotop',
+  'accessibility',
+  'a11y',
+  'advert',
+  'advertisement',
+  'ads',
+  'sponsored',
+  'comments',
+  'megamenu',
+  'toc',
+  'tableofcontents',
+  'feedback',
+  'disclaimer',
+  'whatsapp',
 ]);
 /** Words that name furniture only at site level (an article has its own header). */
 const SITE_LEVEL_WORDS = new Set(['header', 'footer', 'masthead', 'colophon']);
 /** Words that name furniture only when the block is mostly links (a restaurant's "menu" is content). */
 const LINK_LIST_WORDS = new Set(['menu', 'widget', 'widgets', 'related', 'tags', 'tagcloud', 'pagination', 'pager']);
-const CONTENT_CONTAINERS = '#content, #main, #primary, .content, .main-content, .site-content, .page-content, .entry-content, .post-content, .article-content, .post-body';
+const CONTENT_CONTAINERS =
+  '#content, #main, #primary, .content, .main-content, .site-content, .page-content, .entry-content, .post-content, .article-content, .post-body';
 const PROTECTED = 'main, [role="main"], article';
 const COOKIE_TEXT = /\b(cookies?|gdpr)\b|עוגיות|קובצי\s*cookie/i;
 const CONSENT_ACTION = /\b(accept|agree|allow|got it|ok)\b|אישור|מאשר|מסכים|הבנתי|קבל/i;
 
 const BLOCKS = new Set([
-  'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'blockquote', 'ul', 'ol', 'table', 'dl', 'figure',
-  'figcaption', 'form', 'fieldset', 'address', 'pre', 'hr', 'details', 'summary', 'caption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'blockquote',
+  'ul',
+  'ol',
+  'table',
+  'dl',
+  'figure',
+  'figcaption',
+  'form',
+  'fieldset',
+  'address',
+  'pre',
+  'hr',
+  'details',
+  'summary',
+  'caption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
 ]);
 const LINES = new Set(['li', 'tr', 'dt', 'dd', 'br', 'label', 'option']);
 
@@ -61,8 +124,14 @@ export interface ExtractOptions {
 /** Changes the document: run link discovery before it. */
 export function extractMainContent($: CheerioAPI, options: ExtractOptions = {}): ExtractedContent {
   const body: Cheerio<AnyNode> = $('body').length > 0 ? $('body').first() : $.root();
-  const title = clean($('head > title').first().text() || $('title').first().text()) || clean($('meta[property="og:title"]').attr('content') ?? '') || null;
-  const description = clean($('meta[name="description" i]').attr('content') ?? $('meta[property="og:description"]').attr('content') ?? '') || null;
+  const title =
+    clean($('head > title').first().text() || $('title').first().text()) ||
+    clean($('meta[property="og:title"]').attr('content') ?? '') ||
+    null;
+  const description =
+    clean(
+      $('meta[name="description" i]').attr('content') ?? $('meta[property="og:description"]').attr('content') ?? '',
+    ) || null;
   const bodyCharacters = clean(body.text()).length;
 
   $('[hidden], [aria-hidden="true"]').remove();
@@ -96,7 +165,10 @@ export function extractMainContent($: CheerioAPI, options: ExtractOptions = {}):
     if (!element.parent) return;
     const text = clean($element.text());
     if (text.length >= 600 || !COOKIE_TEXT.test(text) || containsProtected($, element)) return;
-    const accepts = $element.find('button, [role="button"], a').toArray().some((action) => CONSENT_ACTION.test(clean($(action).text())) && clean($(action).text()).length < 30);
+    const accepts = $element
+      .find('button, [role="button"], a')
+      .toArray()
+      .some((action) => CONSENT_ACTION.test(clean($(action).text())) && clean($(action).text()).length < 30);
     if (accepts) $element.remove();
   });
 
@@ -116,7 +188,7 @@ export function extractMainContent($: CheerioAPI, options: ExtractOptions = {}):
     title: title ?? (headings[0] || null),
     description,
     language: languageOf(text || title || ''),
-    mainHtml: `${title ? `<title>${escapeHtml(title)}</title>` : ''}${serialize(kind === 'body' ? (root.toArray()[0] as Element | undefined)?.children ?? [] : root.toArray())}`,
+    mainHtml: `${title ? `<title>${escapeHtml(title)}</title>` : ''}${serialize(kind === 'body' ? ((root.toArray()[0] as Element | undefined)?.children ?? []) : root.toArray())}`,
     text,
     headings,
     root: kind,
@@ -135,10 +207,13 @@ function chooseRoot($: CheerioAPI, body: Cheerio<AnyNode>): { root: Cheerio<AnyN
 
   const main = largest('main, [role="main"]');
   if (main && enough(main)) return { root: main, kind: 'main' };
-  const articles = $('article').toArray().filter((article) => $(article).parents('article').length === 0);
+  const articles = $('article')
+    .toArray()
+    .filter((article) => $(article).parents('article').length === 0);
   if (articles.length === 1 && enough($(articles[0]!))) return { root: $(articles[0]!), kind: 'article' };
   const container = largest(CONTENT_CONTAINERS);
-  if (container && enough(container) && clean(container.text()).length >= total * 0.5) return { root: container, kind: 'content-container' };
+  if (container && enough(container) && clean(container.text()).length >= total * 0.5)
+    return { root: container, kind: 'content-container' };
   return { root: body, kind: 'body' };
 }
 
@@ -167,7 +242,12 @@ function linkDensity($: CheerioAPI, element: Cheerio<AnyNode>): number {
 function linksIn(nodes: readonly AnyNode[]): { count: number; characters: number } {
   let count = 0;
   let characters = 0;
-  const textOf = (node: AnyNode): string => (node.type === 'text' ? (node as unknown as { data: string }).data : node.type === 'tag' ? (node as Element).children.map(textOf).join('') : '');
+  const textOf = (node: AnyNode): string =>
+    node.type === 'text'
+      ? (node as unknown as { data: string }).data
+      : node.type === 'tag'
+        ? (node as Element).children.map(textOf).join('')
+        : '';
   const walk = (node: AnyNode) => {
     if (node.type !== 'tag' && node.type !== 'root') return;
     const element = node as Element;
@@ -183,7 +263,8 @@ function linksIn(nodes: readonly AnyNode[]): { count: number; characters: number
 }
 
 /** An element that is not inside an article, a section or the main content: the site's, not the page's. */
-const isSiteLevel = ($: CheerioAPI, element: Element) => $(element).parents('article, main, section, [role="main"]').length === 0;
+const isSiteLevel = ($: CheerioAPI, element: Element) =>
+  $(element).parents('article, main, section, [role="main"]').length === 0;
 const containsProtected = ($: CheerioAPI, element: Element) => $(element).find(PROTECTED).length > 0;
 
 function classWords($element: Cheerio<Element>): string[] {
@@ -269,7 +350,10 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
  * label, plus every occurrence of a longer known boilerplate sentence. The test site and the benchmark
  * know their own boilerplate; this turns that knowledge into the figure `extraction_boilerplate_ratio`.
  */
-export function measureBoilerplate(text: string, boilerplate: readonly string[]): { boilerplateCharacters: number; totalCharacters: number; ratio: number } {
+export function measureBoilerplate(
+  text: string,
+  boilerplate: readonly string[],
+): { boilerplateCharacters: number; totalCharacters: number; ratio: number } {
   const normalized = clean(text.replace(/\n/g, ' \n '));
   const lines = text.split('\n').map(clean).filter(Boolean);
   const totalCharacters = lines.join(' ').length;
@@ -283,5 +367,9 @@ export function measureBoilerplate(text: string, boilerplate: readonly string[])
       from = at + snippet.length;
     }
   }
-  return { boilerplateCharacters, totalCharacters, ratio: totalCharacters === 0 ? 0 : Math.min(1, boilerplateCharacters / totalCharacters) };
+  return {
+    boilerplateCharacters,
+    totalCharacters,
+    ratio: totalCharacters === 0 ? 0 : Math.min(1, boilerplateCharacters / totalCharacters),
+  };
 }

@@ -10,12 +10,15 @@ import { encodeWindows1255 } from './testing/windows-1255.js';
 const squash = (text: string) => text.replace(/\s+/g, ' ');
 
 describe('main-content extraction on realistic pages', () => {
-  it.each(realisticPages.map((page) => [page.name, page] as const))('%s: keeps the content, drops the furniture', (_name, page) => {
-    const extracted = extractMainContent(loadHtml(page.html));
-    for (const sentence of page.keep) expect(squash(extracted.text)).toContain(sentence);
-    const { ratio } = measureBoilerplate(extracted.text, page.boilerplate);
-    expect(ratio).toBeLessThanOrEqual(0.05);
-  });
+  it.each(realisticPages.map((page) => [page.name, page] as const))(
+    '%s: keeps the content, drops the furniture',
+    (_name, page) => {
+      const extracted = extractMainContent(loadHtml(page.html));
+      for (const sentence of page.keep) expect(squash(extracted.text)).toContain(sentence);
+      const { ratio } = measureBoilerplate(extracted.text, page.boilerplate);
+      expect(ratio).toBeLessThanOrEqual(0.05);
+    },
+  );
 
   it('measures the boilerplate ratio over all realistic and labelled pages (goal ≤ 5 %)', () => {
     let boilerplate = 0;
@@ -30,7 +33,9 @@ describe('main-content extraction on realistic pages', () => {
       boilerplate += measured.boilerplateCharacters;
       total += measured.totalCharacters;
     }
-    console.info(`extraction_boilerplate_ratio ${(boilerplate / total).toFixed(4)} over ${realisticPages.length + labelledPages.length} pages (${total} characters)`);
+    console.info(
+      `extraction_boilerplate_ratio ${(boilerplate / total).toFixed(4)} over ${realisticPages.length + labelledPages.length} pages (${total} characters)`,
+    );
     expect(boilerplate / total).toBeLessThanOrEqual(0.05);
   });
 
@@ -45,7 +50,12 @@ describe('main-content extraction on realistic pages', () => {
     expect(clinic.headings[0]).toBe('Sourdough classes for beginners');
     expect(clinic.root).toBe('main');
     const yoga = realisticPages.find((page) => page.name.startsWith('Hebrew yoga'))!;
-    const analysis = analyzeHtmlPage({ url: yoga.url, body: encodeWindows1255(yoga.html), contentTypeHeader: 'text/html', site: 'yoga.example' });
+    const analysis = analyzeHtmlPage({
+      url: yoga.url,
+      body: encodeWindows1255(yoga.html),
+      contentTypeHeader: 'text/html',
+      site: 'yoga.example',
+    });
     expect(analysis.encoding).toMatchObject({ encoding: 'windows-1255', source: 'meta' });
     expect(analysis.text).toContain('ויניאסה | 07:00 | נועה');
     expect(analysis.language).toBe('he');

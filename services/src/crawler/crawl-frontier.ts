@@ -93,7 +93,9 @@ export interface CrawlFrontier {
   stats(): FrontierStats;
 }
 
-export function createFrontier(options: { limits?: Partial<FrontierLimits>; resume?: FrontierResume } = {}): CrawlFrontier {
+export function createFrontier(
+  options: { limits?: Partial<FrontierLimits>; resume?: FrontierResume } = {},
+): CrawlFrontier {
   const limits = { ...defaultFrontierLimits, ...options.limits };
   const seen = new Set<string>();
   /** One FIFO per depth: breadth first without sorting. */
@@ -200,7 +202,8 @@ export function createFrontier(options: { limits?: Partial<FrontierLimits>; resu
       totalBytes += page.bytes;
     }
     for (const key of options.resume.settled) seen.add(key);
-    for (const entry of options.resume.pending) frontier.offer({ ...entry, source: entry.source === 'start' ? 'start' : entry.source });
+    for (const entry of options.resume.pending)
+      frontier.offer({ ...entry, source: entry.source === 'start' ? 'start' : entry.source });
   }
   return frontier;
 }

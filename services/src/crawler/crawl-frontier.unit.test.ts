@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createFrontier, type FrontierEntry } from './crawl-frontier.js';
 
-const entry = (path: string, depth = 1, host = 'example.test'): FrontierEntry => ({ url: `https://${host}${path}`, key: `https://${host}${path}`, depth, source: 'link' });
-const fetchOf = (decision: ReturnType<ReturnType<typeof createFrontier>['next']>) => (decision.kind === 'fetch' ? decision.entry.url : decision);
+const entry = (path: string, depth = 1, host = 'example.test'): FrontierEntry => ({
+  url: `https://${host}${path}`,
+  key: `https://${host}${path}`,
+  depth,
+  source: 'link',
+});
+const fetchOf = (decision: ReturnType<ReturnType<typeof createFrontier>['next']>) =>
+  decision.kind === 'fetch' ? decision.entry.url : decision;
 
 describe('the crawl frontier', () => {
   it('goes breadth first and takes each key once', () => {
@@ -12,7 +18,11 @@ describe('the crawl frontier', () => {
     expect(frontier.offer(entry('/a', 1))).toBe('seen');
     expect(frontier.offer(entry('/too-deep', 4))).toBe('too-deep');
     expect(frontier.offer({ ...entry('/', 0), source: 'start' })).toBe('queued');
-    expect([fetchOf(frontier.next(0)), fetchOf(frontier.next(0)), fetchOf(frontier.next(0))]).toEqual(['https://example.test/', 'https://example.test/a', 'https://example.test/deep']);
+    expect([fetchOf(frontier.next(0)), fetchOf(frontier.next(0)), fetchOf(frontier.next(0))]).toEqual([
+      'https://example.test/',
+      'https://example.test/a',
+      'https://example.test/deep',
+    ]);
   });
 
   it('waits between starts on one host, not across hosts, and caps concurrency', () => {
@@ -77,7 +87,11 @@ describe('the crawl frontier', () => {
   it('resumes: kept pages count and are never offered again; pending ones are fetched', () => {
     const frontier = createFrontier({
       limits: { maxPages: 3 },
-      resume: { kept: [{ key: 'https://example.test/', bytes: 500 }], settled: ['https://example.test/404'], pending: [entry('/a'), entry('/b', 2)] },
+      resume: {
+        kept: [{ key: 'https://example.test/', bytes: 500 }],
+        settled: ['https://example.test/404'],
+        pending: [entry('/a'), entry('/b', 2)],
+      },
     });
     expect(frontier.stats()).toMatchObject({ kept: 1, totalBytes: 500, queued: 2, discovered: 4 });
     expect(frontier.offer({ ...entry('/', 0), source: 'start' })).toBe('seen');

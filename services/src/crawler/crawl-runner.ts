@@ -1,6 +1,14 @@
 import { OutboundError, type OutboundErrorReason } from '../outbound/outbound-error.js';
 import type { OutboundFetch, OutboundResponse } from '../outbound/outbound-fetch.js';
-import { createFrontier, defaultFrontierLimits, type FrontierEntry, type FrontierLimits, type FrontierResume, type FrontierStats, type StopReason } from './crawl-frontier.js';
+import {
+  createFrontier,
+  defaultFrontierLimits,
+  type FrontierEntry,
+  type FrontierLimits,
+  type FrontierResume,
+  type FrontierStats,
+  type StopReason,
+} from './crawl-frontier.js';
 import { analyzeHtmlPage, type HtmlPageAnalysis } from './page-analysis.js';
 import { ROBOTS_MAX_BYTES, ROBOTS_PRODUCT_TOKEN, robotsPolicyFromFetch, type RobotsPolicy } from './robots-txt.js';
 import { SitemapError, parseSitemap, sitemapText } from './sitemap.js';
@@ -63,7 +71,8 @@ export interface CrawledPage {
   links: string[];
 }
 
-export type SkipReason = 'robots' | 'trap' | 'noindex' | 'duplicate' | 'off-site-redirect' | 'unsupported-type' | 'empty' | 'size-limit';
+export type SkipReason =
+  'robots' | 'trap' | 'noindex' | 'duplicate' | 'off-site-redirect' | 'unsupported-type' | 'empty' | 'size-limit';
 export type PageFailureReason = OutboundErrorReason | 'not-found' | 'http-error';
 
 export type CrawlEvent =
@@ -72,7 +81,15 @@ export type CrawlEvent =
   | { type: 'discovered'; entry: FrontierEntry; from: string | null }
   | { type: 'skipped'; url: string; key: string; depth: number; reason: SkipReason; detail: string }
   | { type: 'fetched'; page: CrawledPage }
-  | { type: 'failed'; url: string; key: string; depth: number; reason: PageFailureReason; message: string; status: number | null };
+  | {
+      type: 'failed';
+      url: string;
+      key: string;
+      depth: number;
+      reason: PageFailureReason;
+      message: string;
+      status: number | null;
+    };
 
 export type CrawlFailureReason = 'invalid-url' | 'robots' | 'no-pages' | OutboundErrorReason;
 
@@ -143,11 +160,18 @@ const DOCUMENT_TYPES: Record<string, PageKind> = {
 export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<CrawlOutcome> {
   const now = deps.now ?? Date.now;
   const started = now();
-  const limits: CrawlLimits = { ...defaultCrawlLimits, ...deps.limits, maxPages: request.maxPages, maxDepth: request.maxDepth };
+  const limits: CrawlLimits = {
+    ...defaultCrawlLimits,
+    ...deps.limits,
+    maxPages: request.maxPages,
+    maxDepth: request.maxDepth,
+  };
   const frontier = createFrontier({ limits, ...(request.resume ? { resume: request.resume } : {}) });
   const maxAddresses = limits.maxAddresses ?? addressBudget(request.maxPages);
   /** Addresses recorded so far (those recorded before a restart included), and those left for the budget. */
-  let addresses = request.resume ? request.resume.kept.length + request.resume.settled.length + request.resume.pending.length : 0;
+  let addresses = request.resume
+    ? request.resume.kept.length + request.resume.settled.length + request.resume.pending.length
+    : 0;
   let addressesLeft = 0;
   const traps = createTrapDetector({ now: deps.today ?? new Date(now()) });
   const inbound = new Map<string, Set<string>>();
@@ -167,7 +191,8 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
 
   const startUrl = fetchableUrl(request.startUrl);
   const startKey = startUrl ? normalizeUrl(startUrl) : null;
-  if (!startUrl || !startKey) return finish('failed', 'invalid-url', 'Please enter a valid URL (including http:// or https://)');
+  if (!startUrl || !startKey)
+    return finish('failed', 'invalid-url', 'Please enter a valid URL (including http:// or https://)');
   const site = siteOf(startUrl);
   const startOrigin = new URL(startUrl).origin;
 
@@ -180,7 +205,13 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
     return finish('failed', outbound.reason, outbound.message);
   }
   if (startRobots.disallowsEverything) {
-    return finish('failed', 'robots', /answered|could not be fetched/.test(startRobots.note) ? `The site's robots.txt could not be read, so the site was not crawled (${startRobots.note}).` : "The site's robots.txt does not allow crawling it.");
+    return finish(
+      'failed',
+      'robots',
+      /answered|could not be fetched/.test(startRobots.note)
+        ? `The site's robots.txt could not be read, so the site was not crawled (${startRobots.note}).`
+        : "The site's robots.txt does not allow crawling it.",
+    );
   }
 
   if (!frontier.hasSeen(startKey)) await offer({ url: startUrl, key: startKey, depth: 0, source: 'start' }, null);
@@ -211,7 +242,9 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
   // Everything queued was crawled, but not everything found was queued: the site was not covered.
   const reason = stopped === 'exhausted' && addressesLeft > 0 ? 'link-limit' : stopped;
   if (stats.kept === 0 && reason !== 'cancelled') {
-    return startFailure.value ? finish('failed', startFailure.value.reason, startFailure.value.message) : finish('failed', 'no-pages', 'No pages found to crawl. Please check the URL and try again.');
+    return startFailure.value
+      ? finish('failed', startFailure.value.reason, startFailure.value.message)
+      : finish('failed', 'no-pages', 'No pages found to crawl. Please check the URL and try again.');
   }
   switch (reason) {
     case 'exhausted':
@@ -219,9 +252,17 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
     case 'page-limit':
       return finish('completed', reason, `The crawl stopped at its limit of ${limits.maxPages} pages.`);
     case 'link-limit':
-      return finish('completed', reason, `The crawl followed its limit of ${maxAddresses} addresses and found ${stats.kept} page${stats.kept === 1 ? '' : 's'}.`);
+      return finish(
+        'completed',
+        reason,
+        `The crawl followed its limit of ${maxAddresses} addresses and found ${stats.kept} page${stats.kept === 1 ? '' : 's'}.`,
+      );
     case 'size-limit':
-      return finish('stopped', reason, `The crawl stopped at the ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MB limit for all pages; ${stats.kept} pages were kept.`);
+      return finish(
+        'stopped',
+        reason,
+        `The crawl stopped at the ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MB limit for all pages; ${stats.kept} pages were kept.`,
+      );
     case 'failure-limit':
       return finish('stopped', reason, `The crawl gave up after ${stats.failed} pages failed.`);
     default:
@@ -238,18 +279,39 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
       policy = (async () => {
         let result: RobotsPolicy;
         try {
-          const response = await deps.fetch({ url: `${origin}/robots.txt`, maxBytes: ROBOTS_MAX_BYTES, timeoutMs: limits.pageTimeoutMs, ...(deps.signal ? { signal: deps.signal } : {}) });
-          result = robotsPolicyFromFetch({ status: response.status, body: Buffer.from(response.body).toString('utf8') }, deps.productToken ?? ROBOTS_PRODUCT_TOKEN);
+          const response = await deps.fetch({
+            url: `${origin}/robots.txt`,
+            maxBytes: ROBOTS_MAX_BYTES,
+            timeoutMs: limits.pageTimeoutMs,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+          });
+          result = robotsPolicyFromFetch(
+            { status: response.status, body: Buffer.from(response.body).toString('utf8') },
+            deps.productToken ?? ROBOTS_PRODUCT_TOKEN,
+          );
         } catch (error) {
           if (!(error instanceof OutboundError)) throw error;
           // The site itself is refused, missing or down: for the start origin that is the crawl's answer,
           // not robots.txt's; elsewhere (a subdomain) its pages are simply not crawled.
-          if (origin === startOrigin || ['blocked-address', 'unresolvable', 'invalid-url', 'unsupported-scheme', 'credentials-in-url'].includes(error.reason)) throw error;
+          if (
+            origin === startOrigin ||
+            ['blocked-address', 'unresolvable', 'invalid-url', 'unsupported-scheme', 'credentials-in-url'].includes(
+              error.reason,
+            )
+          )
+            throw error;
           result = robotsPolicyFromFetch({ unreachable: error.message }, deps.productToken ?? ROBOTS_PRODUCT_TOKEN);
         }
         const host = new URL(origin).host;
-        if (result.crawlDelaySeconds) frontier.setHostDelay(host, Math.min(result.crawlDelaySeconds * 1000, limits.maxCrawlDelayMs));
-        await emit({ type: 'robots', origin, note: result.note, crawlDelaySeconds: result.crawlDelaySeconds, sitemaps: result.sitemaps });
+        if (result.crawlDelaySeconds)
+          frontier.setHostDelay(host, Math.min(result.crawlDelaySeconds * 1000, limits.maxCrawlDelayMs));
+        await emit({
+          type: 'robots',
+          origin,
+          note: result.note,
+          crawlDelaySeconds: result.crawlDelaySeconds,
+          sitemaps: result.sitemaps,
+        });
         return result;
       })();
       robotsByOrigin.set(origin, policy);
@@ -270,7 +332,14 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
       frontier.markSeen(entry.key);
       addresses++;
       skipped++;
-      await emit({ type: 'skipped', url: entry.url, key: entry.key, depth: entry.depth, reason: 'robots', detail: 'robots.txt does not allow it' });
+      await emit({
+        type: 'skipped',
+        url: entry.url,
+        key: entry.key,
+        depth: entry.depth,
+        reason: 'robots',
+        detail: 'robots.txt does not allow it',
+      });
       return false;
     }
     const trap = entry.source === 'start' ? null : traps.check(entry.url);
@@ -278,7 +347,14 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
       frontier.markSeen(entry.key);
       addresses++;
       skipped++;
-      await emit({ type: 'skipped', url: entry.url, key: entry.key, depth: entry.depth, reason: 'trap', detail: `${trap.kind}: ${trap.reason}` });
+      await emit({
+        type: 'skipped',
+        url: entry.url,
+        key: entry.key,
+        depth: entry.depth,
+        reason: 'trap',
+        detail: `${trap.kind}: ${trap.reason}`,
+      });
       return false;
     }
     if (frontier.offer(entry) !== 'queued') return false;
@@ -288,7 +364,9 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
   }
 
   async function readSitemaps(robots: RobotsPolicy) {
-    const queue = (robots.sitemaps.length > 0 ? robots.sitemaps : [`${startOrigin}/sitemap.xml`]).filter((url) => isSameSite(url, site));
+    const queue = (robots.sitemaps.length > 0 ? robots.sitemaps : [`${startOrigin}/sitemap.xml`]).filter((url) =>
+      isSameSite(url, site),
+    );
     const read = new Set<string>();
     let offered = 0;
     while (queue.length > 0 && read.size < limits.maxSitemaps && offered < limits.maxPages * 3) {
@@ -298,7 +376,12 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
       let problem: string | null = null;
       let entries = 0;
       try {
-        const response = await deps.fetch({ url, maxBytes: limits.sitemapMaxBytes, timeoutMs: limits.pageTimeoutMs, ...(deps.signal ? { signal: deps.signal } : {}) });
+        const response = await deps.fetch({
+          url,
+          maxBytes: limits.sitemapMaxBytes,
+          timeoutMs: limits.pageTimeoutMs,
+          ...(deps.signal ? { signal: deps.signal } : {}),
+        });
         if (response.status >= 400) problem = `the sitemap answered ${response.status}`;
         else {
           const parsed = parseSitemap(sitemapText(response.body), { maxEntries: limits.maxPages * 3 });
@@ -311,7 +394,8 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
               const pageUrl = fetchableUrl(entry.url);
               const key = pageUrl ? normalizeUrl(pageUrl) : null;
               if (!pageUrl || !key || !isSameSite(pageUrl, site)) continue;
-              if (await offer({ url: pageUrl, key, depth: 1, source: 'sitemap', lastmod: entry.lastmod }, url)) offered++;
+              if (await offer({ url: pageUrl, key, depth: 1, source: 'sitemap', lastmod: entry.lastmod }, url))
+                offered++;
               if (offered >= limits.maxPages * 3) break;
             }
           }
@@ -335,7 +419,11 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
       // Cut off by a cancel: not a failure of the page. Left unreported, it stays pending for a resume.
       if (reason === 'aborted') return frontier.settle(entry, 'skipped');
       frontier.settle(entry, 'failed');
-      if (entry.source === 'start') startFailure.value = { reason: reason === 'not-found' || reason === 'http-error' ? 'no-pages' : reason, message };
+      if (entry.source === 'start')
+        startFailure.value = {
+          reason: reason === 'not-found' || reason === 'http-error' ? 'no-pages' : reason,
+          message,
+        };
       await emit({ type: 'failed', url: entry.url, key: entry.key, depth: entry.depth, reason, message, status });
     };
 
@@ -354,46 +442,112 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
 
     let response: OutboundResponse;
     try {
-      response = await deps.fetch({ url: entry.url, headers, maxBytes: limits.pageMaxBytes, timeoutMs: limits.pageTimeoutMs, ...(deps.signal ? { signal: deps.signal } : {}) });
+      response = await deps.fetch({
+        url: entry.url,
+        headers,
+        maxBytes: limits.pageMaxBytes,
+        timeoutMs: limits.pageTimeoutMs,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      });
     } catch (error) {
       if (!(error instanceof OutboundError)) throw error;
       return fail(error.reason, error.message, null);
     }
 
     if (response.status === 304 && known) {
-      const links = await offerLinks(entry, (known.links ?? []).map((url) => ({ url })));
+      const links = await offerLinks(
+        entry,
+        (known.links ?? []).map((url) => ({ url })),
+      );
       if (!frontier.keep(entry, known.bytes ?? 0)) return skip('size-limit', 'the crawl reached its total size limit');
       return emit({
         type: 'fetched',
-        page: { url: entry.url, finalUrl: response.url, key: entry.key, depth: entry.depth, status: 304, notModified: true, kind: 'html', contentType: null, truncated: false, note: null, etag: response.headers.etag ?? known.etag ?? null, lastModified: response.headers['last-modified'] ?? known.lastModified ?? null, bytes: known.bytes ?? 0, html: null, body: null, links },
+        page: {
+          url: entry.url,
+          finalUrl: response.url,
+          key: entry.key,
+          depth: entry.depth,
+          status: 304,
+          notModified: true,
+          kind: 'html',
+          contentType: null,
+          truncated: false,
+          note: null,
+          etag: response.headers.etag ?? known.etag ?? null,
+          lastModified: response.headers['last-modified'] ?? known.lastModified ?? null,
+          bytes: known.bytes ?? 0,
+          html: null,
+          body: null,
+          links,
+        },
       });
     }
-    if (response.status === 404 || response.status === 410) return fail('not-found', `The page was not found (${response.status}).`, response.status);
-    if (response.status < 200 || response.status >= 300) return fail('http-error', `The page answered ${response.status}.`, response.status);
+    if (response.status === 404 || response.status === 410)
+      return fail('not-found', `The page was not found (${response.status}).`, response.status);
+    if (response.status < 200 || response.status >= 300)
+      return fail('http-error', `The page answered ${response.status}.`, response.status);
 
     const finalKey = normalizeUrl(response.url) ?? entry.key;
     if (finalKey !== entry.key) {
-      if (!isSameSite(response.url, site)) return skip('off-site-redirect', `redirected off the site, to ${response.url}`);
-      if (!robots.isAllowed(response.url) || !(await robotsFor(new URL(response.url).origin)).isAllowed(response.url)) return skip('robots', 'redirected to an address robots.txt does not allow');
+      if (!isSameSite(response.url, site))
+        return skip('off-site-redirect', `redirected off the site, to ${response.url}`);
+      if (!robots.isAllowed(response.url) || !(await robotsFor(new URL(response.url).origin)).isAllowed(response.url))
+        return skip('robots', 'redirected to an address robots.txt does not allow');
       if (!frontier.markSeen(finalKey)) return skip('duplicate', `redirects to ${response.url}, crawled on its own`);
     }
 
     const kind = pageKind(response);
-    if (!kind) return skip('unsupported-type', `${response.contentType ?? 'unknown content type'} is not a page Kesher can read`);
-    const note = response.truncated ? `The page is larger than ${Math.round(limits.pageMaxBytes / 1024)} KB; only its first ${Math.round(limits.pageMaxBytes / 1024)} KB were read.` : null;
-    const base = { url: entry.url, finalUrl: response.url, key: entry.key, depth: entry.depth, status: response.status, notModified: false, kind, contentType: response.contentType, truncated: response.truncated, note, etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null };
+    if (!kind)
+      return skip(
+        'unsupported-type',
+        `${response.contentType ?? 'unknown content type'} is not a page Kesher can read`,
+      );
+    const note = response.truncated
+      ? `The page is larger than ${Math.round(limits.pageMaxBytes / 1024)} KB; only its first ${Math.round(limits.pageMaxBytes / 1024)} KB were read.`
+      : null;
+    const base = {
+      url: entry.url,
+      finalUrl: response.url,
+      key: entry.key,
+      depth: entry.depth,
+      status: response.status,
+      notModified: false,
+      kind,
+      contentType: response.contentType,
+      truncated: response.truncated,
+      note,
+      etag: response.headers.etag ?? null,
+      lastModified: response.headers['last-modified'] ?? null,
+    };
 
     if (kind !== 'html') {
-      if (!frontier.keep(entry, response.body.byteLength)) return skip('size-limit', 'the crawl reached its total size limit');
-      return emit({ type: 'fetched', page: { ...base, bytes: response.body.byteLength, html: null, body: response.body, links: [] } });
+      if (!frontier.keep(entry, response.body.byteLength))
+        return skip('size-limit', 'the crawl reached its total size limit');
+      return emit({
+        type: 'fetched',
+        page: { ...base, bytes: response.body.byteLength, html: null, body: response.body, links: [] },
+      });
     }
 
-    const html = analyzeHtmlPage({ url: response.url, body: response.body, contentTypeHeader: response.headers['content-type'] ?? null, site });
+    const html = analyzeHtmlPage({
+      url: response.url,
+      body: response.body,
+      contentTypeHeader: response.headers['content-type'] ?? null,
+      site,
+    });
     const pageKey = finalKey;
-    if (html.canonicalKey && html.canonicalKey !== pageKey && html.canonicalKey !== entry.key && !frontier.markSeen(html.canonicalKey)) {
+    if (
+      html.canonicalKey &&
+      html.canonicalKey !== pageKey &&
+      html.canonicalKey !== entry.key &&
+      !frontier.markSeen(html.canonicalKey)
+    ) {
       return skip('duplicate', `the same page as ${html.canonicalKey} (its canonical address)`);
     }
-    const links = await offerLinks(entry, html.links.links.filter((link) => !link.nofollow));
+    const links = await offerLinks(
+      entry,
+      html.links.links.filter((link) => !link.nofollow),
+    );
     if (html.links.robots.noindex) return skip('noindex', 'the page asks not to be indexed');
     if (html.text.length === 0) return skip('empty', 'the page has no text');
     if (!frontier.keep(entry, html.textBytes)) return skip('size-limit', 'the crawl reached its total size limit');
@@ -405,7 +559,10 @@ export async function runCrawl(deps: CrawlDeps, request: CrawlRequest): Promise<
    * among them that the crawl knows (queued, crawled or settled): the page's part of the link graph. A
    * link the crawl left (past its address budget) can never be one of its pages, so it is not kept.
    */
-  async function offerLinks(from: FrontierEntry, found: ReadonlyArray<{ url: string; key?: string }>): Promise<string[]> {
+  async function offerLinks(
+    from: FrontierEntry,
+    found: ReadonlyArray<{ url: string; key?: string }>,
+  ): Promise<string[]> {
     const sameSite: Array<{ url: string; key: string }> = [];
     const keys = new Set<string>();
     for (const link of found) {
@@ -466,4 +623,5 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));

@@ -5,7 +5,10 @@
  * per crawl (crawl-runner's address budget, crawl-recording's links per page) and counted per owner, so
  * a full storage refuses the next crawl like the next upload.
  */
-export function withCrawlRecords<Reads extends { storageUsed(ownerId: string): Promise<number> }>(reads: Reads, crawlRecords: (ownerId: string) => Promise<number>): Reads {
+export function withCrawlRecords<Reads extends { storageUsed(ownerId: string): Promise<number> }>(
+  reads: Reads,
+  crawlRecords: (ownerId: string) => Promise<number>,
+): Reads {
   return {
     ...reads,
     async storageUsed(ownerId: string) {

@@ -6,5 +6,7 @@ import { load, type CheerioAPI } from 'cheerio';
  * pages on two cores needs; we never render, so parse5's exact tree-building buys nothing here.
  */
 export function loadHtml(html: string): CheerioAPI {
-  return load(html, { xml: { xmlMode: false, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } });
+  return load(html, {
+    xml: { xmlMode: false, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  });
 }

@@ -23,7 +23,8 @@ export interface PageLinks {
 }
 
 /** Assets and downloads that are never a page of knowledge. PDF and Word documents are kept: they go to the extractors. */
-const SKIPPED_EXTENSIONS = /\.(?:jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|css|js|mjs|map|json|xml|rss|atom|woff2?|ttf|otf|eot|zip|rar|7z|gz|tgz|tar|exe|dmg|apk|msi|iso|mp[34]|m4a|m4v|mov|avi|wmv|webm|ogg|wav|flac|xlsx?|pptx?|csv|ics)$/i;
+const SKIPPED_EXTENSIONS =
+  /\.(?:jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|css|js|mjs|map|json|xml|rss|atom|woff2?|ttf|otf|eot|zip|rar|7z|gz|tgz|tar|exe|dmg|apk|msi|iso|mp[34]|m4a|m4v|mov|avi|wmv|webm|ogg|wav|flac|xlsx?|pptx?|csv|ics)$/i;
 
 /**
  * The links a crawl may follow from a page: <a>/<area> hrefs and hreflang alternates, resolved against
@@ -53,7 +54,10 @@ export function discoverLinks($: CheerioAPI, pageUrl: string, site: string): Pag
       }
       if (seen.has(key)) return;
       seen.add(key);
-      const text = ($element.text() || $element.attr('title') || $element.find('img[alt]').attr('alt') || '').replace(/\s+/g, ' ').trim().slice(0, 200);
+      const text = ($element.text() || $element.attr('title') || $element.find('img[alt]').attr('alt') || '')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 200);
       links.push({ url, key, text, nofollow: /\bnofollow\b/i.test($element.attr('rel') ?? '') });
     });
   }

@@ -24,7 +24,11 @@ describe('link discovery', () => {
   });
 
   it('obeys <meta name="robots" content="nofollow">', () => {
-    const found = discoverLinks(loadHtml('<head><meta name="robots" content="noindex, nofollow"></head><body><a href="/a">a</a></body>'), 'https://example.test/', 'example.test');
+    const found = discoverLinks(
+      loadHtml('<head><meta name="robots" content="noindex, nofollow"></head><body><a href="/a">a</a></body>'),
+      'https://example.test/',
+      'example.test',
+    );
     expect(found).toMatchObject({ links: [], robots: { noindex: true, nofollow: true } });
   });
 });

@@ -26,13 +26,24 @@ export interface HtmlPageAnalysis extends ExtractedContent {
  * the navigation they live in), the page's own signals once the furniture is gone (a site-wide newsletter
  * box must not make every page a contact page), then the main content and what kind of page it is.
  */
-export function analyzeHtmlPage(input: { url: string; body: Uint8Array; contentTypeHeader: string | null; site: string }): HtmlPageAnalysis {
+export function analyzeHtmlPage(input: {
+  url: string;
+  body: Uint8Array;
+  contentTypeHeader: string | null;
+  site: string;
+}): HtmlPageAnalysis {
   const { text: html, ...encoding } = decodePage(input.body, input.contentTypeHeader);
   const $ = loadHtml(html);
   const links = discoverLinks($, input.url, input.site);
   let signals = noPageSignals;
   const content = extractMainContent($, { onFurnitureRemoved: () => (signals = collectPageSignals($)) });
-  const sales = detectSalesPage({ url: input.url, title: content.title, headings: content.headings, text: content.text, signals });
+  const sales = detectSalesPage({
+    url: input.url,
+    title: content.title,
+    headings: content.headings,
+    text: content.text,
+    signals,
+  });
   return {
     ...content,
     canonicalKey: canonicalKey(input.url, links.canonical, input.site),

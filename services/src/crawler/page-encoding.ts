@@ -34,8 +34,10 @@ export function decodePage(bytes: Uint8Array, contentTypeHeader?: string | null)
   }
   if (isSingleByteLatinOrHebrew(declared.encoding) && sniffed !== declared.encoding && sniffed !== 'windows-1252') {
     // Valid multi-byte UTF-8 or Hebrew letter runs under a Latin (or Hebrew) label: the label is wrong.
-    if (sniffed === 'utf-8' && hasMultiByteSequences(bytes)) return { ...decoded(bytes, 'utf-8', 'sniffed'), overruledLabel: declared.label };
-    if (sniffed === 'windows-1255' && declared.encoding !== 'iso-8859-8') return { ...decoded(bytes, 'windows-1255', 'sniffed'), overruledLabel: declared.label };
+    if (sniffed === 'utf-8' && hasMultiByteSequences(bytes))
+      return { ...decoded(bytes, 'utf-8', 'sniffed'), overruledLabel: declared.label };
+    if (sniffed === 'windows-1255' && declared.encoding !== 'iso-8859-8')
+      return { ...decoded(bytes, 'windows-1255', 'sniffed'), overruledLabel: declared.label };
   }
   return decoded(bytes, declared.encoding, source);
 }
@@ -48,7 +50,9 @@ const charsetParameter = (contentType: string) => /charset\s*=\s*["']?([^"';\s]+
 
 /** The charset a <meta charset> or <meta http-equiv="Content-Type"> names in the first bytes, read as Latin-1. */
 function metaCharset(bytes: Uint8Array): string | null {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, META_SCAN_BYTES)).toString('latin1');
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, META_SCAN_BYTES)).toString(
+    'latin1',
+  );
   for (const match of head.matchAll(/<meta\b[^>]*>/gi)) {
     const tag = match[0];
     const direct = /\bcharset\s*=\s*["']?([^"'\s/>;]+)/i.exec(tag);
@@ -70,7 +74,8 @@ function encodingOfLabel(label: string | null): { encoding: string; label: strin
   }
 }
 
-const isSingleByteLatinOrHebrew = (encoding: string) => ['windows-1252', 'iso-8859-1', 'iso-8859-15', 'windows-1255', 'iso-8859-8'].includes(encoding);
+const isSingleByteLatinOrHebrew = (encoding: string) =>
+  ['windows-1252', 'iso-8859-1', 'iso-8859-15', 'windows-1255', 'iso-8859-8'].includes(encoding);
 
 export function isValidUtf8(bytes: Uint8Array): boolean {
   try {

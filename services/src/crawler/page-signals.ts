@@ -17,8 +17,10 @@ export interface PageSignals {
   codeBlocks: number;
 }
 
-const BOOKING_ACTION = /\b(book|book now|book online|book an appointment|book a table|reserve|reserve now|schedule|register|sign me up|enroll|enroll now|join now|check availability)\b|לקביעת תור|קבעו תור|קביעת תור|הזמינו מקום|הזמנת מקום|הרשמה|להרשמה|הירשמו|תאמו|בדיקת זמינות/i;
-const CART_ACTION = /\b(add to (cart|bag|basket)|buy now|buy it now|add to order)\b|הוספה לסל|הוסף לסל|הוסיפו לסל|הוספה לעגלה|קנה עכשיו|קנו עכשיו|לרכישה/i;
+const BOOKING_ACTION =
+  /\b(book|book now|book online|book an appointment|book a table|reserve|reserve now|schedule|register|sign me up|enroll|enroll now|join now|check availability)\b|לקביעת תור|קבעו תור|קביעת תור|הזמינו מקום|הזמנת מקום|הרשמה|להרשמה|הירשמו|תאמו|בדיקת זמינות/i;
+const CART_ACTION =
+  /\b(add to (cart|bag|basket)|buy now|buy it now|add to order)\b|הוספה לסל|הוסף לסל|הוסיפו לסל|הוספה לעגלה|קנה עכשיו|קנו עכשיו|לרכישה/i;
 
 export function collectPageSignals($: CheerioAPI): PageSignals {
   const structuredTypes = new Set<string>();
@@ -40,7 +42,8 @@ export function collectPageSignals($: CheerioAPI): PageSignals {
   $('input, textarea, select').each((_index, element) => {
     const $field = $(element);
     const type = ($field.attr('type') ?? (element.name === 'textarea' ? 'textarea' : 'text')).toLowerCase();
-    const name = `${$field.attr('name') ?? ''} ${$field.attr('id') ?? ''} ${$field.attr('autocomplete') ?? ''} ${$field.attr('placeholder') ?? ''}`.toLowerCase();
+    const name =
+      `${$field.attr('name') ?? ''} ${$field.attr('id') ?? ''} ${$field.attr('autocomplete') ?? ''} ${$field.attr('placeholder') ?? ''}`.toLowerCase();
     if (type === 'hidden' || type === 'search' || type === 'submit') return;
     if (type === 'email' || /e-?mail|אימייל|דוא"ל/.test(name)) formFields.add('email');
     if (type === 'tel' || /phone|tel\b|טלפון|נייד/.test(name)) formFields.add('tel');
@@ -57,12 +60,22 @@ export function collectPageSignals($: CheerioAPI): PageSignals {
   $('button, a, input[type="submit"]').each((_index, element) => {
     const $element = $(element);
     const label = `${$element.text()} ${$element.attr('value') ?? ''} ${$element.attr('aria-label') ?? ''}`;
-    if (CART_ACTION.test(label) || /add[-_]?to[-_]?cart/i.test(`${$element.attr('class') ?? ''} ${$element.attr('name') ?? ''}`)) cartActions++;
+    if (
+      CART_ACTION.test(label) ||
+      /add[-_]?to[-_]?cart/i.test(`${$element.attr('class') ?? ''} ${$element.attr('name') ?? ''}`)
+    )
+      cartActions++;
     else if (label.trim().length < 40 && BOOKING_ACTION.test(label)) bookingActions++;
   });
 
   const codeBlocks = $('pre').length + $('code').filter((_index, element) => $(element).text().includes('\n')).length;
-  return { structuredTypes: [...structuredTypes], formFields: [...formFields], cartActions, bookingActions, codeBlocks };
+  return {
+    structuredTypes: [...structuredTypes],
+    formFields: [...formFields],
+    cartActions,
+    bookingActions,
+    codeBlocks,
+  };
 }
 
 function collectTypes(value: unknown, into: Set<string>, depth: number) {
@@ -73,8 +86,15 @@ function collectTypes(value: unknown, into: Set<string>, depth: number) {
   }
   const record = value as Record<string, unknown>;
   const type = record['@type'];
-  for (const name of Array.isArray(type) ? type : [type]) if (typeof name === 'string') into.add(name.replace(/^.*[/#]/, ''));
+  for (const name of Array.isArray(type) ? type : [type])
+    if (typeof name === 'string') into.add(name.replace(/^.*[/#]/, ''));
   for (const [key, child] of Object.entries(record)) if (key !== '@context') collectTypes(child, into, depth + 1);
 }
 
-export const noPageSignals: PageSignals = { structuredTypes: [], formFields: [], cartActions: 0, bookingActions: 0, codeBlocks: 0 };
+export const noPageSignals: PageSignals = {
+  structuredTypes: [],
+  formFields: [],
+  cartActions: 0,
+  bookingActions: 0,
+  codeBlocks: 0,
+};

@@ -43,17 +43,82 @@ export interface AssistantKeywords {
   keywords: readonly string[];
 }
 
-const WEIGHTS: Record<RelevanceFeatureName, number> = { depth: 0.2, 'inbound-links': 0.2, 'content-length': 0.2, 'keyword-overlap': 0.4 };
+const WEIGHTS: Record<RelevanceFeatureName, number> = {
+  depth: 0.2,
+  'inbound-links': 0.2,
+  'content-length': 0.2,
+  'keyword-overlap': 0.4,
+};
 /** Text long enough to answer questions from; more does not make a page more relevant. */
 const FULL_LENGTH = 1500;
 const MAX_KEYWORDS = 30;
 /** Words every assistant's instructions use; they say nothing about the business. */
 const INSTRUCTION_WORDS = new Set([
-  'assistant', 'answer', 'answers', 'question', 'questions', 'customer', 'customers', 'client', 'clients', 'help', 'user', 'users',
-  'always', 'never', 'friendly', 'polite', 'respond', 'reply', 'helpful', 'professional', 'short', 'concise', 'information',
-  'website', 'site', 'page', 'pages', 'visitor', 'visitors', 'language', 'hebrew', 'english', 'tone', 'you', 'your',
-  'עוזר', 'עוזרת', 'לענות', 'ענה', 'עני', 'תענה', 'תעני', 'שאלה', 'שאלות', 'לקוח', 'לקוחות', 'לעזור', 'עזרה', 'תמיד', 'אף', 'פעם',
-  'אדיב', 'אדיבה', 'מקצועי', 'מקצועית', 'קצר', 'קצרה', 'תשובה', 'תשובות', 'מידע', 'אתר', 'גולשים', 'גולש', 'בעברית', 'באנגלית',
+  'assistant',
+  'answer',
+  'answers',
+  'question',
+  'questions',
+  'customer',
+  'customers',
+  'client',
+  'clients',
+  'help',
+  'user',
+  'users',
+  'always',
+  'never',
+  'friendly',
+  'polite',
+  'respond',
+  'reply',
+  'helpful',
+  'professional',
+  'short',
+  'concise',
+  'information',
+  'website',
+  'site',
+  'page',
+  'pages',
+  'visitor',
+  'visitors',
+  'language',
+  'hebrew',
+  'english',
+  'tone',
+  'you',
+  'your',
+  'עוזר',
+  'עוזרת',
+  'לענות',
+  'ענה',
+  'עני',
+  'תענה',
+  'תעני',
+  'שאלה',
+  'שאלות',
+  'לקוח',
+  'לקוחות',
+  'לעזור',
+  'עזרה',
+  'תמיד',
+  'אף',
+  'פעם',
+  'אדיב',
+  'אדיבה',
+  'מקצועי',
+  'מקצועית',
+  'קצר',
+  'קצרה',
+  'תשובה',
+  'תשובות',
+  'מידע',
+  'אתר',
+  'גולשים',
+  'גולש',
+  'בעברית',
+  'באנגלית',
 ]);
 
 export function assistantKeywords(texts: readonly (string | null | undefined)[]): AssistantKeywords {
@@ -61,7 +126,14 @@ export function assistantKeywords(texts: readonly (string | null | undefined)[])
   for (const token of searchTokens(texts.filter(Boolean).join(' \n '))) {
     const variants = termVariants(token);
     const keyword = variants[0]?.term;
-    if (!keyword || INSTRUCTION_WORDS.has(token) || INSTRUCTION_WORDS.has(keyword) || /^\d+$/.test(keyword) || keyword.length < 2) continue;
+    if (
+      !keyword ||
+      INSTRUCTION_WORDS.has(token) ||
+      INSTRUCTION_WORDS.has(keyword) ||
+      /^\d+$/.test(keyword) ||
+      keyword.length < 2
+    )
+      continue;
     if (/^[a-z]+$/.test(keyword) && keyword.length < 3) continue;
     const entry = counts.get(keyword) ?? { count: 0, variants: variants.map((variant) => variant.term) };
     entry.count++;
@@ -69,14 +141,22 @@ export function assistantKeywords(texts: readonly (string | null | undefined)[])
   }
   const keywords = [...counts.entries()].sort((a, b) => b[1].count - a[1].count).slice(0, MAX_KEYWORDS);
   const byVariant = new Map<string, string>();
-  for (const [keyword, { variants }] of keywords) for (const variant of variants) if (!byVariant.has(variant)) byVariant.set(variant, keyword);
+  for (const [keyword, { variants }] of keywords)
+    for (const variant of variants) if (!byVariant.has(variant)) byVariant.set(variant, keyword);
   return { byVariant, keywords: keywords.map(([keyword]) => keyword) };
 }
 
-export function scoreRelevance(page: RelevancePage, context: { keywords: AssistantKeywords; maxInboundLinks: number }): RelevanceScore {
+export function scoreRelevance(
+  page: RelevancePage,
+  context: { keywords: AssistantKeywords; maxInboundLinks: number },
+): RelevanceScore {
   const features: Array<Omit<RelevanceFeature, 'weight' | 'contribution'>> = [];
   const depth = Math.max(0, page.depth);
-  features.push({ feature: 'depth', value: Math.max(0.1, 1 - 0.2 * depth), note: depth === 0 ? 'the start page' : `depth ${depth}` });
+  features.push({
+    feature: 'depth',
+    value: Math.max(0.1, 1 - 0.2 * depth),
+    note: depth === 0 ? 'the start page' : `depth ${depth}`,
+  });
   const inbound = Math.max(0, page.inboundLinks);
   features.push({
     feature: 'inbound-links',
@@ -84,7 +164,11 @@ export function scoreRelevance(page: RelevancePage, context: { keywords: Assista
     note: `linked from ${inbound} page${inbound === 1 ? '' : 's'}`,
   });
   const characters = page.contentCharacters;
-  features.push({ feature: 'content-length', value: characters < 100 ? 0 : Math.min(1, characters / FULL_LENGTH), note: `${characters.toLocaleString('en-US')} characters` });
+  features.push({
+    feature: 'content-length',
+    value: characters < 100 ? 0 : Math.min(1, characters / FULL_LENGTH),
+    note: `${characters.toLocaleString('en-US')} characters`,
+  });
 
   const hasKeywords = context.keywords.keywords.length > 0;
   if (hasKeywords) {
@@ -93,7 +177,17 @@ export function scoreRelevance(page: RelevancePage, context: { keywords: Assista
     const matched = new Set([...inTitle, ...inText]);
     const wanted = Math.min(context.keywords.keywords.length, 8);
     const value = Math.min(1, matched.size / wanted + 0.15 * inTitle.size);
-    features.push({ feature: 'keyword-overlap', value, note: matched.size === 0 ? 'shares no words with the assistant' : `matches ${[...matched].slice(0, 4).map((word) => `“${word}”`).join(', ')}` });
+    features.push({
+      feature: 'keyword-overlap',
+      value,
+      note:
+        matched.size === 0
+          ? 'shares no words with the assistant'
+          : `matches ${[...matched]
+              .slice(0, 4)
+              .map((word) => `“${word}”`)
+              .join(', ')}`,
+    });
   }
 
   const totalWeight = features.reduce((sum, feature) => sum + WEIGHTS[feature.feature], 0);
@@ -102,7 +196,12 @@ export function scoreRelevance(page: RelevancePage, context: { keywords: Assista
     const value = round(feature.value);
     return { ...feature, value, weight: round(weight), contribution: round(value * weight) };
   });
-  const score = round(Math.min(1, features.reduce((sum, feature) => sum + round(feature.value) * (WEIGHTS[feature.feature] / totalWeight), 0)));
+  const score = round(
+    Math.min(
+      1,
+      features.reduce((sum, feature) => sum + round(feature.value) * (WEIGHTS[feature.feature] / totalWeight), 0),
+    ),
+  );
   return {
     score,
     features: weighted,

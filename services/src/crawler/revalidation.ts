@@ -31,12 +31,19 @@ export interface RevalidationPlan {
   unchanged: Array<{ key: string; url: string; lastmod: string }>;
 }
 
-export function planRevalidation(input: { pages: readonly HeldPage[]; lastmods: ReadonlyMap<string, string>; now: Date }): RevalidationPlan {
+export function planRevalidation(input: {
+  pages: readonly HeldPage[];
+  lastmods: ReadonlyMap<string, string>;
+  now: Date;
+}): RevalidationPlan {
   const plan: RevalidationPlan = { fetch: [], unchanged: [] };
   for (const page of input.pages) {
     const lastmod = input.lastmods.get(page.key) ?? null;
-    const recent = page.lastCrawledAt !== null && input.now.getTime() - Date.parse(page.lastCrawledAt) < REVALIDATE_AT_LEAST_EVERY_MS;
-    if (lastmod !== null && page.sitemapLastmod === lastmod && recent) plan.unchanged.push({ key: page.key, url: page.url, lastmod });
+    const recent =
+      page.lastCrawledAt !== null &&
+      input.now.getTime() - Date.parse(page.lastCrawledAt) < REVALIDATE_AT_LEAST_EVERY_MS;
+    if (lastmod !== null && page.sitemapLastmod === lastmod && recent)
+      plan.unchanged.push({ key: page.key, url: page.url, lastmod });
     else plan.fetch.push({ key: page.key, url: page.url, lastmod });
   }
   return plan;
@@ -47,7 +54,10 @@ export function planRevalidation(input: { pages: readonly HeldPage[]; lastmods: 
  * indexes followed; same site only), by page key. Problems (no sitemap, a broken one, a refused address)
  * only mean fewer dates, so more pages are revalidated; nothing throws but a cancel.
  */
-export async function readSitemapLastmods(deps: { fetch: OutboundFetch; signal?: AbortSignal }, startUrl: string): Promise<Map<string, string>> {
+export async function readSitemapLastmods(
+  deps: { fetch: OutboundFetch; signal?: AbortSignal },
+  startUrl: string,
+): Promise<Map<string, string>> {
   const lastmods = new Map<string, string>();
   const start = fetchableUrl(startUrl);
   if (!start) return lastmods;
@@ -57,7 +67,12 @@ export async function readSitemapLastmods(deps: { fetch: OutboundFetch; signal?:
   const signal = deps.signal ? { signal: deps.signal } : {};
   let queue: string[] = [`${origin}/sitemap.xml`];
   try {
-    const robots = await deps.fetch({ url: `${origin}/robots.txt`, maxBytes: ROBOTS_MAX_BYTES, timeoutMs: limits.pageTimeoutMs, ...signal });
+    const robots = await deps.fetch({
+      url: `${origin}/robots.txt`,
+      maxBytes: ROBOTS_MAX_BYTES,
+      timeoutMs: limits.pageTimeoutMs,
+      ...signal,
+    });
     const policy = robotsPolicyFromFetch({ status: robots.status, body: Buffer.from(robots.body).toString('utf8') });
     if (policy.sitemaps.length > 0) queue = [...policy.sitemaps];
   } catch (error) {
@@ -69,7 +84,12 @@ export async function readSitemapLastmods(deps: { fetch: OutboundFetch; signal?:
     if (read.has(url) || !isSameSite(url, site)) continue;
     read.add(url);
     try {
-      const response = await deps.fetch({ url, maxBytes: limits.sitemapMaxBytes, timeoutMs: limits.pageTimeoutMs, ...signal });
+      const response = await deps.fetch({
+        url,
+        maxBytes: limits.sitemapMaxBytes,
+        timeoutMs: limits.pageTimeoutMs,
+        ...signal,
+      });
       if (response.status >= 400) continue;
       const parsed = parseSitemap(sitemapText(response.body));
       if (parsed.kind === 'index') queue.push(...parsed.entries.map((entry) => entry.url));

@@ -7,7 +7,12 @@ import { startLocalSite, type LocalSite } from './testing/local-site.js';
 
 const now = new Date('2026-06-15T12:00:00Z');
 const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
-const page = (key: string, sitemapLastmod: string | null, lastCrawledAt: string | null) => ({ key, url: key, sitemapLastmod, lastCrawledAt });
+const page = (key: string, sitemapLastmod: string | null, lastCrawledAt: string | null) => ({
+  key,
+  url: key,
+  sitemapLastmod,
+  lastCrawledAt,
+});
 
 describe('which pages a scheduled recrawl asks for', () => {
   it('leaves alone a page whose sitemap date has not moved since it was fetched this week; asks for every other', () => {

@@ -121,7 +121,12 @@ export function robotsPolicyFor(robots: RobotsTxt, productToken = ROBOTS_PRODUCT
     sitemaps: robots.sitemaps,
     // Forbidden at the root with no Allow anywhere: nothing on the site may be fetched.
     disallowsEverything: !isAllowed('http://x/') && !rules.some((rule) => rule.allow),
-    note: named.length > 0 ? `robots.txt has rules for ${productToken}` : chosen.length > 0 ? 'robots.txt rules for all crawlers apply' : 'robots.txt has no rules for us: everything allowed',
+    note:
+      named.length > 0
+        ? `robots.txt has rules for ${productToken}`
+        : chosen.length > 0
+          ? 'robots.txt rules for all crawlers apply'
+          : 'robots.txt has no rules for us: everything allowed',
   };
 }
 
@@ -137,7 +142,12 @@ function decide(rules: readonly RobotsRule[], input: string | URL): boolean {
   let best: RobotsRule | null = null;
   for (const rule of rules) {
     if (!rule.matcher.test(path)) continue;
-    if (!best || rule.pattern.length > best.pattern.length || (rule.pattern.length === best.pattern.length && rule.allow && !best.allow)) best = rule;
+    if (
+      !best ||
+      rule.pattern.length > best.pattern.length ||
+      (rule.pattern.length === best.pattern.length && rule.allow && !best.allow)
+    )
+      best = rule;
   }
   return best ? best.allow : true;
 }
@@ -150,12 +160,24 @@ export function robotsPolicyFromFetch(
   outcome: { status: number; body: string } | { unreachable: string },
   productToken = ROBOTS_PRODUCT_TOKEN,
 ): RobotsPolicy {
-  if ('unreachable' in outcome) return disallowAll(`robots.txt could not be fetched (${outcome.unreachable}): the site is not crawled`);
-  if (outcome.status >= 200 && outcome.status < 300) return robotsPolicyFor(parseRobotsTxt(outcome.body.slice(0, ROBOTS_MAX_BYTES)), productToken);
-  if (outcome.status >= 400 && outcome.status < 500) return { ...robotsPolicyFor({ groups: [], sitemaps: [] }), note: `robots.txt answered ${outcome.status}: everything allowed` };
+  if ('unreachable' in outcome)
+    return disallowAll(`robots.txt could not be fetched (${outcome.unreachable}): the site is not crawled`);
+  if (outcome.status >= 200 && outcome.status < 300)
+    return robotsPolicyFor(parseRobotsTxt(outcome.body.slice(0, ROBOTS_MAX_BYTES)), productToken);
+  if (outcome.status >= 400 && outcome.status < 500)
+    return {
+      ...robotsPolicyFor({ groups: [], sitemaps: [] }),
+      note: `robots.txt answered ${outcome.status}: everything allowed`,
+    };
   return disallowAll(`robots.txt answered ${outcome.status}: the site is not crawled`);
 }
 
 function disallowAll(note: string): RobotsPolicy {
-  return { isAllowed: (url) => String(url).endsWith('/robots.txt'), crawlDelaySeconds: null, sitemaps: [], disallowsEverything: true, note };
+  return {
+    isAllowed: (url) => String(url).endsWith('/robots.txt'),
+    crawlDelaySeconds: null,
+    sitemaps: [],
+    disallowsEverything: true,
+    note,
+  };
 }

@@ -77,11 +77,19 @@ Disallow: /cart$`),
   });
 
   it('reads the fetch outcome as RFC 9309 says: 4xx allows all, 5xx and no answer forbid all', () => {
-    expect(robotsPolicyFromFetch({ status: 404, body: '' })).toMatchObject({ disallowsEverything: false, note: 'robots.txt answered 404: everything allowed' });
-    expect(robotsPolicyFromFetch({ status: 503, body: '' })).toMatchObject({ disallowsEverything: true, note: 'robots.txt answered 503: the site is not crawled' });
+    expect(robotsPolicyFromFetch({ status: 404, body: '' })).toMatchObject({
+      disallowsEverything: false,
+      note: 'robots.txt answered 404: everything allowed',
+    });
+    expect(robotsPolicyFromFetch({ status: 503, body: '' })).toMatchObject({
+      disallowsEverything: true,
+      note: 'robots.txt answered 503: the site is not crawled',
+    });
     const unreachable = robotsPolicyFromFetch({ unreachable: 'The site example.test could not be reached.' });
     expect(unreachable.disallowsEverything).toBe(true);
     expect(unreachable.isAllowed(site('/'))).toBe(false);
-    expect(robotsPolicyFromFetch({ status: 200, body: 'User-agent: *\nDisallow: /a' }).isAllowed(site('/a'))).toBe(false);
+    expect(robotsPolicyFromFetch({ status: 200, body: 'User-agent: *\nDisallow: /a' }).isAllowed(site('/a'))).toBe(
+      false,
+    );
   });
 });

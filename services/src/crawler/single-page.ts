@@ -44,9 +44,15 @@ export async function fetchSinglePage(
   const url = fetchableUrl(input.url);
   const key = url ? normalizeUrl(url) : null;
   if (!url || !key) throw new SinglePageError('Please enter a valid URL (including http:// or https://)');
-  const response = await deps.fetch({ url, maxBytes: defaultCrawlLimits.pageMaxBytes, timeoutMs: defaultCrawlLimits.pageTimeoutMs });
-  if (response.status === 404 || response.status === 410) throw new SinglePageError(`The page was not found (${response.status}).`);
-  if (response.status < 200 || response.status >= 300) throw new SinglePageError(`The page answered ${response.status}.`);
+  const response = await deps.fetch({
+    url,
+    maxBytes: defaultCrawlLimits.pageMaxBytes,
+    timeoutMs: defaultCrawlLimits.pageTimeoutMs,
+  });
+  if (response.status === 404 || response.status === 410)
+    throw new SinglePageError(`The page was not found (${response.status}).`);
+  if (response.status < 200 || response.status >= 300)
+    throw new SinglePageError(`The page answered ${response.status}.`);
   const kind = kindOf(response);
   if (!kind) throw new SinglePageError(`${response.contentType ?? 'This content type'} is not a page Kesher can read.`);
   const put = async (bytes: Uint8Array) => (await deps.blobs.put(bytes, { holder: input.holder })).sha256;
@@ -69,7 +75,12 @@ export async function fetchSinglePage(
   let text = '';
   let headings: readonly string[] = [];
   if (kind === 'html') {
-    const html = analyzeHtmlPage({ url: response.url, body: response.body, contentTypeHeader: response.headers['content-type'] ?? null, site: siteOf(url) });
+    const html = analyzeHtmlPage({
+      url: response.url,
+      body: response.body,
+      contentTypeHeader: response.headers['content-type'] ?? null,
+      site: siteOf(url),
+    });
     if (html.text.length === 0) throw new SinglePageError('The page has no text.');
     text = html.text;
     headings = html.headings;
@@ -101,11 +112,19 @@ export async function fetchSinglePage(
       links: [],
     };
   }
-  const score = scoreRelevance({ depth: 0, inboundLinks: 0, contentCharacters: text.length, title: fetched.title, headings, text }, { keywords: input.keywords, maxInboundLinks: 0 });
+  const score = scoreRelevance(
+    { depth: 0, inboundLinks: 0, contentCharacters: text.length, title: fetched.title, headings, text },
+    { keywords: input.keywords, maxInboundLinks: 0 },
+  );
   return {
     discovered: { crawlId: input.crawlId, url, key, depth: 0, source: 'manual', fromUrl: null },
     fetched,
-    scored: { crawlId: input.crawlId, key, relevanceScore: Math.min(1, Math.max(0, score.score)), explanation: `added by the owner; ${score.explanation}`.slice(0, 1000) },
+    scored: {
+      crawlId: input.crawlId,
+      key,
+      relevanceScore: Math.min(1, Math.max(0, score.score)),
+      explanation: `added by the owner; ${score.explanation}`.slice(0, 1000),
+    },
     text,
   };
 }

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { comparePositions, fileMessages, streamIds, type AllPosition, type KnowledgeFileKind, type PageCategory } from '@kesher/contracts';
+import {
+  comparePositions,
+  fileMessages,
+  streamIds,
+  type AllPosition,
+  type KnowledgeFileKind,
+  type PageCategory,
+} from '@kesher/contracts';
 import { crawlerSiteDecider, commitNeeded, type CrawlerSiteState } from '../domain/crawl/crawler-site.decider.js';
 import { knowledgeFileDecider } from '../domain/knowledge-file/knowledge-file.decider.js';
 import type { PlanAllowances } from '../plans/plan-allowances.js';
@@ -62,7 +69,13 @@ export interface CommitOutcome {
 }
 
 /** The event types these writes record (what a route waits for the read models to show). */
-export const siteKnowledgeEventTypes = ['CrawledPageCommitted', 'CrawledPageToggled', 'CrawledPagesDeleted', 'KnowledgeFileUploaded', 'KnowledgeFileDeleted'] as const;
+export const siteKnowledgeEventTypes = [
+  'CrawledPageCommitted',
+  'CrawledPageToggled',
+  'CrawledPagesDeleted',
+  'KnowledgeFileUploaded',
+  'KnowledgeFileDeleted',
+] as const;
 
 export const contentGone = 'The content of this page is no longer available. Please scan the website again.';
 
@@ -70,7 +83,8 @@ const KNOWLEDGE_KINDS: Record<PageKind, KnowledgeFileKind> = { html: 'html', pdf
 /** Pages recorded per append: a crawl of 2,000 pages is 20 small writes, not one large one. */
 const CHUNK = 100;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /** A recorded page and what its upload needs. */
 interface RecordedPage {
@@ -107,21 +121,41 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
   };
 
   /** The knowledge file's bytes: the page's main content as a small HTML document, or the document itself. */
-  async function fileOf(page: Pick<CommitCandidate, 'kind' | 'title' | 'htmlSha256' | 'contentSha256'>): Promise<Uint8Array | null> {
+  async function fileOf(
+    page: Pick<CommitCandidate, 'kind' | 'title' | 'htmlSha256' | 'contentSha256'>,
+  ): Promise<Uint8Array | null> {
     if (page.kind !== 'html') return page.contentSha256 ? ((await deps.blobs.get(page.contentSha256)) ?? null) : null;
     const main = page.htmlSha256 ? await deps.blobs.get(page.htmlSha256) : undefined;
     if (!main) return null;
     const title = page.title ? `<title>${escapeHtml(page.title)}</title>` : '';
-    return new TextEncoder().encode(`<!doctype html><html><head><meta charset="utf-8">${title}</head><body>${main.toString('utf8')}</body></html>`);
+    return new TextEncoder().encode(
+      `<!doctype html><html><head><meta charset="utf-8">${title}</head><body>${main.toString('utf8')}</body></html>`,
+    );
   }
 
-  async function deleteFiles(note: Note, context: CommandContext, ownerId: string, assistantId: string, fileIds: readonly string[]) {
+  async function deleteFiles(
+    note: Note,
+    context: CommandContext,
+    ownerId: string,
+    assistantId: string,
+    fileIds: readonly string[],
+  ) {
     for (const fileId of fileIds) {
       try {
-        note((await deps.handle(knowledgeFileDecider, streamIds.knowledgeFile(fileId), { type: 'DeleteKnowledgeFile', data: { fileId, ownerId } }, context)).appended?.position);
+        note(
+          (
+            await deps.handle(
+              knowledgeFileDecider,
+              streamIds.knowledgeFile(fileId),
+              { type: 'DeleteKnowledgeFile', data: { fileId, ownerId } },
+              context,
+            )
+          ).appended?.position,
+        );
       } catch (error) {
         // Deleted already, or never uploaded: nothing to do.
-        if (!(error instanceof StreamDeletedError) && !(error instanceof DomainError && error.kind === 'not_found')) throw error;
+        if (!(error instanceof StreamDeletedError) && !(error instanceof DomainError && error.kind === 'not_found'))
+          throw error;
       }
     }
     if (fileIds.length > 0) await deps.allowances.releaseFiles(context, assistantId, fileIds);
@@ -131,7 +165,13 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
    * Uploads a recorded page's file unless it is there already, then deletes the file it replaced. Says
    * whether it uploaded, or why the page stays without a file.
    */
-  async function ensureFile(note: Note, context: CommandContext, ownerId: string, assistantId: string, page: RecordedPage): Promise<{ uploaded: boolean; problem: string | null }> {
+  async function ensureFile(
+    note: Note,
+    context: CommandContext,
+    ownerId: string,
+    assistantId: string,
+    page: RecordedPage,
+  ): Promise<{ uploaded: boolean; problem: string | null }> {
     const stream = streamIds.knowledgeFile(page.fileId);
     let uploaded = false;
     try {
@@ -142,7 +182,16 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
           stream,
           {
             type: 'UploadKnowledgeFile',
-            data: { fileId: page.fileId, assistantId, ownerId, filename: page.filename, kind: KNOWLEDGE_KINDS[page.kind], bytes: page.bytes, contentSha256: page.fileSha256, sourceUrl: page.url },
+            data: {
+              fileId: page.fileId,
+              assistantId,
+              ownerId,
+              filename: page.filename,
+              kind: KNOWLEDGE_KINDS[page.kind],
+              bytes: page.bytes,
+              contentSha256: page.fileSha256,
+              sourceUrl: page.url,
+            },
           },
           context,
         );
@@ -151,7 +200,11 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
       }
     } catch (error) {
       // The slot was reclaimed before the upload (plan-allowances.ts tombstones such streams): the page stays without a file.
-      if (error instanceof StreamDeletedError) return { uploaded: false, problem: 'The page could not be added: the assistant reached its file limit meanwhile.' };
+      if (error instanceof StreamDeletedError)
+        return {
+          uploaded: false,
+          problem: 'The page could not be added: the assistant reached its file limit meanwhile.',
+        };
       throw error;
     }
     if (page.replacedFileId) await deleteFiles(note, context, ownerId, assistantId, [page.replacedFileId]);
@@ -164,13 +217,17 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
      * file (a changed page's old file is deleted after), unchanged ones nothing. Stops adding at the plan's
      * file limit; the pages left out are reported with the reason.
      */
-    async commitPages(context: CommandContext, input: { ownerId: string; assistantId: string; crawlId: string; pages: readonly CommitCandidate[] }): Promise<CommitOutcome> {
+    async commitPages(
+      context: CommandContext,
+      input: { ownerId: string; assistantId: string; crawlId: string; pages: readonly CommitCandidate[] },
+    ): Promise<CommitOutcome> {
       const { ownerId, assistantId, crawlId } = input;
       const written = positionTracker();
       const site = await loadSite(assistantId, ownerId);
       const outcome: CommitOutcome = { committed: [], unchanged: 0, notAdded: [], position: undefined };
       const repairs: RecordedPage[] = [];
-      const toCommit: Array<{ page: CommitCandidate; pageId: string; fileId: string; replacing: string | undefined }> = [];
+      const toCommit: Array<{ page: CommitCandidate; pageId: string; fileId: string; replacing: string | undefined }> =
+        [];
       const seen = new Set<string>();
       for (const page of input.pages) {
         if (seen.has(page.key)) continue;
@@ -181,7 +238,8 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
         if (existing && existing.fileId === fileId) {
           // Recorded by an earlier run of this commit: make sure its file exists (counted as added if it did not).
           repairs.push(existing);
-        } else if (!page.contentSha256 || !commitNeeded(existing, { fileId, contentSha256: page.contentSha256 })) outcome.unchanged++;
+        } else if (!page.contentSha256 || !commitNeeded(existing, { fileId, contentSha256: page.contentSha256 }))
+          outcome.unchanged++;
         else toCommit.push({ page, pageId, fileId, replacing: existing?.fileId ?? undefined });
       }
 
@@ -196,7 +254,8 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
           continue;
         }
         if (storageLimit && stored + bytes.byteLength > storageLimit.bytes) {
-          for (const rest of toCommit.slice(index)) outcome.notAdded.push({ key: rest.page.key, filename: rest.page.filename, reason: storageLimit.message });
+          for (const rest of toCommit.slice(index))
+            outcome.notAdded.push({ key: rest.page.key, filename: rest.page.filename, reason: storageLimit.message });
           break;
         }
         stored += bytes.byteLength;
@@ -205,13 +264,25 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
           await deps.allowances.reserveFile(context, ownerId, assistantId, fileId, 'crawl', replacing);
         } catch (error) {
           if (!(error instanceof DomainError && error.kind === 'forbidden')) throw error;
-          for (const rest of toCommit.slice(index)) outcome.notAdded.push({ key: rest.page.key, filename: rest.page.filename, reason: error.message });
+          for (const rest of toCommit.slice(index))
+            outcome.notAdded.push({ key: rest.page.key, filename: rest.page.filename, reason: error.message });
           break;
         }
         // The file holds its bytes; the page holds them too, to make a new file if it is turned off and on.
         const blob = await deps.blobs.put(bytes, { holder: fileId });
         await deps.blobs.put(bytes, { holder: pageId });
-        const item = { page, pageId, key: page.key, fileId, fileSha256: blob.sha256, filename: page.filename, kind: page.kind, bytes: bytes.byteLength, url: page.url, replacedFileId: null };
+        const item = {
+          page,
+          pageId,
+          key: page.key,
+          fileId,
+          fileSha256: blob.sha256,
+          filename: page.filename,
+          kind: page.kind,
+          bytes: bytes.byteLength,
+          url: page.url,
+          replacedFileId: null,
+        };
         // Uploaded at once, before the next page's slot is taken: a slot whose file does not exist yet looks
         // abandoned to a taker at the limit (plan-allowances.ts), which would reclaim it.
         const { problem } = await ensureFile(written.note, context, ownerId, assistantId, item);
@@ -263,12 +334,19 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
           if (event.type !== 'CrawledPageCommitted') continue;
           recorded.push(chunk.find((candidate) => candidate.pageId === event.data.pageId)!);
           outcome.committed.push(event.data.key);
-          if (event.data.replacedFileId) await deleteFiles(written.note, context, ownerId, assistantId, [event.data.replacedFileId]);
+          if (event.data.replacedFileId)
+            await deleteFiles(written.note, context, ownerId, assistantId, [event.data.replacedFileId]);
         }
         // A concurrent commit of the same page won: the file made here is not needed.
         const lost = chunk.filter((candidate) => !recorded.includes(candidate));
         if (lost.length > 0) {
-          await deleteFiles(written.note, context, ownerId, assistantId, lost.map((item) => item.fileId));
+          await deleteFiles(
+            written.note,
+            context,
+            ownerId,
+            assistantId,
+            lost.map((item) => item.fileId),
+          );
           outcome.unchanged += lost.length;
         }
       }
@@ -284,14 +362,24 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
     },
 
     /** Crawler Settings' toggle: off deletes the page's file (no answers from it); on makes a new file from its content. */
-    async togglePage(context: CommandContext, input: { ownerId: string; assistantId: string; pageId: string; enabled: boolean }): Promise<AllPosition | undefined> {
+    async togglePage(
+      context: CommandContext,
+      input: { ownerId: string; assistantId: string; pageId: string; enabled: boolean },
+    ): Promise<AllPosition | undefined> {
       const { ownerId, assistantId, pageId, enabled } = input;
       const written = positionTracker();
       const stream = streamIds.crawlerSite(assistantId);
       if (!enabled) {
-        const result = await deps.handle(crawlerSiteDecider, stream, { type: 'TogglePage', data: { ownerId, pageId, enabled, newFileId: '' } }, context);
+        const result = await deps.handle(
+          crawlerSiteDecider,
+          stream,
+          { type: 'TogglePage', data: { ownerId, pageId, enabled, newFileId: '' } },
+          context,
+        );
         written.note(result.appended?.position);
-        const removed = result.events.flatMap((event) => (event.type === 'CrawledPageToggled' && event.data.removedFileId ? [event.data.removedFileId] : []));
+        const removed = result.events.flatMap((event) =>
+          event.type === 'CrawledPageToggled' && event.data.removedFileId ? [event.data.removedFileId] : [],
+        );
         await deleteFiles(written.note, context, ownerId, assistantId, removed);
         return written.last;
       }
@@ -303,7 +391,12 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
       const fileId = `file-${randomUUID().replaceAll('-', '')}`;
       await deps.allowances.reserveFile(context, ownerId, assistantId, fileId, 'crawl');
       const stored = await deps.blobs.put(bytes, { holder: fileId });
-      const result = await deps.handle(crawlerSiteDecider, stream, { type: 'TogglePage', data: { ownerId, pageId, enabled, newFileId: fileId } }, context);
+      const result = await deps.handle(
+        crawlerSiteDecider,
+        stream,
+        { type: 'TogglePage', data: { ownerId, pageId, enabled, newFileId: fileId } },
+        context,
+      );
       written.note(result.appended?.position);
       if (result.events.length === 0) {
         // Turned on by someone else meanwhile: give back what was taken for this file.
@@ -311,15 +404,29 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
         await deps.blobs.release(fileId);
         return written.last;
       }
-      await ensureFile(written.note, context, ownerId, assistantId, { ...page, fileId, fileSha256: stored.sha256, bytes: bytes.byteLength, replacedFileId: null });
+      await ensureFile(written.note, context, ownerId, assistantId, {
+        ...page,
+        fileId,
+        fileSha256: stored.sha256,
+        bytes: bytes.byteLength,
+        replacedFileId: null,
+      });
       return written.last;
     },
 
     /** Removes pages and their files (Crawler Settings' bulk delete, or orphans after a crawl). Returns how many went. */
-    async deletePages(context: CommandContext, input: { ownerId: string; assistantId: string; pageIds: readonly string[]; reason: 'owner' | 'orphaned' }): Promise<{ deleted: number; position: AllPosition | undefined }> {
+    async deletePages(
+      context: CommandContext,
+      input: { ownerId: string; assistantId: string; pageIds: readonly string[]; reason: 'owner' | 'orphaned' },
+    ): Promise<{ deleted: number; position: AllPosition | undefined }> {
       const { ownerId, assistantId, pageIds, reason } = input;
       const written = positionTracker();
-      const result = await deps.handle(crawlerSiteDecider, streamIds.crawlerSite(assistantId), { type: 'DeletePages', data: { ownerId, pageIds, reason } }, context);
+      const result = await deps.handle(
+        crawlerSiteDecider,
+        streamIds.crawlerSite(assistantId),
+        { type: 'DeletePages', data: { ownerId, pageIds, reason } },
+        context,
+      );
       written.note(result.appended?.position);
       let deleted = 0;
       for (const event of result.events) {

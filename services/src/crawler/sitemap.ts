@@ -32,11 +32,15 @@ export function sitemapText(bytes: Uint8Array, maxInflatedBytes = sitemapLimits.
       return gunzipSync(bytes, { maxOutputLength: maxInflatedBytes }).toString('utf8');
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
-        throw new SitemapError(`The sitemap unpacks to more than ${Math.round(maxInflatedBytes / 1024 / 1024)} MB and was not read.`);
+        throw new SitemapError(
+          `The sitemap unpacks to more than ${Math.round(maxInflatedBytes / 1024 / 1024)} MB and was not read.`,
+        );
       }
       // A truncated download still yields its complete entries: inflate what arrived.
       try {
-        return gunzipSync(bytes, { maxOutputLength: maxInflatedBytes, finishFlush: 2 /* Z_SYNC_FLUSH */ }).toString('utf8');
+        return gunzipSync(bytes, { maxOutputLength: maxInflatedBytes, finishFlush: 2 /* Z_SYNC_FLUSH */ }).toString(
+          'utf8',
+        );
       } catch {
         throw new SitemapError('The sitemap is not valid gzip and was not read.');
       }
@@ -111,5 +115,9 @@ function parseTextSitemap(text: string, maxEntries: number): ParsedSitemap {
     .map((line) => line.trim())
     .filter((line) => /^https?:\/\/\S+$/i.test(line));
   if (urls.length === 0) return { kind: 'unknown', entries: [], truncated: false };
-  return { kind: 'text', entries: urls.slice(0, maxEntries).map((url) => ({ url, lastmod: null })), truncated: urls.length > maxEntries };
+  return {
+    kind: 'text',
+    entries: urls.slice(0, maxEntries).map((url) => ({ url, lastmod: null })),
+    truncated: urls.length > maxEntries,
+  };
 }

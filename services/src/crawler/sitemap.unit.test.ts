@@ -21,7 +21,9 @@ describe('sitemaps', () => {
   });
 
   it('reads a sitemap index', () => {
-    const parsed = parseSitemap('<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:sitemap><sm:loc>https://example.test/a.xml.gz</sm:loc></sm:sitemap></sm:sitemapindex>');
+    const parsed = parseSitemap(
+      '<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:sitemap><sm:loc>https://example.test/a.xml.gz</sm:loc></sm:sitemap></sm:sitemapindex>',
+    );
     expect(parsed.kind).toBe('index');
     expect(parsed.entries.map((entry) => entry.url)).toEqual(['https://example.test/a.xml.gz']);
   });
@@ -31,7 +33,10 @@ describe('sitemaps', () => {
     expect(parseSitemap(text, { maxEntries: 3 })).toMatchObject({ kind: 'text', truncated: true });
     expect(parseSitemap(text, { maxEntries: 3 }).entries).toHaveLength(3);
     const xml = `<urlset>${Array.from({ length: 5 }, (_unused, i) => `<url><loc>https://example.test/${i}</loc></url>`).join('')}</urlset>`;
-    expect(parseSitemap(xml, { maxEntries: 2 })).toMatchObject({ truncated: true, entries: [{ url: 'https://example.test/0' }, { url: 'https://example.test/1' }] });
+    expect(parseSitemap(xml, { maxEntries: 2 })).toMatchObject({
+      truncated: true,
+      entries: [{ url: 'https://example.test/0' }, { url: 'https://example.test/1' }],
+    });
     expect(parseSitemap('<html><body>not a sitemap</body></html>').kind).toBe('unknown');
   });
 
@@ -52,6 +57,8 @@ describe('sitemaps', () => {
     expect(parsed.entries.length).toBeGreaterThan(100);
     expect(parsed.entries.length).toBeLessThan(2000);
     expect(parsed.entries[0]!.url).toBe('https://example.test/page-0');
-    expect(() => sitemapText(Uint8Array.from([0x1f, 0x8b, 1, 2, 3]))).toThrow('The sitemap is not valid gzip and was not read.');
+    expect(() => sitemapText(Uint8Array.from([0x1f, 0x8b, 1, 2, 3]))).toThrow(
+      'The sitemap is not valid gzip and was not read.',
+    );
   });
 });

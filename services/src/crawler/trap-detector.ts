@@ -40,8 +40,10 @@ export interface TrapDetector {
   check(url: string): TrapVerdict | null;
 }
 
-const DATE_IN_PATH = /(?:^|[/_-])((?:19|20|21)\d{2})(?:[/_-](0?[1-9]|1[0-2]))?(?:[/_-](0?[1-9]|[12]\d|3[01]))?(?=$|[/_.-])/;
-const DATE_PARAMETER = /^(?:date|day|month|year|week|ym|yearmonth|cal|calendar|start|end|from|to|d|m|y|tribe-bar-date|eventdate)$/i;
+const DATE_IN_PATH =
+  /(?:^|[/_-])((?:19|20|21)\d{2})(?:[/_-](0?[1-9]|1[0-2]))?(?:[/_-](0?[1-9]|[12]\d|3[01]))?(?=$|[/_.-])/;
+const DATE_PARAMETER =
+  /^(?:date|day|month|year|week|ym|yearmonth|cal|calendar|start|end|from|to|d|m|y|tribe-bar-date|eventdate)$/i;
 const DATE_VALUE = /^((?:19|20|21)\d{2})(?:[-/.]?(0?[1-9]|1[0-2]))?(?:[-/.]?(0?[1-9]|[12]\d|3[01]))?$/;
 
 export function createTrapDetector(options: { now: Date; limits?: Partial<TrapLimits> }): TrapDetector {
@@ -58,20 +60,30 @@ export function createTrapDetector(options: { now: Date; limits?: Partial<TrapLi
       } catch {
         return { kind: 'too-long', reason: 'not a valid address' };
       }
-      if (input.length > limits.maxUrlLength) return { kind: 'too-long', reason: `address longer than ${limits.maxUrlLength} characters` };
-      const segments = url.pathname.split('/').filter(Boolean).map((segment) => safeDecode(segment).toLowerCase());
-      if (segments.length > limits.maxPathSegments) return { kind: 'too-deep', reason: `more than ${limits.maxPathSegments} path segments` };
+      if (input.length > limits.maxUrlLength)
+        return { kind: 'too-long', reason: `address longer than ${limits.maxUrlLength} characters` };
+      const segments = url.pathname
+        .split('/')
+        .filter(Boolean)
+        .map((segment) => safeDecode(segment).toLowerCase());
+      if (segments.length > limits.maxPathSegments)
+        return { kind: 'too-deep', reason: `more than ${limits.maxPathSegments} path segments` };
       const repeated = repeatedSegments(segments);
       if (repeated) return { kind: 'repeated-segments', reason: repeated };
 
       const year = yearIn(url);
       if (year !== null) {
-        if (year > currentYear + limits.maxYearsAhead) return { kind: 'calendar', reason: `dated ${year}, more than ${limits.maxYearsAhead} years ahead` };
-        if (year < limits.earliestYear) return { kind: 'calendar', reason: `dated ${year}, before ${limits.earliestYear}` };
+        if (year > currentYear + limits.maxYearsAhead)
+          return { kind: 'calendar', reason: `dated ${year}, more than ${limits.maxYearsAhead} years ahead` };
+        if (year < limits.earliestYear)
+          return { kind: 'calendar', reason: `dated ${year}, before ${limits.earliestYear}` };
         const shape = `${url.host}${url.pathname.replace(/\d/g, '#')}?${[...url.searchParams.keys()].sort().join('&')}`;
         const seen = datedByShape.get(shape) ?? new Set<string>();
         if (!seen.has(url.href) && seen.size >= limits.maxDatedPagesPerShape) {
-          return { kind: 'calendar', reason: `more than ${limits.maxDatedPagesPerShape} dated pages shaped like ${url.pathname.replace(/\d/g, '#')}` };
+          return {
+            kind: 'calendar',
+            reason: `more than ${limits.maxDatedPagesPerShape} dated pages shaped like ${url.pathname.replace(/\d/g, '#')}`,
+          };
         }
         seen.add(url.href);
         datedByShape.set(shape, seen);
@@ -79,12 +91,19 @@ export function createTrapDetector(options: { now: Date; limits?: Partial<TrapLi
 
       if (url.search) {
         const parameters = [...url.searchParams.keys()];
-        if (parameters.length > limits.maxQueryParameters) return { kind: 'query-explosion', reason: `${parameters.length} query parameters` };
+        if (parameters.length > limits.maxQueryParameters)
+          return { kind: 'query-explosion', reason: `${parameters.length} query parameters` };
         const path = `${url.host}${url.pathname}`;
         const variants = queriesByPath.get(path) ?? new Set<string>();
-        const query = [...url.searchParams.entries()].map(([name, value]) => `${name}=${value}`).sort().join('&');
+        const query = [...url.searchParams.entries()]
+          .map(([name, value]) => `${name}=${value}`)
+          .sort()
+          .join('&');
         if (!variants.has(query) && variants.size >= limits.maxQueryVariantsPerPath) {
-          return { kind: 'query-explosion', reason: `more than ${limits.maxQueryVariantsPerPath} query-string variants of ${url.pathname}` };
+          return {
+            kind: 'query-explosion',
+            reason: `more than ${limits.maxQueryVariantsPerPath} query-string variants of ${url.pathname}`,
+          };
         }
         variants.add(query);
         queriesByPath.set(path, variants);
@@ -123,7 +142,12 @@ function repeatedSegments(segments: string[]): string | null {
 /** The year a calendar-like address is about, from its path or a date-like query parameter. */
 function yearIn(url: URL): number | null {
   const inPath = DATE_IN_PATH.exec(url.pathname);
-  if (inPath && (inPath[2] !== undefined || /(calendar|events?|archive|day|month|week|year|לוח|אירועים)/i.test(safeDecode(url.pathname)))) return Number(inPath[1]);
+  if (
+    inPath &&
+    (inPath[2] !== undefined ||
+      /(calendar|events?|archive|day|month|week|year|לוח|אירועים)/i.test(safeDecode(url.pathname)))
+  )
+    return Number(inPath[1]);
   for (const [name, value] of url.searchParams) {
     if (!DATE_PARAMETER.test(name)) continue;
     const match = DATE_VALUE.exec(value.trim());

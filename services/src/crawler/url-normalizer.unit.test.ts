@@ -17,20 +17,36 @@ describe('URL normalisation', () => {
   });
 
   it('sorts the query and keeps the parameters that change the page', () => {
-    expect(normalizeUrl('http://example.test/list?page=2&sort=price&utm_campaign=x')).toBe('http://example.test/list?page=2&sort=price');
-    expect(normalizeUrl('http://example.test/list?sort=price&page=2')).toBe('http://example.test/list?page=2&sort=price');
+    expect(normalizeUrl('http://example.test/list?page=2&sort=price&utm_campaign=x')).toBe(
+      'http://example.test/list?page=2&sort=price',
+    );
+    expect(normalizeUrl('http://example.test/list?sort=price&page=2')).toBe(
+      'http://example.test/list?page=2&sort=price',
+    );
     expect(normalizeUrl('http://example.test/list?')).toBe('http://example.test/list');
     expect(normalizeUrl('http://example.test:8080/')).toBe('http://example.test:8080/');
   });
 
   it('keeps Hebrew paths as escapes in one case', () => {
-    expect(normalizeUrl('https://example.test/צור-קשר/')).toBe('https://example.test/%D7%A6%D7%95%D7%A8-%D7%A7%D7%A9%D7%A8');
-    expect(normalizeUrl('https://example.test/%d7%a6%d7%95%d7%a8-%d7%a7%d7%a9%d7%a8')).toBe('https://example.test/%D7%A6%D7%95%D7%A8-%D7%A7%D7%A9%D7%A8');
+    expect(normalizeUrl('https://example.test/צור-קשר/')).toBe(
+      'https://example.test/%D7%A6%D7%95%D7%A8-%D7%A7%D7%A9%D7%A8',
+    );
+    expect(normalizeUrl('https://example.test/%d7%a6%d7%95%d7%a8-%d7%a7%d7%a9%d7%a8')).toBe(
+      'https://example.test/%D7%A6%D7%95%D7%A8-%D7%A7%D7%A9%D7%A8',
+    );
   });
 
   it('resolves relative links and refuses what is never crawled', () => {
     expect(normalizeUrl('../pricing', 'https://example.test/he/about/')).toBe('https://example.test/he/pricing');
-    for (const bad of ['mailto:a@b.test', 'javascript:void(0)', 'ftp://example.test/', 'https://user:pw@example.test/', 'http://', 'not a url']) expect(normalizeUrl(bad)).toBeNull();
+    for (const bad of [
+      'mailto:a@b.test',
+      'javascript:void(0)',
+      'ftp://example.test/',
+      'https://user:pw@example.test/',
+      'http://',
+      'not a url',
+    ])
+      expect(normalizeUrl(bad)).toBeNull();
     expect(fetchableUrl('/a/b/#x', 'https://example.test/')).toBe('https://example.test/a/b/');
   });
 
@@ -45,8 +61,12 @@ describe('URL normalisation', () => {
   });
 
   it('follows a same-site canonical link and ignores one that leaves the site', () => {
-    expect(canonicalKey('https://example.test/p?id=1&ref=x', '/products/mug', 'example.test')).toBe('https://example.test/products/mug');
-    expect(canonicalKey('https://example.test/p', 'https://medium.test/copy', 'example.test')).toBe('https://example.test/p');
+    expect(canonicalKey('https://example.test/p?id=1&ref=x', '/products/mug', 'example.test')).toBe(
+      'https://example.test/products/mug',
+    );
+    expect(canonicalKey('https://example.test/p', 'https://medium.test/copy', 'example.test')).toBe(
+      'https://example.test/p',
+    );
     expect(canonicalKey('https://example.test/p/', null, 'example.test')).toBe('https://example.test/p');
   });
 });

@@ -18,7 +18,10 @@ export function createDriveConnections(deps: { sql: Sql; secrets: SecretBox }) {
       );
     },
     async refreshToken(ownerId: string): Promise<string | undefined> {
-      const { rows } = await deps.sql.query<{ sealed_refresh_token: string }>(`SELECT sealed_refresh_token FROM drive_connections WHERE owner_id = $1`, [ownerId]);
+      const { rows } = await deps.sql.query<{ sealed_refresh_token: string }>(
+        `SELECT sealed_refresh_token FROM drive_connections WHERE owner_id = $1`,
+        [ownerId],
+      );
       if (!rows[0]) return undefined;
       try {
         return deps.secrets.open(rows[0].sealed_refresh_token, context(ownerId));

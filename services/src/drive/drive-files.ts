@@ -14,12 +14,29 @@ export interface DriveFile {
  * exported (Docs and Slides as text, Sheets as CSV — spec part 1 §5's Google Docs, Sheets and Slides);
  * everything else is downloaded as it is and read by the extractor its kind names.
  */
-export type DriveReading = { via: 'export'; exportMimeType: string; kind: KnowledgeFileKind; extension: string } | { via: 'download'; kind: KnowledgeFileKind; extension: string };
+export type DriveReading =
+  | { via: 'export'; exportMimeType: string; kind: KnowledgeFileKind; extension: string }
+  | { via: 'download'; kind: KnowledgeFileKind; extension: string };
 
 const GOOGLE_FORMATS: Record<string, DriveReading> = {
-  'application/vnd.google-apps.document': { via: 'export', exportMimeType: 'text/plain', kind: 'txt', extension: 'txt' },
-  'application/vnd.google-apps.spreadsheet': { via: 'export', exportMimeType: 'text/csv', kind: 'csv', extension: 'csv' },
-  'application/vnd.google-apps.presentation': { via: 'export', exportMimeType: 'text/plain', kind: 'txt', extension: 'txt' },
+  'application/vnd.google-apps.document': {
+    via: 'export',
+    exportMimeType: 'text/plain',
+    kind: 'txt',
+    extension: 'txt',
+  },
+  'application/vnd.google-apps.spreadsheet': {
+    via: 'export',
+    exportMimeType: 'text/csv',
+    kind: 'csv',
+    extension: 'csv',
+  },
+  'application/vnd.google-apps.presentation': {
+    via: 'export',
+    exportMimeType: 'text/plain',
+    kind: 'txt',
+    extension: 'txt',
+  },
 };
 
 /** Word, Excel, PowerPoint, PDF, text, markdown, CSV and JSON (spec part 1 §5), by MIME type. */
@@ -35,7 +52,10 @@ const STORED_FORMATS: Record<string, KnowledgeFileKind> = {
   'application/json': 'json',
 };
 
-export const IMPORTABLE_MIME_TYPES: readonly string[] = [...Object.keys(GOOGLE_FORMATS), ...Object.keys(STORED_FORMATS)];
+export const IMPORTABLE_MIME_TYPES: readonly string[] = [
+  ...Object.keys(GOOGLE_FORMATS),
+  ...Object.keys(STORED_FORMATS),
+];
 
 export function driveReading(mimeType: string): DriveReading | undefined {
   const google = GOOGLE_FORMATS[mimeType];

@@ -3,8 +3,16 @@ import { driveFileUrl, driveReading, driveSearchQuery, knowledgeFileName } from 
 
 describe('reading Drive files into knowledge', () => {
   it("exports Google's own formats (Docs and Slides as text, Sheets as CSV) and downloads the rest", () => {
-    expect(driveReading('application/vnd.google-apps.document')).toMatchObject({ via: 'export', exportMimeType: 'text/plain', kind: 'txt' });
-    expect(driveReading('application/vnd.google-apps.spreadsheet')).toMatchObject({ via: 'export', exportMimeType: 'text/csv', kind: 'csv' });
+    expect(driveReading('application/vnd.google-apps.document')).toMatchObject({
+      via: 'export',
+      exportMimeType: 'text/plain',
+      kind: 'txt',
+    });
+    expect(driveReading('application/vnd.google-apps.spreadsheet')).toMatchObject({
+      via: 'export',
+      exportMimeType: 'text/csv',
+      kind: 'csv',
+    });
     expect(driveReading('application/vnd.google-apps.presentation')).toMatchObject({ via: 'export', kind: 'txt' });
     expect(driveReading('application/pdf')).toEqual({ via: 'download', kind: 'pdf', extension: 'pdf' });
     expect(driveReading('application/vnd.openxmlformats-officedocument.wordprocessingml.document')?.kind).toBe('docx');

@@ -48,7 +48,9 @@ const TokenResponseSchema = z.object({
 export type GoogleTokens = z.infer<typeof TokenResponseSchema>;
 
 const OAuthErrorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
-const ApiErrorSchema = z.object({ error: z.object({ code: z.number().optional(), message: z.string().optional(), status: z.string().optional() }) });
+const ApiErrorSchema = z.object({
+  error: z.object({ code: z.number().optional(), message: z.string().optional(), status: z.string().optional() }),
+});
 
 const DriveFileSchema = z.object({
   id: z.string(),
@@ -78,7 +80,10 @@ export function createGoogleDriveClient(endpoints: GoogleDriveEndpoints) {
     try {
       return await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      throw new GoogleDriveError('unavailable', `Google could not be reached (${(error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message}).`);
+      throw new GoogleDriveError(
+        'unavailable',
+        `Google could not be reached (${(error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message}).`,
+      );
     }
   }
 
@@ -96,7 +101,13 @@ export function createGoogleDriveClient(endpoints: GoogleDriveEndpoints) {
       // Not JSON: the status says enough.
     }
     const kind: DriveErrorKind =
-      response.status === 401 || (response.status === 400 && /invalid_grant|invalid_token/.test(text)) ? 'unauthorized' : response.status === 404 ? 'not_found' : response.status >= 500 ? 'unavailable' : 'rejected';
+      response.status === 401 || (response.status === 400 && /invalid_grant|invalid_token/.test(text))
+        ? 'unauthorized'
+        : response.status === 404
+          ? 'not_found'
+          : response.status >= 500
+            ? 'unavailable'
+            : 'rejected';
     return new GoogleDriveError(kind, reason);
   }
 
@@ -108,7 +119,8 @@ export function createGoogleDriveClient(endpoints: GoogleDriveEndpoints) {
     });
     if (!response.ok) throw await refusal(response);
     const parsed = TokenResponseSchema.safeParse(await response.json().catch(() => null));
-    if (!parsed.success) throw new GoogleDriveError('unavailable', 'Google answered the token request in an unexpected shape.');
+    if (!parsed.success)
+      throw new GoogleDriveError('unavailable', 'Google answered the token request in an unexpected shape.');
     return parsed.data;
   }
 
@@ -123,7 +135,8 @@ export function createGoogleDriveClient(endpoints: GoogleDriveEndpoints) {
     let total = 0;
     for await (const chunk of response.body ?? []) {
       total += (chunk as Uint8Array).byteLength;
-      if (total > endpoints.maxFileBytes) throw new GoogleDriveError('too_large', 'The file is larger than the upload limit.');
+      if (total > endpoints.maxFileBytes)
+        throw new GoogleDriveError('too_large', 'The file is larger than the upload limit.');
       chunks.push(Buffer.from(chunk as Uint8Array));
     }
     return Buffer.concat(chunks);
@@ -149,10 +162,21 @@ export function createGoogleDriveClient(endpoints: GoogleDriveEndpoints) {
     },
 
     exchangeCode: (code: string) =>
-      tokenRequest({ code, client_id: endpoints.clientId, client_secret: endpoints.clientSecret, redirect_uri: endpoints.redirectUri, grant_type: 'authorization_code' }),
+      tokenRequest({
+        code,
+        client_id: endpoints.clientId,
+        client_secret: endpoints.clientSecret,
+        redirect_uri: endpoints.redirectUri,
+        grant_type: 'authorization_code',
+      }),
 
     refresh: (refreshToken: string) =>
-      tokenRequest({ refresh_token: refreshToken, client_id: endpoints.clientId, client_secret: endpoints.clientSecret, grant_type: 'refresh_token' }),
+      tokenRequest({
+        refresh_token: refreshToken,
+        client_id: endpoints.clientId,
+        client_secret: endpoints.clientSecret,
+        grant_type: 'refresh_token',
+      }),
 
     /** Sign Out: Google forgets the grant. A token it no longer knows counts as revoked. */
     async revoke(token: string): Promise<void> {
@@ -166,7 +190,10 @@ export function createGoogleDriveClient(endpoints: GoogleDriveEndpoints) {
       if (error.kind !== 'unauthorized') throw error;
     },
 
-    async listFiles(accessToken: string, options: { search: string; pageSize: number; pageToken?: string }): Promise<{ files: DriveFile[]; nextPageToken: string | null }> {
+    async listFiles(
+      accessToken: string,
+      options: { search: string; pageSize: number; pageToken?: string },
+    ): Promise<{ files: DriveFile[]; nextPageToken: string | null }> {
       const query = new URLSearchParams({
         q: driveSearchQuery(options.search),
         pageSize: String(options.pageSize),
@@ -178,12 +205,15 @@ export function createGoogleDriveClient(endpoints: GoogleDriveEndpoints) {
       const response = await call(`${driveBase}/drive/v3/files?${query}`, { headers: bearer(accessToken) });
       if (!response.ok) throw await refusal(response);
       const parsed = FileListSchema.safeParse(await response.json().catch(() => null));
-      if (!parsed.success) throw new GoogleDriveError('unavailable', 'Google Drive answered the file list in an unexpected shape.');
+      if (!parsed.success)
+        throw new GoogleDriveError('unavailable', 'Google Drive answered the file list in an unexpected shape.');
       return { files: parsed.data.files.map(toDriveFile), nextPageToken: parsed.data.nextPageToken ?? null };
     },
 
     async fileMetadata(accessToken: string, fileId: string): Promise<DriveFile> {
-      const response = await call(`${driveBase}/drive/v3/files/${encodeURIComponent(fileId)}?fields=${FILE_FIELDS}`, { headers: bearer(accessToken) });
+      const response = await call(`${driveBase}/drive/v3/files/${encodeURIComponent(fileId)}?fields=${FILE_FIELDS}`, {
+        headers: bearer(accessToken),
+      });
       if (!response.ok) throw await refusal(response);
       const parsed = DriveFileSchema.safeParse(await response.json().catch(() => null));
       if (!parsed.success) throw new GoogleDriveError('unavailable', 'Google Drive answered in an unexpected shape.');
@@ -194,9 +224,13 @@ export function createGoogleDriveClient(endpoints: GoogleDriveEndpoints) {
     async fileBytes(accessToken: string, file: DriveFile): Promise<Buffer> {
       const reading = driveReading(file.mimeType);
       if (!reading) throw new GoogleDriveError('rejected', 'This file type cannot be imported.');
-      if (file.size !== null && file.size > endpoints.maxFileBytes) throw new GoogleDriveError('too_large', 'The file is larger than the upload limit.');
+      if (file.size !== null && file.size > endpoints.maxFileBytes)
+        throw new GoogleDriveError('too_large', 'The file is larger than the upload limit.');
       const id = encodeURIComponent(file.id);
-      const url = reading.via === 'export' ? `${driveBase}/drive/v3/files/${id}/export?mimeType=${encodeURIComponent(reading.exportMimeType)}` : `${driveBase}/drive/v3/files/${id}?alt=media`;
+      const url =
+        reading.via === 'export'
+          ? `${driveBase}/drive/v3/files/${id}/export?mimeType=${encodeURIComponent(reading.exportMimeType)}`
+          : `${driveBase}/drive/v3/files/${id}?alt=media`;
       const response = await call(url, { headers: bearer(accessToken) });
       if (!response.ok) throw await refusal(response);
       return boundedBytes(response);

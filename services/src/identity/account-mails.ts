@@ -8,10 +8,18 @@ import type { OutgoingMail } from '../mail/index.js';
  */
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function mail(to: string, subject: string, english: string[], hebrew: string[], link: string, action: { en: string; he: string }): OutgoingMail {
+function mail(
+  to: string,
+  subject: string,
+  english: string[],
+  hebrew: string[],
+  link: string,
+  action: { en: string; he: string },
+): OutgoingMail {
   const text = [...english, '', link, '', '—', '', ...hebrew, '', link, ''].join('\n');
   const paragraphs = (lines: string[]) => lines.map((line) => `<p>${escape(line)}</p>`).join('');
-  const button = (label: string) => `<p><a href="${escape(link)}" style="display:inline-block;padding:10px 18px;background:#4f46e5;color:#fff;border-radius:6px;text-decoration:none">${escape(label)}</a></p>`;
+  const button = (label: string) =>
+    `<p><a href="${escape(link)}" style="display:inline-block;padding:10px 18px;background:#4f46e5;color:#fff;border-radius:6px;text-decoration:none">${escape(label)}</a></p>`;
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">
 <div lang="en" dir="ltr">${paragraphs(english)}${button(action.en)}</div>
 <hr>
@@ -28,7 +36,7 @@ export function verificationMail(to: string, link: string, validHours: number): 
     [
       'Welcome to Kesher!',
       `Please confirm that this is your email address by opening the link below. It works once, for ${validHours} hours.`,
-      "If you did not create a Kesher account, you can ignore this email: nobody can join Google sign-in to an address that was not verified.",
+      'If you did not create a Kesher account, you can ignore this email: nobody can join Google sign-in to an address that was not verified.',
     ],
     [
       'ברוכים הבאים לקשר!',

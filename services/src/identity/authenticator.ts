@@ -38,9 +38,15 @@ export function createAuthenticator(deps: {
   onError?: (error: unknown) => void;
 }) {
   // The live sockets opened with each token: signing out closes them (see live-sockets.ts).
-  const sockets = createLiveSockets({ isSignedIn: async (token) => (await api.authenticate(token)) !== undefined, sweepMs: deps.socketSweepMs, onError: deps.onError });
+  const sockets = createLiveSockets({
+    isSignedIn: async (token) => (await api.authenticate(token)) !== undefined,
+    sweepMs: deps.socketSweepMs,
+    onError: deps.onError,
+  });
   const tell = async () => {
-    await deps.shared?.query(`SELECT pg_notify($1, '')`, [SESSIONS_ENDED_CHANNEL]).catch((error) => deps.onError?.(error));
+    await deps.shared
+      ?.query(`SELECT pg_notify($1, '')`, [SESSIONS_ENDED_CHANNEL])
+      .catch((error) => deps.onError?.(error));
   };
 
   const api = {

@@ -12,9 +12,19 @@ export const demoAccounts = [
   { email: 'maya@demo.kesher.app', password: 'Demo-Kesher-2026!', displayName: 'Maya (demo)' },
 ] as const;
 
-export async function ensureDemoAccounts(deps: { registration: AccountRegistration; sessions: SessionStore; passwords: PasswordHasher }) {
+export async function ensureDemoAccounts(deps: {
+  registration: AccountRegistration;
+  sessions: SessionStore;
+  passwords: PasswordHasher;
+}) {
   for (const demo of demoAccounts) {
     if (await deps.sessions.accountByEmail(demo.email)) continue;
-    await deps.registration({ email: demo.email, passwordHash: await deps.passwords.hash(demo.password), displayName: demo.displayName, photoUrl: null, provider: 'demo' });
+    await deps.registration({
+      email: demo.email,
+      passwordHash: await deps.passwords.hash(demo.password),
+      displayName: demo.displayName,
+      photoUrl: null,
+      provider: 'demo',
+    });
   }
 }

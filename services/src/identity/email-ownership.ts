@@ -49,11 +49,19 @@ export function createEmailOwnership(deps: EmailOwnershipDeps) {
 
   /** Whether the account may be mailed another link of this purpose within the hour. */
   async function mayMail(accountId: string, purpose: 'verify-email' | 'reset-password') {
-    return (await deps.links.issuedSince(accountId, purpose, new Date(deps.clock().getTime() - HOUR_MS))) < mailsPerHour;
+    return (
+      (await deps.links.issuedSince(accountId, purpose, new Date(deps.clock().getTime() - HOUR_MS))) < mailsPerHour
+    );
   }
 
   async function mailVerification(account: { id: string; email: string }) {
-    const token = await deps.links.issue({ purpose: 'verify-email', accountId: account.id, email: account.email, ttlSeconds: deps.verifyTtlSeconds, now: deps.clock() });
+    const token = await deps.links.issue({
+      purpose: 'verify-email',
+      accountId: account.id,
+      email: account.email,
+      ttlSeconds: deps.verifyTtlSeconds,
+      now: deps.clock(),
+    });
     const link = `${deps.publicUrl}/verify-email?token=${token}`;
     await deps.sendMail(verificationMail(account.email, link, Math.round(deps.verifyTtlSeconds / 3600)));
   }
@@ -65,7 +73,11 @@ export function createEmailOwnership(deps: EmailOwnershipDeps) {
     },
 
     /** "Resend" from the notice: a new link unless the address is verified or the hour's mails are used up. */
-    async resendVerification(account: { id: string; email: string; emailVerified: boolean }): Promise<'sent' | 'already-verified' | 'throttled'> {
+    async resendVerification(account: {
+      id: string;
+      email: string;
+      emailVerified: boolean;
+    }): Promise<'sent' | 'already-verified' | 'throttled'> {
       if (account.emailVerified) return 'already-verified';
       if (!(await mayMail(account.id, 'verify-email'))) return 'throttled';
       inBackground('verification mail', () => mailVerification(account));
@@ -81,7 +93,13 @@ export function createEmailOwnership(deps: EmailOwnershipDeps) {
       if (!account) return;
       inBackground('password reset mail', async () => {
         if (!(await mayMail(account.id, 'reset-password'))) return;
-        const token = await deps.links.issue({ purpose: 'reset-password', accountId: account.id, email: account.email, ttlSeconds: deps.resetTtlSeconds, now: deps.clock() });
+        const token = await deps.links.issue({
+          purpose: 'reset-password',
+          accountId: account.id,
+          email: account.email,
+          ttlSeconds: deps.resetTtlSeconds,
+          now: deps.clock(),
+        });
         const link = `${deps.publicUrl}/reset-password?token=${token}`;
         await deps.sendMail(passwordResetMail(account.email, link, Math.round(deps.resetTtlSeconds / 60)));
       });
@@ -91,7 +109,12 @@ export function createEmailOwnership(deps: EmailOwnershipDeps) {
       const now = deps.clock();
       const link = await deps.links.spend(token, 'verify-email', now);
       if (!link) throw new DomainError('invalid', accountMessages.verifyLinkInvalid);
-      await deps.runAccountCommand(link.email, { type: 'VerifyEmail', data: { accountId: link.accountId } }, link.accountId, correlationId);
+      await deps.runAccountCommand(
+        link.email,
+        { type: 'VerifyEmail', data: { accountId: link.accountId } },
+        link.accountId,
+        correlationId,
+      );
       await deps.links.discard(link.accountId, 'verify-email', now);
     },
 
@@ -104,7 +127,12 @@ export function createEmailOwnership(deps: EmailOwnershipDeps) {
       const link = await deps.links.spend(token, 'reset-password', now);
       if (!link) throw new DomainError('invalid', accountMessages.resetLinkInvalid);
       const passwordHash = await deps.passwords.hash(password);
-      const result = await deps.runAccountCommand(link.email, { type: 'ResetPassword', data: { accountId: link.accountId, passwordHash } }, link.accountId, correlationId);
+      const result = await deps.runAccountCommand(
+        link.email,
+        { type: 'ResetPassword', data: { accountId: link.accountId, passwordHash } },
+        link.accountId,
+        correlationId,
+      );
       // The sessions end on every API process before this answers, whether or not the read model has the reset yet.
       const account = accountOfState(result.state);
       if (account) await deps.sessions.endSessionsBefore(account.id, account.sessionGeneration);

@@ -10,7 +10,11 @@ import { ALL_SESSIONS, type SessionStore } from './session.store.js';
  * address — its password and sessions stop working — and the Google identity starts a new, empty
  * account, so the real owner gets nothing the squatter prepared (docs/identity.md says why).
  */
-export function createGoogleSignIn(deps: { runAccountCommand: RunAccountCommand; sessions: SessionStore; sessionsEnded?: () => Promise<void> }) {
+export function createGoogleSignIn(deps: {
+  runAccountCommand: RunAccountCommand;
+  sessions: SessionStore;
+  sessionsEnded?: () => Promise<void>;
+}) {
   return async function signInWithGoogle(identity: GoogleIdentity, correlationId: string = randomUUID()) {
     const existing = await deps.sessions.accountByEmail(identity.email);
     if (existing?.emailVerified) return existing;
@@ -19,7 +23,14 @@ export function createGoogleSignIn(deps: { runAccountCommand: RunAccountCommand;
       identity.email,
       {
         type: 'SignInWithGoogle',
-        data: { accountId, email: identity.email, passwordHash: null, displayName: identity.name, photoUrl: identity.picture, provider: 'google' },
+        data: {
+          accountId,
+          email: identity.email,
+          passwordHash: null,
+          displayName: identity.name,
+          photoUrl: identity.picture,
+          provider: 'google',
+        },
       },
       accountId,
       correlationId,

@@ -24,7 +24,11 @@ describe('token issuer', () => {
     const { token } = await tokens.issue('acc-1');
     expect((await tokens.verify(token))?.accountId).toBe('acc-1');
     expect(await tokens.verify(`${token.slice(0, -2)}xx`)).toBeUndefined();
-    const other = createTokenIssuer({ secret: new TextEncoder().encode('o'.repeat(32)), ttlSeconds: 60, now: () => now });
+    const other = createTokenIssuer({
+      secret: new TextEncoder().encode('o'.repeat(32)),
+      ttlSeconds: 60,
+      now: () => now,
+    });
     expect(await other.verify(token)).toBeUndefined();
     now = new Date('2026-11-22T10:02:00Z');
     expect(await tokens.verify(token)).toBeUndefined();

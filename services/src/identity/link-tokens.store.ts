@@ -15,7 +15,13 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
  */
 export function createLinkTokens(deps: { sql: Sql }) {
   return {
-    async issue(link: { purpose: LinkPurpose; accountId: string; email: string; ttlSeconds: number; now: Date }): Promise<string> {
+    async issue(link: {
+      purpose: LinkPurpose;
+      accountId: string;
+      email: string;
+      ttlSeconds: number;
+      now: Date;
+    }): Promise<string> {
       const token = randomBytes(32).toString('base64url');
       const expiresAt = new Date(link.now.getTime() + link.ttlSeconds * 1000);
       await deps.sql.query(
@@ -23,11 +29,17 @@ export function createLinkTokens(deps: { sql: Sql }) {
         [hashOf(token), link.purpose, link.accountId, link.email, link.now, expiresAt],
       );
       // Links a day past their expiry are of no use to anyone, not even to tell "expired" from "unknown".
-      await deps.sql.query(`DELETE FROM link_tokens WHERE expires_at < $1`, [new Date(link.now.getTime() - 24 * 3600_000)]);
+      await deps.sql.query(`DELETE FROM link_tokens WHERE expires_at < $1`, [
+        new Date(link.now.getTime() - 24 * 3600_000),
+      ]);
       return token;
     },
     /** Spends a token: the account and address it was issued for, or undefined if unknown, expired, spent or for another purpose. */
-    async spend(token: string, purpose: LinkPurpose, now: Date): Promise<{ accountId: string; email: string } | undefined> {
+    async spend(
+      token: string,
+      purpose: LinkPurpose,
+      now: Date,
+    ): Promise<{ accountId: string; email: string } | undefined> {
       const { rows } = await deps.sql.query<{ account_id: string; email: string }>(
         `UPDATE link_tokens SET used_at = $3
           WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
@@ -46,7 +58,10 @@ export function createLinkTokens(deps: { sql: Sql }) {
     },
     /** Ends every unspent link of this purpose (a completed reset makes the account's other reset links useless). */
     async discard(accountId: string, purpose: LinkPurpose, now: Date) {
-      await deps.sql.query(`UPDATE link_tokens SET used_at = $3 WHERE account_id = $1 AND purpose = $2 AND used_at IS NULL`, [accountId, purpose, now]);
+      await deps.sql.query(
+        `UPDATE link_tokens SET used_at = $3 WHERE account_id = $1 AND purpose = $2 AND used_at IS NULL`,
+        [accountId, purpose, now],
+      );
     },
   };
 }

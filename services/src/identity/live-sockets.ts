@@ -15,7 +15,11 @@ export const SIGNED_OUT_REASON = 'Signed out';
  * about every token still followed, which notices a sign-out in another API process (and an expired
  * token) within `sweepMs` plus the authenticator's cache time.
  */
-export function createLiveSockets(deps: { isSignedIn: (token: string) => Promise<boolean>; sweepMs?: number; onError?: (error: unknown) => void }) {
+export function createLiveSockets(deps: {
+  isSignedIn: (token: string) => Promise<boolean>;
+  sweepMs?: number;
+  onError?: (error: unknown) => void;
+}) {
   const byToken = new Map<string, Set<ClosableSocket>>();
   const sweepMs = deps.sweepMs ?? 5000;
 

@@ -49,7 +49,9 @@ describe('live sockets by token', () => {
     await expect.poll(() => asked, { timeout: 5_000, interval: 5 }).toBeGreaterThanOrEqual(4);
     expect(a.closedWith).toBeNull();
     revoked.add('token-a');
-    await expect.poll(() => a.closedWith, { timeout: 1000, interval: 10 }).toEqual([SIGNED_OUT_CLOSE_CODE, 'Signed out']);
+    await expect
+      .poll(() => a.closedWith, { timeout: 1000, interval: 10 })
+      .toEqual([SIGNED_OUT_CLOSE_CODE, 'Signed out']);
     expect(b.closedWith).toBeNull();
     sockets.stop();
   });

@@ -25,7 +25,13 @@ describe.skipIf(!gate.available)('login throttle shared by two API processes', (
     const b = createLoginThrottle({ sql: replicas.b, now: () => now });
     const tag = `t${++run}`;
     let turn = 0;
-    return { any: () => (turn++ % 2 ? a : b), a, b, email: (name: string) => `${name}-${tag}@x.io`, advance: (ms: number) => (now += ms) };
+    return {
+      any: () => (turn++ % 2 ? a : b),
+      a,
+      b,
+      email: (name: string) => `${name}-${tag}@x.io`,
+      advance: (ms: number) => (now += ms),
+    };
   };
 
   it('slows one address guessing one account after 5 failures in all, with a doubling backoff, and forgets it afterwards', async () => {

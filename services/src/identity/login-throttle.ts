@@ -48,8 +48,13 @@ export function addressKey(ip: string): string {
   const [head = '', tail = ''] = ip.toLowerCase().split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups = ip.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 const accountOf = (email: string) => hashedLimitKey('login:account', email);
@@ -80,8 +85,10 @@ export function createLoginThrottle(options: LoginThrottleOptions) {
   /** A count older than this is forgotten (never before its backoff is over). */
   const freshMs = Math.max(forgetAfterMs, maxDelayMs);
 
-  const delayFor = (count: number, free: number) => (count < free ? 0 : Math.min(maxDelayMs, baseDelayMs * 2 ** (count - free)));
-  const remaining = (count: number, last: number, free: number, at: number) => Math.max(0, last + delayFor(count, free) - at);
+  const delayFor = (count: number, free: number) =>
+    count < free ? 0 : Math.min(maxDelayMs, baseDelayMs * 2 ** (count - free));
+  const remaining = (count: number, last: number, free: number, at: number) =>
+    Math.max(0, last + delayFor(count, free) - at);
 
   let purgedAt = -Infinity;
   /** Deletes failures no longer counted, at most once per `freshMs` per process (on a failure). */
@@ -112,8 +119,10 @@ export function createLoginThrottle(options: LoginThrottleOptions) {
       const row = rows[0]!;
       const waits = [0];
       if (row.pair_count !== null) waits.push(remaining(Number(row.pair_count), Number(row.pair_last), freePair, at));
-      if (row.address_count !== null) waits.push(remaining(Number(row.address_count), Number(row.address_last), freeAddress, at));
-      if (!row.trusted && Number(row.others_distinct) >= distributed) waits.push(remaining(Number(row.others_count), Number(row.others_last), freeAccount, at));
+      if (row.address_count !== null)
+        waits.push(remaining(Number(row.address_count), Number(row.address_last), freeAddress, at));
+      if (!row.trusted && Number(row.others_distinct) >= distributed)
+        waits.push(remaining(Number(row.others_count), Number(row.others_last), freeAccount, at));
       return Math.max(...waits);
     },
 

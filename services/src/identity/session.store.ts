@@ -51,7 +51,11 @@ export async function createSessionStore(deps: { sql: Sql }) {
      * latest password reset (an older generation, by the read model or by the floor the reset wrote), or
      * its account lost its address (no row, or the floor). One round trip.
      */
-    async accountForToken(accountId: string, tokenId: string, generation: number): Promise<SignedInAccount | undefined> {
+    async accountForToken(
+      accountId: string,
+      tokenId: string,
+      generation: number,
+    ): Promise<SignedInAccount | undefined> {
       const { rows } = await deps.sql.query<AccountRow>(
         `SELECT a.*,
                 EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.token_id = $2)
@@ -63,7 +67,10 @@ export async function createSessionStore(deps: { sql: Sql }) {
       return row && !row.revoked && row.session_generation === generation ? toAccount(row) : undefined;
     },
     async accountByEmail(email: string): Promise<(SignedInAccount & { passwordHash: string | null }) | undefined> {
-      const { rows } = await deps.sql.query<AccountRow>(`SELECT a.*, false AS revoked FROM accounts a WHERE a.email = $1`, [email]);
+      const { rows } = await deps.sql.query<AccountRow>(
+        `SELECT a.*, false AS revoked FROM accounts a WHERE a.email = $1`,
+        [email],
+      );
       return rows[0] && { ...toAccount(rows[0]), passwordHash: rows[0].password_hash };
     },
     /** Whether the token was signed out, or its generation is below the account's session floor. */
@@ -84,7 +91,10 @@ export async function createSessionStore(deps: { sql: Sql }) {
       );
     },
     async revoke(tokenId: string, expiresAt: Date) {
-      await deps.sql.query(`INSERT INTO revoked_tokens (token_id, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [tokenId, expiresAt]);
+      await deps.sql.query(`INSERT INTO revoked_tokens (token_id, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+        tokenId,
+        expiresAt,
+      ]);
       // Expired tokens are refused by their signature check anyway; keep the table small.
       await deps.sql.query(`DELETE FROM revoked_tokens WHERE expires_at < now()`);
     },

@@ -50,14 +50,17 @@ describe.skipIf(!gate.available)('sessions end on every API process at once', ()
     rmSync(dataDirB, { recursive: true, force: true });
   });
 
-  const me = (app: ApiHarness['app'], authorization: string) => app.inject({ url: '/api/v1/auth/me', headers: { authorization } });
+  const me = (app: ApiHarness['app'], authorization: string) =>
+    app.inject({ url: '/api/v1/auth/me', headers: { authorization } });
 
   it('a token signed out on A is refused by B on its very next request (B had just accepted it)', async () => {
     const { authorization } = await h.owner();
     // B has answered for the token: before, it kept that answer for 2 s.
     expect((await me(b.app, authorization)).statusCode).toBe(200);
     expect((await me(b.app, authorization)).statusCode).toBe(200);
-    expect((await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { authorization } })).statusCode).toBe(200);
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { authorization } })).statusCode,
+    ).toBe(200);
     const after = await me(b.app, authorization);
     expect(after.statusCode).toBe(401);
     expect(after.json()).toMatchObject({ detail: 'Authentication required. Please log in again.' });
@@ -66,23 +69,45 @@ describe.skipIf(!gate.available)('sessions end on every API process at once', ()
   it('a password reset on B ends the sessions on A at once, before the read model has the reset', async () => {
     const { authorization, email } = await h.owner();
     expect((await me(h.app, authorization)).statusCode).toBe(200);
-    expect((await b.app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email } })).statusCode).toBe(202);
-    const link = await waitUntil(() => outboxLink(join(dataDirB, 'outbox'), email.toLowerCase(), '/reset-password'), { what: 'the reset mail' });
+    expect(
+      (await b.app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email } })).statusCode,
+    ).toBe(202);
+    const link = await waitUntil(() => outboxLink(join(dataDirB, 'outbox'), email.toLowerCase(), '/reset-password'), {
+      what: 'the reset mail',
+    });
     // The projector holds back: the accounts read model will not see the reset for now.
     await h.platform.projector.stop();
     try {
-      const reset = await b.app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { token: link!.searchParams.get('token'), password: 'An0ther-Passw0rd!' } });
+      const reset = await b.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/reset-password',
+        payload: { token: link!.searchParams.get('token'), password: 'An0ther-Passw0rd!' },
+      });
       expect(reset.statusCode).toBe(200);
-      expect((await h.platform.sql.query<{ session_generation: number }>(`SELECT session_generation FROM accounts WHERE email = $1`, [email.toLowerCase()])).rows[0]?.session_generation).toBe(0);
+      expect(
+        (
+          await h.platform.sql.query<{ session_generation: number }>(
+            `SELECT session_generation FROM accounts WHERE email = $1`,
+            [email.toLowerCase()],
+          )
+        ).rows[0]?.session_generation,
+      ).toBe(0);
       expect((await me(h.app, authorization)).statusCode).toBe(401);
       expect((await me(b.app, authorization)).statusCode).toBe(401);
     } finally {
       await h.platform.projector.start();
     }
-    const signedIn = await waitUntil(async () => {
-      const login = await b.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password: 'An0ther-Passw0rd!' } });
-      return login.statusCode === 200 ? login : undefined;
-    }, { what: 'sign-in with the new password' });
+    const signedIn = await waitUntil(
+      async () => {
+        const login = await b.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          payload: { email, password: 'An0ther-Passw0rd!' },
+        });
+        return login.statusCode === 200 ? login : undefined;
+      },
+      { what: 'sign-in with the new password' },
+    );
     expect((await me(h.app, `Bearer ${signedIn!.json().access_token}`)).statusCode).toBe(200);
   });
 
@@ -101,7 +126,9 @@ describe.skipIf(!gate.available)('sessions end on every API process at once', ()
       let closedWith: number | undefined;
       authenticator.trackSocket(token, { close: (code) => void (closedWith = code), once: () => undefined });
       expect(await authenticator.authenticate(token)).toBeDefined();
-      expect((await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { authorization } })).statusCode).toBe(200);
+      expect(
+        (await h.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { authorization } })).statusCode,
+      ).toBe(200);
       await waitUntil(() => closedWith, { timeoutMs: 5000, what: "B's socket to close" });
       expect(closedWith).toBe(SIGNED_OUT_CLOSE_CODE);
     } finally {

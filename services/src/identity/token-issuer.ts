@@ -32,7 +32,16 @@ export function createTokenIssuer(deps: { secret: Uint8Array; ttlSeconds: number
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + deps.ttlSeconds)
         .sign(deps.secret);
-      return { token, claims: { accountId, tokenId, expiresAt: new Date((issuedAt + deps.ttlSeconds) * 1000), generation, ...(email ? { email } : {}) } };
+      return {
+        token,
+        claims: {
+          accountId,
+          tokenId,
+          expiresAt: new Date((issuedAt + deps.ttlSeconds) * 1000),
+          generation,
+          ...(email ? { email } : {}),
+        },
+      };
     },
     /** The claims of a valid token, or undefined for anything else (malformed, forged, expired). */
     async verify(token: string): Promise<TokenClaims | undefined> {
@@ -42,7 +51,13 @@ export function createTokenIssuer(deps: { secret: Uint8Array; ttlSeconds: number
         const generation = payload.gen ?? 0;
         if (typeof generation !== 'number' || !Number.isSafeInteger(generation)) return undefined;
         const email = typeof payload.email === 'string' ? payload.email : undefined;
-        return { accountId: payload.sub, tokenId: payload.jti, expiresAt: new Date(payload.exp * 1000), generation, ...(email ? { email } : {}) };
+        return {
+          accountId: payload.sub,
+          tokenId: payload.jti,
+          expiresAt: new Date(payload.exp * 1000),
+          generation,
+          ...(email ? { email } : {}),
+        };
       } catch {
         return undefined;
       }

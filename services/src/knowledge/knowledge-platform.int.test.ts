@@ -26,7 +26,9 @@ async function uploadIngestAndSearch(sql: Sql) {
   const blobs = await createSqlBlobStore({ sql });
   await runner.start();
   try {
-    const bytes = new TextEncoder().encode('# Opening hours\n\nהחנות פתוחה בימי ראשון עד חמישי, ובשישי עד הצהריים.\n\nThe shop closes at 19:00 on weekdays.');
+    const bytes = new TextEncoder().encode(
+      '# Opening hours\n\nהחנות פתוחה בימי ראשון עד חמישי, ובשישי עד הצהריים.\n\nThe shop closes at 19:00 on weekdays.',
+    );
     const stored = await blobs.put(bytes);
     const uploaded: KnowledgeFileUploaded = {
       fileId: 'file-hours',
@@ -39,12 +41,27 @@ async function uploadIngestAndSearch(sql: Sql) {
       sourceUrl: null,
     };
     const context = { actor: { kind: 'system' as const, id: 'test' }, correlationId: 'test', now: new Date() };
-    await handle(knowledgeFileDecider, streamIds.knowledgeFile(uploaded.fileId), { type: 'UploadKnowledgeFile', data: uploaded }, context);
+    await handle(
+      knowledgeFileDecider,
+      streamIds.knowledgeFile(uploaded.fileId),
+      { type: 'UploadKnowledgeFile', data: uploaded },
+      context,
+    );
     const outcome = await createIngestFile({ blobs })(uploaded);
-    const recorded = await handle(knowledgeFileDecider, streamIds.knowledgeFile(uploaded.fileId), { type: 'RecordIngestion', data: outcome }, context);
-    expect(await runner.waitForPosition(recorded.appended!.position, { projections: ['knowledge'], timeoutMs: 10_000 })).toBe(true);
+    const recorded = await handle(
+      knowledgeFileDecider,
+      streamIds.knowledgeFile(uploaded.fileId),
+      { type: 'RecordIngestion', data: outcome },
+      context,
+    );
+    expect(
+      await runner.waitForPosition(recorded.appended!.position, { projections: ['knowledge'], timeoutMs: 10_000 }),
+    ).toBe(true);
 
-    expect(await knowledgeQueries(sql).getFile('owner-1', 'file-hours')).toMatchObject({ status: 'ready', language: 'he' });
+    expect(await knowledgeQueries(sql).getFile('owner-1', 'file-hours')).toMatchObject({
+      status: 'ready',
+      language: 'he',
+    });
     const passages = await retrieve(sql, { assistantId: 'asst-1', question: 'מתי החנות פתוחה בשישי?' });
     expect(passages[0]).toMatchObject({ fileId: 'file-hours', section: 'Opening hours' });
   } finally {

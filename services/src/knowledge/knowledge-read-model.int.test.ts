@@ -11,9 +11,15 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 
 const bakery = buildDocx([
   { heading: 'Returns' },
-  { paragraph: 'You can return any item within 14 days of purchase with the original receipt. Refunds go back to the card you paid with.' },
+  {
+    paragraph:
+      'You can return any item within 14 days of purchase with the original receipt. Refunds go back to the card you paid with.',
+  },
   { heading: 'Delivery' },
-  { paragraph: 'We deliver across the city every weekday. Delivery is free for orders above 300 shekels; otherwise it costs 25 shekels.' },
+  {
+    paragraph:
+      'We deliver across the city every weekday. Delivery is free for orders above 300 shekels; otherwise it costs 25 shekels.',
+  },
 ]);
 const hebrewShop = utf8(
   'החנות פתוחה בימים ראשון עד חמישי משמונה בבוקר עד שבע בערב.\n\n' +
@@ -33,8 +39,21 @@ function suite(name: string, open: OpenSql) {
     afterAll(async () => close?.());
 
     it('lists an uploaded file as pending, then ready, and finds its passages in English and Hebrew', async () => {
-      const { uploaded } = await k.addFile({ fileId: 'file-en', assistantId: 'asst-1', filename: 'policy.docx', kind: 'docx', bytes: bakery });
-      await k.addFile({ fileId: 'file-he', assistantId: 'asst-1', filename: 'חנות.txt', kind: 'txt', bytes: hebrewShop, sourceUrl: 'https://shop.example/about' });
+      const { uploaded } = await k.addFile({
+        fileId: 'file-en',
+        assistantId: 'asst-1',
+        filename: 'policy.docx',
+        kind: 'docx',
+        bytes: bakery,
+      });
+      await k.addFile({
+        fileId: 'file-he',
+        assistantId: 'asst-1',
+        filename: 'חנות.txt',
+        kind: 'txt',
+        bytes: hebrewShop,
+        sourceUrl: 'https://shop.example/about',
+      });
       const queries = knowledgeQueries(k.sql);
       const files = await queries.listFiles('owner-1', 'asst-1');
       expect(files.map((file) => [file.id, file.status, file.filename])).toEqual([
@@ -44,11 +63,19 @@ function suite(name: string, open: OpenSql) {
       expect(files[0]).toMatchObject({ bytes: uploaded.bytes, kind: 'docx', language: 'en', sourceUrl: null });
 
       const english = await retrieve(k.sql, { assistantId: 'asst-1', question: 'How much does delivery cost?' });
-      expect(english[0]).toMatchObject({ fileId: 'file-en', filename: 'policy.docx', section: 'Delivery', sourceUrl: null });
+      expect(english[0]).toMatchObject({
+        fileId: 'file-en',
+        filename: 'policy.docx',
+        section: 'Delivery',
+        sourceUrl: null,
+      });
       expect(english[0]!.text).toContain('free for orders above 300 shekels');
 
       // Asked with prefixes and inflections the text does not use: "בבית הקפה" / "למשלוח" / "באילת".
-      const breakfast = await retrieve(k.sql, { assistantId: 'asst-1', question: 'עד מתי מגישים ארוחת בוקר בבית הקפה?' });
+      const breakfast = await retrieve(k.sql, {
+        assistantId: 'asst-1',
+        question: 'עד מתי מגישים ארוחת בוקר בבית הקפה?',
+      });
       expect(breakfast[0]).toMatchObject({ fileId: 'file-he', sourceUrl: 'https://shop.example/about' });
       expect(breakfast[0]!.text).toContain('ארוחת בוקר');
       const eilat = await retrieve(k.sql, { assistantId: 'asst-1', question: 'כמה עולה משלוח לאילת?' });
@@ -56,8 +83,18 @@ function suite(name: string, open: OpenSql) {
     });
 
     it('never returns another assistant’s passages, and answers nothing for nothing', async () => {
-      await k.addFile({ fileId: 'file-other', assistantId: 'asst-2', filename: 'other.txt', kind: 'txt', bytes: utf8('Delivery to Eilat takes two weeks and costs a fortune.') });
-      const passages = await retrieve(k.sql, { assistantId: 'asst-1', question: 'delivery Eilat two weeks fortune', k: 10 });
+      await k.addFile({
+        fileId: 'file-other',
+        assistantId: 'asst-2',
+        filename: 'other.txt',
+        kind: 'txt',
+        bytes: utf8('Delivery to Eilat takes two weeks and costs a fortune.'),
+      });
+      const passages = await retrieve(k.sql, {
+        assistantId: 'asst-1',
+        question: 'delivery Eilat two weeks fortune',
+        k: 10,
+      });
       expect(passages.every((passage) => passage.fileId !== 'file-other')).toBe(true);
       expect(await retrieve(k.sql, { assistantId: 'asst-1', question: 'zebra quantum' })).toEqual([]);
       expect(await retrieve(k.sql, { assistantId: 'asst-1', question: 'what is it?' })).toEqual([]);
@@ -66,38 +103,110 @@ function suite(name: string, open: OpenSql) {
 
     it('keeps one set of passages for the same bytes uploaded twice, until the last copy is deleted', async () => {
       const bytes = utf8('Gift cards are valid for three years and can be used in every branch.');
-      await k.addFile({ fileId: 'gift-1', assistantId: 'asst-3', filename: 'gifts.txt', kind: 'txt', bytes, at: new Date('2026-01-01T10:00:00Z') });
-      await k.addFile({ fileId: 'gift-2', assistantId: 'asst-3', filename: 'gifts (copy).txt', kind: 'txt', bytes, at: new Date('2026-01-02T10:00:00Z') });
-      const chunkRows = async () => Number((await k.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM knowledge_chunks WHERE assistant_id = 'asst-3'`)).rows[0]!.n);
+      await k.addFile({
+        fileId: 'gift-1',
+        assistantId: 'asst-3',
+        filename: 'gifts.txt',
+        kind: 'txt',
+        bytes,
+        at: new Date('2026-01-01T10:00:00Z'),
+      });
+      await k.addFile({
+        fileId: 'gift-2',
+        assistantId: 'asst-3',
+        filename: 'gifts (copy).txt',
+        kind: 'txt',
+        bytes,
+        at: new Date('2026-01-02T10:00:00Z'),
+      });
+      const chunkRows = async () =>
+        Number(
+          (
+            await k.sql.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM knowledge_chunks WHERE assistant_id = 'asst-3'`,
+            )
+          ).rows[0]!.n,
+        );
       expect(await chunkRows()).toBe(1);
-      expect((await knowledgeQueries(k.sql).listFiles('owner-1', 'asst-3')).map((file) => file.status)).toEqual(['ready', 'ready']);
+      expect((await knowledgeQueries(k.sql).listFiles('owner-1', 'asst-3')).map((file) => file.status)).toEqual([
+        'ready',
+        'ready',
+      ]);
       expect(await retrieve(k.sql, { assistantId: 'asst-3', question: 'gift cards valid' })).toHaveLength(1);
-      expect((await knowledgeQueries(k.sql).findByContent('owner-1', 'asst-3', (await k.blobs.put(bytes)).sha256))?.id).toBe('gift-1');
+      expect(
+        (await knowledgeQueries(k.sql).findByContent('owner-1', 'asst-3', (await k.blobs.put(bytes)).sha256))?.id,
+      ).toBe('gift-1');
 
       await k.deleteFile('gift-1', 'asst-3');
       expect(await chunkRows()).toBe(1);
-      expect((await retrieve(k.sql, { assistantId: 'asst-3', question: 'gift cards' }))[0]).toMatchObject({ fileId: 'gift-2', filename: 'gifts (copy).txt' });
+      expect((await retrieve(k.sql, { assistantId: 'asst-3', question: 'gift cards' }))[0]).toMatchObject({
+        fileId: 'gift-2',
+        filename: 'gifts (copy).txt',
+      });
 
       await k.deleteFile('gift-2', 'asst-3');
       expect(await chunkRows()).toBe(0);
       expect(await retrieve(k.sql, { assistantId: 'asst-3', question: 'gift cards' })).toEqual([]);
-      const stats = await k.sql.query(`SELECT * FROM knowledge_term_stats WHERE assistant_id = 'asst-3' UNION ALL SELECT assistant_id, '', chunks FROM knowledge_assistant_stats WHERE assistant_id = 'asst-3'`);
+      const stats = await k.sql.query(
+        `SELECT * FROM knowledge_term_stats WHERE assistant_id = 'asst-3' UNION ALL SELECT assistant_id, '', chunks FROM knowledge_assistant_stats WHERE assistant_id = 'asst-3'`,
+      );
       expect(stats.rows).toEqual([]);
     });
 
     it('records failures with the owner-facing reason and survives facts it cannot use', async () => {
-      await k.addFile({ fileId: 'locked', assistantId: 'asst-4', filename: 'locked.pdf', kind: 'pdf', bytes: fixture('encrypted.pdf') });
+      await k.addFile({
+        fileId: 'locked',
+        assistantId: 'asst-4',
+        filename: 'locked.pdf',
+        kind: 'pdf',
+        bytes: fixture('encrypted.pdf'),
+      });
       const locked = await knowledgeQueries(k.sql).getFile('owner-1', 'locked');
-      expect(locked).toMatchObject({ status: 'failed', statusReason: 'The PDF is password-protected. Remove the password and upload it again.' });
+      expect(locked).toMatchObject({
+        status: 'failed',
+        statusReason: 'The PDF is password-protected. Remove the password and upload it again.',
+      });
 
       // An ingestion whose blobs are gone, an ingestion and a deletion of files never uploaded: no throw.
-      await k.apply(k.record('KnowledgeFileUploaded', { fileId: 'lost', assistantId: 'asst-4', ownerId: 'owner-1', filename: 'lost.txt', kind: 'txt', bytes: 5, contentSha256: 'c'.repeat(64), sourceUrl: null }));
       await k.apply(
-        k.record('KnowledgeFileIngested', { fileId: 'lost', assistantId: 'asst-4', textSha256: 'd'.repeat(64), chunksSha256: 'e'.repeat(64), chunkCount: 1, characters: 5, language: 'en', elapsedMs: 1 }),
-        k.record('KnowledgeFileIngested', { fileId: 'ghost', assistantId: 'asst-4', textSha256: 'd'.repeat(64), chunksSha256: 'e'.repeat(64), chunkCount: 1, characters: 5, language: 'en', elapsedMs: 1 }),
+        k.record('KnowledgeFileUploaded', {
+          fileId: 'lost',
+          assistantId: 'asst-4',
+          ownerId: 'owner-1',
+          filename: 'lost.txt',
+          kind: 'txt',
+          bytes: 5,
+          contentSha256: 'c'.repeat(64),
+          sourceUrl: null,
+        }),
+      );
+      await k.apply(
+        k.record('KnowledgeFileIngested', {
+          fileId: 'lost',
+          assistantId: 'asst-4',
+          textSha256: 'd'.repeat(64),
+          chunksSha256: 'e'.repeat(64),
+          chunkCount: 1,
+          characters: 5,
+          language: 'en',
+          elapsedMs: 1,
+        }),
+        k.record('KnowledgeFileIngested', {
+          fileId: 'ghost',
+          assistantId: 'asst-4',
+          textSha256: 'd'.repeat(64),
+          chunksSha256: 'e'.repeat(64),
+          chunkCount: 1,
+          characters: 5,
+          language: 'en',
+          elapsedMs: 1,
+        }),
         k.record('KnowledgeFileDeleted', { fileId: 'ghost', assistantId: 'asst-4' }),
       );
-      expect(await knowledgeQueries(k.sql).getFile('owner-1', 'lost')).toMatchObject({ status: 'failed', statusReason: 'The extracted text of this file is no longer available. Upload the file again.' });
+      expect(await knowledgeQueries(k.sql).getFile('owner-1', 'lost')).toMatchObject({
+        status: 'failed',
+        statusReason: 'The extracted text of this file is no longer available. Upload the file again.',
+      });
     });
 
     it('serves the text with its URL line, only to its owner, and sums storage per owner', async () => {
@@ -108,10 +217,16 @@ function suite(name: string, open: OpenSql) {
       expect(await queries.fileText('someone-else', 'file-he')).toBeUndefined();
       expect(await queries.getFile('someone-else', 'file-he')).toBeUndefined();
       expect(await queries.listFiles('someone-else', 'asst-1')).toEqual([]);
-      const listed = [...(await queries.listFiles('owner-1', 'asst-1')), ...(await queries.listFiles('owner-1', 'asst-2')), ...(await queries.listFiles('owner-1', 'asst-4'))];
+      const listed = [
+        ...(await queries.listFiles('owner-1', 'asst-1')),
+        ...(await queries.listFiles('owner-1', 'asst-2')),
+        ...(await queries.listFiles('owner-1', 'asst-4')),
+      ];
       // Failed files keep no bytes and count no storage (asst-4's two are failed).
       expect(listed.filter((file) => file.status === 'failed')).toHaveLength(2);
-      expect(await queries.storageUsed('owner-1')).toBe(listed.filter((file) => file.status !== 'failed').reduce((sum, file) => sum + file.bytes, 0));
+      expect(await queries.storageUsed('owner-1')).toBe(
+        listed.filter((file) => file.status !== 'failed').reduce((sum, file) => sum + file.bytes, 0),
+      );
       expect(await queries.storageUsed('someone-else')).toBe(0);
     });
 

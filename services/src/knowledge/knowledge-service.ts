@@ -40,13 +40,18 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     onWorkerLost: deps.extraction?.onWorkerLost,
   });
   const embeddings = deps.embeddings;
-  const hybrid = embeddings && createHybridRetrieve({ db: deps.readDb, embedder: embeddings.embedder, onError: embeddings.onError });
+  const hybrid =
+    embeddings && createHybridRetrieve({ db: deps.readDb, embedder: embeddings.embedder, onError: embeddings.onError });
   const curated = createCuratedLookup(deps.readDb);
-  const retrieveKnowledge = (input: { assistantId: string; question: string; k?: number }) => (hybrid ? hybrid(input) : retrieve(deps.readDb, input));
+  const retrieveKnowledge = (input: { assistantId: string; question: string; k?: number }) =>
+    hybrid ? hybrid(input) : retrieve(deps.readDb, input);
   return {
     reads: queries,
     // What a file's ingestion stores (its text, its passages) is held by that file: deleting it frees them.
-    ingest: ((uploaded) => createIngestFile({ blobs: heldBy(deps.blobs, uploaded.fileId), read: sandbox.read })(uploaded)) as (uploaded: KnowledgeFileUploaded) => Promise<IngestOutcome>,
+    ingest: ((uploaded) =>
+      createIngestFile({ blobs: heldBy(deps.blobs, uploaded.fileId), read: sandbox.read })(uploaded)) as (
+      uploaded: KnowledgeFileUploaded,
+    ) => Promise<IngestOutcome>,
     /**
      * The passages for a question, best first, led by the owner's curated answer when one matches (issue 26):
      * both engines see it first and prefer it (chat/builtin.provider.ts, chat/prompt.ts).
@@ -60,7 +65,13 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     /** Gives new passages their vectors (the workers start it); absent without an embeddings provider. */
     embeddingIndexer:
       embeddings &&
-      createEmbeddingIndexer({ embedder: embeddings.embedder, index: createVectorIndex(deps.readDb), batchSize: embeddings.batchSize, idleMs: embeddings.idleMs, onError: embeddings.onError }),
+      createEmbeddingIndexer({
+        embedder: embeddings.embedder,
+        index: createVectorIndex(deps.readDb),
+        batchSize: embeddings.batchSize,
+        idleMs: embeddings.idleMs,
+        onError: embeddings.onError,
+      }),
     /** The sandbox's counts (workers, files reading and waiting, workers lost to memory or time). */
     sandbox: { stats: sandbox.stats },
     close: () => sandbox.close(),

@@ -14,7 +14,12 @@ export interface OutboxMessage extends OutgoingMail {
  * as JSON and its links are printed in the log, so `make start` can verify an address or reset a
  * password with no setup. Nothing leaves the machine.
  */
-export function createOutboxMailer(deps: { dir: string; from: string; log: (line: string) => void; clock?: () => Date }): Mailer {
+export function createOutboxMailer(deps: {
+  dir: string;
+  from: string;
+  log: (line: string) => void;
+  clock?: () => Date;
+}): Mailer {
   const dir = resolve(deps.dir);
   const clock = deps.clock ?? (() => new Date());
   return {
@@ -28,7 +33,9 @@ export function createOutboxMailer(deps: { dir: string; from: string; log: (line
       await writeFile(join(dir, `${name}.part`), `${JSON.stringify(message, null, 2)}\n`, { mode: 0o600 });
       await rename(join(dir, `${name}.part`), join(dir, name));
       const links = new Set(mail.text.match(/https?:\/\/\S+/g) ?? []);
-      deps.log(`mail to ${mail.to} (${mail.subject}) kept in ${join(dir, name)}${[...links].map((link) => `\n  ${link}`).join('')}`);
+      deps.log(
+        `mail to ${mail.to} (${mail.subject}) kept in ${join(dir, name)}${[...links].map((link) => `\n  ${link}`).join('')}`,
+      );
     },
     async close() {},
   };

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { createOutboxMailer, type OutboxMessage } from './outbox.mailer.js';
 import { mailerContract } from './testing/mailer.contract.js';
 
-const read = (dir: string) => readdirSync(dir).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as OutboxMessage);
+const read = (dir: string) =>
+  readdirSync(dir).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as OutboxMessage);
 
 mailerContract('the outbox under DATA_DIR', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kesher-outbox-'));
@@ -23,7 +24,12 @@ describe('outbox mailer', () => {
     const lines: string[] = [];
     try {
       const mailer = createOutboxMailer({ dir, from: 'kesher@example.com', log: (line) => lines.push(line) });
-      await mailer.send({ to: 'dana@example.com', subject: 'Verify', text: 'Open http://localhost:8000/verify-email?token=abc to verify.', html: '' });
+      await mailer.send({
+        to: 'dana@example.com',
+        subject: 'Verify',
+        text: 'Open http://localhost:8000/verify-email?token=abc to verify.',
+        html: '',
+      });
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain('dana@example.com');
       expect(lines[0]).toContain('\n  http://localhost:8000/verify-email?token=abc');

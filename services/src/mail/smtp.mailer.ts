@@ -7,12 +7,20 @@ import type { Mailer } from './mail.port.js';
  * connection set per process, so a burst of sign-ups does not open a connection each.
  */
 export function createSmtpMailer(deps: { url: string; from: string }): Mailer {
-  const transport = createTransport(deps.url.includes('pool=') ? deps.url : `${deps.url}${deps.url.includes('?') ? '&' : '?'}pool=true`);
+  const transport = createTransport(
+    deps.url.includes('pool=') ? deps.url : `${deps.url}${deps.url.includes('?') ? '&' : '?'}pool=true`,
+  );
   const where = new URL(deps.url);
   return {
     describe: `${where.protocol}//${where.host}`,
     async send(mail) {
-      await transport.sendMail({ from: deps.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await transport.sendMail({
+        from: deps.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
     },
     async close() {
       transport.close();

@@ -37,13 +37,18 @@ export function composeAccountDeletion(wiring: {
   const assistants = assistantQueries(platform.sql);
   const knowledge = knowledgeQueries(platform.sql);
   const threads = threadQueries(platform.sql);
-  const context = (ownerId: string): CommandContext => ({ actor: { kind: 'account', id: ownerId }, correlationId: randomUUID(), now: wiring.clock() });
+  const context = (ownerId: string): CommandContext => ({
+    actor: { kind: 'account', id: ownerId },
+    correlationId: randomUUID(),
+    now: wiring.clock(),
+  });
   const eraseAssistant = createAssistantErasure({
     handle: platform.handle,
     eventStore: platform.eventStore,
     awaitReadModels: wiring.awaitReadModels,
     filesOf: async (ownerId, assistantId) => (await knowledge.listFiles(ownerId, assistantId)).map((file) => file.id),
-    threadsOf: async (ownerId, assistantId) => (await threads.threadsOfAssistant(ownerId, assistantId)).map((thread) => thread.id),
+    threadsOf: async (ownerId, assistantId) =>
+      (await threads.threadsOfAssistant(ownerId, assistantId)).map((thread) => thread.id),
   });
 
   return createAccountDeletion({
@@ -66,7 +71,8 @@ export function composeAccountDeletion(wiring: {
         const owned = new Map((await assistants.listByOwner(ownerId)).map((row) => [row.id, row]));
         for (const row of rows) {
           const assistant = owned.get(row.assistant_id);
-          if (assistant) await wiring.channels.disconnect(context(ownerId), ownerId, assistant, ChannelKindSchema.parse(row.kind));
+          if (assistant)
+            await wiring.channels.disconnect(context(ownerId), ownerId, assistant, ChannelKindSchema.parse(row.kind));
         }
       },
       async revokeDrive(ownerId) {
@@ -77,13 +83,26 @@ export function composeAccountDeletion(wiring: {
       async deleteAssistants(ownerId) {
         for (const row of await assistants.listByOwner(ownerId)) {
           const ctx = context(ownerId);
-          const { state } = await platform.handle(assistantDecider, streamIds.assistant(row.id), { type: 'DeleteAssistant', data: { assistantId: row.id, ownerId } }, ctx);
+          const { state } = await platform.handle(
+            assistantDecider,
+            streamIds.assistant(row.id),
+            { type: 'DeleteAssistant', data: { assistantId: row.id, ownerId } },
+            ctx,
+          );
           await wiring.allowances.releaseAssistants(ctx, ownerId, [row.id]);
-          await eraseAssistant(ctx, { ownerId, assistantId: row.id, fileSlots: state.status === 'none' ? [] : state.fileSlots });
+          await eraseAssistant(ctx, {
+            ownerId,
+            assistantId: row.id,
+            fileSlots: state.status === 'none' ? [] : state.fileSlots,
+          });
         }
       },
       async releaseAddress(account) {
-        await wiring.runAccountCommand(account.email, { type: 'DeleteAccount', data: { accountId: account.id } }, account.id);
+        await wiring.runAccountCommand(
+          account.email,
+          { type: 'DeleteAccount', data: { accountId: account.id } },
+          account.id,
+        );
       },
       async endSessions(ownerId) {
         await wiring.sessions.endSessionsBefore(ownerId, ALL_SESSIONS);

@@ -6,7 +6,12 @@ import { createLimitBuckets } from '../platform/limits/limit-buckets.js';
 import { createLimitCounters } from '../platform/limits/limit-counters.js';
 import { createSqlVisitorAnswers } from '../chat/visitor-answers/visitor-answers.js';
 import { createAuthenticator } from '../identity/authenticator.js';
-import { accountOfState, accountStreamFor, createAccountCommands, createAccountRegistration } from '../identity/account-registration.js';
+import {
+  accountOfState,
+  accountStreamFor,
+  createAccountCommands,
+  createAccountRegistration,
+} from '../identity/account-registration.js';
 import { accountDecider } from '../domain/account/account.decider.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import { createEmailOwnership } from '../identity/email-ownership.js';
@@ -72,7 +77,11 @@ export async function composeApi(wiring: ApiWiring) {
   const { platform } = wiring;
   const config = platform.config;
   const clock = wiring.clock ?? (() => new Date());
-  const awaitReadModels = readModelWaiter({ readModels: wiring.readModels, projections: allProjections, timeoutMs: wiring.readYourWritesTimeoutMs ?? 2000 });
+  const awaitReadModels = readModelWaiter({
+    readModels: wiring.readModels,
+    projections: allProjections,
+    timeoutMs: wiring.readYourWritesTimeoutMs ?? 2000,
+  });
   const passwords = createPasswordHasher();
   // The limits every API process shares (platform/limits): N replicas never multiply an allowance.
   const onLimitsError = (error: unknown) => platform.log.error({ err: error }, 'limits: purging expired rows failed');
@@ -86,7 +95,9 @@ export async function composeApi(wiring: ApiWiring) {
     sessions,
     // A token whose account the read model does not show yet is checked against the account's stream.
     accountFromLog: async (email, accountId) => {
-      const account = accountOfState((await aggregateStream(platform.eventStore, accountDecider, accountStreamFor(email))).state);
+      const account = accountOfState(
+        (await aggregateStream(platform.eventStore, accountDecider, accountStreamFor(email))).state,
+      );
       return account?.id === accountId ? account : undefined;
     },
     shared: platform.sql,
@@ -98,7 +109,13 @@ export async function composeApi(wiring: ApiWiring) {
   const runAccountCommand = createAccountCommands({ handle: platform.handle, awaitReadModels, clock });
   const demo = demoAccountsEnabled(config);
   // Limits follow the owner's subscription (billing read model) as soon as a payment is recorded.
-  const planOf = wiring.planOf ?? createPlanBook(config, { subscriptionOf: subscriptionLookup(platform.sql), clock, version: billingVersion(platform.projector.progress) });
+  const planOf =
+    wiring.planOf ??
+    createPlanBook(config, {
+      subscriptionOf: subscriptionLookup(platform.sql),
+      clock,
+      version: billingVersion(platform.projector.progress),
+    });
   const analytics = composeAnalytics({
     sql: platform.sql,
     handle: platform.handle,
@@ -118,8 +135,19 @@ export async function composeApi(wiring: ApiWiring) {
     settled: (ownerId) => messageQuota.settled(ownerId),
     onError: (error) => platform.log.error({ err: error }, 'analytics failed'),
   });
-  const allowances = createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf, limitViolations: analytics.limitViolations });
-  const messageQuota = createMessageQuota({ planOf, usage: usageQueries(platform.sql), sql: platform.sql, awaitReadModels, clock });
+  const allowances = createPlanAllowances({
+    handle: platform.handle,
+    eventStore: platform.eventStore,
+    planOf,
+    limitViolations: analytics.limitViolations,
+  });
+  const messageQuota = createMessageQuota({
+    planOf,
+    usage: usageQueries(platform.sql),
+    sql: platform.sql,
+    awaitReadModels,
+    clock,
+  });
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   // The outbox prints each mail's links for `make start`; the test suites' many sign-ups stay quiet.
   const mailer = createMailer(config, config.NODE_ENV === 'test' ? () => {} : undefined);
@@ -161,12 +189,25 @@ export async function composeApi(wiring: ApiWiring) {
     storage: createStorageHolds({
       handle: platform.handle,
       eventStore: platform.eventStore,
-      counts: { storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), isListed: async (ownerId, fileId) => (await wiring.knowledge.getFile(ownerId, fileId)) !== undefined },
+      counts: {
+        storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId),
+        isListed: async (ownerId, fileId) => (await wiring.knowledge.getFile(ownerId, fileId)) !== undefined,
+      },
     }),
     limitViolations: analytics.limitViolations,
   };
   const googleDrive = composeDriveApi({ config, sql: platform.sql, planOf, files, publicUrl, clock });
-  const crawler = composeCrawlerApi({ platform, blobs: wiring.blobs, knowledge: wiring.knowledge, readModels: wiring.readModels, awaitReadModels, allowances, planOf, authenticator, clock });
+  const crawler = composeCrawlerApi({
+    platform,
+    blobs: wiring.blobs,
+    knowledge: wiring.knowledge,
+    readModels: wiring.readModels,
+    awaitReadModels,
+    allowances,
+    planOf,
+    authenticator,
+    clock,
+  });
   const channels = composeChannelsApi({ platform, planOf, awaitReadModels, publicUrl, clock });
   // Before serving: a connection another process ends from now on is dropped from this one's webhook cache.
   const stopIntegrationListen = await channels.listen();
@@ -188,15 +229,24 @@ export async function composeApi(wiring: ApiWiring) {
 
   const app = await buildApp({
     // The request log names its process like every other line of it (platform/process/process-log.ts).
-    logger: wiring.logger === true ? { level: config.LOG_LEVEL, base: { ...platform.log.bindings(), pid: process.pid } } : wiring.logger,
+    logger:
+      wiring.logger === true
+        ? { level: config.LOG_LEVEL, base: { ...platform.log.bindings(), pid: process.pid } }
+        : wiring.logger,
     trustProxy: config.TRUST_PROXY,
     operatorMetrics: { token: config.METRICS_TOKEN, port: config.METRICS_PORT, host: config.METRICS_HOST },
     clientDistDir: wiring.clientDistDir ?? fileURLToPath(new URL('../../../client/dist', import.meta.url)),
-    health: { adapters: platform.adapters, projectionPositions: () => wiring.readModels.positions(), headPosition: () => platform.eventStore.headPosition() },
+    health: {
+      adapters: platform.adapters,
+      projectionPositions: () => wiring.readModels.positions(),
+      headPosition: () => platform.eventStore.headPosition(),
+    },
     metricsRegistry: platform.metrics.registry,
     security: {
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-      corsOrigins: config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+      corsOrigins: config.CORS_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
       counters: limitCounters,
     },
     authenticator,
@@ -248,7 +298,14 @@ export async function composeApi(wiring: ApiWiring) {
       visitorAnswers: createSqlVisitorAnswers(platform.sql),
       limitViolations: analytics.limitViolations,
     },
-    limits: { readDb: platform.sql, planOf, storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId), clock, messageQuota, limitsService: analytics.limitsService },
+    limits: {
+      readDb: platform.sql,
+      planOf,
+      storageUsed: (ownerId) => wiring.knowledge.storageUsed(ownerId),
+      clock,
+      messageQuota,
+      limitsService: analytics.limitsService,
+    },
     analytics: analytics.app,
     crawler: crawler.deps,
     channels,
@@ -256,7 +313,13 @@ export async function composeApi(wiring: ApiWiring) {
     subscriptions,
     automation: automation.deps,
     curatedAnswers: { handle: platform.handle, readDb: platform.sql, awaitReadModels, clock, planOf },
-    privacy: composePrivacyApi({ sql: platform.sql, eventStore: platform.eventStore, config, clock, erasure: wiring.erasure ?? subjectErasureFor(platform, clock) }),
+    privacy: composePrivacyApi({
+      sql: platform.sql,
+      eventStore: platform.eventStore,
+      config,
+      clock,
+      erasure: wiring.erasure ?? subjectErasureFor(platform, clock),
+    }),
   });
   app.addHook('onClose', async () => crawler.close());
   app.addHook('onClose', async () => stopIntegrationListen());

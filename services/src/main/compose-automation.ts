@@ -10,7 +10,8 @@ import { loadSecretsKey } from '../platform/secrets/secrets-key.js';
 import type { Platform } from './compose-platform.js';
 
 /** The secret box of this deployment (SECRETS_KEY, or the key kept under DATA_DIR). */
-export const automationSecrets = (platform: Platform): SecretBox => createSecretBox({ key: loadSecretsKey(platform.config) });
+export const automationSecrets = (platform: Platform): SecretBox =>
+  createSecretBox({ key: loadSecretsKey(platform.config) });
 
 /**
  * The guarded fetch API actions call through: the crawler's SSRF guard and OUTBOUND_ALLOWLIST, with a plain
@@ -22,7 +23,11 @@ export function actionsOutbound(platform: Platform) {
 }
 
 /** The workflow, guideline, action and external-API routes, for composeApi. */
-export function composeAutomationApi(wiring: { platform: Platform; awaitReadModels: AwaitReadModels; clock: () => Date }): { deps: AutomationRoutesDeps; close: () => void } {
+export function composeAutomationApi(wiring: {
+  platform: Platform;
+  awaitReadModels: AwaitReadModels;
+  clock: () => Date;
+}): { deps: AutomationRoutesDeps; close: () => void } {
   const outbound = actionsOutbound(wiring.platform);
   return {
     deps: {
@@ -39,12 +44,20 @@ export function composeAutomationApi(wiring: { platform: Platform; awaitReadMode
 }
 
 /** What the ai-runner needs to apply owners' automation to runs: the behaviour loader and the run's recorder and tool runner. */
-export function composeRunAutomation(platform: Platform): { automation: { load: BehaviourLoader; run: RunAutomation }; close: () => void } {
+export function composeRunAutomation(platform: Platform): {
+  automation: { load: BehaviourLoader; run: RunAutomation };
+  close: () => void;
+} {
   const outbound = actionsOutbound(platform);
   return {
     automation: {
       load: createBehaviourLoader({ queries: automationQueries(platform.sql) }),
-      run: createRunAutomation({ eventStore: platform.eventStore, secrets: automationSecrets(platform), fetch: outbound.fetch, onError: (error) => platform.log.error({ err: error }, 'automation failed') }),
+      run: createRunAutomation({
+        eventStore: platform.eventStore,
+        secrets: automationSecrets(platform),
+        fetch: outbound.fetch,
+        onError: (error) => platform.log.error({ err: error }, 'automation failed'),
+      }),
     },
     close: outbound.close,
   };

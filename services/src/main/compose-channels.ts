@@ -27,7 +27,11 @@ function channelParts(platform: Platform) {
   const config = platform.config;
   const key = loadSecretsKey(config);
   return {
-    adapters: createChannelAdapters({ telegram: config.TELEGRAM_API_URL, whatsapp: config.WHATSAPP_API_URL, instagram: config.INSTAGRAM_API_URL }),
+    adapters: createChannelAdapters({
+      telegram: config.TELEGRAM_API_URL,
+      whatsapp: config.WHATSAPP_API_URL,
+      instagram: config.INSTAGRAM_API_URL,
+    }),
     secrets: createChannelSecrets(createSecretBox({ key })),
     // Names customers' conversations (see channels.worker.ts); its own label, so it is not the sealing key.
     contactKey: new Uint8Array(hkdfSync('sha256', key, 'kesher', 'kesher channel contacts v1', 32)),
@@ -35,7 +39,13 @@ function channelParts(platform: Platform) {
 }
 
 /** The Integrations calls, the channels' webhooks and the one inbox, for composeApi. */
-export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf; awaitReadModels: AwaitReadModels; publicUrl: string; clock: () => Date }): {
+export function composeChannelsApi(wiring: {
+  platform: Platform;
+  planOf: PlanOf;
+  awaitReadModels: AwaitReadModels;
+  publicUrl: string;
+  clock: () => Date;
+}): {
   integrations: IntegrationRoutesDeps;
   webhooks: ChannelWebhookDeps;
   inbox: InboxRoutesDeps;
@@ -46,7 +56,11 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
   const config = platform.config;
   const parts = channelParts(platform);
   const queries = channelQueries(platform.sql);
-  const webhookIntegrations = cachedIntegrations(queries, { shared: platform.sql, onError: (error) => platform.log.error({ err: error }, 'channels: telling other processes a connection ended failed') });
+  const webhookIntegrations = cachedIntegrations(queries, {
+    shared: platform.sql,
+    onError: (error) =>
+      platform.log.error({ err: error }, 'channels: telling other processes a connection ended failed'),
+  });
   const connections = createChannelConnections({
     handle: platform.handle,
     eventStore: platform.eventStore,
@@ -77,7 +91,12 @@ export function composeChannelsApi(wiring: { platform: Platform; planOf: PlanOf;
 }
 
 /** The channels worker (customers' messages in, answers out), for composeWorkers. */
-export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { inbound: string; outbound: string }; planOf?: PlanOf; forget?: ChannelsWorkerDeps['forget'] }) {
+export function composeChannelsWorker(wiring: {
+  platform: Platform;
+  groupIds: { inbound: string; outbound: string };
+  planOf?: PlanOf;
+  forget?: ChannelsWorkerDeps['forget'];
+}) {
   const { platform } = wiring;
   const config = platform.config;
   const parts = channelParts(platform);
@@ -96,7 +115,10 @@ export function composeChannelsWorker(wiring: { platform: Platform; groupIds: { 
       return row && { chatLimit: row.chat_limit };
     },
     // Shared by every worker process (Postgres): a chat's messages may reach any of them.
-    floodLimit: createChatFloodLimit({ perMinute: config.CHANNEL_CHAT_PER_MINUTE, buckets: createLimitBuckets({ sql: platform.sql }) }),
+    floodLimit: createChatFloodLimit({
+      perMinute: config.CHANNEL_CHAT_PER_MINUTE,
+      buckets: createLimitBuckets({ sql: platform.sql }),
+    }),
     // Like the web chat's check (plans/message-quota.ts) without its in-process marks: a limit can be
     // passed by the messages in flight at the moment it is reached, never by more.
     monthlyQuota: async (ownerId) => {

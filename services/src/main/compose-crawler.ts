@@ -27,7 +27,11 @@ import type { Platform } from './compose-platform.js';
 function outbound(platform: Platform) {
   const { transport, close } = createGotScrapingTransport();
   const allowlist = platform.config.OUTBOUND_ALLOWLIST;
-  return { fetch: createOutboundFetch({ transport, allowlist }), checkTarget: createOutboundTargetCheck({ allowlist }), close };
+  return {
+    fetch: createOutboundFetch({ transport, allowlist }),
+    checkTarget: createOutboundTargetCheck({ allowlist }),
+    close,
+  };
 }
 
 /** Crawled pages count towards the owner's knowledge storage like uploads. */
@@ -48,11 +52,20 @@ export function composeCrawlerApi(wiring: {
   planOf: PlanOf;
   authenticator: Authenticator;
   clock: () => Date;
-}): { deps: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps }; close: () => void } {
+}): {
+  deps: { routes: CrawlerRoutesDeps; settings: CrawlerSettingsRoutesDeps; progress: CrawlProgressDeps };
+  close: () => void;
+} {
   const { platform } = wiring;
   const guarded = outbound(platform);
   const storage = storageOf(platform, wiring.knowledge, wiring.planOf);
-  const site = createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage });
+  const site = createSiteKnowledge({
+    handle: platform.handle,
+    eventStore: platform.eventStore,
+    blobs: wiring.blobs,
+    allowances: wiring.allowances,
+    storage,
+  });
   // The preview's PDFs and DOCX files are read in a sandbox of their own (one thread, started on the first document).
   const documents = createDocumentTextReader({
     maxMemoryMb: platform.config.EXTRACT_MAX_MEMORY_MB,
@@ -62,11 +75,35 @@ export function composeCrawlerApi(wiring: {
   return {
     deps: {
       routes: {
-        crawler: createCrawlerService({ ...common, handle: platform.handle, blobs: wiring.blobs, site, readModels: wiring.readModels, checkTarget: guarded.checkTarget, fetch: guarded.fetch, planOf: wiring.planOf, storage, documentText: documents.text }),
+        crawler: createCrawlerService({
+          ...common,
+          handle: platform.handle,
+          blobs: wiring.blobs,
+          site,
+          readModels: wiring.readModels,
+          checkTarget: guarded.checkTarget,
+          fetch: guarded.fetch,
+          planOf: wiring.planOf,
+          storage,
+          documentText: documents.text,
+        }),
         clock: wiring.clock,
       },
-      settings: { pages: createCrawledPagesService({ readDb: platform.sql, site, fileText: (ownerId, fileId) => wiring.knowledge.fileText(ownerId, fileId), awaitReadModels: wiring.awaitReadModels }), clock: wiring.clock },
-      progress: { readDb: platform.sql, readModels: wiring.readModels, authenticator: wiring.authenticator, clock: wiring.clock },
+      settings: {
+        pages: createCrawledPagesService({
+          readDb: platform.sql,
+          site,
+          fileText: (ownerId, fileId) => wiring.knowledge.fileText(ownerId, fileId),
+          awaitReadModels: wiring.awaitReadModels,
+        }),
+        clock: wiring.clock,
+      },
+      progress: {
+        readDb: platform.sql,
+        readModels: wiring.readModels,
+        authenticator: wiring.authenticator,
+        clock: wiring.clock,
+      },
     },
     close: () => {
       guarded.close();
@@ -95,7 +132,13 @@ export function composeCrawlerWorkers(wiring: {
     eventStore: platform.eventStore,
     blobs: wiring.blobs,
     fetch: guarded.fetch,
-    site: createSiteKnowledge({ handle: platform.handle, eventStore: platform.eventStore, blobs: wiring.blobs, allowances: wiring.allowances, storage: storageOf(platform, wiring.knowledge, livePlanBook(platform)) }),
+    site: createSiteKnowledge({
+      handle: platform.handle,
+      eventStore: platform.eventStore,
+      blobs: wiring.blobs,
+      allowances: wiring.allowances,
+      storage: storageOf(platform, wiring.knowledge, livePlanBook(platform)),
+    }),
     findAssistant: async (assistantId) => {
       const row = await assistants.findById(assistantId);
       return row && { description: row.description, instructions: row.instructions };

@@ -15,7 +15,14 @@ import type { Sql } from '../platform/sql/sql.port.js';
  * Google Drive import's parts: Google's endpoints (when an OAuth client is configured), the sealed
  * grants, and the files' intake — the upload's own, so limits and extraction are the same for both doors.
  */
-export function composeDriveApi(deps: { config: Config; sql: Sql; planOf: PlanOf; files: Omit<FileRoutesDeps, 'readDb'>; publicUrl: string; clock: () => Date }): GoogleDriveRoutesDeps {
+export function composeDriveApi(deps: {
+  config: Config;
+  sql: Sql;
+  planOf: PlanOf;
+  files: Omit<FileRoutesDeps, 'readDb'>;
+  publicUrl: string;
+  clock: () => Date;
+}): GoogleDriveRoutesDeps {
   const { config } = deps;
   const secrets = createSecretBox({ key: loadSecretsKey(config) });
   const assistants = assistantQueries(deps.sql);
@@ -37,7 +44,11 @@ export function composeDriveApi(deps: { config: Config; sql: Sql; planOf: PlanOf
     secrets,
     planOf: deps.planOf,
     readDb: deps.sql,
-    addFile: createFileIntake({ ...deps.files, isAssistantAlive: async (ownerId, assistantId) => (await assistants.listByOwner(ownerId)).some((a) => a.id === assistantId) }),
+    addFile: createFileIntake({
+      ...deps.files,
+      isAssistantAlive: async (ownerId, assistantId) =>
+        (await assistants.listByOwner(ownerId)).some((a) => a.id === assistantId),
+    }),
     publicUrl: deps.publicUrl,
     clock: deps.clock,
   };

@@ -43,7 +43,11 @@ export async function composePlatform(
   let sql: Sql;
   let dataDirLock: DataDirLock | undefined;
   if (config.DATABASE_URL) {
-    sql = createPgSql({ connectionString: config.DATABASE_URL, applicationName: options.applicationName, max: config.DATABASE_POOL_SIZE });
+    sql = createPgSql({
+      connectionString: config.DATABASE_URL,
+      applicationName: options.applicationName,
+      max: config.DATABASE_POOL_SIZE,
+    });
   } else {
     const dataDir = resolve(config.DATA_DIR);
     mkdirSync(dataDir, { recursive: true });
@@ -77,7 +81,12 @@ export async function composePlatform(
   };
   const bus: MessageBus = withPersonalDataOnBus(
     config.KAFKA_BROKERS
-      ? createKafkaBus({ brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()), clientId: options.applicationName, sql, deliveries })
+      ? createKafkaBus({
+          brokers: config.KAFKA_BROKERS.split(',').map((b) => b.trim()),
+          clientId: options.applicationName,
+          sql,
+          deliveries,
+        })
       : await createSqlBus({ sql, deliveries }),
     personalData,
   );

@@ -22,7 +22,13 @@ export const subjectErasureFor = (platform: Platform, clock?: () => Date): Subje
  * log, the retention periods, a visitor's own deletion (API); the retention run and a channel customer's
  * `/forget` (workers).
  */
-export function composePrivacyApi(deps: { sql: Sql; eventStore: EventStore; config: Config; clock: () => Date; erasure?: SubjectErasure }): PrivacyRoutesDeps {
+export function composePrivacyApi(deps: {
+  sql: Sql;
+  eventStore: EventStore;
+  config: Config;
+  clock: () => Date;
+  erasure?: SubjectErasure;
+}): PrivacyRoutesDeps {
   const securityLog = createSecurityLog({ sql: deps.sql, clock: deps.clock });
   return {
     readDb: deps.sql,
@@ -30,7 +36,9 @@ export function composePrivacyApi(deps: { sql: Sql; eventStore: EventStore; conf
     exporter: createOwnerDataExport({ readDb: deps.sql, clock: deps.clock }),
     securityLog,
     retention: retentionPolicyOf(deps.config),
-    visitorDeletion: deps.erasure && createVisitorConversationDeletion({ eventStore: deps.eventStore, erasure: deps.erasure, securityLog }),
+    visitorDeletion:
+      deps.erasure &&
+      createVisitorConversationDeletion({ eventStore: deps.eventStore, erasure: deps.erasure, securityLog }),
   };
 }
 

@@ -12,12 +12,19 @@ import type { Platform } from './compose-platform.js';
  * waits on the checkpoints the projector stores (one shared watcher per process), and the SSE route reads
  * the answers the workers write to the run_output table (woken by NOTIFY).
  */
-export async function composeStandaloneApi(platform: Platform, options: { logger?: boolean; clientDistDir?: string; clock?: () => Date } = {}) {
+export async function composeStandaloneApi(
+  platform: Platform,
+  options: { logger?: boolean; clientDistDir?: string; clock?: () => Date } = {},
+) {
   const blobs = await createSqlBlobStore({ sql: platform.sql });
   const knowledge = createKnowledgeService({ readDb: platform.sql, blobs });
   const readModels = createCheckpointWatcher({ sql: platform.sql });
   // Streams read the runs' output from the table the workers write; any API process serves any run.
-  const runOutput = createSqlRunOutput({ sql: platform.sql, clock: options.clock, onError: (error) => platform.log.error({ err: error }, 'run output failed') });
+  const runOutput = createSqlRunOutput({
+    sql: platform.sql,
+    clock: options.clock,
+    onError: (error) => platform.log.error({ err: error }, 'run output failed'),
+  });
   const { app } = await composeApi({
     platform,
     blobs,

@@ -62,13 +62,21 @@ export async function composeWorkers(
       poolSize: platform.config.EXTRACT_POOL_SIZE,
       maxMemoryMb: platform.config.EXTRACT_MAX_MEMORY_MB,
       timeLimitMs: platform.config.EXTRACT_TIME_LIMIT_SECONDS && platform.config.EXTRACT_TIME_LIMIT_SECONDS * 1000,
-      onWorkerLost: (cause, file, detail) => platform.log.error({ cause, fileKind: file.kind, detail }, `extraction worker replaced (${cause}) reading a ${file.kind} file${detail ? `: ${detail}` : ''}`),
+      onWorkerLost: (cause, file, detail) =>
+        platform.log.error(
+          { cause, fileKind: file.kind, detail },
+          `extraction worker replaced (${cause}) reading a ${file.kind} file${detail ? `: ${detail}` : ''}`,
+        ),
     },
     // With an embeddings model (and a key), passages get vectors and retrieval is hybrid; otherwise full text alone.
     ...(platform.config.OPENAI_API_KEY && platform.config.OPENAI_EMBEDDING_MODEL
       ? {
           embeddings: {
-            embedder: createOpenAiEmbedder({ apiKey: platform.config.OPENAI_API_KEY, baseURL: platform.config.OPENAI_BASE_URL, model: platform.config.OPENAI_EMBEDDING_MODEL }),
+            embedder: createOpenAiEmbedder({
+              apiKey: platform.config.OPENAI_API_KEY,
+              baseURL: platform.config.OPENAI_BASE_URL,
+              model: platform.config.OPENAI_EMBEDDING_MODEL,
+            }),
             onError: (error: unknown) => platform.log.error({ err: error }, 'embeddings failed'),
           },
         }
@@ -81,8 +89,19 @@ export async function composeWorkers(
   const relay =
     options.relay === false
       ? undefined
-      : createRelay({ eventStore: platform.sealedEventStore, bus: platform.bus, sql: platform.sql, metrics: platform.metrics, onError: (error) => platform.log.error({ err: error }, 'relay failed; retrying') });
-  const groups = { ingest: `ingest${suffix}`, aiRunner: `ai-runner${suffix}`, assistantErasure: `assistant-erasure${suffix}`, crawler: `crawler${suffix}` };
+      : createRelay({
+          eventStore: platform.sealedEventStore,
+          bus: platform.bus,
+          sql: platform.sql,
+          metrics: platform.metrics,
+          onError: (error) => platform.log.error({ err: error }, 'relay failed; retrying'),
+        });
+  const groups = {
+    ingest: `ingest${suffix}`,
+    aiRunner: `ai-runner${suffix}`,
+    assistantErasure: `assistant-erasure${suffix}`,
+    crawler: `crawler${suffix}`,
+  };
   const ingest = createIngestWorker({
     bus: platform.bus,
     eventStore: platform.eventStore,
@@ -93,14 +112,22 @@ export async function composeWorkers(
     concurrency: platform.config.INGEST_CONCURRENCY,
   });
   // The runs' output, in the database every API process streams it from (the API of this process too).
-  const runOutput = createSqlRunOutput({ sql: platform.sql, clock: options.clock, onError: (error) => platform.log.error({ err: error }, 'run output failed') });
+  const runOutput = createSqlRunOutput({
+    sql: platform.sql,
+    clock: options.clock,
+    onError: (error) => platform.log.error({ err: error }, 'run output failed'),
+  });
   const assistants = assistantQueries(platform.sql);
   // Crawls and scheduled recrawls; their pages become knowledge files read by the ingest worker above.
   const crawler = composeCrawlerWorkers({
     platform,
     blobs,
     knowledge: knowledgeReads,
-    allowances: createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf: livePlanBook(platform) }),
+    allowances: createPlanAllowances({
+      handle: platform.handle,
+      eventStore: platform.eventStore,
+      planOf: livePlanBook(platform),
+    }),
     groupId: groups.crawler,
     scheduler: options.recrawlScheduler,
   });
@@ -116,7 +143,12 @@ export async function composeWorkers(
       if (!row) return undefined;
       const salesMode = { enabled: row.payment_processing.enabled, salesPrompt: row.payment_processing.sales_prompt };
       // Sales Mode refers buyers to the sales pages the crawler found on the assistant's site.
-      return { name: row.name, instructions: row.instructions, salesMode, ...(salesMode.enabled ? { salesPages: await crawler.salesPages(assistantId) } : {}) };
+      return {
+        name: row.name,
+        instructions: row.instructions,
+        salesMode,
+        ...(salesMode.enabled ? { salesPages: await crawler.salesPages(assistantId) } : {}),
+      };
     },
     retrieve: knowledge.retrieve,
     overdueRuns: (now) => threadQueries(platform.sql).overdueRuns(now),
@@ -141,7 +173,12 @@ export async function composeWorkers(
     onError: (error) => platform.log.error({ err: error }, 'retention failed'),
   });
   // Customers' Telegram, WhatsApp and Instagram messages in, the answers out through the same channel.
-  const channels = composeChannelsWorker({ platform, groupIds: { inbound: `channels-inbound${suffix}`, outbound: `channels-outbound${suffix}` }, planOf: options.channelsPlanOf, forget: privacy.forget });
+  const channels = composeChannelsWorker({
+    platform,
+    groupIds: { inbound: `channels-inbound${suffix}`, outbound: `channels-outbound${suffix}` },
+    planOf: options.channelsPlanOf,
+    forget: privacy.forget,
+  });
   // Finishes a deleted assistant's erasure if the API died before it did (idempotent otherwise).
   const threads = threadQueries(platform.sql);
   const assistantErasure = createAssistantErasureWorker({
@@ -151,10 +188,16 @@ export async function composeWorkers(
       handle: platform.handle,
       eventStore: platform.eventStore,
       awaitReadModels: async () => true,
-      filesOf: async (ownerId, assistantId) => (await knowledge.reads.listFiles(ownerId, assistantId)).map((file) => file.id),
-      threadsOf: async (ownerId, assistantId) => (await threads.threadsOfAssistant(ownerId, assistantId)).map((thread) => thread.id),
+      filesOf: async (ownerId, assistantId) =>
+        (await knowledge.reads.listFiles(ownerId, assistantId)).map((file) => file.id),
+      threadsOf: async (ownerId, assistantId) =>
+        (await threads.threadsOfAssistant(ownerId, assistantId)).map((thread) => thread.id),
     }),
-    allowances: createPlanAllowances({ handle: platform.handle, eventStore: platform.eventStore, planOf: livePlanBook(platform) }),
+    allowances: createPlanAllowances({
+      handle: platform.handle,
+      eventStore: platform.eventStore,
+      planOf: livePlanBook(platform),
+    }),
     groupId: groups.assistantErasure,
   });
   return {

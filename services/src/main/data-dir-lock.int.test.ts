@@ -12,7 +12,15 @@ import { LOCK_FILE } from './data-dir-lock.js';
  */
 describe('one embedded server per data directory', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'kesher-lock-'));
-  const env = (port: number) => ({ DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: '', KAFKA_BROKERS: '', EVENTSTORE_URL: '', NODE_ENV: 'development', DEMO_ACCOUNTS: 'false' });
+  const env = (port: number) => ({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    DATABASE_URL: '',
+    KAFKA_BROKERS: '',
+    EVENTSTORE_URL: '',
+    NODE_ENV: 'development',
+    DEMO_ACCOUNTS: 'false',
+  });
   const running: ReturnType<typeof startMain>[] = [];
   afterAll(async () => {
     for (const child of running) {

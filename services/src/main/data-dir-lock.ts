@@ -37,7 +37,9 @@ const heldHere = new Set<string>();
 function readHolder(file: string): Holder | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Holder>;
-    return typeof parsed.pid === 'number' && Number.isInteger(parsed.pid) && parsed.pid > 0 ? (parsed as Holder) : undefined;
+    return typeof parsed.pid === 'number' && Number.isInteger(parsed.pid) && parsed.pid > 0
+      ? (parsed as Holder)
+      : undefined;
   } catch {
     return undefined; // missing, or not a lock Kesher wrote
   }
@@ -98,7 +100,11 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, LOCK_FILE);
   const takeover = `${file}.takeover`;
-  const content = JSON.stringify({ pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString() } satisfies Holder);
+  const content = JSON.stringify({
+    pid: process.pid,
+    hostname: hostname(),
+    startedAt: new Date().toISOString(),
+  } satisfies Holder);
 
   for (let attempt = 0; attempt < 5; attempt++) {
     if (createExclusive(file, content)) return held(file);

@@ -26,7 +26,9 @@ describe('the data directory lock', () => {
     const lock = acquireDataDirLock(dir);
     expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')).pid).toBe(process.pid);
     expect(() => acquireDataDirLock(dir)).toThrowError(DataDirLockedError);
-    expect(() => acquireDataDirLock(dir)).toThrowError(new RegExp(`in use by another Kesher server \\(pid ${process.pid}\\)`));
+    expect(() => acquireDataDirLock(dir)).toThrowError(
+      new RegExp(`in use by another Kesher server \\(pid ${process.pid}\\)`),
+    );
     lock.release();
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     acquireDataDirLock(dir).release();

@@ -13,13 +13,15 @@ import { demoAccounts } from '../identity/demo-accounts.js';
 const config = loadConfig();
 // The API shares this process with the projector: requests hurry the read models they wait for, so
 // the others may batch a moment's appends and keep out of a chat turn's way (projection-runner.ts).
-const platform = await composePlatform(config, { applicationName: 'kesher', projectorBatchDelayMs: 50 }).catch((error: unknown) => {
-  // Another server owns DATA_DIR: say so plainly (a sentence for whoever typed `make start`, not a log
-  // line) and stop, without a stack trace.
-  if (!(error instanceof DataDirLockedError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-});
+const platform = await composePlatform(config, { applicationName: 'kesher', projectorBatchDelayMs: 50 }).catch(
+  (error: unknown) => {
+    // Another server owns DATA_DIR: say so plainly (a sentence for whoever typed `make start`, not a log
+    // line) and stop, without a stack trace.
+    if (!(error instanceof DataDirLockedError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  },
+);
 const workers = await composeWorkers(platform);
 let app: Awaited<ReturnType<typeof composeApi>>['app'] | undefined;
 // The API first (no new requests, the ones in flight answered), then the workers' handlers, then the
@@ -48,7 +50,9 @@ const demo = composed.demoAccounts;
 // The banner is for the person who typed `make start`: plain lines, not log entries.
 const address = await app.listen({ port: config.PORT, host: config.HOST });
 console.log(`Kesher is running at ${address.replace('127.0.0.1', 'localhost')}`);
-console.log(`  event store: ${platform.adapters.eventStore}, read models: ${platform.adapters.readModels}, bus: ${platform.adapters.bus}, data: ${config.DATABASE_URL ? 'Postgres' : config.DATA_DIR}`);
+console.log(
+  `  event store: ${platform.adapters.eventStore}, read models: ${platform.adapters.readModels}, bus: ${platform.adapters.bus}, data: ${config.DATABASE_URL ? 'Postgres' : config.DATA_DIR}`,
+);
 console.log(`  API docs: ${address.replace('127.0.0.1', 'localhost')}/api/v1/docs`);
-if (demo) console.log(`  demo sign-in: ${demoAccounts.map((a) => a.email).join(', ')} — password ${demoAccounts[0].password}`);
-
+if (demo)
+  console.log(`  demo sign-in: ${demoAccounts.map((a) => a.email).join(', ')} — password ${demoAccounts[0].password}`);

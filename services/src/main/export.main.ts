@@ -1,7 +1,13 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { eventStoreSource, exportEvents, progressLine, sqlLogSource, type ExportFilter } from '../analytics/export/event-export.js';
+import {
+  eventStoreSource,
+  exportEvents,
+  progressLine,
+  sqlLogSource,
+  type ExportFilter,
+} from '../analytics/export/event-export.js';
 import { createCopyLogReader } from '../analytics/export/copy-log-reader.js';
 import { createSqlLogReader } from '../analytics/export/sql-log-reader.js';
 import { loadConfig } from '../platform/config/config.js';
@@ -15,7 +21,8 @@ import { composePlatform } from './compose-platform.js';
  * bar on stderr when it is a terminal. In the embedded default, stop `make start` first (PGlite's folder has
  * one owner at a time).
  */
-const USAGE = 'usage: npm run export -- [--from 2026-01-01] [--to 2026-03-31T23:59:59Z] [--type MessagePosted]… [--owner <account id>] [--assistant <assistant id>] [--out events.ndjson]';
+const USAGE =
+  'usage: npm run export -- [--from 2026-01-01] [--to 2026-03-31T23:59:59Z] [--type MessagePosted]… [--owner <account id>] [--assistant <assistant id>] [--out events.ndjson]';
 
 function parse(argv: string[]): { filter: ExportFilter; out?: string } {
   const { values } = parseArgs({
@@ -38,7 +45,9 @@ function parse(argv: string[]): { filter: ExportFilter; out?: string } {
   const date = (value: string | undefined, name: string, endOfDay: boolean) => {
     if (value === undefined) return undefined;
     // A bare date means the whole day: from its first instant, to its last.
-    const parsed = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : value);
+    const parsed = new Date(
+      /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : value,
+    );
     if (Number.isNaN(parsed.getTime())) throw new Error(`--${name}: not a date: ${value}`);
     return parsed;
   };
@@ -46,7 +55,10 @@ function parse(argv: string[]): { filter: ExportFilter; out?: string } {
     filter: {
       from: date(values.from, 'from', false),
       to: date(values.to, 'to', true),
-      types: values.type?.flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean),
+      types: values.type
+        ?.flatMap((t) => t.split(','))
+        .map((t) => t.trim())
+        .filter(Boolean),
       ownerId: values.owner,
       assistantId: values.assistant,
     },
@@ -72,7 +84,10 @@ const started = Date.now();
 let lastDrawn = 0;
 const onSql = platform.adapters.eventStore !== 'eventstoredb';
 // A real Postgres is read with COPY (lines written by Postgres, passed on as bytes) unless an owner is followed.
-const copy = onSql && platform.sql.kind === 'postgres' && platform.config.DATABASE_URL ? createCopyLogReader(platform.config.DATABASE_URL) : undefined;
+const copy =
+  onSql && platform.sql.kind === 'postgres' && platform.config.DATABASE_URL
+    ? createCopyLogReader(platform.config.DATABASE_URL)
+    : undefined;
 // Ctrl-C half-way lets the connections go and exits 130: the file holds only part of the log.
 const lifecycle = closeOnSignal(
   async () => {
@@ -97,7 +112,12 @@ const result = await exportEvents(
   },
   options.filter,
 );
-if (options.out) await new Promise<void>((resolve, reject) => (output as ReturnType<typeof createWriteStream>).end((error?: Error | null) => (error ? reject(error) : resolve())));
+if (options.out)
+  await new Promise<void>((resolve, reject) =>
+    (output as ReturnType<typeof createWriteStream>).end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
 const seconds = (Date.now() - started) / 1000;
-process.stderr.write(`${terminal ? '\n' : ''}exported ${result.written} of ${result.read} events in ${seconds.toFixed(1)} s${options.out ? ` to ${options.out}` : ''}\n`);
+process.stderr.write(
+  `${terminal ? '\n' : ''}exported ${result.written} of ${result.read} events in ${seconds.toFixed(1)} s${options.out ? ` to ${options.out}` : ''}\n`,
+);
 await lifecycle.shutdown('done');

@@ -16,7 +16,9 @@ closeOnSignal(
   { log: platform.log, deadlineMs: config.SHUTDOWN_TIMEOUT_MS },
 );
 await platform.projector.start();
-metricsServer.get('/metrics', async (_req, reply) => reply.header('content-type', platform.metrics.registry.contentType).send(await platform.metrics.registry.metrics()));
+metricsServer.get('/metrics', async (_req, reply) =>
+  reply.header('content-type', platform.metrics.registry.contentType).send(await platform.metrics.registry.metrics()),
+);
 // An operator surface: bound to METRICS_HOST (loopback unless the deployment says otherwise).
 await metricsServer.listen({ port: config.METRICS_PORT ?? 9464, host: config.METRICS_HOST });
 platform.log.info('projector running');

@@ -21,4 +21,7 @@ closeOnSignal(
   { log: platform.log, deadlineMs: config.SHUTDOWN_TIMEOUT_MS },
 );
 await relay.start();
-platform.log.info({ eventStore: platform.adapters.eventStore, bus: platform.adapters.bus }, `relay running: ${platform.adapters.eventStore} → ${platform.adapters.bus}`);
+platform.log.info(
+  { eventStore: platform.adapters.eventStore, bus: platform.adapters.bus },
+  `relay running: ${platform.adapters.eventStore} → ${platform.adapters.bus}`,
+);

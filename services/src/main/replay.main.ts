@@ -14,9 +14,17 @@ import { composePlatform } from './compose-platform.js';
  */
 const names = process.argv.slice(2);
 const unknown = names.filter((name) => name !== 'analytics' && !allProjections.some((p) => p.name === name));
-const chosen: Projection[] = [...new Set(names.flatMap((name) => (name === 'analytics' ? analyticsProjections : allProjections.filter((p) => p.name === name))))];
+const chosen: Projection[] = [
+  ...new Set(
+    names.flatMap((name) =>
+      name === 'analytics' ? analyticsProjections : allProjections.filter((p) => p.name === name),
+    ),
+  ),
+];
 if (names.length === 0 || unknown.length > 0) {
-  console.error(`usage: npm run replay -- <projection>… | analytics\nprojections: ${allProjections.map((p) => p.name).join(', ')}`);
+  console.error(
+    `usage: npm run replay -- <projection>… | analytics\nprojections: ${allProjections.map((p) => p.name).join(', ')}`,
+  );
   process.exit(2);
 }
 
@@ -24,7 +32,11 @@ const config = loadConfig();
 const platform = await composePlatform(config, { applicationName: 'kesher-replay' });
 const log = platform.log;
 // Stopped half-way, the rebuilt read models' batch in progress rolls back; a projector continues from the checkpoints.
-const lifecycle = closeOnSignal(() => platform.close(), { log, deadlineMs: config.SHUTDOWN_TIMEOUT_MS, signalExitCode: 130 });
+const lifecycle = closeOnSignal(() => platform.close(), {
+  log,
+  deadlineMs: config.SHUTDOWN_TIMEOUT_MS,
+  signalExitCode: 130,
+});
 const label = chosen.map((p) => p.name).join(', ');
 const started = Date.now();
 let lastReported = started;
@@ -37,7 +49,10 @@ try {
     onBatch: ({ events, position, head }) => {
       if (Date.now() - lastReported < 10_000) return;
       lastReported = Date.now();
-      log.info({ events, at: position.prepare.toString(), head: head.prepare.toString() }, `replaying ${label}… ${events} events, at ${position.prepare} of ${head.prepare}`);
+      log.info(
+        { events, at: position.prepare.toString(), head: head.prepare.toString() },
+        `replaying ${label}… ${events} events, at ${position.prepare} of ${head.prepare}`,
+      );
     },
   });
   log.info(

@@ -16,4 +16,7 @@ closeOnSignal(
   { log: platform.log, deadlineMs: config.SHUTDOWN_TIMEOUT_MS },
 );
 await workers.start();
-platform.log.info({ groups: workers.groups }, `workers running on ${platform.adapters.bus} (consumer groups ${workers.groups.ingest}, ${workers.groups.aiRunner})`);
+platform.log.info(
+  { groups: workers.groups },
+  `workers running on ${platform.adapters.bus} (consumer groups ${workers.groups.ingest}, ${workers.groups.aiRunner})`,
+);

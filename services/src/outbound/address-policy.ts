@@ -90,10 +90,16 @@ export function createAddressPolicy(allowlist: OutboundAllowlist): AddressPolicy
       if (kind === null) return { allowed: true };
       if (hostAllowed(hostname)) return { allowed: true };
       const inner = embeddedIpv4(bytes);
-      if (allowlist.ranges.some((cidr) => cidrContains(cidr, bytes) || (inner !== null && cidrContains(cidr, inner)))) return { allowed: true };
+      if (allowlist.ranges.some((cidr) => cidrContains(cidr, bytes) || (inner !== null && cidrContains(cidr, inner))))
+        return { allowed: true };
       return { allowed: false, kind };
     },
   };
 }
 
-export const normalizeHostname = (hostname: string) => hostname.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+export const normalizeHostname = (hostname: string) =>
+  hostname
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');

@@ -5,14 +5,21 @@ import { OutboundAllowlistSchema, parseOutboundAllowlist } from './outbound-allo
 
 describe('IP addresses', () => {
   it('reads every spelling of an IPv6 address to the same bytes', () => {
-    const forms = ['::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:7f00:1', '[::FFFF:7F00:0001]', '::ffff:127.0.0.1%lo'];
+    const forms = [
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '0:0:0:0:0:ffff:7f00:1',
+      '[::FFFF:7F00:0001]',
+      '::ffff:127.0.0.1%lo',
+    ];
     const spelled = forms.map((form) => formatIp(parseIp(form)!));
     expect(new Set(spelled).size).toBe(1);
     expect(formatIp(embeddedIpv4(parseIp('::ffff:7f00:1')!)!)).toBe('127.0.0.1');
   });
 
   it('rejects what is not an address', () => {
-    for (const text of ['', 'localhost', '1.2.3', '256.1.1.1', '::g', '1.2.3.4/8', 'example.com']) expect(parseIp(text)).toBeNull();
+    for (const text of ['', 'localhost', '1.2.3', '256.1.1.1', '::g', '1.2.3.4/8', 'example.com'])
+      expect(parseIp(text)).toBeNull();
   });
 
   it('matches CIDR ranges on bits, not on text', () => {

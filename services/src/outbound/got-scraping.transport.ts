@@ -6,7 +6,8 @@ import type { HopRequest, HopResponse, HttpTransport } from './outbound-fetch.js
 
 /** Used when the header generator cannot produce a set (it never should): a plain, current browser's. */
 const FALLBACK_HEADERS: Record<string, string> = {
-  'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
+  'user-agent':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
   'accept-language': 'he-IL,he;q=0.9,en-US;q=0.8,en;q=0.7',
 };
@@ -80,7 +81,13 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
       const remoteAddress = response.ip ?? null;
       if ([301, 302, 303, 307, 308].includes(response.statusCode) && flatHeaders.location !== undefined) {
         stream.destroy();
-        return { status: response.statusCode, headers: flatHeaders, body: new Uint8Array(), truncated: false, remoteAddress };
+        return {
+          status: response.statusCode,
+          headers: flatHeaders,
+          body: new Uint8Array(),
+          truncated: false,
+          remoteAddress,
+        };
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -96,7 +103,13 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
         size += chunk.length;
       }
       stream.destroy();
-      return { status: response.statusCode, headers: flatHeaders, body: new Uint8Array(Buffer.concat(chunks, size)), truncated, remoteAddress };
+      return {
+        status: response.statusCode,
+        headers: flatHeaders,
+        body: new Uint8Array(Buffer.concat(chunks, size)),
+        truncated,
+        remoteAddress,
+      };
     } catch (error) {
       stream.destroy();
       throw toOutboundError(error, request);
@@ -127,7 +140,9 @@ function toOutboundError(error: unknown, request: HopRequest): OutboundError {
   const code = (error as { code?: string }).code ?? '';
   const name = (error as { name?: string }).name ?? '';
   if (request.signal?.aborted || code === 'ERR_CANCELED' || name === 'AbortError') return outboundErrors.aborted(url);
-  if (code === 'ETIMEDOUT' || name === 'TimeoutError') return outboundErrors.timeout(url, Math.round(request.timeoutMs / 1000));
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA') return outboundErrors.unresolvable(url, error);
+  if (code === 'ETIMEDOUT' || name === 'TimeoutError')
+    return outboundErrors.timeout(url, Math.round(request.timeoutMs / 1000));
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA')
+    return outboundErrors.unresolvable(url, error);
   return outboundErrors.unreachable(url, error);
 }

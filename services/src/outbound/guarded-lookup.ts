@@ -17,14 +17,22 @@ export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all
  */
 export function guardedLookup(deps: { policy: AddressPolicy; resolve: Resolver; url: string }): LookupFunction {
   const { policy, resolve, url } = deps;
-  return ((hostname: string, options: LookupOptions, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+  return ((
+    hostname: string,
+    options: LookupOptions,
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     resolve(hostname).then(
       (found) => {
-        const wanted = options.family === 4 || options.family === 6 ? found.filter((entry) => entry.family === options.family) : found;
+        const wanted =
+          options.family === 4 || options.family === 6
+            ? found.filter((entry) => entry.family === options.family)
+            : found;
         if (wanted.length === 0) return callback(outboundErrors.unresolvable(url), [], 0);
         for (const entry of wanted) {
           const verdict = policy.check(hostname, entry.address);
-          if (!verdict.allowed) return callback(outboundErrors.blockedAddress(url, hostname, entry.address, verdict.kind), [], 0);
+          if (!verdict.allowed)
+            return callback(outboundErrors.blockedAddress(url, hostname, entry.address, verdict.kind), [], 0);
         }
         if (options.all) callback(null, wanted);
         else callback(null, wanted[0]!.address, wanted[0]!.family);

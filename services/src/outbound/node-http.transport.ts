@@ -39,7 +39,10 @@ export function createNodeHttpTransport(options: { maxSockets?: number } = {}): 
         outgoing.destroy();
         reject(toOutboundError(error, request));
       };
-      const hopTimer = setTimeout(() => fail(outboundErrors.timeout(url.href, Math.round(request.timeoutMs / 1000))), request.timeoutMs);
+      const hopTimer = setTimeout(
+        () => fail(outboundErrors.timeout(url.href, Math.round(request.timeoutMs / 1000))),
+        request.timeoutMs,
+      );
       let connectTimer: NodeJS.Timeout | undefined;
       const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
       const outgoing = (secure ? https : http).request(
@@ -58,7 +61,8 @@ export function createNodeHttpTransport(options: { maxSockets?: number } = {}): 
         (response) => {
           clearTimeout(connectTimer);
           const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+          for (const [name, value] of Object.entries(response.headers))
+            if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
           const remoteAddress = response.socket?.remoteAddress ?? null;
           const status = response.statusCode ?? 0;
           if ([301, 302, 303, 307, 308].includes(status) && headers.location !== undefined) {
@@ -69,7 +73,13 @@ export function createNodeHttpTransport(options: { maxSockets?: number } = {}): 
           }
           const encoding = (headers['content-encoding'] ?? '').trim().toLowerCase();
           const decoder =
-            encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : null;
+            encoding === 'gzip' || encoding === 'x-gzip'
+              ? zlib.createGunzip()
+              : encoding === 'deflate'
+                ? zlib.createInflate()
+                : encoding === 'br'
+                  ? zlib.createBrotliDecompress()
+                  : null;
           const source = decoder ? pipeline(response, decoder, () => undefined) : response;
           const chunks: Buffer[] = [];
           let size = 0;
@@ -101,7 +111,10 @@ export function createNodeHttpTransport(options: { maxSockets?: number } = {}): 
       );
       outgoing.on('socket', (socket) => {
         if (socket.connecting) {
-          connectTimer = setTimeout(() => fail(outboundErrors.timeout(url.href, Math.round(request.connectTimeoutMs / 1000))), request.connectTimeoutMs);
+          connectTimer = setTimeout(
+            () => fail(outboundErrors.timeout(url.href, Math.round(request.connectTimeoutMs / 1000))),
+            request.connectTimeoutMs,
+          );
           socket.once('connect', () => clearTimeout(connectTimer));
           if (secure) socket.once('secureConnect', () => clearTimeout(connectTimer));
         }
@@ -127,6 +140,7 @@ function toOutboundError(error: unknown, request: HopRequest): OutboundError {
   const name = (error as { name?: string }).name ?? '';
   if (request.signal?.aborted || code === 'ABORT_ERR' || name === 'AbortError') return outboundErrors.aborted(url);
   if (code === 'ETIMEDOUT') return outboundErrors.timeout(url, Math.round(request.timeoutMs / 1000));
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA') return outboundErrors.unresolvable(url, error);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA')
+    return outboundErrors.unresolvable(url, error);
   return outboundErrors.unreachable(url, error);
 }

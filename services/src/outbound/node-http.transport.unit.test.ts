@@ -27,10 +27,16 @@ beforeAll(async () => {
     request.on('end', () => {
       seen.push({ method: request.method ?? '', body });
       const path = new URL(request.url ?? '/', 'http://x').pathname;
-      if (path === '/echo') return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: request.method, body }));
+      if (path === '/echo')
+        return response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ method: request.method, body }));
       if (path === '/see-other') return response.writeHead(303, { location: '/echo' }).end();
       if (path === '/to-private') return response.writeHead(307, { location: server.url('/echo', 'evil.test') }).end();
-      if (path === '/bomb') return response.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(5 * 1024 * 1024, 'a')));
+      if (path === '/bomb')
+        return response
+          .writeHead(200, { 'content-encoding': 'gzip' })
+          .end(gzipSync(Buffer.alloc(5 * 1024 * 1024, 'a')));
       if (path === '/slow') return void setTimeout(() => response.end('late'), 2_000);
       response.writeHead(404).end();
     });
@@ -41,26 +47,47 @@ afterAll(async () => {
   await server?.close();
 });
 
-const guarded = (allow: string, limits = {}) => createOutboundFetch({ transport, allowlist: parseOutboundAllowlist(allow), resolve, limits });
+const guarded = (allow: string, limits = {}) =>
+  createOutboundFetch({ transport, allowlist: parseOutboundAllowlist(allow), resolve, limits });
 const refusal = async (promise: Promise<unknown>) => {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(OutboundError);
   return error as OutboundError;
 };
 
 describe('the plain HTTP transport behind the guarded fetch (API actions)', () => {
   it('sends the method and body, and a 303 continues as a GET without the body', async () => {
-    const sent = await guarded('api.test')({ url: server.url('/echo', 'api.test'), method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    const sent = await guarded('api.test')({
+      url: server.url('/echo', 'api.test'),
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(JSON.parse(Buffer.from(sent.body).toString())).toEqual({ method: 'POST', body: '{"a":1}' });
-    const after = await guarded('api.test')({ url: server.url('/see-other', 'api.test'), method: 'POST', body: '{"a":1}' });
+    const after = await guarded('api.test')({
+      url: server.url('/see-other', 'api.test'),
+      method: 'POST',
+      body: '{"a":1}',
+    });
     expect(JSON.parse(Buffer.from(after.body).toString())).toEqual({ method: 'GET', body: '' });
   });
 
   it('refuses loopback by default and a redirect to a name that resolves to it, without reaching the server', async () => {
     const before = seen.length;
-    expect((await refusal(createOutboundFetch({ transport, allowlist: emptyOutboundAllowlist, resolve })({ url: server.url('/echo') }))).reason).toBe('blocked-address');
+    expect(
+      (
+        await refusal(
+          createOutboundFetch({ transport, allowlist: emptyOutboundAllowlist, resolve })({ url: server.url('/echo') }),
+        )
+      ).reason,
+    ).toBe('blocked-address');
     expect(seen.length).toBe(before);
-    const error = await refusal(guarded('api.test')({ url: server.url('/to-private', 'api.test'), method: 'PUT', body: 'x' }));
+    const error = await refusal(
+      guarded('api.test')({ url: server.url('/to-private', 'api.test'), method: 'PUT', body: 'x' }),
+    );
     expect(error.reason).toBe('blocked-address');
     // The first hop was answered; the redirected one never arrived.
     expect(seen.length).toBe(before + 1);

@@ -57,7 +57,8 @@ export const outboundErrors = {
   invalidUrl: (url: string) => new OutboundError('invalid-url', `"${url}" is not a valid web address.`, url),
   unsupportedScheme: (url: string, scheme: string) =>
     new OutboundError('unsupported-scheme', `Only http:// and https:// addresses can be fetched (got ${scheme}).`, url),
-  credentialsInUrl: (url: string) => new OutboundError('credentials-in-url', 'Addresses with a user name or password in them are not fetched.', url),
+  credentialsInUrl: (url: string) =>
+    new OutboundError('credentials-in-url', 'Addresses with a user name or password in them are not fetched.', url),
   blockedAddress: (url: string, hostname: string, address: string, kind: BlockedRangeKind | 'invalid') =>
     new OutboundError(
       'blocked-address',
@@ -67,12 +68,17 @@ export const outboundErrors = {
       url,
       kind,
     ),
-  unresolvable: (url: string, cause?: unknown) => new OutboundError('unresolvable', `The site ${hostOf(url)} could not be found.`, url, undefined, { cause }),
-  unreachable: (url: string, cause?: unknown) => new OutboundError('unreachable', `The site ${hostOf(url)} could not be reached.`, url, undefined, { cause }),
-  timeout: (url: string, seconds: number) => new OutboundError('timeout', `The site ${hostOf(url)} did not answer within ${seconds} seconds.`, url),
-  tooManyRedirects: (url: string, limit: number) => new OutboundError('too-many-redirects', `The address redirected more than ${limit} times.`, url),
+  unresolvable: (url: string, cause?: unknown) =>
+    new OutboundError('unresolvable', `The site ${hostOf(url)} could not be found.`, url, undefined, { cause }),
+  unreachable: (url: string, cause?: unknown) =>
+    new OutboundError('unreachable', `The site ${hostOf(url)} could not be reached.`, url, undefined, { cause }),
+  timeout: (url: string, seconds: number) =>
+    new OutboundError('timeout', `The site ${hostOf(url)} did not answer within ${seconds} seconds.`, url),
+  tooManyRedirects: (url: string, limit: number) =>
+    new OutboundError('too-many-redirects', `The address redirected more than ${limit} times.`, url),
   redirectLoop: (url: string) => new OutboundError('redirect-loop', 'The address redirects in a loop.', url),
-  badRedirect: (url: string) => new OutboundError('bad-redirect', 'The site redirected to an address that is not valid.', url),
+  badRedirect: (url: string) =>
+    new OutboundError('bad-redirect', 'The site redirected to an address that is not valid.', url),
   aborted: (url: string) => new OutboundError('aborted', 'The fetch was cancelled.', url),
 };
 

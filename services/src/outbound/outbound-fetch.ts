@@ -132,24 +132,33 @@ export function createOutboundFetch(deps: OutboundFetchDeps): OutboundFetch {
       checkLiteralAddress(url);
       const remaining = timeoutMs - (now() - started);
       if (remaining <= 0) throw outboundErrors.timeout(url.href, Math.round(timeoutMs / 1000));
-      const hop = await deps.transport({
-        url,
-        headers,
-        lookup: guardedLookup({ policy, resolve, url: url.href }),
-        maxBytes,
-        timeoutMs: remaining,
-        connectTimeoutMs: Math.min(limits.connectTimeoutMs, remaining),
-        ...(request.signal ? { signal: request.signal } : {}),
-        ...(method !== 'GET' ? { method } : {}),
-        ...(body !== undefined ? { body } : {}),
-      }).catch((error: unknown) => {
-        if (error instanceof OutboundError && error.reason === 'timeout') throw outboundErrors.timeout(url.href, Math.round(timeoutMs / 1000));
-        throw error;
-      });
+      const hop = await deps
+        .transport({
+          url,
+          headers,
+          lookup: guardedLookup({ policy, resolve, url: url.href }),
+          maxBytes,
+          timeoutMs: remaining,
+          connectTimeoutMs: Math.min(limits.connectTimeoutMs, remaining),
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(method !== 'GET' ? { method } : {}),
+          ...(body !== undefined ? { body } : {}),
+        })
+        .catch((error: unknown) => {
+          if (error instanceof OutboundError && error.reason === 'timeout')
+            throw outboundErrors.timeout(url.href, Math.round(timeoutMs / 1000));
+          throw error;
+        });
       // Belt and braces: the address the socket really used must pass too.
       if (hop.remoteAddress) {
         const verdict = policy.check(normalizeHostname(url.hostname), hop.remoteAddress);
-        if (!verdict.allowed) throw outboundErrors.blockedAddress(url.href, normalizeHostname(url.hostname), hop.remoteAddress, verdict.kind);
+        if (!verdict.allowed)
+          throw outboundErrors.blockedAddress(
+            url.href,
+            normalizeHostname(url.hostname),
+            hop.remoteAddress,
+            verdict.kind,
+          );
       }
 
       const location = hop.headers.location;
@@ -203,7 +212,8 @@ function checkedUrl(text: string): URL {
   } catch {
     throw outboundErrors.invalidUrl(text);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw outboundErrors.unsupportedScheme(text, url.protocol.replace(/:$/, ''));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw outboundErrors.unsupportedScheme(text, url.protocol.replace(/:$/, ''));
   if (url.username || url.password) throw outboundErrors.credentialsInUrl(text);
   if (!url.hostname) throw outboundErrors.invalidUrl(text);
   return url;
@@ -212,7 +222,9 @@ function checkedUrl(text: string): URL {
 const withoutFragment = (url: URL) => url.href.replace(/#.*$/, '');
 
 function withoutCredentials(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name.toLowerCase())));
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name.toLowerCase())),
+  );
 }
 
 export function mediaType(contentType: string | undefined): string | null {

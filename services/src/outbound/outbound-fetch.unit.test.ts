@@ -103,7 +103,9 @@ describe('the guarded outbound fetch', () => {
 
   it('refuses loopback by default, without the request reaching the server', async () => {
     const before = server.requests.length;
-    const error = await refusal(createOutboundFetch({ transport, allowlist: emptyOutboundAllowlist, resolve })({ url: server.url('/secret') }));
+    const error = await refusal(
+      createOutboundFetch({ transport, allowlist: emptyOutboundAllowlist, resolve })({ url: server.url('/secret') }),
+    );
     expect(error.reason).toBe('blocked-address');
     expect(error.range).toBe('loopback');
     expect(error.message).toBe('127.0.0.1 is in this machine (loopback) and is never fetched.');
@@ -114,7 +116,9 @@ describe('the guarded outbound fetch', () => {
     const before = server.requests.length;
     const error = await refusal(fetchWith('site.test')({ url: server.url('/secret', 'evil.test') }));
     expect(error.reason).toBe('blocked-address');
-    expect(error.message).toBe('evil.test points to 127.0.0.1, which is in this machine (loopback), and is never fetched.');
+    expect(error.message).toBe(
+      'evil.test points to 127.0.0.1, which is in this machine (loopback), and is never fetched.',
+    );
     expect(server.requests.length).toBe(before);
   });
 
@@ -144,7 +148,11 @@ describe('the guarded outbound fetch', () => {
       response.end('ok');
     }, '127.0.0.2');
     try {
-      const guarded = createOutboundFetch({ transport, allowlist: parseOutboundAllowlist('127.0.0.2/32'), resolve: rebinding });
+      const guarded = createOutboundFetch({
+        transport,
+        allowlist: parseOutboundAllowlist('127.0.0.2/32'),
+        resolve: rebinding,
+      });
       const first = await guarded({ url: rebound.url('/one', 'rebind.test') });
       expect(Buffer.from(first.body).toString()).toBe('ok');
       const error = await refusal(guarded({ url: rebound.url('/two', 'rebind.test') }));
@@ -157,7 +165,11 @@ describe('the guarded outbound fetch', () => {
   it('refuses the metadata address and IPv6 private forms at lookup, before any connection', async () => {
     const policy = createAddressPolicy(emptyOutboundAllowlist);
     const lookupOf = (answer: string) =>
-      guardedLookup({ policy, resolve: async () => [{ address: answer, family: answer.includes(':') ? 6 : 4 }], url: 'http://x.test/' });
+      guardedLookup({
+        policy,
+        resolve: async () => [{ address: answer, family: answer.includes(':') ? 6 : 4 }],
+        url: 'http://x.test/',
+      });
     for (const [answer, range] of [
       ['169.254.169.254', 'metadata'],
       ['fe80::1', 'link-local'],
@@ -165,7 +177,9 @@ describe('the guarded outbound fetch', () => {
       ['::ffff:10.0.0.8', 'private'],
       ['100.100.100.200', 'carrier-grade-nat'],
     ] as const) {
-      const error = await new Promise<Error | null>((done) => lookupOf(answer)('x.test', { all: true }, (caught) => done(caught)));
+      const error = await new Promise<Error | null>((done) =>
+        lookupOf(answer)('x.test', { all: true }, (caught) => done(caught)),
+      );
       expect(error).toBeInstanceOf(OutboundError);
       expect((error as OutboundError).range).toBe(range);
     }
@@ -188,7 +202,11 @@ describe('the guarded outbound fetch', () => {
     await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
     const port = (listener.address() as AddressInfo).port;
     try {
-      const system = createOutboundFetch({ transport, allowlist: emptyOutboundAllowlist, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+      const system = createOutboundFetch({
+        transport,
+        allowlist: emptyOutboundAllowlist,
+        resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+      });
       const error = await refusal(system({ url: `https://localhost:${port}/` }));
       expect(error.reason).toBe('blocked-address');
       expect(connections).toBe(0);
@@ -203,7 +221,9 @@ describe('the guarded outbound fetch', () => {
     expect((await refusal(guarded({ url: 'file:///etc/passwd' }))).reason).toBe('unsupported-scheme');
     expect((await refusal(guarded({ url: 'javascript:alert(1)' }))).reason).toBe('unsupported-scheme');
     expect((await refusal(guarded({ url: 'not a url' }))).reason).toBe('invalid-url');
-    expect((await refusal(guarded({ url: `http://user:pw@127.0.0.1:${server.port}/page` }))).reason).toBe('credentials-in-url');
+    expect((await refusal(guarded({ url: `http://user:pw@127.0.0.1:${server.port}/page` }))).reason).toBe(
+      'credentials-in-url',
+    );
     expect((await refusal(guarded({ url: server.url('/to-file') }))).reason).toBe('unsupported-scheme');
   });
 
@@ -234,7 +254,10 @@ describe('the guarded outbound fetch', () => {
   });
 
   it('does not carry credentials to another origin through a redirect', async () => {
-    const response = await fetchWith('127.0.0.1,127.0.0.2')({ url: server.url('/to-other-origin'), headers: { authorization: 'Bearer secret' } });
+    const response = await fetchWith('127.0.0.1,127.0.0.2')({
+      url: server.url('/to-other-origin'),
+      headers: { authorization: 'Bearer secret' },
+    });
     expect(JSON.parse(Buffer.from(response.body).toString())).toEqual({ authorization: null });
   });
 

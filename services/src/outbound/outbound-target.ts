@@ -13,7 +13,10 @@ export type OutboundTargetCheck = (url: string) => Promise<void>;
  * so an owner who types a private address hears why at once instead of from a failed crawl. It is a first
  * word only: the fetch itself checks again where the socket resolves (a name may change its answer).
  */
-export function createOutboundTargetCheck(deps: { allowlist: OutboundAllowlist; resolve?: Resolver }): OutboundTargetCheck {
+export function createOutboundTargetCheck(deps: {
+  allowlist: OutboundAllowlist;
+  resolve?: Resolver;
+}): OutboundTargetCheck {
   const policy = createAddressPolicy(deps.allowlist);
   const resolve = deps.resolve ?? systemResolver;
   return async (text) => {
@@ -23,7 +26,8 @@ export function createOutboundTargetCheck(deps: { allowlist: OutboundAllowlist; 
     } catch {
       throw outboundErrors.invalidUrl(text);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw outboundErrors.unsupportedScheme(text, url.protocol.replace(/:$/, ''));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw outboundErrors.unsupportedScheme(text, url.protocol.replace(/:$/, ''));
     if (url.username || url.password) throw outboundErrors.credentialsInUrl(text);
     const hostname = normalizeHostname(url.hostname);
     if (!hostname) throw outboundErrors.invalidUrl(text);

@@ -36,9 +36,16 @@ describe('the outbound target check (before a crawl is queued)', () => {
   });
 
   it('refuses private, loopback and metadata addresses, written or resolved, with the reason', async () => {
-    expect(await refusal(check, 'http://169.254.169.254/latest/meta-data')).toEqual({ reason: 'blocked-address', message: '169.254.169.254 is in a cloud metadata service and is never fetched.' });
+    expect(await refusal(check, 'http://169.254.169.254/latest/meta-data')).toEqual({
+      reason: 'blocked-address',
+      message: '169.254.169.254 is in a cloud metadata service and is never fetched.',
+    });
     expect(await refusal(check, 'http://[::ffff:127.0.0.1]/')).toMatchObject({ reason: 'blocked-address' });
-    expect(await refusal(check, 'http://metadata.example/')).toEqual({ reason: 'blocked-address', message: 'metadata.example points to 169.254.169.254, which is in a cloud metadata service, and is never fetched.' });
+    expect(await refusal(check, 'http://metadata.example/')).toEqual({
+      reason: 'blocked-address',
+      message:
+        'metadata.example points to 169.254.169.254, which is in a cloud metadata service, and is never fetched.',
+    });
     // One private answer among public ones refuses the name.
     expect(await refusal(check, 'http://rebind.example/')).toMatchObject({ reason: 'blocked-address' });
   });
@@ -47,7 +54,10 @@ describe('the outbound target check (before a crawl is queued)', () => {
     expect(await refusal(check, 'ftp://shop.example/')).toMatchObject({ reason: 'unsupported-scheme' });
     expect(await refusal(check, 'https://user:secret@shop.example/')).toMatchObject({ reason: 'credentials-in-url' });
     expect(await refusal(check, 'not a url')).toMatchObject({ reason: 'invalid-url' });
-    expect(await refusal(check, 'https://nowhere.example/')).toEqual({ reason: 'unresolvable', message: 'The site nowhere.example could not be found.' });
+    expect(await refusal(check, 'https://nowhere.example/')).toEqual({
+      reason: 'unresolvable',
+      message: 'The site nowhere.example could not be found.',
+    });
   });
 
   it('lets the allowlist through (the local test sites), and nothing else', async () => {

@@ -26,5 +26,8 @@ export function featureAllowed(plan: Plan, _feature: GatedFeature): boolean {
 export async function requireFeature(planOf: PlanOf, ownerId: string, feature: GatedFeature): Promise<void> {
   const plan = await planOf(ownerId);
   if (featureAllowed(plan, feature)) return;
-  throw new DomainError('forbidden', `${FEATURE_NAMES[feature]} needs a paid plan. Upgrade on the pricing page to use it.`);
+  throw new DomainError(
+    'forbidden',
+    `${FEATURE_NAMES[feature]} needs a paid plan. Upgrade on the pricing page to use it.`,
+  );
 }

@@ -31,7 +31,8 @@ describe.skipIf(!gate.available)('the monthly message quota across two API proce
       waits,
       requested,
       async apply(upTo: number) {
-        for (const run of requested.filter((r) => r.position > checkpoint && r.position <= upTo)) counts.set(run.owner, (counts.get(run.owner) ?? 0) + 1);
+        for (const run of requested.filter((r) => r.position > checkpoint && r.position <= upTo))
+          counts.set(run.owner, (counts.get(run.owner) ?? 0) + 1);
         checkpoint = upTo;
         await sql.query(
           `INSERT INTO projection_checkpoints (name, version, commit_position, prepare_position) VALUES ('usage', 1, $1::numeric, $1::bigint)
@@ -52,7 +53,11 @@ describe.skipIf(!gate.available)('the monthly message quota across two API proce
         sql,
         clock: () => new Date('2026-02-10T00:00:00Z'),
         // Waiting for the read model is when the projector catches up.
-        awaitReadModels: async (position) => (model.waits.push(Number(position.commit)), await model.apply(Number(position.commit)), true),
+        awaitReadModels: async (position) => (
+          model.waits.push(Number(position.commit)),
+          await model.apply(Number(position.commit)),
+          true
+        ),
       });
     const a = quota(replicas.a);
     const b = quota(replicas.b);
@@ -73,7 +78,9 @@ describe.skipIf(!gate.available)('the monthly message quota across two API proce
     expect(model.waits).toEqual([3]);
     expect(await a.check('o1')).toEqual({ allowed: false, used: 3, limit: 3 });
     // The holds the read model counts are gone; another owner is not affected.
-    expect((await replicas.a.query(`SELECT count(*)::int AS n FROM quota_holds WHERE owner_id = 'o1'`)).rows[0]).toEqual({ n: 0 });
+    expect(
+      (await replicas.a.query(`SELECT count(*)::int AS n FROM quota_holds WHERE owner_id = 'o1'`)).rows[0],
+    ).toEqual({ n: 0 });
     expect(await a.check('other')).toMatchObject({ allowed: true });
   });
 

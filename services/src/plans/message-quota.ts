@@ -30,7 +30,13 @@ const USAGE_PROJECTION = 'usage';
  * the check wait for the read model and count again (the two reads are not one snapshot, so the sum can
  * only count a run twice, never miss one).
  */
-export function createMessageQuota(deps: { planOf: PlanOf; usage: Pick<UsageQueries, 'quotaUsed'>; sql: SqlExecutor; awaitReadModels: AwaitReadModels; clock: () => Date }) {
+export function createMessageQuota(deps: {
+  planOf: PlanOf;
+  usage: Pick<UsageQueries, 'quotaUsed'>;
+  sql: SqlExecutor;
+  awaitReadModels: AwaitReadModels;
+  clock: () => Date;
+}) {
   const count = (ownerId: string) => deps.usage.quotaUsed(ownerId, usageMonth(deps.clock()));
 
   /** The owner's holds the read model does not count yet; those it counts are deleted on the way. */
@@ -76,11 +82,10 @@ export function createMessageQuota(deps: { planOf: PlanOf; usage: Pick<UsageQuer
     },
     /** A run was requested of one of `ownerId`'s assistants; its event is at `position`. */
     async accepted(ownerId: string, position: AllPosition) {
-      await deps.sql.query(`INSERT INTO quota_holds (owner_id, commit_position, prepare_position) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
-        ownerId,
-        position.commit.toString(),
-        position.prepare.toString(),
-      ]);
+      await deps.sql.query(
+        `INSERT INTO quota_holds (owner_id, commit_position, prepare_position) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+        [ownerId, position.commit.toString(), position.prepare.toString()],
+      );
     },
     /** Read-your-writes for the owner's usage figures: waits until the count includes what was accepted. */
     settled,

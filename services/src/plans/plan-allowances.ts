@@ -35,7 +35,14 @@ export interface PlanAllowances {
    * Takes a file slot of the assistant for `fileId`; throws DomainError('forbidden') at the limit, 'not_found' for a deleted
    * assistant. An upload counts against the plan's max_files; a crawled page (`pool: 'crawl'`) against max_crawl_pages.
    */
-  reserveFile(context: CommandContext, ownerId: string, assistantId: string, fileId: string, pool?: 'crawl', replacing?: string): Promise<{ limit: number }>;
+  reserveFile(
+    context: CommandContext,
+    ownerId: string,
+    assistantId: string,
+    fileId: string,
+    pool?: 'crawl',
+    replacing?: string,
+  ): Promise<{ limit: number }>;
   releaseFiles(context: CommandContext, assistantId: string, fileIds: readonly string[]): Promise<void>;
 }
 
@@ -49,7 +56,13 @@ async function holderAlive(eventStore: EventStore, streamId: string, alive: () =
 
 /** Whether the knowledge file holding a slot (or storage, storage-holds.ts) is alive: recorded and not deleted, or still to be recorded. */
 export const knowledgeFileAlive = (eventStore: EventStore, fileId: string) =>
-  holderAlive(eventStore, streamIds.knowledgeFile(fileId), async () => (await aggregateStream(eventStore, knowledgeFileDecider, streamIds.knowledgeFile(fileId))).state.status !== 'deleted');
+  holderAlive(
+    eventStore,
+    streamIds.knowledgeFile(fileId),
+    async () =>
+      (await aggregateStream(eventStore, knowledgeFileDecider, streamIds.knowledgeFile(fileId))).state.status !==
+      'deleted',
+  );
 
 /** Runs of a create whose slot a concurrent taker reclaimed before its stream began (see createHolding). */
 const RECLAIMED_ATTEMPTS = 4;
@@ -78,11 +91,23 @@ const SLOT_ATTEMPTS = 24;
 /** Holders checked at once when the slots are full (each is one stream read). */
 const CHECK_CONCURRENCY = 16;
 
-export function createPlanAllowances(deps: { handle: CommandHandler; eventStore: EventStore; planOf: PlanOf; limitViolations?: LimitViolations }): PlanAllowances {
-  const handle = <State, Command, Event extends KesherEvent>(decider: Decider<State, Command, Event>, streamId: string, command: Command, context: CommandContext) =>
-    deps.handle(decider, streamId, command, context, { maxAttempts: SLOT_ATTEMPTS });
+export function createPlanAllowances(deps: {
+  handle: CommandHandler;
+  eventStore: EventStore;
+  planOf: PlanOf;
+  limitViolations?: LimitViolations;
+}): PlanAllowances {
+  const handle = <State, Command, Event extends KesherEvent>(
+    decider: Decider<State, Command, Event>,
+    streamId: string,
+    command: Command,
+    context: CommandContext,
+  ) => deps.handle(decider, streamId, command, context, { maxAttempts: SLOT_ATTEMPTS });
 
-  const fold = async <State, Event extends KesherEvent>(decider: Fold<State, Event>, streamId: string): Promise<State> => (await aggregateStream(deps.eventStore, decider, streamId)).state;
+  const fold = async <State, Event extends KesherEvent>(
+    decider: Fold<State, Event>,
+    streamId: string,
+  ): Promise<State> => (await aggregateStream(deps.eventStore, decider, streamId)).state;
 
   async function deadHolders(ids: readonly string[], isAlive: (id: string) => Promise<boolean>): Promise<string[]> {
     const dead: string[] = [];
@@ -95,14 +120,22 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
   }
 
   const assistantAlive = (assistantId: string) =>
-    holderAlive(deps.eventStore, streamIds.assistant(assistantId), async () => (await fold(assistantDecider, streamIds.assistant(assistantId))).status === 'active');
+    holderAlive(
+      deps.eventStore,
+      streamIds.assistant(assistantId),
+      async () => (await fold(assistantDecider, streamIds.assistant(assistantId))).status === 'active',
+    );
   const fileAlive = (fileId: string) => knowledgeFileAlive(deps.eventStore, fileId);
 
   /**
    * Runs `take`; at the limit, frees the slots of holders that are gone and tries once more. A final
    * refusal is recorded (LimitViolated, for the owner's limits page) with the slots then held.
    */
-  async function takeOrReclaim(take: () => Promise<unknown>, reclaim: () => Promise<number>, refused: () => Promise<void>) {
+  async function takeOrReclaim(
+    take: () => Promise<unknown>,
+    reclaim: () => Promise<number>,
+    refused: () => Promise<void>,
+  ) {
     try {
       try {
         await take();
@@ -122,7 +155,13 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
       const limit = (await deps.planOf(ownerId)).limits.max_assistants;
       const stream = streamIds.assistantSlots(ownerId);
       await takeOrReclaim(
-        () => handle(assistantSlotsDecider, stream, { type: 'TakeAssistantSlot', data: { ownerId, assistantId, limit } }, context),
+        () =>
+          handle(
+            assistantSlotsDecider,
+            stream,
+            { type: 'TakeAssistantSlot', data: { ownerId, assistantId, limit } },
+            context,
+          ),
         async () => {
           const { taken } = await fold(assistantSlotsDecider, stream);
           const dead = await deadHolders(
@@ -148,7 +187,12 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
 
     async releaseAssistants(context, ownerId, assistantIds) {
       if (assistantIds.length === 0) return;
-      await handle(assistantSlotsDecider, streamIds.assistantSlots(ownerId), { type: 'FreeAssistantSlots', data: { ownerId, assistantIds } }, context);
+      await handle(
+        assistantSlotsDecider,
+        streamIds.assistantSlots(ownerId),
+        { type: 'FreeAssistantSlots', data: { ownerId, assistantIds } },
+        context,
+      );
     },
 
     async reserveFile(context, ownerId, assistantId, fileId, pool, replacing) {
@@ -156,7 +200,23 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
       const limit = pool === 'crawl' ? limits.max_crawl_pages : limits.max_files;
       const stream = streamIds.assistant(assistantId);
       await takeOrReclaim(
-        () => handle(assistantDecider, stream, { type: 'TakeFileSlot', data: { assistantId, ownerId, fileId, limit, ...(pool ? { pool } : {}), ...(replacing ? { replacing } : {}) } }, context),
+        () =>
+          handle(
+            assistantDecider,
+            stream,
+            {
+              type: 'TakeFileSlot',
+              data: {
+                assistantId,
+                ownerId,
+                fileId,
+                limit,
+                ...(pool ? { pool } : {}),
+                ...(replacing ? { replacing } : {}),
+              },
+            },
+            context,
+          ),
         async () => {
           const state = await fold(assistantDecider, stream);
           if (state.status !== 'active') return 0;
@@ -173,7 +233,12 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
             ownerId,
             kind: 'files',
             limit,
-            used: state.status !== 'active' ? limit : pool === 'crawl' ? state.crawlSlots.length : state.fileSlots.length - state.crawlSlots.length,
+            used:
+              state.status !== 'active'
+                ? limit
+                : pool === 'crawl'
+                  ? state.crawlSlots.length
+                  : state.fileSlots.length - state.crawlSlots.length,
             requested: null,
             assistantId,
             refused: 'owner',
@@ -185,7 +250,12 @@ export function createPlanAllowances(deps: { handle: CommandHandler; eventStore:
 
     async releaseFiles(context, assistantId, fileIds) {
       if (fileIds.length === 0) return;
-      await handle(assistantDecider, streamIds.assistant(assistantId), { type: 'FreeFileSlots', data: { assistantId, fileIds } }, context);
+      await handle(
+        assistantDecider,
+        streamIds.assistant(assistantId),
+        { type: 'FreeFileSlots', data: { assistantId, fileIds } },
+        context,
+      );
     },
   };
   return allowances;

@@ -25,7 +25,16 @@ const CACHED_OWNERS = 10_000;
 /** A subscription row still gives its plan at `now` (a lapsed one — cancelled, unpaid or a test payment past its period — does not). */
 export function rowGivesPlan(row: SubscriptionRow, now: Date): boolean {
   return !subscriptionLapsed(
-    { ...row, subscriptionId: row.subscription_id, billingPeriod: row.billing_period, cancelAtPeriodEnd: row.cancel_at_period_end, currentPeriodStart: row.current_period_start, currentPeriodEnd: row.current_period_end, trialEnd: row.trial_end, checkoutId: null },
+    {
+      ...row,
+      subscriptionId: row.subscription_id,
+      billingPeriod: row.billing_period,
+      cancelAtPeriodEnd: row.cancel_at_period_end,
+      currentPeriodStart: row.current_period_start,
+      currentPeriodEnd: row.current_period_end,
+      trialEnd: row.trial_end,
+      checkoutId: null,
+    },
     now.toISOString(),
   );
 }
@@ -38,7 +47,13 @@ export function rowGivesPlan(row: SubscriptionRow, now: Date): boolean {
  * and go back to FREE at the end of a cancelled or unpaid period without anything having to run.
  * Without `deps` (processes that enforce no paid plan) everyone is on the free plan.
  */
-export function createPlanBook(config: Pick<Config, 'PLAN_FREE_MESSAGES_PER_MONTH' | 'PLAN_FREE_MAX_ASSISTANTS' | 'PLAN_FREE_MAX_FILES' | 'PLAN_FREE_MAX_CRAWL_PAGES'>, deps?: PlanBookDeps): PlanOf {
+export function createPlanBook(
+  config: Pick<
+    Config,
+    'PLAN_FREE_MESSAGES_PER_MONTH' | 'PLAN_FREE_MAX_ASSISTANTS' | 'PLAN_FREE_MAX_FILES' | 'PLAN_FREE_MAX_CRAWL_PAGES'
+  >,
+  deps?: PlanBookDeps,
+): PlanOf {
   const base = plans[DEFAULT_PLAN_TIER];
   const free: Plan = {
     ...base,

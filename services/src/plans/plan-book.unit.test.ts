@@ -13,16 +13,35 @@ describe('plans before billing', () => {
     expect(counted.limits).toEqual({ ...plans.FREE.limits, max_assistants: 20, max_files: 3 });
   });
 
-  it('remembers an owner\'s subscription row only while the billing read model has not moved', async () => {
+  it("remembers an owner's subscription row only while the billing read model has not moved", async () => {
     let version: string | undefined = '1:1';
     let row: SubscriptionRow | null = null;
     let reads = 0;
-    const planOf = createPlanBook({}, { subscriptionOf: async () => (reads++, row), clock: () => new Date('2026-02-10T00:00:00Z'), version: () => version });
+    const planOf = createPlanBook(
+      {},
+      {
+        subscriptionOf: async () => (reads++, row),
+        clock: () => new Date('2026-02-10T00:00:00Z'),
+        version: () => version,
+      },
+    );
     expect((await planOf('o1')).tier).toBe('FREE');
     expect((await planOf('o1')).tier).toBe('FREE');
     expect(reads).toBe(1);
     // A payment lands: the read model's checkpoint moves, and the next check reads the new row.
-    row = { owner_id: 'o1', subscription_id: 's1', provider: 'test', tier: 'PRO', billing_period: 'monthly', status: 'active', cancel_at_period_end: false, current_period_start: '2026-02-01T00:00:00.000Z', current_period_end: '2026-03-01T00:00:00.000Z', trial_end: null, customer_id: null };
+    row = {
+      owner_id: 'o1',
+      subscription_id: 's1',
+      provider: 'test',
+      tier: 'PRO',
+      billing_period: 'monthly',
+      status: 'active',
+      cancel_at_period_end: false,
+      current_period_start: '2026-02-01T00:00:00.000Z',
+      current_period_end: '2026-03-01T00:00:00.000Z',
+      trial_end: null,
+      customer_id: null,
+    };
     version = '2:7';
     expect((await planOf('o1')).tier).toBe('PRO');
     expect((await planOf('o1')).tier).toBe('PRO');

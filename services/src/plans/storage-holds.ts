@@ -1,5 +1,9 @@
 import { streamIds } from '@kesher/contracts';
-import { StaleStorageCountError, storageHoldsDecider, type StorageHoldsState } from '../domain/storage-holds/storage-holds.decider.js';
+import {
+  StaleStorageCountError,
+  storageHoldsDecider,
+  type StorageHoldsState,
+} from '../domain/storage-holds/storage-holds.decider.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
 import { DomainError } from '../platform/commands/decider.js';
@@ -20,15 +24,23 @@ export interface StorageCounts {
  */
 export interface StorageHolds {
   /** Holds `bytes` for `fileId`; throws DomainError('forbidden', refusal) when they do not fit in `limit`. */
-  hold(context: CommandContext, request: { ownerId: string; fileId: string; bytes: number; limit: number; refusal: string }): Promise<void>;
+  hold(
+    context: CommandContext,
+    request: { ownerId: string; fileId: string; bytes: number; limit: number; refusal: string },
+  ): Promise<void>;
   release(context: CommandContext, ownerId: string, fileIds: readonly string[]): Promise<void>;
 }
 
 /** Uploads at once conflict on the owner's stream and count again: more tries than a handle's default. */
 const COUNT_ATTEMPTS = 24;
 
-export function createStorageHolds(deps: { handle: CommandHandler; eventStore: EventStore; counts: StorageCounts }): StorageHolds {
-  const load = async (ownerId: string) => (await aggregateStream(deps.eventStore, storageHoldsDecider, streamIds.storageHolds(ownerId))).state;
+export function createStorageHolds(deps: {
+  handle: CommandHandler;
+  eventStore: EventStore;
+  counts: StorageCounts;
+}): StorageHolds {
+  const load = async (ownerId: string) =>
+    (await aggregateStream(deps.eventStore, storageHoldsDecider, streamIds.storageHolds(ownerId))).state;
 
   /**
    * The read model's count, read after `state` was loaded. Which holds it lists is asked before its bytes
@@ -46,7 +58,11 @@ export function createStorageHolds(deps: { handle: CommandHandler; eventStore: E
     await deps.handle(
       storageHoldsDecider,
       streamIds.storageHolds(request.ownerId),
-      async (state) => storageHoldsDecider.decide({ type: 'HoldStorage', data: { ...request, count: await count(request.ownerId, state) } }, state),
+      async (state) =>
+        storageHoldsDecider.decide(
+          { type: 'HoldStorage', data: { ...request, count: await count(request.ownerId, state) } },
+          state,
+        ),
       context,
       { maxAttempts: COUNT_ATTEMPTS, retryOn: (error) => error instanceof StaleStorageCountError },
     );
@@ -78,7 +94,13 @@ export function createStorageHolds(deps: { handle: CommandHandler; eventStore: E
 
     async release(context, ownerId, fileIds) {
       if (fileIds.length === 0) return;
-      await deps.handle(storageHoldsDecider, streamIds.storageHolds(ownerId), { type: 'ReleaseStorage', data: { ownerId, fileIds } }, context, { maxAttempts: COUNT_ATTEMPTS });
+      await deps.handle(
+        storageHoldsDecider,
+        streamIds.storageHolds(ownerId),
+        { type: 'ReleaseStorage', data: { ownerId, fileIds } },
+        context,
+        { maxAttempts: COUNT_ATTEMPTS },
+      );
     },
   };
   return holds;

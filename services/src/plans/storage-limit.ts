@@ -12,10 +12,16 @@ export type StorageLimitOf = (ownerId: string) => Promise<{ bytes: number; messa
  * the free plan's (tests and benchmarks use it, like the PLAN_FREE_* overrides); paid plans keep theirs.
  * After a downgrade the owner keeps what is stored and only new files past the limit are refused.
  */
-export function createStorageLimit(deps: { planOf: PlanOf; config: Pick<Config, 'KNOWLEDGE_STORAGE_LIMIT_BYTES'> }): StorageLimitOf {
+export function createStorageLimit(deps: {
+  planOf: PlanOf;
+  config: Pick<Config, 'KNOWLEDGE_STORAGE_LIMIT_BYTES'>;
+}): StorageLimitOf {
   return async (ownerId) => {
     const plan = await deps.planOf(ownerId);
     const override = plan.tier === 'FREE' ? deps.config.KNOWLEDGE_STORAGE_LIMIT_BYTES : undefined;
-    return { bytes: override ?? plan.limits.max_storage_mb * MB, message: storageFullMessage(plan.limits.max_storage_mb) };
+    return {
+      bytes: override ?? plan.limits.max_storage_mb * MB,
+      message: storageFullMessage(plan.limits.max_storage_mb),
+    };
   };
 }

@@ -47,7 +47,10 @@ export interface ApiHarness {
    * Registers an owner and returns its bearer header. `verified` also follows the verification link the
    * server mailed (read from the outbox under DATA_DIR, so not with SMTP_URL set), e.g. for an operator.
    */
-  owner(email?: string, options?: { verified?: boolean }): Promise<{ authorization: string; accountId: string; email: string }>;
+  owner(
+    email?: string,
+    options?: { verified?: boolean },
+  ): Promise<{ authorization: string; accountId: string; email: string }>;
 }
 
 let owners = 0;
@@ -61,7 +64,16 @@ let owners = 0;
  * (and the bus) — so nothing reaches the API except through Postgres, as between processes.
  */
 export async function createApiHarness(
-  options: { bus?: 'in-process' | 'kafka'; topology?: 'one-process' | 'split'; env?: Record<string, string>; clientDistDir?: string; answerProvider?: AnswerProvider; clock?: () => Date; planOf?: PlanOf; erasure?: SubjectErasure } = {},
+  options: {
+    bus?: 'in-process' | 'kafka';
+    topology?: 'one-process' | 'split';
+    env?: Record<string, string>;
+    clientDistDir?: string;
+    answerProvider?: AnswerProvider;
+    clock?: () => Date;
+    planOf?: PlanOf;
+    erasure?: SubjectErasure;
+  } = {},
 ): Promise<ApiHarness> {
   const db = await createTestDatabase('kesher_api');
   const dataDir = mkdtempSync(join(tmpdir(), 'kesher-api-'));
@@ -123,7 +135,11 @@ export async function createApiHarness(
     platform,
     workers,
     dbUrl: db.url,
-    childEnv: { DATABASE_URL: db.url, AUTH_SECRET: config.AUTH_SECRET!, ...(config.SECRETS_KEY ? { SECRETS_KEY: config.SECRETS_KEY } : {}) },
+    childEnv: {
+      DATABASE_URL: db.url,
+      AUTH_SECRET: config.AUTH_SECRET!,
+      ...(config.SECRETS_KEY ? { SECRETS_KEY: config.SECRETS_KEY } : {}),
+    },
     async replica() {
       const replicaPlatform = await composePlatform(config, { applicationName: 'kesher-api-replica' });
       const api = await composeStandaloneApi(replicaPlatform, { clientDistDir, clock: options.clock });
@@ -135,12 +151,22 @@ export async function createApiHarness(
       return api.app;
     },
     async owner(email = `owner${++owners}-${Date.now()}@example.com`, options = {}) {
-      const response = await app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email, password: 'Str0ng-Passw0rd!' } });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/register',
+        payload: { email, password: 'Str0ng-Passw0rd!' },
+      });
       if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
       const body = response.json() as { access_token: string; user: { uid: string } };
       if (options.verified) {
-        const link = await waitUntil(() => outboxLink(join(dataDir, 'outbox'), email.toLowerCase(), '/verify-email'), { what: `the verification mail to ${email}` });
-        const verified = await app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token: link?.searchParams.get('token') } });
+        const link = await waitUntil(() => outboxLink(join(dataDir, 'outbox'), email.toLowerCase(), '/verify-email'), {
+          what: `the verification mail to ${email}`,
+        });
+        const verified = await app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/verify-email',
+          payload: { token: link?.searchParams.get('token') },
+        });
         if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.statusCode} ${verified.body}`);
       }
       return { authorization: `Bearer ${body.access_token}`, accountId: body.user.uid, email };

@@ -15,14 +15,19 @@ export async function startGoogleStandIn() {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600' }).end(JSON.stringify({ keys: [jwk] }));
+    response
+      .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600' })
+      .end(JSON.stringify({ keys: [jwk] }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
   return {
     jwksUrl: `http://127.0.0.1:${port}/oauth2/v3/certs`,
-    async idToken(claims: Record<string, unknown>, options: { audience: string; expiresInSeconds?: number; key?: CryptoKey; issuer?: string }) {
+    async idToken(
+      claims: Record<string, unknown>,
+      options: { audience: string; expiresInSeconds?: number; key?: CryptoKey; issuer?: string },
+    ) {
       const now = Math.floor(Date.now() / 1000);
       return new SignJWT({ email_verified: true, ...claims })
         .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })

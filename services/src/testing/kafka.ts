@@ -9,7 +9,9 @@ import { gateService, type ServiceAvailability } from './service-gate.js';
 
 /** The Kafka the tests use: KAFKA_BROKERS (comma separated), else the local broker of ops/kafka/start.sh. */
 export function kafkaBrokers(): string[] {
-  const configured = process.env.KAFKA_BROKERS?.split(',').map((broker) => broker.trim()).filter(Boolean);
+  const configured = process.env.KAFKA_BROKERS?.split(',')
+    .map((broker) => broker.trim())
+    .filter(Boolean);
   return configured?.length ? configured : ['127.0.0.1:9092'];
 }
 
@@ -56,7 +58,8 @@ export async function groupCaughtUp(groupId: string, topics: string[], { timeout
     // What each partition held (from its oldest kept message to its end); an empty one needs no reading.
     const held = new Map<string, { low: bigint; high: bigint }>();
     for (const topic of topics) {
-      for (const { partition, low, high } of await admin.fetchTopicOffsets(topic)) held.set(`${topic}/${partition}`, { low: BigInt(low), high: BigInt(high) });
+      for (const { partition, low, high } of await admin.fetchTopicOffsets(topic))
+        held.set(`${topic}/${partition}`, { low: BigInt(low), high: BigInt(high) });
     }
     // A partition the group has committed nothing on reads -1.
     const isBehind = (key: string, offset: string) => {
@@ -67,10 +70,13 @@ export async function groupCaughtUp(groupId: string, topics: string[], { timeout
     for (;;) {
       const committed = await admin.fetchOffsets({ groupId, topics });
       const behind = committed.flatMap(({ topic, partitions }) =>
-        partitions.filter(({ partition, offset }) => isBehind(`${topic}/${partition}`, offset)).map(({ partition }) => `${topic}/${partition}`),
+        partitions
+          .filter(({ partition, offset }) => isBehind(`${topic}/${partition}`, offset))
+          .map(({ partition }) => `${topic}/${partition}`),
       );
       if (behind.length === 0) return;
-      if (Date.now() > deadline) throw new Error(`consumer group ${groupId} still behind on ${behind.join(', ')} after ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`consumer group ${groupId} still behind on ${behind.join(', ')} after ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {

@@ -19,9 +19,17 @@ export interface OpenAiStandIn {
   /** Bodies of the chat completion requests received, in order. */
   requests: {
     model: string;
-    messages: { role: string; content: string | null; tool_call_id?: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }[];
+    messages: {
+      role: string;
+      content: string | null;
+      tool_call_id?: string;
+      tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+    }[];
     stream: boolean;
-    tools?: { type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } }[];
+    tools?: {
+      type: 'function';
+      function: { name: string; description?: string; parameters?: Record<string, unknown> };
+    }[];
   }[];
   /** How many held streams the client closed (cancellation reached the server). */
   closedByClient: number;
@@ -69,7 +77,8 @@ export async function startOpenAiStandIn(options: StandInOptions = {}): Promise<
       return;
     }
     state.requests.push(JSON.parse(body));
-    const reply = queue.shift() ?? options.fallback ?? { kind: 'error', status: 500, message: 'stand-in: no reply scripted' };
+    const reply = queue.shift() ??
+      options.fallback ?? { kind: 'error', status: 500, message: 'stand-in: no reply scripted' };
     if (reply.kind === 'error') {
       response.writeHead(reply.status, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: { message: reply.message, type: 'server_error', code: null } }));
@@ -92,7 +101,20 @@ export async function startOpenAiStandIn(options: StandInOptions = {}): Promise<
         `data: ${JSON.stringify({ id: 'chatcmpl-standin', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: 'stand-in', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       reply.calls.forEach((call, index) => {
         const half = Math.floor(call.arguments.length / 2);
-        response.write(toolChunk({ role: 'assistant', content: null, tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.slice(0, half) } }] }));
+        response.write(
+          toolChunk({
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                index,
+                id: call.id,
+                type: 'function',
+                function: { name: call.name, arguments: call.arguments.slice(0, half) },
+              },
+            ],
+          }),
+        );
         response.write(toolChunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(half) } }] }));
       });
       response.write(toolChunk({}, 'tool_calls'));
@@ -104,7 +126,12 @@ export async function startOpenAiStandIn(options: StandInOptions = {}): Promise<
       response.on('close', () => state.closedByClient++);
       return;
     }
-    if (reply.usage) response.write(chunk(null, { usage: { ...reply.usage, total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens } }));
+    if (reply.usage)
+      response.write(
+        chunk(null, {
+          usage: { ...reply.usage, total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens },
+        }),
+      );
     response.end('data: [DONE]\n\n');
   }
 

@@ -66,7 +66,10 @@ export const sampleProfile = (overrides: Partial<AssistantProfile> = {}): Assist
  * The `n`th assistant's creation as the log stores it, for tests that fill the log without the API (a
  * projector's crash and restart tests): `a<n>` of `owner`, unless told otherwise.
  */
-export const assistantCreatedEvent = (n: number, options: { assistantId?: string; ownerId?: string; metadata?: NewEvent['metadata'] } = {}): NewEvent => ({
+export const assistantCreatedEvent = (
+  n: number,
+  options: { assistantId?: string; ownerId?: string; metadata?: NewEvent['metadata'] } = {},
+): NewEvent => ({
   type: 'AssistantCreated',
   data: {
     assistantId: options.assistantId ?? `a${n}`,
@@ -75,5 +78,12 @@ export const assistantCreatedEvent = (n: number, options: { assistantId?: string
     ownerId: options.ownerId ?? 'owner',
     profile: sampleProfile({ name: `Assistant ${n}`, description: 'd', instructions: 'i', website_url: null }),
   },
-  metadata: options.metadata ?? { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
+  metadata: options.metadata ?? {
+    eventId: randomUUID(),
+    correlationId: 'c',
+    causationId: 'c',
+    actor: { kind: 'system', id: 't' },
+    timestamp: new Date().toISOString(),
+    schemaVersion: 1,
+  },
 });

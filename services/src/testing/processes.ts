@@ -6,12 +6,20 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
 /** Starts one of Kesher's composition roots (`services/src/main/<name>.main.ts`) as a child process. */
-export function startMain(name: string, env: Record<string, string>, args: string[] = []): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, `services/src/main/${name}.main.ts`), ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function startMain(
+  name: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): ChildProcess & { output: () => string } {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', resolve(repoRoot, `services/src/main/${name}.main.ts`), ...args],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -24,7 +32,10 @@ export function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /** Polls `probe` until it returns a truthy value or the timeout passes. */
-export async function waitUntil<T>(probe: () => Promise<T> | T, { timeoutMs = 30_000, intervalMs = 20, what = 'condition' } = {}): Promise<T> {
+export async function waitUntil<T>(
+  probe: () => Promise<T> | T,
+  { timeoutMs = 30_000, intervalMs = 20, what = 'condition' } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -21,7 +21,12 @@ export async function collectRoutes<T>(build: () => Promise<T>): Promise<{ resul
     const { fastify } = message as { fastify: FastifyInstance };
     fastify.addHook('onRoute', (route: RouteOptions & { websocket?: boolean }) => {
       for (const method of [route.method].flat()) {
-        if (method === 'HEAD' && route.exposeHeadRoute !== false && routes.some((r) => r.method === 'GET' && r.url === route.url)) continue;
+        if (
+          method === 'HEAD' &&
+          route.exposeHeadRoute !== false &&
+          routes.some((r) => r.method === 'GET' && r.url === route.url)
+        )
+          continue;
         routes.push({ method, url: route.url, websocket: route.websocket === true });
       }
     });

@@ -26,7 +26,10 @@ export async function startSmtpStandIn() {
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {
-          const addresses = (value: typeof mail.to) => (Array.isArray(value) ? value : value ? [value] : []).flatMap((group) => group.value.map((a) => a.address ?? ''));
+          const addresses = (value: typeof mail.to) =>
+            (Array.isArray(value) ? value : value ? [value] : []).flatMap((group) =>
+              group.value.map((a) => a.address ?? ''),
+            );
           received.push({
             from: mail.from?.text ?? '',
             to: addresses(mail.to),
@@ -49,7 +52,10 @@ export async function startSmtpStandIn() {
     mailsTo,
     /** Waits for the `count`-th message to `address` (1 = the first) and returns it. */
     async waitForMail(address: string, count = 1, timeoutMs = 20_000): Promise<ReceivedMail> {
-      return waitUntil(() => mailsTo(address)[count - 1], { timeoutMs, what: `mail #${count} to ${address}` }) as Promise<ReceivedMail>;
+      return waitUntil(() => mailsTo(address)[count - 1], {
+        timeoutMs,
+        what: `mail #${count} to ${address}`,
+      }) as Promise<ReceivedMail>;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -29,7 +29,11 @@ export interface StripeStandIn {
   /** The owner pays on Stripe Checkout: the session's subscription exists (trialing with a trial). Answers it. */
   completeCheckout(sessionId: string, nowSeconds: number): Obj;
   /** An event as Stripe sends it, and its signed delivery (body + Stripe-Signature header). */
-  event(type: string, object: Obj, options?: { id?: string; created?: number }): { id: string; body: string; signature: string };
+  event(
+    type: string,
+    object: Obj,
+    options?: { id?: string; created?: number },
+  ): { id: string; body: string; signature: string };
   /** Signs a body as Stripe would (or with another secret / an old timestamp, for the refusals). */
   sign(body: string, options?: { secret?: string; timestamp?: number }): string;
   invoice(subscriptionId: string, options: { paid: boolean; amount: number; id?: string }): Obj;
@@ -60,18 +64,36 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     response.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
     response.end(JSON.stringify(body));
   };
-  const notFound = (response: ServerResponse, what: string) => send(response, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } });
+  const notFound = (response: ServerResponse, what: string) =>
+    send(response, 404, {
+      error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` },
+    });
   const metadataOf = (form: Record<string, string>, prefix: string) =>
-    Object.fromEntries(Object.entries(form).flatMap(([k, v]) => (k.startsWith(`${prefix}[`) ? [[k.slice(prefix.length + 1, -1), v]] : [])));
+    Object.fromEntries(
+      Object.entries(form).flatMap(([k, v]) =>
+        k.startsWith(`${prefix}[`) ? [[k.slice(prefix.length + 1, -1), v]] : [],
+      ),
+    );
 
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const form = Object.fromEntries(new URLSearchParams(await readBody(request)));
-    requests.push({ method: request.method ?? 'GET', path: url.pathname, form, authorization: request.headers.authorization });
-    if (request.headers.authorization !== `Bearer ${secretKey}`) return send(response, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+    requests.push({
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      form,
+      authorization: request.headers.authorization,
+    });
+    if (request.headers.authorization !== `Bearer ${secretKey}`)
+      return send(response, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
     const parts = url.pathname.split('/').filter(Boolean);
     if (request.method === 'POST' && url.pathname === '/v1/customers') {
-      const customer = { id: id('cus'), object: 'customer', email: form.email ?? null, metadata: metadataOf(form, 'metadata') };
+      const customer = {
+        id: id('cus'),
+        object: 'customer',
+        email: form.email ?? null,
+        metadata: metadataOf(form, 'metadata'),
+      };
       customers.set(customer.id, customer);
       return send(response, 200, customer);
     }
@@ -96,7 +118,13 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     }
     if (request.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
       if (!form.customer || !customers.has(form.customer)) return notFound(response, `customer: '${form.customer}'`);
-      return send(response, 200, { id: id('bps'), object: 'billing_portal.session', customer: form.customer, return_url: form.return_url, url: `https://billing.stripe.com/p/session/${id('test')}` });
+      return send(response, 200, {
+        id: id('bps'),
+        object: 'billing_portal.session',
+        customer: form.customer,
+        return_url: form.return_url,
+        url: `https://billing.stripe.com/p/session/${id('test')}`,
+      });
     }
     if (parts[0] === 'v1' && parts[1] === 'subscriptions' && parts[2]) {
       const subscription = subscriptions.get(parts[2]);
@@ -111,13 +139,22 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         return send(response, 200, subscription);
       }
     }
-    return send(response, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${url.pathname})` } });
+    return send(response, 404, {
+      error: {
+        type: 'invalid_request_error',
+        message: `Unrecognized request URL (${request.method}: ${url.pathname})`,
+      },
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   const sign = (body: string, options: { secret?: string; timestamp?: number } = {}) =>
-    signer.webhooks.generateTestHeaderString({ payload: body, secret: options.secret ?? webhookSecret, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
+    signer.webhooks.generateTestHeaderString({
+      payload: body,
+      secret: options.secret ?? webhookSecret,
+      ...(options.timestamp ? { timestamp: options.timestamp } : {}),
+    });
 
   return {
     apiUrl: `http://127.0.0.1:${port}`,
@@ -149,7 +186,14 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
               object: 'subscription_item',
               current_period_start: nowSeconds,
               current_period_end: end,
-              price: { id: id('price'), object: 'price', currency: f['line_items[0][price_data][currency]'], unit_amount: Number(f['line_items[0][price_data][unit_amount]']), recurring: { interval }, metadata: {} },
+              price: {
+                id: id('price'),
+                object: 'price',
+                currency: f['line_items[0][price_data][currency]'],
+                unit_amount: Number(f['line_items[0][price_data][unit_amount]']),
+                recurring: { interval },
+                metadata: {},
+              },
             },
           ],
         },
@@ -160,7 +204,19 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
     event(type, object, options = {}) {
       const eventId = options.id ?? id('evt');
-      const body = JSON.stringify({ id: eventId, object: 'event', api_version: '2026-10-28.endive', type, created: options.created ?? Math.floor(Date.now() / 1000), livemode: false, data: { object } }, null, 2);
+      const body = JSON.stringify(
+        {
+          id: eventId,
+          object: 'event',
+          api_version: '2026-10-28.endive',
+          type,
+          created: options.created ?? Math.floor(Date.now() / 1000),
+          livemode: false,
+          data: { object },
+        },
+        null,
+        2,
+      );
       return { id: eventId, body, signature: sign(body) };
     },
     sign,
@@ -177,7 +233,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         status: options.paid ? 'paid' : 'open',
         invoice_pdf: `https://pay.stripe.com/invoice/${invoiceId}/pdf`,
         lines: { object: 'list', data: [{ description: '1 × Pro plan, monthly' }] },
-        parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId, metadata: (subscription?.metadata as Obj) ?? {} } },
+        parent: {
+          type: 'subscription_details',
+          subscription_details: { subscription: subscriptionId, metadata: (subscription?.metadata as Obj) ?? {} },
+        },
       };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -29,7 +29,10 @@ function withDatabase(url: string, database: string) {
  * every module's migrations applied as a composition root applies them (`{ empty: true }`: no tables at
  * all). `drop` removes it (forcing out connections a crashed child may have left behind).
  */
-export async function createTestDatabase(prefix = 'kesher_test', options: { empty?: boolean } = {}): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(
+  prefix = 'kesher_test',
+  options: { empty?: boolean } = {},
+): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: testDatabaseUrl() });
   await admin.connect();

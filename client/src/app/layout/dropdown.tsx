@@ -2,7 +2,17 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 
 /** A disclosure menu: opens on click, closes on navigation, Escape or a click elsewhere. */
-export function Dropdown({ label, children, buttonLabel, className = '' }: { label: ReactNode; buttonLabel?: string; children: ReactNode; className?: string }) {
+export function Dropdown({
+  label,
+  children,
+  buttonLabel,
+  className = '',
+}: {
+  label: ReactNode;
+  buttonLabel?: string;
+  children: ReactNode;
+  className?: string;
+}) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const location = useLocation();
@@ -20,10 +30,21 @@ export function Dropdown({ label, children, buttonLabel, className = '' }: { lab
   }, [open]);
   return (
     <div className={`menu ${className}`} ref={ref}>
-      <button type="button" className="btn btn-ghost" aria-expanded={open} aria-haspopup="true" aria-label={buttonLabel} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="btn btn-ghost"
+        aria-expanded={open}
+        aria-haspopup="true"
+        aria-label={buttonLabel}
+        onClick={() => setOpen((o) => !o)}
+      >
         <span className="menu-label">{label}</span> <span aria-hidden="true">▾</span>
       </button>
-      {open ? <div className="menu-list" onClick={(e) => (e.target as HTMLElement).closest('a,button') && setOpen(false)}>{children}</div> : null}
+      {open ? (
+        <div className="menu-list" onClick={(e) => (e.target as HTMLElement).closest('a,button') && setOpen(false)}>
+          {children}
+        </div>
+      ) : null}
     </div>
   );
 }

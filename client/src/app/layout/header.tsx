@@ -69,15 +69,30 @@ export function Header() {
         <div className="header-actions">
           <LanguageSwitcher />
           {signedIn ? (
-            <Dropdown className="user-menu desktop-only" label={displayName(user)} buttonLabel={t('userMenu', { name: displayName(user) })}>
+            <Dropdown
+              className="user-menu desktop-only"
+              label={displayName(user)}
+              buttonLabel={t('userMenu', { name: displayName(user) })}
+            >
               <Link to={paths.settings}>{t('settings')}</Link>
               <Link to={paths.billing}>{t('billing')}</Link>
-              <button type="button" onClick={signOut}>{t('signOut')}</button>
+              <button type="button" onClick={signOut}>
+                {t('signOut')}
+              </button>
             </Dropdown>
           ) : (
-            <Link className="btn btn-primary desktop-only" to={paths.createAssistant}>{t('createAssistant')}</Link>
+            <Link className="btn btn-primary desktop-only" to={paths.createAssistant}>
+              {t('createAssistant')}
+            </Link>
           )}
-          <button type="button" className="btn btn-ghost mobile-only" aria-expanded={mobileOpen} aria-controls="mobile-menu" aria-label={mobileOpen ? t('closeMenu') : t('openMenu')} onClick={() => setMobileOpen((o) => !o)}>
+          <button
+            type="button"
+            className="btn btn-ghost mobile-only"
+            aria-expanded={mobileOpen}
+            aria-controls="mobile-menu"
+            aria-label={mobileOpen ? t('closeMenu') : t('openMenu')}
+            onClick={() => setMobileOpen((o) => !o)}
+          >
             {mobileOpen ? '✕' : '☰'}
           </button>
         </div>
@@ -88,13 +103,19 @@ export function Header() {
           {signedIn ? (
             <>
               {/* On a phone the user menu lives here, under the owner's name. */}
-              <p className="mobile-menu-user muted small" dir="auto">{displayName(user)}</p>
+              <p className="mobile-menu-user muted small" dir="auto">
+                {displayName(user)}
+              </p>
               <Link to={paths.settings}>{t('settings')}</Link>
               <Link to={paths.billing}>{t('billing')}</Link>
-              <button type="button" className="btn btn-secondary" onClick={signOut}>{t('signOut')}</button>
+              <button type="button" className="btn btn-secondary" onClick={signOut}>
+                {t('signOut')}
+              </button>
             </>
           ) : (
-            <Link className="btn btn-primary" to={paths.createAssistant}>{t('createAssistant')}</Link>
+            <Link className="btn btn-primary" to={paths.createAssistant}>
+              {t('createAssistant')}
+            </Link>
           )}
         </nav>
       ) : null}

@@ -35,10 +35,24 @@ export function LanguageSwitcher() {
       {open ? (
         <ul className="menu-list">
           <li>
-            <button type="button" lang="en" aria-current={i18n.language === 'en' ? 'true' : undefined} onClick={() => choose('en')}>{t('english')}</button>
+            <button
+              type="button"
+              lang="en"
+              aria-current={i18n.language === 'en' ? 'true' : undefined}
+              onClick={() => choose('en')}
+            >
+              {t('english')}
+            </button>
           </li>
           <li>
-            <button type="button" lang="he" aria-current={i18n.language === 'he' ? 'true' : undefined} onClick={() => choose('he')}>{t('hebrew')}</button>
+            <button
+              type="button"
+              lang="he"
+              aria-current={i18n.language === 'he' ? 'true' : undefined}
+              onClick={() => choose('he')}
+            >
+              {t('hebrew')}
+            </button>
           </li>
         </ul>
       ) : null}

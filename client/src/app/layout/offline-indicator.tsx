@@ -11,7 +11,11 @@ const subscribe = (cb: () => void) => {
 };
 
 export function useOnline() {
-  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+  return useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  );
 }
 
 export function OfflineIndicator() {

@@ -19,7 +19,9 @@ export function PageLayout() {
   }, [pathname, hash]);
   return (
     <>
-      <a className="skip-link" href="#main">{t('skipToContent')}</a>
+      <a className="skip-link" href="#main">
+        {t('skipToContent')}
+      </a>
       <Header />
       <main id="main" tabIndex={-1}>
         <Outlet />

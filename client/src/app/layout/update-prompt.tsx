@@ -13,7 +13,9 @@ export function UpdatePrompt() {
     <div className="update-prompt" role="alertdialog" aria-labelledby="update-text">
       <p id="update-text">{t('updateAvailable')}</p>
       <Button onClick={apply}>{t('updateNow')}</Button>
-      <Button variant="ghost" onClick={() => setApply(null)}>{t('later')}</Button>
+      <Button variant="ghost" onClick={() => setApply(null)}>
+        {t('later')}
+      </Button>
     </div>
   );
 }

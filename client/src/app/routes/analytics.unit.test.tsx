@@ -23,7 +23,21 @@ class TestSocket {
     act(() => this.onclose?.({ code }));
   }
   send(message: Record<string, unknown>) {
-    const full = { type: 'crawl_progress', crawl_id: 'crawl_9', status: 'crawling', pages_discovered: 0, pages_processed: 0, pages_linked_to_assistant: 0, progress_percentage: 0, current_url: null, estimated_total: 0, duration: 0, assistant_name: 'Crumb', message: null, ...message };
+    const full = {
+      type: 'crawl_progress',
+      crawl_id: 'crawl_9',
+      status: 'crawling',
+      pages_discovered: 0,
+      pages_processed: 0,
+      pages_linked_to_assistant: 0,
+      progress_percentage: 0,
+      current_url: null,
+      estimated_total: 0,
+      duration: 0,
+      assistant_name: 'Crumb',
+      message: null,
+      ...message,
+    };
     act(() => this.onmessage?.({ data: JSON.stringify(full) }));
   }
 }
@@ -33,7 +47,16 @@ describe('the /analytics route', () => {
     TestSocket.all = [];
     vi.stubGlobal('WebSocket', TestSocket);
     // The analytics calls are not what this is about: they fail, and each section offers its Retry.
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ detail: 'Not found' }), { status: 404, headers: { 'content-type': 'application/json' } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ detail: 'Not found' }), {
+            status: 404,
+            headers: { 'content-type': 'application/json' },
+          }),
+      ),
+    );
     localStorage.setItem('firebaseToken', 'a-long-enough-token');
   });
   afterEach(() => {
@@ -60,7 +83,13 @@ describe('the /analytics route', () => {
     expect(panel).toHaveTextContent('Crawling · 40%');
 
     vi.useFakeTimers();
-    socket.send({ status: 'completed', progress_percentage: 100, pages_processed: 10, pages_linked_to_assistant: 10, completion: { added: 10, unchanged: 0, removed: 0, not_added: 0, not_added_reason: null } });
+    socket.send({
+      status: 'completed',
+      progress_percentage: 100,
+      pages_processed: 10,
+      pages_linked_to_assistant: 10,
+      completion: { added: 10, unchanged: 0, removed: 0, not_added: 0, not_added_reason: null },
+    });
     expect(panel).toHaveTextContent('Completed · 100%');
     await act(() => vi.advanceTimersByTimeAsync(2999));
     expect(screen.getByRole('complementary', { name: 'Crawl progress' })).toBeInTheDocument();
@@ -91,7 +120,11 @@ describe('the /analytics route', () => {
     crawlSession.start('crawl_9', 'https://crumb.example');
     function SignOut() {
       const logout = useLogout();
-      return <button type="button" onClick={() => logout.mutate()}>Sign out</button>;
+      return (
+        <button type="button" onClick={() => logout.mutate()}>
+          Sign out
+        </button>
+      );
     }
     renderWithProviders(
       <>

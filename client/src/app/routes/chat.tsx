@@ -41,7 +41,8 @@ export function Component() {
     staleTime: Infinity,
     retry: false,
   });
-  const readOnly = !threadId || thread.isError ? false : thread.data ? (thread.data.isPublic ? 'visitor' : false) : 'unknown';
+  const readOnly =
+    !threadId || thread.isError ? false : thread.data ? (thread.data.isPublic ? 'visitor' : false) : 'unknown';
   const found = assistants.data?.find((a) => a.id === id);
   // A cached list may predate an assistant created a moment ago: decide only once the list is fresh.
   const missing = !found && assistants.isSuccess && !assistants.isFetching;
@@ -58,7 +59,14 @@ export function Component() {
       access: OWNER,
       startThread: async () => {
         const started = await startOwnerThread(id);
-        const own: ChatThread = { id: started.threadId, title: '', createdAt: Date.now(), isPublic: false, assistantId: id, channel: 'app' };
+        const own: ChatThread = {
+          id: started.threadId,
+          title: '',
+          createdAt: Date.now(),
+          isPublic: false,
+          assistantId: id,
+          channel: 'app',
+        };
         queryClient.setQueryData(threadKey(started.threadId), own);
         return { threadId: started.threadId, access: OWNER };
       },
@@ -88,7 +96,12 @@ export function Component() {
   return (
     <ChatScreen
       key={found.id}
-      assistant={{ id: found.id, name: found.name, description: found.description, externalId: found.openai_assistant_id }}
+      assistant={{
+        id: found.id,
+        name: found.name,
+        description: found.description,
+        externalId: found.openai_assistant_id,
+      }}
       threadId={threadId}
       connection={connection}
       onThreadChange={(next) => navigate(paths.chat(found.id, next), { replace: true })}

@@ -35,7 +35,13 @@ const thread = (id: string, isPublic: boolean) => ({
   channel: isPublic ? 'embed' : 'app',
 });
 const visitorMessages = () =>
-  json({ object: 'list', data: [serverMessage('msg_u', 'user', 'How much is a loaf?'), serverMessage('msg_a', 'assistant', 'Twelve shekels.')] });
+  json({
+    object: 'list',
+    data: [
+      serverMessage('msg_u', 'user', 'How much is a loaf?'),
+      serverMessage('msg_a', 'assistant', 'Twelve shekels.'),
+    ],
+  });
 
 const routes = [
   { path: '/dashboard', element: <ChatHistoryModal assistant={assistant} onClose={vi.fn()} /> },
@@ -53,7 +59,9 @@ describe("the owner's chat with a visitor's conversation", () => {
     });
     renderRoutes(routes, { path: '/chat/4/thread_v' });
     expect(await screen.findByText('Twelve shekels.')).toBeInTheDocument();
-    expect(await screen.findByRole('note')).toHaveTextContent("This is a visitor's conversation: you can read it here, but not write in it.");
+    expect(await screen.findByRole('note')).toHaveTextContent(
+      "This is a visitor's conversation: you can read it here, but not write in it.",
+    );
     expect(screen.queryByLabelText('Message')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Helpful' })).toBeNull();
     expect(screen.getByRole('button', { name: 'New Chat' })).toBeInTheDocument(); // their own chat is one click away
@@ -122,13 +130,16 @@ describe("the owner's chat with a visitor's conversation", () => {
       'GET /api/v1/assistants/': () => json([assistant]),
       'GET /api/v1/threads/thread_v': () => json(thread('thread_v', true)),
       'GET /api/v1/threads/thread_v/messages': visitorMessages,
-      'GET /api/v1/automation/conversations/thread_v': () => json(conversationAutomation({ thread_id: 'thread_v', firings: [], action_calls: [] })),
+      'GET /api/v1/automation/conversations/thread_v': () =>
+        json(conversationAutomation({ thread_id: 'thread_v', firings: [], action_calls: [] })),
     });
     const { queryClient } = renderRoutes(routes, { path: '/chat/4/thread_v' });
     await screen.findByText('Twelve shekels.');
     await waitFor(() => expect(calls.map((c) => c.key)).toContain('GET /api/v1/automation/conversations/thread_v'));
     // The record has been read (not only asked for), so a note would be on the page by now.
-    await waitFor(() => expect(queryClient.getQueryState(['automation', 'conversation', 'thread_v'])?.status).toBe('success'));
+    await waitFor(() =>
+      expect(queryClient.getQueryState(['automation', 'conversation', 'thread_v'])?.status).toBe('success'),
+    );
     expect(screen.queryByText(/Automation/)).toBeNull();
     expect(document.querySelector('details')).toBeNull();
   });

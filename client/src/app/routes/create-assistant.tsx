@@ -3,7 +3,11 @@ import { useRef } from 'react';
 import { CreateAssistantPage } from '@/features/assistants/components/create-assistant-page';
 import { crawlSession } from '@/features/crawler/crawl-session';
 import { startCrawl } from '@/features/crawler/start-crawl';
-import { DriveCreateChoice, type DriveChoice, runDriveCreateStep } from '@/features/drive/components/drive-create-choice';
+import {
+  DriveCreateChoice,
+  type DriveChoice,
+  runDriveCreateStep,
+} from '@/features/drive/components/drive-create-choice';
 import { uploadFile } from '@/features/files/api/upload-file';
 import { KnowledgeFileInput } from '@/features/files/components/knowledge-file-input';
 

@@ -5,7 +5,9 @@ import { Spinner } from '@/components/ui/spinner';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 
 // Loaded when /pricing is opened: it brings the contracts' schemas (zod), which the landing pages do not need.
-const PricingPlansPage = lazy(async () => ({ default: (await import('@/features/billing/components/pricing-plans-page')).PricingPlansPage }));
+const PricingPlansPage = lazy(async () => ({
+  default: (await import('@/features/billing/components/pricing-plans-page')).PricingPlansPage,
+}));
 
 /**
  * /pricing shows one catalogue to everyone: the server's plans, the ones its limits enforce (issue 22

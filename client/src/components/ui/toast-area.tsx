@@ -11,7 +11,12 @@ export function ToastArea() {
       {toasts.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.type}`} role={toast.type === 'error' ? 'alert' : 'status'}>
           <span>{toast.message}</span>
-          <button type="button" className="icon-btn" onClick={() => toastStore.dismiss(toast.id)} aria-label={t('common:dismiss')}>
+          <button
+            type="button"
+            className="icon-btn"
+            onClick={() => toastStore.dismiss(toast.id)}
+            aria-label={t('common:dismiss')}
+          >
             ×
           </button>
         </div>

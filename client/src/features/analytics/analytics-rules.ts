@@ -30,7 +30,11 @@ export function truncateUrl(url: string, max: number = analyticsDisplay.urlDispl
 export function seriesStats(values: readonly (number | null)[]): { min: number; max: number; avg: number } | null {
   const present = values.filter((v): v is number => v !== null);
   if (present.length === 0) return null;
-  return { min: Math.min(...present), max: Math.max(...present), avg: present.reduce((a, b) => a + b, 0) / present.length };
+  return {
+    min: Math.min(...present),
+    max: Math.max(...present),
+    avg: present.reduce((a, b) => a + b, 0) / present.length,
+  };
 }
 
 export interface UsageRow {
@@ -65,7 +69,11 @@ export function usageRows(messagesThisMonth: number, storageUsedMb: number, plan
   });
   return [
     row('queries', messagesThisMonth, plan.monthlyMessages),
-    row('responses', Math.round(messagesThisMonth * card.responsesShare), Math.round(plan.monthlyMessages * card.responsesShare)),
+    row(
+      'responses',
+      Math.round(messagesThisMonth * card.responsesShare),
+      Math.round(plan.monthlyMessages * card.responsesShare),
+    ),
     row('tokens', messagesThisMonth * card.tokensPerQuery, plan.monthlyMessages * card.tokensPerQuery),
     row('storage', Math.round(storageUsedMb * 10) / 10, plan.storageMb),
   ];

@@ -3,11 +3,27 @@ import { gaugeBand, satisfactionBand, seriesStats, truncateUrl, usageRows } from
 
 describe('the analytics page rules', () => {
   it('bands the gauge under 200, 500 and 1,000 ms', () => {
-    expect([0, 199, 200, 499, 500, 999, 1000, 6000].map(gaugeBand)).toEqual(['excellent', 'excellent', 'good', 'good', 'fair', 'fair', 'slow', 'slow']);
+    expect([0, 199, 200, 499, 500, 999, 1000, 6000].map(gaugeBand)).toEqual([
+      'excellent',
+      'excellent',
+      'good',
+      'good',
+      'fair',
+      'fair',
+      'slow',
+      'slow',
+    ]);
   });
 
   it('calls 70 % satisfaction good and 50 % fair', () => {
-    expect([100, 70, 69.9, 50, 49.9, 0].map(satisfactionBand)).toEqual(['good', 'good', 'fair', 'fair', 'poor', 'poor']);
+    expect([100, 70, 69.9, 50, 49.9, 0].map(satisfactionBand)).toEqual([
+      'good',
+      'good',
+      'fair',
+      'fair',
+      'poor',
+      'poor',
+    ]);
   });
 
   it('truncates URLs at 60 characters', () => {

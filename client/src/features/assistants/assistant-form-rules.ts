@@ -21,7 +21,9 @@ export const emptyForm: AssistantFormValues = {
 };
 
 /** i18n keys (assistants namespace) of each field's problem, in the spec's wording (§5). */
-export type FormErrors = Partial<Record<'name' | 'description' | 'instructions' | 'salesPrompt' | 'websiteUrl' | 'form', string>>;
+export type FormErrors = Partial<
+  Record<'name' | 'description' | 'instructions' | 'salesPrompt' | 'websiteUrl' | 'form', string>
+>;
 
 export const overLimit = (text: string) => countWords(text) > limits.textFieldWords;
 
@@ -40,7 +42,10 @@ export function validateAssistant(values: AssistantFormValues): FormErrors {
 
 /** Submit stays disabled while a required field is empty (spec §5) or the crawler has no URL (edit). */
 export const canSubmit = (values: AssistantFormValues) =>
-  !!values.name.trim() && !!values.description.trim() && !!values.instructions.trim() && !(values.crawlerEnabled && !values.websiteUrl.trim());
+  !!values.name.trim() &&
+  !!values.description.trim() &&
+  !!values.instructions.trim() &&
+  !(values.crawlerEnabled && !values.websiteUrl.trim());
 
 /** Spec §4: sales mode exists only with the crawler on; switching the crawler off switches it off. */
 export function withCrawler(values: AssistantFormValues, enabled: boolean): AssistantFormValues {

@@ -6,7 +6,10 @@ const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join('
 
 describe('assistant form rules (spec §5)', () => {
   it('needs a name, and all three required fields before submitting', () => {
-    expect(validateAssistant({ ...filled, name: '  ' })).toMatchObject({ name: 'nameRequired', form: 'requiredFields' });
+    expect(validateAssistant({ ...filled, name: '  ' })).toMatchObject({
+      name: 'nameRequired',
+      form: 'requiredFields',
+    });
     expect(canSubmit({ ...filled, instructions: '' })).toBe(false);
     expect(canSubmit(filled)).toBe(true);
     expect(validateAssistant(filled)).toEqual({});
@@ -16,7 +19,15 @@ describe('assistant form rules (spec §5)', () => {
     expect(validateAssistant({ ...filled, description: words(1000) })).toEqual({});
     expect(validateAssistant({ ...filled, description: words(1001) }).description).toBe('descriptionTooLong');
     expect(validateAssistant({ ...filled, instructions: words(1001) }).instructions).toBe('instructionsTooLong');
-    expect(validateAssistant({ ...filled, crawlerEnabled: true, websiteUrl: 'https://a.co', salesMode: true, salesPrompt: words(1001) }).salesPrompt).toBe('salesPromptTooLong');
+    expect(
+      validateAssistant({
+        ...filled,
+        crawlerEnabled: true,
+        websiteUrl: 'https://a.co',
+        salesMode: true,
+        salesPrompt: words(1001),
+      }).salesPrompt,
+    ).toBe('salesPromptTooLong');
   });
 
   it('checks the website URL and requires one when the crawler is on', () => {

@@ -3,13 +3,22 @@ import type { AssistantFormValues } from './assistant-form-rules';
 
 export type CreateStep = 'creating' | 'created' | 'uploading' | 'drive' | 'crawler' | 'done';
 /** Spec §4: 20 while creating, 40 after, 50–60 uploading, 55–65 importing from Google Drive, 70 at crawler start, 100 at the end. */
-export const stepProgress: Record<CreateStep, number> = { creating: 20, created: 40, uploading: 55, drive: 62, crawler: 70, done: 100 };
+export const stepProgress: Record<CreateStep, number> = {
+  creating: 20,
+  created: 40,
+  uploading: 55,
+  drive: 62,
+  crawler: 70,
+  done: 100,
+};
 
 /**
  * The Google Drive step, composed in by the route (the drive feature): imports the files the owner chose
  * into the new assistant, or answers where the browser goes to connect Drive for it. Null: nothing chosen.
  */
-export type DriveStep = (assistantId: number) => Promise<{ failed: string[]; redirectTo?: undefined } | { redirectTo: string } | null>;
+export type DriveStep = (
+  assistantId: number,
+) => Promise<{ failed: string[]; redirectTo?: undefined } | { redirectTo: string } | null>;
 export const CREATE_REDIRECT_MS = 500;
 
 export interface CreateFlowDeps {
@@ -32,7 +41,9 @@ export function toCreateBody(values: AssistantFormValues): CreateAssistantInput 
     instructions: values.instructions,
     website_url: url,
     sales_mode: values.salesMode ? { enabled: true, sales_prompt: values.salesPrompt } : null,
-    web_crawler: values.crawlerEnabled ? { enabled: true, web_crawler_config: { url, max_pages: 2000, max_depth: 10, delete_orphaned_pages: false } } : null,
+    web_crawler: values.crawlerEnabled
+      ? { enabled: true, web_crawler_config: { url, max_pages: 2000, max_depth: 10, delete_orphaned_pages: false } }
+      : null,
   };
 }
 
@@ -43,7 +54,12 @@ export type StartCrawler = (assistantId: number, url: string) => Promise<{ crawl
  * toggle share it. A failure or a missing crawl id only warns (the assistant is saved either way); the
  * crawl id it returns is what the progress panel follows.
  */
-export async function startCrawlerStep(assistantId: number, websiteUrl: string, startCrawler: StartCrawler | null, onFailed: () => void): Promise<string | null> {
+export async function startCrawlerStep(
+  assistantId: number,
+  websiteUrl: string,
+  startCrawler: StartCrawler | null,
+  onFailed: () => void,
+): Promise<string | null> {
   try {
     const crawlId = startCrawler ? (await startCrawler(assistantId, websiteUrl.trim())).crawlId : null;
     if (!crawlId) onFailed();
@@ -86,7 +102,9 @@ export async function runCreateFlow(values: AssistantFormValues, file: File | nu
   let crawlId: string | null = null;
   if (values.crawlerEnabled && values.websiteUrl.trim()) {
     deps.onStep('crawler');
-    crawlId = await startCrawlerStep(created.assistant_id, values.websiteUrl, deps.startCrawler, () => deps.onWarning('warnCrawler'));
+    crawlId = await startCrawlerStep(created.assistant_id, values.websiteUrl, deps.startCrawler, () =>
+      deps.onWarning('warnCrawler'),
+    );
   }
   deps.onStep('done');
   return { assistantId: created.assistant_id, crawlId, redirectTo };

@@ -19,13 +19,17 @@ describe('the create flow (spec §4)', () => {
 
   it('warns about failed side steps but still finishes with the assistant', async () => {
     const onWarning = vi.fn();
-    const result = await runCreateFlow({ ...values, crawlerEnabled: true, websiteUrl: 'https://shop.example.com' }, new File(['x'], 'a.txt'), {
-      create: async () => ({ assistant_id: 9, failed_functions: ['lookup'] }),
-      upload: async () => Promise.reject(new Error('disk full')),
-      startCrawler: null,
-      onStep: () => undefined,
-      onWarning,
-    });
+    const result = await runCreateFlow(
+      { ...values, crawlerEnabled: true, websiteUrl: 'https://shop.example.com' },
+      new File(['x'], 'a.txt'),
+      {
+        create: async () => ({ assistant_id: 9, failed_functions: ['lookup'] }),
+        upload: async () => Promise.reject(new Error('disk full')),
+        startCrawler: null,
+        onStep: () => undefined,
+        onWarning,
+      },
+    );
     expect(result.assistantId).toBe(9);
     expect(onWarning.mock.calls.map((c) => c[0])).toEqual(['warnFunctions', 'warnUpload', 'warnCrawler']);
   });
@@ -34,20 +38,35 @@ describe('the create flow (spec §4)', () => {
     const steps: CreateStep[] = [];
     const onWarning = vi.fn();
     const run = vi.fn(async (assistantId: number) => (assistantId === 7 ? { failed: ['Prices.xlsx'] } : null));
-    await runCreateFlow(values, null, { create: async () => ({ assistant_id: 7 }), drive: { chosen: () => true, run }, startCrawler: null, onStep: (s) => steps.push(s), onWarning });
+    await runCreateFlow(values, null, {
+      create: async () => ({ assistant_id: 7 }),
+      drive: { chosen: () => true, run },
+      startCrawler: null,
+      onStep: (s) => steps.push(s),
+      onWarning,
+    });
     expect(run).toHaveBeenCalledWith(7);
     expect(steps.map((s) => stepProgress[s])).toEqual([20, 40, 62, 100]);
     expect(onWarning).toHaveBeenCalledWith('warnDrive', { names: 'Prices.xlsx' });
 
     const quiet: CreateStep[] = [];
-    await runCreateFlow(values, null, { create: async () => ({ assistant_id: 8 }), drive: { chosen: () => false, run }, startCrawler: null, onStep: (s) => quiet.push(s), onWarning });
+    await runCreateFlow(values, null, {
+      create: async () => ({ assistant_id: 8 }),
+      drive: { chosen: () => false, run },
+      startCrawler: null,
+      onStep: (s) => quiet.push(s),
+      onWarning,
+    });
     expect(quiet).not.toContain('drive');
   });
 
   it('answers where to connect Google Drive for the new assistant when the owner asked to connect it after creating', async () => {
     const result = await runCreateFlow(values, null, {
       create: async () => ({ assistant_id: 5 }),
-      drive: { chosen: () => true, run: async (id) => ({ redirectTo: `https://accounts.example/consent?assistant=${id}` }) },
+      drive: {
+        chosen: () => true,
+        run: async (id) => ({ redirectTo: `https://accounts.example/consent?assistant=${id}` }),
+      },
       startCrawler: null,
       onStep: () => undefined,
       onWarning: () => undefined,
@@ -57,13 +76,21 @@ describe('the create flow (spec §4)', () => {
 
   it('fails when the assistant itself cannot be created', async () => {
     await expect(
-      runCreateFlow(values, null, { create: async () => Promise.reject(new Error('no')), startCrawler: null, onStep: () => undefined, onWarning: () => undefined }),
+      runCreateFlow(values, null, {
+        create: async () => Promise.reject(new Error('no')),
+        startCrawler: null,
+        onStep: () => undefined,
+        onWarning: () => undefined,
+      }),
     ).rejects.toThrow('no');
   });
 
   it('sends the crawler with the create defaults and no sales mode unless chosen', () => {
     const body = toCreateBody({ ...values, crawlerEnabled: true, websiteUrl: 'https://a.co' });
-    expect(body.web_crawler).toEqual({ enabled: true, web_crawler_config: { url: 'https://a.co', max_pages: 2000, max_depth: 10, delete_orphaned_pages: false } });
+    expect(body.web_crawler).toEqual({
+      enabled: true,
+      web_crawler_config: { url: 'https://a.co', max_pages: 2000, max_depth: 10, delete_orphaned_pages: false },
+    });
     expect(body.sales_mode).toBeNull();
   });
 });

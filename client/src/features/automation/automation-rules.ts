@@ -1,4 +1,11 @@
-import { automationLimits, type ActionInputType, parseTemplate, renderJsonTemplate, sampleInputValue, templateInputs } from '@kesher/contracts';
+import {
+  automationLimits,
+  type ActionInputType,
+  parseTemplate,
+  renderJsonTemplate,
+  sampleInputValue,
+  templateInputs,
+} from '@kesher/contracts';
 
 /**
  * The pure rules behind the workflows, guidelines and actions pages (spec part 2 §2, §3, §5, §7, §9):
@@ -32,7 +39,9 @@ export function cleanPhrases(phrases: readonly string[]): string[] {
 }
 
 /** Spec §5: headers with an empty key or value are dropped; none left means no headers at all. */
-export function cleanHeaders(headers: readonly { key: string; value: string }[]): { key: string; value: string }[] | undefined {
+export function cleanHeaders(
+  headers: readonly { key: string; value: string }[],
+): { key: string; value: string }[] | undefined {
   const kept = headers.map((h) => ({ key: h.key.trim(), value: h.value.trim() })).filter((h) => h.key && h.value);
   return kept.length > 0 ? kept : undefined;
 }
@@ -41,12 +50,15 @@ export function cleanHeaders(headers: readonly { key: string; value: string }[])
 export const takesBody = (method: string) => method !== 'GET';
 
 /** Spec §7: the Test call's sample values — 123 for a number, true for a boolean, "test_value" otherwise. */
-export function sampleTestInputs(inputs: readonly { name: string; type: ActionInputType }[]): Record<string, string | number | boolean> {
+export function sampleTestInputs(
+  inputs: readonly { name: string; type: ActionInputType }[],
+): Record<string, string | number | boolean> {
   return Object.fromEntries(inputs.map((input) => [input.name, sampleInputValue(input.type)]));
 }
 
 /** Spec §2: an input on a card reads "name (type)", with * when it is required. */
-export const inputLabel = (input: { name: string; type: string; required: boolean }) => `${input.name} (${input.type})${input.required ? '*' : ''}`;
+export const inputLabel = (input: { name: string; type: string; required: boolean }) =>
+  `${input.name} (${input.type})${input.required ? '*' : ''}`;
 
 export type TemplateProblem = { kind: 'malformed' } | { kind: 'unknown'; names: string[] } | { kind: 'invalidJson' };
 
@@ -55,7 +67,11 @@ export type TemplateProblem = { kind: 'malformed' } | { kind: 'unknown'; names: 
  * with the contracts' parser): a malformed placeholder, placeholders that name no input, a body that is
  * not JSON once sample values are put in. Null when it is fine (or empty).
  */
-export function templateProblem(template: string, inputs: readonly { name: string; type: ActionInputType }[], json = false): TemplateProblem | null {
+export function templateProblem(
+  template: string,
+  inputs: readonly { name: string; type: ActionInputType }[],
+  json = false,
+): TemplateProblem | null {
   if (!template.trim()) return null;
   const names = templateInputs(template);
   if (names === null) return { kind: 'malformed' };
@@ -86,7 +102,10 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** Names of the linked actions that still exist, in the card's order (a deleted action simply drops out). */
-export function linkedActionNames(linked: readonly string[], actions: readonly { id: string; title: string }[]): string[] {
+export function linkedActionNames(
+  linked: readonly string[],
+  actions: readonly { id: string; title: string }[],
+): string[] {
   const byId = new Map(actions.map((action) => [action.id, action.title]));
   return linked.map((id) => byId.get(id)).filter((title): title is string => title !== undefined);
 }

@@ -25,12 +25,21 @@ describe('automation rules', () => {
   });
 
   it('drops empty training phrases before sending, trims, and keeps each phrase once (§5)', () => {
-    expect(cleanPhrases(['  book a table ', '', '   ', 'Book a table', 'reserve'])).toEqual(['book a table', 'reserve']);
+    expect(cleanPhrases(['  book a table ', '', '   ', 'Book a table', 'reserve'])).toEqual([
+      'book a table',
+      'reserve',
+    ]);
     expect(cleanPhrases([''])).toEqual([]);
   });
 
   it('drops headers with an empty key or value, and sends none when none remain (§5)', () => {
-    expect(cleanHeaders([{ key: 'X-Api-Key', value: 'k' }, { key: '', value: 'v' }, { key: 'Accept', value: ' ' }])).toEqual([{ key: 'X-Api-Key', value: 'k' }]);
+    expect(
+      cleanHeaders([
+        { key: 'X-Api-Key', value: 'k' },
+        { key: '', value: 'v' },
+        { key: 'Accept', value: ' ' },
+      ]),
+    ).toEqual([{ key: 'X-Api-Key', value: 'k' }]);
     expect(cleanHeaders([{ key: '', value: '' }])).toBeUndefined();
   });
 
@@ -40,7 +49,14 @@ describe('automation rules', () => {
   });
 
   it('tests with 123 for a number, true for a boolean and "test_value" otherwise (§7)', () => {
-    expect(sampleTestInputs([{ name: 'qty', type: 'number' }, { name: 'gift', type: 'boolean' }, { name: 'email', type: 'email' }, { name: 'id', type: 'string' }])).toEqual({
+    expect(
+      sampleTestInputs([
+        { name: 'qty', type: 'number' },
+        { name: 'gift', type: 'boolean' },
+        { name: 'email', type: 'email' },
+        { name: 'id', type: 'string' },
+      ]),
+    ).toEqual({
       qty: 123,
       gift: true,
       email: 'test_value',
@@ -54,11 +70,17 @@ describe('automation rules', () => {
   });
 
   it('says what is wrong with a template as it is typed', () => {
-    const inputs = [{ name: 'order_id', type: 'string' as const }, { name: 'qty', type: 'number' as const }];
+    const inputs = [
+      { name: 'order_id', type: 'string' as const },
+      { name: 'qty', type: 'number' as const },
+    ];
     expect(templateProblem('', inputs)).toBeNull();
     expect(templateProblem('https://x.test/{{order_id}}', inputs)).toBeNull();
     expect(templateProblem('https://x.test/{{order_id}', inputs)).toEqual({ kind: 'malformed' });
-    expect(templateProblem('https://x.test/{{orderId}}/{{sku}}', inputs)).toEqual({ kind: 'unknown', names: ['orderId', 'sku'] });
+    expect(templateProblem('https://x.test/{{orderId}}/{{sku}}', inputs)).toEqual({
+      kind: 'unknown',
+      names: ['orderId', 'sku'],
+    });
     expect(templateProblem('{"id": "{{order_id}}", "qty": {{qty}}}', inputs, true)).toBeNull();
     expect(templateProblem('{"id": "{{order_id}}",}', inputs, true)).toEqual({ kind: 'invalidJson' });
     // Not JSON is fine where JSON is not asked for (an endpoint).
@@ -66,14 +88,26 @@ describe('automation rules', () => {
   });
 
   it('makes URL sources with the URL as their name, and knows an http(s) address', () => {
-    expect(urlSource(' https://docs.example.com/faq ')).toEqual({ type: 'url', name: 'https://docs.example.com/faq', url: 'https://docs.example.com/faq' });
+    expect(urlSource(' https://docs.example.com/faq ')).toEqual({
+      type: 'url',
+      name: 'https://docs.example.com/faq',
+      url: 'https://docs.example.com/faq',
+    });
     expect(isHttpUrl('https://docs.example.com')).toBe(true);
     expect(isHttpUrl('ftp://docs.example.com')).toBe(false);
     expect(isHttpUrl('docs.example.com')).toBe(false);
   });
 
   it('names the linked actions that still exist', () => {
-    expect(linkedActionNames(['a2', 'gone', 'a1'], [{ id: 'a1', title: 'One' }, { id: 'a2', title: 'Two' }])).toEqual(['Two', 'One']);
+    expect(
+      linkedActionNames(
+        ['a2', 'gone', 'a1'],
+        [
+          { id: 'a1', title: 'One' },
+          { id: 'a2', title: 'Two' },
+        ],
+      ),
+    ).toEqual(['Two', 'One']);
   });
 
   it('reads the @mention being typed and replaces it with the action title', () => {

@@ -5,6 +5,7 @@ import { ApiError, localizedDetail } from '@/lib/api-error';
  * it refused the request (a 4xx says what to fix, e.g. "Title is required"); a 5xx adds nothing useful.
  */
 export function failureText(alert: string, error: unknown): string {
-  const reason = error instanceof ApiError && error.status !== null && error.status < 500 ? localizedDetail(error) : null;
+  const reason =
+    error instanceof ApiError && error.status !== null && error.status < 500 ? localizedDetail(error) : null;
   return reason ? `${alert} ${reason}` : alert;
 }

@@ -9,7 +9,12 @@ const locale = (language: Language) => (language === 'he' ? 'he-IL' : 'en-US');
  * An amount in minor units, in the page's language: ₪ for ILS, else $ (spec part 2 §2). Two decimals on
  * the payment page and in the history; `whole` drops them when there are none (the plan cards).
  */
-export function formatMoney(minor: number, currency: Currency | string, language: Language, { whole = false } = {}): string {
+export function formatMoney(
+  minor: number,
+  currency: Currency | string,
+  language: Language,
+  { whole = false } = {},
+): string {
   const units = minor / 100;
   const digits = whole && Number.isInteger(units) ? 0 : 2;
   return new Intl.NumberFormat(locale(language), {
@@ -60,7 +65,8 @@ export function readPricingChoice(params: URLSearchParams): PricingChoice {
   };
 }
 
-export const tierChoice = (tier: PlanTier): PaidTierChoice | null => (tier === 'PRO' ? 'pro' : tier === 'ENTERPRISE' ? 'enterprise' : null);
+export const tierChoice = (tier: PlanTier): PaidTierChoice | null =>
+  tier === 'PRO' ? 'pro' : tier === 'ENTERPRISE' ? 'enterprise' : null;
 
 export type Destination = { kind: 'internal'; path: string } | { kind: 'external'; url: string };
 
@@ -69,9 +75,14 @@ export type Destination = { kind: 'internal'; path: string } | { kind: 'external
  * cancel addresses) must stay on this site — a crafted link must not send a payer elsewhere; the
  * checkout address from our server may also be an https page (Stripe Checkout).
  */
-export function destination(target: string | null | undefined, origin: string, { allowExternal = false } = {}): Destination | null {
+export function destination(
+  target: string | null | undefined,
+  origin: string,
+  { allowExternal = false } = {},
+): Destination | null {
   if (!target) return null;
-  if (target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\')) return { kind: 'internal', path: target };
+  if (target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\'))
+    return { kind: 'internal', path: target };
   let url: URL;
   try {
     url = new URL(target);

@@ -28,14 +28,39 @@ describe('money in minor units, in the page language', () => {
 describe('the card form selects', () => {
   it('offers months 01–12 and this year plus the next nine as two digits', () => {
     expect(expiryMonths()).toEqual(['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12']);
-    expect(expiryYears(new Date('2026-11-23T12:00:00Z'))).toEqual(['26', '27', '28', '29', '30', '31', '32', '33', '34', '35']);
-    expect(expiryYears(new Date('2095-06-01T12:00:00Z'))).toEqual(['95', '96', '97', '98', '99', '00', '01', '02', '03', '04']);
+    expect(expiryYears(new Date('2026-11-23T12:00:00Z'))).toEqual([
+      '26',
+      '27',
+      '28',
+      '29',
+      '30',
+      '31',
+      '32',
+      '33',
+      '34',
+      '35',
+    ]);
+    expect(expiryYears(new Date('2095-06-01T12:00:00Z'))).toEqual([
+      '95',
+      '96',
+      '97',
+      '98',
+      '99',
+      '00',
+      '01',
+      '02',
+      '03',
+      '04',
+    ]);
   });
 });
 
 describe('the pricing choice in the address', () => {
   it('reads a paid plan and a billing period, and ignores anything else', () => {
-    expect(readPricingChoice(new URLSearchParams('plan=pro&billing=yearly'))).toEqual({ plan: 'pro', period: 'yearly' });
+    expect(readPricingChoice(new URLSearchParams('plan=pro&billing=yearly'))).toEqual({
+      plan: 'pro',
+      period: 'yearly',
+    });
     expect(readPricingChoice(new URLSearchParams('plan=enterprise'))).toEqual({ plan: 'enterprise', period: null });
     expect(readPricingChoice(new URLSearchParams('plan=free&billing=weekly'))).toEqual({ plan: null, period: null });
   });
@@ -44,18 +69,35 @@ describe('the pricing choice in the address', () => {
 describe('where a redirect may go', () => {
   const origin = 'https://kesher.example';
   it('keeps this site’s paths and addresses inside the app', () => {
-    expect(destination('/billing?checkout=success', origin)).toEqual({ kind: 'internal', path: '/billing?checkout=success' });
-    expect(destination('https://kesher.example/pricing?plan=pro', origin)).toEqual({ kind: 'internal', path: '/pricing?plan=pro' });
+    expect(destination('/billing?checkout=success', origin)).toEqual({
+      kind: 'internal',
+      path: '/billing?checkout=success',
+    });
+    expect(destination('https://kesher.example/pricing?plan=pro', origin)).toEqual({
+      kind: 'internal',
+      path: '/pricing?plan=pro',
+    });
   });
 
   it('refuses other sites, protocol-relative and script addresses from the page’s query', () => {
-    for (const target of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', 'not a url', '', null]) {
+    for (const target of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      'not a url',
+      '',
+      null,
+    ]) {
       expect(destination(target, origin)).toBeNull();
     }
   });
 
   it('lets the server’s checkout address be another https site (Stripe Checkout), never plain http', () => {
-    expect(destination('https://checkout.stripe.com/c/pay/cs_1', origin, { allowExternal: true })).toEqual({ kind: 'external', url: 'https://checkout.stripe.com/c/pay/cs_1' });
+    expect(destination('https://checkout.stripe.com/c/pay/cs_1', origin, { allowExternal: true })).toEqual({
+      kind: 'external',
+      url: 'https://checkout.stripe.com/c/pay/cs_1',
+    });
     expect(destination('http://checkout.example/c', origin, { allowExternal: true })).toBeNull();
     expect(destination('javascript:alert(1)', origin, { allowExternal: true })).toBeNull();
   });

@@ -37,7 +37,10 @@ export function pollDelay(attempt: number): number {
 
 /** The wait after the `failures`-th (0-based) network error in a row. */
 export function networkRetryDelay(failures: number): number {
-  return Math.min(NETWORK_RETRY_MAX_MS, NETWORK_RETRY_FIRST_MS * 2 ** Math.floor(failures / NETWORK_RETRY_DOUBLE_EVERY));
+  return Math.min(
+    NETWORK_RETRY_MAX_MS,
+    NETWORK_RETRY_FIRST_MS * 2 ** Math.floor(failures / NETWORK_RETRY_DOUBLE_EVERY),
+  );
 }
 
 /** The whole schedule of a run that never fails to answer the check: one wait per attempt. */
@@ -78,7 +81,8 @@ export function threadStartError(error: unknown, t: (key: string) => string): st
   else if (error.status === 403) text = t('errors.threadForbidden');
   else if (error.status === 404) text = t('errors.threadAssistantNotFound');
   else if (error.status !== null && error.status >= 500) text = t('errors.threadServer');
-  else if (error.code === 'network' || error.code === 'timeout' || error.code === 'offline') text = t('errors.threadNetwork');
+  else if (error.code === 'network' || error.code === 'timeout' || error.code === 'offline')
+    text = t('errors.threadNetwork');
   else text = localizedDetail(error) ?? t('errors.sendFailed');
   return `${text}${t(`errors.${TRY_AGAIN_SUFFIX}`)}`;
 }
@@ -103,6 +107,8 @@ export function loadError(error: unknown, t: (key: string) => string): string {
 }
 
 /** A thread the reader may not see (404) or a malformed id (400): the chat starts fresh (§7). */
-export const isThreadGone = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400);
+export const isThreadGone = (error: unknown) =>
+  error instanceof ApiError && (error.status === 404 || error.status === 400);
 
-export const isNetworkError = (error: unknown) => error instanceof ApiError && (error.code === 'network' || error.code === 'timeout');
+export const isNetworkError = (error: unknown) =>
+  error instanceof ApiError && (error.code === 'network' || error.code === 'timeout');

@@ -10,7 +10,10 @@ describe('feedback memory with storage refused', () => {
     Object.defineProperty(window, 'localStorage', {
       configurable: true,
       get() {
-        throw new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+        throw new DOMException(
+          "Failed to read the 'localStorage' property from 'Window': Access is denied for this document.",
+          'SecurityError',
+        );
       },
     });
     try {

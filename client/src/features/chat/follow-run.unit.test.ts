@@ -5,7 +5,13 @@ import { chatPollDelays, networkRetryDelay } from './chat-rules';
 import { followRun, pollRun } from './follow-run';
 import { json, serverRun, stubFetch } from './test/fake-server';
 
-const run = (status: ChatRun['status'], extra: Partial<ChatRun> = {}): ChatRun => ({ id: 'run_1', status, error: null, messageId: null, ...extra });
+const run = (status: ChatRun['status'], extra: Partial<ChatRun> = {}): ChatRun => ({
+  id: 'run_1',
+  status,
+  error: null,
+  messageId: null,
+  ...extra,
+});
 
 /** A poll whose waits are recorded instead of slept, answering from a script of outcomes. */
 function scripted(answers: (ChatRun | Error)[]) {
@@ -26,7 +32,10 @@ function scripted(answers: (ChatRun | Error)[]) {
 
 describe('pollRun', () => {
   it('follows the schedule until the run completes', async () => {
-    const { waits, deps } = scripted([...Array.from({ length: 7 }, () => run('in_progress')), run('completed', { messageId: 'msg_9' })]);
+    const { waits, deps } = scripted([
+      ...Array.from({ length: 7 }, () => run('in_progress')),
+      run('completed', { messageId: 'msg_9' }),
+    ]);
     const outcome = await pollRun(deps, new AbortController().signal);
     expect(outcome).toEqual({ kind: 'completed', messageId: 'msg_9', message: null });
     expect(waits).toEqual(chatPollDelays().slice(0, 8));
@@ -40,20 +49,36 @@ describe('pollRun', () => {
 
   it('backs off on network errors within the same cap, then returns to the normal schedule', async () => {
     const network = new ApiError('network', null);
-    const { waits, deps } = scripted([run('in_progress'), ...Array.from({ length: 6 }, () => network), run('in_progress'), run('failed', { error: 'boom' })]);
+    const { waits, deps } = scripted([
+      run('in_progress'),
+      ...Array.from({ length: 6 }, () => network),
+      run('in_progress'),
+      run('failed', { error: 'boom' }),
+    ]);
     const outcome = await pollRun(deps, new AbortController().signal);
     expect(outcome).toEqual({ kind: 'failed', error: 'boom' });
-    expect(waits).toEqual([300, 300, ...Array.from({ length: 5 }, (_, i) => networkRetryDelay(i)), networkRetryDelay(5), 300]);
+    expect(waits).toEqual([
+      300,
+      300,
+      ...Array.from({ length: 5 }, (_, i) => networkRetryDelay(i)),
+      networkRetryDelay(5),
+      300,
+    ]);
   });
 
   it('reports other errors to the caller and expired runs as such', async () => {
-    await expect(pollRun(scripted([new ApiError('notFound', 404, 'Run not found.')]).deps, new AbortController().signal)).rejects.toThrow('Run not found.');
+    await expect(
+      pollRun(scripted([new ApiError('notFound', 404, 'Run not found.')]).deps, new AbortController().signal),
+    ).rejects.toThrow('Run not found.');
     expect(await pollRun(scripted([run('expired')]).deps, new AbortController().signal)).toEqual({ kind: 'expired' });
   });
 
   it('tells the caller about requires_action while waiting', async () => {
     const onStatus = vi.fn();
-    await pollRun({ ...scripted([run('requires_action'), run('completed')]).deps, onStatus }, new AbortController().signal);
+    await pollRun(
+      { ...scripted([run('requires_action'), run('completed')]).deps, onStatus },
+      new AbortController().signal,
+    );
     expect(onStatus.mock.calls.map(([r]) => (r as ChatRun).status)).toEqual(['requires_action', 'completed']);
   });
 });
@@ -64,9 +89,18 @@ describe('followRun', () => {
       'GET /api/v1/threads/thread_1/runs/run_1/stream': () => new Response('nope', { status: 503 }),
       'GET /api/v1/threads/thread_1/runs/run_1': () => json(serverRun('completed', { message_id: 'msg_2' })),
     });
-    const outcome = await followRun({ kind: 'owner' }, 'thread_1', 'run_1', { onDelta: vi.fn(), onStatus: vi.fn() }, new AbortController().signal);
+    const outcome = await followRun(
+      { kind: 'owner' },
+      'thread_1',
+      'run_1',
+      { onDelta: vi.fn(), onStatus: vi.fn() },
+      new AbortController().signal,
+    );
     expect(outcome).toEqual({ kind: 'completed', messageId: 'msg_2', message: null });
-    expect(calls.map((c) => c.key)).toEqual(['GET /api/v1/threads/thread_1/runs/run_1/stream', 'GET /api/v1/threads/thread_1/runs/run_1']);
+    expect(calls.map((c) => c.key)).toEqual([
+      'GET /api/v1/threads/thread_1/runs/run_1/stream',
+      'GET /api/v1/threads/thread_1/runs/run_1',
+    ]);
     vi.unstubAllGlobals();
   });
 });

@@ -14,7 +14,9 @@ export interface CompletionCounts {
  * added (`completion`), so the panel says it in the page's language instead of showing the server's
  * English sentence. Null while the crawl runs, and for a message without them.
  */
-export function completionCounts(progress: Pick<CrawlProgressMessage, 'status' | 'completion'>): CompletionCounts | null {
+export function completionCounts(
+  progress: Pick<CrawlProgressMessage, 'status' | 'completion'>,
+): CompletionCounts | null {
   if (progress.status !== 'completed' || !progress.completion) return null;
   const { added, unchanged, removed, not_added: notAdded, not_added_reason: reason } = progress.completion;
   return { added, unchanged, removed, notAdded, reason };

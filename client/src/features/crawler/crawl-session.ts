@@ -23,7 +23,9 @@ function read(): ActiveCrawl | null {
   const raw = crawlId ? [crawlId, websiteUrl, started].join('\n') : '';
   if (raw === cached.raw) return cached.value;
   const startedAt = Number(started);
-  const value = crawlId ? { crawlId, websiteUrl, startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : Date.now() } : null;
+  const value = crawlId
+    ? { crawlId, websiteUrl, startedAt: Number.isFinite(startedAt) && startedAt > 0 ? startedAt : Date.now() }
+    : null;
   cached = { raw, value };
   return value;
 }

@@ -9,7 +9,12 @@ type Defaults = (typeof crawlerLimits)['create' | 'edit'];
  * defaults (spec §9). The crawl id is what the progress panel follows. `held` (the edit form) refreshes
  * the pages the owner already chose from this site instead of adding every page it finds.
  */
-export async function startCrawl(assistantId: number, websiteUrl: string, defaults: Defaults, pages: 'site' | 'held' = 'site'): Promise<{ crawlId: string | null }> {
+export async function startCrawl(
+  assistantId: number,
+  websiteUrl: string,
+  defaults: Defaults,
+  pages: 'site' | 'held' = 'site',
+): Promise<{ crawlId: string | null }> {
   const started = await createCrawler({
     assistant_id: assistantId,
     website_url: websiteUrl,

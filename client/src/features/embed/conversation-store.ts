@@ -44,7 +44,10 @@ export interface StoredConversation {
   shareToken: string;
 }
 
-export type ConversationInput = Pick<StoredConversation, 'threadId' | 'messages' | 'deviceFingerprint' | 'domain' | 'shareToken'> & { sessionToken: string };
+export type ConversationInput = Pick<
+  StoredConversation,
+  'threadId' | 'messages' | 'deviceFingerprint' | 'domain' | 'shareToken'
+> & { sessionToken: string };
 
 /** A visitor's session token: 32 random bytes as 64 hex characters (crypto.getRandomValues). */
 export function createSessionToken(source: Pick<Crypto, 'getRandomValues'> = crypto): string {
@@ -92,7 +95,9 @@ export function embedDomain(win: Window = window): string {
 function isQuotaError(error: unknown): boolean {
   if (!(error instanceof DOMException) && !(error instanceof Error)) return false;
   const code = (error as DOMException).code;
-  return error.name === 'QuotaExceededError' || error.name === 'NS_ERROR_DOM_QUOTA_REACHED' || code === 22 || code === 1014;
+  return (
+    error.name === 'QuotaExceededError' || error.name === 'NS_ERROR_DOM_QUOTA_REACHED' || code === 22 || code === 1014
+  );
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object';
@@ -100,7 +105,14 @@ const isObject = (value: unknown): value is Record<string, unknown> => !!value &
 function readSources(value: unknown[]): ChatSource[] {
   return value.flatMap((s) =>
     isObject(s) && typeof s.fileId === 'string' && typeof s.filename === 'string'
-      ? [{ fileId: s.fileId, filename: s.filename, sourceUrl: typeof s.sourceUrl === 'string' ? s.sourceUrl : null, ...(typeof s.title === 'string' && s.title ? { title: s.title } : {}) }]
+      ? [
+          {
+            fileId: s.fileId,
+            filename: s.filename,
+            sourceUrl: typeof s.sourceUrl === 'string' ? s.sourceUrl : null,
+            ...(typeof s.title === 'string' && s.title ? { title: s.title } : {}),
+          },
+        ]
       : [],
   );
 }
@@ -109,7 +121,13 @@ function readMessages(value: unknown): StoredMessage[] | null {
   if (!Array.isArray(value)) return null;
   const out: StoredMessage[] = [];
   for (const item of value) {
-    if (!isObject(item) || typeof item.id !== 'string' || typeof item.content !== 'string' || typeof item.timestamp !== 'number') continue;
+    if (
+      !isObject(item) ||
+      typeof item.id !== 'string' ||
+      typeof item.content !== 'string' ||
+      typeof item.timestamp !== 'number'
+    )
+      continue;
     if (item.role !== 'user' && item.role !== 'assistant') continue;
     out.push({
       id: item.id,
@@ -139,7 +157,12 @@ export function readConversation(raw: string | null): StoredConversation | null 
   const messages = readMessages(value.messages);
   if (typeof value.threadId !== 'string' || !value.threadId || !messages) return null;
   if (!isObject(session) || typeof session.token !== 'string' || !session.token) return null;
-  if (typeof value.expiresAt !== 'number' || typeof value.timestamp !== 'number' || typeof value.shareToken !== 'string') return null;
+  if (
+    typeof value.expiresAt !== 'number' ||
+    typeof value.timestamp !== 'number' ||
+    typeof value.shareToken !== 'string'
+  )
+    return null;
   return {
     threadId: value.threadId,
     messages,
@@ -174,7 +197,10 @@ export interface ConversationStore {
   removeExpired(): number;
 }
 
-export function createConversationStore(storage: Storage | null = browserStorage(), now: () => number = Date.now): ConversationStore {
+export function createConversationStore(
+  storage: Storage | null = browserStorage(),
+  now: () => number = Date.now,
+): ConversationStore {
   const safely = <T>(fallback: T, fn: (s: Storage) => T): T => {
     if (!storage) return fallback;
     try {

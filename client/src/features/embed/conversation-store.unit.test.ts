@@ -14,7 +14,16 @@ const DAY = 24 * 60 * 60 * 1000;
 
 const input = (over: Partial<ConversationInput> = {}): ConversationInput => ({
   threadId: 'thread_abc',
-  messages: [{ id: 'msg_1', role: 'user', content: 'Hello', timestamp: 1_700_000_000_000, hasRedirect: false, redirectUrl: null }],
+  messages: [
+    {
+      id: 'msg_1',
+      role: 'user',
+      content: 'Hello',
+      timestamp: 1_700_000_000_000,
+      hasRedirect: false,
+      redirectUrl: null,
+    },
+  ],
   sessionToken: 'a'.repeat(64),
   deviceFingerprint: '1234abcd',
   domain: 'shop.example',
@@ -37,7 +46,8 @@ class TinyStorage implements Storage {
   }
   setItem(key: string, value: string) {
     const used = [...this.data].filter(([k]) => k !== key).reduce((n, [k, v]) => n + k.length + v.length, 0);
-    if (used + key.length + value.length > this.capacity) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    if (used + key.length + value.length > this.capacity)
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     this.data.set(key, value);
   }
   removeItem(key: string) {
@@ -54,7 +64,17 @@ describe('the stored embedded conversation (spec part 2 §3, §9)', () => {
     const store = createConversationStore(localStorage, () => now);
     expect(store.save(7, input())).toBe(true);
     const raw = JSON.parse(localStorage.getItem('kesher_embed_conversation_7')!);
-    expect(Object.keys(raw).sort()).toEqual(['deviceFingerprint', 'domain', 'expiresAt', 'messages', 'sessionToken', 'shareToken', 'threadId', 'timestamp', 'version']);
+    expect(Object.keys(raw).sort()).toEqual([
+      'deviceFingerprint',
+      'domain',
+      'expiresAt',
+      'messages',
+      'sessionToken',
+      'shareToken',
+      'threadId',
+      'timestamp',
+      'version',
+    ]);
     expect(raw).toMatchObject({
       threadId: 'thread_abc',
       sessionToken: { token: 'a'.repeat(64) },
@@ -65,7 +85,14 @@ describe('the stored embedded conversation (spec part 2 §3, §9)', () => {
       domain: 'shop.example',
       shareToken: 'share-1',
     });
-    expect(raw.messages[0]).toEqual({ id: 'msg_1', role: 'user', content: 'Hello', timestamp: 1_700_000_000_000, hasRedirect: false, redirectUrl: null });
+    expect(raw.messages[0]).toEqual({
+      id: 'msg_1',
+      role: 'user',
+      content: 'Hello',
+      timestamp: 1_700_000_000_000,
+      hasRedirect: false,
+      redirectUrl: null,
+    });
   });
 
   it('keeps one key per assistant', () => {
@@ -98,7 +125,11 @@ describe('the stored embedded conversation (spec part 2 §3, §9)', () => {
   it('ignores corrupt or foreign entries', () => {
     localStorage.setItem(storageKey(5), '{not json');
     expect(createConversationStore(localStorage, () => 0).load(5, 'share-1')).toBeNull();
-    expect(readConversation(JSON.stringify({ ...input(), sessionToken: { token: 'x' }, version: '2.0', expiresAt: 1, timestamp: 0 }))).toBeNull();
+    expect(
+      readConversation(
+        JSON.stringify({ ...input(), sessionToken: { token: 'x' }, version: '2.0', expiresAt: 1, timestamp: 0 }),
+      ),
+    ).toBeNull();
   });
 
   it('cleans expired entries when storage is full, then saves', () => {
@@ -133,18 +164,35 @@ describe('the stored embedded conversation (spec part 2 §3, §9)', () => {
     const token = createSessionToken();
     expect(token).toMatch(/^[0-9a-f]{64}$/);
     expect(createSessionToken()).not.toBe(token);
-    const fixed = createSessionToken({ getRandomValues: <T extends ArrayBufferView | null>(array: T) => (new Uint8Array((array as unknown as Uint8Array).buffer).fill(171), array) });
+    const fixed = createSessionToken({
+      getRandomValues: <T extends ArrayBufferView | null>(array: T) => (
+        new Uint8Array((array as unknown as Uint8Array).buffer).fill(171),
+        array
+      ),
+    });
     expect(fixed).toBe('ab'.repeat(32));
   });
 
   it('fingerprints the device as a stable short hash and names the embedding site', () => {
-    expect(deviceFingerprint(['agent', 'en', 'Asia/Jerusalem'])).toBe(deviceFingerprint(['agent', 'en', 'Asia/Jerusalem']));
-    expect(deviceFingerprint(['agent', 'he', 'Asia/Jerusalem'])).not.toBe(deviceFingerprint(['agent', 'en', 'Asia/Jerusalem']));
+    expect(deviceFingerprint(['agent', 'en', 'Asia/Jerusalem'])).toBe(
+      deviceFingerprint(['agent', 'en', 'Asia/Jerusalem']),
+    );
+    expect(deviceFingerprint(['agent', 'he', 'Asia/Jerusalem'])).not.toBe(
+      deviceFingerprint(['agent', 'en', 'Asia/Jerusalem']),
+    );
     expect(deviceFingerprint()).toMatch(/^[0-9a-f]{8}$/);
     expect(embedDomain()).toBe(window.location.hostname);
-    const framed = { location: { ancestorOrigins: ['https://shop.example'], hostname: 'kesher.app' }, parent: {}, document: { referrer: '' } } as unknown as Window;
+    const framed = {
+      location: { ancestorOrigins: ['https://shop.example'], hostname: 'kesher.app' },
+      parent: {},
+      document: { referrer: '' },
+    } as unknown as Window;
     expect(embedDomain(framed)).toBe('shop.example');
-    const viaReferrer = { location: { hostname: 'kesher.app' }, parent: {}, document: { referrer: 'https://blog.example/post' } } as unknown as Window;
+    const viaReferrer = {
+      location: { hostname: 'kesher.app' },
+      parent: {},
+      document: { referrer: 'https://blog.example/post' },
+    } as unknown as Window;
     expect(embedDomain(viaReferrer)).toBe('blog.example');
   });
 });
@@ -152,11 +200,28 @@ describe('the stored embedded conversation (spec part 2 §3, §9)', () => {
 describe('a restored answer names its sources as before', () => {
   it('keeps a crawled page source title (issue 22 item 6)', () => {
     const sources = [
-      { fileId: 'file-1', filename: 'shop.example-bike-c3f920c5.html', sourceUrl: 'https://shop.example/bike', title: 'City Bike' },
+      {
+        fileId: 'file-1',
+        filename: 'shop.example-bike-c3f920c5.html',
+        sourceUrl: 'https://shop.example/bike',
+        title: 'City Bike',
+      },
       { fileId: 'file-2', filename: 'menu.txt', sourceUrl: null },
     ];
     const stored = {
-      ...input({ messages: [{ id: 'msg_2', role: 'assistant', content: 'Bikes.', timestamp: 1, hasRedirect: false, redirectUrl: null, sources }] }),
+      ...input({
+        messages: [
+          {
+            id: 'msg_2',
+            role: 'assistant',
+            content: 'Bikes.',
+            timestamp: 1,
+            hasRedirect: false,
+            redirectUrl: null,
+            sources,
+          },
+        ],
+      }),
       sessionToken: { token: 'a'.repeat(64) },
       version: '1.0',
       expiresAt: Date.now() + DAY,

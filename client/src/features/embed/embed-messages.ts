@@ -19,7 +19,16 @@ export interface EmbedMessage {
 let nextLocalId = 0;
 
 export function localMessage(role: EmbedMessage['role'], text: string, now: number = Date.now()): EmbedMessage {
-  return { id: `local-${++nextLocalId}`, role, text, timestamp: now, redirectUrl: null, sources: [], local: true, feedback: null };
+  return {
+    id: `local-${++nextLocalId}`,
+    role,
+    text,
+    timestamp: now,
+    redirectUrl: null,
+    sources: [],
+    local: true,
+    feedback: null,
+  };
 }
 
 export const fromChatMessage = (message: ChatMessage, feedback: Rating | null = null): EmbedMessage => ({
@@ -60,7 +69,10 @@ export function toStored(messages: EmbedMessage[]): StoredMessage[] {
 }
 
 /** The server's list (authoritative), keeping the ratings this visitor already gave. */
-export function withFeedback(list: ChatMessage[], previous: { id: string; feedback?: Rating | null }[]): EmbedMessage[] {
+export function withFeedback(
+  list: ChatMessage[],
+  previous: { id: string; feedback?: Rating | null }[],
+): EmbedMessage[] {
   const given = new Map(previous.filter((m) => m.feedback).map((m) => [m.id, m.feedback!]));
   return list.map((m) => fromChatMessage(m, given.get(m.id) ?? null));
 }

@@ -4,7 +4,8 @@ import { pollRun, type PollDeps } from '@/lib/chat-core/follow-run';
 import { EMBED_POLL_MAX_ATTEMPTS, embedPollDelay, embedPolling, embedPollSchedule } from './embed-run';
 
 /** The shared follower's polling on the embed's schedule. */
-const pollEmbedRun = (deps: PollDeps & { random?: () => number }, signal: AbortSignal) => pollRun(deps, embedPolling(deps.random), signal);
+const pollEmbedRun = (deps: PollDeps & { random?: () => number }, signal: AbortSignal) =>
+  pollRun(deps, embedPolling(deps.random), signal);
 
 const run = (status: RunStatus): ChatRun => ({ id: 'run_1', status, error: null, messageId: null });
 
@@ -63,17 +64,28 @@ describe('the embed polling schedule (spec part 2 §9)', () => {
 
   it('ends on completed, failed and expired', async () => {
     const done = deps(['queued', 'in_progress', 'completed']);
-    await expect(pollEmbedRun(done.deps, new AbortController().signal)).resolves.toEqual({ kind: 'completed', messageId: null, message: null });
+    await expect(pollEmbedRun(done.deps, new AbortController().signal)).resolves.toEqual({
+      kind: 'completed',
+      messageId: null,
+      message: null,
+    });
     expect(done.checks()).toBe(3);
     expect(done.waits).toEqual([300, 473, 709]); // 450·1.05, 675·1.05
 
-    await expect(pollEmbedRun(deps(['failed']).deps, new AbortController().signal)).resolves.toEqual({ kind: 'failed', error: '' });
-    await expect(pollEmbedRun(deps(['requires_action', 'expired']).deps, new AbortController().signal)).resolves.toEqual({ kind: 'expired' });
+    await expect(pollEmbedRun(deps(['failed']).deps, new AbortController().signal)).resolves.toEqual({
+      kind: 'failed',
+      error: '',
+    });
+    await expect(
+      pollEmbedRun(deps(['requires_action', 'expired']).deps, new AbortController().signal),
+    ).resolves.toEqual({ kind: 'expired' });
   });
 
   it('lets a failing check end the wait (the page apologises)', async () => {
     const check = vi.fn().mockRejectedValue(new Error('network'));
-    await expect(pollEmbedRun({ check, sleep: async () => {} }, new AbortController().signal)).rejects.toThrow('network');
+    await expect(pollEmbedRun({ check, sleep: async () => {} }, new AbortController().signal)).rejects.toThrow(
+      'network',
+    );
     expect(check).toHaveBeenCalledTimes(1);
   });
 });

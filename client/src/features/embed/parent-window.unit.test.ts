@@ -13,7 +13,10 @@ describe('messages to the page around the embed (spec part 2 §2)', () => {
   it('has the spec payloads: ASSISTANT_TYPING {isTyping} and NAVIGATE_TO_URL {url}', () => {
     expect(typingMessage(true)).toEqual({ type: 'ASSISTANT_TYPING', isTyping: true });
     expect(typingMessage(false)).toEqual({ type: 'ASSISTANT_TYPING', isTyping: false });
-    expect(navigateMessage('https://shop.example/pricing')).toEqual({ type: 'NAVIGATE_TO_URL', url: 'https://shop.example/pricing' });
+    expect(navigateMessage('https://shop.example/pricing')).toEqual({
+      type: 'NAVIGATE_TO_URL',
+      url: 'https://shop.example/pricing',
+    });
     expect(closeMessage()).toEqual({ type: 'CLOSE_CHAT' });
   });
 
@@ -33,7 +36,9 @@ describe('messages to the page around the embed (spec part 2 §2)', () => {
     expect(parent.postMessage).toHaveBeenCalledWith({ type: 'NAVIGATE_TO_URL', url: 'https://shop.example/buy' }, '*');
     expect(assign).not.toHaveBeenCalled();
 
-    const alone = { location: { assign: vi.fn() } } as unknown as Window & { location: { assign: ReturnType<typeof vi.fn> } };
+    const alone = { location: { assign: vi.fn() } } as unknown as Window & {
+      location: { assign: ReturnType<typeof vi.fn> };
+    };
     (alone as { parent: unknown }).parent = alone;
     openRedirect('https://shop.example/buy', alone);
     expect(alone.location.assign).toHaveBeenCalledWith('https://shop.example/buy');
@@ -41,7 +46,10 @@ describe('messages to the page around the embed (spec part 2 §2)', () => {
 
   it('reads back as the widget reads it; anything else is ignored', () => {
     expect(readEmbedMessage(typingMessage(true))).toEqual({ type: 'ASSISTANT_TYPING', isTyping: true });
-    expect(readEmbedMessage(navigateMessage('https://shop.example/'))).toEqual({ type: 'NAVIGATE_TO_URL', url: 'https://shop.example/' });
+    expect(readEmbedMessage(navigateMessage('https://shop.example/'))).toEqual({
+      type: 'NAVIGATE_TO_URL',
+      url: 'https://shop.example/',
+    });
     expect(readEmbedMessage({ type: 'NAVIGATE_TO_URL', url: 'javascript:alert(1)' })).toBeNull();
     expect(readEmbedMessage({ type: 'NAVIGATE_TO_URL', url: '/relative' })).toBeNull();
     expect(readEmbedMessage({ type: 'ASSISTANT_TYPING', isTyping: 'yes' })).toBeNull();

@@ -6,7 +6,10 @@ import { isFramed } from './parent-window';
 export const BRIDGE_TIMEOUT_MS = 1500;
 
 /** A Storage over a Map; `onChange` hears every write (value null for a removal). */
-export function memoryStorage(initial: Record<string, string> = {}, onChange?: (key: string, value: string | null) => void): Storage {
+export function memoryStorage(
+  initial: Record<string, string> = {},
+  onChange?: (key: string, value: string | null) => void,
+): Storage {
   const data = new Map(Object.entries(initial));
   return {
     get length() {
@@ -51,7 +54,10 @@ export function openConversationStorage(win: Window = window, timeoutMs = BRIDGE
       done(
         memoryStorage(message.entries, (key, value) => {
           try {
-            win.parent.postMessage(value === null ? { type: STORAGE_MESSAGES.remove, key } : { type: STORAGE_MESSAGES.set, key, value }, origin);
+            win.parent.postMessage(
+              value === null ? { type: STORAGE_MESSAGES.remove, key } : { type: STORAGE_MESSAGES.set, key, value },
+              origin,
+            );
           } catch {
             // The page went away: this visit's conversation stays in memory.
           }

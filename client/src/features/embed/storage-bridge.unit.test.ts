@@ -18,7 +18,10 @@ function framedWindow() {
 
 function blockStorage() {
   vi.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
-    throw new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+    throw new DOMException(
+      "Failed to read the 'localStorage' property from 'Window': Access is denied for this document.",
+      'SecurityError',
+    );
   });
 }
 
@@ -38,17 +41,40 @@ describe('where the embedded conversation is stored', () => {
     const opening = openConversationStorage(win);
     expect(parent.postMessage).toHaveBeenCalledWith({ type: 'KESHER_STORAGE_REQUEST' }, '*');
     reply({ type: 'KESHER_STORAGE_SNAPSHOT', entries: {} }, { other: 'window' }); // not from the parent: ignored
-    const stored = JSON.stringify({ threadId: 'thread_1', messages: [], sessionToken: { token: 't'.repeat(64) }, deviceFingerprint: '', timestamp: 0, expiresAt: Date.now() + 60_000, version: '1.0', domain: 'shop.example', shareToken: 's' });
+    const stored = JSON.stringify({
+      threadId: 'thread_1',
+      messages: [],
+      sessionToken: { token: 't'.repeat(64) },
+      deviceFingerprint: '',
+      timestamp: 0,
+      expiresAt: Date.now() + 60_000,
+      version: '1.0',
+      domain: 'shop.example',
+      shareToken: 's',
+    });
     reply({ type: 'KESHER_STORAGE_SNAPSHOT', entries: { [storageKey(4)]: stored, language: 'en' } });
     const storage = await opening;
     expect(storage.getItem('language')).toBeNull(); // only conversations pass the bridge
 
     const store = createConversationStore(storage);
     expect(store.load(4, 's')?.threadId).toBe('thread_1');
-    store.save(5, { threadId: 'thread_5', messages: [], sessionToken: 'u'.repeat(64), deviceFingerprint: '', domain: 'shop.example', shareToken: 's' });
-    expect(parent.postMessage).toHaveBeenLastCalledWith({ type: 'KESHER_STORAGE_SET', key: storageKey(5), value: storage.getItem(storageKey(5)) }, 'https://shop.example');
+    store.save(5, {
+      threadId: 'thread_5',
+      messages: [],
+      sessionToken: 'u'.repeat(64),
+      deviceFingerprint: '',
+      domain: 'shop.example',
+      shareToken: 's',
+    });
+    expect(parent.postMessage).toHaveBeenLastCalledWith(
+      { type: 'KESHER_STORAGE_SET', key: storageKey(5), value: storage.getItem(storageKey(5)) },
+      'https://shop.example',
+    );
     store.remove(5);
-    expect(parent.postMessage).toHaveBeenLastCalledWith({ type: 'KESHER_STORAGE_REMOVE', key: storageKey(5) }, 'https://shop.example');
+    expect(parent.postMessage).toHaveBeenLastCalledWith(
+      { type: 'KESHER_STORAGE_REMOVE', key: storageKey(5) },
+      'https://shop.example',
+    );
   });
 
   it('falls back to memory when nobody answers (a page without widget.js)', async () => {

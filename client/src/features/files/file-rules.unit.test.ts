@@ -3,7 +3,8 @@ import { fileProblem, formatBytes } from './file-rules';
 
 describe('knowledge file checks', () => {
   it('accepts the document types and refuses others on selection', () => {
-    for (const name of ['a.pdf', 'b.DOCX', 'c.txt', 'd.csv', 'e.md']) expect(fileProblem({ name, size: 10 })).toBeNull();
+    for (const name of ['a.pdf', 'b.DOCX', 'c.txt', 'd.csv', 'e.md'])
+      expect(fileProblem({ name, size: 10 })).toBeNull();
     expect(fileProblem({ name: 'photo.png', size: 10 })).toBe('badType');
     expect(fileProblem({ name: 'noextension', size: 10 })).toBe('badType');
   });

@@ -21,7 +21,11 @@ export interface ChannelEntry {
 }
 
 export const CHANNELS: readonly ChannelEntry[] = [
-  { id: 'telegram', fields: [{ name: 'bot_token', label: 'botToken', required: true, secret: true, hint: 'botTokenHint' }], requiredMessage: 'botTokenRequired' },
+  {
+    id: 'telegram',
+    fields: [{ name: 'bot_token', label: 'botToken', required: true, secret: true, hint: 'botTokenHint' }],
+    requiredMessage: 'botTokenRequired',
+  },
   {
     id: 'whatsapp',
     fields: [

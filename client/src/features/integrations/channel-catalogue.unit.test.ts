@@ -7,12 +7,21 @@ describe('the channels’ setup forms', () => {
   it("names the spec's text when a required field is empty, whichever of the pair it is", () => {
     expect(setupProblem(entry('telegram'), { bot_token: '   ' })).toBe('botTokenRequired');
     expect(setupProblem(entry('whatsapp'), { access_token: 'EAAG', phone_number_id: '' })).toBe('whatsappRequired');
-    expect(setupProblem(entry('instagram'), { page_access_token: '', instagram_account_id: '1784' })).toBe('instagramRequired');
+    expect(setupProblem(entry('instagram'), { page_access_token: '', instagram_account_id: '1784' })).toBe(
+      'instagramRequired',
+    );
     expect(setupProblem(entry('whatsapp'), { access_token: 'EAAG', phone_number_id: '1055' })).toBeNull();
   });
 
   it('sends the filled fields trimmed and leaves the empty optional ones out', () => {
-    expect(setupBody(entry('whatsapp'), { access_token: ' EAAG ', phone_number_id: '1055', business_account_id: '', test_number: '  ' })).toEqual({ access_token: 'EAAG', phone_number_id: '1055' });
+    expect(
+      setupBody(entry('whatsapp'), {
+        access_token: ' EAAG ',
+        phone_number_id: '1055',
+        business_account_id: '',
+        test_number: '  ',
+      }),
+    ).toEqual({ access_token: 'EAAG', phone_number_id: '1055' });
   });
 
   it('announces Messenger and Discord without a form', () => {

@@ -28,9 +28,27 @@ describe('the visitor session', () => {
   });
 
   it('remembers every assistant reached through a share link', () => {
-    sharedAssistantStore.save({ id: 5, name: 'Bakery', description: 'Bread', openai_assistant_id: external, shareToken: 'tok-5' });
-    sharedAssistantStore.save({ id: 6, name: 'Garage', description: '', openai_assistant_id: null, shareToken: 'tok-6' });
-    expect(sharedAssistantStore.load('5')).toEqual({ id: 5, name: 'Bakery', description: 'Bread', openai_assistant_id: external, shareToken: 'tok-5' });
+    sharedAssistantStore.save({
+      id: 5,
+      name: 'Bakery',
+      description: 'Bread',
+      openai_assistant_id: external,
+      shareToken: 'tok-5',
+    });
+    sharedAssistantStore.save({
+      id: 6,
+      name: 'Garage',
+      description: '',
+      openai_assistant_id: null,
+      shareToken: 'tok-6',
+    });
+    expect(sharedAssistantStore.load('5')).toEqual({
+      id: 5,
+      name: 'Bakery',
+      description: 'Bread',
+      openai_assistant_id: external,
+      shareToken: 'tok-5',
+    });
     expect(sharedAssistantStore.load('6')?.shareToken).toBe('tok-6');
     expect(sharedAssistantStore.load('7')).toBeNull();
   });
@@ -42,23 +60,47 @@ describe('SharedChatPage', () => {
   it("resolves the link, keeps the share token and the assistant's external id, and goes on keeping the query", async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response(JSON.stringify({ id: 5, name: 'Bakery', description: 'Bread', avatar_url: null, openai_assistant_id: external }), { status: 200 })),
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({
+              id: 5,
+              name: 'Bakery',
+              description: 'Bread',
+              avatar_url: null,
+              openai_assistant_id: external,
+            }),
+            { status: 200 },
+          ),
+      ),
     );
     const navigate = vi.fn();
     renderVisitor(<SharedChatPage shareToken="tok-5" search={`?sessionToken=${token64}`} navigate={navigate} />);
     expect(screen.getByText('Loading assistant...')).toBeInTheDocument();
-    await waitFor(() => expect(navigate).toHaveBeenCalledWith(`/public-chat/5?sessionToken=${token64}`, { replace: true }));
-    expect(sharedAssistantStore.load('5')).toMatchObject({ name: 'Bakery', openai_assistant_id: external, shareToken: 'tok-5' });
+    await waitFor(() =>
+      expect(navigate).toHaveBeenCalledWith(`/public-chat/5?sessionToken=${token64}`, { replace: true }),
+    );
+    expect(sharedAssistantStore.load('5')).toMatchObject({
+      name: 'Bakery',
+      openai_assistant_id: external,
+      shareToken: 'tok-5',
+    });
   });
 
   it("says 'Invalid or expired share link.' for an unknown link", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ detail: 'Invalid or expired share link.' }), { status: 404 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ detail: 'Invalid or expired share link.' }), { status: 404 })),
+    );
     renderVisitor(<SharedChatPage shareToken="nope" search="" navigate={vi.fn()} />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid or expired share link.');
   });
 
   it("says 'Failed to start chat.' when the link cannot be resolved now, in Hebrew too", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 503 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}', { status: 503 })),
+    );
     renderVisitor(<SharedChatPage shareToken="tok" search="" navigate={vi.fn()} />, 'he');
     expect(await screen.findByRole('alert')).toHaveTextContent('לא ניתן להתחיל את השיחה.');
     expect(screen.getByRole('button', { name: 'נסו שוב' })).toBeInTheDocument();

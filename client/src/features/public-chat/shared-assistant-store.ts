@@ -20,7 +20,9 @@ export interface StoredSharedAssistant {
 function readAll(): StoredSharedAssistant[] {
   try {
     const value: unknown = JSON.parse(localStore.getItem(KEY) ?? '[]');
-    return Array.isArray(value) ? value.filter((a): a is StoredSharedAssistant => typeof a?.id === 'number' && typeof a?.name === 'string') : [];
+    return Array.isArray(value)
+      ? value.filter((a): a is StoredSharedAssistant => typeof a?.id === 'number' && typeof a?.name === 'string')
+      : [];
   } catch {
     return [];
   }

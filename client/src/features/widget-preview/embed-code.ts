@@ -1,6 +1,7 @@
 import { widgetAttributes, type WidgetSettings } from '../../../widget/options';
 
-const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * The snippet a site owner pastes (spec part 2 §2 "Embed Code"): widget.js from this Kesher, the share

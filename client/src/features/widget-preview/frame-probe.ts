@@ -26,7 +26,8 @@ function loadAsObject(url: string, type: string, { timeoutMs, signal }: Options)
     probe.setAttribute('aria-hidden', 'true');
     probe.tabIndex = -1;
     probe.dataset.frameProbe = '';
-    probe.style.cssText = 'position:fixed;inset-inline-start:-10000px;top:0;inline-size:1px;block-size:1px;opacity:0;pointer-events:none;';
+    probe.style.cssText =
+      'position:fixed;inset-inline-start:-10000px;top:0;inline-size:1px;block-size:1px;opacity:0;pointer-events:none;';
     const finish = (answer: FrameAnswer) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', abort);

@@ -4,7 +4,14 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { boot, mountWidget, type WidgetHandle } from '../../../widget/loader';
-import { buttonBox, panelBox, parseWidgetOptions, WIDGET_DEFAULTS, type WidgetSettings, widgetAttributes } from '../../../widget/options';
+import {
+  buttonBox,
+  panelBox,
+  parseWidgetOptions,
+  WIDGET_DEFAULTS,
+  type WidgetSettings,
+  widgetAttributes,
+} from '../../../widget/options';
 import { embedCode } from './embed-code';
 
 const KESHER = 'https://kesher.example';
@@ -89,17 +96,35 @@ describe('widget options (spec part 2 §3 Widget settings)', () => {
         'data-avatar-url': 'javascript:alert(1)',
       }),
     );
-    expect(bad).toMatchObject({ buttonColor: '#2d3748', buttonPosition: 'bottom-right', buttonSize: '60px', positionX: 0, positionY: 20, avatarUrl: null });
+    expect(bad).toMatchObject({
+      buttonColor: '#2d3748',
+      buttonPosition: 'bottom-right',
+      buttonSize: '60px',
+      positionX: 0,
+      positionY: 20,
+      avatarUrl: null,
+    });
   });
 
   it('places the button at its corner, 20 px in, or where it was dragged (always inside)', () => {
     const area = { width: 1000, height: 800 };
     expect(buttonBox(settings(), area)).toEqual({ left: 920, top: 720, width: 60, height: 60 });
     expect(buttonBox(settings({ buttonPosition: 'bottom-left' }), area)).toMatchObject({ left: 20, top: 720 });
-    expect(buttonBox(settings({ buttonPosition: 'top-right', buttonSize: '50px' }), area)).toMatchObject({ left: 930, top: 20, width: 50 });
-    expect(buttonBox(settings({ buttonPosition: 'top-left', buttonSize: '70px', positionX: 5, positionY: 40 }), area)).toMatchObject({ left: 5, top: 40, width: 70 });
-    expect(buttonBox(settings({ customPosition: true, positionX: 300, positionY: 200 }), area)).toMatchObject({ left: 300, top: 200 });
-    expect(buttonBox(settings({ customPosition: true, positionX: 5000, positionY: 5000 }), { width: 375, height: 667 })).toMatchObject({ left: 315, top: 607 });
+    expect(buttonBox(settings({ buttonPosition: 'top-right', buttonSize: '50px' }), area)).toMatchObject({
+      left: 930,
+      top: 20,
+      width: 50,
+    });
+    expect(
+      buttonBox(settings({ buttonPosition: 'top-left', buttonSize: '70px', positionX: 5, positionY: 40 }), area),
+    ).toMatchObject({ left: 5, top: 40, width: 70 });
+    expect(buttonBox(settings({ customPosition: true, positionX: 300, positionY: 200 }), area)).toMatchObject({
+      left: 300,
+      top: 200,
+    });
+    expect(
+      buttonBox(settings({ customPosition: true, positionX: 5000, positionY: 5000 }), { width: 375, height: 667 }),
+    ).toMatchObject({ left: 315, top: 607 });
   });
 
   it('opens the panel above a low button and below a high one, lined up with its outer edge, inside the window', () => {
@@ -114,7 +139,15 @@ describe('widget options (spec part 2 §3 Widget settings)', () => {
   });
 
   it('writes the snippet with the same attribute names it reads back', () => {
-    const chosen = settings({ buttonColor: '#112233', buttonPosition: 'top-right', buttonSize: '50px', customPosition: true, positionX: 77, positionY: 88, avatarUrl: 'https://cdn.example/a"b.png' });
+    const chosen = settings({
+      buttonColor: '#112233',
+      buttonPosition: 'top-right',
+      buttonSize: '50px',
+      customPosition: true,
+      positionX: 77,
+      positionY: 88,
+      avatarUrl: 'https://cdn.example/a"b.png',
+    });
     const code = embedCode(KESHER, 'tok_1', chosen);
     expect(code).toMatch(/^<script src="https:\/\/kesher\.example\/widget\.js"/);
     expect(code).toContain('data-share-token="tok_1"');
@@ -132,7 +165,14 @@ describe('widget.js on a page', () => {
   const shadow = () => document.querySelector('kesher-widget')!.shadowRoot!;
 
   it('draws an accessible button in a shadow root, at its corner', () => {
-    mounted = mountWidget(scriptTag({ 'data-share-token': 'tok', 'data-button-position': 'bottom-left', 'data-button-size': '50px', 'data-button-color': '#123456' }));
+    mounted = mountWidget(
+      scriptTag({
+        'data-share-token': 'tok',
+        'data-button-position': 'bottom-left',
+        'data-button-size': '50px',
+        'data-button-color': '#123456',
+      }),
+    );
     const button = shadow().querySelector('button')!;
     expect(button).toBe(mounted!.button);
     expect(button.getAttribute('aria-label')).toBe('Open chat');
@@ -142,7 +182,9 @@ describe('widget.js on a page', () => {
     const host = document.querySelector<HTMLElement>('kesher-widget')!;
     expect(host.style.getPropertyValue('all')).toBe('initial');
     expect(host.style.getPropertyPriority('all')).toBe('important');
-    expect((document.querySelector('kesher-widget') as HTMLElement).style.getPropertyValue('--kw-button')).toBe('#123456');
+    expect((document.querySelector('kesher-widget') as HTMLElement).style.getPropertyValue('--kw-button')).toBe(
+      '#123456',
+    );
     // Host CSS cannot reach into the shadow root.
     expect(document.querySelectorAll('button')).toHaveLength(0);
   });
@@ -167,7 +209,9 @@ describe('widget.js on a page', () => {
   it('passes an owner test session token to the embed page', () => {
     mounted = mountWidget(scriptTag({ 'data-share-token': 'tok', 'data-session-token': 'x'.repeat(20) }));
     mounted!.open();
-    expect(shadow().querySelector('iframe')!.getAttribute('src')).toBe(`${KESHER}/embed/tok?sessionToken=${'x'.repeat(20)}`);
+    expect(shadow().querySelector('iframe')!.getAttribute('src')).toBe(
+      `${KESHER}/embed/tok?sessionToken=${'x'.repeat(20)}`,
+    );
   });
 
   it('animates on ASSISTANT_TYPING and navigates on NAVIGATE_TO_URL — only from its own frame on Kesher origin, only http(s)', () => {
@@ -184,7 +228,8 @@ describe('widget.js on a page', () => {
     const frame = shadow().querySelector('iframe')!;
     const frameWindow = { postMessage: vi.fn() }; // jsdom gives frames in a shadow root no window of their own
     Object.defineProperty(frame, 'contentWindow', { value: frameWindow });
-    const send = (data: unknown, origin = KESHER, source: unknown = frameWindow) => window.dispatchEvent(Object.assign(new Event('message'), { data, origin, source }));
+    const send = (data: unknown, origin = KESHER, source: unknown = frameWindow) =>
+      window.dispatchEvent(Object.assign(new Event('message'), { data, origin, source }));
 
     send({ type: 'ASSISTANT_TYPING', isTyping: true }, 'https://evil.example');
     expect(mounted!.button.classList.contains('typing')).toBe(false);
@@ -215,12 +260,16 @@ describe('widget.js on a page', () => {
     const frameWindow = { postMessage: vi.fn() };
     Object.defineProperty(frame, 'contentWindow', { value: frameWindow });
     const toFrame = frameWindow.postMessage;
-    const send = (data: unknown, origin = KESHER) => window.dispatchEvent(Object.assign(new Event('message'), { data, origin, source: frameWindow }));
+    const send = (data: unknown, origin = KESHER) =>
+      window.dispatchEvent(Object.assign(new Event('message'), { data, origin, source: frameWindow }));
     localStorage.setItem('kesher_embed_conversation_1', '{"expiresAt":1}');
     localStorage.setItem('firebaseToken', 'secret-of-the-page');
 
     send({ type: 'KESHER_STORAGE_REQUEST' });
-    expect(toFrame).toHaveBeenCalledWith({ type: 'KESHER_STORAGE_SNAPSHOT', entries: { kesher_embed_conversation_1: '{"expiresAt":1}' } }, KESHER);
+    expect(toFrame).toHaveBeenCalledWith(
+      { type: 'KESHER_STORAGE_SNAPSHOT', entries: { kesher_embed_conversation_1: '{"expiresAt":1}' } },
+      KESHER,
+    );
     send({ type: 'KESHER_STORAGE_SET', key: 'kesher_embed_conversation_2', value: '{"a":1}' });
     expect(localStorage.getItem('kesher_embed_conversation_2')).toBe('{"a":1}');
     send({ type: 'KESHER_STORAGE_SET', key: 'firebaseToken', value: 'overwritten' });

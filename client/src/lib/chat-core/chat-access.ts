@@ -4,11 +4,13 @@
  */
 export type ChatAccess = { kind: 'owner' } | { kind: 'visitor'; sessionToken: string };
 
-export const isVisitor = (access: ChatAccess): access is { kind: 'visitor'; sessionToken: string } => access.kind === 'visitor';
+export const isVisitor = (access: ChatAccess): access is { kind: 'visitor'; sessionToken: string } =>
+  access.kind === 'visitor';
 
 /** The path prefix of thread calls: /threads or /threads/public. */
 export const threadsBase = (access: ChatAccess) => (isVisitor(access) ? '/threads/public' : '/threads');
 
 /** Visitors' reads carry the session token in the query, their writes in the body. */
-export const sessionQuery = (access: ChatAccess) => (isVisitor(access) ? `?session_token=${encodeURIComponent(access.sessionToken)}` : '');
+export const sessionQuery = (access: ChatAccess) =>
+  isVisitor(access) ? `?session_token=${encodeURIComponent(access.sessionToken)}` : '';
 export const sessionBody = (access: ChatAccess) => (isVisitor(access) ? { session_token: access.sessionToken } : {});

@@ -24,13 +24,22 @@ export async function startVisitorThread(input: {
   channel: 'public_link' | 'embed';
 }): Promise<StartedThread> {
   const body = (await api.post<{ thread_id: string; session_token?: string }>('/threads/public', null, {
-    body: { assistant_id: Number(input.assistantId), share_token: input.shareToken, session_token: input.sessionToken, channel: input.channel },
+    body: {
+      assistant_id: Number(input.assistantId),
+      share_token: input.shareToken,
+      session_token: input.sessionToken,
+      channel: input.channel,
+    },
   }))!;
   return { threadId: body.thread_id, sessionToken: body.session_token ?? input.sessionToken ?? null };
 }
 
 export async function listMessages(access: ChatAccess, threadId: string, signal?: AbortSignal): Promise<ChatMessage[]> {
-  const body = await api.get<{ data?: unknown[] }>(`${threadsBase(access)}/${enc(threadId)}/messages${sessionQuery(access)}`, null, { signal });
+  const body = await api.get<{ data?: unknown[] }>(
+    `${threadsBase(access)}/${enc(threadId)}/messages${sessionQuery(access)}`,
+    null,
+    { signal },
+  );
   return (body?.data ?? []).map(toChatMessage);
 }
 
@@ -59,11 +68,18 @@ export async function sendMessageAndRun(
   content: string,
 ): Promise<{ run: ChatRun; posted: ChatMessage }> {
   const body = await api.post<unknown>(`${threadsBase(access)}/${enc(threadId)}/runs`, null, {
-    body: { assistant_id: externalAssistantId, additional_messages: [{ role: 'user', content }], ...sessionBody(access) },
+    body: {
+      assistant_id: externalAssistantId,
+      additional_messages: [{ role: 'user', content }],
+      ...sessionBody(access),
+    },
   });
   const run = toChatRun(body);
   const stored = (body as { user_message?: { id?: unknown } } | null)?.user_message;
-  return { run, posted: typeof stored?.id === 'string' && stored.id ? toChatMessage(stored) : localPosted(content, run.id) };
+  return {
+    run,
+    posted: typeof stored?.id === 'string' && stored.id ? toChatMessage(stored) : localPosted(content, run.id),
+  };
 }
 
 /**
@@ -77,8 +93,17 @@ export const isThreadGoneOnSend = (error: unknown) =>
   (error.status === 404 || error.status === 400) &&
   (!error.detail || error.detail === chatMessages.threadNotFound || error.detail === chatMessages.threadInvalid);
 
-export async function getRun(access: ChatAccess, threadId: string, runId: string, signal?: AbortSignal): Promise<ChatRun> {
-  return toChatRun(await api.get<unknown>(`${threadsBase(access)}/${enc(threadId)}/runs/${enc(runId)}${sessionQuery(access)}`, null, { signal }));
+export async function getRun(
+  access: ChatAccess,
+  threadId: string,
+  runId: string,
+  signal?: AbortSignal,
+): Promise<ChatRun> {
+  return toChatRun(
+    await api.get<unknown>(`${threadsBase(access)}/${enc(threadId)}/runs/${enc(runId)}${sessionQuery(access)}`, null, {
+      signal,
+    }),
+  );
 }
 
 /** The stream's URL (SSE; see stream-run.ts). */

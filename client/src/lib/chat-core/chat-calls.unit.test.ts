@@ -2,8 +2,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-error';
 import { isThreadGoneOnSend, sendMessageAndRun } from './chat-calls';
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const run = { id: 'run_1', run_id: 'run_1', object: 'thread.run', thread_id: 'thread_1', status: 'queued', last_error: null, message_id: null };
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const run = {
+  id: 'run_1',
+  run_id: 'run_1',
+  object: 'thread.run',
+  thread_id: 'thread_1',
+  status: 'queued',
+  last_error: null,
+  message_id: null,
+};
 const userMessage = {
   id: 'msg_u',
   object: 'thread.message',
@@ -26,7 +35,12 @@ describe('sendMessageAndRun: the message and its run in one call', () => {
 
   it("posts the visitor's message as additional_messages with the session token, and reads the run and the stored message", async () => {
     const fetchMock = answer(json({ ...run, user_message: userMessage }, 201));
-    const sent = await sendMessageAndRun({ kind: 'visitor', sessionToken: 'b'.repeat(64) }, 'thread_1', 'asst_x', 'Open today?');
+    const sent = await sendMessageAndRun(
+      { kind: 'visitor', sessionToken: 'b'.repeat(64) },
+      'thread_1',
+      'asst_x',
+      'Open today?',
+    );
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(String(url)).toBe('/api/v1/threads/public/thread_1/runs');
     expect(init?.method).toBe('POST');
@@ -49,7 +63,9 @@ describe('sendMessageAndRun: the message and its run in one call', () => {
 
   it('throws the refusal as an ApiError with its status and words', async () => {
     answer(json({ detail: 'The assistant is still answering the previous message. Please wait for the answer.' }, 409));
-    await expect(sendMessageAndRun({ kind: 'owner' }, 'thread_1', 'asst_x', 'Again?')).rejects.toMatchObject({ status: 409 });
+    await expect(sendMessageAndRun({ kind: 'owner' }, 'thread_1', 'asst_x', 'Again?')).rejects.toMatchObject({
+      status: 409,
+    });
   });
 });
 
@@ -58,7 +74,11 @@ describe('isThreadGoneOnSend', () => {
     expect(isThreadGoneOnSend(new ApiError('notFound', 404, 'THREAD_NOT_FOUND'))).toBe(true);
     expect(isThreadGoneOnSend(new ApiError('unexpected', 400, 'THREAD_INVALID'))).toBe(true);
     expect(isThreadGoneOnSend(new ApiError('notFound', 404))).toBe(true);
-    expect(isThreadGoneOnSend(new ApiError('notFound', 404, 'Assistant not found. Please check if the assistant still exists.'))).toBe(false);
+    expect(
+      isThreadGoneOnSend(
+        new ApiError('notFound', 404, 'Assistant not found. Please check if the assistant still exists.'),
+      ),
+    ).toBe(false);
     expect(isThreadGoneOnSend(new ApiError('unexpected', 400, 'Invalid assistant ID'))).toBe(false);
     expect(isThreadGoneOnSend(new ApiError('forbidden', 403, 'THREAD_NOT_FOUND'))).toBe(false);
     expect(isThreadGoneOnSend(new Error('THREAD_NOT_FOUND'))).toBe(false);

@@ -36,7 +36,6 @@ export interface ChatRun {
   messageId: string | null;
 }
 
-
 type Json = Record<string, unknown>;
 const INLINE_REDIRECT = /\[REDIRECT:\s*(https?:\/\/[^\s\]]+)\s*\]/;
 const obj = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
@@ -51,7 +50,8 @@ export function toChatMessage(value: unknown): ChatMessage {
   const parsed = role === 'assistant' ? parseRedirect(content) : { text: content, redirectUrl: null };
   const text = parsed.text;
   // A command a model put mid-line still becomes the button (the renderer hides its text: message-display.tsx).
-  const redirectUrl = parsed.redirectUrl ?? (role === 'assistant' ? (INLINE_REDIRECT.exec(content)?.[1] ?? null) : null);
+  const redirectUrl =
+    parsed.redirectUrl ?? (role === 'assistant' ? (INLINE_REDIRECT.exec(content)?.[1] ?? null) : null);
   return {
     id: str(m.id),
     role,
@@ -61,18 +61,35 @@ export function toChatMessage(value: unknown): ChatMessage {
     sources: (Array.isArray(m.sources) ? m.sources : []).map((s) => {
       const source = obj(s);
       const title = typeof source.title === 'string' && source.title.trim() ? source.title : null;
-      return { fileId: str(source.file_id), filename: str(source.filename), sourceUrl: typeof source.source_url === 'string' ? source.source_url : null, ...(title ? { title } : {}) };
+      return {
+        fileId: str(source.file_id),
+        filename: str(source.filename),
+        sourceUrl: typeof source.source_url === 'string' ? source.source_url : null,
+        ...(title ? { title } : {}),
+      };
     }),
     hasRedirect: redirectUrl !== null,
     redirectUrl,
   };
 }
 
-const STATUSES: ReadonlySet<string> = new Set(['queued', 'in_progress', 'requires_action', 'completed', 'failed', 'expired']);
+const STATUSES: ReadonlySet<string> = new Set([
+  'queued',
+  'in_progress',
+  'requires_action',
+  'completed',
+  'failed',
+  'expired',
+]);
 
 export function toChatRun(value: unknown): ChatRun {
   const r = obj(value);
   const status = typeof r.status === 'string' && STATUSES.has(r.status) ? (r.status as RunStatus) : 'queued';
   const error = r.last_error ? str(obj(r.last_error).message) || null : null;
-  return { id: str(r.id ?? r.run_id), status, error, messageId: typeof r.message_id === 'string' ? r.message_id : null };
+  return {
+    id: str(r.id ?? r.run_id),
+    status,
+    error,
+    messageId: typeof r.message_id === 'string' ? r.message_id : null,
+  };
 }

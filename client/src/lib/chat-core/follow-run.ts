@@ -27,7 +27,8 @@ export interface PollDeps {
   onStatus?: (run: ChatRun) => void;
 }
 
-const isNetworkError = (error: unknown) => error instanceof ApiError && (error.code === 'network' || error.code === 'timeout');
+const isNetworkError = (error: unknown) =>
+  error instanceof ApiError && (error.code === 'network' || error.code === 'timeout');
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 export const abortableSleep = (ms: number, signal: AbortSignal) =>
@@ -85,10 +86,15 @@ export async function followRun(
 ): Promise<RunEnd> {
   const streamed = await streamRun(access, threadId, runId, handlers.onDelta, signal);
   if (signal.aborted) throw signal.reason;
-  if (streamed.kind === 'completed') return { kind: 'completed', messageId: streamed.message?.id ?? null, message: streamed.message };
+  if (streamed.kind === 'completed')
+    return { kind: 'completed', messageId: streamed.message?.id ?? null, message: streamed.message };
   if (streamed.kind === 'failed') return { kind: 'failed', error: streamed.error };
   if (streamed.kind === 'expired') return { kind: 'expired' };
-  return pollRun({ check: (s) => getRun(access, threadId, runId, s), sleep: abortableSleep, onStatus: handlers.onStatus }, schedule, signal);
+  return pollRun(
+    { check: (s) => getRun(access, threadId, runId, s), sleep: abortableSleep, onStatus: handlers.onStatus },
+    schedule,
+    signal,
+  );
 }
 
 /**
@@ -96,8 +102,13 @@ export async function followRun(
  * failed, the message the stream ended with) that were not on screen before. Their redirect marker, if
  * any, is the one that opens (a fresh answer's; history never redirects).
  */
-export function arrivedAnswers(list: ChatMessage[] | null, streamed: ChatMessage | null, known: ReadonlySet<string>): ChatMessage[] {
+export function arrivedAnswers(
+  list: ChatMessage[] | null,
+  streamed: ChatMessage | null,
+  known: ReadonlySet<string>,
+): ChatMessage[] {
   return (list ?? (streamed ? [streamed] : [])).filter((m) => m.role === 'assistant' && !known.has(m.id));
 }
 
-export const freshRedirect = (arrived: ChatMessage[]) => [...arrived].reverse().find((m) => m.redirectUrl)?.redirectUrl ?? null;
+export const freshRedirect = (arrived: ChatMessage[]) =>
+  [...arrived].reverse().find((m) => m.redirectUrl)?.redirectUrl ?? null;

@@ -33,7 +33,11 @@ export function checkInput(text: string): InputCheck {
     wordLevel: level(words, WORDS_WARN, limits.chatInputWords),
     tokenLevel: level(tokens, TOKENS_WARN, limits.chatInputTokens),
     empty: text.trim() === '',
-    problem: !broken ? null : words > limits.chatInputWords ? { kind: 'words', count: words } : { kind: 'tokens', count: tokens },
+    problem: !broken
+      ? null
+      : words > limits.chatInputWords
+        ? { kind: 'words', count: words }
+        : { kind: 'tokens', count: tokens },
   };
 }
 

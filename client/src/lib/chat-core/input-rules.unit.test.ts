@@ -22,7 +22,10 @@ describe('the chat input, owner and visitor alike (spec §5)', () => {
     expect(checkInput('x'.repeat(1280)).tokenLevel).toBe('ok'); // 320 tokens
     expect(checkInput('x'.repeat(1281)).tokenLevel).toBe('warning'); // 321
     expect(checkInput('x'.repeat(1600)).problem).toBeNull(); // 400
-    expect(checkInput('x'.repeat(1601))).toMatchObject({ tokenLevel: 'error', problem: { kind: 'tokens', count: 401 } });
+    expect(checkInput('x'.repeat(1601))).toMatchObject({
+      tokenLevel: 'error',
+      problem: { kind: 'tokens', count: 401 },
+    });
   });
 
   it('agrees with the shared rule the server applies', () => {

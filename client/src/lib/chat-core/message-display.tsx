@@ -17,12 +17,20 @@ const COMMAND_PREFIX = /(?:^|\n)[ \t]*\[(?:R(?:E(?:D(?:I(?:R(?:E(?:C(?:T:?)?)?)?
  */
 export function visibleText(text: string): string {
   if (!text.includes('[')) return text;
-  return text.replace(COMMAND, '').replace(COMMAND_PREFIX, '').replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').trimEnd();
+  return text
+    .replace(COMMAND, '')
+    .replace(COMMAND_PREFIX, '')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd();
 }
 
 /** A crawled page's stored name: the site's host, the path as a slug, a hash (`shop.example-products-bike-c3f920c5.html`). */
 const generatedName = (filename: string, host: string) =>
-  filename.toLowerCase().replace(/^www\./, '').startsWith(host.toLowerCase().replace(/^www\./, '')) && /-[0-9a-f]{6,}\.[a-z0-9]+$/i.test(filename);
+  filename
+    .toLowerCase()
+    .replace(/^www\./, '')
+    .startsWith(host.toLowerCase().replace(/^www\./, '')) && /-[0-9a-f]{6,}\.[a-z0-9]+$/i.test(filename);
 
 /** An address as people read it: host and path, decoded (Hebrew slugs too), without the scheme, "www." or a last slash. */
 export function readableAddress(url: string): string {
@@ -60,7 +68,13 @@ export function sourceLabel(source: { filename: string; sourceUrl: string | null
  * A message's lines, each isolated in its own direction (`dir="auto"`): in a Hebrew answer an English
  * line keeps its period on the right, and the other way round; a blank line stays a gap.
  */
-export function BidiLines({ text, renderLine = (line) => line }: { text: string; renderLine?: (line: string) => ReactNode }) {
+export function BidiLines({
+  text,
+  renderLine = (line) => line,
+}: {
+  text: string;
+  renderLine?: (line: string) => ReactNode;
+}) {
   return (
     <>
       {text.split('\n').map((line, i) =>

@@ -9,7 +9,10 @@ const ev = (event: string, data: string, id = ''): SseEvent => ({ event, data, i
 
 describe('the SSE parser', () => {
   it('reads LF-framed events with their id, name and data', () => {
-    expect(parseAll('id: 1\nevent: delta\ndata: {"text":"a"}\n\nevent: completed\ndata: {}\n\n')).toEqual([ev('delta', '{"text":"a"}', '1'), ev('completed', '{}', '1')]);
+    expect(parseAll('id: 1\nevent: delta\ndata: {"text":"a"}\n\nevent: completed\ndata: {}\n\n')).toEqual([
+      ev('delta', '{"text":"a"}', '1'),
+      ev('completed', '{}', '1'),
+    ]);
   });
 
   it('reads CRLF-framed and CR-framed events the same way', () => {
@@ -22,11 +25,14 @@ describe('the SSE parser', () => {
   });
 
   it('ignores comments and heartbeats, and blocks that carry no data', () => {
-    expect(parseAll(': heartbeat\n\n:\n\nevent: delta\n: a comment inside\ndata: z\n\nevent: lonely\n\n')).toEqual([ev('delta', 'z')]);
+    expect(parseAll(': heartbeat\n\n:\n\nevent: delta\n: a comment inside\ndata: z\n\nevent: lonely\n\n')).toEqual([
+      ev('delta', 'z'),
+    ]);
   });
 
   it('keeps an event whose parts arrive in separate chunks, split anywhere', () => {
-    const wire = 'id: 7\r\nevent: delta\r\ndata: {"text":"שלום"}\r\n\r\n: heartbeat\r\n\r\nevent: completed\r\ndata: {"run_id":"run_1"}\r\n\r\n';
+    const wire =
+      'id: 7\r\nevent: delta\r\ndata: {"text":"שלום"}\r\n\r\n: heartbeat\r\n\r\nevent: completed\r\ndata: {"run_id":"run_1"}\r\n\r\n';
     const whole = parseAll(wire);
     expect(whole).toEqual([ev('delta', '{"text":"שלום"}', '7'), ev('completed', '{"run_id":"run_1"}', '7')]);
     // Every split point, including between the CR and the LF of a line end.

@@ -28,7 +28,11 @@ export async function streamRun(
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${runStreamUrl(access, threadId, runId)}`, { headers, signal, credentials: 'omit' });
+    response = await fetch(`${API_BASE}${runStreamUrl(access, threadId, runId)}`, {
+      headers,
+      signal,
+      credentials: 'omit',
+    });
   } catch {
     return { kind: 'unavailable' };
   }
@@ -49,7 +53,10 @@ export async function streamRun(
         } else if (event === 'completed') {
           return { kind: 'completed', message: payload.message ? toChatMessage(payload.message) : null };
         } else if (event === 'failed' || event === 'expired') {
-          return { kind: event, error: typeof payload.message === 'string' ? payload.message : 'Unknown error occurred' };
+          return {
+            kind: event,
+            error: typeof payload.message === 'string' ? payload.message : 'Unknown error occurred',
+          };
         }
       }
     }

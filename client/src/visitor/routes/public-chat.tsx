@@ -11,13 +11,23 @@ import { navigate } from '../location';
 import type { VisitorPageProps } from '../route-table';
 
 /** A visitor's way into a conversation: the share link's token starts it, the session token keeps it. */
-function useVisitorConnection({ assistant, shareToken, sessionToken, rememberSession }: PublicChatContext): ChatConnection {
+function useVisitorConnection({
+  assistant,
+  shareToken,
+  sessionToken,
+  rememberSession,
+}: PublicChatContext): ChatConnection {
   return useMemo(
     () => ({
       access: sessionToken ? { kind: 'visitor', sessionToken } : null,
       async startThread() {
         if (!shareToken) throw new ApiError('forbidden', 403, chatMessages.invalidShareLink);
-        const started = await startVisitorThread({ assistantId: assistant.id, shareToken, sessionToken: sessionToken ?? undefined, channel: 'public_link' });
+        const started = await startVisitorThread({
+          assistantId: assistant.id,
+          shareToken,
+          sessionToken: sessionToken ?? undefined,
+          channel: 'public_link',
+        });
         const token = started.sessionToken ?? sessionToken;
         if (!token) throw new ApiError('unexpected', null, chatMessages.sessionTokenRequired);
         rememberSession(token);
@@ -28,7 +38,15 @@ function useVisitorConnection({ assistant, shareToken, sessionToken, rememberSes
   );
 }
 
-function VisitorChat({ context, threadId, search }: { context: PublicChatContext; threadId: string | undefined; search: string }) {
+function VisitorChat({
+  context,
+  threadId,
+  search,
+}: {
+  context: PublicChatContext;
+  threadId: string | undefined;
+  search: string;
+}) {
   const connection = useVisitorConnection(context);
   const assistantId = context.assistant.id;
   return (
@@ -38,7 +56,13 @@ function VisitorChat({ context, threadId, search }: { context: PublicChatContext
       connection={connection}
       onThreadChange={(next) => navigate(`${paths.publicChat(assistantId, next)}${search}`, { replace: true })}
       // The visitor's own conversation, erased for good on request; the chat starts afresh after.
-      headerExtra={<DeleteConversation threadId={threadId} sessionToken={context.sessionToken} onDeleted={() => navigate(`${paths.publicChat(assistantId)}${search}`, { replace: true })} />}
+      headerExtra={
+        <DeleteConversation
+          threadId={threadId}
+          sessionToken={context.sessionToken}
+          onDeleted={() => navigate(`${paths.publicChat(assistantId)}${search}`, { replace: true })}
+        />
+      }
     />
   );
 }

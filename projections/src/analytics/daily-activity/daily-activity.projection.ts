@@ -46,7 +46,15 @@ const totals = () =>
  */
 async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   await threads.record(db, events);
-  const facts = factsOf(events, 'MessagePosted', 'RunCompleted', 'RunFailed', 'RunExpired', 'FeedbackGiven', 'QueryTracked');
+  const facts = factsOf(
+    events,
+    'MessagePosted',
+    'RunCompleted',
+    'RunFailed',
+    'RunExpired',
+    'FeedbackGiven',
+    'QueryTracked',
+  );
   const known = await threads.lookup(
     db,
     facts.flatMap((f) => (f.type === 'QueryTracked' ? [] : [f.data.threadId])),
@@ -70,7 +78,10 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   for (const fact of facts) {
     if (fact.type === 'QueryTracked') {
       const { ownerId, assistantId } = fact.data;
-      days.add({ owner_id: ownerId, day: fact.day, assistant_id: assistantId ?? NO_ASSISTANT, channel: TRACKED_CHANNEL }, { tracked_queries: 1 });
+      days.add(
+        { owner_id: ownerId, day: fact.day, assistant_id: assistantId ?? NO_ASSISTANT, channel: TRACKED_CHANNEL },
+        { tracked_queries: 1 },
+      );
       continue;
     }
     const thread = known.get(fact.data.threadId);
@@ -93,11 +104,21 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
           const id = `${thread.ownerId}|${thread.participant}`;
           const person = people.get(id);
           if (person) person.last = fact.day > person.last ? fact.day : person.last;
-          else people.set(id, { ownerId: thread.ownerId, participant: thread.participant, first: fact.day, last: fact.day });
+          else
+            people.set(id, {
+              ownerId: thread.ownerId,
+              participant: thread.participant,
+              first: fact.day,
+              last: fact.day,
+            });
         }
         break;
       case 'RunCompleted':
-        days.add(key, { runs_completed: 1, prompt_tokens: fact.data.promptTokens, completion_tokens: fact.data.completionTokens });
+        days.add(key, {
+          runs_completed: 1,
+          prompt_tokens: fact.data.promptTokens,
+          completion_tokens: fact.data.completionTokens,
+        });
         break;
       case 'RunFailed':
         days.add(key, { runs_failed: 1 });
@@ -133,7 +154,15 @@ export const dailyActivityProjection: Projection = {
   name: 'analytics-activity',
   // 2: conversations are counted from their first message (rebuilt so that past empty threads drop out).
   version: 2,
-  eventTypes: ['ThreadStarted', 'MessagePosted', 'RunCompleted', 'RunFailed', 'RunExpired', 'FeedbackGiven', 'QueryTracked'],
+  eventTypes: [
+    'ThreadStarted',
+    'MessagePosted',
+    'RunCompleted',
+    'RunFailed',
+    'RunExpired',
+    'FeedbackGiven',
+    'QueryTracked',
+  ],
   tables: [threads.table, 'analytics_daily_activity', 'analytics_owner_totals', 'analytics_participants'],
   migrations: [
     {

@@ -79,7 +79,12 @@ export function dailyActivityQueries(db: Queryable) {
       };
       for (const row of rows) {
         const f = figures(row);
-        for (const sum of [totals, into(perDay, row.day), into(perChannel, row.channel), into(perAssistant, row.assistant_id)]) {
+        for (const sum of [
+          totals,
+          into(perDay, row.day),
+          into(perChannel, row.channel),
+          into(perAssistant, row.assistant_id),
+        ]) {
           for (const name of Object.keys(f) as (keyof ActivityFigures)[]) sum[name] += f[name];
         }
       }
@@ -88,27 +93,48 @@ export function dailyActivityQueries(db: Queryable) {
       return {
         totals,
         perDay,
-        perChannel: [...perChannel].sort(busiest).map(([channel, f]) => ({ channel, conversations: f.conversations, queries: f.queries, trackedQueries: f.trackedQueries })),
+        perChannel: [...perChannel].sort(busiest).map(([channel, f]) => ({
+          channel,
+          conversations: f.conversations,
+          queries: f.queries,
+          trackedQueries: f.trackedQueries,
+        })),
         perAssistant: [...perAssistant].sort(busiest).map(([assistantId, f]) => ({ assistantId, ...f })),
       };
     },
 
     /** The range's figures per day that has any (the caller fills the other days with zeros). */
-    async perDay(scope: OwnerScope, range: DayRange, assistantId?: string | null): Promise<Map<string, ActivityFigures>> {
+    async perDay(
+      scope: OwnerScope,
+      range: DayRange,
+      assistantId?: string | null,
+    ): Promise<Map<string, ActivityFigures>> {
       const params: unknown[] = [];
       const where = rangeFilter(scope, range, params, { assistantId });
-      const { rows } = await db.query<SumRow & { day: string }>(`SELECT to_char(day, 'YYYY-MM-DD') AS day, ${SUMS} FROM analytics_daily_activity WHERE ${where} GROUP BY day`, params);
+      const { rows } = await db.query<SumRow & { day: string }>(
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${SUMS} FROM analytics_daily_activity WHERE ${where} GROUP BY day`,
+        params,
+      );
       return new Map(rows.map((row) => [row.day, figures(row)]));
     },
 
-    async perChannel(scope: OwnerScope, range: DayRange, assistantId?: string | null): Promise<{ channel: string; conversations: number; queries: number; trackedQueries: number }[]> {
+    async perChannel(
+      scope: OwnerScope,
+      range: DayRange,
+      assistantId?: string | null,
+    ): Promise<{ channel: string; conversations: number; queries: number; trackedQueries: number }[]> {
       const params: unknown[] = [];
       const where = rangeFilter(scope, range, params, { assistantId });
       const { rows } = await db.query<SumRow & { channel: string }>(
         `SELECT channel, ${SUMS} FROM analytics_daily_activity WHERE ${where} GROUP BY channel ORDER BY sum(queries) + sum(tracked_queries) DESC, channel`,
         params,
       );
-      return rows.map((row) => ({ channel: row.channel, conversations: num(row.conversations), queries: num(row.queries), trackedQueries: num(row.tracked_queries) }));
+      return rows.map((row) => ({
+        channel: row.channel,
+        conversations: num(row.conversations),
+        queries: num(row.queries),
+        trackedQueries: num(row.tracked_queries),
+      }));
     },
 
     /** Per assistant (internal ids; '' for tracked queries without one), busiest first. */
@@ -138,11 +164,21 @@ export function dailyActivityQueries(db: Queryable) {
     /** All-time totals of these owners (the live counters); owners with nothing yet are absent. */
     async liveCounters(ownerIds: readonly string[]): Promise<LiveCounters[]> {
       if (ownerIds.length === 0) return [];
-      const { rows } = await db.query<{ owner_id: string; conversations: unknown; messages: unknown; feedback: unknown }>(
+      const { rows } = await db.query<{
+        owner_id: string;
+        conversations: unknown;
+        messages: unknown;
+        feedback: unknown;
+      }>(
         `SELECT owner_id, conversations, messages, feedback FROM analytics_owner_totals WHERE owner_id = ANY($1::text[])`,
         [ownerIds],
       );
-      return rows.map((row) => ({ ownerId: row.owner_id, conversations: num(row.conversations), messages: num(row.messages), feedback: num(row.feedback) }));
+      return rows.map((row) => ({
+        ownerId: row.owner_id,
+        conversations: num(row.conversations),
+        messages: num(row.messages),
+        feedback: num(row.feedback),
+      }));
     },
 
     /** Every owner's totals summed (an operator's live counters). */
@@ -150,7 +186,11 @@ export function dailyActivityQueries(db: Queryable) {
       const { rows } = await db.query<{ conversations: unknown; messages: unknown; feedback: unknown }>(
         `SELECT coalesce(sum(conversations), 0) AS conversations, coalesce(sum(messages), 0) AS messages, coalesce(sum(feedback), 0) AS feedback FROM analytics_owner_totals`,
       );
-      return { conversations: num(rows[0]?.conversations), messages: num(rows[0]?.messages), feedback: num(rows[0]?.feedback) };
+      return {
+        conversations: num(rows[0]?.conversations),
+        messages: num(rows[0]?.messages),
+        feedback: num(rows[0]?.feedback),
+      };
     },
   };
 }

@@ -20,7 +20,11 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     db,
     questions.map((m) => m.data.threadId),
   );
-  const hours = counterBatch({ table: 'analytics_busiest_hours', keys: { owner_id: 'text', weekday: 'int', hour: 'int' }, counters: { messages: 'int' } });
+  const hours = counterBatch({
+    table: 'analytics_busiest_hours',
+    keys: { owner_id: 'text', weekday: 'int', hour: 'int' },
+    counters: { messages: 'int' },
+  });
   for (const question of questions) {
     const thread = known.get(question.data.threadId);
     if (!thread) continue;

@@ -34,13 +34,24 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     given.map((f) => f.data.threadId),
   );
   const keyOf = (messageId: string, authorKey: string) => `${messageId}\u0000${authorKey}`;
-  const { rows } = await db.query<{ message_id: string; author_key: string; owner_id: string; assistant_id: string; day: string; rating: 'like' | 'dislike'; has_comment: boolean }>(
+  const { rows } = await db.query<{
+    message_id: string;
+    author_key: string;
+    owner_id: string;
+    assistant_id: string;
+    day: string;
+    rating: 'like' | 'dislike';
+    has_comment: boolean;
+  }>(
     `SELECT r.message_id, r.author_key, owner_id, assistant_id, to_char(day, 'YYYY-MM-DD') AS day, rating, has_comment
      FROM analytics_feedback_ratings r JOIN unnest($1::text[], $2::text[]) AS k(message_id, author_key) ON r.message_id = k.message_id AND r.author_key = k.author_key`,
     [given.map((f) => f.data.messageId), given.map((f) => f.data.authorKey)],
   );
   const ratings = new Map<string, Rating>(
-    rows.map((r) => [keyOf(r.message_id, r.author_key), { ownerId: r.owner_id, assistantId: r.assistant_id, day: r.day, rating: r.rating, hasComment: r.has_comment }]),
+    rows.map((r) => [
+      keyOf(r.message_id, r.author_key),
+      { ownerId: r.owner_id, assistantId: r.assistant_id, day: r.day, rating: r.rating, hasComment: r.has_comment },
+    ]),
   );
   const changed = new Map<string, { messageId: string; authorKey: string; rating: Rating }>();
   const daily = counterBatch({
@@ -54,8 +65,15 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     if (!thread) continue;
     const key = keyOf(fact.data.messageId, fact.data.authorKey);
     const before = ratings.get(key);
-    const now: Rating = { ownerId: thread.ownerId, assistantId: fact.data.assistantId, day: fact.day, rating: fact.data.rating, hasComment: Boolean(fact.data.comment?.trim()) };
-    if (before) daily.add({ owner_id: before.ownerId, day: before.day, assistant_id: before.assistantId }, counts(before, -1));
+    const now: Rating = {
+      ownerId: thread.ownerId,
+      assistantId: fact.data.assistantId,
+      day: fact.day,
+      rating: fact.data.rating,
+      hasComment: Boolean(fact.data.comment?.trim()),
+    };
+    if (before)
+      daily.add({ owner_id: before.ownerId, day: before.day, assistant_id: before.assistantId }, counts(before, -1));
     daily.add({ owner_id: now.ownerId, day: now.day, assistant_id: now.assistantId }, counts(now, 1));
     ratings.set(key, now);
     changed.set(key, { messageId: fact.data.messageId, authorKey: fact.data.authorKey, rating: now });

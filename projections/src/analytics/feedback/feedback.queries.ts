@@ -17,7 +17,11 @@ export function feedbackQueries(db: Queryable) {
          FROM analytics_feedback_daily WHERE ${where}`,
         params,
       );
-      return { positive: num(rows[0]?.positive), negative: num(rows[0]?.negative), withComments: num(rows[0]?.with_comments) };
+      return {
+        positive: num(rows[0]?.positive),
+        negative: num(rows[0]?.negative),
+        withComments: num(rows[0]?.with_comments),
+      };
     },
   };
 }

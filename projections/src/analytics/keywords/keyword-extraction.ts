@@ -8,7 +8,22 @@ export interface Keyword {
 }
 
 /** Beyond the search stop words: the pieces of addresses and markup that answers carry. */
-const NOISE = new Set(['http', 'https', 'www', 'com', 'co', 'il', 'org', 'net', 'html', 'htm', 'php', 'aspx', 'redirect', 'url']);
+const NOISE = new Set([
+  'http',
+  'https',
+  'www',
+  'com',
+  'co',
+  'il',
+  'org',
+  'net',
+  'html',
+  'htm',
+  'php',
+  'aspx',
+  'redirect',
+  'url',
+]);
 const HEBREW = /[\u05D0-\u05EA]/;
 
 /**
@@ -42,7 +57,8 @@ function keyOf(token: string): string | null {
   let key: string | null = null;
   if (!(/^\p{N}+$/u.test(token) || NOISE.has(token) || token.length < 2)) {
     const variants = termVariants(token);
-    if (variants.length > 0) key = HEBREW.test(token) ? variants[0]!.term : /^[a-z]+$/.test(token) ? stemEnglish(token) : variants[0]!.term;
+    if (variants.length > 0)
+      key = HEBREW.test(token) ? variants[0]!.term : /^[a-z]+$/.test(token) ? stemEnglish(token) : variants[0]!.term;
     if (key !== null && key.length < 2) key = null;
   }
   if (keys.size >= KEYS_REMEMBERED) keys.clear();

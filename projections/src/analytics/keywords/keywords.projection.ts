@@ -22,7 +22,18 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     db,
     posted.map((m) => m.data.threadId),
   );
-  const rows = new Map<string, { ownerId: string; assistantId: string; day: string; source: KeywordSource; key: string; label: string; mentions: number }>();
+  const rows = new Map<
+    string,
+    {
+      ownerId: string;
+      assistantId: string;
+      day: string;
+      source: KeywordSource;
+      key: string;
+      label: string;
+      mentions: number;
+    }
+  >();
   for (const message of posted) {
     const thread = known.get(message.data.threadId);
     if (!thread) continue;
@@ -35,7 +46,16 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       const id = prefix + keyword.key;
       const row = rows.get(id);
       if (row) row.mentions++;
-      else rows.set(id, { ownerId: thread.ownerId, assistantId: thread.assistantId, day: message.day, source, key: keyword.key, label: keyword.label, mentions: 1 });
+      else
+        rows.set(id, {
+          ownerId: thread.ownerId,
+          assistantId: thread.assistantId,
+          day: message.day,
+          source,
+          key: keyword.key,
+          label: keyword.label,
+          mentions: 1,
+        });
     }
   }
   if (rows.size === 0) return;

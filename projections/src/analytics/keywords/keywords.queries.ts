@@ -16,7 +16,13 @@ export interface KeywordRanking {
 }
 
 export function keywordQueries(db: Queryable) {
-  async function top(scope: OwnerScope, source: KeywordSource, range: DayRange, limit: number, assistantId?: string | null): Promise<KeywordRanking> {
+  async function top(
+    scope: OwnerScope,
+    source: KeywordSource,
+    range: DayRange,
+    limit: number,
+    assistantId?: string | null,
+  ): Promise<KeywordRanking> {
     const params: unknown[] = [];
     const where = rangeFilter(scope, range, params, { assistantId });
     params.push(source, Math.max(CANDIDATES, limit * 20));
@@ -30,7 +36,9 @@ export function keywordQueries(db: Queryable) {
       params,
     );
     const totalMentions = num(rows[0]?.total);
-    const keywords = mergeForms(rows.map((row) => ({ key: row.keyword, label: row.label, count: num(row.mentions) }))).slice(0, limit);
+    const keywords = mergeForms(
+      rows.map((row) => ({ key: row.keyword, label: row.label, count: num(row.mentions) })),
+    ).slice(0, limit);
     return { keywords, totalMentions };
   }
 
@@ -38,9 +46,17 @@ export function keywordQueries(db: Queryable) {
     top,
 
     /** The top keywords' mentions per day of the range (the days without any are absent). */
-    async trends(scope: OwnerScope, source: KeywordSource, range: DayRange, limit: number, assistantId?: string | null) {
+    async trends(
+      scope: OwnerScope,
+      source: KeywordSource,
+      range: DayRange,
+      limit: number,
+      assistantId?: string | null,
+    ) {
       const { keywords } = await top(scope, source, range, limit, assistantId);
-      const groupOf = new Map(keywords.flatMap((keyword) => keyword.members.map((member) => [member, keyword.key] as const)));
+      const groupOf = new Map(
+        keywords.flatMap((keyword) => keyword.members.map((member) => [member, keyword.key] as const)),
+      );
       const params: unknown[] = [];
       const where = rangeFilter(scope, range, params, { assistantId });
       params.push(source, [...groupOf.keys()]);

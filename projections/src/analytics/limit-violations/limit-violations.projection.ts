@@ -23,7 +23,11 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       violated.map((v) => v.event.metadata.timestamp),
     ],
   );
-  const daily = counterBatch({ table: 'analytics_limit_violations_daily', keys: { owner_id: 'text', day: 'date', kind: 'text' }, counters: { violations: 'int' } });
+  const daily = counterBatch({
+    table: 'analytics_limit_violations_daily',
+    keys: { owner_id: 'text', day: 'date', kind: 'text' },
+    counters: { violations: 'int' },
+  });
   for (const v of violated) daily.add({ owner_id: v.data.ownerId, day: v.day, kind: v.data.kind }, { violations: 1 });
   await daily.write(db);
 }

@@ -17,7 +17,11 @@ export interface ViolationRow {
 export function limitViolationQueries(db: Queryable) {
   return {
     /** The newest refusals of the range (at most `limit`), optionally of one kind. */
-    async list(scope: OwnerScope, range: DayRange, options: { kind?: LimitKind; limit: number }): Promise<ViolationRow[]> {
+    async list(
+      scope: OwnerScope,
+      range: DayRange,
+      options: { kind?: LimitKind; limit: number },
+    ): Promise<ViolationRow[]> {
       const params: unknown[] = [];
       const where = rangeFilter(scope, null, params);
       params.push(`${range.from}T00:00:00Z`, `${range.to}T00:00:00Z`);

@@ -35,15 +35,40 @@ interface QueryRow {
  * order with each thread's latest question, starting from the one stored.
  */
 async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
-  const facts = factsOf(events, 'ThreadStarted', 'MessagePosted', 'RunRequested', 'RunCompleted', 'RunFailed', 'RunExpired', 'QueryTracked');
-  const threadIds = new Set(facts.flatMap((f) => (f.type === 'ThreadStarted' || f.type === 'MessagePosted' || f.type === 'RunRequested' ? [f.data.threadId] : [])));
+  const facts = factsOf(
+    events,
+    'ThreadStarted',
+    'MessagePosted',
+    'RunRequested',
+    'RunCompleted',
+    'RunFailed',
+    'RunExpired',
+    'QueryTracked',
+  );
+  const threadIds = new Set(
+    facts.flatMap((f) =>
+      f.type === 'ThreadStarted' || f.type === 'MessagePosted' || f.type === 'RunRequested' ? [f.data.threadId] : [],
+    ),
+  );
   const threads = new Map<string, ThreadState>();
   if (threadIds.size > 0) {
-    const { rows } = await db.query<{ thread_id: string; owner_id: string; assistant_id: string; channel: string; last_question: string | null }>(
+    const { rows } = await db.query<{
+      thread_id: string;
+      owner_id: string;
+      assistant_id: string;
+      channel: string;
+      last_question: string | null;
+    }>(
       `SELECT thread_id, owner_id, assistant_id, channel, last_question FROM analytics_query_threads WHERE thread_id = ANY($1::text[])`,
       [[...threadIds]],
     );
-    for (const row of rows) threads.set(row.thread_id, { ownerId: row.owner_id, assistantId: row.assistant_id, channel: row.channel, lastQuestion: row.last_question });
+    for (const row of rows)
+      threads.set(row.thread_id, {
+        ownerId: row.owner_id,
+        assistantId: row.assistant_id,
+        channel: row.channel,
+        lastQuestion: row.last_question,
+      });
   }
   const touched = new Set<string>();
   const inserted: QueryRow[] = [];
@@ -53,7 +78,12 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     switch (fact.type) {
       case 'ThreadStarted':
         if (!threads.has(fact.data.threadId)) {
-          threads.set(fact.data.threadId, { ownerId: fact.data.assistantOwnerId, assistantId: fact.data.assistantId, channel: fact.data.channel, lastQuestion: null });
+          threads.set(fact.data.threadId, {
+            ownerId: fact.data.assistantOwnerId,
+            assistantId: fact.data.assistantId,
+            channel: fact.data.channel,
+            lastQuestion: null,
+          });
           touched.add(fact.data.threadId);
         }
         break;
@@ -83,7 +113,8 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       }
       // A run's first outcome is its only one (the thread decider records no second).
       case 'RunCompleted':
-        if (!outcomes.has(fact.data.runId)) outcomes.set(fact.data.runId, { status: 'success', responseTimeMs: fact.data.responseMs });
+        if (!outcomes.has(fact.data.runId))
+          outcomes.set(fact.data.runId, { status: 'success', responseTimeMs: fact.data.responseMs });
         break;
       case 'RunFailed':
         if (!outcomes.has(fact.data.runId)) outcomes.set(fact.data.runId, { status: 'failed', responseTimeMs: null });
@@ -114,7 +145,13 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       `INSERT INTO analytics_query_threads (thread_id, owner_id, assistant_id, channel, last_question)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
        ON CONFLICT (thread_id) DO UPDATE SET last_question = excluded.last_question`,
-      [rows.map(([id]) => id), rows.map(([, t]) => t.ownerId), rows.map(([, t]) => t.assistantId), rows.map(([, t]) => t.channel), rows.map(([, t]) => t.lastQuestion)],
+      [
+        rows.map(([id]) => id),
+        rows.map(([, t]) => t.ownerId),
+        rows.map(([, t]) => t.assistantId),
+        rows.map(([, t]) => t.channel),
+        rows.map(([, t]) => t.lastQuestion),
+      ],
     );
   }
   // A run requested and settled in the same batch is written settled: one row written instead of two.
@@ -130,7 +167,22 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       `INSERT INTO analytics_queries (id, owner_id, assistant_id, thread_id, query, channel, source, status, response_time_ms, created_at)
        ${rowsFrom(1, ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'timestamptz'])}
        ON CONFLICT (id) DO NOTHING`,
-      [rowsParam(inserted.map((q) => [q.id, q.ownerId, q.assistantId, q.threadId, q.query, q.channel, q.source, q.status, q.responseTimeMs, q.createdAt]))],
+      [
+        rowsParam(
+          inserted.map((q) => [
+            q.id,
+            q.ownerId,
+            q.assistantId,
+            q.threadId,
+            q.query,
+            q.channel,
+            q.source,
+            q.status,
+            q.responseTimeMs,
+            q.createdAt,
+          ]),
+        ),
+      ],
     );
   }
   if (outcomes.size > 0) {
@@ -152,10 +204,16 @@ async function eraseSubjects(db: Queryable, events: readonly RecordedEvent[]) {
     if (event.type !== 'SubjectErased') continue;
     const d = event.data as SubjectErased;
     if (d.subject === 'thread' && d.threadId) {
-      await db.query(`UPDATE analytics_query_threads SET last_question = '${ERASED}' WHERE thread_id = $1 AND last_question IS NOT NULL`, [d.threadId]);
+      await db.query(
+        `UPDATE analytics_query_threads SET last_question = '${ERASED}' WHERE thread_id = $1 AND last_question IS NOT NULL`,
+        [d.threadId],
+      );
       await db.query(`UPDATE analytics_queries SET query = '${ERASED}' WHERE thread_id = $1`, [d.threadId]);
     } else if (d.subject === 'account' && d.ownerId) {
-      await db.query(`UPDATE analytics_query_threads SET last_question = '${ERASED}' WHERE owner_id = $1 AND last_question IS NOT NULL`, [d.ownerId]);
+      await db.query(
+        `UPDATE analytics_query_threads SET last_question = '${ERASED}' WHERE owner_id = $1 AND last_question IS NOT NULL`,
+        [d.ownerId],
+      );
       await db.query(`UPDATE analytics_queries SET query = '${ERASED}' WHERE owner_id = $1`, [d.ownerId]);
     }
   }
@@ -165,7 +223,16 @@ async function eraseSubjects(db: Queryable, events: readonly RecordedEvent[]) {
 export const queriesProjection: Projection = {
   name: 'analytics-queries',
   version: 1,
-  eventTypes: ['ThreadStarted', 'MessagePosted', 'RunRequested', 'RunCompleted', 'RunFailed', 'RunExpired', 'QueryTracked', 'SubjectErased'],
+  eventTypes: [
+    'ThreadStarted',
+    'MessagePosted',
+    'RunRequested',
+    'RunCompleted',
+    'RunFailed',
+    'RunExpired',
+    'QueryTracked',
+    'SubjectErased',
+  ],
   tables: ['analytics_query_threads', 'analytics_queries'],
   migrations: [
     {

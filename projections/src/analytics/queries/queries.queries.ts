@@ -17,7 +17,10 @@ export interface QueryLogRow {
 export function queryLogQueries(db: Queryable) {
   return {
     /** The newest queries, optionally only answered ones, of one assistant. */
-    async recent(scope: OwnerScope, options: { limit: number; successOnly: boolean; assistantId?: string | null }): Promise<QueryLogRow[]> {
+    async recent(
+      scope: OwnerScope,
+      options: { limit: number; successOnly: boolean; assistantId?: string | null },
+    ): Promise<QueryLogRow[]> {
       const params: unknown[] = [];
       let where = rangeFilter(scope, null, params, { assistantId: options.assistantId });
       if (options.successOnly) where += ` AND status = 'success'`;

@@ -46,7 +46,16 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     const thread = known.get(run.data.threadId);
     if (!thread) continue;
     const url = run.data.referredUrl!.slice(0, MAX_URL_CHARS);
-    daily.add({ owner_id: thread.ownerId, day: run.day, assistant_id: thread.assistantId, url, guessed_type: classifyReferral(url) }, { referrals: 1 });
+    daily.add(
+      {
+        owner_id: thread.ownerId,
+        day: run.day,
+        assistant_id: thread.assistantId,
+        url,
+        guessed_type: classifyReferral(url),
+      },
+      { referrals: 1 },
+    );
   }
   await daily.write(db);
 }

@@ -17,7 +17,12 @@ export interface ReferralRanking {
 
 export function referralQueries(db: Queryable) {
   return {
-    async ranking(scope: OwnerScope, range: DayRange, limit: number, assistantId?: string | null): Promise<ReferralRanking> {
+    async ranking(
+      scope: OwnerScope,
+      range: DayRange,
+      limit: number,
+      assistantId?: string | null,
+    ): Promise<ReferralRanking> {
       const params: unknown[] = [];
       const where = rangeFilter(scope, range, params, { assistantId, prefix: 'd.' });
       const grouped = `SELECT d.url, ${TYPE} AS type, sum(d.referrals) AS count
@@ -26,7 +31,10 @@ export function referralQueries(db: Queryable) {
         `WITH r AS (${grouped}) SELECT url, type, count, sum(count) OVER () AS total, count(*) OVER () AS urls FROM r ORDER BY count DESC, url LIMIT $${params.length + 1}`,
         [...params, limit],
       );
-      const byType = await db.query<{ type: ReferralType; count: unknown }>(`WITH r AS (${grouped}) SELECT type, sum(count) AS count FROM r GROUP BY type ORDER BY 2 DESC, type`, params);
+      const byType = await db.query<{ type: ReferralType; count: unknown }>(
+        `WITH r AS (${grouped}) SELECT type, sum(count) AS count FROM r GROUP BY type ORDER BY 2 DESC, type`,
+        params,
+      );
       return {
         top: top.rows.map((row) => ({ url: row.url, type: row.type, count: num(row.count) })),
         total: num(top.rows[0]?.total),

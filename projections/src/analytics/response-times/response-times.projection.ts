@@ -84,7 +84,17 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     if (!thread) continue;
     const key = `${thread.ownerId}|${thread.assistantId}|${run.day}`;
     let row = rows.get(key);
-    if (!row) rows.set(key, (row = { ownerId: thread.ownerId, assistantId: thread.assistantId, day: run.day, completed: emptySeries(), firstToken: emptySeries() }));
+    if (!row)
+      rows.set(
+        key,
+        (row = {
+          ownerId: thread.ownerId,
+          assistantId: thread.assistantId,
+          day: run.day,
+          completed: emptySeries(),
+          firstToken: emptySeries(),
+        }),
+      );
     record(row.completed, run.data.responseMs);
     if (run.data.firstTokenMs != null) record(row.firstToken, Math.min(run.data.firstTokenMs, run.data.responseMs));
   }

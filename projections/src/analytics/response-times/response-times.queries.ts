@@ -89,7 +89,11 @@ export function responseTimeQueries(db: Queryable) {
         if (!day) days.set(row.day, (day = new Accumulator()));
         day.add(row.samples, row.total_ms, row.min_ms, row.max_ms, row.hist);
       }
-      return { completed: completed.summary(), firstToken: firstToken.summary(), daily: new Map([...days].map(([day, acc]) => [day, acc.summary()])) };
+      return {
+        completed: completed.summary(),
+        firstToken: firstToken.summary(),
+        daily: new Map([...days].map(([day, acc]) => [day, acc.summary()])),
+      };
     },
   };
 }

@@ -27,7 +27,8 @@ export function counterBatch<Key extends string, Counter extends string>(spec: C
         rows.set(id, row);
       }
       // Only the increments given (most adds name one or two of a dozen counters); unknown names are ignored.
-      for (const name in increments) if (name in row.values) row.values[name as Counter] += increments[name as Counter] ?? 0;
+      for (const name in increments)
+        if (name in row.values) row.values[name as Counter] += increments[name as Counter] ?? 0;
     },
 
     get size() {
@@ -38,7 +39,10 @@ export function counterBatch<Key extends string, Counter extends string>(spec: C
       if (rows.size === 0) return;
       const columns = [...keyNames, ...counterNames];
       const types = [...keyNames.map((name) => spec.keys[name]), ...counterNames.map((name) => spec.counters[name])];
-      const values = [...rows.values()].map((row) => [...keyNames.map((name) => row.key[name]), ...counterNames.map((name) => row.values[name])]);
+      const values = [...rows.values()].map((row) => [
+        ...keyNames.map((name) => row.key[name]),
+        ...counterNames.map((name) => row.values[name]),
+      ]);
       await db.query(
         `INSERT INTO ${spec.table} (${columns.join(', ')})
          ${rowsFrom(1, types)}

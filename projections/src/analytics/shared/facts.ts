@@ -17,7 +17,14 @@ export function factsOf<Type extends EventType>(events: readonly RecordedEvent[]
   const wanted: readonly string[] = types;
   // A plain loop: a rebuild calls this for every read model over every batch of a million-event log.
   const facts: TypedFact<Type>[] = [];
-  for (const event of events) if (wanted.includes(event.type)) facts.push({ event, type: event.type, data: event.data, day: dayOf(event.metadata.timestamp) } as TypedFact<Type>);
+  for (const event of events)
+    if (wanted.includes(event.type))
+      facts.push({
+        event,
+        type: event.type,
+        data: event.data,
+        day: dayOf(event.metadata.timestamp),
+      } as TypedFact<Type>);
   return facts;
 }
 
@@ -25,4 +32,5 @@ export function factsOf<Type extends EventType>(events: readonly RecordedEvent[]
 export type TypedFact<Type extends EventType> = { [T in Type]: Fact<T> & { type: T } }[Type];
 
 /** `YYYY-MM-DD` of an ISO instant, in UTC (event timestamps are stored in UTC). */
-export const dayOf = (timestamp: string) => (timestamp.endsWith('Z') ? timestamp.slice(0, 10) : new Date(timestamp).toISOString().slice(0, 10));
+export const dayOf = (timestamp: string) =>
+  timestamp.endsWith('Z') ? timestamp.slice(0, 10) : new Date(timestamp).toISOString().slice(0, 10);

@@ -34,7 +34,11 @@ export function mergeInto(into: number[], other: readonly number[] | null | unde
  * The `q` quantile (0..1) of what the histogram counted, as the middle of its bucket (geometric, since
  * buckets grow geometrically), kept within the exact `min`/`max` when those are known.
  */
-export function quantile(histogram: readonly number[], q: number, bounds?: { min: number | null; max: number | null }): number | null {
+export function quantile(
+  histogram: readonly number[],
+  q: number,
+  bounds?: { min: number | null; max: number | null },
+): number | null {
   const total = histogram.reduce((sum, n) => sum + n, 0);
   if (total === 0) return null;
   const rank = Math.max(1, Math.ceil(q * total));
@@ -58,7 +62,8 @@ export function quantile(histogram: readonly number[], q: number, bounds?: { min
  */
 export function encodeHistogram(histogram: readonly number[]): string {
   const pairs: string[] = [];
-  for (let bucket = 0; bucket < histogram.length; bucket++) if (histogram[bucket]) pairs.push(`${bucket}:${histogram[bucket]}`);
+  for (let bucket = 0; bucket < histogram.length; bucket++)
+    if (histogram[bucket]) pairs.push(`${bucket}:${histogram[bucket]}`);
   return pairs.join(',');
 }
 
@@ -69,7 +74,8 @@ export function decodeInto(into: number[], stored: string | null | undefined): n
     const colon = pair.indexOf(':');
     const bucket = Number(pair.slice(0, colon));
     const count = Number(pair.slice(colon + 1));
-    if (Number.isInteger(bucket) && bucket >= 0 && bucket < into.length && Number.isFinite(count)) into[bucket]! += count;
+    if (Number.isInteger(bucket) && bucket >= 0 && bucket < into.length && Number.isFinite(count))
+      into[bucket]! += count;
   }
   return into;
 }

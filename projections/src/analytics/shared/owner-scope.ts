@@ -17,7 +17,12 @@ export interface DayRange {
  * The WHERE clause of a per-day table: the owner (unless all), the days, and optionally one assistant.
  * Parameters are appended to `params`; the column names are the analytics tables' own.
  */
-export function rangeFilter(scope: OwnerScope, range: DayRange | null, params: unknown[], options: { assistantId?: string | null; dayColumn?: string; prefix?: string } = {}): string {
+export function rangeFilter(
+  scope: OwnerScope,
+  range: DayRange | null,
+  params: unknown[],
+  options: { assistantId?: string | null; dayColumn?: string; prefix?: string } = {},
+): string {
   const p = options.prefix ?? '';
   const clauses: string[] = [];
   if ('ownerId' in scope) {
@@ -38,7 +43,12 @@ export function rangeFilter(scope: OwnerScope, range: DayRange | null, params: u
 /** Every day of a range, oldest first (for series with a point per day, zeros included). */
 export function daysOf(range: DayRange): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${range.from}T00:00:00Z`), end = Date.parse(`${range.to}T00:00:00Z`); t <= end; t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  for (
+    let t = Date.parse(`${range.from}T00:00:00Z`), end = Date.parse(`${range.to}T00:00:00Z`);
+    t <= end;
+    t += 86_400_000
+  )
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 

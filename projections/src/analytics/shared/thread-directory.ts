@@ -36,7 +36,17 @@ export function threadDirectory(table: string) {
       await db.query(
         `INSERT INTO ${table} (thread_id, owner_id, assistant_id, channel, participant)
          ${rowsFrom(1, ['text', 'text', 'text', 'text', 'text'])} ON CONFLICT (thread_id) DO NOTHING`,
-        [rowsParam(started.map((t) => [t.data.threadId, t.data.assistantOwnerId, t.data.assistantId, t.data.channel, participantOf(t.data)]))],
+        [
+          rowsParam(
+            started.map((t) => [
+              t.data.threadId,
+              t.data.assistantOwnerId,
+              t.data.assistantId,
+              t.data.channel,
+              participantOf(t.data),
+            ]),
+          ),
+        ],
       );
     },
 
@@ -44,11 +54,22 @@ export function threadDirectory(table: string) {
     async lookup(db: Queryable, threadIds: Iterable<string>): Promise<Map<string, ThreadInfo>> {
       const ids = [...new Set(threadIds)];
       if (ids.length === 0) return new Map();
-      const { rows } = await db.query<{ thread_id: string; owner_id: string; assistant_id: string; channel: string; participant: string }>(
+      const { rows } = await db.query<{
+        thread_id: string;
+        owner_id: string;
+        assistant_id: string;
+        channel: string;
+        participant: string;
+      }>(
         `SELECT thread_id, owner_id, assistant_id, channel, participant FROM ${table} WHERE thread_id = ANY($1::text[])`,
         [ids],
       );
-      return new Map(rows.map((r) => [r.thread_id, { ownerId: r.owner_id, assistantId: r.assistant_id, channel: r.channel, participant: r.participant }]));
+      return new Map(
+        rows.map((r) => [
+          r.thread_id,
+          { ownerId: r.owner_id, assistantId: r.assistant_id, channel: r.channel, participant: r.participant },
+        ]),
+      );
     },
   };
 }

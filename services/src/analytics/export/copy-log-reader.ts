@@ -21,7 +21,8 @@ export interface CopyRange {
  */
 export const UPCAST_MARK = 0x02;
 
-const position = (p: AllPosition) => `(${BigInt(p.commit).toString()}::text::xid8, ${BigInt(p.prepare).toString()}::bigint)`;
+const position = (p: AllPosition) =>
+  `(${BigInt(p.commit).toString()}::text::xid8, ${BigInt(p.prepare).toString()}::bigint)`;
 
 /** The types some stored events may predate the current schema of, by their current version. */
 function upcastCondition() {
@@ -31,7 +32,10 @@ function upcastCondition() {
   }
   if (byVersion.size === 0) return 'false';
   return [...byVersion]
-    .map(([version, types]) => `(event_type IN (${types.map((t) => pg.escapeLiteral(t)).join(', ')}) AND coalesce((metadata->>'schemaVersion')::int, 1) < ${version})`)
+    .map(
+      ([version, types]) =>
+        `(event_type IN (${types.map((t) => pg.escapeLiteral(t)).join(', ')}) AND coalesce((metadata->>'schemaVersion')::int, 1) < ${version})`,
+    )
     .join(' OR ');
 }
 
@@ -65,8 +69,19 @@ export function createCopyLogReader(connectionString: string) {
     },
 
     /** The end of the next page: `limit` events (of `types`) after `after`, or fewer up to `head`; and how many. */
-    async pageEnd(after: AllPosition, head: AllPosition, limit: number, types?: readonly string[]): Promise<{ upto: AllPosition; events: number }> {
-      const params: unknown[] = [after.commit.toString(), after.prepare.toString(), head.commit.toString(), head.prepare.toString(), limit];
+    async pageEnd(
+      after: AllPosition,
+      head: AllPosition,
+      limit: number,
+      types?: readonly string[],
+    ): Promise<{ upto: AllPosition; events: number }> {
+      const params: unknown[] = [
+        after.commit.toString(),
+        after.prepare.toString(),
+        head.commit.toString(),
+        head.prepare.toString(),
+        limit,
+      ];
       if (types) params.push(types);
       const { rows } = await pool.query<{ tx: string; pos: string; n: number }>(
         `WITH page AS (
@@ -87,9 +102,13 @@ export function createCopyLogReader(connectionString: string) {
 
     /** The page's lines, as Postgres writes them, a chunk at a time (a chunk may end inside a line). */
     async *copy(range: CopyRange): AsyncGenerator<Buffer> {
-      const where = [`(transaction_id, global_position) > ${position(range.after)}`, `(transaction_id, global_position) <= ${position(range.upto)}`];
+      const where = [
+        `(transaction_id, global_position) > ${position(range.after)}`,
+        `(transaction_id, global_position) <= ${position(range.upto)}`,
+      ];
       if (range.types) where.push(`event_type IN (${range.types.map((t) => pg.escapeLiteral(t)).join(', ')})`);
-      if (range.from) where.push(`(metadata->>'timestamp')::timestamptz >= ${pg.escapeLiteral(range.from)}::timestamptz`);
+      if (range.from)
+        where.push(`(metadata->>'timestamp')::timestamptz >= ${pg.escapeLiteral(range.from)}::timestamptz`);
       if (range.to) where.push(`(metadata->>'timestamp')::timestamptz <= ${pg.escapeLiteral(range.to)}::timestamptz`);
       const line = `CASE WHEN ${upcastCondition()} THEN E'\\x02' ELSE '' END
         || '{"eventId":"' || event_id::text || '","streamId":' || to_json(stream_id)::text || ',"streamPosition":"' || stream_position::text
@@ -100,7 +119,9 @@ export function createCopyLogReader(connectionString: string) {
       let finished = false;
       try {
         const stream = client.query(
-          copyTo(`COPY (SELECT ${line} FROM events WHERE ${where.join(' AND ')} ORDER BY transaction_id, global_position) TO STDOUT WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x03')`),
+          copyTo(
+            `COPY (SELECT ${line} FROM events WHERE ${where.join(' AND ')} ORDER BY transaction_id, global_position) TO STDOUT WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x03')`,
+          ),
         );
         for await (const chunk of stream) yield chunk as Buffer;
         finished = true;

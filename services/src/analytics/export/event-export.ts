@@ -1,4 +1,11 @@
-import { categoryOf, comparePositions, START_POSITION, upcast, type AllPosition, type RecordedEvent } from '@kesher/contracts';
+import {
+  categoryOf,
+  comparePositions,
+  START_POSITION,
+  upcast,
+  type AllPosition,
+  type RecordedEvent,
+} from '@kesher/contracts';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { toMessage } from '../../workers/relay/relayed-event.js';
 import { UPCAST_MARK, type CopyLogReader } from './copy-log-reader.js';
@@ -35,7 +42,11 @@ export interface ExportedEvent {
 /** Where the export reads the log from, a page at a time, oldest first. */
 export interface LogSource {
   head(): Promise<AllPosition>;
-  page(after: AllPosition | undefined, limit: number, types?: readonly string[]): Promise<{ events: ExportedEvent[]; next: AllPosition; atEnd: boolean }>;
+  page(
+    after: AllPosition | undefined,
+    limit: number,
+    types?: readonly string[],
+  ): Promise<{ events: ExportedEvent[]; next: AllPosition; atEnd: boolean }>;
 }
 
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
@@ -45,7 +56,11 @@ export function eventStoreSource(eventStore: Pick<EventStore, 'readAll' | 'headP
   return {
     head: () => eventStore.headPosition(),
     async page(after, limit, types) {
-      const batch = await eventStore.readAll({ after, maxCount: limit, filter: types ? { eventTypes: [...types] } : undefined });
+      const batch = await eventStore.readAll({
+        after,
+        maxCount: limit,
+        filter: types ? { eventTypes: [...types] } : undefined,
+      });
       return {
         next: batch.next,
         atEnd: batch.atEnd || batch.events.length === 0,
@@ -55,7 +70,12 @@ export function eventStoreSource(eventStore: Pick<EventStore, 'readAll' | 'headP
             streamId: event.streamId,
             type: event.type,
             timestamp: event.metadata.timestamp,
-            owners: { ownerId: text(data.ownerId), assistantOwnerId: text(data.assistantOwnerId), assistantId: text(data.assistantId), accountId: text(data.accountId) },
+            owners: {
+              ownerId: text(data.ownerId),
+              assistantOwnerId: text(data.assistantOwnerId),
+              assistantId: text(data.assistantId),
+              accountId: text(data.accountId),
+            },
             line: toMessage(event).value,
           };
         }),
@@ -70,7 +90,11 @@ export function sqlLogSource(reader: SqlLogReader): LogSource {
     head: () => reader.head(),
     async page(after, limit, types) {
       const events = await reader.page(after ?? { commit: 0n, prepare: 0n }, limit, types);
-      return { events, next: events.at(-1)?.position ?? after ?? { commit: 0n, prepare: 0n }, atEnd: events.length < limit };
+      return {
+        events,
+        next: events.at(-1)?.position ?? after ?? { commit: 0n, prepare: 0n },
+        atEnd: events.length < limit,
+      };
     },
   };
 }
@@ -114,7 +138,8 @@ export function createAttribution() {
       known.ownerId ??
       (assistantId ? assistantOwners.get(assistantId) : undefined);
     if (assistantId && ownerId && !assistantOwners.has(assistantId)) assistantOwners.set(assistantId, ownerId);
-    if ((ownerId && !known.ownerId) || (assistantId && !known.assistantId)) streams.set(event.streamId, { ownerId: known.ownerId ?? ownerId, assistantId: known.assistantId ?? assistantId });
+    if ((ownerId && !known.ownerId) || (assistantId && !known.assistantId))
+      streams.set(event.streamId, { ownerId: known.ownerId ?? ownerId, assistantId: known.assistantId ?? assistantId });
     return { ownerId, assistantId };
   };
 }
@@ -123,7 +148,10 @@ export function createAttribution() {
  * Writes the event log as NDJSON, one event a line in the shape the relay puts on the Kafka topics
  * (eventId, streamId, streamPosition, position, type, data, metadata, createdAt), oldest first.
  */
-export async function exportEvents(deps: ExportDeps, filter: ExportFilter = {}): Promise<{ read: number; written: number }> {
+export async function exportEvents(
+  deps: ExportDeps,
+  filter: ExportFilter = {},
+): Promise<{ read: number; written: number }> {
   const pageSize = deps.pageSize ?? 5000;
   const byOwner = filter.ownerId !== undefined || filter.assistantId !== undefined;
   const attribute = byOwner ? createAttribution() : undefined;
@@ -154,7 +182,8 @@ export async function exportEvents(deps: ExportDeps, filter: ExportFilter = {}):
     if (chunk) await deps.write(chunk);
     after = batch.next;
     deps.onProgress?.({ read, written, position: after, head });
-    if (batch.atEnd || after.commit > head.commit || (after.commit === head.commit && after.prepare >= head.prepare)) break;
+    if (batch.atEnd || after.commit > head.commit || (after.commit === head.commit && after.prepare >= head.prepare))
+      break;
   }
   return { read, written };
 }
@@ -164,7 +193,12 @@ export async function exportEvents(deps: ExportDeps, filter: ExportFilter = {}):
  * time) and they go out as they come, cut only at line ends — no event is parsed in Node unless it needs
  * upcasting.
  */
-async function exportByCopy(copy: NonNullable<ExportDeps['copy']>, deps: ExportDeps, head: AllPosition, filter: { types?: string[]; from?: string; to?: string }) {
+async function exportByCopy(
+  copy: NonNullable<ExportDeps['copy']>,
+  deps: ExportDeps,
+  head: AllPosition,
+  filter: { types?: string[]; from?: string; to?: string },
+) {
   const pageSize = deps.copyPageSize ?? 50_000;
   /** A page's end, and its bytes being copied (on a connection of its own). */
   const startPage = async (after: AllPosition) => {

@@ -13,7 +13,14 @@ const gate = await postgresAvailability();
 const noted = (n: number): NewEvent => ({
   type: 'Noted',
   data: { n },
-  metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
+  metadata: {
+    eventId: randomUUID(),
+    correlationId: 'c',
+    causationId: 'c',
+    actor: { kind: 'system', id: 't' },
+    timestamp: new Date().toISOString(),
+    schemaVersion: 1,
+  },
 });
 
 /** A connection in `url` holding a transaction open (and an xid), the way another tenant or an analyst would. */
@@ -32,62 +39,78 @@ async function openTransaction(url: string) {
  * handed out again. (pg sends an error during a query to the query; the reader's client 'error' listener
  * covers a session ended while a checked-out client is between statements, which this does not reach.)
  */
-describe.skipIf(!gate.available)(`the export's log readers${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
-  let fixture: Awaited<ReturnType<typeof createPostgresEventStore>>;
-  let other: Awaited<ReturnType<typeof createTestDatabase>>;
-  beforeAll(async () => {
-    fixture = await createPostgresEventStore();
-    other = await createTestDatabase('kesher_scratch', { empty: true });
-  });
-  afterAll(async () => {
-    await fixture?.close();
-    await other?.drop();
-  });
+describe.skipIf(!gate.available)(
+  `the export's log readers${gate.available ? '' : ` (not run: ${gate.reason})`}`,
+  () => {
+    let fixture: Awaited<ReturnType<typeof createPostgresEventStore>>;
+    let other: Awaited<ReturnType<typeof createTestDatabase>>;
+    beforeAll(async () => {
+      fixture = await createPostgresEventStore();
+      other = await createTestDatabase('kesher_scratch', { empty: true });
+    });
+    afterAll(async () => {
+      await fixture?.close();
+      await other?.drop();
+    });
 
-  it('reads up to an append made while another database holds a transaction open', async () => {
-    const elsewhere = await openTransaction(other.url);
-    const copy = createCopyLogReader(fixture.db.url);
-    try {
-      const appended = await fixture.store.appendToStream(`export-${randomUUID()}`, [noted(1)], { expectedRevision: 'no_stream' });
-      const reader = createSqlLogReader(fixture.sql);
-      expect(await reader.head()).toEqual(appended.position);
+    it('reads up to an append made while another database holds a transaction open', async () => {
+      const elsewhere = await openTransaction(other.url);
+      const copy = createCopyLogReader(fixture.db.url);
+      try {
+        const appended = await fixture.store.appendToStream(`export-${randomUUID()}`, [noted(1)], {
+          expectedRevision: 'no_stream',
+        });
+        const reader = createSqlLogReader(fixture.sql);
+        expect(await reader.head()).toEqual(appended.position);
+        expect(await copy.head()).toEqual(appended.position);
+        expect((await reader.page(START_POSITION, 100)).map((event) => event.position)).toContainEqual(
+          appended.position,
+        );
+      } finally {
+        await copy.close();
+        await elsewhere.end();
+      }
+    });
+
+    it('a COPY whose session is ended fails that copy; the process and the pool go on', async () => {
+      const appended = await fixture.store.appendToStream(`export-${randomUUID()}`, [noted(2)], {
+        expectedRevision: 'no_stream',
+      });
+      const copy = createCopyLogReader(fixture.db.url);
+      // The COPY waits on this lock, so its session can be ended while it is under way.
+      const locker = new pg.Client({ connectionString: fixture.db.url });
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
+      try {
+        const copying = (async () => {
+          for await (const chunk of copy.copy({ after: START_POSITION, upto: appended.position })) void chunk;
+        })();
+        const settled = copying.then(
+          () => 'finished',
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+        await waitUntil(
+          // Not on the locker: pg_stat_activity is read once per transaction.
+          async () =>
+            (
+              await fixture.sql.query(
+                `SELECT 1 FROM pg_stat_activity WHERE application_name = 'kesher-export' AND wait_event_type = 'Lock' AND datname = current_database()`,
+              )
+            ).rows.length,
+          { what: 'the COPY to wait on the lock' },
+        );
+        await fixture.sql.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'kesher-export' AND datname = current_database()`,
+        );
+        expect(await settled).toMatch(/terminat/i);
+      } finally {
+        await locker.query('ROLLBACK');
+        await locker.end();
+      }
+      // The broken client was dropped: the next call gets a new session.
       expect(await copy.head()).toEqual(appended.position);
-      expect((await reader.page(START_POSITION, 100)).map((event) => event.position)).toContainEqual(appended.position);
-    } finally {
       await copy.close();
-      await elsewhere.end();
-    }
-  });
-
-  it('a COPY whose session is ended fails that copy; the process and the pool go on', async () => {
-    const appended = await fixture.store.appendToStream(`export-${randomUUID()}`, [noted(2)], { expectedRevision: 'no_stream' });
-    const copy = createCopyLogReader(fixture.db.url);
-    // The COPY waits on this lock, so its session can be ended while it is under way.
-    const locker = new pg.Client({ connectionString: fixture.db.url });
-    await locker.connect();
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE events IN ACCESS EXCLUSIVE MODE');
-    try {
-      const copying = (async () => {
-        for await (const chunk of copy.copy({ after: START_POSITION, upto: appended.position })) void chunk;
-      })();
-      const settled = copying.then(
-        () => 'finished',
-        (error: unknown) => (error instanceof Error ? error.message : String(error)),
-      );
-      await waitUntil(
-        // Not on the locker: pg_stat_activity is read once per transaction.
-        async () => (await fixture.sql.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'kesher-export' AND wait_event_type = 'Lock' AND datname = current_database()`)).rows.length,
-        { what: 'the COPY to wait on the lock' },
-      );
-      await fixture.sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'kesher-export' AND datname = current_database()`);
-      expect(await settled).toMatch(/terminat/i);
-    } finally {
-      await locker.query('ROLLBACK');
-      await locker.end();
-    }
-    // The broken client was dropped: the next call gets a new session.
-    expect(await copy.head()).toEqual(appended.position);
-    await copy.close();
-  });
-});
+    });
+  },
+);

@@ -190,7 +190,8 @@ function viewerOf(context: Context): Viewer {
 function scopeOf(context: Context, ownerId: string | null | undefined): OwnerScope {
   const viewer = viewerOf(context);
   if (viewer.operator) return ownerId ? ownerScope(ownerId) : ALL_OWNERS;
-  if (ownerId && ownerId !== viewer.accountId) throw new GraphQLError(messages.forbidden, { extensions: { code: 'FORBIDDEN' } });
+  if (ownerId && ownerId !== viewer.accountId)
+    throw new GraphQLError(messages.forbidden, { extensions: { code: 'FORBIDDEN' } });
   return ownerScope(viewer.accountId);
 }
 
@@ -202,11 +203,15 @@ function ownerOf(context: Context, ownerId: string | null | undefined): string {
 
 /** Arguments pass the REST call's own query schema: the same ranges and limits, the same texts. */
 function parsed<Schema extends z.ZodType>(schema: Schema, values: Record<string, unknown>): z.infer<Schema> {
-  const defined = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== undefined));
+  const defined = Object.fromEntries(
+    Object.entries(values).filter(([, value]) => value !== null && value !== undefined),
+  );
   const result = schema.safeParse(defined);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw new GraphQLError(`${issue.path.join('.') || 'argument'}: ${issue.message}`, { extensions: { code: 'BAD_USER_INPUT' } });
+    throw new GraphQLError(`${issue.path.join('.') || 'argument'}: ${issue.message}`, {
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   }
   return result.data;
 }
@@ -216,7 +221,8 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.kind.toUpperCase() } });
+    if (error instanceof DomainError)
+      throw new GraphQLError(error.message, { extensions: { code: error.kind.toUpperCase() } });
     throw error;
   }
 }
@@ -227,7 +233,8 @@ type Args = Record<string, unknown> & { owner_id?: string | null };
  * A refusal before GraphQL runs, with its HTTP status (answerOf reads it). A GraphQL error of mercurius'
  * own copy is answered as it is; any other error is wrapped, and the wrapping formats its stack.
  */
-const refusal = (message: string, code: string, status: number) => Object.assign(new mercuriusGraphql.GraphQLError(message, { extensions: { code } }), { statusCode: status });
+const refusal = (message: string, code: string, status: number) =>
+  Object.assign(new mercuriusGraphql.GraphQLError(message, { extensions: { code } }), { statusCode: status });
 
 const statusOf = (error: unknown) => {
   const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
@@ -247,14 +254,28 @@ function answerOf(execution: ExecutionResult & { errors: readonly GraphQLError[]
     const inner = (error.originalError as { errors?: unknown } | undefined)?.errors;
     return Array.isArray(inner) ? (inner as GraphQLError[]) : [error];
   });
-  const refused = execution.data ? undefined : execution.errors.map((error) => statusOf(error) ?? statusOf(error.originalError)).find((status) => status !== undefined && status >= 400);
+  const refused = execution.data
+    ? undefined
+    : execution.errors
+        .map((error) => statusOf(error) ?? statusOf(error.originalError))
+        .find((status) => status !== undefined && status >= 400);
   for (const error of execution.errors) {
     const cause = error.originalError;
-    if (cause && !(cause instanceof GraphQLError || cause instanceof mercuriusGraphql.GraphQLError) && (statusOf(cause) ?? 500) >= 500) log.error({ err: cause }, 'GraphQL request failed');
+    if (
+      cause &&
+      !(cause instanceof GraphQLError || cause instanceof mercuriusGraphql.GraphQLError) &&
+      (statusOf(cause) ?? 500) >= 500
+    )
+      log.error({ err: cause }, 'GraphQL request failed');
   }
   return {
     statusCode: refused ?? 200,
-    response: { data: execution.data ?? null, errors: errors.map((error) => (typeof error.toJSON === 'function' ? error.toJSON() : { message: String((error as Error).message) })) },
+    response: {
+      data: execution.data ?? null,
+      errors: errors.map((error) =>
+        typeof error.toJSON === 'function' ? error.toJSON() : { message: String((error as Error).message) },
+      ),
+    },
   };
 }
 
@@ -292,9 +313,16 @@ export const analyticsGraphqlPlugin =
       route.schema = { ...route.schema, hide: true };
       if (/\/graphql$/.test(route.url)) {
         route.bodyLimit = MAX_BODY_BYTES;
-        route.preParsing = [...hooks(route.preParsing), async (request: FastifyRequest) => refuseStrangersAndBulk(request)];
+        route.preParsing = [
+          ...hooks(route.preParsing),
+          async (request: FastifyRequest) => refuseStrangersAndBulk(request),
+        ];
       } else if (/\/graphiql(\/|$)/.test(route.url)) {
-        route.onRequest = [...hooks(route.onRequest), async (request, reply) => void (showsGraphiql(request) || (await reply.status(404).send({ detail: messages.notFound })))];
+        route.onRequest = [
+          ...hooks(route.onRequest),
+          async (request, reply) =>
+            void (showsGraphiql(request) || (await reply.status(404).send({ detail: messages.notFound }))),
+        ];
       }
     });
 
@@ -302,7 +330,12 @@ export const analyticsGraphqlPlugin =
       if (request.ws) return;
       if (!request.account) throw refusal(messages.authRequired, 'UNAUTHENTICATED', 401);
       const length = Number(request.headers['content-length']);
-      if (length > MAX_BODY_BYTES) throw refusal(`This request is too large: a GraphQL request may be at most ${MAX_BODY_BYTES / 1024} KB.`, 'REQUEST_TOO_LARGE', 413);
+      if (length > MAX_BODY_BYTES)
+        throw refusal(
+          `This request is too large: a GraphQL request may be at most ${MAX_BODY_BYTES / 1024} KB.`,
+          'REQUEST_TOO_LARGE',
+          413,
+        );
     }
 
     function showsGraphiql(request: FastifyRequest) {
@@ -318,12 +351,30 @@ export const analyticsGraphqlPlugin =
         dashboard: (_root: unknown, args: Args, context: Context) =>
           answer(() => analytics.dashboard(scopeOf(context, args.owner_id), parsed(DashboardQuerySchema, args).days)),
         assistant_performance: (_root: unknown, args: Args, context: Context) =>
-          answer(() => analytics.performance(scopeOf(context, args.owner_id), Number(args.assistant_id), parsed(PerformanceQuerySchema, args).days)),
+          answer(() =>
+            analytics.performance(
+              scopeOf(context, args.owner_id),
+              Number(args.assistant_id),
+              parsed(PerformanceQuerySchema, args).days,
+            ),
+          ),
         queries: (_root: unknown, args: Args, context: Context) => {
-          const query = parsed(QueriesQuerySchema, { ...args, success_only: args.success_only === undefined ? undefined : String(args.success_only) });
-          return answer(() => analytics.queries(scopeOf(context, args.owner_id), { limit: query.limit, successOnly: query.success_only, assistantNumericId: query.assistant_id }));
+          const query = parsed(QueriesQuerySchema, {
+            ...args,
+            success_only: args.success_only === undefined ? undefined : String(args.success_only),
+          });
+          return answer(() =>
+            analytics.queries(scopeOf(context, args.owner_id), {
+              limit: query.limit,
+              successOnly: query.success_only,
+              assistantNumericId: query.assistant_id,
+            }),
+          );
         },
-        usage_stats: (_root: unknown, args: Args, context: Context) => answer(() => analytics.usageStats(scopeOf(context, args.owner_id), parsed(UsageStatsQuerySchema, args).period)),
+        usage_stats: (_root: unknown, args: Args, context: Context) =>
+          answer(() =>
+            analytics.usageStats(scopeOf(context, args.owner_id), parsed(UsageStatsQuerySchema, args).period),
+          ),
         sales_analytics: (_root: unknown, args: Args, context: Context) => {
           const query = parsed(SalesAnalyticsQuerySchema, args);
           return answer(() => analytics.salesAnalytics(scopeOf(context, args.owner_id), query.days, query.limit));
@@ -334,13 +385,30 @@ export const analyticsGraphqlPlugin =
         },
         keywords: (_root: unknown, args: Args, context: Context) => {
           const query = parsed(KeywordListQuerySchema, args);
-          return answer(() => analytics.keywordList(scopeOf(context, args.owner_id), query.source, query.days, query.limit, query.assistant_id));
+          return answer(() =>
+            analytics.keywordList(
+              scopeOf(context, args.owner_id),
+              query.source,
+              query.days,
+              query.limit,
+              query.assistant_id,
+            ),
+          );
         },
         keyword_trends: (_root: unknown, args: Args, context: Context) => {
           const query = parsed(KeywordTrendsQuerySchema, args);
-          return answer(() => analytics.keywordTrends(scopeOf(context, args.owner_id), query.source, query.days, query.limit, query.assistant_id));
+          return answer(() =>
+            analytics.keywordTrends(
+              scopeOf(context, args.owner_id),
+              query.source,
+              query.days,
+              query.limit,
+              query.assistant_id,
+            ),
+          );
         },
-        limits_status: (_root: unknown, args: Args, context: Context) => answer(() => limits.status(ownerOf(context, args.owner_id))),
+        limits_status: (_root: unknown, args: Args, context: Context) =>
+          answer(() => limits.status(ownerOf(context, args.owner_id))),
         violations: (_root: unknown, args: Args, context: Context) => {
           const query = parsed(ViolationsQuerySchema, args);
           return answer(() => limits.violations(ownerOf(context, args.owner_id), query.days, query.violation_type));
@@ -389,7 +457,9 @@ export const analyticsGraphqlPlugin =
       jit: 1,
       context: (request) => {
         const account = request.account;
-        return { viewer: account ? { accountId: account.id, email: account.email, operator: deps.isOperator(account) } : null };
+        return {
+          viewer: account ? { accountId: account.id, email: account.email, operator: deps.isOperator(account) } : null,
+        };
       },
       subscription: {
         // Each connection's own socket, in its resolvers' context (so that sign-out can close it).
@@ -400,7 +470,11 @@ export const analyticsGraphqlPlugin =
           if (typeof raw !== 'string' || !raw.startsWith('Bearer ')) return false;
           const session = await deps.authenticate(raw.slice(7).trim());
           if (!session) return false;
-          const viewer: Viewer = { accountId: session.account.id, email: session.account.email, operator: deps.isOperator(session.account) };
+          const viewer: Viewer = {
+            accountId: session.account.id,
+            email: session.account.email,
+            operator: deps.isOperator(session.account),
+          };
           return { viewer, bearer: raw.slice(7).trim() };
         },
       },
@@ -413,10 +487,14 @@ export const analyticsGraphqlPlugin =
     app.graphql.addHook('preSubscriptionParsing', (_schema, source) => void shapeChecked(source));
     app.graphql.addHook('preSubscriptionExecution', (schema, document) => {
       const errors = validate(schema, document, [...specifiedRules, ...limitRules]);
-      if (errors.length > 0) throw refusal(errors.map((error) => error.message).join(' '), 'GRAPHQL_VALIDATION_FAILED', 400);
+      if (errors.length > 0)
+        throw refusal(errors.map((error) => error.message).join(' '), 'GRAPHQL_VALIDATION_FAILED', 400);
     });
 
-    live = deps.liveCounters((key, value) => new Promise<void>((resolve) => app.graphql.pubsub.publish({ topic: topicOf(key), payload: value }, resolve)));
+    live = deps.liveCounters(
+      (key, value) =>
+        new Promise<void>((resolve) => app.graphql.pubsub.publish({ topic: topicOf(key), payload: value }, resolve)),
+    );
     app.addHook('onClose', async () => live?.close());
   };
 

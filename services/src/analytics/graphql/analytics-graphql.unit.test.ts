@@ -10,7 +10,15 @@ describe('GraphQL types from the contracts', () => {
   it('turns zod objects, arrays, enums, nullables, ints and floats into GraphQL types', () => {
     const Kind = z.enum(['pricing', 'sales']);
     const sdl = sdlFromZod(
-      { Report: z.object({ total: z.number().int(), share: z.number().nullable(), kind: Kind, rows: z.array(z.object({ url: z.string(), ok: z.boolean().default(true) })), note: z.string().optional() }) },
+      {
+        Report: z.object({
+          total: z.number().int(),
+          share: z.number().nullable(),
+          kind: Kind,
+          rows: z.array(z.object({ url: z.string(), ok: z.boolean().default(true) })),
+          note: z.string().optional(),
+        }),
+      },
       new Map([[Kind, 'Kind']]),
     );
     expect(sdl).toBe(
@@ -26,7 +34,15 @@ describe('GraphQL types from the contracts', () => {
   it('builds a valid schema from the analytics DTOs', () => {
     const schema = buildSchema(typeDefs);
     expect(Object.keys(schema.getQueryType()!.getFields())).toEqual(
-      expect.arrayContaining(['dashboard', 'assistant_performance', 'queries', 'keywords', 'sales_analytics', 'violations', 'health']),
+      expect.arrayContaining([
+        'dashboard',
+        'assistant_performance',
+        'queries',
+        'keywords',
+        'sales_analytics',
+        'violations',
+        'health',
+      ]),
     );
     expect(schema.getSubscriptionType()!.getFields().live_counters).toBeDefined();
   });

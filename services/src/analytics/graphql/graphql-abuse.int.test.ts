@@ -27,24 +27,47 @@ describe.skipIf(!gate.available)(`GraphQL under attack${gate.available ? '' : ` 
   });
   afterAll(async () => h?.close());
 
-  async function post(authorization: string | null, body: string | ReadableStream<Uint8Array>, contentType = 'application/json') {
-    const headers: Record<string, string> = { 'content-type': contentType, ...(authorization ? { authorization } : {}) };
-    const response = await fetch(`${base}/api/v1/graphql`, { method: 'POST', headers, body, ...(typeof body === 'string' ? {} : { duplex: 'half' }) } as RequestInit);
+  async function post(
+    authorization: string | null,
+    body: string | ReadableStream<Uint8Array>,
+    contentType = 'application/json',
+  ) {
+    const headers: Record<string, string> = {
+      'content-type': contentType,
+      ...(authorization ? { authorization } : {}),
+    };
+    const response = await fetch(`${base}/api/v1/graphql`, {
+      method: 'POST',
+      headers,
+      body,
+      ...(typeof body === 'string' ? {} : { duplex: 'half' }),
+    } as RequestInit);
     const text = await response.text();
     return { status: response.status, bytes: text.length, body: JSON.parse(text) as GraphqlAnswer };
   }
 
   it('answers a caller without a valid token 401 with a GraphQL error, whatever it sends', async () => {
-    const unauthenticated = { data: null, errors: [{ message: messages.authRequired, extensions: { code: 'UNAUTHENTICATED' } }] };
+    const unauthenticated = {
+      data: null,
+      errors: [{ message: messages.authRequired, extensions: { code: 'UNAUTHENTICATED' } }],
+    };
     for (const authorization of [null, 'Bearer not-a-real-token-at-all-0123456789']) {
-      for (const body of [JSON.stringify({ query: ALIASED_SCHEMAS }), JSON.stringify({ query: '{ __typename }' }), JSON.stringify({ query: getIntrospectionQuery() }), ...Object.values(VARIANTS).map((v) => JSON.stringify(v.body))]) {
+      for (const body of [
+        JSON.stringify({ query: ALIASED_SCHEMAS }),
+        JSON.stringify({ query: '{ __typename }' }),
+        JSON.stringify({ query: getIntrospectionQuery() }),
+        ...Object.values(VARIANTS).map((v) => JSON.stringify(v.body)),
+      ]) {
         const answer = await post(authorization, body);
         expect(answer.status, body.slice(0, 80)).toBe(401);
         expect(answer.body).toEqual(unauthenticated);
       }
       const raw = await post(authorization, '{ __schema { types { name } } }', 'application/graphql');
       expect(raw.status).toBe(401);
-      const viaGet = await fetch(`${base}/api/v1/graphql?query=${encodeURIComponent('{ __schema { types { name } } }')}`, { headers: authorization ? { authorization } : {} });
+      const viaGet = await fetch(
+        `${base}/api/v1/graphql?query=${encodeURIComponent('{ __schema { types { name } } }')}`,
+        { headers: authorization ? { authorization } : {} },
+      );
       expect(viaGet.status).toBe(401);
       expect(await viaGet.json()).toEqual(unauthenticated);
     }
@@ -55,7 +78,15 @@ describe.skipIf(!gate.available)(`GraphQL under attack${gate.available ? '' : ` 
     expect(body.length).toBeGreaterThan(170_000);
     const sized = await post(owner, body);
     expect(sized.status).toBe(413);
-    expect(sized.body).toEqual({ data: null, errors: [{ message: 'This request is too large: a GraphQL request may be at most 16 KB.', extensions: { code: 'REQUEST_TOO_LARGE' } }] });
+    expect(sized.body).toEqual({
+      data: null,
+      errors: [
+        {
+          message: 'This request is too large: a GraphQL request may be at most 16 KB.',
+          extensions: { code: 'REQUEST_TOO_LARGE' },
+        },
+      ],
+    });
 
     // Sent in chunks without a content-length, it is cut off at the limit while it is read.
     const bytes = new TextEncoder().encode(body);
@@ -71,15 +102,18 @@ describe.skipIf(!gate.available)(`GraphQL under attack${gate.available ? '' : ` 
     expect(streamed.body.errors![0]!.message).toEqual(expect.any(String));
   });
 
-  it.each(Object.entries(VARIANTS))('refuses %s from a signed-in owner with a 400 GraphQL error', async (_name, { body, refusal }) => {
-    const text = JSON.stringify(body);
-    expect(text.length).toBeLessThanOrEqual(16 * 1024);
-    const answer = await post(owner, text);
-    expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(400);
-    expect(answer.body.data ?? null).toBeNull();
-    expect(answer.body.errors!.map((error) => error.message).join(' | ')).toMatch(refusal);
-    expect(answer.bytes).toBeLessThan(2000);
-  });
+  it.each(Object.entries(VARIANTS))(
+    'refuses %s from a signed-in owner with a 400 GraphQL error',
+    async (_name, { body, refusal }) => {
+      const text = JSON.stringify(body);
+      expect(text.length).toBeLessThanOrEqual(16 * 1024);
+      const answer = await post(owner, text);
+      expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(400);
+      expect(answer.body.data ?? null).toBeNull();
+      expect(answer.body.errors!.map((error) => error.message).join(' | ')).toMatch(refusal);
+      expect(answer.bytes).toBeLessThan(2000);
+    },
+  );
 
   it('holds subscriptions over WebSocket to the same limits and rules', async () => {
     const url = `${base.replace('http', 'ws')}/api/v1/graphql`;
@@ -91,9 +125,17 @@ describe.skipIf(!gate.available)(`GraphQL under attack${gate.available ? '' : ` 
       expect(answer.type, JSON.stringify(answer)).toBe('error');
       return (answer.payload as { message: string }[]).map((error) => error.message).join(' | ');
     };
-    expect(await refusedWith(`subscription { ${Array.from({ length: 40 }, (_, i) => `c${i}: live_counters { messages }`).join(' ')} }`)).toContain('This query has 40 aliases; at most 30 are allowed.');
-    expect(await refusedWith('subscription { live_counters { messages } } fragment F on LiveCounters { messages }')).toContain('Fragment "F" is never used.');
-    expect(await refusedWith('subscription { live_counters { messages no_such_field } }')).toContain('Cannot query field');
+    expect(
+      await refusedWith(
+        `subscription { ${Array.from({ length: 40 }, (_, i) => `c${i}: live_counters { messages }`).join(' ')} }`,
+      ),
+    ).toContain('This query has 40 aliases; at most 30 are allowed.');
+    expect(
+      await refusedWith('subscription { live_counters { messages } } fragment F on LiveCounters { messages }'),
+    ).toContain('Fragment "F" is never used.');
+    expect(await refusedWith('subscription { live_counters { messages no_such_field } }')).toContain(
+      'Cannot query field',
+    );
     const fine = await subscribeGraphql(url, owner, 'subscription { live_counters { messages } }');
     expect((await fine.next((m) => m.type === 'error' || m.type === 'next')).type).toBe('next');
     fine.close();
@@ -103,9 +145,20 @@ describe.skipIf(!gate.available)(`GraphQL under attack${gate.available ? '' : ` 
     const introspection = await post(owner, JSON.stringify({ query: getIntrospectionQuery() }));
     expect(introspection.status).toBe(200);
     expect(introspection.body.errors).toBeUndefined();
-    const dashboard = await post(owner, JSON.stringify({ query: '{ viewer { operator } d7: dashboard(days: 7) { period { days } } d30: dashboard(days: 30) { period { days } } }' }));
-    expect(dashboard.body).toEqual({ data: { viewer: { operator: false }, d7: { period: { days: 7 } }, d30: { period: { days: 30 } } } });
-    const named = await post(owner, JSON.stringify({ query: 'query A { health { status } } query B { viewer { operator } }', operationName: 'B' }));
+    const dashboard = await post(
+      owner,
+      JSON.stringify({
+        query:
+          '{ viewer { operator } d7: dashboard(days: 7) { period { days } } d30: dashboard(days: 30) { period { days } } }',
+      }),
+    );
+    expect(dashboard.body).toEqual({
+      data: { viewer: { operator: false }, d7: { period: { days: 7 } }, d30: { period: { days: 30 } } },
+    });
+    const named = await post(
+      owner,
+      JSON.stringify({ query: 'query A { health { status } } query B { viewer { operator } }', operationName: 'B' }),
+    );
     expect(named.body).toEqual({ data: { viewer: { operator: false } } });
   });
 

@@ -10,7 +10,11 @@ import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type Valida
  */
 export function queryCostRule(options: { maxCost: number; rootFieldCost: number }) {
   return (context: ValidationContext): ASTVisitor => {
-    function cost(selectionSet: SelectionSetNode | undefined, depth: number, fragmentsSeen: ReadonlySet<string>): number {
+    function cost(
+      selectionSet: SelectionSetNode | undefined,
+      depth: number,
+      fragmentsSeen: ReadonlySet<string>,
+    ): number {
       if (!selectionSet) return 0;
       let total = 0;
       for (const selection of selectionSet.selections) {
@@ -33,7 +37,12 @@ export function queryCostRule(options: { maxCost: number; rootFieldCost: number 
       OperationDefinition(node) {
         const total = cost(node.selectionSet, 0, new Set());
         if (total > options.maxCost) {
-          context.reportError(new GraphQLError(`This query is too complex (cost ${total} over the limit of ${options.maxCost}). Ask for fewer fields or split it.`, { nodes: [node] }));
+          context.reportError(
+            new GraphQLError(
+              `This query is too complex (cost ${total} over the limit of ${options.maxCost}). Ask for fewer fields or split it.`,
+              { nodes: [node] },
+            ),
+          );
         }
       },
     };

@@ -22,20 +22,27 @@ export function queryDepthRule(options: { maxDepth: number; maxIntrospectionDept
       return found;
     }
 
-    function depth(selectionSet: SelectionSetNode | undefined, fragmentsSeen: ReadonlySet<string>): { data: number; introspection: number } {
+    function depth(
+      selectionSet: SelectionSetNode | undefined,
+      fragmentsSeen: ReadonlySet<string>,
+    ): { data: number; introspection: number } {
       let data = 0;
       let introspection = 0;
       if (!selectionSet) return { data, introspection };
       for (const selection of selectionSet.selections) {
         if (selection.kind === Kind.FIELD) {
           const below = depth(selection.selectionSet, fragmentsSeen);
-          if (selection.name.value.startsWith('__')) introspection = Math.max(introspection, 1 + Math.max(below.data, below.introspection));
+          if (selection.name.value.startsWith('__'))
+            introspection = Math.max(introspection, 1 + Math.max(below.data, below.introspection));
           else {
             data = Math.max(data, 1 + below.data);
             introspection = Math.max(introspection, below.introspection === 0 ? 0 : 1 + below.introspection);
           }
         } else {
-          const inner = selection.kind === Kind.INLINE_FRAGMENT ? depth(selection.selectionSet, fragmentsSeen) : fragmentDepth(selection.name.value, fragmentsSeen);
+          const inner =
+            selection.kind === Kind.INLINE_FRAGMENT
+              ? depth(selection.selectionSet, fragmentsSeen)
+              : fragmentDepth(selection.name.value, fragmentsSeen);
           data = Math.max(data, inner.data);
           introspection = Math.max(introspection, inner.introspection);
         }
@@ -47,10 +54,19 @@ export function queryDepthRule(options: { maxDepth: number; maxIntrospectionDept
       OperationDefinition(node) {
         const found = depth(node.selectionSet, new Set());
         if (found.data > options.maxDepth) {
-          context.reportError(new GraphQLError(`This query is too deep (${found.data} levels; at most ${options.maxDepth}).`, { nodes: [node] }));
+          context.reportError(
+            new GraphQLError(`This query is too deep (${found.data} levels; at most ${options.maxDepth}).`, {
+              nodes: [node],
+            }),
+          );
         }
         if (found.introspection > options.maxIntrospectionDepth) {
-          context.reportError(new GraphQLError(`This introspection query is too deep (${found.introspection} levels; at most ${options.maxIntrospectionDepth}).`, { nodes: [node] }));
+          context.reportError(
+            new GraphQLError(
+              `This introspection query is too deep (${found.introspection} levels; at most ${options.maxIntrospectionDepth}).`,
+              { nodes: [node] },
+            ),
+          );
         }
       },
     };

@@ -41,9 +41,12 @@ export function checkQueryShape(source: string, limits: QueryShapeLimits): Docum
     document = parse(source, { maxTokens: limits.maxTokens });
   } catch (error) {
     if (error instanceof GraphQLError && /contains more th\w+ \d+ tokens/.test(error.message)) {
-      throw new QueryShapeError(`This query is too long (more than ${limits.maxTokens} tokens). Ask for fewer fields or split it.`);
+      throw new QueryShapeError(
+        `This query is too long (more than ${limits.maxTokens} tokens). Ask for fewer fields or split it.`,
+      );
     }
-    if (error instanceof GraphQLError) throw new QueryShapeError(error.message, 'GRAPHQL_PARSE_FAILED', error.locations);
+    if (error instanceof GraphQLError)
+      throw new QueryShapeError(error.message, 'GRAPHQL_PARSE_FAILED', error.locations);
     throw error;
   }
   let operations = 0;
@@ -54,9 +57,15 @@ export function checkQueryShape(source: string, limits: QueryShapeLimits): Docum
     Field: (node) => void (node.alias && aliases++),
     FragmentSpread: () => void spreads++,
   });
-  if (operations > limits.maxOperations) throw new QueryShapeError(`This document has ${operations} operations; at most ${limits.maxOperations} are allowed.`);
-  if (aliases > limits.maxAliases) throw new QueryShapeError(`This query has ${aliases} aliases; at most ${limits.maxAliases} are allowed.`);
-  if (spreads > limits.maxFragmentSpreads) throw new QueryShapeError(`This query spreads fragments ${spreads} times; at most ${limits.maxFragmentSpreads} are allowed.`);
+  if (operations > limits.maxOperations)
+    throw new QueryShapeError(
+      `This document has ${operations} operations; at most ${limits.maxOperations} are allowed.`,
+    );
+  if (aliases > limits.maxAliases)
+    throw new QueryShapeError(`This query has ${aliases} aliases; at most ${limits.maxAliases} are allowed.`);
+  if (spreads > limits.maxFragmentSpreads)
+    throw new QueryShapeError(
+      `This query spreads fragments ${spreads} times; at most ${limits.maxFragmentSpreads} are allowed.`,
+    );
   return document;
 }
-

@@ -9,13 +9,24 @@ import type { z } from 'zod';
  * `Int`, other numbers `Float`; nullable and optional fields lose their `!`. Schemas given a name in
  * `named` are emitted once under it wherever they appear.
  */
-export function sdlFromZod(roots: Readonly<Record<string, z.ZodType>>, named: ReadonlyMap<z.ZodType, string> = new Map()): string {
+export function sdlFromZod(
+  roots: Readonly<Record<string, z.ZodType>>,
+  named: ReadonlyMap<z.ZodType, string> = new Map(),
+): string {
   const emitted = new Map<string, string>();
   const names = new Map<z.ZodType, string>(named);
   for (const [name, schema] of Object.entries(roots)) names.set(schema, name);
 
   function typeOf(schema: z.ZodType, suggestedName: string): { type: string; nullable: boolean } {
-    const def = schema._zod.def as unknown as { type: string; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType>; entries?: Record<string, string> };
+    const def = schema._zod.def as unknown as {
+      type: string;
+      innerType?: z.ZodType;
+      in?: z.ZodType;
+      out?: z.ZodType;
+      element?: z.ZodType;
+      shape?: Record<string, z.ZodType>;
+      entries?: Record<string, string>;
+    };
     switch (def.type) {
       case 'nullable':
       case 'optional':
@@ -32,14 +43,23 @@ export function sdlFromZod(roots: Readonly<Record<string, z.ZodType>>, named: Re
       case 'boolean':
         return { type: 'Boolean', nullable: false };
       case 'number':
-        return { type: (schema as unknown as { format?: string | null }).format === 'safeint' ? 'Int' : 'Float', nullable: false };
+        return {
+          type: (schema as unknown as { format?: string | null }).format === 'safeint' ? 'Int' : 'Float',
+          nullable: false,
+        };
       case 'array': {
         const element = typeOf(def.element!, suggestedName);
         return { type: `[${element.type}${element.nullable ? '' : '!'}]`, nullable: false };
       }
       case 'enum': {
         const name = names.get(schema) ?? suggestedName;
-        if (!emitted.has(name)) emitted.set(name, `enum ${name} {\n${Object.values(def.entries!).map((value) => `  ${value}`).join('\n')}\n}`);
+        if (!emitted.has(name))
+          emitted.set(
+            name,
+            `enum ${name} {\n${Object.values(def.entries!)
+              .map((value) => `  ${value}`)
+              .join('\n')}\n}`,
+          );
         return { type: name, nullable: false };
       }
       case 'object': {
@@ -47,7 +67,9 @@ export function sdlFromZod(roots: Readonly<Record<string, z.ZodType>>, named: Re
         if (!emitted.has(name)) {
           emitted.set(name, '');
           const fields = Object.entries(def.shape!).map(([field, fieldSchema]) => {
-            const description = fieldSchema.description ? `  "${fieldSchema.description.replace(/["\\]/g, "'")}"\n` : '';
+            const description = fieldSchema.description
+              ? `  "${fieldSchema.description.replace(/["\\]/g, "'")}"\n`
+              : '';
             const { type, nullable } = typeOf(fieldSchema, `${name}${pascal(field)}`);
             return `${description}  ${field}: ${type}${nullable ? '' : '!'}`;
           });
@@ -64,4 +86,5 @@ export function sdlFromZod(roots: Readonly<Record<string, z.ZodType>>, named: Re
   return [...emitted.values()].join('\n\n');
 }
 
-const pascal = (text: string) => text.replace(/(^|_)([a-z0-9])/g, (_match, _sep: string, letter: string) => letter.toUpperCase());
+const pascal = (text: string) =>
+  text.replace(/(^|_)([a-z0-9])/g, (_match, _sep: string, letter: string) => letter.toUpperCase());

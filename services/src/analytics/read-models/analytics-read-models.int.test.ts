@@ -32,25 +32,73 @@ function history() {
       channel,
     });
   let messages = 0;
-  const message = (threadId: string, role: 'user' | 'assistant', text: string, language: MessageLanguage = 'en', runId: string | null = null) =>
+  const message = (
+    threadId: string,
+    role: 'user' | 'assistant',
+    text: string,
+    language: MessageLanguage = 'en',
+    runId: string | null = null,
+  ) =>
     log.record('MessagePosted', { messageId: `m${++messages}`, threadId, role, text, channel: 'app', language, runId });
-  const requested = (threadId: string, runId: string) => log.record('RunRequested', { runId, threadId, assistantId: 'x', deadlineAt: '2026-12-31T00:00:00.000Z' });
-  const completed = (threadId: string, runId: string, responseMs: number, referredUrl: string | null = null, firstTokenMs: number | null = responseMs / 2) =>
-    log.record('RunCompleted', { runId, threadId, messageId: `answer-${runId}`, responseMs, firstTokenMs, promptTokens: 10, completionTokens: 5, sources: [], referredUrl });
-  const feedback = (threadId: string, messageId: string, rating: 'like' | 'dislike', authorKey = 'account:dana', comment: string | null = null) =>
-    log.record('FeedbackGiven', { messageId, threadId, assistantId: 'a1', rating, comment, authorKey, source: 'chat', isPublic: false });
+  const requested = (threadId: string, runId: string) =>
+    log.record('RunRequested', { runId, threadId, assistantId: 'x', deadlineAt: '2026-12-31T00:00:00.000Z' });
+  const completed = (
+    threadId: string,
+    runId: string,
+    responseMs: number,
+    referredUrl: string | null = null,
+    firstTokenMs: number | null = responseMs / 2,
+  ) =>
+    log.record('RunCompleted', {
+      runId,
+      threadId,
+      messageId: `answer-${runId}`,
+      responseMs,
+      firstTokenMs,
+      promptTokens: 10,
+      completionTokens: 5,
+      sources: [],
+      referredUrl,
+    });
+  const feedback = (
+    threadId: string,
+    messageId: string,
+    rating: 'like' | 'dislike',
+    authorKey = 'account:dana',
+    comment: string | null = null,
+  ) =>
+    log.record('FeedbackGiven', {
+      messageId,
+      threadId,
+      assistantId: 'a1',
+      rating,
+      comment,
+      authorKey,
+      source: 'chat',
+      isPublic: false,
+    });
 
   const events: RecordedEvent[] = [
     thread('t1', 'dana', 'a1', 'app'),
     message('t1', 'user', 'How much does the sourdough bread cost?'),
     requested('t1', 'r1'),
-    message('t1', 'assistant', 'The sourdough bread costs 24 shekels.\n[REDIRECT: https://bakery.example.com/pricing]', 'en', 'r1'),
+    message(
+      't1',
+      'assistant',
+      'The sourdough bread costs 24 shekels.\n[REDIRECT: https://bakery.example.com/pricing]',
+      'en',
+      'r1',
+    ),
     completed('t1', 'r1', 800, 'https://bakery.example.com/pricing'),
     feedback('t1', 'answer-r1', 'like'),
     thread('t2', 'dana', 'a1', 'embed', 'v'),
     message('t2', 'user', 'האם יש לכם לחם מחמצת?', 'he'),
     requested('t2', 'r2'),
-    log.record('RunFailed', { runId: 'r2', threadId: 't2', error: 'The assistant could not answer right now. Please try again.' }),
+    log.record('RunFailed', {
+      runId: 'r2',
+      threadId: 't2',
+      error: 'The assistant could not answer right now. Please try again.',
+    }),
     // A visitor opens a conversation through a share link and never writes: not a conversation (issue 21 item 13).
     thread('t4', 'dana', 'a1', 'public_link', 'w'),
     thread('t3', 'noa', 'n1', 'app'),
@@ -69,9 +117,35 @@ function history() {
   );
   log.at(`${DAY2}T11:00:00.000Z`);
   events.push(
-    log.record('QueryTracked', { queryId: 'q1', ownerId: 'dana', assistantId: null, query: 'Hours from the CRM', responseTimeMs: 120, success: false, source: 'crm' }),
-    log.record('LimitViolated', { violationId: 'v1', ownerId: 'dana', kind: 'monthly_messages', limit: 100, used: 100, requested: null, assistantId: 'a1', refused: 'visitor' }),
-    log.record('LimitViolated', { violationId: 'v2', ownerId: 'noa', kind: 'storage', limit: 200, used: 150, requested: 300, assistantId: 'n1', refused: 'owner' }),
+    log.record('QueryTracked', {
+      queryId: 'q1',
+      ownerId: 'dana',
+      assistantId: null,
+      query: 'Hours from the CRM',
+      responseTimeMs: 120,
+      success: false,
+      source: 'crm',
+    }),
+    log.record('LimitViolated', {
+      violationId: 'v1',
+      ownerId: 'dana',
+      kind: 'monthly_messages',
+      limit: 100,
+      used: 100,
+      requested: null,
+      assistantId: 'a1',
+      refused: 'visitor',
+    }),
+    log.record('LimitViolated', {
+      violationId: 'v2',
+      ownerId: 'noa',
+      kind: 'storage',
+      limit: 200,
+      used: 150,
+      requested: 300,
+      assistantId: 'n1',
+      refused: 'owner',
+    }),
     // Noa's answer refers to an address whose words say nothing; the crawler later files it as a checkout page.
     requested('t3', 'r5'),
     completed('t3', 'r5', 400, 'https://shop.example.com/p/42'),
@@ -175,7 +249,11 @@ function suite(name: string, open: OpenSql) {
     it('feedback: the latest rating of each author counts, on the day it was given', async () => {
       const feedback = feedbackQueries(sql);
       expect(await feedback.totals(dana, range)).toEqual({ positive: 1, negative: 1, withComments: 1 });
-      expect(await feedback.totals(dana, { from: DAY1, to: DAY1 })).toEqual({ positive: 0, negative: 0, withComments: 0 });
+      expect(await feedback.totals(dana, { from: DAY1, to: DAY1 })).toEqual({
+        positive: 0,
+        negative: 0,
+        withComments: 0,
+      });
       expect(await feedback.totals(ownerScope('noa'), range)).toEqual({ positive: 0, negative: 0, withComments: 0 });
     });
 
@@ -224,14 +302,29 @@ function suite(name: string, open: OpenSql) {
         ['r2', 'האם יש לכם לחם מחמצת?', 'failed', null],
         ['r1', 'How much does the sourdough bread cost?', 'success', 800],
       ]);
-      expect((await queryLogQueries(sql).recent(dana, { limit: 10, successOnly: true })).map((q) => q.id)).toEqual(['r4', 'r1']);
-      expect((await queryLogQueries(sql).recent(dana, { limit: 10, successOnly: false, assistantId: 'a1' })).map((q) => q.id)).toEqual(['r4', 'r2', 'r1']);
+      expect((await queryLogQueries(sql).recent(dana, { limit: 10, successOnly: true })).map((q) => q.id)).toEqual([
+        'r4',
+        'r1',
+      ]);
+      expect(
+        (await queryLogQueries(sql).recent(dana, { limit: 10, successOnly: false, assistantId: 'a1' })).map(
+          (q) => q.id,
+        ),
+      ).toEqual(['r4', 'r2', 'r1']);
     });
 
     it('limit refusals: listed per owner and counted per kind', async () => {
       const violations = limitViolationQueries(sql);
       expect(await violations.list(dana, range, { limit: 10 })).toEqual([
-        expect.objectContaining({ id: 'v1', kind: 'monthly_messages', limit: 100, used: 100, requested: null, assistantId: 'a1', refused: 'visitor' }),
+        expect.objectContaining({
+          id: 'v1',
+          kind: 'monthly_messages',
+          limit: 100,
+          used: 100,
+          requested: null,
+          assistantId: 'a1',
+          refused: 'visitor',
+        }),
       ]);
       expect(await violations.perKind(ownerScope('noa'), range)).toEqual([{ kind: 'storage', count: 1 }]);
       expect(await violations.list(ownerScope('noa'), { from: DAY1, to: DAY1 }, { limit: 10 })).toEqual([]);
@@ -242,7 +335,10 @@ function suite(name: string, open: OpenSql) {
         const model = await readModelOn(sql, projection);
         await model.apply(...events);
         const whole = await model.snapshot();
-        expect(Object.values(whole).some((rows) => rows.length > 0), projection.name).toBe(true);
+        expect(
+          Object.values(whole).some((rows) => rows.length > 0),
+          projection.name,
+        ).toBe(true);
         await model.reset();
         for (const event of events) await model.apply(event);
         expect(await model.snapshot(), projection.name).toEqual(whole);

@@ -1,7 +1,19 @@
 import { limitState } from '@kesher/contracts';
 import { keywordsOf, mergeForms } from '@kesher/projections/analytics/keywords/keyword-extraction';
-import { classifyReferral, referralTypeOfCategory } from '@kesher/projections/analytics/referred-urls/referral-classifier';
-import { bucketBounds, bucketOf, decodeInto, emptyHistogram, encodeHistogram, HISTOGRAM_BUCKETS, mergeInto, quantile } from '@kesher/projections/analytics/shared/latency-histogram';
+import {
+  classifyReferral,
+  referralTypeOfCategory,
+} from '@kesher/projections/analytics/referred-urls/referral-classifier';
+import {
+  bucketBounds,
+  bucketOf,
+  decodeInto,
+  emptyHistogram,
+  encodeHistogram,
+  HISTOGRAM_BUCKETS,
+  mergeInto,
+  quantile,
+} from '@kesher/projections/analytics/shared/latency-histogram';
 import { daysOf, lastDays } from '@kesher/projections/analytics/shared/owner-scope';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -24,8 +36,14 @@ describe('referral types from addresses', () => {
     ['https://example.com/support/pricing-questions', 'pricing'],
   ])('%s is %s', (url, type) => expect(classifyReferral(url)).toBe(type));
 
-  it("maps every crawler page category to a referral type", () => {
-    expect(referralTypeOfCategory).toMatchObject({ product: 'sales', checkout: 'sales', booking: 'sales', pricing: 'pricing', content: 'content' });
+  it('maps every crawler page category to a referral type', () => {
+    expect(referralTypeOfCategory).toMatchObject({
+      product: 'sales',
+      checkout: 'sales',
+      booking: 'sales',
+      pricing: 'pricing',
+      content: 'content',
+    });
   });
 });
 
@@ -45,21 +63,25 @@ describe('latency histogram', () => {
 
   it('reads percentiles within 5 % of the exact ones, and merged days give the same as one', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 20, max: 60_000 }), { minLength: 1, maxLength: 400 }), fc.double({ min: 0.01, max: 1, noNaN: true }), (values, q) => {
-        const whole = emptyHistogram();
-        const [a, b] = [emptyHistogram(), emptyHistogram()];
-        values.forEach((v, i) => {
-          whole[bucketOf(v)]!++;
-          (i % 2 ? a : b)[bucketOf(v)]!++;
-        });
-        const sorted = [...values].sort((x, y) => x - y);
-        const exact = sorted[Math.max(0, Math.ceil(q * values.length) - 1)]!;
-        const estimate = quantile(whole, q, { min: sorted[0]!, max: sorted.at(-1)! })!;
-        expect(Math.abs(estimate - exact) / exact).toBeLessThanOrEqual(0.05);
-        expect(mergeInto(mergeInto(emptyHistogram(), a), b)).toEqual(whole);
-        // Stored sparse, read back whole.
-        expect(decodeInto(decodeInto(emptyHistogram(), encodeHistogram(a)), encodeHistogram(b))).toEqual(whole);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 20, max: 60_000 }), { minLength: 1, maxLength: 400 }),
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        (values, q) => {
+          const whole = emptyHistogram();
+          const [a, b] = [emptyHistogram(), emptyHistogram()];
+          values.forEach((v, i) => {
+            whole[bucketOf(v)]!++;
+            (i % 2 ? a : b)[bucketOf(v)]!++;
+          });
+          const sorted = [...values].sort((x, y) => x - y);
+          const exact = sorted[Math.max(0, Math.ceil(q * values.length) - 1)]!;
+          const estimate = quantile(whole, q, { min: sorted[0]!, max: sorted.at(-1)! })!;
+          expect(Math.abs(estimate - exact) / exact).toBeLessThanOrEqual(0.05);
+          expect(mergeInto(mergeInto(emptyHistogram(), a), b)).toEqual(whole);
+          // Stored sparse, read back whole.
+          expect(decodeInto(decodeInto(emptyHistogram(), encodeHistogram(a)), encodeHistogram(b))).toEqual(whole);
+        },
+      ),
     );
     expect(quantile(emptyHistogram(), 0.5)).toBeNull();
     expect(encodeHistogram(emptyHistogram())).toBe('');
@@ -69,12 +91,20 @@ describe('latency histogram', () => {
 
 describe('keywords', () => {
   it('keeps the words worth counting, once per message, in Hebrew and English', () => {
-    expect(keywordsOf('What are the PRICES? The price of bread, please: prices!').map((k) => [k.key, k.label])).toEqual([
-      ['pric', 'prices'],
-      ['bread', 'bread'],
+    expect(keywordsOf('What are the PRICES? The price of bread, please: prices!').map((k) => [k.key, k.label])).toEqual(
+      [
+        ['pric', 'prices'],
+        ['bread', 'bread'],
+      ],
+    );
+    expect(keywordsOf('האם יש לכם משלוחים לאילת? ומה עם המשלוח ב-2026?').map((k) => k.label)).toEqual([
+      'משלוחים',
+      'לאילת',
+      'המשלוח',
     ]);
-    expect(keywordsOf('האם יש לכם משלוחים לאילת? ומה עם המשלוח ב-2026?').map((k) => k.label)).toEqual(['משלוחים', 'לאילת', 'המשלוח']);
-    expect(keywordsOf('See it here:\n[REDIRECT: https://bakery.example.com/pricing]')).toEqual([{ key: 'see', label: 'see' }]);
+    expect(keywordsOf('See it here:\n[REDIRECT: https://bakery.example.com/pricing]')).toEqual([
+      { key: 'see', label: 'see' },
+    ]);
     expect(keywordsOf('https://www.example.com 12345')).toEqual([{ key: 'exampl', label: 'example' }]);
   });
 
@@ -103,7 +133,16 @@ describe('ranges and bands', () => {
 
   it("puts usage in the card's bands: 50, 75, 90 percent and the limit", () => {
     expect([0, 49, 50, 74, 75, 89, 90, 99, 100, 120].map((used) => limitState(used, 100))).toEqual([
-      'ok', 'ok', 'notice', 'notice', 'warning', 'warning', 'critical', 'critical', 'reached', 'reached',
+      'ok',
+      'ok',
+      'notice',
+      'notice',
+      'warning',
+      'warning',
+      'critical',
+      'critical',
+      'reached',
+      'reached',
     ]);
     expect(limitState(0, 0)).toBe('reached');
   });

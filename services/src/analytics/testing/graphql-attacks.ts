@@ -21,7 +21,9 @@ export const VARIANTS: Record<string, { body: unknown; refusal: RegExp }> = {
     refusal: /^This query has 300 aliases; at most 30 are allowed\.$/,
   },
   'aliased introspection within the alias limit (introspection is counted)': {
-    body: { query: `{ ${Array.from({ length: 30 }, (_, i) => `s${i}: __schema { types { name fields { name } } }`).join(' ')} }` },
+    body: {
+      query: `{ ${Array.from({ length: 30 }, (_, i) => `s${i}: __schema { types { name fields { name } } }`).join(' ')} }`,
+    },
     refusal: /^This query is too complex \(cost \d+ over the limit of 400\)/,
   },
   'one fragment spread many times': {
@@ -43,7 +45,12 @@ export const VARIANTS: Record<string, { body: unknown; refusal: RegExp }> = {
     refusal: /^This introspection query is too deep \(\d+ levels; at most 16\)\./,
   },
   'many operations in one document': {
-    body: { query: Array.from({ length: 40 }, (_, i) => `query Q${i} { __schema { types { name fields { name } } } }`).join(' '), operationName: 'Q0' },
+    body: {
+      query: Array.from({ length: 40 }, (_, i) => `query Q${i} { __schema { types { name fields { name } } } }`).join(
+        ' ',
+      ),
+      operationName: 'Q0',
+    },
     refusal: /^This document has 40 operations; at most 10 are allowed\.$/,
   },
   'a batched array of queries': {
@@ -51,7 +58,14 @@ export const VARIANTS: Record<string, { body: unknown; refusal: RegExp }> = {
     refusal: /body must be object|expected object/i,
   },
   'a JSON syntax tree instead of GraphQL text': {
-    body: { query: JSON.stringify({ kind: 'Document', definitions: [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: [] } }] }) },
+    body: {
+      query: JSON.stringify({
+        kind: 'Document',
+        definitions: [
+          { kind: 'OperationDefinition', operation: 'query', selectionSet: { kind: 'SelectionSet', selections: [] } },
+        ],
+      }),
+    },
     refusal: /^Syntax Error/,
   },
 };

@@ -11,7 +11,12 @@ export interface WsMessage {
  * bearer token, then one subscription. `next(match)` resolves with the next server message that matches
  * (or `{ type: 'closed' }` once the socket closed); `onMessage` sees each message as it arrives.
  */
-export async function subscribeGraphql(url: string, authorization: string | null, query: string, onMessage?: (message: WsMessage) => void) {
+export async function subscribeGraphql(
+  url: string,
+  authorization: string | null,
+  query: string,
+  onMessage?: (message: WsMessage) => void,
+) {
   const socket = new WebSocket(url, 'graphql-transport-ws');
   const received: WsMessage[] = [];
   const waiters: (() => void)[] = [];

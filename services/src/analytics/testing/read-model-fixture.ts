@@ -25,7 +25,14 @@ export function eventLog(start = '2026-04-10T09:00:00.000Z') {
         position: { commit: position, prepare: position },
         type,
         data,
-        metadata: { eventId: randomUUID(), correlationId: 'test', causationId: 'test', actor: { kind: 'system', id: 'test' }, timestamp: timestamp.toISOString(), schemaVersion: 1 },
+        metadata: {
+          eventId: randomUUID(),
+          correlationId: 'test',
+          causationId: 'test',
+          actor: { kind: 'system', id: 'test' },
+          timestamp: timestamp.toISOString(),
+          schemaVersion: 1,
+        },
         createdAt: timestamp,
       };
     },

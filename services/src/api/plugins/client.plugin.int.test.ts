@@ -25,7 +25,10 @@ function writeDist() {
   mkdirSync(join(dist, 'assets'), { recursive: true });
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kesher</title><div id="root"></div>');
   mkdirSync(join(dist, 'prerendered'));
-  writeFileSync(join(dist, 'prerendered', 'about.html'), `<!doctype html><title>Kesher about</title><style>h1{color:red}</style><div id="root"><h1>About</h1></div><script>${ABOUT_SCRIPT}</script>`);
+  writeFileSync(
+    join(dist, 'prerendered', 'about.html'),
+    `<!doctype html><title>Kesher about</title><style>h1{color:red}</style><div id="root"><h1>About</h1></div><script>${ABOUT_SCRIPT}</script>`,
+  );
   writeFileSync(join(dist, 'visitor.html'), '<!doctype html><title>Kesher visitor</title><div id="root"></div>');
   writeFileSync(join(dist, 'assets', 'app-1a2b3c.js'), 'console.log("app")');
   writeFileSync(join(dist, 'assets', 'app-1a2b3c.js.br'), brotliCompressSync('console.log("app")'));
@@ -116,7 +119,9 @@ describe.skipIf(!gate.available)('serving the built client next to the API', () 
         httpRequest({ host: '127.0.0.1', port, path }, (response) => {
           let body = '';
           response.on('data', (chunk) => (body += chunk));
-          response.on('end', () => resolve({ status: response.statusCode!, type: String(response.headers['content-type']), body }));
+          response.on('end', () =>
+            resolve({ status: response.statusCode!, type: String(response.headers['content-type']), body }),
+          );
         })
           .on('error', reject)
           .end();
@@ -131,7 +136,10 @@ describe.skipIf(!gate.available)('serving the built client next to the API', () 
       ['/assets/..%2f..%2fsecret.txt', '/assets/..%2f..%2fmissing.txt'],
       ['/..%5csecret.txt', '/..%5cmissing.txt'],
       ['/../../../../../../etc/passwd', '/../../../../../../etc/no-such-file'],
-      ['/%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fno-such-file'],
+      [
+        '/%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+        '/%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fno-such-file',
+      ],
     ];
     for (const [existing, missing] of probes) {
       const [a, b] = [await get(existing!), await get(missing!)];
@@ -148,7 +156,7 @@ describe.skipIf(!gate.available)('the built client and the rate limit', () => {
   });
   afterAll(async () => h?.close());
 
-  it('never answers the app\'s own files with 429, while the API stays limited', async () => {
+  it("never answers the app's own files with 429, while the API stays limited", async () => {
     const remoteAddress = '10.7.7.7';
     for (let i = 0; i < 4; i++) {
       for (const url of ['/assets/app-1a2b3c.js', '/sw.js', '/about', '/dashboard', '/public-chat/7']) {
@@ -156,7 +164,8 @@ describe.skipIf(!gate.available)('the built client and the rate limit', () => {
       }
     }
     const api = [];
-    for (let i = 0; i < 7; i++) api.push((await h.app.inject({ url: `/api/v1/nothing-${i}`, remoteAddress })).statusCode);
+    for (let i = 0; i < 7; i++)
+      api.push((await h.app.inject({ url: `/api/v1/nothing-${i}`, remoteAddress })).statusCode);
     expect(api).toEqual([404, 404, 404, 404, 404, 429, 429]);
   });
 });

@@ -102,7 +102,8 @@ export const clientPlugin = fp(async (app: FastifyInstance, options: { distDir: 
     reply.header('cache-control', 'no-cache');
     const prerendered = PRERENDERED[path];
     if (prerendered && existsSync(join(options.distDir, prerendered))) return send(reply, prerendered);
-    if (VISITOR_PATH.test(path) && existsSync(join(options.distDir, 'visitor.html'))) return send(reply, 'visitor.html', EMBED_PATH.test(path));
+    if (VISITOR_PATH.test(path) && existsSync(join(options.distDir, 'visitor.html')))
+      return send(reply, 'visitor.html', EMBED_PATH.test(path));
     return send(reply, 'index.html');
   });
 });

@@ -29,35 +29,65 @@ describe('error codes on the wire', () => {
       throw new DomainError('not_found', automationMessages.workflowNotFound);
     });
     app.get('/sent', async (_request, reply) => reply.status(409).send({ detail: chatMessages.runActive }));
-    app.get('/declared', { schema: { response: { 404: ErrorBodySchema } } }, async (_request, reply) => reply.status(404).send({ detail: messages.assistantNotFound }));
+    app.get('/declared', { schema: { response: { 404: ErrorBodySchema } } }, async (_request, reply) =>
+      reply.status(404).send({ detail: messages.assistantNotFound }),
+    );
     app.get('/unknown', async () => {
       throw new ApiError(400, 'A text no catalogue has.');
     });
     app.get('/ok', async () => ({ detail: messages.notFound }));
-    app.post('/validated', { schema: { body: z.object({ title: z.string().min(1, chatMessages.titleRequired), n: z.number() }) } }, async () => ({ ok: true }));
+    app.post(
+      '/validated',
+      { schema: { body: z.object({ title: z.string().min(1, chatMessages.titleRequired), n: z.number() }) } },
+      async () => ({ ok: true }),
+    );
     return app;
   }
 
   it('names a thrown text, a domain refusal and a sent one by their catalogue key', async () => {
     const app = await build();
-    expect((await app.inject({ url: '/api-error' })).json()).toEqual({ detail: chatMessages.threadNotFound, code: 'chat.threadNotFound' });
-    expect((await app.inject({ url: '/domain' })).json()).toEqual({ detail: automationMessages.workflowNotFound, code: 'automation.workflowNotFound' });
-    expect((await app.inject({ url: '/sent' })).json()).toEqual({ detail: chatMessages.runActive, code: 'chat.runActive' });
+    expect((await app.inject({ url: '/api-error' })).json()).toEqual({
+      detail: chatMessages.threadNotFound,
+      code: 'chat.threadNotFound',
+    });
+    expect((await app.inject({ url: '/domain' })).json()).toEqual({
+      detail: automationMessages.workflowNotFound,
+      code: 'automation.workflowNotFound',
+    });
+    expect((await app.inject({ url: '/sent' })).json()).toEqual({
+      detail: chatMessages.runActive,
+      code: 'chat.runActive',
+    });
     await app.close();
   });
 
   it('sends a parametrised text with its values, and keeps the code through a declared error schema', async () => {
     const app = await build();
-    expect((await app.inject({ url: '/limit' })).json()).toEqual({ detail: messages.assistantLimitReached(3), code: 'common.assistantLimitReached', args: ['3'] });
-    expect((await app.inject({ url: '/declared' })).json()).toEqual({ detail: messages.assistantNotFound, code: 'common.assistantNotFound' });
+    expect((await app.inject({ url: '/limit' })).json()).toEqual({
+      detail: messages.assistantLimitReached(3),
+      code: 'common.assistantLimitReached',
+      args: ['3'],
+    });
+    expect((await app.inject({ url: '/declared' })).json()).toEqual({
+      detail: messages.assistantNotFound,
+      code: 'common.assistantNotFound',
+    });
     await app.close();
   });
 
   it("codes the handler's own texts and the 404 of an unknown address", async () => {
     const app = await build();
-    const notJson = await app.inject({ method: 'POST', url: '/validated', headers: { 'content-type': 'application/json' }, payload: '{' });
+    const notJson = await app.inject({
+      method: 'POST',
+      url: '/validated',
+      headers: { 'content-type': 'application/json' },
+      payload: '{',
+    });
     expect(notJson.json()).toEqual({ detail: requestMessages.notJson, code: 'request.notJson' });
-    expect((await app.inject({ url: '/nowhere' })).json()).toEqual({ detail: messages.notFound, code: 'common.notFound' });
+    expect((await app.inject({ url: '/nowhere' })).json()).toEqual({
+      detail: messages.notFound,
+      code: 'common.notFound',
+    });
     await app.close();
   });
 
@@ -66,7 +96,9 @@ describe('error codes on the wire', () => {
     const response = await app.inject({ method: 'POST', url: '/validated', payload: { title: '', n: 'x' } });
     expect(response.statusCode).toBe(422);
     const { detail } = response.json() as { detail: { msg: string; code?: string }[] };
-    expect(detail).toContainEqual(expect.objectContaining({ msg: chatMessages.titleRequired, code: 'chat.titleRequired' }));
+    expect(detail).toContainEqual(
+      expect.objectContaining({ msg: chatMessages.titleRequired, code: 'chat.titleRequired' }),
+    );
     expect(detail.find((item) => item.msg !== chatMessages.titleRequired)).not.toHaveProperty('code');
     await app.close();
   });

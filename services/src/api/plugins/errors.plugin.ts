@@ -21,7 +21,9 @@ export function withErrorCodes(body: unknown): unknown {
   if (typeof detail === 'string') return coded(body, detail);
   if (Array.isArray(detail)) {
     const items = detail.map((item: unknown) =>
-      item && typeof item === 'object' && 'msg' in item && typeof item.msg === 'string' && !('code' in item) ? coded(item, item.msg) : item,
+      item && typeof item === 'object' && 'msg' in item && typeof item.msg === 'string' && !('code' in item)
+        ? coded(item, item.msg)
+        : item,
     );
     return { ...body, detail: items };
   }
@@ -34,7 +36,9 @@ export function withErrorCodes(body: unknown): unknown {
  * thrown or sent by a route, gets its detail's `code` (contracts http/error-codes.ts) on its way out.
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('preSerialization', async (_request, reply, payload) => (reply.statusCode >= 400 ? withErrorCodes(payload) : payload));
+  app.addHook('preSerialization', async (_request, reply, payload) =>
+    reply.statusCode >= 400 ? withErrorCodes(payload) : payload,
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -42,11 +46,16 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       const detail = error.validation.map((issue) => ({
         loc: [part, ...issue.instancePath.split('/').filter(Boolean)],
         msg: issue.message ?? 'Invalid value',
-        type: String(issue.params?.issue && typeof issue.params.issue === 'object' && 'code' in issue.params.issue ? issue.params.issue.code : issue.keyword),
+        type: String(
+          issue.params?.issue && typeof issue.params.issue === 'object' && 'code' in issue.params.issue
+            ? issue.params.issue.code
+            : issue.keyword,
+        ),
       }));
       return reply.status(422).send({ detail });
     }
-    if (error instanceof ApiError) return reply.status(error.statusCode).headers(error.headers).send({ detail: error.detail });
+    if (error instanceof ApiError)
+      return reply.status(error.statusCode).headers(error.headers).send({ detail: error.detail });
     if (error instanceof DomainError) return reply.status(domainStatus[error.kind]).send({ detail: error.message });
     if (error instanceof StreamDeletedError) return reply.status(404).send({ detail: messages.notFound });
     if (error instanceof WrongExpectedVersionError) {

@@ -10,7 +10,10 @@ import { RequestLog } from './request-log.js';
 describe('what the API logs', () => {
   async function build() {
     const lines: Record<string, unknown>[] = [];
-    const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } }, logController: new RequestLog() });
+    const app = Fastify({
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+      logController: new RequestLog(),
+    });
     await app.register(errorsPlugin);
     app.get('/boom', async () => {
       throw new Error('the database went away');
@@ -24,8 +27,14 @@ describe('what the API logs', () => {
     const { app, lines } = await build();
     const response = await app.inject({ url: '/boom' });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ detail: 'Server error occurred. Please try again later.', code: 'common.serverError' });
-    const failure = lines.find((line) => line.msg === 'request failed' && (line.err as { message?: string })?.message === 'the database went away');
+    expect(response.json()).toEqual({
+      detail: 'Server error occurred. Please try again later.',
+      code: 'common.serverError',
+    });
+    const failure = lines.find(
+      (line) =>
+        line.msg === 'request failed' && (line.err as { message?: string })?.message === 'the database went away',
+    );
     expect(failure?.level).toBe(50);
     expect((failure?.err as { stack: string }).stack).toMatch(/Error: the database went away\n\s+at /);
     await app.close();
@@ -36,7 +45,9 @@ describe('what the API logs', () => {
     await app.inject({ url: '/fine' });
     expect(lines.filter((line) => line.url === '/fine')).toEqual([]);
     await app.inject({ url: '/sent' });
-    expect(lines).toContainEqual(expect.objectContaining({ level: 50, msg: 'request failed', method: 'GET', url: '/sent', statusCode: 503 }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 50, msg: 'request failed', method: 'GET', url: '/sent', statusCode: 503 }),
+    );
     await app.close();
   });
 });

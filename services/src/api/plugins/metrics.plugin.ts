@@ -23,7 +23,8 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  */
 export const metricsPlugin = fp(async (app: FastifyInstance, options: OperatorMetricsOptions) => {
   const expected = options.token ? digest(options.token) : undefined;
-  const send = async (reply: FastifyReply) => reply.header('content-type', options.registry.contentType).send(await options.registry.metrics());
+  const send = async (reply: FastifyReply) =>
+    reply.header('content-type', options.registry.contentType).send(await options.registry.metrics());
 
   app.get('/api/v1/metrics', { schema: { hide: true } }, async (request, reply) => {
     const header = request.headers.authorization;
@@ -43,4 +44,3 @@ export const metricsPlugin = fp(async (app: FastifyInstance, options: OperatorMe
   });
   app.addHook('onClose', async () => operator.close());
 });
-

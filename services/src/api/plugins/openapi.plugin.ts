@@ -8,7 +8,11 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 export const openapiPlugin = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Kesher API', version: '1.0.0', description: 'Owner and visitor API of Kesher. Errors are `{ "detail": … }`.' },
+      info: {
+        title: 'Kesher API',
+        version: '1.0.0',
+        description: 'Owner and visitor API of Kesher. Errors are `{ "detail": … }`.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
@@ -19,7 +23,10 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
     const spec = app.swagger() as { paths?: Record<string, Record<string, { summary?: string; tags?: string[] }>> };
     const rows = Object.entries(spec.paths ?? {})
       .flatMap(([path, operations]) =>
-        Object.entries(operations).map(([method, op]) => `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(op.summary ?? '')}</td></tr>`),
+        Object.entries(operations).map(
+          ([method, op]) =>
+            `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(op.summary ?? '')}</td></tr>`,
+        ),
       )
       .join('');
     reply.type('text/html; charset=utf-8');
@@ -31,7 +38,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
   });
 });
 
-const DOCS_STYLE = 'body{font:15px system-ui;margin:2rem;max-width:70rem}td{padding:.25rem .75rem;border-bottom:1px solid #ddd}';
+const DOCS_STYLE =
+  'body{font:15px system-ui;margin:2rem;max-width:70rem}td{padding:.25rem .75rem;border-bottom:1px solid #ddd}';
 /** The reading page runs no script and loads nothing; its one stylesheet is allowed by its hash. */
 const DOCS_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(DOCS_STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 

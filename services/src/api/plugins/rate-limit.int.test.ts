@@ -15,9 +15,14 @@ describe.skipIf(!gate.available)('rate limits', () => {
     const { authorization } = await h.owner();
     const statuses: number[] = [];
     for (let i = 0; i < 25; i++) {
-      const response = await h.app.inject({ url: '/api/v1/assistants/', headers: { authorization }, remoteAddress: `10.0.0.${i}` });
+      const response = await h.app.inject({
+        url: '/api/v1/assistants/',
+        headers: { authorization },
+        remoteAddress: `10.0.0.${i}`,
+      });
       statuses.push(response.statusCode);
-      if (response.statusCode === 429) expect(response.json().detail).toBe('Too many requests. Please try again later.');
+      if (response.statusCode === 429)
+        expect(response.json().detail).toBe('Too many requests. Please try again later.');
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(20);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
@@ -29,7 +34,11 @@ describe.skipIf(!gate.available)('rate limits', () => {
     const preflight = await h.app.inject({
       method: 'OPTIONS',
       url: '/api/v1/assistants/',
-      headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-requested-with' },
+      headers: {
+        origin: 'https://shop.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,x-requested-with',
+      },
       remoteAddress: '10.5.5.5',
     });
     expect(preflight.statusCode).toBe(204);
@@ -40,7 +49,8 @@ describe.skipIf(!gate.available)('rate limits', () => {
 
   it('limits anonymous callers per address, unknown URLs included', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 22; i++) statuses.push((await h.app.inject({ url: `/api/v1/nothing-${i}`, remoteAddress: '10.1.1.1' })).statusCode);
+    for (let i = 0; i < 22; i++)
+      statuses.push((await h.app.inject({ url: `/api/v1/nothing-${i}`, remoteAddress: '10.1.1.1' })).statusCode);
     expect(statuses.slice(0, 20).every((s) => s === 404)).toBe(true);
     expect(statuses.slice(20)).toEqual([429, 429]);
   });

@@ -12,7 +12,12 @@ export class RequestLog extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    const entry = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime };
+    const entry = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      responseTime: reply.elapsedTime,
+    };
     if (error || reply.statusCode >= 500) reply.log.error({ ...entry, err: error ?? undefined }, 'request failed');
     else reply.log.debug(entry, 'request completed');
   }

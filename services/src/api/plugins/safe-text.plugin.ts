@@ -18,7 +18,10 @@ export const safeTextPlugin = fp(async (app: FastifyInstance) => {
       ['querystring', request.query],
     ] as const) {
       const path = findUnsafeText(value);
-      if (path) return reply.status(422).send({ detail: [{ loc: [part, ...path], msg: unsafeTextMessage, type: 'invalid_text' }] });
+      if (path)
+        return reply
+          .status(422)
+          .send({ detail: [{ loc: [part, ...path], msg: unsafeTextMessage, type: 'invalid_text' }] });
     }
   });
 });

@@ -22,14 +22,24 @@ describe.skipIf(!gate.available)('addresses, sign-in throttling and operator sur
     afterAll(async () => h?.close());
 
     const register = (email: string, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
-      h.app.inject({ method: 'POST', url: '/api/v1/auth/register', remoteAddress, headers, payload: { email, password: PASSWORD } });
+      h.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/register',
+        remoteAddress,
+        headers,
+        payload: { email, password: PASSWORD },
+      });
     const login = (email: string, password: string, remoteAddress: string, headers: Record<string, string> = {}) =>
       h.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress, headers, payload: { email, password } });
 
     it('holds a flood of registrations with rotating X-Forwarded-For to the per-address limit', async () => {
       const statuses: number[] = [];
       for (let i = 0; i < 40; i++) {
-        const response = await register(`flood${i}@example.com`, { 'x-forwarded-for': `198.51.100.${i + 1}` }, '203.0.113.50');
+        const response = await register(
+          `flood${i}@example.com`,
+          { 'x-forwarded-for': `198.51.100.${i + 1}` },
+          '203.0.113.50',
+        );
         statuses.push(response.statusCode);
         if (response.statusCode === 429) expect(response.json()).toMatchObject(TOO_MANY);
       }
@@ -40,7 +50,8 @@ describe.skipIf(!gate.available)('addresses, sign-in throttling and operator sur
     it("lets the owner sign in from their own address while a stranger's guesses (spoofed or not) are refused", async () => {
       await register('owner@example.com', {}, '10.1.1.1');
       // The stranger claims to be at the owner's address; the socket's address is what counts.
-      for (let i = 0; i < 8; i++) await login('owner@example.com', `guess-${i}`, '203.0.113.66', { 'x-forwarded-for': '198.51.100.7' });
+      for (let i = 0; i < 8; i++)
+        await login('owner@example.com', `guess-${i}`, '203.0.113.66', { 'x-forwarded-for': '198.51.100.7' });
       const stranger = await login('owner@example.com', `guess-more`, '203.0.113.66');
       expect(stranger.statusCode).toBe(429);
       expect(stranger.json()).toMatchObject(TOO_MANY_LOGINS);
@@ -55,7 +66,8 @@ describe.skipIf(!gate.available)('addresses, sign-in throttling and operator sur
     it('still slows a guess at one account from many addresses, except where the owner signed in before', async () => {
       await register('target@example.com', {}, '10.2.2.2');
       expect((await login('target@example.com', PASSWORD, '192.0.2.10')).statusCode).toBe(200);
-      for (let i = 0; i < 10; i++) expect((await login('target@example.com', `guess-${i}`, `203.0.113.${100 + i}`)).statusCode).toBe(401);
+      for (let i = 0; i < 10; i++)
+        expect((await login('target@example.com', `guess-${i}`, `203.0.113.${100 + i}`)).statusCode).toBe(401);
       const fromNewAddress = await login('target@example.com', `guess-next`, '203.0.113.200');
       expect(fromNewAddress.statusCode).toBe(429);
       expect(fromNewAddress.json()).toMatchObject(TOO_MANY_LOGINS);
@@ -65,7 +77,9 @@ describe.skipIf(!gate.available)('addresses, sign-in throttling and operator sur
     it('sends HSTS only over HTTPS, and believes no X-Forwarded-Proto from an untrusted client', async () => {
       const plain = await h.app.inject({ url: '/api/v1/health', headers: { 'x-forwarded-proto': 'https' } });
       expect(plain.headers['strict-transport-security']).toBeUndefined();
-      expect(plain.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+      expect(plain.headers['content-security-policy']).toBe(
+        "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+      );
     });
 
     it('hides /metrics from the internet: the same 404 as any unknown path', async () => {
@@ -97,9 +111,17 @@ describe.skipIf(!gate.available)('addresses, sign-in throttling and operator sur
       }
       expect(statuses).toEqual(Array(40).fill(201));
       // A client that is not the proxy is still its own address, whatever it claims.
-      const direct = await h.app.inject({ url: '/api/v1/health', remoteAddress: '203.0.113.9', headers: { 'x-forwarded-proto': 'https' } });
+      const direct = await h.app.inject({
+        url: '/api/v1/health',
+        remoteAddress: '203.0.113.9',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(direct.headers['strict-transport-security']).toBeUndefined();
-      const proxied = await h.app.inject({ url: '/api/v1/health', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-proto': 'https' } });
+      const proxied = await h.app.inject({
+        url: '/api/v1/health',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(proxied.headers['strict-transport-security']).toBe('max-age=31536000');
     });
   });
@@ -110,8 +132,16 @@ describe.skipIf(!gate.available)('addresses, sign-in throttling and operator sur
       const h = await createApiHarness({ env: { METRICS_TOKEN: token } });
       try {
         const unknown = await h.app.inject({ url: '/api/v1/no-such-thing' });
-        for (const authorization of [undefined, 'Bearer wrong-token-0123456789', `Basic ${token}`, `Bearer ${token}x`]) {
-          const refused = await h.app.inject({ url: '/api/v1/metrics', headers: authorization ? { authorization } : {} });
+        for (const authorization of [
+          undefined,
+          'Bearer wrong-token-0123456789',
+          `Basic ${token}`,
+          `Bearer ${token}x`,
+        ]) {
+          const refused = await h.app.inject({
+            url: '/api/v1/metrics',
+            headers: authorization ? { authorization } : {},
+          });
           expect(refused.statusCode, authorization).toBe(404);
           expect(refused.body).toBe(unknown.body);
         }
@@ -131,7 +161,9 @@ describe.skipIf(!gate.available)('addresses, sign-in throttling and operator sur
           httpRequest({ host: '127.0.0.1', port, path: '/metrics' }, (response) => {
             let text = '';
             response.on('data', (chunk) => (text += chunk));
-            response.on('end', () => (response.statusCode === 200 ? resolve(text) : reject(new Error(`status ${response.statusCode}`))));
+            response.on('end', () =>
+              response.statusCode === 200 ? resolve(text) : reject(new Error(`status ${response.statusCode}`)),
+            );
           })
             .on('error', reject)
             .end();

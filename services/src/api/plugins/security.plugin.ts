@@ -21,7 +21,8 @@ export interface SecurityOptions {
 }
 
 /** What the API's own answers (JSON, the docs page) may do in a browser: nothing, and not be framed. */
-export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const API_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 /** A year, this host only: other services under the operator's domain may still speak plain HTTP. */
 const HSTS = 'max-age=31536000';
 
@@ -36,7 +37,8 @@ export const securityPlugin = fp(async (app: FastifyInstance, options: SecurityO
   app.addHook('onSend', async (request, reply, payload) => {
     // `protocol` is the socket's, or X-Forwarded-Proto from a proxy TRUST_PROXY names.
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', API_CONTENT_SECURITY_POLICY);
+    if (!reply.hasHeader('content-security-policy'))
+      reply.header('content-security-policy', API_CONTENT_SECURITY_POLICY);
     return payload;
   });
   await app.register(cors, {
@@ -56,6 +58,10 @@ export const securityPlugin = fp(async (app: FastifyInstance, options: SecurityO
     // After authentication (onRequest) so a signed-in owner is limited as one account across addresses.
     hook: 'preHandler',
     keyGenerator: (request) => (request.account ? `account:${request.account.id}` : `ip:${request.ip}`),
-    errorResponseBuilder: (_request, context) => ({ statusCode: 429, detail: messages.tooManyRequests, retryAfterSeconds: Math.ceil(context.ttl / 1000) }),
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      detail: messages.tooManyRequests,
+      retryAfterSeconds: Math.ceil(context.ttl / 1000),
+    }),
   });
 });

@@ -20,8 +20,24 @@ async function app(counters: ReturnType<typeof createLimitCounters>) {
   await server.register(errorsPlugin);
   server.get('/open', async () => ({ ok: true }));
   server.get('/other', async () => ({ ok: true }));
-  server.post('/login', { config: { rateLimit: { max: 3, timeWindow: 60_000, keyGenerator: (request: { ip: string }) => `auth:${request.ip}` } } }, async () => ({ ok: true }));
-  server.post('/register', { config: { rateLimit: { max: 3, timeWindow: 60_000, keyGenerator: (request: { ip: string }) => `auth:${request.ip}` } } }, async () => ({ ok: true }));
+  server.post(
+    '/login',
+    {
+      config: {
+        rateLimit: { max: 3, timeWindow: 60_000, keyGenerator: (request: { ip: string }) => `auth:${request.ip}` },
+      },
+    },
+    async () => ({ ok: true }),
+  );
+  server.post(
+    '/register',
+    {
+      config: {
+        rateLimit: { max: 3, timeWindow: 60_000, keyGenerator: (request: { ip: string }) => `auth:${request.ip}` },
+      },
+    },
+    async () => ({ ok: true }),
+  );
   await server.ready();
   return server;
 }
@@ -55,15 +71,23 @@ describe.skipIf(!gate.available)('the API-wide and per-route rate limits, shared
   });
 
   it("a route with its own limit counts apart from the others, as the plugin's own store does, across both processes", async () => {
-    const login = await Promise.all(Array.from({ length: 5 }, (_, i) => (i % 2 ? a : b).inject({ method: 'POST', url: '/login', remoteAddress: '198.51.100.9' })));
+    const login = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        (i % 2 ? a : b).inject({ method: 'POST', url: '/login', remoteAddress: '198.51.100.9' }),
+      ),
+    );
     expect(login.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 429, 429]);
     expect((await b.inject({ method: 'POST', url: '/register', remoteAddress: '198.51.100.9' })).statusCode).toBe(200);
   });
 
   it('answers without counting while the database does not answer, instead of a 500 from the limiter', async () => {
-    const down = await app(createLimitCounters({ sql: { query: async () => Promise.reject(new Error('connection refused')) } }));
+    const down = await app(
+      createLimitCounters({ sql: { query: async () => Promise.reject(new Error('connection refused')) } }),
+    );
     try {
-      const statuses = await Promise.all(Array.from({ length: 8 }, () => down.inject({ url: '/open', remoteAddress: '203.0.113.7' })));
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, () => down.inject({ url: '/open', remoteAddress: '203.0.113.7' })),
+      );
       expect(statuses.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
     } finally {
       await down.close();

@@ -5,7 +5,11 @@ import { graphCall } from './graph-api.js';
 /** Instagram's text message limit (Messaging API: 1000 characters). */
 export const INSTAGRAM_TEXT_LIMIT = 1000;
 
-const AccountSchema = z.object({ id: z.string().optional(), username: z.string(), followers_count: z.number().int().nonnegative().optional() });
+const AccountSchema = z.object({
+  id: z.string().optional(),
+  username: z.string(),
+  followers_count: z.number().int().nonnegative().optional(),
+});
 const SentSchema = z.object({ recipient_id: z.string().optional(), message_id: z.string() });
 
 /**
@@ -18,17 +22,37 @@ export function createInstagramApi(options: { baseUrl: string; fetch?: Fetch }) 
   const base = options.baseUrl.replace(/\/$/, '');
   return {
     account: (token: string, instagramAccountId: string) =>
-      graphCall('Instagram', fetcher, `${base}/${encodeURIComponent(instagramAccountId)}?fields=username,followers_count`, token, { method: 'GET' }, AccountSchema),
+      graphCall(
+        'Instagram',
+        fetcher,
+        `${base}/${encodeURIComponent(instagramAccountId)}?fields=username,followers_count`,
+        token,
+        { method: 'GET' },
+        AccountSchema,
+      ),
     /** Instagram's User Profile API: an Instagram-scoped user id's username (what the stats show). */
     profile: (token: string, userId: string) =>
-      graphCall('Instagram', fetcher, `${base}/${encodeURIComponent(userId)}?fields=name,username`, token, { method: 'GET' }, z.object({ username: z.string().optional(), name: z.string().optional() })),
-    async sendText(token: string, input: { pageId: string | null; recipientId: string; text: string }): Promise<string> {
+      graphCall(
+        'Instagram',
+        fetcher,
+        `${base}/${encodeURIComponent(userId)}?fields=name,username`,
+        token,
+        { method: 'GET' },
+        z.object({ username: z.string().optional(), name: z.string().optional() }),
+      ),
+    async sendText(
+      token: string,
+      input: { pageId: string | null; recipientId: string; text: string },
+    ): Promise<string> {
       const sent = await graphCall(
         'Instagram',
         fetcher,
         `${base}/${encodeURIComponent(input.pageId ?? 'me')}/messages`,
         token,
-        { method: 'POST', body: { recipient: { id: input.recipientId }, messaging_type: 'RESPONSE', message: { text: input.text } } },
+        {
+          method: 'POST',
+          body: { recipient: { id: input.recipientId }, messaging_type: 'RESPONSE', message: { text: input.text } },
+        },
         SentSchema,
       );
       return sent.message_id;

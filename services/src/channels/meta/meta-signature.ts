@@ -11,7 +11,8 @@ export function metaSignatureValid(rawBody: Buffer, header: string | undefined, 
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export const metaSignature = (rawBody: Buffer | string, appSecret: string) => `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
+export const metaSignature = (rawBody: Buffer | string, appSecret: string) =>
+  `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
 
 /** The subscription handshake: Meta GETs `hub.mode=subscribe&hub.verify_token=…&hub.challenge=…` and wants the challenge back. */
 export function metaHandshake(query: Record<string, unknown>, verifyToken: string): string | undefined {

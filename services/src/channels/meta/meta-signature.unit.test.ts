@@ -16,9 +16,15 @@ describe("Meta's webhook checks", () => {
   });
 
   it('answers the subscription handshake with the challenge only for the right verify token', () => {
-    expect(metaHandshake({ 'hub.mode': 'subscribe', 'hub.verify_token': 'tok', 'hub.challenge': '42' }, 'tok')).toBe('42');
-    expect(metaHandshake({ 'hub.mode': 'subscribe', 'hub.verify_token': 'nope', 'hub.challenge': '42' }, 'tok')).toBeUndefined();
-    expect(metaHandshake({ 'hub.mode': 'unsubscribe', 'hub.verify_token': 'tok', 'hub.challenge': '42' }, 'tok')).toBeUndefined();
+    expect(metaHandshake({ 'hub.mode': 'subscribe', 'hub.verify_token': 'tok', 'hub.challenge': '42' }, 'tok')).toBe(
+      '42',
+    );
+    expect(
+      metaHandshake({ 'hub.mode': 'subscribe', 'hub.verify_token': 'nope', 'hub.challenge': '42' }, 'tok'),
+    ).toBeUndefined();
+    expect(
+      metaHandshake({ 'hub.mode': 'unsubscribe', 'hub.verify_token': 'tok', 'hub.challenge': '42' }, 'tok'),
+    ).toBeUndefined();
     expect(metaHandshake({ 'hub.verify_token': 'tok' }, 'tok')).toBeUndefined();
   });
 });

@@ -7,9 +7,19 @@ export const TELEGRAM_TEXT_LIMIT = 4096;
 /** Every Bot API answer: `{ ok: true, result }` or `{ ok: false, error_code, description, parameters? }`. */
 const EnvelopeSchema = z.union([
   z.object({ ok: z.literal(true), result: z.unknown() }),
-  z.object({ ok: z.literal(false), error_code: z.number().int().optional(), description: z.string().optional(), parameters: z.object({ retry_after: z.number().optional() }).partial().optional() }),
+  z.object({
+    ok: z.literal(false),
+    error_code: z.number().int().optional(),
+    description: z.string().optional(),
+    parameters: z.object({ retry_after: z.number().optional() }).partial().optional(),
+  }),
 ]);
-const UserSchema = z.object({ id: z.number().int(), is_bot: z.boolean(), first_name: z.string(), username: z.string().optional() });
+const UserSchema = z.object({
+  id: z.number().int(),
+  is_bot: z.boolean(),
+  first_name: z.string(),
+  username: z.string().optional(),
+});
 const SentMessageSchema = z.object({ message_id: z.number().int() });
 
 /**
@@ -21,13 +31,26 @@ export function createTelegramApi(options: { baseUrl: string; fetch?: Fetch }) {
   const fetcher = options.fetch ?? fetch;
   const base = options.baseUrl.replace(/\/$/, '');
 
-  async function call<T>(token: string, method: string, body: Record<string, unknown> | undefined, result: z.ZodType<T>): Promise<T> {
-    const { status, body: answer } = await callJson('Telegram', fetcher, `${base}/bot${token}/${method}`, { method: 'POST', body: body ?? {} });
+  async function call<T>(
+    token: string,
+    method: string,
+    body: Record<string, unknown> | undefined,
+    result: z.ZodType<T>,
+  ): Promise<T> {
+    const { status, body: answer } = await callJson('Telegram', fetcher, `${base}/bot${token}/${method}`, {
+      method: 'POST',
+      body: body ?? {},
+    });
     const envelope = EnvelopeSchema.safeParse(answer);
     if (!envelope.success) throw new ChannelApiError('Telegram', status, `unexpected answer to ${method}`);
     if (!envelope.data.ok) {
       const { error_code, description, parameters } = envelope.data;
-      throw new ChannelApiError('Telegram', error_code ?? status, description ?? `${method} failed`, parameters?.retry_after);
+      throw new ChannelApiError(
+        'Telegram',
+        error_code ?? status,
+        description ?? `${method} failed`,
+        parameters?.retry_after,
+      );
     }
     const parsed = result.safeParse(envelope.data.result);
     if (!parsed.success) throw new ChannelApiError('Telegram', status, `unexpected result of ${method}`);
@@ -42,14 +65,24 @@ export function createTelegramApi(options: { baseUrl: string; fetch?: Fetch }) {
      * Only text messages are asked for; pending updates from before the connection are dropped.
      */
     setWebhook: (token: string, input: { url: string; secretToken: string }) =>
-      call(token, 'setWebhook', { url: input.url, secret_token: input.secretToken, allowed_updates: ['message'], drop_pending_updates: true }, z.literal(true)),
+      call(
+        token,
+        'setWebhook',
+        { url: input.url, secret_token: input.secretToken, allowed_updates: ['message'], drop_pending_updates: true },
+        z.literal(true),
+      ),
     deleteWebhook: (token: string) => call(token, 'deleteWebhook', { drop_pending_updates: true }, z.literal(true)),
     /**
      * Plain text, no parse_mode: nothing in an answer is read as Markdown or HTML, so nothing needs
      * escaping and nothing a customer or a page wrote can format (or break) the message.
      */
     sendMessage: (token: string, input: { chatId: string; text: string }) =>
-      call(token, 'sendMessage', { chat_id: input.chatId, text: input.text, link_preview_options: { is_disabled: true } }, SentMessageSchema),
+      call(
+        token,
+        'sendMessage',
+        { chat_id: input.chatId, text: input.text, link_preview_options: { is_disabled: true } },
+        SentMessageSchema,
+      ),
   };
 }
 export type TelegramApi = ReturnType<typeof createTelegramApi>;

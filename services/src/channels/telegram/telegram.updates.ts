@@ -8,7 +8,15 @@ const UpdateSchema = z.object({
   message: z
     .object({
       message_id: z.number().int(),
-      from: z.object({ id: z.number().int(), is_bot: z.boolean().optional(), first_name: z.string().optional(), last_name: z.string().optional(), username: z.string().optional() }).optional(),
+      from: z
+        .object({
+          id: z.number().int(),
+          is_bot: z.boolean().optional(),
+          first_name: z.string().optional(),
+          last_name: z.string().optional(),
+          username: z.string().optional(),
+        })
+        .optional(),
       chat: z.object({ id: z.number().int(), type: z.string() }),
       date: z.number().int(),
       text: z.string().optional(),

@@ -5,7 +5,13 @@ import { readTelegramUpdate } from './telegram.updates.js';
 describe('Telegram updates', () => {
   it("reads a private chat's text, keyed by the update id", () => {
     expect(readTelegramUpdate(telegramTextUpdate(77, 501, 'When are you open?', 'Noa'))).toEqual({
-      message: { deliveryKey: 'u77', chatId: '501', senderName: 'Noa', externalMessageId: '1077', text: 'When are you open?' },
+      message: {
+        deliveryKey: 'u77',
+        chatId: '501',
+        senderName: 'Noa',
+        externalMessageId: '1077',
+        text: 'When are you open?',
+      },
     });
   });
 

@@ -60,7 +60,14 @@ const send = (response: ServerResponse, status: number, body: unknown) => {
   response.end(JSON.stringify(body));
 };
 const graphError = (response: ServerResponse, status: number, message: string, code: number) =>
-  send(response, status, { error: { message, type: code === 190 ? 'OAuthException' : 'GraphMethodException', code, fbtrace_id: randomBytes(6).toString('hex') } });
+  send(response, status, {
+    error: {
+      message,
+      type: code === 190 ? 'OAuthException' : 'GraphMethodException',
+      code,
+      fbtrace_id: randomBytes(6).toString('hex'),
+    },
+  });
 
 export async function startChannelStandIns(options: { port?: number; host?: string } = {}): Promise<ChannelStandIns> {
   const bots = new Map<string, { id: number; username: string; webhook?: { url: string; secretToken: string } }>();
@@ -81,16 +88,30 @@ export async function startChannelStandIns(options: { port?: number; host?: stri
   async function telegram(method: string, token: string, body: Record<string, unknown>, response: ServerResponse) {
     const bot = bots.get(token);
     // Telegram answers a malformed token with 404 and a wrong one with 401.
-    if (!/^\d+:[\w-]{20,}$/.test(token)) return send(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
+    if (!/^\d+:[\w-]{20,}$/.test(token))
+      return send(response, 404, { ok: false, error_code: 404, description: 'Not Found' });
     if (!bot) return send(response, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
     switch (method) {
       case 'getMe':
-        return send(response, 200, { ok: true, result: { id: bot.id, is_bot: true, first_name: bot.username, username: bot.username, can_join_groups: true } });
+        return send(response, 200, {
+          ok: true,
+          result: { id: bot.id, is_bot: true, first_name: bot.username, username: bot.username, can_join_groups: true },
+        });
       case 'setWebhook': {
         const url = String(body.url ?? '');
         const secretToken = String(body.secret_token ?? '');
-        if (!/^https?:\/\//.test(url)) return send(response, 400, { ok: false, error_code: 400, description: 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook' });
-        if (!/^[A-Za-z0-9_-]{1,256}$/.test(secretToken)) return send(response, 400, { ok: false, error_code: 400, description: 'Bad Request: secret token contains unallowed characters' });
+        if (!/^https?:\/\//.test(url))
+          return send(response, 400, {
+            ok: false,
+            error_code: 400,
+            description: 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook',
+          });
+        if (!/^[A-Za-z0-9_-]{1,256}$/.test(secretToken))
+          return send(response, 400, {
+            ok: false,
+            error_code: 400,
+            description: 'Bad Request: secret token contains unallowed characters',
+          });
         bot.webhook = { url, secretToken };
         return send(response, 200, { ok: true, result: true, description: 'Webhook was set' });
       }
@@ -102,58 +123,126 @@ export async function startChannelStandIns(options: { port?: number; host?: stri
         const text = typeof body.text === 'string' ? body.text : '';
         if (throttled.count > 0) {
           throttled.count -= 1;
-          return send(response, 429, { ok: false, error_code: 429, description: `Too Many Requests: retry after ${throttled.retryAfter}`, parameters: { retry_after: throttled.retryAfter } });
+          return send(response, 429, {
+            ok: false,
+            error_code: 429,
+            description: `Too Many Requests: retry after ${throttled.retryAfter}`,
+            parameters: { retry_after: throttled.retryAfter },
+          });
         }
-        if (!text.trim()) return send(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
-        if ([...text].length > 4096) return send(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message is too long' });
-        if (body.parse_mode !== undefined) return send(response, 400, { ok: false, error_code: 400, description: "Bad Request: can't parse entities: the stand-in expects plain text" });
-        if (blocked.has(chatId)) return send(response, 403, { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' });
+        if (!text.trim())
+          return send(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
+        if ([...text].length > 4096)
+          return send(response, 400, { ok: false, error_code: 400, description: 'Bad Request: message is too long' });
+        if (body.parse_mode !== undefined)
+          return send(response, 400, {
+            ok: false,
+            error_code: 400,
+            description: "Bad Request: can't parse entities: the stand-in expects plain text",
+          });
+        if (blocked.has(chatId))
+          return send(response, 403, {
+            ok: false,
+            error_code: 403,
+            description: 'Forbidden: bot was blocked by the user',
+          });
         const id = nextMessageId++;
         record({ channel: 'telegram', token, to: chatId, text, at: Date.now() });
-        return send(response, 200, { ok: true, result: { message_id: id, chat: { id: Number(chatId), type: 'private' }, date: Math.floor(Date.now() / 1000), text } });
+        return send(response, 200, {
+          ok: true,
+          result: {
+            message_id: id,
+            chat: { id: Number(chatId), type: 'private' },
+            date: Math.floor(Date.now() / 1000),
+            text,
+          },
+        });
       }
       default:
         return send(response, 404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
     }
   }
 
-  async function graph(method: string, parts: string[], token: string | undefined, body: Record<string, unknown>, response: ServerResponse) {
+  async function graph(
+    method: string,
+    parts: string[],
+    token: string | undefined,
+    body: Record<string, unknown>,
+    response: ServerResponse,
+  ) {
     const [id, edge] = parts;
-    if (!token) return graphError(response, 400, 'An active access token must be used to query information about the current user.', 2500);
+    if (!token)
+      return graphError(
+        response,
+        400,
+        'An active access token must be used to query information about the current user.',
+        2500,
+      );
     if (method === 'GET' && id && !edge) {
       const number = numbers.get(id);
-      if (number) return number.token === token ? send(response, 200, { display_phone_number: number.display, verified_name: number.name, id }) : graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
+      if (number)
+        return number.token === token
+          ? send(response, 200, { display_phone_number: number.display, verified_name: number.name, id })
+          : graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
       const username = igUsers.get(id);
       if (username) {
-        if (![...accounts.values()].some((a) => a.token === token)) return graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
+        if (![...accounts.values()].some((a) => a.token === token))
+          return graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
         return send(response, 200, { name: username, username, id });
       }
       const account = accounts.get(id);
-      if (account) return account.token === token ? send(response, 200, { username: account.username, followers_count: account.followers, id }) : graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
-      return graphError(response, 400, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 100);
+      if (account)
+        return account.token === token
+          ? send(response, 200, { username: account.username, followers_count: account.followers, id })
+          : graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
+      return graphError(
+        response,
+        400,
+        `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        100,
+      );
     }
     if (method === 'POST' && id && edge === 'messages') {
       if (body.messaging_product === 'whatsapp') {
         const number = numbers.get(id);
-        if (!number || number.token !== token) return graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
+        if (!number || number.token !== token)
+          return graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
         const to = String(body.to ?? '');
         const text = (body.text as { body?: unknown } | undefined)?.body;
-        if (body.type !== 'text' || typeof text !== 'string' || !text) return graphError(response, 400, '(#100) The parameter text[\'body\'] is required.', 100);
-        if ([...text].length > 4096) return graphError(response, 400, '(#100) Param text[\'body\'] must be at most 4096 characters long.', 100);
-        if (blocked.has(to)) return graphError(response, 400, '(#131030) Recipient phone number not in allowed list', 131030);
+        if (body.type !== 'text' || typeof text !== 'string' || !text)
+          return graphError(response, 400, "(#100) The parameter text['body'] is required.", 100);
+        if ([...text].length > 4096)
+          return graphError(response, 400, "(#100) Param text['body'] must be at most 4096 characters long.", 100);
+        if (blocked.has(to))
+          return graphError(response, 400, '(#131030) Recipient phone number not in allowed list', 131030);
         const wamid = `wamid.${randomBytes(12).toString('base64url')}`;
         record({ channel: 'whatsapp', token, to, text, at: Date.now() });
-        return send(response, 200, { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: wamid }] });
+        return send(response, 200, {
+          messaging_product: 'whatsapp',
+          contacts: [{ input: to, wa_id: to }],
+          messages: [{ id: wamid }],
+        });
       }
       const account = [...accounts.values()].find((a) => a.token === token);
       if (!account) return graphError(response, 401, 'Invalid OAuth access token - Cannot parse access token', 190);
       const recipient = (body.recipient as { id?: unknown } | undefined)?.id;
       const text = (body.message as { text?: unknown } | undefined)?.text;
-      if (typeof recipient !== 'string' || typeof text !== 'string') return graphError(response, 400, '(#100) param recipient must be non-empty.', 100);
-      if ([...text].length > 1000) return graphError(response, 400, '(#100) Length of param message[text] must be less than or equal to 1000', 100);
-      if (blocked.has(recipient)) return graphError(response, 400, '(#551) This person isn\'t available right now.', 551);
+      if (typeof recipient !== 'string' || typeof text !== 'string')
+        return graphError(response, 400, '(#100) param recipient must be non-empty.', 100);
+      if ([...text].length > 1000)
+        return graphError(
+          response,
+          400,
+          '(#100) Length of param message[text] must be less than or equal to 1000',
+          100,
+        );
+      if (blocked.has(recipient))
+        return graphError(response, 400, "(#551) This person isn't available right now.", 551);
       record({ channel: 'instagram', token, to: recipient, text, at: Date.now() });
-      return send(response, 200, { recipient_id: recipient, message_id: `aWdfZAG1faWQ${randomBytes(9).toString('base64url')}` });
+      return send(response, 200, {
+        recipient_id: recipient,
+        message_id: `aWdfZAG1faWQ${randomBytes(9).toString('base64url')}`,
+      });
     }
     return graphError(response, 400, 'Unknown path components', 2500);
   }
@@ -162,14 +251,34 @@ export async function startChannelStandIns(options: { port?: number; host?: stri
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://stand-in');
       const body = request.method === 'POST' ? await readBody(request) : {};
-      requests.push({ method: request.method ?? 'GET', path: url.pathname + url.search, body, authorization: request.headers.authorization });
+      requests.push({
+        method: request.method ?? 'GET',
+        path: url.pathname + url.search,
+        body,
+        authorization: request.headers.authorization,
+      });
       const telegramMatch = /^\/telegram\/bot([^/]+)\/(\w+)$/.exec(url.pathname);
-      if (telegramMatch) return telegram(telegramMatch[2]!, decodeURIComponent(telegramMatch[1]!), body as Record<string, unknown>, response);
-      if (url.pathname.startsWith('/simulate/')) return simulate(request.method ?? 'GET', url.pathname, body as Record<string, unknown>, response);
+      if (telegramMatch)
+        return telegram(
+          telegramMatch[2]!,
+          decodeURIComponent(telegramMatch[1]!),
+          body as Record<string, unknown>,
+          response,
+        );
+      if (url.pathname.startsWith('/simulate/'))
+        return simulate(request.method ?? 'GET', url.pathname, body as Record<string, unknown>, response);
       const graphMatch = /^\/graph\/v21\.0\/(.+)$/.exec(url.pathname);
       if (graphMatch) {
-        const bearer = request.headers.authorization?.startsWith('Bearer ') ? request.headers.authorization.slice(7) : undefined;
-        return graph(request.method ?? 'GET', graphMatch[1]!.split('/').map(decodeURIComponent), bearer, body as Record<string, unknown>, response);
+        const bearer = request.headers.authorization?.startsWith('Bearer ')
+          ? request.headers.authorization.slice(7)
+          : undefined;
+        return graph(
+          request.method ?? 'GET',
+          graphMatch[1]!.split('/').map(decodeURIComponent),
+          bearer,
+          body as Record<string, unknown>,
+          response,
+        );
       }
       send(response, 404, { error: 'not found' });
     })().catch((error: unknown) => send(response, 500, { error: String(error) }));
@@ -187,15 +296,27 @@ export async function startChannelStandIns(options: { port?: number; host?: stri
       const token = decodeURIComponent(telegramMatch[1]!);
       const webhook = bots.get(token)?.webhook;
       if (!webhook) return send(response, 404, { error: 'this bot has no webhook (connect it in Kesher first)' });
-      const update = telegramTextUpdate(nextUpdateId++, Number(body.chat_id ?? 1), String(body.text ?? ''), String(body.first_name ?? 'Dana'));
-      const delivered = await fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': webhook.secretToken }, body: JSON.stringify(update) });
+      const update = telegramTextUpdate(
+        nextUpdateId++,
+        Number(body.chat_id ?? 1),
+        String(body.text ?? ''),
+        String(body.first_name ?? 'Dana'),
+      );
+      const delivered = await fetch(webhook.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': webhook.secretToken },
+        body: JSON.stringify(update),
+      });
       return send(response, 200, { delivered: delivered.status });
     }
     if (method === 'POST' && path === '/simulate/meta') {
       const raw = JSON.stringify(body.payload);
       const delivered = await fetch(String(body.webhook_url), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, String(body.app_secret ?? '')) },
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': metaSignature(raw, String(body.app_secret ?? '')),
+        },
         body: raw,
       });
       return send(response, 200, { delivered: delivered.status });
@@ -244,7 +365,11 @@ export async function startChannelStandIns(options: { port?: number; host?: stri
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`waited ${timeoutMs} ms for ${count} sent messages${to ? ` to ${to}` : ''}; got ${matching().length}`));
+          reject(
+            new Error(
+              `waited ${timeoutMs} ms for ${count} sent messages${to ? ` to ${to}` : ''}; got ${matching().length}`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);
@@ -260,13 +385,23 @@ export async function startChannelStandIns(options: { port?: number; host?: stri
       const secret = options.secretToken === undefined ? webhook.secretToken : options.secretToken;
       return fetch(webhook.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(secret === null ? {} : { 'x-telegram-bot-api-secret-token': secret }) },
+        headers: {
+          'content-type': 'application/json',
+          ...(secret === null ? {} : { 'x-telegram-bot-api-secret-token': secret }),
+        },
         body: JSON.stringify(update),
       });
     },
     async metaDelivery(url, body, appSecret) {
       const raw = JSON.stringify(body);
-      return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(appSecret === null ? {} : { 'x-hub-signature-256': metaSignature(raw, appSecret) }) }, body: raw });
+      return fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(appSecret === null ? {} : { 'x-hub-signature-256': metaSignature(raw, appSecret) }),
+        },
+        body: raw,
+      });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -275,11 +410,23 @@ export async function startChannelStandIns(options: { port?: number; host?: stri
 /** Telegram's update for a private text message. */
 export const telegramTextUpdate = (updateId: number, chatId: number, text: string, firstName = 'Dana') => ({
   update_id: updateId,
-  message: { message_id: updateId + 1000, from: { id: chatId, is_bot: false, first_name: firstName }, chat: { id: chatId, type: 'private', first_name: firstName }, date: Math.floor(Date.now() / 1000), text },
+  message: {
+    message_id: updateId + 1000,
+    from: { id: chatId, is_bot: false, first_name: firstName },
+    chat: { id: chatId, type: 'private', first_name: firstName },
+    date: Math.floor(Date.now() / 1000),
+    text,
+  },
 });
 
 /** The WhatsApp Cloud API's webhook payload for one inbound text message. */
-export const whatsappTextDelivery = (phoneNumberId: string, from: string, messageId: string, text: string, name = 'Yael') => ({
+export const whatsappTextDelivery = (
+  phoneNumberId: string,
+  from: string,
+  messageId: string,
+  text: string,
+  name = 'Yael',
+) => ({
   object: 'whatsapp_business_account',
   entry: [
     {
@@ -291,7 +438,15 @@ export const whatsappTextDelivery = (phoneNumberId: string, from: string, messag
             messaging_product: 'whatsapp',
             metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
             contacts: [{ profile: { name }, wa_id: from }],
-            messages: [{ from, id: messageId, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }],
+            messages: [
+              {
+                from,
+                id: messageId,
+                timestamp: String(Math.floor(Date.now() / 1000)),
+                type: 'text',
+                text: { body: text },
+              },
+            ],
           },
         },
       ],
@@ -300,7 +455,12 @@ export const whatsappTextDelivery = (phoneNumberId: string, from: string, messag
 });
 
 /** The WhatsApp Cloud API's status webhook for a message Kesher sent. */
-export const whatsappStatusDelivery = (phoneNumberId: string, wamid: string, status: 'sent' | 'delivered' | 'read' | 'failed', recipient: string) => ({
+export const whatsappStatusDelivery = (
+  phoneNumberId: string,
+  wamid: string,
+  status: 'sent' | 'delivered' | 'read' | 'failed',
+  recipient: string,
+) => ({
   object: 'whatsapp_business_account',
   entry: [
     {
@@ -317,7 +477,9 @@ export const whatsappStatusDelivery = (phoneNumberId: string, wamid: string, sta
                 status,
                 timestamp: String(Math.floor(Date.now() / 1000)),
                 recipient_id: recipient,
-                ...(status === 'failed' ? { errors: [{ code: 131047, title: 'Re-engagement message', message: 'Re-engagement message' }] } : {}),
+                ...(status === 'failed'
+                  ? { errors: [{ code: 131047, title: 'Re-engagement message', message: 'Re-engagement message' }] }
+                  : {}),
               },
             ],
           },
@@ -330,5 +492,13 @@ export const whatsappStatusDelivery = (phoneNumberId: string, wamid: string, sta
 /** Instagram Messaging's webhook payload for one inbound text message. */
 export const instagramTextDelivery = (accountId: string, senderId: string, mid: string, text: string) => ({
   object: 'instagram',
-  entry: [{ id: accountId, time: Date.now(), messaging: [{ sender: { id: senderId }, recipient: { id: accountId }, timestamp: Date.now(), message: { mid, text } }] }],
+  entry: [
+    {
+      id: accountId,
+      time: Date.now(),
+      messaging: [
+        { sender: { id: senderId }, recipient: { id: accountId }, timestamp: Date.now(), message: { mid, text } },
+      ],
+    },
+  ],
 });

@@ -8,7 +8,12 @@ import { z } from 'zod';
 export const RunOutcomeSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('completed'),
-    message: z.object({ id: z.string(), text: z.string(), sources: RunCompletedSchema.shape.sources, createdAt: z.number().int() }),
+    message: z.object({
+      id: z.string(),
+      text: z.string(),
+      sources: RunCompletedSchema.shape.sources,
+      createdAt: z.number().int(),
+    }),
   }),
   z.object({ status: z.literal('failed'), error: z.string() }),
   z.object({ status: z.literal('expired') }),

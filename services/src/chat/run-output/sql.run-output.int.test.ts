@@ -51,7 +51,12 @@ const HOUR = 60 * 60 * 1000;
 const newRun = () => `run_${randomBytes(12).toString('hex')}`;
 const completed = (text: string): RunOutcome => ({
   status: 'completed',
-  message: { id: `msg_${randomBytes(6).toString('hex')}`, text, sources: [{ fileId: 'file_1', filename: 'שעות.txt', sourceUrl: null, section: 'שעות' }], createdAt: 1_795_000_000 },
+  message: {
+    id: `msg_${randomBytes(6).toString('hex')}`,
+    text,
+    sources: [{ fileId: 'file_1', filename: 'שעות.txt', sourceUrl: null, section: 'שעות' }],
+    createdAt: 1_795_000_000,
+  },
 });
 
 async function collect(events: AsyncGenerator<RunOutputEvent>) {
@@ -69,7 +74,13 @@ for (const [backend, open] of backends) {
     let reader: SqlRunOutput;
     const far = () => new Date(Date.now() + HOUR);
     const follow = (options: Partial<FollowOptions> & { runId: string }, from = reader) =>
-      from.follow({ afterSeq: 0, deadlineAt: far(), signal: new AbortController().signal, recordedOutcome: async () => undefined, ...options });
+      from.follow({
+        afterSeq: 0,
+        deadlineAt: far(),
+        signal: new AbortController().signal,
+        recordedOutcome: async () => undefined,
+        ...options,
+      });
 
     beforeAll(async () => {
       replicas = await open();
@@ -138,7 +149,13 @@ for (const [backend, open] of backends) {
       // An interval no test waits out: only the end can let the queued words go.
       const paced = createSqlRunOutput({ sql: replicas.writerSql, burstIntervalMs: HOUR });
       const runId = newRun();
-      const rows = async () => (await replicas.readerSql.query<{ text: string }>(`SELECT text FROM run_output WHERE run_id = $1 ORDER BY seq`, [runId])).rows.map((row) => row.text);
+      const rows = async () =>
+        (
+          await replicas.readerSql.query<{ text: string }>(
+            `SELECT text FROM run_output WHERE run_id = $1 ORDER BY seq`,
+            [runId],
+          )
+        ).rows.map((row) => row.text);
       try {
         paced.append(runId, 'The first words go at once. ');
         await expect.poll(rows, { timeout: 10_000, interval: 5 }).toEqual(['The first words go at once. ']);
@@ -197,7 +214,10 @@ for (const [backend, open] of backends) {
         writer.append(runId, 'first worker. ');
         await writer.flushed();
         other.append(runId, 'second worker.');
-        await other.end(runId, { status: 'failed', error: 'The assistant could not answer right now. Please try again.' });
+        await other.end(runId, {
+          status: 'failed',
+          error: 'The assistant could not answer right now. Please try again.',
+        });
         // Both at once: one loses the race on a number and writes again.
         const raced = newRun();
         const pieces = Array.from({ length: 20 }, (_, i) => `p${i};`);
@@ -213,7 +233,10 @@ for (const [backend, open] of backends) {
       expect(await collect(follow({ runId }))).toEqual([
         { kind: 'delta', seq: 1, text: 'first worker. ' },
         { kind: 'delta', seq: 2, text: 'second worker.' },
-        { kind: 'end', outcome: { status: 'failed', error: 'The assistant could not answer right now. Please try again.' } },
+        {
+          kind: 'end',
+          outcome: { status: 'failed', error: 'The assistant could not answer right now. Please try again.' },
+        },
       ]);
     });
 
@@ -241,7 +264,10 @@ for (const [backend, open] of backends) {
         await expect.poll(() => asked, { timeout: 10_000, interval: 5 }).toBeGreaterThan(1);
         recorded = { status: 'expired' };
         const seen = await following;
-        expect(seen).toEqual([{ kind: 'delta', seq: 1, text: 'Half an ans' }, { kind: 'end', outcome: { status: 'expired' } }]);
+        expect(seen).toEqual([
+          { kind: 'delta', seq: 1, text: 'Half an ans' },
+          { kind: 'end', outcome: { status: 'expired' } },
+        ]);
       } finally {
         await ticking.close();
       }
@@ -270,7 +296,10 @@ for (const [backend, open] of backends) {
           ),
         );
         expect(asked).toHaveLength(1);
-        expect(seen).toEqual([{ kind: 'delta', seq: 1, text: 'Still thinking' }, { kind: 'end', outcome: { status: 'expired' } }]);
+        expect(seen).toEqual([
+          { kind: 'delta', seq: 1, text: 'Still thinking' },
+          { kind: 'end', outcome: { status: 'expired' } },
+        ]);
 
         // Just past the deadline the worker's own end row is still awaited: it may have finished just in time.
         const justInTime = newRun();
@@ -284,7 +313,12 @@ for (const [backend, open] of backends) {
         // With an outcome on the thread at the deadline, that is the end.
         const failedRun = newRun();
         const failed: RunOutcome = { status: 'failed', error: 'This conversation was deleted.' };
-        const seenFailed = await collect(follow({ runId: failedRun, deadlineAt: new Date('2026-11-27T12:00:45Z'), recordedOutcome: async () => failed }, clocked));
+        const seenFailed = await collect(
+          follow(
+            { runId: failedRun, deadlineAt: new Date('2026-11-27T12:00:45Z'), recordedOutcome: async () => failed },
+            clocked,
+          ),
+        );
         expect(seenFailed).toEqual([{ kind: 'end', outcome: failed }]);
       } finally {
         await clocked.close();
@@ -340,7 +374,13 @@ describe.skipIf(!gate.available)('run output on Postgres: a lost wake-up', () =>
     const reader = createSqlRunOutput({ sql: readerSql, tickMs: 50 });
     try {
       const followed = (runId: string) =>
-        reader.follow({ runId, afterSeq: 0, deadlineAt: new Date(Date.now() + HOUR), signal: new AbortController().signal, recordedOutcome: async () => undefined });
+        reader.follow({
+          runId,
+          afterSeq: 0,
+          deadlineAt: new Date(Date.now() + HOUR),
+          signal: new AbortController().signal,
+          recordedOutcome: async () => undefined,
+        });
       // A first run followed to its end: the reader listens from then on.
       const before = newRun();
       await writer.end(before, { status: 'expired' });

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { sqlErrorInfo, type Sql } from '../../platform/sql/sql.port.js';
-import { RunOutcomeSchema, type FollowOptions, type RunOutcome, type RunOutputEvent, type RunOutputReader, type RunOutputWriter } from './run-output.port.js';
+import {
+  RunOutcomeSchema,
+  type FollowOptions,
+  type RunOutcome,
+  type RunOutputEvent,
+  type RunOutputReader,
+  type RunOutputWriter,
+} from './run-output.port.js';
 
 /** One channel for every run; the payload is the run id alone, a wake-up: the rows are the data. */
 export const RUN_OUTPUT_CHANNEL = 'kesher_run_output';
@@ -33,7 +40,12 @@ const WRITE = `WITH next AS (SELECT coalesce(max(seq), 0) + 1 AS seq FROM run_ou
   )
   SELECT pg_notify($6, written.run_id || ' ' || written.seq), written.seq FROM written`;
 
-const RowSchema = z.object({ seq: z.number().int(), kind: z.enum(['delta', 'end']), text: z.string(), outcome: z.unknown() });
+const RowSchema = z.object({
+  seq: z.number().int(),
+  kind: z.enum(['delta', 'end']),
+  text: z.string(),
+  outcome: z.unknown(),
+});
 type Row = z.infer<typeof RowSchema>;
 
 export interface SqlRunOutput extends RunOutputWriter, RunOutputReader {
@@ -60,7 +72,13 @@ interface Outgoing {
  * a client reaches reads them from the table, from any point (Last-Event-ID). NOTIFY only wakes followers
  * up; one LISTEN per process serves all of them, and a lost wake-up costs at most a safety tick.
  */
-export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?: number; burstIntervalMs?: number; onError?: (error: unknown) => void }): SqlRunOutput {
+export function createSqlRunOutput(deps: {
+  sql: Sql;
+  clock?: () => Date;
+  tickMs?: number;
+  burstIntervalMs?: number;
+  onError?: (error: unknown) => void;
+}): SqlRunOutput {
   const { sql } = deps;
   const burstIntervalMs = deps.burstIntervalMs ?? BURST_INTERVAL_MS;
   const clock = deps.clock ?? (() => new Date());
@@ -80,7 +98,14 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
     for (let attempt = 1; ; attempt++) {
       writingRuns.set(runId, (writingRuns.get(runId) ?? 0) + 1);
       try {
-        const { rows } = await sql.query<{ seq: number }>(WRITE, [runId, kind, text, outcome ? JSON.stringify(outcome) : null, clock().toISOString(), RUN_OUTPUT_CHANNEL]);
+        const { rows } = await sql.query<{ seq: number }>(WRITE, [
+          runId,
+          kind,
+          text,
+          outcome ? JSON.stringify(outcome) : null,
+          clock().toISOString(),
+          RUN_OUTPUT_CHANNEL,
+        ]);
         const seq = rows[0]?.seq;
         if (seq !== undefined) handOver(runId, { seq: Number(seq), kind, text, outcome: outcome ?? null });
         return;
@@ -109,7 +134,8 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
     run.pump = track(
       (async () => {
         while (run.pending !== '') {
-          const wait = run.lastWriteAt === undefined || run.ending ? 0 : run.lastWriteAt + burstIntervalMs - performance.now();
+          const wait =
+            run.lastWriteAt === undefined || run.ending ? 0 : run.lastWriteAt + burstIntervalMs - performance.now();
           if (wait > 0) {
             await new Promise<void>((resolve) => {
               const timer = setTimeout(go, wait);
@@ -201,11 +227,20 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
   }
 
   async function rowsAfter(runId: string, after: number): Promise<Row[]> {
-    const { rows } = await sql.query(`SELECT seq, kind, text, outcome FROM run_output WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT ${PAGE}`, [runId, after]);
+    const { rows } = await sql.query(
+      `SELECT seq, kind, text, outcome FROM run_output WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT ${PAGE}`,
+      [runId, after],
+    );
     return rows.map((row) => RowSchema.parse(row));
   }
 
-  async function* follow({ runId, afterSeq, deadlineAt, signal, recordedOutcome }: FollowOptions): AsyncGenerator<RunOutputEvent> {
+  async function* follow({
+    runId,
+    afterSeq,
+    deadlineAt,
+    signal,
+    recordedOutcome,
+  }: FollowOptions): AsyncGenerator<RunOutputEvent> {
     if (!closed) await listen();
     let after = afterSeq;
     let woken = false;
@@ -266,7 +301,11 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
           if (!outcome) continue;
         }
         // Ended: what the table holds still goes first, and its own end row, if written meanwhile, is the last word.
-        for (let page = await rowsAfter(runId, after); page.length > 0 && !signal.aborted; page = await rowsAfter(runId, after)) {
+        for (
+          let page = await rowsAfter(runId, after);
+          page.length > 0 && !signal.aborted;
+          page = await rowsAfter(runId, after)
+        ) {
           for (const row of page) {
             if (row.kind === 'end') {
               yield await endOf(row);
@@ -317,9 +356,10 @@ export function createSqlRunOutput(deps: { sql: Sql; clock?: () => Date; tickMs?
       );
     },
     async prune(before) {
-      const { rows } = await sql.query<{ n: number }>(`WITH gone AS (DELETE FROM run_output WHERE created_at < $1::timestamptz RETURNING 1) SELECT count(*)::int AS n FROM gone`, [
-        before.toISOString(),
-      ]);
+      const { rows } = await sql.query<{ n: number }>(
+        `WITH gone AS (DELETE FROM run_output WHERE created_at < $1::timestamptz RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+        [before.toISOString()],
+      );
       return rows[0]?.n ?? 0;
     },
     follow,

@@ -1,6 +1,10 @@
 import { streamIds } from '@kesher/contracts';
 import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
-import { assistantDecider, type AssistantEvent, type AssistantState } from '../../domain/assistant/assistant.decider.js';
+import {
+  assistantDecider,
+  type AssistantEvent,
+  type AssistantState,
+} from '../../domain/assistant/assistant.decider.js';
 import { foldStream, type Fold } from '../../platform/commands/aggregate-stream.js';
 import { StreamDeletedError, type EventStore } from '../../platform/event-store/event-store.port.js';
 
@@ -8,7 +12,10 @@ import { StreamDeletedError, type EventStore } from '../../platform/event-store/
  * What a chat turn needs of its assistant: who owns it, the ids its answers name it by, its current share
  * link, and its limits. The same fields as the assistants read model's row, so a row passes for one.
  */
-export type ChatAssistant = Pick<AssistantRow, 'id' | 'numeric_id' | 'external_id' | 'owner_id' | 'share_token' | 'chat_limit' | 'visitor_daily_limit'>;
+export type ChatAssistant = Pick<
+  AssistantRow,
+  'id' | 'numeric_id' | 'external_id' | 'owner_id' | 'share_token' | 'chat_limit' | 'visitor_daily_limit'
+>;
 
 /** The assistant as its stream has it; undefined when it does not exist or was deleted (both read as not found). */
 export function chatAssistantOf(state: AssistantState): ChatAssistant | undefined {
@@ -64,7 +71,10 @@ export function createChatAssistants(eventStore: EventStore) {
       remembered.delete(assistantId);
       return undefined;
     }
-    const tail = foldStream({ ...chatAssistantFold, initialState: () => known?.state ?? chatAssistantFold.initialState() }, stored);
+    const tail = foldStream(
+      { ...chatAssistantFold, initialState: () => known?.state ?? chatAssistantFold.initialState() },
+      stored,
+    );
     const state = tail.state;
     const revision = tail.revision === 'no_stream' ? known?.revision : tail.revision;
     if (revision !== undefined && revision + 1n >= LONG_STREAM) {

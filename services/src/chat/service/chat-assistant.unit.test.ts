@@ -13,12 +13,24 @@ const profile: AssistantProfile = {
   web_crawler: { enabled: false, website_url: null, max_pages: 10, max_depth: 1, delete_orphaned_pages: false },
   payment_processing: { enabled: false, sales_prompt: '' },
 };
-const created: AssistantEvent = { type: 'AssistantCreated', data: { assistantId: 'a1', numericId: 7, externalId: 'asst_abcdefghijklmnopqrstuvwx', ownerId: 'owner-1', profile } };
-const fold = (events: AssistantEvent[]) => chatAssistantOf(events.reduce(assistantDecider.evolve, assistantDecider.initialState()));
+const created: AssistantEvent = {
+  type: 'AssistantCreated',
+  data: { assistantId: 'a1', numericId: 7, externalId: 'asst_abcdefghijklmnopqrstuvwx', ownerId: 'owner-1', profile },
+};
+const fold = (events: AssistantEvent[]) =>
+  chatAssistantOf(events.reduce(assistantDecider.evolve, assistantDecider.initialState()));
 
 describe('the chat’s assistant, from its stream', () => {
   it('has its ids, owner, current share link and limits', () => {
-    expect(fold([created])).toEqual({ id: 'a1', numeric_id: 7, external_id: 'asst_abcdefghijklmnopqrstuvwx', owner_id: 'owner-1', share_token: null, chat_limit: 30, visitor_daily_limit: null });
+    expect(fold([created])).toEqual({
+      id: 'a1',
+      numeric_id: 7,
+      external_id: 'asst_abcdefghijklmnopqrstuvwx',
+      owner_id: 'owner-1',
+      share_token: null,
+      chat_limit: 30,
+      visitor_daily_limit: null,
+    });
     const shared = fold([
       created,
       { type: 'ShareTokenGenerated', data: { assistantId: 'a1', token: 'tok_first_aaaaaaaaaa' } },
@@ -26,7 +38,13 @@ describe('the chat’s assistant, from its stream', () => {
       { type: 'AssistantUpdated', data: { assistantId: 'a1', changes: { chat_limit: 5, visitor_daily_limit: 3 } } },
     ]);
     expect(shared).toMatchObject({ share_token: 'tok_rotated_aaaaaaaa', chat_limit: 5, visitor_daily_limit: 3 });
-    expect(fold([created, { type: 'ShareTokenGenerated', data: { assistantId: 'a1', token: 'tok_first_aaaaaaaaaa' } }, { type: 'ShareTokenRevoked', data: { assistantId: 'a1' } }])?.share_token).toBeNull();
+    expect(
+      fold([
+        created,
+        { type: 'ShareTokenGenerated', data: { assistantId: 'a1', token: 'tok_first_aaaaaaaaaa' } },
+        { type: 'ShareTokenRevoked', data: { assistantId: 'a1' } },
+      ])?.share_token,
+    ).toBeNull();
   });
 
   it('is missing when never created or deleted', () => {

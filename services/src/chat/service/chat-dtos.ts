@@ -12,7 +12,12 @@ export const toMessageDto = (row: MessageRow): MessageDto => ({
   content: [{ type: 'text', text: { value: row.text, annotations: [] } }],
   created_at: row.created_at,
   run_id: row.run_id,
-  sources: row.sources.map((s) => ({ file_id: s.fileId, filename: s.filename, source_url: s.sourceUrl, section: s.section })),
+  sources: row.sources.map((s) => ({
+    file_id: s.fileId,
+    filename: s.filename,
+    source_url: s.sourceUrl,
+    section: s.section,
+  })),
 });
 
 export const toThreadDto = (row: ThreadRow, assistant: Pick<AssistantRow, 'numeric_id'>): ThreadDto => ({
@@ -27,9 +32,13 @@ export const toThreadDto = (row: ThreadRow, assistant: Pick<AssistantRow, 'numer
 });
 
 /** A run's status as clients see it, and the error it ended with (the same words on every path). */
-export function runStatusOf(row: Pick<RunRow, 'status' | 'error' | 'deadline_at'>, now: Date): Pick<RunDto, 'status' | 'last_error'> {
+export function runStatusOf(
+  row: Pick<RunRow, 'status' | 'error' | 'deadline_at'>,
+  now: Date,
+): Pick<RunDto, 'status' | 'last_error'> {
   // Expired on read: the sweep records it shortly, but no client ever sees a run past its deadline as running.
-  const overdue = (row.status === 'queued' || row.status === 'in_progress') && row.deadline_at.getTime() <= now.getTime();
+  const overdue =
+    (row.status === 'queued' || row.status === 'in_progress') && row.deadline_at.getTime() <= now.getTime();
   const status = overdue ? 'expired' : row.status;
   const lastError =
     status === 'failed'

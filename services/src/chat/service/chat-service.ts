@@ -32,7 +32,11 @@ import { recordedOutcomeOf, threadViewOf, visibleTo, type ThreadView } from './t
 import { utcDay, type VisitorAnswers, type VisitorDay } from '../visitor-answers/visitor-answers.js';
 
 /** Until the visitor's day is over (UTC), when their daily allowance opens again. */
-const secondsToNextUtcDay = (now: Date) => Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000));
+const secondsToNextUtcDay = (now: Date) =>
+  Math.max(
+    1,
+    Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000),
+  );
 
 /** A visitor held by the rate limits (`wait` ms until allowed, 0 when allowed): 429 with when to come back. */
 function throttled(wait: number) {
@@ -87,22 +91,44 @@ export interface ChatCall {
 export function createChatService(deps: ChatServiceDeps) {
   const threads = threadQueries(deps.readDb);
   const loadChatAssistant = createChatAssistants(deps.eventStore);
-  const contextOf = (call: ChatCall, chatter: Chatter): CommandContext => ({ actor: actorOf(chatter), correlationId: call.correlationId, now: deps.clock() });
+  const contextOf = (call: ChatCall, chatter: Chatter): CommandContext => ({
+    actor: actorOf(chatter),
+    correlationId: call.correlationId,
+    now: deps.clock(),
+  });
   /**
    * Decides `commands` (one, or several appended together) on the thread as this call read it: no second
    * read of the stream; another writer in between makes the append conflict, and the handler reads again.
    */
-  const decideOnThread = (call: ChatCall, chatter: Chatter, thread: Reached, commands: ThreadCommand | ThreadCommand[]) =>
-    deps.handle(threadDecider, streamIds.thread(thread.view.row.id), commands, contextOf(call, chatter), { from: thread.loaded });
+  const decideOnThread = (
+    call: ChatCall,
+    chatter: Chatter,
+    thread: Reached,
+    commands: ThreadCommand | ThreadCommand[],
+  ) =>
+    deps.handle(threadDecider, streamIds.thread(thread.view.row.id), commands, contextOf(call, chatter), {
+      from: thread.loaded,
+    });
   /** A write that lists show (Chat History): answered once the read models have it. */
   async function write(call: ChatCall, chatter: Chatter, thread: Reached, command: ThreadCommand) {
     const result = await decideOnThread(call, chatter, thread, command);
-    if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
+    if (result.appended)
+      await deps.awaitReadModels(
+        result.appended.position,
+        result.events.map((event) => event.type),
+      );
     return result;
   }
 
   /** A limit refused a message: recorded for the owner's limits page (LimitViolated) before the refusal is sent. */
-  const refused = (call: ChatCall, chatter: Chatter, assistant: ChatAssistant, kind: LimitKind, limit: number, used: number) =>
+  const refused = (
+    call: ChatCall,
+    chatter: Chatter,
+    assistant: ChatAssistant,
+    kind: LimitKind,
+    limit: number,
+    used: number,
+  ) =>
     deps.limitViolations?.record(contextOf(call, chatter), {
       ownerId: assistant.owner_id,
       kind,
@@ -149,7 +175,10 @@ export function createChatService(deps: ChatServiceDeps) {
     const assistant = await loadChatAssistant(view.started.assistantId);
     if (!assistant) throw new ApiError(404, messages.assistantNotFound);
     const link = view.row.share_token_hash;
-    if (chatter.kind === 'visitor' && (!assistant.share_token || (link !== null && link !== shareTokenHashOf(assistant)))) {
+    if (
+      chatter.kind === 'visitor' &&
+      (!assistant.share_token || (link !== null && link !== shareTokenHashOf(assistant)))
+    ) {
       throw new ApiError(purpose === 'read' ? 404 : 403, chatMessages.invalidShareLink);
     }
     return assistant;
@@ -175,7 +204,11 @@ export function createChatService(deps: ChatServiceDeps) {
   }
 
   /** A visitor of the assistant today, as the daily allowance knows them. */
-  const visitorDay = (call: ChatCall, chatter: Extract<Chatter, { kind: 'visitor' }>, assistant: ChatAssistant): VisitorDay => ({
+  const visitorDay = (
+    call: ChatCall,
+    chatter: Extract<Chatter, { kind: 'visitor' }>,
+    assistant: ChatAssistant,
+  ): VisitorDay => ({
     assistantId: assistant.id,
     sessionHash: chatter.sessionHash,
     ip: call.ip,
@@ -188,15 +221,32 @@ export function createChatService(deps: ChatServiceDeps) {
    * so these are checked for every run and for every message that asks for one. A visitor is never told
    * about the owner's plan or its upgrade: to them the assistant is simply not available right now.
    */
-  async function admitAnswer(call: ChatCall, chatter: Chatter, assistant: ChatAssistant, early?: ReturnType<MessageQuota['check']>) {
-    const visitor = chatter.kind === 'visitor' && deps.visitorAnswers ? visitorDay(call, chatter, assistant) : undefined;
-    const [quota, answeredToday] = await Promise.all([early ?? deps.messageQuota?.check(assistant.owner_id), visitor && deps.visitorAnswers?.used(visitor)]);
+  async function admitAnswer(
+    call: ChatCall,
+    chatter: Chatter,
+    assistant: ChatAssistant,
+    early?: ReturnType<MessageQuota['check']>,
+  ) {
+    const visitor =
+      chatter.kind === 'visitor' && deps.visitorAnswers ? visitorDay(call, chatter, assistant) : undefined;
+    const [quota, answeredToday] = await Promise.all([
+      early ?? deps.messageQuota?.check(assistant.owner_id),
+      visitor && deps.visitorAnswers?.used(visitor),
+    ]);
     if (quota && !quota.allowed) {
       await refused(call, chatter, assistant, 'monthly_messages', quota.limit, quota.used);
-      throw new ApiError(403, chatter.kind === 'owner' ? chatMessages.monthlyLimitReached(quota.limit) : chatMessages.assistantUnavailable);
+      throw new ApiError(
+        403,
+        chatter.kind === 'owner' ? chatMessages.monthlyLimitReached(quota.limit) : chatMessages.assistantUnavailable,
+      );
     }
-    if (answeredToday !== undefined && answeredToday >= (assistant.visitor_daily_limit ?? limits.visitorDailyLimitDefault)) {
-      throw new ApiError(429, chatMessages.assistantUnavailable, { 'retry-after': String(secondsToNextUtcDay(deps.clock())) });
+    if (
+      answeredToday !== undefined &&
+      answeredToday >= (assistant.visitor_daily_limit ?? limits.visitorDailyLimitDefault)
+    ) {
+      throw new ApiError(429, chatMessages.assistantUnavailable, {
+        'retry-after': String(secondsToNextUtcDay(deps.clock())),
+      });
     }
   }
 
@@ -204,12 +254,24 @@ export function createChatService(deps: ChatServiceDeps) {
    * The checks before a chatter's message is accepted (POST …/messages, or with a run): the thread and
    * its assistant, visitors' rate limits, and whether the assistant may answer it.
    */
-  async function admitMessage(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId?: string): Promise<{ thread: Reached; assistant: ChatAssistant }> {
+  async function admitMessage(
+    call: ChatCall,
+    chatter: Chatter,
+    threadId: string,
+    externalAssistantId?: string,
+  ): Promise<{ thread: Reached; assistant: ChatAssistant }> {
     const { thread, assistant, quota } = await reachToWrite(chatter, threadId);
     // A run for another assistant is refused before anything is counted against a limit.
-    if (externalAssistantId !== undefined && assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
+    if (externalAssistantId !== undefined && assistant.external_id !== externalAssistantId)
+      throw new ApiError(404, messages.assistantNotFound);
     if (chatter.kind === 'visitor') {
-      throttled((await deps.publicChatLimits?.take({ sessionHash: chatter.sessionHash, ip: call.ip, assistantId: assistant.id })) ?? 0);
+      throttled(
+        (await deps.publicChatLimits?.take({
+          sessionHash: chatter.sessionHash,
+          ip: call.ip,
+          assistantId: assistant.id,
+        })) ?? 0,
+      );
     }
     await admitAnswer(call, chatter, assistant, quota);
     return { thread, assistant };
@@ -220,19 +282,37 @@ export function createChatService(deps: ChatServiceDeps) {
     const messageId = newId('msg');
     const command: ThreadCommand = {
       type: 'PostUserMessage',
-      data: { requester: writerOf(chatter, assistant), messageId, text: content, language: detectLanguage(content), chatLimit: assistant.chat_limit },
+      data: {
+        requester: writerOf(chatter, assistant),
+        messageId,
+        text: content,
+        language: detectLanguage(content),
+        chatLimit: assistant.chat_limit,
+      },
     };
     // The decider accepts exactly this message or refuses it: this is what the thread will show.
-    return { command, row: { id: messageId, role: 'user' as const, text: content, run_id: null, sources: [], created_at: seconds(deps.clock()) } };
+    return {
+      command,
+      row: {
+        id: messageId,
+        role: 'user' as const,
+        text: content,
+        run_id: null,
+        sources: [],
+        created_at: seconds(deps.clock()),
+      },
+    };
   }
 
   /** A message refused by the conversation's chat_limit is recorded for the owner's limits page, then the refusal goes on. */
-  const refusedByChatLimit = (call: ChatCall, chatter: Chatter, assistant: ChatAssistant) => async (error: unknown): Promise<never> => {
-    if (error instanceof DomainError && error.message === chatMessages.chatLimitReached(assistant.chat_limit)) {
-      await refused(call, chatter, assistant, 'chat_limit', assistant.chat_limit, assistant.chat_limit);
-    }
-    throw error;
-  };
+  const refusedByChatLimit =
+    (call: ChatCall, chatter: Chatter, assistant: ChatAssistant) =>
+    async (error: unknown): Promise<never> => {
+      if (error instanceof DomainError && error.message === chatMessages.chatLimitReached(assistant.chat_limit)) {
+        await refused(call, chatter, assistant, 'chat_limit', assistant.chat_limit, assistant.chat_limit);
+      }
+      throw error;
+    };
 
   return {
     /**
@@ -245,25 +325,37 @@ export function createChatService(deps: ChatServiceDeps) {
         throttled((await deps.publicChatLimits?.start(call.ip)) ?? 0);
       }
       const current = await loadChatAssistant(assistant.id);
-      if (!current || (chatter.kind === 'owner' && current.owner_id !== chatter.ownerId)) throw new ApiError(404, messages.assistantNotFound);
-      if (chatter.kind === 'visitor' && (!current.share_token || current.share_token !== assistant.share_token)) throw new ApiError(404, chatMessages.invalidShareLink);
+      if (!current || (chatter.kind === 'owner' && current.owner_id !== chatter.ownerId))
+        throw new ApiError(404, messages.assistantNotFound);
+      if (chatter.kind === 'visitor' && (!current.share_token || current.share_token !== assistant.share_token))
+        throw new ApiError(404, chatMessages.invalidShareLink);
       const threadId = newId('thread');
-      const result = await deps.handle(threadDecider, streamIds.thread(threadId), {
-        type: 'StartThread',
-        data: {
-          threadId,
-          assistantId: current.id,
-          assistantOwnerId: current.owner_id,
-          ownerId: chatter.kind === 'owner' ? chatter.ownerId : null,
-          visitorSessionHash: chatter.kind === 'visitor' ? chatter.sessionHash : null,
-          isPublic: chatter.kind === 'visitor',
-          channel,
-          shareTokenHash: chatter.kind === 'visitor' ? shareTokenHashOf(current) : null,
+      const result = await deps.handle(
+        threadDecider,
+        streamIds.thread(threadId),
+        {
+          type: 'StartThread',
+          data: {
+            threadId,
+            assistantId: current.id,
+            assistantOwnerId: current.owner_id,
+            ownerId: chatter.kind === 'owner' ? chatter.ownerId : null,
+            visitorSessionHash: chatter.kind === 'visitor' ? chatter.sessionHash : null,
+            isPublic: chatter.kind === 'visitor',
+            channel,
+            shareTokenHash: chatter.kind === 'visitor' ? shareTokenHashOf(current) : null,
+          },
         },
-      }, contextOf(call, chatter), { expected: 'no_stream' });
+        contextOf(call, chatter),
+        { expected: 'no_stream' },
+      );
       // A new id is never taken (96 random bits); if it were, the thread is somebody else's: refused as the decider would.
       if (result.existed) throw new DomainError('conflict', 'This conversation already exists');
-      if (result.appended) await deps.awaitReadModels(result.appended.position, result.events.map((event) => event.type));
+      if (result.appended)
+        await deps.awaitReadModels(
+          result.appended.position,
+          result.events.map((event) => event.type),
+        );
       return { thread_id: threadId, id: threadId, created_at: seconds(deps.clock()) };
     },
 
@@ -285,7 +377,13 @@ export function createChatService(deps: ChatServiceDeps) {
      * first, with every check POST …/messages makes, and both are recorded in one append: the chat's send
      * is one call and one write instead of two of each. Answered as soon as the append is done.
      */
-    async requestRun(call: ChatCall, chatter: Chatter, threadId: string, externalAssistantId: string, content?: string): Promise<CreatedRunDto> {
+    async requestRun(
+      call: ChatCall,
+      chatter: Chatter,
+      threadId: string,
+      externalAssistantId: string,
+      content?: string,
+    ): Promise<CreatedRunDto> {
       let assistant: ChatAssistant;
       let thread: Reached;
       if (content === undefined) {
@@ -301,18 +399,39 @@ export function createChatService(deps: ChatServiceDeps) {
       const deadlineAt = new Date(now.getTime() + deps.runDeadlineSeconds * 1000);
       const request: ThreadCommand = {
         type: 'RequestRun',
-        data: { requester: writerOf(chatter, assistant), runId, assistantId: assistant.id, deadlineAt: deadlineAt.toISOString(), now: now.toISOString() },
+        data: {
+          requester: writerOf(chatter, assistant),
+          runId,
+          assistantId: assistant.id,
+          deadlineAt: deadlineAt.toISOString(),
+          now: now.toISOString(),
+        },
       };
       const message = content === undefined ? undefined : userMessage(chatter, assistant, content);
       // With its message, both are decided on the thread together and appended at once: a refusal of either stores neither.
-      const recorded = (await decideOnThread(call, chatter, thread, message ? [message.command, request] : request).catch(refusedByChatLimit(call, chatter, assistant))).appended;
+      const recorded = (
+        await decideOnThread(call, chatter, thread, message ? [message.command, request] : request).catch(
+          refusedByChatLimit(call, chatter, assistant),
+        )
+      ).appended;
       // The run holds its place in the owner's month and the visitor's day until it settles; a failed or expired one gives it back.
       if (recorded) {
         await deps.messageQuota?.accepted(assistant.owner_id, recorded.position);
-        if (chatter.kind === 'visitor') await deps.visitorAnswers?.requested(visitorDay(call, chatter, assistant), runId);
+        if (chatter.kind === 'visitor')
+          await deps.visitorAnswers?.requested(visitorDay(call, chatter, assistant), runId);
       }
       // A new run is queued; the worker may already be on it, which the next read (or the stream) shows.
-      const row: RunRow = { id: runId, thread_id: threadId, assistant_id: assistant.id, status: 'queued', error: null, message_id: null, deadline_at: deadlineAt, created_at: seconds(now), settled_at: null };
+      const row: RunRow = {
+        id: runId,
+        thread_id: threadId,
+        assistant_id: assistant.id,
+        status: 'queued',
+        error: null,
+        message_id: null,
+        deadline_at: deadlineAt,
+        created_at: seconds(now),
+        settled_at: null,
+      };
       const run = toRunDto(row, assistant, deps.clock());
       return message ? { ...run, user_message: toMessageDto({ ...message.row, thread_id: threadId }) } : run;
     },
@@ -331,10 +450,16 @@ export function createChatService(deps: ChatServiceDeps) {
      * thread's stream before anything is returned, so a refusal is an ordinary error answer rather than a
      * broken stream; the run's recorded outcome is read from the stream again whenever the follower asks.
      */
-    async followRun(chatter: Chatter, threadId: string, runId: string, options: { afterSeq: number }): Promise<(signal: AbortSignal) => AsyncGenerator<RunStreamMessage>> {
+    async followRun(
+      chatter: Chatter,
+      threadId: string,
+      runId: string,
+      options: { afterSeq: number },
+    ): Promise<(signal: AbortSignal) => AsyncGenerator<RunStreamMessage>> {
       // A visitor may follow only while the link they came by holds (the assistant's stream says); the
       // owner's access is the thread's own, so their stream costs no read of the assistant.
-      const { view } = chatter.kind === 'visitor' ? await reach(chatter, threadId, 'read') : await threadFor(chatter, threadId);
+      const { view } =
+        chatter.kind === 'visitor' ? await reach(chatter, threadId, 'read') : await threadFor(chatter, threadId);
       const run = view.runs.get(runId);
       if (!run) throw new ApiError(404, chatMessages.runNotFound);
       const recordedOutcome = async () => {
@@ -342,15 +467,24 @@ export function createChatService(deps: ChatServiceDeps) {
         return latest && recordedOutcomeOf(latest.view, runId);
       };
       return (signal) =>
-        followRunEvents({ output: deps.runOutput, clock: deps.clock }, { threadId, runId, deadlineAt: run.deadline_at, afterSeq: options.afterSeq, signal, recordedOutcome });
+        followRunEvents(
+          { output: deps.runOutput, clock: deps.clock },
+          { threadId, runId, deadlineAt: run.deadline_at, afterSeq: options.afterSeq, signal, recordedOutcome },
+        );
     },
 
     async rename(call: ChatCall, chatter: Chatter, threadId: string, title: string): Promise<ThreadDto> {
       const { thread, assistant } = await reach(chatter, threadId, 'write');
-      const result = await write(call, chatter, thread, { type: 'RenameThread', data: { requester: readerOf(chatter), title } });
+      const result = await write(call, chatter, thread, {
+        type: 'RenameThread',
+        data: { requester: readerOf(chatter), title },
+      });
       // The decision says the title now in force (an empty one records nothing and keeps the old).
       const renamed = result.events.find((event) => event.type === 'ThreadRenamed');
-      return toThreadDto({ ...thread.view.row, title: renamed?.type === 'ThreadRenamed' ? renamed.data.title : thread.view.row.title }, assistant);
+      return toThreadDto(
+        { ...thread.view.row, title: renamed?.type === 'ThreadRenamed' ? renamed.data.title : thread.view.row.title },
+        assistant,
+      );
     },
 
     /** One conversation as Chat History lists it (the owner opening a visitor's one learns it is `is_public`). */
@@ -368,13 +502,26 @@ export function createChatService(deps: ChatServiceDeps) {
     async feedback(
       call: ChatCall,
       chatter: Chatter,
-      body: { thread_id: string; message_id: string; rating: 'like' | 'dislike'; comment: string | null; source: string },
+      body: {
+        thread_id: string;
+        message_id: string;
+        rating: 'like' | 'dislike';
+        comment: string | null;
+        source: string;
+      },
     ) {
       const { thread, assistant } = await reach(chatter, body.thread_id, 'write');
       const { rating, comment, source } = body;
       await write(call, chatter, thread, {
         type: 'GiveFeedback',
-        data: { requester: writerOf(chatter, assistant), messageId: body.message_id, rating, comment, authorKey: authorKeyOf(chatter), source },
+        data: {
+          requester: writerOf(chatter, assistant),
+          messageId: body.message_id,
+          rating,
+          comment,
+          authorKey: authorKeyOf(chatter),
+          source,
+        },
       });
       return { detail: 'Thank you for your feedback!', rating };
     },

@@ -15,9 +15,14 @@ export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('
 export const readerOf = (chatter: Chatter): ThreadReader & Requester =>
   chatter.kind === 'owner' ? { ownerId: chatter.ownerId } : { visitorSessionHash: chatter.sessionHash };
 /** The share link a visitor's thread is bound to (its token's sha-256); null when the assistant has none. */
-export const shareTokenHashOf = (assistant: Pick<AssistantRow, 'share_token'>) => (assistant.share_token ? hashSession(assistant.share_token) : null);
+export const shareTokenHashOf = (assistant: Pick<AssistantRow, 'share_token'>) =>
+  assistant.share_token ? hashSession(assistant.share_token) : null;
 /** Who writes: a visitor also carries the assistant's current link, which the decider compares with the thread's. */
 export const writerOf = (chatter: Chatter, assistant: Pick<AssistantRow, 'share_token'>): Requester =>
-  chatter.kind === 'owner' ? { ownerId: chatter.ownerId } : { visitorSessionHash: chatter.sessionHash, shareTokenHash: shareTokenHashOf(assistant) };
-export const actorOf = (chatter: Chatter): Actor => (chatter.kind === 'owner' ? { kind: 'account', id: chatter.ownerId } : { kind: 'visitor', id: chatter.sessionHash });
-export const authorKeyOf = (chatter: Chatter) => (chatter.kind === 'owner' ? `account:${chatter.ownerId}` : `visitor:${chatter.sessionHash}`);
+  chatter.kind === 'owner'
+    ? { ownerId: chatter.ownerId }
+    : { visitorSessionHash: chatter.sessionHash, shareTokenHash: shareTokenHashOf(assistant) };
+export const actorOf = (chatter: Chatter): Actor =>
+  chatter.kind === 'owner' ? { kind: 'account', id: chatter.ownerId } : { kind: 'visitor', id: chatter.sessionHash };
+export const authorKeyOf = (chatter: Chatter) =>
+  chatter.kind === 'owner' ? `account:${chatter.ownerId}` : `visitor:${chatter.sessionHash}`;

@@ -5,7 +5,12 @@ import { postgresAvailability } from '../../testing/test-database.js';
 import { createPublicChatLimits, type PublicChatLimitsOptions } from './public-chat-limits.js';
 
 const gate = await postgresAvailability();
-const figures: PublicChatLimitsOptions = { perVisitorPerMinute: 10, perAddressPerMinute: 30, perLinkPerMinute: 60, threadsPerAddressPerHour: 20 };
+const figures: PublicChatLimitsOptions = {
+  perVisitorPerMinute: 10,
+  perAddressPerMinute: 30,
+  perLinkPerMinute: 60,
+  threadsPerAddressPerHour: 20,
+};
 
 describe.skipIf(!gate.available)('public chat limits, shared by two API processes', () => {
   let replicas: Awaited<ReturnType<typeof twoReplicas>>;
@@ -22,7 +27,11 @@ describe.skipIf(!gate.available)('public chat limits, shared by two API processe
     const prefix = `t${++run}-`;
     const a = createPublicChatLimits({ ...figures, buckets: createLimitBuckets({ sql: replicas.a, now: clock }) });
     const b = createPublicChatLimits({ ...figures, buckets: createLimitBuckets({ sql: replicas.b, now: clock }) });
-    const post = (session: string, ip = '203.0.113.1', assistantId = 'a1') => ({ sessionHash: prefix + session, ip: ip.replace(/^203/, `${run % 200}`), assistantId: prefix + assistantId });
+    const post = (session: string, ip = '203.0.113.1', assistantId = 'a1') => ({
+      sessionHash: prefix + session,
+      ip: ip.replace(/^203/, `${run % 200}`),
+      assistantId: prefix + assistantId,
+    });
     return { a, b, post, ip: (ip: string) => ip.replace(/^203/, `${run % 200}`), advance: (ms: number) => (now += ms) };
   };
 

@@ -36,7 +36,11 @@ const HOUR = 60 * MINUTE;
  * on its three buckets all or none. Sessions and addresses are stored only as hashes.
  */
 export function createPublicChatLimits(options: PublicChatLimitsOptions & { buckets: LimitBuckets }) {
-  const draw = (kind: string, capacity: number, windowMs: number, value: string): BucketDraw => ({ key: hashedLimitKey(`public-chat:${kind}`, value), capacity, windowMs });
+  const draw = (kind: string, capacity: number, windowMs: number, value: string): BucketDraw => ({
+    key: hashedLimitKey(`public-chat:${kind}`, value),
+    capacity,
+    windowMs,
+  });
   return {
     /** A message: 0 when it may be posted, else the milliseconds until it could be. */
     take(post: PublicPost): Promise<number> {

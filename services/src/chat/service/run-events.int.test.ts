@@ -31,7 +31,14 @@ describe('following a run', () => {
   const follow = (run: Partial<FollowedRun> & { runId: string }) =>
     followRunEvents(
       { output, clock: () => NOW },
-      { threadId: 'thread_1', deadlineAt, afterSeq: 0, signal: new AbortController().signal, recordedOutcome: async () => undefined, ...run },
+      {
+        threadId: 'thread_1',
+        deadlineAt,
+        afterSeq: 0,
+        signal: new AbortController().signal,
+        recordedOutcome: async () => undefined,
+        ...run,
+      },
     );
 
   it('says each burst as a delta whose id is its number, then the answer as the chat shows it', async () => {
@@ -39,8 +46,13 @@ describe('following a run', () => {
     output.append(runId, 'Open ');
     await output.flushed();
     output.append(runId, 'at 7.');
-    const sources = [{ fileId: 'file_1', filename: 'hours.txt', sourceUrl: 'https://bakery.example/hours', section: null }];
-    await output.end(runId, { status: 'completed', message: { id: 'msg_2', text: 'Open at 7.', sources, createdAt: 1_795_000_000 } });
+    const sources = [
+      { fileId: 'file_1', filename: 'hours.txt', sourceUrl: 'https://bakery.example/hours', section: null },
+    ];
+    await output.end(runId, {
+      status: 'completed',
+      message: { id: 'msg_2', text: 'Open at 7.', sources, createdAt: 1_795_000_000 },
+    });
     const said = await collect(follow({ runId }));
     expect(said).toEqual([
       { event: 'delta', id: 1, data: { text: 'Open ' } },
@@ -57,7 +69,9 @@ describe('following a run', () => {
             content: [{ type: 'text', text: { value: 'Open at 7.', annotations: [] } }],
             created_at: 1_795_000_000,
             run_id: runId,
-            sources: [{ file_id: 'file_1', filename: 'hours.txt', source_url: 'https://bakery.example/hours', section: null }],
+            sources: [
+              { file_id: 'file_1', filename: 'hours.txt', source_url: 'https://bakery.example/hours', section: null },
+            ],
           },
         },
       },
@@ -69,10 +83,14 @@ describe('following a run', () => {
   it("ends a failed or expired run with the same words as the read model's run", async () => {
     const failed = `run_${++runs}`;
     await output.end(failed, { status: 'failed', error: 'The model said no.' });
-    expect(await collect(follow({ runId: failed }))).toEqual([{ event: 'failed', data: { run_id: failed, message: 'The model said no.' } }]);
+    expect(await collect(follow({ runId: failed }))).toEqual([
+      { event: 'failed', data: { run_id: failed, message: 'The model said no.' } },
+    ]);
     const expired = `run_${++runs}`;
     await output.end(expired, { status: 'expired' });
-    expect(await collect(follow({ runId: expired }))).toEqual([{ event: 'expired', data: { run_id: expired, message: 'Assistant response timed out. Please try again.' } }]);
+    expect(await collect(follow({ runId: expired }))).toEqual([
+      { event: 'expired', data: { run_id: expired, message: 'Assistant response timed out. Please try again.' } },
+    ]);
   });
 
   it("ends with the thread's recorded outcome when the worker wrote no end row", async () => {
@@ -80,7 +98,8 @@ describe('following a run', () => {
     output.append(runId, 'Half');
     await output.end(runId, undefined);
     let asked = 0;
-    const recordedOutcome = async (): Promise<RunOutcome | undefined> => (++asked > 1 ? { status: 'failed', error: 'The model said no.' } : undefined);
+    const recordedOutcome = async (): Promise<RunOutcome | undefined> =>
+      ++asked > 1 ? { status: 'failed', error: 'The model said no.' } : undefined;
     expect(await collect(follow({ runId, recordedOutcome }))).toEqual([
       { event: 'delta', id: 1, data: { text: 'Half' } },
       { event: 'failed', data: { run_id: runId, message: 'The model said no.' } },

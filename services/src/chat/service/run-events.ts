@@ -48,9 +48,30 @@ function endOf(outcome: RunOutcome, run: FollowedRun, now: Date): RunStreamMessa
   const { runId, threadId } = run;
   if (outcome.status === 'completed') {
     const { id, text, sources, createdAt } = outcome.message;
-    return { event: 'completed', data: { run_id: runId, message: toMessageDto({ id, thread_id: threadId, role: 'assistant', text, run_id: runId, sources, created_at: createdAt }) } };
+    return {
+      event: 'completed',
+      data: {
+        run_id: runId,
+        message: toMessageDto({
+          id,
+          thread_id: threadId,
+          role: 'assistant',
+          text,
+          run_id: runId,
+          sources,
+          created_at: createdAt,
+        }),
+      },
+    };
   }
   // The same words the read model's run gives (toRunDto), from what says only how the run ended.
-  const settled = { status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null, deadline_at: run.deadlineAt };
-  return { event: outcome.status, data: { run_id: runId, message: runStatusOf(settled, now).last_error?.message ?? 'Unknown error occurred' } };
+  const settled = {
+    status: outcome.status,
+    error: outcome.status === 'failed' ? outcome.error : null,
+    deadline_at: run.deadlineAt,
+  };
+  return {
+    event: outcome.status,
+    data: { run_id: runId, message: runStatusOf(settled, now).last_error?.message ?? 'Unknown error occurred' },
+  };
 }

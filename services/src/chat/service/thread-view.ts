@@ -1,4 +1,10 @@
-import { conversationTitleFrom, type RecordedEvent, type RunCompleted, type Source, type ThreadStarted } from '@kesher/contracts';
+import {
+  conversationTitleFrom,
+  type RecordedEvent,
+  type RunCompleted,
+  type Source,
+  type ThreadStarted,
+} from '@kesher/contracts';
 import type { MessageRow, RunRow, ThreadReader, ThreadRow } from '@kesher/projections/threads/threads.queries';
 import { eventOf } from '../../platform/commands/aggregate-stream.js';
 import { seconds } from './chat-dtos.js';
@@ -32,7 +38,9 @@ const at = (event: RecordedEvent) => seconds(new Date(event.metadata.timestamp))
 
 /** Folds a thread's stored events; undefined when the thread was never started. Events of other kinds are skipped. */
 export function threadViewOf(events: readonly RecordedEvent[]): ThreadView | undefined {
-  let view: { started: ThreadStarted; row: ThreadRow; deleted: boolean; messages: MessageRow[]; runs: Map<string, RunRow> } | undefined;
+  let view:
+    | { started: ThreadStarted; row: ThreadRow; deleted: boolean; messages: MessageRow[]; runs: Map<string, RunRow> }
+    | undefined;
   const byId = new Map<string, MessageRow>();
   for (const event of events) {
     const started = eventOf(['ThreadStarted'], event);
@@ -70,7 +78,15 @@ export function threadViewOf(events: readonly RecordedEvent[]): ThreadView | und
     if (posted) {
       const { messageId, threadId, role, text, runId } = posted.data;
       if (byId.has(messageId)) continue;
-      const message: MessageRow = { id: messageId, thread_id: threadId, role, text, run_id: runId, sources: [], created_at: at(event) };
+      const message: MessageRow = {
+        id: messageId,
+        thread_id: threadId,
+        role,
+        text,
+        run_id: runId,
+        sources: [],
+        created_at: at(event),
+      };
       byId.set(messageId, message);
       view.messages.push(message);
       continue;
@@ -79,11 +95,24 @@ export function threadViewOf(events: readonly RecordedEvent[]): ThreadView | und
     if (requested) {
       const { runId, threadId, assistantId, deadlineAt } = requested.data;
       if (!runs.has(runId)) {
-        runs.set(runId, { id: runId, thread_id: threadId, assistant_id: assistantId, status: 'queued', error: null, message_id: null, deadline_at: new Date(deadlineAt), created_at: at(event), settled_at: null });
+        runs.set(runId, {
+          id: runId,
+          thread_id: threadId,
+          assistant_id: assistantId,
+          status: 'queued',
+          error: null,
+          message_id: null,
+          deadline_at: new Date(deadlineAt),
+          created_at: at(event),
+          settled_at: null,
+        });
       }
       continue;
     }
-    const runEvent = eventOf(['RunStarted', 'RunActionsRequired', 'ActionCalled', 'RunCompleted', 'RunFailed', 'RunExpired'], event);
+    const runEvent = eventOf(
+      ['RunStarted', 'RunActionsRequired', 'ActionCalled', 'RunCompleted', 'RunFailed', 'RunExpired'],
+      event,
+    );
     if (runEvent) {
       switch (runEvent.type) {
         case 'RunStarted':
@@ -98,11 +127,19 @@ export function threadViewOf(events: readonly RecordedEvent[]): ThreadView | und
           break;
         // A run takes the first outcome recorded for it.
         case 'RunCompleted':
-          setRun(runEvent.data.runId, UNSETTLED, { status: 'completed', message_id: runEvent.data.messageId, settled_at: at(event) });
+          setRun(runEvent.data.runId, UNSETTLED, {
+            status: 'completed',
+            message_id: runEvent.data.messageId,
+            settled_at: at(event),
+          });
           withSources(byId, runEvent.data);
           break;
         case 'RunFailed':
-          setRun(runEvent.data.runId, UNSETTLED, { status: 'failed', error: runEvent.data.error, settled_at: at(event) });
+          setRun(runEvent.data.runId, UNSETTLED, {
+            status: 'failed',
+            error: runEvent.data.error,
+            settled_at: at(event),
+          });
           break;
         case 'RunExpired':
           setRun(runEvent.data.runId, UNSETTLED, { status: 'expired', settled_at: at(event) });
@@ -115,14 +152,21 @@ export function threadViewOf(events: readonly RecordedEvent[]): ThreadView | und
     else if (eventOf(['ThreadDeleted'], event)) view.deleted = true;
   }
   // Until renamed, a conversation is titled by its first message, as the threads read model titles it.
-  if (view && !view.row.title.trim()) view.row = { ...view.row, title: conversationTitleFrom(view.messages.find((m) => m.role === 'user')?.text) };
+  if (view && !view.row.title.trim())
+    view.row = { ...view.row, title: conversationTitleFrom(view.messages.find((m) => m.role === 'user')?.text) };
   return view;
 }
 
 /** The answer's sources go on its message (the read model likewise sets them from the completion). */
 function withSources(messages: Map<string, MessageRow>, completed: RunCompleted) {
   const message = messages.get(completed.messageId);
-  if (message) message.sources = completed.sources.map(({ fileId, filename, sourceUrl, section }) => ({ fileId, filename, sourceUrl, section }));
+  if (message)
+    message.sources = completed.sources.map(({ fileId, filename, sourceUrl, section }) => ({
+      fileId,
+      filename,
+      sourceUrl,
+      section,
+    }));
 }
 
 /**
@@ -144,7 +188,12 @@ export function recordedOutcomeOf(view: ThreadView, runId: string): RecordedRunO
   switch (run.status) {
     case 'completed': {
       const message = view.messages.find((m) => m.id === run.message_id);
-      return message && { status: 'completed', message: { id: message.id, text: message.text, sources: message.sources, createdAt: message.created_at } };
+      return (
+        message && {
+          status: 'completed',
+          message: { id: message.id, text: message.text, sources: message.sources, createdAt: message.created_at },
+        }
+      );
     }
     case 'failed':
       return { status: 'failed', error: run.error ?? 'Unknown error occurred' };

@@ -28,7 +28,10 @@ export interface VisitorAnswers {
 export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 
 /** The address is kept only as a hash, and only for two days. */
-const addressHash = (ip: string) => createHash('sha256').update(`visitor-address|${addressKey(ip)}`).digest('hex');
+const addressHash = (ip: string) =>
+  createHash('sha256')
+    .update(`visitor-address|${addressKey(ip)}`)
+    .digest('hex');
 
 /**
  * Postgres: one row per visitor run (the chat module's `visitor_runs`), whose outcome is read from the

@@ -47,7 +47,12 @@ export function createCrawledPagesService(deps: CrawledPagesServiceDeps) {
 
   async function setEnabled(caller: CrawlerCaller, url: CrawledUrlRecord, enabled: boolean): Promise<CrawledUrlRecord> {
     if (url.isEnabled !== enabled) {
-      const position = await deps.site.togglePage(caller.context, { ownerId: caller.ownerId, assistantId: url.assistantId, pageId: url.id, enabled });
+      const position = await deps.site.togglePage(caller.context, {
+        ownerId: caller.ownerId,
+        assistantId: url.assistantId,
+        pageId: url.id,
+        enabled,
+      });
       // Behind: the page as toggled, not the read model's row that still says the opposite. Turned off it
       // has no file; turned on, its new file's id is not known here (null until the read model has it).
       if (!(await settled(caller, position))) return { ...url, isEnabled: enabled, fileId: null };
@@ -58,7 +63,11 @@ export function createCrawledPagesService(deps: CrawledPagesServiceDeps) {
   }
 
   return {
-    async list(ownerId: string, numericId: number, query: { search?: string; isEnabled?: boolean; skip: number; limit: number }) {
+    async list(
+      ownerId: string,
+      numericId: number,
+      query: { search?: string; isEnabled?: boolean; skip: number; limit: number },
+    ) {
       const row = await ownedAssistant(ownerId, numericId);
       const page = await crawler.urls(ownerId, row.id, { ...query, search: query.search || undefined });
       return { urls: page.urls.map(toCrawledUrlDto), total: page.total };
@@ -67,7 +76,13 @@ export function createCrawledPagesService(deps: CrawledPagesServiceDeps) {
     async stats(ownerId: string, numericId: number) {
       const row = await ownedAssistant(ownerId, numericId);
       const stats = await crawler.stats(ownerId, row.id);
-      return { total_urls: stats.totalUrls, disabled_urls: stats.disabledUrls, total_characters: stats.totalCharacters, total_size_bytes: stats.totalSizeBytes, last_crawl_time: stats.lastCrawlTime };
+      return {
+        total_urls: stats.totalUrls,
+        disabled_urls: stats.disabledUrls,
+        total_characters: stats.totalCharacters,
+        total_size_bytes: stats.totalSizeBytes,
+        last_crawl_time: stats.lastCrawlTime,
+      };
     },
 
     async setEnabled(caller: CrawlerCaller, urlId: string, enabled: boolean): Promise<CrawledUrlDto> {
@@ -96,7 +111,12 @@ export function createCrawledPagesService(deps: CrawledPagesServiceDeps) {
         if (url && url.assistantId === row.id) owned.push(id);
       }
       if (owned.length === 0) throw new DomainError('not_found', crawlerMessages.urlNotFound);
-      const result = await deps.site.deletePages(caller.context, { ownerId: caller.ownerId, assistantId: row.id, pageIds: owned, reason: 'owner' });
+      const result = await deps.site.deletePages(caller.context, {
+        ownerId: caller.ownerId,
+        assistantId: row.id,
+        pageIds: owned,
+        reason: 'owner',
+      });
       await settled(caller, result.position);
       return { message: crawlerMessages.deleted(result.deleted), deleted_count: result.deleted };
     },

@@ -41,7 +41,14 @@ import { assistantKeywords } from '../relevance-scorer.js';
 import { robotsPolicyFromFetch, ROBOTS_MAX_BYTES } from '../robots-txt.js';
 import { fetchSinglePage, SinglePageError } from '../single-page.js';
 import { siteKnowledgeEventTypes, type SiteKnowledge } from '../site-knowledge.js';
-import { addedPageRecord, crawlProgressMessage, decidedConfig, toCommitCandidate, toConfigDto, toPreviewFile } from './crawler.mapper.js';
+import {
+  addedPageRecord,
+  crawlProgressMessage,
+  decidedConfig,
+  toCommitCandidate,
+  toConfigDto,
+  toPreviewFile,
+} from './crawler.mapper.js';
 
 export interface CrawlerServiceDeps {
   handle: CommandHandler;
@@ -113,7 +120,12 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
   const crawler = crawlerQueries(deps.readDb);
 
   /** Runs a command; waits for the read models to apply it, or reports that the wait ran out. */
-  async function run<State, Command, Event extends KesherEvent>(caller: CrawlerCaller, decider: Decider<State, Command, Event>, streamId: string, command: Command) {
+  async function run<State, Command, Event extends KesherEvent>(
+    caller: CrawlerCaller,
+    decider: Decider<State, Command, Event>,
+    streamId: string,
+    command: Command,
+  ) {
     const result = await deps.handle(decider, streamId, command, caller.context);
     if (!result.appended) return { ...result, readModelsCurrent: true };
     const eventTypes = result.events.map((event) => event.type);
@@ -134,7 +146,8 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
     return config;
   }
 
-  const maxPagesFor = async (ownerId: string, wanted: number) => Math.max(1, Math.min(wanted, (await deps.planOf(ownerId)).limits.max_crawl_pages));
+  const maxPagesFor = async (ownerId: string, wanted: number) =>
+    Math.max(1, Math.min(wanted, (await deps.planOf(ownerId)).limits.max_crawl_pages));
 
   async function requestCrawl(caller: CrawlerCaller, data: CrawlRequested) {
     // Every crawl stores records counted against the owner (crawler/crawl-storage.ts): a full storage
@@ -151,18 +164,31 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
    * follow its crawler configuration, so the Edit page shows a crawler set up from the dashboard as on,
    * with its address (and Sales Mode may be turned on), and a removed site as off.
    */
-  async function followOnAssistant(caller: CrawlerCaller, row: AssistantRow, crawler: { enabled: boolean; websiteUrl?: string }) {
+  async function followOnAssistant(
+    caller: CrawlerCaller,
+    row: AssistantRow,
+    crawler: { enabled: boolean; websiteUrl?: string },
+  ) {
     const current = row.web_crawler;
     const websiteUrl = crawler.websiteUrl ?? current.website_url;
     if (current.enabled === crawler.enabled && current.website_url === websiteUrl) return;
     await run(caller, assistantDecider, streamIds.assistant(row.id), {
       type: 'UpdateAssistant',
-      data: { assistantId: row.id, ownerId: caller.ownerId, changes: { web_crawler: { ...current, enabled: crawler.enabled, website_url: websiteUrl } } },
+      data: {
+        assistantId: row.id,
+        ownerId: caller.ownerId,
+        changes: { web_crawler: { ...current, enabled: crawler.enabled, website_url: websiteUrl } },
+      },
     });
   }
 
   /** Waits until the crawl has finished, the time is up, or the caller gone away; the crawl's row then. */
-  async function finishedCrawl(ownerId: string, crawlId: string, timeoutMs: number, gone: () => boolean): Promise<CrawlRecord | undefined> {
+  async function finishedCrawl(
+    ownerId: string,
+    crawlId: string,
+    timeoutMs: number,
+    gone: () => boolean,
+  ): Promise<CrawlRecord | undefined> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const since = deps.readModels.position('crawler');
@@ -175,7 +201,10 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
   }
 
   /** What the preview shows of a page: a web page's extracted text, or a document's text read as ingestion will read it. */
-  async function pageText(ownerId: string, page: Pick<CrawlPageRecord, 'kind' | 'contentSha256' | 'filename'>): Promise<string> {
+  async function pageText(
+    ownerId: string,
+    page: Pick<CrawlPageRecord, 'kind' | 'contentSha256' | 'filename'>,
+  ): Promise<string> {
     if (!page.contentSha256) return '';
     const stored = await deps.blobs.get(page.contentSha256);
     if (!stored) return '';
@@ -201,7 +230,11 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
   }
 
   /** A finished preview's answer (spec §7's fields); a failed one is refused with the crawl's reason. */
-  async function previewAnswer(ownerId: string, crawl: CrawlRecord, baseUrl: string): Promise<SmartCrawlPreviewResponse> {
+  async function previewAnswer(
+    ownerId: string,
+    crawl: CrawlRecord,
+    baseUrl: string,
+  ): Promise<SmartCrawlPreviewResponse> {
     if (crawl.status === 'error') throw new DomainError('invalid', crawl.message ?? crawlerMessages.noPages);
     const pages = await crawler.keptPages(crawl.crawlId);
     const files = await Promise.all(pages.map(async (page) => toPreviewFile(page, await pageText(ownerId, page))));
@@ -217,27 +250,53 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
       processed_files: crawl.pagesFetched + crawl.pagesFailed + crawl.pagesSkipped,
       total_files: files.length,
       preview_files: files,
-      crawl_result: { base_url: baseUrl, total_files: files.length, preview_files: files, sales_pages: sales, sales_pages_count: sales.length },
+      crawl_result: {
+        base_url: baseUrl,
+        total_files: files.length,
+        preview_files: files,
+        sales_pages: sales,
+        sales_pages_count: sales.length,
+      },
     };
   }
 
-  async function commit(caller: CrawlerCaller, row: AssistantRow, crawl: CrawlRecord | undefined, filenames: readonly string[]): Promise<CommitResponse> {
+  async function commit(
+    caller: CrawlerCaller,
+    row: AssistantRow,
+    crawl: CrawlRecord | undefined,
+    filenames: readonly string[],
+  ): Promise<CommitResponse> {
     if (!crawl) throw new DomainError('not_found', crawlerMessages.previewNotFound);
     if (crawl.status === 'error') throw new DomainError('invalid', crawl.message ?? crawlerMessages.noPages);
-    if (crawl.status !== 'completed' && !crawl.outcomeStatus) throw new DomainError('conflict', crawlerMessages.previewNotReady);
+    if (crawl.status !== 'completed' && !crawl.outcomeStatus)
+      throw new DomainError('conflict', crawlerMessages.previewNotReady);
     const pages = await crawler.keptPagesNamed(crawl.crawlId, [...new Set(filenames)]);
     if (pages.length === 0) throw new DomainError('invalid', crawlerMessages.selectPages);
-    const outcome = await deps.site.commitPages(caller.context, { ownerId: caller.ownerId, assistantId: row.id, crawlId: crawl.crawlId, pages: pages.map(toCommitCandidate) });
+    const outcome = await deps.site.commitPages(caller.context, {
+      ownerId: caller.ownerId,
+      assistantId: row.id,
+      crawlId: crawl.crawlId,
+      pages: pages.map(toCommitCandidate),
+    });
     // The answer is built from the outcome, not read back: a wait that ran out only marks it pending.
-    if (outcome.position && !(await deps.awaitReadModels(outcome.position, siteKnowledgeEventTypes))) caller.onPending(outcome.position, siteKnowledgeEventTypes);
+    if (outcome.position && !(await deps.awaitReadModels(outcome.position, siteKnowledgeEventTypes)))
+      caller.onPending(outcome.position, siteKnowledgeEventTypes);
     // Every chosen page is now held by its file: the preview's copies go. A commit that left pages out
     // keeps them, so that the owner can make room and commit those again.
-    if (crawl.mode === 'preview' && outcome.notAdded.length === 0) await deps.blobs.release(crawlBlobHolder(crawl.crawlId));
+    if (crawl.mode === 'preview' && outcome.notAdded.length === 0)
+      await deps.blobs.release(crawlBlobHolder(crawl.crawlId));
     const failed = outcome.notAdded.map((page) => ({ filename: page.filename, reason: page.reason }));
     let message = crawlerMessages.committed(outcome.committed.length);
     if (outcome.unchanged > 0) message += ` ${outcome.unchanged} unchanged.`;
     if (failed.length > 0) message += ` ${failed.length} not added: ${failed[0]!.reason}`;
-    return { success: true, message, assistant_id: row.numeric_id, committed_files: outcome.committed.length, unchanged_files: outcome.unchanged, failed_files: failed };
+    return {
+      success: true,
+      message,
+      assistant_id: row.numeric_id,
+      committed_files: outcome.committed.length,
+      unchanged_files: outcome.unchanged,
+      failed_files: failed,
+    };
   }
 
   /** Starts a preview crawl of the site (depth 2 by default); its id is the job's and the progress socket's. */
@@ -280,14 +339,23 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
       // Scheduled recrawl is a paid feature (spec part 2 §6 "auto-sync"). The create flow always sends the
       // spec's default interval (24h), so on a plan without it the crawler is saved without a schedule
       // (manual only) rather than refused: the owner still gets the crawl. Changing the interval (PUT) is refused.
-      const crawlInterval = body.crawl_interval !== 'none' && !featureAllowed(await deps.planOf(caller.ownerId), 'scheduled_recrawl') ? 'none' : body.crawl_interval;
+      const crawlInterval =
+        body.crawl_interval !== 'none' && !featureAllowed(await deps.planOf(caller.ownerId), 'scheduled_recrawl')
+          ? 'none'
+          : body.crawl_interval;
       const configured = await run(caller, crawlerSiteDecider, streamIds.crawlerSite(row.id), {
         type: 'ConfigureCrawler',
         data: {
           assistantId: row.id,
           ownerId: caller.ownerId,
           configId,
-          settings: { websiteUrl: body.website_url, crawlInterval, maxPages: body.max_pages, maxDepth: body.max_depth, deleteOrphanedPages: body.delete_orphaned_pages },
+          settings: {
+            websiteUrl: body.website_url,
+            crawlInterval,
+            maxPages: body.max_pages,
+            maxDepth: body.max_depth,
+            deleteOrphanedPages: body.delete_orphaned_pages,
+          },
         },
       });
       await followOnAssistant(caller, row, { enabled: true, websiteUrl: body.website_url });
@@ -298,7 +366,10 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
       let status: 'starting' | 'crawling' | null = null;
       if (body.start_crawl) {
         // Whether a crawl is under way is the row read before the write (the write does not change it).
-        if (existing?.lastCrawlId && (existing.lastCrawlStatus === 'starting' || existing.lastCrawlStatus === 'crawling')) {
+        if (
+          existing?.lastCrawlId &&
+          (existing.lastCrawlStatus === 'starting' || existing.lastCrawlStatus === 'crawling')
+        ) {
           crawlId = existing.lastCrawlId;
           status = existing.lastCrawlStatus;
         } else {
@@ -306,7 +377,10 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
           status = 'starting';
           // The owner's page choice stands (issue 22 item 9): asked to, and holding pages of this very site,
           // the crawl refreshes those pages only — as a scheduled recrawl does — instead of adding every page.
-          const held = body.pages === 'held' && existing?.websiteUrl === body.website_url ? (await crawler.urlsOfAssistant(caller.ownerId, row.id)).filter((page) => page.isEnabled).length : 0;
+          const held =
+            body.pages === 'held' && existing?.websiteUrl === body.website_url
+              ? (await crawler.urlsOfAssistant(caller.ownerId, row.id)).filter((page) => page.isEnabled).length
+              : 0;
           await requestCrawl(caller, {
             crawlId,
             assistantId: row.id,
@@ -325,7 +399,14 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
       return {
         success: true as const,
         message: crawlId ? crawlerMessages.crawlStarted : 'Crawler configured',
-        data: { crawl_id: crawlId, crawler_config_id: savedConfigId, assistant_id: row.numeric_id, website_url: body.website_url, crawl_interval: crawlInterval, status },
+        data: {
+          crawl_id: crawlId,
+          crawler_config_id: savedConfigId,
+          assistant_id: row.numeric_id,
+          website_url: body.website_url,
+          crawl_interval: crawlInterval,
+          status,
+        },
       };
     },
 
@@ -342,14 +423,21 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
     async update(caller: CrawlerCaller, configId: string, body: UpdateCrawlerBody): Promise<CrawlerConfigDto> {
       const config = await ownedConfig(caller.ownerId, configId);
       // A schedule needs a plan with scheduled recrawl: 403 with the gate's text, nothing saved.
-      if (body.crawl_interval && body.crawl_interval !== 'none') await requireFeature(deps.planOf, caller.ownerId, 'scheduled_recrawl');
+      if (body.crawl_interval && body.crawl_interval !== 'none')
+        await requireFeature(deps.planOf, caller.ownerId, 'scheduled_recrawl');
       if (body.website_url) await deps.checkTarget(body.website_url).catch(refused);
       const result = await run(caller, crawlerSiteDecider, streamIds.crawlerSite(config.assistantId), {
         type: 'UpdateCrawlerConfig',
         data: {
           configId: config.configId,
           ownerId: caller.ownerId,
-          changes: { websiteUrl: body.website_url, crawlInterval: body.crawl_interval, maxPages: body.max_pages, maxDepth: body.max_depth, deleteOrphanedPages: body.delete_orphaned_pages },
+          changes: {
+            websiteUrl: body.website_url,
+            crawlInterval: body.crawl_interval,
+            maxPages: body.max_pages,
+            maxDepth: body.max_depth,
+            deleteOrphanedPages: body.delete_orphaned_pages,
+          },
         },
       });
       if (body.website_url) {
@@ -358,7 +446,9 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
       }
       const decided = result.state.config;
       // Behind (the answer is marked pending): the settings as decided, not the row the read model still has.
-      const updated = result.readModelsCurrent ? await crawler.config(caller.ownerId, config.configId) : decided && decidedConfig(config, decided, deps.clock());
+      const updated = result.readModelsCurrent
+        ? await crawler.config(caller.ownerId, config.configId)
+        : decided && decidedConfig(config, decided, deps.clock());
       if (!updated) throw new DomainError('not_found', crawlerMessages.configNotFound);
       return toConfigDto(updated);
     },
@@ -366,7 +456,10 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
     /** Removes the site: its configuration and schedule go, the assistant's crawler is off; pages already added stay. */
     async remove(caller: CrawlerCaller, configId: string) {
       const config = await ownedConfig(caller.ownerId, configId);
-      await run(caller, crawlerSiteDecider, streamIds.crawlerSite(config.assistantId), { type: 'DeleteCrawlerConfig', data: { configId: config.configId, ownerId: caller.ownerId } });
+      await run(caller, crawlerSiteDecider, streamIds.crawlerSite(config.assistantId), {
+        type: 'DeleteCrawlerConfig',
+        data: { configId: config.configId, ownerId: caller.ownerId },
+      });
       const row = await assistants.findById(config.assistantId);
       if (row) await followOnAssistant(caller, row, { enabled: false });
     },
@@ -377,11 +470,18 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
       try {
         await deps.checkTarget(url);
         const robots = await deps.fetch({ url: `${new URL(url).origin}/robots.txt`, maxBytes: ROBOTS_MAX_BYTES });
-        const policy = robotsPolicyFromFetch({ status: robots.status, body: Buffer.from(robots.body).toString('utf8') });
+        const policy = robotsPolicyFromFetch({
+          status: robots.status,
+          body: Buffer.from(robots.body).toString('utf8'),
+        });
         const page = await deps.fetch({ url, maxBytes: crawlerLimits.pageMaxBytes });
         const allowed = policy.isAllowed(url);
         const ok = allowed && page.status >= 200 && page.status < 300;
-        const message = !allowed ? "The site's robots.txt does not allow crawling it." : ok ? 'The site can be crawled.' : `The page answered ${page.status}.`;
+        const message = !allowed
+          ? "The site's robots.txt does not allow crawling it."
+          : ok
+            ? 'The site can be crawled.'
+            : `The page answered ${page.status}.`;
         return { success: ok, message, url, status_code: page.status, robots_allowed: allowed };
       } catch (error) {
         if (!(error instanceof OutboundError)) throw error;
@@ -394,22 +494,43 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
     /** The preview job: its progress while it runs, its answer once done; a failed scan is refused with the reason. */
     async previewJob(ownerId: string, previewId: string): Promise<PreviewJob> {
       const crawl = await ownedPreview(ownerId, previewId);
-      if (running(crawl)) return { status: crawl.status as 'starting' | 'crawling', preview_id: previewId, progress: crawlProgressMessage(crawl, deps.clock()) };
-      return { status: 'completed', preview_id: previewId, result: await previewAnswer(ownerId, crawl, crawl.startUrl) };
+      if (running(crawl))
+        return {
+          status: crawl.status as 'starting' | 'crawling',
+          preview_id: previewId,
+          progress: crawlProgressMessage(crawl, deps.clock()),
+        };
+      return {
+        status: 'completed',
+        preview_id: previewId,
+        result: await previewAnswer(ownerId, crawl, crawl.startUrl),
+      };
     },
 
     /**
      * The spec's one call (POST /web-crawler/smart-crawl-preview): starts the job and waits for it, up to
      * the preview timeout or until the caller is gone. Kept for clients that follow the spec literally.
      */
-    async previewAndWait(caller: CrawlerCaller, body: SmartCrawlPreviewBody, gone: () => boolean): Promise<SmartCrawlPreviewResponse> {
+    async previewAndWait(
+      caller: CrawlerCaller,
+      body: SmartCrawlPreviewBody,
+      gone: () => boolean,
+    ): Promise<SmartCrawlPreviewResponse> {
       const { previewId } = await startPreview(caller, body);
-      const crawl = await finishedCrawl(caller.ownerId, previewId, deps.previewTimeoutMs ?? crawlerLimits.previewTimeoutMs, gone);
+      const crawl = await finishedCrawl(
+        caller.ownerId,
+        previewId,
+        deps.previewTimeoutMs ?? crawlerLimits.previewTimeoutMs,
+        gone,
+      );
       if (!crawl || running(crawl)) throw new CrawlerRefusal('scan_timeout', crawlerMessages.previewTimedOut);
       return previewAnswer(caller.ownerId, crawl, body.website_url);
     },
 
-    async commitPreview(caller: CrawlerCaller, input: { assistantId: number; previewId: string; filenames: readonly string[] }) {
+    async commitPreview(
+      caller: CrawlerCaller,
+      input: { assistantId: number; previewId: string; filenames: readonly string[] },
+    ) {
       const row = await ownedAssistant(caller.ownerId, input.assistantId);
       return commit(caller, row, await crawler.crawl(caller.ownerId, input.previewId), input.filenames);
     },
@@ -434,27 +555,51 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
           return new URL(body.url).host;
         }
       })();
-      const preview = body.preview_id ? await crawler.crawl(caller.ownerId, body.preview_id) : await crawler.latestPreviewOfSite(caller.ownerId, site);
-      if (!preview || preview.mode !== 'preview') throw new DomainError(body.preview_id ? 'not_found' : 'conflict', body.preview_id ? crawlerMessages.previewNotFound : crawlerMessages.scanFirst);
+      const preview = body.preview_id
+        ? await crawler.crawl(caller.ownerId, body.preview_id)
+        : await crawler.latestPreviewOfSite(caller.ownerId, site);
+      if (!preview || preview.mode !== 'preview')
+        throw new DomainError(
+          body.preview_id ? 'not_found' : 'conflict',
+          body.preview_id ? crawlerMessages.previewNotFound : crawlerMessages.scanFirst,
+        );
       const assistant = preview.assistantId ? await assistants.findById(preview.assistantId) : undefined;
       let page;
       try {
         const robots = await deps.fetch({ url: `${new URL(body.url).origin}/robots.txt`, maxBytes: ROBOTS_MAX_BYTES });
-        const policy = robotsPolicyFromFetch({ status: robots.status, body: Buffer.from(robots.body).toString('utf8') });
+        const policy = robotsPolicyFromFetch({
+          status: robots.status,
+          body: Buffer.from(robots.body).toString('utf8'),
+        });
         if (!policy.isAllowed(body.url)) throw new SinglePageError(crawlerMessages.robotsRefused);
         page = await fetchSinglePage(
           { fetch: deps.fetch, blobs: deps.blobs },
-          { url: body.url, crawlId: preview.crawlId, holder: crawlBlobHolder(preview.crawlId), keywords: assistantKeywords([assistant?.description, assistant?.instructions]) },
+          {
+            url: body.url,
+            crawlId: preview.crawlId,
+            holder: crawlBlobHolder(preview.crawlId),
+            keywords: assistantKeywords([assistant?.description, assistant?.instructions]),
+          },
         );
       } catch (error) {
-        if (error instanceof SinglePageError || error instanceof OutboundError) throw new DomainError('invalid', error.message);
+        if (error instanceof SinglePageError || error instanceof OutboundError)
+          throw new DomainError('invalid', error.message);
         throw error;
       }
-      const added = await run(caller, crawlDecider, streamIds.crawl(preview.crawlId), { type: 'AddManualPage', data: { ownerId: caller.ownerId, discovered: page.discovered, fetched: page.fetched, scored: page.scored } });
+      const added = await run(caller, crawlDecider, streamIds.crawl(preview.crawlId), {
+        type: 'AddManualPage',
+        data: { ownerId: caller.ownerId, discovered: page.discovered, fetched: page.fetched, scored: page.scored },
+      });
       // The read model's page when it has applied the add; else (marked pending) the page as the events recorded it.
-      const record = (added.readModelsCurrent ? await crawler.keptPage(preview.crawlId, page.fetched.key) : undefined) ?? addedPageRecord(page);
+      const record =
+        (added.readModelsCurrent ? await crawler.keptPage(preview.crawlId, page.fetched.key) : undefined) ??
+        addedPageRecord(page);
       const text = record.kind === 'html' ? page.text : await pageText(caller.ownerId, record);
-      return { message: crawlerMessages.pageAdded, preview_id: preview.crawlId, file_data: toPreviewFile(record, text) };
+      return {
+        message: crawlerMessages.pageAdded,
+        preview_id: preview.crawlId,
+        file_data: toPreviewFile(record, text),
+      };
     },
 
     /**
@@ -471,7 +616,15 @@ export function createCrawlerService(deps: CrawlerServiceDeps) {
     async heldPages(ownerId: string, numericId: number) {
       const row = await ownedAssistant(ownerId, numericId);
       const pages = await crawler.urlsOfAssistant(ownerId, row.id);
-      return { selected_pages: pages.map((page) => ({ url: page.sourceUrl, filename: page.filename, title: page.pageTitle, is_enabled: page.isEnabled, is_sales_page: page.isSalesPage })) };
+      return {
+        selected_pages: pages.map((page) => ({
+          url: page.sourceUrl,
+          filename: page.filename,
+          title: page.pageTitle,
+          is_enabled: page.isEnabled,
+          is_sales_page: page.isSalesPage,
+        })),
+      };
     },
   };
 }

@@ -1,5 +1,21 @@
-import { crawledPageFileName, crawlerLimits, type CrawledUrlDto, type CrawlerSettings, type PageDiscovered, type PageFetched, type PageScored, type CrawlerConfigDto, type CrawlProgressMessage, type PreviewFileDto } from '@kesher/contracts';
-import type { CrawledUrlRecord, CrawlerConfigRecord, CrawlPageRecord, CrawlRecord } from '@kesher/projections/crawler/crawler.queries';
+import {
+  crawledPageFileName,
+  crawlerLimits,
+  type CrawledUrlDto,
+  type CrawlerSettings,
+  type PageDiscovered,
+  type PageFetched,
+  type PageScored,
+  type CrawlerConfigDto,
+  type CrawlProgressMessage,
+  type PreviewFileDto,
+} from '@kesher/contracts';
+import type {
+  CrawledUrlRecord,
+  CrawlerConfigRecord,
+  CrawlPageRecord,
+  CrawlRecord,
+} from '@kesher/projections/crawler/crawler.queries';
 import type { CommitCandidate } from '../site-knowledge.js';
 
 export const toConfigDto = (config: CrawlerConfigRecord): CrawlerConfigDto => ({
@@ -24,7 +40,11 @@ export const toConfigDto = (config: CrawlerConfigRecord): CrawlerConfigDto => ({
  * A page just added to a preview (Add Missing Page) as the crawler read model will hold it, built from the
  * events the command appended: what the answer shows when the read model has not applied them yet.
  */
-export const addedPageRecord = (page: { discovered: PageDiscovered; fetched: PageFetched; scored: PageScored }): CrawlPageRecord => {
+export const addedPageRecord = (page: {
+  discovered: PageDiscovered;
+  fetched: PageFetched;
+  scored: PageScored;
+}): CrawlPageRecord => {
   const f = page.fetched;
   return {
     key: f.key,
@@ -57,7 +77,11 @@ export const addedPageRecord = (page: { discovered: PageDiscovered; fetched: Pag
  * A configuration as just changed, when the read model has not applied the change: the settings the
  * command decided over the row read before it (what the read model derives — next crawl, counts — as it was).
  */
-export const decidedConfig = (before: CrawlerConfigRecord, settings: CrawlerSettings, now: Date): CrawlerConfigRecord => ({ ...before, ...settings, updatedAt: now.toISOString() });
+export const decidedConfig = (
+  before: CrawlerConfigRecord,
+  settings: CrawlerSettings,
+  now: Date,
+): CrawlerConfigRecord => ({ ...before, ...settings, updatedAt: now.toISOString() });
 
 /** A kept page of a crawl as the File Selection modal shows it; `text` is its extracted text (a document's read in the sandbox). */
 export const toPreviewFile = (page: CrawlPageRecord, text: string): PreviewFileDto => ({
@@ -127,7 +151,8 @@ export function crawlProgressMessage(crawl: CrawlRecord, now: Date): CrawlProgre
   if (crawl.status === 'completed') percentage = 100;
   else if (crawl.status === 'starting') percentage = 0;
   else if (!adds) percentage = 99 * found;
-  else if (crawl.outcomeStatus) percentage = 90 + 9 * (crawl.pagesFetched > 0 ? Math.min(1, crawl.pagesLinked / crawl.pagesFetched) : 1);
+  else if (crawl.outcomeStatus)
+    percentage = 90 + 9 * (crawl.pagesFetched > 0 ? Math.min(1, crawl.pagesLinked / crawl.pagesFetched) : 1);
   else percentage = 90 * found;
   const end = crawl.finishedAt ? Date.parse(crawl.finishedAt) : now.getTime();
   return {

@@ -54,26 +54,66 @@ describe('the crawl progress message (spec §3)', () => {
   });
 
   it('adding the pages is the last tenth; a preview only finds them; done is 100 with its duration fixed', () => {
-    expect(crawlProgressMessage(crawl({ outcomeStatus: 'completed', pagesFetched: 20, pagesLinked: 10 }), now)).toMatchObject({ progress_percentage: 94.5, message: 'Adding the pages to the assistant...' });
+    expect(
+      crawlProgressMessage(crawl({ outcomeStatus: 'completed', pagesFetched: 20, pagesLinked: 10 }), now),
+    ).toMatchObject({ progress_percentage: 94.5, message: 'Adding the pages to the assistant...' });
     expect(crawlProgressMessage(crawl({ mode: 'preview', pagesFetched: 30 }), now).progress_percentage).toBe(99);
-    const done = crawlProgressMessage(crawl({ status: 'completed', pagesLinked: 20, pagesFetched: 20, message: '20 pages added.', finishedAt: '2026-06-15T10:00:05.000Z' }), now);
-    expect(done).toMatchObject({ status: 'completed', progress_percentage: 100, estimated_total: 20, duration: 5, message: '20 pages added.' });
+    const done = crawlProgressMessage(
+      crawl({
+        status: 'completed',
+        pagesLinked: 20,
+        pagesFetched: 20,
+        message: '20 pages added.',
+        finishedAt: '2026-06-15T10:00:05.000Z',
+      }),
+      now,
+    );
+    expect(done).toMatchObject({
+      status: 'completed',
+      progress_percentage: 100,
+      estimated_total: 20,
+      duration: 5,
+      message: '20 pages added.',
+    });
   });
 
-  it("a completed crawl carries what adding its pages did, as numbers a client can say in its own language", () => {
-    const completion = { added: 12, unchanged: 3, removed: 1, not_added: 2, not_added_reason: 'Please select at least one file to upload' };
-    const done = crawlProgressMessage(crawl({ status: 'completed', pagesLinked: 15, completion, finishedAt: '2026-06-15T10:00:05.000Z' }), now);
+  it('a completed crawl carries what adding its pages did, as numbers a client can say in its own language', () => {
+    const completion = {
+      added: 12,
+      unchanged: 3,
+      removed: 1,
+      not_added: 2,
+      not_added_reason: 'Please select at least one file to upload',
+    };
+    const done = crawlProgressMessage(
+      crawl({ status: 'completed', pagesLinked: 15, completion, finishedAt: '2026-06-15T10:00:05.000Z' }),
+      now,
+    );
     expect(CrawlProgressMessageSchema.parse(done).completion).toEqual(completion);
     // Until the pages are added (and for a crawl still running) there is nothing to report.
     expect(crawlProgressMessage(crawl({ completion }), now).completion).toBeNull();
   });
 
   it('a failed crawl is an error message with the reason', () => {
-    expect(crawlProgressMessage(crawl({ status: 'error', message: "The site's robots.txt does not allow crawling it.", finishedAt: '2026-06-15T10:00:01.000Z' }), now)).toMatchObject({
+    expect(
+      crawlProgressMessage(
+        crawl({
+          status: 'error',
+          message: "The site's robots.txt does not allow crawling it.",
+          finishedAt: '2026-06-15T10:00:01.000Z',
+        }),
+        now,
+      ),
+    ).toMatchObject({
       type: 'error',
       status: 'error',
       message: "The site's robots.txt does not allow crawling it.",
     });
-    expect(crawlProgressMessage(crawl({ status: 'starting', pagesDiscovered: 0, pagesFetched: 0, pagesFailed: 0, pagesSkipped: 0 }), now)).toMatchObject({ progress_percentage: 0, estimated_total: 0 });
+    expect(
+      crawlProgressMessage(
+        crawl({ status: 'starting', pagesDiscovered: 0, pagesFetched: 0, pagesFailed: 0, pagesSkipped: 0 }),
+        now,
+      ),
+    ).toMatchObject({ progress_percentage: 0, estimated_total: 0 });
   });
 });

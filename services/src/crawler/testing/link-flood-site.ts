@@ -12,15 +12,23 @@ export interface LinkFloodSite extends TestServer {
   linkPagePaths: string[];
 }
 
-export async function startLinkFloodSite(options: { linkPages?: number; linksPerPage?: number } = {}): Promise<LinkFloodSite> {
+export async function startLinkFloodSite(
+  options: { linkPages?: number; linksPerPage?: number } = {},
+): Promise<LinkFloodSite> {
   const linkPages = options.linkPages ?? 5;
   const linksPerPage = options.linksPerPage ?? 10_000;
   const linkPagePaths = Array.from({ length: linkPages }, (_unused, i) => (i === 0 ? '/' : `/links-${i}`));
-  const paragraph = (topic: string) => `<p>${topic}: fresh sourdough baked every morning, cakes to order, delivery across Tel Aviv on weekdays.</p>`;
+  const paragraph = (topic: string) =>
+    `<p>${topic}: fresh sourdough baked every morning, cakes to order, delivery across Tel Aviv on weekdays.</p>`;
 
   function linkPage(index: number): string {
-    const others = linkPagePaths.filter((_path, i) => i !== index).map((path) => `<li><a href="${path}">Section ${path}</a></li>`);
-    const items = Array.from({ length: linksPerPage - others.length }, (_unused, n) => `<li><a href="/item/${index}-${n}">Item ${index}-${n}</a></li>`);
+    const others = linkPagePaths
+      .filter((_path, i) => i !== index)
+      .map((path) => `<li><a href="${path}">Section ${path}</a></li>`);
+    const items = Array.from(
+      { length: linksPerPage - others.length },
+      (_unused, n) => `<li><a href="/item/${index}-${n}">Item ${index}-${n}</a></li>`,
+    );
     return `<!doctype html><html lang="en"><head><title>Catalogue ${index}</title></head><body><main><h1>Catalogue ${index}</h1>${paragraph(`Catalogue ${index}`)}<ul>${others.join('')}${items.join('')}</ul></main></body></html>`;
   }
 
@@ -29,7 +37,8 @@ export async function startLinkFloodSite(options: { linkPages?: number; linksPer
     const index = linkPagePaths.indexOf(path);
     let body: string | null = null;
     if (index >= 0) body = linkPage(index);
-    else if (path.startsWith('/item/')) body = `<!doctype html><html lang="en"><head><title>Item ${path.slice(6)}</title></head><body><main><h1>Item ${path.slice(6)}</h1>${paragraph(`Item ${path.slice(6)}`)}</main></body></html>`;
+    else if (path.startsWith('/item/'))
+      body = `<!doctype html><html lang="en"><head><title>Item ${path.slice(6)}</title></head><body><main><h1>Item ${path.slice(6)}</h1>${paragraph(`Item ${path.slice(6)}`)}</main></body></html>`;
     if (body === null) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;

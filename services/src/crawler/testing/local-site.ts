@@ -55,73 +55,182 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
   let maxInFlight = 0;
   let origin = '';
 
-  const page = (lang: 'en' | 'he', title: string, content: string, head = '') => siteLayout({ lang, title, content, head });
+  const page = (lang: 'en' | 'he', title: string, content: string, head = '') =>
+    siteLayout({ lang, title, content, head });
   const postLinks = (from: number, to: number, prefix: string) =>
-    Array.from({ length: Math.max(0, to - from) }, (_unused, i) => `<li><a href="${prefix}${from + i}">Post ${from + i}</a></li>`).join('');
+    Array.from(
+      { length: Math.max(0, to - from) },
+      (_unused, i) => `<li><a href="${prefix}${from + i}">Post ${from + i}</a></li>`,
+    ).join('');
   const version = (path: string) => versions.get(path) ?? 0;
 
   /** The site's pages: path → [content type, body]. Null for a path that is not a page. */
-  function render(path: string, query: URLSearchParams): { type: string; body: Buffer | Uint8Array; status?: number; headers?: Record<string, string> } | null {
+  function render(
+    path: string,
+    query: URLSearchParams,
+  ): { type: string; body: Buffer | Uint8Array; status?: number; headers?: Record<string, string> } | null {
     const v = version(path) > 0 ? ` (revision ${version(path)})` : '';
     const html = (body: string) => ({ type: 'text/html; charset=utf-8', body: Buffer.from(body) });
     switch (path) {
       case '/robots.txt':
         return { type: 'text/plain', body: Buffer.from(options.robotsTxt ?? ROBOTS(origin)) };
       case '/sitemap_index.xml':
-        return { type: 'application/xml', body: Buffer.from(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/sitemap-pages.xml.gz</loc></sitemap><sitemap><loc>${origin}/sitemap-posts.xml</loc></sitemap><sitemap><loc>https://other.test/sitemap.xml</loc></sitemap></sitemapindex>`) };
+        return {
+          type: 'application/xml',
+          body: Buffer.from(
+            `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/sitemap-pages.xml.gz</loc></sitemap><sitemap><loc>${origin}/sitemap-posts.xml</loc></sitemap><sitemap><loc>https://other.test/sitemap.xml</loc></sitemap></sitemapindex>`,
+          ),
+        };
       case '/sitemap-pages.xml.gz':
-        return { type: 'application/gzip', body: gzipSync(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${['/', '/pricing', '/about', '/faq', '/he/', '/legacy', '/private/secret', 'https://other.test/x'].filter((p) => !removed.has(p)).map((p) => `<url><loc>${p.startsWith('http') ? p : origin + p}</loc></url>`).join('')}</urlset>`) };
+        return {
+          type: 'application/gzip',
+          body: gzipSync(
+            `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
+              '/',
+              '/pricing',
+              '/about',
+              '/faq',
+              '/he/',
+              '/legacy',
+              '/private/secret',
+              'https://other.test/x',
+            ]
+              .filter((p) => !removed.has(p))
+              .map((p) => `<url><loc>${p.startsWith('http') ? p : origin + p}</loc></url>`)
+              .join('')}</urlset>`,
+          ),
+        };
       case '/sitemap-posts.xml':
         // Like a CMS: a changed post gets a new lastmod, a removed one leaves the sitemap.
         return {
           type: 'application/xml',
           body: Buffer.from(
-            `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: posts }, (_unused, i) => `/blog/post-${i}`)
+            `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from(
+              { length: posts },
+              (_unused, i) => `/blog/post-${i}`,
+            )
               .filter((p) => !removed.has(p))
-              .map((p) => `<url><loc>${origin}${p}</loc><lastmod>${new Date(Date.UTC(2025, 0, 1 + version(p))).toISOString().slice(0, 10)}</lastmod></url>`)
+              .map(
+                (p) =>
+                  `<url><loc>${origin}${p}</loc><lastmod>${new Date(Date.UTC(2025, 0, 1 + version(p))).toISOString().slice(0, 10)}</lastmod></url>`,
+              )
               .join('')}</urlset>`,
           ),
         };
       case '/':
-        return html(page('en', 'Crumb & Co. bakery', `<h1>Crumb &amp; Co., a sourdough bakery in Tel Aviv${v}</h1><p>We bake bread and cakes every night and deliver them in the morning.</p>
+        return html(
+          page(
+            'en',
+            'Crumb & Co. bakery',
+            `<h1>Crumb &amp; Co., a sourdough bakery in Tel Aviv${v}</h1><p>We bake bread and cakes every night and deliver them in the morning.</p>
           <ul><li><a href="/pricing">Our prices</a></li><li><a href="/about?utm_source=home#team">About us</a></li><li><a href="/blog">Blog</a></li><li><a href="/he/">עברית</a></li>
           <li><a href="/events/2026/01">Events</a></li><li><a href="/search?q=bread">Search</a></li><li><a href="a/b/">Nested</a></li><li><a href="/old-pricing">Old prices</a></li>
           <li><a href="/loop1">Loop</a></li><li><a href="/missing">Missing</a></li><li><a href="/big">The long story</a></li><li><a href="/legacy">ישן</a></li><li><a href="/files/menu.pdf">Menu</a></li>
           <li><a href="/products/mug?ref=home">Mug</a></li><li><a href="/private/secret">Staff</a></li><li><a href="https://other.test/">Friends</a></li><li><a href="mailto:hi@example.test">Mail</a></li>
           ${Array.from({ length: slowPages }, (_unused, i) => `<li><a href="/slow/${i}">Slow ${i}</a></li>`).join('')}
-          ${options.documents ? '<li><a href="/files/catering.pdf">Catering</a></li><li><a href="/files/wholesale.docx">Wholesale</a></li>' : ''}</ul>`));
+          ${options.documents ? '<li><a href="/files/catering.pdf">Catering</a></li><li><a href="/files/wholesale.docx">Wholesale</a></li>' : ''}</ul>`,
+          ),
+        );
       case '/pricing':
-        return html(page('en', 'Pricing', `<h1>Price list${v}</h1><p>Fresh bread and cakes at honest prices.</p><ul><li>Sourdough loaf — $8.50</li><li>Cheesecake — $32</li><li>Cookie box — $15</li></ul><p>Delivery is free above $50.</p>`));
+        return html(
+          page(
+            'en',
+            'Pricing',
+            `<h1>Price list${v}</h1><p>Fresh bread and cakes at honest prices.</p><ul><li>Sourdough loaf — $8.50</li><li>Cheesecake — $32</li><li>Cookie box — $15</li></ul><p>Delivery is free above $50.</p>`,
+          ),
+        );
       case '/about':
-        return html(page('en', 'About us', `<h1>About us${v}</h1><p>Crumb &amp; Co. was founded in 2009 by two friends who missed real bread.</p><h2>Our story</h2><p>We still mix every dough by hand.</p>`));
+        return html(
+          page(
+            'en',
+            'About us',
+            `<h1>About us${v}</h1><p>Crumb &amp; Co. was founded in 2009 by two friends who missed real bread.</p><h2>Our story</h2><p>We still mix every dough by hand.</p>`,
+          ),
+        );
       case '/faq':
-        return html(page('en', 'FAQ', `<h1>Frequently asked questions${v}</h1><details><summary>Do you deliver on Saturdays?</summary><p>No, deliveries run Sunday to Friday.</p></details>`));
+        return html(
+          page(
+            'en',
+            'FAQ',
+            `<h1>Frequently asked questions${v}</h1><details><summary>Do you deliver on Saturdays?</summary><p>No, deliveries run Sunday to Friday.</p></details>`,
+          ),
+        );
       case '/products/mug':
-        return html(page('en', 'Bakery mug', `<h1>Bakery mug${v}</h1><p>$14</p><p>Our logo on a stoneware mug.</p><button>Add to cart</button>`, `<link rel="canonical" href="${origin}/products/mug">`));
+        return html(
+          page(
+            'en',
+            'Bakery mug',
+            `<h1>Bakery mug${v}</h1><p>$14</p><p>Our logo on a stoneware mug.</p><button>Add to cart</button>`,
+            `<link rel="canonical" href="${origin}/products/mug">`,
+          ),
+        );
       case '/blog': {
         const pageNumber = Number(query.get('page') ?? '1');
         const perPage = 10;
         const more = pageNumber * perPage < posts ? `<a href="/blog?page=${pageNumber + 1}">Older posts</a>` : '';
-        return html(page('en', 'Blog', `<h1>Blog, page ${pageNumber}</h1><p>Notes from the night shift.</p><ul>${postLinks((pageNumber - 1) * perPage, Math.min(posts, pageNumber * perPage), '/blog/post-')}</ul>${more}`));
+        return html(
+          page(
+            'en',
+            'Blog',
+            `<h1>Blog, page ${pageNumber}</h1><p>Notes from the night shift.</p><ul>${postLinks((pageNumber - 1) * perPage, Math.min(posts, pageNumber * perPage), '/blog/post-')}</ul>${more}`,
+          ),
+        );
       }
       case '/he/':
-        return html(page('he', 'מאפיית השקד', `<h1>מאפיית השקד בתל אביב${v}</h1><p>אנחנו אופים לחם מחמצת ועוגות בכל לילה.</p><ul><li><a href="/he/מחירון">מחירון</a></li>${Array.from({ length: hebrewPosts }, (_unused, i) => `<li><a href="/he/פוסט-${i}">פוסט ${i}</a></li>`).join('')}</ul>`));
+        return html(
+          page(
+            'he',
+            'מאפיית השקד',
+            `<h1>מאפיית השקד בתל אביב${v}</h1><p>אנחנו אופים לחם מחמצת ועוגות בכל לילה.</p><ul><li><a href="/he/מחירון">מחירון</a></li>${Array.from({ length: hebrewPosts }, (_unused, i) => `<li><a href="/he/פוסט-${i}">פוסט ${i}</a></li>`).join('')}</ul>`,
+          ),
+        );
       case '/he/מחירון':
-        return html(page('he', 'מחירון', `<h1>מחירון${v}</h1><p>לחם מחמצת – 28 ₪</p><p>עוגת גבינה – 120 ₪</p><p>מארז עוגיות – 60 ₪</p>`));
+        return html(
+          page(
+            'he',
+            'מחירון',
+            `<h1>מחירון${v}</h1><p>לחם מחמצת – 28 ₪</p><p>עוגת גבינה – 120 ₪</p><p>מארז עוגיות – 60 ₪</p>`,
+          ),
+        );
       case '/legacy':
-        return { type: 'text/html', body: encodeWindows1255(`<html><head><meta charset="windows-1255"><title>עמוד ישן</title></head><body><main><h1>ברוכים הבאים לאתר הישן</h1><p>כאן מופיע מידע על המאפייה משנת 2005.</p></main></body></html>`) };
+        return {
+          type: 'text/html',
+          body: encodeWindows1255(
+            `<html><head><meta charset="windows-1255"><title>עמוד ישן</title></head><body><main><h1>ברוכים הבאים לאתר הישן</h1><p>כאן מופיע מידע על המאפייה משנת 2005.</p></main></body></html>`,
+          ),
+        };
       case '/big':
-        return html(page('en', 'The long story', `<h1>The long story</h1>${'<p>Every loaf begins the evening before, when the starter is fed and the flour is weighed.</p>'.repeat(5000)}`));
+        return html(
+          page(
+            'en',
+            'The long story',
+            `<h1>The long story</h1>${'<p>Every loaf begins the evening before, when the starter is fed and the flour is weighed.</p>'.repeat(5000)}`,
+          ),
+        );
       case '/files/menu.pdf':
         return { type: 'application/pdf', body: Buffer.from('%PDF-1.4\n% a tiny stand-in for a menu\n%%EOF\n') };
       case '/files/catering.pdf':
         if (!options.documents) return null;
-        return { type: 'application/pdf', body: writePdf([{ heading: `Catering menu${v}`, paragraphs: ['A platter of twelve rye rolls costs 45 dollars.', 'Orders for events need two days of notice.'] }]) };
+        return {
+          type: 'application/pdf',
+          body: writePdf([
+            {
+              heading: `Catering menu${v}`,
+              paragraphs: [
+                'A platter of twelve rye rolls costs 45 dollars.',
+                'Orders for events need two days of notice.',
+              ],
+            },
+          ]),
+        };
       case '/files/wholesale.docx':
         if (!options.documents) return null;
         return {
           type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-          body: buildDocx([{ heading: `Wholesale price list${v}` }, { paragraph: 'Cafes buy our baguettes at 3 dollars each, from fifty a week.' }]),
+          body: buildDocx([
+            { heading: `Wholesale price list${v}` },
+            { paragraph: 'Cafes buy our baguettes at 3 dollars each, from fifty a week.' },
+          ]),
         };
       case '/old-pricing':
         return { type: 'text/html', body: Buffer.alloc(0), status: 301, headers: { location: '/pricing' } };
@@ -132,18 +241,29 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
       case '/search': {
         // Faceted search: every result page links to more sort and filter combinations.
         const base = Number(query.get('p') ?? '0');
-        const links = Array.from({ length: 6 }, (_unused, i) => `<a href="/search?q=bread&sort=${base + i}&p=${base + i + 1}">sort ${base + i}</a>`).join(' ');
+        const links = Array.from(
+          { length: 6 },
+          (_unused, i) => `<a href="/search?q=bread&sort=${base + i}&p=${base + i + 1}">sort ${base + i}</a>`,
+        ).join(' ');
         return html(page('en', 'Search', `<h1>Search results</h1><p>Results for bread.</p><p>${links}</p>`));
       }
     }
     let match = /^\/blog\/post-(\d+)$/.exec(path);
     if (match && Number(match[1]) < posts) {
       const n = Number(match[1]);
-      return html(page('en', `Post ${n}`, `<h1>Post ${n}: notes on sourdough${v}</h1><p>Post ${n} is about sourdough, long fermentation and the oven at night.</p><p>Read also <a href="/blog/post-${(n + 1) % posts}">the next post</a>.</p>`));
+      return html(
+        page(
+          'en',
+          `Post ${n}`,
+          `<h1>Post ${n}: notes on sourdough${v}</h1><p>Post ${n} is about sourdough, long fermentation and the oven at night.</p><p>Read also <a href="/blog/post-${(n + 1) % posts}">the next post</a>.</p>`,
+        ),
+      );
     }
     match = /^\/he\/פוסט-(\d+)$/.exec(path);
     if (match && Number(match[1]) < hebrewPosts) {
-      return html(page('he', `פוסט ${match[1]}`, `<h1>פוסט ${match[1]} על לחם מחמצת${v}</h1><p>התפחה איטית ואפייה על אבן.</p>`));
+      return html(
+        page('he', `פוסט ${match[1]}`, `<h1>פוסט ${match[1]} על לחם מחמצת${v}</h1><p>התפחה איטית ואפייה על אבן.</p>`),
+      );
     }
     match = /^\/events\/(\d{4})\/(\d{2})$/.exec(path);
     if (match) {
@@ -151,12 +271,33 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
       const year = Number(match[1]);
       const month = Number(match[2]);
       const next = month === 12 ? `${year + 1}/01` : `${year}/${String(month + 1).padStart(2, '0')}`;
-      return html(page('en', `Events ${year}-${month}`, `<h1>Events in ${year}-${match[2]}</h1><p>No events this month.</p><a href="/events/${next}">Next month</a>`));
+      return html(
+        page(
+          'en',
+          `Events ${year}-${month}`,
+          `<h1>Events in ${year}-${match[2]}</h1><p>No events this month.</p><a href="/events/${next}">Next month</a>`,
+        ),
+      );
     }
-    if (path === '/slow/') return html(page('en', 'Slow pages', `<h1>Slow pages</h1><p>Pages that take their time.</p><ul>${Array.from({ length: slowPages }, (_unused, i) => `<li><a href="/slow/${i}">Slow ${i}</a></li>`).join('')}</ul>`));
-    if (/^\/(a\/b\/)+$/.test(path)) return html(page('en', 'Nested', `<h1>Nested</h1><p>A page that links to itself one level deeper.</p><a href="a/b/">deeper</a>`));
+    if (path === '/slow/')
+      return html(
+        page(
+          'en',
+          'Slow pages',
+          `<h1>Slow pages</h1><p>Pages that take their time.</p><ul>${Array.from({ length: slowPages }, (_unused, i) => `<li><a href="/slow/${i}">Slow ${i}</a></li>`).join('')}</ul>`,
+        ),
+      );
+    if (/^\/(a\/b\/)+$/.test(path))
+      return html(
+        page(
+          'en',
+          'Nested',
+          `<h1>Nested</h1><p>A page that links to itself one level deeper.</p><a href="a/b/">deeper</a>`,
+        ),
+      );
     match = /^\/slow\/(\d+)$/.exec(path);
-    if (match && Number(match[1]) < slowPages) return html(page('en', `Slow ${match[1]}`, `<h1>Slow page ${match[1]}</h1><p>This page takes its time.</p>`));
+    if (match && Number(match[1]) < slowPages)
+      return html(page('en', `Slow ${match[1]}`, `<h1>Slow page ${match[1]}</h1><p>This page takes its time.</p>`));
     return null;
   }
 
@@ -192,12 +333,23 @@ export async function startLocalSite(options: LocalSiteOptions = {}): Promise<Lo
 
   const server = await startTestServer(handler);
   origin = `http://127.0.0.1:${server.port}`;
-  const contentPaths = ['/', '/pricing', '/about', '/faq', '/products/mug', '/he/', '/he/מחירון', '/legacy', '/big', '/files/menu.pdf',
+  const contentPaths = [
+    '/',
+    '/pricing',
+    '/about',
+    '/faq',
+    '/products/mug',
+    '/he/',
+    '/he/מחירון',
+    '/legacy',
+    '/big',
+    '/files/menu.pdf',
     ...Array.from({ length: Math.ceil(posts / 10) }, (_unused, i) => (i === 0 ? '/blog' : `/blog?page=${i + 1}`)),
     ...Array.from({ length: posts }, (_unused, i) => `/blog/post-${i}`),
     ...Array.from({ length: hebrewPosts }, (_unused, i) => `/he/פוסט-${i}`),
     ...Array.from({ length: slowPages }, (_unused, i) => `/slow/${i}`),
-    ...(options.documents ? ['/files/catering.pdf', '/files/wholesale.docx'] : [])];
+    ...(options.documents ? ['/files/catering.pdf', '/files/wholesale.docx'] : []),
+  ];
   return {
     ...server,
     origin,

@@ -49,13 +49,27 @@ const TEXTS = {
 /** Every text the furniture puts on a page, for measureBoilerplate. */
 export const BOILERPLATE: readonly string[] = (['en', 'he'] as const).flatMap((lang) => {
   const texts = TEXTS[lang];
-  return [...NAV[lang], texts.brand, texts.cookie, texts.accept, texts.footer, ...texts.footerLinks, texts.footerContact, texts.newsletter, ...texts.sidebar, texts.skip, lang === 'he' ? 'תפריט נגישות' : 'Accessibility menu'];
+  return [
+    ...NAV[lang],
+    texts.brand,
+    texts.cookie,
+    texts.accept,
+    texts.footer,
+    ...texts.footerLinks,
+    texts.footerContact,
+    texts.newsletter,
+    ...texts.sidebar,
+    texts.skip,
+    lang === 'he' ? 'תפריט נגישות' : 'Accessibility menu',
+  ];
 });
 
 export function siteLayout(options: LayoutOptions): string {
   const { lang } = options;
   const texts = TEXTS[lang];
-  const nav = NAV[lang].map((label, index) => `<li class="menu-item"><a href="${NAV_PATHS[index]}">${label}</a></li>`).join('');
+  const nav = NAV[lang]
+    .map((label, index) => `<li class="menu-item"><a href="${NAV_PATHS[index]}">${label}</a></li>`)
+    .join('');
   const sidebar = options.sidebar
     ? `<aside class="widget-area"><h3>${texts.sidebar[0]}</h3><ul><li><a href="/blog/a">${texts.sidebar[1]}</a></li><li><a href="/blog/b">${texts.sidebar[2]}</a></li></ul></aside>`
     : '';

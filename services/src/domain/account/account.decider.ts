@@ -36,7 +36,13 @@ export type AccountCommand =
   | { type: 'DeleteAccount'; data: { accountId: string } };
 
 /** The events this aggregate's stream holds. */
-const accountEventTypes = ['AccountRegistered', 'AccountEmailVerified', 'AccountPasswordReset', 'AccountAddressReleased', 'AccountDeleted'] as const;
+const accountEventTypes = [
+  'AccountRegistered',
+  'AccountEmailVerified',
+  'AccountPasswordReset',
+  'AccountAddressReleased',
+  'AccountDeleted',
+] as const;
 export type AccountEvent = EventOf<(typeof accountEventTypes)[number]>;
 
 function current(state: AccountState, accountId: string, invalid: string) {
@@ -63,9 +69,13 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
           sessionGeneration: 0,
         };
       case 'AccountEmailVerified':
-        return state.status === 'registered' && state.accountId === event.data.accountId ? { ...state, emailVerified: true } : state;
+        return state.status === 'registered' && state.accountId === event.data.accountId
+          ? { ...state, emailVerified: true }
+          : state;
       case 'AccountPasswordReset':
-        return state.status === 'registered' && state.accountId === event.data.accountId ? { ...state, emailVerified: true, sessionGeneration: state.sessionGeneration + 1 } : state;
+        return state.status === 'registered' && state.accountId === event.data.accountId
+          ? { ...state, emailVerified: true, sessionGeneration: state.sessionGeneration + 1 }
+          : state;
       case 'AccountAddressReleased':
       case 'AccountDeleted':
         return state.status === 'registered' && state.accountId === event.data.accountId ? { status: 'none' } : state;
@@ -78,13 +88,22 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
         return [{ type: 'AccountRegistered', data: { ...command.data, email: command.data.email.toLowerCase() } }];
       case 'VerifyEmail': {
         const account = current(state, command.data.accountId, accountMessages.verifyLinkInvalid);
-        return account.emailVerified ? [] : [{ type: 'AccountEmailVerified', data: { accountId: account.accountId, email: account.email } }];
+        return account.emailVerified
+          ? []
+          : [{ type: 'AccountEmailVerified', data: { accountId: account.accountId, email: account.email } }];
       }
       case 'ResetPassword': {
         const account = current(state, command.data.accountId, accountMessages.resetLinkInvalid);
         return [
-          { type: 'AccountPasswordReset', data: { accountId: account.accountId, passwordHash: command.data.passwordHash } },
-          ...(account.emailVerified ? [] : [{ type: 'AccountEmailVerified' as const, data: { accountId: account.accountId, email: account.email } }]),
+          {
+            type: 'AccountPasswordReset',
+            data: { accountId: account.accountId, passwordHash: command.data.passwordHash },
+          },
+          ...(account.emailVerified
+            ? []
+            : [
+                { type: 'AccountEmailVerified' as const, data: { accountId: account.accountId, email: account.email } },
+              ]),
         ];
       }
       case 'DeleteAccount': {
@@ -93,11 +112,20 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
         return [{ type: 'AccountDeleted', data: { accountId: state.accountId } }];
       }
       case 'SignInWithGoogle': {
-        const registered: AccountEvent = { type: 'AccountRegistered', data: { ...command.data, email: command.data.email.toLowerCase() } };
+        const registered: AccountEvent = {
+          type: 'AccountRegistered',
+          data: { ...command.data, email: command.data.email.toLowerCase() },
+        };
         if (state.status === 'none') return [registered];
         // The address is proven: the Google identity signs into this account (nothing to record).
         if (state.emailVerified) return [];
-        return [{ type: 'AccountAddressReleased', data: { accountId: state.accountId, email: state.email, reason: 'claimed-by-verified-google' } }, registered];
+        return [
+          {
+            type: 'AccountAddressReleased',
+            data: { accountId: state.accountId, email: state.email, reason: 'claimed-by-verified-google' },
+          },
+          registered,
+        ];
       }
     }
   },

@@ -30,7 +30,9 @@ export const assistantSlotsDecider: Decider<AssistantSlotsState, AssistantSlotsC
   evolve(state, event) {
     switch (event.type) {
       case 'AssistantSlotTaken':
-        return state.taken.includes(event.data.assistantId) ? state : { taken: [...state.taken, event.data.assistantId] };
+        return state.taken.includes(event.data.assistantId)
+          ? state
+          : { taken: [...state.taken, event.data.assistantId] };
       case 'AssistantSlotFreed':
         return { taken: state.taken.filter((id) => id !== event.data.assistantId) };
       default:

@@ -41,9 +41,15 @@ async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<vo
  * The answer waits until the read models show the deletions (file content 404, storage freed).
  */
 export function createAssistantErasure(deps: AssistantErasureDeps) {
-  return async function erase(context: CommandContext, input: { ownerId: string; assistantId: string; fileSlots: readonly string[] }) {
+  return async function erase(
+    context: CommandContext,
+    input: { ownerId: string; assistantId: string; fileSlots: readonly string[] },
+  ) {
     const { ownerId, assistantId } = input;
-    const [listedFiles, threads] = await Promise.all([deps.filesOf(ownerId, assistantId), deps.threadsOf(ownerId, assistantId)]);
+    const [listedFiles, threads] = await Promise.all([
+      deps.filesOf(ownerId, assistantId),
+      deps.threadsOf(ownerId, assistantId),
+    ]);
     const files = [...new Set([...input.fileSlots, ...listedFiles])];
     let last: AllPosition | undefined;
     // Set when another eraser (the erasure worker, racing this request) deleted something first.
@@ -68,10 +74,19 @@ export function createAssistantErasure(deps: AssistantErasureDeps) {
       const stream = streamIds.knowledgeFile(fileId);
       // An upload not begun is closed (it fails); one begun, even a moment ago, is deleted as any file.
       if ((await closeIfUnstarted(deps.eventStore, stream)) === 'closed') return;
-      await deleting(() => deps.handle(knowledgeFileDecider, stream, { type: 'DeleteKnowledgeFile', data: { fileId, ownerId } }, context));
+      await deleting(() =>
+        deps.handle(knowledgeFileDecider, stream, { type: 'DeleteKnowledgeFile', data: { fileId, ownerId } }, context),
+      );
     });
     await eachLimited(threads, (threadId) =>
-      deleting(() => deps.handle(threadDecider, streamIds.thread(threadId), { type: 'DeleteThread', data: { requester: { ownerId } } }, context)),
+      deleting(() =>
+        deps.handle(
+          threadDecider,
+          streamIds.thread(threadId),
+          { type: 'DeleteThread', data: { requester: { ownerId } } },
+          context,
+        ),
+      ),
     );
     // Its deletion is in the log but we hold no position for it: wait up to the head, which includes it, so
     // the answer still comes only once the read models show every deletion.

@@ -1,4 +1,12 @@
-import { countWords, curatedLimits, curatedMessages, isWebUrl, limits, messages, type AssistantProfile } from '@kesher/contracts';
+import {
+  countWords,
+  curatedLimits,
+  curatedMessages,
+  isWebUrl,
+  limits,
+  messages,
+  type AssistantProfile,
+} from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 export type AssistantState =
@@ -37,7 +45,10 @@ export type AssistantCommand =
    * (a recrawled page's new version): its slot is as good as free, since the old file goes once the new
    * one is recorded — otherwise an assistant at its limit could never refresh a changed page.
    */
-  | { type: 'TakeFileSlot'; data: { assistantId: string; ownerId: string; fileId: string; limit: number; pool?: 'crawl'; replacing?: string } }
+  | {
+      type: 'TakeFileSlot';
+      data: { assistantId: string; ownerId: string; fileId: string; limit: number; pool?: 'crawl'; replacing?: string };
+    }
   /** Files deleted (or uploads that never completed) give their slots back. */
   | { type: 'FreeFileSlots'; data: { assistantId: string; fileIds: readonly string[] } }
   /**
@@ -46,32 +57,49 @@ export type AssistantCommand =
    */
   | {
       type: 'CurateAnswers';
-      data: { assistantId: string; ownerId: string; limit: number; answers: readonly { qaId: string; question: string; answer: string; sourceThreadId?: string }[] };
+      data: {
+        assistantId: string;
+        ownerId: string;
+        limit: number;
+        answers: readonly { qaId: string; question: string; answer: string; sourceThreadId?: string }[];
+      };
     }
-  | { type: 'EditCuratedAnswer'; data: { assistantId: string; ownerId: string; qaId: string; question: string; answer: string } }
+  | {
+      type: 'EditCuratedAnswer';
+      data: { assistantId: string; ownerId: string; qaId: string; question: string; answer: string };
+    }
   | { type: 'DeleteCuratedAnswer'; data: { assistantId: string; ownerId: string; qaId: string } };
 
 /** A curated question or answer: required, and bounded like the profile's texts. */
 function assertValidCurated(question: string, answer: string): void {
   if (question.trim() === '' || answer.trim() === '') throw new DomainError('invalid', curatedMessages.required);
-  if (question.length > curatedLimits.questionChars || answer.length > curatedLimits.answerChars) throw new DomainError('invalid', curatedMessages.tooLong);
+  if (question.length > curatedLimits.questionChars || answer.length > curatedLimits.answerChars)
+    throw new DomainError('invalid', curatedMessages.tooLong);
 }
 
 /** The profile rules of spec §5, enforced on the server whatever the client checked. */
 export function assertValidProfile(profile: AssistantProfile): void {
   if (profile.name.trim() === '') throw new DomainError('invalid', messages.assistantNameRequired);
-  if (profile.description.trim() === '' || profile.instructions.trim() === '') throw new DomainError('invalid', messages.requiredFields);
+  if (profile.description.trim() === '' || profile.instructions.trim() === '')
+    throw new DomainError('invalid', messages.requiredFields);
   // Characters first: counting the words of an enormous text is the cost the cap is there to avoid.
-  if (profile.description.length > limits.textFieldChars) throw new DomainError('invalid', messages.descriptionTooManyChars);
-  if (profile.instructions.length > limits.textFieldChars) throw new DomainError('invalid', messages.instructionsTooManyChars);
-  if (profile.payment_processing.sales_prompt.length > limits.textFieldChars) throw new DomainError('invalid', messages.salesPromptTooManyChars);
-  if (countWords(profile.description) > limits.textFieldWords) throw new DomainError('invalid', messages.descriptionTooLong);
-  if (countWords(profile.instructions) > limits.textFieldWords) throw new DomainError('invalid', messages.instructionsTooLong);
-  if (countWords(profile.payment_processing.sales_prompt) > limits.textFieldWords) throw new DomainError('invalid', messages.salesPromptTooLong);
+  if (profile.description.length > limits.textFieldChars)
+    throw new DomainError('invalid', messages.descriptionTooManyChars);
+  if (profile.instructions.length > limits.textFieldChars)
+    throw new DomainError('invalid', messages.instructionsTooManyChars);
+  if (profile.payment_processing.sales_prompt.length > limits.textFieldChars)
+    throw new DomainError('invalid', messages.salesPromptTooManyChars);
+  if (countWords(profile.description) > limits.textFieldWords)
+    throw new DomainError('invalid', messages.descriptionTooLong);
+  if (countWords(profile.instructions) > limits.textFieldWords)
+    throw new DomainError('invalid', messages.instructionsTooLong);
+  if (countWords(profile.payment_processing.sales_prompt) > limits.textFieldWords)
+    throw new DomainError('invalid', messages.salesPromptTooLong);
   for (const url of [profile.website_url, profile.web_crawler.website_url]) {
     if (url !== null && url !== '' && !isWebUrl(url)) throw new DomainError('invalid', messages.invalidWebsiteUrl);
   }
-  if (profile.payment_processing.enabled && !profile.web_crawler.enabled) throw new DomainError('invalid', messages.salesModeNeedsCrawler);
+  if (profile.payment_processing.enabled && !profile.web_crawler.enabled)
+    throw new DomainError('invalid', messages.salesModeNeedsCrawler);
 }
 
 function changedFields(current: AssistantProfile, next: AssistantProfile): Partial<AssistantProfile> {
@@ -84,7 +112,8 @@ function changedFields(current: AssistantProfile, next: AssistantProfile): Parti
 
 function ownedActive(state: AssistantState, ownerId: string) {
   // Another owner's assistant is reported exactly like a missing one, so ids cannot be probed.
-  if (state.status !== 'active' || state.ownerId !== ownerId) throw new DomainError('not_found', messages.assistantNotFound);
+  if (state.status !== 'active' || state.ownerId !== ownerId)
+    throw new DomainError('not_found', messages.assistantNotFound);
   return state;
 }
 
@@ -132,13 +161,27 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
         return state.status === 'none' ? state : { ...state, shareToken: null };
       case 'KnowledgeFileSlotTaken':
         if (state.status === 'none' || state.fileSlots.includes(event.data.fileId)) return state;
-        return { ...state, fileSlots: [...state.fileSlots, event.data.fileId], crawlSlots: event.data.pool === 'crawl' ? [...state.crawlSlots, event.data.fileId] : state.crawlSlots };
+        return {
+          ...state,
+          fileSlots: [...state.fileSlots, event.data.fileId],
+          crawlSlots: event.data.pool === 'crawl' ? [...state.crawlSlots, event.data.fileId] : state.crawlSlots,
+        };
       case 'KnowledgeFileSlotFreed':
-        return state.status === 'none' ? state : { ...state, fileSlots: state.fileSlots.filter((id) => id !== event.data.fileId), crawlSlots: state.crawlSlots.filter((id) => id !== event.data.fileId) };
+        return state.status === 'none'
+          ? state
+          : {
+              ...state,
+              fileSlots: state.fileSlots.filter((id) => id !== event.data.fileId),
+              crawlSlots: state.crawlSlots.filter((id) => id !== event.data.fileId),
+            };
       case 'AnswerCurated':
-        return state.status === 'none' || state.curated.includes(event.data.qaId) ? state : { ...state, curated: [...state.curated, event.data.qaId] };
+        return state.status === 'none' || state.curated.includes(event.data.qaId)
+          ? state
+          : { ...state, curated: [...state.curated, event.data.qaId] };
       case 'CuratedAnswerDeleted':
-        return state.status === 'none' ? state : { ...state, curated: state.curated.filter((id) => id !== event.data.qaId) };
+        return state.status === 'none'
+          ? state
+          : { ...state, curated: state.curated.filter((id) => id !== event.data.qaId) };
       default:
         return state;
     }
@@ -156,7 +199,9 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
         const requested = { ...current.profile, ...command.data.changes };
         // Turning the scanner off turns sales mode off with it (spec §4), rather than refusing the edit.
         const crawlerTurnedOff = current.profile.web_crawler.enabled && !requested.web_crawler.enabled;
-        const next = crawlerTurnedOff ? { ...requested, payment_processing: { ...requested.payment_processing, enabled: false } } : requested;
+        const next = crawlerTurnedOff
+          ? { ...requested, payment_processing: { ...requested.payment_processing, enabled: false } }
+          : requested;
         assertValidProfile(next);
         const changes = changedFields(current.profile, next);
         if (Object.keys(changes).length === 0) return [];
@@ -182,25 +227,47 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
         const { fileId, limit, pool, replacing } = command.data;
         if (current.fileSlots.includes(fileId)) return [];
         // Uploads and crawled pages each count against their own limit of the plan.
-        const pooled = pool === 'crawl' ? current.crawlSlots : current.fileSlots.filter((id) => !current.crawlSlots.includes(id));
+        const pooled =
+          pool === 'crawl' ? current.crawlSlots : current.fileSlots.filter((id) => !current.crawlSlots.includes(id));
         const held = pooled.length - (replacing && pooled.includes(replacing) ? 1 : 0);
-        if (held >= limit) throw new DomainError('forbidden', pool === 'crawl' ? messages.crawlPageLimitReached(limit) : messages.fileLimitReached(limit));
-        return [{ type: 'KnowledgeFileSlotTaken', data: { assistantId: current.assistantId, fileId, ...(pool ? { pool } : {}) } }];
+        if (held >= limit)
+          throw new DomainError(
+            'forbidden',
+            pool === 'crawl' ? messages.crawlPageLimitReached(limit) : messages.fileLimitReached(limit),
+          );
+        return [
+          {
+            type: 'KnowledgeFileSlotTaken',
+            data: { assistantId: current.assistantId, fileId, ...(pool ? { pool } : {}) },
+          },
+        ];
       }
       case 'FreeFileSlots': {
         // A deleted assistant's slots no longer matter: nothing is recorded for them.
         if (state.status !== 'active') return [];
         const held = [...new Set(command.data.fileIds)].filter((id) => state.fileSlots.includes(id));
-        return held.map((fileId) => ({ type: 'KnowledgeFileSlotFreed' as const, data: { assistantId: state.assistantId, fileId } }));
+        return held.map((fileId) => ({
+          type: 'KnowledgeFileSlotFreed' as const,
+          data: { assistantId: state.assistantId, fileId },
+        }));
       }
       case 'CurateAnswers': {
         const current = ownedActive(state, command.data.ownerId);
         const fresh = command.data.answers.filter((qa) => !current.curated.includes(qa.qaId));
         for (const qa of fresh) assertValidCurated(qa.question, qa.answer);
-        if (current.curated.length + fresh.length > command.data.limit) throw new DomainError('forbidden', curatedMessages.limitReached(command.data.limit));
+        if (current.curated.length + fresh.length > command.data.limit)
+          throw new DomainError('forbidden', curatedMessages.limitReached(command.data.limit));
         return fresh.map((qa) => ({
           type: 'AnswerCurated' as const,
-          data: { assistantId: current.assistantId, ownerId: current.ownerId, qaId: qa.qaId, question: qa.question.trim(), answer: qa.answer.trim(), curatedBy: command.data.ownerId, ...(qa.sourceThreadId ? { sourceThreadId: qa.sourceThreadId } : {}) },
+          data: {
+            assistantId: current.assistantId,
+            ownerId: current.ownerId,
+            qaId: qa.qaId,
+            question: qa.question.trim(),
+            answer: qa.answer.trim(),
+            curatedBy: command.data.ownerId,
+            ...(qa.sourceThreadId ? { sourceThreadId: qa.sourceThreadId } : {}),
+          },
         }));
       }
       case 'EditCuratedAnswer': {
@@ -208,7 +275,18 @@ export const assistantDecider: Decider<AssistantState, AssistantCommand, Assista
         if (!current.curated.includes(command.data.qaId)) throw new DomainError('not_found', curatedMessages.notFound);
         assertValidCurated(command.data.question, command.data.answer);
         const { qaId, question, answer } = command.data;
-        return [{ type: 'CuratedAnswerEdited', data: { assistantId: current.assistantId, ownerId: current.ownerId, qaId, question: question.trim(), answer: answer.trim() } }];
+        return [
+          {
+            type: 'CuratedAnswerEdited',
+            data: {
+              assistantId: current.assistantId,
+              ownerId: current.ownerId,
+              qaId,
+              question: question.trim(),
+              answer: answer.trim(),
+            },
+          },
+        ];
       }
       case 'DeleteCuratedAnswer': {
         const current = ownedActive(state, command.data.ownerId);

@@ -1,4 +1,11 @@
-import { automationLimits, automationMessages as M, type ActionFields, type ExternalEndpointStored, type GuidelineFields, type WorkflowFields } from '@kesher/contracts';
+import {
+  automationLimits,
+  automationMessages as M,
+  type ActionFields,
+  type ExternalEndpointStored,
+  type GuidelineFields,
+  type WorkflowFields,
+} from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 /**
@@ -10,10 +17,17 @@ import { DomainError, type Decider, type EventOf } from '../../platform/commands
  * one stream up to an instant. Owners hold hundreds of items, not millions: the fold stays cheap.
  */
 const automationEventTypes = [
-  'WorkflowCreated', 'WorkflowUpdated', 'WorkflowDeleted',
-  'GuidelineCreated', 'GuidelineUpdated', 'GuidelineDeleted',
-  'ActionCreated', 'ActionUpdated', 'ActionDeleted',
-  'ExternalApiConfigured', 'ExternalApiConfigDeleted',
+  'WorkflowCreated',
+  'WorkflowUpdated',
+  'WorkflowDeleted',
+  'GuidelineCreated',
+  'GuidelineUpdated',
+  'GuidelineDeleted',
+  'ActionCreated',
+  'ActionUpdated',
+  'ActionDeleted',
+  'ExternalApiConfigured',
+  'ExternalApiConfigDeleted',
 ] as const;
 export type AutomationEvent = EventOf<(typeof automationEventTypes)[number]>;
 
@@ -28,11 +42,17 @@ export interface AutomationState {
 export type AutomationCommand =
   | { type: 'SaveWorkflow'; data: { ownerId: string; workflowId: string; workflow: WorkflowFields; create: boolean } }
   | { type: 'DeleteWorkflow'; data: { ownerId: string; workflowId: string } }
-  | { type: 'SaveGuideline'; data: { ownerId: string; guidelineId: string; guideline: GuidelineFields; create: boolean } }
+  | {
+      type: 'SaveGuideline';
+      data: { ownerId: string; guidelineId: string; guideline: GuidelineFields; create: boolean };
+    }
   | { type: 'DeleteGuideline'; data: { ownerId: string; guidelineId: string } }
   | { type: 'SaveAction'; data: { ownerId: string; actionId: string; action: ActionFields; create: boolean } }
   | { type: 'DeleteAction'; data: { ownerId: string; actionId: string } }
-  | { type: 'ConfigureExternalApi'; data: { ownerId: string; assistantId: string; endpoints: ExternalEndpointStored[] } }
+  | {
+      type: 'ConfigureExternalApi';
+      data: { ownerId: string; assistantId: string; endpoints: ExternalEndpointStored[] };
+    }
   | { type: 'DeleteExternalApiConfig'; data: { ownerId: string; assistantId: string } };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -43,7 +63,13 @@ function checkLinks(state: AutomationState, linked: readonly string[]) {
 
 export const automationDecider: Decider<AutomationState, AutomationCommand, AutomationEvent> = {
   eventTypes: automationEventTypes,
-  initialState: () => ({ ownerId: null, workflows: new Map(), guidelines: new Map(), actions: new Map(), externalApis: new Map() }),
+  initialState: () => ({
+    ownerId: null,
+    workflows: new Map(),
+    guidelines: new Map(),
+    actions: new Map(),
+    externalApis: new Map(),
+  }),
 
   // Like the crawler-site decider, evolve updates the maps of the state it is given: every fold starts from a fresh initialState().
   evolve(state, event) {
@@ -70,8 +96,18 @@ export const automationDecider: Decider<AutomationState, AutomationCommand, Auto
       case 'ActionDeleted': {
         const { actionId } = event.data;
         state.actions.delete(actionId);
-        for (const [id, workflow] of state.workflows) if (workflow.linkedActions.includes(actionId)) state.workflows.set(id, { ...workflow, linkedActions: workflow.linkedActions.filter((a) => a !== actionId) });
-        for (const [id, guideline] of state.guidelines) if (guideline.linkedActions.includes(actionId)) state.guidelines.set(id, { ...guideline, linkedActions: guideline.linkedActions.filter((a) => a !== actionId) });
+        for (const [id, workflow] of state.workflows)
+          if (workflow.linkedActions.includes(actionId))
+            state.workflows.set(id, {
+              ...workflow,
+              linkedActions: workflow.linkedActions.filter((a) => a !== actionId),
+            });
+        for (const [id, guideline] of state.guidelines)
+          if (guideline.linkedActions.includes(actionId))
+            state.guidelines.set(id, {
+              ...guideline,
+              linkedActions: guideline.linkedActions.filter((a) => a !== actionId),
+            });
         return owned;
       }
       case 'ExternalApiConfigured':
@@ -86,14 +122,16 @@ export const automationDecider: Decider<AutomationState, AutomationCommand, Auto
   },
 
   decide(command, state) {
-    if (state.ownerId !== null && state.ownerId !== command.data.ownerId) throw new DomainError('not_found', M.workflowNotFound);
+    if (state.ownerId !== null && state.ownerId !== command.data.ownerId)
+      throw new DomainError('not_found', M.workflowNotFound);
     switch (command.type) {
       case 'SaveWorkflow': {
         const { ownerId, workflowId, workflow, create } = command.data;
         const existing = state.workflows.get(workflowId);
         if (!create && !existing) throw new DomainError('not_found', M.workflowNotFound);
         if (create && existing) return [];
-        if (create && state.workflows.size >= automationLimits.workflowsPerOwner) throw new DomainError('conflict', M.workflowLimit(automationLimits.workflowsPerOwner));
+        if (create && state.workflows.size >= automationLimits.workflowsPerOwner)
+          throw new DomainError('conflict', M.workflowLimit(automationLimits.workflowsPerOwner));
         checkLinks(state, workflow.linkedActions);
         if (existing && same(existing, workflow)) return [];
         return [{ type: create ? 'WorkflowCreated' : 'WorkflowUpdated', data: { ownerId, workflowId, workflow } }];
@@ -107,7 +145,8 @@ export const automationDecider: Decider<AutomationState, AutomationCommand, Auto
         const existing = state.guidelines.get(guidelineId);
         if (!create && !existing) throw new DomainError('not_found', M.guidelineNotFound);
         if (create && existing) return [];
-        if (create && state.guidelines.size >= automationLimits.guidelinesPerOwner) throw new DomainError('conflict', M.guidelineLimit(automationLimits.guidelinesPerOwner));
+        if (create && state.guidelines.size >= automationLimits.guidelinesPerOwner)
+          throw new DomainError('conflict', M.guidelineLimit(automationLimits.guidelinesPerOwner));
         checkLinks(state, guideline.linkedActions);
         if (existing && same(existing, guideline)) return [];
         return [{ type: create ? 'GuidelineCreated' : 'GuidelineUpdated', data: { ownerId, guidelineId, guideline } }];
@@ -121,7 +160,8 @@ export const automationDecider: Decider<AutomationState, AutomationCommand, Auto
         const existing = state.actions.get(actionId);
         if (!create && !existing) throw new DomainError('not_found', M.actionNotFound);
         if (create && existing) return [];
-        if (create && state.actions.size >= automationLimits.actionsPerOwner) throw new DomainError('conflict', M.actionLimit(automationLimits.actionsPerOwner));
+        if (create && state.actions.size >= automationLimits.actionsPerOwner)
+          throw new DomainError('conflict', M.actionLimit(automationLimits.actionsPerOwner));
         if (existing && same(existing, action)) return [];
         return [{ type: create ? 'ActionCreated' : 'ActionUpdated', data: { ownerId, actionId, action } }];
       }
@@ -140,7 +180,8 @@ export const automationDecider: Decider<AutomationState, AutomationCommand, Auto
         return [{ type: 'ExternalApiConfigured', data: { ownerId, assistantId, endpoints } }];
       }
       case 'DeleteExternalApiConfig': {
-        if (!state.externalApis.has(command.data.assistantId)) throw new DomainError('not_found', M.externalConfigNotFound);
+        if (!state.externalApis.has(command.data.assistantId))
+          throw new DomainError('not_found', M.externalConfigNotFound);
         return [{ type: 'ExternalApiConfigDeleted', data: command.data }];
       }
       default:

@@ -9,7 +9,10 @@ export type OutboundState = { phase: 'none' | 'dispatched' | 'settled' };
 type OutboundEvent = EventOf<'ChannelReplyDispatched' | 'ChannelReplyDelivered' | 'ChannelReplyFailed'>;
 export type OutboundCommand =
   | { type: 'DispatchReply'; data: ChannelReplyDispatched }
-  | { type: 'ConfirmReply'; data: { messageId: string; integrationId: string; externalMessageIds: string[]; sendMs: number } }
+  | {
+      type: 'ConfirmReply';
+      data: { messageId: string; integrationId: string; externalMessageIds: string[]; sendMs: number };
+    }
   | { type: 'FailReply'; data: { messageId: string; integrationId: string; error: string } };
 
 export const channelOutboundDecider: Decider<OutboundState, OutboundCommand, OutboundEvent> = {
@@ -23,7 +26,9 @@ export const channelOutboundDecider: Decider<OutboundState, OutboundCommand, Out
       case 'ConfirmReply':
         return state.phase === 'dispatched' ? [{ type: 'ChannelReplyDelivered', data: command.data }] : [];
       case 'FailReply':
-        return state.phase === 'dispatched' ? [{ type: 'ChannelReplyFailed', data: { ...command.data, error: command.data.error.slice(0, 1000) } }] : [];
+        return state.phase === 'dispatched'
+          ? [{ type: 'ChannelReplyFailed', data: { ...command.data, error: command.data.error.slice(0, 1000) } }]
+          : [];
     }
   },
 };

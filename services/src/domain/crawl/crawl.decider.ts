@@ -1,4 +1,13 @@
-import type { CrawlCompleted, CrawlFailed, CrawlPagesLinked, CrawlRequested, PageDiscovered, PagesDiscovered, PageFetched, PageScored } from '@kesher/contracts';
+import type {
+  CrawlCompleted,
+  CrawlFailed,
+  CrawlPagesLinked,
+  CrawlRequested,
+  PageDiscovered,
+  PagesDiscovered,
+  PageFetched,
+  PageScored,
+} from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 /**
@@ -27,10 +36,13 @@ const crawlEventTypes = [
 ] as const;
 export type CrawlEvent = EventOf<(typeof crawlEventTypes)[number]>;
 /** What the worker reports while the crawl runs. */
-export type CrawlProgressEvent = EventOf<'CrawlRobotsRead' | 'PageDiscovered' | 'PagesDiscovered' | 'PageFetched' | 'PageFailed' | 'PageSkipped'>;
+export type CrawlProgressEvent = EventOf<
+  'CrawlRobotsRead' | 'PageDiscovered' | 'PagesDiscovered' | 'PageFetched' | 'PageFailed' | 'PageSkipped'
+>;
 
 /** Each address of a PagesDiscovered, as the one-address PageDiscovered of older crawls has it. */
-export const discoveredPages = (data: PagesDiscovered): PageDiscovered[] => data.pages.map((page) => ({ crawlId: data.crawlId, fromUrl: data.fromUrl, ...page }));
+export const discoveredPages = (data: PagesDiscovered): PageDiscovered[] =>
+  data.pages.map((page) => ({ crawlId: data.crawlId, fromUrl: data.fromUrl, ...page }));
 
 export type CrawlStatus = 'none' | 'running' | 'completed' | 'failed' | 'linked';
 
@@ -57,7 +69,10 @@ export type CrawlCommand =
   | { type: 'FailCrawl'; data: CrawlFailed }
   | { type: 'RecordPagesLinked'; data: CrawlPagesLinked }
   /** Add Missing Page: the owner adds one page to a finished preview. */
-  | { type: 'AddManualPage'; data: { ownerId: string; discovered: PageDiscovered; fetched: PageFetched; scored: PageScored } };
+  | {
+      type: 'AddManualPage';
+      data: { ownerId: string; discovered: PageDiscovered; fetched: PageFetched; scored: PageScored };
+    };
 
 export const crawlNotFound = () => new DomainError('not_found', 'Crawl not found.');
 
@@ -85,16 +100,19 @@ export const crawlDecider: Decider<CrawlState, CrawlCommand, CrawlEvent> = {
         if (!state.discovered.has(event.data.key)) state.discovered.set(event.data.key, event.data);
         return state;
       case 'PagesDiscovered':
-        for (const page of discoveredPages(event.data)) if (!state.discovered.has(page.key)) state.discovered.set(page.key, page);
+        for (const page of discoveredPages(event.data))
+          if (!state.discovered.has(page.key)) state.discovered.set(page.key, page);
         return state;
       case 'PageFetched':
         if (!state.fetched.has(event.data.key)) state.fetched.set(event.data.key, event.data);
         return state;
       case 'PageFailed':
-        if (!state.settled.has(event.data.key)) state.settled.set(event.data.key, { outcome: 'failed', reason: event.data.reason });
+        if (!state.settled.has(event.data.key))
+          state.settled.set(event.data.key, { outcome: 'failed', reason: event.data.reason });
         return state;
       case 'PageSkipped':
-        if (!state.settled.has(event.data.key)) state.settled.set(event.data.key, { outcome: 'skipped', reason: event.data.reason });
+        if (!state.settled.has(event.data.key))
+          state.settled.set(event.data.key, { outcome: 'skipped', reason: event.data.reason });
         return state;
       case 'PageScored':
         state.scores.set(event.data.key, event.data);
@@ -161,7 +179,12 @@ export const crawlDecider: Decider<CrawlState, CrawlCommand, CrawlEvent> = {
       case 'ScorePages':
         if (state.status !== 'running') return [];
         return command.data.scores
-          .filter((score, index, all) => state.fetched.has(score.key) && !state.scores.has(score.key) && all.findIndex((s) => s.key === score.key) === index)
+          .filter(
+            (score, index, all) =>
+              state.fetched.has(score.key) &&
+              !state.scores.has(score.key) &&
+              all.findIndex((s) => s.key === score.key) === index,
+          )
           .map((data) => ({ type: 'PageScored' as const, data }));
 
       case 'CompleteCrawl':
@@ -172,13 +195,17 @@ export const crawlDecider: Decider<CrawlState, CrawlCommand, CrawlEvent> = {
 
       case 'RecordPagesLinked':
         // Only a crawl that adds its pages to the assistant (not a preview), once it finished finding them.
-        return state.status === 'completed' && state.request?.mode !== 'preview' ? [{ type: 'CrawlPagesLinked', data: command.data }] : [];
+        return state.status === 'completed' && state.request?.mode !== 'preview'
+          ? [{ type: 'CrawlPagesLinked', data: command.data }]
+          : [];
 
       case 'AddManualPage': {
         const { ownerId, discovered, fetched, scored } = command.data;
         if (state.status === 'none' || state.request?.ownerId !== ownerId) throw crawlNotFound();
-        if (state.request.mode !== 'preview') throw new DomainError('conflict', 'Pages can only be added to a preview.');
-        if (!isFinished(state.status)) throw new DomainError('conflict', 'The website scan is still running. Please wait for it to finish.');
+        if (state.request.mode !== 'preview')
+          throw new DomainError('conflict', 'Pages can only be added to a preview.');
+        if (!isFinished(state.status))
+          throw new DomainError('conflict', 'The website scan is still running. Please wait for it to finish.');
         if (state.fetched.has(fetched.key)) return [];
         return [
           ...(state.discovered.has(discovered.key) ? [] : [{ type: 'PageDiscovered' as const, data: discovered }]),

@@ -11,7 +11,15 @@ import { DomainError, type Decider, type EventOf } from '../../platform/commands
  * Like the crawl decider, `evolve` updates the page map of the state it is given: every fold starts from
  * a fresh `initialState()`.
  */
-const crawlerSiteEventTypes = ['CrawlerConfigured', 'CrawlerConfigUpdated', 'CrawlerConfigDeleted', 'CrawlerSchedulePaused', 'CrawledPageCommitted', 'CrawledPageToggled', 'CrawledPagesDeleted'] as const;
+const crawlerSiteEventTypes = [
+  'CrawlerConfigured',
+  'CrawlerConfigUpdated',
+  'CrawlerConfigDeleted',
+  'CrawlerSchedulePaused',
+  'CrawledPageCommitted',
+  'CrawledPageToggled',
+  'CrawledPagesDeleted',
+] as const;
 export type CrawlerSiteEvent = EventOf<(typeof crawlerSiteEventTypes)[number]>;
 
 export interface SitePage extends CrawledPageCommitted {
@@ -34,7 +42,10 @@ type PageToCommit = Omit<CrawledPageCommitted, 'replacedFileId'>;
 
 export type CrawlerSiteCommand =
   /** POST /web-crawler/: the assistant's configuration, created (with `configId`) or changed. */
-  | { type: 'ConfigureCrawler'; data: { assistantId: string; ownerId: string; configId: string; settings: SettingsInput } }
+  | {
+      type: 'ConfigureCrawler';
+      data: { assistantId: string; ownerId: string; configId: string; settings: SettingsInput };
+    }
   | { type: 'UpdateCrawlerConfig'; data: { configId: string; ownerId: string; changes: Partial<SettingsInput> } }
   | { type: 'DeleteCrawlerConfig'; data: { configId: string; ownerId: string } }
   /** The scheduler: a recrawl came due on a plan that does not include scheduled recrawl. */
@@ -49,7 +60,11 @@ const urlNotFound = () => new DomainError('not_found', crawlerMessages.urlNotFou
 const settingKeys = ['websiteUrl', 'crawlInterval', 'maxPages', 'maxDepth', 'deleteOrphanedPages'] as const;
 
 /** What the wanted settings change; saving the interval of a paused schedule resumes it, even unchanged. */
-function changesFrom(current: CrawlerSettings, wanted: Partial<CrawlerSettings>, paused: boolean): Partial<CrawlerSettings> {
+function changesFrom(
+  current: CrawlerSettings,
+  wanted: Partial<CrawlerSettings>,
+  paused: boolean,
+): Partial<CrawlerSettings> {
   const changes: Partial<CrawlerSettings> = {};
   for (const key of settingKeys) {
     if (wanted[key] !== undefined && wanted[key] !== current[key]) Object.assign(changes, { [key]: wanted[key] });
@@ -63,7 +78,10 @@ function changesFrom(current: CrawlerSettings, wanted: Partial<CrawlerSettings>,
  * other content. A disabled page is left alone (the owner turned it off), and one already recorded with
  * this very file is a redelivered commit.
  */
-export function commitNeeded(existing: SitePage | undefined, page: Pick<PageToCommit, 'fileId' | 'contentSha256'>): boolean {
+export function commitNeeded(
+  existing: SitePage | undefined,
+  page: Pick<PageToCommit, 'fileId' | 'contentSha256'>,
+): boolean {
   if (!existing) return true;
   if (existing.fileId === page.fileId || !existing.enabled) return false;
   return existing.contentSha256 !== page.contentSha256;
@@ -81,7 +99,11 @@ export const crawlerSiteDecider: Decider<CrawlerSiteState, CrawlerSiteCommand, C
       }
       case 'CrawlerConfigUpdated':
         return state.config
-          ? { ...state, config: { ...state.config, ...event.data.changes }, schedulePaused: state.schedulePaused && event.data.changes.crawlInterval === undefined }
+          ? {
+              ...state,
+              config: { ...state.config, ...event.data.changes },
+              schedulePaused: state.schedulePaused && event.data.changes.crawlInterval === undefined,
+            }
           : state;
       case 'CrawlerConfigDeleted':
         return { ...state, config: null, schedulePaused: false };
@@ -92,7 +114,13 @@ export const crawlerSiteDecider: Decider<CrawlerSiteState, CrawlerSiteCommand, C
         return { ...state, assistantId: event.data.assistantId, ownerId: state.ownerId ?? event.data.ownerId };
       case 'CrawledPageToggled': {
         const page = state.pages.get(event.data.pageId);
-        if (page) state.pages.set(page.pageId, { ...page, enabled: event.data.enabled, currentFileId: event.data.fileId, fileId: event.data.fileId ?? page.fileId });
+        if (page)
+          state.pages.set(page.pageId, {
+            ...page,
+            enabled: event.data.enabled,
+            currentFileId: event.data.fileId,
+            fileId: event.data.fileId ?? page.fileId,
+          });
         return state;
       }
       case 'CrawledPagesDeleted':
@@ -109,28 +137,42 @@ export const crawlerSiteDecider: Decider<CrawlerSiteState, CrawlerSiteCommand, C
       case 'ConfigureCrawler': {
         const { assistantId, ownerId, configId, settings } = command.data;
         if (!owned(ownerId)) throw configNotFound();
-        if (!state.config) return [{ type: 'CrawlerConfigured', data: { assistantId, ownerId, configId, ...settings } }];
+        if (!state.config)
+          return [{ type: 'CrawlerConfigured', data: { assistantId, ownerId, configId, ...settings } }];
         const changes = changesFrom(state.config, settings, state.schedulePaused);
-        return Object.keys(changes).length === 0 ? [] : [{ type: 'CrawlerConfigUpdated', data: { assistantId, configId: state.config.configId, changes } }];
+        return Object.keys(changes).length === 0
+          ? []
+          : [{ type: 'CrawlerConfigUpdated', data: { assistantId, configId: state.config.configId, changes } }];
       }
 
       case 'UpdateCrawlerConfig': {
         const { configId, ownerId, changes } = command.data;
-        if (!state.config || state.config.configId !== configId || !owned(ownerId) || !state.assistantId) throw configNotFound();
+        if (!state.config || state.config.configId !== configId || !owned(ownerId) || !state.assistantId)
+          throw configNotFound();
         const changed = changesFrom(state.config, changes, state.schedulePaused);
-        return Object.keys(changed).length === 0 ? [] : [{ type: 'CrawlerConfigUpdated', data: { assistantId: state.assistantId, configId, changes: changed } }];
+        return Object.keys(changed).length === 0
+          ? []
+          : [{ type: 'CrawlerConfigUpdated', data: { assistantId: state.assistantId, configId, changes: changed } }];
       }
 
       case 'DeleteCrawlerConfig': {
         const { configId, ownerId } = command.data;
-        if (!state.config || state.config.configId !== configId || !owned(ownerId) || !state.assistantId) throw configNotFound();
+        if (!state.config || state.config.configId !== configId || !owned(ownerId) || !state.assistantId)
+          throw configNotFound();
         return [{ type: 'CrawlerConfigDeleted', data: { assistantId: state.assistantId, configId } }];
       }
 
       case 'PauseSchedule': {
         const { configId, reason, dueAt } = command.data;
         // Deleted, replaced, already paused or without a schedule since it came due: nothing to pause.
-        if (!state.config || state.config.configId !== configId || !state.assistantId || state.schedulePaused || state.config.crawlInterval === 'none') return [];
+        if (
+          !state.config ||
+          state.config.configId !== configId ||
+          !state.assistantId ||
+          state.schedulePaused ||
+          state.config.crawlInterval === 'none'
+        )
+          return [];
         return [{ type: 'CrawlerSchedulePaused', data: { assistantId: state.assistantId, configId, reason, dueAt } }];
       }
 
@@ -143,7 +185,10 @@ export const crawlerSiteDecider: Decider<CrawlerSiteState, CrawlerSiteCommand, C
           seen.add(page.pageId);
           const existing = state.pages.get(page.pageId);
           if (!commitNeeded(existing, page)) continue;
-          out.push({ type: 'CrawledPageCommitted', data: { ...page, ownerId: command.data.ownerId, replacedFileId: existing?.currentFileId ?? null } });
+          out.push({
+            type: 'CrawledPageCommitted',
+            data: { ...page, ownerId: command.data.ownerId, replacedFileId: existing?.currentFileId ?? null },
+          });
         }
         return out;
       }
@@ -172,7 +217,9 @@ export const crawlerSiteDecider: Decider<CrawlerSiteState, CrawlerSiteCommand, C
           return [];
         }
         const fileIds = found.flatMap((id) => state.pages.get(id)!.currentFileId ?? []);
-        return [{ type: 'CrawledPagesDeleted', data: { assistantId: state.assistantId, pageIds: found, fileIds, reason } }];
+        return [
+          { type: 'CrawledPagesDeleted', data: { assistantId: state.assistantId, pageIds: found, fileIds, reason } },
+        ];
       }
     }
   },

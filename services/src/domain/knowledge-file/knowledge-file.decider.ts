@@ -14,7 +14,12 @@ export type KnowledgeFileCommand =
 const notFound = () => new DomainError('not_found', 'File not found');
 
 /** The events this aggregate's stream holds. */
-const knowledgeFileEventTypes = ['KnowledgeFileUploaded', 'KnowledgeFileIngested', 'KnowledgeFileIngestionFailed', 'KnowledgeFileDeleted'] as const;
+const knowledgeFileEventTypes = [
+  'KnowledgeFileUploaded',
+  'KnowledgeFileIngested',
+  'KnowledgeFileIngestionFailed',
+  'KnowledgeFileDeleted',
+] as const;
 export type KnowledgeFileEvent = EventOf<(typeof knowledgeFileEventTypes)[number]>;
 
 export const knowledgeFileDecider: Decider<KnowledgeFileState, KnowledgeFileCommand, KnowledgeFileEvent> = {
@@ -24,7 +29,12 @@ export const knowledgeFileDecider: Decider<KnowledgeFileState, KnowledgeFileComm
   evolve(state, event) {
     switch (event.type) {
       case 'KnowledgeFileUploaded':
-        return { status: 'pending', fileId: event.data.fileId, assistantId: event.data.assistantId, ownerId: event.data.ownerId };
+        return {
+          status: 'pending',
+          fileId: event.data.fileId,
+          assistantId: event.data.assistantId,
+          ownerId: event.data.ownerId,
+        };
       case 'KnowledgeFileIngested':
         return state.status === 'pending' ? { ...state, status: 'ready' } : state;
       case 'KnowledgeFileIngestionFailed':
@@ -47,7 +57,8 @@ export const knowledgeFileDecider: Decider<KnowledgeFileState, KnowledgeFileComm
           ? [{ type: 'KnowledgeFileIngested', data: command.data.ingested }]
           : [{ type: 'KnowledgeFileIngestionFailed', data: command.data.failed }];
       case 'DeleteKnowledgeFile':
-        if (state.status === 'none' || state.status === 'deleted' || state.ownerId !== command.data.ownerId) throw notFound();
+        if (state.status === 'none' || state.status === 'deleted' || state.ownerId !== command.data.ownerId)
+          throw notFound();
         return [{ type: 'KnowledgeFileDeleted', data: { fileId: state.fileId, assistantId: state.assistantId } }];
     }
   },

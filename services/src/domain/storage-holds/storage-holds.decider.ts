@@ -30,7 +30,10 @@ export interface StorageCount {
 }
 
 export type StorageHoldsCommand =
-  | { type: 'HoldStorage'; data: { ownerId: string; fileId: string; bytes: number; limit: number; refusal: string; count: StorageCount } }
+  | {
+      type: 'HoldStorage';
+      data: { ownerId: string; fileId: string; bytes: number; limit: number; refusal: string; count: StorageCount };
+    }
   /** Lets go of holds: their files are counted now, never came to be, or were deleted. */
   | { type: 'ReleaseStorage'; data: { ownerId: string; fileIds: readonly string[] } };
 
@@ -47,7 +50,8 @@ export class StaleStorageCountError extends Error {
 
 /** Bytes stored or held for the owner, by the count and the holds. */
 export const storageInUse = (state: StorageHoldsState, count: Pick<StorageCount, 'bytes' | 'landed'>) =>
-  count.bytes + state.held.filter((hold) => !count.landed.includes(hold.fileId)).reduce((sum, hold) => sum + hold.bytes, 0);
+  count.bytes +
+  state.held.filter((hold) => !count.landed.includes(hold.fileId)).reduce((sum, hold) => sum + hold.bytes, 0);
 
 export const storageHoldsDecider: Decider<StorageHoldsState, StorageHoldsCommand, StorageHoldsEvent> = {
   eventTypes: storageHoldsEventTypes,
@@ -56,7 +60,9 @@ export const storageHoldsDecider: Decider<StorageHoldsState, StorageHoldsCommand
   evolve(state, event) {
     switch (event.type) {
       case 'StorageHeld':
-        return state.held.some((hold) => hold.fileId === event.data.fileId) ? state : { held: [...state.held, { fileId: event.data.fileId, bytes: event.data.bytes }] };
+        return state.held.some((hold) => hold.fileId === event.data.fileId)
+          ? state
+          : { held: [...state.held, { fileId: event.data.fileId, bytes: event.data.bytes }] };
       case 'StorageReleased':
         return { held: state.held.filter((hold) => !event.data.fileIds.includes(hold.fileId)) };
       default:
@@ -74,7 +80,10 @@ export const storageHoldsDecider: Decider<StorageHoldsState, StorageHoldsCommand
         if (storageInUse(state, count) + bytes > limit) throw new DomainError('forbidden', refusal);
         // Holds whose files the read model counts now are let go on the way (an upload that died after its file was recorded).
         const counted = count.landed.filter(isHeld);
-        return [...(counted.length > 0 ? [{ type: 'StorageReleased' as const, data: { ownerId, fileIds: counted } }] : []), { type: 'StorageHeld', data: { ownerId, fileId, bytes } }];
+        return [
+          ...(counted.length > 0 ? [{ type: 'StorageReleased' as const, data: { ownerId, fileIds: counted } }] : []),
+          { type: 'StorageHeld', data: { ownerId, fileId, bytes } },
+        ];
       }
       case 'ReleaseStorage': {
         const { ownerId } = command.data;

@@ -1,4 +1,10 @@
-import { subscriptionEventTypes, type BillingPeriod, type Currency, type PaidTier, type PaymentProvider } from '@kesher/contracts';
+import {
+  subscriptionEventTypes,
+  type BillingPeriod,
+  type Currency,
+  type PaidTier,
+  type PaymentProvider,
+} from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 /**
@@ -79,12 +85,30 @@ export type SubscriptionCommand =
   | { type: 'StartCheckout'; data: OpenCheckout & { ownerId: string; trialDays: number; now: string } }
   | {
       type: 'PayTestCheckout';
-      data: { ownerId: string; checkoutId: string; paymentId: string; subscriptionId: string; outcome: { paid: true; cardLast4: string; cardHolder: string } | { paid: false; reason: string }; now: string };
+      data: {
+        ownerId: string;
+        checkoutId: string;
+        paymentId: string;
+        subscriptionId: string;
+        outcome: { paid: true; cardLast4: string; cardHolder: string } | { paid: false; reason: string };
+        now: string;
+      };
     }
   | { type: 'Cancel'; data: { ownerId: string; immediately: boolean; now: string } }
   | { type: 'EndIfOver'; data: { ownerId: string; now: string } }
-  | { type: 'ApplyStripeSubscription'; data: { ownerId: string; event: StripeEventInfo; snapshot: StripeSubscriptionSnapshot } }
-  | { type: 'ApplyStripePayment'; data: { ownerId: string; event: StripeEventInfo; customerId: string | null; payment: PaymentFacts & ({ paid: true; invoicePdf: string | null } | { paid: false; reason: string }) } };
+  | {
+      type: 'ApplyStripeSubscription';
+      data: { ownerId: string; event: StripeEventInfo; snapshot: StripeSubscriptionSnapshot };
+    }
+  | {
+      type: 'ApplyStripePayment';
+      data: {
+        ownerId: string;
+        event: StripeEventInfo;
+        customerId: string | null;
+        payment: PaymentFacts & ({ paid: true; invoicePdf: string | null } | { paid: false; reason: string });
+      };
+    };
 
 export type SubscriptionEvent = EventOf<(typeof subscriptionEventTypes)[number]>;
 
@@ -148,15 +172,35 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'SubscriptionRenewed':
         return state.subscription?.subscriptionId !== event.data.subscriptionId
           ? state
-          : { ...state, subscription: { ...state.subscription, status: event.data.status, currentPeriodStart: event.data.currentPeriodStart, currentPeriodEnd: event.data.currentPeriodEnd, trialEnd: event.data.trialEnd } };
+          : {
+              ...state,
+              subscription: {
+                ...state.subscription,
+                status: event.data.status,
+                currentPeriodStart: event.data.currentPeriodStart,
+                currentPeriodEnd: event.data.currentPeriodEnd,
+                trialEnd: event.data.trialEnd,
+              },
+            };
       case 'SubscriptionPlanChanged':
-        return state.subscription?.subscriptionId !== event.data.subscriptionId ? state : { ...state, subscription: { ...state.subscription, tier: event.data.tier, billingPeriod: event.data.billingPeriod } };
+        return state.subscription?.subscriptionId !== event.data.subscriptionId
+          ? state
+          : {
+              ...state,
+              subscription: { ...state.subscription, tier: event.data.tier, billingPeriod: event.data.billingPeriod },
+            };
       case 'SubscriptionPastDue':
-        return state.subscription?.subscriptionId !== event.data.subscriptionId ? state : { ...state, subscription: { ...state.subscription, status: 'past_due' } };
+        return state.subscription?.subscriptionId !== event.data.subscriptionId
+          ? state
+          : { ...state, subscription: { ...state.subscription, status: 'past_due' } };
       case 'SubscriptionCancelRequested':
-        return state.subscription?.subscriptionId !== event.data.subscriptionId ? state : { ...state, subscription: { ...state.subscription, cancelAtPeriodEnd: true } };
+        return state.subscription?.subscriptionId !== event.data.subscriptionId
+          ? state
+          : { ...state, subscription: { ...state.subscription, cancelAtPeriodEnd: true } };
       case 'SubscriptionResumed':
-        return state.subscription?.subscriptionId !== event.data.subscriptionId ? state : { ...state, subscription: { ...state.subscription, cancelAtPeriodEnd: false } };
+        return state.subscription?.subscriptionId !== event.data.subscriptionId
+          ? state
+          : { ...state, subscription: { ...state.subscription, cancelAtPeriodEnd: false } };
       case 'SubscriptionEnded':
         return {
           ...state,
@@ -171,7 +215,10 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
           ...state,
           stripeEvents: added(state.stripeEvents, event.data.stripeEventId),
           customerId: event.data.customerId ?? state.customerId,
-          stripeSnapshotAt: event.data.applied && event.data.type.startsWith('customer.subscription.') ? Math.max(state.stripeSnapshotAt, event.data.created) : state.stripeSnapshotAt,
+          stripeSnapshotAt:
+            event.data.applied && event.data.type.startsWith('customer.subscription.')
+              ? Math.max(state.stripeSnapshotAt, event.data.created)
+              : state.stripeSnapshotAt,
         };
       default:
         return state;
@@ -182,10 +229,18 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
     switch (command.type) {
       case 'StartCheckout': {
         const { ownerId, trialDays, now, ...checkout } = command.data;
-        if (state.subscription && !subscriptionLapsed(state.subscription, now)) throw new DomainError('conflict', billingMessages.alreadySubscribed);
+        if (state.subscription && !subscriptionLapsed(state.subscription, now))
+          throw new DomainError('conflict', billingMessages.alreadySubscribed);
         const open = state.checkout;
         // The same plan asked for again while its checkout is open: the same checkout (two clicks, two tabs).
-        if (open && open.expiresAt > now && open.provider === checkout.provider && open.tier === checkout.tier && open.billingPeriod === checkout.billingPeriod) return [];
+        if (
+          open &&
+          open.expiresAt > now &&
+          open.provider === checkout.provider &&
+          open.tier === checkout.tier &&
+          open.billingPeriod === checkout.billingPeriod
+        )
+          return [];
         const ended = lapsedEnd(state, ownerId, now);
         return [...ended, { type: 'SubscriptionCheckoutStarted', data: { ownerId, trialDays, ...checkout } }];
       }
@@ -194,15 +249,35 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         const { ownerId, checkoutId, paymentId, subscriptionId, outcome, now } = command.data;
         if (state.payments.has(paymentId) || state.paidCheckouts.has(checkoutId)) return [];
         const open = state.checkout;
-        if (!open || open.checkoutId !== checkoutId || open.provider !== 'test') throw new DomainError('conflict', billingMessages.checkoutGone);
+        if (!open || open.checkoutId !== checkoutId || open.provider !== 'test')
+          throw new DomainError('conflict', billingMessages.checkoutGone);
         if (open.expiresAt <= now) throw new DomainError('conflict', billingMessages.checkoutExpired);
         const description = paymentDescription(open.tier, open.billingPeriod);
-        const money = { ownerId, paymentId, provider: 'test' as const, checkoutId, description, amount: open.amount, currency: open.currency };
-        if (!outcome.paid) return [{ type: 'PaymentDeclined', data: { ...money, subscriptionId: null, reason: outcome.reason } }];
-        if (state.subscription && !subscriptionLapsed(state.subscription, now)) throw new DomainError('conflict', billingMessages.alreadySubscribed);
+        const money = {
+          ownerId,
+          paymentId,
+          provider: 'test' as const,
+          checkoutId,
+          description,
+          amount: open.amount,
+          currency: open.currency,
+        };
+        if (!outcome.paid)
+          return [{ type: 'PaymentDeclined', data: { ...money, subscriptionId: null, reason: outcome.reason } }];
+        if (state.subscription && !subscriptionLapsed(state.subscription, now))
+          throw new DomainError('conflict', billingMessages.alreadySubscribed);
         return [
           ...lapsedEnd(state, ownerId, now),
-          { type: 'PaymentSucceeded', data: { ...money, subscriptionId, invoicePdf: null, cardLast4: outcome.cardLast4, cardHolder: outcome.cardHolder } },
+          {
+            type: 'PaymentSucceeded',
+            data: {
+              ...money,
+              subscriptionId,
+              invoicePdf: null,
+              cardLast4: outcome.cardLast4,
+              cardHolder: outcome.cardHolder,
+            },
+          },
           {
             type: 'SubscriptionActivated',
             data: {
@@ -228,9 +303,20 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         const { ownerId, immediately, now } = command.data;
         const live = state.subscription;
         if (!live || subscriptionLapsed(live, now)) throw new DomainError('conflict', billingMessages.nothingToCancel);
-        if (immediately) return [{ type: 'SubscriptionEnded', data: { ownerId, subscriptionId: live.subscriptionId, endedAt: now, reason: 'cancelled' } }];
+        if (immediately)
+          return [
+            {
+              type: 'SubscriptionEnded',
+              data: { ownerId, subscriptionId: live.subscriptionId, endedAt: now, reason: 'cancelled' },
+            },
+          ];
         if (live.cancelAtPeriodEnd) return [];
-        return [{ type: 'SubscriptionCancelRequested', data: { ownerId, subscriptionId: live.subscriptionId, effectiveAt: live.currentPeriodEnd } }];
+        return [
+          {
+            type: 'SubscriptionCancelRequested',
+            data: { ownerId, subscriptionId: live.subscriptionId, effectiveAt: live.currentPeriodEnd },
+          },
+        ];
       }
 
       case 'EndIfOver':
@@ -241,7 +327,15 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         if (state.stripeEvents.has(event.stripeEventId)) return [];
         const received = (applied: boolean, outcome: string): SubscriptionEvent => ({
           type: 'StripeWebhookReceived',
-          data: { stripeEventId: event.stripeEventId, type: event.type, created: event.created, ownerId, customerId: snapshot.customerId, applied, outcome },
+          data: {
+            stripeEventId: event.stripeEventId,
+            type: event.type,
+            created: event.created,
+            ownerId,
+            customerId: snapshot.customerId,
+            applied,
+            outcome,
+          },
         });
         // Stripe does not promise order: a snapshot older than the one applied says nothing new.
         if (event.created < state.stripeSnapshotAt) return [received(false, 'older than the state already applied')];
@@ -254,15 +348,45 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         if (state.stripeEvents.has(event.stripeEventId)) return [];
         const received = (outcome: string): SubscriptionEvent => ({
           type: 'StripeWebhookReceived',
-          data: { stripeEventId: event.stripeEventId, type: event.type, created: event.created, ownerId, customerId, applied: true, outcome },
+          data: {
+            stripeEventId: event.stripeEventId,
+            type: event.type,
+            created: event.created,
+            ownerId,
+            customerId,
+            applied: true,
+            outcome,
+          },
         });
         if (state.payments.has(payment.paymentId)) return [received('payment already recorded')];
-        const money = { ownerId, paymentId: payment.paymentId, provider: 'stripe' as const, subscriptionId: payment.subscriptionId, checkoutId: null, description: payment.description, amount: payment.amount, currency: payment.currency };
-        if (payment.paid) return [received('PaymentSucceeded'), { type: 'PaymentSucceeded', data: { ...money, invoicePdf: payment.invoicePdf, cardLast4: null, cardHolder: null } }];
+        const money = {
+          ownerId,
+          paymentId: payment.paymentId,
+          provider: 'stripe' as const,
+          subscriptionId: payment.subscriptionId,
+          checkoutId: null,
+          description: payment.description,
+          amount: payment.amount,
+          currency: payment.currency,
+        };
+        if (payment.paid)
+          return [
+            received('PaymentSucceeded'),
+            {
+              type: 'PaymentSucceeded',
+              data: { ...money, invoicePdf: payment.invoicePdf, cardLast4: null, cardHolder: null },
+            },
+          ];
         const live = state.subscription;
         const pastDue: SubscriptionEvent[] =
-          live && live.subscriptionId === payment.subscriptionId && live.status !== 'past_due' ? [{ type: 'SubscriptionPastDue', data: { ownerId, subscriptionId: live.subscriptionId } }] : [];
-        return [received(['PaymentDeclined', ...pastDue.map((e) => e.type)].join(', ')), { type: 'PaymentDeclined', data: { ...money, reason: payment.reason } }, ...pastDue];
+          live && live.subscriptionId === payment.subscriptionId && live.status !== 'past_due'
+            ? [{ type: 'SubscriptionPastDue', data: { ownerId, subscriptionId: live.subscriptionId } }]
+            : [];
+        return [
+          received(['PaymentDeclined', ...pastDue.map((e) => e.type)].join(', ')),
+          { type: 'PaymentDeclined', data: { ...money, reason: payment.reason } },
+          ...pastDue,
+        ];
       }
     }
   },
@@ -275,14 +399,20 @@ export function periodEndAfter(start: string, period: BillingPeriod): string {
   return end.toISOString();
 }
 
-export const paymentDescription = (tier: PaidTier, period: BillingPeriod) => `${tier === 'PRO' ? 'Pro' : 'Enterprise'} plan, ${period === 'monthly' ? 'monthly' : 'yearly'}`;
+export const paymentDescription = (tier: PaidTier, period: BillingPeriod) =>
+  `${tier === 'PRO' ? 'Pro' : 'Enterprise'} plan, ${period === 'monthly' ? 'monthly' : 'yearly'}`;
 
 /** A subscription whose period is over without renewal ends (recorded so the log says when the owner went back to FREE). */
 function lapsedEnd(state: SubscriptionState, ownerId: string, now: string): SubscriptionEvent[] {
   const live = state.subscription;
   if (!live || !subscriptionLapsed(live, now)) return [];
   const reason = live.status === 'past_due' ? 'payment_failed' : live.cancelAtPeriodEnd ? 'cancelled' : 'period_ended';
-  return [{ type: 'SubscriptionEnded', data: { ownerId, subscriptionId: live.subscriptionId, endedAt: live.currentPeriodEnd, reason } }];
+  return [
+    {
+      type: 'SubscriptionEnded',
+      data: { ownerId, subscriptionId: live.subscriptionId, endedAt: live.currentPeriodEnd, reason },
+    },
+  ];
 }
 
 /** The events that bring the state to what Stripe's snapshot says. */
@@ -291,7 +421,19 @@ function stripeChanges(ownerId: string, state: SubscriptionState, s: StripeSubsc
   const id = s.subscriptionId;
   if (s.status === 'pending') return [];
   if (s.status === 'ended') {
-    return live?.subscriptionId === id ? [{ type: 'SubscriptionEnded', data: { ownerId, subscriptionId: id, endedAt: s.currentPeriodEnd, reason: live.status === 'past_due' ? 'payment_failed' : 'cancelled' } }] : [];
+    return live?.subscriptionId === id
+      ? [
+          {
+            type: 'SubscriptionEnded',
+            data: {
+              ownerId,
+              subscriptionId: id,
+              endedAt: s.currentPeriodEnd,
+              reason: live.status === 'past_due' ? 'payment_failed' : 'cancelled',
+            },
+          },
+        ]
+      : [];
   }
   if (state.endedSubscriptions.has(id)) return [];
   if (live?.subscriptionId !== id) {
@@ -316,12 +458,35 @@ function stripeChanges(ownerId: string, state: SubscriptionState, s: StripeSubsc
     ];
   }
   const changes: SubscriptionEvent[] = [];
-  if (live.tier !== s.tier || live.billingPeriod !== s.billingPeriod) changes.push({ type: 'SubscriptionPlanChanged', data: { ownerId, subscriptionId: id, tier: s.tier, billingPeriod: s.billingPeriod } });
-  if (s.status === 'past_due' && live.status !== 'past_due') changes.push({ type: 'SubscriptionPastDue', data: { ownerId, subscriptionId: id } });
-  if (s.status !== 'past_due' && (live.status !== s.status || live.currentPeriodEnd !== s.currentPeriodEnd || live.trialEnd !== s.trialEnd)) {
-    changes.push({ type: 'SubscriptionRenewed', data: { ownerId, subscriptionId: id, status: s.status, currentPeriodStart: s.currentPeriodStart, currentPeriodEnd: s.currentPeriodEnd, trialEnd: s.trialEnd } });
+  if (live.tier !== s.tier || live.billingPeriod !== s.billingPeriod)
+    changes.push({
+      type: 'SubscriptionPlanChanged',
+      data: { ownerId, subscriptionId: id, tier: s.tier, billingPeriod: s.billingPeriod },
+    });
+  if (s.status === 'past_due' && live.status !== 'past_due')
+    changes.push({ type: 'SubscriptionPastDue', data: { ownerId, subscriptionId: id } });
+  if (
+    s.status !== 'past_due' &&
+    (live.status !== s.status || live.currentPeriodEnd !== s.currentPeriodEnd || live.trialEnd !== s.trialEnd)
+  ) {
+    changes.push({
+      type: 'SubscriptionRenewed',
+      data: {
+        ownerId,
+        subscriptionId: id,
+        status: s.status,
+        currentPeriodStart: s.currentPeriodStart,
+        currentPeriodEnd: s.currentPeriodEnd,
+        trialEnd: s.trialEnd,
+      },
+    });
   }
-  if (s.cancelAtPeriodEnd && !live.cancelAtPeriodEnd) changes.push({ type: 'SubscriptionCancelRequested', data: { ownerId, subscriptionId: id, effectiveAt: s.currentPeriodEnd } });
-  if (!s.cancelAtPeriodEnd && live.cancelAtPeriodEnd) changes.push({ type: 'SubscriptionResumed', data: { ownerId, subscriptionId: id } });
+  if (s.cancelAtPeriodEnd && !live.cancelAtPeriodEnd)
+    changes.push({
+      type: 'SubscriptionCancelRequested',
+      data: { ownerId, subscriptionId: id, effectiveAt: s.currentPeriodEnd },
+    });
+  if (!s.cancelAtPeriodEnd && live.cancelAtPeriodEnd)
+    changes.push({ type: 'SubscriptionResumed', data: { ownerId, subscriptionId: id } });
   return changes;
 }

@@ -1,4 +1,10 @@
-import { chatMessages, integrationMessages, type MessageLanguage, type RunCompleted, type ThreadStarted } from '@kesher/contracts';
+import {
+  chatMessages,
+  integrationMessages,
+  type MessageLanguage,
+  type RunCompleted,
+  type ThreadStarted,
+} from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 export type RunPhase = 'queued' | 'in_progress' | 'completed' | 'failed' | 'expired';
@@ -34,7 +40,10 @@ export type ThreadCommand =
       type: 'PostUserMessage';
       data: { requester: Requester; messageId: string; text: string; language: MessageLanguage; chatLimit: number };
     }
-  | { type: 'RequestRun'; data: { requester: Requester; runId: string; assistantId: string; deadlineAt: string; now: string } }
+  | {
+      type: 'RequestRun';
+      data: { requester: Requester; runId: string; assistantId: string; deadlineAt: string; now: string };
+    }
   | { type: 'StartRun'; data: { runId: string; provider: string } }
   /** The worker's answer: the assistant message and the completion are recorded together, or not at all. */
   | {
@@ -52,7 +61,14 @@ export type ThreadCommand =
   | { type: 'DeleteThread'; data: { requester: Requester } }
   | {
       type: 'GiveFeedback';
-      data: { requester: Requester; messageId: string; rating: 'like' | 'dislike'; comment: string | null; authorKey: string; source: string };
+      data: {
+        requester: Requester;
+        messageId: string;
+        rating: 'like' | 'dislike';
+        comment: string | null;
+        authorKey: string;
+        source: string;
+      };
     };
 
 const SETTLED: readonly RunPhase[] = ['completed', 'failed', 'expired'];
@@ -69,14 +85,16 @@ function isParticipant(thread: ThreadStarted, requester: Requester): boolean {
 }
 
 /** The assistant's owner looking after a visitor's conversation listed in Chat History. */
-const isAssistantOwner = (thread: ThreadStarted, requester: Requester) => 'ownerId' in requester && thread.assistantOwnerId === requester.ownerId;
+const isAssistantOwner = (thread: ThreadStarted, requester: Requester) =>
+  'ownerId' in requester && thread.assistantOwnerId === requester.ownerId;
 
 /**
  * An open thread the requester may look after (read, rename, delete): its participant, or the owner of
  * its assistant. Anyone else is told it does not exist, so ids cannot be probed.
  */
 function accessible(state: ThreadState, requester: Requester): Started {
-  if (state.status !== 'open' || !(isParticipant(state.thread, requester) || isAssistantOwner(state.thread, requester))) throw notFound();
+  if (state.status !== 'open' || !(isParticipant(state.thread, requester) || isAssistantOwner(state.thread, requester)))
+    throw notFound();
   return state;
 }
 
@@ -105,7 +123,9 @@ function unsettledRun(state: ThreadState, runId: string): RunState | undefined {
 }
 
 const withRun = (state: ThreadState, runId: string, change: Partial<RunState>): ThreadState =>
-  state.status === 'none' || !state.runs[runId] ? state : { ...state, runs: { ...state.runs, [runId]: { ...state.runs[runId]!, ...change } } };
+  state.status === 'none' || !state.runs[runId]
+    ? state
+    : { ...state, runs: { ...state.runs, [runId]: { ...state.runs[runId]!, ...change } } };
 
 /** The events this aggregate's stream holds. */
 const threadEventTypes = [
@@ -129,7 +149,16 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
   initialState: () => ({ status: 'none' }),
 
   evolve(state, event) {
-    if (event.type === 'ThreadStarted') return { status: 'open', thread: event.data, userMessages: 0, messageIds: [], runs: {}, feedback: {}, takenOver: false };
+    if (event.type === 'ThreadStarted')
+      return {
+        status: 'open',
+        thread: event.data,
+        userMessages: 0,
+        messageIds: [],
+        runs: {},
+        feedback: {},
+        takenOver: false,
+      };
     if (state.status === 'none') return state;
     switch (event.type) {
       case 'MessagePosted':
@@ -139,7 +168,10 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
           userMessages: state.userMessages + (event.data.role === 'user' ? 1 : 0),
         };
       case 'RunRequested':
-        return { ...state, runs: { ...state.runs, [event.data.runId]: { phase: 'queued', deadlineAt: event.data.deadlineAt } } };
+        return {
+          ...state,
+          runs: { ...state.runs, [event.data.runId]: { phase: 'queued', deadlineAt: event.data.deadlineAt } },
+        };
       case 'RunStarted':
         return withRun(state, event.data.runId, { phase: 'in_progress' });
       case 'RunCompleted':
@@ -155,7 +187,13 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
       case 'ThreadHandedBack':
         return { ...state, takenOver: false };
       case 'FeedbackGiven':
-        return { ...state, feedback: { ...state.feedback, [`${event.data.messageId}|${event.data.authorKey}`]: `${event.data.rating}|${event.data.comment ?? ''}` } };
+        return {
+          ...state,
+          feedback: {
+            ...state.feedback,
+            [`${event.data.messageId}|${event.data.authorKey}`]: `${event.data.rating}|${event.data.comment ?? ''}`,
+          },
+        };
       default:
         return state;
     }
@@ -171,9 +209,23 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         const { thread, userMessages, messageIds } = writable(state, command.data.requester);
         // The same message again (a channel's redelivered update): already recorded, nothing more to record.
         if (messageIds.includes(command.data.messageId)) return [];
-        if (userMessages >= command.data.chatLimit) throw new DomainError('forbidden', chatMessages.chatLimitReached(command.data.chatLimit));
+        if (userMessages >= command.data.chatLimit)
+          throw new DomainError('forbidden', chatMessages.chatLimitReached(command.data.chatLimit));
         const { messageId, text, language } = command.data;
-        return [{ type: 'MessagePosted', data: { messageId, threadId: thread.threadId, role: 'user', text, channel: thread.channel, language, runId: null } }];
+        return [
+          {
+            type: 'MessagePosted',
+            data: {
+              messageId,
+              threadId: thread.threadId,
+              role: 'user',
+              text,
+              channel: thread.channel,
+              language,
+              runId: null,
+            },
+          },
+        ];
       }
 
       case 'RequestRun': {
@@ -185,7 +237,8 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         for (const [runId, run] of Object.entries(runs)) {
           if (isSettled(run.phase)) continue;
           // A run past its deadline no longer blocks the conversation: it is expired on the spot.
-          if (run.deadlineAt <= command.data.now) events.push({ type: 'RunExpired', data: { runId, threadId: thread.threadId } });
+          if (run.deadlineAt <= command.data.now)
+            events.push({ type: 'RunExpired', data: { runId, threadId: thread.threadId } });
           else throw new DomainError('conflict', chatMessages.runActive);
         }
         const { runId, assistantId, deadlineAt } = command.data;
@@ -195,7 +248,12 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
 
       case 'StartRun': {
         if (state.status === 'none' || state.runs[command.data.runId]?.phase !== 'queued') return [];
-        return [{ type: 'RunStarted', data: { runId: command.data.runId, threadId: state.thread.threadId, provider: command.data.provider } }];
+        return [
+          {
+            type: 'RunStarted',
+            data: { runId: command.data.runId, threadId: state.thread.threadId, provider: command.data.provider },
+          },
+        ];
       }
 
       case 'CompleteRun': {
@@ -205,7 +263,15 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         return [
           {
             type: 'MessagePosted',
-            data: { messageId: completion.messageId, threadId, role: 'assistant', text, channel: state.thread.channel, language, runId: completion.runId },
+            data: {
+              messageId: completion.messageId,
+              threadId,
+              role: 'assistant',
+              text,
+              channel: state.thread.channel,
+              language,
+              runId: completion.runId,
+            },
           },
           { type: 'RunCompleted', data: { ...completion, threadId } },
         ];
@@ -213,7 +279,12 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
 
       case 'FailRun': {
         if (state.status === 'none' || !unsettledRun(state, command.data.runId)) return [];
-        return [{ type: 'RunFailed', data: { runId: command.data.runId, threadId: state.thread.threadId, error: command.data.error } }];
+        return [
+          {
+            type: 'RunFailed',
+            data: { runId: command.data.runId, threadId: state.thread.threadId, error: command.data.error },
+          },
+        ];
       }
 
       case 'ExpireRun': {
@@ -238,7 +309,12 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         if (thread.ownerId !== null) throw new DomainError('conflict', integrationMessages.notACustomerThread);
         const wanted = command.type === 'TakeOverThread';
         if (takenOver === wanted) return [];
-        return [{ type: wanted ? 'ThreadTakenOver' : 'ThreadHandedBack', data: { threadId: thread.threadId, ownerId: command.data.ownerId } }];
+        return [
+          {
+            type: wanted ? 'ThreadTakenOver' : 'ThreadHandedBack',
+            data: { threadId: thread.threadId, ownerId: command.data.ownerId },
+          },
+        ];
       }
 
       case 'PostOwnerReply': {
@@ -247,7 +323,21 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         if (!takenOver) throw new DomainError('conflict', integrationMessages.takeOverFirst);
         const { messageId, text, language } = command.data;
         if (messageIds.includes(messageId)) return [];
-        return [{ type: 'MessagePosted', data: { messageId, threadId: thread.threadId, role: 'assistant', text, channel: thread.channel, language, runId: null, author: 'owner' } }];
+        return [
+          {
+            type: 'MessagePosted',
+            data: {
+              messageId,
+              threadId: thread.threadId,
+              role: 'assistant',
+              text,
+              channel: thread.channel,
+              language,
+              runId: null,
+              author: 'owner',
+            },
+          },
+        ];
       }
 
       case 'DeleteThread': {
@@ -261,7 +351,21 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         if (!current.messageIds.includes(messageId)) throw new DomainError('not_found', 'Message not found.');
         if (current.feedback[`${messageId}|${authorKey}`] === `${rating}|${comment ?? ''}`) return [];
         const { thread } = current;
-        return [{ type: 'FeedbackGiven', data: { messageId, threadId: thread.threadId, assistantId: thread.assistantId, rating, comment, authorKey, source, isPublic: thread.isPublic } }];
+        return [
+          {
+            type: 'FeedbackGiven',
+            data: {
+              messageId,
+              threadId: thread.threadId,
+              assistantId: thread.assistantId,
+              rating,
+              comment,
+              authorKey,
+              source,
+              isPublic: thread.isPublic,
+            },
+          },
+        ];
       }
     }
   },

@@ -72,7 +72,12 @@ export async function startGoogleStandIn(seed: { files?: StandInFile[] } = {}): 
     issued += 1;
     const access = `ya29.stand-in-access-${issued}`;
     state.validAccessTokens.add(access);
-    const body: Record<string, unknown> = { access_token: access, expires_in: 3599, scope: 'https://www.googleapis.com/auth/drive.readonly', token_type: 'Bearer' };
+    const body: Record<string, unknown> = {
+      access_token: access,
+      expires_in: 3599,
+      scope: 'https://www.googleapis.com/auth/drive.readonly',
+      token_type: 'Bearer',
+    };
     if (withRefresh) {
       const refresh = `1//stand-in-refresh-${issued}`;
       refreshTokens.add(refresh);
@@ -83,11 +88,16 @@ export async function startGoogleStandIn(seed: { files?: StandInFile[] } = {}): 
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const url = new URL(request.url ?? '/', 'http://stand-in');
-    state.requests.push({ method: request.method ?? 'GET', path: url.pathname, authorization: request.headers.authorization });
+    state.requests.push({
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      authorization: request.headers.authorization,
+    });
 
     // The consent screen: agrees at once and returns to the redirect address with a code and the state.
     if (request.method === 'GET' && url.pathname === '/o/oauth2/v2/auth') {
-      if (url.searchParams.get('client_id') !== clientId) return json(response, 400, { error: 'invalid_client', error_description: 'The OAuth client was not found.' });
+      if (url.searchParams.get('client_id') !== clientId)
+        return json(response, 400, { error: 'invalid_client', error_description: 'The OAuth client was not found.' });
       const code = `4/stand-in-code-${codes.size + 1}`;
       codes.set(code, true);
       const back = new URL(url.searchParams.get('redirect_uri')!);
@@ -100,14 +110,20 @@ export async function startGoogleStandIn(seed: { files?: StandInFile[] } = {}): 
 
     if (request.method === 'POST' && url.pathname === '/token') {
       const form = new URLSearchParams(await readBody(request));
-      if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) return json(response, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
+      if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret)
+        return json(response, 401, { error: 'invalid_client', error_description: 'Unauthorized' });
       if (form.get('grant_type') === 'authorization_code') {
         const code = form.get('code') ?? '';
-        if (!codes.delete(code)) return json(response, 400, { error: 'invalid_grant', error_description: 'Malformed auth code.' });
+        if (!codes.delete(code))
+          return json(response, 400, { error: 'invalid_grant', error_description: 'Malformed auth code.' });
         return json(response, 200, issueTokens(true));
       }
       if (form.get('grant_type') === 'refresh_token') {
-        if (!refreshTokens.has(form.get('refresh_token') ?? '')) return json(response, 400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+        if (!refreshTokens.has(form.get('refresh_token') ?? ''))
+          return json(response, 400, {
+            error: 'invalid_grant',
+            error_description: 'Token has been expired or revoked.',
+          });
         return json(response, 200, issueTokens(false));
       }
       return json(response, 400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type.' });
@@ -124,17 +140,33 @@ export async function startGoogleStandIn(seed: { files?: StandInFile[] } = {}): 
     if (url.pathname.startsWith('/drive/v3/files')) {
       if (state.failDriveWith) return apiError(response, state.failDriveWith, 'INTERNAL', 'Internal Error');
       const token = request.headers.authorization?.replace(/^Bearer /, '') ?? '';
-      if (!state.validAccessTokens.has(token)) return apiError(response, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.');
+      if (!state.validAccessTokens.has(token))
+        return apiError(
+          response,
+          401,
+          'UNAUTHENTICATED',
+          'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+        );
       const parts = url.pathname.split('/').slice(4).map(decodeURIComponent);
       if (parts.length === 0) {
         const search = nameFilter(url.searchParams.get('q') ?? '');
-        const visible = state.files.filter((file) => search === null || file.name.toLowerCase().includes(search.toLowerCase()));
+        const visible = state.files.filter(
+          (file) => search === null || file.name.toLowerCase().includes(search.toLowerCase()),
+        );
         const size = Math.min(Number(url.searchParams.get('pageSize') ?? 100), 1000);
         const start = Number(url.searchParams.get('pageToken') ?? 0);
         const page = visible.slice(start, start + size);
         return json(response, 200, {
           kind: 'drive#fileList',
-          files: page.map((file) => ({ id: file.id, name: file.name, mimeType: file.mimeType, size: file.mimeType.startsWith('application/vnd.google-apps') ? undefined : String(Buffer.byteLength(file.content)), modifiedTime: file.modifiedTime ?? '2026-11-01T10:00:00.000Z' })),
+          files: page.map((file) => ({
+            id: file.id,
+            name: file.name,
+            mimeType: file.mimeType,
+            size: file.mimeType.startsWith('application/vnd.google-apps')
+              ? undefined
+              : String(Buffer.byteLength(file.content)),
+            modifiedTime: file.modifiedTime ?? '2026-11-01T10:00:00.000Z',
+          })),
           ...(start + size < visible.length ? { nextPageToken: String(start + size) } : {}),
         });
       }
@@ -147,16 +179,33 @@ export async function startGoogleStandIn(seed: { files?: StandInFile[] } = {}): 
         return response.end(file.content);
       }
       if (url.searchParams.get('alt') === 'media') {
-        if (native) return apiError(response, 403, 'FAILED_PRECONDITION', 'Only files with binary content can be downloaded. Use Export with Docs Editors files.');
-        response.writeHead(200, { 'content-type': file.mimeType, 'content-length': String(Buffer.byteLength(file.content)) });
+        if (native)
+          return apiError(
+            response,
+            403,
+            'FAILED_PRECONDITION',
+            'Only files with binary content can be downloaded. Use Export with Docs Editors files.',
+          );
+        response.writeHead(200, {
+          'content-type': file.mimeType,
+          'content-length': String(Buffer.byteLength(file.content)),
+        });
         return response.end(file.content);
       }
-      return json(response, 200, { id: file.id, name: file.name, mimeType: file.mimeType, ...(native ? {} : { size: String(Buffer.byteLength(file.content)) }) });
+      return json(response, 200, {
+        id: file.id,
+        name: file.name,
+        mimeType: file.mimeType,
+        ...(native ? {} : { size: String(Buffer.byteLength(file.content)) }),
+      });
     }
     json(response, 404, { error: { code: 404, message: 'Not Found', status: 'NOT_FOUND' } });
   }
 
-  const server: Server = createServer((request, response) => void handle(request, response).catch(() => json(response, 500, { error: 'stand-in failure' })));
+  const server: Server = createServer(
+    (request, response) =>
+      void handle(request, response).catch(() => json(response, 500, { error: 'stand-in failure' })),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return Object.assign(state, {

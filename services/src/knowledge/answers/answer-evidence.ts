@@ -115,7 +115,9 @@ function focusOn(text: string, kind: AnswerKind, wordsIn: (clause: string) => Ma
   if (clauses.filter((clause) => answerSpans(kind, clause).length > 0).length < 2) return text;
   const found = clauses.map(wordsIn);
   const weightOf = (words: Map<number, number>) => [...words.values()].reduce((sum, weight) => sum + weight, 0);
-  const later = found.map((words, c) => (c > 0 && [...words.keys()].some((word) => !found[0]!.has(word)) ? weightOf(words) : 0));
+  const later = found.map((words, c) =>
+    c > 0 && [...words.keys()].some((word) => !found[0]!.has(word)) ? weightOf(words) : 0,
+  );
   const top = Math.max(...later);
   let at: number;
   if (top > 0) {
@@ -125,7 +127,10 @@ function focusOn(text: string, kind: AnswerKind, wordsIn: (clause: string) => Ma
   else return text;
   let end = at;
   while (end < clauses.length - 1 && answerSpans(kind, clauses.slice(at, end + 1).join(' ')).length === 0) end++;
-  const focused = clauses.slice(at, end + 1).join(' ').replace(/^[\s,;|:]+|[\s,;|:]+$/gu, '');
+  const focused = clauses
+    .slice(at, end + 1)
+    .join(' ')
+    .replace(/^[\s,;|:]+|[\s,;|:]+$/gu, '');
   return answerSpans(kind, focused).length > 0 ? focused : text;
 }
 
@@ -183,7 +188,8 @@ export function findEvidence(
   // one: the kind counts as a word of its own. With more words to go by, they decide, and the kind only
   // discounts sentences without it.
   const namesKind = words.some((word) => word.cueOf);
-  const kindWord = kind !== null && !namesKind && words.length <= 1 ? { word: `#${kind}`, forms: [], cueOf: kind, hint: true } : null;
+  const kindWord =
+    kind !== null && !namesKind && words.length <= 1 ? { word: `#${kind}`, forms: [], cueOf: kind, hint: true } : null;
   if (kindWord) words.push(kindWord);
 
   const candidates: Candidate[] = passages.flatMap((passage, p) =>
@@ -199,15 +205,21 @@ export function findEvidence(
   );
   if (candidates.length === 0) return null;
 
-  const passageTerms = passages.map((passage) => termsOf(passage.section ? `${passage.section}\n${passage.text}` : passage.text));
+  const passageTerms = passages.map((passage) =>
+    termsOf(passage.section ? `${passage.section}\n${passage.text}` : passage.text),
+  );
   const matches = candidates.map((candidate) =>
     words.map((word) => {
       if (word === kindWord) return candidate.carries;
       const lexical = matchOf(word, candidate.terms);
-      if (!word.cueOf) return candidate.carries === 1 ? Math.max(lexical, tuning.contextFactor * matchOf(word, passageTerms[candidate.passage]!)) : lexical;
+      if (!word.cueOf)
+        return candidate.carries === 1
+          ? Math.max(lexical, tuning.contextFactor * matchOf(word, passageTerms[candidate.passage]!))
+          : lexical;
       if (candidate.carries === 1) return lexical > 0 ? 1 : tuning.cueByAnswerOnly;
       // "located" in "cache files are located in…" names the kind of answer without giving one.
-      if (candidate.carries > 0) return Math.max(lexical * tuning.cueWithoutAnswer, tuning.cueByAnswerOnly * candidate.carries);
+      if (candidate.carries > 0)
+        return Math.max(lexical * tuning.cueWithoutAnswer, tuning.cueByAnswerOnly * candidate.carries);
       return lexical * tuning.cueWithoutAnswer;
     }),
   );
@@ -228,9 +240,14 @@ export function findEvidence(
     // Asked the price of something none of the passages names ("a photography course" where only the
     // pottery courses have prices), the unknown word beside a known one names the item: a price found is
     // another item's. Unknown words away from the item ("… cost? I want to buy one") are left as they are.
-    else if (kind === 'price' && !found(w) && [w - 1, w + 1].some((n) => words[n] !== undefined && !words[n]!.cueOf && found(n))) {
+    else if (
+      kind === 'price' &&
+      !found(w) &&
+      [w - 1, w + 1].some((n) => words[n] !== undefined && !words[n]!.cueOf && found(n))
+    ) {
       weights[w] = weights[w]! * tuning.unknownItemFactor;
-    } else if (kind !== null && BUSINESS_KINDS.has(kind) && !found(w)) weights[w] = weights[w]! * tuning.unknownBusinessWordFactor;
+    } else if (kind !== null && BUSINESS_KINDS.has(kind) && !found(w))
+      weights[w] = weights[w]! * tuning.unknownBusinessWordFactor;
   });
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
   candidates.forEach((candidate, c) => {
@@ -260,7 +277,10 @@ export function findEvidence(
     words.reduce((sum, word, w) => sum + (word.cueOf ? 0 : matchOf(word, candidate.terms) * weights[w]!), 0);
   const languageOf = (candidate: Candidate) => detectLanguage(candidate.text);
   if (analysis.language !== 'other' && languageOf(best) !== analysis.language) {
-    const own = answering.filter((candidate) => languageOf(candidate) === analysis.language && subjectWeight(candidate) >= subjectWeight(best) - 1e-9);
+    const own = answering.filter(
+      (candidate) =>
+        languageOf(candidate) === analysis.language && subjectWeight(candidate) >= subjectWeight(best) - 1e-9,
+    );
     const ownBest = own.length > 0 ? own.reduce((a, b) => (b.score > a.score ? b : a)) : null;
     if (ownBest && ownBest.score >= Math.max(tuning.minScore, tuning.ownLanguageShare * best.score)) best = ownBest;
   }
@@ -275,7 +295,12 @@ export function findEvidence(
     candidate !== undefined &&
     candidate.score >= tuning.neighbourShare * best.score &&
     (candidate.contentMatches > 0 || words.every((word) => word.cueOf)) &&
-    !(kind === 'price' && best.carries === 1 && candidate.carries === 1 && subjectWeight(candidate) < subjectWeight(best) - 1e-9);
+    !(
+      kind === 'price' &&
+      best.carries === 1 &&
+      candidate.carries === 1 &&
+      subjectWeight(candidate) < subjectWeight(best) - 1e-9
+    );
   while (last - first + 1 < tuning.maxSentences) {
     const before = at(first - 1);
     const after = at(last + 1);
@@ -298,6 +323,14 @@ export function findEvidence(
     });
     return found;
   };
-  const sentences = window.map((candidate) => (kind !== null && namesSubject ? focusOn(candidate.text, kind, wordsIn) : candidate.text));
-  return { passage: passages[best.passage]!, sentences, language: detectLanguage(sentences.join(' ')), score: best.score, kind };
+  const sentences = window.map((candidate) =>
+    kind !== null && namesSubject ? focusOn(candidate.text, kind, wordsIn) : candidate.text,
+  );
+  return {
+    passage: passages[best.passage]!,
+    sentences,
+    language: detectLanguage(sentences.join(' ')),
+    score: best.score,
+    kind,
+  };
 }

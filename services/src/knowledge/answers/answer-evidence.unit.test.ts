@@ -2,26 +2,48 @@ import { describe, expect, it } from 'vitest';
 import type { RetrievedPassage } from '../search/retrieve.js';
 import { findEvidence } from './answer-evidence.js';
 
-const passage = (text: string, filename = 'prices.txt'): RetrievedPassage => ({ fileId: filename, filename, sourceUrl: null, section: null, text, score: 1 });
-const quoted = (question: string, passages: RetrievedPassage[]) => findEvidence(question, passages)?.sentences.join(' ') ?? null;
+const passage = (text: string, filename = 'prices.txt'): RetrievedPassage => ({
+  fileId: filename,
+  filename,
+  sourceUrl: null,
+  section: null,
+  text,
+  score: 1,
+});
+const quoted = (question: string, passages: RetrievedPassage[]) =>
+  findEvidence(question, passages)?.sentences.join(' ') ?? null;
 
 describe('evidence for price questions (issue 22 item 2)', () => {
   it('counts ILS, NIS and a currency before the amount as prices', () => {
-    const courses = passage('The beginner wheel course runs for eight Tuesday evenings and costs 890 ILS, clay and firing included. Our teacher has taught for twenty years.');
+    const courses = passage(
+      'The beginner wheel course runs for eight Tuesday evenings and costs 890 ILS, clay and firing included. Our teacher has taught for twenty years.',
+    );
     expect(quoted('How much does the beginner wheel course cost?', [courses])).toContain('890 ILS');
-    expect(quoted('What is the price of membership?', [passage('Studio membership is NIS 150 a month. Members get a shelf.')])).toContain('NIS 150');
+    expect(
+      quoted('What is the price of membership?', [
+        passage('Studio membership is NIS 150 a month. Members get a shelf.'),
+      ]),
+    ).toContain('NIS 150');
   });
 
   it("cuts a sentence listing several prices to the asked item's clause", () => {
-    const menu = passage('Our breads are baked every morning: croissants 12 ILS each, sourdough loaf 28 ILS, rye loaf 26 ILS.');
+    const menu = passage(
+      'Our breads are baked every morning: croissants 12 ILS each, sourdough loaf 28 ILS, rye loaf 26 ILS.',
+    );
     expect(quoted('What does the sourdough loaf cost?', [menu])).toBe('sourdough loaf 28 ILS');
     expect(quoted('How much is the rye loaf?', [menu])).toBe('rye loaf 26 ILS.');
-    expect(quoted('How much are croissants?', [menu])).toBe('Our breads are baked every morning: croissants 12 ILS each');
+    expect(quoted('How much are croissants?', [menu])).toBe(
+      'Our breads are baked every morning: croissants 12 ILS each',
+    );
   });
 
   it("keeps a price list's item and price together across dot leaders, and never joins the next line's price", () => {
-    const list = passage('Stoneware clay, 10 kg bag ............ 95 ILS\nPorcelain clay, 10 kg bag ............ 140 ILS\nKiln firing, one shelf ............ 40 ILS');
-    expect(quoted('How much is a bag of porcelain clay?', [list])).toBe('Porcelain clay, 10 kg bag ............ 140 ILS');
+    const list = passage(
+      'Stoneware clay, 10 kg bag ............ 95 ILS\nPorcelain clay, 10 kg bag ............ 140 ILS\nKiln firing, one shelf ............ 40 ILS',
+    );
+    expect(quoted('How much is a bag of porcelain clay?', [list])).toBe(
+      'Porcelain clay, 10 kg bag ............ 140 ILS',
+    );
   });
 
   it("gives no other item's price for an item the knowledge does not name", () => {
@@ -32,8 +54,14 @@ describe('evidence for price questions (issue 22 item 2)', () => {
   it("prefers the sentence in the question's language when a bilingual site says the same", () => {
     const english = passage('A birthday cake for up to 15 people is 180 ILS.', 'menu.txt');
     const hebrew = passage('עוגת יום הולדת לעד 15 איש עולה 180 ש"ח.', 'תפריט.txt');
-    expect(findEvidence('כמה עולה עוגת יום הולדת?', [english, hebrew])).toMatchObject({ language: 'he', passage: { filename: 'תפריט.txt' } });
-    expect(findEvidence('How much is a birthday cake?', [hebrew, english])).toMatchObject({ language: 'en', passage: { filename: 'menu.txt' } });
+    expect(findEvidence('כמה עולה עוגת יום הולדת?', [english, hebrew])).toMatchObject({
+      language: 'he',
+      passage: { filename: 'תפריט.txt' },
+    });
+    expect(findEvidence('How much is a birthday cake?', [hebrew, english])).toMatchObject({
+      language: 'en',
+      passage: { filename: 'menu.txt' },
+    });
   });
 });
 
@@ -42,7 +70,9 @@ describe('sales mode on a price question (issue 22 item 2)', () => {
     const { composeAnswer } = await import('../../chat/builtin.provider.js');
     const { parseRedirect } = await import('@kesher/contracts');
     const courses: RetrievedPassage = {
-      ...passage('The beginner wheel course runs for eight Tuesday evenings and costs 890 ILS, clay and firing included.'),
+      ...passage(
+        'The beginner wheel course runs for eight Tuesday evenings and costs 890 ILS, clay and firing included.',
+      ),
       sourceUrl: 'https://clayandfire.example.com/courses',
     };
     const answer = composeAnswer({
@@ -51,6 +81,9 @@ describe('sales mode on a price question (issue 22 item 2)', () => {
       passages: [courses],
       assistant: { name: 'Studio', instructions: '', salesMode: { enabled: true, salesPrompt: '' } },
     });
-    expect(parseRedirect(answer)).toEqual({ text: expect.stringContaining('890 ILS'), redirectUrl: 'https://clayandfire.example.com/courses' });
+    expect(parseRedirect(answer)).toEqual({
+      text: expect.stringContaining('890 ILS'),
+      redirectUrl: 'https://clayandfire.example.com/courses',
+    });
   });
 });

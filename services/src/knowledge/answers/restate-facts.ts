@@ -54,7 +54,11 @@ interface TimeFact {
 }
 
 function dayFacts(text: string, language: FactLanguage): { text: string; days: number[] } {
-  const found = [...text.matchAll(DAY_WORD)].map((match) => ({ index: match.index, end: match.index + match[0].length, day: dayIndex((match[1] ?? match[2])!) }));
+  const found = [...text.matchAll(DAY_WORD)].map((match) => ({
+    index: match.index,
+    end: match.index + match[0].length,
+    day: dayIndex((match[1] ?? match[2])!),
+  }));
   const parts: string[] = [];
   const days: number[] = [];
   const name = (day: number) => DAYS[day]![language === 'he' ? 1 : 0];
@@ -96,13 +100,21 @@ export function restateTimes(text: string, language: FactLanguage, askedDays: re
       clocks++;
       const days = dayFacts(sentence.text.slice(since, match.index), language);
       const time = match[2] ? `${match[1]}–${match[2]}` : match[1]!;
-      facts.push({ at: sentence.start + match.index, days: days.days, text: days.text ? `${days.text} ${time}` : time });
+      facts.push({
+        at: sentence.start + match.index,
+        days: days.days,
+        text: days.text ? `${days.text} ${time}` : time,
+      });
       since = match.index + match[0].length;
     }
     const rest = sentence.text.slice(since);
     const closedDays = dayFacts(rest, language);
     if (CLOSED.test(rest) && closedDays.days.length > 0 && (clocks === 0 || since > 0)) {
-      facts.push({ at: sentence.start + since, days: closedDays.days, text: `${closedDays.text} ${language === 'he' ? 'סגור' : 'closed'}` });
+      facts.push({
+        at: sentence.start + since,
+        days: closedDays.days,
+        text: `${closedDays.text} ${language === 'he' ? 'סגור' : 'closed'}`,
+      });
     }
   }
   const withDays = facts.some((fact) => fact.days.length > 0) ? facts.filter((fact) => fact.days.length > 0) : facts;
@@ -122,17 +134,57 @@ const UNITS: readonly [RegExp, string, string][] = [
   [/^months?$|^חודשים$/iu, 'חודשים', 'months'],
 ];
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, שניים: 2, שתיים: 2, שני: 2, שתי: 2, שלוש: 3, שלושה: 3, ארבע: 4, ארבעה: 4,
-  חמש: 5, חמישה: 5, שש: 6, שישה: 6, שבע: 7, שבעה: 7, שמונה: 8, תשע: 9, תשעה: 9, עשר: 10, עשרה: 10, עשרים: 20, שלושים: 30,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  שניים: 2,
+  שתיים: 2,
+  שני: 2,
+  שתי: 2,
+  שלוש: 3,
+  שלושה: 3,
+  ארבע: 4,
+  ארבעה: 4,
+  חמש: 5,
+  חמישה: 5,
+  שש: 6,
+  שישה: 6,
+  שבע: 7,
+  שבעה: 7,
+  שמונה: 8,
+  תשע: 9,
+  תשעה: 9,
+  עשר: 10,
+  עשרה: 10,
+  עשרים: 20,
+  שלושים: 30,
 };
-const DURATION = /(\d+|[a-z]+|[\u05D0-\u05EA]+)[\s-]+((?:working|business)\s+days?|minutes?|hours?|days?|weeks?|months?|ימי\s+עסקים|דקות|שעות|ימים|שבועות|חודשים)/giu;
+const DURATION =
+  /(\d+|[a-z]+|[\u05D0-\u05EA]+)[\s-]+((?:working|business)\s+days?|minutes?|hours?|days?|weeks?|months?|ימי\s+עסקים|דקות|שעות|ימים|שבועות|חודשים)/giu;
 
 /** "two working days" → "2 ימי עסקים", "שלושה ימי עסקים" → "3 business days"; "שעה וחצי" → "an hour and a half". */
 export function restateDurations(text: string, language: FactLanguage): string[] {
   const facts: string[] = [];
   for (const match of text.matchAll(DURATION)) {
-    const count = /^\d+$/.test(match[1]!) ? Number(match[1]) : NUMBER_WORDS[match[1]!.toLowerCase().replace(/^[ובלמה]/u, '')] ?? NUMBER_WORDS[match[1]!.toLowerCase()];
+    const count = /^\d+$/.test(match[1]!)
+      ? Number(match[1])
+      : (NUMBER_WORDS[match[1]!.toLowerCase().replace(/^[ובלמה]/u, '')] ?? NUMBER_WORDS[match[1]!.toLowerCase()]);
     const unit = UNITS.find(([pattern]) => pattern.test(match[2]!));
     if (count === undefined || !unit) continue;
     facts.push(`${count} ${language === 'he' ? unit[1] : unit[2]}`);
@@ -148,9 +200,13 @@ export function restateDurations(text: string, language: FactLanguage): string[]
 function restatePlaces(text: string): string[] {
   return answerSpans('place', text).map((span) => {
     const after = text.slice(span.index + span.text.length);
-    const town = /^,\s*([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\u05D0-\u05EA]+(?:\s+[\u05D0-\u05EA]+)?)(?=[,.;]|$)/u.exec(after)?.[1];
+    const town = /^,\s*([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|[\u05D0-\u05EA]+(?:\s+[\u05D0-\u05EA]+)?)(?=[,.;]|$)/u.exec(
+      after,
+    )?.[1];
     // A Hebrew street is written before its number ("ברחוב הרצל 45 ברחובות"): take the number, leave the proclitic.
-    const number = /[\u05D0-\u05EA]/u.test(span.text) ? /^\s+\d+[\u05D0-\u05EA]?(?![\d:])/u.exec(after)?.[0] ?? '' : '';
+    const number = /[\u05D0-\u05EA]/u.test(span.text)
+      ? (/^\s+\d+[\u05D0-\u05EA]?(?![\d:])/u.exec(after)?.[0] ?? '')
+      : '';
     const street = span.text.trim().replace(/^[ובלמה]{1,2}(?=רחוב|רח'|שדרות|שד')/u, '');
     return `${street}${number}${town && !number ? `, ${town}` : ''}`;
   });

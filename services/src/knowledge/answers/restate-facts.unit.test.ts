@@ -9,23 +9,39 @@ describe('facts restated in the question language', () => {
     expect(restatePrice('180 ש"ח', 'en')).toBe('180 ILS');
     expect(restatePrice('24 shekels', 'he')).toBe('24 ש"ח');
     expect(restatePrice('$129', 'he')).toBe('$129');
-    expect(restateFacts('price', 'The beginner wheel course runs for eight Tuesday evenings and costs 890 ILS, clay and firing included.', 'he')).toEqual(['890 ש"ח']);
+    expect(
+      restateFacts(
+        'price',
+        'The beginner wheel course runs for eight Tuesday evenings and costs 890 ILS, clay and firing included.',
+        'he',
+      ),
+    ).toEqual(['890 ש"ח']);
   });
 
   it('gives opening times with their weekdays, only the asked day when a day is asked', () => {
-    const hours = 'From Sunday to Thursday we are open from 7:00 to 19:00. On Friday we are open from 7:00 to 14:00, and on Saturday the bakery is closed. On the eve of a holiday we close at 13:00.';
+    const hours =
+      'From Sunday to Thursday we are open from 7:00 to 19:00. On Friday we are open from 7:00 to 14:00, and on Saturday the bakery is closed. On the eve of a holiday we close at 13:00.';
     expect(restateFacts('time', hours, 'he')).toEqual(['ראשון–חמישי 7:00–19:00', 'שישי 7:00–14:00', 'שבת סגור']);
     expect(restateFacts('time', hours, 'he', 'מתי אתם פתוחים ביום שישי?')).toEqual(['שישי 7:00–14:00']);
-    const hebrew = 'המרכז פתוח בימים ראשון עד חמישי בין השעות 9:00 ל־17:00, ובימי שישי בין 9:00 ל־13:00. בשבת ובחגים המרכז סגור.';
-    expect(restateFacts('time', hebrew, 'en')).toEqual(['Sunday–Thursday 9:00–17:00', 'Friday 9:00–13:00', 'Saturday closed']);
+    const hebrew =
+      'המרכז פתוח בימים ראשון עד חמישי בין השעות 9:00 ל־17:00, ובימי שישי בין 9:00 ל־13:00. בשבת ובחגים המרכז סגור.';
+    expect(restateFacts('time', hebrew, 'en')).toEqual([
+      'Sunday–Thursday 9:00–17:00',
+      'Friday 9:00–13:00',
+      'Saturday closed',
+    ]);
     expect(restateFacts('time', hebrew, 'en', 'What are your hours on Friday?')).toEqual(['Friday 9:00–13:00']);
   });
 
   it('gives durations with their unit translated and addresses as written', () => {
     expect(restateFacts('duration', 'A standard tune-up takes two working days.', 'he')).toEqual(['2 ימי עסקים']);
     expect(restateFacts('duration', 'המשלוח מגיע תוך שלושה ימי עסקים.', 'en')).toEqual(['3 business days']);
-    expect(restateFacts('place', 'Our shop is at 14 Harbor Street, Ashdod, next to the fish market.', 'he')).toEqual(['14 Harbor Street, Ashdod']);
-    expect(restateFacts('place', 'אנחנו נמצאים ברחוב הרצל 45 ברחובות, מול הדואר המרכזי.', 'en')).toEqual(['רחוב הרצל 45']);
+    expect(restateFacts('place', 'Our shop is at 14 Harbor Street, Ashdod, next to the fish market.', 'he')).toEqual([
+      '14 Harbor Street, Ashdod',
+    ]);
+    expect(restateFacts('place', 'אנחנו נמצאים ברחוב הרצל 45 ברחובות, מול הדואר המרכזי.', 'en')).toEqual([
+      'רחוב הרצל 45',
+    ]);
   });
 
   it('gives nothing for a kind it cannot carry across, so the sentence is quoted', () => {

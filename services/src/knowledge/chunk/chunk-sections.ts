@@ -29,7 +29,11 @@ const CLAUSE_END = /(?<=[,;:،])\s+/;
 function splitToFit(text: string, maxWords: number, startsParagraph: boolean): Unit[] {
   const words = countWords(text);
   if (words <= maxWords) return [{ text, words, startsParagraph }];
-  const finer = (pattern: RegExp) => text.split(pattern).map((part) => part.trim()).filter(Boolean);
+  const finer = (pattern: RegExp) =>
+    text
+      .split(pattern)
+      .map((part) => part.trim())
+      .filter(Boolean);
   let parts = finer(SENTENCE_END);
   if (parts.length <= 1) parts = finer(CLAUSE_END);
   if (parts.length <= 1) {
@@ -70,7 +74,8 @@ function chunkSection(text: string, options: ChunkOptions): string[] {
     if (current.length > carried && (full || enough)) {
       passages.push(current);
       const last = current[current.length - 1]!;
-      const overlap = !unit.startsParagraph && last.words <= options.overlapMaxWords && last.words + unit.words <= options.maxWords;
+      const overlap =
+        !unit.startsParagraph && last.words <= options.overlapMaxWords && last.words + unit.words <= options.maxWords;
       current = overlap ? [last] : [];
       carried = current.length;
     }
@@ -79,17 +84,22 @@ function chunkSection(text: string, options: ChunkOptions): string[] {
   if (current.length > carried) {
     const previous = passages[passages.length - 1];
     const tail = current.slice(carried);
-    if (previous && wordsOf(current) < options.minWords && wordsOf(previous) + wordsOf(tail) <= options.maxWords) previous.push(...tail);
+    if (previous && wordsOf(current) < options.minWords && wordsOf(previous) + wordsOf(tail) <= options.maxWords)
+      previous.push(...tail);
     else passages.push(current);
   }
   return passages.map(joinUnits);
 }
 
 /** The passages of an extracted file, numbered in reading order, each under the section it came from. */
-export function chunkSections(sections: readonly { title: string | null; text: string }[], options: ChunkOptions = defaults): KnowledgeChunk[] {
+export function chunkSections(
+  sections: readonly { title: string | null; text: string }[],
+  options: ChunkOptions = defaults,
+): KnowledgeChunk[] {
   const chunks: KnowledgeChunk[] = [];
   for (const section of sections) {
-    for (const text of chunkSection(section.text, options)) chunks.push({ index: chunks.length, text, section: section.title });
+    for (const text of chunkSection(section.text, options))
+      chunks.push({ index: chunks.length, text, section: section.title });
   }
   return chunks;
 }

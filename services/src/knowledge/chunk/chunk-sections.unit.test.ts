@@ -5,7 +5,8 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 /** A sentence of exactly `n` words that can be found again: "s7 w w w … end." */
 const sentence = (id: string, n: number) => `${id} ${Array.from({ length: n - 2 }, () => 'word').join(' ')} end.`;
-const paragraph = (id: string, sentences: number, size = 15) => Array.from({ length: sentences }, (_, i) => sentence(`${id}s${i}`, size)).join(' ');
+const paragraph = (id: string, sentences: number, size = 15) =>
+  Array.from({ length: sentences }, (_, i) => sentence(`${id}s${i}`, size)).join(' ');
 
 describe('chunkSections', () => {
   it('keeps a short section as one passage under its title', () => {
@@ -25,7 +26,8 @@ describe('chunkSections', () => {
       expect(chunk.text).toMatch(/end\.$/);
     }
     // Nothing is lost: every sentence is in some passage.
-    for (let p = 0; p < 12; p++) for (let s = 0; s < 5; s++) expect(chunks.some((c) => c.text.includes(`p${p}s${s} `))).toBe(true);
+    for (let p = 0; p < 12; p++)
+      for (let s = 0; s < 5; s++) expect(chunks.some((c) => c.text.includes(`p${p}s${s} `))).toBe(true);
   });
 
   it('cuts a long paragraph between sentences and repeats the last short sentence', () => {

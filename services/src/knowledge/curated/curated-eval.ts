@@ -16,7 +16,10 @@ export interface CuratedEvalReport {
 }
 
 /** Each pair alone: does the visitor's question take the curated answer? */
-export function evaluateCuratedMatching(pairs: readonly CuratedPair[] = curatedPairs, tuning: CuratedMatchTuning = defaultCuratedTuning): CuratedEvalReport {
+export function evaluateCuratedMatching(
+  pairs: readonly CuratedPair[] = curatedPairs,
+  tuning: CuratedMatchTuning = defaultCuratedTuning,
+): CuratedEvalReport {
   let tp = 0;
   let fp = 0;
   let fn = 0;

@@ -8,7 +8,15 @@ export const CURATED_SOURCE_NAME = 'Answer from the owner';
 
 /** The matched Q&A as the passage the engines read first (RetrievedPassage.curated). */
 export function curatedPassage(match: CuratedMatch): RetrievedPassage {
-  return { fileId: match.qa.qaId, filename: CURATED_SOURCE_NAME, sourceUrl: null, section: match.qa.question, text: match.qa.answer, score: 1 + match.confidence, curated: true };
+  return {
+    fileId: match.qa.qaId,
+    filename: CURATED_SOURCE_NAME,
+    sourceUrl: null,
+    section: match.qa.question,
+    text: match.qa.answer,
+    score: 1 + match.confidence,
+    curated: true,
+  };
 }
 
 /**
@@ -30,7 +38,12 @@ export function createCuratedLookup(db: SqlExecutor, options: { cachedAssistants
     const key = rows.map((row) => `${row.qa_id}\u0000${row.question}\u0000${row.answer}`).join('\u0001');
     let cached = matchers.get(input.assistantId);
     if (!cached || cached.key !== key) {
-      cached = { key, match: createCuratedMatcher(rows.map((row) => ({ qaId: row.qa_id, question: row.question, answer: row.answer }))) };
+      cached = {
+        key,
+        match: createCuratedMatcher(
+          rows.map((row) => ({ qaId: row.qa_id, question: row.question, answer: row.answer })),
+        ),
+      };
       matchers.delete(input.assistantId);
       if (matchers.size >= cachedAssistants) matchers.delete(matchers.keys().next().value!);
     } else matchers.delete(input.assistantId);

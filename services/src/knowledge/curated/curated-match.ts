@@ -42,7 +42,8 @@ const substance = (question: AnalysedQuestion) => question.words.filter((word) =
 /** How many of `from`'s words of substance `to` does not say in any form. */
 function unmatched(from: AnalysedQuestion, to: AnalysedQuestion): number {
   const targets = to.words.filter((word) => !word.hint);
-  return substance(from).filter((word) => Math.max(0, ...targets.map((target) => wordSimilarity(word, target))) < 0.5).length;
+  return substance(from).filter((word) => Math.max(0, ...targets.map((target) => wordSimilarity(word, target))) < 0.5)
+    .length;
 }
 
 /** The share of `from`'s words (weighted) that `to` also says. */
@@ -66,7 +67,11 @@ function coverage(from: AnalysedQuestion, to: AnalysedQuestion, tuning: CuratedM
  * other language's words from the bilingual lexicon). Word order does not matter. Two questions asking for
  * different kinds of answer (a price and opening hours) never match, whatever words they share.
  */
-export function curatedSimilarity(asked: AnalysedQuestion, curated: AnalysedQuestion, tuning: CuratedMatchTuning = defaultCuratedTuning): number {
+export function curatedSimilarity(
+  asked: AnalysedQuestion,
+  curated: AnalysedQuestion,
+  tuning: CuratedMatchTuning = defaultCuratedTuning,
+): number {
   if (asked.kind && curated.kind && asked.kind !== curated.kind) return 0;
   const curatedFound = coverage(curated, asked, tuning);
   const askedFound = coverage(asked, curated, tuning);
@@ -74,12 +79,19 @@ export function curatedSimilarity(asked: AnalysedQuestion, curated: AnalysedQues
   // "at"), but not when the visitor said another word of substance instead: "the price of a haircut" is
   // not "the price of a manicure". At most a third of them may be missing at all.
   const missingCurated = unmatched(curated, asked);
-  if (missingCurated > 0 && (unmatched(asked, curated) > 0 || missingCurated > Math.floor(substance(curated).length / 3))) return 0;
+  if (
+    missingCurated > 0 &&
+    (unmatched(asked, curated) > 0 || missingCurated > Math.floor(substance(curated).length / 3))
+  )
+    return 0;
   return tuning.curatedSide * curatedFound + (1 - tuning.curatedSide) * askedFound;
 }
 
 /** A matcher over one assistant's curated answers: their questions are analysed once. */
-export function createCuratedMatcher(answers: readonly CuratedAnswer[], tuning: CuratedMatchTuning = defaultCuratedTuning) {
+export function createCuratedMatcher(
+  answers: readonly CuratedAnswer[],
+  tuning: CuratedMatchTuning = defaultCuratedTuning,
+) {
   const analysed = answers.map((qa) => ({ qa, question: analyseQuestion(qa.question) }));
   return (question: string): CuratedMatch | null => {
     const asked = analyseQuestion(question);
@@ -93,4 +105,5 @@ export function createCuratedMatcher(answers: readonly CuratedAnswer[], tuning: 
 }
 
 /** The best curated answer for a question, or null below the threshold. */
-export const matchCurated = (question: string, answers: readonly CuratedAnswer[], tuning?: CuratedMatchTuning) => createCuratedMatcher(answers, tuning)(question);
+export const matchCurated = (question: string, answers: readonly CuratedAnswer[], tuning?: CuratedMatchTuning) =>
+  createCuratedMatcher(answers, tuning)(question);

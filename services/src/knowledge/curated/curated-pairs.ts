@@ -20,7 +20,11 @@ export const curatedPairs: readonly CuratedPair[] = [
   { curated: 'Is there parking near the clinic?', asked: 'Where can I park near the clinic?', same: true },
   { curated: 'Do you have gluten free cakes?', asked: 'Are any of your cakes gluten free?', same: true },
   { curated: 'What is your refund policy?', asked: 'How do refunds work, what is the policy?', same: true },
-  { curated: 'How much is a private pottery lesson?', asked: 'What does a private lesson in pottery cost?', same: true },
+  {
+    curated: 'How much is a private pottery lesson?',
+    asked: 'What does a private lesson in pottery cost?',
+    same: true,
+  },
   { curated: 'Do you accept credit cards?', asked: 'Can I pay by credit card?', same: true },
   // Paraphrases, Hebrew (prefixes, suffixes, order)
   { curated: 'כמה עולה תספורת?', asked: 'מה המחיר של התספורת?', same: true },

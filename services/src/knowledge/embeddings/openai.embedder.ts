@@ -28,12 +28,17 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     model: options.model,
     async embed(texts) {
       if (texts.length === 0) return [];
-      const response = await client.embeddings.create({ model: options.model, input: [...texts], encoding_format: 'float' });
+      const response = await client.embeddings.create({
+        model: options.model,
+        input: [...texts],
+        encoding_format: 'float',
+      });
       const vectors: number[][] = new Array(texts.length);
       for (const item of response.data) vectors[item.index] = item.embedding;
       for (let index = 0; index < texts.length; index++) {
         // (A loop, not .some: a vector the server left out is a hole, which .some skips.)
-        if (!Array.isArray(vectors[index]) || vectors[index]!.length === 0) throw new Error(`the embeddings server answered no vector for text ${index} of ${texts.length}`);
+        if (!Array.isArray(vectors[index]) || vectors[index]!.length === 0)
+          throw new Error(`the embeddings server answered no vector for text ${index} of ${texts.length}`);
       }
       return vectors;
     },

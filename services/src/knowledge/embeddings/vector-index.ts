@@ -57,7 +57,8 @@ export function createVectorIndex(db: Queryable, options: { cacheBytes?: number 
   /** Per model and assistant, the vectors held in this process (Map order: least recently used first). */
   const cache = new Map<string, Map<string, Float32Array>>();
   let cachedBytes = 0;
-  const sizeOf = (vectors: Map<string, Float32Array>) => [...vectors.values()].reduce((sum, vector) => sum + vector.byteLength, 0);
+  const sizeOf = (vectors: Map<string, Float32Array>) =>
+    [...vectors.values()].reduce((sum, vector) => sum + vector.byteLength, 0);
 
   async function vectorsOf(model: string, assistantId: string): Promise<Map<string, Float32Array>> {
     const cacheKey = `${model}\u0000${assistantId}`;
@@ -97,7 +98,13 @@ export function createVectorIndex(db: Queryable, options: { cacheBytes?: number 
      * passages of a content are fixed when it is ingested, so a vector never goes stale under its name.
      */
     async missing(model: string, limit: number): Promise<PassageToEmbed[]> {
-      const { rows } = await db.query<{ assistant_id: string; content_sha256: string; chunk_index: number; section: string | null; text: string }>(
+      const { rows } = await db.query<{
+        assistant_id: string;
+        content_sha256: string;
+        chunk_index: number;
+        section: string | null;
+        text: string;
+      }>(
         `SELECT c.assistant_id, c.content_sha256, c.chunk_index, c.section, c.text
          FROM knowledge_chunks c
          WHERE NOT EXISTS (
@@ -108,11 +115,21 @@ export function createVectorIndex(db: Queryable, options: { cacheBytes?: number 
       );
       return rows.map((row) => {
         const input = embeddingInput(row.section, row.text);
-        return { assistantId: row.assistant_id, contentSha256: row.content_sha256, chunkIndex: Number(row.chunk_index), input, inputSha256: sha256(input) };
+        return {
+          assistantId: row.assistant_id,
+          contentSha256: row.content_sha256,
+          chunkIndex: Number(row.chunk_index),
+          input,
+          inputSha256: sha256(input),
+        };
       });
     },
 
-    async put(model: string, passages: readonly PassageToEmbed[], vectors: readonly (readonly number[])[]): Promise<void> {
+    async put(
+      model: string,
+      passages: readonly PassageToEmbed[],
+      vectors: readonly (readonly number[])[],
+    ): Promise<void> {
       if (passages.length === 0) return;
       await db.query(
         `INSERT INTO knowledge_embeddings (model, assistant_id, content_sha256, chunk_index, input_sha256, embedding)
@@ -134,7 +151,10 @@ export function createVectorIndex(db: Queryable, options: { cacheBytes?: number 
 
     /** The vectors of other models go when the model setting changes (they would never be compared again). */
     async dropOtherModels(model: string): Promise<number> {
-      const { rows } = await db.query<{ n: string }>(`WITH gone AS (DELETE FROM knowledge_embeddings WHERE model <> $1 RETURNING 1) SELECT count(*)::text AS n FROM gone`, [model]);
+      const { rows } = await db.query<{ n: string }>(
+        `WITH gone AS (DELETE FROM knowledge_embeddings WHERE model <> $1 RETURNING 1) SELECT count(*)::text AS n FROM gone`,
+        [model],
+      );
       return Number(rows[0]?.n ?? 0);
     },
 
@@ -169,7 +189,15 @@ export function createVectorIndex(db: Queryable, options: { cacheBytes?: number 
       }
       if (best.length === 0) return [];
       const names = best.map((entry) => splitKey(entry.key));
-      const { rows } = await db.query<{ file_id: string; filename: string; source_url: string | null; section: string | null; text: string; content_sha256: string; chunk_index: number }>(
+      const { rows } = await db.query<{
+        file_id: string;
+        filename: string;
+        source_url: string | null;
+        section: string | null;
+        text: string;
+        content_sha256: string;
+        chunk_index: number;
+      }>(
         `SELECT f.id AS file_id, f.filename, f.source_url, c.section, c.text, c.content_sha256, c.chunk_index
          FROM unnest($2::text[], $3::int[]) AS n(content_sha256, chunk_index)
          JOIN knowledge_chunks c ON c.assistant_id = $1 AND c.content_sha256 = n.content_sha256 AND c.chunk_index = n.chunk_index
@@ -181,7 +209,18 @@ export function createVectorIndex(db: Queryable, options: { cacheBytes?: number 
       return best.flatMap(({ key, similarity }) => {
         const row = byKey.get(key);
         return row
-          ? [{ fileId: row.file_id, filename: row.filename, sourceUrl: row.source_url, section: row.section, text: row.text, contentSha256: row.content_sha256, chunkIndex: Number(row.chunk_index), similarity }]
+          ? [
+              {
+                fileId: row.file_id,
+                filename: row.filename,
+                sourceUrl: row.source_url,
+                section: row.section,
+                text: row.text,
+                contentSha256: row.content_sha256,
+                chunkIndex: Number(row.chunk_index),
+                similarity,
+              },
+            ]
           : [];
       });
     },

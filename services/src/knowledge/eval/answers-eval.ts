@@ -60,7 +60,10 @@ export interface EvalPassage {
 /** The engine under test: the knowledge search and the answer composed from it, as chat runs them. */
 export interface AnswerEngine {
   retrieve(sql: Sql, input: { assistantId: string; question: string; k: number }): Promise<EvalPassage[]>;
-  answer(input: { question: string; language: 'he' | 'en'; passages: EvalPassage[] }): { text: string; quotedFile: string | null };
+  answer(input: { question: string; language: 'he' | 'en'; passages: EvalPassage[] }): {
+    text: string;
+    quotedFile: string | null;
+  };
   /** True when the answer says the knowledge has no answer. */
   abstained(answer: string): boolean;
 }
@@ -110,7 +113,10 @@ const factsOf = (fact: string | string[]) => (Array.isArray(fact) ? fact : [fact
 /** `# ` lines are headings, blank lines end paragraphs. */
 function blocksOf(source: string): { heading?: string; paragraphs: string[] }[] {
   const sections: { heading?: string; paragraphs: string[] }[] = [];
-  for (const block of source.split(/\n{2,}/).map((b) => b.trim()).filter(Boolean)) {
+  for (const block of source
+    .split(/\n{2,}/)
+    .map((b) => b.trim())
+    .filter(Boolean)) {
     if (block.startsWith('# ')) sections.push({ heading: block.slice(2).trim(), paragraphs: [] });
     else {
       if (sections.length === 0) sections.push({ paragraphs: [] });
@@ -131,7 +137,13 @@ export function documentBytes(document: SetDocument, set: AnswerSetName = 'tuned
     ]);
     return buildDocx(blocks);
   }
-  if (document.kind === 'pdf') return writePdf(blocksOf(source.toString('utf8')).map((section) => ({ heading: section.heading, paragraphs: section.paragraphs })));
+  if (document.kind === 'pdf')
+    return writePdf(
+      blocksOf(source.toString('utf8')).map((section) => ({
+        heading: section.heading,
+        paragraphs: section.paragraphs,
+      })),
+    );
   return new Uint8Array(source);
 }
 
@@ -152,7 +164,11 @@ const sentencesOf = (text: string) =>
  * - abstaining: the engine's "not in my knowledge" answer.
  * A label whose fact is not in the text of its files is a broken label and fails the evaluation.
  */
-export async function evaluateAnswers(sql: Sql, engine: AnswerEngine, options: { k?: number; set?: AnswerSetName } = {}): Promise<AnswerEvaluation> {
+export async function evaluateAnswers(
+  sql: Sql,
+  engine: AnswerEngine,
+  options: { k?: number; set?: AnswerSetName } = {},
+): Promise<AnswerEvaluation> {
   const k = options.k ?? 5;
   const setName = options.set ?? 'tuned';
   const set = loadAnswerSet(setName);
@@ -180,18 +196,34 @@ export async function evaluateAnswers(sql: Sql, engine: AnswerEngine, options: {
     const files = texts.get(question.assistant);
     if (!files) throw new Error(`label ${question.id}: no assistant ${question.assistant}`);
     const facts = question.fact === null ? [] : factsOf(question.fact);
-    if (question.fact !== null && !question.from.some((file) => facts.some((fact) => files.get(file)?.includes(fact)))) {
+    if (
+      question.fact !== null &&
+      !question.from.some((file) => facts.some((fact) => files.get(file)?.includes(fact)))
+    ) {
       throw new Error(`label ${question.id}: "${facts.join('" / "')}" is not in ${question.from.join(', ')}`);
     }
-    const passages = await engine.retrieve(sql, { assistantId: assistantIdOf(question.assistant), question: question.question, k });
-    const { text: answer, quotedFile } = engine.answer({ question: question.question, language: question.language, passages });
+    const passages = await engine.retrieve(sql, {
+      assistantId: assistantIdOf(question.assistant),
+      question: question.question,
+      k,
+    });
+    const { text: answer, quotedFile } = engine.answer({
+      question: question.question,
+      language: question.language,
+      passages,
+    });
     const polluting = sentencesOf(answer).flatMap((sentence) => {
       const quotedFrom = [...files].filter(([, text]) => text.includes(sentence)).map(([file]) => file);
       if (quotedFrom.length === 0 || quotedFrom.some((file) => question.from.includes(file))) return [];
       return [{ file: quotedFrom[0]!, sentence }];
     });
     // An answer restating a file's fact in the question's language quotes no sentence of it, but is still drawn from it.
-    if (quotedFile !== null && !question.from.includes(quotedFile) && polluting.length === 0 && !engine.abstained(answer)) {
+    if (
+      quotedFile !== null &&
+      !question.from.includes(quotedFile) &&
+      polluting.length === 0 &&
+      !engine.abstained(answer)
+    ) {
       polluting.push({ file: quotedFile, sentence: squash(answer) });
     }
     const abstained = engine.abstained(answer);
@@ -224,8 +256,14 @@ export function figuresOf(results: readonly AnswerResult[]): AnswerFigures {
     pollution_rate: ratio(results.filter((r) => r.polluting.length > 0).length, results.length),
     abstain_precision: ratio(abstained.filter((r) => r.fact === null).length, abstained.length),
     abstain_recall: ratio(unanswerable.filter((r) => r.abstained).length, unanswerable.length),
-    recall_at_5_he: ratio(answerable.filter((r) => r.language === 'he' && r.retrievedFrom).length, answerable.filter((r) => r.language === 'he').length),
-    recall_at_5_en: ratio(answerable.filter((r) => r.language === 'en' && r.retrievedFrom).length, answerable.filter((r) => r.language === 'en').length),
+    recall_at_5_he: ratio(
+      answerable.filter((r) => r.language === 'he' && r.retrievedFrom).length,
+      answerable.filter((r) => r.language === 'he').length,
+    ),
+    recall_at_5_en: ratio(
+      answerable.filter((r) => r.language === 'en' && r.retrievedFrom).length,
+      answerable.filter((r) => r.language === 'en').length,
+    ),
   };
 }
 
@@ -242,7 +280,8 @@ export function formatAnswerEvaluation(evaluation: AnswerEvaluation, label: stri
       r.fact === null && !r.abstained ? 'answered an unanswerable question' : '',
       r.polluting.length > 0 ? `quoted ${r.polluting.map((p) => p.file).join(', ')}` : '',
     ].filter(Boolean);
-    if (problems.length > 0) lines.push(`  ${r.id} ${r.question} → ${problems.join('; ')}\n      ${squash(r.answer).slice(0, 220)}`);
+    if (problems.length > 0)
+      lines.push(`  ${r.id} ${r.question} → ${problems.join('; ')}\n      ${squash(r.answer).slice(0, 220)}`);
   }
   return lines.join('\n');
 }
@@ -251,7 +290,12 @@ export function formatAnswerEvaluation(evaluation: AnswerEvaluation, label: stri
 export const builtinAnswerEngine: AnswerEngine = {
   retrieve: (sql, input) => retrieve(sql, input),
   answer: ({ question, language, passages }) => {
-    const composed = composeAnswerWithEvidence({ question, language, passages, assistant: { name: 'Evaluation', instructions: '', salesMode: { enabled: false, salesPrompt: '' } } });
+    const composed = composeAnswerWithEvidence({
+      question,
+      language,
+      passages,
+      assistant: { name: 'Evaluation', instructions: '', salesMode: { enabled: false, salesPrompt: '' } },
+    });
     return { text: composed.text, quotedFile: composed.evidence?.passage.filename ?? null };
   },
   abstained: (answer) => noAnswerTexts.some((text) => answer.includes(text)),

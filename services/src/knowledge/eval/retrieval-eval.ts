@@ -43,7 +43,8 @@ export const EVAL_ASSISTANT = 'asst-eval';
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 export function loadQuestions(): LabelledQuestion[] {
-  return (JSON.parse(readFileSync(new URL('questions.json', corpus), 'utf8')) as { questions: LabelledQuestion[] }).questions;
+  return (JSON.parse(readFileSync(new URL('questions.json', corpus), 'utf8')) as { questions: LabelledQuestion[] })
+    .questions;
 }
 
 /** The corpus documents, keyed as the questions name them ("he/settlement-queue.txt"). */
@@ -51,7 +52,10 @@ export function loadDocuments(): { document: string; bytes: Uint8Array }[] {
   return ['en', 'he'].flatMap((language) =>
     readdirSync(new URL(`${language}/`, corpus))
       .sort()
-      .map((name) => ({ document: `${language}/${name}`, bytes: new Uint8Array(readFileSync(new URL(`${language}/${name}`, corpus))) })),
+      .map((name) => ({
+        document: `${language}/${name}`,
+        bytes: new Uint8Array(readFileSync(new URL(`${language}/${name}`, corpus))),
+      })),
   );
 }
 
@@ -61,7 +65,10 @@ export function loadDocuments(): { document: string; bytes: Uint8Array }[] {
  * One Hebrew text goes in as a Word document, so the Office path is measured too. A label whose phrase
  * is not in its document's text is a broken label and fails the evaluation outright.
  */
-export async function evaluateRetrieval(sql: Sql, options: { k?: number; tuning?: RetrievalTuning; embedder?: Embedder } = {}): Promise<RetrievalEvaluation> {
+export async function evaluateRetrieval(
+  sql: Sql,
+  options: { k?: number; tuning?: RetrievalTuning; embedder?: Embedder } = {},
+): Promise<RetrievalEvaluation> {
   const k = options.k ?? 5;
   const harness = await createKnowledgeHarness(sql);
   const documentOf = new Map<string, string>();
@@ -70,7 +77,12 @@ export async function evaluateRetrieval(sql: Sql, options: { k?: number; tuning?
     const asDocx = document === 'he/settlement-queue.txt';
     const extension = document.split('.').pop() as KnowledgeFileKind;
     const content = asDocx
-      ? buildDocx(new TextDecoder().decode(bytes).split(/\n{2,}/).map((paragraph) => ({ paragraph, rtl: true })))
+      ? buildDocx(
+          new TextDecoder()
+            .decode(bytes)
+            .split(/\n{2,}/)
+            .map((paragraph) => ({ paragraph, rtl: true })),
+        )
       : bytes;
     const { uploaded, outcome } = await harness.addFile({
       assistantId: EVAL_ASSISTANT,
@@ -85,17 +97,26 @@ export async function evaluateRetrieval(sql: Sql, options: { k?: number; tuning?
 
   // With an embedder: every passage gets its vector first, and questions go through hybrid retrieval
   // (the knowledge_embeddings table must exist: embedding.migrations.ts).
-  const hybrid = options.embedder && createHybridRetrieve({ db: sql, embedder: options.embedder, questionTimeoutMs: 30_000 });
-  if (options.embedder) await createEmbeddingIndexer({ embedder: options.embedder, index: createVectorIndex(sql) }).drain();
+  const hybrid =
+    options.embedder && createHybridRetrieve({ db: sql, embedder: options.embedder, questionTimeoutMs: 30_000 });
+  if (options.embedder)
+    await createEmbeddingIndexer({ embedder: options.embedder, index: createVectorIndex(sql) }).drain();
 
   const results: QuestionResult[] = [];
   for (const question of loadQuestions()) {
     if (!texts.get(question.document)?.includes(squash(question.passage))) {
       throw new Error(`label ${question.id}: "${question.passage}" is not in ${question.document}`);
     }
-    const passages = hybrid ? await hybrid({ assistantId: EVAL_ASSISTANT, question: question.question, k }) : await retrieve(sql, { assistantId: EVAL_ASSISTANT, question: question.question, k }, options.tuning);
-    const top = passages.map((passage) => ({ document: documentOf.get(passage.fileId) ?? passage.fileId, text: passage.text }));
-    const index = top.findIndex((passage) => passage.document === question.document && squash(passage.text).includes(squash(question.passage)));
+    const passages = hybrid
+      ? await hybrid({ assistantId: EVAL_ASSISTANT, question: question.question, k })
+      : await retrieve(sql, { assistantId: EVAL_ASSISTANT, question: question.question, k }, options.tuning);
+    const top = passages.map((passage) => ({
+      document: documentOf.get(passage.fileId) ?? passage.fileId,
+      text: passage.text,
+    }));
+    const index = top.findIndex(
+      (passage) => passage.document === question.document && squash(passage.text).includes(squash(question.passage)),
+    );
     results.push({ ...question, rank: index === -1 ? null : index + 1, top });
   }
 
@@ -114,9 +135,19 @@ export async function evaluateRetrieval(sql: Sql, options: { k?: number; tuning?
 
 /** A short report for the console: the figures and every question that missed. */
 export function formatEvaluation(evaluation: RetrievalEvaluation, label: string): string {
-  const line = (name: string, f: LanguageFigures) => `  ${name.padEnd(8)} questions=${f.questions}  recall@5=${f.recallAt5.toFixed(3)}  MRR=${f.mrr.toFixed(3)}`;
+  const line = (name: string, f: LanguageFigures) =>
+    `  ${name.padEnd(8)} questions=${f.questions}  recall@5=${f.recallAt5.toFixed(3)}  MRR=${f.mrr.toFixed(3)}`;
   const misses = evaluation.results
     .filter((result) => result.rank === null)
-    .map((result) => `  miss ${result.id}: ${result.question}\n       top: ${result.top.map((t) => t.document).join(', ') || '(nothing)'}`);
-  return [`retrieval evaluation (${label})`, line('hebrew', evaluation.he), line('english', evaluation.en), line('overall', evaluation.overall), ...misses].join('\n');
+    .map(
+      (result) =>
+        `  miss ${result.id}: ${result.question}\n       top: ${result.top.map((t) => t.document).join(', ') || '(nothing)'}`,
+    );
+  return [
+    `retrieval evaluation (${label})`,
+    line('hebrew', evaluation.he),
+    line('english', evaluation.en),
+    line('overall', evaluation.overall),
+    ...misses,
+  ].join('\n');
 }

@@ -51,7 +51,14 @@ describe('decompression bombs are stopped while inflating', () => {
     expect(bomb.length).toBeLessThan(300 * 1024);
     expect((await failure(bomb, 'pdf')).reason).toBe(unpacked);
     // pdf.js reads a page's /Contents whatever the stream's dictionary says, so the label must not exempt it.
-    expect((await failure(await buildPdfBomb(200 * MiB, { contentDictionary: '/Type /XObject /Subtype /Image /Width 1 /Height 1' }), 'pdf')).reason).toBe(unpacked);
+    expect(
+      (
+        await failure(
+          await buildPdfBomb(200 * MiB, { contentDictionary: '/Type /XObject /Subtype /Image /Width 1 /Height 1' }),
+          'pdf',
+        )
+      ).reason,
+    ).toBe(unpacked);
   });
 
   it('a PDF whose content stream is an LZW bomb, while an ordinary LZW-compressed PDF still reads', async () => {
@@ -59,15 +66,21 @@ describe('decompression bombs are stopped while inflating', () => {
     expect(bomb.length).toBeLessThan(100 * 1024);
     expect((await failure(bomb, 'pdf')).reason).toBe(unpacked);
     // A dictionary padded far beyond any real one must not hide its filter.
-    const padded = pdfWithContentStream(lzwBomb(80 * MiB), 'LZWDecode', { contentDictionary: `/Padding [${'0 '.repeat(100_000)}]` });
+    const padded = pdfWithContentStream(lzwBomb(80 * MiB), 'LZWDecode', {
+      contentDictionary: `/Padding [${'0 '.repeat(100_000)}]`,
+    });
     expect((await failure(padded, 'pdf')).reason).toBe(unpacked);
     const content = Buffer.from('BT /F1 11 Tf 72 700 Td (Opening hours: Sunday to Thursday.) Tj ET\n');
-    expect((await extractText(pdfWithContentStream(lzwEncode(content), 'LZWDecode'), 'pdf', 'lzw.pdf')).text).toBe('Opening hours: Sunday to Thursday.');
+    expect((await extractText(pdfWithContentStream(lzwEncode(content), 'LZWDecode'), 'pdf', 'lzw.pdf')).text).toBe(
+      'Opening hours: Sunday to Thursday.',
+    );
   });
 
   it('a gzip-compressed text that unpacks to 200 MiB, while a small gzip-compressed text is read as text', async () => {
     expect((await failure(await buildGzipBomb(), 'txt')).reason).toBe(unpacked);
-    expect((await extractText(gzipText('Delivery is free above 300 shekels.'), 'txt', 'notes.txt')).text).toBe('Delivery is free above 300 shekels.');
+    expect((await extractText(gzipText('Delivery is free above 300 shekels.'), 'txt', 'notes.txt')).text).toBe(
+      'Delivery is free above 300 shekels.',
+    );
   });
 });
 
@@ -81,13 +94,17 @@ describe('text is counted while it is extracted', () => {
     // Under the unpack limit (about 45 MB of operators): only the streamed count can stop it early. Stopping
     // must not make pdf.js throw out of its own callbacks (an uncaught error would end this process).
     const started = performance.now();
-    expect((await failure(await buildPdfWithManyOperators(1_300_000), 'pdf')).reason).toBe(extractionErrors.tooLarge().reason);
+    expect((await failure(await buildPdfWithManyOperators(1_300_000), 'pdf')).reason).toBe(
+      extractionErrors.tooLarge().reason,
+    );
     expect(performance.now() - started).toBeLessThan(45_000);
   }, 60_000);
 
   it('a small sheet whose long header would repeat on every row is refused as it is written', async () => {
     const header = 'Product description '.repeat(500);
-    const bytes = buildXlsx([{ name: 'Sheet', rows: [[header], ...Array.from({ length: 200 }, (_, i) => [`item ${i}`])] }]);
+    const bytes = buildXlsx([
+      { name: 'Sheet', rows: [[header], ...Array.from({ length: 200 }, (_, i) => [`item ${i}`])] },
+    ]);
     expect(bytes.length).toBeLessThan(20 * 1024);
     expect((await failure(bytes, 'xlsx')).reason).toBe(extractionErrors.tooLarge().reason);
   });

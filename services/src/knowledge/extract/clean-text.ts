@@ -55,4 +55,31 @@ export function detectLanguage(text: string): 'he' | 'en' | 'other' {
   return words.length > 0 && functionWords / words.length >= 0.08 ? 'en' : 'other';
 }
 
-const ENGLISH_FUNCTION_WORDS = new Set(['the', 'and', 'of', 'to', 'a', 'in', 'is', 'for', 'on', 'that', 'with', 'you', 'it', 'are', 'as', 'be', 'or', 'this', 'your', 'we', 'can', 'by', 'if', 'not', 'at', 'from']);
+const ENGLISH_FUNCTION_WORDS = new Set([
+  'the',
+  'and',
+  'of',
+  'to',
+  'a',
+  'in',
+  'is',
+  'for',
+  'on',
+  'that',
+  'with',
+  'you',
+  'it',
+  'are',
+  'as',
+  'be',
+  'or',
+  'this',
+  'your',
+  'we',
+  'can',
+  'by',
+  'if',
+  'not',
+  'at',
+  'from',
+]);

@@ -38,13 +38,20 @@ const TEXT_KINDS: ReadonlySet<KnowledgeFileKind> = new Set(['txt', 'csv', 'json'
  * This runs in whatever thread calls it: untrusted files are read through the extraction sandbox
  * (../sandbox), which calls it inside a worker with a memory cap and a time limit.
  */
-export async function extractText(bytes: Uint8Array, kind: KnowledgeFileKind, filename: string): Promise<ExtractedText> {
+export async function extractText(
+  bytes: Uint8Array,
+  kind: KnowledgeFileKind,
+  filename: string,
+): Promise<ExtractedText> {
   if (bytes.byteLength > knowledgeLimits.maxSourceBytes) throw extractionErrors.tooBig();
   try {
     const source = TEXT_KINDS.has(kind) && isGzip(bytes) ? new UnpackBudget().inflate(bytes, 'gzip') : bytes;
     return finishExtraction(kind, await extractors[kind](source));
   } catch (error) {
     if (error instanceof ExtractionError) throw error;
-    throw extractionErrors.corrupt(kind, new Error(`${filename}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+    throw extractionErrors.corrupt(
+      kind,
+      new Error(`${filename}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
+    );
   }
 }

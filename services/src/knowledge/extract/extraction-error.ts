@@ -33,7 +33,11 @@ const kindNames: Record<KnowledgeFileKind, string> = {
 
 export const extractionErrors = {
   corrupt: (kind: KnowledgeFileKind, cause?: unknown) =>
-    new ExtractionError('corrupt', `The file could not be read: it looks damaged or is not a real ${kindNames[kind]}.`, { cause }),
+    new ExtractionError(
+      'corrupt',
+      `The file could not be read: it looks damaged or is not a real ${kindNames[kind]}.`,
+      { cause },
+    ),
 
   encrypted: (kind: KnowledgeFileKind) =>
     new ExtractionError(

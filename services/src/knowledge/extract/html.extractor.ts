@@ -2,11 +2,45 @@ import { Parser } from 'htmlparser2';
 import { CharacterBudget, type DraftSection } from './extracted-text.js';
 
 /** Elements whose content is never knowledge. */
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'select', 'button']);
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'iframe',
+  'object',
+  'canvas',
+  'select',
+  'button',
+]);
 /** Elements that end a paragraph when they open or close. */
 const BLOCKS = new Set([
-  'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'blockquote', 'ul', 'ol', 'table',
-  'dl', 'figure', 'figcaption', 'form', 'fieldset', 'address', 'pre', 'hr', 'details', 'summary', 'caption',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'blockquote',
+  'ul',
+  'ol',
+  'table',
+  'dl',
+  'figure',
+  'figcaption',
+  'form',
+  'fieldset',
+  'address',
+  'pre',
+  'hr',
+  'details',
+  'summary',
+  'caption',
 ]);
 /** Elements that end a line but keep the paragraph (list items, table rows, definition terms). */
 const LINES = new Set(['li', 'tr', 'thead', 'tbody', 'tfoot', 'dt', 'dd', 'br']);
@@ -18,7 +52,10 @@ const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
  * through mammoth and marked, for Word documents and Markdown, so all three follow the same rules.
  * The text is counted against `budget` as it is read, so an oversized page stops there.
  */
-export function htmlToSections(html: string, options: { leadingTitle?: string | null; budget?: CharacterBudget } = {}): DraftSection[] {
+export function htmlToSections(
+  html: string,
+  options: { leadingTitle?: string | null; budget?: CharacterBudget } = {},
+): DraftSection[] {
   const budget = options.budget ?? new CharacterBudget();
   const sections: DraftSection[] = [];
   let title: string | null = options.leadingTitle ?? null;

@@ -4,7 +4,8 @@ import { decodeText } from './text-encoding.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const isContainer = (value: Json): value is Json[] | { [key: string]: Json } => typeof value === 'object' && value !== null;
+const isContainer = (value: Json): value is Json[] | { [key: string]: Json } =>
+  typeof value === 'object' && value !== null;
 
 /**
  * `{ a: { b: 1 }, c: [x, y] }` → ["a.b: 1", "c: x, y"]; arrays of objects are numbered. Every line

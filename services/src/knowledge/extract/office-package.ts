@@ -30,7 +30,8 @@ function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
  */
 export function checkOfficeContainer(bytes: Uint8Array, kind: KnowledgeFileKind): void {
   if (startsWith(bytes, COMPOUND_FILE_MAGIC)) {
-    if (contains(bytes, utf16('EncryptedPackage')) || contains(bytes, utf16('EncryptionInfo'))) throw extractionErrors.encrypted(kind);
+    if (contains(bytes, utf16('EncryptedPackage')) || contains(bytes, utf16('EncryptionInfo')))
+      throw extractionErrors.encrypted(kind);
     throw extractionErrors.legacyOffice(kind);
   }
   if (!startsWith(bytes, ZIP_MAGIC)) throw extractionErrors.corrupt(kind);
@@ -52,7 +53,11 @@ export interface OfficePackage {
  * would unpack past knowledgeLimits.maxUnpackedBytes stops there ("too large when unpacked"). When a
  * name appears twice only the first copy is read, so that nothing after us sees a part we did not check.
  */
-export function openOfficePackage(bytes: Uint8Array, kind: KnowledgeFileKind, wanted: (path: string) => boolean): OfficePackage {
+export function openOfficePackage(
+  bytes: Uint8Array,
+  kind: KnowledgeFileKind,
+  wanted: (path: string) => boolean,
+): OfficePackage {
   checkOfficeContainer(bytes, kind);
   const budget = new UnpackBudget();
   const parts = new Map<string, Uint8Array>();
@@ -109,8 +114,16 @@ export function partRelationships(pkg: OfficePackage, part: string): Map<string,
   const walk = (element: XmlElement) => {
     for (const child of element.children) {
       if (typeof child === 'string') continue;
-      if (child.name === 'Relationship' && child.attributes.Id && child.attributes.Target && child.attributes.TargetMode !== 'External') {
-        map.set(child.attributes.Id, { type: child.attributes.Type ?? '', path: resolvePartPath(part, child.attributes.Target) });
+      if (
+        child.name === 'Relationship' &&
+        child.attributes.Id &&
+        child.attributes.Target &&
+        child.attributes.TargetMode !== 'External'
+      ) {
+        map.set(child.attributes.Id, {
+          type: child.attributes.Type ?? '',
+          path: resolvePartPath(part, child.attributes.Target),
+        });
       } else walk(child);
     }
   };

@@ -15,7 +15,11 @@ describe('DOCX extraction', () => {
   it('splits a LibreOffice Word document at its headings, Hebrew intact, tables row by row', async () => {
     const result = await extractText(fixture('hebrew.docx'), 'docx', 'hebrew.docx');
     expect(result.language).toBe('he');
-    expect(result.sections.map((section) => section.title)).toEqual(['מדיניות החזרות', 'משלוחים לאילת', 'Opening hours']);
+    expect(result.sections.map((section) => section.title)).toEqual([
+      'מדיניות החזרות',
+      'משלוחים לאילת',
+      'Opening hours',
+    ]);
     expect(result.sections[0]!.text).toBe(
       'ניתן להחזיר מוצר תוך 14 ימים מיום הקנייה, בתנאי שהוא באריזתו המקורית ולא נעשה בו שימוש.\n\nההחזר הכספי יבוצע לכרטיס האשראי שבו שולם המוצר, בתוך חמישה ימי עסקים.',
     );
@@ -43,7 +47,9 @@ describe('DOCX extraction', () => {
   it('refuses a password-protected document and names the old .doc format', async () => {
     const encrypted = await failure(fixture('encrypted.docx'), 'docx');
     expect(encrypted.failure).toBe('encrypted');
-    expect(encrypted.reason).toBe('The Word document (.docx) is password-protected. Remove the password and upload it again.');
+    expect(encrypted.reason).toBe(
+      'The Word document (.docx) is password-protected. Remove the password and upload it again.',
+    );
     const legacy = await failure(fixture('legacy.doc'), 'docx');
     expect(legacy.failure).toBe('unsupported');
     expect(legacy.reason).toMatch(/save it as \.docx/);
@@ -64,14 +70,28 @@ describe('XLSX extraction', () => {
         title: 'מחירון',
         text: 'מוצר: עוגת גבינה\nמחיר: 89\nזמין מתאריך: 2024-03-15\n\nמוצר: Apple pie\nמחיר: 72.5\nזמין מתאריך: 2024-04-01\n\nמוצר: לחם מחמצת\nמחיר: 24',
       },
-      { title: 'Branches', text: 'Branch: Herzl Street\nCity: Rishon LeZion\nPhone: 03-5551234\n\nBranch: Old Port\nCity: Tel Aviv\nPhone: 03-5559876' },
+      {
+        title: 'Branches',
+        text: 'Branch: Herzl Street\nCity: Rishon LeZion\nPhone: 03-5551234\n\nBranch: Old Port\nCity: Tel Aviv\nPhone: 03-5559876',
+      },
     ]);
   });
 
   it('names columns without a header by their letter and skips empty cells', async () => {
-    const bytes = buildXlsx([{ name: 'Stock', rows: [['Item', null, 'Count'], ['Flour', 'kg', 12], ['Sugar', null, 0]] }]);
+    const bytes = buildXlsx([
+      {
+        name: 'Stock',
+        rows: [
+          ['Item', null, 'Count'],
+          ['Flour', 'kg', 12],
+          ['Sugar', null, 0],
+        ],
+      },
+    ]);
     const result = await extractText(bytes, 'xlsx', 'stock.xlsx');
-    expect(result.sections).toEqual([{ title: 'Stock', text: 'Item: Flour\nB: kg\nCount: 12\n\nItem: Sugar\nCount: 0' }]);
+    expect(result.sections).toEqual([
+      { title: 'Stock', text: 'Item: Flour\nB: kg\nCount: 12\n\nItem: Sugar\nCount: 0' },
+    ]);
   });
 
   it('converts Excel serial dates in both date systems', () => {
@@ -93,13 +113,20 @@ describe('PPTX extraction', () => {
     const result = await extractText(fixture('slides.pptx'), 'pptx', 'slides.pptx');
     expect(result.sections).toEqual([
       { title: 'Kesher bakery', text: 'Fresh bread every morning' },
-      { title: 'Delivery', text: 'Orders before noon arrive the same day\nDelivery is free above 300 shekels\n\nNotes: Remind customers that Eilat takes up to a week.' },
+      {
+        title: 'Delivery',
+        text: 'Orders before noon arrive the same day\nDelivery is free above 300 shekels\n\nNotes: Remind customers that Eilat takes up to a week.',
+      },
       { title: 'שעות פתיחה', text: 'ראשון עד חמישי 8:00–19:00\nשישי עד 14:00\n\nNotes: בערבי חג הסניף נסגר מוקדם.' },
     ]);
   });
 
   it('labels slides without a title by their number', async () => {
-    const result = await extractText(buildPptx([{ body: ['Only a picture caption'] }, { title: 'Contact', body: ['Call 03-5551234'] }]), 'pptx', 'deck.pptx');
+    const result = await extractText(
+      buildPptx([{ body: ['Only a picture caption'] }, { title: 'Contact', body: ['Call 03-5551234'] }]),
+      'pptx',
+      'deck.pptx',
+    );
     expect(result.sections).toEqual([
       { title: 'Slide 1', text: 'Only a picture caption' },
       { title: 'Contact', text: 'Call 03-5551234' },

@@ -82,7 +82,10 @@ function findStreams(source: string, bytes: Uint8Array): PdfStream[] {
     const filterValue = /\/Filter\s*(\[[^\]]*\]|\/[^\s/<>[\]()]+)/.exec(dictionary)?.[1] ?? '';
     let filters = [...filterValue.matchAll(/\/([^\s/<>[\]()]+)/g)].map((m) => FILTER_NAMES[m[1]!] ?? m[1]!);
     if (dictionaryStart < 0) filters = looksLikeZlib(bytes, dataStart) ? ['FlateDecode'] : [];
-    const objectNumber = dictionaryStart < 0 ? undefined : /(\d+)\s+\d+\s+obj\s*$/.exec(source.slice(Math.max(0, dictionaryStart - 40), dictionaryStart))?.[1];
+    const objectNumber =
+      dictionaryStart < 0
+        ? undefined
+        : /(\d+)\s+\d+\s+obj\s*$/.exec(source.slice(Math.max(0, dictionaryStart - 40), dictionaryStart))?.[1];
     const subtype = lastName(dictionary, 'Subtype');
     const type = lastName(dictionary, 'Type');
     streams.push({
@@ -99,7 +102,8 @@ function findStreams(source: string, bytes: Uint8Array): PdfStream[] {
 }
 
 /** A zlib header: deflate with a window up to 32 KiB, and a check value that makes the two bytes a multiple of 31. */
-const looksLikeZlib = (bytes: Uint8Array, at: number) => (bytes[at]! & 0x0f) === 8 && (bytes[at]! >> 4) <= 7 && ((bytes[at]! << 8) | bytes[at + 1]!) % 31 === 0;
+const looksLikeZlib = (bytes: Uint8Array, at: number) =>
+  (bytes[at]! & 0x0f) === 8 && bytes[at]! >> 4 <= 7 && ((bytes[at]! << 8) | bytes[at + 1]!) % 31 === 0;
 
 /**
  * Where the dictionary closed by the `>>` at `close` opens, counting nested dictionaries; -1 if an
@@ -270,7 +274,7 @@ function lzwDecode(data: Uint8Array, earlyChange: number, budget: UnpackBudget, 
 
 function runLengthDecode(data: Uint8Array, budget: UnpackBudget, keep: boolean): Buffer {
   const chunks: Buffer[] = [];
-  for (let i = 0; i < data.length; ) {
+  for (let i = 0; i < data.length;) {
     const n = data[i]!;
     if (n === 128) break;
     if (n < 128) {

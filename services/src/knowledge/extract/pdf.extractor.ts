@@ -115,7 +115,14 @@ async function pagePieces(page: PdfPage, budget: CharacterBudget, pieceBudget: P
         if (piece.str.trim() === '') continue;
         const [a, b, c, d, x, y] = piece.transform as number[];
         const size = Math.hypot(c!, d!) || Math.hypot(a!, b!) || piece.height || 10;
-        pieces.push({ text: piece.str, x: x!, y: y!, width: piece.width, size, rtl: piece.dir === 'rtl' || count(piece.str, RTL_CHARS) > count(piece.str, LTR_CHARS) });
+        pieces.push({
+          text: piece.str,
+          x: x!,
+          y: y!,
+          width: piece.width,
+          size,
+          rtl: piece.dir === 'rtl' || count(piece.str, RTL_CHARS) > count(piece.str, LTR_CHARS),
+        });
       }
     }
   } finally {
@@ -192,7 +199,9 @@ function lineText(line: Line, pageRtl: boolean): string {
     if (index > 0) {
       const before = visual[index - 1]!;
       const gap = item.x - (before.x + before.width);
-      tokens.push(gap > 0.15 * Math.max(item.size, before.size) && !/\s$/.test(before.text) && !/^\s/.test(item.text) ? ' ' : '');
+      tokens.push(
+        gap > 0.15 * Math.max(item.size, before.size) && !/\s$/.test(before.text) && !/^\s/.test(item.text) ? ' ' : '',
+      );
     }
     tokens.push(item.text);
   });

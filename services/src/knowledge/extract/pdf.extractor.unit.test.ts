@@ -22,7 +22,9 @@ describe('PDF extraction', () => {
     expect(first!.text).toContain('משלוח לאילת נמשך עד שבעה ימים ועולה 45 ש"ח.');
     // A right-to-left table row with an English cell reads from the right.
     expect(first!.text).toContain('Apple pie 72 ש"ח');
-    expect(second!.text).toContain('The shop on Herzl Street is open Sunday to Thursday from 8:00 to 19:00 and on Friday until 14:00.');
+    expect(second!.text).toContain(
+      'The shop on Herzl Street is open Sunday to Thursday from 8:00 to 19:00 and on Friday until 14:00.',
+    );
     expect(second!.text).toContain('שעות הפתיחה בערבי חג מתפרסמות באתר שבוע מראש.');
   });
 
@@ -54,7 +56,12 @@ describe('PDF extraction', () => {
   });
 
   it('says a PDF without text (a scan) has no text', async () => {
-    const error = await failure(writePdf([{ paragraphs: [], drawing: true }, { paragraphs: [], drawing: true }]));
+    const error = await failure(
+      writePdf([
+        { paragraphs: [], drawing: true },
+        { paragraphs: [], drawing: true },
+      ]),
+    );
     expect(error.failure).toBe('empty');
     expect(error.reason).toMatch(/^No text could be found in this file/);
   });

@@ -1,7 +1,14 @@
 import { CharacterBudget, type DraftSection } from './extracted-text.js';
 import { extractionErrors } from './extraction-error.js';
 import { openOfficePackage, partRelationships, type OfficePackage } from './office-package.js';
-import { childElements, elementText, findElements, firstChild, relationshipAttribute, type XmlElement } from './xml-tree.js';
+import {
+  childElements,
+  elementText,
+  findElements,
+  firstChild,
+  relationshipAttribute,
+  type XmlElement,
+} from './xml-tree.js';
 
 const PRESENTATION = 'ppt/presentation.xml';
 
@@ -11,7 +18,11 @@ const PRESENTATION = 'ppt/presentation.xml';
  * notes are its text, because presenters often put the real explanation in the notes.
  */
 export function extractPptx(bytes: Uint8Array): DraftSection[] {
-  const pkg = openOfficePackage(bytes, 'pptx', (path) => path.startsWith('ppt/') && (path.endsWith('.xml') || path.endsWith('.rels')));
+  const pkg = openOfficePackage(
+    bytes,
+    'pptx',
+    (path) => path.startsWith('ppt/') && (path.endsWith('.xml') || path.endsWith('.rels')),
+  );
   const presentation = pkg.xml(PRESENTATION);
   if (!presentation) throw extractionErrors.corrupt('pptx');
   const relationships = partRelationships(pkg, PRESENTATION);
@@ -86,7 +97,10 @@ function textParagraphs(container: XmlElement): string[] {
         .map((child) => {
           if (typeof child === 'string') return '';
           if (child.name === 'br') return '\n';
-          if (child.name === 'r' || child.name === 'fld') return childElements(child, 't').map((t) => elementText(t)).join('');
+          if (child.name === 'r' || child.name === 'fld')
+            return childElements(child, 't')
+              .map((t) => elementText(t))
+              .join('');
           return '';
         })
         .join('')

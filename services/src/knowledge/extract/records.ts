@@ -33,7 +33,9 @@ export class RecordWriter {
       this.names = new Map(cells.map((cell) => [cell.column, cell.value]));
       return;
     }
-    const record = cells.map((cell) => `${this.names.get(cell.column) || columnName(cell.column)}: ${cell.value}`).join('\n');
+    const record = cells
+      .map((cell) => `${this.names.get(cell.column) || columnName(cell.column)}: ${cell.value}`)
+      .join('\n');
     this.budget.add(record.length + 2);
     this.records.push(record);
   }
@@ -53,5 +55,7 @@ export function recordLines(rows: readonly (readonly RecordCell[])[], budget?: C
 
 /** A row of strings as cells, dropping empty values. */
 export function cellsOf(values: readonly string[]): RecordCell[] {
-  return values.flatMap((value, column) => (value.trim() ? [{ column, value: value.trim().replace(/\s*\n\s*/g, ' ') }] : []));
+  return values.flatMap((value, column) =>
+    value.trim() ? [{ column, value: value.trim().replace(/\s*\n\s*/g, ' ') }] : [],
+  );
 }

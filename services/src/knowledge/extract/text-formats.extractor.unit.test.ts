@@ -28,7 +28,14 @@ function windows1255Byte(char: string): number {
 
 describe('TXT extraction', () => {
   it('detects UTF-8 (with or without BOM) and UTF-16 (with BOM, or by its zero bytes)', async () => {
-    for (const bytes of [utf8(hebrew), withBom([0xef, 0xbb, 0xbf], utf8(hebrew)), withBom([0xff, 0xfe], utf16(hebrew, 'le')), withBom([0xfe, 0xff], utf16(hebrew, 'be')), utf16(`Plain ${hebrew}`, 'le'), utf16('Plain English text, no BOM.', 'be')]) {
+    for (const bytes of [
+      utf8(hebrew),
+      withBom([0xef, 0xbb, 0xbf], utf8(hebrew)),
+      withBom([0xff, 0xfe], utf16(hebrew, 'le')),
+      withBom([0xfe, 0xff], utf16(hebrew, 'be')),
+      utf16(`Plain ${hebrew}`, 'le'),
+      utf16('Plain English text, no BOM.', 'be'),
+    ]) {
       const result = await extractText(bytes, 'txt', 'a.txt');
       expect(result.text).toMatch(/שלום, זו חנות המאפים שלנו בירושלים\.|Plain English text, no BOM\./);
       expect(result.text.charCodeAt(0)).not.toBe(0xfeff);
@@ -43,9 +50,15 @@ describe('TXT extraction', () => {
   it('reads a Latin-1 file as Latin-1, not as Hebrew, and still reads Windows-1255 Hebrew with English in it as Hebrew', async () => {
     const latin1 = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
     expect((await extractText(latin1('Café crème brûlée'), 'txt', 'menu.txt')).text).toBe('Café crème brûlée');
-    expect((await extractText(latin1('Le gâteau à la crème coûte 12 €, très légère; la señora pidió el menú del día.'.replace('€', 'EUR')), 'txt', 'fr.txt')).text).toBe(
-      'Le gâteau à la crème coûte 12 EUR, très légère; la señora pidió el menú del día.',
-    );
+    expect(
+      (
+        await extractText(
+          latin1('Le gâteau à la crème coûte 12 €, très légère; la señora pidió el menú del día.'.replace('€', 'EUR')),
+          'txt',
+          'fr.txt',
+        )
+      ).text,
+    ).toBe('Le gâteau à la crème coûte 12 EUR, très légère; la señora pidió el menú del día.');
     // Windows-1255 bytes of a Hebrew sentence with an English product name, a price and niqqud.
     const hebrew = 'המאפייה פתוחה עד 19:00, עוגת Apple pie עולה 72 ש"ח. בְּתֵאָבוֹן';
     const bytes = new Uint8Array([...hebrew].map((char) => windows1255Byte(char)));
@@ -65,7 +78,11 @@ describe('TXT extraction', () => {
     const empty = await extractText(utf8(' \n\u200B\n '), 'txt', 'empty.txt').catch((e: unknown) => e);
     expect(empty).toBeInstanceOf(ExtractionError);
     expect((empty as ExtractionError).reason).toBe('No text could be found in this file.');
-    const huge = await extractText(utf8('word '.repeat(knowledgeLimits.maxExtractedCharacters / 4)), 'txt', 'huge.txt').catch((e: unknown) => e);
+    const huge = await extractText(
+      utf8('word '.repeat(knowledgeLimits.maxExtractedCharacters / 4)),
+      'txt',
+      'huge.txt',
+    ).catch((e: unknown) => e);
     expect((huge as ExtractionError).failure).toBe('too_large');
     expect((huge as ExtractionError).reason).toMatch(/more than 1,000,000 characters/);
   });
@@ -75,12 +92,18 @@ describe('CSV extraction', () => {
   it('turns rows into "column: value" records, with quoted fields and a detected delimiter', async () => {
     const csv = 'מוצר;מחיר;הערות\nעוגת גבינה;89;"פרוסה ""גדולה"";\nעם תותים"\nלחם;24;\n';
     const result = await extractText(utf8(csv), 'csv', 'prices.csv');
-    expect(result.sections).toEqual([{ title: null, text: 'מוצר: עוגת גבינה\nמחיר: 89\nהערות: פרוסה "גדולה"; עם תותים\n\nמוצר: לחם\nמחיר: 24' }]);
+    expect(result.sections).toEqual([
+      { title: null, text: 'מוצר: עוגת גבינה\nמחיר: 89\nהערות: פרוסה "גדולה"; עם תותים\n\nמוצר: לחם\nמחיר: 24' },
+    ]);
     expect(result.language).toBe('he');
   });
 
   it('reads a UTF-16 CSV exported by Excel', async () => {
-    const result = await extractText(withBom([0xff, 0xfe], utf16('Name\tCity\r\nDana\tHaifa\r\n', 'le')), 'csv', 'excel.csv');
+    const result = await extractText(
+      withBom([0xff, 0xfe], utf16('Name\tCity\r\nDana\tHaifa\r\n', 'le')),
+      'csv',
+      'excel.csv',
+    );
     expect(result.text).toBe('Name: Dana\nCity: Haifa');
   });
 });
@@ -110,7 +133,10 @@ describe('Markdown extraction', () => {
     const result = await extractText(utf8(md), 'md', 'guide.md');
     expect(result.sections).toEqual([
       { title: 'Shop guide', text: 'Welcome to our shop, see the map.' },
-      { title: 'Opening hours', text: 'Sunday to Thursday: 8:00–19:00\nFriday: until 14:00\n\nDay | Hours\nSat | closed' },
+      {
+        title: 'Opening hours',
+        text: 'Sunday to Thursday: 8:00–19:00\nFriday: until 14:00\n\nDay | Hours\nSat | closed',
+      },
       { title: 'משלוחים', text: 'משלוח חינם מעל 300 ש"ח.' },
     ]);
     expect(result.text.startsWith('Shop guide\n\nWelcome')).toBe(true);
@@ -130,14 +156,19 @@ describe('JSON extraction', () => {
     const result = await extractText(utf8(json), 'json', 'catalogue.json');
     expect(result.sections).toEqual([
       { title: null, text: 'shop: Kesher bakery' },
-      { title: 'products', text: 'name: Cheesecake\nprice: 89\ntags: sweet, dairy\n\nname: Sourdough\nprice: 24\ndetails.flour: rye\ndetails.weight: 1kg' },
+      {
+        title: 'products',
+        text: 'name: Cheesecake\nprice: 89\ntags: sweet, dairy\n\nname: Sourdough\nprice: 24\ndetails.flour: rye\ndetails.weight: 1kg',
+      },
       { title: 'faq', text: 'delivery: Free above 300 shekels' },
     ]);
   });
 
   it('calls invalid JSON damaged', async () => {
     const error = await extractText(utf8('{"a": 1,'), 'json', 'bad.json').catch((e: unknown) => e);
-    expect((error as ExtractionError).reason).toBe('The file could not be read: it looks damaged or is not a real JSON file.');
+    expect((error as ExtractionError).reason).toBe(
+      'The file could not be read: it looks damaged or is not a real JSON file.',
+    );
   });
 });
 

@@ -9,7 +9,10 @@ import { childElements, elementText, findElements, relationshipAttribute, XmlToo
 const WORKBOOK = 'xl/workbook.xml';
 
 /** Built-in number formats that display a date or a time (ECMA-376 §18.8.30, plus the East Asian ones). */
-const BUILT_IN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILT_IN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56,
+  57, 58,
+]);
 
 /**
  * An Excel workbook becomes one section per sheet, titled with the sheet's name; the first non-empty row
@@ -17,14 +20,20 @@ const BUILT_IN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 2
  * so a passage about a row still says what each value means.
  */
 export function extractXlsx(bytes: Uint8Array): DraftSection[] {
-  const pkg = openOfficePackage(bytes, 'xlsx', (path) => path.startsWith('xl/') && path.endsWith('.xml') || path.endsWith('.rels'));
+  const pkg = openOfficePackage(
+    bytes,
+    'xlsx',
+    (path) => (path.startsWith('xl/') && path.endsWith('.xml')) || path.endsWith('.rels'),
+  );
   const workbook = pkg.xml(WORKBOOK);
   if (!workbook) throw extractionErrors.corrupt('xlsx');
 
   const relationships = partRelationships(pkg, WORKBOOK);
   const sharedStrings = readSharedStrings(pkg, relationships);
   const dateStyles = readDateStyles(pkg, relationships);
-  const date1904 = findElements(workbook, 'workbookPr').some((pr) => pr.attributes.date1904 === '1' || pr.attributes.date1904 === 'true');
+  const date1904 = findElements(workbook, 'workbookPr').some(
+    (pr) => pr.attributes.date1904 === '1' || pr.attributes.date1904 === 'true',
+  );
   const budget = new CharacterBudget();
 
   const sections: DraftSection[] = [];
@@ -35,7 +44,11 @@ export function extractXlsx(bytes: Uint8Array): DraftSection[] {
     if (!worksheet) continue;
     const records = new RecordWriter(budget);
     try {
-      readSheetRows(worksheet, (cell) => cellValue(cell, sharedStrings, dateStyles, date1904), (row) => records.row(row));
+      readSheetRows(
+        worksheet,
+        (cell) => cellValue(cell, sharedStrings, dateStyles, date1904),
+        (row) => records.row(row),
+      );
     } catch (error) {
       if (error instanceof ExtractionError) throw error;
       throw extractionErrors.corrupt('xlsx', error);
@@ -109,7 +122,14 @@ function readSheetRows(xml: string, valueOf: (cell: SheetCell) => string, onRow:
         if (name === 'row') {
           row = [];
           next = 0;
-        } else if (name === 'c' && row) cell = { reference: attributes.r, type: attributes.t ?? 'n', style: Number(attributes.s ?? -1), raw: '', inline: '' };
+        } else if (name === 'c' && row)
+          cell = {
+            reference: attributes.r,
+            type: attributes.t ?? 'n',
+            style: Number(attributes.s ?? -1),
+            raw: '',
+            inline: '',
+          };
         else if (name === 'v' && cell) inValue = true;
         else if (name === 'rPh') phonetic++;
         else if (name === 't' && cell && phonetic === 0) inText = true;
@@ -128,7 +148,9 @@ function readSheetRows(xml: string, valueOf: (cell: SheetCell) => string, onRow:
         else if (name === 'c' && cell && row) {
           const column = cell.reference ? columnIndex(cell.reference) : next;
           next = column + 1;
-          const value = valueOf(cell).trim().replace(/\s*\n\s*/g, ' ');
+          const value = valueOf(cell)
+            .trim()
+            .replace(/\s*\n\s*/g, ' ');
           if (value) row.push({ column, value });
           cell = undefined;
         } else if (name === 'row' && row) {

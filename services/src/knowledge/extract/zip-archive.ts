@@ -42,12 +42,14 @@ export function listZipEntries(bytes: Uint8Array): ZipEntry[] {
   const count = view.getUint16(end + 10, true);
   const directorySize = view.getUint32(end + 12, true);
   let at = view.getUint32(end + 16, true);
-  if (directorySize === ZIP64_MARKER || at === ZIP64_MARKER || at + directorySize > end) throw new ZipFormatError('central directory out of range (or zip64)');
+  if (directorySize === ZIP64_MARKER || at === ZIP64_MARKER || at + directorySize > end)
+    throw new ZipFormatError('central directory out of range (or zip64)');
 
   const decoder = new TextDecoder('utf-8');
   const entries: ZipEntry[] = [];
   for (let i = 0; i < count; i++) {
-    if (at + 46 > end || view.getUint32(at, true) !== DIRECTORY_ENTRY) throw new ZipFormatError('bad central directory entry');
+    if (at + 46 > end || view.getUint32(at, true) !== DIRECTORY_ENTRY)
+      throw new ZipFormatError('bad central directory entry');
     const nameLength = view.getUint16(at + 28, true);
     const extraLength = view.getUint16(at + 30, true);
     const commentLength = view.getUint16(at + 32, true);
@@ -59,7 +61,8 @@ export function listZipEntries(bytes: Uint8Array): ZipEntry[] {
       headerOffset: view.getUint32(at + 42, true),
       name: decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength)),
     };
-    if (entry.compressedSize === ZIP64_MARKER || entry.size === ZIP64_MARKER || entry.headerOffset === ZIP64_MARKER) throw new ZipFormatError('zip64 entries are not read');
+    if (entry.compressedSize === ZIP64_MARKER || entry.size === ZIP64_MARKER || entry.headerOffset === ZIP64_MARKER)
+      throw new ZipFormatError('zip64 entries are not read');
     entries.push(entry);
     at += 46 + nameLength + extraLength + commentLength;
   }
@@ -71,7 +74,8 @@ export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, budget: UnpackB
   if (entry.flags & 0x1) throw new ZipFormatError(`${entry.name} is encrypted`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const header = entry.headerOffset;
-  if (header + 30 > bytes.length || view.getUint32(header, true) !== LOCAL_HEADER) throw new ZipFormatError(`${entry.name}: bad local header`);
+  if (header + 30 > bytes.length || view.getUint32(header, true) !== LOCAL_HEADER)
+    throw new ZipFormatError(`${entry.name}: bad local header`);
   const start = header + 30 + view.getUint16(header + 26, true) + view.getUint16(header + 28, true);
   const end = start + entry.compressedSize;
   if (end > bytes.length) throw new ZipFormatError(`${entry.name}: truncated`);

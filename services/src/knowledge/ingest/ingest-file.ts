@@ -32,7 +32,9 @@ export function createIngestFile(deps: IngestFileDeps) {
   const read = deps.read ?? readFileHere;
   return async function ingestFile(uploaded: KnowledgeFileUploaded): Promise<IngestOutcome> {
     const started = now();
-    const failed = (reason: string): IngestOutcome => ({ failed: { fileId: uploaded.fileId, assistantId: uploaded.assistantId, reason } });
+    const failed = (reason: string): IngestOutcome => ({
+      failed: { fileId: uploaded.fileId, assistantId: uploaded.assistantId, reason },
+    });
 
     const bytes = await deps.blobs.get(uploaded.contentSha256);
     if (!bytes) return failed(missingUpload);

@@ -16,7 +16,15 @@ export interface ReadFileInput {
  * reason, for the owner, that it could not be read.
  */
 export type ReadFileResult =
-  | { read: { text: Uint8Array; chunks: Uint8Array; chunkCount: number; characters: number; language: 'he' | 'en' | 'other' } }
+  | {
+      read: {
+        text: Uint8Array;
+        chunks: Uint8Array;
+        chunkCount: number;
+        characters: number;
+        language: 'he' | 'en' | 'other';
+      };
+    }
   | { failed: string };
 
 /** Port: reads a file somewhere (the extraction sandbox in production, this thread in tools). Never throws for a bad file. */

@@ -26,7 +26,9 @@ export function uploadedFileName(raw: string): { filename: string; kind: Knowled
   const name = withoutInvisibleCharacters(raw.split(/[\\/]/).pop() ?? '').trim() || 'file';
   const dot = name.lastIndexOf('.');
   const extension = dot > 0 ? name.slice(dot).toLowerCase() : '';
-  const kind = (uploadExtensions as readonly string[]).includes(extension.slice(1)) ? (extension.slice(1) as KnowledgeFileKind) : undefined;
+  const kind = (uploadExtensions as readonly string[]).includes(extension.slice(1))
+    ? (extension.slice(1) as KnowledgeFileKind)
+    : undefined;
   if (name.length <= MAX_NAME_LENGTH) return { filename: name, kind };
   const kept = extension.length < 20 ? name.slice(dot) : '';
   // Never between the two halves of a surrogate pair (an emoji): half of one is not text.

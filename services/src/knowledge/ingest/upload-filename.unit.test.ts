@@ -23,11 +23,16 @@ describe('uploadedFileName', () => {
   it('drops bidi controls and other invisible format characters before the type is read', () => {
     // What the owner's list would show reversed: "menu" then an override that draws "txt.exe" as "exe.txt".
     expect(uploadedFileName('menu\u202Etxt.exe')).toEqual({ filename: 'menutxt.exe', kind: undefined });
-    expect(uploadedFileName('\u202Bמחירון\u202C \u2066\u202D2025\u2069\u200F\u200E\u061C\u202A.txt')).toEqual({ filename: 'מחירון 2025.txt', kind: 'txt' });
+    expect(uploadedFileName('\u202Bמחירון\u202C \u2066\u202D2025\u2069\u200F\u200E\u061C\u202A.txt')).toEqual({
+      filename: 'מחירון 2025.txt',
+      kind: 'txt',
+    });
     expect(uploadedFileName('\uFEFFnotes\u2060\u00AD\u0085.md').filename).toBe('notes.md');
     expect(uploadedFileName('\u202E\u2067').filename).toBe('file');
     // Joiners and flag tags are part of what a name shows.
-    expect(uploadedFileName('צוות 👩\u200D💻 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}.txt').filename).toBe('צוות 👩\u200D💻 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}.txt');
+    expect(
+      uploadedFileName('צוות 👩\u200D💻 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}.txt').filename,
+    ).toBe('צוות 👩\u200D💻 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}.txt');
   });
 
   it('never cuts an emoji in half', () => {

@@ -40,7 +40,11 @@ export interface ExtractionPoolStats {
 
 export interface ExtractionPoolOptions extends ExtractionSandboxOptions {
   /** Told when a worker is terminated and replaced, and why (for the log). */
-  onWorkerLost?: (cause: 'memory' | 'time' | 'crash', file: { kind: string; filename: string }, detail?: string) => void;
+  onWorkerLost?: (
+    cause: 'memory' | 'time' | 'crash',
+    file: { kind: string; filename: string },
+    detail?: string,
+  ) => void;
 }
 
 interface Job {
@@ -62,14 +66,21 @@ function bootstrap(): string {
   const self = import.meta.url;
   const typescript = self.endsWith('.ts');
   const entry = new URL(`./extraction.worker.${typescript ? 'ts' : 'js'}`, self).href;
-  const loader = typescript ? `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); register();` : '';
+  const loader = typescript
+    ? `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); register();`
+    : '';
   // A failure to load rejects this promise, which ends the worker with an 'error' the pool reports.
   return `(async () => { ${loader} await import(${JSON.stringify(entry)}); })();`;
 }
 
 export function createExtractionPool(options: ExtractionPoolOptions): ExtractionPool {
   const code = bootstrap();
-  const slots: Slot[] = Array.from({ length: Math.max(1, options.poolSize) }, () => ({ worker: undefined, starting: undefined, job: undefined, timer: undefined }));
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.poolSize) }, () => ({
+    worker: undefined,
+    starting: undefined,
+    job: undefined,
+    timer: undefined,
+  }));
   /** Waiting jobs per owner, in arrival order; `arrival` orders the owners' oldest jobs. */
   const waiting = new Map<string, { job: Job; arrival: number }[]>();
   const readingByOwner = new Map<string, number>();
@@ -94,7 +105,8 @@ export function createExtractionPool(options: ExtractionPoolOptions): Extraction
     });
     worker.unref();
     const starting = new Promise<Worker>((resolve, reject) => {
-      const failedToStart = (error: unknown) => reject(new Error(`extraction worker did not start: ${error instanceof Error ? error.message : String(error)}`));
+      const failedToStart = (error: unknown) =>
+        reject(new Error(`extraction worker did not start: ${error instanceof Error ? error.message : String(error)}`));
       worker.once('error', failedToStart);
       worker.once('exit', (code) => failedToStart(new Error(`exited with code ${code}`)));
       worker.on('message', (reply: WorkerReply) => {
@@ -188,8 +200,17 @@ export function createExtractionPool(options: ExtractionPoolOptions): Extraction
   function nextJob(): Job | undefined {
     let best: { owner: string; key: [number, number, number] } | undefined;
     for (const [owner, queue] of waiting) {
-      const key: [number, number, number] = [readingByOwner.get(owner) ?? 0, lastStarted.get(owner) ?? 0, queue[0]!.arrival];
-      if (!best || key[0] < best.key[0] || (key[0] === best.key[0] && (key[1] < best.key[1] || (key[1] === best.key[1] && key[2] < best.key[2])))) best = { owner, key };
+      const key: [number, number, number] = [
+        readingByOwner.get(owner) ?? 0,
+        lastStarted.get(owner) ?? 0,
+        queue[0]!.arrival,
+      ];
+      if (
+        !best ||
+        key[0] < best.key[0] ||
+        (key[0] === best.key[0] && (key[1] < best.key[1] || (key[1] === best.key[1] && key[2] < best.key[2])))
+      )
+        best = { owner, key };
     }
     if (!best) return undefined;
     const queue = waiting.get(best.owner)!;

@@ -4,4 +4,7 @@ import type { ReadFileInput, ReadFileResult } from '../ingest/read-file.js';
 export type WorkerJob = Omit<ReadFileInput, 'ownerId'> & { id: number };
 
 /** What a worker sends back: that it is ready for files, a file's result, or that reading it threw. */
-export type WorkerReply = { type: 'ready' } | { type: 'result'; id: number; result: ReadFileResult } | { type: 'crashed'; id: number; message: string };
+export type WorkerReply =
+  | { type: 'ready' }
+  | { type: 'result'; id: number; result: ReadFileResult }
+  | { type: 'crashed'; id: number; message: string };

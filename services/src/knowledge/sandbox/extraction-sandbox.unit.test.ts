@@ -33,10 +33,15 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
 
-const read = (pool: ExtractionPool, bytes: Uint8Array, kind: KnowledgeFileKind, ownerId = 'owner-1') => pool.read({ bytes, kind, filename: `file.${kind}`, ownerId });
+const read = (pool: ExtractionPool, bytes: Uint8Array, kind: KnowledgeFileKind, ownerId = 'owner-1') =>
+  pool.read({ bytes, kind, filename: `file.${kind}`, ownerId });
 const reason = (result: ReadFileResult) => ('failed' in result ? result.failed : 'read');
-const text = (result: ReadFileResult) => ('read' in result ? new TextDecoder().decode(result.read.text) : `failed: ${result.failed}`);
-const policy = buildDocx([{ heading: 'Returns' }, { paragraph: 'Items can be returned within 14 days with the receipt.' }]);
+const text = (result: ReadFileResult) =>
+  'read' in result ? new TextDecoder().decode(result.read.text) : `failed: ${result.failed}`;
+const policy = buildDocx([
+  { heading: 'Returns' },
+  { paragraph: 'Items can be returned within 14 days with the receipt.' },
+]);
 
 const unpacked = extractionErrors.unpackedTooLarge().reason;
 
@@ -54,7 +59,9 @@ describe('the extraction sandbox', () => {
     const results = await Promise.all(bombs.map(([bytes, kind]) => read(pool, bytes, kind)));
     expect(results.map(reason)).toEqual(bombs.map(() => unpacked));
     expect(reason(await read(pool, buildNestedDocx(), 'docx'))).toBe(extractionErrors.corrupt('docx').reason);
-    expect(text(await read(pool, policy, 'docx'))).toBe('Returns\n\nItems can be returned within 14 days with the receipt.');
+    expect(text(await read(pool, policy, 'docx'))).toBe(
+      'Returns\n\nItems can be returned within 14 days with the receipt.',
+    );
   });
 
   it('terminates a worker that exceeds its memory cap, fails that file, and replaces the worker', async () => {
@@ -80,7 +87,11 @@ describe('the extraction sandbox', () => {
 
   it("keeps this thread's event loop responsive while the worst files are read (timer lag p99 < 100 ms)", async () => {
     const pool = sandbox({ timeLimitMs: 20_000 });
-    const worst = [read(pool, await buildPdfWithManyOperators(400_000), 'pdf'), read(pool, buildNestedDocx(), 'docx'), read(pool, await buildDocxBomb(), 'docx')];
+    const worst = [
+      read(pool, await buildPdfWithManyOperators(400_000), 'pdf'),
+      read(pool, buildNestedDocx(), 'docx'),
+      read(pool, await buildDocxBomb(), 'docx'),
+    ];
     const lags: number[] = [];
     let reading = true;
     void Promise.all(worst).finally(() => (reading = false));
@@ -106,7 +117,10 @@ describe('the extraction sandbox', () => {
 
   it('refuses waiting files once closed, so their messages are retried rather than lost', async () => {
     const pool = sandbox({ poolSize: 1 });
-    const refused = Promise.all([expect(read(pool, policy, 'docx')).rejects.toThrow(/closed/), expect(read(pool, policy, 'docx')).rejects.toThrow(/closed/)]);
+    const refused = Promise.all([
+      expect(read(pool, policy, 'docx')).rejects.toThrow(/closed/),
+      expect(read(pool, policy, 'docx')).rejects.toThrow(/closed/),
+    ]);
     await pool.close();
     await refused;
   });
@@ -118,7 +132,11 @@ describe('ingest through the sandbox', () => {
     try {
       const blobs = await createSqlBlobStore({ sql });
       const ingest = createIngestFile({ blobs, read: sandbox().read });
-      const upload = async (bytes: Uint8Array, kind: KnowledgeFileKind, fileId: string): Promise<KnowledgeFileUploaded> => ({
+      const upload = async (
+        bytes: Uint8Array,
+        kind: KnowledgeFileKind,
+        fileId: string,
+      ): Promise<KnowledgeFileUploaded> => ({
         fileId,
         assistantId: 'asst-1',
         ownerId: 'owner-1',
@@ -128,7 +146,9 @@ describe('ingest through the sandbox', () => {
         contentSha256: (await blobs.put(bytes)).sha256,
         sourceUrl: null,
       });
-      expect(await ingest(await upload(await buildPdfBomb(), 'pdf', 'bomb'))).toEqual({ failed: { fileId: 'bomb', assistantId: 'asst-1', reason: unpacked } });
+      expect(await ingest(await upload(await buildPdfBomb(), 'pdf', 'bomb'))).toEqual({
+        failed: { fileId: 'bomb', assistantId: 'asst-1', reason: unpacked },
+      });
       const outcome = await ingest(await upload(policy, 'docx', 'policy'));
       expect(outcome).toMatchObject({ ingested: { fileId: 'policy', chunkCount: 1, language: 'en' } });
     } finally {

@@ -15,9 +15,16 @@ port.on('message', async (job: WorkerJob) => {
   try {
     reply = { type: 'result', id: job.id, result: await readFileHere(job) };
   } catch (error) {
-    reply = { type: 'crashed', id: job.id, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    reply = {
+      type: 'crashed',
+      id: job.id,
+      message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    };
   }
-  const transfer = reply.type === 'result' && 'read' in reply.result ? [reply.result.read.text.buffer as ArrayBuffer, reply.result.read.chunks.buffer as ArrayBuffer] : [];
+  const transfer =
+    reply.type === 'result' && 'read' in reply.result
+      ? [reply.result.read.text.buffer as ArrayBuffer, reply.result.read.chunks.buffer as ArrayBuffer]
+      : [];
   port.postMessage(reply, transfer);
 });
 

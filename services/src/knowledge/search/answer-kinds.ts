@@ -14,28 +14,57 @@ const he = (words: string) => `(?:^| )[והבלמשכ]{0,3}(?:${words})(?= |$)`;
 /** Question patterns, checked in this order on the normalised question. */
 const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
   ['email', new RegExp(`\\b(e ?mail|email address)\\b|${he('מייל|אימייל|דואל')}`)],
-  ['phone', new RegExp(`\\b(phone|telephone|call|whatsapp)\\b|${he('טלפון|להתקשר|מתקשרים|מתקשר|התקשר|נייד|וואטסאפ|ווטסאפ')}`)],
-  ['price', new RegExp(`\\bhow much\\b|\\b(price|prices|cost|costs|fee|fees|charge)\\b|${he('כמה עולה|כמה עולים|כמה משלמים|כמה משלם|מחיר|מחירים|עלות|תעריף')}`)],
+  [
+    'phone',
+    new RegExp(`\\b(phone|telephone|call|whatsapp)\\b|${he('טלפון|להתקשר|מתקשרים|מתקשר|התקשר|נייד|וואטסאפ|ווטסאפ')}`),
+  ],
+  [
+    'price',
+    new RegExp(
+      `\\bhow much\\b|\\b(price|prices|cost|costs|fee|fees|charge)\\b|${he('כמה עולה|כמה עולים|כמה משלמים|כמה משלם|מחיר|מחירים|עלות|תעריף')}`,
+    ),
+  ],
   ['duration', new RegExp(`\\bhow (long|quickly|fast|soon)\\b|${he('כמה זמן|תוך כמה|כמה דקות|כמה ימים|כמה שעות')}`)],
-  ['year', new RegExp(`\\b(what|which) year\\b|\\bwhen was\\b.*\\b(founded|established|built|opened|started)\\b|${he('איזו שנה|איזה שנה')}`)],
-  ['time', new RegExp(`\\b(which|what) (days?|hours?|time)\\b|${he('איזה|איזו|אילו') + ' (?:ימים|יום|ימי|שעות|שעה)'}|\\bwhen\\b|\\bwhat time\\b|\\b(hours|opening|closing)\\b|${he('מתי|עד מתי|איזו שעה|איזה שעה|שעות')}`)],
-  ['place', new RegExp(`\\bwhere\\b|\\b(address|located|location)\\b|${he('איפה|היכן|מאיפה|כתובת|כתובתכם|ממוקמים|ממוקם')}`)],
+  [
+    'year',
+    new RegExp(
+      `\\b(what|which) year\\b|\\bwhen was\\b.*\\b(founded|established|built|opened|started)\\b|${he('איזו שנה|איזה שנה')}`,
+    ),
+  ],
+  [
+    'time',
+    new RegExp(
+      `\\b(which|what) (days?|hours?|time)\\b|${he('איזה|איזו|אילו') + ' (?:ימים|יום|ימי|שעות|שעה)'}|\\bwhen\\b|\\bwhat time\\b|\\b(hours|opening|closing)\\b|${he('מתי|עד מתי|איזו שעה|איזה שעה|שעות')}`,
+    ),
+  ],
+  [
+    'place',
+    new RegExp(`\\bwhere\\b|\\b(address|located|location)\\b|${he('איפה|היכן|מאיפה|כתובת|כתובתכם|ממוקמים|ממוקם')}`),
+  ],
   ['quantity', new RegExp(`\\bhow many\\b|${he('כמה')}`)],
-  ['name', new RegExp(`\\b(who|whom|whose|which)\\b|\\bwhat is the name\\b|${he('מי|מיהו|מיהי|איזה|איזו|אילו|מה שם|מה השם')}`)],
+  [
+    'name',
+    new RegExp(`\\b(who|whom|whose|which)\\b|\\bwhat is the name\\b|${he('מי|מיהו|מיהי|איזה|איזו|אילו|מה שם|מה השם')}`),
+  ],
 ];
 
 /** Questions that open like these ask yes or no, whatever words follow. */
-const YES_NO = /^(are|is|do|does|did|can|could|will|would|have|has|may|should)\b|^(האם|יש|אין|אפשר|מותר|אתם|את|אתה)( |$)/;
+const YES_NO =
+  /^(are|is|do|does|did|can|could|will|would|have|has|may|should)\b|^(האם|יש|אין|אפשר|מותר|אתם|את|אתה)( |$)/;
 
 export function answerKindOf(question: string): AnswerKind | null {
-  const text = normalizeForSearch(question).replace(/[^\p{L}\p{N}@]+/gu, ' ').trim();
+  const text = normalizeForSearch(question)
+    .replace(/[^\p{L}\p{N}@]+/gu, ' ')
+    .trim();
   if (YES_NO.test(text)) return null;
   for (const [kind, pattern] of KIND_PATTERNS) if (pattern.test(text)) return kind;
   return null;
 }
 
-const EN_NUMBER_WORDS = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand';
-const HE_NUMBER_WORDS = 'אחד|אחת|שניים|שתיים|שני|שתי|שלוש|שלושה|ארבע|ארבעה|חמש|חמישה|שש|שישה|שבע|שבעה|שמונה|תשע|תשעה|עשר|עשרה|עשרים|שלושים|מאה|מאות|אלף|אלפים';
+const EN_NUMBER_WORDS =
+  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand';
+const HE_NUMBER_WORDS =
+  'אחד|אחת|שניים|שתיים|שני|שתי|שלוש|שלושה|ארבע|ארבעה|חמש|חמישה|שש|שישה|שבע|שבעה|שמונה|תשע|תשעה|עשר|עשרה|עשרים|שלושים|מאה|מאות|אלף|אלפים';
 const HE_PREFIX = '(?:^|[\\s(\\u05BE])[ובלמהשכ]{0,3}';
 /** Currency written after an amount, and before one; ILS and NIS are how Israeli price lists write the shekel in English. */
 const CURRENCY_AFTER = 'shekels?|nis|ils|₪|ש["״]ח|שקלים|שקל|dollars?|euros?|usd|eur|\\$';
@@ -53,25 +82,43 @@ const ENTITY_PATTERNS: Record<AnswerKind, { strong: RegExp; weak?: RegExp }> = {
   price: {
     // An amount with its currency after it ("890 ILS", "24 shekels", "52 ₪", "180 ש״ח") or before it
     // ("₪48", "$129", "NIS 150"). A bare number is not a price: "250 g" and "15 people" sit beside prices.
-    strong: new RegExp(`\\d[\\d,.]*\\s*(?:${CURRENCY_AFTER})(?![a-z])|(?<![a-z])(?:${CURRENCY_BEFORE})\\s*\\d(?:[\\d,.]*\\d)?`, 'iu'),
+    strong: new RegExp(
+      `\\d[\\d,.]*\\s*(?:${CURRENCY_AFTER})(?![a-z])|(?<![a-z])(?:${CURRENCY_BEFORE})\\s*\\d(?:[\\d,.]*\\d)?`,
+      'iu',
+    ),
     weak: new RegExp(`${HE_PREFIX}חינם|\\bfree\\b|\\bno (?:extra )?charge\\b`, 'iu'),
   },
   duration: {
-    strong: new RegExp(`\\d+\\s*(?:minutes?|hours?|days?|weeks?|months?|דקות|שעות|ימים|שבועות|חודשים)|\\b(?:${EN_NUMBER_WORDS}|a|an)[\\s-]+(?:working\\s+|business\\s+)?(?:minutes?|hours?|days?|weeks?|months?)|שעה וחצי|חצי שעה|ימי עסקים|${HE_PREFIX}(?:${HE_NUMBER_WORDS})\\s+(?:דקות|שעות|ימים|שבועות|חודשים)`, 'iu'),
+    strong: new RegExp(
+      `\\d+\\s*(?:minutes?|hours?|days?|weeks?|months?|דקות|שעות|ימים|שבועות|חודשים)|\\b(?:${EN_NUMBER_WORDS}|a|an)[\\s-]+(?:working\\s+|business\\s+)?(?:minutes?|hours?|days?|weeks?|months?)|שעה וחצי|חצי שעה|ימי עסקים|${HE_PREFIX}(?:${HE_NUMBER_WORDS})\\s+(?:דקות|שעות|ימים|שבועות|חודשים)`,
+      'iu',
+    ),
     weak: /while you wait|\b(?:immediately|same day)\b|(?:מיד|באותו היום|למחרת)/iu,
   },
   year: { strong: /\b(1[5-9]\d{2}|20\d{2})\b/ },
   time: {
     strong: /\b\d{1,2}[:.]\d{2}\b|\b(1[5-9]\d{2}|20\d{2})\b/,
-    weak: new RegExp(`\\b(?:sundays?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|morning|evening|noon|midnight|daily)\\b|${HE_PREFIX}(?:יום|ימי|ימים)\\s|${HE_PREFIX}(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת|בוקר|ערב|צהריים)`, 'iu'),
+    weak: new RegExp(
+      `\\b(?:sundays?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|morning|evening|noon|midnight|daily)\\b|${HE_PREFIX}(?:יום|ימי|ימים)\\s|${HE_PREFIX}(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת|בוקר|ערב|צהריים)`,
+      'iu',
+    ),
   },
   place: {
-    strong: new RegExp(`\\b\\d+\\s+[A-Z][\\w']*(?:\\s+[A-Z][\\w']*)?\\s+(?:street|st|road|rd|lane|avenue|ave|boulevard|blvd|square|way)\\b|${HE_PREFIX}(?:רחוב|רח'|שדרות|שד')\\s+\\S+`, 'iu'),
-    weak: new RegExp(`(?:^|\\s)(?:/[\\w.-]+){2,}|https?://\\S+|\\b(?:street|road|lane|avenue|building|floor|courtyard|next to|behind|opposite|directory|folder|at the (?:bottom|top)|on the screen)\\b|${HE_PREFIX}(?:קומה|מול|ליד|בניין|כיכר|תיקייה|תיקיית|בתחתית|בראש|מסך|במסך)(?=[\\s,])`, 'iu'),
+    strong: new RegExp(
+      `\\b\\d+\\s+[A-Z][\\w']*(?:\\s+[A-Z][\\w']*)?\\s+(?:street|st|road|rd|lane|avenue|ave|boulevard|blvd|square|way)\\b|${HE_PREFIX}(?:רחוב|רח'|שדרות|שד')\\s+\\S+`,
+      'iu',
+    ),
+    weak: new RegExp(
+      `(?:^|\\s)(?:/[\\w.-]+){2,}|https?://\\S+|\\b(?:street|road|lane|avenue|building|floor|courtyard|next to|behind|opposite|directory|folder|at the (?:bottom|top)|on the screen)\\b|${HE_PREFIX}(?:קומה|מול|ליד|בניין|כיכר|תיקייה|תיקיית|בתחתית|בראש|מסך|במסך)(?=[\\s,])`,
+      'iu',
+    ),
   },
-  quantity: { strong: new RegExp(`\\d|\\b(?:${EN_NUMBER_WORDS})\\b|${HE_PREFIX}(?:${HE_NUMBER_WORDS})(?=[\\s,.]|$)`, 'iu') },
+  quantity: {
+    strong: new RegExp(`\\d|\\b(?:${EN_NUMBER_WORDS})\\b|${HE_PREFIX}(?:${HE_NUMBER_WORDS})(?=[\\s,.]|$)`, 'iu'),
+  },
   name: {
-    strong: /(?<=\S\s+)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*|["״“”„][^"״“”„]{2,40}["״“”]|(?:^|\s)(?:הרב|הרבנית|ד["״]ר|דר|פרופ'|מר|גב'|החזן|השף|Dr\.?|Mr\.?|Mrs\.?|Ms\.?)\s+\S+/u,
+    strong:
+      /(?<=\S\s+)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*|["״“”„][^"״“”„]{2,40}["״“”]|(?:^|\s)(?:הרב|הרבנית|ד["״]ר|דר|פרופ'|מר|גב'|החזן|השף|Dr\.?|Mr\.?|Mrs\.?|Ms\.?)\s+\S+/u,
   },
 };
 

@@ -12,7 +12,11 @@ export const RRF_K = 60;
  * both rankings agree on rises above one that only one of them liked. Ties keep the first ranking's order.
  * `weights` scale each ranking's share (weighted RRF).
  */
-export function fuseRankings<T>(rankings: readonly (readonly T[])[], keyOf: (item: T) => string, options: { k?: number; weights?: readonly number[] } = {}): Array<{ item: T; score: number }> {
+export function fuseRankings<T>(
+  rankings: readonly (readonly T[])[],
+  keyOf: (item: T) => string,
+  options: { k?: number; weights?: readonly number[] } = {},
+): Array<{ item: T; score: number }> {
   const k = options.k ?? RRF_K;
   const fused = new Map<string, { item: T; score: number; first: number }>();
   rankings.forEach((ranking, which) =>
@@ -23,7 +27,9 @@ export function fuseRankings<T>(rankings: readonly (readonly T[])[], keyOf: (ite
       fused.set(key, entry);
     }),
   );
-  return [...fused.values()].sort((a, b) => b.score - a.score || a.first - b.first).map(({ item, score }) => ({ item, score }));
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || a.first - b.first)
+    .map(({ item, score }) => ({ item, score }));
 }
 
 /**
@@ -77,7 +83,10 @@ export function createHybridRetrieve(deps: HybridRetrievalDeps) {
   return async function retrieveHybrid(input: Parameters<typeof retrieve>[1]): Promise<RetrievedPassage[]> {
     const k = input.k ?? 5;
     const question = typeof input.question === 'string' ? input.question : input.question.question;
-    const [lexical, vector] = await Promise.all([retrieve(deps.db, { ...input, k: Math.max(depth, k) }), questionVector(question)]);
+    const [lexical, vector] = await Promise.all([
+      retrieve(deps.db, { ...input, k: Math.max(depth, k) }),
+      questionVector(question),
+    ]);
     if (!vector) return lexical.slice(0, k);
     const near = await index.nearest(deps.embedder.model, input.assistantId, vector, Math.max(depth, k));
     const semantic: RetrievedPassage[] = near.map((passage) => ({

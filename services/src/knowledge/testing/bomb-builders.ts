@@ -1,4 +1,15 @@
-import { constants, crc32, createDeflate, createDeflateRaw, createGzip, deflateRawSync, gzipSync, type Deflate, type DeflateRaw, type Gzip } from 'node:zlib';
+import {
+  constants,
+  crc32,
+  createDeflate,
+  createDeflateRaw,
+  createGzip,
+  deflateRawSync,
+  gzipSync,
+  type Deflate,
+  type DeflateRaw,
+  type Gzip,
+} from 'node:zlib';
 import { docxParts, pptxParts, xlsxParts } from './office-builders.js';
 import { assemblePdf } from './pdf-writer.js';
 
@@ -18,9 +29,13 @@ interface Compressed {
 const MiB = 1024 * 1024;
 
 /** `head`, then `body` repeated until about `bytes` in all, then `tail`, compressed as it is produced. */
-async function compressRepeated(input: { head: string; body: string; bytes: number; tail: string }, format: 'raw' | 'zlib' | 'gzip'): Promise<Compressed> {
+async function compressRepeated(
+  input: { head: string; body: string; bytes: number; tail: string },
+  format: 'raw' | 'zlib' | 'gzip',
+): Promise<Compressed> {
   const options = { level: 9, memLevel: 9, strategy: constants.Z_DEFAULT_STRATEGY };
-  const stream: Deflate | DeflateRaw | Gzip = format === 'raw' ? createDeflateRaw(options) : format === 'zlib' ? createDeflate(options) : createGzip(options);
+  const stream: Deflate | DeflateRaw | Gzip =
+    format === 'raw' ? createDeflateRaw(options) : format === 'zlib' ? createDeflate(options) : createGzip(options);
   const out: Buffer[] = [];
   stream.on('data', (chunk: Buffer) => out.push(chunk));
   const done = new Promise<void>((resolve, reject) => {
@@ -101,8 +116,17 @@ export interface BombOptions {
 }
 
 /** An Office package built by office-builders with one part replaced by a compressed stream of our own. */
-function officeWith(parts: Record<string, string>, path: string, part: Compressed, options: BombOptions = {}): Uint8Array {
-  return writeZip(Object.entries(parts).map(([name, xml]) => (name === path ? { name, method: 8, ...part, size: options.declaredSize ?? part.size } : deflatedPart(name, xml))));
+function officeWith(
+  parts: Record<string, string>,
+  path: string,
+  part: Compressed,
+  options: BombOptions = {},
+): Uint8Array {
+  return writeZip(
+    Object.entries(parts).map(([name, xml]) =>
+      name === path ? { name, method: 8, ...part, size: options.declaredSize ?? part.size } : deflatedPart(name, xml),
+    ),
+  );
 }
 
 const splitAround = (xml: string, marker: string) => {
@@ -115,7 +139,10 @@ const LOREM = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do e
 /** A Word document whose word/document.xml unpacks to about `bytes` (the issue's: 190 MB from a small file). */
 export async function buildDocxBomb(bytes = 190 * 1000 * 1000, options: BombOptions = {}): Promise<Uint8Array> {
   const parts = docxParts([{ paragraph: 'MARKER' }]);
-  const { head, tail } = splitAround(parts['word/document.xml']!, '<w:p><w:r><w:t xml:space="preserve">MARKER</w:t></w:r></w:p>');
+  const { head, tail } = splitAround(
+    parts['word/document.xml']!,
+    '<w:p><w:r><w:t xml:space="preserve">MARKER</w:t></w:r></w:p>',
+  );
   const body = `<w:p><w:r><w:t xml:space="preserve">${options.text ?? LOREM}</w:t></w:r></w:p>`;
   return officeWith(parts, 'word/document.xml', await compressRepeated({ head, body, bytes, tail }, 'raw'), options);
 }
@@ -123,16 +150,32 @@ export async function buildDocxBomb(bytes = 190 * 1000 * 1000, options: BombOpti
 /** A workbook whose one sheet unpacks to about `bytes`. */
 export async function buildXlsxBomb(bytes = 190 * 1000 * 1000, options: BombOptions = {}): Promise<Uint8Array> {
   const parts = xlsxParts([{ name: 'Sheet', rows: [['MARKER']] }]);
-  const { head, tail } = splitAround(parts['xl/worksheets/sheet1.xml']!, '<row r="1"><c r="A1" t="inlineStr"><is><t>MARKER</t></is></c></row>');
+  const { head, tail } = splitAround(
+    parts['xl/worksheets/sheet1.xml']!,
+    '<row r="1"><c r="A1" t="inlineStr"><is><t>MARKER</t></is></c></row>',
+  );
   const body = `<row><c t="inlineStr"><is><t>${options.text ?? LOREM}</t></is></c><c><v>42</v></c></row>`;
-  return officeWith(parts, 'xl/worksheets/sheet1.xml', await compressRepeated({ head, body, bytes, tail }, 'raw'), options);
+  return officeWith(
+    parts,
+    'xl/worksheets/sheet1.xml',
+    await compressRepeated({ head, body, bytes, tail }, 'raw'),
+    options,
+  );
 }
 
 /** A deck whose one slide unpacks to about `bytes`. */
 export async function buildPptxBomb(bytes = 190 * 1000 * 1000, options: BombOptions = {}): Promise<Uint8Array> {
   const parts = pptxParts([{ body: ['MARKER'] }]);
   const { head, tail } = splitAround(parts['ppt/slides/slide1.xml']!, '<a:p><a:r><a:t>MARKER</a:t></a:r></a:p>');
-  return officeWith(parts, 'ppt/slides/slide1.xml', await compressRepeated({ head, body: `<a:p><a:r><a:t>${options.text ?? LOREM}</a:t></a:r></a:p>`, bytes, tail }, 'raw'), options);
+  return officeWith(
+    parts,
+    'ppt/slides/slide1.xml',
+    await compressRepeated(
+      { head, body: `<a:p><a:r><a:t>${options.text ?? LOREM}</a:t></a:r></a:p>`, bytes, tail },
+      'raw',
+    ),
+    options,
+  );
 }
 
 /**
@@ -147,13 +190,23 @@ export function buildNestedDocx(depth = 2_000_000): Uint8Array {
   const head = document.slice(0, at) + '<w:p>'.repeat(depth) + '<w:r><w:t>deep</w:t></w:r>';
   const tail = '</w:p>'.repeat(depth) + document.slice(at + marker.length);
   const whole = Buffer.from(head + tail);
-  return officeWith(parts, 'word/document.xml', { data: deflateRawSync(whole, { level: 9, memLevel: 9 }), size: whole.length, crc: crc32(whole) });
+  return officeWith(parts, 'word/document.xml', {
+    data: deflateRawSync(whole, { level: 9, memLevel: 9 }),
+    size: whole.length,
+    crc: crc32(whole),
+  });
 }
 
 /** A PDF whose one page's content stream unpacks to about `bytes` of text-showing operators (the issue's: 200 MiB). */
-export async function buildPdfBomb(bytes = 200 * MiB, options: { contentDictionary?: string } = {}): Promise<Uint8Array> {
+export async function buildPdfBomb(
+  bytes = 200 * MiB,
+  options: { contentDictionary?: string } = {},
+): Promise<Uint8Array> {
   // Long runs of one letter compress about 1000:1, so 200 MiB of them fit in about 200 KB (the issue's file).
-  const content = await compressRepeated({ head: 'BT /F1 11 Tf 72 700 Td 14 TL\n', body: `(${'A'.repeat(4000)}) Tj T*\n`, bytes, tail: 'ET\n' }, 'zlib');
+  const content = await compressRepeated(
+    { head: 'BT /F1 11 Tf 72 700 Td 14 TL\n', body: `(${'A'.repeat(4000)}) Tj T*\n`, bytes, tail: 'ET\n' },
+    'zlib',
+  );
   return assemblePdf([content.data], options);
 }
 
@@ -164,8 +217,14 @@ export async function buildPdfBomb(bytes = 200 * MiB, options: { contentDictiona
  * within it and keep pdf.js busy for seconds — the file for the time limit.
  */
 export async function buildPdfWithManyOperators(operators = 7_000_000): Promise<Uint8Array> {
-  const body = Array.from({ length: 64 }, (_, i) => `1 0 0 1 ${72 + (i % 8) * 6} ${700 - (i >> 3) * 12} Tm (${String.fromCharCode(97 + (i % 26))}) Tj\n`).join('');
-  const content = await compressRepeated({ head: 'BT /F1 11 Tf\n', body, bytes: operators * (body.length / 64), tail: 'ET\n' }, 'zlib');
+  const body = Array.from(
+    { length: 64 },
+    (_, i) => `1 0 0 1 ${72 + (i % 8) * 6} ${700 - (i >> 3) * 12} Tm (${String.fromCharCode(97 + (i % 26))}) Tj\n`,
+  ).join('');
+  const content = await compressRepeated(
+    { head: 'BT /F1 11 Tf\n', body, bytes: operators * (body.length / 64), tail: 'ET\n' },
+    'zlib',
+  );
   return assemblePdf([content.data]);
 }
 
@@ -245,7 +304,7 @@ export function lzwBomb(bytes: number): Buffer {
     codes.write(0x61);
     produced += 1;
     let length = 1;
-    for (let next = 258; next < 4094 && produced < bytes; ) {
+    for (let next = 258; next < 4094 && produced < bytes;) {
       codes.write(next);
       length++;
       produced += length;
@@ -258,6 +317,10 @@ export function lzwBomb(bytes: number): Buffer {
 }
 
 /** A PDF with one page whose content stream is stored with the given filter (and the image-label trick, if asked). */
-export function pdfWithContentStream(data: Uint8Array, filter: 'LZWDecode' | 'FlateDecode', options: { contentDictionary?: string } = {}): Uint8Array {
+export function pdfWithContentStream(
+  data: Uint8Array,
+  filter: 'LZWDecode' | 'FlateDecode',
+  options: { contentDictionary?: string } = {},
+): Uint8Array {
   return assemblePdf([data], { ...options, filter });
 }

@@ -31,7 +31,14 @@ export async function createKnowledgeHarness(sql: Sql) {
       position: { commit: position, prepare: position },
       type,
       data,
-      metadata: { eventId: randomUUID(), correlationId: 'test', causationId: 'test', actor: { kind: 'system', id: 'test' }, timestamp: at.toISOString(), schemaVersion: 1 },
+      metadata: {
+        eventId: randomUUID(),
+        correlationId: 'test',
+        causationId: 'test',
+        actor: { kind: 'system', id: 'test' },
+        timestamp: at.toISOString(),
+        schemaVersion: 1,
+      },
       createdAt: at,
     };
   }
@@ -51,7 +58,16 @@ export async function createKnowledgeHarness(sql: Sql) {
     history: () => [...history],
 
     /** Stores the bytes, records the upload, runs ingestion and records its outcome. */
-    async addFile(input: { fileId?: string; assistantId: string; ownerId?: string; filename: string; kind: KnowledgeFileKind; bytes: Uint8Array; sourceUrl?: string | null; at?: Date }) {
+    async addFile(input: {
+      fileId?: string;
+      assistantId: string;
+      ownerId?: string;
+      filename: string;
+      kind: KnowledgeFileKind;
+      bytes: Uint8Array;
+      sourceUrl?: string | null;
+      at?: Date;
+    }) {
       const { sha256 } = await blobs.put(input.bytes);
       const uploaded: KnowledgeFileUploaded = {
         fileId: input.fileId ?? `file-${randomUUID().replaceAll('-', '')}`,
@@ -65,7 +81,11 @@ export async function createKnowledgeHarness(sql: Sql) {
       };
       await apply(record('KnowledgeFileUploaded', uploaded, input.at));
       const outcome: IngestOutcome = await ingest(uploaded);
-      await apply('ingested' in outcome ? record('KnowledgeFileIngested', outcome.ingested, input.at) : record('KnowledgeFileIngestionFailed', outcome.failed, input.at));
+      await apply(
+        'ingested' in outcome
+          ? record('KnowledgeFileIngested', outcome.ingested, input.at)
+          : record('KnowledgeFileIngestionFailed', outcome.failed, input.at),
+      );
       return { uploaded, outcome };
     },
 

@@ -57,7 +57,10 @@ export function writePdf(pages: readonly PdfPage[]): Uint8Array {
  * A PDF whose pages have the given, already Flate-compressed content streams. The bomb builders use it
  * to wrap a stream they compressed themselves (a size no test could hold in memory uncompressed).
  */
-export function assemblePdf(compressedContents: readonly Uint8Array[], options: { contentDictionary?: string; filter?: 'FlateDecode' | 'LZWDecode' } = {}): Uint8Array {
+export function assemblePdf(
+  compressedContents: readonly Uint8Array[],
+  options: { contentDictionary?: string; filter?: 'FlateDecode' | 'LZWDecode' } = {},
+): Uint8Array {
   const objects: (string | Buffer)[] = [];
   const add = (body: string | Buffer) => objects.push(body) as number; // object number = index + 1
   add('<< /Type /Catalog /Pages 2 0 R >>');
@@ -66,8 +69,20 @@ export function assemblePdf(compressedContents: readonly Uint8Array[], options: 
   const bold = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
   const kids: number[] = [];
   for (const compressed of compressedContents) {
-    const content = add(Buffer.concat([Buffer.from(`<< /Length ${compressed.length} /Filter /${options.filter ?? 'FlateDecode'} ${options.contentDictionary ?? ''}>>\nstream\n`), compressed, Buffer.from('\nendstream')]));
-    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R >>`));
+    const content = add(
+      Buffer.concat([
+        Buffer.from(
+          `<< /Length ${compressed.length} /Filter /${options.filter ?? 'FlateDecode'} ${options.contentDictionary ?? ''}>>\nstream\n`,
+        ),
+        compressed,
+        Buffer.from('\nendstream'),
+      ]),
+    );
+    kids.push(
+      add(
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R >>`,
+      ),
+    );
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.map((kid) => `${kid} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   const chunks: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
@@ -75,11 +90,18 @@ export function assemblePdf(compressedContents: readonly Uint8Array[], options: 
   const offsets: number[] = [];
   objects.forEach((body, index) => {
     offsets.push(offset);
-    const part = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`), typeof body === 'string' ? Buffer.from(body, 'latin1') : body, Buffer.from('\nendobj\n')]);
+    const part = Buffer.concat([
+      Buffer.from(`${index + 1} 0 obj\n`),
+      typeof body === 'string' ? Buffer.from(body, 'latin1') : body,
+      Buffer.from('\nendobj\n'),
+    ]);
     chunks.push(part);
     offset += part.length;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`)].join('');
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`,
+    ...offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`),
+  ].join('');
   const trailer = `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`;
   chunks.push(Buffer.from(xref + trailer, 'latin1'));
   return new Uint8Array(Buffer.concat(chunks));

@@ -18,8 +18,14 @@ const patterned = (size: number, seed: number) => {
   for (let i = 0; i < size; i++) bytes[i] = (i * seed + (i >> 11)) & 0xff;
   return bytes;
 };
-const count = async (sql: Sql, query: string, params: unknown[] = []) => (await sql.query<{ n: number }>(query, params)).rows[0]!.n;
-const partsOf = (sql: Sql, sha256: string) => count(sql, `SELECT count(*)::int AS n FROM blob_parts p JOIN blobs b ON b.parts_key = p.parts_key WHERE b.sha256 = $1`, [sha256]);
+const count = async (sql: Sql, query: string, params: unknown[] = []) =>
+  (await sql.query<{ n: number }>(query, params)).rows[0]!.n;
+const partsOf = (sql: Sql, sha256: string) =>
+  count(
+    sql,
+    `SELECT count(*)::int AS n FROM blob_parts p JOIN blobs b ON b.parts_key = p.parts_key WHERE b.sha256 = $1`,
+    [sha256],
+  );
 const allParts = (sql: Sql) => count(sql, `SELECT count(*)::int AS n FROM blob_parts`);
 
 /** A multi-megabyte blob comes back byte for byte from its parts, and goes with all of them. */
@@ -68,8 +74,17 @@ async function concurrentSameBytesKeepOneSetOfParts(sql: Sql) {
 /** A database written before parts: its blobs are single rows, some held; all of them read after the migration. */
 async function storeLegacyBlobs(sql: Sql) {
   await runMigrations(sql, [{ module: 'blobs', migrations: blobMigrations.slice(0, 2) }]);
-  const legacy = [patterned(2 * 256 * 1024 + 999, 17), new TextEncoder().encode('short legacy text'), new Uint8Array(0)];
-  for (const bytes of legacy) await sql.query(`INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3)`, [sha256Of(bytes), bytes.byteLength, bytes]);
+  const legacy = [
+    patterned(2 * 256 * 1024 + 999, 17),
+    new TextEncoder().encode('short legacy text'),
+    new Uint8Array(0),
+  ];
+  for (const bytes of legacy)
+    await sql.query(`INSERT INTO blobs (sha256, size, bytes) VALUES ($1, $2, $3)`, [
+      sha256Of(bytes),
+      bytes.byteLength,
+      bytes,
+    ]);
   await sql.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, 'legacy-file')`, [sha256Of(legacy[0]!)]);
   return legacy;
 }
@@ -77,7 +92,8 @@ async function storeLegacyBlobs(sql: Sql) {
 async function legacyBlobsStillRead(sql: Sql, legacy: Uint8Array[]) {
   await runMigrations(sql, [{ module: 'blobs', migrations: blobMigrations }]);
   const blobs = await createSqlBlobStore({ sql });
-  for (const bytes of legacy) expect(Buffer.from((await blobs.get(sha256Of(bytes)))!).equals(Buffer.from(bytes))).toBe(true);
+  for (const bytes of legacy)
+    expect(Buffer.from((await blobs.get(sha256Of(bytes)))!).equals(Buffer.from(bytes))).toBe(true);
   // Cut into the migration's 256 KiB parts, larger than the store writes: read all the same.
   expect(await partsOf(sql, sha256Of(legacy[0]!))).toBe(3);
   // Still held by its file, and freed with it, parts and all.
@@ -115,18 +131,21 @@ describe('the SQL blob store keeps blobs in parts', () => {
     }
   });
 
-  it.skipIf(!gate.available)(`on Postgres: the same, and the migration of single-row blobs${gate.available ? '' : ` (not run: ${gate.reason})`}`, async () => {
-    const current = await createTestDatabase();
-    const empty = await createTestDatabase('kesher_legacy_blobs', { empty: true });
-    const sql = createPgSql({ connectionString: current.url });
-    const old = createPgSql({ connectionString: empty.url });
-    try {
-      await roundTripsAndDeletesEveryPart(sql);
-      await concurrentSameBytesKeepOneSetOfParts(sql);
-      await legacyBlobsStillRead(old, await storeLegacyBlobs(old));
-    } finally {
-      await Promise.all([sql.close(), old.close()]);
-      await Promise.all([current.drop(), empty.drop()]);
-    }
-  });
+  it.skipIf(!gate.available)(
+    `on Postgres: the same, and the migration of single-row blobs${gate.available ? '' : ` (not run: ${gate.reason})`}`,
+    async () => {
+      const current = await createTestDatabase();
+      const empty = await createTestDatabase('kesher_legacy_blobs', { empty: true });
+      const sql = createPgSql({ connectionString: current.url });
+      const old = createPgSql({ connectionString: empty.url });
+      try {
+        await roundTripsAndDeletesEveryPart(sql);
+        await concurrentSameBytesKeepOneSetOfParts(sql);
+        await legacyBlobsStillRead(old, await storeLegacyBlobs(old));
+      } finally {
+        await Promise.all([sql.close(), old.close()]);
+        await Promise.all([current.drop(), empty.drop()]);
+      }
+    },
+  );
 });

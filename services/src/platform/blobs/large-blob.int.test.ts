@@ -7,7 +7,12 @@ import { BLOB_PART_BYTES, createSqlBlobStore } from './sql.blob-store.js';
 const gate = await postgresAvailability();
 
 /** Bytes a value carries to or from the database (base64 text counted as the bytes it encodes; `encode` breaks its lines). */
-const bytesIn = (value: unknown) => (value instanceof Uint8Array ? value.byteLength : typeof value === 'string' ? Math.floor((value.replace(/[\s=]/g, '').length * 3) / 4) : 0);
+const bytesIn = (value: unknown) =>
+  value instanceof Uint8Array
+    ? value.byteLength
+    : typeof value === 'string'
+      ? Math.floor((value.replace(/[\s=]/g, '').length * 3) / 4)
+      : 0;
 
 /** The same database, noting the most bytes any single statement sent or got back. */
 function measured(sql: Sql) {
@@ -22,7 +27,9 @@ function measured(sql: Sql) {
         return result;
       },
     });
-  const wrapped: Sql = Object.assign(wrap(sql), { transaction: <T>(work: Parameters<Sql['transaction']>[0]) => sql.transaction((tx) => work(wrap(tx))) as Promise<T> });
+  const wrapped: Sql = Object.assign(wrap(sql), {
+    transaction: <T>(work: Parameters<Sql['transaction']>[0]) => sql.transaction((tx) => work(wrap(tx))) as Promise<T>,
+  });
   return { sql: wrapped, largest: () => largest };
 }
 

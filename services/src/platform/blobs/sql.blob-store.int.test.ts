@@ -17,7 +17,8 @@ async function exercise(sql: Sql) {
   expect(rows[0]!.n).toBe(1);
 }
 
-const count = async (sql: Sql, table: 'blobs' | 'blob_holds') => (await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+const count = async (sql: Sql, table: 'blobs' | 'blob_holds') =>
+  (await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
 
 /** Deleting frees the bytes: a blob goes with the last holder that refers to it, and only then. */
 async function referenceCounting(sql: Sql) {
@@ -66,13 +67,16 @@ describe('SQL blob store', () => {
     await concurrentUploadAndRelease(sql);
     await sql.close();
   });
-  it.skipIf(!gate.available)(`stores bytes once by content on Postgres${gate.available ? '' : ` (not run: ${gate.reason})`}`, async () => {
-    const db = await createTestDatabase();
-    const sql = createPgSql({ connectionString: db.url });
-    await exercise(sql);
-    await referenceCounting(sql);
-    await concurrentUploadAndRelease(sql);
-    await sql.close();
-    await db.drop();
-  });
+  it.skipIf(!gate.available)(
+    `stores bytes once by content on Postgres${gate.available ? '' : ` (not run: ${gate.reason})`}`,
+    async () => {
+      const db = await createTestDatabase();
+      const sql = createPgSql({ connectionString: db.url });
+      await exercise(sql);
+      await referenceCounting(sql);
+      await concurrentUploadAndRelease(sql);
+      await sql.close();
+      await db.drop();
+    },
+  );
 });

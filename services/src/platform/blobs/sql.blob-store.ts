@@ -42,23 +42,36 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function writePart(db: SqlExecutor, partsKey: string, part: number, bytes: Uint8Array) {
   const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-  await db.query(`INSERT INTO blob_parts (parts_key, part, bytes) VALUES ($1, $2, decode($3, 'base64'))`, [partsKey, part, base64]);
+  await db.query(`INSERT INTO blob_parts (parts_key, part, bytes) VALUES ($1, $2, decode($3, 'base64'))`, [
+    partsKey,
+    part,
+    base64,
+  ]);
 }
 
 async function readPart(db: SqlExecutor, partsKey: string, part: number): Promise<Buffer | undefined> {
-  const { rows } = await db.query<{ bytes: string }>(`SELECT encode(bytes, 'base64') AS bytes FROM blob_parts WHERE parts_key = $1 AND part = $2`, [partsKey, part]);
+  const { rows } = await db.query<{ bytes: string }>(
+    `SELECT encode(bytes, 'base64') AS bytes FROM blob_parts WHERE parts_key = $1 AND part = $2`,
+    [partsKey, part],
+  );
   return rows[0] ? Buffer.from(rows[0].bytes, 'base64') : undefined;
 }
 
 export async function createSqlBlobStore(deps: { sql: Sql; partBytes?: number }): Promise<BlobStore> {
   const partBytes = deps.partBytes ?? BLOB_PART_BYTES;
-  await deps.sql.query(`DELETE FROM blob_parts p WHERE p.created_at < now() - interval '${ORPHAN_PARTS_AGE}' AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.parts_key = p.parts_key)`);
+  await deps.sql.query(
+    `DELETE FROM blob_parts p WHERE p.created_at < now() - interval '${ORPHAN_PARTS_AGE}' AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.parts_key = p.parts_key)`,
+  );
 
   /** Adds `holder`'s reference to the blob if it is stored (locking its row until the transaction ends). */
   async function holdIfStored(tx: SqlExecutor, sha256: string, holder: string | undefined): Promise<boolean> {
     const { rows } = await tx.query(`SELECT 1 FROM blobs WHERE sha256 = $1 FOR UPDATE`, [sha256]);
     if (rows.length === 0) return false;
-    if (holder) await tx.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [sha256, holder]);
+    if (holder)
+      await tx.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+        sha256,
+        holder,
+      ]);
     return true;
   }
 
@@ -79,9 +92,16 @@ export async function createSqlBlobStore(deps: { sql: Sql; partBytes?: number })
         // SELECT until it commits, but the insert waits for it on the key and then does nothing, and the
         // row is held instead. If that row was released meanwhile, the insert is tried again.
         for (;;) {
-          const { rows } = await tx.query(`INSERT INTO blobs (sha256, size, parts_key) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING RETURNING sha256`, [sha256, bytes.byteLength, partsKey]);
+          const { rows } = await tx.query(
+            `INSERT INTO blobs (sha256, size, parts_key) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING RETURNING sha256`,
+            [sha256, bytes.byteLength, partsKey],
+          );
           if (rows.length > 0) {
-            if (options.holder) await tx.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [sha256, options.holder]);
+            if (options.holder)
+              await tx.query(`INSERT INTO blob_holds (sha256, holder) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+                sha256,
+                options.holder,
+              ]);
             return true;
           }
           if (await holdIfStored(tx, sha256, options.holder)) return false;
@@ -93,7 +113,10 @@ export async function createSqlBlobStore(deps: { sql: Sql; partBytes?: number })
     },
 
     async get(sha256) {
-      const { rows } = await deps.sql.query<{ size: string; parts_key: string }>(`SELECT size::text AS size, parts_key FROM blobs WHERE sha256 = $1`, [sha256]);
+      const { rows } = await deps.sql.query<{ size: string; parts_key: string }>(
+        `SELECT size::text AS size, parts_key FROM blobs WHERE sha256 = $1`,
+        [sha256],
+      );
       const row = rows[0];
       if (!row) return undefined;
       const size = Number(row.size);
@@ -112,11 +135,17 @@ export async function createSqlBlobStore(deps: { sql: Sql; partBytes?: number })
 
     async release(holder) {
       await deps.sql.transaction(async (tx) => {
-        const { rows } = await tx.query<{ sha256: string }>(`DELETE FROM blob_holds WHERE holder = $1 RETURNING sha256`, [holder]);
+        const { rows } = await tx.query<{ sha256: string }>(
+          `DELETE FROM blob_holds WHERE holder = $1 RETURNING sha256`,
+          [holder],
+        );
         if (rows.length === 0) return;
         const named = rows.map((row) => row.sha256);
         await tx.query(`SELECT sha256 FROM blobs WHERE sha256 = ANY($1::text[]) ORDER BY sha256 FOR UPDATE`, [named]);
-        await tx.query(`DELETE FROM blobs b WHERE b.sha256 = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM blob_holds h WHERE h.sha256 = b.sha256)`, [named]);
+        await tx.query(
+          `DELETE FROM blobs b WHERE b.sha256 = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM blob_holds h WHERE h.sha256 = b.sha256)`,
+          [named],
+        );
       });
     },
   };

@@ -67,7 +67,11 @@ interface Delivery {
   lastError: string | null;
 }
 
-type Session = PartitionSession & { finish(offset: bigint, urgent: boolean): void; signal: AbortSignal; hooks: PartitionHooks };
+type Session = PartitionSession & {
+  finish(offset: bigint, urgent: boolean): void;
+  signal: AbortSignal;
+  hooks: PartitionHooks;
+};
 
 const refId = (ref: PartitionRef) => `${ref.groupId}\u0000${ref.topic}\u0000${ref.partition}`;
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
@@ -121,7 +125,7 @@ export function createConsumerEngine(deps: {
     const ref = session.ref;
     let attempts = delivery.prior;
     let lastError = delivery.lastError;
-    for (let ledgerFailures = 0; ; ) {
+    for (let ledgerFailures = 0; ;) {
       if (!active(delivery)) return 'abandoned';
       if (attempts >= maxAttempts) return park(delivery, attempts, lastError);
       if (delivery.alone) {
@@ -151,7 +155,8 @@ export function createConsumerEngine(deps: {
 
   async function park(delivery: Delivery, attempts: number, lastError: string | null): Promise<'done' | 'abandoned'> {
     const { message } = delivery;
-    const reason = lastError ?? `the consumer stopped ${attempts} times while handling it (its process died or was killed)`;
+    const reason =
+      lastError ?? `the consumer stopped ${attempts} times while handling it (its process died or was killed)`;
     // The consumer's own consequence first: should the process die before the letter is stored, the
     // message is parked again at the next start and onParked runs again (it is idempotent).
     if (options.onParked) {
@@ -162,7 +167,9 @@ export function createConsumerEngine(deps: {
         } catch (error) {
           if (!active(delivery)) return 'abandoned';
           if (attempt >= maxAttempts) {
-            log(`bus: onParked of ${options.groupId} failed for ${where(message)}; parking it anyway: ${describe(error)}`);
+            log(
+              `bus: onParked of ${options.groupId} failed for ${where(message)}; parking it anyway: ${describe(error)}`,
+            );
             break;
           }
           if (!(await pause(delivery, backoffMs(attempt)))) return 'abandoned';
@@ -171,10 +178,22 @@ export function createConsumerEngine(deps: {
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        const fresh = await ledger.park({ groupId: options.groupId, topic: message.topic, partition: message.partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers, attempts, reason });
+        const fresh = await ledger.park({
+          groupId: options.groupId,
+          topic: message.topic,
+          partition: message.partition,
+          offset: message.offset,
+          key: message.key,
+          value: message.value,
+          headers: message.headers,
+          attempts,
+          reason,
+        });
         if (fresh) {
           deliveries.metrics?.busMessagesParked.inc({ group: options.groupId, topic: message.topic });
-          log(`bus: parked ${where(message)} (key ${message.key}) for ${options.groupId} after ${attempts} attempts: ${reason}`);
+          log(
+            `bus: parked ${where(message)} (key ${message.key}) for ${options.groupId} after ${attempts} attempts: ${reason}`,
+          );
         }
         return 'done';
       } catch {
@@ -206,7 +225,9 @@ export function createConsumerEngine(deps: {
       // Messages up to the reservation may have been in a handler when a process died; unless this very
       // process made the reservation (then it knows nothing of its own died), they are suspects.
       const suspectUpTo =
-        history.reservedTo !== null && history.reservedTo >= from && deps.reservations.get(id) !== history.reservedTo ? history.reservedTo : undefined;
+        history.reservedTo !== null && history.reservedTo >= from && deps.reservations.get(id) !== history.reservedTo
+          ? history.reservedTo
+          : undefined;
       let reserved = history.reservedTo ?? from - 1n;
       /** Added offsets not yet below the commit point, in order; `finished` marks those done. */
       const order: bigint[] = [];
@@ -308,7 +329,6 @@ export function createConsumerEngine(deps: {
       scheduler.drop(() => true);
       await scheduler.idle();
     },
-
   };
 }
 

@@ -24,7 +24,10 @@ const maxAttempts = 3;
  * without calling the handler again, and goes on. Messages that were merely in flight beside it when
  * the process died are handled, not parked.
  */
-async function crashUntilParked(busKind: 'sql' | 'kafka', openBus: (sql: ReturnType<typeof createPgSql>) => Promise<MessageBus>) {
+async function crashUntilParked(
+  busKind: 'sql' | 'kafka',
+  openBus: (sql: ReturnType<typeof createPgSql>) => Promise<MessageBus>,
+) {
   const db = await createTestDatabase();
   const sql = createPgSql({ connectionString: db.url });
   const bus = await openBus(sql);
@@ -34,7 +37,10 @@ async function crashUntilParked(busKind: 'sql' | 'kafka', openBus: (sql: ReturnT
   const topic = `crash-${run}`;
   const groupId = `crash-${run}`;
   try {
-    const message = (key: string, n: number, poison = false): OutgoingMessage => ({ key, value: JSON.stringify({ n, poison }) });
+    const message = (key: string, n: number, poison = false): OutgoingMessage => ({
+      key,
+      value: JSON.stringify({ n, poison }),
+    });
     await bus.publish(topic, [
       message('a', 0),
       message('a', 1),
@@ -45,41 +51,65 @@ async function crashUntilParked(busKind: 'sql' | 'kafka', openBus: (sql: ReturnT
     const lines = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : []);
     const everythingDone = () => {
       const log = lines();
-      return log.some((l) => l.startsWith('parked p 0')) && ['a 0', 'a 1', 'p 1', 'b0 0', 'b1 1', 'b2 2', 'b3 3'].every((m) => log.includes(`handled ${m}`));
+      return (
+        log.some((l) => l.startsWith('parked p 0')) &&
+        ['a 0', 'a 1', 'p 1', 'b0 0', 'b1 1', 'b2 2', 'b3 3'].every((m) => log.includes(`handled ${m}`))
+      );
     };
 
     const deaths: (string | null)[] = [];
     for (let start = 1; start <= maxAttempts + 2 && !everythingDone(); start++) {
       const consumer = spawn(process.execPath, ['--import', 'tsx', child], {
         cwd: repoRoot,
-        env: { ...process.env, BUS: busKind, DATABASE_URL: db.url, TOPIC: topic, GROUP: groupId, MAX_ATTEMPTS: String(maxAttempts), CONCURRENCY: '2', LOG_FILE: logFile, KAFKA_BROKERS: kafkaBrokers().join(',') },
+        env: {
+          ...process.env,
+          BUS: busKind,
+          DATABASE_URL: db.url,
+          TOPIC: topic,
+          GROUP: groupId,
+          MAX_ATTEMPTS: String(maxAttempts),
+          CONCURRENCY: '2',
+          LOG_FILE: logFile,
+          KAFKA_BROKERS: kafkaBrokers().join(','),
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let stderr = '';
       consumer.stderr.on('data', (chunk) => (stderr += chunk));
       const exit = exited(consumer);
-      const outcome = await Promise.race([exit.then(() => 'died' as const), waitUntil(everythingDone, { timeoutMs: 90_000, what: 'the consumer to finish' }).then(() => 'done' as const)]);
+      const outcome = await Promise.race([
+        exit.then(() => 'died' as const),
+        waitUntil(everythingDone, { timeoutMs: 90_000, what: 'the consumer to finish' }).then(() => 'done' as const),
+      ]);
       if (outcome === 'done') {
         consumer.kill('SIGTERM');
         await exit;
         break;
       }
       deaths.push(consumer.signalCode);
-      if (consumer.signalCode !== 'SIGKILL') throw new Error(`the consumer exited on its own (${consumer.exitCode}): ${stderr}`);
+      if (consumer.signalCode !== 'SIGKILL')
+        throw new Error(`the consumer exited on its own (${consumer.exitCode}): ${stderr}`);
     }
 
     const log = lines();
     // Killed by the poison on each of its maxAttempts attempts; the next process parked it unopened.
     expect(deaths).toEqual(Array(maxAttempts).fill('SIGKILL'));
     expect(log.filter((l) => l === 'attempt p 0')).toHaveLength(maxAttempts);
-    expect(log.filter((l) => l.startsWith('parked'))).toEqual([`parked p 0 the consumer stopped ${maxAttempts} times while handling it (its process died or was killed)`]);
+    expect(log.filter((l) => l.startsWith('parked'))).toEqual([
+      `parked p 0 the consumer stopped ${maxAttempts} times while handling it (its process died or was killed)`,
+    ]);
     // The rest of its key comes after it; nothing else was given up on.
     expect(log.indexOf('handled p 1')).toBeGreaterThan(log.findIndex((l) => l.startsWith('parked p 0')));
     for (const m of ['a 0', 'a 1', 'b0 0', 'b1 1', 'b2 2', 'b3 3']) expect(log).toContain(`handled ${m}`);
 
     const letters = await bus.deadLetters({ groupId });
     expect(letters).toHaveLength(1);
-    expect(letters[0]).toMatchObject({ topic, key: 'p', attempts: maxAttempts, value: JSON.stringify({ n: 0, poison: true }) });
+    expect(letters[0]).toMatchObject({
+      topic,
+      key: 'p',
+      attempts: maxAttempts,
+      value: JSON.stringify({ n: 0, poison: true }),
+    });
   } finally {
     await bus.close();
     await sql.close();
@@ -88,15 +118,23 @@ async function crashUntilParked(busKind: 'sql' | 'kafka', openBus: (sql: ReturnT
   }
 }
 
-describe.skipIf(!postgres.available)(`a message that kills its consumer (in-process bus)${postgres.available ? '' : ` (not run: ${postgres.reason})`}`, () => {
-  it('is parked after maxAttempts deaths, and the consumer goes on', { timeout: 120_000 }, async () => {
-    await crashUntilParked('sql', (sql) => createSqlBus({ sql }));
-  });
-});
+describe.skipIf(!postgres.available)(
+  `a message that kills its consumer (in-process bus)${postgres.available ? '' : ` (not run: ${postgres.reason})`}`,
+  () => {
+    it('is parked after maxAttempts deaths, and the consumer goes on', { timeout: 120_000 }, async () => {
+      await crashUntilParked('sql', (sql) => createSqlBus({ sql }));
+    });
+  },
+);
 
 const both = postgres.available && kafka.available;
-describe.skipIf(!both)(`a message that kills its consumer (Kafka)${both ? '' : ` (not run: ${postgres.available ? kafka.reason : postgres.reason})`}`, () => {
-  it('is parked after maxAttempts deaths, and the consumer goes on', { timeout: 240_000 }, async () => {
-    await crashUntilParked('kafka', async (sql) => createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-crash-test', sql }));
-  });
-});
+describe.skipIf(!both)(
+  `a message that kills its consumer (Kafka)${both ? '' : ` (not run: ${postgres.available ? kafka.reason : postgres.reason})`}`,
+  () => {
+    it('is parked after maxAttempts deaths, and the consumer goes on', { timeout: 240_000 }, async () => {
+      await crashUntilParked('kafka', async (sql) =>
+        createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-crash-test', sql }),
+      );
+    });
+  },
+);

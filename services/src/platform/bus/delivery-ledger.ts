@@ -49,9 +49,15 @@ export function createSqlDeliveryLedger(deps: { sql: Sql }): DeliveryLedger {
   const { sql } = deps;
   return {
     async open(ref, from) {
-      await sql.query(`DELETE FROM bus_attempts WHERE group_id = $1 AND topic = $2 AND partition = $3 AND message_offset < $4`, [...refParams(ref), from.toString()]);
+      await sql.query(
+        `DELETE FROM bus_attempts WHERE group_id = $1 AND topic = $2 AND partition = $3 AND message_offset < $4`,
+        [...refParams(ref), from.toString()],
+      );
       const [reservation, attempts] = await Promise.all([
-        sql.query<{ reserved_to: string }>(`SELECT reserved_to::text FROM bus_reservations WHERE group_id = $1 AND topic = $2 AND partition = $3`, refParams(ref)),
+        sql.query<{ reserved_to: string }>(
+          `SELECT reserved_to::text FROM bus_reservations WHERE group_id = $1 AND topic = $2 AND partition = $3`,
+          refParams(ref),
+        ),
         sql.query<{ message_offset: string; attempts: number; in_flight: boolean; last_error: string | null }>(
           `SELECT message_offset::text, attempts, in_flight, last_error FROM bus_attempts WHERE group_id = $1 AND topic = $2 AND partition = $3`,
           refParams(ref),
@@ -59,7 +65,12 @@ export function createSqlDeliveryLedger(deps: { sql: Sql }): DeliveryLedger {
       ]);
       return {
         reservedTo: reservation.rows[0] ? BigInt(reservation.rows[0].reserved_to) : null,
-        attempts: new Map(attempts.rows.map((row) => [row.message_offset, { attempts: row.attempts, inFlight: row.in_flight, lastError: row.last_error }])),
+        attempts: new Map(
+          attempts.rows.map((row) => [
+            row.message_offset,
+            { attempts: row.attempts, inFlight: row.in_flight, lastError: row.last_error },
+          ]),
+        ),
       };
     },
 
@@ -72,11 +83,10 @@ export function createSqlDeliveryLedger(deps: { sql: Sql }): DeliveryLedger {
     },
 
     async release(ref, to, ours) {
-      await sql.query(`UPDATE bus_reservations SET reserved_to = $4 WHERE group_id = $1 AND topic = $2 AND partition = $3 AND reserved_to = $5`, [
-        ...refParams(ref),
-        to.toString(),
-        ours.toString(),
-      ]);
+      await sql.query(
+        `UPDATE bus_reservations SET reserved_to = $4 WHERE group_id = $1 AND topic = $2 AND partition = $3 AND reserved_to = $5`,
+        [...refParams(ref), to.toString(), ours.toString()],
+      );
     },
 
     async recordAttempt(ref, offset, record) {
@@ -89,14 +99,27 @@ export function createSqlDeliveryLedger(deps: { sql: Sql }): DeliveryLedger {
     },
 
     async forgetBelow(ref, offset) {
-      await sql.query(`DELETE FROM bus_attempts WHERE group_id = $1 AND topic = $2 AND partition = $3 AND message_offset < $4`, [...refParams(ref), offset.toString()]);
+      await sql.query(
+        `DELETE FROM bus_attempts WHERE group_id = $1 AND topic = $2 AND partition = $3 AND message_offset < $4`,
+        [...refParams(ref), offset.toString()],
+      );
     },
 
     async park(letter) {
       const { rows } = await sql.query(
         `INSERT INTO bus_dead_letters (group_id, topic, partition, message_offset, key, value, headers, attempts, reason)
          VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9) ON CONFLICT DO NOTHING RETURNING id`,
-        [letter.groupId, letter.topic, letter.partition, letter.offset, letter.key, letter.value, JSON.stringify(letter.headers), letter.attempts, letter.reason],
+        [
+          letter.groupId,
+          letter.topic,
+          letter.partition,
+          letter.offset,
+          letter.key,
+          letter.value,
+          JSON.stringify(letter.headers),
+          letter.attempts,
+          letter.reason,
+        ],
       );
       return rows.length > 0;
     },
@@ -159,14 +182,22 @@ export function createMemoryDeliveryLedger(): DeliveryLedger {
     },
     forgetBelow,
     async park(letter) {
-      const same = (l: DeadLetter) => l.groupId === letter.groupId && l.topic === letter.topic && l.partition === letter.partition && l.offset === letter.offset;
+      const same = (l: DeadLetter) =>
+        l.groupId === letter.groupId &&
+        l.topic === letter.topic &&
+        l.partition === letter.partition &&
+        l.offset === letter.offset;
       if (letters.some(same)) return false;
       letters.push({ ...letter, parkedAt: new Date() });
       return true;
     },
     async list(query = {}) {
       return letters
-        .filter((l) => (query.groupId === undefined || l.groupId === query.groupId) && (query.topic === undefined || l.topic === query.topic))
+        .filter(
+          (l) =>
+            (query.groupId === undefined || l.groupId === query.groupId) &&
+            (query.topic === undefined || l.topic === query.topic),
+        )
         .reverse()
         .slice(0, query.limit ?? 100);
     },

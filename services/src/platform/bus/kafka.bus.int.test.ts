@@ -15,7 +15,8 @@ messageBusContract(
     const db = await createTestDatabase();
     const sql = createPgSql({ connectionString: db.url });
     const metrics = createMetrics();
-    const openBus = () => createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-contract-test', sql, deliveries: { metrics } });
+    const openBus = () =>
+      createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-contract-test', sql, deliveries: { metrics } });
     let bus = openBus();
     return {
       bus,

@@ -12,42 +12,49 @@ const kafka = await kafkaAvailability();
 // main suite (see vitest.config.ts and ops/test.sh).
 const outage = kafka.available ? kafkaOutageAvailability() : kafka;
 
-describe.skipIf(!outage.available)(`Kafka bus across a broker restart${outage.available ? '' : ` (not run: ${outage.reason})`}`, () => {
-  let bus: MessageBus | undefined;
+describe.skipIf(!outage.available)(
+  `Kafka bus across a broker restart${outage.available ? '' : ` (not run: ${outage.reason})`}`,
+  () => {
+    let bus: MessageBus | undefined;
 
-  afterAll(async () => {
-    // Whatever happened above, leave a running broker behind for whoever comes next.
-    await localKafka.start();
-    await bus?.close();
-  });
-
-  it('keeps publishing and consuming through a broker restart without losing a message', { timeout: 300_000 }, async () => {
-    bus = openBus();
-    const topic = `outage-${randomUUID().slice(0, 8)}`;
-    const received = new Set<number>();
-    await bus.consume({
-      groupId: `outage-${randomUUID().slice(0, 8)}`,
-      topics: [topic],
-      handler: async (message) => void received.add(Number(message.value)),
+    afterAll(async () => {
+      // Whatever happened above, leave a running broker behind for whoever comes next.
+      await localKafka.start();
+      await bus?.close();
     });
-    const publisher = startPublisher(bus, topic);
-    const patiently = { timeout: 90_000, interval: 100 };
 
-    await expect.poll(() => received.size, patiently).toBeGreaterThanOrEqual(20);
-    await localKafka.stop();
-    // Publishing must fail while the broker is away, not hang.
-    await expect.poll(() => publisher.rejections.length, patiently).toBeGreaterThanOrEqual(1);
-    expect(Math.max(...publisher.rejections)).toBeLessThan(30_000);
+    it(
+      'keeps publishing and consuming through a broker restart without losing a message',
+      { timeout: 300_000 },
+      async () => {
+        bus = openBus();
+        const topic = `outage-${randomUUID().slice(0, 8)}`;
+        const received = new Set<number>();
+        await bus.consume({
+          groupId: `outage-${randomUUID().slice(0, 8)}`,
+          topics: [topic],
+          handler: async (message) => void received.add(Number(message.value)),
+        });
+        const publisher = startPublisher(bus, topic);
+        const patiently = { timeout: 90_000, interval: 100 };
 
-    await localKafka.start();
-    const publishedAtRestart = publisher.published;
-    await expect.poll(() => publisher.published, patiently).toBeGreaterThanOrEqual(publishedAtRestart + 20);
-    await publisher.stop();
+        await expect.poll(() => received.size, patiently).toBeGreaterThanOrEqual(20);
+        await localKafka.stop();
+        // Publishing must fail while the broker is away, not hang.
+        await expect.poll(() => publisher.rejections.length, patiently).toBeGreaterThanOrEqual(1);
+        expect(Math.max(...publisher.rejections)).toBeLessThan(30_000);
 
-    const missing = () => Array.from({ length: publisher.published }, (_, i) => i).filter((i) => !received.has(i));
-    await expect.poll(missing, patiently).toEqual([]);
-  });
-});
+        await localKafka.start();
+        const publishedAtRestart = publisher.published;
+        await expect.poll(() => publisher.published, patiently).toBeGreaterThanOrEqual(publishedAtRestart + 20);
+        await publisher.stop();
+
+        const missing = () => Array.from({ length: publisher.published }, (_, i) => i).filter((i) => !received.has(i));
+        await expect.poll(missing, patiently).toEqual([]);
+      },
+    );
+  },
+);
 
 /**
  * Publishes 0, 1, 2, … one message at a time, each only after the previous one was acknowledged; a

@@ -11,7 +11,13 @@ import {
   type RetryOptions,
 } from 'kafkajs';
 import type { Sql } from '../sql/sql.port.js';
-import { backoffMs, createConsumerEngine, type ConsumerEngine, type DeliveryOptions, type PartitionSession } from './consumer-engine.js';
+import {
+  backoffMs,
+  createConsumerEngine,
+  type ConsumerEngine,
+  type DeliveryOptions,
+  type PartitionSession,
+} from './consumer-engine.js';
 import { acceptsEventType, EVENT_TYPE_HEADER } from './event-types.js';
 import { createMemoryDeliveryLedger, createSqlDeliveryLedger, type DeliveryLedger } from './delivery-ledger.js';
 import type { ConsumeOptions, Consumer, DeliveredMessage, MessageBus, OutgoingMessage } from './message-bus.port.js';
@@ -81,7 +87,9 @@ export function createKafkaBus(options: KafkaBusOptions): MessageBus {
   });
   const connectProducer = once(() => producer.connect());
   const consumers = new Set<Consumer>();
-  const ledger: DeliveryLedger = options.sql ? createSqlDeliveryLedger({ sql: options.sql }) : createMemoryDeliveryLedger();
+  const ledger: DeliveryLedger = options.sql
+    ? createSqlDeliveryLedger({ sql: options.sql })
+    : createMemoryDeliveryLedger();
   const reservations = new Map<string, bigint>();
 
   return {
@@ -95,12 +103,21 @@ export function createKafkaBus(options: KafkaBusOptions): MessageBus {
         await producer.send({ topic, acks: -1, messages: messages.map(toKafkaMessage) });
       };
       const timeoutMs = options.publishTimeoutMs ?? 20_000;
-      await withDeadline(send(), timeoutMs, () => new Error(`publish to ${topic} was not acknowledged within ${timeoutMs} ms`));
+      await withDeadline(
+        send(),
+        timeoutMs,
+        () => new Error(`publish to ${topic} was not acknowledged within ${timeoutMs} ms`),
+      );
     },
 
     async consume(consumeOptions) {
       await topics.ensure(consumeOptions.topics);
-      const engine = createConsumerEngine({ options: consumeOptions, ledger, deliveries: options.deliveries ?? {}, reservations });
+      const engine = createConsumerEngine({
+        options: consumeOptions,
+        ledger,
+        deliveries: options.deliveries ?? {},
+        reservations,
+      });
       const consumer = await startGroupConsumer(kafka, consumeOptions, options, engine);
       const tracked: Consumer = {
         async stop() {
@@ -132,7 +149,14 @@ const TOPIC_READY_TIMEOUT_MS = 30_000;
  * time: it does not know the topic yet, has no leader for a partition yet, or the topic exists already.
  * Each only means "ask again".
  */
-const SETTLING = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION', 'TOPIC_ALREADY_EXISTS', 'NOT_CONTROLLER', 'REQUEST_TIMED_OUT']);
+const SETTLING = new Set([
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'LEADER_NOT_AVAILABLE',
+  'NOT_LEADER_FOR_PARTITION',
+  'TOPIC_ALREADY_EXISTS',
+  'NOT_CONTROLLER',
+  'REQUEST_TIMED_OUT',
+]);
 
 /**
  * Creates topics before they are used: a consumer subscribed to a topic that does not exist yet does not
@@ -155,7 +179,11 @@ function createTopicRegistry(admin: Admin, numPartitions: number) {
   const led = async (topic: string) => {
     const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
     const partitions = topics.find((found) => found.name === topic)?.partitions ?? [];
-    if (partitions.length === 0 || !partitions.every((partition) => partition.partitionErrorCode === 0 && partition.leader >= 0)) return false;
+    if (
+      partitions.length === 0 ||
+      !partitions.every((partition) => partition.partitionErrorCode === 0 && partition.leader >= 0)
+    )
+      return false;
     // The metadata may name a leader before that broker serves the partition as one: a produce then
     // fails with NOT_LEADER_FOR_PARTITION on some partitions, and kafkajs sends the whole request
     // again, writing the others twice. Asking each leader for its offsets waits until they answer.
@@ -177,12 +205,14 @@ function createTopicRegistry(admin: Admin, numPartitions: number) {
     for (let attempt = 1; ; attempt++) {
       try {
         // Returns false, without failing, when another client created the topic meanwhile.
-        if (!(await admin.listTopics()).includes(topic)) await admin.createTopics({ topics: [{ topic, numPartitions }], waitForLeaders: false });
+        if (!(await admin.listTopics()).includes(topic))
+          await admin.createTopics({ topics: [{ topic, numPartitions }], waitForLeaders: false });
         if (await led(topic)) return;
       } catch (error) {
         if (!settling(error) || Date.now() >= deadline) throw error;
       }
-      if (Date.now() >= deadline) throw new Error(`topic ${topic} has no leader for every partition after ${TOPIC_READY_TIMEOUT_MS} ms`);
+      if (Date.now() >= deadline)
+        throw new Error(`topic ${topic} has no leader for every partition after ${TOPIC_READY_TIMEOUT_MS} ms`);
       await sleep(Math.min(1_000, 50 * 2 ** (attempt - 1)));
     }
   };
@@ -238,7 +268,12 @@ interface ReadPartition {
  * unfinished offset itself (kafkajs' auto-commit is off; `resolveOffset` only moves the fetch position).
  * A partition whose backlog reaches WINDOW is paused until it drains.
  */
-async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options: KafkaBusOptions, engine: ConsumerEngine) {
+async function startGroupConsumer(
+  kafka: Kafka,
+  consume: ConsumeOptions,
+  options: KafkaBusOptions,
+  engine: ConsumerEngine,
+) {
   let stopped = false;
   let current: KafkaConsumer | undefined;
   let replacing: Promise<void> | undefined;
@@ -255,7 +290,9 @@ async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options
       const offset = read.target;
       if (read.session.detached || offset <= read.committed) return;
       try {
-        await read.consumer.commitOffsets([{ topic: read.topic, partition: read.partition, offset: offset.toString() }]);
+        await read.consumer.commitOffsets([
+          { topic: read.topic, partition: read.partition, offset: offset.toString() },
+        ]);
         read.committed = offset;
       } catch {
         // The broker or the group is in motion: try again shortly (a rebalance detaches the partition instead).
@@ -282,7 +319,12 @@ async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options
     reading.clear();
   };
 
-  const openRead = async (consumer: KafkaConsumer, topic: string, partition: number, from: bigint): Promise<ReadPartition> => {
+  const openRead = async (
+    consumer: KafkaConsumer,
+    topic: string,
+    partition: number,
+    from: bigint,
+  ): Promise<ReadPartition> => {
     // Assigned before the session can call back: its hooks fire only once messages were added.
     let read!: ReadPartition;
     const session = await engine.openPartition({ groupId: consume.groupId, topic, partition }, from, {
@@ -390,7 +432,9 @@ async function startGroupConsumer(kafka: Kafka, consume: ConsumeOptions, options
       await engine.stop();
       const reads = [...reading.values()];
       await Promise.all(reads.map(commit));
-      await Promise.all(reads.filter((read) => read.committed === read.target).map((read) => read.session.release().catch(() => {})));
+      await Promise.all(
+        reads.filter((read) => read.committed === read.target).map((read) => read.session.release().catch(() => {})),
+      );
       reads.forEach((read) => clearTimeout(read.timer));
       await replacing;
       await current?.disconnect();

@@ -13,7 +13,10 @@ export interface Schedulable {
  * earlier item (running or waiting) shares its key or its lane: so order per key and per lane holds,
  * different lanes share the slots, and a lane with a long queue takes one slot, not all of them.
  */
-export function createLaneScheduler<T extends Schedulable>(deps: { concurrency: number; run: (item: T) => Promise<void> }) {
+export function createLaneScheduler<T extends Schedulable>(deps: {
+  concurrency: number;
+  run: (item: T) => Promise<void>;
+}) {
   const concurrency = Math.max(1, Math.floor(deps.concurrency));
   const waiting: T[] = [];
   const running = new Set<T>();
@@ -29,7 +32,7 @@ export function createLaneScheduler<T extends Schedulable>(deps: { concurrency: 
       alone ||= item.alone;
     }
     if (alone) return;
-    for (let i = 0; i < waiting.length && running.size < concurrency; ) {
+    for (let i = 0; i < waiting.length && running.size < concurrency;) {
       const item = waiting[i]!;
       const blocked = busyKeys.has(item.key) || busyLanes.has(item.lane);
       if (item.alone) {

@@ -46,7 +46,12 @@ describe('the lane scheduler', () => {
 
   it('gives a lane one slot, so a long lane does not keep the others waiting', async () => {
     const h = harness(2);
-    h.scheduler.add([item('a1', 'f1', 'owner-a'), item('a2', 'f2', 'owner-a'), item('a3', 'f3', 'owner-a'), item('b1', 'f4', 'owner-b')]);
+    h.scheduler.add([
+      item('a1', 'f1', 'owner-a'),
+      item('a2', 'f2', 'owner-a'),
+      item('a3', 'f3', 'owner-a'),
+      item('b1', 'f4', 'owner-b'),
+    ]);
     expect(h.running()).toEqual(['a1', 'b1']);
     await h.finish('b1');
     // A free slot, but owner A's next file waits for its first.

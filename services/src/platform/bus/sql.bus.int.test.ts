@@ -26,7 +26,9 @@ async function busOn(sql: Sql, release: () => Promise<void>) {
   };
 }
 
-messageBusContract('in-process (PGlite, the embedded default)', async () => busOn(await createTestPglite(), async () => {}));
+messageBusContract('in-process (PGlite, the embedded default)', async () =>
+  busOn(await createTestPglite(), async () => {}),
+);
 
 messageBusContract(
   'in-process on Postgres',
@@ -39,40 +41,50 @@ messageBusContract(
 
 const postgres = await postgresAvailability();
 
-describe.skipIf(!postgres.available)(`in-process bus: what this process published${postgres.available ? '' : ` (not run: ${postgres.reason})`}`, () => {
-  it("hands this process's publishes to its readers without reading them back, and still reads what another process published", async () => {
-    const db = await createTestDatabase();
-    const sql = createPgSql({ connectionString: db.url });
-    const otherSql = createPgSql({ connectionString: db.url });
-    let reads = 0;
-    const counted: Sql = { ...sql, query: (text, params) => ((reads += text.includes('FROM bus_messages m') ? 1 : 0), sql.query(text, params)) };
-    const bus = await createSqlBus({ sql: counted });
-    // Another process on the same tables: its publishes wake nobody here.
-    const other = await createSqlBus({ sql: otherSql });
-    const seen: string[] = [];
-    const consumer = await bus.consume({ groupId: 'readers', topics: ['topic-a'], handler: async (message) => void seen.push(message.value) });
-    try {
-      await expect.poll(() => reads).toBeGreaterThan(0);
-      const before = reads;
-      for (let i = 0; i < 20; i++) {
-        await bus.publish('topic-a', [{ key: `k${i % 3}`, value: `own-${i}` }]);
-        await expect.poll(() => seen.length, { interval: 1 }).toBe(i + 1);
-      }
-      // Twenty publishes, taken as published: at most an idle poll or two read the table meanwhile.
-      expect(reads - before).toBeLessThanOrEqual(3);
+describe.skipIf(!postgres.available)(
+  `in-process bus: what this process published${postgres.available ? '' : ` (not run: ${postgres.reason})`}`,
+  () => {
+    it("hands this process's publishes to its readers without reading them back, and still reads what another process published", async () => {
+      const db = await createTestDatabase();
+      const sql = createPgSql({ connectionString: db.url });
+      const otherSql = createPgSql({ connectionString: db.url });
+      let reads = 0;
+      const counted: Sql = {
+        ...sql,
+        query: (text, params) => ((reads += text.includes('FROM bus_messages m') ? 1 : 0), sql.query(text, params)),
+      };
+      const bus = await createSqlBus({ sql: counted });
+      // Another process on the same tables: its publishes wake nobody here.
+      const other = await createSqlBus({ sql: otherSql });
+      const seen: string[] = [];
+      const consumer = await bus.consume({
+        groupId: 'readers',
+        topics: ['topic-a'],
+        handler: async (message) => void seen.push(message.value),
+      });
+      try {
+        await expect.poll(() => reads).toBeGreaterThan(0);
+        const before = reads;
+        for (let i = 0; i < 20; i++) {
+          await bus.publish('topic-a', [{ key: `k${i % 3}`, value: `own-${i}` }]);
+          await expect.poll(() => seen.length, { interval: 1 }).toBe(i + 1);
+        }
+        // Twenty publishes, taken as published: at most an idle poll or two read the table meanwhile.
+        expect(reads - before).toBeLessThanOrEqual(3);
 
-      await other.publish('topic-a', [{ key: 'k', value: 'theirs' }]);
-      await bus.publish('topic-a', [{ key: 'k', value: 'own-after' }]);
-      await expect.poll(() => seen.length, { timeout: 5000 }).toBe(22);
-      expect(seen.slice(20)).toEqual(['theirs', 'own-after']);
-      expect(seen.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => `own-${i}`));
-    } finally {
-      await consumer.stop();
-      await bus.close();
-      await other.close();
-      await sql.close();
-      await otherSql.close();
-      await db.drop();
-    }
-  });
-});
+        await other.publish('topic-a', [{ key: 'k', value: 'theirs' }]);
+        await bus.publish('topic-a', [{ key: 'k', value: 'own-after' }]);
+        await expect.poll(() => seen.length, { timeout: 5000 }).toBe(22);
+        expect(seen.slice(20)).toEqual(['theirs', 'own-after']);
+        expect(seen.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => `own-${i}`));
+      } finally {
+        await consumer.stop();
+        await bus.close();
+        await other.close();
+        await sql.close();
+        await otherSql.close();
+        await db.drop();
+      }
+    });
+  },
+);

@@ -48,11 +48,25 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
   const wakers = new Set<(topic?: string, published?: readonly DeliveredMessage[]) => void>();
   const consumers = new Set<{ stop: () => Promise<void> }>();
 
-  async function runLoop(options: ConsumeOptions, engine: ConsumerEngine, topic: string, isRunning: () => boolean, signal: Signal, stopped: () => Promise<void>) {
+  async function runLoop(
+    options: ConsumeOptions,
+    engine: ConsumerEngine,
+    topic: string,
+    isRunning: () => boolean,
+    signal: Signal,
+    stopped: () => Promise<void>,
+  ) {
     const { groupId } = options;
-    const start = options.fromBeginning === false ? `(SELECT coalesce(max(seq), 0) FROM bus_messages WHERE topic = $2)` : '0';
-    await sql.query(`INSERT INTO bus_offsets (group_id, topic, seq) VALUES ($1, $2, ${start}) ON CONFLICT DO NOTHING`, [groupId, topic]);
-    const { rows: stored } = await sql.query<{ seq: string }>(`SELECT seq::text AS seq FROM bus_offsets WHERE group_id = $1 AND topic = $2`, [groupId, topic]);
+    const start =
+      options.fromBeginning === false ? `(SELECT coalesce(max(seq), 0) FROM bus_messages WHERE topic = $2)` : '0';
+    await sql.query(`INSERT INTO bus_offsets (group_id, topic, seq) VALUES ($1, $2, ${start}) ON CONFLICT DO NOTHING`, [
+      groupId,
+      topic,
+    ]);
+    const { rows: stored } = await sql.query<{ seq: string }>(
+      `SELECT seq::text AS seq FROM bus_offsets WHERE group_id = $1 AND topic = $2`,
+      [groupId, topic],
+    );
     /** The stored offset is the last message handled; `target` is what may be stored next. */
     let acked = BigInt(stored[0]!.seq);
     let target = acked;
@@ -66,7 +80,11 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
       acking = acking.then(async () => {
         const next = target;
         if (next <= acked) return;
-        await sql.query(`UPDATE bus_offsets SET seq = GREATEST(seq, $3) WHERE group_id = $1 AND topic = $2`, [groupId, topic, next.toString()]);
+        await sql.query(`UPDATE bus_offsets SET seq = GREATEST(seq, $3) WHERE group_id = $1 AND topic = $2`, [
+          groupId,
+          topic,
+          next.toString(),
+        ]);
         acked = next;
       });
       return acking;
@@ -107,7 +125,14 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
           if (rows.length > 0) {
             const messages = rows
               .filter((row) => row.wanted !== false)
-              .map((row): DeliveredMessage => ({ topic, partition: 0, offset: row.seq, key: row.key!, value: row.value!, headers: row.headers! }));
+              .map((row): DeliveredMessage => ({
+                topic,
+                partition: 0,
+                offset: row.seq,
+                key: row.key!,
+                value: row.value!,
+                headers: row.headers!,
+              }));
             const last = BigInt(rows[rows.length - 1]!.seq);
             await session.add(messages, last, rows.length - messages.length);
             read = last;
@@ -176,7 +201,14 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
   }
 
   /** A database error (Postgres restarting, say) must not end the consumer: wait and carry on. */
-  async function superviseLoop(options: ConsumeOptions, engine: ConsumerEngine, topic: string, isRunning: () => boolean, signal: Signal, stopped: () => Promise<void>) {
+  async function superviseLoop(
+    options: ConsumeOptions,
+    engine: ConsumerEngine,
+    topic: string,
+    isRunning: () => boolean,
+    signal: Signal,
+    stopped: () => Promise<void>,
+  ) {
     while (isRunning()) {
       try {
         await runLoop(options, engine, topic, isRunning, signal, stopped);
@@ -210,11 +242,23 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
          INSERT INTO bus_messages (topic, key, value, headers)
          SELECT $1, k, v, h::jsonb FROM locked, unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS m(k, v, h, n) ORDER BY n
          RETURNING seq::text AS seq`,
-        [topic, messages.map((m) => m.key), messages.map((m) => m.value), messages.map((m) => JSON.stringify(m.headers ?? {}))],
+        [
+          topic,
+          messages.map((m) => m.key),
+          messages.map((m) => m.value),
+          messages.map((m) => JSON.stringify(m.headers ?? {})),
+        ],
       );
       // Committed: this process's readers of the topic take the messages as they are, in sequence order.
       const seqs = rows.map((row) => BigInt(row.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      const published = messages.map((m, i): DeliveredMessage => ({ topic, partition: 0, offset: seqs[i]!.toString(), key: m.key, value: m.value, headers: m.headers ?? {} }));
+      const published = messages.map((m, i): DeliveredMessage => ({
+        topic,
+        partition: 0,
+        offset: seqs[i]!.toString(),
+        key: m.key,
+        value: m.value,
+        headers: m.headers ?? {},
+      }));
       wakers.forEach((wake) => wake(topic, published));
     },
 
@@ -234,7 +278,9 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
         }
       };
       wakers.add(waker);
-      const loops = [...signals].map(([topic, signal]) => superviseLoop(options, engine, topic, () => running, signal, stopEngine));
+      const loops = [...signals].map(([topic, signal]) =>
+        superviseLoop(options, engine, topic, () => running, signal, stopEngine),
+      );
       const consumer = {
         async stop() {
           running = false;

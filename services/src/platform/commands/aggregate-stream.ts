@@ -6,7 +6,10 @@ import type { Decider, EventOf } from './decider.js';
 export type Recorded<Event extends KesherEvent> = Event & Omit<RecordedEvent, 'type' | 'data'>;
 
 /** What folding a stream needs of a decider (any decider of these events, whatever its commands). */
-export type Fold<State, Event extends KesherEvent> = Pick<Decider<State, never, Event>, 'eventTypes' | 'initialState' | 'evolve'>;
+export type Fold<State, Event extends KesherEvent> = Pick<
+  Decider<State, never, Event>,
+  'eventTypes' | 'initialState' | 'evolve'
+>;
 
 /**
  * A stored event as one of an aggregate's events, or undefined. This is the one place stored data is
@@ -14,13 +17,18 @@ export type Fold<State, Event extends KesherEvent> = Pick<Decider<State, never, 
  * was appended and upcasts it to the current version on read, so the narrowing rests on those checks
  * rather than on a cast at every reader.
  */
-function narrow<Event extends KesherEvent>(types: readonly string[], event: RecordedEvent): Recorded<Event> | undefined {
+function narrow<Event extends KesherEvent>(
+  types: readonly string[],
+  event: RecordedEvent,
+): Recorded<Event> | undefined {
   return types.includes(event.type) ? (event as unknown as Recorded<Event>) : undefined;
 }
 
 /** A stored or relayed event as one of `types` (typed data), or undefined: `eventOf(['RunRequested'], event)?.data`. */
-export const eventOf = <Type extends KesherEvent['type']>(types: readonly Type[], event: RecordedEvent): Recorded<EventOf<Type>> | undefined =>
-  narrow<EventOf<Type>>(types, event);
+export const eventOf = <Type extends KesherEvent['type']>(
+  types: readonly Type[],
+  event: RecordedEvent,
+): Recorded<EventOf<Type>> | undefined => narrow<EventOf<Type>>(types, event);
 
 export interface AggregateStream<State, Event extends KesherEvent> {
   state: State;
@@ -35,12 +43,19 @@ export interface AggregateStream<State, Event extends KesherEvent> {
  * loader for the command handler and for every worker that needs an aggregate's state (the ingest
  * worker's "still pending?", the ai-runner's thread, the plan's slot holders).
  */
-export async function aggregateStream<State, Event extends KesherEvent>(eventStore: EventStore, decider: Fold<State, Event>, streamId: string): Promise<AggregateStream<State, Event>> {
+export async function aggregateStream<State, Event extends KesherEvent>(
+  eventStore: EventStore,
+  decider: Fold<State, Event>,
+  streamId: string,
+): Promise<AggregateStream<State, Event>> {
   return foldStream(decider, await eventStore.readStream(streamId));
 }
 
 /** Folds a stream already read (a worker that needs its other events too reads it once, for both). */
-export function foldStream<State, Event extends KesherEvent>(decider: Fold<State, Event>, stored: readonly RecordedEvent[]): AggregateStream<State, Event> {
+export function foldStream<State, Event extends KesherEvent>(
+  decider: Fold<State, Event>,
+  stored: readonly RecordedEvent[],
+): AggregateStream<State, Event> {
   const events = stored.flatMap((event) => narrow<Event>(decider.eventTypes, event) ?? []);
   const last = stored[stored.length - 1];
   return {

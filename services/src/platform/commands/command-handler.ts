@@ -64,7 +64,8 @@ export interface HandledCommand<State, Event extends KesherEvent = KesherEvent> 
 }
 
 /** The decision of one handle: one command, commands decided in a row, or a function of the state. */
-export type Decision<State, Command, Event extends KesherEvent> = DecideFn<State, Event> | Command | readonly Step<State, Command>[];
+export type Decision<State, Command, Event extends KesherEvent> =
+  DecideFn<State, Event> | Command | readonly Step<State, Command>[];
 
 /**
  * A stream of facts with no state to decide on — a delivery, a claim, a webhook seen — for records
@@ -85,7 +86,7 @@ function decideOnce<State, Command, Event extends KesherEvent>(
   state: State,
   tolerate: HandleOptions<State, Command>['tolerate'],
 ): Promise<readonly Event[]> | readonly Event[] {
-  const refusedOk = <T,>(run: () => T, otherwise: T, command?: Command): T => {
+  const refusedOk = <T>(run: () => T, otherwise: T, command?: Command): T => {
     try {
       return run();
     } catch (error) {
@@ -155,7 +156,8 @@ export async function handleCommand<State, Command, Event extends KesherEvent>(
   const maxAttempts = options.maxAttempts ?? DEFAULT_ATTEMPTS;
   // Every attempt appends the same decision: it names the same cause.
   const causationId = context.causationId ?? randomUUID();
-  let from: Loaded<State> | undefined = options.expected === 'no_stream' ? { state: decider.initialState(), revision: 'no_stream' } : options.from;
+  let from: Loaded<State> | undefined =
+    options.expected === 'no_stream' ? { state: decider.initialState(), revision: 'no_stream' } : options.from;
   for (let attempt = 1; ; attempt++) {
     if (attempt > 1) await jitter(attempt);
     const { state, revision } = from ?? (await aggregateStream(eventStore, decider, streamId));
@@ -163,11 +165,18 @@ export async function handleCommand<State, Command, Event extends KesherEvent>(
     try {
       const events = [...(await decideOnce(decider, decision, state, options.tolerate))];
       if (events.length === 0) return { events, state, revision };
-      const appended = await eventStore.appendToStream(streamId, newEvents(events, context, causationId), { expectedRevision: revision });
+      const appended = await eventStore.appendToStream(streamId, newEvents(events, context, causationId), {
+        expectedRevision: revision,
+      });
       return { events, state: events.reduce(decider.evolve, state), revision: appended.nextExpectedRevision, appended };
     } catch (error) {
       if (options.expected === 'no_stream' && error instanceof WrongExpectedVersionError) {
-        return { events: [], state, revision: typeof error.actual === 'bigint' ? error.actual : 'no_stream', existed: true };
+        return {
+          events: [],
+          state,
+          revision: typeof error.actual === 'bigint' ? error.actual : 'no_stream',
+          existed: true,
+        };
       }
       const stale = error instanceof WrongExpectedVersionError || options.retryOn?.(error) === true;
       if (!stale || attempt >= maxAttempts) throw error;
@@ -187,7 +196,10 @@ export function createCommandHandler(deps: { eventStore: EventStore; maxAttempts
     context: CommandContext,
     options: HandleOptions<NoInfer<State>, NoInfer<Command>> = {},
   ): Promise<HandledCommand<State, Event>> {
-    return handleCommand(deps.eventStore, decider, streamId, decision, context, { maxAttempts: deps.maxAttempts, ...options });
+    return handleCommand(deps.eventStore, decider, streamId, decision, context, {
+      maxAttempts: deps.maxAttempts,
+      ...options,
+    });
   };
 }
 

@@ -7,10 +7,21 @@ import type { CommandContext } from './command-handler.js';
  * context (correlation, actor, time). `causationId` is fixed by callers that may append the same decision
  * again after a conflict, so every attempt names the same cause.
  */
-export function newEvents(events: readonly KesherEvent[], context: CommandContext, causationId = context.causationId ?? randomUUID()): NewEvent[] {
+export function newEvents(
+  events: readonly KesherEvent[],
+  context: CommandContext,
+  causationId = context.causationId ?? randomUUID(),
+): NewEvent[] {
   return events.map((event) => ({
     type: event.type,
     data: event.data,
-    metadata: { eventId: randomUUID(), correlationId: context.correlationId, causationId, actor: context.actor, timestamp: context.now.toISOString(), schemaVersion: 1 },
+    metadata: {
+      eventId: randomUUID(),
+      correlationId: context.correlationId,
+      causationId,
+      actor: context.actor,
+      timestamp: context.now.toISOString(),
+      schemaVersion: 1,
+    },
   }));
 }

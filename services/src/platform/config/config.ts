@@ -28,7 +28,10 @@ export const ConfigSchema = z.object({
    */
   CONSUMER_GROUP_SUFFIX: z.preprocess(
     (value) => (value === '' ? undefined : value),
-    z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only').optional(),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, ".", "_" and "-" only')
+      .optional(),
   ),
   EVENTSTORE_URL: z.string().optional(),
   /**
@@ -47,7 +50,11 @@ export const ConfigSchema = z.object({
    * and kept under DATA_DIR (embedded). Set it to rotate AUTH_SECRET without losing stored tokens.
    */
   SECRETS_KEY: z.preprocess(unsetIfEmpty, z.string().optional()),
-  TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_JWKS_URL: z.string().url().optional(),
   /**
@@ -158,11 +165,21 @@ export const ConfigSchema = z.object({
    * Outgoing mail (address verification, password reset) over SMTP: `smtp://user:pass@host:587` or
    * `smtps://…:465`. Unset, mail is kept in DATA_DIR/outbox and its links are printed in the log.
    */
-  SMTP_URL: z.preprocess(unsetIfEmpty, z.string().regex(/^smtps?:\/\//, 'an smtp:// or smtps:// address').optional()),
+  SMTP_URL: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'an smtp:// or smtps:// address')
+      .optional(),
+  ),
   /** The sender of Kesher's mail ("Kesher <no-reply@example.com>" or a bare address). */
   MAIL_FROM: z.string().default('Kesher <no-reply@kesher.localhost>'),
   /** How long an address-verification link works (3 days by default), and a password-reset link (1 hour). */
-  EMAIL_VERIFY_TTL_SECONDS: z.coerce.number().int().positive().default(3 * 24 * 3600),
+  EMAIL_VERIFY_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(3 * 24 * 3600),
   PASSWORD_RESET_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   /**
    * Hosts, addresses or CIDRs (comma-separated) that fetches made for users — the crawler, Add Missing
@@ -201,7 +218,11 @@ export const ConfigSchema = z.object({
   RETENTION_INACTIVE_ACCOUNT_MONTHS: z.coerce.number().int().positive().default(24),
   /** Between the inactivity warning and the erasure. */
   RETENTION_INACTIVE_NOTICE_DAYS: z.coerce.number().int().positive().default(30),
-  RETENTION_CHECK_INTERVAL_MS: z.coerce.number().int().nonnegative().default(6 * 3600 * 1000),
+  RETENTION_CHECK_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .default(6 * 3600 * 1000),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
@@ -210,8 +231,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) throw new Error(`invalid configuration:\n${z.prettifyError(parsed.error)}`);
   const config = parsed.data;
   if (config.NODE_ENV === 'production') {
-    if (!config.AUTH_SECRET) throw new Error('invalid configuration: AUTH_SECRET (at least 32 characters) is required in production');
-    if (config.DEMO_ACCOUNTS === 'true') throw new Error('invalid configuration: demo accounts are refused in production (unset DEMO_ACCOUNTS)');
+    if (!config.AUTH_SECRET)
+      throw new Error('invalid configuration: AUTH_SECRET (at least 32 characters) is required in production');
+    if (config.DEMO_ACCOUNTS === 'true')
+      throw new Error('invalid configuration: demo accounts are refused in production (unset DEMO_ACCOUNTS)');
   }
   return config;
 }
@@ -220,4 +243,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export const isEmbedded = (config: Config) => !config.DATABASE_URL && !config.EVENTSTORE_URL && !config.KAFKA_BROKERS;
 
 export const demoAccountsEnabled = (config: Config) =>
-  config.NODE_ENV !== 'production' && (config.DEMO_ACCOUNTS === 'true' || (config.DEMO_ACCOUNTS === undefined && isEmbedded(config)));
+  config.NODE_ENV !== 'production' &&
+  (config.DEMO_ACCOUNTS === 'true' || (config.DEMO_ACCOUNTS === undefined && isEmbedded(config)));

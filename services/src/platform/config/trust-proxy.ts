@@ -29,10 +29,16 @@ export const TrustProxySchema = z
     if (value === '' || value === 'false') return false;
     if (value === 'true') return true;
     if (/^\d+$/.test(value)) return Number(value);
-    const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     const bad = entries.filter((entry) => !isAddressOrRange(entry));
     if (bad.length) {
-      ctx.addIssue({ code: 'custom', message: `not an address, CIDR range, hop count or true/false: ${bad.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `not an address, CIDR range, hop count or true/false: ${bad.join(', ')}`,
+      });
       return z.NEVER;
     }
     return entries;

@@ -1,6 +1,11 @@
 import { comparePositions, type AllPosition, type NewEvent } from '@kesher/contracts';
 import type { SqlExecutor } from '../sql/sql.port.js';
-import { StreamDeletedError, WrongExpectedVersionError, type AppendResult, type ExpectedRevision } from './event-store.port.js';
+import {
+  StreamDeletedError,
+  WrongExpectedVersionError,
+  type AppendResult,
+  type ExpectedRevision,
+} from './event-store.port.js';
 
 interface PendingAppend {
   streamId: string;
@@ -66,11 +71,20 @@ export function createAppendBatcher(deps: {
 
   function settle(append: PendingAppend, row: OutcomeRow) {
     if (row.status === 'ok') {
-      append.resolve({ nextExpectedRevision: BigInt(row.revision!), position: { commit: BigInt(row.tx!), prepare: BigInt(row.last_position!) } });
+      append.resolve({
+        nextExpectedRevision: BigInt(row.revision!),
+        position: { commit: BigInt(row.tx!), prepare: BigInt(row.last_position!) },
+      });
     } else if (row.status === 'deleted') {
       append.reject(new StreamDeletedError(append.streamId));
     } else {
-      append.reject(new WrongExpectedVersionError(append.streamId, append.expectedRevision, row.revision === null ? 'no_stream' : BigInt(row.revision)));
+      append.reject(
+        new WrongExpectedVersionError(
+          append.streamId,
+          append.expectedRevision,
+          row.revision === null ? 'no_stream' : BigInt(row.revision),
+        ),
+      );
     }
   }
 
@@ -109,7 +123,11 @@ export function createAppendBatcher(deps: {
     }
   }
 
-  return function append(streamId: string, events: readonly NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  return function append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     return new Promise((resolve, reject) => {
       queue.push({ streamId, events, expectedRevision, resolve, reject });
       pump();

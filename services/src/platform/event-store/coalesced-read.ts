@@ -9,7 +9,8 @@ interface Waiting {
 
 const DEFAULT_MAX_COUNT = 1000;
 
-const positionKey = (options: ReadAllOptions) => (options.after ? `${options.after.commit}:${options.after.prepare}` : 'start');
+const positionKey = (options: ReadAllOptions) =>
+  options.after ? `${options.after.commit}:${options.after.prepare}` : 'start';
 
 function matches(event: RecordedEvent, filter: AllFilter | undefined): boolean {
   if (!filter || (!filter.eventTypes && !filter.categories)) return true;
@@ -22,7 +23,10 @@ function unionOf(filters: readonly (AllFilter | undefined)[]): AllFilter | undef
   if (filters.some((filter) => !filter || (!filter.eventTypes && !filter.categories))) return undefined;
   const eventTypes = new Set(filters.flatMap((filter) => filter!.eventTypes ?? []));
   const categories = new Set(filters.flatMap((filter) => filter!.categories ?? []));
-  return { ...(eventTypes.size ? { eventTypes: [...eventTypes] } : {}), ...(categories.size ? { categories: [...categories] } : {}) };
+  return {
+    ...(eventTypes.size ? { eventTypes: [...eventTypes] } : {}),
+    ...(categories.size ? { categories: [...categories] } : {}),
+  };
 }
 
 /** One reader's share of a page read for several: its own events, and how far the page lets it move. */

@@ -25,7 +25,10 @@ function log(events: RecordedEvent[], horizon = events.length) {
     const wanted = events.filter(
       (e) =>
         Number(e.position.prepare) > after &&
-        (!f || (!f.eventTypes && !f.categories) || f.eventTypes?.includes(e.type) || f.categories?.includes(e.streamId.split('-')[0]!)),
+        (!f ||
+          (!f.eventTypes && !f.categories) ||
+          f.eventTypes?.includes(e.type) ||
+          f.categories?.includes(e.streamId.split('-')[0]!)),
     );
     const page = wanted.slice(0, limit);
     const full = page.length >= limit;
@@ -85,7 +88,10 @@ describe('coalescedReadAll', () => {
   it('does not join reads from different positions, and reads a lone reader as asked', async () => {
     const { readAll, calls } = log(events);
     const read = coalescedReadAll(readAll);
-    await Promise.all([read({ after: at(0), filter: { eventTypes: ['A'] } }), read({ after: at(2), filter: { eventTypes: ['B'] } })]);
+    await Promise.all([
+      read({ after: at(0), filter: { eventTypes: ['A'] } }),
+      read({ after: at(2), filter: { eventTypes: ['B'] } }),
+    ]);
     expect(calls.map((c) => c.filter)).toEqual([{ eventTypes: ['A'] }, { eventTypes: ['B'] }]);
   });
 
@@ -93,7 +99,10 @@ describe('coalescedReadAll', () => {
     const read = coalescedReadAll(async () => {
       throw new Error('connection lost');
     });
-    const results = await Promise.allSettled([read({ after: at(0) }), read({ after: at(0), filter: { eventTypes: ['A'] } })]);
+    const results = await Promise.allSettled([
+      read({ after: at(0) }),
+      read({ after: at(0), filter: { eventTypes: ['A'] } }),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });
 });

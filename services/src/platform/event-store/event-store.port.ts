@@ -64,7 +64,11 @@ export interface Subscription {
 
 export interface EventStore {
   readonly name: 'postgres' | 'pglite' | 'eventstoredb';
-  appendToStream(streamId: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  appendToStream(
+    streamId: string,
+    events: readonly NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult>;
   /** Events of one stream in order; [] for a stream that does not exist; throws StreamDeletedError. */
   readStream(streamId: string, options?: { fromRevision?: bigint; maxCount?: number }): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<AllBatch>;

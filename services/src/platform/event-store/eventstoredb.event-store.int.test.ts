@@ -69,7 +69,9 @@ async function startContainer(): Promise<{ connectionString: string; stop: () =>
     const specifier = 'testcontainers';
     testcontainers = (await import(specifier)) as TestcontainersModule;
   } catch (error) {
-    throw new Error(`EVENTSTORE_URL is not set and testcontainers cannot be loaded: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `EVENTSTORE_URL is not set and testcontainers cannot be loaded: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const container = await new testcontainers.GenericContainer(IMAGE)
     .withEnvironment({ EVENTSTORE_INSECURE: 'true', EVENTSTORE_RUN_PROJECTIONS: 'None', EVENTSTORE_MEM_DB: 'true' })
@@ -102,7 +104,9 @@ const gate = await gateService(
     const url = process.env.EVENTSTORE_URL;
     if (url) {
       await probe(url, 5_000).catch((error: unknown) => {
-        throw new Error(`EVENTSTORE_URL is set but ${url} does not answer: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(
+          `EVENTSTORE_URL is set but ${url} does not answer: ${error instanceof Error ? error.message : String(error)}`,
+        );
       });
       server = { connectionString: url };
     } else if (await dockerAnswers()) {
@@ -136,7 +140,10 @@ eventStoreContract(
   async () => {
     const sql = await createTestPglite();
     const keys = createSqlSubjectKeys({ sql, serverKey: randomBytes(32) });
-    const store = withPersonalData(createEventStoreDbEventStore({ connectionString: server!.connectionString }), createPersonalDataCodec(keys));
+    const store = withPersonalData(
+      createEventStoreDbEventStore({ connectionString: server!.connectionString }),
+      createPersonalDataCodec(keys),
+    );
     return {
       store,
       teardown: async () => {

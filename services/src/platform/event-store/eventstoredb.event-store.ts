@@ -23,7 +23,15 @@ import {
   type Position,
   type ReadPosition,
 } from '@eventstore/db-client';
-import { START_POSITION, comparePositions, positionToString, type AllPosition, type EventMetadata, type NewEvent, type RecordedEvent } from '@kesher/contracts';
+import {
+  START_POSITION,
+  comparePositions,
+  positionToString,
+  type AllPosition,
+  type EventMetadata,
+  type NewEvent,
+  type RecordedEvent,
+} from '@kesher/contracts';
 import {
   StreamDeletedError,
   WrongExpectedVersionError,
@@ -70,7 +78,10 @@ export function toClientReadPosition(after: AllPosition | undefined): ReadPositi
  * silently break waits and checkpoints, so refuse instead.
  */
 export function fromClientPosition(position: Position | undefined, streamId: string): AllPosition {
-  if (!position) throw new Error(`EventStoreDB returned an event of ${streamId} without its $all position (server 22.6 or newer is required)`);
+  if (!position)
+    throw new Error(
+      `EventStoreDB returned an event of ${streamId} without its $all position (server 22.6 or newer is required)`,
+    );
   return { commit: position.commit, prepare: position.prepare };
 }
 
@@ -108,7 +119,9 @@ export const isSystemEventType = (type: string) => type.startsWith('$');
  * The port's filter as a predicate: types OR categories (see filterClause in sql-event-store.ts),
  * never system events. This is the authoritative check; server-side filters only narrow the traffic.
  */
-export function allFilterPredicate(filter: AllFilter | undefined): (event: { type: string; streamId: string }) => boolean {
+export function allFilterPredicate(
+  filter: AllFilter | undefined,
+): (event: { type: string; streamId: string }) => boolean {
   const types = filter?.eventTypes ? new Set(filter.eventTypes) : undefined;
   const categories = filter?.categories ? new Set(filter.categories) : undefined;
   return ({ type, streamId }) => {
@@ -123,7 +136,9 @@ export function allFilterPredicate(filter: AllFilter | undefined): (event: { typ
  * or the stream name, never both, so the port's OR of the two falls back to "exclude system events"
  * and the predicate does the rest.
  */
-export function serverFilterSpec(filter: AllFilter | undefined): { on: 'eventType' | 'streamName'; regex: string } | { on: 'excludeSystemEvents' } {
+export function serverFilterSpec(
+  filter: AllFilter | undefined,
+): { on: 'eventType' | 'streamName'; regex: string } | { on: 'excludeSystemEvents' } {
   const types = filter?.eventTypes;
   const categories = filter?.categories;
   if (types && !categories) return { on: 'eventType', regex: eventTypeRegex(types) };
@@ -172,11 +187,13 @@ function toEventData(event: NewEvent) {
 function translateError(error: unknown, streamId: string, expected: ExpectedRevision): unknown {
   if (!(error instanceof Error) || !isCommandError(error)) return error;
   if (error.type === ErrorType.STREAM_DELETED) return new StreamDeletedError(streamId);
-  if (error.type === ErrorType.WRONG_EXPECTED_VERSION) return new WrongExpectedVersionError(streamId, expected, toPortActualRevision(error.actualVersion));
+  if (error.type === ErrorType.WRONG_EXPECTED_VERSION)
+    return new WrongExpectedVersionError(streamId, expected, toPortActualRevision(error.actualVersion));
   return error;
 }
 
-const isClientError = (error: unknown, type: ErrorType) => error instanceof Error && isCommandError(error) && error.type === type;
+const isClientError = (error: unknown, type: ErrorType) =>
+  error instanceof Error && isCommandError(error) && error.type === type;
 
 async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];
@@ -184,7 +201,8 @@ async function collect<T>(read: AsyncIterable<T>): Promise<T[]> {
   return items;
 }
 
-const isAfter = (position: AllPosition, reference: AllPosition | undefined) => !reference || comparePositions(position, reference) > 0;
+const isAfter = (position: AllPosition, reference: AllPosition | undefined) =>
+  !reference || comparePositions(position, reference) > 0;
 
 const DEFAULT_MAX_COUNT = 1000;
 /** Raw $all page for readAll; system and filtered-out events fill pages too, so never tiny. */
@@ -196,7 +214,8 @@ const HEAD_LOOKBACK = 32;
 interface CheckpointMarker {
   checkpoint: AllPosition;
 }
-const isCheckpointMarker = (item: AllStreamResolvedEvent | CheckpointMarker): item is CheckpointMarker => 'checkpoint' in item;
+const isCheckpointMarker = (item: AllStreamResolvedEvent | CheckpointMarker): item is CheckpointMarker =>
+  'checkpoint' in item;
 
 /**
  * The event store on EventStoreDB (gRPC client 6.x). Positions are EventStoreDB's own $all positions
@@ -210,7 +229,8 @@ export function createEventStoreDbEventStore(options: { connectionString: string
   async function readAll(readOptions: ReadAllOptions = {}): Promise<AllBatch> {
     const { after, filter } = readOptions;
     const limit = readOptions.maxCount ?? DEFAULT_MAX_COUNT;
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`maxCount must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`maxCount must be a positive integer, got ${limit}`);
     const wanted = allFilterPredicate(filter);
     // Client 6.x cannot filter readAll on the server, so scan raw pages and filter here. That also
     // tells us exactly how far we looked, which is what `next` must report.
@@ -219,7 +239,9 @@ export function createEventStoreDbEventStore(options: { connectionString: string
     let scanned: AllPosition | undefined;
     for (;;) {
       const from = scanned ?? after;
-      const page = await collect(client.readAll({ fromPosition: toClientReadPosition(from), maxCount: pageSize, direction: FORWARDS }));
+      const page = await collect(
+        client.readAll({ fromPosition: toClientReadPosition(from), maxCount: pageSize, direction: FORWARDS }),
+      );
       const before = scanned;
       for (const { event } of page) {
         if (!event) continue;
@@ -232,7 +254,8 @@ export function createEventStoreDbEventStore(options: { connectionString: string
         if (events.length === limit) return { events, next: position, atEnd: false };
       }
       if (page.length < pageSize) return { events, next: scanned ?? after ?? START_POSITION, atEnd: true };
-      if (scanned === before) throw new Error(`readAll made no progress from ${positionToString(from ?? START_POSITION)}`);
+      if (scanned === before)
+        throw new Error(`readAll made no progress from ${positionToString(from ?? START_POSITION)}`);
     }
   }
 
@@ -246,7 +269,9 @@ export function createEventStoreDbEventStore(options: { connectionString: string
     // been pushed and before any later one is. Pushing a marker from there keeps the checkpoint in
     // order with the events, so `next` never claims events still waiting in the buffer.
     const checkpointReached = (subscription: AllStreamSubscription, position: Position) => {
-      subscription.push({ checkpoint: { commit: position.commit, prepare: position.prepare } } satisfies CheckpointMarker);
+      subscription.push({
+        checkpoint: { commit: position.commit, prepare: position.prepare },
+      } satisfies CheckpointMarker);
     };
     const filter: Filter =
       spec.on === 'eventType'
@@ -319,12 +344,19 @@ export function createEventStoreDbEventStore(options: { connectionString: string
     async appendToStream(streamId, events, { expectedRevision }) {
       if (events.length === 0) throw new Error('nothing to append');
       const result = await client
-        .appendToStream(streamId, events.map(toEventData), { expectedRevision: toClientExpectedRevision(expectedRevision) })
+        .appendToStream(streamId, events.map(toEventData), {
+          expectedRevision: toClientExpectedRevision(expectedRevision),
+        })
         .catch((error: unknown) => {
           throw translateError(error, streamId, expectedRevision);
         });
       // Only reachable when the connection string sets throwOnAppendFailure=false.
-      if (!result.success) throw new WrongExpectedVersionError(streamId, expectedRevision, toPortActualRevision(result.nextExpectedRevision));
+      if (!result.success)
+        throw new WrongExpectedVersionError(
+          streamId,
+          expectedRevision,
+          toPortActualRevision(result.nextExpectedRevision),
+        );
       // The server reports the position of the write's last event; older servers may leave it out.
       const position = result.position ?? (await lastEventPosition(streamId));
       return { nextExpectedRevision: result.nextExpectedRevision, position };
@@ -353,7 +385,9 @@ export function createEventStoreDbEventStore(options: { connectionString: string
       try {
         // The typings leave STREAM_EXISTS out of tombstone's expected revision, but the client sends it
         // (TombstoneReq has stream_exists) and the server honours it, as for appends.
-        await client.tombstoneStream(streamId, { expectedRevision: toClientExpectedRevision(expectedRevision) as ClientExpectedRevision });
+        await client.tombstoneStream(streamId, {
+          expectedRevision: toClientExpectedRevision(expectedRevision) as ClientExpectedRevision,
+        });
       } catch (error) {
         throw translateError(error, streamId, expectedRevision);
       }
@@ -364,7 +398,9 @@ export function createEventStoreDbEventStore(options: { connectionString: string
       let from: ReadPosition = END;
       let oldest: AllPosition | undefined;
       for (;;) {
-        const page = await collect(client.readAll({ fromPosition: from, maxCount: HEAD_LOOKBACK, direction: BACKWARDS }));
+        const page = await collect(
+          client.readAll({ fromPosition: from, maxCount: HEAD_LOOKBACK, direction: BACKWARDS }),
+        );
         const before = oldest;
         for (const { event } of page) {
           if (!event) continue;

@@ -37,7 +37,10 @@ describe('EventStoreDB adapter mapping', () => {
   it('converts positions both ways', () => {
     expect(toClientReadPosition(undefined)).toBe(START);
     expect(toClientReadPosition({ commit: 10n, prepare: 8n })).toEqual({ commit: 10n, prepare: 8n });
-    expect(fromClientPosition({ commit: 18446744073709551000n, prepare: 7n }, 's-1')).toEqual({ commit: 18446744073709551000n, prepare: 7n });
+    expect(fromClientPosition({ commit: 18446744073709551000n, prepare: 7n }, 's-1')).toEqual({
+      commit: 18446744073709551000n,
+      prepare: 7n,
+    });
     expect(() => fromClientPosition(undefined, 's-1')).toThrow(/s-1.*22\.6/);
   });
 

@@ -22,7 +22,9 @@ export function withPersonalDataOnBus(bus: MessageBus, codec: PersonalDataCodec)
           if (!type || !codec.hasPersonalData(type)) return options.handler(message);
           const value = JSON.parse(message.value) as { data?: unknown };
           const data = await codec.openData(type, value.data);
-          return options.handler(data === value.data ? message : { ...message, value: JSON.stringify({ ...value, data }) });
+          return options.handler(
+            data === value.data ? message : { ...message, value: JSON.stringify({ ...value, data }) },
+          );
         },
       }),
   };

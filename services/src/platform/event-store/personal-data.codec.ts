@@ -27,7 +27,8 @@ export function isSealedField(value: unknown): value is SealedField {
   return v.$pii === 1 && typeof v.k === 'string' && typeof v.c === 'string';
 }
 
-const kindOf = (value: unknown): SealedField['t'] => (Array.isArray(value) ? 'a' : typeof value === 'object' ? 'o' : 's');
+const kindOf = (value: unknown): SealedField['t'] =>
+  Array.isArray(value) ? 'a' : typeof value === 'object' ? 'o' : 's';
 const erasedValue = (t: SealedField['t']) => (t === 'a' ? [] : t === 'o' ? {} : ERASED);
 
 function seal(value: unknown, keyId: string, key: Buffer | null): SealedField {
@@ -43,7 +44,9 @@ function seal(value: unknown, keyId: string, key: Buffer | null): SealedField {
 
 export class SealedFieldError extends Error {
   constructor(keyId: string) {
-    super(`a personal field sealed under ${keyId} does not open with its key (altered, or sealed under another server key)`);
+    super(
+      `a personal field sealed under ${keyId} does not open with its key (altered, or sealed under another server key)`,
+    );
     this.name = 'SealedFieldError';
   }
 }
@@ -55,7 +58,11 @@ function open(field: SealedField, key: Buffer | null): unknown {
   decipher.setAAD(Buffer.from(field.k, 'utf8'));
   decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
   try {
-    return JSON.parse(Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8'));
+    return JSON.parse(
+      Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      ),
+    );
   } catch {
     throw new SealedFieldError(field.k);
   }
@@ -66,7 +73,11 @@ const pathCache = new Map<string, Path>();
 function parsePath(path: string): Path {
   let parsed = pathCache.get(path);
   if (!parsed) {
-    parsed = path.split('.').map((segment) => (segment.endsWith('[]') ? { name: segment.slice(0, -2), each: true } : { name: segment, each: false }));
+    parsed = path
+      .split('.')
+      .map((segment) =>
+        segment.endsWith('[]') ? { name: segment.slice(0, -2), each: true } : { name: segment, each: false },
+      );
     pathCache.set(path, parsed);
   }
   return parsed;
@@ -83,7 +94,8 @@ function mapAt(data: unknown, path: Path, index: number, visit: (value: unknown)
   const current = (data as Record<string, unknown>)[name];
   if (current === undefined || current === null) return data;
   const last = index === path.length - 1;
-  const step = (value: unknown) => (last ? (value === null || value === undefined ? value : visit(value)) : mapAt(value, path, index + 1, visit));
+  const step = (value: unknown) =>
+    last ? (value === null || value === undefined ? value : visit(value)) : mapAt(value, path, index + 1, visit);
   let next: unknown;
   if (each) {
     if (!Array.isArray(current)) return data;
@@ -131,14 +143,16 @@ export function createPersonalDataCodec(keys: SubjectKeys): PersonalDataCodec {
     const declaration = personalDataOf(type);
     if (!declaration) return data;
     let out = data;
-    for (const field of declaration.fields) out = mapAt(out, parsePath(field), 0, (value) => (isSealedField(value) ? open(value, keyOf(value.k)) : value));
+    for (const field of declaration.fields)
+      out = mapAt(out, parsePath(field), 0, (value) => (isSealedField(value) ? open(value, keyOf(value.k)) : value));
     return out;
   }
 
   function sealedKeyIdsOf(type: string, data: unknown, into: Set<string>) {
     const declaration = personalDataOf(type);
     if (!declaration) return;
-    for (const field of declaration.fields) forEachAt(data, parsePath(field), (value) => isSealedField(value) && into.add(value.k));
+    for (const field of declaration.fields)
+      forEachAt(data, parsePath(field), (value) => isSealedField(value) && into.add(value.k));
   }
 
   return {
@@ -149,7 +163,11 @@ export function createPersonalDataCodec(keys: SubjectKeys): PersonalDataCodec {
         const declaration = personalDataOf(event.type);
         const subject = declaration?.subject(event.data);
         if (!declaration || !subject) return undefined;
-        return { declaration, keyId: keys.keyIdOf(subject), ownerId: subject.kind === 'account' ? subject.accountId : (subject.ownerId ?? null) };
+        return {
+          declaration,
+          keyId: keys.keyIdOf(subject),
+          ownerId: subject.kind === 'account' ? subject.accountId : (subject.ownerId ?? null),
+        };
       });
       const unknown = new Map<string, string | null>();
       for (const s of subjects) if (s && keys.peek(s.keyId) === undefined) unknown.set(s.keyId, s.ownerId);
@@ -159,7 +177,10 @@ export function createPersonalDataCodec(keys: SubjectKeys): PersonalDataCodec {
         if (!s) return event;
         const key = keyOf(s.keyId);
         let data = event.data;
-        for (const field of s.declaration.fields) data = mapAt(data, parsePath(field), 0, (value) => (isSealedField(value) ? value : seal(value, s.keyId, key)));
+        for (const field of s.declaration.fields)
+          data = mapAt(data, parsePath(field), 0, (value) =>
+            isSealedField(value) ? value : seal(value, s.keyId, key),
+          );
         return data === event.data ? event : { ...event, data };
       });
     },

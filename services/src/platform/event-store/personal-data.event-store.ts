@@ -14,13 +14,17 @@ export function withPersonalData(inner: EventStore, codec: PersonalDataCodec): E
     deleteStream: (streamId, options) => inner.deleteStream(streamId, options),
     headPosition: () => inner.headPosition(),
     close: () => inner.close(),
-    appendToStream: async (streamId, events, options) => inner.appendToStream(streamId, await codec.sealEvents(events), options),
+    appendToStream: async (streamId, events, options) =>
+      inner.appendToStream(streamId, await codec.sealEvents(events), options),
     readStream: async (streamId, options) => codec.openEvents(await inner.readStream(streamId, options)),
     readAll: async (options) => {
       const batch = await inner.readAll(options);
       return { ...batch, events: await codec.openEvents(batch.events) };
     },
     subscribeToAll: (options) =>
-      inner.subscribeToAll({ ...options, onBatch: async (batch) => options.onBatch({ ...batch, events: await codec.openEvents(batch.events) }) }),
+      inner.subscribeToAll({
+        ...options,
+        onBatch: async (batch) => options.onBatch({ ...batch, events: await codec.openEvents(batch.events) }),
+      }),
   };
 }

@@ -33,29 +33,134 @@ const iso = new Date().toISOString();
  */
 // Keyed by name rather than EventType: a sample may be written before its event type is registered.
 const samples: Record<string, Record<string, unknown> | undefined> = {
-  AccountRegistered: { accountId: 'acc1', email: `${secret('email')}@example.com`, displayName: secret('displayName'), passwordHash: secret('hash'), provider: 'password', photoUrl: secret('photo') },
+  AccountRegistered: {
+    accountId: 'acc1',
+    email: `${secret('email')}@example.com`,
+    displayName: secret('displayName'),
+    passwordHash: secret('hash'),
+    provider: 'password',
+    photoUrl: secret('photo'),
+  },
   AccountEmailVerified: { accountId: 'acc1', email: `${secret('verified')}@example.com` },
   AccountPasswordReset: { accountId: 'acc1', passwordHash: secret('reset') },
-  AccountAddressReleased: { accountId: 'acc1', email: `${secret('released')}@example.com`, reason: 'claimed-by-verified-google' },
-  KnowledgeFileUploaded: { fileId: 'f1', assistantId: 'a1', ownerId: 'acc1', filename: secret('filename'), kind: 'pdf', bytes: 1, contentSha256: 'a'.repeat(64), sourceUrl: secret('source') },
+  AccountAddressReleased: {
+    accountId: 'acc1',
+    email: `${secret('released')}@example.com`,
+    reason: 'claimed-by-verified-google',
+  },
+  KnowledgeFileUploaded: {
+    fileId: 'f1',
+    assistantId: 'a1',
+    ownerId: 'acc1',
+    filename: secret('filename'),
+    kind: 'pdf',
+    bytes: 1,
+    contentSha256: 'a'.repeat(64),
+    sourceUrl: secret('source'),
+  },
   ThreadStarted: {
-    threadId: 't1', assistantId: 'a1', assistantOwnerId: 'acc1', ownerId: null, visitorSessionHash: 'b'.repeat(64), isPublic: true, channel: 'telegram',
-    shareTokenHash: 'c'.repeat(64), contact: { integrationId: 'i1', chatId: secret('chat'), name: secret('contactName') },
+    threadId: 't1',
+    assistantId: 'a1',
+    assistantOwnerId: 'acc1',
+    ownerId: null,
+    visitorSessionHash: 'b'.repeat(64),
+    isPublic: true,
+    channel: 'telegram',
+    shareTokenHash: 'c'.repeat(64),
+    contact: { integrationId: 'i1', chatId: secret('chat'), name: secret('contactName') },
   },
-  MessagePosted: { messageId: 'm1', threadId: 't1', role: 'user', text: secret('text'), channel: 'telegram', language: 'en', runId: null },
+  MessagePosted: {
+    messageId: 'm1',
+    threadId: 't1',
+    role: 'user',
+    text: secret('text'),
+    channel: 'telegram',
+    language: 'en',
+    runId: null,
+  },
   ThreadRenamed: { threadId: 't1', title: secret('title') },
-  FeedbackGiven: { messageId: 'm1', threadId: 't1', assistantId: 'a1', rating: 'like', comment: secret('comment'), authorKey: 'visitor:abc', source: 'app', isPublic: true },
-  ChannelConnected: {
-    integrationId: 'i2', assistantId: 'a1', ownerId: 'acc1', sealedSecrets: 'x', tokenLast4: '1234',
-    account: { kind: 'whatsapp', phoneNumberId: 'p1', phoneNumber: secret('phone'), businessName: 'Shop', businessAccountId: null, testNumber: secret('test'), },
+  FeedbackGiven: {
+    messageId: 'm1',
+    threadId: 't1',
+    assistantId: 'a1',
+    rating: 'like',
+    comment: secret('comment'),
+    authorKey: 'visitor:abc',
+    source: 'app',
+    isPublic: true,
   },
-  ChannelMessageReceived: { integrationId: 'i1', assistantId: 'a1', ownerId: 'acc1', kind: 'telegram', chatId: secret('chat'), senderName: secret('sender'), externalMessageId: 'e1', text: secret('inbound') },
-  ChannelReplyDispatched: { messageId: 'm2', threadId: 't1', integrationId: 'i1', kind: 'telegram', chatId: secret('chat'), parts: 1, author: 'assistant' },
-  ChannelDeliveryStatusReported: { integrationId: 'i1', kind: 'whatsapp', externalMessageId: 'e2', recipientId: secret('chat'), status: 'read', error: null, at: iso },
-  QueryTracked: { queryId: 'q1', ownerId: 'acc1', assistantId: null, query: secret('query'), responseTimeMs: null, success: true, source: 'api' },
-  RunActionsRequired: { threadId: 't1', runId: 'r1', calls: [{ callId: 'c1', actionId: 'x1', title: 'Order', arguments: { email: secret('argument') } }] },
-  AnswerCurated: { assistantId: 'a1', ownerId: 'acc1', qaId: 'qa1', question: secret('question'), answer: secret('answer'), curatedBy: 'acc1' },
-  CuratedAnswerEdited: { assistantId: 'a1', ownerId: 'acc1', qaId: 'qa1', question: secret('question2'), answer: secret('answer2') },
+  ChannelConnected: {
+    integrationId: 'i2',
+    assistantId: 'a1',
+    ownerId: 'acc1',
+    sealedSecrets: 'x',
+    tokenLast4: '1234',
+    account: {
+      kind: 'whatsapp',
+      phoneNumberId: 'p1',
+      phoneNumber: secret('phone'),
+      businessName: 'Shop',
+      businessAccountId: null,
+      testNumber: secret('test'),
+    },
+  },
+  ChannelMessageReceived: {
+    integrationId: 'i1',
+    assistantId: 'a1',
+    ownerId: 'acc1',
+    kind: 'telegram',
+    chatId: secret('chat'),
+    senderName: secret('sender'),
+    externalMessageId: 'e1',
+    text: secret('inbound'),
+  },
+  ChannelReplyDispatched: {
+    messageId: 'm2',
+    threadId: 't1',
+    integrationId: 'i1',
+    kind: 'telegram',
+    chatId: secret('chat'),
+    parts: 1,
+    author: 'assistant',
+  },
+  ChannelDeliveryStatusReported: {
+    integrationId: 'i1',
+    kind: 'whatsapp',
+    externalMessageId: 'e2',
+    recipientId: secret('chat'),
+    status: 'read',
+    error: null,
+    at: iso,
+  },
+  QueryTracked: {
+    queryId: 'q1',
+    ownerId: 'acc1',
+    assistantId: null,
+    query: secret('query'),
+    responseTimeMs: null,
+    success: true,
+    source: 'api',
+  },
+  RunActionsRequired: {
+    threadId: 't1',
+    runId: 'r1',
+    calls: [{ callId: 'c1', actionId: 'x1', title: 'Order', arguments: { email: secret('argument') } }],
+  },
+  AnswerCurated: {
+    assistantId: 'a1',
+    ownerId: 'acc1',
+    qaId: 'qa1',
+    question: secret('question'),
+    answer: secret('answer'),
+    curatedBy: 'acc1',
+  },
+  CuratedAnswerEdited: {
+    assistantId: 'a1',
+    ownerId: 'acc1',
+    qaId: 'qa1',
+    question: secret('question2'),
+    answer: secret('answer2'),
+  },
 };
 
 const declaredTypes = Object.entries(personalData)
@@ -65,7 +170,14 @@ const declaredTypes = Object.entries(personalData)
 const newEvent = (type: string, data: unknown): NewEvent => ({
   type,
   data,
-  metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 'pii-test' }, timestamp: iso, schemaVersion: 1 },
+  metadata: {
+    eventId: randomUUID(),
+    correlationId: 'c',
+    causationId: 'c',
+    actor: { kind: 'system', id: 'pii-test' },
+    timestamp: iso,
+    schemaVersion: 1,
+  },
 });
 
 describe.skipIf(!services.available)('personal data at the event log boundary (Postgres + Kafka)', () => {
@@ -88,7 +200,8 @@ describe.skipIf(!services.available)('personal data at the event log boundary (P
     store = withEventSchemas(withPersonalData(raw, codec));
     bus = createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-pii-test', sql, deliveries: {} });
     for (const type of declaredTypes) {
-      if (samples[type]) await store.appendToStream(`${category}-${type}`, [newEvent(type, samples[type])], { expectedRevision: 'any' });
+      if (samples[type])
+        await store.appendToStream(`${category}-${type}`, [newEvent(type, samples[type])], { expectedRevision: 'any' });
     }
   }, 60_000);
 
@@ -104,7 +217,9 @@ describe.skipIf(!services.available)('personal data at the event log boundary (P
   });
 
   it('stores no declared personal field in clear, and reads every one back opened', async () => {
-    const { rows } = await sql.query<{ event_type: string; data: string }>(`SELECT event_type, data::text AS data FROM events`);
+    const { rows } = await sql.query<{ event_type: string; data: string }>(
+      `SELECT event_type, data::text AS data FROM events`,
+    );
     expect(rows.length).toBe(declaredTypes.length);
     for (const row of rows) expect(row.data, row.event_type).not.toContain(`pii${run}`);
     for (const type of declaredTypes) {
@@ -132,7 +247,11 @@ describe.skipIf(!services.available)('personal data at the event log boundary (P
 
     const opened: DeliveredMessage[] = [];
     const codecBus = withPersonalDataOnBus(bus, createPersonalDataCodec(keys));
-    const worker = await codecBus.consume({ groupId: `pii-worker-${run}`, topics: [topic], handler: async (m) => void opened.push(m) });
+    const worker = await codecBus.consume({
+      groupId: `pii-worker-${run}`,
+      topics: [topic],
+      handler: async (m) => void opened.push(m),
+    });
     await expect.poll(() => opened.length, { timeout: 30_000 }).toBe(declaredTypes.length);
     await worker.stop();
     for (const message of opened) {
@@ -154,8 +273,14 @@ describe.skipIf(!services.available)('personal data at the event log boundary (P
     await expect.poll(() => otherKeys.peek(thread), { timeout: 10_000 }).toBeNull();
     await otherKeys.stop();
 
-    await store.appendToStream(`${category}-late`, [newEvent('MessagePosted', { ...samples.MessagePosted, messageId: 'm9', text: secret('late') })], { expectedRevision: 'any' });
-    const { rows } = await sql.query<{ data: string }>(`SELECT data::text AS data FROM events WHERE stream_id = $1`, [`${category}-late`]);
+    await store.appendToStream(
+      `${category}-late`,
+      [newEvent('MessagePosted', { ...samples.MessagePosted, messageId: 'm9', text: secret('late') })],
+      { expectedRevision: 'any' },
+    );
+    const { rows } = await sql.query<{ data: string }>(`SELECT data::text AS data FROM events WHERE stream_id = $1`, [
+      `${category}-late`,
+    ]);
     expect(rows[0]!.data).not.toContain(secret('late'));
     expect(((await store.readStream(`${category}-late`))[0]!.data as { text: string }).text).toBe(ERASED);
   });
@@ -166,12 +291,18 @@ describe.skipIf(!services.available)('personal data at the event log boundary (P
     expect(received!.data).toMatchObject({ chatId: ERASED, senderName: ERASED, text: ERASED, integrationId: 'i1' });
     const [registered] = await store.readStream(`${category}-AccountRegistered`);
     expect(registered!.data).toMatchObject({ accountId: 'acc1', email: ERASED, passwordHash: ERASED });
-    const { rows } = await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM privacy_subject_keys WHERE sealed_key IS NOT NULL`);
+    const { rows } = await sql.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM privacy_subject_keys WHERE sealed_key IS NOT NULL`,
+    );
     expect(rows[0]!.n).toBe('0');
   });
 
   it('reads events stored before the codec as they were', async () => {
-    await raw.appendToStream(`${category}-old`, [newEvent('MessagePosted', { ...samples.MessagePosted, text: 'written before sealing' })], { expectedRevision: 'any' });
+    await raw.appendToStream(
+      `${category}-old`,
+      [newEvent('MessagePosted', { ...samples.MessagePosted, text: 'written before sealing' })],
+      { expectedRevision: 'any' },
+    );
     const [old] = await store.readStream(`${category}-old`);
     expect((old!.data as { text: string }).text).toBe('written before sealing');
   });

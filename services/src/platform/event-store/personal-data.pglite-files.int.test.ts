@@ -40,11 +40,63 @@ describe('personal data in the embedded database files', () => {
     await runMigrations(sql, schemaModules({ sqlEventStore: true }));
     const keys = createSqlSubjectKeys({ sql, serverKey: randomBytes(32) });
     const store = withEventSchemas(withPersonalData(await createSqlEventStore({ sql }), createPersonalDataCodec(keys)));
-    const meta = () => ({ eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system' as const, id: 'files' }, timestamp: new Date().toISOString(), schemaVersion: 1 });
+    const meta = () => ({
+      eventId: randomUUID(),
+      correlationId: 'c',
+      causationId: 'c',
+      actor: { kind: 'system' as const, id: 'files' },
+      timestamp: new Date().toISOString(),
+      schemaVersion: 1,
+    });
     const events: [string, NewEvent][] = [
-      ['account-files', { type: 'AccountRegistered', data: { accountId: 'acc', email: secrets.email, displayName: null, passwordHash: 'h', provider: 'password', photoUrl: null }, metadata: meta() }],
-      ['thread-files', { type: 'MessagePosted', data: { messageId: 'm', threadId: 't', role: 'user', text: secrets.text, channel: 'telegram', language: 'en', runId: null }, metadata: meta() }],
-      ['channelinbound-files', { type: 'ChannelMessageReceived', data: { integrationId: 'i', assistantId: 'a', ownerId: 'acc', kind: 'telegram', chatId: '501', senderName: secrets.name, externalMessageId: 'e', text: secrets.text }, metadata: meta() }],
+      [
+        'account-files',
+        {
+          type: 'AccountRegistered',
+          data: {
+            accountId: 'acc',
+            email: secrets.email,
+            displayName: null,
+            passwordHash: 'h',
+            provider: 'password',
+            photoUrl: null,
+          },
+          metadata: meta(),
+        },
+      ],
+      [
+        'thread-files',
+        {
+          type: 'MessagePosted',
+          data: {
+            messageId: 'm',
+            threadId: 't',
+            role: 'user',
+            text: secrets.text,
+            channel: 'telegram',
+            language: 'en',
+            runId: null,
+          },
+          metadata: meta(),
+        },
+      ],
+      [
+        'channelinbound-files',
+        {
+          type: 'ChannelMessageReceived',
+          data: {
+            integrationId: 'i',
+            assistantId: 'a',
+            ownerId: 'acc',
+            kind: 'telegram',
+            chatId: '501',
+            senderName: secrets.name,
+            externalMessageId: 'e',
+            text: secrets.text,
+          },
+          metadata: meta(),
+        },
+      ],
     ];
     for (const [stream, event] of events) await store.appendToStream(stream, [event], { expectedRevision: 'any' });
     expect(((await store.readStream('thread-files'))[0]!.data as { text: string }).text).toBe(secrets.text);

@@ -64,7 +64,8 @@ export function pollingSubscription(deps: {
   let awaited: AllPosition | 'somewhere' | undefined;
   // A subscription to some event types sleeps through appends of other types (it reads past them on its
   // idle poll): read-your-writes waits only for the read models that take what was written.
-  const wanted = options.filter?.eventTypes && !options.filter.categories ? new Set(options.filter.eventTypes) : undefined;
+  const wanted =
+    options.filter?.eventTypes && !options.filter.categories ? new Set(options.filter.eventTypes) : undefined;
   const onWake = (newest?: AllPosition, types?: ReadonlySet<string>) => {
     if (wanted && types && ![...types].some((type) => wanted.has(type))) return;
     pendingWake = true;
@@ -96,7 +97,13 @@ export function pollingSubscription(deps: {
           after = batch.next;
         }
         if (!batch.atEnd) continue;
-        if (awaited !== undefined && awaited !== 'somewhere' && after !== undefined && comparePositions(after, awaited) >= 0) awaited = undefined;
+        if (
+          awaited !== undefined &&
+          awaited !== 'somewhere' &&
+          after !== undefined &&
+          comparePositions(after, awaited) >= 0
+        )
+          awaited = undefined;
         if (pendingWake) {
           shortRetry = 0;
           woken = true;

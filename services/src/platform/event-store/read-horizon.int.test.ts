@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { comparePositions, START_POSITION, type AllPosition, type NewEvent, type RecordedEvent } from '@kesher/contracts';
+import {
+  comparePositions,
+  START_POSITION,
+  type AllPosition,
+  type NewEvent,
+  type RecordedEvent,
+} from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSql } from '../sql/pg.sql.js';
@@ -16,7 +22,14 @@ const gate = await postgresAvailability();
 const noted = (n: number): NewEvent => ({
   type: 'Noted',
   data: { n },
-  metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
+  metadata: {
+    eventId: randomUUID(),
+    correlationId: 'c',
+    causationId: 'c',
+    actor: { kind: 'system', id: 't' },
+    timestamp: new Date().toISOString(),
+    schemaVersion: 1,
+  },
 });
 
 const notedModel: Projection = {
@@ -48,7 +61,11 @@ async function openTransaction(url: string) {
   await client.connect();
   await client.query('BEGIN');
   const { rows } = await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
-  return { xid: BigInt(rows[0]!.xid), client, end: async (sql = 'ROLLBACK') => (await client.query(sql), await client.end()) };
+  return {
+    xid: BigInt(rows[0]!.xid),
+    client,
+    end: async (sql = 'ROLLBACK') => (await client.query(sql), await client.end()),
+  };
 }
 
 /**
@@ -57,84 +74,93 @@ async function openTransaction(url: string) {
  * so it must not hold readers back. Before, an acknowledged append stayed invisible until it ended,
  * `headPosition()` named an older event, and a wait for that head returned while the read model lacked it.
  */
-describe.skipIf(!gate.available)(`read horizon on Postgres${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  let other: Awaited<ReturnType<typeof createTestDatabase>>;
-  let sql: Sql;
-  let store: EventStore;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    other = await createTestDatabase('kesher_scratch', { empty: true });
-    sql = createPgSql({ connectionString: db.url, max: 6 });
-    store = await createSqlEventStore({ sql });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await sql?.close();
-    await db?.drop();
-    await other?.drop();
-  });
+describe.skipIf(!gate.available)(
+  `read horizon on Postgres${gate.available ? '' : ` (not run: ${gate.reason})`}`,
+  () => {
+    let db: Awaited<ReturnType<typeof createTestDatabase>>;
+    let other: Awaited<ReturnType<typeof createTestDatabase>>;
+    let sql: Sql;
+    let store: EventStore;
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      other = await createTestDatabase('kesher_scratch', { empty: true });
+      sql = createPgSql({ connectionString: db.url, max: 6 });
+      store = await createSqlEventStore({ sql });
+    });
+    afterAll(async () => {
+      await store?.close();
+      await sql?.close();
+      await db?.drop();
+      await other?.drop();
+    });
 
-  it('an open transaction in another database does not hold back reads, the head, subscriptions or a read-model wait', async () => {
-    const elsewhere = await openTransaction(other.url);
-    const runner = createProjectionRunner({ eventStore: store, sql, projections: [notedModel] });
-    try {
-      const appended = await store.appendToStream('note-x', [noted(1)], { expectedRevision: 'no_stream' });
-      // The append is newer than the open transaction: only a cluster-wide horizon would hide it.
-      expect(appended.position.commit).toBeGreaterThan(elsewhere.xid);
+    it('an open transaction in another database does not hold back reads, the head, subscriptions or a read-model wait', async () => {
+      const elsewhere = await openTransaction(other.url);
+      const runner = createProjectionRunner({ eventStore: store, sql, projections: [notedModel] });
+      try {
+        const appended = await store.appendToStream('note-x', [noted(1)], { expectedRevision: 'no_stream' });
+        // The append is newer than the open transaction: only a cluster-wide horizon would hide it.
+        expect(appended.position.commit).toBeGreaterThan(elsewhere.xid);
 
-      expect((await readEverything(store)).map((e) => e.data)).toEqual([{ n: 1 }]);
-      expect(await store.headPosition()).toEqual(appended.position);
+        expect((await readEverything(store)).map((e) => e.data)).toEqual([{ n: 1 }]);
+        expect(await store.headPosition()).toEqual(appended.position);
 
-      const seen: RecordedEvent[] = [];
-      let sawIt!: () => void;
-      const arrived = new Promise<void>((resolve) => (sawIt = resolve));
-      const subscription = store.subscribeToAll({
-        onBatch: async (batch) => {
-          seen.push(...batch.events);
-          if (seen.length > 0) sawIt();
-        },
-      });
-      await arrived;
-      await subscription.stop();
-      expect(seen.map((e) => e.data)).toEqual([{ n: 1 }]);
+        const seen: RecordedEvent[] = [];
+        let sawIt!: () => void;
+        const arrived = new Promise<void>((resolve) => (sawIt = resolve));
+        const subscription = store.subscribeToAll({
+          onBatch: async (batch) => {
+            seen.push(...batch.events);
+            if (seen.length > 0) sawIt();
+          },
+        });
+        await arrived;
+        await subscription.stop();
+        expect(seen.map((e) => e.data)).toEqual([{ n: 1 }]);
 
-      await runner.start();
-      const awaitReadModels = readModelWaiter({ readModels: runner.progress, projections: [notedModel], timeoutMs: 10_000 });
-      const second = await store.appendToStream('note-x', [noted(2)], { expectedRevision: 0n });
-      expect(await awaitReadModels(second.position, ['Noted'])).toBe(true);
-      expect((await sql.query<{ n: number }>(`SELECT n FROM noted_horizon ORDER BY n`)).rows.map((r) => r.n)).toEqual([1, 2]);
-      // The head names the newest committed event, and a wait for it finds the read model with it.
-      const head = await store.headPosition();
-      expect(head).toEqual(second.position);
-      expect(await awaitReadModels(head)).toBe(true);
-    } finally {
-      await runner.stop();
-      await elsewhere.end();
-    }
-  });
+        await runner.start();
+        const awaitReadModels = readModelWaiter({
+          readModels: runner.progress,
+          projections: [notedModel],
+          timeoutMs: 10_000,
+        });
+        const second = await store.appendToStream('note-x', [noted(2)], { expectedRevision: 0n });
+        expect(await awaitReadModels(second.position, ['Noted'])).toBe(true);
+        expect((await sql.query<{ n: number }>(`SELECT n FROM noted_horizon ORDER BY n`)).rows.map((r) => r.n)).toEqual(
+          [1, 2],
+        );
+        // The head names the newest committed event, and a wait for it finds the read model with it.
+        const head = await store.headPosition();
+        expect(head).toEqual(second.position);
+        expect(await awaitReadModels(head)).toBe(true);
+      } finally {
+        await runner.stop();
+        await elsewhere.end();
+      }
+    });
 
-  it('a transaction of THIS database still holds readers back, and its late events are not skipped', async () => {
-    // A writer that took its xid first, appends after a younger writer committed, and commits last: a
-    // reader that went past the younger one's events without it would never see its events.
-    const older = await openTransaction(db.url);
-    try {
-      const before = await readEverything(store);
-      const younger = await store.appendToStream('note-y', [noted(10)], { expectedRevision: 'no_stream' });
-      expect(younger.position.commit).toBeGreaterThan(older.xid);
-      // Not readable yet (the older writer may still append below it), but the head already names it.
-      expect(await readEverything(store)).toHaveLength(before.length);
-      expect(comparePositions(await store.headPosition(), younger.position)).toBe(0);
+    it('a transaction of THIS database still holds readers back, and its late events are not skipped', async () => {
+      // A writer that took its xid first, appends after a younger writer committed, and commits last: a
+      // reader that went past the younger one's events without it would never see its events.
+      const older = await openTransaction(db.url);
+      try {
+        const before = await readEverything(store);
+        const younger = await store.appendToStream('note-y', [noted(10)], { expectedRevision: 'no_stream' });
+        expect(younger.position.commit).toBeGreaterThan(older.xid);
+        // Not readable yet (the older writer may still append below it), but the head already names it.
+        expect(await readEverything(store)).toHaveLength(before.length);
+        expect(comparePositions(await store.headPosition(), younger.position)).toBe(0);
 
-      await older.client.query(
-        `INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata) VALUES ('note-z', 0, $1, 'Noted', '{"n": 11}', $2)`,
-        [randomUUID(), JSON.stringify(noted(11).metadata)],
-      );
-      await older.end('COMMIT');
-      const after = (await readEverything(store)).slice(before.length);
-      expect(after.map((e) => e.data)).toEqual([{ n: 11 }, { n: 10 }]);
-    } finally {
-      if (!older.client.connection.stream.destroyed) await older.end().catch(() => {});
-    }
-  });
-});
+        await older.client.query(
+          `INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata) VALUES ('note-z', 0, $1, 'Noted', '{"n": 11}', $2)`,
+          [randomUUID(), JSON.stringify(noted(11).metadata)],
+        );
+        await older.end('COMMIT');
+        const after = (await readEverything(store)).slice(before.length);
+        expect(after.map((e) => e.data)).toEqual([{ n: 11 }, { n: 10 }]);
+      } finally {
+        if (!older.client.connection.stream.destroyed) await older.end().catch(() => {});
+      }
+    });
+  },
+);

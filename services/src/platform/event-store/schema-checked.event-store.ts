@@ -34,6 +34,10 @@ export function withEventSchemas(inner: EventStore): EventStore {
       const batch = await inner.readAll(options);
       return { ...batch, events: batch.events.map(lift) };
     },
-    subscribeToAll: (options) => inner.subscribeToAll({ ...options, onBatch: (batch) => options.onBatch({ ...batch, events: batch.events.map(lift) }) }),
+    subscribeToAll: (options) =>
+      inner.subscribeToAll({
+        ...options,
+        onBatch: (batch) => options.onBatch({ ...batch, events: batch.events.map(lift) }),
+      }),
   };
 }

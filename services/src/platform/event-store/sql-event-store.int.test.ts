@@ -46,7 +46,14 @@ describe.skipIf(!pgGate.available)('Postgres event store: group commit', () => {
       const event = (eventId = randomUUID()) => ({
         type: 'Noted',
         data: {},
-        metadata: { eventId, correlationId: 'c', causationId: 'c', actor: { kind: 'system' as const, id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
+        metadata: {
+          eventId,
+          correlationId: 'c',
+          causationId: 'c',
+          actor: { kind: 'system' as const, id: 't' },
+          timestamp: new Date().toISOString(),
+          schemaVersion: 1,
+        },
       });
       const taken = randomUUID();
       await store.appendToStream('dup-0', [event(taken)], { expectedRevision: 'no_stream' });

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { comparePositions, START_POSITION, type AllPosition, type NewEvent, type RecordedEvent } from '@kesher/contracts';
+import {
+  comparePositions,
+  START_POSITION,
+  type AllPosition,
+  type NewEvent,
+  type RecordedEvent,
+} from '@kesher/contracts';
 import type { Sql } from '../sql/sql.port.js';
 import {
   StreamDeletedError,
@@ -148,7 +154,10 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
     if (full) next = events[events.length - 1]!.position;
     else if (horizonRow) {
       const horizon = { commit: BigInt(horizonRow.transaction_id), prepare: BigInt(horizonRow.global_position) };
-      next = horizon.commit > after.commit || (horizon.commit === after.commit && horizon.prepare > after.prepare) ? horizon : after;
+      next =
+        horizon.commit > after.commit || (horizon.commit === after.commit && horizon.prepare > after.prepare)
+          ? horizon
+          : after;
     }
     return { events, next, atEnd: !full };
   }
@@ -172,7 +181,11 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
   return {
     name: sql.kind,
 
-    async appendToStream(streamId: string, events: readonly NewEvent[], { expectedRevision }: { expectedRevision: ExpectedRevision }) {
+    async appendToStream(
+      streamId: string,
+      events: readonly NewEvent[],
+      { expectedRevision }: { expectedRevision: ExpectedRevision },
+    ) {
       if (events.length === 0) throw new Error('nothing to append');
       return append(streamId, events, expectedRevision);
     },
@@ -186,7 +199,10 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
       );
       if (rows[0]?.deleted) throw new StreamDeletedError(streamId);
       if (rows.length === 0) {
-        const { rows: stream } = await sql.query<{ deleted: boolean }>(`SELECT deleted FROM streams WHERE stream_id = $1`, [streamId]);
+        const { rows: stream } = await sql.query<{ deleted: boolean }>(
+          `SELECT deleted FROM streams WHERE stream_id = $1`,
+          [streamId],
+        );
         if (stream[0]?.deleted) throw new StreamDeletedError(streamId);
       }
       return rows.map(toRecorded);
@@ -200,7 +216,10 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
     },
 
     async deleteStream(streamId, { expectedRevision }) {
-      const { rows } = await sql.query<{ version: string; deleted: boolean }>(`SELECT version::text, deleted FROM streams WHERE stream_id = $1`, [streamId]);
+      const { rows } = await sql.query<{ version: string; deleted: boolean }>(
+        `SELECT version::text, deleted FROM streams WHERE stream_id = $1`,
+        [streamId],
+      );
       const current = rows[0];
       if (current?.deleted) throw new StreamDeletedError(streamId);
       const actual = current ? BigInt(current.version) : ('no_stream' as const);
@@ -235,4 +254,3 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
     },
   };
 }
-

@@ -28,7 +28,10 @@ class Refused extends Error {
  */
 export function createLimitBuckets(deps: { sql: Sql; now?: () => number; onError?: (error: unknown) => void }) {
   const now = deps.now ?? Date.now;
-  const purge = expiryPurge((before) => deps.sql.query(`DELETE FROM limit_buckets WHERE tat_ms < $1::float8`, [before]), { onError: deps.onError });
+  const purge = expiryPurge(
+    (before) => deps.sql.query(`DELETE FROM limit_buckets WHERE tat_ms < $1::float8`, [before]),
+    { onError: deps.onError },
+  );
   return {
     /** Takes one token from every bucket, or none: 0 when taken, else the milliseconds until it could be. */
     async take(draws: readonly BucketDraw[]): Promise<number> {
@@ -62,7 +65,11 @@ export function createLimitBuckets(deps: { sql: Sql; now?: () => number; onError
     },
     /** Gives back the token a take drew from each bucket (a token taken ahead for work that was then not done). */
     async refund(draws: readonly BucketDraw[]): Promise<void> {
-      for (const draw of draws) await deps.sql.query(`UPDATE limit_buckets SET tat_ms = tat_ms - $2::float8 WHERE key = $1`, [draw.key, draw.windowMs / draw.capacity]);
+      for (const draw of draws)
+        await deps.sql.query(`UPDATE limit_buckets SET tat_ms = tat_ms - $2::float8 WHERE key = $1`, [
+          draw.key,
+          draw.windowMs / draw.capacity,
+        ]);
     },
     settle: () => purge.settle(),
   };

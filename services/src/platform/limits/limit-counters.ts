@@ -14,9 +14,16 @@ export interface CounterTake {
  * so two processes counting the same key never both see the same number. Expired rows are deleted in the
  * background now and then.
  */
-export function createLimitCounters(deps: { sql: SqlExecutor; now?: () => number; onError?: (error: unknown) => void }) {
+export function createLimitCounters(deps: {
+  sql: SqlExecutor;
+  now?: () => number;
+  onError?: (error: unknown) => void;
+}) {
   const now = deps.now ?? Date.now;
-  const purge = expiryPurge((before) => deps.sql.query(`DELETE FROM limit_counters WHERE expires_at_ms < $1::float8`, [before]), { onError: deps.onError });
+  const purge = expiryPurge(
+    (before) => deps.sql.query(`DELETE FROM limit_counters WHERE expires_at_ms < $1::float8`, [before]),
+    { onError: deps.onError },
+  );
   return {
     /** Counts one (or `by`) for `key` in its current window. */
     async take(key: string, windowMs: number, by = 1): Promise<CounterTake> {
@@ -37,9 +44,14 @@ export function createLimitCounters(deps: { sql: SqlExecutor; now?: () => number
     /** The key's count in its current window without counting (0 when none is open). */
     async read(key: string): Promise<CounterTake> {
       const at = now();
-      const { rows } = await deps.sql.query<{ count: number; expires_at_ms: number }>(`SELECT count, expires_at_ms FROM limit_counters WHERE key = $1 AND expires_at_ms > $2::float8`, [key, at]);
+      const { rows } = await deps.sql.query<{ count: number; expires_at_ms: number }>(
+        `SELECT count, expires_at_ms FROM limit_counters WHERE key = $1 AND expires_at_ms > $2::float8`,
+        [key, at],
+      );
       const row = rows[0];
-      return row ? { count: Number(row.count), ttlMs: Math.max(0, Number(row.expires_at_ms) - at) } : { count: 0, ttlMs: 0 };
+      return row
+        ? { count: Number(row.count), ttlMs: Math.max(0, Number(row.expires_at_ms) - at) }
+        : { count: 0, ttlMs: 0 };
     },
     /** Waits for a background purge in flight. */
     settle: () => purge.settle(),

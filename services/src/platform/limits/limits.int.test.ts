@@ -61,7 +61,10 @@ describe('shared limits on the embedded PGlite (make start)', () => {
       const buckets = createLimitBuckets({ sql, now: () => now });
       expect(await counters.take('c', 1000)).toEqual({ count: 1, ttlMs: 1000 });
       expect(await counters.take('c', 1000)).toEqual({ count: 2, ttlMs: 1000 });
-      const draw = [{ key: 'b', capacity: 2, windowMs: 1000 }, { key: 'a', capacity: 5, windowMs: 1000 }];
+      const draw = [
+        { key: 'b', capacity: 2, windowMs: 1000 },
+        { key: 'a', capacity: 5, windowMs: 1000 },
+      ];
       expect([await buckets.take(draw), await buckets.take(draw), await buckets.take(draw)]).toEqual([0, 0, 500]);
       now += 500;
       expect(await buckets.take(draw)).toBe(0);

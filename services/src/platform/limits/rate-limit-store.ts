@@ -22,7 +22,11 @@ interface ChildOptions {
  * its own `rateLimit` options counts in its own space (the route is part of the key); routes on the
  * global options share one counter per key. Keys name addresses, so they are stored hashed.
  */
-export function sqlRateLimitStore(counters: LimitCounters, prefix = 'http', options: { now?: () => number } = {}): FastifyRateLimitStoreCtor {
+export function sqlRateLimitStore(
+  counters: LimitCounters,
+  prefix = 'http',
+  options: { now?: () => number } = {},
+): FastifyRateLimitStoreCtor {
   const leases = createLimitLeases(counters, options.now);
   class SqlRateLimitStore {
     readonly space: string;

@@ -7,9 +7,17 @@ import { createProcessLog, messageFields } from './process-log.js';
 function harness(close: () => Promise<void>, deadlineMs = 1_000) {
   const target = new EventEmitter();
   const lines: Record<string, unknown>[] = [];
-  const log = createProcessLog('kesher-test', { level: 'debug', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+  const log = createProcessLog('kesher-test', {
+    level: 'debug',
+    destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+  });
   const exits: number[] = [];
-  const lifecycle = closeOnSignal(close, { log, deadlineMs, target: target as unknown as NodeJS.Process, exit: (code) => void exits.push(code) });
+  const lifecycle = closeOnSignal(close, {
+    log,
+    deadlineMs,
+    target: target as unknown as NodeJS.Process,
+    exit: (code) => void exits.push(code),
+  });
   return { target, lines, exits, lifecycle };
 }
 
@@ -42,7 +50,11 @@ describe('closeOnSignal', () => {
     expect(exits).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(exits).toEqual([1]);
-    expect(lines.at(-1)).toMatchObject({ level: 50, process: 'kesher-test', msg: 'closing did not finish within 10000 ms; exiting anyway' });
+    expect(lines.at(-1)).toMatchObject({
+      level: 50,
+      process: 'kesher-test',
+      msg: 'closing did not finish within 10000 ms; exiting anyway',
+    });
   });
 
   it('given a close that throws, then it exits 1 with the error in the log', async () => {
@@ -75,7 +87,13 @@ describe('closeOnSignal', () => {
     const target = new EventEmitter();
     const exits: number[] = [];
     const log = createProcessLog('kesher-export', { level: 'silent' });
-    const lifecycle = closeOnSignal(async () => {}, { log, deadlineMs: 100, signalExitCode: 130, target: target as unknown as NodeJS.Process, exit: (code) => void exits.push(code) });
+    const lifecycle = closeOnSignal(async () => {}, {
+      log,
+      deadlineMs: 100,
+      signalExitCode: 130,
+      target: target as unknown as NodeJS.Process,
+      exit: (code) => void exits.push(code),
+    });
     target.emit('SIGINT', 'SIGINT');
     await lifecycle.shutdown('again');
     expect(exits).toEqual([130]);
@@ -90,11 +108,25 @@ describe('closeOnSignal', () => {
 });
 
 describe('messageFields', () => {
-  const message = { topic: 'kesher.thread', partition: 2, offset: '41', key: 'thread-1', headers: { 'event-id': 'e1', 'event-type': 'MessagePosted' } };
+  const message = {
+    topic: 'kesher.thread',
+    partition: 2,
+    offset: '41',
+    key: 'thread-1',
+    headers: { 'event-id': 'e1', 'event-type': 'MessagePosted' },
+  };
 
   it('finds a bus message again by where it sits, its event and the correlation id of the command behind it', () => {
     const value = JSON.stringify({ eventId: 'e1', type: 'MessagePosted', metadata: { correlationId: 'req-7' } });
-    expect(messageFields({ ...message, value })).toEqual({ topic: 'kesher.thread', partition: 2, offset: '41', key: 'thread-1', eventId: 'e1', eventType: 'MessagePosted', correlationId: 'req-7' });
+    expect(messageFields({ ...message, value })).toEqual({
+      topic: 'kesher.thread',
+      partition: 2,
+      offset: '41',
+      key: 'thread-1',
+      eventId: 'e1',
+      eventType: 'MessagePosted',
+      correlationId: 'req-7',
+    });
   });
 
   it('leaves the correlation id out when the value is not an event', () => {

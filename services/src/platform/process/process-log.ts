@@ -37,7 +37,12 @@ export function createProcessLog(
  * the failure path, since the relay's headers do not carry it.
  */
 export function messageFields(message: DeliveredMessage): Record<string, string | number> {
-  const fields: Record<string, string | number> = { topic: message.topic, partition: message.partition, offset: message.offset, key: message.key };
+  const fields: Record<string, string | number> = {
+    topic: message.topic,
+    partition: message.partition,
+    offset: message.offset,
+    key: message.key,
+  };
   if (message.headers['event-id']) fields.eventId = message.headers['event-id'];
   if (message.headers[EVENT_TYPE_HEADER]) fields.eventType = message.headers[EVENT_TYPE_HEADER];
   const correlationId = correlationIdOf(message.value);
@@ -48,8 +53,12 @@ export function messageFields(message: DeliveredMessage): Record<string, string 
 function correlationIdOf(value: string): string | undefined {
   try {
     const parsed: unknown = JSON.parse(value);
-    const metadata = typeof parsed === 'object' && parsed !== null ? (parsed as { metadata?: unknown }).metadata : undefined;
-    const id = typeof metadata === 'object' && metadata !== null ? (metadata as { correlationId?: unknown }).correlationId : undefined;
+    const metadata =
+      typeof parsed === 'object' && parsed !== null ? (parsed as { metadata?: unknown }).metadata : undefined;
+    const id =
+      typeof metadata === 'object' && metadata !== null
+        ? (metadata as { correlationId?: unknown }).correlationId
+        : undefined;
     return typeof id === 'string' ? id : undefined;
   } catch {
     return undefined;

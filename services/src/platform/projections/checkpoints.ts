@@ -13,7 +13,12 @@ export async function readCheckpoint(db: SqlExecutor, name: string): Promise<Che
     [name],
   );
   const row = rows[0];
-  return row && { version: row.version, position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) } };
+  return (
+    row && {
+      version: row.version,
+      position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) },
+    }
+  );
 }
 
 export async function resetCheckpoint(db: SqlExecutor, name: string, version: number): Promise<void> {
@@ -28,7 +33,12 @@ export async function resetCheckpoint(db: SqlExecutor, name: string, version: nu
  * Moves the checkpoint from `from` to `to`, only if nobody else moved it meanwhile (another projector
  * instance, or a replay). False means the batch must be rolled back and the runner must re-read.
  */
-export async function advanceCheckpoint(db: SqlExecutor, name: string, from: AllPosition, to: AllPosition): Promise<boolean> {
+export async function advanceCheckpoint(
+  db: SqlExecutor,
+  name: string,
+  from: AllPosition,
+  to: AllPosition,
+): Promise<boolean> {
   const { rows } = await db.query(
     `UPDATE projection_checkpoints SET commit_position = $4, prepare_position = $5, updated_at = now()
      WHERE name = $1 AND commit_position = $2 AND prepare_position = $3 RETURNING name`,
@@ -44,5 +54,7 @@ export async function readAllCheckpoints(db: SqlExecutor): Promise<Record<string
       `SELECT name, commit_position::text AS commit_position, prepare_position::text AS prepare_position FROM projection_checkpoints`,
     )
     .catch(() => ({ rows: [] as { name: string; commit_position: string; prepare_position: string }[] }));
-  return Object.fromEntries(rows.map((row) => [row.name, { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) }]));
+  return Object.fromEntries(
+    rows.map((row) => [row.name, { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) }]),
+  );
 }

@@ -72,7 +72,11 @@ export function createProgressBoard(
     position: (name) => known.get(name),
     waitFor(names, position, timeoutMs) {
       const reached = () => names.every((name) => past(name, position, false));
-      if (!reached() && !closed) hooks.onWaitFor?.(names.filter((name) => !past(name, position, false)), position);
+      if (!reached() && !closed)
+        hooks.onWaitFor?.(
+          names.filter((name) => !past(name, position, false)),
+          position,
+        );
       return wait(reached, timeoutMs);
     },
     waitForMove: (name, since, timeoutMs) => wait(() => past(name, since, true), timeoutMs),

@@ -13,7 +13,14 @@ const gate = await postgresAvailability();
 const noted = (n: number): NewEvent => ({
   type: 'Noted',
   data: { n },
-  metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
+  metadata: {
+    eventId: randomUUID(),
+    correlationId: 'c',
+    causationId: 'c',
+    actor: { kind: 'system', id: 't' },
+    timestamp: new Date().toISOString(),
+    schemaVersion: 1,
+  },
 });
 
 /** A projection whose output depends on its version: v1 stores n, v2 stores n × 10. */
@@ -121,7 +128,9 @@ describe.skipIf(!gate.available)('a read model’s migration list', () => {
     expect(await grown.waitForPosition(appended.position)).toBe(true);
     expect((await sql.query(`SELECT n, tag FROM tagged`)).rows).toEqual([{ n: 7, tag: 'old' }]);
     await grown.stop();
-    const { rows } = await sql.query<{ id: string }>(`SELECT id FROM schema_migrations WHERE module = 'read-model:tagged' ORDER BY id`);
+    const { rows } = await sql.query<{ id: string }>(
+      `SELECT id FROM schema_migrations WHERE module = 'read-model:tagged' ORDER BY id`,
+    );
     expect(rows.map((row) => row.id)).toEqual(['001-tagged', '002-tag']);
   });
 });

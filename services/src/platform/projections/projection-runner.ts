@@ -36,7 +36,10 @@ export interface ProjectionRunnerDeps {
 const HORIZON_CHECKPOINT_DELAY_MS = 1000;
 
 /** The key a read model's migrations are recorded under; forgotten when its tables are dropped. */
-export const readModelSchema = (projection: Pick<Projection, 'name' | 'migrations'>) => ({ module: `read-model:${projection.name}`, migrations: projection.migrations });
+export const readModelSchema = (projection: Pick<Projection, 'name' | 'migrations'>) => ({
+  module: `read-model:${projection.name}`,
+  migrations: projection.migrations,
+});
 
 /**
  * A read model's schema, inside the transaction that loads its checkpoint: starting over (a new version,
@@ -63,7 +66,9 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
   const running = new Map<string, CheckpointedSubscription>();
   // The read models woken by one append write their batches in one transaction (transaction-combiner.ts).
   const transaction = createTransactionCombiner(sql);
-  const progress = createProgressBoard({ onWaitFor: (names, position) => names.forEach((name) => running.get(name)?.hurry(position)) });
+  const progress = createProgressBoard({
+    onWaitFor: (names, position) => names.forEach((name) => running.get(name)?.hurry(position)),
+  });
   let lagTimer: NodeJS.Timeout | undefined;
 
   function subscriptionFor(projection: Projection) {
@@ -82,7 +87,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       progress,
       onBatch: (batch) => {
         const newest = batch.events[batch.events.length - 1];
-        metrics?.projectionLagSeconds.set({ projection: projection.name }, batch.atEnd || !newest ? 0 : (Date.now() - newest.createdAt.getTime()) / 1000);
+        metrics?.projectionLagSeconds.set(
+          { projection: projection.name },
+          batch.atEnd || !newest ? 0 : (Date.now() - newest.createdAt.getTime()) / 1000,
+        );
       },
       onError: (error) => deps.onError?.(projection.name, error),
     });
@@ -92,7 +100,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
     const head = await eventStore.headPosition();
     for (const subscription of running.values()) {
       const behind = head.prepare - subscription.position().prepare;
-      metrics?.projectionLag.set({ projection: subscription.name }, Number(behind > 0n && !subscription.caughtUp() ? behind : 0n));
+      metrics?.projectionLag.set(
+        { projection: subscription.name },
+        Number(behind > 0n && !subscription.caughtUp() ? behind : 0n),
+      );
     }
   }
 
@@ -144,7 +155,10 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
      * Read-your-writes: resolves true once every named projection (default: all) has applied
      * everything up to `position`, false after `timeoutMs`.
      */
-    waitForPosition(position: AllPosition, options: { projections?: readonly string[]; timeoutMs?: number } = {}): Promise<boolean> {
+    waitForPosition(
+      position: AllPosition,
+      options: { projections?: readonly string[]; timeoutMs?: number } = {},
+    ): Promise<boolean> {
       return progress.waitFor(options.projections ?? [...running.keys()], position, options.timeoutMs ?? 2000);
     },
 

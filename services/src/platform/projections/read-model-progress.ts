@@ -31,13 +31,23 @@ export interface ReadModelProgress extends ProgressBoard {
 export type AwaitReadModels = (position: AllPosition, eventTypes?: readonly string[]) => Promise<boolean>;
 
 /** The names of the projections that take any of `eventTypes` (all of them when the types are unknown). */
-export function projectionsTaking(projections: readonly Pick<Projection, 'name' | 'eventTypes'>[], eventTypes?: readonly string[]): string[] {
-  return projections.filter((p) => !eventTypes || eventTypes.some((type) => p.eventTypes.includes(type))).map((p) => p.name);
+export function projectionsTaking(
+  projections: readonly Pick<Projection, 'name' | 'eventTypes'>[],
+  eventTypes?: readonly string[],
+): string[] {
+  return projections
+    .filter((p) => !eventTypes || eventTypes.some((type) => p.eventTypes.includes(type)))
+    .map((p) => p.name);
 }
 
 /** The one read-your-writes wait, over either source: bounded by `timeoutMs`. */
-export function readModelWaiter(deps: { readModels: ReadModelProgress; projections: readonly Pick<Projection, 'name' | 'eventTypes'>[]; timeoutMs: number }): AwaitReadModels {
-  return (position, eventTypes) => deps.readModels.waitFor(projectionsTaking(deps.projections, eventTypes), position, deps.timeoutMs);
+export function readModelWaiter(deps: {
+  readModels: ReadModelProgress;
+  projections: readonly Pick<Projection, 'name' | 'eventTypes'>[];
+  timeoutMs: number;
+}): AwaitReadModels {
+  return (position, eventTypes) =>
+    deps.readModels.waitFor(projectionsTaking(deps.projections, eventTypes), position, deps.timeoutMs);
 }
 
 /**
@@ -45,7 +55,10 @@ export function readModelWaiter(deps: { readModels: ReadModelProgress; projectio
  * stored checkpoints, only while somebody waits, and wakes every waiter — one query per tick however
  * many requests and open streams are waiting, instead of one each.
  */
-export function createCheckpointWatcher(deps: { sql: Sql; intervalMs?: number }): ReadModelProgress & { close(): void } {
+export function createCheckpointWatcher(deps: {
+  sql: Sql;
+  intervalMs?: number;
+}): ReadModelProgress & { close(): void } {
   const intervalMs = deps.intervalMs ?? 5;
   let looping = false;
   let closed = false;

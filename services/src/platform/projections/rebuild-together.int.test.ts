@@ -12,7 +12,14 @@ import { rebuildTogether, RebuildInterruptedError } from './rebuild-together.js'
 const event = (type: string, n: number): NewEvent => ({
   type,
   data: { n },
-  metadata: { eventId: randomUUID(), correlationId: 'c', causationId: 'c', actor: { kind: 'system', id: 't' }, timestamp: new Date().toISOString(), schemaVersion: 1 },
+  metadata: {
+    eventId: randomUUID(),
+    correlationId: 'c',
+    causationId: 'c',
+    actor: { kind: 'system', id: 't' },
+    timestamp: new Date().toISOString(),
+    schemaVersion: 1,
+  },
 });
 
 /** Sums `n` per event type into its own table, and remembers how many events each batch gave it. */
@@ -21,14 +28,19 @@ const summing = (name: string, eventTypes: string[], batches: number[] = []): Pr
   version: 1,
   eventTypes,
   tables: [name],
-  migrations: [{ id: '001', sql: `CREATE TABLE IF NOT EXISTS ${name} (type text PRIMARY KEY, total int NOT NULL, events int NOT NULL)` }],
+  migrations: [
+    {
+      id: '001',
+      sql: `CREATE TABLE IF NOT EXISTS ${name} (type text PRIMARY KEY, total int NOT NULL, events int NOT NULL)`,
+    },
+  ],
   async apply(db, events: readonly RecordedEvent[]) {
     batches.push(events.length);
     for (const e of events) {
-      await db.query(`INSERT INTO ${name} (type, total, events) VALUES ($1, $2, 1) ON CONFLICT (type) DO UPDATE SET total = ${name}.total + excluded.total, events = ${name}.events + 1`, [
-        e.type,
-        (e.data as { n: number }).n,
-      ]);
+      await db.query(
+        `INSERT INTO ${name} (type, total, events) VALUES ($1, $2, 1) ON CONFLICT (type) DO UPDATE SET total = ${name}.total + excluded.total, events = ${name}.events + 1`,
+        [e.type, (e.data as { n: number }).n],
+      );
     }
   },
 });
@@ -56,7 +68,12 @@ describe('rebuilding several read models in one pass over the log', () => {
     await sql?.close();
   });
 
-  const rows = async (table: string) => (await sql.query<{ type: string; total: number; events: number }>(`SELECT type, total, events FROM ${table} ORDER BY type`)).rows;
+  const rows = async (table: string) =>
+    (
+      await sql.query<{ type: string; total: number; events: number }>(
+        `SELECT type, total, events FROM ${table} ORDER BY type`,
+      )
+    ).rows;
 
   it("gives each read model exactly its own events' history, batch by batch, and leaves every checkpoint at the head", async () => {
     const fruitBatches: number[] = [];
@@ -93,10 +110,14 @@ describe('rebuilding several read models in one pass over the log', () => {
       async apply(db, events) {
         await plums.apply(db, events);
         // What a projector running elsewhere does: it moves the same checkpoint on.
-        await db.query(`UPDATE projection_checkpoints SET prepare_position = prepare_position + 1000 WHERE name = 'rt_moved'`);
+        await db.query(
+          `UPDATE projection_checkpoints SET prepare_position = prepare_position + 1000 WHERE name = 'rt_moved'`,
+        );
       },
     };
-    await expect(rebuildTogether({ eventStore: store, sql, projections: [moving], batchSize: 7 })).rejects.toBeInstanceOf(RebuildInterruptedError);
+    await expect(
+      rebuildTogether({ eventStore: store, sql, projections: [moving], batchSize: 7 }),
+    ).rejects.toBeInstanceOf(RebuildInterruptedError);
     expect(await rows('rt_moved')).toEqual([]);
   });
 });

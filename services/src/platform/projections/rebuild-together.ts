@@ -82,7 +82,8 @@ export async function rebuildTogether(deps: RebuildTogetherDeps): Promise<{ even
             if (sql.kind === 'postgres') await tx.query('SET LOCAL synchronous_commit = off');
             const own: RecordedEvent[] = batch.events.filter((event) => types.has(event.type));
             if (own.length > 0) await projection.apply(tx, own);
-            if (!(await advanceCheckpoint(tx, projection.name, from, batch.next))) throw new RebuildInterruptedError(projection.name);
+            if (!(await advanceCheckpoint(tx, projection.name, from, batch.next)))
+              throw new RebuildInterruptedError(projection.name);
           }),
         ),
       );

@@ -36,7 +36,9 @@ export function createSecretBox({ key }: { key: Uint8Array }): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', keyBuffer, nonce);
       if (context !== undefined) cipher.setAAD(Buffer.from(context, 'utf8'));
       const body = Buffer.concat([cipher.update(plainText, 'utf8'), cipher.final()]);
-      return [VERSION, nonce, body, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+      return [VERSION, nonce, body, cipher.getAuthTag()]
+        .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+        .join('.');
     },
     open(sealed, context) {
       const parts = sealed.split('.');
@@ -49,7 +51,9 @@ export function createSecretBox({ key }: { key: Uint8Array }): SecretBox {
       try {
         return Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8');
       } catch {
-        throw new SecretBoxError('the sealed secret does not open with this key (altered, or sealed under another key or context)');
+        throw new SecretBoxError(
+          'the sealed secret does not open with this key (altered, or sealed under another key or context)',
+        );
       }
     },
   };

@@ -55,8 +55,18 @@ describe('secrets key', () => {
 
   it('makes one key under DATA_DIR and keeps it across loads (embedded default)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kesher-secrets-'));
-    const first = loadSecretsKey({ DATA_DIR: dir, NODE_ENV: 'development', SECRETS_KEY: undefined, AUTH_SECRET: undefined });
-    const second = loadSecretsKey({ DATA_DIR: dir, NODE_ENV: 'development', SECRETS_KEY: undefined, AUTH_SECRET: undefined });
+    const first = loadSecretsKey({
+      DATA_DIR: dir,
+      NODE_ENV: 'development',
+      SECRETS_KEY: undefined,
+      AUTH_SECRET: undefined,
+    });
+    const second = loadSecretsKey({
+      DATA_DIR: dir,
+      NODE_ENV: 'development',
+      SECRETS_KEY: undefined,
+      AUTH_SECRET: undefined,
+    });
     expect(first).toEqual(second);
     expect(first.length).toBe(32);
     expect(statSync(join(dir, 'secrets-key')).mode & 0o777).toBe(0o600);
@@ -75,6 +85,8 @@ describe('secrets key', () => {
 
   it('is required in production', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kesher-secrets-'));
-    expect(() => loadSecretsKey({ DATA_DIR: dir, NODE_ENV: 'production', SECRETS_KEY: undefined, AUTH_SECRET: undefined })).toThrow(/SECRETS_KEY/);
+    expect(() =>
+      loadSecretsKey({ DATA_DIR: dir, NODE_ENV: 'production', SECRETS_KEY: undefined, AUTH_SECRET: undefined }),
+    ).toThrow(/SECRETS_KEY/);
   });
 });

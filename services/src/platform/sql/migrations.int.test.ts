@@ -18,7 +18,9 @@ const counted: SchemaModule = {
 };
 
 const journal = async (sql: Sql) =>
-  (await sql.query<{ module: string; id: string }>(`SELECT module, id FROM schema_migrations`)).rows.map((row) => `${row.module}/${row.id}`).sort();
+  (await sql.query<{ module: string; id: string }>(`SELECT module, id FROM schema_migrations`)).rows
+    .map((row) => `${row.module}/${row.id}`)
+    .sort();
 
 function contract(name: string, open: () => Promise<{ sql: Sql; close(): Promise<void> }>) {
   describe(`migrations on ${name}`, () => {
@@ -27,7 +29,10 @@ function contract(name: string, open: () => Promise<{ sql: Sql; close(): Promise
       try {
         expect(await runMigrations(sql, [counted])).toEqual({ counted: ['001-table', '002-row'] });
         expect(await runMigrations(sql, [counted])).toEqual({});
-        const grown: SchemaModule = { ...counted, migrations: [...counted.migrations, { id: '003-index', sql: `CREATE INDEX counted_note ON counted (note)` }] };
+        const grown: SchemaModule = {
+          ...counted,
+          migrations: [...counted.migrations, { id: '003-index', sql: `CREATE INDEX counted_note ON counted (note)` }],
+        };
         expect(await runMigrations(sql, [grown])).toEqual({ counted: ['003-index'] });
         expect(await journal(sql)).toEqual(['counted/001-table', 'counted/002-row', 'counted/003-index']);
         expect((await sql.query(`SELECT * FROM counted`)).rows).toEqual([{ note: 'applied', extra: null }]);
@@ -40,10 +45,19 @@ function contract(name: string, open: () => Promise<{ sql: Sql; close(): Promise
       const { sql, close } = await open();
       try {
         await runMigrations(sql, [counted]);
-        const edited: SchemaModule = { ...counted, migrations: [counted.migrations[0]!, { id: '002-row', sql: `SELECT 1` }] };
+        const edited: SchemaModule = {
+          ...counted,
+          migrations: [counted.migrations[0]!, { id: '002-row', sql: `SELECT 1` }],
+        };
         await expect(runMigrations(sql, [edited])).rejects.toBeInstanceOf(MigrationChangedError);
 
-        const broken: SchemaModule = { module: 'broken', migrations: [{ id: '001-ok', sql: `CREATE TABLE broken_ok (n int)` }, { id: '002-bad', sql: `CREATE TABLE broken_ok (n int)` }] };
+        const broken: SchemaModule = {
+          module: 'broken',
+          migrations: [
+            { id: '001-ok', sql: `CREATE TABLE broken_ok (n int)` },
+            { id: '002-bad', sql: `CREATE TABLE broken_ok (n int)` },
+          ],
+        };
         await expect(runMigrations(sql, [broken])).rejects.toThrow(/already exists/);
         expect(await journal(sql)).not.toContain('broken/001-ok');
         expect((await sql.query(`SELECT to_regclass('broken_ok') AS t`)).rows[0]).toEqual({ t: null });
@@ -83,7 +97,9 @@ describe.skipIf(!gate.available)(`migrations on Postgres${gate.available ? '' : 
       // One of them applied everything; the others found it recorded.
       expect(results.filter((applied) => Object.keys(applied).length > 0)).toHaveLength(1);
       expect((await processes[0]!.query(`SELECT count(*)::int AS n FROM counted`)).rows[0]).toEqual({ n: 1 });
-      const expected = modules.flatMap((schema) => schema.migrations.map((migration) => `${schema.module}/${migration.id}`)).sort();
+      const expected = modules
+        .flatMap((schema) => schema.migrations.map((migration) => `${schema.module}/${migration.id}`))
+        .sort();
       expect(await journal(processes[0]!)).toEqual(expected);
     } finally {
       await Promise.all(processes.map((sql) => sql.close()));

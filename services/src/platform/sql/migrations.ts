@@ -23,7 +23,9 @@ export class MigrationChangedError extends Error {
     readonly module: string,
     readonly id: string,
   ) {
-    super(`migration ${module}/${id} was changed after it was applied; add a new migration instead of editing an applied one`);
+    super(
+      `migration ${module}/${id} was changed after it was applied; add a new migration instead of editing an applied one`,
+    );
     this.name = 'MigrationChangedError';
   }
 }
@@ -45,7 +47,10 @@ function checkIds(schema: SchemaModule) {
 export async function applyMigrations(tx: SqlTransaction, schema: SchemaModule): Promise<string[]> {
   checkIds(schema);
   await tx.exec(JOURNAL);
-  const { rows } = await tx.query<{ id: string; checksum: string }>(`SELECT id, checksum FROM schema_migrations WHERE module = $1`, [schema.module]);
+  const { rows } = await tx.query<{ id: string; checksum: string }>(
+    `SELECT id, checksum FROM schema_migrations WHERE module = $1`,
+    [schema.module],
+  );
   const applied = new Map(rows.map((row) => [row.id, row.checksum]));
   const done: string[] = [];
   for (const migration of schema.migrations) {
@@ -56,7 +61,11 @@ export async function applyMigrations(tx: SqlTransaction, schema: SchemaModule):
       continue;
     }
     await tx.exec(migration.sql);
-    await tx.query(`INSERT INTO schema_migrations (module, id, checksum) VALUES ($1, $2, $3)`, [schema.module, migration.id, checksum]);
+    await tx.query(`INSERT INTO schema_migrations (module, id, checksum) VALUES ($1, $2, $3)`, [
+      schema.module,
+      migration.id,
+      checksum,
+    ]);
     done.push(migration.id);
   }
   return done;

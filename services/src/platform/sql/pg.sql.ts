@@ -48,7 +48,8 @@ export function createPgSql(options: PgSqlOptions): Sql {
 
   return {
     kind: 'postgres',
-    query: async <Row>(text: string, params?: readonly unknown[]) => (await pool.query(text, params as unknown[])) as unknown as { rows: Row[] },
+    query: async <Row>(text: string, params?: readonly unknown[]) =>
+      (await pool.query(text, params as unknown[])) as unknown as { rows: Row[] },
     exec: (script) =>
       checkedOut(async (client) => {
         try {
@@ -66,7 +67,8 @@ export function createPgSql(options: PgSqlOptions): Sql {
         try {
           await client.query('BEGIN');
           const tx: SqlTransaction = {
-            query: async <Row>(text: string, params?: readonly unknown[]) => (await client.query(text, params as unknown[])) as unknown as { rows: Row[] },
+            query: async <Row>(text: string, params?: readonly unknown[]) =>
+              (await client.query(text, params as unknown[])) as unknown as { rows: Row[] },
             // Without parameters, pg sends the simple protocol, which runs several statements.
             exec: async (script: string) => void (await client.query(script)),
           };
@@ -87,7 +89,10 @@ export function createPgSql(options: PgSqlOptions): Sql {
       let retryMs = 250;
       let retryTimer: NodeJS.Timeout | undefined;
       const open = async () => {
-        const client = new pg.Client({ connectionString: options.connectionString, application_name: `${options.applicationName ?? 'kesher'}-listen` });
+        const client = new pg.Client({
+          connectionString: options.connectionString,
+          application_name: `${options.applicationName ?? 'kesher'}-listen`,
+        });
         const lost = () => {
           if (stopped || current !== client) return;
           current = undefined;

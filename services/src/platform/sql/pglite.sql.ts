@@ -14,7 +14,12 @@ export async function createPgliteSql(options: { dataDir?: string } = {}): Promi
       await db.exec(script);
     },
     transaction: async (work) =>
-      db.transaction(async (tx) => work({ query: async (text, params) => tx.query(text, params as unknown[]), exec: async (script) => void (await tx.exec(script)) })),
+      db.transaction(async (tx) =>
+        work({
+          query: async (text, params) => tx.query(text, params as unknown[]),
+          exec: async (script) => void (await tx.exec(script)),
+        }),
+      ),
     async listen(channel, onNotify) {
       const unlisten = await db.listen(channel, onNotify);
       return async () => unlisten();

@@ -9,8 +9,14 @@ const root = fileURLToPath(new URL('../../../../', import.meta.url));
  * Where schema may be written: a module's migration list, the journal itself, and the read models (their
  * projections' `migrations`, and helpers those lists are built from) — never their queries.
  */
-const allowed = [/\.migrations\.ts$/, /platform\/event-store\/sql-event-store\.schema\.ts$/, /platform\/sql\/migrations\.ts$/, /^projections\/src\/(?!.*\.queries\.ts$)/];
-const DDL = /\b(CREATE\s+(UNIQUE\s+)?(TABLE|INDEX|SEQUENCE|EXTENSION|VIEW|TYPE|(OR\s+REPLACE\s+)?FUNCTION)|ALTER\s+(TABLE|SEQUENCE))\b/;
+const allowed = [
+  /\.migrations\.ts$/,
+  /platform\/event-store\/sql-event-store\.schema\.ts$/,
+  /platform\/sql\/migrations\.ts$/,
+  /^projections\/src\/(?!.*\.queries\.ts$)/,
+];
+const DDL =
+  /\b(CREATE\s+(UNIQUE\s+)?(TABLE|INDEX|SEQUENCE|EXTENSION|VIEW|TYPE|(OR\s+REPLACE\s+)?FUNCTION)|ALTER\s+(TABLE|SEQUENCE))\b/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

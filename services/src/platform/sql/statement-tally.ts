@@ -60,7 +60,11 @@ export function withStatementTally(sql: Sql) {
       since = performance.now();
     },
     read(): StatementTally {
-      return { ms: Math.round(performance.now() - since), statements: [...counts.values()].sort((a, b) => b.count - a.count), transactions };
+      return {
+        ms: Math.round(performance.now() - since),
+        statements: [...counts.values()].sort((a, b) => b.count - a.count),
+        transactions,
+      };
     },
   };
 }

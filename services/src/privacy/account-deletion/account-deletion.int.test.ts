@@ -3,7 +3,11 @@ import { TEST_CARDS } from '@kesher/contracts';
 import { allProjections } from '@kesher/projections/registry';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChannelStandIns, telegramTextUpdate, type ChannelStandIns } from '../../channels/testing/channel-stand-ins.js';
+import {
+  startChannelStandIns,
+  telegramTextUpdate,
+  type ChannelStandIns,
+} from '../../channels/testing/channel-stand-ins.js';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { kafkaAvailability, kafkaBrokers } from '../../testing/kafka.js';
 import { freePort } from '../../testing/processes.js';
@@ -20,7 +24,9 @@ async function readModels(h: ApiHarness) {
   const tables = [...new Set(allProjections.flatMap((p) => p.tables))].sort();
   const out: Record<string, string> = {};
   for (const table of tables) {
-    const { rows } = await h.platform.sql.query<{ rows: string | null }>(`SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${table} t`);
+    const { rows } = await h.platform.sql.query<{ rows: string | null }>(
+      `SELECT json_agg(t ORDER BY t::text)::text AS rows FROM ${table} t`,
+    );
     out[table] = rows[0]?.rows ?? '[]';
   }
   return out;
@@ -34,11 +40,15 @@ async function everyKafkaMessage(): Promise<string[]> {
   const topics = (await admin.listTopics()).filter((t) => t.startsWith('kesher.'));
   const remaining = new Map<string, bigint>();
   for (const topic of topics) {
-    for (const p of await admin.fetchTopicOffsets(topic)) if (BigInt(p.high) > BigInt(p.low)) remaining.set(`${topic}/${p.partition}`, BigInt(p.high) - 1n);
+    for (const p of await admin.fetchTopicOffsets(topic))
+      if (BigInt(p.high) > BigInt(p.low)) remaining.set(`${topic}/${p.partition}`, BigInt(p.high) - 1n);
   }
   await admin.disconnect();
   const values: string[] = [];
-  const consumer = client.consumer({ groupId: `erasure-audit-${randomBytes(4).toString('hex')}`, maxBytes: 50 * 1024 * 1024 });
+  const consumer = client.consumer({
+    groupId: `erasure-audit-${randomBytes(4).toString('hex')}`,
+    maxBytes: 50 * 1024 * 1024,
+  });
   await consumer.connect();
   await consumer.subscribe({ topics, fromBeginning: true });
   await consumer.run({
@@ -60,134 +70,241 @@ async function everyKafkaMessage(): Promise<string[]> {
  * customer's name in clear; the owner's analytics counts are unchanged; a replay from zero builds the same
  * read models.
  */
-describe.skipIf(!gate.available)(`account deletion shreds everything personal${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
-  let h: ApiHarness;
-  let standIns: ChannelStandIns;
-  const run = randomBytes(4).toString('hex');
-  const email = `erasable-${run}@example.com`;
-  const visitorText = `visitor question ${run}`;
-  const customerText = `telegram question ${run}`;
-  const customerName = `Customername${run}`;
-  const fileText = `knowledge line ${run}`;
+describe.skipIf(!gate.available)(
+  `account deletion shreds everything personal${gate.available ? '' : ` (not run: ${gate.reason})`}`,
+  () => {
+    let h: ApiHarness;
+    let standIns: ChannelStandIns;
+    const run = randomBytes(4).toString('hex');
+    const email = `erasable-${run}@example.com`;
+    const visitorText = `visitor question ${run}`;
+    const customerText = `telegram question ${run}`;
+    const customerName = `Customername${run}`;
+    const fileText = `knowledge line ${run}`;
 
-  beforeAll(async () => {
-    standIns = await startChannelStandIns();
-    const port = await freePort();
-    h = await createApiHarness({ bus: 'kafka', env: { TELEGRAM_API_URL: standIns.urls.telegram, PUBLIC_URL: `http://127.0.0.1:${port}` } });
-    await h.app.listen({ port, host: '127.0.0.1' });
-  }, 180_000);
-  afterAll(async () => {
-    await h?.close();
-    await standIns?.close();
-  });
+    beforeAll(async () => {
+      standIns = await startChannelStandIns();
+      const port = await freePort();
+      h = await createApiHarness({
+        bus: 'kafka',
+        env: { TELEGRAM_API_URL: standIns.urls.telegram, PUBLIC_URL: `http://127.0.0.1:${port}` },
+      });
+      await h.app.listen({ port, host: '127.0.0.1' });
+    }, 180_000);
+    afterAll(async () => {
+      await h?.close();
+      await standIns?.close();
+    });
 
-  it('leaves nothing personal in clear anywhere, keeps the counts, and replays to the same read models', async () => {
-    const owner = await h.owner(email);
-    const auth = { authorization: owner.authorization };
-    const assistantId = (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: auth, payload: { name: 'Bakery', description: 'The bakery', instructions: 'Answer kindly.' } })).json()
-      .assistant_id as number;
+    it('leaves nothing personal in clear anywhere, keeps the counts, and replays to the same read models', async () => {
+      const owner = await h.owner(email);
+      const auth = { authorization: owner.authorization };
+      const assistantId = (
+        await h.app.inject({
+          method: 'POST',
+          url: '/api/v1/assistants/',
+          headers: auth,
+          payload: { name: 'Bakery', description: 'The bakery', instructions: 'Answer kindly.' },
+        })
+      ).json().assistant_id as number;
 
-    // Paid, so Telegram is included (and there is a subscription to cancel).
-    const checkout = await h.app.inject({ method: 'POST', url: '/api/v1/subscriptions/checkout', headers: auth, payload: { tier: 'pro', billing_period: 'monthly' } });
-    const params = Object.fromEntries(new URL(checkout.json().url, 'http://x').searchParams);
-    const form = new URLSearchParams({ ...params, card_number: TEST_CARDS.success, card_holder: 'Card Holder', expiry: '12/30', cvv: '123' });
-    const paid = await h.app.inject({ method: 'POST', url: '/api/v1/subscriptions/tranzila-mock', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() });
-    expect(paid.json().status, paid.body).toBe('success');
+      // Paid, so Telegram is included (and there is a subscription to cancel).
+      const checkout = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/subscriptions/checkout',
+        headers: auth,
+        payload: { tier: 'pro', billing_period: 'monthly' },
+      });
+      const params = Object.fromEntries(new URL(checkout.json().url, 'http://x').searchParams);
+      const form = new URLSearchParams({
+        ...params,
+        card_number: TEST_CARDS.success,
+        card_holder: 'Card Holder',
+        expiry: '12/30',
+        cvv: '123',
+      });
+      const paid = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/subscriptions/tranzila-mock',
+        headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form.toString(),
+      });
+      expect(paid.json().status, paid.body).toBe('success');
 
-    // A knowledge file: its bytes are in the blob store.
-    const boundary = `----kesher${run}`;
-    const upload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n`),
-      Buffer.from(Array.from({ length: 50 }, () => fileText).join('\n')),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    const uploaded = await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${assistantId}/upload_file`, headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: upload });
-    expect(uploaded.statusCode, uploaded.body).toBeLessThan(300);
+      // A knowledge file: its bytes are in the blob store.
+      const boundary = `----kesher${run}`;
+      const upload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+        ),
+        Buffer.from(Array.from({ length: 50 }, () => fileText).join('\n')),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const uploaded = await h.app.inject({
+        method: 'POST',
+        url: `/api/v1/assistants/${assistantId}/upload_file`,
+        headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: upload,
+      });
+      expect(uploaded.statusCode, uploaded.body).toBeLessThan(300);
 
-    // A visitor through the share link.
-    const share = (await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${assistantId}/generate-share-token`, headers: auth })).json();
-    const session = randomBytes(32).toString('hex');
-    const visitorThread = (await h.app.inject({ method: 'POST', url: '/api/v1/threads/public', payload: { assistant_id: assistantId, share_token: share.share_token, session_token: session } })).json()
-      .thread_id as string;
-    const posted = await h.app.inject({ method: 'POST', url: `/api/v1/threads/public/${visitorThread}/messages`, payload: { content: visitorText, session_token: session } });
-    expect(posted.statusCode, posted.body).toBeLessThan(300);
+      // A visitor through the share link.
+      const share = (
+        await h.app.inject({
+          method: 'POST',
+          url: `/api/v1/assistants/${assistantId}/generate-share-token`,
+          headers: auth,
+        })
+      ).json();
+      const session = randomBytes(32).toString('hex');
+      const visitorThread = (
+        await h.app.inject({
+          method: 'POST',
+          url: '/api/v1/threads/public',
+          payload: { assistant_id: assistantId, share_token: share.share_token, session_token: session },
+        })
+      ).json().thread_id as string;
+      const posted = await h.app.inject({
+        method: 'POST',
+        url: `/api/v1/threads/public/${visitorThread}/messages`,
+        payload: { content: visitorText, session_token: session },
+      });
+      expect(posted.statusCode, posted.body).toBeLessThan(300);
 
-    // A Telegram customer through the stand-in, answered.
-    const bot = standIns.addBot(`erasure_${run}_bot`);
-    expect((await h.app.inject({ method: 'POST', url: `/api/v1/assistants/${assistantId}/telegram/setup`, headers: auth, payload: { bot_token: bot.token } })).statusCode).toBe(200);
-    await standIns.telegramUpdate(bot.token, telegramTextUpdate(9001, 7301, customerText, customerName));
-    await standIns.waitForSent(1, '7301', 60_000);
+      // A Telegram customer through the stand-in, answered.
+      const bot = standIns.addBot(`erasure_${run}_bot`);
+      expect(
+        (
+          await h.app.inject({
+            method: 'POST',
+            url: `/api/v1/assistants/${assistantId}/telegram/setup`,
+            headers: auth,
+            payload: { bot_token: bot.token },
+          })
+        ).statusCode,
+      ).toBe(200);
+      await standIns.telegramUpdate(bot.token, telegramTextUpdate(9001, 7301, customerText, customerName));
+      await standIns.waitForSent(1, '7301', 60_000);
 
-    // Everything settled in the read models; the owner's counts as they stand.
-    const counts = async () =>
-      (
-        await h.platform.sql.query<{ n: string }>(
-          `SELECT json_build_object('conversations', coalesce(sum(conversations), 0), 'queries', coalesce(sum(queries), 0), 'answers', coalesce(sum(answers), 0),
+      // Everything settled in the read models; the owner's counts as they stand.
+      const counts = async () =>
+        (
+          await h.platform.sql.query<{ n: string }>(
+            `SELECT json_build_object('conversations', coalesce(sum(conversations), 0), 'queries', coalesce(sum(queries), 0), 'answers', coalesce(sum(answers), 0),
              'totals', (SELECT row_to_json(o) FROM analytics_owner_totals o WHERE owner_id = $1))::text AS n
            FROM analytics_daily_activity WHERE owner_id = $1`,
-          [owner.accountId],
+            [owner.accountId],
+          )
+        ).rows[0]!.n;
+      await expect.poll(async () => JSON.parse(await counts()).queries as number, within).toBeGreaterThanOrEqual(2);
+      await expect
+        .poll(
+          async () => (await h.platform.sql.query(`SELECT 1 FROM channel_chats WHERE chat_id = '7301'`)).rows.length,
+          within,
         )
-      ).rows[0]!.n;
-    await expect.poll(async () => JSON.parse(await counts()).queries as number, within).toBeGreaterThanOrEqual(2);
-    await expect.poll(async () => (await h.platform.sql.query(`SELECT 1 FROM channel_chats WHERE chat_id = '7301'`)).rows.length, within).toBe(1);
-    // Everything recorded so far is in every read model (the answer's count too) before counting.
-    const settled = await h.platform.eventStore.headPosition();
-    expect(await h.platform.projector.progress.waitFor(allProjections.map((p) => p.name), settled, 60_000)).toBe(true);
-    const countsBefore = await counts();
-    expect(JSON.parse(countsBefore).answers).toBeGreaterThanOrEqual(1);
+        .toBe(1);
+      // Everything recorded so far is in every read model (the answer's count too) before counting.
+      const settled = await h.platform.eventStore.headPosition();
+      expect(
+        await h.platform.projector.progress.waitFor(
+          allProjections.map((p) => p.name),
+          settled,
+          60_000,
+        ),
+      ).toBe(true);
+      const countsBefore = await counts();
+      expect(JSON.parse(countsBefore).answers).toBeGreaterThanOrEqual(1);
 
-    // Wrong password: refused, nothing deleted.
-    const wrong = await h.app.inject({ method: 'DELETE', url: '/api/v1/auth/me', headers: auth, payload: { password: 'not-it' } });
-    expect(wrong.statusCode).toBe(403);
-    const missing = await h.app.inject({ method: 'DELETE', url: '/api/v1/auth/me', headers: auth, payload: {} });
-    expect(missing.statusCode).toBe(400);
+      // Wrong password: refused, nothing deleted.
+      const wrong = await h.app.inject({
+        method: 'DELETE',
+        url: '/api/v1/auth/me',
+        headers: auth,
+        payload: { password: 'not-it' },
+      });
+      expect(wrong.statusCode).toBe(403);
+      const missing = await h.app.inject({ method: 'DELETE', url: '/api/v1/auth/me', headers: auth, payload: {} });
+      expect(missing.statusCode).toBe(400);
 
-    const deleted = await h.app.inject({ method: 'DELETE', url: '/api/v1/auth/me', headers: auth, payload: { password: PASSWORD } });
-    expect(deleted.statusCode, deleted.body).toBe(200);
+      const deleted = await h.app.inject({
+        method: 'DELETE',
+        url: '/api/v1/auth/me',
+        headers: auth,
+        payload: { password: PASSWORD },
+      });
+      expect(deleted.statusCode, deleted.body).toBe(200);
 
-    // Sessions ended; the webhook is gone at Telegram; the address may register again.
-    expect((await h.app.inject({ url: '/api/v1/auth/me', headers: auth })).statusCode).toBe(401);
-    expect(standIns.webhookOf(bot.token)).toBeUndefined();
-    await expect.poll(async () => (await h.platform.sql.query(`SELECT 1 FROM accounts WHERE id = $1`, [owner.accountId])).rows.length, within).toBe(0);
+      // Sessions ended; the webhook is gone at Telegram; the address may register again.
+      expect((await h.app.inject({ url: '/api/v1/auth/me', headers: auth })).statusCode).toBe(401);
+      expect(standIns.webhookOf(bot.token)).toBeUndefined();
+      await expect
+        .poll(
+          async () =>
+            (await h.platform.sql.query(`SELECT 1 FROM accounts WHERE id = $1`, [owner.accountId])).rows.length,
+          within,
+        )
+        .toBe(0);
 
-    // The read models took the erasure (the projector is past the head).
-    const head = await h.platform.eventStore.headPosition();
-    expect(await h.platform.projector.progress.waitFor(allProjections.map((p) => p.name), head, 60_000)).toBe(true);
+      // The read models took the erasure (the projector is past the head).
+      const head = await h.platform.eventStore.headPosition();
+      expect(
+        await h.platform.projector.progress.waitFor(
+          allProjections.map((p) => p.name),
+          head,
+          60_000,
+        ),
+      ).toBe(true);
 
-    const secrets = [email, visitorText, customerText, customerName, fileText];
-    const { rows: events } = await h.platform.sql.query<{ t: string }>(`SELECT data::text || metadata::text AS t FROM events`);
-    for (const secret of secrets) expect(events.filter((r) => r.t.includes(secret)).length, `events: ${secret}`).toBe(0);
+      const secrets = [email, visitorText, customerText, customerName, fileText];
+      const { rows: events } = await h.platform.sql.query<{ t: string }>(
+        `SELECT data::text || metadata::text AS t FROM events`,
+      );
+      for (const secret of secrets)
+        expect(events.filter((r) => r.t.includes(secret)).length, `events: ${secret}`).toBe(0);
 
-    const models = await readModels(h);
-    for (const [table, rows] of Object.entries(models)) for (const secret of secrets) expect(rows.includes(secret), `${table}: ${secret}`).toBe(false);
+      const models = await readModels(h);
+      for (const [table, rows] of Object.entries(models))
+        for (const secret of secrets) expect(rows.includes(secret), `${table}: ${secret}`).toBe(false);
 
-    const { rows: blobs } = await h.platform.sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM blob_parts WHERE position(convert_to($1, 'UTF8') IN bytes) > 0`,
-      [fileText],
-    );
-    expect(blobs[0]!.n, 'blob store').toBe(0);
+      const { rows: blobs } = await h.platform.sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM blob_parts WHERE position(convert_to($1, 'UTF8') IN bytes) > 0`,
+        [fileText],
+      );
+      expect(blobs[0]!.n, 'blob store').toBe(0);
 
-    const kafkaValues = await everyKafkaMessage();
-    for (const secret of secrets) expect(kafkaValues.filter((v) => v.includes(secret)).length, `kafka: ${secret}`).toBe(0);
+      const kafkaValues = await everyKafkaMessage();
+      for (const secret of secrets)
+        expect(kafkaValues.filter((v) => v.includes(secret)).length, `kafka: ${secret}`).toBe(0);
 
-    expect(await counts()).toBe(countsBefore);
+      expect(await counts()).toBe(countsBefore);
 
-    // The address starts a new account.
-    expect((await h.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email, password: PASSWORD } })).statusCode).toBe(201);
-    const headAgain = await h.platform.eventStore.headPosition();
-    expect(await h.platform.projector.progress.waitFor(allProjections.map((p) => p.name), headAgain, 60_000)).toBe(true);
+      // The address starts a new account.
+      expect(
+        (await h.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { email, password: PASSWORD } }))
+          .statusCode,
+      ).toBe(201);
+      const headAgain = await h.platform.eventStore.headPosition();
+      expect(
+        await h.platform.projector.progress.waitFor(
+          allProjections.map((p) => p.name),
+          headAgain,
+          60_000,
+        ),
+      ).toBe(true);
 
-    // A replay from zero builds the same read models (the erased data does not come back). The one
-    // exception (docs/privacy.md): keyword counts are per owner and day, not per conversation, so the live
-    // ones keep the words erased conversations mentioned, and a rebuild no longer finds them.
-    const { analytics_keywords_daily: liveKeywords, ...live } = await readModels(h);
-    for (const projection of allProjections) await h.platform.projector.rebuild(projection.name);
-    const rebuilt = async () => {
-      const { analytics_keywords_daily: _keywords, ...models } = await readModels(h);
-      return JSON.stringify(models);
-    };
-    await expect.poll(rebuilt, { timeout: 120_000, interval: 500 }).toBe(JSON.stringify(live));
-    const mentions = (rows: string) => (JSON.parse(rows) as { mentions: number }[]).reduce((sum, row) => sum + row.mentions, 0);
-    expect(mentions((await readModels(h)).analytics_keywords_daily!)).toBeLessThanOrEqual(mentions(liveKeywords!));
-  }, 600_000);
-});
+      // A replay from zero builds the same read models (the erased data does not come back). The one
+      // exception (docs/privacy.md): keyword counts are per owner and day, not per conversation, so the live
+      // ones keep the words erased conversations mentioned, and a rebuild no longer finds them.
+      const { analytics_keywords_daily: liveKeywords, ...live } = await readModels(h);
+      for (const projection of allProjections) await h.platform.projector.rebuild(projection.name);
+      const rebuilt = async () => {
+        const { analytics_keywords_daily: _keywords, ...models } = await readModels(h);
+        return JSON.stringify(models);
+      };
+      await expect.poll(rebuilt, { timeout: 120_000, interval: 500 }).toBe(JSON.stringify(live));
+      const mentions = (rows: string) =>
+        (JSON.parse(rows) as { mentions: number }[]).reduce((sum, row) => sum + row.mentions, 0);
+      expect(mentions((await readModels(h)).analytics_keywords_daily!)).toBeLessThanOrEqual(mentions(liveKeywords!));
+    }, 600_000);
+  },
+);

@@ -52,6 +52,9 @@ export function createAccountDeletion(deps: AccountDeletionDeps): AccountDeletio
     await deps.steps.deleteAssistants(account.id);
     await deps.steps.releaseAddress(account);
     await deps.steps.endSessions(account.id);
-    await deps.erasure.erase({ kind: 'account', accountId: account.id }, { reason: 'account_deleted', actor: `account:${account.id}` });
+    await deps.erasure.erase(
+      { kind: 'account', accountId: account.id },
+      { reason: 'account_deleted', actor: `account:${account.id}` },
+    );
   };
 }

@@ -19,10 +19,18 @@ export interface SubjectErasureDeps {
  * on every copy of the subject's personal fields (the log, Kafka, backups) reads "[erased]"; the read
  * models blank or drop their rows on the event, as a replay from zero would build them.
  */
-export function createSubjectErasure(deps: SubjectErasureDeps): SubjectErasure & { keyIdOf(subject: DataSubject): string } {
+export function createSubjectErasure(
+  deps: SubjectErasureDeps,
+): SubjectErasure & { keyIdOf(subject: DataSubject): string } {
   const keyIdOf = (subject: DataSubject) => deps.keys.keyIdOf(refOf(subject));
 
-  async function record(subject: DataSubject, keyId: string, shredded: string[], why: ErasureCause, extra: { ownerId: string | null; threadId: string | null }) {
+  async function record(
+    subject: DataSubject,
+    keyId: string,
+    shredded: string[],
+    why: ErasureCause,
+    extra: { ownerId: string | null; threadId: string | null },
+  ) {
     const erasureId = randomUUID();
     await deps.eventStore.appendToStream(
       streamIds.erasure(erasureId),
@@ -60,13 +68,18 @@ export function createSubjectErasure(deps: SubjectErasureDeps): SubjectErasure &
         case 'account': {
           const keyId = keyIdOf(subject);
           const shredded = await deps.keys.shred([keyId], { ownerId: subject.accountId });
-          if (shredded.length > 0) await record(subject, keyId, shredded, why, { ownerId: subject.accountId, threadId: null });
+          if (shredded.length > 0)
+            await record(subject, keyId, shredded, why, { ownerId: subject.accountId, threadId: null });
           return;
         }
         case 'thread': {
           const keyId = keyIdOf(subject);
           const shredded = await deps.keys.shred([keyId]);
-          if (shredded.length > 0) await record(subject, keyId, shredded, why, { ownerId: await ownerOfThread(subject.threadId), threadId: subject.threadId });
+          if (shredded.length > 0)
+            await record(subject, keyId, shredded, why, {
+              ownerId: await ownerOfThread(subject.threadId),
+              threadId: subject.threadId,
+            });
           return;
         }
         case 'channel_contact': {
@@ -82,7 +95,11 @@ export function createSubjectErasure(deps: SubjectErasureDeps): SubjectErasure &
           // The channels read model keys its rows by the chat id, which no event may name: they are dropped
           // here, as a replay drops rows whose chat id reads "[erased]" (channels.projection.ts).
           await dropContactRows(subject.integrationId, subject.chatId);
-          if (shredded.length > 0) await record(subject, keyId, shredded, why, { ownerId: await ownerOfIntegration(subject.integrationId), threadId: null });
+          if (shredded.length > 0)
+            await record(subject, keyId, shredded, why, {
+              ownerId: await ownerOfIntegration(subject.integrationId),
+              threadId: null,
+            });
           return;
         }
       }
@@ -90,19 +107,34 @@ export function createSubjectErasure(deps: SubjectErasureDeps): SubjectErasure &
   };
 
   async function ownerOfThread(threadId: string) {
-    const { rows } = await deps.sql.query<{ owner: string }>(`SELECT assistant_owner_id AS owner FROM threads WHERE id = $1`, [threadId]).catch(() => ({ rows: [] }));
+    const { rows } = await deps.sql
+      .query<{ owner: string }>(`SELECT assistant_owner_id AS owner FROM threads WHERE id = $1`, [threadId])
+      .catch(() => ({ rows: [] }));
     return rows[0]?.owner ?? null;
   }
 
   async function ownerOfIntegration(integrationId: string) {
-    const { rows } = await deps.sql.query<{ owner: string }>(`SELECT owner_id AS owner FROM channel_integrations WHERE integration_id = $1`, [integrationId]).catch(() => ({ rows: [] }));
+    const { rows } = await deps.sql
+      .query<{ owner: string }>(`SELECT owner_id AS owner FROM channel_integrations WHERE integration_id = $1`, [
+        integrationId,
+      ])
+      .catch(() => ({ rows: [] }));
     return rows[0]?.owner ?? null;
   }
 
   async function dropContactRows(integrationId: string, chatId: string) {
-    await deps.sql.query(`DELETE FROM channel_chats WHERE integration_id = $1 AND chat_id = $2`, [integrationId, chatId]);
-    await deps.sql.query(`DELETE FROM channel_replies WHERE integration_id = $1 AND chat_id = $2`, [integrationId, chatId]);
-    await deps.sql.query(`DELETE FROM channel_statuses WHERE integration_id = $1 AND recipient_id = $2`, [integrationId, chatId]);
+    await deps.sql.query(`DELETE FROM channel_chats WHERE integration_id = $1 AND chat_id = $2`, [
+      integrationId,
+      chatId,
+    ]);
+    await deps.sql.query(`DELETE FROM channel_replies WHERE integration_id = $1 AND chat_id = $2`, [
+      integrationId,
+      chatId,
+    ]);
+    await deps.sql.query(`DELETE FROM channel_statuses WHERE integration_id = $1 AND recipient_id = $2`, [
+      integrationId,
+      chatId,
+    ]);
   }
 }
 

@@ -29,7 +29,19 @@ export function createOwnerDataExport(deps: { readDb: SqlExecutor; clock: () => 
 
   async function entries(owner: ExportingOwner): Promise<ExportEntry[]> {
     const id = owner.id;
-    const [account, assistants, files, threads, messages, channelChats, channels, activity, totals, subscription, payments] = await Promise.all([
+    const [
+      account,
+      assistants,
+      files,
+      threads,
+      messages,
+      channelChats,
+      channels,
+      activity,
+      totals,
+      subscription,
+      payments,
+    ] = await Promise.all([
       q(`SELECT id, email, display_name, provider, email_verified, created_at FROM accounts WHERE id = $1`, [id]),
       q(
         `SELECT numeric_id AS assistant_id, name, description, instructions, website_url, share_token IS NOT NULL AS shared, visitor_daily_limit, created_at, updated_at
@@ -53,7 +65,10 @@ export function createOwnerDataExport(deps: { readDb: SqlExecutor; clock: () => 
          WHERE t.assistant_owner_id = $1 OR t.owner_id = $1 ORDER BY m.thread_id, m.log_position, m.id`,
         [id],
       ),
-      q(`SELECT kind AS channel, chat_id, name, messages, first_message_at, last_message_at FROM channel_chats WHERE owner_id = $1 ORDER BY first_message_at`, [id]),
+      q(
+        `SELECT kind AS channel, chat_id, name, messages, first_message_at, last_message_at FROM channel_chats WHERE owner_id = $1 ORDER BY first_message_at`,
+        [id],
+      ),
       // The connection's public account (bot name, number); its tokens stay out.
       q(
         `SELECT c.kind AS channel, a.numeric_id AS assistant_id, c.account, c.active, c.connected_at, c.disconnected_at
@@ -66,17 +81,31 @@ export function createOwnerDataExport(deps: { readDb: SqlExecutor; clock: () => 
         [id],
       ),
       q(`SELECT conversations, messages, feedback FROM analytics_owner_totals WHERE owner_id = $1`, [id]),
-      q(`SELECT provider, tier, billing_period, status, cancel_at_period_end, current_period_start, current_period_end FROM billing_subscriptions WHERE owner_id = $1`, [id]),
-      q(`SELECT payment_id, created_at, description, amount, currency, status, card_last4 FROM billing_payments WHERE owner_id = $1 ORDER BY created_at`, [id]),
+      q(
+        `SELECT provider, tier, billing_period, status, cancel_at_period_end, current_period_start, current_period_end FROM billing_subscriptions WHERE owner_id = $1`,
+        [id],
+      ),
+      q(
+        `SELECT payment_id, created_at, description, amount, currency, status, card_last4 FROM billing_payments WHERE owner_id = $1 ORDER BY created_at`,
+        [id],
+      ),
     ]);
 
     const byThread = new Map<string, Row[]>();
     for (const message of messages) {
       const list = byThread.get(String(message.thread_id)) ?? [];
-      list.push({ role: message.role, text: message.text, language: message.language, created_at: iso(message.created_at) });
+      list.push({
+        role: message.role,
+        text: message.text,
+        language: message.language,
+        created_at: iso(message.created_at),
+      });
       byThread.set(String(message.thread_id), list);
     }
-    const conversations = threads.map((thread) => ({ ...clean(thread), messages: byThread.get(String(thread.thread_id)) ?? [] }));
+    const conversations = threads.map((thread) => ({
+      ...clean(thread),
+      messages: byThread.get(String(thread.thread_id)) ?? [],
+    }));
 
     return [
       { path: 'README.txt', text: readme(owner, deps.clock()) },
@@ -84,7 +113,12 @@ export function createOwnerDataExport(deps: { readDb: SqlExecutor; clock: () => 
       { path: 'assistants.json', text: json(assistants.map(clean)) },
       { path: 'files.csv', text: csv(files) },
       { path: 'conversations.json', text: json(conversations) },
-      { path: 'conversations.csv', text: csv(messages.map((m) => ({ ...m, channel: threads.find((t) => t.thread_id === m.thread_id)?.channel ?? '' }))) },
+      {
+        path: 'conversations.csv',
+        text: csv(
+          messages.map((m) => ({ ...m, channel: threads.find((t) => t.thread_id === m.thread_id)?.channel ?? '' })),
+        ),
+      },
       { path: 'channels.json', text: json({ connections: channels.map(clean), chats: channelChats.map(clean) }) },
       { path: 'analytics/daily-activity.csv', text: csv(activity) },
       { path: 'analytics/totals.json', text: json(totals[0] ?? { conversations: 0, messages: 0, feedback: 0 }) },
@@ -117,7 +151,14 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  */
 export function csvCell(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  const text = value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text =
+    value === null || value === undefined
+      ? ''
+      : value instanceof Date
+        ? value.toISOString()
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value);
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 

@@ -35,7 +35,9 @@ describe.skipIf(!gate.available)('the subject key store (Postgres)', () => {
     const keys = createSqlSubjectKeys({ sql, serverKey });
     await keys.ensure([{ keyId: 'account:rest', ownerId: 'rest' }]);
     const key = keys.peek('account:rest')!;
-    const { rows } = await sql.query<{ sealed_key: string }>(`SELECT sealed_key FROM privacy_subject_keys WHERE key_id = 'account:rest'`);
+    const { rows } = await sql.query<{ sealed_key: string }>(
+      `SELECT sealed_key FROM privacy_subject_keys WHERE key_id = 'account:rest'`,
+    );
     expect(rows[0]!.sealed_key).not.toContain(key.toString('base64'));
     await keys.shred(['account:rest'], { ownerId: 'rest' });
     const later = createSqlSubjectKeys({ sql, serverKey });

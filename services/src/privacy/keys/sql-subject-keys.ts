@@ -45,7 +45,9 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
   const ttl = options.cacheTtlMs ?? 10 * 60_000;
   const now = options.now ?? Date.now;
   const master = Buffer.from(options.serverKey);
-  const box = createSecretBox({ key: new Uint8Array(hkdfSync('sha256', master, 'kesher', 'kesher subject key seal v1', 32)) });
+  const box = createSecretBox({
+    key: new Uint8Array(hkdfSync('sha256', master, 'kesher', 'kesher subject key seal v1', 32)),
+  });
   const contactNameKey = Buffer.from(hkdfSync('sha256', master, 'kesher', 'kesher contact key name v1', 32));
   const cache = new Map<string, { key: Buffer | null; at: number }>();
   let unlisten: (() => Promise<void>) | undefined;

@@ -12,11 +12,15 @@ describe('the retention policy', () => {
       inactiveAccountMonths: 24,
       inactiveNoticeDays: 30,
     });
-    expect(retentionPolicyOf(loadConfig({ RETENTION_CONVERSATION_DAYS: '30', RETENTION_PAYMENT_YEARS: '10' }))).toMatchObject({ conversationDays: 30, paymentYears: 10 });
+    expect(
+      retentionPolicyOf(loadConfig({ RETENTION_CONVERSATION_DAYS: '30', RETENTION_PAYMENT_YEARS: '10' })),
+    ).toMatchObject({ conversationDays: 30, paymentYears: 10 });
     expect(() => loadConfig({ RETENTION_CONVERSATION_DAYS: '0' })).toThrow();
   });
   it('counts months on the calendar and keeps a conversation 90 days after its last message', () => {
     expect(monthsBefore(new Date('2028-03-31T12:00:00Z'), 24).toISOString()).toBe('2026-03-31T12:00:00.000Z');
-    expect(conversationKeptUntil(new Date('2026-01-01T10:00:00Z'), { conversationDays: 90 }).toISOString()).toBe('2026-04-01T10:00:00.000Z');
+    expect(conversationKeptUntil(new Date('2026-01-01T10:00:00Z'), { conversationDays: 90 }).toISOString()).toBe(
+      '2026-04-01T10:00:00.000Z',
+    );
   });
 });

@@ -34,7 +34,11 @@ export interface RetentionReport {
 }
 
 const subjectKey = (subject: DataSubject) =>
-  subject.kind === 'account' ? `account:${subject.accountId}` : subject.kind === 'thread' ? `thread:${subject.threadId}` : `channel_contact:${subject.integrationId}:${subject.chatId}`;
+  subject.kind === 'account'
+    ? `account:${subject.accountId}`
+    : subject.kind === 'thread'
+      ? `thread:${subject.threadId}`
+      : `channel_contact:${subject.integrationId}:${subject.chatId}`;
 
 const ACTOR = 'system:retention';
 
@@ -64,7 +68,8 @@ export function createRetentionRun(deps: RetentionRunDeps) {
     const failures: unknown[] = [];
     const lanes = Array.from({ length: Math.min(deps.concurrency ?? 4, queue.length) }, async () => {
       // A failure stops this run (the subject is due again next time) once the erasures under way have ended.
-      for (let item = queue.shift(); item !== undefined && failures.length === 0; item = queue.shift()) await work(item).catch((error: unknown) => void failures.push(error));
+      for (let item = queue.shift(); item !== undefined && failures.length === 0; item = queue.shift())
+        await work(item).catch((error: unknown) => void failures.push(error));
     });
     await Promise.all(lanes);
     if (failures.length > 0) throw failures[0];
@@ -116,7 +121,11 @@ export function createRetentionRun(deps: RetentionRunDeps) {
     }
     for (let due = await dueContacts(cutoff); due.length > 0; due = await dueContacts(cutoff)) {
       await inParallel(due, async (contact) => {
-        await erase({ kind: 'channel_contact', integrationId: contact.integration_id, chatId: contact.chat_id }, contact.owner_id, now);
+        await erase(
+          { kind: 'channel_contact', integrationId: contact.integration_id, chatId: contact.chat_id },
+          contact.owner_id,
+          now,
+        );
         contacts++;
       });
     }
@@ -148,7 +157,10 @@ export function createRetentionRun(deps: RetentionRunDeps) {
 
   async function payments(now: Date): Promise<number> {
     const cutoff = monthsBefore(now, deps.policy.paymentYears * 12);
-    const rows = await q<{ n: string }>(`WITH c AS (DELETE FROM billing_payments WHERE created_at < $1 RETURNING 1) SELECT count(*)::text AS n FROM c`, [cutoff.toISOString()]);
+    const rows = await q<{ n: string }>(
+      `WITH c AS (DELETE FROM billing_payments WHERE created_at < $1 RETURNING 1) SELECT count(*)::text AS n FROM c`,
+      [cutoff.toISOString()],
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -180,20 +192,28 @@ export function createRetentionRun(deps: RetentionRunDeps) {
       const warnedAt = account.warned_at && new Date(account.warned_at);
       // Activity after a warning makes it void: the next inactivity gets a warning of its own.
       if (!warnedAt || warnedAt < new Date(account.last_active)) {
-        await deps.sendMail(inactivityMail(account.email, deps.publicUrl, deps.policy, daysBefore(now, -deps.policy.inactiveNoticeDays)));
-        await q(`INSERT INTO privacy_inactivity_notices (account_id, warned_at) VALUES ($1, $2) ON CONFLICT (account_id) DO UPDATE SET warned_at = EXCLUDED.warned_at`, [
-          account.id,
-          now.toISOString(),
-        ]);
-        await deps.securityLog.record(account.id, { kind: 'inactivity_warning', actor: ACTOR, detail: { erase_after_days: deps.policy.inactiveNoticeDays } });
+        await deps.sendMail(
+          inactivityMail(account.email, deps.publicUrl, deps.policy, daysBefore(now, -deps.policy.inactiveNoticeDays)),
+        );
+        await q(
+          `INSERT INTO privacy_inactivity_notices (account_id, warned_at) VALUES ($1, $2) ON CONFLICT (account_id) DO UPDATE SET warned_at = EXCLUDED.warned_at`,
+          [account.id, now.toISOString()],
+        );
+        await deps.securityLog.record(account.id, {
+          kind: 'inactivity_warning',
+          actor: ACTOR,
+          detail: { erase_after_days: deps.policy.inactiveNoticeDays },
+        });
         warned++;
       } else if (warnedAt <= noticeEnds) {
-        await deps.erasure.erase({ kind: 'account', accountId: account.id }, { reason: 'inactive_account', actor: ACTOR });
-        await q(`INSERT INTO privacy_retention_erased (subject, owner_id, erased_at) VALUES ($1, $2, $3) ON CONFLICT (subject) DO NOTHING`, [
-          `account:${account.id}`,
-          account.id,
-          now.toISOString(),
-        ]);
+        await deps.erasure.erase(
+          { kind: 'account', accountId: account.id },
+          { reason: 'inactive_account', actor: ACTOR },
+        );
+        await q(
+          `INSERT INTO privacy_retention_erased (subject, owner_id, erased_at) VALUES ($1, $2, $3) ON CONFLICT (subject) DO NOTHING`,
+          [`account:${account.id}`, account.id, now.toISOString()],
+        );
         await q(`DELETE FROM privacy_inactivity_notices WHERE account_id = $1`, [account.id]);
         await deps.securityLog.forget(account.id);
         erased++;
@@ -208,13 +228,25 @@ export function createRetentionRun(deps: RetentionRunDeps) {
     const { threads, contacts } = await conversations(now, perOwner);
     // The owner reads in their security log that retention erased some of their conversations (how many, never which words).
     for (const [ownerId, count] of perOwner) {
-      await deps.securityLog.record(ownerId, { kind: 'retention_run', actor: ACTOR, detail: { conversations: count, after_days: deps.policy.conversationDays } });
+      await deps.securityLog.record(ownerId, {
+        kind: 'retention_run',
+        actor: ACTOR,
+        detail: { conversations: count, after_days: deps.policy.conversationDays },
+      });
     }
     const analyticsShredded = await analytics(now);
     const securityLogPurged = await deps.securityLog.purgeBefore(monthsBefore(now, deps.policy.securityLogMonths));
     const paymentsPurged = await payments(now);
     const { warned, erased } = await accounts(now);
-    return { conversations: threads, channelContacts: contacts, analyticsShredded, securityLogPurged, paymentsPurged, accountsWarned: warned, accountsErased: erased };
+    return {
+      conversations: threads,
+      channelContacts: contacts,
+      analyticsShredded,
+      securityLogPurged,
+      paymentsPurged,
+      accountsWarned: warned,
+      accountsErased: erased,
+    };
   }
 
   let timer: NodeJS.Timeout | undefined;

@@ -7,7 +7,8 @@ import type { SqlExecutor } from '../../platform/sql/sql.port.js';
  * An entry names what happened, never the erased content itself: "a visitor deleted a conversation of
  * assistant 3", not its messages. Kept 12 months (spec part 2), then purged by the retention run.
  */
-export type SecurityLogKind = 'data_exported' | 'conversation_erased' | 'channel_contact_erased' | 'retention_run' | 'inactivity_warning';
+export type SecurityLogKind =
+  'data_exported' | 'conversation_erased' | 'channel_contact_erased' | 'retention_run' | 'inactivity_warning';
 
 export interface SecurityLogEntry {
   id: string;
@@ -22,18 +23,20 @@ export interface SecurityLogEntry {
 export function createSecurityLog(deps: { sql: SqlExecutor; clock: () => Date }) {
   return {
     async record(ownerId: string, entry: Pick<SecurityLogEntry, 'kind' | 'actor' | 'detail'>): Promise<void> {
-      await deps.sql.query(`INSERT INTO privacy_security_log (id, owner_id, kind, actor, detail, at) VALUES ($1, $2, $3, $4, $5, $6)`, [
-        randomUUID(),
-        ownerId,
-        entry.kind,
-        entry.actor,
-        JSON.stringify(entry.detail),
-        deps.clock().toISOString(),
-      ]);
+      await deps.sql.query(
+        `INSERT INTO privacy_security_log (id, owner_id, kind, actor, detail, at) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [randomUUID(), ownerId, entry.kind, entry.actor, JSON.stringify(entry.detail), deps.clock().toISOString()],
+      );
     },
     /** The owner's entries, newest first. */
     async list(ownerId: string, limit = 200): Promise<SecurityLogEntry[]> {
-      const { rows } = await deps.sql.query<{ id: string; kind: SecurityLogKind; actor: string; detail: SecurityLogEntry['detail']; at: Date | string }>(
+      const { rows } = await deps.sql.query<{
+        id: string;
+        kind: SecurityLogKind;
+        actor: string;
+        detail: SecurityLogEntry['detail'];
+        at: Date | string;
+      }>(
         `SELECT id, kind, actor, detail, at FROM privacy_security_log WHERE owner_id = $1 ORDER BY at DESC, id LIMIT $2`,
         [ownerId, limit],
       );

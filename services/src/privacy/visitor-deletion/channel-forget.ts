@@ -16,7 +16,16 @@ import type { SubjectErasure } from '../subject-erasure.port.js';
  */
 
 /** The words that ask; compared trimmed, case-folded, without trailing punctuation. */
-const ASKS = new Set(['/forget', 'forget me', 'delete my data', '/deletemydata', 'מחק את המידע שלי', 'מחקו את המידע שלי', 'מחק את הנתונים שלי', '/שכח']);
+const ASKS = new Set([
+  '/forget',
+  'forget me',
+  'delete my data',
+  '/deletemydata',
+  'מחק את המידע שלי',
+  'מחקו את המידע שלי',
+  'מחק את הנתונים שלי',
+  '/שכח',
+]);
 const CONFIRMS = new Set(['yes', 'y', 'confirm', 'כן', 'אישור', 'מאשר', 'מאשרת']);
 
 const normalised = (text: string) =>
@@ -60,7 +69,10 @@ export function createChannelForget(deps: ChannelForgetDeps) {
      * Handles the customer's message if it is a request or its confirmation: answers the text to send
      * back, or undefined when the message is an ordinary one for the assistant.
      */
-    async handle(received: Pick<ChannelMessageReceived, 'integrationId' | 'chatId' | 'ownerId' | 'kind' | 'text'>, deliveryId?: string): Promise<string | undefined> {
+    async handle(
+      received: Pick<ChannelMessageReceived, 'integrationId' | 'chatId' | 'ownerId' | 'kind' | 'text'>,
+      deliveryId?: string,
+    ): Promise<string | undefined> {
       const language = hebrew(received.text) ? 'he' : 'en';
       const now = clock();
       if (isForgetRequest(received.text)) {
@@ -91,7 +103,11 @@ export function createChannelForget(deps: ChannelForgetDeps) {
         [received.integrationId, received.chatId, confirmation],
       );
       if (marked.rows.length > 0) {
-        await deps.securityLog.record(received.ownerId, { kind: 'channel_contact_erased', actor: 'channel_customer', detail: { channel: received.kind, integration_id: received.integrationId } });
+        await deps.securityLog.record(received.ownerId, {
+          kind: 'channel_contact_erased',
+          actor: 'channel_customer',
+          detail: { channel: received.kind, integration_id: received.integrationId },
+        });
       }
       return forgetTexts.done[language];
     },

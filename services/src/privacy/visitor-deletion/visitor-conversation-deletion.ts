@@ -18,13 +18,21 @@ import type { SubjectErasure } from '../subject-erasure.port.js';
  * is deletable at once, and a token that does not hold the conversation is 404, exactly as reading it
  * would be — whether the conversation exists is not told to someone who does not hold it.
  */
-export function createVisitorConversationDeletion(deps: { eventStore: EventStore; erasure: SubjectErasure; securityLog: SecurityLog }) {
+export function createVisitorConversationDeletion(deps: {
+  eventStore: EventStore;
+  erasure: SubjectErasure;
+  securityLog: SecurityLog;
+}) {
   return {
     async delete(sessionToken: string, threadId: string): Promise<void> {
       const sessionHash = hashSession(sessionToken);
       const { state } = await aggregateStream(deps.eventStore, threadDecider, streamIds.thread(threadId));
-      if (state.status === 'none' || state.thread.visitorSessionHash !== sessionHash || state.thread.contact) throw new ApiError(404, chatMessages.threadNotFound);
-      await deps.erasure.erase({ kind: 'thread', threadId }, { reason: 'visitor_request', actor: `visitor:${sessionHash}` });
+      if (state.status === 'none' || state.thread.visitorSessionHash !== sessionHash || state.thread.contact)
+        throw new ApiError(404, chatMessages.threadNotFound);
+      await deps.erasure.erase(
+        { kind: 'thread', threadId },
+        { reason: 'visitor_request', actor: `visitor:${sessionHash}` },
+      );
       await deps.securityLog.record(state.thread.assistantOwnerId, {
         kind: 'conversation_erased',
         actor: 'visitor',

@@ -10,31 +10,71 @@ const gate = await postgresAvailability();
  * A run request that reaches the ai-runner only after its deadline — it was redelivered after a worker
  * died, or waited behind others — is expired without asking the model: the answer would be thrown away.
  */
-describe.skipIf(!gate.available)(`the ai-runner given a run past its deadline${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
-  let h: ApiHarness;
-  const counting = countingProvider();
-  beforeAll(async () => {
-    // No sweep: the expiry below can only come from the delivery of the request.
-    h = await createApiHarness({ answerProvider: counting.provider, env: { RUN_DEADLINE_SECONDS: '1', RUN_SWEEP_INTERVAL_MS: '0' } });
-  });
-  afterAll(async () => h?.close());
+describe.skipIf(!gate.available)(
+  `the ai-runner given a run past its deadline${gate.available ? '' : ` (not run: ${gate.reason})`}`,
+  () => {
+    let h: ApiHarness;
+    const counting = countingProvider();
+    beforeAll(async () => {
+      // No sweep: the expiry below can only come from the delivery of the request.
+      h = await createApiHarness({
+        answerProvider: counting.provider,
+        env: { RUN_DEADLINE_SECONDS: '1', RUN_SWEEP_INTERVAL_MS: '0' },
+      });
+    });
+    afterAll(async () => h?.close());
 
-  it('records RunExpired and never asks the model', async () => {
-    const owner = await h.owner();
-    const auth = { authorization: owner.authorization };
-    const assistant = (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: auth, payload: { name: 'Late', description: 'Late', instructions: 'Answer.' } })).json();
-    const threadId = (await h.app.inject({ method: 'POST', url: '/api/v1/threads/', headers: auth, payload: { assistant_id: assistant.assistant_id } })).json().thread_id as string;
+    it('records RunExpired and never asks the model', async () => {
+      const owner = await h.owner();
+      const auth = { authorization: owner.authorization };
+      const assistant = (
+        await h.app.inject({
+          method: 'POST',
+          url: '/api/v1/assistants/',
+          headers: auth,
+          payload: { name: 'Late', description: 'Late', instructions: 'Answer.' },
+        })
+      ).json();
+      const threadId = (
+        await h.app.inject({
+          method: 'POST',
+          url: '/api/v1/threads/',
+          headers: auth,
+          payload: { assistant_id: assistant.assistant_id },
+        })
+      ).json().thread_id as string;
 
-    await h.workers.aiRunner.stop(); // the request waits on the bus meanwhile
-    await h.app.inject({ method: 'POST', url: `/api/v1/threads/${threadId}/messages`, headers: auth, payload: { content: 'Anyone there?' } });
-    const runId = (await h.app.inject({ method: 'POST', url: `/api/v1/threads/${threadId}/runs`, headers: auth, payload: { assistant_id: assistant.openai_assistant_id } })).json().run_id as string;
-    await expect.poll(async () => (await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${runId}`, headers: auth })).json().status, { timeout: 10_000, interval: 50 }).toBe('expired');
+      await h.workers.aiRunner.stop(); // the request waits on the bus meanwhile
+      await h.app.inject({
+        method: 'POST',
+        url: `/api/v1/threads/${threadId}/messages`,
+        headers: auth,
+        payload: { content: 'Anyone there?' },
+      });
+      const runId = (
+        await h.app.inject({
+          method: 'POST',
+          url: `/api/v1/threads/${threadId}/runs`,
+          headers: auth,
+          payload: { assistant_id: assistant.openai_assistant_id },
+        })
+      ).json().run_id as string;
+      await expect
+        .poll(
+          async () =>
+            (await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${runId}`, headers: auth })).json().status,
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe('expired');
 
-    await h.workers.aiRunner.start();
-    const about = async () =>
-      (await h.platform.eventStore.readStream(streamIds.thread(threadId))).filter((e) => (e.data as { runId?: string }).runId === runId).map((e) => e.type);
-    await expect.poll(about, { timeout: 10_000, interval: 50 }).toEqual(['RunRequested', 'RunExpired']);
-    await h.workers.aiRunner.idle();
-    expect(counting.asked).toEqual([]);
-  });
-});
+      await h.workers.aiRunner.start();
+      const about = async () =>
+        (await h.platform.eventStore.readStream(streamIds.thread(threadId)))
+          .filter((e) => (e.data as { runId?: string }).runId === runId)
+          .map((e) => e.type);
+      await expect.poll(about, { timeout: 10_000, interval: 50 }).toEqual(['RunRequested', 'RunExpired']);
+      await h.workers.aiRunner.idle();
+      expect(counting.asked).toEqual([]);
+    });
+  },
+);

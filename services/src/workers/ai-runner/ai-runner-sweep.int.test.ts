@@ -18,7 +18,10 @@ describe("the ai-runner's sweep", () => {
     await sql?.close();
   });
 
-  const lines = async () => (await sql.query<{ run_id: string }>(`SELECT DISTINCT run_id FROM run_output ORDER BY run_id`)).rows.map((row) => row.run_id);
+  const lines = async () =>
+    (await sql.query<{ run_id: string }>(`SELECT DISTINCT run_id FROM run_output ORDER BY run_id`)).rows.map(
+      (row) => row.run_id,
+    );
 
   it('deletes the output of runs written more than an hour before, and keeps the rest', async () => {
     output.append('run_a_old', 'Open at 7.');

@@ -44,66 +44,125 @@ function heldProvider() {
  * with the revision it knows; only another writer in between (here: the owner renaming the conversation
  * while the model answers) makes it read the stream again.
  */
-describe.skipIf(!gate.available)(`the ai-runner's reads of the thread${gate.available ? '' : ` (not run: ${gate.reason})`}`, () => {
-  let h: ApiHarness;
-  const held = heldProvider();
-  /** Reads of each stream by Kesher (not by this test), counted while `counting` is on. */
-  const reads = new Map<string, number>();
-  let counting = false;
-  let testRead: ApiHarness['platform']['eventStore']['readStream'];
-  beforeAll(async () => {
-    h = await createApiHarness({ answerProvider: held.provider, env: { RUN_SWEEP_INTERVAL_MS: '0' } });
-    const store = h.platform.eventStore;
-    const readStream = store.readStream.bind(store);
-    testRead = readStream;
-    store.readStream = (streamId, options) => {
-      if (counting) reads.set(streamId, (reads.get(streamId) ?? 0) + 1);
-      return readStream(streamId, options);
-    };
-  });
-  afterAll(async () => h?.close());
+describe.skipIf(!gate.available)(
+  `the ai-runner's reads of the thread${gate.available ? '' : ` (not run: ${gate.reason})`}`,
+  () => {
+    let h: ApiHarness;
+    const held = heldProvider();
+    /** Reads of each stream by Kesher (not by this test), counted while `counting` is on. */
+    const reads = new Map<string, number>();
+    let counting = false;
+    let testRead: ApiHarness['platform']['eventStore']['readStream'];
+    beforeAll(async () => {
+      h = await createApiHarness({ answerProvider: held.provider, env: { RUN_SWEEP_INTERVAL_MS: '0' } });
+      const store = h.platform.eventStore;
+      const readStream = store.readStream.bind(store);
+      testRead = readStream;
+      store.readStream = (streamId, options) => {
+        if (counting) reads.set(streamId, (reads.get(streamId) ?? 0) + 1);
+        return readStream(streamId, options);
+      };
+    });
+    afterAll(async () => h?.close());
 
-  /** A conversation with a question waiting and its run requested while the ai-runner is stopped. */
-  async function requestedRun() {
-    const owner = await h.owner();
-    const auth = { authorization: owner.authorization };
-    const assistant = (await h.app.inject({ method: 'POST', url: '/api/v1/assistants/', headers: auth, payload: { name: 'Reads', description: 'Reads', instructions: 'Answer.' } })).json();
-    const threadId = (await h.app.inject({ method: 'POST', url: '/api/v1/threads/', headers: auth, payload: { assistant_id: assistant.assistant_id } })).json().thread_id as string;
-    await h.workers.aiRunner.stop();
-    await h.app.inject({ method: 'POST', url: `/api/v1/threads/${threadId}/messages`, headers: auth, payload: { content: 'What are your hours?' } });
-    const runId = (await h.app.inject({ method: 'POST', url: `/api/v1/threads/${threadId}/runs`, headers: auth, payload: { assistant_id: assistant.openai_assistant_id } })).json().run_id as string;
-    return { auth, threadId, runId };
-  }
-  const typesOf = async (threadId: string) => (await testRead(streamIds.thread(threadId))).map((e) => e.type);
+    /** A conversation with a question waiting and its run requested while the ai-runner is stopped. */
+    async function requestedRun() {
+      const owner = await h.owner();
+      const auth = { authorization: owner.authorization };
+      const assistant = (
+        await h.app.inject({
+          method: 'POST',
+          url: '/api/v1/assistants/',
+          headers: auth,
+          payload: { name: 'Reads', description: 'Reads', instructions: 'Answer.' },
+        })
+      ).json();
+      const threadId = (
+        await h.app.inject({
+          method: 'POST',
+          url: '/api/v1/threads/',
+          headers: auth,
+          payload: { assistant_id: assistant.assistant_id },
+        })
+      ).json().thread_id as string;
+      await h.workers.aiRunner.stop();
+      await h.app.inject({
+        method: 'POST',
+        url: `/api/v1/threads/${threadId}/messages`,
+        headers: auth,
+        payload: { content: 'What are your hours?' },
+      });
+      const runId = (
+        await h.app.inject({
+          method: 'POST',
+          url: `/api/v1/threads/${threadId}/runs`,
+          headers: auth,
+          payload: { assistant_id: assistant.openai_assistant_id },
+        })
+      ).json().run_id as string;
+      return { auth, threadId, runId };
+    }
+    const typesOf = async (threadId: string) => (await testRead(streamIds.thread(threadId))).map((e) => e.type);
 
-  it('answers a run reading its thread once', async () => {
-    const { threadId } = await requestedRun();
-    reads.clear();
-    counting = true;
-    await h.workers.aiRunner.start();
-    await expect.poll(() => typesOf(threadId), { timeout: 10_000, interval: 50 }).toContain('RunCompleted');
-    await h.workers.aiRunner.idle();
-    counting = false;
-    expect(reads.get(streamIds.thread(threadId))).toBe(1);
-    expect(await typesOf(threadId)).toEqual(['ThreadStarted', 'MessagePosted', 'RunRequested', 'RunStarted', 'MessagePosted', 'RunCompleted']);
-  });
+    it('answers a run reading its thread once', async () => {
+      const { threadId } = await requestedRun();
+      reads.clear();
+      counting = true;
+      await h.workers.aiRunner.start();
+      await expect.poll(() => typesOf(threadId), { timeout: 10_000, interval: 50 }).toContain('RunCompleted');
+      await h.workers.aiRunner.idle();
+      counting = false;
+      expect(reads.get(streamIds.thread(threadId))).toBe(1);
+      expect(await typesOf(threadId)).toEqual([
+        'ThreadStarted',
+        'MessagePosted',
+        'RunRequested',
+        'RunStarted',
+        'MessagePosted',
+        'RunCompleted',
+      ]);
+    });
 
-  it('reads it again when someone else wrote meanwhile, and records the answer after that write', async () => {
-    const { auth, threadId, runId } = await requestedRun();
-    const answer = held.holdNext();
-    reads.clear();
-    counting = true;
-    await h.workers.aiRunner.start();
-    await answer.asked;
-    await expect.poll(() => typesOf(threadId), { timeout: 10_000, interval: 50 }).toContain('RunStarted');
-    expect((await h.app.inject({ method: 'PATCH', url: `/api/v1/threads/${threadId}`, headers: auth, payload: { title: 'Renamed meanwhile' } })).statusCode).toBe(200);
-    answer.release();
-    await expect.poll(() => typesOf(threadId), { timeout: 10_000, interval: 50 }).toContain('RunCompleted');
-    await h.workers.aiRunner.idle();
-    counting = false;
-    // The ai-runner's first read, the rename's own, and the ai-runner's second once its completion met the rename.
-    expect(reads.get(streamIds.thread(threadId))).toBe(3);
-    expect(await typesOf(threadId)).toEqual(['ThreadStarted', 'MessagePosted', 'RunRequested', 'RunStarted', 'ThreadRenamed', 'MessagePosted', 'RunCompleted']);
-    await expect.poll(async () => (await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${runId}`, headers: auth })).json().status, { timeout: 10_000, interval: 50 }).toBe('completed');
-  });
-});
+    it('reads it again when someone else wrote meanwhile, and records the answer after that write', async () => {
+      const { auth, threadId, runId } = await requestedRun();
+      const answer = held.holdNext();
+      reads.clear();
+      counting = true;
+      await h.workers.aiRunner.start();
+      await answer.asked;
+      await expect.poll(() => typesOf(threadId), { timeout: 10_000, interval: 50 }).toContain('RunStarted');
+      expect(
+        (
+          await h.app.inject({
+            method: 'PATCH',
+            url: `/api/v1/threads/${threadId}`,
+            headers: auth,
+            payload: { title: 'Renamed meanwhile' },
+          })
+        ).statusCode,
+      ).toBe(200);
+      answer.release();
+      await expect.poll(() => typesOf(threadId), { timeout: 10_000, interval: 50 }).toContain('RunCompleted');
+      await h.workers.aiRunner.idle();
+      counting = false;
+      // The ai-runner's first read, the rename's own, and the ai-runner's second once its completion met the rename.
+      expect(reads.get(streamIds.thread(threadId))).toBe(3);
+      expect(await typesOf(threadId)).toEqual([
+        'ThreadStarted',
+        'MessagePosted',
+        'RunRequested',
+        'RunStarted',
+        'ThreadRenamed',
+        'MessagePosted',
+        'RunCompleted',
+      ]);
+      await expect
+        .poll(
+          async () =>
+            (await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${runId}`, headers: auth })).json().status,
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe('completed');
+    });
+  },
+);

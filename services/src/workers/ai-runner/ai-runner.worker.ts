@@ -5,8 +5,18 @@ import { AnswerProviderError, type AnswerProvider } from '../../chat/answer-prov
 import { HISTORY_TURNS } from '../../chat/prompt.js';
 import type { SalesPage } from '../../chat/sales-pages.js';
 import { untilAborted } from '../../chat/abortable.js';
-import { RUN_OUTPUT_RETENTION_MS, type RunOutcome, type RunOutputWriter } from '../../chat/run-output/run-output.port.js';
-import { isSettled, threadDecider, type ThreadCommand, type ThreadEvent, type ThreadState } from '../../domain/thread/thread.decider.js';
+import {
+  RUN_OUTPUT_RETENTION_MS,
+  type RunOutcome,
+  type RunOutputWriter,
+} from '../../chat/run-output/run-output.port.js';
+import {
+  isSettled,
+  threadDecider,
+  type ThreadCommand,
+  type ThreadEvent,
+  type ThreadState,
+} from '../../domain/thread/thread.decider.js';
 import { handleCommand, type Loaded } from '../../platform/commands/command-handler.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { eventOf, foldStream } from '../../platform/commands/aggregate-stream.js';
@@ -14,7 +24,11 @@ import type { CommandContext, CommandHandler } from '../../platform/commands/com
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { fromMessage, topicFor } from '../relay/relayed-event.js';
 import { citedSources } from './cited-sources.js';
-import { restrictToSources, type AssistantBehaviour, type BehaviourLoader } from '../../automation/assistant-behaviour.js';
+import {
+  restrictToSources,
+  type AssistantBehaviour,
+  type BehaviourLoader,
+} from '../../automation/assistant-behaviour.js';
 import type { RunAutomation } from '../../automation/run-automation.js';
 
 /** What the runner needs to know about an assistant (port; the assistants read model at the root). */
@@ -72,7 +86,15 @@ export function outcomeOf(events: readonly ThreadEvent[], at: Date): RunOutcome 
     if (event.type === 'RunCompleted') {
       const answer = events.find((e) => e.type === 'MessagePosted' && e.data.messageId === event.data.messageId);
       if (answer?.type !== 'MessagePosted') return undefined;
-      return { status: 'completed', message: { id: answer.data.messageId, text: answer.data.text, sources: event.data.sources, createdAt: Math.floor(at.getTime() / 1000) } };
+      return {
+        status: 'completed',
+        message: {
+          id: answer.data.messageId,
+          text: answer.data.text,
+          sources: event.data.sources,
+          createdAt: Math.floor(at.getTime() / 1000),
+        },
+      };
     }
     if (event.type === 'RunFailed') return { status: 'failed', error: event.data.error };
     if (event.type === 'RunExpired') return { status: 'expired' };
@@ -156,8 +178,10 @@ export function createAiRunner(deps: AiRunnerDeps) {
     // start to be recorded either, only its outcome does (so the stream reads started → outcome).
     // Recording the start is this worker's claim on the run: two workers handed the same request at once
     // both decide it, and the one appended second finds the run started and decides nothing — it stops.
-    const started = decide({ type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } })
-      .then((events) => (events.length > 0 ? undefined : { error: new RunTakenElsewhere() }), (error: unknown) => ({ error }));
+    const started = decide({ type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } }).then(
+      (events) => (events.length > 0 ? undefined : { error: new RunTakenElsewhere() }),
+      (error: unknown) => ({ error }),
+    );
     const recordedStart = async () => {
       const outcome = await started;
       if (outcome) throw outcome.error;
@@ -192,7 +216,14 @@ export function createAiRunner(deps: AiRunnerDeps) {
     };
     const [assistant, retrieved, behaviour] = await Promise.all([
       deps.findAssistant(run.assistantId),
-      question ? behaviourLoad.then((b) => retrieveFor(b, question)).then((passages) => ({ passages }), (error: unknown) => ({ error })) : undefined,
+      question
+        ? behaviourLoad
+            .then((b) => retrieveFor(b, question))
+            .then(
+              (passages) => ({ passages }),
+              (error: unknown) => ({ error }),
+            )
+        : undefined,
       behaviourLoad,
     ]);
     const fail = async (error: string) => {
@@ -201,7 +232,11 @@ export function createAiRunner(deps: AiRunnerDeps) {
       return decide({ type: 'FailRun', data: { runId: run.runId, error } });
     };
     if (!question || !assistant) {
-      await fail(question ? 'Assistant not found. Please check if the assistant still exists.' : 'There is no message to answer.');
+      await fail(
+        question
+          ? 'Assistant not found. Please check if the assistant still exists.'
+          : 'There is no message to answer.',
+      );
       await deps.output?.end(run.runId, outcome);
       return;
     }
@@ -218,13 +253,24 @@ export function createAiRunner(deps: AiRunnerDeps) {
     try {
       if (!retrieved || 'error' in retrieved) throw retrieved?.error;
       const { passages } = retrieved;
-      const history = turns.slice(0, turns.lastIndexOf(turns.findLast((t) => t.role === 'user')!)).slice(-HISTORY_TURNS);
-      const automationContext = { threadId: run.threadId, runId: run.runId, ownerId: ownerId ?? '', correlationId: trigger.metadata.correlationId, causationId: trigger.metadata.eventId };
+      const history = turns
+        .slice(0, turns.lastIndexOf(turns.findLast((t) => t.role === 'user')!))
+        .slice(-HISTORY_TURNS);
+      const automationContext = {
+        threadId: run.threadId,
+        runId: run.runId,
+        ownerId: ownerId ?? '',
+        correlationId: trigger.metadata.correlationId,
+        causationId: trigger.metadata.eventId,
+      };
       if (automation && behaviour?.workflow) {
         await recordedStart();
         await automation.run.workflowFired(automationContext, behaviour);
       }
-      const toolRunner = automation && behaviour ? automation.run.toolRunner(automationContext, behaviour, controller.signal) : undefined;
+      const toolRunner =
+        automation && behaviour
+          ? automation.run.toolRunner(automationContext, behaviour, controller.signal)
+          : undefined;
       const request = {
         question,
         language: detectLanguage(question),
@@ -244,7 +290,8 @@ export function createAiRunner(deps: AiRunnerDeps) {
           : {}),
       };
       for await (const delta of untilAborted(deps.provider.answer(request), controller.signal)) {
-        if (delta.kind === 'usage') usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
+        if (delta.kind === 'usage')
+          usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
         else if (delta.kind === 'cited') cited = delta.passages;
         else {
           // No word reaches the stream before the claim is recorded (it usually is by the first word).
@@ -262,24 +309,25 @@ export function createAiRunner(deps: AiRunnerDeps) {
         }
         return;
       }
-      if (text.trim() === '') throw new AnswerProviderError('The assistant returned an empty answer. Please try again.');
+      if (text.trim() === '')
+        throw new AnswerProviderError('The assistant returned an empty answer. Please try again.');
       await recordedStart();
       // The actions' outcomes are on the thread before its answer.
       await toolRunner?.settled();
       await decide({
-          type: 'CompleteRun',
-          data: {
-            runId: run.runId,
-            messageId: newMessageId(),
-            text,
-            language: detectLanguage(question),
-            responseMs: Math.max(0, clock().getTime() - trigger.createdAt.getTime()),
-            firstTokenMs: firstTokenAt ? Math.max(0, firstTokenAt.getTime() - trigger.createdAt.getTime()) : null,
-            ...usage,
-            sources: citedSources(text, passages, cited),
-            referredUrl: parseRedirect(text).redirectUrl,
-          },
-        });
+        type: 'CompleteRun',
+        data: {
+          runId: run.runId,
+          messageId: newMessageId(),
+          text,
+          language: detectLanguage(question),
+          responseMs: Math.max(0, clock().getTime() - trigger.createdAt.getTime()),
+          firstTokenMs: firstTokenAt ? Math.max(0, firstTokenAt.getTime() - trigger.createdAt.getTime()) : null,
+          ...usage,
+          sources: citedSources(text, passages, cited),
+          referredUrl: parseRedirect(text).redirectUrl,
+        },
+      });
     } catch (error) {
       if (error instanceof RunTakenElsewhere) {
         controller.abort(error);
@@ -298,7 +346,12 @@ export function createAiRunner(deps: AiRunnerDeps) {
     const now = clock();
     for (const run of await deps.overdueRuns(now)) {
       const ctx = context(undefined);
-      const expired = await deps.handle(threadDecider, streamIds.thread(run.thread_id), { type: 'ExpireRun', data: { runId: run.id, now: now.toISOString() } }, ctx);
+      const expired = await deps.handle(
+        threadDecider,
+        streamIds.thread(run.thread_id),
+        { type: 'ExpireRun', data: { runId: run.id, now: now.toISOString() } },
+        ctx,
+      );
       await deps.output?.end(run.id, outcomeOf(expired.events, ctx.now));
     }
     // The output of runs long over: no client resumes an answer an hour old (the thread holds it).

@@ -39,7 +39,12 @@ export function createAssistantErasureWorker(deps: AssistantErasureWorkerDeps) {
           const { assistantId } = deleted.data;
           const { state } = await aggregateStream(deps.eventStore, assistantDecider, streamIds.assistant(assistantId));
           if (state.status !== 'deleted') return;
-          const context = { actor: { kind: 'system' as const, id: 'assistant-erasure' }, correlationId: deleted.metadata.correlationId, causationId: deleted.metadata.eventId, now: clock() };
+          const context = {
+            actor: { kind: 'system' as const, id: 'assistant-erasure' },
+            correlationId: deleted.metadata.correlationId,
+            causationId: deleted.metadata.eventId,
+            now: clock(),
+          };
           await deps.allowances.releaseAssistants(context, state.ownerId, [assistantId]);
           await deps.erase(context, { ownerId: state.ownerId, assistantId, fileSlots: state.fileSlots });
         },

@@ -97,7 +97,8 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
   };
 
   const keyed = (text: string) => createHmac('sha256', deps.contactKey).update(text).digest('hex');
-  const threadIdFor = (integrationId: string, chatId: string, generation: number) => `thread_${keyed(`thread|${integrationId}|${chatId}|${generation}`).slice(0, 32)}`;
+  const threadIdFor = (integrationId: string, chatId: string, generation: number) =>
+    `thread_${keyed(`thread|${integrationId}|${chatId}|${generation}`).slice(0, 32)}`;
   const context = (trigger: RecordedEvent): CommandContext => ({
     actor: { kind: 'system', id: 'channels' },
     correlationId: trigger.metadata.correlationId,
@@ -107,8 +108,14 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
   const readThread = (threadId: string) => aggregateStream(deps.eventStore, threadDecider, streamIds.thread(threadId));
 
   async function liveIntegration(assistantId: string, kind: ChannelKind, integrationId: string) {
-    const { state } = await aggregateStream(deps.eventStore, channelIntegrationDecider, channelStreams.integration(assistantId, kind));
-    return state.status === 'connected' && state.integration.integrationId === integrationId ? state.integration : undefined;
+    const { state } = await aggregateStream(
+      deps.eventStore,
+      channelIntegrationDecider,
+      channelStreams.integration(assistantId, kind),
+    );
+    return state.status === 'connected' && state.integration.integrationId === integrationId
+      ? state.integration
+      : undefined;
   }
 
   /** The chat's conversation with room for `messageId`: the current one, or the next (not yet started). */
@@ -117,7 +124,10 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     for (let generation = generations.get(chatKey) ?? 0; generation < 10_000; generation++) {
       const threadId = threadIdFor(received.integrationId, received.chatId, generation);
       const { state } = await readThread(threadId);
-      if (state.status === 'none' || (state.status === 'open' && (state.messageIds.includes(messageId) || state.userMessages < chatLimit))) {
+      if (
+        state.status === 'none' ||
+        (state.status === 'open' && (state.messageIds.includes(messageId) || state.userMessages < chatLimit))
+      ) {
         generations.set(chatKey, generation);
         return { threadId, isNew: state.status === 'none' };
       }
@@ -130,23 +140,49 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     const adapter = deps.adapters[integration.account.kind];
     if (!adapter.profileName) return null;
     try {
-      const name = await adapter.profileName(integration.account, deps.secrets.open(integration.integrationId, integration.sealedSecrets), chatId);
+      const name = await adapter.profileName(
+        integration.account,
+        deps.secrets.open(integration.integrationId, integration.sealedSecrets),
+        chatId,
+      );
       return name ? name.slice(0, 200) : null;
     } catch (error) {
-      log({ integrationId: integration.integrationId, chatId, reason: error instanceof Error ? error.message : String(error) }, 'customer profile not read');
+      log(
+        {
+          integrationId: integration.integrationId,
+          chatId,
+          reason: error instanceof Error ? error.message : String(error),
+        },
+        'customer profile not read',
+      );
       return null;
     }
   }
 
   const runConflict = (error: unknown) => error instanceof DomainError && error.kind === 'conflict';
 
-  async function requestRun(trigger: RecordedEvent, threadId: string, runId: string, assistantId: string, requester: Requester) {
+  async function requestRun(
+    trigger: RecordedEvent,
+    threadId: string,
+    runId: string,
+    assistantId: string,
+    requester: Requester,
+  ) {
     const now = clock();
     // Still answering the previous message (answered next, see followUp), or the owner took it over: nothing to do.
     await deps.handle(
       threadDecider,
       streamIds.thread(threadId),
-      { type: 'RequestRun', data: { requester, runId, assistantId, deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(), now: now.toISOString() } },
+      {
+        type: 'RequestRun',
+        data: {
+          requester,
+          runId,
+          assistantId,
+          deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(),
+          now: now.toISOString(),
+        },
+      },
       context(trigger),
       { tolerate: runConflict },
     );
@@ -163,20 +199,42 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     if (!integration) return log(where, 'channel message ignored: the integration is disconnected');
     // Erasing one's own data does not depend on the assistant or the owner's plan: asked before either is checked.
     const forgetReply = await deps.forget?.handle(received, trigger.streamId);
-    if (forgetReply !== undefined) return sendOnce(trigger, `forget_${keyed(`forget|${trigger.streamId}`).slice(0, 32)}`, null, integration, received.chatId, forgetReply, 'assistant');
+    if (forgetReply !== undefined)
+      return sendOnce(
+        trigger,
+        `forget_${keyed(`forget|${trigger.streamId}`).slice(0, 32)}`,
+        null,
+        integration,
+        received.chatId,
+        forgetReply,
+        'assistant',
+      );
     if (!assistant) return log(where, 'channel message ignored: the assistant no longer exists');
-    if (included === false) return log(where, "channel message not answered: the owner's plan no longer includes this channel (paused)");
+    if (included === false)
+      return log(where, "channel message not answered: the owner's plan no longer includes this channel (paused)");
     if (quota && !quota.allowed) {
-      log(where, 'channel message refused: the plan\'s monthly message limit is reached');
+      log(where, "channel message refused: the plan's monthly message limit is reached");
       // A customer is a visitor: the upgrade text is for the owner (their dashboard and limits page say it).
-      return sendOnce(trigger, `limit_${keyed(`limit|${trigger.streamId}`).slice(0, 32)}`, null, integration, received.chatId, chatMessages.assistantUnavailable, 'assistant');
+      return sendOnce(
+        trigger,
+        `limit_${keyed(`limit|${trigger.streamId}`).slice(0, 32)}`,
+        null,
+        integration,
+        received.chatId,
+        chatMessages.assistantUnavailable,
+        'assistant',
+      );
     }
     const contactHash = keyed(`contact|${received.integrationId}|${received.chatId}`);
     const requester: Requester = { visitorSessionHash: contactHash, shareTokenHash: null };
     const messageId = `msg_${keyed(`message|${trigger.streamId}`).slice(0, 32)}`;
     const runId = `run_${keyed(`run|${messageId}`).slice(0, 32)}`;
     const { threadId, isNew } = await conversationOf(received, assistant.chatLimit, messageId);
-    remember(threadId, { assistantId: received.assistantId, kind: received.kind, integrationId: received.integrationId });
+    remember(threadId, {
+      assistantId: received.assistantId,
+      kind: received.kind,
+      integrationId: received.integrationId,
+    });
     const contactName = received.senderName ?? (isNew ? await profileName(integration, received.chatId) : null);
     const now = clock();
     // The flood guard is shared by every worker (Postgres), so its token is taken before the write (the
@@ -206,7 +264,16 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
                   contact: { integrationId: received.integrationId, chatId: received.chatId, name: contactName },
                 },
               },
-        { type: 'PostUserMessage', data: { requester, messageId, text: received.text, language: detectLanguage(received.text), chatLimit: assistant.chatLimit } },
+        {
+          type: 'PostUserMessage',
+          data: {
+            requester,
+            messageId,
+            text: received.text,
+            language: detectLanguage(received.text),
+            chatLimit: assistant.chatLimit,
+          },
+        },
         // Not while the owner has the conversation, nor for a chat that is flooding; while the previous
         // answer is still being made, the conflict is tolerated and followUp answers this one next.
         (state): ThreadCommand | undefined => {
@@ -216,7 +283,13 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
           answering = true;
           return {
             type: 'RequestRun',
-            data: { requester, runId, assistantId: received.assistantId, deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(), now: now.toISOString() },
+            data: {
+              requester,
+              runId,
+              assistantId: received.assistantId,
+              deadlineAt: new Date(now.getTime() + deps.runDeadlineSeconds * 1000).toISOString(),
+              now: now.toISOString(),
+            },
           };
         },
       ],
@@ -232,19 +305,41 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     if (state.status !== 'open' || state.takenOver || !state.thread.visitorSessionHash) return;
     const lastRequest = events.findLastIndex((e) => e.type === 'RunRequested');
     const waiting = events.slice(lastRequest + 1).findLast((e) => e.type === 'MessagePosted' && e.data.role === 'user');
-    if (!waiting || waiting.type !== 'MessagePosted' || Object.values(state.runs).some((run) => run.phase === 'queued' || run.phase === 'in_progress')) return;
+    if (
+      !waiting ||
+      waiting.type !== 'MessagePosted' ||
+      Object.values(state.runs).some((run) => run.phase === 'queued' || run.phase === 'in_progress')
+    )
+      return;
     const contact = state.thread.contact;
     if (contact && !(await deps.floodLimit.take(`${contact.integrationId}|${contact.chatId}`))) return;
-    await requestRun(trigger, threadId, `run_${keyed(`run|${waiting.data.messageId}`).slice(0, 32)}`, state.thread.assistantId, { visitorSessionHash: state.thread.visitorSessionHash, shareTokenHash: null });
+    await requestRun(
+      trigger,
+      threadId,
+      `run_${keyed(`run|${waiting.data.messageId}`).slice(0, 32)}`,
+      state.thread.assistantId,
+      { visitorSessionHash: state.thread.visitorSessionHash, shareTokenHash: null },
+    );
   }
 
-  async function sendParts(adapter: ChannelAdapter, account: Parameters<ChannelAdapter['send']>[0], secrets: Parameters<ChannelAdapter['send']>[1], chatId: string, parts: string[]) {
+  async function sendParts(
+    adapter: ChannelAdapter,
+    account: Parameters<ChannelAdapter['send']>[0],
+    secrets: Parameters<ChannelAdapter['send']>[1],
+    chatId: string,
+    parts: string[],
+  ) {
     const ids: string[] = [];
     for (const part of parts) {
       try {
         ids.push(await adapter.send(account, secrets, chatId, part));
       } catch (error) {
-        if (!(error instanceof ChannelApiError) || error.status !== 429 || (error.retryAfterSeconds ?? Infinity) > MAX_RETRY_AFTER_SECONDS) throw error;
+        if (
+          !(error instanceof ChannelApiError) ||
+          error.status !== 429 ||
+          (error.retryAfterSeconds ?? Infinity) > MAX_RETRY_AFTER_SECONDS
+        )
+          throw error;
         await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000));
         ids.push(await adapter.send(account, secrets, chatId, part));
       }
@@ -253,25 +348,43 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
   }
 
   /** Sends one assistant-side message of a channel thread to the customer, at most once. */
-  async function deliver(trigger: RecordedEvent, threadId: string, messageId: string, text: string, author: 'assistant' | 'owner') {
+  async function deliver(
+    trigger: RecordedEvent,
+    threadId: string,
+    messageId: string,
+    text: string,
+    author: 'assistant' | 'owner',
+  ) {
     // A conversation's channel and customer never change: known from its start, the connection is read
     // alongside the thread instead of after it.
     const known = conversations.get(threadId);
-    const [{ state }, early] = await Promise.all([readThread(threadId), known ? liveIntegration(known.assistantId, known.kind, known.integrationId) : undefined]);
+    const [{ state }, early] = await Promise.all([
+      readThread(threadId),
+      known ? liveIntegration(known.assistantId, known.kind, known.integrationId) : undefined,
+    ]);
     if (state.status !== 'open' || !state.thread.contact) return;
     const { contact, assistantId, channel } = state.thread;
     if (!CHANNELS.includes(channel)) return;
     const kind = channel as ChannelKind;
     const where = { integrationId: contact.integrationId, kind, threadId, messageId };
     // An answer that arrives after the owner took the conversation over is kept in the thread, not sent.
-    if (author === 'assistant' && state.takenOver) return log(where, 'answer not sent: the owner took the conversation over');
+    if (author === 'assistant' && state.takenOver)
+      return log(where, 'answer not sent: the owner took the conversation over');
     const integration = known ? early : await liveIntegration(assistantId, kind, contact.integrationId);
     if (!integration) return log(where, 'answer not sent: the integration is disconnected');
     await sendOnce(trigger, messageId, threadId, integration, contact.chatId, text, author);
   }
 
   /** Claims a message on its own stream (one write), then sends it in parts; records how it went. */
-  async function sendOnce(trigger: RecordedEvent, messageId: string, threadId: string | null, integration: ChannelConnected, chatId: string, text: string, author: 'assistant' | 'owner') {
+  async function sendOnce(
+    trigger: RecordedEvent,
+    messageId: string,
+    threadId: string | null,
+    integration: ChannelConnected,
+    chatId: string,
+    text: string,
+    author: 'assistant' | 'owner',
+  ) {
     const kind = integration.account.kind;
     const adapter = deps.adapters[kind];
     const where = { integrationId: integration.integrationId, kind, threadId, messageId };
@@ -284,7 +397,18 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     const claimed = await deps.handle(
       channelOutboundDecider,
       stream,
-      { type: 'DispatchReply', data: { messageId, threadId, integrationId: integration.integrationId, kind, chatId, parts: parts.length, author } },
+      {
+        type: 'DispatchReply',
+        data: {
+          messageId,
+          threadId,
+          integrationId: integration.integrationId,
+          kind,
+          chatId,
+          parts: parts.length,
+          author,
+        },
+      },
       context(trigger),
       { expected: 'no_stream' },
     );
@@ -292,14 +416,35 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     // What the claim left is where the outcome is appended (no read; another writer would be a conflict).
     const from = { state: claimed.state, revision: claimed.revision };
     try {
-      const ids = await sendParts(adapter, integration.account, deps.secrets.open(integration.integrationId, integration.sealedSecrets), chatId, parts);
+      const ids = await sendParts(
+        adapter,
+        integration.account,
+        deps.secrets.open(integration.integrationId, integration.sealedSecrets),
+        chatId,
+        parts,
+      );
       const sendMs = Math.max(0, clock().getTime() - trigger.createdAt.getTime());
-      await deps.handle(channelOutboundDecider, stream, { type: 'ConfirmReply', data: { messageId, integrationId: integration.integrationId, externalMessageIds: ids, sendMs } }, context(trigger), { from });
+      await deps.handle(
+        channelOutboundDecider,
+        stream,
+        {
+          type: 'ConfirmReply',
+          data: { messageId, integrationId: integration.integrationId, externalMessageIds: ids, sendMs },
+        },
+        context(trigger),
+        { from },
+      );
     } catch (error) {
       const reason = error instanceof ChannelApiError ? error.reason : 'the message could not be sent';
       if (!(error instanceof ChannelApiError)) deps.onError?.(error);
       log({ ...where, reason }, 'answer not sent: the channel refused it');
-      await deps.handle(channelOutboundDecider, stream, { type: 'FailReply', data: { messageId, integrationId: integration.integrationId, error: reason } }, context(trigger), { from });
+      await deps.handle(
+        channelOutboundDecider,
+        stream,
+        { type: 'FailReply', data: { messageId, integrationId: integration.integrationId, error: reason } },
+        context(trigger),
+        { from },
+      );
     }
   }
 
@@ -363,4 +508,3 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
   };
 }
 export type ChannelsWorker = ReturnType<typeof createChannelsWorker>;
-

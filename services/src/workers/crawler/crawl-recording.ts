@@ -55,9 +55,11 @@ export function createCrawlRecording(deps: CrawlRecordingDeps) {
     const batch = buffer;
     buffer = [];
     if (batch.length > 0) {
-      writing = writing.then(() => deps.append(batch)).catch((error: unknown) => {
-        failure ??= error;
-      });
+      writing = writing
+        .then(() => deps.append(batch))
+        .catch((error: unknown) => {
+          failure ??= error;
+        });
     }
     return writing.then(() => {
       if (failure) throw failure;
@@ -72,7 +74,11 @@ export function createCrawlRecording(deps: CrawlRecordingDeps) {
     let title: string | null = null;
     let language: PageFetched['language'] = null;
     let characters = 0;
-    let sales: { isSalesPage: boolean; salesCategory: PageFetched['salesCategory']; detectionReason: string | null } = { isSalesPage: false, salesCategory: null, detectionReason: null };
+    let sales: { isSalesPage: boolean; salesCategory: PageFetched['salesCategory']; detectionReason: string | null } = {
+      isSalesPage: false,
+      salesCategory: null,
+      detectionReason: null,
+    };
     if (page.notModified) {
       contentSha256 = deps.knownContent?.get(page.key) ?? null;
     } else if (page.html) {
@@ -82,7 +88,11 @@ export function createCrawlRecording(deps: CrawlRecordingDeps) {
       title = html.title;
       language = html.language;
       characters = html.text.length;
-      sales = { isSalesPage: html.sales.isSalesPage, salesCategory: html.sales.category, detectionReason: html.sales.reason.slice(0, 500) };
+      sales = {
+        isSalesPage: html.sales.isSalesPage,
+        salesCategory: html.sales.category,
+        detectionReason: html.sales.reason.slice(0, 500),
+      };
       texts.set(page.key, { headings: html.headings, text: html.text });
     } else if (page.body) {
       contentSha256 = await put(page.body);
@@ -116,20 +126,58 @@ export function createCrawlRecording(deps: CrawlRecordingDeps) {
     const crawlId = deps.crawlId;
     switch (event.type) {
       case 'robots':
-        return { type: 'CrawlRobotsRead', data: { crawlId, origin: event.origin, note: event.note, crawlDelaySeconds: event.crawlDelaySeconds, sitemaps: event.sitemaps.filter((url) => url.length <= MAX_URL).slice(0, 50) } };
+        return {
+          type: 'CrawlRobotsRead',
+          data: {
+            crawlId,
+            origin: event.origin,
+            note: event.note,
+            crawlDelaySeconds: event.crawlDelaySeconds,
+            sitemaps: event.sitemaps.filter((url) => url.length <= MAX_URL).slice(0, 50),
+          },
+        };
       case 'discovered':
         return {
           type: 'PagesDiscovered',
           data: {
             crawlId,
             fromUrl: event.from ? event.from.slice(0, MAX_URL) : null,
-            pages: [{ url: event.entry.url, key: event.entry.key, depth: event.entry.depth, source: event.entry.source, lastmod: event.entry.lastmod?.slice(0, 100) ?? null }],
+            pages: [
+              {
+                url: event.entry.url,
+                key: event.entry.key,
+                depth: event.entry.depth,
+                source: event.entry.source,
+                lastmod: event.entry.lastmod?.slice(0, 100) ?? null,
+              },
+            ],
           },
         };
       case 'skipped':
-        return { type: 'PageSkipped', data: { crawlId, url: event.url, key: event.key, depth: event.depth, reason: event.reason, detail: event.detail } };
+        return {
+          type: 'PageSkipped',
+          data: {
+            crawlId,
+            url: event.url,
+            key: event.key,
+            depth: event.depth,
+            reason: event.reason,
+            detail: event.detail,
+          },
+        };
       case 'failed':
-        return { type: 'PageFailed', data: { crawlId, url: event.url, key: event.key, depth: event.depth, reason: event.reason, message: event.message, status: event.status } };
+        return {
+          type: 'PageFailed',
+          data: {
+            crawlId,
+            url: event.url,
+            key: event.key,
+            depth: event.depth,
+            reason: event.reason,
+            message: event.message,
+            status: event.status,
+          },
+        };
       case 'fetched':
         return { type: 'PageFetched', data: await fetchedEvent(event.page) };
       case 'sitemap':
@@ -150,7 +198,11 @@ export function createCrawlRecording(deps: CrawlRecordingDeps) {
         if (page.url.length > MAX_URL || page.key.length > MAX_URL) return;
         // The next address from the same page joins the event before it, while that is still the last one.
         const last = buffer.at(-1);
-        if (last?.type === 'PagesDiscovered' && last.data.fromUrl === recorded.data.fromUrl && last.data.pages.length < PAGES_DISCOVERED_MAX) {
+        if (
+          last?.type === 'PagesDiscovered' &&
+          last.data.fromUrl === recorded.data.fromUrl &&
+          last.data.pages.length < PAGES_DISCOVERED_MAX
+        ) {
           last.data.pages.push(page);
           return;
         }

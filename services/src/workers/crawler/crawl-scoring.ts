@@ -37,12 +37,26 @@ export async function scorePages(input: {
   const scores: PageScored[] = [];
   for (const page of input.pages) {
     const known = input.texts.get(page.key);
-    const text = known?.text ?? (page.kind === 'html' && page.contentSha256 ? ((await input.readText(page.contentSha256)) ?? '') : '');
+    const text =
+      known?.text ??
+      (page.kind === 'html' && page.contentSha256 ? ((await input.readText(page.contentSha256)) ?? '') : '');
     const score = scoreRelevance(
-      { depth: page.depth, inboundLinks: inbound.get(page.key) ?? 0, contentCharacters: page.characters || text.length, title: page.title, headings: known?.headings ?? [], text },
+      {
+        depth: page.depth,
+        inboundLinks: inbound.get(page.key) ?? 0,
+        contentCharacters: page.characters || text.length,
+        title: page.title,
+        headings: known?.headings ?? [],
+        text,
+      },
       { keywords: input.keywords, maxInboundLinks },
     );
-    scores.push({ crawlId: input.crawlId, key: page.key, relevanceScore: Math.min(1, Math.max(0, score.score)), explanation: score.explanation.slice(0, 1000) });
+    scores.push({
+      crawlId: input.crawlId,
+      key: page.key,
+      relevanceScore: Math.min(1, Math.max(0, score.score)),
+      explanation: score.explanation.slice(0, 1000),
+    });
   }
   return scores;
 }

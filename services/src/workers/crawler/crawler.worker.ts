@@ -1,4 +1,10 @@
-import { crawledPageFileName, PAGES_DISCOVERED_MAX, streamIds, type CrawlRequested, type RecordedEvent } from '@kesher/contracts';
+import {
+  crawledPageFileName,
+  PAGES_DISCOVERED_MAX,
+  streamIds,
+  type CrawlRequested,
+  type RecordedEvent,
+} from '@kesher/contracts';
 import type { FrontierResume } from '../../crawler/crawl-frontier.js';
 import { runCrawl, type CrawlLimits, type KnownPage } from '../../crawler/crawl-runner.js';
 import { crawlBlobHolder } from '../../crawler/page-identity.js';
@@ -33,7 +39,9 @@ export interface CrawlerWorkerDeps {
   site: Pick<SiteKnowledge, 'commitPages' | 'deletePages'>;
   findAssistant: (assistantId: string) => Promise<CrawlerAssistant | undefined>;
   /** A recrawl's hints (crawler read model): each held page's sitemap date and when it was last fetched. */
-  revalidationHints: (assistantId: string) => Promise<ReadonlyMap<string, { sitemapLastmod: string | null; lastCrawledAt: string | null }>>;
+  revalidationHints: (
+    assistantId: string,
+  ) => Promise<ReadonlyMap<string, { sitemapLastmod: string | null; lastCrawledAt: string | null }>>;
   groupId?: string;
   /** Crawls run at once by this worker (default 4); one preview and one crawl per owner at a time. */
   concurrency?: number;
@@ -53,7 +61,8 @@ export interface CrawlerWorkerDeps {
 export const crawlerEventTypes: readonly string[] = ['CrawlRequested'];
 /** What the owner reads when a crawl's message was parked (it failed, or killed its worker, every time). */
 export const crawlGaveUp = 'The crawl could not be finished: it failed several times. Please try again later.';
-const linkGaveUp = 'The pages found could not all be added to the assistant: adding them failed several times. Please crawl again.';
+const linkGaveUp =
+  'The pages found could not all be added to the assistant: adding them failed several times. Please crawl again.';
 export class CrawlInterrupted extends Error {
   constructor() {
     super('the crawler is stopping: the crawl carries on from its events at the next delivery');
@@ -61,7 +70,8 @@ export class CrawlInterrupted extends Error {
   }
 }
 
-const chunks = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_unused, i) => items.slice(i * size, (i + 1) * size));
+const chunks = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_unused, i) => items.slice(i * size, (i + 1) * size));
 
 /** Pages scored per append. */
 const SCORE_CHUNK = 200;
@@ -77,7 +87,12 @@ export function resumeFrom(state: CrawlState): FrontierResume | undefined {
     settled: [...state.settled.keys()],
     pending: [...state.discovered.values()]
       .filter((entry) => !state.fetched.has(entry.key) && !state.settled.has(entry.key))
-      .map((entry) => ({ url: entry.url, key: entry.key, depth: entry.depth, source: entry.source === 'manual' ? 'link' : entry.source })),
+      .map((entry) => ({
+        url: entry.url,
+        key: entry.key,
+        depth: entry.depth,
+        source: entry.source === 'manual' ? 'link' : entry.source,
+      })),
   };
 }
 
@@ -89,14 +104,21 @@ export function orphanedPages(crawl: CrawlState, site: CrawlerSiteState): string
     .filter((page) => page.enabled)
     .filter((page) => {
       const settled = crawl.settled.get(page.key);
-      if (settled) return settled.outcome === 'failed' ? GONE_FAILURES.has(settled.reason) : GONE_SKIPS.has(settled.reason);
+      if (settled)
+        return settled.outcome === 'failed' ? GONE_FAILURES.has(settled.reason) : GONE_SKIPS.has(settled.reason);
       // A whole-site crawl that covered everything it could reach and never met the page: nothing links to it any more.
       return exhausted && !crawl.discovered.has(page.key) && !crawl.fetched.has(page.key);
     })
     .map((page) => page.pageId);
 }
 
-function linkedMessage(counts: { linked: number; unchanged: number; removed: number; notAdded: number; reason?: string }): string {
+function linkedMessage(counts: {
+  linked: number;
+  unchanged: number;
+  removed: number;
+  notAdded: number;
+  reason?: string;
+}): string {
   const parts = [`${counts.linked} page${counts.linked === 1 ? '' : 's'} added to the assistant's knowledge`];
   if (counts.unchanged > 0) parts.push(`${counts.unchanged} unchanged`);
   if (counts.removed > 0) parts.push(`${counts.removed} removed (no longer on the site)`);
@@ -139,16 +161,22 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
     try {
       const assistant = request.assistantId ? await deps.findAssistant(request.assistantId) : undefined;
       if (request.assistantId && !assistant && request.mode !== 'preview') {
-        await decide({ type: 'FailCrawl', data: { crawlId: request.crawlId, reason: 'no-pages', message: 'The assistant no longer exists.' } });
+        await decide({
+          type: 'FailCrawl',
+          data: { crawlId: request.crawlId, reason: 'no-pages', message: 'The assistant no longer exists.' },
+        });
         return;
       }
       let site: CrawlerSiteState | undefined;
       let known: Map<string, KnownPage> | undefined;
       const knownContent = new Map<string, string>();
       if (request.mode === 'recrawl' && request.assistantId) {
-        site = (await aggregateStream(deps.eventStore, crawlerSiteDecider, streamIds.crawlerSite(request.assistantId))).state;
+        site = (await aggregateStream(deps.eventStore, crawlerSiteDecider, streamIds.crawlerSite(request.assistantId)))
+          .state;
         const pages = [...site.pages.values()].filter((page) => page.enabled);
-        known = new Map(pages.map((page) => [page.key, { etag: page.etag, lastModified: page.lastModified, bytes: page.characters }]));
+        known = new Map(
+          pages.map((page) => [page.key, { etag: page.etag, lastModified: page.lastModified, bytes: page.characters }]),
+        );
         for (const page of pages) knownContent.set(page.key, page.contentSha256);
         if (pages.length === 0) {
           await completeEmpty(writer, trigger, request, 'There were no pages to refresh.');
@@ -159,7 +187,12 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
         if (writer.state.discovered.size === 0 && writer.state.settled.size === 0) {
           const hints = await deps.revalidationHints(request.assistantId);
           const plan = planRevalidation({
-            pages: pages.map((page) => ({ key: page.key, url: page.url, sitemapLastmod: hints.get(page.key)?.sitemapLastmod ?? null, lastCrawledAt: hints.get(page.key)?.lastCrawledAt ?? null })),
+            pages: pages.map((page) => ({
+              key: page.key,
+              url: page.url,
+              sitemapLastmod: hints.get(page.key)?.sitemapLastmod ?? null,
+              lastCrawledAt: hints.get(page.key)?.lastCrawledAt ?? null,
+            })),
             lastmods: await readSitemapLastmods({ fetch: deps.fetch, signal: controller.signal }, request.startUrl),
             now: clock(),
           });
@@ -169,17 +202,39 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
               events: [
                 ...chunks(plan.fetch, PAGES_DISCOVERED_MAX).map((pages) => ({
                   type: 'PagesDiscovered' as const,
-                  data: { crawlId: request.crawlId, fromUrl: null, pages: pages.map((page) => ({ url: page.url, key: page.key, depth: 0, source: 'resume' as const, lastmod: page.lastmod })) },
+                  data: {
+                    crawlId: request.crawlId,
+                    fromUrl: null,
+                    pages: pages.map((page) => ({
+                      url: page.url,
+                      key: page.key,
+                      depth: 0,
+                      source: 'resume' as const,
+                      lastmod: page.lastmod,
+                    })),
+                  },
                 })),
                 ...plan.unchanged.map((page) => ({
                   type: 'PageSkipped' as const,
-                  data: { crawlId: request.crawlId, url: page.url, key: page.key, depth: 0, reason: 'unchanged' as const, detail: `the sitemap still dates it ${page.lastmod}` },
+                  data: {
+                    crawlId: request.crawlId,
+                    url: page.url,
+                    key: page.key,
+                    depth: 0,
+                    reason: 'unchanged' as const,
+                    detail: `the sitemap still dates it ${page.lastmod}`,
+                  },
                 })),
               ],
             },
           });
         }
-        if (![...writer.state.discovered.keys()].some((key) => !writer.state.fetched.has(key) && !writer.state.settled.has(key)) && writer.state.fetched.size === 0) {
+        if (
+          ![...writer.state.discovered.keys()].some(
+            (key) => !writer.state.fetched.has(key) && !writer.state.settled.has(key),
+          ) &&
+          writer.state.fetched.size === 0
+        ) {
           await completeEmpty(writer, trigger, request, 'Nothing on the site changed since the last crawl.');
           return;
         }
@@ -196,7 +251,13 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
       });
       const resume = resumeFrom(writer.state);
       const outcome = await runCrawl(
-        { fetch: deps.fetch, onEvent: (event) => recording.record(event), signal: controller.signal, limits: deps.limits, today: clock() },
+        {
+          fetch: deps.fetch,
+          onEvent: (event) => recording.record(event),
+          signal: controller.signal,
+          limits: deps.limits,
+          today: clock(),
+        },
         {
           startUrl: request.startUrl,
           maxPages: request.maxPages,
@@ -225,14 +286,17 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
         texts: recording.texts,
         readText: async (sha256) => (await deps.blobs.get(sha256))?.toString('utf8'),
       });
-      for (let i = 0; i < scores.length; i += SCORE_CHUNK) await decide({ type: 'ScorePages', data: { scores: scores.slice(i, i + SCORE_CHUNK) } });
+      for (let i = 0; i < scores.length; i += SCORE_CHUNK)
+        await decide({ type: 'ScorePages', data: { scores: scores.slice(i, i + SCORE_CHUNK) } });
       const counts = [...state.settled.values()];
       await decide({
         type: 'CompleteCrawl',
         data: {
           crawlId: request.crawlId,
           status: outcome.status === 'stopped' ? 'stopped' : 'completed',
-          reason: nothingLeft ? 'exhausted' : (outcome.reason as Extract<CrawlEvent, { type: 'CrawlCompleted' }>['data']['reason']),
+          reason: nothingLeft
+            ? 'exhausted'
+            : (outcome.reason as Extract<CrawlEvent, { type: 'CrawlCompleted' }>['data']['reason']),
           message: outcome.message,
           pagesKept: state.fetched.size,
           pagesFailed: counts.filter((settled) => settled.outcome === 'failed').length,
@@ -251,7 +315,18 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
     await writer.decide(
       {
         type: 'CompleteCrawl',
-        data: { crawlId: request.crawlId, status: 'completed', reason: 'exhausted', message, pagesKept: 0, pagesFailed: 0, pagesSkipped: 0, pagesDiscovered: 0, totalBytes: 0, durationMs: Math.max(0, clock().getTime() - trigger.createdAt.getTime()) },
+        data: {
+          crawlId: request.crawlId,
+          status: 'completed',
+          reason: 'exhausted',
+          message,
+          pagesKept: 0,
+          pagesFailed: 0,
+          pagesSkipped: 0,
+          pagesDiscovered: 0,
+          totalBytes: 0,
+          durationMs: Math.max(0, clock().getTime() - trigger.createdAt.getTime()),
+        },
       },
       contextFor(trigger),
     );
@@ -283,21 +358,60 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
       }));
     let outcome;
     try {
-      outcome = await deps.site.commitPages(context, { ownerId: request.ownerId, assistantId, crawlId: request.crawlId, pages });
+      outcome = await deps.site.commitPages(context, {
+        ownerId: request.ownerId,
+        assistantId,
+        crawlId: request.crawlId,
+        pages,
+      });
     } catch (error) {
       // The assistant was deleted meanwhile: nothing to add the pages to.
       if (!(error instanceof DomainError && error.kind === 'not_found')) throw error;
-      outcome = { committed: [], unchanged: 0, notAdded: pages.map((page) => ({ key: page.key, filename: page.filename, reason: 'The assistant no longer exists.' })), position: undefined };
+      outcome = {
+        committed: [],
+        unchanged: 0,
+        notAdded: pages.map((page) => ({
+          key: page.key,
+          filename: page.filename,
+          reason: 'The assistant no longer exists.',
+        })),
+        position: undefined,
+      };
     }
     let removed = 0;
     if (request.deleteOrphanedPages) {
       const orphans = orphanedPages(state, site);
-      if (orphans.length > 0) removed = (await deps.site.deletePages(context, { ownerId: request.ownerId, assistantId, pageIds: orphans, reason: 'orphaned' })).deleted;
+      if (orphans.length > 0)
+        removed = (
+          await deps.site.deletePages(context, {
+            ownerId: request.ownerId,
+            assistantId,
+            pageIds: orphans,
+            reason: 'orphaned',
+          })
+        ).deleted;
     }
     // Pages a recrawl did not ask for (their sitemap date had not moved) are unchanged too.
     const leftAlone = [...state.settled.values()].filter((settled) => settled.reason === 'unchanged').length;
-    const counts = { linked: outcome.committed.length, unchanged: outcome.unchanged + leftAlone, removed, notAdded: outcome.notAdded.length };
-    await writer.decide({ type: 'RecordPagesLinked', data: { crawlId: request.crawlId, assistantId, ...counts, notAddedReason: outcome.notAdded[0]?.reason, message: linkedMessage({ ...counts, reason: outcome.notAdded[0]?.reason }) } }, contextFor(trigger));
+    const counts = {
+      linked: outcome.committed.length,
+      unchanged: outcome.unchanged + leftAlone,
+      removed,
+      notAdded: outcome.notAdded.length,
+    };
+    await writer.decide(
+      {
+        type: 'RecordPagesLinked',
+        data: {
+          crawlId: request.crawlId,
+          assistantId,
+          ...counts,
+          notAddedReason: outcome.notAdded[0]?.reason,
+          message: linkedMessage({ ...counts, reason: outcome.notAdded[0]?.reason }),
+        },
+      },
+      contextFor(trigger),
+    );
     // What the crawl stored is now held by the pages that were added (their files); the rest is released.
     await deps.blobs.release(crawlBlobHolder(request.crawlId));
   }
@@ -332,16 +446,32 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
     if (state.status === 'none' || !state.request) return;
     const request = state.request;
     if (state.status === 'running') await crawl(writer, trigger, request);
-    if (writer.state.status === 'completed' && request.mode !== 'preview' && request.assistantId) await link(writer, trigger, request);
+    if (writer.state.status === 'completed' && request.mode !== 'preview' && request.assistantId)
+      await link(writer, trigger, request);
   }
 
   async function parked(trigger: RecordedEvent, crawlId: string) {
     const writer = await holdCrawl(crawlId);
     const state = writer.state;
-    if (state.status === 'running') await writer.decide({ type: 'FailCrawl', data: { crawlId, reason: 'aborted', message: crawlGaveUp } }, contextFor(trigger));
+    if (state.status === 'running')
+      await writer.decide(
+        { type: 'FailCrawl', data: { crawlId, reason: 'aborted', message: crawlGaveUp } },
+        contextFor(trigger),
+      );
     else if (state.status === 'completed' && state.request?.mode !== 'preview' && state.request?.assistantId) {
       await writer.decide(
-        { type: 'RecordPagesLinked', data: { crawlId, assistantId: state.request.assistantId, linked: 0, unchanged: 0, removed: 0, notAdded: state.fetched.size, message: linkGaveUp } },
+        {
+          type: 'RecordPagesLinked',
+          data: {
+            crawlId,
+            assistantId: state.request.assistantId,
+            linked: 0,
+            unchanged: 0,
+            removed: 0,
+            notAdded: state.fetched.size,
+            message: linkGaveUp,
+          },
+        },
         contextFor(trigger),
       );
     }
@@ -358,7 +488,9 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
         // An owner's preview need not wait for their site's crawl, and no owner takes every slot.
         laneOf: (message) => {
           const request = requestIn(message);
-          return request ? `owner:${request.data.ownerId}:${request.data.mode === 'preview' ? 'preview' : 'crawl'}` : message.key;
+          return request
+            ? `owner:${request.data.ownerId}:${request.data.mode === 'preview' ? 'preview' : 'crawl'}`
+            : message.key;
         },
         handler: async (message) => {
           const request = requestIn(message);

@@ -46,7 +46,11 @@ export function createRecrawlScheduler(deps: RecrawlSchedulerDeps) {
   let ticking: Promise<number> | undefined;
 
   async function schedule(due: DueCrawl): Promise<boolean> {
-    const { state: site } = await aggregateStream(deps.eventStore, crawlerSiteDecider, streamIds.crawlerSite(due.assistantId));
+    const { state: site } = await aggregateStream(
+      deps.eventStore,
+      crawlerSiteDecider,
+      streamIds.crawlerSite(due.assistantId),
+    );
     // Deleted or replaced since the read model saw it.
     if (!site.config || site.config.configId !== due.configId || site.ownerId !== due.ownerId) return false;
     // The plan is checked when the recrawl comes due, not only when it was saved: a plan that ended since
@@ -55,8 +59,15 @@ export function createRecrawlScheduler(deps: RecrawlSchedulerDeps) {
       await deps.handle(
         crawlerSiteDecider,
         streamIds.crawlerSite(due.assistantId),
-        { type: 'PauseSchedule', data: { configId: due.configId, reason: crawlerMessages.schedulePaused, dueAt: due.nextCrawlAt } },
-        { actor: { kind: 'system', id: 'recrawl-scheduler' }, correlationId: scheduledCrawlId(due.configId, due.nextCrawlAt), now: clock() },
+        {
+          type: 'PauseSchedule',
+          data: { configId: due.configId, reason: crawlerMessages.schedulePaused, dueAt: due.nextCrawlAt },
+        },
+        {
+          actor: { kind: 'system', id: 'recrawl-scheduler' },
+          correlationId: scheduledCrawlId(due.configId, due.nextCrawlAt),
+          now: clock(),
+        },
       );
       return false;
     }

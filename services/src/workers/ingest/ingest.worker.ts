@@ -1,4 +1,10 @@
-import { streamIds, type KnowledgeFileIngested, type KnowledgeFileIngestionFailed, type KnowledgeFileUploaded, type RecordedEvent } from '@kesher/contracts';
+import {
+  streamIds,
+  type KnowledgeFileIngested,
+  type KnowledgeFileIngestionFailed,
+  type KnowledgeFileUploaded,
+  type RecordedEvent,
+} from '@kesher/contracts';
 import { knowledgeFileDecider } from '../../domain/knowledge-file/knowledge-file.decider.js';
 import type { BlobStore } from '../../platform/blobs/blob-store.port.js';
 import type { Consumer, DeliveredMessage, MessageBus } from '../../platform/bus/message-bus.port.js';
@@ -27,7 +33,8 @@ export interface IngestWorkerDeps {
  * What the owner reads when reading their file failed every time it was tried (the reader threw, or the
  * process died while reading it): the bus parked the upload. Says what to do, not what broke.
  */
-export const unreadableFileReason = 'The file could not be read: reading it failed several times. Upload it again, or save it in another format and upload that.';
+export const unreadableFileReason =
+  'The file could not be read: reading it failed several times. Upload it again, or save it in another format and upload that.';
 
 /**
  * Consumes uploads from the bus and records each file's ingestion outcome on its stream. Redelivery is
@@ -54,12 +61,17 @@ export function createIngestWorker(deps: IngestWorkerDeps) {
   };
 
   async function record(event: RecordedEvent, uploaded: KnowledgeFileUploaded, outcome: IngestOutcome) {
-    const result = await deps.handle(knowledgeFileDecider, streamIds.knowledgeFile(uploaded.fileId), { type: 'RecordIngestion', data: outcome }, {
-      actor: { kind: 'system', id: 'ingest' },
-      correlationId: event.metadata.correlationId,
-      causationId: event.metadata.eventId,
-      now: clock(),
-    });
+    const result = await deps.handle(
+      knowledgeFileDecider,
+      streamIds.knowledgeFile(uploaded.fileId),
+      { type: 'RecordIngestion', data: outcome },
+      {
+        actor: { kind: 'system', id: 'ingest' },
+        correlationId: event.metadata.correlationId,
+        causationId: event.metadata.eventId,
+        now: clock(),
+      },
+    );
     // Refused because the file was deleted while it was read: the text and passages just stored under its
     // id were put after the deletion released the file's blobs (knowledge projection), so nobody else
     // would ever free them. A file that is merely recorded already (a redelivery) keeps what it holds.
@@ -87,7 +99,9 @@ export function createIngestWorker(deps: IngestWorkerDeps) {
           const upload = uploadIn(message);
           if (!upload || !(await stillPending(upload.uploaded.fileId))) return;
           const { fileId, assistantId } = upload.uploaded;
-          await record(upload.event, upload.uploaded, { failed: { fileId, assistantId, reason: unreadableFileReason } });
+          await record(upload.event, upload.uploaded, {
+            failed: { fileId, assistantId, reason: unreadableFileReason },
+          });
         },
       });
     },

@@ -34,9 +34,14 @@ describe('relay on the embedded default (PGlite + in-process bus)', () => {
     const store = await createSqlEventStore({ sql });
     const bus = await createSqlBus({ sql });
     const received: DeliveredMessage[] = [];
-    const consumer = await bus.consume({ groupId: 'test', topics: ['kesher.order', 'kesher.shop'], handler: async (m) => void received.push(m) });
+    const consumer = await bus.consume({
+      groupId: 'test',
+      topics: ['kesher.order', 'kesher.shop'],
+      handler: async (m) => void received.push(m),
+    });
 
-    for (let i = 0; i < 5; i++) await store.appendToStream('order-1', [event('OrderNoted', i)], { expectedRevision: 'any' });
+    for (let i = 0; i < 5; i++)
+      await store.appendToStream('order-1', [event('OrderNoted', i)], { expectedRevision: 'any' });
     await store.appendToStream('shop-9', [event('ShopNoted', 0)], { expectedRevision: 'any' });
 
     const relay = createRelay({ eventStore: store, bus, sql });

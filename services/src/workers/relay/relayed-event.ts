@@ -1,4 +1,10 @@
-import { categoryOf, EventMetadataSchema, positionFromString, positionToString, type RecordedEvent } from '@kesher/contracts';
+import {
+  categoryOf,
+  EventMetadataSchema,
+  positionFromString,
+  positionToString,
+  type RecordedEvent,
+} from '@kesher/contracts';
 import { z } from 'zod';
 import { EVENT_TYPE_HEADER } from '../../platform/bus/event-types.js';
 import type { DeliveredMessage, OutgoingMessage } from '../../platform/bus/message-bus.port.js';

@@ -8,6 +8,10 @@ const Envelope = successEnvelope(DashboardSchema);
 export const getDashboard = async (days: number) => (await api.get(`/analytics/dashboard?days=${days}`, Envelope)).data;
 
 export const dashboardQuery = (days: number) =>
-  queryOptions({ queryKey: ['analytics', 'dashboard', days], queryFn: () => getDashboard(days), refetchInterval: analyticsDisplay.autoRefreshMs });
+  queryOptions({
+    queryKey: ['analytics', 'dashboard', days],
+    queryFn: () => getDashboard(days),
+    refetchInterval: analyticsDisplay.autoRefreshMs,
+  });
 
 export const useDashboard = (days: number) => useQuery(dashboardQuery(days));

@@ -9,6 +9,10 @@ export const getKeywordDashboard = async (days: number) =>
   (await api.get(`/keyword-analytics/dashboard?days=${days}&limit=${analyticsDisplay.topKeywords}`, Envelope)).data;
 
 export const keywordDashboardQuery = (days: number) =>
-  queryOptions({ queryKey: ['analytics', 'keywords', days], queryFn: () => getKeywordDashboard(days), refetchInterval: analyticsDisplay.autoRefreshMs });
+  queryOptions({
+    queryKey: ['analytics', 'keywords', days],
+    queryFn: () => getKeywordDashboard(days),
+    refetchInterval: analyticsDisplay.autoRefreshMs,
+  });
 
 export const useKeywordDashboard = (days: number) => useQuery(keywordDashboardQuery(days));

@@ -8,6 +8,10 @@ const Envelope = successEnvelope(LimitsAnalyticsSchema);
 export const getLimitsAnalytics = async () => (await api.get('/limits/analytics', Envelope)).data;
 
 export const limitsAnalyticsQuery = () =>
-  queryOptions({ queryKey: ['analytics', 'limits'], queryFn: getLimitsAnalytics, refetchInterval: analyticsDisplay.autoRefreshMs });
+  queryOptions({
+    queryKey: ['analytics', 'limits'],
+    queryFn: getLimitsAnalytics,
+    refetchInterval: analyticsDisplay.autoRefreshMs,
+  });
 
 export const useLimitsAnalytics = () => useQuery(limitsAnalyticsQuery());

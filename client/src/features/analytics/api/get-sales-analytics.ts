@@ -9,6 +9,10 @@ export const getSalesAnalytics = async (days: number) =>
   (await api.get(`/analytics/sales-analytics?days=${days}&limit=${analyticsDisplay.topReferredUrls}`, Envelope)).data;
 
 export const salesAnalyticsQuery = (days: number) =>
-  queryOptions({ queryKey: ['analytics', 'sales', days], queryFn: () => getSalesAnalytics(days), refetchInterval: analyticsDisplay.autoRefreshMs });
+  queryOptions({
+    queryKey: ['analytics', 'sales', days],
+    queryFn: () => getSalesAnalytics(days),
+    refetchInterval: analyticsDisplay.autoRefreshMs,
+  });
 
 export const useSalesAnalytics = (days: number) => useQuery(salesAnalyticsQuery(days));

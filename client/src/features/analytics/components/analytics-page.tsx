@@ -16,7 +16,11 @@ import { UsageLimitsCard } from './usage-limits-card';
 type Range = (typeof analyticsRanges)[number];
 const DEFAULT_RANGE: Range = 7;
 
-const isEmpty = (d: Dashboard) => d.overview.total_queries === 0 && d.overview.total_conversations === 0 && d.feedback.total === 0 && d.response_time.samples === 0;
+const isEmpty = (d: Dashboard) =>
+  d.overview.total_queries === 0 &&
+  d.overview.total_conversations === 0 &&
+  d.feedback.total === 0 &&
+  d.response_time.samples === 0;
 
 function Overview({ dashboard }: { dashboard: Dashboard }) {
   const { t, i18n } = useTranslation('analytics');
@@ -25,7 +29,10 @@ function Overview({ dashboard }: { dashboard: Dashboard }) {
     ['users', number.format(dashboard.overview.users)],
     ['queries', number.format(dashboard.overview.total_queries)],
     ['conversations', number.format(dashboard.overview.total_conversations)],
-    ['successRate', dashboard.overview.success_rate === null ? '—' : `${number.format(dashboard.overview.success_rate)}%`],
+    [
+      'successRate',
+      dashboard.overview.success_rate === null ? '—' : `${number.format(dashboard.overview.success_rate)}%`,
+    ],
   ] as const;
   return (
     <dl className="analytics-overview">
@@ -45,7 +52,8 @@ function DashboardSections({ days }: { days: number }) {
   const dashboard = useDashboard(days);
   const failure = useDashboardFailureText();
   if (dashboard.isPending) return <SectionLoading />;
-  if (dashboard.isError) return <SectionError message={failure(dashboard.error)} onRetry={() => void dashboard.refetch()} />;
+  if (dashboard.isError)
+    return <SectionError message={failure(dashboard.error)} onRetry={() => void dashboard.refetch()} />;
   const data = dashboard.data;
   return (
     <>
@@ -66,7 +74,10 @@ function DashboardSections({ days }: { days: number }) {
           </div>
           <div className="analytics-grid">
             <section className="card analytics-card">
-              <LineChart title={t('charts.queries')} points={data.trends.daily_queries.map((d) => ({ date: d.date, value: d.queries }))} />
+              <LineChart
+                title={t('charts.queries')}
+                points={data.trends.daily_queries.map((d) => ({ date: d.date, value: d.queries }))}
+              />
             </section>
             <section className="card analytics-card">
               <LineChart
@@ -108,7 +119,12 @@ export function AnalyticsPage() {
               ))}
             </select>
           </label>
-          <button type="button" className="btn btn-primary" disabled={fetching} onClick={() => void queryClient.refetchQueries({ queryKey: ['analytics'], type: 'active' })}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={fetching}
+            onClick={() => void queryClient.refetchQueries({ queryKey: ['analytics'], type: 'active' })}
+          >
             {fetching ? t('refreshing') : t('refresh')}
           </button>
           <span className="muted small">{t('autoRefresh')}</span>

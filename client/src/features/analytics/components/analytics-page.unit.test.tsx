@@ -5,14 +5,39 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { AnalyticsPage } from './analytics-page';
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const ok = (data: unknown) => json(200, { status: 'success', data });
 
 const stats = { samples: 0, avg_ms: null, min_ms: null, max_ms: null, p50_ms: null, p95_ms: null };
 const dashboard = (over: Partial<Dashboard['overview']> = {}): Dashboard => ({
   period: { days: 7, start_date: '2026-11-17', end_date: '2026-11-23' },
-  overview: { total_conversations: 3, total_queries: 12, total_answers: 11, tracked_queries: 0, users: 4, new_users: 2, active_assistants: 1, total_assistants: 1, success_rate: 91.7, failed_runs: 1, expired_runs: 0, ...over },
-  response_time: { samples: 11, current_ms: 740, avg_ms: 740, min_ms: 120, max_ms: 1900, p50_ms: 600, p90_ms: 1500, p95_ms: 1800, p99_ms: 1900, first_token: stats },
+  overview: {
+    total_conversations: 3,
+    total_queries: 12,
+    total_answers: 11,
+    tracked_queries: 0,
+    users: 4,
+    new_users: 2,
+    active_assistants: 1,
+    total_assistants: 1,
+    success_rate: 91.7,
+    failed_runs: 1,
+    expired_runs: 0,
+    ...over,
+  },
+  response_time: {
+    samples: 11,
+    current_ms: 740,
+    avg_ms: 740,
+    min_ms: 120,
+    max_ms: 1900,
+    p50_ms: 600,
+    p90_ms: 1500,
+    p95_ms: 1800,
+    p99_ms: 1900,
+    first_token: stats,
+  },
   feedback: { positive: 3, negative: 1, total: 4, satisfaction_rate: 75 },
   channels: [],
   languages: { he: 6, en: 6, other: 0 },
@@ -23,30 +48,74 @@ const dashboard = (over: Partial<Dashboard['overview']> = {}): Dashboard => ({
       { date: '2026-11-23', queries: 6 },
     ],
     daily_response_times: [
-      { date: '2026-11-21', samples: 0, avg_response_time: null, min_response_time: null, max_response_time: null, p95_response_time: null },
-      { date: '2026-11-22', samples: 4, avg_response_time: 300, min_response_time: 100, max_response_time: 500, p95_response_time: 500 },
-      { date: '2026-11-23', samples: 7, avg_response_time: 900, min_response_time: 200, max_response_time: 1900, p95_response_time: 1800 },
+      {
+        date: '2026-11-21',
+        samples: 0,
+        avg_response_time: null,
+        min_response_time: null,
+        max_response_time: null,
+        p95_response_time: null,
+      },
+      {
+        date: '2026-11-22',
+        samples: 4,
+        avg_response_time: 300,
+        min_response_time: 100,
+        max_response_time: 500,
+        p95_response_time: 500,
+      },
+      {
+        date: '2026-11-23',
+        samples: 7,
+        avg_response_time: 900,
+        min_response_time: 200,
+        max_response_time: 1900,
+        p95_response_time: 1800,
+      },
     ],
     daily_conversations: [],
   },
 });
 const emptyDashboard = (): Dashboard => ({
-  ...dashboard({ total_conversations: 0, total_queries: 0, total_answers: 0, users: 0, success_rate: null, failed_runs: 0 }),
+  ...dashboard({
+    total_conversations: 0,
+    total_queries: 0,
+    total_answers: 0,
+    users: 0,
+    success_rate: null,
+    failed_runs: 0,
+  }),
   response_time: { ...dashboard().response_time, samples: 0, current_ms: null },
   feedback: { positive: 0, negative: 0, total: 0, satisfaction_rate: null },
 });
-const figure = (used: number, limit: number) => ({ used, limit, remaining: limit - used, percentage: (used / limit) * 100, state: 'ok' as const });
+const figure = (used: number, limit: number) => ({
+  used,
+  limit,
+  remaining: limit - used,
+  percentage: (used / limit) * 100,
+  state: 'ok' as const,
+});
 const limits = (messages = 16_000) => ({
   limits_status: {
     tier: 'FREE',
     period_start: '2026-11-01T00:00:00Z',
     period_end: '2026-12-01T00:00:00Z',
     within_limits: true,
-    limits_summary: { chat: { total_messages: figure(messages, 20_000) }, assistants: { total: figure(1, 1) }, storage: { used_mb: figure(20, 5_120) } },
+    limits_summary: {
+      chat: { total_messages: figure(messages, 20_000) },
+      assistants: { total: figure(1, 1) },
+      storage: { used_mb: figure(20, 5_120) },
+    },
     warnings: [],
     recommendations: [],
   },
-  quick_stats: { total_assistants: 1, total_conversations: 3, storage_used_mb: 20, messages_this_month: messages, violations_last_7_days: 0 },
+  quick_stats: {
+    total_assistants: 1,
+    total_conversations: 3,
+    storage_used_mb: 20,
+    messages_this_month: messages,
+    violations_last_7_days: 0,
+  },
   violations_by_type: [],
 });
 const keywordList = (source: 'customer' | 'assistant', words: string[]) => ({
@@ -55,13 +124,21 @@ const keywordList = (source: 'customer' | 'assistant', words: string[]) => ({
   keywords: words.map((keyword, i) => ({ keyword, count: 10 - i, percentage: 10 })),
   total_mentions: 100,
 });
-const keywords = (customer = ['shipping', 'price', 'hours', 'returns', 'sizes', 'colours'], assistant = ['delivery', 'days']) => ({
+const keywords = (
+  customer = ['shipping', 'price', 'hours', 'returns', 'sizes', 'colours'],
+  assistant = ['delivery', 'days'],
+) => ({
   days: 7,
   customer_keywords: keywordList('customer', customer),
   assistant_keywords: keywordList('assistant', assistant),
 });
 const longUrl = `https://shop.example.com/products/${'very-long-slug-'.repeat(6)}`;
-const sales = (urls = [{ url: 'https://shop.example.com/pricing', type: 'pricing', count: 6, percentage: 60 }, { url: longUrl, type: 'content', count: 4, percentage: 40 }]) => ({
+const sales = (
+  urls = [
+    { url: 'https://shop.example.com/pricing', type: 'pricing', count: 6, percentage: 60 },
+    { url: longUrl, type: 'content', count: 4, percentage: 40 },
+  ],
+) => ({
   top_referred_urls: urls,
   total_referrals: urls.reduce((a, u) => a + u.count, 0),
   unique_urls: urls.length,
@@ -105,7 +182,9 @@ describe('the analytics page', () => {
     expect(screen.getByText('Users').nextSibling).toHaveTextContent('4');
     expect(screen.getByText('Queries', { selector: 'dt' }).nextSibling).toHaveTextContent('12');
     // gauge: 740 ms is fair (500–1,000)
-    expect(screen.getByRole('img', { name: 'Average response time 740 ms out of 5,000 ms (Fair)' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: 'Average response time 740 ms out of 5,000 ms (Fair)' }),
+    ).toBeInTheDocument();
     // donut: 75 % is good
     expect(screen.getByText('75% satisfied')).toBeInTheDocument();
     expect(screen.getByText('Good')).toBeInTheDocument();
@@ -126,7 +205,9 @@ describe('the analytics page', () => {
     const customer = await screen.findByRole('list', { name: 'Top customer keywords' });
     expect(within(customer).getAllByRole('listitem')).toHaveLength(5);
     expect(within(customer).getByText('shipping').nextSibling).toHaveTextContent('10 mentions');
-    expect(within(screen.getByRole('list', { name: 'Top assistant keywords' })).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(screen.getByRole('list', { name: 'Top assistant keywords' })).getAllByRole('listitem')).toHaveLength(
+      2,
+    );
     // referrals: badge, count, share, total, truncation at 60 characters
     const table = await screen.findByRole('table');
     expect(within(table).getByText('Pricing')).toHaveClass('badge');
@@ -137,7 +218,7 @@ describe('the analytics page', () => {
     expect(screen.getByText(/Total referrals: 10/)).toBeInTheDocument();
   });
 
-  it('shows a day\'s value on hover and on keyboard focus', async () => {
+  it("shows a day's value on hover and on keyboard focus", async () => {
     serve();
     renderWithProviders(<AnalyticsPage />);
     const chart = await screen.findByRole('group', { name: 'Daily queries' });
@@ -165,12 +246,20 @@ describe('the analytics page', () => {
     await waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(before + 4));
   });
 
-  it('says each section\'s failure with the spec\'s text, and Retry loads it', async () => {
+  it("says each section's failure with the spec's text, and Retry loads it", async () => {
     let failing = true;
-    const fail = (body: () => Response) => () => (failing ? json(500, { detail: 'Server error occurred. Please try again later.' }) : body());
-    serve({ dashboard: fail(() => ok(dashboard())), limits: fail(() => ok(limits())), keywords: fail(() => ok(keywords())), sales: fail(() => ok(sales())) });
+    const fail = (body: () => Response) => () =>
+      failing ? json(500, { detail: 'Server error occurred. Please try again later.' }) : body();
+    serve({
+      dashboard: fail(() => ok(dashboard())),
+      limits: fail(() => ok(limits())),
+      keywords: fail(() => ok(keywords())),
+      sales: fail(() => ok(sales())),
+    });
     renderWithProviders(<AnalyticsPage />);
-    expect(await screen.findByText('Failed to load analytics data: Server error occurred. Please try again later.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Failed to load analytics data: Server error occurred. Please try again later.'),
+    ).toBeInTheDocument();
     expect(await screen.findByText('Failed to load limits data')).toBeInTheDocument();
     expect(await screen.findByText('Failed to load keyword analytics')).toBeInTheDocument();
     expect(await screen.findByText('Error loading sales analytics')).toBeInTheDocument();

@@ -14,15 +14,28 @@ export function FeedbackDonut({ feedback }: { feedback: FeedbackStats }) {
   const positiveLength = (feedback.positive / feedback.total) * CIRCUMFERENCE;
   return (
     <figure className="analytics-donut">
-      <svg viewBox="0 0 100 100" role="img" aria-label={t('feedback.label', { positive: feedback.positive, negative: feedback.negative })}>
+      <svg
+        viewBox="0 0 100 100"
+        role="img"
+        aria-label={t('feedback.label', { positive: feedback.positive, negative: feedback.negative })}
+      >
         <circle cx="50" cy="50" r={R} className="donut-negative" />
-        <circle cx="50" cy="50" r={R} className="donut-positive" strokeDasharray={`${positiveLength} ${CIRCUMFERENCE}`} transform="rotate(-90 50 50)" />
+        <circle
+          cx="50"
+          cy="50"
+          r={R}
+          className="donut-positive"
+          strokeDasharray={`${positiveLength} ${CIRCUMFERENCE}`}
+          transform="rotate(-90 50 50)"
+        />
         <text x="50" y="55" textAnchor="middle" className="donut-center">
           {`${number.format(feedback.satisfaction_rate)}%`}
         </text>
       </svg>
       <figcaption>
-        <span className={`badge band-badge-${band === 'good' ? 'excellent' : band === 'fair' ? 'fair' : 'slow'}`}>{t(`feedback.band_${band}`)}</span>
+        <span className={`badge band-badge-${band === 'good' ? 'excellent' : band === 'fair' ? 'fair' : 'slow'}`}>
+          {t(`feedback.band_${band}`)}
+        </span>
         <span>{t('feedback.satisfaction', { rate: number.format(feedback.satisfaction_rate) })}</span>
         <ul className="donut-legend">
           <li>

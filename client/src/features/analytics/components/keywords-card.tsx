@@ -33,12 +33,21 @@ export function KeywordsCard({ days }: { days: number }) {
   const failure = useFailureText();
   let body;
   if (keywords.isPending) body = <SectionLoading />;
-  else if (keywords.isError) body = <SectionError message={failure(keywords.error, 'keywordsFailed')} onRetry={() => void keywords.refetch()} />;
+  else if (keywords.isError)
+    body = <SectionError message={failure(keywords.error, 'keywordsFailed')} onRetry={() => void keywords.refetch()} />;
   else
     body = (
       <div className="keyword-lists">
-        <KeywordList id="analytics-customer-keywords" title={t('keywords.customer')} keywords={keywords.data.customer_keywords.keywords} />
-        <KeywordList id="analytics-assistant-keywords" title={t('keywords.assistant')} keywords={keywords.data.assistant_keywords.keywords} />
+        <KeywordList
+          id="analytics-customer-keywords"
+          title={t('keywords.customer')}
+          keywords={keywords.data.customer_keywords.keywords}
+        />
+        <KeywordList
+          id="analytics-assistant-keywords"
+          title={t('keywords.assistant')}
+          keywords={keywords.data.assistant_keywords.keywords}
+        />
       </div>
     );
   return (

@@ -15,7 +15,15 @@ export interface ChartPoint {
  * A daily line chart in plain SVG (no charting library: two small charts do not need one). Each day is a
  * point that shows its value on hover or keyboard focus; min, max and avg are written under the chart.
  */
-export function LineChart({ title, points, unit = '' }: { title: string; points: readonly ChartPoint[]; unit?: string }) {
+export function LineChart({
+  title,
+  points,
+  unit = '',
+}: {
+  title: string;
+  points: readonly ChartPoint[];
+  unit?: string;
+}) {
   const { t, i18n } = useTranslation('analytics');
   const [active, setActive] = useState<number | null>(null);
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
@@ -29,10 +37,16 @@ export function LineChart({ title, points, unit = '' }: { title: string; points:
     y: p.value === null ? null : PAD.top + (1 - p.value / top) * (H - PAD.top - PAD.bottom),
   }));
   const line = xy
-    .map((p, i) => (p.y === null ? null : `${i === 0 || xy[i - 1]!.y === null ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`))
+    .map((p, i) =>
+      p.y === null ? null : `${i === 0 || xy[i - 1]!.y === null ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`,
+    )
     .filter(Boolean)
     .join(' ');
-  const label = (i: number) => t('charts.point', { date: dateFormat.format(new Date(`${points[i]!.date}T00:00:00Z`)), value: points[i]!.value === null ? '—' : `${number.format(points[i]!.value!)}${unit}` });
+  const label = (i: number) =>
+    t('charts.point', {
+      date: dateFormat.format(new Date(`${points[i]!.date}T00:00:00Z`)),
+      value: points[i]!.value === null ? '—' : `${number.format(points[i]!.value!)}${unit}`,
+    });
   return (
     <figure className="analytics-chart">
       <figcaption>

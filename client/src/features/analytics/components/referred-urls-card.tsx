@@ -12,7 +12,8 @@ export function ReferredUrlsCard({ days }: { days: number }) {
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
   let body;
   if (sales.isPending) body = <SectionLoading />;
-  else if (sales.isError) body = <SectionError message={failure(sales.error, 'salesFailed')} onRetry={() => void sales.refetch()} />;
+  else if (sales.isError)
+    body = <SectionError message={failure(sales.error, 'salesFailed')} onRetry={() => void sales.refetch()} />;
   else if (sales.data.top_referred_urls.length === 0) body = <p className="muted">{t('referrals.none')}</p>;
   else
     body = (
@@ -49,13 +50,19 @@ export function ReferredUrlsCard({ days }: { days: number }) {
     <section className="card analytics-card" aria-labelledby="analytics-referrals">
       <div className="card-head">
         <h2 id="analytics-referrals">{t('referrals.title')}</h2>
-        <button type="button" className="btn btn-secondary" onClick={() => void sales.refetch()} disabled={sales.isFetching}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={() => void sales.refetch()}
+          disabled={sales.isFetching}
+        >
           {t('referrals.refreshData')}
         </button>
       </div>
       {sales.isSuccess && (
         <p className="muted">
-          {t('referrals.total', { total: number.format(sales.data.total_referrals) })} · {t('referrals.days', { days: sales.data.days_analyzed })}
+          {t('referrals.total', { total: number.format(sales.data.total_referrals) })} ·{' '}
+          {t('referrals.days', { days: sales.data.days_analyzed })}
         </p>
       )}
       {body}

@@ -30,7 +30,15 @@ export function ResponseGauge({ ms }: { ms: number | null }) {
   const bandNames = ['excellent', 'good', 'fair', 'slow'] as const;
   return (
     <figure className="analytics-gauge">
-      <svg viewBox="0 0 200 115" role="img" aria-label={t('gauge.label', { ms: number.format(ms), max: number.format(maxMs), band: t(`gauge.band_${band}`) })}>
+      <svg
+        viewBox="0 0 200 115"
+        role="img"
+        aria-label={t('gauge.label', {
+          ms: number.format(ms),
+          max: number.format(maxMs),
+          band: t(`gauge.band_${band}`),
+        })}
+      >
         {bandNames.map((name, i) => (
           <path key={name} d={arc(edges[i]!, edges[i + 1]!)} className={`gauge-track band-${name}`} />
         ))}

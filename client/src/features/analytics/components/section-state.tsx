@@ -42,8 +42,10 @@ export function useDashboardFailureText() {
   const { t } = useTranslation('analytics');
   const failure = useFailureText();
   return (error: unknown): string => {
-    if (error instanceof ApiError && (error.code === 'unauthorized' || (error.code === 'unexpected' && !error.detail))) return failure(error, 'noAnalytics');
-    const detail = localizedDetail(error) ?? (error instanceof ApiError ? t(`errors:${error.code}`) : t('errors:unexpected'));
+    if (error instanceof ApiError && (error.code === 'unauthorized' || (error.code === 'unexpected' && !error.detail)))
+      return failure(error, 'noAnalytics');
+    const detail =
+      localizedDetail(error) ?? (error instanceof ApiError ? t(`errors:${error.code}`) : t('errors:unexpected'));
     return t('failedToLoad', { detail });
   };
 }

@@ -11,7 +11,8 @@ export function UsageLimitsCard() {
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
   let body;
   if (limits.isPending) body = <SectionLoading />;
-  else if (limits.isError) body = <SectionError message={failure(limits.error, 'limitsFailed')} onRetry={() => void limits.refetch()} />;
+  else if (limits.isError)
+    body = <SectionError message={failure(limits.error, 'limitsFailed')} onRetry={() => void limits.refetch()} />;
   else if (!limits.data) body = <p className="muted">{t('noLimits')}</p>;
   else {
     const stats = limits.data.quick_stats;

@@ -98,4 +98,6 @@ export const en = {
   },
 };
 /** Hebrew needs the dual (`_two`) English has not. */
-export type AnalyticsLocale = Omit<typeof en, 'keywords'> & { keywords: (typeof en)['keywords'] & { count_two?: string } };
+export type AnalyticsLocale = Omit<typeof en, 'keywords'> & {
+  keywords: (typeof en)['keywords'] & { count_two?: string };
+};

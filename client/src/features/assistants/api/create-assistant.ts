@@ -4,9 +4,11 @@ import { api } from '@/lib/api-client';
 import { assistantsQuery } from './get-assistants';
 
 /** The body as the form sends it (defaults such as chat_limit are the server's). */
-export type CreateAssistantInput = Partial<CreateAssistantBody> & Pick<CreateAssistantBody, 'name' | 'description' | 'instructions'>;
+export type CreateAssistantInput = Partial<CreateAssistantBody> &
+  Pick<CreateAssistantBody, 'name' | 'description' | 'instructions'>;
 
-export const createAssistant = (body: CreateAssistantInput) => api.post('/assistants/', CreateAssistantResponseSchema, { body });
+export const createAssistant = (body: CreateAssistantInput) =>
+  api.post('/assistants/', CreateAssistantResponseSchema, { body });
 
 export const useCreateAssistant = () => {
   const queryClient = useQueryClient();

@@ -7,5 +7,8 @@ export const generateShareToken = (id: number) => api.post(`/assistants/${id}/ge
 
 export const useGenerateShareToken = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: generateShareToken, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['assistants'] }) });
+  return useMutation({
+    mutationFn: generateShareToken,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['assistants'] }),
+  });
 };

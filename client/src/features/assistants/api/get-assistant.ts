@@ -4,6 +4,8 @@ import { api } from '@/lib/api-client';
 
 export const getAssistant = (id: number) => api.get(`/assistants/${id}`, AssistantSchema);
 
-export const assistantQuery = (id: number) => queryOptions({ queryKey: ['assistant', id], queryFn: () => getAssistant(id) });
+export const assistantQuery = (id: number) =>
+  queryOptions({ queryKey: ['assistant', id], queryFn: () => getAssistant(id) });
 
-export const useAssistant = (id: number) => useQuery({ ...assistantQuery(id), enabled: Number.isInteger(id) && id > 0 });
+export const useAssistant = (id: number) =>
+  useQuery({ ...assistantQuery(id), enabled: Number.isInteger(id) && id > 0 });

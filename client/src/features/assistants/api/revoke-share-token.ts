@@ -5,5 +5,8 @@ export const revokeShareToken = (id: number) => api.delete(`/assistants/${id}/sh
 
 export const useRevokeShareToken = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: revokeShareToken, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['assistants'] }) });
+  return useMutation({
+    mutationFn: revokeShareToken,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['assistants'] }),
+  });
 };

@@ -9,6 +9,10 @@ export const useRotateShareToken = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: rotateShareToken,
-    onSuccess: (_, id) => Promise.all([queryClient.invalidateQueries({ queryKey: ['assistants'] }), queryClient.invalidateQueries({ queryKey: ['assistant', id] })]),
+    onSuccess: (_, id) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['assistants'] }),
+        queryClient.invalidateQueries({ queryKey: ['assistant', id] }),
+      ]),
   });
 };

@@ -44,7 +44,9 @@ export function AssistantForm({ mode, initial, busy, onSubmit, progress, fileInp
     setErrors((shown) => {
       if (Object.keys(shown).length === 0) return shown;
       const found = validateAssistant(next);
-      return Object.fromEntries(Object.keys(shown).flatMap((k) => (found[k as keyof FormErrors] ? [[k, found[k as keyof FormErrors]]] : []))) as FormErrors;
+      return Object.fromEntries(
+        Object.keys(shown).flatMap((k) => (found[k as keyof FormErrors] ? [[k, found[k as keyof FormErrors]]] : [])),
+      ) as FormErrors;
     });
   };
   const err = (key: keyof FormErrors) => (errors[key] ? t(errors[key]!) : null);
@@ -60,7 +62,16 @@ export function AssistantForm({ mode, initial, busy, onSubmit, progress, fileInp
     <form onSubmit={submit} className="assistant-form" noValidate>
       <fieldset className="card">
         <legend>{t('basicInfo')}</legend>
-        <TextField label={`${t('name')} *`} name="name" required value={values.name} onChange={(e) => set('name', e.target.value)} placeholder={t('namePlaceholder')} error={err('name')} maxLength={200} />
+        <TextField
+          label={`${t('name')} *`}
+          name="name"
+          required
+          value={values.name}
+          onChange={(e) => set('name', e.target.value)}
+          placeholder={t('namePlaceholder')}
+          error={err('name')}
+          maxLength={200}
+        />
         <TextAreaField
           label={`${t('description')} *`}
           name="description"
@@ -87,38 +98,90 @@ export function AssistantForm({ mode, initial, busy, onSubmit, progress, fileInp
           error={err('instructions')}
           hint={<WordCounter text={values.instructions} />}
         />
-        <PromptToggles ids={commonPromptIds} prefix="common" text={values.instructions} onChange={(text) => set('instructions', text)} label={t('commonPrompts')} />
+        <PromptToggles
+          ids={commonPromptIds}
+          prefix="common"
+          text={values.instructions}
+          onChange={(text) => set('instructions', text)}
+          label={t('commonPrompts')}
+        />
         {mode === 'create' && fileInput ? fileInput(setFile) : null}
         {mode === 'create' ? driveInput : null}
       </fieldset>
 
       <fieldset className="card">
         <legend>{t('advanced')}</legend>
-        <TextField label={t('websiteUrl')} name="website_url" type="url" inputMode="url" value={values.websiteUrl} onChange={(e) => set('websiteUrl', e.target.value)} placeholder="https://example.com" error={err('websiteUrl')} hint={t('websiteHint')} />
+        <TextField
+          label={t('websiteUrl')}
+          name="website_url"
+          type="url"
+          inputMode="url"
+          value={values.websiteUrl}
+          onChange={(e) => set('websiteUrl', e.target.value)}
+          placeholder="https://example.com"
+          error={err('websiteUrl')}
+          hint={t('websiteHint')}
+        />
         <div className="switch-field">
-          <input id="crawler" type="checkbox" role="switch" checked={values.crawlerEnabled} onChange={(e) => setValues((v) => withCrawler(v, e.target.checked))} />
+          <input
+            id="crawler"
+            type="checkbox"
+            role="switch"
+            checked={values.crawlerEnabled}
+            onChange={(e) => setValues((v) => withCrawler(v, e.target.checked))}
+          />
           <label htmlFor="crawler">{mode === 'edit' ? t('enableCrawler') : t('crawlerEnable')}</label>
         </div>
         <div className="switch-field" title={values.crawlerEnabled ? undefined : t('salesNeedsCrawler')}>
-          <input id="sales" type="checkbox" role="switch" checked={values.salesMode} disabled={!values.crawlerEnabled} onChange={(e) => set('salesMode', e.target.checked)} aria-describedby="sales-hint" />
+          <input
+            id="sales"
+            type="checkbox"
+            role="switch"
+            checked={values.salesMode}
+            disabled={!values.crawlerEnabled}
+            onChange={(e) => set('salesMode', e.target.checked)}
+            aria-describedby="sales-hint"
+          />
           <label htmlFor="sales">{t('salesMode')}</label>
-          <p id="sales-hint" className="field-hint">{values.crawlerEnabled ? t('salesModeHint') : t('salesNeedsCrawler')}</p>
+          <p id="sales-hint" className="field-hint">
+            {values.crawlerEnabled ? t('salesModeHint') : t('salesNeedsCrawler')}
+          </p>
         </div>
         {values.salesMode ? (
           <>
-            <TextAreaField label={t('salesPrompt')} name="sales_prompt" rows={5} value={values.salesPrompt} onChange={(e) => set('salesPrompt', e.target.value)} error={err('salesPrompt')} hint={<WordCounter text={values.salesPrompt} />} />
-            <PromptToggles ids={salesPromptIds} prefix="sales" text={values.salesPrompt} onChange={(text) => set('salesPrompt', text)} label={t('salesPrompts')} />
+            <TextAreaField
+              label={t('salesPrompt')}
+              name="sales_prompt"
+              rows={5}
+              value={values.salesPrompt}
+              onChange={(e) => set('salesPrompt', e.target.value)}
+              error={err('salesPrompt')}
+              hint={<WordCounter text={values.salesPrompt} />}
+            />
+            <PromptToggles
+              ids={salesPromptIds}
+              prefix="sales"
+              text={values.salesPrompt}
+              onChange={(text) => set('salesPrompt', text)}
+              label={t('salesPrompts')}
+            />
           </>
         ) : null}
       </fieldset>
 
-      {errors.form ? <p className="form-error" role="alert">{t(errors.form)}</p> : null}
+      {errors.form ? (
+        <p className="form-error" role="alert">
+          {t(errors.form)}
+        </p>
+      ) : null}
       {progress ?? (
         <div className="form-actions">
           <Button type="submit" disabled={busy || !canSubmit(values)}>
             {busy ? t('saving') : mode === 'create' ? t('submitCreate') : t('submitEdit')}
           </Button>
-          <Link className="btn btn-ghost" to={paths.dashboard}>{t('cancel')}</Link>
+          <Link className="btn btn-ghost" to={paths.dashboard}>
+            {t('cancel')}
+          </Link>
         </div>
       )}
     </form>

@@ -27,7 +27,14 @@ describe('AssistantForm', () => {
 
   it('shows the spec text for an invalid website URL and does not submit', async () => {
     const onSubmit = vi.fn();
-    renderWithProviders(<AssistantForm mode="create" initial={{ ...emptyForm, name: 'a', description: 'b', instructions: 'c' }} busy={false} onSubmit={onSubmit} />);
+    renderWithProviders(
+      <AssistantForm
+        mode="create"
+        initial={{ ...emptyForm, name: 'a', description: 'b', instructions: 'c' }}
+        busy={false}
+        onSubmit={onSubmit}
+      />,
+    );
     fireEvent.change(await screen.findByLabelText('Website URL'), { target: { value: 'shop dot com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Assistant' }));
     expect(await screen.findByText('Please enter a valid website URL')).toBeInTheDocument();
@@ -35,7 +42,14 @@ describe('AssistantForm', () => {
   });
 
   it('takes "Please enter a valid website URL" away once the field is cleared or fixed, without new errors before submit (issue 22 item 16)', async () => {
-    renderWithProviders(<AssistantForm mode="create" initial={{ ...emptyForm, name: 'a', description: 'b', instructions: 'c' }} busy={false} onSubmit={vi.fn()} />);
+    renderWithProviders(
+      <AssistantForm
+        mode="create"
+        initial={{ ...emptyForm, name: 'a', description: 'b', instructions: 'c' }}
+        busy={false}
+        onSubmit={vi.fn()}
+      />,
+    );
     const field = await screen.findByLabelText('Website URL');
     fireEvent.change(field, { target: { value: 'shop dot com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create Assistant' }));
@@ -54,7 +68,9 @@ describe('AssistantForm', () => {
     renderWithProviders(<AssistantForm mode="create" initial={emptyForm} busy={false} onSubmit={vi.fn()} />);
     const button = await screen.findByRole('button', { name: /Refer to a human/ });
     await user.click(button);
-    expect(screen.getByLabelText<HTMLTextAreaElement>('Instructions *').value).toContain('connect the customer with a person');
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Instructions *').value).toContain(
+      'connect the customer with a person',
+    );
     expect(button).toHaveAttribute('aria-pressed', 'true');
     await user.click(button);
     expect(screen.getByLabelText<HTMLTextAreaElement>('Instructions *').value).toBe('');

@@ -24,7 +24,19 @@ export const threadsKey = (assistantId: number) => ['threads', assistantId] as c
 
 type RowMode = 'view' | 'rename' | 'confirmDelete';
 
-function ThreadRow({ thread, assistantId, t, language, inbox }: { thread: ChatThread; assistantId: number; t: Translate; language: string; inbox?: InboxEntryDto }) {
+function ThreadRow({
+  thread,
+  assistantId,
+  t,
+  language,
+  inbox,
+}: {
+  thread: ChatThread;
+  assistantId: number;
+  t: Translate;
+  language: string;
+  inbox?: InboxEntryDto;
+}) {
   const id = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -36,7 +48,9 @@ function ThreadRow({ thread, assistantId, t, language, inbox }: { thread: ChatTh
   const rename = useMutation({
     mutationFn: (next: string) => renameThread(thread.id, next),
     onSuccess: (renamed) => {
-      queryClient.setQueryData<ChatThread[]>(threadsKey(assistantId), (list) => list?.map((item) => (item.id === thread.id ? { ...item, title: renamed.title } : item)));
+      queryClient.setQueryData<ChatThread[]>(threadsKey(assistantId), (list) =>
+        list?.map((item) => (item.id === thread.id ? { ...item, title: renamed.title } : item)),
+      );
       void queryClient.invalidateQueries({ queryKey: threadsKey(assistantId) });
       setMode('view');
       notify.success(t('history.threadRenamed'));
@@ -64,7 +78,9 @@ function ThreadRow({ thread, assistantId, t, language, inbox }: { thread: ChatTh
   };
 
   const deleting = remove.isPending || remove.isSuccess;
-  const created = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(thread.createdAt);
+  const created = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    thread.createdAt,
+  );
 
   return (
     <li className={`thread-row${deleting ? ' thread-row-busy' : ''}`} aria-busy={deleting || undefined}>
@@ -185,7 +201,14 @@ export function ChatHistoryModal({ assistant, onClose }: { assistant: AssistantD
       ) : (
         <ul className="thread-list">
           {threads.data.map((thread) => (
-            <ThreadRow key={thread.id} thread={thread} assistantId={assistant.id} t={t} language={language} inbox={inboxOf.get(thread.id)} />
+            <ThreadRow
+              key={thread.id}
+              thread={thread}
+              assistantId={assistant.id}
+              t={t}
+              language={language}
+              inbox={inboxOf.get(thread.id)}
+            />
           ))}
         </ul>
       )}

@@ -5,7 +5,15 @@ import { renderWithProviders } from '@/test/render';
 import { ChatHistoryModal } from './chat-history-modal';
 
 const assistant = { id: 4, name: 'Bakery helper' } as AssistantDto;
-const thread = (id: string, title: string, isPublic: boolean) => ({ id, thread_id: id, openai_thread_id: id, title, created_at: 1_700_000_000, is_public: isPublic, assistant_id: 4 });
+const thread = (id: string, title: string, isPublic: boolean) => ({
+  id,
+  thread_id: id,
+  openai_thread_id: id,
+  title,
+  created_at: 1_700_000_000,
+  is_public: isPublic,
+  assistant_id: 4,
+});
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 
 /** The threads API of one assistant, answered from a list the test can inspect. */
@@ -23,12 +31,24 @@ function stubThreads(initial: ReturnType<typeof thread>[], inbox: Record<string,
       if (method === 'GET' && path === '/api/v1/inbox') return json({ data: entries });
       const takeover = /^\/api\/v1\/threads\/([^/]+)\/(takeover|handback)$/.exec(path);
       if (method === 'POST' && takeover) {
-        entries = entries.map((e) => (e.thread_id === takeover[1] ? { ...e, taken_over: takeover[2] === 'takeover' } : e));
+        entries = entries.map((e) =>
+          e.thread_id === takeover[1] ? { ...e, taken_over: takeover[2] === 'takeover' } : e,
+        );
         return json({ thread_id: takeover[1], taken_over: takeover[2] === 'takeover', channel: 'telegram' });
       }
       if (method === 'POST' && path.endsWith('/owner-reply')) {
         const content = (JSON.parse(String(init!.body)) as { content: string }).content;
-        return json({ id: 'msg_1', thread_id: path.split('/')[4], role: 'assistant', author: 'owner', text: content, created_at: 1_700_000_100 }, 201);
+        return json(
+          {
+            id: 'msg_1',
+            thread_id: path.split('/')[4],
+            role: 'assistant',
+            author: 'owner',
+            text: content,
+            created_at: 1_700_000_100,
+          },
+          201,
+        );
       }
       const id = path.split('/').pop()!;
       if (method === 'PATCH') {
@@ -63,9 +83,14 @@ describe('ChatHistoryModal', () => {
   it('shows the empty and the error states', async () => {
     stubThreads([]);
     const first = renderWithProviders(<ChatHistoryModal assistant={assistant} onClose={vi.fn()} />);
-    expect(await screen.findByText('No conversations yet. Start a chat and it will be listed here.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('No conversations yet. Start a chat and it will be listed here.'),
+    ).toBeInTheDocument();
     first.unmount();
-    vi.stubGlobal('fetch', vi.fn(async () => json({ detail: 'nope' }, 403)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ detail: 'nope' }, 403)),
+    );
     renderWithProviders(<ChatHistoryModal assistant={assistant} onClose={vi.fn()} />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Error loading conversations');
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
@@ -74,7 +99,9 @@ describe('ChatHistoryModal', () => {
   it('renames inline: the title is prefilled and required', async () => {
     const calls = stubThreads([thread('thread_a', 'Hours', false)]);
     renderWithProviders(<ChatHistoryModal assistant={assistant} onClose={vi.fn()} />);
-    fireEvent.click(within(await screen.findByRole('group', { name: 'Actions for Hours' })).getByRole('button', { name: 'Rename' }));
+    fireEvent.click(
+      within(await screen.findByRole('group', { name: 'Actions for Hours' })).getByRole('button', { name: 'Rename' }),
+    );
     const input = screen.getByLabelText('New title');
     expect(input).toHaveValue('Hours');
     fireEvent.change(input, { target: { value: '   ' } });
@@ -92,7 +119,9 @@ describe('ChatHistoryModal', () => {
   it('cancel leaves the title as it was', async () => {
     stubThreads([thread('thread_a', 'Hours', false)]);
     renderWithProviders(<ChatHistoryModal assistant={assistant} onClose={vi.fn()} />);
-    fireEvent.click(within(await screen.findByRole('group', { name: 'Actions for Hours' })).getByRole('button', { name: 'Rename' }));
+    fireEvent.click(
+      within(await screen.findByRole('group', { name: 'Actions for Hours' })).getByRole('button', { name: 'Rename' }),
+    );
     fireEvent.change(screen.getByLabelText('New title'), { target: { value: 'Something else' } });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.getByText('Hours')).toBeInTheDocument();
@@ -101,7 +130,9 @@ describe('ChatHistoryModal', () => {
   it('deletes after a confirmation and reloads the list', async () => {
     const calls = stubThreads([thread('thread_a', 'Hours', false), thread('thread_b', '', true)]);
     renderWithProviders(<ChatHistoryModal assistant={assistant} onClose={vi.fn()} />);
-    fireEvent.click(within(await screen.findByRole('group', { name: 'Actions for Hours' })).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(
+      within(await screen.findByRole('group', { name: 'Actions for Hours' })).getByRole('button', { name: 'Delete' }),
+    );
     expect(within(row('Hours')).getByText('Delete this conversation? This cannot be undone.')).toBeInTheDocument();
     expect(calls.some((c) => c.startsWith('DELETE'))).toBe(false);
     await act(async () => fireEvent.click(within(row('Hours')).getByRole('button', { name: 'Yes, delete' })));
@@ -113,8 +144,12 @@ describe('ChatHistoryModal', () => {
 
   it('resumes a conversation at /chat/{assistantId}/{threadId}', async () => {
     stubThreads([thread('thread_a', 'Hours', false)]);
-    const { router } = renderWithProviders(<ChatHistoryModal assistant={assistant} onClose={vi.fn()} />, { path: '/dashboard' });
-    fireEvent.click(within(await screen.findByRole('group', { name: 'Actions for Hours' })).getByRole('button', { name: 'Resume' }));
+    const { router } = renderWithProviders(<ChatHistoryModal assistant={assistant} onClose={vi.fn()} />, {
+      path: '/dashboard',
+    });
+    fireEvent.click(
+      within(await screen.findByRole('group', { name: 'Actions for Hours' })).getByRole('button', { name: 'Resume' }),
+    );
     await waitFor(() => expect(router.state.location.pathname).toBe('/chat/4/thread_a'));
   });
 
@@ -129,7 +164,20 @@ describe('ChatHistoryModal', () => {
   it('is one inbox: a Telegram conversation names its channel and customer, is taken over, answered by the owner and handed back', async () => {
     const calls = stubThreads(
       [thread('thread_t', 'Order question', true)],
-      [{ thread_id: 'thread_t', assistant_id: 4, assistant_name: 'Bakery helper', channel: 'telegram', title: 'Order question', contact_name: 'Noa', taken_over: false, last_message: 'Do you deliver?', last_message_at: 1_700_000_050, created_at: 1_700_000_000 }],
+      [
+        {
+          thread_id: 'thread_t',
+          assistant_id: 4,
+          assistant_name: 'Bakery helper',
+          channel: 'telegram',
+          title: 'Order question',
+          contact_name: 'Noa',
+          taken_over: false,
+          last_message: 'Do you deliver?',
+          last_message_at: 1_700_000_050,
+          created_at: 1_700_000_000,
+        },
+      ],
     );
     renderWithProviders(<ChatHistoryModal assistant={assistant} onClose={vi.fn()} />);
     await screen.findByText('Order question');
@@ -144,7 +192,9 @@ describe('ChatHistoryModal', () => {
     expect(conversation().getByRole('alert')).toHaveTextContent('Message content cannot be empty');
     fireEvent.change(conversation().getByPlaceholderText('Your reply'), { target: { value: 'Yes, on Tuesdays.' } });
     fireEvent.click(conversation().getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(calls).toContain('POST /api/v1/threads/thread_t/owner-reply {"content":"Yes, on Tuesdays."}'));
+    await waitFor(() =>
+      expect(calls).toContain('POST /api/v1/threads/thread_t/owner-reply {"content":"Yes, on Tuesdays."}'),
+    );
     fireEvent.click(conversation().getByRole('button', { name: 'Hand back' }));
     expect(await conversation().findByRole('button', { name: 'Take over' })).toBeInTheDocument();
     expect(calls).toContain('POST /api/v1/threads/thread_t/handback {}');

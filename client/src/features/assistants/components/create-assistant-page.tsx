@@ -23,7 +23,14 @@ interface Props {
   leaveTo?: (url: string) => void;
 }
 
-export function CreateAssistantPage({ upload, fileInput, startCrawler, onCrawlStarted, drive, leaveTo = (url) => window.location.assign(url) }: Props) {
+export function CreateAssistantPage({
+  upload,
+  fileInput,
+  startCrawler,
+  onCrawlStarted,
+  drive,
+  leaveTo = (url) => window.location.assign(url),
+}: Props) {
   const { t } = useTranslation('assistants');
   const navigate = useNavigate();
   const create = useCreateAssistant();

@@ -21,7 +21,12 @@ interface Props {
   /** Whether the browser is online (the route reads it): offline, the badge says so and the list is not shown. */
   online?: boolean;
   /** The files feature's modal, composed in by the route. */
-  renderFilesModal: (assistant: AssistantDto, onClose: () => void, onShare: () => void, onCrawler: () => void) => ReactNode;
+  renderFilesModal: (
+    assistant: AssistantDto,
+    onClose: () => void,
+    onShare: () => void,
+    onCrawler: () => void,
+  ) => ReactNode;
   /** The crawler feature's Smart Web Crawler dialog; without it the card's crawler button says "coming soon". */
   renderCrawlerModal?: (assistant: AssistantDto, onClose: () => void) => ReactNode;
 }
@@ -80,8 +85,12 @@ export function DashboardPage({ userName, online = true, renderFilesModal, rende
           </p>
         </div>
         <div className="dashboard-head-actions">
-          <Link className="btn btn-secondary" to={paths.inbox}>{t('inbox')}</Link>
-          <Link className="btn btn-primary" to={paths.createAssistant}>{t('create')}</Link>
+          <Link className="btn btn-secondary" to={paths.inbox}>
+            {t('inbox')}
+          </Link>
+          <Link className="btn btn-primary" to={paths.createAssistant}>
+            {t('create')}
+          </Link>
         </div>
       </header>
 
@@ -89,9 +98,13 @@ export function DashboardPage({ userName, online = true, renderFilesModal, rende
         <div className="banner banner-error" role="alert">
           <p>{t(errorKey)}</p>
           <div className="banner-actions">
-            <Button variant="secondary" onClick={() => assistants.refetch()}>{t('common:tryAgain')}</Button>
+            <Button variant="secondary" onClick={() => assistants.refetch()}>
+              {t('common:tryAgain')}
+            </Button>
             {errorKey === 'errors:network' || errorKey === 'errors:unauthorized' ? (
-              <Link className="btn btn-ghost" to={paths.login}>{t('common:goToLogin')}</Link>
+              <Link className="btn btn-ghost" to={paths.login}>
+                {t('common:goToLogin')}
+              </Link>
             ) : null}
           </div>
         </div>
@@ -103,12 +116,18 @@ export function DashboardPage({ userName, online = true, renderFilesModal, rende
         <div className="empty-state card">
           <h2>{t('emptyTitle')}</h2>
           <p className="muted">{t('emptyText')}</p>
-          <Link className="btn btn-primary" to={paths.createAssistant}>{t('emptyCta')}</Link>
+          <Link className="btn btn-primary" to={paths.createAssistant}>
+            {t('emptyCta')}
+          </Link>
         </div>
       ) : (
         <div className="card-grid">
           {list.map((assistant) => (
-            <AssistantCard key={assistant.id} assistant={assistant} onAction={(action) => setOpen({ action, assistant })} />
+            <AssistantCard
+              key={assistant.id}
+              assistant={assistant}
+              onAction={(action) => setOpen({ action, assistant })}
+            />
           ))}
         </div>
       )}
@@ -116,8 +135,21 @@ export function DashboardPage({ userName, online = true, renderFilesModal, rende
       {open?.action === 'delete' ? <DeleteAssistantModal assistant={open.assistant} onClose={close} /> : null}
       {open?.action === 'share' ? <ShareDialog assistant={open.assistant} onClose={close} /> : null}
       {open?.action === 'history' ? <ChatHistoryModal assistant={open.assistant} onClose={close} /> : null}
-      {open?.action === 'crawler' ? (renderCrawlerModal ? renderCrawlerModal(open.assistant, close) : <CrawlerSoonModal onClose={close} />) : null}
-      {open?.action === 'files' ? renderFilesModal(open.assistant, close, () => setOpen({ action: 'share', assistant: open.assistant }), () => setOpen({ action: 'crawler', assistant: open.assistant })) : null}
+      {open?.action === 'crawler' ? (
+        renderCrawlerModal ? (
+          renderCrawlerModal(open.assistant, close)
+        ) : (
+          <CrawlerSoonModal onClose={close} />
+        )
+      ) : null}
+      {open?.action === 'files'
+        ? renderFilesModal(
+            open.assistant,
+            close,
+            () => setOpen({ action: 'share', assistant: open.assistant }),
+            () => setOpen({ action: 'crawler', assistant: open.assistant }),
+          )
+        : null}
     </section>
   );
 }

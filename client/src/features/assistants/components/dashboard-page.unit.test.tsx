@@ -10,7 +10,8 @@ import { DashboardPage } from './dashboard-page';
 
 const assistant = sampleAssistant;
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('the dashboard list', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -33,14 +34,19 @@ describe('the dashboard list', () => {
   });
 
   it('offline, the badge says Offline and the list empties behind the network error banner; online again, the cards are back', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json(200, [assistant(1, 'Shop helper')])));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(200, [assistant(1, 'Shop helper')])),
+    );
     const queryClient = testQueryClient();
     queryClient.setQueryData(['assistants'], [assistant(1, 'Shop helper')]);
     function Connection() {
       const [online, setOnline] = useState(false);
       return (
         <>
-          <button type="button" onClick={() => setOnline(true)}>reconnect</button>
+          <button type="button" onClick={() => setOnline(true)}>
+            reconnect
+          </button>
           <DashboardPage userName="Dana" online={online} renderFilesModal={() => null} />
         </>
       );
@@ -74,7 +80,9 @@ describe('the dashboard list', () => {
     );
     const queryClient = testQueryClient();
     queryClient.setQueryData(['assistants'], []); // the dashboard was seen before, empty
-    const { result } = renderHook(() => useCreateAssistant(), { wrapper: ({ children }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider> });
+    const { result } = renderHook(() => useCreateAssistant(), {
+      wrapper: ({ children }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>,
+    });
     await act(() => result.current.mutateAsync({ name: 'New helper', description: 'd', instructions: 'i' }));
     expect(queryClient.getQueryData<AssistantDto[]>(['assistants'])?.map((a) => a.id)).toEqual([7]);
 

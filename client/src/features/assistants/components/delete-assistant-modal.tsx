@@ -15,7 +15,9 @@ export function DeleteAssistantModal({ assistant, onClose }: { assistant: Assist
       onClose={onClose}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose} disabled={remove.isPending}>{t('common:cancel')}</Button>
+          <Button variant="secondary" onClick={onClose} disabled={remove.isPending}>
+            {t('common:cancel')}
+          </Button>
           <Button
             variant="danger"
             disabled={remove.isPending}

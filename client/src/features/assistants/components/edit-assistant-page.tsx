@@ -55,7 +55,9 @@ export function EditAssistantPage({ assistantId, startCrawler, onCrawlStarted }:
     return (
       <section className="page narrow">
         <h1>{t('editTitle')}</h1>
-        <p className="form-error" role="alert">{detail || t('loadFailed')}</p>
+        <p className="form-error" role="alert">
+          {detail || t('loadFailed')}
+        </p>
       </section>
     );
   }
@@ -64,7 +66,9 @@ export function EditAssistantPage({ assistantId, startCrawler, onCrawlStarted }:
   const saved = async (name: string, values: AssistantFormValues) => {
     notify.success(t('updated', { name }));
     const url = crawlToStart(initial, values);
-    const crawlId = url ? await startCrawlerStep(assistantId, url, startCrawler ?? null, () => notify.warning(t('warnCrawlerEdit'))) : null;
+    const crawlId = url
+      ? await startCrawlerStep(assistantId, url, startCrawler ?? null, () => notify.warning(t('warnCrawlerEdit')))
+      : null;
     // As in the create flow: the dashboard opens with the progress panel following the crawl.
     if (crawlId && url) onCrawlStarted?.(crawlId, url);
     navigate(paths.dashboard);
@@ -87,13 +91,20 @@ export function EditAssistantPage({ assistantId, startCrawler, onCrawlStarted }:
                 description: values.description,
                 instructions: values.instructions,
                 website_url: url,
-                web_crawler: { enabled: values.crawlerEnabled, website_url: url, max_pages: 50, max_depth: 5, delete_orphaned_pages: false },
+                web_crawler: {
+                  enabled: values.crawlerEnabled,
+                  website_url: url,
+                  max_pages: 50,
+                  max_depth: 5,
+                  delete_orphaned_pages: false,
+                },
                 payment_processing: { enabled: values.salesMode, sales_prompt: values.salesPrompt },
               },
             },
             {
               onSuccess: (answer) => void saved(answer.name, values),
-              onError: (error) => notify.error(localizedDetail(error) ?? `${t('updateFailed')} ${errorMessage(error, t)}`),
+              onError: (error) =>
+                notify.error(localizedDetail(error) ?? `${t('updateFailed')} ${errorMessage(error, t)}`),
             },
           );
         }}

@@ -25,7 +25,8 @@ const stored = (overrides: Partial<AssistantDto> = {}): AssistantDto => ({
   ...overrides,
 });
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 interface Call {
   method: string;
@@ -44,10 +45,27 @@ function serve(assistant: AssistantDto, crawler: { crawlId: string } | 'fails') 
       const body = init?.body ? JSON.parse(String(init.body)) : null;
       calls.push({ method, path, body });
       if (method === 'GET' && path === '/assistants/7') return json(assistant);
-      if (method === 'PUT' && path === '/assistants/7') return json({ ...assistant, ...body, web_crawler: body.web_crawler, payment_processing: body.payment_processing });
+      if (method === 'PUT' && path === '/assistants/7')
+        return json({
+          ...assistant,
+          ...body,
+          web_crawler: body.web_crawler,
+          payment_processing: body.payment_processing,
+        });
       if (method === 'POST' && path === '/web-crawler/') {
         if (crawler === 'fails') return json({ detail: 'Failed to configure crawler' }, 500);
-        return json({ success: true, message: 'Crawl started', data: { crawl_id: crawler.crawlId, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: body.website_url, crawl_interval: body.crawl_interval, status: 'starting' } });
+        return json({
+          success: true,
+          message: 'Crawl started',
+          data: {
+            crawl_id: crawler.crawlId,
+            crawler_config_id: 'cfg_1',
+            assistant_id: 7,
+            website_url: body.website_url,
+            crawl_interval: body.crawl_interval,
+            status: 'starting',
+          },
+        });
       }
       return json({ detail: 'Not found' }, 404);
     }),
@@ -81,17 +99,39 @@ describe('the edit form’s crawler toggle (spec §2, §4, §9)', () => {
     expect(router.state.location.pathname).toBe('/dashboard');
 
     const put = calls.find((call) => call.method === 'PUT')!;
-    expect(put.body).toMatchObject({ web_crawler: { enabled: true, website_url: 'https://crumb.example', max_pages: 50, max_depth: 5 } });
+    expect(put.body).toMatchObject({
+      web_crawler: { enabled: true, website_url: 'https://crumb.example', max_pages: 50, max_depth: 5 },
+    });
     const start = calls.filter((call) => call.path === '/web-crawler/');
     expect(start).toHaveLength(1);
     // pages: 'held' — pages the assistant already holds of this site are refreshed, not the whole site added (issue 22 item 9).
-    expect(start[0]!.body).toEqual({ assistant_id: 7, website_url: 'https://crumb.example', crawl_interval: '24h', max_pages: 50, max_depth: 5, delete_orphaned_pages: false, start_crawl: true, pages: 'held' });
+    expect(start[0]!.body).toEqual({
+      assistant_id: 7,
+      website_url: 'https://crumb.example',
+      crawl_interval: '24h',
+      max_pages: 50,
+      max_depth: 5,
+      delete_orphaned_pages: false,
+      start_crawl: true,
+      pages: 'held',
+    });
     expect(calls.indexOf(put)).toBeLessThan(calls.indexOf(start[0]!)); // the flag is saved before the crawl starts
     expect(crawlSession.get()).toMatchObject({ crawlId: 'crawl_edit_1', websiteUrl: 'https://crumb.example' });
   });
 
   it('saving an assistant whose crawler was already on for the same website starts no new crawl', async () => {
-    const calls = serve(stored({ web_crawler: { enabled: true, website_url: 'https://crumb.example', max_pages: 50, max_depth: 5, delete_orphaned_pages: false } }), { crawlId: 'never' });
+    const calls = serve(
+      stored({
+        web_crawler: {
+          enabled: true,
+          website_url: 'https://crumb.example',
+          max_pages: 50,
+          max_depth: 5,
+          delete_orphaned_pages: false,
+        },
+      }),
+      { crawlId: 'never' },
+    );
     renderEdit();
     fireEvent.change(await screen.findByLabelText('Description *'), { target: { value: 'A bakery in Haifa' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
@@ -102,7 +142,16 @@ describe('the edit form’s crawler toggle (spec §2, §4, §9)', () => {
 
   it('turned off (Hebrew page): sales mode goes off with it, the flag is saved and nothing is crawled', async () => {
     const calls = serve(
-      stored({ web_crawler: { enabled: true, website_url: 'https://crumb.example', max_pages: 50, max_depth: 5, delete_orphaned_pages: false }, payment_processing: { enabled: true, sales_prompt: 'Sell' } }),
+      stored({
+        web_crawler: {
+          enabled: true,
+          website_url: 'https://crumb.example',
+          max_pages: 50,
+          max_depth: 5,
+          delete_orphaned_pages: false,
+        },
+        payment_processing: { enabled: true, sales_prompt: 'Sell' },
+      }),
       { crawlId: 'never' },
     );
     renderEdit('he');
@@ -126,7 +175,11 @@ describe('the edit form’s crawler toggle (spec §2, §4, §9)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'שמירת שינויים' }));
     expect(await screen.findByText('dashboard')).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'PUT')).toBe(true);
-    await waitFor(() => expect(toastStore.snapshot().map((toast) => toast.message)).toContain('העוזר נשמר, אך סריקת האתר לא התחילה. נסו שוב עם "סריקה חוזרת" בהגדרות הסורק.'));
+    await waitFor(() =>
+      expect(toastStore.snapshot().map((toast) => toast.message)).toContain(
+        'העוזר נשמר, אך סריקת האתר לא התחילה. נסו שוב עם "סריקה חוזרת" בהגדרות הסורק.',
+      ),
+    );
     expect(crawlSession.get()).toBeNull();
   });
 });

@@ -25,12 +25,15 @@ export function ShareDialog({ assistant, onClose }: { assistant: AssistantDto; o
   const generate = useGenerateShareToken();
   const rotate = useRotateShareToken();
   const revoke = useRevokeShareToken();
-  const [url, setUrl] = useState<string | null>(assistant.share_token ? absolute(paths.sharedChat(assistant.share_token)) : null);
+  const [url, setUrl] = useState<string | null>(
+    assistant.share_token ? absolute(paths.sharedChat(assistant.share_token)) : null,
+  );
   const [confirmingRotate, setConfirmingRotate] = useState(false);
   // Stopping breaks the link and every widget that uses it, as a new link does: confirmed the same way.
   const [confirmingRevoke, setConfirmingRevoke] = useState(false);
   const { copied, copy } = useCopyToClipboard();
-  const failure = (key: string) => (error: unknown) => notify.error(`${t(key)}: ${localizedDetail(error) ?? errorMessage(error, t)}`);
+  const failure = (key: string) => (error: unknown) =>
+    notify.error(`${t(key)}: ${localizedDetail(error) ?? errorMessage(error, t)}`);
 
   return (
     <>

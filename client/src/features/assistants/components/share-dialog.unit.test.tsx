@@ -6,8 +6,10 @@ import { toastStore } from '@/lib/toast-store';
 import { renderWithProviders } from '@/test/render';
 import { ShareDialog } from './share-dialog';
 
-const assistant = (shareToken: string | null) => ({ id: 4, name: 'Bakery helper', share_token: shareToken }) as AssistantDto;
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const assistant = (shareToken: string | null) =>
+  ({ id: 4, name: 'Bakery helper', share_token: shareToken }) as AssistantDto;
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** The share endpoints as the server answers them; every call is recorded. */
 function stubShareApi() {
@@ -54,7 +56,9 @@ describe('ShareDialog', () => {
   it('shows the link an assistant already has, without asking the server for a new one', async () => {
     const calls = stubShareApi();
     renderWithProviders(<ShareDialog assistant={assistant('existing-tok')} onClose={vi.fn()} />);
-    expect(screen.getByLabelText<HTMLInputElement>('Share URL').value).toBe(`${window.location.origin}/shared-chat/existing-tok`);
+    expect(screen.getByLabelText<HTMLInputElement>('Share URL').value).toBe(
+      `${window.location.origin}/shared-chat/existing-tok`,
+    );
     expect(screen.queryByRole('button', { name: 'Generate Share Options' })).toBeNull();
     expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
   });
@@ -64,7 +68,9 @@ describe('ShareDialog', () => {
     renderWithProviders(<ShareDialog assistant={assistant('existing-tok')} onClose={vi.fn()} />);
     fireEvent.click(screen.getByRole('button', { name: 'Create a new link' }));
     const confirm = await screen.findByRole('dialog', { name: 'Create a new share link?' });
-    expect(confirm).toHaveTextContent('The current link stops working at once, and so does every website widget that uses it');
+    expect(confirm).toHaveTextContent(
+      'The current link stops working at once, and so does every website widget that uses it',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Create a new share link?' })).toBeNull());
     expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
@@ -72,16 +78,24 @@ describe('ShareDialog', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Create a new link' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Yes, create a new link' }));
-    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Share URL').value).toBe(`${window.location.origin}/shared-chat/tok456`));
+    await waitFor(() =>
+      expect(screen.getByLabelText<HTMLInputElement>('Share URL').value).toBe(
+        `${window.location.origin}/shared-chat/tok456`,
+      ),
+    );
     expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /api/v1/assistants/4/rotate-share-token']);
-    expect(toastStore.snapshot().map((toast) => toast.message)).toContain('A new share link was created. The previous link no longer works.');
+    expect(toastStore.snapshot().map((toast) => toast.message)).toContain(
+      'A new share link was created. The previous link no longer works.',
+    );
   });
 
   it('says it in Hebrew', async () => {
     stubShareApi();
     renderWithProviders(<ShareDialog assistant={assistant('existing-tok')} onClose={vi.fn()} />, { language: 'he' });
     fireEvent.click(screen.getByRole('button', { name: 'יצירת קישור חדש' }));
-    expect(await screen.findByRole('dialog', { name: 'ליצור קישור שיתוף חדש?' })).toHaveTextContent('וכך גם כל ווידג׳ט באתר שמשתמש בו');
+    expect(await screen.findByRole('dialog', { name: 'ליצור קישור שיתוף חדש?' })).toHaveTextContent(
+      'וכך גם כל ווידג׳ט באתר שמשתמש בו',
+    );
   });
 
   it('stops sharing only after a confirmation that says the link and every widget stop working (issue 22 item 16)', async () => {
@@ -89,7 +103,9 @@ describe('ShareDialog', () => {
     renderWithProviders(<ShareDialog assistant={assistant('existing-tok')} onClose={vi.fn()} />);
     fireEvent.click(screen.getByRole('button', { name: 'Stop sharing' }));
     const confirm = await screen.findByRole('dialog', { name: 'Stop sharing this assistant?' });
-    expect(confirm).toHaveTextContent('The share link stops working at once, and so does every website widget that uses it');
+    expect(confirm).toHaveTextContent(
+      'The share link stops working at once, and so does every website widget that uses it',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Stop sharing this assistant?' })).toBeNull());
     expect(calls.filter((c) => !c.startsWith('GET'))).toEqual([]);
@@ -106,7 +122,9 @@ describe('ShareDialog', () => {
     stubShareApi();
     renderWithProviders(<ShareDialog assistant={assistant('existing-tok')} onClose={vi.fn()} />, { language: 'he' });
     fireEvent.click(screen.getByRole('button', { name: 'הפסקת שיתוף' }));
-    expect(await screen.findByRole('dialog', { name: 'להפסיק לשתף את העוזר?' })).toHaveTextContent('וכך גם כל ווידג׳ט באתר שמשתמש בו');
+    expect(await screen.findByRole('dialog', { name: 'להפסיק לשתף את העוזר?' })).toHaveTextContent(
+      'וכך גם כל ווידג׳ט באתר שמשתמש בו',
+    );
     expect(screen.getByRole('button', { name: 'כן, להפסיק לשתף' })).toBeInTheDocument();
   });
 });

@@ -6,7 +6,11 @@ export function WordCounter({ text, id }: { text: string; id?: string }) {
   const { t } = useTranslation('assistants');
   const count = countWords(text);
   return (
-    <span id={id} className={`counter${count > limits.textFieldWords ? ' counter-over' : ''}`} aria-label={t('wordCount', { count })}>
+    <span
+      id={id}
+      className={`counter${count > limits.textFieldWords ? ' counter-over' : ''}`}
+      aria-label={t('wordCount', { count })}
+    >
       {t('words', { count })}
     </span>
   );

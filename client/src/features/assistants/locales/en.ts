@@ -24,7 +24,8 @@ export const en = {
   previewWidget: 'Preview widget',
   deleteAssistant: 'Delete {name}',
   deleteTitle: 'Delete assistant',
-  deleteConfirm: 'Are you sure you want to delete "{name}"? Its files and settings will be removed. This cannot be undone.',
+  deleteConfirm:
+    'Are you sure you want to delete "{name}"? Its files and settings will be removed. This cannot be undone.',
   deleting: 'Deleting...',
   deleted: 'Assistant "{name}" was deleted.',
   deleteFailed: 'Could not delete the assistant: {message}',
@@ -52,7 +53,8 @@ export const en = {
   rotated: 'A new share link was created. The previous link no longer works.',
   errorRotatingShareUrl: 'Error creating a new share link',
   historyTitle: 'Chat History — {name}',
-  historyEmpty: 'Conversations with this assistant will be listed here, with resume, rename and delete, once chat arrives.',
+  historyEmpty:
+    'Conversations with this assistant will be listed here, with resume, rename and delete, once chat arrives.',
   untitled: 'Untitled Conversation',
   crawlerTitle: 'Smart Web Crawler',
   crawlerSoon: 'Website scanning is on its way: it will find your pages, score them and let you choose which to add.',
@@ -109,29 +111,40 @@ export const en = {
   warnUpload: 'The assistant was created, but the file upload failed: {message}',
   warnDrive: 'The assistant was created, but the Google Drive import failed: {names}',
   warnCrawler: 'The assistant was created, but the website scanner could not start yet. You can turn it on later.',
-  warnCrawlerEdit: 'The assistant was saved, but the website scan could not start. Try Crawl Again from the crawler settings.',
+  warnCrawlerEdit:
+    'The assistant was saved, but the website scan could not start. Try Crawl Again from the crawler settings.',
   prompt_add: 'Add "{label}"',
   prompt_remove: 'Remove "{label}"',
   sales_lead_qualification: 'Lead qualification',
-  sales_lead_qualification_text: 'Ask a few short questions to understand what the customer needs, their budget and timing before recommending anything.',
+  sales_lead_qualification_text:
+    'Ask a few short questions to understand what the customer needs, their budget and timing before recommending anything.',
   sales_product_recommendation: 'Product recommendation',
-  sales_product_recommendation_text: 'Recommend the product or plan that best fits what the customer told you, and say briefly why it fits.',
+  sales_product_recommendation_text:
+    'Recommend the product or plan that best fits what the customer told you, and say briefly why it fits.',
   sales_objection_handling: 'Objection handling',
-  sales_objection_handling_text: 'When the customer hesitates, acknowledge the concern, answer it honestly with facts from our content, and offer an alternative if one fits better.',
+  sales_objection_handling_text:
+    'When the customer hesitates, acknowledge the concern, answer it honestly with facts from our content, and offer an alternative if one fits better.',
   sales_urgency_creation: 'Urgency creation',
-  sales_urgency_creation_text: 'Mention real, current offers or limited availability when they exist. Never invent deadlines.',
+  sales_urgency_creation_text:
+    'Mention real, current offers or limited availability when they exist. Never invent deadlines.',
   sales_trust_building: 'Trust building',
-  sales_trust_building_text: 'Share relevant guarantees, return policies and customer experiences from our content to build confidence.',
+  sales_trust_building_text:
+    'Share relevant guarantees, return policies and customer experiences from our content to build confidence.',
   sales_call_to_action: 'Call to action',
-  sales_call_to_action_text: 'End helpful answers with one clear next step, such as a link to the right product or buying page.',
+  sales_call_to_action_text:
+    'End helpful answers with one clear next step, such as a link to the right product or buying page.',
   sales_follow_up: 'Follow up',
-  sales_follow_up_text: 'If the customer is not ready to buy, offer to answer more questions and suggest how to get back in touch.',
+  sales_follow_up_text:
+    'If the customer is not ready to buy, offer to answer more questions and suggest how to get back in touch.',
   common_refer_human: 'Refer to a human',
-  common_refer_human_text: 'If you cannot answer a question with confidence, say so and offer to connect the customer with a person from our team.',
+  common_refer_human_text:
+    'If you cannot answer a question with confidence, say so and offer to connect the customer with a person from our team.',
   common_suggest_contact: 'Suggest contact',
-  common_suggest_contact_text: 'When a question needs personal handling, suggest the customer contact us directly and share our contact details.',
+  common_suggest_contact_text:
+    'When a question needs personal handling, suggest the customer contact us directly and share our contact details.',
   common_polite_reliable: 'Polite and reliable',
-  common_polite_reliable_text: 'Always be polite and patient, answer only from the provided content, and never make up facts.',
+  common_polite_reliable_text:
+    'Always be polite and patient, answer only from the provided content, and never make up facts.',
 };
 /** Hebrew needs plural forms English has not (the dual `_two`; `_many` for older plural rules). */
 export type AssistantsLocale = typeof en & { count_two?: string; count_many?: string };

@@ -117,11 +117,13 @@ export const he: AssistantsLocale = {
   prompt_add: 'הוספת "{label}"',
   prompt_remove: 'הסרת "{label}"',
   sales_lead_qualification: 'אפיון לקוח',
-  sales_lead_qualification_text: 'שאל כמה שאלות קצרות כדי להבין מה הלקוח צריך, מה התקציב ומה לוח הזמנים לפני שאתה ממליץ.',
+  sales_lead_qualification_text:
+    'שאל כמה שאלות קצרות כדי להבין מה הלקוח צריך, מה התקציב ומה לוח הזמנים לפני שאתה ממליץ.',
   sales_product_recommendation: 'המלצה על מוצר',
   sales_product_recommendation_text: 'המלץ על המוצר או המסלול שמתאים ביותר למה שהלקוח סיפר, והסבר בקצרה למה.',
   sales_objection_handling: 'טיפול בהתנגדויות',
-  sales_objection_handling_text: 'כשהלקוח מהסס, הכר בחשש, ענה עליו בכנות עם עובדות מהתוכן שלנו, והצע חלופה אם היא מתאימה יותר.',
+  sales_objection_handling_text:
+    'כשהלקוח מהסס, הכר בחשש, ענה עליו בכנות עם עובדות מהתוכן שלנו, והצע חלופה אם היא מתאימה יותר.',
   sales_urgency_creation: 'יצירת דחיפות',
   sales_urgency_creation_text: 'ציין מבצעים אמיתיים ועדכניים או מלאי מוגבל כשהם קיימים. לעולם אל תמציא מועדים.',
   sales_trust_building: 'בניית אמון',

@@ -5,7 +5,8 @@ import { tokenStorage } from '@/lib/token-storage';
 import { signOutIntent } from '../sign-out-intent';
 
 /** DELETE /auth/me: the password again (a Google account: a recent sign-in instead). */
-export const deleteAccount = (password: string | undefined) => api.delete('/auth/me', null, { body: password ? { password } : {} });
+export const deleteAccount = (password: string | undefined) =>
+  api.delete('/auth/me', null, { body: password ? { password } : {} });
 
 /** Deleted: the session is gone on the server; the app forgets it like a sign-out. */
 export const useDeleteAccount = () => {

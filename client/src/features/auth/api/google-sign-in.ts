@@ -4,7 +4,8 @@ import { api } from '@/lib/api-client';
 import { tokenStorage } from '@/lib/token-storage';
 
 /** Exchanges a Google ID token (from Google Identity Services) for a Kesher session. */
-export const googleSignIn = (idToken: string) => api.post('/auth/google', SessionSchema, { body: { id_token: idToken } });
+export const googleSignIn = (idToken: string) =>
+  api.post('/auth/google', SessionSchema, { body: { id_token: idToken } });
 
 export const useGoogleSignIn = () => {
   const queryClient = useQueryClient();

@@ -16,7 +16,8 @@ function errorKey(error: unknown): string {
   if (!(error instanceof ApiError)) return 'errors.failed';
   if (error.status === 400) return 'errors.passwordRequired';
   if (error.status === 429) return 'errors.tooMany';
-  if (error.status === 403) return error.detail?.startsWith('Please sign in again') ? 'errors.signInAgain' : 'errors.wrongPassword';
+  if (error.status === 403)
+    return error.detail?.startsWith('Please sign in again') ? 'errors.signInAgain' : 'errors.wrongPassword';
   return 'errors.failed';
 }
 
@@ -64,7 +65,12 @@ export function DeleteAccountCard() {
               <Button variant="secondary" onClick={close} disabled={deletion.isPending}>
                 {t('cancel')}
               </Button>
-              <Button variant="danger" type="submit" form="delete-account-form" disabled={deletion.isPending || (!google && !password)}>
+              <Button
+                variant="danger"
+                type="submit"
+                form="delete-account-form"
+                disabled={deletion.isPending || (!google && !password)}
+              >
                 {deletion.isPending ? t('deleting') : t('confirm')}
               </Button>
             </>
@@ -73,7 +79,14 @@ export function DeleteAccountCard() {
           <form id="delete-account-form" onSubmit={submit}>
             <p>{google ? t('confirmTextGoogle') : t('confirmText')}</p>
             {google ? null : (
-              <TextField label={t('password')} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus />
+              <TextField
+                label={t('password')}
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                autoFocus
+              />
             )}
             {deletion.isError ? (
               <p className="field-error" role="alert">

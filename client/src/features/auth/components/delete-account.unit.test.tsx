@@ -7,7 +7,9 @@ import { DeleteAccountCard } from './delete-account';
 
 /** The same keys in both languages, nested: a text missing in one would show its key. */
 const keysOf = (bundle: object, prefix = ''): string[] =>
-  Object.entries(bundle).flatMap(([key, value]) => (typeof value === 'object' ? keysOf(value as object, `${prefix}${key}.`) : [`${prefix}${key}`]));
+  Object.entries(bundle).flatMap(([key, value]) =>
+    typeof value === 'object' ? keysOf(value as object, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
 
 describe('DeleteAccountCard', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -32,6 +34,11 @@ describe('DeleteAccountCard', () => {
     fireEvent.change(screen.getByLabelText(he.password), { target: { value: 'my-password' } });
     fireEvent.click(confirm);
     expect(await screen.findByText(he.errors.wrongPassword)).toBeInTheDocument();
-    await waitFor(() => expect(calls.find((c) => c.method === 'DELETE')).toMatchObject({ url: expect.stringMatching(/\/auth\/me$/), body: { password: 'my-password' } }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'DELETE')).toMatchObject({
+        url: expect.stringMatching(/\/auth\/me$/),
+        body: { password: 'my-password' },
+      }),
+    );
   });
 });

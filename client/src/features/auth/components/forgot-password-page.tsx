@@ -27,7 +27,12 @@ export function ForgotPasswordPage() {
       {
         onSuccess: (answer) => setSent(serverText(answer.detail)),
         // Too many requests and a malformed address say what to do; anything else gets the catalogue's text.
-        onError: (err) => setError(err instanceof ApiError && (err.status === 429 || err.status === 422) ? (localizedDetail(err) ?? errorMessage(err, t)) : errorMessage(err, t)),
+        onError: (err) =>
+          setError(
+            err instanceof ApiError && (err.status === 429 || err.status === 422)
+              ? (localizedDetail(err) ?? errorMessage(err, t))
+              : errorMessage(err, t),
+          ),
       },
     );
   };
@@ -37,13 +42,27 @@ export function ForgotPasswordPage() {
       <div className="card auth-card">
         <h1>{t('forgotTitle')}</h1>
         {sent ? (
-          <p className="form-success" role="status">{sent}</p>
+          <p className="form-success" role="status">
+            {sent}
+          </p>
         ) : (
           <>
             <p className="muted">{t('forgotSubtitle')}</p>
             <form onSubmit={submit}>
-              <TextField label={t('email')} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-              {error ? <p className="form-error" role="alert">{error}</p> : null}
+              <TextField
+                label={t('email')}
+                type="email"
+                name="email"
+                autoComplete="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+              />
+              {error ? (
+                <p className="form-error" role="alert">
+                  {error}
+                </p>
+              ) : null}
               <Button type="submit" className="btn-block" disabled={forgot.isPending}>
                 {forgot.isPending ? t('sendingResetLink') : t('sendResetLink')}
               </Button>

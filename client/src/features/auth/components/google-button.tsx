@@ -28,7 +28,17 @@ function loadGoogleIdentity(): Promise<void> {
  * Google sign-in through Google Identity Services: Google returns an ID token, the server verifies it
  * and answers with a Kesher session. Rendered only when /auth/config names a client id.
  */
-export function GoogleButton({ clientId, mode, onSignedIn, onError }: { clientId: string; mode: 'signIn' | 'signUp'; onSignedIn: () => void; onError: (message: string) => void }) {
+export function GoogleButton({
+  clientId,
+  mode,
+  onSignedIn,
+  onError,
+}: {
+  clientId: string;
+  mode: 'signIn' | 'signUp';
+  onSignedIn: () => void;
+  onError: (message: string) => void;
+}) {
   const { t } = useTranslation('auth');
   const signIn = useGoogleSignIn();
   const [busy, setBusy] = useState(false);
@@ -47,7 +57,8 @@ export function GoogleButton({ clientId, mode, onSignedIn, onError }: { clientId
         callback: ({ credential }: { credential: string }) =>
           signIn.mutate(credential, {
             onSuccess: () => handlers.current.onSignedIn(),
-            onError: (error) => handlers.current.onError(error.message && error.message !== 'unexpected' ? error.message : fallback),
+            onError: (error) =>
+              handlers.current.onError(error.message && error.message !== 'unexpected' ? error.message : fallback),
             onSettled: () => setBusy(false),
           }),
       });
@@ -61,7 +72,10 @@ export function GoogleButton({ clientId, mode, onSignedIn, onError }: { clientId
   const label = mode === 'signIn' ? (busy ? t('signingInGoogle') : t('signInGoogle')) : t('signUpGoogle');
   return (
     <button type="button" className="btn btn-secondary btn-google" onClick={start} disabled={busy}>
-      <span aria-hidden="true" className="g-mark">G</span> {label}
+      <span aria-hidden="true" className="g-mark">
+        G
+      </span>{' '}
+      {label}
     </button>
   );
 }

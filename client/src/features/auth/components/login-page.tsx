@@ -42,7 +42,8 @@ export function LoginPage() {
         onSuccess: () => navigate(target, { replace: true }),
         onError: (err) => {
           // The server's sign-in refusals are already the spec's texts (wrong credentials, too many attempts).
-          if (err instanceof ApiError && (err.status === 401 || err.status === 429 || err.status === 422) && err.detail) setError(err.detail);
+          if (err instanceof ApiError && (err.status === 401 || err.status === 429 || err.status === 422) && err.detail)
+            setError(err.detail);
           else if (err instanceof ApiError && err.code !== 'unexpected') setError(t(`errors:${err.code}`));
           else setError(t('loginFailed'));
         },
@@ -56,20 +57,47 @@ export function LoginPage() {
         <h1>{t('loginTitle')}</h1>
         <p className="muted">{t('loginSubtitle')}</p>
         <form onSubmit={submit} noValidate={false}>
-          <TextField label={t('email')} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          <TextField label={t('password')} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <TextField
+            label={t('email')}
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <TextField
+            label={t('password')}
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
           <p className="forgot-link">
             <Link to={paths.forgotPassword}>{t('forgotPassword')}</Link>
           </p>
-          {error ? <p className="form-error" role="alert">{error}</p> : null}
+          {error ? (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          ) : null}
           <Button type="submit" className="btn-block" disabled={login.isPending}>
             {login.isPending ? t('signingIn') : t('signIn')}
           </Button>
         </form>
         {config.data?.google_client_id ? (
           <>
-            <div className="divider"><span>{t('or')}</span></div>
-            <GoogleButton clientId={config.data.google_client_id} mode="signIn" onSignedIn={() => navigate(target, { replace: true })} onError={setError} />
+            <div className="divider">
+              <span>{t('or')}</span>
+            </div>
+            <GoogleButton
+              clientId={config.data.google_client_id}
+              mode="signIn"
+              onSignedIn={() => navigate(target, { replace: true })}
+              onError={setError}
+            />
           </>
         ) : null}
         {config.data?.demo_accounts ? <p className="muted small">{t('demoHint')}</p> : null}

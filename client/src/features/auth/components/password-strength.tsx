@@ -7,7 +7,14 @@ export function PasswordStrength({ checks }: { checks: PasswordCheck[] }) {
   const label = t('strength', { level: t(`strength${level}`) });
   return (
     <div className="strength">
-      <div className={`strength-bar strength-${level.toLowerCase()}`} role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+      <div
+        className={`strength-bar strength-${level.toLowerCase()}`}
+        role="meter"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
         <span style={{ inlineSize: `${percent}%` }} />
       </div>
       <p className="strength-label">{label}</p>

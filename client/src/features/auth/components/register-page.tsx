@@ -67,10 +67,20 @@ export function RegisterPage() {
         <h1>{t('registerTitle')}</h1>
         <p className="muted">{t('registerSubtitle')}</p>
         {registered ? (
-          <p className="form-success" role="status">{t('registered')}</p>
+          <p className="form-success" role="status">
+            {t('registered')}
+          </p>
         ) : (
           <form onSubmit={submit}>
-            <TextField label={t('email')} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+            <TextField
+              label={t('email')}
+              type="email"
+              name="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
             <TextField
               label={t('password')}
               type="password"
@@ -92,11 +102,20 @@ export function RegisterPage() {
                 aria-describedby={termsError ? 'terms-error' : undefined}
               />
               <label htmlFor="terms">
-                {t('termsPrefix')} <Link to={paths.terms}>{t('termsLink')}</Link> {t('termsAnd')} <Link to={paths.privacy}>{t('privacyLink')}</Link>
+                {t('termsPrefix')} <Link to={paths.terms}>{t('termsLink')}</Link> {t('termsAnd')}{' '}
+                <Link to={paths.privacy}>{t('privacyLink')}</Link>
               </label>
-              {termsError ? <p id="terms-error" className="field-error" role="alert">{termsError}</p> : null}
+              {termsError ? (
+                <p id="terms-error" className="field-error" role="alert">
+                  {termsError}
+                </p>
+              ) : null}
             </div>
-            {error ? <p className="form-error" role="alert">{error}</p> : null}
+            {error ? (
+              <p className="form-error" role="alert">
+                {error}
+              </p>
+            ) : null}
             <Button type="submit" className="btn-block" disabled={register.isPending}>
               {register.isPending ? t('signingUp') : t('signUp')}
             </Button>
@@ -104,8 +123,15 @@ export function RegisterPage() {
         )}
         {config.data?.google_client_id && !registered ? (
           <>
-            <div className="divider"><span>{t('or')}</span></div>
-            <GoogleButton clientId={config.data.google_client_id} mode="signUp" onSignedIn={() => setRegistered(true)} onError={setError} />
+            <div className="divider">
+              <span>{t('or')}</span>
+            </div>
+            <GoogleButton
+              clientId={config.data.google_client_id}
+              mode="signUp"
+              onSignedIn={() => setRegistered(true)}
+              onError={setError}
+            />
           </>
         ) : null}
         <p className="auth-footer">

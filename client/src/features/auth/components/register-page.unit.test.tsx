@@ -43,7 +43,22 @@ describe('RegisterPage', () => {
       'fetch',
       vi.fn(async (url: string) =>
         url.endsWith('/auth/register')
-          ? new Response(JSON.stringify({ access_token: 'a-long-session-token', token_type: 'bearer', expires_in: 3600, user: { uid: 'u1', email: 'a@b.co', displayName: null, username: 'a', photoURL: null, providerId: 'password' } }), { status: 201 })
+          ? new Response(
+              JSON.stringify({
+                access_token: 'a-long-session-token',
+                token_type: 'bearer',
+                expires_in: 3600,
+                user: {
+                  uid: 'u1',
+                  email: 'a@b.co',
+                  displayName: null,
+                  username: 'a',
+                  photoURL: null,
+                  providerId: 'password',
+                },
+              }),
+              { status: 201 },
+            )
           : new Response(JSON.stringify({ google_client_id: null, demo_accounts: false }), { status: 200 }),
       ),
     );
@@ -51,7 +66,9 @@ describe('RegisterPage', () => {
     fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'a@b.co' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Abcdefghij1!' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));
-    expect(await screen.findByText('You must agree to the Terms of Service and Privacy Policy to continue')).toBeInTheDocument();
+    expect(
+      await screen.findByText('You must agree to the Terms of Service and Privacy Policy to continue'),
+    ).toBeInTheDocument();
     fireEvent.click(screen.getByLabelText(/I agree to the/));
     vi.useFakeTimers({ shouldAdvanceTime: true });
     fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }));

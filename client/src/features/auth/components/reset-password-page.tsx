@@ -47,11 +47,17 @@ export function ResetPasswordPage() {
         <h1>{t('resetTitle')}</h1>
         {done ? (
           <>
-            <p className="form-success" role="status">{done}</p>
-            <Link className="btn btn-primary btn-block" to={paths.login}>{t('signIn')}</Link>
+            <p className="form-success" role="status">
+              {done}
+            </p>
+            <Link className="btn btn-primary btn-block" to={paths.login}>
+              {t('signIn')}
+            </Link>
           </>
         ) : !token ? (
-          <p className="form-error" role="alert">{serverText('This link is incomplete. Please open it again from the email, or ask for a new one.')}</p>
+          <p className="form-error" role="alert">
+            {serverText('This link is incomplete. Please open it again from the email, or ask for a new one.')}
+          </p>
         ) : (
           <form onSubmit={submit}>
             <p className="muted">{t('resetSubtitle')}</p>
@@ -76,7 +82,11 @@ export function ResetPasswordPage() {
               onChange={(e) => setConfirm(e.target.value)}
               error={mismatch}
             />
-            {error ? <p className="form-error" role="alert">{error}</p> : null}
+            {error ? (
+              <p className="form-error" role="alert">
+                {error}
+              </p>
+            ) : null}
             <Button type="submit" className="btn-block" disabled={reset.isPending}>
               {reset.isPending ? t('savingPassword') : t('savePassword')}
             </Button>

@@ -22,7 +22,11 @@ export function VerifyEmailNotice() {
   const [dismissed, setDismissed] = useState(() => sessionStorage.getItem(DISMISSED) === '1');
   if (!user || user.emailVerified || user.providerId !== 'password' || dismissed) return null;
 
-  const said = resend.isSuccess ? serverText(resend.data.detail) : resend.isError ? (localizedDetail(resend.error) ?? errorMessage(resend.error, t)) : null;
+  const said = resend.isSuccess
+    ? serverText(resend.data.detail)
+    : resend.isError
+      ? (localizedDetail(resend.error) ?? errorMessage(resend.error, t))
+      : null;
   return (
     <aside className="banner banner-info verify-notice" aria-label={t('verifyNoticeLabel')}>
       {/* The address is isolated (bdi), so a Hebrew sentence does not reorder its characters. */}
@@ -30,7 +34,11 @@ export function VerifyEmailNotice() {
         {t('verifyNotice')} <bdi dir="ltr">{user.email}</bdi>
       </p>
       <p className="muted small">{t('verifyNoticeWhy')}</p>
-      {said ? <p role="status" className={resend.isError ? 'form-error' : 'form-success'}>{said}</p> : null}
+      {said ? (
+        <p role="status" className={resend.isError ? 'form-error' : 'form-success'}>
+          {said}
+        </p>
+      ) : null}
       <div className="banner-actions">
         <Button variant="secondary" onClick={() => resend.mutate()} disabled={resend.isPending || resend.isSuccess}>
           {resend.isPending ? t('resending') : t('resendVerification')}

@@ -24,21 +24,30 @@ export function VerifyEmailPage() {
     verify.mutate({ token });
   }, [token, verify]);
 
-  const next = status === 'signedIn' ? { to: paths.dashboard, label: t('toDashboard') } : { to: paths.login, label: t('signIn') };
+  const next =
+    status === 'signedIn' ? { to: paths.dashboard, label: t('toDashboard') } : { to: paths.login, label: t('signIn') };
   return (
     <section className="auth-page">
       <div className="card auth-card">
         <h1>{t('verifyTitle')}</h1>
         {!token ? (
-          <p className="form-error" role="alert">{serverText('This link is incomplete. Please open it again from the email, or ask for a new one.')}</p>
+          <p className="form-error" role="alert">
+            {serverText('This link is incomplete. Please open it again from the email, or ask for a new one.')}
+          </p>
         ) : verify.isSuccess ? (
-          <p className="form-success" role="status">{serverText(verify.data.detail)}</p>
+          <p className="form-success" role="status">
+            {serverText(verify.data.detail)}
+          </p>
         ) : verify.isError ? (
-          <p className="form-error" role="alert">{localizedDetail(verify.error) ?? errorMessage(verify.error, t)}</p>
+          <p className="form-error" role="alert">
+            {localizedDetail(verify.error) ?? errorMessage(verify.error, t)}
+          </p>
         ) : (
           <Spinner label={t('verifying')} />
         )}
-        <Link className="btn btn-secondary btn-block" to={next.to}>{next.label}</Link>
+        <Link className="btn btn-secondary btn-block" to={next.to}>
+          {next.label}
+        </Link>
       </div>
     </section>
   );

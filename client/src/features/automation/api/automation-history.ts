@@ -21,6 +21,11 @@ export const conversationAutomationQuery = (threadId: string) =>
 export const STATS_DAYS = 30;
 
 /** GET /workflows/stats?days=: how often each workflow fired (analytics); the cards show the count. */
-export const getWorkflowStats = (signal?: AbortSignal) => api.get(`/workflows/stats?days=${STATS_DAYS}`, WorkflowStatsSchema, { signal });
+export const getWorkflowStats = (signal?: AbortSignal) =>
+  api.get(`/workflows/stats?days=${STATS_DAYS}`, WorkflowStatsSchema, { signal });
 export const workflowStatsQuery = () =>
-  queryOptions({ queryKey: ['automation', 'workflow-stats', STATS_DAYS], queryFn: ({ signal }) => getWorkflowStats(signal), retry: false });
+  queryOptions({
+    queryKey: ['automation', 'workflow-stats', STATS_DAYS],
+    queryFn: ({ signal }) => getWorkflowStats(signal),
+    retry: false,
+  });

@@ -15,7 +15,8 @@ export async function getExternalApiConfig(assistantId: number) {
     throw error;
   }
 }
-export const externalApiConfigQuery = (assistantId: number) => queryOptions({ queryKey: queryKey(assistantId), queryFn: () => getExternalApiConfig(assistantId) });
+export const externalApiConfigQuery = (assistantId: number) =>
+  queryOptions({ queryKey: queryKey(assistantId), queryFn: () => getExternalApiConfig(assistantId) });
 export const useExternalApiConfig = (assistantId: number) => useQuery(externalApiConfigQuery(assistantId));
 
 /** POST …/config: the whole set; a masked secret sent back as read keeps the stored one. */
@@ -25,14 +26,23 @@ export const saveExternalApiConfig = ({ assistantId, body }: { assistantId: numb
 export const deleteExternalApiConfig = (assistantId: number) => api.delete(`${base(assistantId)}/config`);
 /** GET …/test-connection?endpoint_name=: probes one named endpoint through the same guards as actions. */
 export const testConnection = ({ assistantId, name }: { assistantId: number; name: string }) =>
-  api.get(`${base(assistantId)}/test-connection?endpoint_name=${encodeURIComponent(name)}`, TestConnectionResponseSchema);
+  api.get(
+    `${base(assistantId)}/test-connection?endpoint_name=${encodeURIComponent(name)}`,
+    TestConnectionResponseSchema,
+  );
 
 export function useSaveExternalApiConfig() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: saveExternalApiConfig, onSuccess: (config, { assistantId }) => queryClient.setQueryData(queryKey(assistantId), config) });
+  return useMutation({
+    mutationFn: saveExternalApiConfig,
+    onSuccess: (config, { assistantId }) => queryClient.setQueryData(queryKey(assistantId), config),
+  });
 }
 export function useDeleteExternalApiConfig() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteExternalApiConfig, onSuccess: (_, assistantId) => queryClient.setQueryData(queryKey(assistantId), null) });
+  return useMutation({
+    mutationFn: deleteExternalApiConfig,
+    onSuccess: (_, assistantId) => queryClient.setQueryData(queryKey(assistantId), null),
+  });
 }
 export const useTestConnection = () => useMutation({ mutationFn: testConnection });

@@ -10,6 +10,7 @@ export interface TestActionInput {
 }
 
 /** POST /actions/{id}/test with the §7 sample inputs; the answer is the call's outcome, shown as JSON. */
-export const testAction = ({ id, ...body }: TestActionInput) => api.post(`/actions/${encodeURIComponent(id)}/test`, ActionCallResultSchema, { body });
+export const testAction = ({ id, ...body }: TestActionInput) =>
+  api.post(`/actions/${encodeURIComponent(id)}/test`, ActionCallResultSchema, { body });
 
 export const useTestAction = () => useMutation({ mutationFn: testAction });

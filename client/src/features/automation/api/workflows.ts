@@ -2,4 +2,8 @@ import { type WorkflowBodyInput, type WorkflowDto, WorkflowListSchema, WorkflowS
 import { automationResource } from './automation-resource';
 
 /** GET, POST /workflows; PUT, DELETE /workflows/{id} (spec part 2 §7). */
-export const workflows = automationResource<WorkflowDto, WorkflowBodyInput>('/workflows', WorkflowSchema, WorkflowListSchema);
+export const workflows = automationResource<WorkflowDto, WorkflowBodyInput>(
+  '/workflows',
+  WorkflowSchema,
+  WorkflowListSchema,
+);

@@ -1,4 +1,10 @@
-import { ACTION_INPUT_TYPES, ACTION_METHODS, type ActionBodyInput, type ActionDto, INPUT_NAME } from '@kesher/contracts';
+import {
+  ACTION_INPUT_TYPES,
+  ACTION_METHODS,
+  type ActionBodyInput,
+  type ActionDto,
+  INPUT_NAME,
+} from '@kesher/contracts';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -6,7 +12,14 @@ import { TextAreaField, TextField } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
 import { notify } from '@/lib/toast-store';
 import { actions } from '../api/actions';
-import { cleanHeaders, isHttpUrl, takesBody, type TemplateProblem, templateProblem, urlSource } from '../automation-rules';
+import {
+  cleanHeaders,
+  isHttpUrl,
+  takesBody,
+  type TemplateProblem,
+  templateProblem,
+  urlSource,
+} from '../automation-rules';
 import { failureText } from '../failure-text';
 import { InlinePrompt } from './inline-prompt';
 
@@ -46,8 +59,15 @@ export function ActionModal({ action, onClose }: Props) {
   const busy = create.isPending || update.isPending;
 
   const problemText = (problem: TemplateProblem | null) =>
-    problem === null ? null : problem.kind === 'unknown' ? t('unknownPlaceholders', { names: problem.names.join(', ') }) : problem.kind === 'invalidJson' ? t('bodyInvalidJson') : t('templateMalformed', { example: ltr('{{name}}') });
-  const setInput = (index: number, change: Partial<Input>) => setInputs(inputs.map((input, i) => (i === index ? { ...input, ...change } : input)));
+    problem === null
+      ? null
+      : problem.kind === 'unknown'
+        ? t('unknownPlaceholders', { names: problem.names.join(', ') })
+        : problem.kind === 'invalidJson'
+          ? t('bodyInvalidJson')
+          : t('templateMalformed', { example: ltr('{{name}}') });
+  const setInput = (index: number, change: Partial<Input>) =>
+    setInputs(inputs.map((input, i) => (i === index ? { ...input, ...change } : input)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -67,10 +87,16 @@ export function ActionModal({ action, onClose }: Props) {
     if (action) {
       update.mutate(
         { id: action.id, body: payload },
-        { onSuccess: () => (notify.success(t('actionUpdated')), onClose()), onError: (error) => notify.error(failureText(t('updateActionFailed'), error)) },
+        {
+          onSuccess: () => (notify.success(t('actionUpdated')), onClose()),
+          onError: (error) => notify.error(failureText(t('updateActionFailed'), error)),
+        },
       );
     } else {
-      create.mutate(payload, { onSuccess: () => (notify.success(t('actionCreated')), onClose()), onError: (error) => notify.error(failureText(t('createActionFailed'), error)) });
+      create.mutate(payload, {
+        onSuccess: () => (notify.success(t('actionCreated')), onClose()),
+        onError: (error) => notify.error(failureText(t('createActionFailed'), error)),
+      });
     }
   };
 
@@ -81,20 +107,42 @@ export function ActionModal({ action, onClose }: Props) {
       wide
       footer={
         <>
-          <Button variant="secondary" onClick={onClose} disabled={busy}>{t('cancel')}</Button>
-          <Button type="submit" form={formId} disabled={busy}>{busy ? t('saving') : action ? t('save') : t('createAction')}</Button>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
+            {t('cancel')}
+          </Button>
+          <Button type="submit" form={formId} disabled={busy}>
+            {busy ? t('saving') : action ? t('save') : t('createAction')}
+          </Button>
         </>
       }
     >
       <form id={formId} onSubmit={submit} noValidate>
-        <TextField label={`${t('fieldTitle')} *`} aria-required="true" value={title} onChange={(e) => setTitle(e.target.value)} dir="auto" />
-        <TextAreaField label={t('description')} rows={2} value={description} onChange={(e) => setDescription(e.target.value)} dir="auto" />
+        <TextField
+          label={`${t('fieldTitle')} *`}
+          aria-required="true"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          dir="auto"
+        />
+        <TextAreaField
+          label={t('description')}
+          rows={2}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          dir="auto"
+        />
         <fieldset className="field automation-fieldset">
           <legend>{t('type')}</legend>
           <div className="automation-segmented">
             {(['api', 'knowledge_base'] as const).map((value) => (
               <label key={value} className={type === value ? 'chip chip-on' : 'chip'}>
-                <input type="radio" name={`${formId}-type`} className="visually-hidden" checked={type === value} onChange={() => setType(value)} />
+                <input
+                  type="radio"
+                  name={`${formId}-type`}
+                  className="visually-hidden"
+                  checked={type === value}
+                  onChange={() => setType(value)}
+                />
                 {t(`type_${value}`)}
               </label>
             ))}
@@ -106,9 +154,16 @@ export function ActionModal({ action, onClose }: Props) {
             <div className="automation-method-row">
               <div className="field">
                 <label htmlFor={`${formId}-method`}>{`${t('method')} *`}</label>
-                <select id={`${formId}-method`} aria-required="true" value={method} onChange={(e) => setMethod(e.target.value as Method)}>
+                <select
+                  id={`${formId}-method`}
+                  aria-required="true"
+                  value={method}
+                  onChange={(e) => setMethod(e.target.value as Method)}
+                >
                   {ACTION_METHODS.map((m) => (
-                    <option key={m} value={m}>{m}</option>
+                    <option key={m} value={m}>
+                      {m}
+                    </option>
                   ))}
                 </select>
               </div>
@@ -118,27 +173,61 @@ export function ActionModal({ action, onClose }: Props) {
                 dir="ltr"
                 inputMode="url"
                 value={endpoint}
-                placeholder={endpointName.trim() ? '/orders/{{order_id}}' : 'https://api.example.com/orders/{{order_id}}'}
+                placeholder={
+                  endpointName.trim() ? '/orders/{{order_id}}' : 'https://api.example.com/orders/{{order_id}}'
+                }
                 hint={problemText(templateProblem(endpoint, inputs)) ?? t('endpointHint', { example: ltr('{{name}}') })}
                 onChange={(e) => setEndpoint(e.target.value)}
               />
             </div>
-            <TextField label={t('endpointNameField')} dir="ltr" value={endpointName} hint={t('endpointNameHint')} onChange={(e) => setEndpointName(e.target.value)} />
+            <TextField
+              label={t('endpointNameField')}
+              dir="ltr"
+              value={endpointName}
+              hint={t('endpointNameHint')}
+              onChange={(e) => setEndpointName(e.target.value)}
+            />
 
             <fieldset className="field automation-fieldset">
               <legend>{t('headers')}</legend>
               <ol className="automation-rows">
                 {headers.map((header, index) => (
                   <li key={index} className="automation-row">
-                    <input aria-label={t('headerKeyN', { n: index + 1 })} placeholder={t('headerKey')} dir="ltr" value={header.key} onChange={(e) => setHeaders(headers.map((h, i) => (i === index ? { ...h, key: e.target.value } : h)))} />
-                    <input aria-label={t('headerValueN', { n: index + 1 })} placeholder={t('headerValue')} dir="ltr" value={header.value} onChange={(e) => setHeaders(headers.map((h, i) => (i === index ? { ...h, value: e.target.value } : h)))} />
-                    <Button variant="ghost" aria-label={t('removeHeader', { n: index + 1 })} onClick={() => setHeaders(headers.length > 1 ? headers.filter((_, i) => i !== index) : [{ key: '', value: '' }])}>
+                    <input
+                      aria-label={t('headerKeyN', { n: index + 1 })}
+                      placeholder={t('headerKey')}
+                      dir="ltr"
+                      value={header.key}
+                      onChange={(e) =>
+                        setHeaders(headers.map((h, i) => (i === index ? { ...h, key: e.target.value } : h)))
+                      }
+                    />
+                    <input
+                      aria-label={t('headerValueN', { n: index + 1 })}
+                      placeholder={t('headerValue')}
+                      dir="ltr"
+                      value={header.value}
+                      onChange={(e) =>
+                        setHeaders(headers.map((h, i) => (i === index ? { ...h, value: e.target.value } : h)))
+                      }
+                    />
+                    <Button
+                      variant="ghost"
+                      aria-label={t('removeHeader', { n: index + 1 })}
+                      onClick={() =>
+                        setHeaders(
+                          headers.length > 1 ? headers.filter((_, i) => i !== index) : [{ key: '', value: '' }],
+                        )
+                      }
+                    >
                       ×
                     </Button>
                   </li>
                 ))}
               </ol>
-              <Button variant="secondary" onClick={() => setHeaders([...headers, { key: '', value: '' }])}>{t('addHeader')}</Button>
+              <Button variant="secondary" onClick={() => setHeaders([...headers, { key: '', value: '' }])}>
+                {t('addHeader')}
+              </Button>
             </fieldset>
 
             <fieldset className="field automation-fieldset">
@@ -148,18 +237,38 @@ export function ActionModal({ action, onClose }: Props) {
                 {inputs.map((input, index) => (
                   <li key={input.name} className="automation-input-row">
                     <code dir="ltr">{input.name}</code>
-                    <select aria-label={t('inputType', { name: input.name })} value={input.type} onChange={(e) => setInput(index, { type: e.target.value as Input['type'] })}>
+                    <select
+                      aria-label={t('inputType', { name: input.name })}
+                      value={input.type}
+                      onChange={(e) => setInput(index, { type: e.target.value as Input['type'] })}
+                    >
                       {ACTION_INPUT_TYPES.map((it) => (
-                        <option key={it} value={it}>{t(`inputType_${it}`)}</option>
+                        <option key={it} value={it}>
+                          {t(`inputType_${it}`)}
+                        </option>
                       ))}
                     </select>
                     <label className="checkbox-field">
-                      <input type="checkbox" checked={input.required} onChange={(e) => setInput(index, { required: e.target.checked })} />
+                      <input
+                        type="checkbox"
+                        checked={input.required}
+                        onChange={(e) => setInput(index, { required: e.target.checked })}
+                      />
                       <span>{t('required')}</span>
                     </label>
-                    <input aria-label={t('inputDescription', { name: input.name })} placeholder={t('description')} dir="auto" value={input.description} onChange={(e) => setInput(index, { description: e.target.value })} />
+                    <input
+                      aria-label={t('inputDescription', { name: input.name })}
+                      placeholder={t('description')}
+                      dir="auto"
+                      value={input.description}
+                      onChange={(e) => setInput(index, { description: e.target.value })}
+                    />
                     {creating ? (
-                      <Button variant="ghost" aria-label={t('removeInput', { name: input.name })} onClick={() => setInputs(inputs.filter((_, i) => i !== index))}>
+                      <Button
+                        variant="ghost"
+                        aria-label={t('removeInput', { name: input.name })}
+                        onClick={() => setInputs(inputs.filter((_, i) => i !== index))}
+                      >
                         ×
                       </Button>
                     ) : null}
@@ -191,7 +300,10 @@ export function ActionModal({ action, onClose }: Props) {
                 className="automation-code"
                 value={body}
                 placeholder={'{"order_id": "{{order_id}}"}'}
-                hint={problemText(templateProblem(body, inputs, true)) ?? t('bodyHint', { example: ltr('{"email": "{{email}}"}') })}
+                hint={
+                  problemText(templateProblem(body, inputs, true)) ??
+                  t('bodyHint', { example: ltr('{"email": "{{email}}"}') })
+                }
                 onChange={(e) => setBody(e.target.value)}
               />
             ) : null}
@@ -203,9 +315,15 @@ export function ActionModal({ action, onClose }: Props) {
             <ul className="automation-rows">
               {sources.map((source) => (
                 <li key={source.url} className="automation-row">
-                  <a href={source.url} target="_blank" rel="noopener noreferrer" dir="ltr" className="automation-url">{source.name}</a>
+                  <a href={source.url} target="_blank" rel="noopener noreferrer" dir="ltr" className="automation-url">
+                    {source.name}
+                  </a>
                   {creating ? (
-                    <Button variant="ghost" aria-label={t('removeSource', { name: source.name })} onClick={() => setSources(sources.filter((s) => s.url !== source.url))}>
+                    <Button
+                      variant="ghost"
+                      aria-label={t('removeSource', { name: source.name })}
+                      onClick={() => setSources(sources.filter((s) => s.url !== source.url))}
+                    >
                       ×
                     </Button>
                   ) : null}

@@ -26,23 +26,37 @@ export function ActionsPage() {
   const [deleting, setDeleting] = useState<ActionDto | null>(null);
   const list = actions.useList();
   const remove = actions.useRemove();
-  const shown = (list.data ?? []).filter((a) => (type === 'all' || a.type === type) && matchesSearch(search, a.title, a.description));
+  const shown = (list.data ?? []).filter(
+    (a) => (type === 'all' || a.type === type) && matchesSearch(search, a.title, a.description),
+  );
 
   return (
     <section className="page automation-page">
-      <PageHead title={t('actionsTitle')} subtitle={t('actionsSubtitle')} action={<Button onClick={() => setEditing('new')}>{t('addAction')}</Button>} />
+      <PageHead
+        title={t('actionsTitle')}
+        subtitle={t('actionsSubtitle')}
+        action={<Button onClick={() => setEditing('new')}>{t('addAction')}</Button>}
+      />
       <div className="automation-filters">
         <div className="field">
           <label htmlFor="action-type">{t('type')}</label>
           <select id="action-type" value={type} onChange={(e) => setType(e.target.value as (typeof TYPES)[number])}>
             {TYPES.map((value) => (
-              <option key={value} value={value}>{value === 'all' ? t('allTypes') : t(`type_${value}`)}</option>
+              <option key={value} value={value}>
+                {value === 'all' ? t('allTypes') : t(`type_${value}`)}
+              </option>
             ))}
           </select>
         </div>
         <div className="field">
           <label htmlFor="action-search">{t('search')}</label>
-          <input id="action-search" type="search" value={search} placeholder={t('actionsSearch')} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            id="action-search"
+            type="search"
+            value={search}
+            placeholder={t('actionsSearch')}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
       </div>
       <ListState query={list} shown={shown} emptyTitle={t('noActions')} emptyHint={t('noActionsHint')}>
@@ -55,11 +69,20 @@ export function ActionsPage() {
                     <span className={`badge automation-type-${action.type}`}>{t(`type_${action.type}`)}</span>
                   </div>
                   <h2 dir="auto">{action.title}</h2>
-                  {action.description ? <p className="automation-text" dir="auto">{action.description}</p> : null}
+                  {action.description ? (
+                    <p className="automation-text" dir="auto">
+                      {action.description}
+                    </p>
+                  ) : null}
                   {action.type === 'api' ? (
                     <>
                       <p className="automation-endpoint" dir="ltr">
-                        <span className="badge">{action.api_method}</span> <code>{action.endpoint_name ? `${action.endpoint_name}:${action.api_endpoint}` : action.api_endpoint}</code>
+                        <span className="badge">{action.api_method}</span>{' '}
+                        <code>
+                          {action.endpoint_name
+                            ? `${action.endpoint_name}:${action.api_endpoint}`
+                            : action.api_endpoint}
+                        </code>
                       </p>
                       {action.api_inputs.length > 0 ? (
                         <p className="small">
@@ -73,15 +96,25 @@ export function ActionsPage() {
                       <span className="muted small">{t('sources')}:</span>
                       <ul className="automation-phrases">
                         {action.kb_sources.map((source) => (
-                          <li key={source.url} dir="ltr" className="automation-url">{source.name}</li>
+                          <li key={source.url} dir="ltr" className="automation-url">
+                            {source.name}
+                          </li>
                         ))}
                       </ul>
                     </div>
                   )}
                   <div className="card-actions">
-                    {action.type === 'api' ? <Button variant="secondary" onClick={() => setTesting(action)}>{t('test')}</Button> : null}
-                    <Button variant="secondary" onClick={() => setEditing(action)}>{t('edit')}</Button>
-                    <Button variant="ghost" className="automation-delete" onClick={() => setDeleting(action)}>{t('delete')}</Button>
+                    {action.type === 'api' ? (
+                      <Button variant="secondary" onClick={() => setTesting(action)}>
+                        {t('test')}
+                      </Button>
+                    ) : null}
+                    <Button variant="secondary" onClick={() => setEditing(action)}>
+                      {t('edit')}
+                    </Button>
+                    <Button variant="ghost" className="automation-delete" onClick={() => setDeleting(action)}>
+                      {t('delete')}
+                    </Button>
                   </div>
                 </article>
               </li>

@@ -9,7 +9,16 @@ afterEach(() => vi.unstubAllGlobals());
 // Whole forms filled through the DOM: slower than the 5 s default on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 20_000 });
 
-const kb = () => action({ id: 'act_kb', title: 'Help center', description: 'Searches the FAQ', type: 'knowledge_base', api_endpoint: '', api_inputs: [], kb_sources: [{ type: 'url', name: 'https://help.example.com/faq', url: 'https://help.example.com/faq' }] });
+const kb = () =>
+  action({
+    id: 'act_kb',
+    title: 'Help center',
+    description: 'Searches the FAQ',
+    type: 'knowledge_base',
+    api_endpoint: '',
+    api_inputs: [],
+    kb_sources: [{ type: 'url', name: 'https://help.example.com/faq', url: 'https://help.example.com/faq' }],
+  });
 const post = () =>
   action({
     id: 'act_post',
@@ -46,7 +55,11 @@ describe('the actions page', () => {
     renderWithProviders(<ActionsPage />);
     await screen.findByRole('article', { name: 'Help center' });
     const type = screen.getByRole('combobox', { name: 'Type' });
-    expect(within(type).getAllByRole('option').map((o) => o.textContent)).toEqual(['All Types', 'Custom API', 'Knowledge Base']);
+    expect(
+      within(type)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All Types', 'Custom API', 'Knowledge Base']);
     await userEvent.selectOptions(type, 'knowledge_base');
     expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual(['Help center']);
     await userEvent.selectOptions(type, 'api');
@@ -58,28 +71,51 @@ describe('the actions page', () => {
     const api = fakeAutomationApi({ actions: [post()] });
     api.on((r) =>
       r.path === '/actions/act_post/test'
-        ? json(200, { success: true, message: 'Test successful!', status_code: 201, duration_ms: 12, response: { lead_id: 'L-77' }, request: { method: 'POST', url: 'https://crm.example.com/leads', headers: {}, body: '{}' } })
+        ? json(200, {
+            success: true,
+            message: 'Test successful!',
+            status_code: 201,
+            duration_ms: 12,
+            response: { lead_id: 'L-77' },
+            request: { method: 'POST', url: 'https://crm.example.com/leads', headers: {}, body: '{}' },
+          })
         : undefined,
     );
     renderWithProviders(<ActionsPage />);
-    await userEvent.click(within(await screen.findByRole('article', { name: 'Create lead' })).getByRole('button', { name: 'Test' }));
+    await userEvent.click(
+      within(await screen.findByRole('article', { name: 'Create lead' })).getByRole('button', { name: 'Test' }),
+    );
     const dialog = screen.getByRole('dialog', { name: 'Test: Create lead' });
     expect(await within(dialog).findByText('Test successful!')).toBeInTheDocument();
-    expect(api.sent('POST', '/actions/act_post/test')).toEqual([{ test_inputs: { email: 'test_value', seats: 123, vip: true } }]);
-    expect(JSON.parse(within(dialog).getByTestId('action-test-response').textContent!)).toMatchObject({ status_code: 201, response: { lead_id: 'L-77' } });
+    expect(api.sent('POST', '/actions/act_post/test')).toEqual([
+      { test_inputs: { email: 'test_value', seats: 123, vip: true } },
+    ]);
+    expect(JSON.parse(within(dialog).getByTestId('action-test-response').textContent!)).toMatchObject({
+      status_code: 201,
+      response: { lead_id: 'L-77' },
+    });
   });
 
   it('says "Test failed. Please check your API configuration." with the reason, for a failed call and for a refused request', async () => {
     const api = fakeAutomationApi({ actions: [action(), post()] });
     api.on((r) =>
       r.path === '/actions/act_1/test'
-        ? json(200, { success: false, message: 'The API answered with HTTP 503', status_code: 503, duration_ms: 8, response: 'down', request: null })
+        ? json(200, {
+            success: false,
+            message: 'The API answered with HTTP 503',
+            status_code: 503,
+            duration_ms: 8,
+            response: 'down',
+            request: null,
+          })
         : r.path === '/actions/act_post/test'
           ? json(400, { detail: 'The address was refused: private address' })
           : undefined,
     );
     renderWithProviders(<ActionsPage />);
-    await userEvent.click(within(await screen.findByRole('article', { name: 'Order status' })).getByRole('button', { name: 'Test' }));
+    await userEvent.click(
+      within(await screen.findByRole('article', { name: 'Order status' })).getByRole('button', { name: 'Test' }),
+    );
     let dialog = screen.getByRole('dialog', { name: 'Test: Order status' });
     const alert = await within(dialog).findByRole('alert');
     expect(alert).toHaveTextContent('Test failed. Please check your API configuration.');
@@ -87,9 +123,13 @@ describe('the actions page', () => {
     expect(within(dialog).getByTestId('action-test-response')).toHaveTextContent('"status_code": 503');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
-    await userEvent.click(within(screen.getByRole('article', { name: 'Create lead' })).getByRole('button', { name: 'Test' }));
+    await userEvent.click(
+      within(screen.getByRole('article', { name: 'Create lead' })).getByRole('button', { name: 'Test' }),
+    );
     dialog = screen.getByRole('dialog', { name: 'Test: Create lead' });
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Test failed. Please check your API configuration.The address was refused: private address');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Test failed. Please check your API configuration.The address was refused: private address',
+    );
   });
 
   it('creates an API action: body only when not GET, headers with empty parts dropped, inputs through the prompt as required strings', async () => {
@@ -171,30 +211,49 @@ describe('the actions page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add source' }));
     await fill(within(dialog).getByLabelText('URL of the source'), 'help.example.com');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add source' }));
-    expect(within(dialog).getByText('Please enter a full address starting with http:// or https://')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('Please enter a full address starting with http:// or https://'),
+    ).toBeInTheDocument();
     await fill(within(dialog).getByLabelText('URL of the source'), 'https://help.example.com/faq');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add source' }));
     expect(within(dialog).getByRole('link', { name: 'https://help.example.com/faq' })).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create Action' }));
     await waitFor(() => expect(api.sent('POST', '/actions')).toHaveLength(1));
-    expect(api.sent('POST', '/actions')[0]).toMatchObject({ type: 'knowledge_base', kb_sources: [{ type: 'url', name: 'https://help.example.com/faq', url: 'https://help.example.com/faq' }] });
+    expect(api.sent('POST', '/actions')[0]).toMatchObject({
+      type: 'knowledge_base',
+      kb_sources: [{ type: 'url', name: 'https://help.example.com/faq', url: 'https://help.example.com/faq' }],
+    });
   });
 
   it('edits without adding or removing inputs, and says the §8 texts with the server reason', async () => {
     const api = fakeAutomationApi({ actions: [post()] });
-    api.on((r) => (r.method === 'PUT' ? json(422, { detail: [{ msg: 'Body template: unknown placeholder {{name}} — add an input named "name" or remove it' }] }) : undefined));
+    api.on((r) =>
+      r.method === 'PUT'
+        ? json(422, {
+            detail: [{ msg: 'Body template: unknown placeholder {{name}} — add an input named "name" or remove it' }],
+          })
+        : undefined,
+    );
     renderWithProviders(<ActionsPage />);
-    await userEvent.click(within(await screen.findByRole('article', { name: 'Create lead' })).getByRole('button', { name: 'Edit' }));
+    await userEvent.click(
+      within(await screen.findByRole('article', { name: 'Create lead' })).getByRole('button', { name: 'Edit' }),
+    );
     const dialog = screen.getByRole('dialog', { name: 'Edit Action' });
     expect(within(dialog).queryByRole('button', { name: 'Add input' })).toBeNull();
     expect(within(dialog).queryByRole('button', { name: 'Remove input email' })).toBeNull();
-    expect(within(dialog).getByText('Inputs can be added or removed only when creating the action.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('Inputs can be added or removed only when creating the action.'),
+    ).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(async () =>
-      expect(await toasts()).toContain('Failed to update action. Please try again. Body template: unknown placeholder {{name}} — add an input named "name" or remove it'),
+      expect(await toasts()).toContain(
+        'Failed to update action. Please try again. Body template: unknown placeholder {{name}} — add an input named "name" or remove it',
+      ),
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    await userEvent.click(within(screen.getByRole('article', { name: 'Create lead' })).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(
+      within(screen.getByRole('article', { name: 'Create lead' })).getByRole('button', { name: 'Delete' }),
+    );
     expect(screen.getByText('Are you sure you want to delete this action?')).toBeInTheDocument();
   });
 

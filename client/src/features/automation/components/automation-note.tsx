@@ -43,13 +43,18 @@ export default function AutomationNote({ threadId, runId, fresh }: AutomationNot
 
   useEffect(() => {
     if (!fresh) return;
-    const timers = FOLLOW_UP_MS.map((ms) => setTimeout(() => recorded.current || void refetch({ cancelRefetch: false }), ms));
+    const timers = FOLLOW_UP_MS.map((ms) =>
+      setTimeout(() => recorded.current || void refetch({ cancelRefetch: false }), ms),
+    );
     return () => timers.forEach(clearTimeout);
   }, [fresh, runId, refetch]);
 
   if (!recorded.current) return null;
   const configured = (workflowId: string) => query.data?.configuration.workflows.find((w) => w.id === workflowId);
-  const summary = firings.length > 0 ? firings.map((f) => t('noteWorkflow', { title: f.title })).join(' · ') : t('noteActionsOnly', { count: calls.length });
+  const summary =
+    firings.length > 0
+      ? firings.map((f) => t('noteWorkflow', { title: f.title })).join(' · ')
+      : t('noteActionsOnly', { count: calls.length });
 
   return (
     <details className="automation-note">
@@ -65,21 +70,28 @@ export default function AutomationNote({ threadId, runId, fresh }: AutomationNot
                 <strong dir="auto">{firing.title}</strong>{' '}
                 {firing.matched_on === 'continued'
                   ? t('noteContinued')
-                  : t(firing.matched_on === 'trigger' ? 'noteFiredTrigger' : 'noteFiredPhrase', { score: percent(firing.score) })}
+                  : t(firing.matched_on === 'trigger' ? 'noteFiredTrigger' : 'noteFiredPhrase', {
+                      score: percent(firing.score),
+                    })}
               </p>
               {firing.matched_phrases.length > 0 ? (
                 <>
                   <p>{t('matchedPhrases')}:</p>
                   <ul className="automation-note-phrases">
                     {firing.matched_phrases.map((phrase) => (
-                      <li key={phrase} dir="auto">{phrase}</li>
+                      <li key={phrase} dir="auto">
+                        {phrase}
+                      </li>
                     ))}
                   </ul>
                 </>
               ) : null}
               {instructions ? (
                 <p>
-                  {t('noteInstructions')}: <span className="automation-note-instructions" dir="auto">{instructions}</span>
+                  {t('noteInstructions')}:{' '}
+                  <span className="automation-note-instructions" dir="auto">
+                    {instructions}
+                  </span>
                 </p>
               ) : null}
             </div>
@@ -92,7 +104,9 @@ export default function AutomationNote({ threadId, runId, fresh }: AutomationNot
               {calls.map((call) => (
                 <li key={call.call_id}>
                   <span dir="auto">{call.title}</span>:{' '}
-                  <span className={call.success ? 'automation-note-ok' : 'automation-note-failed'}>{t(call.success ? 'noteActionOk' : 'noteActionFailed')}</span>
+                  <span className={call.success ? 'automation-note-ok' : 'automation-note-failed'}>
+                    {t(call.success ? 'noteActionOk' : 'noteActionFailed')}
+                  </span>
                   {call.status_code === null ? null : (
                     <>
                       {' · '}

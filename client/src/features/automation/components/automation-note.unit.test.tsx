@@ -22,7 +22,10 @@ describe("the automation note under an answer in the owner's chat", () => {
     await userEvent.click(summary);
     expect(note).toHaveAttribute('open');
     expect(note).toHaveTextContent('Book a table Fired by this message (score 87%).');
-    expect([...note.querySelectorAll('.automation-note-phrases li')].map((li) => li.textContent)).toEqual(['book a table', 'table tonight']);
+    expect([...note.querySelectorAll('.automation-note-phrases li')].map((li) => li.textContent)).toEqual([
+      'book a table',
+      'table tonight',
+    ]);
     expect(note).toHaveTextContent('Its instructions at the time: Ask for the date and the number of guests.');
     expect(note).toHaveTextContent('Order status: succeeded · HTTP 200 · 123 ms');
     expect(note).not.toHaveTextContent('503'); // run_2's call belongs to the next answer
@@ -41,8 +44,30 @@ describe("the automation note under an answer in the owner's chat", () => {
 
   it('names the trigger condition when the message matched it, and counts actions that ran without a workflow', async () => {
     const data = conversationAutomation({
-      firings: [{ run_id: 'run_1', workflow_id: 'wf_1', title: 'Book a table', score: 0.71, matched_on: 'trigger', matched_phrases: [], fired_at: '2026-11-23T10:01:00Z' }],
-      action_calls: [{ call_id: 'c', run_id: 'run_9', action_id: 'act_1', title: 'Order status', success: true, status_code: null, duration_ms: 12, error: null, called_at: '2026-11-23T10:01:00Z' }],
+      firings: [
+        {
+          run_id: 'run_1',
+          workflow_id: 'wf_1',
+          title: 'Book a table',
+          score: 0.71,
+          matched_on: 'trigger',
+          matched_phrases: [],
+          fired_at: '2026-11-23T10:01:00Z',
+        },
+      ],
+      action_calls: [
+        {
+          call_id: 'c',
+          run_id: 'run_9',
+          action_id: 'act_1',
+          title: 'Order status',
+          success: true,
+          status_code: null,
+          duration_ms: 12,
+          error: null,
+          called_at: '2026-11-23T10:01:00Z',
+        },
+      ],
     });
     stubApi({ [ROUTE]: () => jsonResponse(data) });
     renderWithProviders(
@@ -59,7 +84,10 @@ describe("the automation note under an answer in the owner's chat", () => {
   });
 
   it('shows nothing for an answer automation did nothing for, nor when its record cannot be read', async () => {
-    stubApi({ [ROUTE]: () => jsonResponse(conversationAutomation()), 'GET /automation/conversations/thread_x': () => jsonResponse({ detail: 'Thread not found' }, 404) });
+    stubApi({
+      [ROUTE]: () => jsonResponse(conversationAutomation()),
+      'GET /automation/conversations/thread_x': () => jsonResponse({ detail: 'Thread not found' }, 404),
+    });
     const { container, queryClient } = renderWithProviders(
       <>
         <AutomationNote threadId="thread_1" runId="run_3" fresh={false} />
@@ -68,7 +96,15 @@ describe("the automation note under an answer in the owner's chat", () => {
     );
     await waitFor(() => expect(vi.mocked(fetch)).toHaveBeenCalledTimes(2));
     // Both answers read (one a record without these runs, one a 404), not merely asked for.
-    await waitFor(() => expect(queryClient.getQueryCache().getAll().map((q) => q.state.status).sort()).toEqual(['error', 'success']));
+    await waitFor(() =>
+      expect(
+        queryClient
+          .getQueryCache()
+          .getAll()
+          .map((q) => q.state.status)
+          .sort(),
+      ).toEqual(['error', 'success']),
+    );
     expect(container).toBeEmptyDOMElement();
   });
 
@@ -77,7 +113,10 @@ describe("the automation note under an answer in the owner's chat", () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     onTestFinished(() => void vi.useRealTimers());
     let recorded = false;
-    const calls = stubApi({ [ROUTE]: () => jsonResponse(recorded ? conversationAutomation() : conversationAutomation({ firings: [], action_calls: [] })) });
+    const calls = stubApi({
+      [ROUTE]: () =>
+        jsonResponse(recorded ? conversationAutomation() : conversationAutomation({ firings: [], action_calls: [] })),
+    });
     renderWithProviders(<AutomationNote threadId="thread_1" runId="run_1" fresh />);
     // vi.waitFor moves the fake clock on between its checks (Testing Library's waitFor would not).
     await vi.waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(1));

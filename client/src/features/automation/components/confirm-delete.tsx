@@ -19,8 +19,12 @@ export function ConfirmDelete({ question, busy, onConfirm, onClose }: Props) {
       onClose={onClose}
       footer={
         <>
-          <Button variant="secondary" onClick={onClose} disabled={busy}>{t('cancel')}</Button>
-          <Button variant="danger" onClick={onConfirm} disabled={busy}>{busy ? t('deleting') : t('confirmDelete')}</Button>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
+            {t('cancel')}
+          </Button>
+          <Button variant="danger" onClick={onConfirm} disabled={busy}>
+            {busy ? t('deleting') : t('confirmDelete')}
+          </Button>
         </>
       }
     >

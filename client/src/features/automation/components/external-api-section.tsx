@@ -8,7 +8,12 @@ import { TextField } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
 import { localizedDetail } from '@/lib/api-error';
 import { notify } from '@/lib/toast-store';
-import { useDeleteExternalApiConfig, useExternalApiConfig, useSaveExternalApiConfig, useTestConnection } from '../api/external-api-config';
+import {
+  useDeleteExternalApiConfig,
+  useExternalApiConfig,
+  useSaveExternalApiConfig,
+  useTestConnection,
+} from '../api/external-api-config';
 import { failureText } from '../failure-text';
 import { ConfirmDelete } from './confirm-delete';
 
@@ -27,8 +32,24 @@ interface Row {
 
 let nextKey = 1;
 const toRows = (config: ExternalApiConfigDto | null | undefined): Row[] =>
-  (config?.endpoints ?? []).map((e) => ({ key: nextKey++, name: e.name, base_url: e.base_url, auth_header_name: e.auth_header_name, auth_header_value: e.auth_header_value, timeout_ms: e.timeout_ms, saved: true }));
-const emptyRow = (): Row => ({ key: nextKey++, name: '', base_url: '', auth_header_name: 'Authorization', auth_header_value: '', timeout_ms: automationLimits.actionTimeoutMs, saved: false });
+  (config?.endpoints ?? []).map((e) => ({
+    key: nextKey++,
+    name: e.name,
+    base_url: e.base_url,
+    auth_header_name: e.auth_header_name,
+    auth_header_value: e.auth_header_value,
+    timeout_ms: e.timeout_ms,
+    saved: true,
+  }));
+const emptyRow = (): Row => ({
+  key: nextKey++,
+  name: '',
+  base_url: '',
+  auth_header_name: 'Authorization',
+  auth_header_value: '',
+  timeout_ms: automationLimits.actionTimeoutMs,
+  saved: false,
+});
 
 /**
  * The assistant's external API configuration (part 1 §7, shapes ours): named endpoints — base URL, an
@@ -39,7 +60,9 @@ export function ExternalApiSection({ assistantId }: { assistantId: number }) {
   const { t } = useTranslation('automation');
   const config = useExternalApiConfig(assistantId);
   if (config.isPending) return <Spinner label={t('externalLoading')} />;
-  return <ExternalApiForm key={config.data?.updated_at ?? 'none'} assistantId={assistantId} config={config.data ?? null} />;
+  return (
+    <ExternalApiForm key={config.data?.updated_at ?? 'none'} assistantId={assistantId} config={config.data ?? null} />
+  );
 }
 
 function ExternalApiForm({ assistantId, config }: { assistantId: number; config: ExternalApiConfigDto | null }) {
@@ -49,12 +72,25 @@ function ExternalApiForm({ assistantId, config }: { assistantId: number; config:
   const [confirming, setConfirming] = useState(false);
   const save = useSaveExternalApiConfig();
   const remove = useDeleteExternalApiConfig();
-  const set = (key: number, change: Partial<Row>) => setRows(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
+  const set = (key: number, change: Partial<Row>) =>
+    setRows(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const endpoints = rows.map(({ name, base_url, auth_header_name, auth_header_value, timeout_ms }) => ({ name, base_url, auth_header_name, auth_header_value, timeout_ms }));
-    save.mutate({ assistantId, body: { endpoints } }, { onSuccess: () => notify.success(t('endpointsSaved')), onError: (error) => notify.error(failureText(t('endpointsSaveFailed'), error)) });
+    const endpoints = rows.map(({ name, base_url, auth_header_name, auth_header_value, timeout_ms }) => ({
+      name,
+      base_url,
+      auth_header_name,
+      auth_header_value,
+      timeout_ms,
+    }));
+    save.mutate(
+      { assistantId, body: { endpoints } },
+      {
+        onSuccess: () => notify.success(t('endpointsSaved')),
+        onError: (error) => notify.error(failureText(t('endpointsSaveFailed'), error)),
+      },
+    );
   };
 
   return (
@@ -66,9 +102,28 @@ function ExternalApiForm({ assistantId, config }: { assistantId: number; config:
         <ul className="external-api-list">
           {rows.map((row, index) => (
             <li key={row.key} className="external-api-endpoint" aria-label={row.name || `#${index + 1}`}>
-              <TextField label={`${t('endpointName')} *`} aria-required="true" dir="ltr" value={row.name} onChange={(e) => set(row.key, { name: e.target.value, saved: false })} />
-              <TextField label={`${t('baseUrl')} *`} aria-required="true" dir="ltr" inputMode="url" placeholder="https://api.example.com" value={row.base_url} onChange={(e) => set(row.key, { base_url: e.target.value })} />
-              <TextField label={t('authHeader')} dir="ltr" value={row.auth_header_name} onChange={(e) => set(row.key, { auth_header_name: e.target.value })} />
+              <TextField
+                label={`${t('endpointName')} *`}
+                aria-required="true"
+                dir="ltr"
+                value={row.name}
+                onChange={(e) => set(row.key, { name: e.target.value, saved: false })}
+              />
+              <TextField
+                label={`${t('baseUrl')} *`}
+                aria-required="true"
+                dir="ltr"
+                inputMode="url"
+                placeholder="https://api.example.com"
+                value={row.base_url}
+                onChange={(e) => set(row.key, { base_url: e.target.value })}
+              />
+              <TextField
+                label={t('authHeader')}
+                dir="ltr"
+                value={row.auth_header_name}
+                onChange={(e) => set(row.key, { auth_header_name: e.target.value })}
+              />
               <TextField
                 label={t('authValue')}
                 type="password"
@@ -78,10 +133,23 @@ function ExternalApiForm({ assistantId, config }: { assistantId: number; config:
                 hint={isMaskedSecret(row.auth_header_value) ? t('authValueKeep') : undefined}
                 onChange={(e) => set(row.key, { auth_header_value: e.target.value })}
               />
-              <TextField label={t('timeoutMs')} type="number" inputMode="numeric" min={automationLimits.minEndpointTimeoutMs} max={automationLimits.maxEndpointTimeoutMs} step={100} value={row.timeout_ms} onChange={(e) => set(row.key, { timeout_ms: Number(e.target.value) })} />
+              <TextField
+                label={t('timeoutMs')}
+                type="number"
+                inputMode="numeric"
+                min={automationLimits.minEndpointTimeoutMs}
+                max={automationLimits.maxEndpointTimeoutMs}
+                step={100}
+                value={row.timeout_ms}
+                onChange={(e) => set(row.key, { timeout_ms: Number(e.target.value) })}
+              />
               <div className="external-api-endpoint-actions">
                 {row.saved ? <ConnectionTest assistantId={assistantId} name={row.name} /> : null}
-                <Button variant="ghost" className="automation-delete" onClick={() => setRows(rows.filter((r) => r.key !== row.key))}>
+                <Button
+                  variant="ghost"
+                  className="automation-delete"
+                  onClick={() => setRows(rows.filter((r) => r.key !== row.key))}
+                >
                   {t('removeEndpoint', { name: row.name || `#${index + 1}` })}
                 </Button>
               </div>
@@ -89,10 +157,20 @@ function ExternalApiForm({ assistantId, config }: { assistantId: number; config:
           ))}
         </ul>
         <div className="banner-actions">
-          <Button variant="secondary" disabled={rows.length >= automationLimits.externalEndpoints} onClick={() => setRows([...rows, emptyRow()])}>{t('addEndpoint')}</Button>
-          <Button type="submit" disabled={save.isPending}>{save.isPending ? t('saving') : t('saveEndpoints')}</Button>
+          <Button
+            variant="secondary"
+            disabled={rows.length >= automationLimits.externalEndpoints}
+            onClick={() => setRows([...rows, emptyRow()])}
+          >
+            {t('addEndpoint')}
+          </Button>
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? t('saving') : t('saveEndpoints')}
+          </Button>
           {config && config.endpoints.length > 0 ? (
-            <Button variant="ghost" className="automation-delete" onClick={() => setConfirming(true)}>{t('removeAll')}</Button>
+            <Button variant="ghost" className="automation-delete" onClick={() => setConfirming(true)}>
+              {t('removeAll')}
+            </Button>
           ) : null}
         </div>
       </form>
@@ -127,7 +205,9 @@ function ConnectionTest({ assistantId, name }: { assistantId: number; name: stri
           <span className="field-error">{t('connectionFailed', { detail: localizedDetail(probe.error) ?? '' })}</span>
         ) : result ? (
           result.success ? (
-            <span className="form-success">{t('connectionOk', { status: result.status_code ?? '-', ms: Math.round(result.duration_ms) })}</span>
+            <span className="form-success">
+              {t('connectionOk', { status: result.status_code ?? '-', ms: Math.round(result.duration_ms) })}
+            </span>
           ) : (
             <span className="field-error">{t('connectionFailed', { detail: result.message })}</span>
           )

@@ -1,4 +1,9 @@
-import { GUIDELINE_CATEGORIES, type GuidelineBodyInput, type GuidelineCategory, type GuidelineDto } from '@kesher/contracts';
+import {
+  GUIDELINE_CATEGORIES,
+  type GuidelineBodyInput,
+  type GuidelineCategory,
+  type GuidelineDto,
+} from '@kesher/contracts';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -36,7 +41,8 @@ export function GuidelineModal({ guideline, onClose }: Props) {
   const update = guidelines.useUpdate();
   const busy = create.isPending || update.isPending;
   const mention = mentionQuery(instructions, caret);
-  const suggestions = mention === null ? [] : (actionList.data ?? []).filter((a) => matchesSearch(mention, a.title)).slice(0, 5);
+  const suggestions =
+    mention === null ? [] : (actionList.data ?? []).filter((a) => matchesSearch(mention, a.title)).slice(0, 5);
 
   const mentionAction = (id: string, title: string) => {
     const next = insertMention(instructions, caret, title);
@@ -54,10 +60,16 @@ export function GuidelineModal({ guideline, onClose }: Props) {
     if (guideline) {
       update.mutate(
         { id: guideline.id, body },
-        { onSuccess: () => (notify.success(t('guidelineUpdated')), onClose()), onError: (error) => notify.error(failureText(t('updateGuidelineFailed'), error)) },
+        {
+          onSuccess: () => (notify.success(t('guidelineUpdated')), onClose()),
+          onError: (error) => notify.error(failureText(t('updateGuidelineFailed'), error)),
+        },
       );
     } else {
-      create.mutate(body, { onSuccess: () => (notify.success(t('guidelineCreated')), onClose()), onError: (error) => notify.error(failureText(t('createGuidelineFailed'), error)) });
+      create.mutate(body, {
+        onSuccess: () => (notify.success(t('guidelineCreated')), onClose()),
+        onError: (error) => notify.error(failureText(t('createGuidelineFailed'), error)),
+      });
     }
   };
 
@@ -68,18 +80,35 @@ export function GuidelineModal({ guideline, onClose }: Props) {
       wide
       footer={
         <>
-          <Button variant="secondary" onClick={onClose} disabled={busy}>{t('cancel')}</Button>
-          <Button type="submit" form={formId} disabled={busy}>{busy ? t('saving') : guideline ? t('save') : t('createGuideline')}</Button>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
+            {t('cancel')}
+          </Button>
+          <Button type="submit" form={formId} disabled={busy}>
+            {busy ? t('saving') : guideline ? t('save') : t('createGuideline')}
+          </Button>
         </>
       }
     >
       <form id={formId} onSubmit={submit} noValidate>
-        <TextField label={`${t('fieldTitle')} *`} aria-required="true" value={title} onChange={(e) => setTitle(e.target.value)} dir="auto" />
+        <TextField
+          label={`${t('fieldTitle')} *`}
+          aria-required="true"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          dir="auto"
+        />
         <div className="field">
           <label htmlFor={`${formId}-category`}>{`${t('category')} *`}</label>
-          <select id={`${formId}-category`} aria-required="true" value={category} onChange={(e) => setCategory(e.target.value as GuidelineCategory)}>
+          <select
+            id={`${formId}-category`}
+            aria-required="true"
+            value={category}
+            onChange={(e) => setCategory(e.target.value as GuidelineCategory)}
+          >
             {GUIDELINE_CATEGORIES.map((c) => (
-              <option key={c} value={c}>{t(`category_${c}`)}</option>
+              <option key={c} value={c}>
+                {t(`category_${c}`)}
+              </option>
             ))}
           </select>
         </div>
@@ -99,12 +128,16 @@ export function GuidelineModal({ guideline, onClose }: Props) {
             }}
             onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
           />
-          <p id={`${formId}-instructions-hint`} className="field-hint">{t('guidelineInstructionsHint')}</p>
+          <p id={`${formId}-instructions-hint`} className="field-hint">
+            {t('guidelineInstructionsHint')}
+          </p>
           {suggestions.length > 0 ? (
             <ul className="automation-chips" aria-label={t('mentionSuggestions')}>
               {suggestions.map((action) => (
                 <li key={action.id}>
-                  <button type="button" className="chip" onClick={() => mentionAction(action.id, action.title)}>@{action.title}</button>
+                  <button type="button" className="chip" onClick={() => mentionAction(action.id, action.title)}>
+                    @{action.title}
+                  </button>
                 </li>
               ))}
             </ul>
@@ -119,7 +152,13 @@ export function GuidelineModal({ guideline, onClose }: Props) {
                 return (
                   <li key={n}>
                     <span dir="auto">{example}</span>{' '}
-                    <button type="button" className="link-btn small" onClick={() => setInstructions(instructions.trim() ? `${instructions.trim()}\n${example}` : example)}>
+                    <button
+                      type="button"
+                      className="link-btn small"
+                      onClick={() =>
+                        setInstructions(instructions.trim() ? `${instructions.trim()}\n${example}` : example)
+                      }
+                    >
                       {t('useExample')}
                     </button>
                   </li>

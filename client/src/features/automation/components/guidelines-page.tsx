@@ -41,24 +41,38 @@ export function GuidelinesPage() {
     );
   };
   const remove = guidelines.useRemove();
-  const shown = (list.data ?? []).filter((g) => (category === 'all' || g.category === category) && matchesSearch(search, g.title, g.instructions));
+  const shown = (list.data ?? []).filter(
+    (g) => (category === 'all' || g.category === category) && matchesSearch(search, g.title, g.instructions),
+  );
 
   return (
     <section className="page automation-page">
-      <PageHead title={t('guidelinesTitle')} subtitle={t('guidelinesSubtitle')} action={<Button onClick={() => setEditing('new')}>{t('addGuideline')}</Button>} />
+      <PageHead
+        title={t('guidelinesTitle')}
+        subtitle={t('guidelinesSubtitle')}
+        action={<Button onClick={() => setEditing('new')}>{t('addGuideline')}</Button>}
+      />
       <div className="automation-filters">
         <div className="field">
           <label htmlFor="guideline-category">{t('category')}</label>
           <select id="guideline-category" value={category} onChange={(e) => setCategory(e.target.value)}>
             <option value="all">{t('allCategories')}</option>
             {GUIDELINE_CATEGORIES.map((c) => (
-              <option key={c} value={c}>{t(`category_${c}`)}</option>
+              <option key={c} value={c}>
+                {t(`category_${c}`)}
+              </option>
             ))}
           </select>
         </div>
         <div className="field">
           <label htmlFor="guideline-search">{t('search')}</label>
-          <input id="guideline-search" type="search" value={search} placeholder={t('guidelinesSearch')} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            id="guideline-search"
+            type="search"
+            value={search}
+            placeholder={t('guidelinesSearch')}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
       </div>
       <ListState query={list} shown={shown} emptyTitle={t('noGuidelines')} emptyHint={t('noGuidelinesHint')}>
@@ -66,9 +80,14 @@ export function GuidelinesPage() {
           <ul className="card-grid automation-grid">
             {items.map((guideline) => (
               <li key={guideline.id}>
-                <article className={`card automation-card${activeOf(guideline) ? '' : ' automation-card-inactive'}`} aria-label={guideline.title}>
+                <article
+                  className={`card automation-card${activeOf(guideline) ? '' : ' automation-card-inactive'}`}
+                  aria-label={guideline.title}
+                >
                   <div className="automation-card-top">
-                    <span className={`badge automation-category-${guideline.category}`}>{t(`category_${guideline.category}`)}</span>
+                    <span className={`badge automation-category-${guideline.category}`}>
+                      {t(`category_${guideline.category}`)}
+                    </span>
                     <label className="switch-field automation-switch">
                       <input
                         type="checkbox"
@@ -82,11 +101,17 @@ export function GuidelinesPage() {
                     </label>
                   </div>
                   <h2 dir="auto">{guideline.title}</h2>
-                  <p className="automation-text" dir="auto">{guideline.instructions}</p>
+                  <p className="automation-text" dir="auto">
+                    {guideline.instructions}
+                  </p>
                   <LinkedActionNames linked={guideline.linked_actions} actions={actionList.data} />
                   <div className="card-actions">
-                    <Button variant="secondary" onClick={() => setEditing(guideline)}>{t('edit')}</Button>
-                    <Button variant="ghost" className="automation-delete" onClick={() => setDeleting(guideline)}>{t('delete')}</Button>
+                    <Button variant="secondary" onClick={() => setEditing(guideline)}>
+                      {t('edit')}
+                    </Button>
+                    <Button variant="ghost" className="automation-delete" onClick={() => setDeleting(guideline)}>
+                      {t('delete')}
+                    </Button>
                   </div>
                 </article>
               </li>
@@ -94,7 +119,9 @@ export function GuidelinesPage() {
           </ul>
         )}
       </ListState>
-      {editing ? <GuidelineModal guideline={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
+      {editing ? (
+        <GuidelineModal guideline={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      ) : null}
       {deleting ? (
         <ConfirmDelete
           question={t('confirmDeleteGuideline')}

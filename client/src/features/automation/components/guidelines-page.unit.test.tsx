@@ -11,7 +11,14 @@ vi.setConfig({ testTimeout: 20_000 });
 
 const three = () => [
   guideline(),
-  guideline({ id: 'gl_2', title: 'Prices in USD', category: 'standardize', instructions: 'Always show prices in USD.', active: false, linked_actions: ['act_1'] }),
+  guideline({
+    id: 'gl_2',
+    title: 'Prices in USD',
+    category: 'standardize',
+    instructions: 'Always show prices in USD.',
+    active: false,
+    linked_actions: ['act_1'],
+  }),
   guideline({ id: 'gl_3', title: 'Bullets', category: 'format', instructions: 'Use bullet lists for steps.' }),
 ];
 
@@ -69,15 +76,21 @@ describe('the guidelines page', () => {
     expect(within(dialog).getByText('Tip: type @ to reference one of your actions.')).toBeInTheDocument();
     expect(within(dialog).getByText('Examples for Tone')).toBeInTheDocument();
     await userEvent.selectOptions(within(dialog).getByLabelText('Category *'), 'standardize');
-    expect(within(dialog).getByText('Always show prices in USD with two decimals, for example $25.00.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('Always show prices in USD with two decimals, for example $25.00.'),
+    ).toBeInTheDocument();
     await userEvent.click(within(dialog).getAllByRole('button', { name: 'Use this example' })[0]!);
-    expect(within(dialog).getByLabelText('Instructions *')).toHaveValue('Always show prices in USD with two decimals, for example $25.00.');
+    expect(within(dialog).getByLabelText('Instructions *')).toHaveValue(
+      'Always show prices in USD with two decimals, for example $25.00.',
+    );
 
     const instructions = within(dialog).getByLabelText('Instructions *');
     await userEvent.click(instructions);
     await userEvent.keyboard('{End} For orders see @ord');
     await userEvent.click(await within(dialog).findByRole('button', { name: '@Order status' }));
-    expect(instructions).toHaveValue('Always show prices in USD with two decimals, for example $25.00. For orders see @Order status ');
+    expect(instructions).toHaveValue(
+      'Always show prices in USD with two decimals, for example $25.00. For orders see @Order status ',
+    );
     expect(within(dialog).getByRole('checkbox', { name: /Order status/ })).toBeChecked();
     expect(within(dialog).getByRole('checkbox', { name: 'Active' })).toBeChecked();
     await fill(within(dialog).getByLabelText('Title *'), 'Prices');
@@ -86,13 +99,21 @@ describe('the guidelines page', () => {
     expect(await screen.findByRole('article', { name: 'Prices' })).toBeInTheDocument();
     expect(api.sent('POST', '/guidelines')).toEqual([
       // the transport trims what it sends
-      { title: 'Prices', category: 'standardize', instructions: 'Always show prices in USD with two decimals, for example $25.00. For orders see @Order status', linked_actions: ['act_1'], active: true },
+      {
+        title: 'Prices',
+        category: 'standardize',
+        instructions: 'Always show prices in USD with two decimals, for example $25.00. For orders see @Order status',
+        linked_actions: ['act_1'],
+        active: true,
+      },
     ]);
   });
 
   it('edits without the examples and says the §8 texts when saving or deleting fails', async () => {
     const api = fakeAutomationApi({ guidelines: three() });
-    api.on((r) => (r.method === 'PUT' || r.method === 'DELETE' ? json(500, { detail: 'Internal Server Error' }) : undefined));
+    api.on((r) =>
+      r.method === 'PUT' || r.method === 'DELETE' ? json(500, { detail: 'Internal Server Error' }) : undefined,
+    );
     renderWithProviders(<GuidelinesPage />);
     const card = await screen.findByRole('article', { name: 'Bullets' });
     await userEvent.click(within(card).getByRole('button', { name: 'Edit' }));

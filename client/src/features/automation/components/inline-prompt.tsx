@@ -20,7 +20,12 @@ export function InlinePrompt({ label, addLabel, onAdd, inputMode = 'text' }: Pro
   const [open, setOpen] = useState(false);
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
-  if (!open) return <Button variant="secondary" onClick={() => setOpen(true)}>{addLabel}</Button>;
+  if (!open)
+    return (
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        {addLabel}
+      </Button>
+    );
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (!value.trim()) return setOpen(false);
@@ -52,10 +57,18 @@ export function InlinePrompt({ label, addLabel, onAdd, inputMode = 'text' }: Pro
             }
           }}
         />
-        <Button variant="secondary" onClick={() => submit()}>{addLabel}</Button>
-        <Button variant="ghost" onClick={() => (setOpen(false), setError(null), setValue(''))}>{t('cancel')}</Button>
+        <Button variant="secondary" onClick={() => submit()}>
+          {addLabel}
+        </Button>
+        <Button variant="ghost" onClick={() => (setOpen(false), setError(null), setValue(''))}>
+          {t('cancel')}
+        </Button>
       </div>
-      {error ? <p id={`${id}-error`} className="field-error" role="alert">{error}</p> : null}
+      {error ? (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -27,7 +27,11 @@ export function LinkedActionsField({ actions, value, onChange }: Props) {
           {actions.map((action) => (
             <li key={action.id}>
               <label className="checkbox-field">
-                <input type="checkbox" checked={value.includes(action.id)} onChange={(e) => toggle(action.id, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={value.includes(action.id)}
+                  onChange={(e) => toggle(action.id, e.target.checked)}
+                />
                 <span dir="auto">{action.title}</span>
                 <span className="badge">{t(`type_${action.type}`)}</span>
               </label>

@@ -27,7 +27,9 @@ export function ListState<T>({ query, shown, emptyTitle, emptyHint, children }: 
     return (
       <div className="card empty-state">
         <p>{t('loadFailed')}</p>
-        <Button variant="secondary" onClick={() => void query.refetch()}>{t('retry')}</Button>
+        <Button variant="secondary" onClick={() => void query.refetch()}>
+          {t('retry')}
+        </Button>
       </div>
     );
   }

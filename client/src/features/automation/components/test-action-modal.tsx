@@ -36,38 +36,69 @@ export function TestActionModal({ action, onClose }: { action: ActionDto; onClos
   const result: ActionCallResultDto | undefined = test.data;
   const failed = test.isError || (result !== undefined && !result.success);
   return (
-    <Modal title={t('testTitle', { title: action.title })} onClose={onClose} wide footer={<Button variant="secondary" onClick={onClose}>{t('cancel')}</Button>}>
+    <Modal
+      title={t('testTitle', { title: action.title })}
+      onClose={onClose}
+      wide
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          {t('cancel')}
+        </Button>
+      }
+    >
       <p className="small muted">{t('testInputs')}</p>
       {/* Focusable: a long JSON scrolls, and a keyboard must be able to scroll it too. */}
-      <pre className="automation-json" dir="ltr" tabIndex={0} aria-label={t('testInputs')}>{asJson({ test_inputs: inputs })}</pre>
+      <pre className="automation-json" dir="ltr" tabIndex={0} aria-label={t('testInputs')}>
+        {asJson({ test_inputs: inputs })}
+      </pre>
       {needsAssistant ? (
         <div className="automation-row">
           <div className="field">
             <label htmlFor={`${id}-assistant`}>{t('testAssistant')}</label>
-            <select id={`${id}-assistant`} value={assistantId ?? ''} onChange={(e) => setAssistantId(e.target.value ? Number(e.target.value) : null)}>
+            <select
+              id={`${id}-assistant`}
+              value={assistantId ?? ''}
+              onChange={(e) => setAssistantId(e.target.value ? Number(e.target.value) : null)}
+            >
               <option value="">{t('chooseAssistant')}</option>
               {(assistants.data ?? []).map((a) => (
-                <option key={a.id} value={a.id}>{a.name}</option>
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
               ))}
             </select>
           </div>
-          <Button disabled={assistantId === null || test.isPending} onClick={() => run(assistantId ?? undefined)}>{t('test')}</Button>
+          <Button disabled={assistantId === null || test.isPending} onClick={() => run(assistantId ?? undefined)}>
+            {t('test')}
+          </Button>
         </div>
       ) : null}
       <div aria-live="polite">
         {test.isPending ? <Spinner label={t('testing')} /> : null}
         {failed ? (
           <div className="banner banner-error" role="alert">
-            <p><strong>{t('testFailed')}</strong></p>
+            <p>
+              <strong>{t('testFailed')}</strong>
+            </p>
             <p dir="auto">{result ? result.message : localizedDetail(test.error)}</p>
           </div>
         ) : result ? (
-          <p className="form-success" role="status">{t('testSuccess')}</p>
+          <p className="form-success" role="status">
+            {t('testSuccess')}
+          </p>
         ) : null}
         {result ? (
           <>
             <p className="small muted">{t('testResponse')}</p>
-            <pre className="automation-json" dir="ltr" tabIndex={0} aria-label={t('testResponse')} data-testid="action-test-response">{asJson(result)}</pre>
+            <pre
+              className="automation-json"
+              dir="ltr"
+              tabIndex={0}
+              aria-label={t('testResponse')}
+              data-testid="action-test-response"
+            >
+              {asJson(result)}
+            </pre>
           </>
         ) : null}
       </div>

@@ -25,25 +25,43 @@ export function WorkflowMatchBox() {
     if (!message.trim()) return;
     match.mutate(message, { onSuccess: setResult, onError: () => setResult(null) });
   };
-  const runnersUp = result ? result.candidates.filter((c) => c.workflow_id !== result.fired?.workflow_id).slice(0, 2) : [];
+  const runnersUp = result
+    ? result.candidates.filter((c) => c.workflow_id !== result.fired?.workflow_id).slice(0, 2)
+    : [];
 
   return (
     <section className="card automation-match" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('matchTitle')}</h2>
       <p className="muted small">{t('matchHint')}</p>
       <form className="automation-match-form" onSubmit={submit}>
-        <label htmlFor={`${id}-message`} className="visually-hidden">{t('matchMessage')}</label>
-        <input id={`${id}-message`} value={message} dir="auto" placeholder={t('matchMessage')} onChange={(e) => setMessage(e.target.value)} />
-        <Button type="submit" variant="secondary" disabled={match.isPending || !message.trim()}>{match.isPending ? t('matching') : t('matchButton')}</Button>
+        <label htmlFor={`${id}-message`} className="visually-hidden">
+          {t('matchMessage')}
+        </label>
+        <input
+          id={`${id}-message`}
+          value={message}
+          dir="auto"
+          placeholder={t('matchMessage')}
+          onChange={(e) => setMessage(e.target.value)}
+        />
+        <Button type="submit" variant="secondary" disabled={match.isPending || !message.trim()}>
+          {match.isPending ? t('matching') : t('matchButton')}
+        </Button>
       </form>
       <div aria-live="polite">
-        {match.isError ? <p className="form-error" role="alert">{[t('matchFailed'), localizedDetail(match.error)].filter(Boolean).join(' ')}</p> : null}
+        {match.isError ? (
+          <p className="form-error" role="alert">
+            {[t('matchFailed'), localizedDetail(match.error)].filter(Boolean).join(' ')}
+          </p>
+        ) : null}
         {result ? (
           result.fired ? (
             <div className="automation-match-result">
               <p>
                 <strong dir="auto">{t('matchFired', { title: result.fired.title })}</strong>{' '}
-                <span className="badge badge-ready">{t('matchScore', { score: percent(result.fired.score), threshold: percent(result.threshold) })}</span>
+                <span className="badge badge-ready">
+                  {t('matchScore', { score: percent(result.fired.score), threshold: percent(result.threshold) })}
+                </span>
               </p>
               {result.fired.matched_on === 'trigger' ? <p className="small">{t('matchTrigger')}</p> : null}
               {result.fired.matched_phrases.length > 0 ? (
@@ -51,7 +69,9 @@ export function WorkflowMatchBox() {
                   <p className="small muted">{t('matchedPhrases')}</p>
                   <ul className="automation-chips">
                     {result.fired.matched_phrases.map((phrase) => (
-                      <li key={phrase} className="chip" dir="auto">{phrase}</li>
+                      <li key={phrase} className="chip" dir="auto">
+                        {phrase}
+                      </li>
                     ))}
                   </ul>
                 </>
@@ -83,7 +103,10 @@ export function WorkflowMatchBox() {
           {!overlaps.data.complete ? (
             <p className="small muted">
               {overlaps.data.checked_phrases !== undefined && overlaps.data.total_phrases !== undefined
-                ? t('overlapPartialCounted', { checked: overlaps.data.checked_phrases, total: overlaps.data.total_phrases })
+                ? t('overlapPartialCounted', {
+                    checked: overlaps.data.checked_phrases,
+                    total: overlaps.data.total_phrases,
+                  })
                 : t('overlapPartial')}
             </p>
           ) : null}

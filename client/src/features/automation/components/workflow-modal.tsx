@@ -27,7 +27,9 @@ export function WorkflowModal({ workflow, onClose }: Props) {
   const formId = useId();
   const [title, setTitle] = useState(workflow?.title ?? '');
   const [trigger, setTrigger] = useState(workflow?.trigger_condition ?? '');
-  const [phrases, setPhrases] = useState<string[]>(workflow?.training_phrases.length ? workflow.training_phrases : ['']);
+  const [phrases, setPhrases] = useState<string[]>(
+    workflow?.training_phrases.length ? workflow.training_phrases : [''],
+  );
   const [instructions, setInstructions] = useState(workflow?.instructions ?? '');
   const [linked, setLinked] = useState<string[]>(workflow?.linked_actions ?? []);
   const actionList = actionsApi.useList();
@@ -38,14 +40,26 @@ export function WorkflowModal({ workflow, onClose }: Props) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const body: WorkflowBodyInput = { title, trigger_condition: trigger, training_phrases: cleanPhrases(phrases), instructions, linked_actions: linked };
+    const body: WorkflowBodyInput = {
+      title,
+      trigger_condition: trigger,
+      training_phrases: cleanPhrases(phrases),
+      instructions,
+      linked_actions: linked,
+    };
     if (workflow) {
       update.mutate(
         { id: workflow.id, body },
-        { onSuccess: () => (notify.success(t('workflowUpdated')), onClose()), onError: (error) => notify.error(failureText(t('updateWorkflowFailed'), error)) },
+        {
+          onSuccess: () => (notify.success(t('workflowUpdated')), onClose()),
+          onError: (error) => notify.error(failureText(t('updateWorkflowFailed'), error)),
+        },
       );
     } else {
-      create.mutate(body, { onSuccess: () => (notify.success(t('workflowCreated')), onClose()), onError: (error) => notify.error(failureText(t('createWorkflowFailed'), error)) });
+      create.mutate(body, {
+        onSuccess: () => (notify.success(t('workflowCreated')), onClose()),
+        onError: (error) => notify.error(failureText(t('createWorkflowFailed'), error)),
+      });
     }
   };
 
@@ -56,14 +70,32 @@ export function WorkflowModal({ workflow, onClose }: Props) {
       wide
       footer={
         <>
-          <Button variant="secondary" onClick={onClose} disabled={busy}>{t('cancel')}</Button>
-          <Button type="submit" form={formId} disabled={busy}>{busy ? t('saving') : workflow ? t('save') : t('createWorkflow')}</Button>
+          <Button variant="secondary" onClick={onClose} disabled={busy}>
+            {t('cancel')}
+          </Button>
+          <Button type="submit" form={formId} disabled={busy}>
+            {busy ? t('saving') : workflow ? t('save') : t('createWorkflow')}
+          </Button>
         </>
       }
     >
       <form id={formId} onSubmit={submit} noValidate>
-        <TextField label={`${t('fieldTitle')} *`} aria-required="true" value={title} onChange={(e) => setTitle(e.target.value)} dir="auto" />
-        <TextAreaField label={`${t('triggerCondition')} *`} aria-required="true" hint={t('triggerHint')} rows={2} value={trigger} onChange={(e) => setTrigger(e.target.value)} dir="auto" />
+        <TextField
+          label={`${t('fieldTitle')} *`}
+          aria-required="true"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          dir="auto"
+        />
+        <TextAreaField
+          label={`${t('triggerCondition')} *`}
+          aria-required="true"
+          hint={t('triggerHint')}
+          rows={2}
+          value={trigger}
+          onChange={(e) => setTrigger(e.target.value)}
+          dir="auto"
+        />
         <fieldset className="field automation-fieldset">
           <legend>{t('trainingPhrases')}</legend>
           <p className="field-hint">{t('phrasesHint')}</p>
@@ -83,20 +115,36 @@ export function WorkflowModal({ workflow, onClose }: Props) {
                     }
                   }}
                 />
-                <Button variant="ghost" aria-label={t('removePhrase', { n: index + 1 })} onClick={() => setPhrases(phrases.length > 1 ? phrases.filter((_, i) => i !== index) : [''])}>
+                <Button
+                  variant="ghost"
+                  aria-label={t('removePhrase', { n: index + 1 })}
+                  onClick={() => setPhrases(phrases.length > 1 ? phrases.filter((_, i) => i !== index) : [''])}
+                >
                   ×
                 </Button>
               </li>
             ))}
           </ol>
           <div className="automation-row-foot">
-            <Button variant="secondary" onClick={() => setPhrases([...phrases, ''])}>{t('addPhrase')}</Button>
+            <Button variant="secondary" onClick={() => setPhrases([...phrases, ''])}>
+              {t('addPhrase')}
+            </Button>
             <span className={filled < RECOMMENDED_PHRASES ? 'counter counter-warn' : 'counter'} aria-live="polite">
-              {filled < RECOMMENDED_PHRASES ? t('phrasesCount', { count: filled }) : t('phrasesEnough', { count: filled })}
+              {filled < RECOMMENDED_PHRASES
+                ? t('phrasesCount', { count: filled })
+                : t('phrasesEnough', { count: filled })}
             </span>
           </div>
         </fieldset>
-        <TextAreaField label={`${t('instructions')} *`} aria-required="true" hint={t('workflowInstructionsHint')} rows={5} value={instructions} onChange={(e) => setInstructions(e.target.value)} dir="auto" />
+        <TextAreaField
+          label={`${t('instructions')} *`}
+          aria-required="true"
+          hint={t('workflowInstructionsHint')}
+          rows={5}
+          value={instructions}
+          onChange={(e) => setInstructions(e.target.value)}
+          dir="auto"
+        />
         <LinkedActionsField actions={actionList.data} value={linked} onChange={setLinked} />
       </form>
     </Modal>

@@ -34,11 +34,21 @@ export function WorkflowsPage() {
 
   return (
     <section className="page automation-page">
-      <PageHead title={t('workflowsTitle')} subtitle={t('workflowsSubtitle')} action={<Button onClick={() => setEditing('new')}>{t('addWorkflow')}</Button>} />
+      <PageHead
+        title={t('workflowsTitle')}
+        subtitle={t('workflowsSubtitle')}
+        action={<Button onClick={() => setEditing('new')}>{t('addWorkflow')}</Button>}
+      />
       <div className="automation-filters">
         <div className="field">
           <label htmlFor="workflow-search">{t('search')}</label>
-          <input id="workflow-search" type="search" value={search} placeholder={t('workflowsSearch')} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            id="workflow-search"
+            type="search"
+            value={search}
+            placeholder={t('workflowsSearch')}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
       </div>
       {list.data && list.data.length > 0 ? <WorkflowMatchBox /> : null}
@@ -50,7 +60,13 @@ export function WorkflowsPage() {
                 <article className="card automation-card" aria-label={workflow.title}>
                   <div className="automation-card-top">
                     <h2 dir="auto">{workflow.title}</h2>
-                    {stats.data ? <FiredBadge days={stats.data.days} fired={firedOf(workflow.id)?.fired ?? 0} conversations={firedOf(workflow.id)?.conversations ?? 0} /> : null}
+                    {stats.data ? (
+                      <FiredBadge
+                        days={stats.data.days}
+                        fired={firedOf(workflow.id)?.fired ?? 0}
+                        conversations={firedOf(workflow.id)?.conversations ?? 0}
+                      />
+                    ) : null}
                   </div>
                   <p className="small">
                     <span className="muted">{t('trigger')}: </span>
@@ -61,16 +77,26 @@ export function WorkflowsPage() {
                       <span className="muted small">{t('examplePhrases')}:</span>
                       <ul className="automation-phrases">
                         {workflow.training_phrases.slice(0, CARD_PHRASES).map((phrase) => (
-                          <li key={phrase} dir="auto">“{phrase}”</li>
+                          <li key={phrase} dir="auto">
+                            “{phrase}”
+                          </li>
                         ))}
                       </ul>
-                      {workflow.training_phrases.length > CARD_PHRASES ? <span className="muted small">{t('morePhrases', { count: workflow.training_phrases.length - CARD_PHRASES })}</span> : null}
+                      {workflow.training_phrases.length > CARD_PHRASES ? (
+                        <span className="muted small">
+                          {t('morePhrases', { count: workflow.training_phrases.length - CARD_PHRASES })}
+                        </span>
+                      ) : null}
                     </div>
                   ) : null}
                   <LinkedActionNames linked={workflow.linked_actions} actions={actionList.data} />
                   <div className="card-actions">
-                    <Button variant="secondary" onClick={() => setEditing(workflow)}>{t('edit')}</Button>
-                    <Button variant="ghost" className="automation-delete" onClick={() => setDeleting(workflow)}>{t('delete')}</Button>
+                    <Button variant="secondary" onClick={() => setEditing(workflow)}>
+                      {t('edit')}
+                    </Button>
+                    <Button variant="ghost" className="automation-delete" onClick={() => setDeleting(workflow)}>
+                      {t('delete')}
+                    </Button>
                   </div>
                 </article>
               </li>
@@ -78,7 +104,9 @@ export function WorkflowsPage() {
           </ul>
         )}
       </ListState>
-      {editing ? <WorkflowModal workflow={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
+      {editing ? (
+        <WorkflowModal workflow={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      ) : null}
       {deleting ? (
         <ConfirmDelete
           question={t('confirmDeleteWorkflow')}

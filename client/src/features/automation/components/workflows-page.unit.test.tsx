@@ -12,7 +12,15 @@ vi.setConfig({ testTimeout: 20_000 });
 describe('the workflows page', () => {
   it('loads, then shows each card with its trigger, at most 3 phrases and its linked action names', async () => {
     fakeAutomationApi({
-      workflows: [workflow({ linked_actions: ['act_1', 'act_gone'] }), workflow({ id: 'wf_2', title: 'Refund', trigger_condition: 'Wants money back', training_phrases: ['refund please'] })],
+      workflows: [
+        workflow({ linked_actions: ['act_1', 'act_gone'] }),
+        workflow({
+          id: 'wf_2',
+          title: 'Refund',
+          trigger_condition: 'Wants money back',
+          training_phrases: ['refund please'],
+        }),
+      ],
       actions: [action()],
     });
     renderWithProviders(<WorkflowsPage />);
@@ -20,15 +28,23 @@ describe('the workflows page', () => {
     const card = await screen.findByRole('article', { name: 'Book a table' });
     expect(screen.getByRole('heading', { name: 'AI Workflows', level: 1 })).toBeInTheDocument();
     expect(within(card).getByText('The customer wants to book a table')).toBeInTheDocument();
-    const phrases = within(card).getAllByRole('listitem').filter((li) => li.textContent?.startsWith('“'));
-    expect(phrases.map((li) => li.textContent)).toEqual(['“book a table”', '“reserve a table for two”', '“table tonight”']);
+    const phrases = within(card)
+      .getAllByRole('listitem')
+      .filter((li) => li.textContent?.startsWith('“'));
+    expect(phrases.map((li) => li.textContent)).toEqual([
+      '“book a table”',
+      '“reserve a table for two”',
+      '“table tonight”',
+    ]);
     expect(within(card).getByText('+2 more')).toBeInTheDocument();
     expect(await within(card).findByText('Order status')).toHaveClass('badge');
     expect(within(screen.getByRole('article', { name: 'Refund' })).queryByText(/more/)).toBeNull();
   });
 
   it('filters by title or trigger condition', async () => {
-    fakeAutomationApi({ workflows: [workflow(), workflow({ id: 'wf_2', title: 'Refund', trigger_condition: 'Wants money back' })] });
+    fakeAutomationApi({
+      workflows: [workflow(), workflow({ id: 'wf_2', title: 'Refund', trigger_condition: 'Wants money back' })],
+    });
     renderWithProviders(<WorkflowsPage />);
     await screen.findByRole('article', { name: 'Book a table' });
     const search = screen.getByRole('searchbox', { name: 'Search' });
@@ -43,7 +59,11 @@ describe('the workflows page', () => {
   it('logs a load failure (no alert, §8) and offers Retry instead of the empty state', async () => {
     const api = fakeAutomationApi({ workflows: [workflow()] });
     let failing = true;
-    api.on((r) => (failing && r.method === 'GET' && r.path === '/workflows' ? json(500, { detail: 'Internal Server Error' }) : undefined));
+    api.on((r) =>
+      failing && r.method === 'GET' && r.path === '/workflows'
+        ? json(500, { detail: 'Internal Server Error' })
+        : undefined,
+    );
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     renderWithProviders(<WorkflowsPage />);
     expect(await screen.findByText('Could not load the list. Please try again.')).toBeInTheDocument();
@@ -70,7 +90,10 @@ describe('the workflows page', () => {
     expect(within(dialog).getByLabelText('Title *')).toHaveAttribute('aria-required', 'true');
     expect(within(dialog).getByLabelText('Trigger condition *')).toBeInTheDocument();
     expect(within(dialog).getByLabelText('Instructions *')).toBeInTheDocument();
-    expect(within(dialog).getByRole('link', { name: 'Create actions on the Actions page' })).toHaveAttribute('href', '/actions');
+    expect(within(dialog).getByRole('link', { name: 'Create actions on the Actions page' })).toHaveAttribute(
+      'href',
+      '/actions',
+    );
 
     await fill(within(dialog).getByLabelText('Title *'), 'Book a table');
     await fill(within(dialog).getByLabelText('Trigger condition *'), 'Wants a table');
@@ -89,13 +112,22 @@ describe('the workflows page', () => {
     expect(await screen.findByRole('article', { name: 'Book a table' })).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(api.sent('POST', '/workflows')).toEqual([
-      { title: 'Book a table', trigger_condition: 'Wants a table', training_phrases: ['book a table', 'reserve for two'], instructions: 'Ask for the date.', linked_actions: [] },
+      {
+        title: 'Book a table',
+        trigger_condition: 'Wants a table',
+        training_phrases: ['book a table', 'reserve for two'],
+        instructions: 'Ask for the date.',
+        linked_actions: [],
+      },
     ]);
     expect(await toasts()).toContain('Workflow created.');
   });
 
   it('edits a workflow with the actions checklist and sends the whole workflow', async () => {
-    const api = fakeAutomationApi({ workflows: [workflow()], actions: [action(), action({ id: 'act_2', title: 'Docs', type: 'knowledge_base' })] });
+    const api = fakeAutomationApi({
+      workflows: [workflow()],
+      actions: [action(), action({ id: 'act_2', title: 'Docs', type: 'knowledge_base' })],
+    });
     renderWithProviders(<WorkflowsPage />);
     const card = await screen.findByRole('article', { name: 'Book a table' });
     await userEvent.click(within(card).getByRole('button', { name: 'Edit' }));
@@ -105,18 +137,28 @@ describe('the workflows page', () => {
     await userEvent.click(await within(dialog).findByRole('checkbox', { name: /Order status/ }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.sent('PUT', '/workflows/wf_1')).toHaveLength(1));
-    expect(api.sent('PUT', '/workflows/wf_1')[0]).toMatchObject({ title: 'Book a table', linked_actions: ['act_1'], training_phrases: workflow().training_phrases });
+    expect(api.sent('PUT', '/workflows/wf_1')[0]).toMatchObject({
+      title: 'Book a table',
+      linked_actions: ['act_1'],
+      training_phrases: workflow().training_phrases,
+    });
     await waitFor(async () => expect(await toasts()).toContain('Workflow updated.'));
   });
 
   it('says the §8 text with the server reason when creating fails, and keeps the modal open', async () => {
     const api = fakeAutomationApi();
-    api.on((r) => (r.method === 'POST' && r.path === '/workflows' ? json(422, { detail: [{ msg: 'Title is required' }] }) : undefined));
+    api.on((r) =>
+      r.method === 'POST' && r.path === '/workflows'
+        ? json(422, { detail: [{ msg: 'Title is required' }] })
+        : undefined,
+    );
     renderWithProviders(<WorkflowsPage />);
     await screen.findByText('No workflows yet');
     await userEvent.click(screen.getByRole('button', { name: 'Add Workflow' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Create Workflow' }));
-    await waitFor(async () => expect(await toasts()).toContain('Failed to create workflow. Please try again. Title is required'));
+    await waitFor(async () =>
+      expect(await toasts()).toContain('Failed to create workflow. Please try again. Title is required'),
+    );
     expect(screen.getByRole('dialog', { name: 'Create Workflow' })).toBeInTheDocument();
   });
 
@@ -136,7 +178,9 @@ describe('the workflows page', () => {
     expect(api.sent('DELETE', '/workflows/wf_1')).toHaveLength(1);
 
     api.on((r) => (r.method === 'DELETE' ? json(500, { detail: 'Internal Server Error' }) : undefined));
-    await userEvent.click(within(screen.getByRole('article', { name: 'Refund' })).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(
+      within(screen.getByRole('article', { name: 'Refund' })).getByRole('button', { name: 'Delete' }),
+    );
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(async () => expect(await toasts()).toContain('Failed to delete workflow. Please try again.'));
     expect(screen.getByRole('article', { name: 'Refund' })).toBeInTheDocument();
@@ -146,21 +190,55 @@ describe('the workflows page', () => {
     const api = fakeAutomationApi({ workflows: [workflow()] });
     api.on((r) =>
       r.path === '/workflows/overlaps'
-        ? json(200, { overlaps: [{ workflow_id: 'wf_1', workflow_title: 'Book a table', other_workflow_id: 'wf_2', other_workflow_title: 'Cancel a booking', phrase: 'my table booking', score: 0.7, other_score: 0.68 }] })
+        ? json(200, {
+            overlaps: [
+              {
+                workflow_id: 'wf_1',
+                workflow_title: 'Book a table',
+                other_workflow_id: 'wf_2',
+                other_workflow_title: 'Cancel a booking',
+                phrase: 'my table booking',
+                score: 0.7,
+                other_score: 0.68,
+              },
+            ],
+          })
         : r.path === '/workflows/match'
           ? json(200, {
-              fired: { workflow_id: 'wf_1', title: 'Book a table', score: 0.82, matched_phrases: ['book a table', 'table tonight'], matched_on: 'phrase' },
+              fired: {
+                workflow_id: 'wf_1',
+                title: 'Book a table',
+                score: 0.82,
+                matched_phrases: ['book a table', 'table tonight'],
+                matched_on: 'phrase',
+              },
               threshold: 0.5,
               candidates: [
-                { workflow_id: 'wf_1', title: 'Book a table', score: 0.82, matched_phrases: ['book a table'], matched_on: 'phrase' },
-                { workflow_id: 'wf_2', title: 'Cancel a booking', score: 0.31, matched_phrases: [], matched_on: 'trigger' },
+                {
+                  workflow_id: 'wf_1',
+                  title: 'Book a table',
+                  score: 0.82,
+                  matched_phrases: ['book a table'],
+                  matched_on: 'phrase',
+                },
+                {
+                  workflow_id: 'wf_2',
+                  title: 'Cancel a booking',
+                  score: 0.31,
+                  matched_phrases: [],
+                  matched_on: 'trigger',
+                },
               ],
             })
           : undefined,
     );
     renderWithProviders(<WorkflowsPage />);
     const box = await screen.findByRole('region', { name: 'Which workflow would fire?' });
-    expect(await within(box).findByText('"Book a table" and "Cancel a booking" have training phrases that compete: "my table booking"')).toBeInTheDocument();
+    expect(
+      await within(box).findByText(
+        '"Book a table" and "Cancel a booking" have training phrases that compete: "my table booking"',
+      ),
+    ).toBeInTheDocument();
     await fill(within(box).getByLabelText('Visitor message'), 'I want to book a table tonight');
     await userEvent.click(within(box).getByRole('button', { name: 'Check' }));
     expect(await within(box).findByText('Fires: Book a table')).toBeInTheDocument();
@@ -172,7 +250,11 @@ describe('the workflows page', () => {
 
   it('says when the competing-phrases report is partial, in English and Hebrew (the server bounds its work)', async () => {
     const api = fakeAutomationApi({ workflows: [workflow()] });
-    api.on((r) => (r.path === '/workflows/overlaps' ? json(200, { overlaps: [], complete: false, checked_phrases: 1071, total_phrases: 5050 }) : undefined));
+    api.on((r) =>
+      r.path === '/workflows/overlaps'
+        ? json(200, { overlaps: [], complete: false, checked_phrases: 1071, total_phrases: 5050 })
+        : undefined,
+    );
     const { unmount } = renderWithProviders(<WorkflowsPage />);
     const box = await screen.findByRole('region', { name: 'Which workflow would fire?' });
     expect(await within(box).findByText(/^1071 of 5050 training phrases were compared/)).toBeInTheDocument();
@@ -190,8 +272,16 @@ describe('the workflows page', () => {
     expect(screen.getByLabelText('תנאי הפעלה *')).toBeInTheDocument();
   });
 
-  it("shows how often each workflow fired in the last 30 days on its card, in English and Hebrew", async () => {
-    const stats = workflowStats([{ workflow_id: 'wf_1', title: 'Book a table', fired: 12, conversations: 7, last_fired_at: '2026-11-23T10:00:00Z' }]);
+  it('shows how often each workflow fired in the last 30 days on its card, in English and Hebrew', async () => {
+    const stats = workflowStats([
+      {
+        workflow_id: 'wf_1',
+        title: 'Book a table',
+        fired: 12,
+        conversations: 7,
+        last_fired_at: '2026-11-23T10:00:00Z',
+      },
+    ]);
     const api = fakeAutomationApi({ workflows: [workflow(), workflow({ id: 'wf_2', title: 'Refund' })] });
     api.on((r) => (r.method === 'GET' && r.path === '/workflows/stats?days=30' ? json(200, stats) : undefined));
     const { unmount } = renderWithProviders(<WorkflowsPage />);
@@ -199,13 +289,20 @@ describe('the workflows page', () => {
     const badge = await within(booked).findByText('Fired: 12');
     expect(badge).toHaveClass('badge', 'badge-ready');
     expect(badge).toHaveAttribute('title', 'Times fired in the last 30 days: 12 (conversations: 7)');
-    expect(within(booked).getByText('Times fired in the last 30 days: 12 (conversations: 7)')).toHaveClass('visually-hidden'); // what a screen reader hears
-    expect(within(screen.getByRole('article', { name: 'Refund' })).getByText('Fired: 0')).not.toHaveClass('badge-ready'); // never fired: not in the stats
+    expect(within(booked).getByText('Times fired in the last 30 days: 12 (conversations: 7)')).toHaveClass(
+      'visually-hidden',
+    ); // what a screen reader hears
+    expect(within(screen.getByRole('article', { name: 'Refund' })).getByText('Fired: 0')).not.toHaveClass(
+      'badge-ready',
+    ); // never fired: not in the stats
     unmount();
 
     renderWithProviders(<WorkflowsPage />, { language: 'he' });
     const card = await screen.findByRole('article', { name: 'Book a table' });
-    expect(await within(card).findByText('הופעל: 12')).toHaveAttribute('title', 'מספר ההפעלות ב-30 הימים האחרונים: 12 (שיחות: 7)');
+    expect(await within(card).findByText('הופעל: 12')).toHaveAttribute(
+      'title',
+      'מספר ההפעלות ב-30 הימים האחרונים: 12 (שיחות: 7)',
+    );
   });
 
   it('shows the cards without counts when the stats cannot be read', async () => {

@@ -24,7 +24,8 @@ export const en = {
 
   // workflows
   workflowsTitle: 'AI Workflows',
-  workflowsSubtitle: 'Train your chatbot to complete a full series of steps: when a visitor asks for it, the assistant follows your instructions until it is done.',
+  workflowsSubtitle:
+    'Train your chatbot to complete a full series of steps: when a visitor asks for it, the assistant follows your instructions until it is done.',
   workflowsSearch: 'Search by title or trigger condition',
   addWorkflow: 'Add Workflow',
   noWorkflows: 'No workflows yet',
@@ -69,8 +70,10 @@ export const en = {
   matchFailed: 'The check failed. Please try again.',
   overlapTitle: 'Competing workflows',
   overlapWarning: '"{a}" and "{b}" have training phrases that compete: {phrases}',
-  overlapPartial: 'Not every training phrase was compared: you have too many to check at once. Fewer, more distinct phrases give a complete report.',
-  overlapPartialCounted: '{checked} of {total} training phrases were compared: you have too many to check at once. Fewer, more distinct phrases give a complete report.',
+  overlapPartial:
+    'Not every training phrase was compared: you have too many to check at once. Fewer, more distinct phrases give a complete report.',
+  overlapPartialCounted:
+    '{checked} of {total} training phrases were compared: you have too many to check at once. Fewer, more distinct phrases give a complete report.',
 
   // guidelines
   guidelinesTitle: 'Guidelines',
@@ -150,7 +153,8 @@ export const en = {
   inputType_date: 'date',
   inputType_url: 'url',
   endpointNameField: 'Named endpoint (optional)',
-  endpointNameHint: 'The name of an endpoint set on an assistant\'s edit page (External API endpoints). With a name, the endpoint URL is a path starting with /.',
+  endpointNameHint:
+    "The name of an endpoint set on an assistant's edit page (External API endpoints). With a name, the endpoint URL is a path starting with /.",
   testAssistant: 'Assistant whose endpoints the test uses',
   chooseAssistant: 'Choose an assistant',
   inputsFixed: 'Inputs can be added or removed only when creating the action.',
@@ -188,7 +192,7 @@ export const en = {
 
   // external API configuration (edit-assistant page)
   externalTitle: 'External API endpoints',
-  externalHint: 'Named endpoints this assistant\'s API actions may call. Secrets are stored encrypted and shown masked.',
+  externalHint: "Named endpoints this assistant's API actions may call. Secrets are stored encrypted and shown masked.",
   externalLoading: 'Loading the endpoints...',
   externalNone: 'No endpoints yet.',
   endpointName: 'Name',

@@ -1,18 +1,31 @@
-import type { ActionDto, ConversationAutomationDto, GuidelineDto, WorkflowDto, WorkflowStatsDto } from '@kesher/contracts';
+import type {
+  ActionDto,
+  ConversationAutomationDto,
+  GuidelineDto,
+  WorkflowDto,
+  WorkflowStatsDto,
+} from '@kesher/contracts';
 import { vi } from 'vitest';
 
 /**
  * The component tests' stand-in for /api/v1/{workflows,guidelines,actions}: keeps the lists in memory,
  * answers as the API's shapes do, records every request with its body, and can be told to fail a call.
  */
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const stamp = { created_at: '2026-11-23T10:00:00Z', updated_at: '2026-11-23T10:00:00Z' };
 
 export const workflow = (over: Partial<WorkflowDto> = {}): WorkflowDto => ({
   id: 'wf_1',
   title: 'Book a table',
   trigger_condition: 'The customer wants to book a table',
-  training_phrases: ['book a table', 'reserve a table for two', 'table tonight', 'can I book for friday', 'reservation please'],
+  training_phrases: [
+    'book a table',
+    'reserve a table for two',
+    'table tonight',
+    'can I book for friday',
+    'reservation please',
+  ],
   instructions: 'Ask for the date, the time and the number of guests.',
   linked_actions: [],
   ...stamp,
@@ -49,16 +62,56 @@ export const action = (over: Partial<ActionDto> = {}): ActionDto => ({
  * phrases and its action ran; in run_2 it was still in force and the action failed; run_3 fired nothing.
  */
 export const conversationAutomation = (over: Partial<ConversationAutomationDto> = {}): ConversationAutomationDto => {
-  const { created_at: _c, updated_at: _u, ...then } = workflow({ instructions: 'Ask for the date and the number of guests.', linked_actions: ['act_1'] });
+  const {
+    created_at: _c,
+    updated_at: _u,
+    ...then
+  } = workflow({ instructions: 'Ask for the date and the number of guests.', linked_actions: ['act_1'] });
   return {
     thread_id: 'thread_1',
     firings: [
-      { run_id: 'run_1', workflow_id: 'wf_1', title: 'Book a table', score: 0.874, matched_on: 'phrase', matched_phrases: ['book a table', 'table tonight'], fired_at: '2026-11-23T10:01:00Z' },
-      { run_id: 'run_2', workflow_id: 'wf_1', title: 'Book a table', score: 0, matched_on: 'continued', matched_phrases: [], fired_at: '2026-11-23T10:02:00Z' },
+      {
+        run_id: 'run_1',
+        workflow_id: 'wf_1',
+        title: 'Book a table',
+        score: 0.874,
+        matched_on: 'phrase',
+        matched_phrases: ['book a table', 'table tonight'],
+        fired_at: '2026-11-23T10:01:00Z',
+      },
+      {
+        run_id: 'run_2',
+        workflow_id: 'wf_1',
+        title: 'Book a table',
+        score: 0,
+        matched_on: 'continued',
+        matched_phrases: [],
+        fired_at: '2026-11-23T10:02:00Z',
+      },
     ],
     action_calls: [
-      { call_id: 'call_1', run_id: 'run_1', action_id: 'act_1', title: 'Order status', success: true, status_code: 200, duration_ms: 123.4, error: null, called_at: '2026-11-23T10:01:01Z' },
-      { call_id: 'call_2', run_id: 'run_2', action_id: 'act_1', title: 'Order status', success: false, status_code: 503, duration_ms: 80, error: 'The endpoint answered HTTP 503', called_at: '2026-11-23T10:02:01Z' },
+      {
+        call_id: 'call_1',
+        run_id: 'run_1',
+        action_id: 'act_1',
+        title: 'Order status',
+        success: true,
+        status_code: 200,
+        duration_ms: 123.4,
+        error: null,
+        called_at: '2026-11-23T10:01:01Z',
+      },
+      {
+        call_id: 'call_2',
+        run_id: 'run_2',
+        action_id: 'act_1',
+        title: 'Order status',
+        success: false,
+        status_code: 503,
+        duration_ms: 80,
+        error: 'The endpoint answered HTTP 503',
+        called_at: '2026-11-23T10:02:01Z',
+      },
     ],
     configuration: { at: '2026-11-23T10:03:00Z', workflows: [then], guidelines: [], actions: [] },
     ...over,
@@ -66,7 +119,11 @@ export const conversationAutomation = (over: Partial<ConversationAutomationDto> 
 };
 
 /** GET /workflows/stats as the server answers it. */
-export const workflowStats = (workflows: WorkflowStatsDto['workflows'], days = 30): WorkflowStatsDto => ({ days, workflows, actions: [] });
+export const workflowStats = (workflows: WorkflowStatsDto['workflows'], days = 30): WorkflowStatsDto => ({
+  days,
+  workflows,
+  actions: [],
+});
 
 export interface Recorded {
   method: string;
@@ -75,8 +132,14 @@ export interface Recorded {
 }
 type Handler = (request: Recorded) => Response | undefined;
 
-export function fakeAutomationApi(initial: { workflows?: WorkflowDto[]; guidelines?: GuidelineDto[]; actions?: ActionDto[] } = {}) {
-  const lists: Record<string, { id: string }[]> = { workflows: initial.workflows ?? [], guidelines: initial.guidelines ?? [], actions: initial.actions ?? [] };
+export function fakeAutomationApi(
+  initial: { workflows?: WorkflowDto[]; guidelines?: GuidelineDto[]; actions?: ActionDto[] } = {},
+) {
+  const lists: Record<string, { id: string }[]> = {
+    workflows: initial.workflows ?? [],
+    guidelines: initial.guidelines ?? [],
+    actions: initial.actions ?? [],
+  };
   const requests: Recorded[] = [];
   const overrides: Handler[] = [];
   let next = 100;
@@ -118,7 +181,8 @@ export function fakeAutomationApi(initial: { workflows?: WorkflowDto[]; guidelin
     lists,
     /** The first handler that answers wins; the in-memory store answers the rest. */
     on: (handler: Handler) => overrides.push(handler),
-    sent: (method: string, path: string) => requests.filter((r) => r.method === method && r.path === path).map((r) => r.body),
+    sent: (method: string, path: string) =>
+      requests.filter((r) => r.method === method && r.path === path).map((r) => r.body),
   };
 }
 
@@ -133,4 +197,5 @@ export async function fill(element: HTMLElement, text: string) {
 }
 
 /** The toasts said so far (the toast area itself is the app frame's). */
-export const toasts = async () => (await import('@/lib/toast-store')).toastStore.snapshot().map((toast) => toast.message);
+export const toasts = async () =>
+  (await import('@/lib/toast-store')).toastStore.snapshot().map((toast) => toast.message);

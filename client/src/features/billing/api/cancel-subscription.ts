@@ -6,5 +6,8 @@ export const cancelSubscription = () => api.post('/subscriptions/cancel', null, 
 
 export const useCancelSubscription = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: cancelSubscription, onSettled: () => queryClient.invalidateQueries({ queryKey: ['subscriptions'] }) });
+  return useMutation({
+    mutationFn: cancelSubscription,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['subscriptions'] }),
+  });
 };

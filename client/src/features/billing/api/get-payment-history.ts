@@ -6,8 +6,10 @@ import { api } from '@/lib/api-client';
 export const PAYMENT_HISTORY_LIMIT = 5;
 
 /** GET /subscriptions/payment-history?limit=5, newest first. */
-export const getPaymentHistory = () => api.get(`/subscriptions/payment-history?limit=${PAYMENT_HISTORY_LIMIT}`, PaymentHistorySchema);
+export const getPaymentHistory = () =>
+  api.get(`/subscriptions/payment-history?limit=${PAYMENT_HISTORY_LIMIT}`, PaymentHistorySchema);
 
-export const paymentHistoryQuery = () => queryOptions({ queryKey: ['subscriptions', 'payment-history'], queryFn: getPaymentHistory });
+export const paymentHistoryQuery = () =>
+  queryOptions({ queryKey: ['subscriptions', 'payment-history'], queryFn: getPaymentHistory });
 
 export const usePaymentHistory = () => useQuery(paymentHistoryQuery());

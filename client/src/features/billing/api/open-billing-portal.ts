@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 /** POST /subscriptions/billing-portal: the payments service's page for cards and invoices, returning here. */
-export const openBillingPortal = (returnUrl: string) => api.post('/subscriptions/billing-portal', BillingPortalResponseSchema, { body: { return_url: returnUrl } });
+export const openBillingPortal = (returnUrl: string) =>
+  api.post('/subscriptions/billing-portal', BillingPortalResponseSchema, { body: { return_url: returnUrl } });
 
 export const useOpenBillingPortal = () => useMutation({ mutationFn: openBillingPortal });

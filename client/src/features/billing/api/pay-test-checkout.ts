@@ -25,7 +25,8 @@ export const usePayTestCheckout = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: payTestCheckout,
-    onSuccess: (answer) => (answer.status === 'success' ? queryClient.invalidateQueries({ queryKey: ['subscriptions'] }) : undefined),
+    onSuccess: (answer) =>
+      answer.status === 'success' ? queryClient.invalidateQueries({ queryKey: ['subscriptions'] }) : undefined,
   });
 };
 

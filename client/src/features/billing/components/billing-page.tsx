@@ -27,8 +27,15 @@ export const CHECKOUT_POLL_FOR_MS = 60_000;
 
 type StatusBadge = SubscriptionStatus['status'] | 'ending';
 
-const badgeOf = (status: SubscriptionStatus): StatusBadge => (status.cancel_at_period_end && status.status !== 'canceled' ? 'ending' : status.status);
-const badgeClass: Record<StatusBadge, string> = { active: 'badge-ready', trialing: 'badge-ready', past_due: 'badge-failed', canceled: 'badge-failed', ending: 'badge-pending' };
+const badgeOf = (status: SubscriptionStatus): StatusBadge =>
+  status.cancel_at_period_end && status.status !== 'canceled' ? 'ending' : status.status;
+const badgeClass: Record<StatusBadge, string> = {
+  active: 'badge-ready',
+  trialing: 'badge-ready',
+  past_due: 'badge-failed',
+  canceled: 'badge-failed',
+  ending: 'badge-pending',
+};
 
 /** /billing, "Billing & Subscription" (spec part 2 §2): plan, limits, usage, payments, portal and cancel. */
 export function BillingPage() {
@@ -41,11 +48,13 @@ export function BillingPage() {
   // the plan is no longer Free (the test payments record the plan before redirecting, so one answer does).
   const status = useSubscriptionStatus({ refetchInterval: polling ? CHECKOUT_POLL_MS : false });
   const upgraded = status.data !== undefined && status.data.tier !== 'FREE';
-  if (polling && (upgraded || (status.dataUpdatedAt > 0 && status.dataUpdatedAt - arrivedAt > CHECKOUT_POLL_FOR_MS))) setPolling(false);
+  if (polling && (upgraded || (status.dataUpdatedAt > 0 && status.dataUpdatedAt - arrivedAt > CHECKOUT_POLL_FOR_MS)))
+    setPolling(false);
   const queryClient = useQueryClient();
   useEffect(() => {
     // The new plan's usage limits and payment come with it.
-    if (backFromCheckout && upgraded) void queryClient.invalidateQueries({ queryKey: ['subscriptions'], predicate: (q) => q.queryKey[1] !== 'status' });
+    if (backFromCheckout && upgraded)
+      void queryClient.invalidateQueries({ queryKey: ['subscriptions'], predicate: (q) => q.queryKey[1] !== 'status' });
   }, [backFromCheckout, upgraded, queryClient]);
 
   let content;
@@ -54,7 +63,9 @@ export function BillingPage() {
     content = (
       <div className="banner banner-error" role="alert">
         <p>{t('billing.loadFailed')}</p>
-        <Button variant="secondary" onClick={() => void status.refetch()}>{t('retry')}</Button>
+        <Button variant="secondary" onClick={() => void status.refetch()}>
+          {t('retry')}
+        </Button>
       </div>
     );
   } else {
@@ -74,8 +85,16 @@ export function BillingPage() {
     <section className="page billing-page">
       <h1>{t('billing.title')}</h1>
       <p className="muted">{t('billing.subtitle')}</p>
-      {backFromCheckout && upgraded ? <p className="banner banner-success" role="status">{t('billing.checkoutSuccess')}</p> : null}
-      {backFromCheckout && polling && !upgraded ? <p className="banner banner-info" role="status">{t('billing.activating')}</p> : null}
+      {backFromCheckout && upgraded ? (
+        <p className="banner banner-success" role="status">
+          {t('billing.checkoutSuccess')}
+        </p>
+      ) : null}
+      {backFromCheckout && polling && !upgraded ? (
+        <p className="banner banner-info" role="status">
+          {t('billing.activating')}
+        </p>
+      ) : null}
       {content}
     </section>
   );
@@ -103,12 +122,20 @@ export function CurrentPlanCard({ status, inPortal = false }: { status: Subscrip
   if (!paid) period = t('billing.freePlan');
   else if (end && status.cancel_at_period_end) period = t('billing.accessUntil', { plan: planName, date: end });
   else if (end && status.status === 'past_due') period = t('billing.pastDue', { plan: planName, date: end });
-  else if (status.status === 'trialing' && status.trial_end) period = t('billing.trialEnds', { date: formatDate(status.trial_end, language) });
+  else if (status.status === 'trialing' && status.trial_end)
+    period = t('billing.trialEnds', { date: formatDate(status.trial_end, language) });
   else if (end) period = t('billing.renews', { date: end });
 
-  const price = plan && paid && status.billing_period
-    ? t(`billing.price_${status.billing_period}`, { amount: formatMoney(status.billing_period === 'monthly' ? plan.price_monthly : plan.price_yearly, plan.currency, language) })
-    : null;
+  const price =
+    plan && paid && status.billing_period
+      ? t(`billing.price_${status.billing_period}`, {
+          amount: formatMoney(
+            status.billing_period === 'monthly' ? plan.price_monthly : plan.price_yearly,
+            plan.currency,
+            language,
+          ),
+        })
+      : null;
 
   const openPortal = () =>
     portal.mutate(`${window.location.origin}${paths.billing}`, {
@@ -137,17 +164,35 @@ export function CurrentPlanCard({ status, inPortal = false }: { status: Subscrip
     <section className="card current-plan" aria-labelledby="billing-plan">
       <h2 id="billing-plan">{t('billing.currentPlan')}</h2>
       <div className="current-plan-head">
-        <p className="current-plan-name" data-tier={status.tier}>{planName}</p>
+        <p className="current-plan-name" data-tier={status.tier}>
+          {planName}
+        </p>
         <span className={`badge ${badgeClass[badge]}`}>{t(`billing.status.${badge}`)}</span>
       </div>
       {price ? <p className="current-plan-price">{price}</p> : null}
       {period ? <p data-period>{period}</p> : null}
       <div className="billing-actions">
-        {inPortal ? null : <Button variant="secondary" onClick={openPortal} disabled={portal.isPending}>{portal.isPending ? t('billing.opening') : t('billing.portal')}</Button>}
+        {inPortal ? null : (
+          <Button variant="secondary" onClick={openPortal} disabled={portal.isPending}>
+            {portal.isPending ? t('billing.opening') : t('billing.portal')}
+          </Button>
+        )}
         {/* A paid plan is changed in the payments service's portal (one subscription at a time). */}
-        {paid ? null : <Link className="btn btn-primary" to={paths.pricing}>{t('billing.upgrade')}</Link>}
+        {paid ? null : (
+          <Link className="btn btn-primary" to={paths.pricing}>
+            {t('billing.upgrade')}
+          </Link>
+        )}
         {canCancel ? (
-          <Button variant="danger" onClick={() => { setCancelError(null); setConfirming(true); }}>{t('billing.cancel')}</Button>
+          <Button
+            variant="danger"
+            onClick={() => {
+              setCancelError(null);
+              setConfirming(true);
+            }}
+          >
+            {t('billing.cancel')}
+          </Button>
         ) : null}
       </div>
       {confirming ? (
@@ -156,13 +201,21 @@ export function CurrentPlanCard({ status, inPortal = false }: { status: Subscrip
           onClose={() => setConfirming(false)}
           footer={
             <>
-              <Button variant="secondary" onClick={() => setConfirming(false)} disabled={cancel.isPending}>{t('billing.cancelKeep')}</Button>
-              <Button variant="danger" onClick={confirmCancel} disabled={cancel.isPending}>{cancel.isPending ? t('billing.canceling') : t('billing.cancelYes')}</Button>
+              <Button variant="secondary" onClick={() => setConfirming(false)} disabled={cancel.isPending}>
+                {t('billing.cancelKeep')}
+              </Button>
+              <Button variant="danger" onClick={confirmCancel} disabled={cancel.isPending}>
+                {cancel.isPending ? t('billing.canceling') : t('billing.cancelYes')}
+              </Button>
             </>
           }
         >
           <p>{t('billing.cancelConfirm')}</p>
-          {cancelError ? <p className="form-error" role="alert">{cancelError}</p> : null}
+          {cancelError ? (
+            <p className="form-error" role="alert">
+              {cancelError}
+            </p>
+          ) : null}
         </Modal>
       ) : null}
     </section>

@@ -132,14 +132,18 @@ describe('/billing', () => {
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
     const dialog = screen.getByRole('dialog', { name: 'Cancel subscription' });
-    expect(dialog).toHaveTextContent('Are you sure you want to cancel your subscription? You will lose access to premium features at the end of your billing period.');
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to cancel your subscription? You will lose access to premium features at the end of your billing period.',
+    );
     // Keeping it sends nothing.
     await userEvent.click(within(dialog).getByRole('button', { name: 'Keep subscription' }));
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
 
     await userEvent.click(screen.getByRole('button', { name: 'Cancel subscription' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
-    expect(await screen.findByText('Your subscription is canceled. You keep access to Pro until December 23, 2026.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Your subscription is canceled. You keep access to Pro until December 23, 2026.'),
+    ).toBeInTheDocument();
     expect(JSON.parse(calls.find((c) => c.method === 'POST')!.body!)).toEqual({ immediately: false });
     expect(screen.getByText('Ends at period end')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel subscription' })).toBeNull();
@@ -156,7 +160,9 @@ describe('/billing', () => {
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel' }));
-    expect(await within(screen.getByRole('dialog')).findByRole('alert')).toHaveTextContent('Failed to cancel subscription. Please try again.');
+    expect(await within(screen.getByRole('dialog')).findByRole('alert')).toHaveTextContent(
+      'Failed to cancel subscription. Please try again.',
+    );
   });
 
   it('sends a free owner who opens the billing portal to pricing with the FREE_PLAN_USER message', async () => {
@@ -167,13 +173,17 @@ describe('/billing', () => {
       'POST /api/v1/subscriptions/billing-portal': () => json(403, { detail: 'FREE_PLAN_USER' }),
     });
     const { router } = render();
-    expect(await screen.findByText('You are on the free plan. Upgrade for more assistants, messages and channels.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('You are on the free plan. Upgrade for more assistants, messages and channels.'),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Cancel subscription' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Upgrade plan' })).toHaveAttribute('href', '/pricing');
     await userEvent.click(screen.getByRole('button', { name: 'Manage billing' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
     expect(screen.getByText('The billing portal is for paid plans. Choose a plan to subscribe.')).toBeInTheDocument();
-    expect(JSON.parse(calls.find((c) => c.method === 'POST')!.body!)).toEqual({ return_url: 'http://localhost:3000/billing' });
+    expect(JSON.parse(calls.find((c) => c.method === 'POST')!.body!)).toEqual({
+      return_url: 'http://localhost:3000/billing',
+    });
   });
 
   it('answers NO_STRIPE_CUSTOMER with the setup message and other failures with the portal failure text', async () => {
@@ -211,7 +221,8 @@ describe('/billing', () => {
   it('speaks Hebrew: the trial and its end date', async () => {
     tokenStorage.set('a-session-token-for-tests', 'owner-1');
     serve({
-      'GET /api/v1/subscriptions/status': () => json(200, proStatus({ status: 'trialing', trial_end: '2026-12-07T10:00:00.000Z' })),
+      'GET /api/v1/subscriptions/status': () =>
+        json(200, proStatus({ status: 'trialing', trial_end: '2026-12-07T10:00:00.000Z' })),
       'GET /api/v1/subscriptions/plans': () => json(200, catalogue()),
       'GET /api/v1/subscriptions/usage': () => json(200, usage(1, 10, 1)),
       'GET /api/v1/subscriptions/payment-history': () => json(200, []),

@@ -15,7 +15,9 @@ export function ComparisonTable({ plans }: { plans: Plan[] }) {
             <tr>
               <th scope="col">{t('pricing.feature')}</th>
               {plans.map((plan) => (
-                <th scope="col" key={plan.tier}>{t(`tiers.${plan.tier}.name`)}</th>
+                <th scope="col" key={plan.tier}>
+                  {t(`tiers.${plan.tier}.name`)}
+                </th>
               ))}
             </tr>
           </thead>

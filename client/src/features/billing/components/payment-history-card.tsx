@@ -16,7 +16,9 @@ export function PaymentHistoryCard() {
     body = (
       <div role="alert" className="banner banner-error">
         <p>{t('billing.loadFailed')}</p>
-        <button type="button" className="btn btn-secondary" onClick={() => void history.refetch()}>{t('retry')}</button>
+        <button type="button" className="btn btn-secondary" onClick={() => void history.refetch()}>
+          {t('retry')}
+        </button>
       </div>
     );
   } else if (history.data.length === 0) body = <p className="muted">{t('billing.history.empty')}</p>;
@@ -40,9 +42,17 @@ export function PaymentHistoryCard() {
                 <span className="visually-hidden">{t('billing.history.amount')}: </span>
                 {formatMoney(payment.amount, payment.currency, language)}
               </span>
-              <span className={`badge ${payment.status === 'succeeded' ? 'badge-ready' : 'badge-failed'}`}>{t(`billing.history.${payment.status}`)}</span>
+              <span className={`badge ${payment.status === 'succeeded' ? 'badge-ready' : 'badge-failed'}`}>
+                {t(`billing.history.${payment.status}`)}
+              </span>
               {payment.invoice_pdf ? (
-                <a className="payment-receipt" href={payment.invoice_pdf} target="_blank" rel="noopener noreferrer" aria-label={t('billing.history.receiptFor', { description, date })}>
+                <a
+                  className="payment-receipt"
+                  href={payment.invoice_pdf}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={t('billing.history.receiptFor', { description, date })}
+                >
                   {t('billing.history.receipt')}
                 </a>
               ) : null}

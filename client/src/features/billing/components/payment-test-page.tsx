@@ -57,8 +57,12 @@ function PaymentForm() {
       <main id="main" className="standalone payment-test">
         <span className="badge badge-failed">{t('payment.testMode')}</span>
         <h1>{t('payment.title')}</h1>
-        <p className="banner banner-error" role="alert">{t('payment.badLink')}</p>
-        <Link className="btn btn-secondary" to={paths.pricing}>{t('payment.backToPricing')}</Link>
+        <p className="banner banner-error" role="alert">
+          {t('payment.badLink')}
+        </p>
+        <Link className="btn btn-secondary" to={paths.pricing}>
+          {t('payment.backToPricing')}
+        </Link>
       </main>
     );
   }
@@ -68,17 +72,24 @@ function PaymentForm() {
     event.preventDefault();
     setError(null);
     pay.mutate(
-      { params: Object.fromEntries(params), card: { card_number: cardNumber, card_holder: cardHolder, expiry: `${month}/${year}`, cvv } },
+      {
+        params: Object.fromEntries(params),
+        card: { card_number: cardNumber, card_holder: cardHolder, expiry: `${month}/${year}`, cvv },
+      },
       {
         onSuccess: (answer) => {
           if (answer.status === 'success') {
             setLeaving(true);
-            return goTo(destination(answer.redirect_url, origin) ?? destination(order.data.success_url, origin) ?? { kind: 'internal', path: paths.billing });
+            return goTo(
+              destination(answer.redirect_url, origin) ??
+                destination(order.data.success_url, origin) ?? { kind: 'internal', path: paths.billing },
+            );
           }
           setError(answer.message ? serverText(answer.message, language) : t('payment.failed'));
         },
         onError: (failure) => {
-          if (failure instanceof ApiError && ['network', 'timeout', 'offline'].includes(failure.code)) setError(t('payment.networkError'));
+          if (failure instanceof ApiError && ['network', 'timeout', 'offline'].includes(failure.code))
+            setError(t('payment.networkError'));
           else setError(localizedDetail(failure, language) ?? t('payment.failed'));
         },
       },
@@ -109,17 +120,42 @@ function PaymentForm() {
         </dl>
       </section>
       <form className="card payment-form" onSubmit={submit} aria-labelledby="payment-title">
-        <h2 id="payment-title" className="visually-hidden">{t('payment.title')}</h2>
+        <h2 id="payment-title" className="visually-hidden">
+          {t('payment.title')}
+        </h2>
         <div className="field">
           <label htmlFor="card-number">{t('payment.cardNumber')}</label>
-          <input id="card-number" name="card_number" inputMode="numeric" autoComplete="cc-number" dir="ltr" required maxLength={CARD_NUMBER_MAX} value={cardNumber} onChange={(e) => setCardNumber(e.target.value)} aria-describedby="card-hints" />
+          <input
+            id="card-number"
+            name="card_number"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            dir="ltr"
+            required
+            maxLength={CARD_NUMBER_MAX}
+            value={cardNumber}
+            onChange={(e) => setCardNumber(e.target.value)}
+            aria-describedby="card-hints"
+          />
         </div>
         <div id="card-hints" className="card-hints">
           <p className="small muted">{t('payment.hintsTitle')}</p>
           <ul>
-            {([['success', 'hintSuccess'], ['declined', 'hintDeclined']] as const).map(([card, hint]) => (
+            {(
+              [
+                ['success', 'hintSuccess'],
+                ['declined', 'hintDeclined'],
+              ] as const
+            ).map(([card, hint]) => (
               <li key={card}>
-                <button type="button" className="chip" dir="ltr" onClick={() => setCardNumber(TEST_CARDS[card])} aria-label={t('payment.useCard', { number: TEST_CARDS[card] })} disabled={processing}>
+                <button
+                  type="button"
+                  className="chip"
+                  dir="ltr"
+                  onClick={() => setCardNumber(TEST_CARDS[card])}
+                  aria-label={t('payment.useCard', { number: TEST_CARDS[card] })}
+                  disabled={processing}
+                >
                   {TEST_CARDS[card]}
                 </button>
                 <span className="small">{t(`payment.${hint}`)}</span>
@@ -129,35 +165,78 @@ function PaymentForm() {
         </div>
         <div className="field">
           <label htmlFor="card-holder">{t('payment.cardHolder')}</label>
-          <input id="card-holder" name="card_holder" autoComplete="cc-name" required value={cardHolder} onChange={(e) => setCardHolder(e.target.value)} />
+          <input
+            id="card-holder"
+            name="card_holder"
+            autoComplete="cc-name"
+            required
+            value={cardHolder}
+            onChange={(e) => setCardHolder(e.target.value)}
+          />
         </div>
         <fieldset className="expiry">
           <legend>{t('payment.expiry')}</legend>
           <div className="field">
             <label htmlFor="expiry-month">{t('payment.expiryMonth')}</label>
-            <select id="expiry-month" name="expiry_month" required value={month} onChange={(e) => setMonth(e.target.value)} dir="ltr">
+            <select
+              id="expiry-month"
+              name="expiry_month"
+              required
+              value={month}
+              onChange={(e) => setMonth(e.target.value)}
+              dir="ltr"
+            >
               {expiryMonths().map((m) => (
-                <option key={m} value={m}>{m}</option>
+                <option key={m} value={m}>
+                  {m}
+                </option>
               ))}
             </select>
           </div>
           <div className="field">
             <label htmlFor="expiry-year">{t('payment.expiryYear')}</label>
-            <select id="expiry-year" name="expiry_year" required value={year} onChange={(e) => setYear(e.target.value)} dir="ltr">
+            <select
+              id="expiry-year"
+              name="expiry_year"
+              required
+              value={year}
+              onChange={(e) => setYear(e.target.value)}
+              dir="ltr"
+            >
               {years.map((y) => (
-                <option key={y} value={y}>{y}</option>
+                <option key={y} value={y}>
+                  {y}
+                </option>
               ))}
             </select>
           </div>
           <div className="field">
             <label htmlFor="cvv">{t('payment.cvv')}</label>
-            <input id="cvv" name="cvv" inputMode="numeric" autoComplete="cc-csc" dir="ltr" required maxLength={CVV_MAX} value={cvv} onChange={(e) => setCvv(e.target.value)} />
+            <input
+              id="cvv"
+              name="cvv"
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              dir="ltr"
+              required
+              maxLength={CVV_MAX}
+              value={cvv}
+              onChange={(e) => setCvv(e.target.value)}
+            />
           </div>
         </fieldset>
-        {error ? <p className="banner banner-error" role="alert">{error}</p> : null}
+        {error ? (
+          <p className="banner banner-error" role="alert">
+            {error}
+          </p>
+        ) : null}
         <div className="payment-actions">
-          <button type="button" className="btn btn-secondary" disabled={processing} onClick={() => goTo(cancelTo)}>{t('payment.cancel')}</button>
-          <button type="submit" className="btn btn-primary" disabled={processing}>{processing ? t('payment.processing') : t('payment.pay', { amount })}</button>
+          <button type="button" className="btn btn-secondary" disabled={processing} onClick={() => goTo(cancelTo)}>
+            {t('payment.cancel')}
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={processing}>
+            {processing ? t('payment.processing') : t('payment.pay', { amount })}
+          </button>
         </div>
         <p className="small muted">{t('payment.note')}</p>
       </form>

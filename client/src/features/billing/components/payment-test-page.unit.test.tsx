@@ -50,9 +50,13 @@ describe('/payment/tranzila-test', () => {
     expect(cardNumber).toBeRequired();
     expect(screen.getByLabelText('Card holder name')).toBeRequired();
     expect(screen.getByLabelText('CVV')).toHaveAttribute('maxlength', '4');
-    const months = within(screen.getByLabelText('Expiry month')).getAllByRole('option').map((o) => o.textContent);
+    const months = within(screen.getByLabelText('Expiry month'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     expect(months).toEqual(['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12']);
-    const years = within(screen.getByLabelText('Expiry year')).getAllByRole('option').map((o) => o.textContent);
+    const years = within(screen.getByLabelText('Expiry year'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     const thisYear = new Date().getFullYear();
     expect(years).toHaveLength(10);
     expect(years[0]).toBe(String(thisYear % 100).padStart(2, '0'));
@@ -72,12 +76,17 @@ describe('/payment/tranzila-test', () => {
 
   it('posts the page’s parameters and the card form-encoded, says "Processing..." and goes to the address it is given', async () => {
     let answer: (r: Response) => void = () => {};
-    const { calls } = serve({ 'POST /api/v1/subscriptions/tranzila-mock': () => new Promise<Response>((resolve) => (answer = resolve)) });
+    const { calls } = serve({
+      'POST /api/v1/subscriptions/tranzila-mock': () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
     const { router, queryClient } = render(address({ currency: null }));
     queryClient.setQueryData(['subscriptions', 'status'], { tier: 'FREE' }); // what /pricing had read before paying
     expect(screen.getByRole('button', { name: 'Pay ₪199.00' })).toBeInTheDocument(); // ILS by default
     await userEvent.selectOptions(screen.getByLabelText('Expiry month'), '03');
-    await userEvent.selectOptions(screen.getByLabelText('Expiry year'), within(screen.getByLabelText('Expiry year')).getAllByRole('option')[3]!.textContent!);
+    await userEvent.selectOptions(
+      screen.getByLabelText('Expiry year'),
+      within(screen.getByLabelText('Expiry year')).getAllByRole('option')[3]!.textContent!,
+    );
     await userEvent.clear(screen.getByLabelText('CVV'));
     await userEvent.type(screen.getByLabelText('CVV'), '4321');
     await userEvent.click(screen.getByRole('button', { name: 'Pay ₪199.00' }));
@@ -97,7 +106,14 @@ describe('/payment/tranzila-test', () => {
       expiry: `03/${String(year).padStart(2, '0')}`,
       cvv: '4321',
     });
-    answer(json(200, { status: 'success', redirect_url: '/billing?checkout=success&payment=pay_1', message: 'Payment successful! Your subscription is active.', payment_id: 'pay_1' }));
+    answer(
+      json(200, {
+        status: 'success',
+        redirect_url: '/billing?checkout=success&payment=pay_1',
+        message: 'Payment successful! Your subscription is active.',
+        payment_id: 'pay_1',
+      }),
+    );
     await waitFor(() => expect(router.state.location.pathname).toBe('/billing'));
     expect(router.state.location.search).toBe('?checkout=success&payment=pay_1');
     // The plan read before paying is not shown again as current: /billing asks afresh.
@@ -107,7 +123,12 @@ describe('/payment/tranzila-test', () => {
   it('stays with a clear message when the card is declined, and can pay again', async () => {
     serve({
       'POST /api/v1/subscriptions/tranzila-mock': () =>
-        json(200, { status: 'failed', redirect_url: null, message: 'Your card was declined. Please try a different card.', payment_id: null }),
+        json(200, {
+          status: 'failed',
+          redirect_url: null,
+          message: 'Your card was declined. Please try a different card.',
+          payment_id: null,
+        }),
     });
     const { router } = render();
     await userEvent.click(screen.getByRole('button', { name: 'Use card 4000000000000002' }));
@@ -126,13 +147,21 @@ describe('/payment/tranzila-test', () => {
     await pay();
     expect(await screen.findByRole('alert')).toHaveTextContent('Payment failed. Please try again.');
 
-    answer = () => json(422, { detail: [{ loc: ['body', 'cvv'], msg: 'cvv must be 3 or 4 digits', type: 'value_error' }] });
+    answer = () =>
+      json(422, { detail: [{ loc: ['body', 'cvv'], msg: 'cvv must be 3 or 4 digits', type: 'value_error' }] });
     await pay();
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('cvv must be 3 or 4 digits'));
 
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('Failed to fetch'); }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
     await pay();
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('An error occurred while processing your payment.'));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('An error occurred while processing your payment.'),
+    );
   });
 
   it('Cancel goes to the cancel address, or to /pricing without one or for another site', async () => {
@@ -161,7 +190,12 @@ describe('/payment/tranzila-test', () => {
   it('speaks Hebrew, amounts in shekels and the declined message translated', async () => {
     serve({
       'POST /api/v1/subscriptions/tranzila-mock': () =>
-        json(200, { status: 'failed', redirect_url: null, message: 'Your card was declined. Please try a different card.', payment_id: null }),
+        json(200, {
+          status: 'failed',
+          redirect_url: null,
+          message: 'Your card was declined. Please try a different card.',
+          payment_id: null,
+        }),
     });
     render(address({ description: 'Pro plan, monthly' }), 'he');
     expect(screen.getByText('מצב בדיקה')).toBeInTheDocument();
@@ -173,13 +207,23 @@ describe('/payment/tranzila-test', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('הכרטיס נדחה. אנא נסו כרטיס אחר.');
   });
 
-  it('with manage=1 is the test payments\' billing portal: the plan, its renewal, the payments with receipts, cancelling, and back', async () => {
+  it("with manage=1 is the test payments' billing portal: the plan, its renewal, the payments with receipts, cancelling, and back", async () => {
     tokenStorage.set('a-session-token-for-tests', 'owner-1');
     serve({
       'GET /api/v1/subscriptions/status': () => json(200, proStatus()),
       'GET /api/v1/subscriptions/plans': () => json(200, catalogue()),
       'GET /api/v1/subscriptions/payment-history': () =>
-        json(200, [{ id: 'pay_1', created_at: '2026-11-23T10:00:00.000Z', description: 'Kesher Pro (monthly)', amount: 19_900, currency: 'ILS', status: 'succeeded', invoice_pdf: '/api/v1/subscriptions/receipts/pay_1.pdf?sig=x' }]),
+        json(200, [
+          {
+            id: 'pay_1',
+            created_at: '2026-11-23T10:00:00.000Z',
+            description: 'Kesher Pro (monthly)',
+            amount: 19_900,
+            currency: 'ILS',
+            status: 'succeeded',
+            invoice_pdf: '/api/v1/subscriptions/receipts/pay_1.pdf?sig=x',
+          },
+        ]),
     });
     render('/payment/tranzila-test?manage=1&return_url=%2Fbilling');
     expect(screen.getByRole('heading', { name: 'Manage your subscription', level: 1 })).toBeInTheDocument();
@@ -191,7 +235,10 @@ describe('/payment/tranzila-test', () => {
     expect(within(plan).getByRole('button', { name: 'Cancel subscription' })).toBeInTheDocument();
     // Not the button that opened this page: it only led here again.
     expect(within(plan).queryByRole('button', { name: 'Manage billing' })).toBeNull();
-    expect(await screen.findByRole('link', { name: /^Receipt for/ })).toHaveAttribute('href', '/api/v1/subscriptions/receipts/pay_1.pdf?sig=x');
+    expect(await screen.findByRole('link', { name: /^Receipt for/ })).toHaveAttribute(
+      'href',
+      '/api/v1/subscriptions/receipts/pay_1.pdf?sig=x',
+    );
     expect(screen.getByRole('link', { name: 'Back to billing' })).toHaveAttribute('href', '/billing');
     tokenStorage.clear();
   });

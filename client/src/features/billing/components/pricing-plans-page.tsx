@@ -66,7 +66,10 @@ export function PricingPlansPage({ signedIn }: { signedIn: boolean }) {
         },
         onError: (failure) => {
           setRedirecting(null);
-          const said = failure instanceof ApiError && failure.status !== null && failure.status < 500 ? localizedDetail(failure, language) : null;
+          const said =
+            failure instanceof ApiError && failure.status !== null && failure.status < 500
+              ? localizedDetail(failure, language)
+              : null;
           setError([t('pricing.checkoutFailed'), said].filter(Boolean).join(' '));
         },
       },
@@ -79,7 +82,9 @@ export function PricingPlansPage({ signedIn }: { signedIn: boolean }) {
       <div className="page">
         <div className="banner banner-error" role="alert">
           <p>{t('pricing.loadFailed')}</p>
-          <Button variant="secondary" onClick={() => void plans.refetch()}>{t('retry')}</Button>
+          <Button variant="secondary" onClick={() => void plans.refetch()}>
+            {t('retry')}
+          </Button>
         </div>
       </div>
     );
@@ -89,14 +94,28 @@ export function PricingPlansPage({ signedIn }: { signedIn: boolean }) {
 
   const action = (plan: Plan) => {
     const choice = tierChoice(plan.tier);
-    if (currentTier === plan.tier) return <Button variant="secondary" className="btn-block" disabled>{t('pricing.current')}</Button>;
+    if (currentTier === plan.tier)
+      return (
+        <Button variant="secondary" className="btn-block" disabled>
+          {t('pricing.current')}
+        </Button>
+      );
     // One subscription at a time: an owner with a paid plan changes or cancels it on the billing page.
-    if (choice && currentTier && currentTier !== 'FREE') return <Link className="btn btn-secondary btn-block" to={paths.billing}>{t('pricing.manage')}</Link>;
+    if (choice && currentTier && currentTier !== 'FREE')
+      return (
+        <Link className="btn btn-secondary btn-block" to={paths.billing}>
+          {t('pricing.manage')}
+        </Link>
+      );
     if (!choice) {
       return signedIn ? (
-        <Link className="btn btn-secondary btn-block" to={paths.billing}>{t('pricing.manage')}</Link>
+        <Link className="btn btn-secondary btn-block" to={paths.billing}>
+          {t('pricing.manage')}
+        </Link>
       ) : (
-        <Link className="btn btn-secondary btn-block" to={paths.register}>{t('pricing.getStarted')}</Link>
+        <Link className="btn btn-secondary btn-block" to={paths.register}>
+          {t('pricing.getStarted')}
+        </Link>
       );
     }
     return (
@@ -121,22 +140,40 @@ export function PricingPlansPage({ signedIn }: { signedIn: boolean }) {
       </header>
       <div className="period-toggle" role="group" aria-label={t('pricing.period')}>
         {(['monthly', 'yearly'] as const).map((value) => (
-          <button key={value} type="button" className={`chip${period === value ? ' chip-on' : ''}`} aria-pressed={period === value} onClick={() => setPeriod(value)}>
+          <button
+            key={value}
+            type="button"
+            className={`chip${period === value ? ' chip-on' : ''}`}
+            aria-pressed={period === value}
+            onClick={() => setPeriod(value)}
+          >
             {t(`pricing.${value}`)}
-            {value === 'yearly' ? <span className="badge badge-ready">{t('pricing.save', { percent: YEARLY_SAVING_PERCENT })}</span> : null}
+            {value === 'yearly' ? (
+              <span className="badge badge-ready">{t('pricing.save', { percent: YEARLY_SAVING_PERCENT })}</span>
+            ) : null}
           </button>
         ))}
       </div>
       {arrivedWith.plan && signedIn ? (
-        <p className="banner banner-info" role="status">{t('pricing.choiceBack', { plan: t(`tiers.${arrivedWith.plan.toUpperCase()}.name`) })}</p>
+        <p className="banner banner-info" role="status">
+          {t('pricing.choiceBack', { plan: t(`tiers.${arrivedWith.plan.toUpperCase()}.name`) })}
+        </p>
       ) : null}
-      {error ? <p className="banner banner-error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="banner banner-error" role="alert">
+          {error}
+        </p>
+      ) : null}
       <div className="plans">
         {plans.data.map((plan) => {
           const chosen = arrivedWith.plan !== null && arrivedWith.plan === tierChoice(plan.tier);
           const price = period === 'monthly' ? plan.price_monthly : plan.price_yearly;
           return (
-            <section key={plan.tier} className={`card plan${plan.tier === 'PRO' ? ' plan-featured' : ''}${chosen ? ' plan-chosen' : ''}`} aria-labelledby={`plan-${plan.tier}-name`}>
+            <section
+              key={plan.tier}
+              className={`card plan${plan.tier === 'PRO' ? ' plan-featured' : ''}${chosen ? ' plan-chosen' : ''}`}
+              aria-labelledby={`plan-${plan.tier}-name`}
+            >
               {chosen ? <span className="badge badge-pending">{t('pricing.chosen')}</span> : null}
               <h2 id={`plan-${plan.tier}-name`}>{t(`tiers.${plan.tier}.name`)}</h2>
               <p className="muted">{t(`tiers.${plan.tier}.description`)}</p>
@@ -144,7 +181,9 @@ export function PricingPlansPage({ signedIn }: { signedIn: boolean }) {
                 {formatMoney(price, plan.currency, language, { whole: true })}
                 <span className="small muted">{t(period === 'monthly' ? 'pricing.perMonth' : 'pricing.perYear')}</span>
               </p>
-              {plan.trial_days > 0 && period === 'monthly' ? <p className="plan-trial">{t('pricing.trial', { days: plan.trial_days })}</p> : null}
+              {plan.trial_days > 0 && period === 'monthly' ? (
+                <p className="plan-trial">{t('pricing.trial', { days: plan.trial_days })}</p>
+              ) : null}
               <PlanLimitList limits={plan.limits} />
               {action(plan)}
             </section>

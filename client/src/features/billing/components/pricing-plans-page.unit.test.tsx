@@ -22,7 +22,10 @@ describe('/pricing from the server’s plans', () => {
 
   it('lists the plans with monthly prices and the trial, then yearly prices with "Save 17%"', async () => {
     signIn();
-    serve({ 'GET /api/v1/subscriptions/plans': () => json(200, catalogue()), 'GET /api/v1/subscriptions/status': () => json(200, freeStatus()) });
+    serve({
+      'GET /api/v1/subscriptions/plans': () => json(200, catalogue()),
+      'GET /api/v1/subscriptions/status': () => json(200, freeStatus()),
+    });
     render();
     expect(await screen.findByRole('heading', { name: 'Choose your plan', level: 1 })).toBeInTheDocument();
     expect(within(card('Pro')).getByText('₪199')).toBeInTheDocument();
@@ -41,10 +44,16 @@ describe('/pricing from the server’s plans', () => {
 
   it('shows the comparison table’s limits for each plan', async () => {
     signIn();
-    serve({ 'GET /api/v1/subscriptions/plans': () => json(200, catalogue()), 'GET /api/v1/subscriptions/status': () => json(200, freeStatus()) });
+    serve({
+      'GET /api/v1/subscriptions/plans': () => json(200, catalogue()),
+      'GET /api/v1/subscriptions/status': () => json(200, freeStatus()),
+    });
     render();
     const table = await screen.findByRole('table');
-    const row = (label: string) => within(within(table).getByRole('rowheader', { name: label }).closest('tr')!).getAllByRole('cell').map((c) => c.textContent);
+    const row = (label: string) =>
+      within(within(table).getByRole('rowheader', { name: label }).closest('tr')!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
     expect(row('Assistants')).toEqual(['1', '10', '100']);
     expect(row('Messages per month')).toEqual(['100', '5,000', '50,000']);
     expect(row('Files per assistant')).toEqual(['5', '50', '500']);
@@ -68,7 +77,12 @@ describe('/pricing from the server’s plans', () => {
     expect(within(card('Pro')).getByRole('button', { name: 'Processing...' })).toBeDisabled();
     expect(within(card('Enterprise')).getByRole('button', { name: 'Subscribe Now' })).toBeDisabled();
     const checkout = calls.find((c) => c.method === 'POST')!;
-    expect(JSON.parse(checkout.body!)).toEqual({ tier: 'pro', billing_period: 'yearly', success_url: '/billing?checkout=success', cancel_url: '/pricing?plan=pro&billing=yearly' });
+    expect(JSON.parse(checkout.body!)).toEqual({
+      tier: 'pro',
+      billing_period: 'yearly',
+      success_url: '/billing?checkout=success',
+      cancel_url: '/pricing?plan=pro&billing=yearly',
+    });
     answer(json(200, { url: '/payment/tranzila-test?session_id=s1&amount=199000', session_id: 's1' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/payment/tranzila-test'));
     expect(router.state.location.search).toBe('?session_id=s1&amount=199000');
@@ -82,7 +96,12 @@ describe('/pricing from the server’s plans', () => {
       'POST /api/v1/subscriptions/checkout': () => json(500, { detail: 'boom' }),
     });
     render();
-    await userEvent.click(within(await screen.findByRole('heading', { name: 'Enterprise' }).then((h) => h.closest('section')!)).getByRole('button', { name: 'Subscribe Now' }));
+    await userEvent.click(
+      within(await screen.findByRole('heading', { name: 'Enterprise' }).then((h) => h.closest('section')!)).getByRole(
+        'button',
+        { name: 'Subscribe Now' },
+      ),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to start checkout. Please try again.');
     expect(within(card('Enterprise')).getByRole('button', { name: 'Subscribe Now' })).toBeEnabled();
   });
@@ -90,7 +109,12 @@ describe('/pricing from the server’s plans', () => {
   it('sends a visitor without a session to sign in with the chosen plan in the redirect', async () => {
     const { calls } = serve({ 'GET /api/v1/subscriptions/plans': () => json(200, catalogue()) });
     const { router } = render('/pricing', 'en', false);
-    await userEvent.click(within(await screen.findByRole('heading', { name: 'Pro' }).then((h) => h.closest('section')!)).getByRole('button', { name: 'Subscribe Now' }));
+    await userEvent.click(
+      within(await screen.findByRole('heading', { name: 'Pro' }).then((h) => h.closest('section')!)).getByRole(
+        'button',
+        { name: 'Subscribe Now' },
+      ),
+    );
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/pricing?plan=pro&billing=monthly');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
@@ -101,7 +125,10 @@ describe('/pricing from the server’s plans', () => {
 
   it('back from sign-in, shows the plan and period chosen and puts the focus on its Subscribe Now', async () => {
     signIn();
-    serve({ 'GET /api/v1/subscriptions/plans': () => json(200, catalogue()), 'GET /api/v1/subscriptions/status': () => json(200, freeStatus()) });
+    serve({
+      'GET /api/v1/subscriptions/plans': () => json(200, catalogue()),
+      'GET /api/v1/subscriptions/status': () => json(200, freeStatus()),
+    });
     render('/pricing?plan=enterprise&billing=yearly');
     const enterprise = await screen.findByRole('heading', { name: 'Enterprise' }).then((h) => h.closest('section')!);
     expect(screen.getByRole('button', { name: /Yearly/ })).toHaveAttribute('aria-pressed', 'true');
@@ -112,19 +139,28 @@ describe('/pricing from the server’s plans', () => {
 
   it('marks a paid owner’s plan as current and links the other plans to billing', async () => {
     signIn();
-    serve({ 'GET /api/v1/subscriptions/plans': () => json(200, catalogue()), 'GET /api/v1/subscriptions/status': () => json(200, proStatus()) });
+    serve({
+      'GET /api/v1/subscriptions/plans': () => json(200, catalogue()),
+      'GET /api/v1/subscriptions/status': () => json(200, proStatus()),
+    });
     render();
     expect(await screen.findByRole('button', { name: 'Current plan' })).toBeDisabled();
     expect(within(card('Pro')).getByRole('button', { name: 'Current plan' })).toBeInTheDocument();
     expect(within(card('Free')).getByRole('link', { name: 'Manage subscription' })).toHaveAttribute('href', '/billing');
     // One subscription at a time: the other paid plan is changed from the billing page, not a second checkout.
-    expect(within(card('Enterprise')).getByRole('link', { name: 'Manage subscription' })).toHaveAttribute('href', '/billing');
+    expect(within(card('Enterprise')).getByRole('link', { name: 'Manage subscription' })).toHaveAttribute(
+      'href',
+      '/billing',
+    );
     expect(screen.queryByRole('button', { name: 'Subscribe Now' })).toBeNull();
   });
 
   it('speaks Hebrew', async () => {
     signIn();
-    serve({ 'GET /api/v1/subscriptions/plans': () => json(200, catalogue()), 'GET /api/v1/subscriptions/status': () => json(200, freeStatus()) });
+    serve({
+      'GET /api/v1/subscriptions/plans': () => json(200, catalogue()),
+      'GET /api/v1/subscriptions/status': () => json(200, freeStatus()),
+    });
     render('/pricing', 'he');
     expect(await screen.findByRole('heading', { name: 'בחרו את התוכנית שלכם', level: 1 })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /שנתי/ })).toHaveTextContent('חסכו 17%');

@@ -29,7 +29,9 @@ export function TestPortalPage() {
     content = (
       <div className="banner banner-error" role="alert">
         <p>{t('billing.loadFailed')}</p>
-        <Button variant="secondary" onClick={() => void status.refetch()}>{t('retry')}</Button>
+        <Button variant="secondary" onClick={() => void status.refetch()}>
+          {t('retry')}
+        </Button>
       </div>
     );
   } else {
@@ -48,7 +50,9 @@ export function TestPortalPage() {
       </div>
       <p className="muted">{t('portal.intro')}</p>
       {content}
-      <Link className="btn btn-secondary" to={backPath}>{t('portal.back')}</Link>
+      <Link className="btn btn-secondary" to={backPath}>
+        {t('portal.back')}
+      </Link>
     </main>
   );
 }

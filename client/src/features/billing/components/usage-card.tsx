@@ -9,7 +9,10 @@ interface UsageRow {
   limit: number;
 }
 
-const rowsOf = (usage: { assistants: number; messages: number; storage_mb: number }, limits: PlanLimits): UsageRow[] => [
+const rowsOf = (
+  usage: { assistants: number; messages: number; storage_mb: number },
+  limits: PlanLimits,
+): UsageRow[] => [
   { key: 'assistants', used: usage.assistants, limit: limits.max_assistants },
   { key: 'messages', used: usage.messages, limit: limits.max_messages_per_month },
   { key: 'storage', used: usage.storage_mb, limit: limits.max_storage_mb },
@@ -20,14 +23,18 @@ export function UsageCard() {
   const { t, language } = useBillingTexts();
   const usage = useSubscriptionUsage();
   const figure = (row: UsageRow, value: number) =>
-    row.key === 'storage' ? formatStorage(value, language, { mb: t('units.mb'), gb: t('units.gb') }) : formatNumber(value, language);
+    row.key === 'storage'
+      ? formatStorage(value, language, { mb: t('units.mb'), gb: t('units.gb') })
+      : formatNumber(value, language);
   let body;
   if (usage.isPending) body = <p className="muted">{t('loading')}</p>;
   else if (usage.isError) {
     body = (
       <div role="alert" className="banner banner-error">
         <p>{t('billing.loadFailed')}</p>
-        <button type="button" className="btn btn-secondary" onClick={() => void usage.refetch()}>{t('retry')}</button>
+        <button type="button" className="btn btn-secondary" onClick={() => void usage.refetch()}>
+          {t('retry')}
+        </button>
       </div>
     );
   } else {
@@ -41,9 +48,19 @@ export function UsageCard() {
               <li key={row.key} className={`usage-bar state-${limitState(row.used, row.limit)}`} data-usage={row.key}>
                 <div className="usage-bar-head">
                   <span>{label}</span>
-                  <span>{t('billing.usage.figure', { used: figure(row, row.used), limit: figure(row, row.limit) })}</span>
+                  <span>
+                    {t('billing.usage.figure', { used: figure(row, row.used), limit: figure(row, row.limit) })}
+                  </span>
                 </div>
-                <div className="usage-track" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(percent)} aria-valuetext={t('billing.usage.percent', { percent: Math.round(percent) })}>
+                <div
+                  className="usage-track"
+                  role="progressbar"
+                  aria-label={label}
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  aria-valuenow={Math.round(percent)}
+                  aria-valuetext={t('billing.usage.percent', { percent: Math.round(percent) })}
+                >
                   <span style={{ inlineSize: `${percent}%` }} />
                 </div>
                 <span className="small muted">{t('billing.usage.percent', { percent: Math.round(percent) })}</span>
@@ -51,7 +68,9 @@ export function UsageCard() {
             );
           })}
         </ul>
-        <p className="small muted">{t('billing.usage.resets', { date: formatDate(usage.data.period_end, language) })}</p>
+        <p className="small muted">
+          {t('billing.usage.resets', { date: formatDate(usage.data.period_end, language) })}
+        </p>
       </>
     );
   }

@@ -6,7 +6,10 @@ export const en = {
   tiers: {
     FREE: { name: 'Free', description: 'Start free with one assistant.' },
     PRO: { name: 'Pro', description: 'For a growing business: more assistants, messages and knowledge.' },
-    ENTERPRISE: { name: 'Enterprise', description: 'For larger teams: the most assistants, messages and knowledge, with priority support.' },
+    ENTERPRISE: {
+      name: 'Enterprise',
+      description: 'For larger teams: the most assistants, messages and knowledge, with priority support.',
+    },
   },
   limits: {
     max_assistants: 'Assistants',
@@ -79,7 +82,8 @@ export const en = {
     cancel: 'Cancel subscription',
     canceling: 'Canceling...',
     cancelTitle: 'Cancel subscription',
-    cancelConfirm: 'Are you sure you want to cancel your subscription? You will lose access to premium features at the end of your billing period.',
+    cancelConfirm:
+      'Are you sure you want to cancel your subscription? You will lose access to premium features at the end of your billing period.',
     cancelKeep: 'Keep subscription',
     cancelYes: 'Yes, cancel',
     cancelFailed: 'Failed to cancel subscription. Please try again.',
@@ -108,7 +112,8 @@ export const en = {
   },
   portal: {
     title: 'Manage your subscription',
-    intro: 'The test payments’ billing portal: your plan, its renewal, your payments and receipts. No card is stored and nothing is charged.',
+    intro:
+      'The test payments’ billing portal: your plan, its renewal, your payments and receipts. No card is stored and nothing is charged.',
     back: 'Back to billing',
   },
   payment: {

@@ -7,7 +7,9 @@ const enc = encodeURIComponent;
 
 /** POST /threads/ (owner) */
 export async function startOwnerThread(assistantId: number | string): Promise<StartedThread> {
-  const body = (await api.post<{ thread_id: string }>('/threads/', null, { body: { assistant_id: Number(assistantId) } }))!;
+  const body = (await api.post<{ thread_id: string }>('/threads/', null, {
+    body: { assistant_id: Number(assistantId) },
+  }))!;
   return { threadId: body.thread_id, sessionToken: null };
 }
 

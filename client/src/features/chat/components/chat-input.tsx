@@ -12,7 +12,8 @@ interface Props {
   t: Translate;
 }
 
-const counterClass = (level: CounterLevel) => `counter${level === 'error' ? ' counter-over' : level === 'warning' ? ' counter-warn' : ''}`;
+const counterClass = (level: CounterLevel) =>
+  `counter${level === 'error' ? ' counter-over' : level === 'warning' ? ' counter-warn' : ''}`;
 
 /**
  * The message box (§5): live 'n/100 words' and '~n/400 tokens' counters, Send disabled while empty,

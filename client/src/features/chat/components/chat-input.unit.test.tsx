@@ -25,14 +25,20 @@ describe('ChatInput', () => {
     expect(screen.getByText('81/100 words')).toHaveClass('counter-warn');
     fireEvent.change(box, { target: { value: words(101) } });
     expect(screen.getByText('101/100 words')).toHaveClass('counter-over');
-    expect(screen.getByText('Message exceeds word limit. Maximum 100 words allowed, but message contains 101 words.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Message exceeds word limit. Maximum 100 words allowed, but message contains 101 words.'),
+    ).toBeInTheDocument();
     expect(box).toHaveAttribute('aria-invalid', 'true');
 
     fireEvent.change(box, { target: { value: 'x'.repeat(1284) } });
     expect(screen.getByText('~321/400 tokens')).toHaveClass('counter-warn');
     fireEvent.change(box, { target: { value: 'x'.repeat(1604) } });
     expect(screen.getByText('~401/400 tokens')).toHaveClass('counter-over');
-    expect(screen.getByText('Message exceeds token limit. Maximum 400 tokens allowed, but message contains approximately 401 tokens.')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Message exceeds token limit. Maximum 400 tokens allowed, but message contains approximately 401 tokens.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('disables Send when empty, busy or invalid', () => {

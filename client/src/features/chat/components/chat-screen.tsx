@@ -41,7 +41,18 @@ export type MessageNote = (message: ChatMessage, fresh: boolean) => ReactNode;
  * The chat screen shared by /chat (owner) and /public-chat (visitor). It imports neither router, query
  * cache nor i18n runtime: the visitor bundle renders it on Preact.
  */
-export function ChatScreen({ assistant, threadId, connection, onThreadChange, onBack, allowNewChat, target, readOnly = false, messageNote, headerExtra }: ChatScreenProps) {
+export function ChatScreen({
+  assistant,
+  threadId,
+  connection,
+  onThreadChange,
+  onBack,
+  allowNewChat,
+  target,
+  readOnly = false,
+  messageNote,
+  headerExtra,
+}: ChatScreenProps) {
   const { t } = useTexts(CHAT_NAMESPACE, chatLocales);
   const chat = useChat({ assistant, threadId, connection, onThreadChange, t });
   const linksOpen = target ?? linkTarget(typeof location === 'undefined' ? '' : location.pathname);
@@ -75,7 +86,12 @@ export function ChatScreen({ assistant, threadId, connection, onThreadChange, on
           ) : null}
         </div>
         {allowNewChat ? (
-          <button type="button" className="btn btn-secondary" onClick={() => void chat.newChat()} disabled={chat.sending}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void chat.newChat()}
+            disabled={chat.sending}
+          >
             {t('newChat')}
           </button>
         ) : null}
@@ -129,9 +145,18 @@ export function ChatScreen({ assistant, threadId, connection, onThreadChange, on
       {chat.alerts.length > 0 ? (
         <div className="chat-alerts">
           {chat.alerts.map((item) => (
-            <div key={item.id} className={`chat-alert chat-alert-${item.tone}`} role={item.tone === 'error' ? 'alert' : 'status'}>
+            <div
+              key={item.id}
+              className={`chat-alert chat-alert-${item.tone}`}
+              role={item.tone === 'error' ? 'alert' : 'status'}
+            >
               <span dir="auto">{item.text}</span>
-              <button type="button" className="icon-btn" aria-label={t('dismiss')} onClick={() => chat.dismissAlert(item.id)}>
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label={t('dismiss')}
+                onClick={() => chat.dismissAlert(item.id)}
+              >
                 ×
               </button>
             </div>
@@ -143,7 +168,14 @@ export function ChatScreen({ assistant, threadId, connection, onThreadChange, on
           {t('visitorReadOnly')}
         </p>
       ) : readOnly === 'unknown' ? null : (
-        <ChatInput value={chat.draft} onChange={chat.setDraft} onSend={() => void chat.send()} busy={chat.busy} sending={chat.sending} t={t} />
+        <ChatInput
+          value={chat.draft}
+          onChange={chat.setDraft}
+          onSend={() => void chat.send()}
+          busy={chat.busy}
+          sending={chat.sending}
+          t={t}
+        />
       )}
     </main>
   );

@@ -6,24 +6,44 @@ import type { ChatConnection } from '../hooks/use-chat';
 import { json, serverMessage, serverRun, sseBody, stubFetch } from '../test/fake-server';
 import { ChatScreen } from './chat-screen';
 
-const assistant = { id: 7, name: 'Bakery helper', description: 'Questions about bread', externalId: `asst_${'a'.repeat(24)}` };
+const assistant = {
+  id: 7,
+  name: 'Bakery helper',
+  description: 'Questions about bread',
+  externalId: `asst_${'a'.repeat(24)}`,
+};
 
 function owner(threadId = 'thread_1'): ChatConnection & { startThread: ReturnType<typeof vi.fn> } {
-  return { access: { kind: 'owner' }, startThread: vi.fn(async () => ({ threadId, access: { kind: 'owner' as const } })) };
+  return {
+    access: { kind: 'owner' },
+    startThread: vi.fn(async () => ({ threadId, access: { kind: 'owner' as const } })),
+  };
 }
 
-function renderChat(props: { threadId?: string; connection?: ChatConnection; onThreadChange?: (id: string | undefined) => void }, language: 'en' | 'he' = 'en') {
+function renderChat(
+  props: { threadId?: string; connection?: ChatConnection; onThreadChange?: (id: string | undefined) => void },
+  language: 'en' | 'he' = 'en',
+) {
   const onThreadChange = props.onThreadChange ?? vi.fn();
   const utils = renderWithProviders(
-    <ChatScreen assistant={assistant} threadId={props.threadId} connection={props.connection ?? owner()} onThreadChange={onThreadChange} onBack={vi.fn()} allowNewChat />,
+    <ChatScreen
+      assistant={assistant}
+      threadId={props.threadId}
+      connection={props.connection ?? owner()}
+      onThreadChange={onThreadChange}
+      onBack={vi.fn()}
+      allowNewChat
+    />,
     { language },
   );
   return { ...utils, onThreadChange };
 }
 
 /** POST …/runs with the message (additional_messages): the run, and the stored message as `user_message`. */
-const runWithMessage = (text: string) => json(serverRun('queued', { user_message: serverMessage('msg_u', 'user', text) }), 201);
-const sentText = (body: unknown) => (body as { additional_messages: { content: string }[] }).additional_messages[0]!.content;
+const runWithMessage = (text: string) =>
+  json(serverRun('queued', { user_message: serverMessage('msg_u', 'user', text) }), 201);
+const sentText = (body: unknown) =>
+  (body as { additional_messages: { content: string }[] }).additional_messages[0]!.content;
 
 const type = (text: string) => fireEvent.change(screen.getByLabelText('Message'), { target: { value: text } });
 const enter = () => fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Enter' });
@@ -45,11 +65,14 @@ describe('ChatScreen', () => {
 
   it('sends: the question at once, a new thread in the address, the answer growing over SSE, then "Response ready!"', async () => {
     const stream = sseBody();
-    const answer = serverMessage('msg_a', 'assistant', 'We bake at six.\n[REDIRECT: https://bakery.example/order]', [{ file_id: 'file-1', filename: 'hours.txt', source_url: null }]);
+    const answer = serverMessage('msg_a', 'assistant', 'We bake at six.\n[REDIRECT: https://bakery.example/order]', [
+      { file_id: 'file-1', filename: 'hours.txt', source_url: null },
+    ]);
     const { calls } = stubFetch({
       'POST /api/v1/threads/thread_1/runs': ({ body }) => runWithMessage(sentText(body)),
       'GET /api/v1/threads/thread_1/runs/run_1/stream': () => stream.response(),
-      'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [serverMessage('msg_u', 'user', 'When do you bake?'), answer] }),
+      'GET /api/v1/threads/thread_1/messages': () =>
+        json({ object: 'list', data: [serverMessage('msg_u', 'user', 'When do you bake?'), answer] }),
     });
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     const connection = owner();
@@ -78,16 +101,24 @@ describe('ChatScreen', () => {
     expect(await screen.findByText('Response ready!')).toBeInTheDocument();
     const reply = (await screen.findByText('We bake at six.')).closest('li')!;
     expect(within(reply).getByRole('button', { name: 'hours.txt' })).toBeInTheDocument();
-    expect(within(reply).getByRole('link', { name: /Visit Link/ })).toHaveAttribute('href', 'https://bakery.example/order');
+    expect(within(reply).getByRole('link', { name: /Visit Link/ })).toHaveAttribute(
+      'href',
+      'https://bakery.example/order',
+    );
     expect(screen.queryByRole('progressbar')).toBeNull();
     // The message went with the run: one call, no POST …/messages.
-    expect(calls.filter((c) => c.key.startsWith('POST ')).map((c) => c.key)).toEqual(['POST /api/v1/threads/thread_1/runs']);
+    expect(calls.filter((c) => c.key.startsWith('POST ')).map((c) => c.key)).toEqual([
+      'POST /api/v1/threads/thread_1/runs',
+    ]);
     expect(calls.find((c) => c.key === 'POST /api/v1/threads/thread_1/runs')?.body).toEqual({
       assistant_id: assistant.externalId,
       additional_messages: [{ role: 'user', content: 'When do you bake?' }],
     });
     // The answer arrived now, so its redirect opens by itself a second later.
-    await waitFor(() => expect(open).toHaveBeenCalledWith('https://bakery.example/order', '_blank', 'noopener,noreferrer'), { timeout: 2000 });
+    await waitFor(
+      () => expect(open).toHaveBeenCalledWith('https://bakery.example/order', '_blank', 'noopener,noreferrer'),
+      { timeout: 2000 },
+    );
   });
 
   it('alerts the rule for an invalid message sent with Enter and sends nothing', async () => {
@@ -95,7 +126,9 @@ describe('ChatScreen', () => {
     renderChat({});
     type(Array.from({ length: 101 }, () => 'word').join(' '));
     enter();
-    expect(await screen.findByRole('alert')).toHaveTextContent('Message exceeds word limit. Maximum 100 words allowed, but message contains 101 words.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Message exceeds word limit. Maximum 100 words allowed, but message contains 101 words.',
+    );
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -118,7 +151,8 @@ describe('ChatScreen', () => {
   });
 
   it("shows the server's words when a message is refused, and gives the text back", async () => {
-    const limit = "This conversation has reached the assistant's limit of 100 messages. Please start a new conversation.";
+    const limit =
+      "This conversation has reached the assistant's limit of 100 messages. Please start a new conversation.";
     stubFetch({
       'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
       'POST /api/v1/threads/thread_1/runs': () => json({ detail: limit }, 403),
@@ -154,7 +188,7 @@ describe('ChatScreen', () => {
     expect(calls.some((c) => c.key === 'POST /api/v1/threads/thread_1/messages')).toBe(false);
   });
 
-  it("starts fresh and gives the text back when the send finds the thread gone (404 THREAD_NOT_FOUND)", async () => {
+  it('starts fresh and gives the text back when the send finds the thread gone (404 THREAD_NOT_FOUND)', async () => {
     const { calls } = stubFetch({
       'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [] }),
       'POST /api/v1/threads/thread_1/runs': () => json({ detail: 'THREAD_NOT_FOUND' }, 404),
@@ -164,7 +198,9 @@ describe('ChatScreen', () => {
     type('Are you there?');
     enter();
     await waitFor(() => expect(onThreadChange).toHaveBeenCalledWith(undefined));
-    expect(await screen.findByText('That conversation is no longer available. A new one starts with your next message.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('That conversation is no longer available. A new one starts with your next message.'),
+    ).toBeInTheDocument();
     await waitFor(() => expect(screen.getByLabelText('Message')).toHaveValue('Are you there?'));
     expect(screen.queryByText('Are you there?', { selector: '.chat-bubble .bidi-line' })).toBeNull();
     expect(calls.filter((c) => c.key.startsWith('POST '))).toHaveLength(1);
@@ -188,7 +224,15 @@ describe('ChatScreen', () => {
   it('alerts a missing assistant id before sending anything, and keeps the draft', async () => {
     const { fetchMock } = stubFetch({});
     const connection = owner();
-    renderWithProviders(<ChatScreen assistant={{ ...assistant, externalId: null }} connection={connection} threadId={undefined} onThreadChange={vi.fn()} onBack={vi.fn()} />);
+    renderWithProviders(
+      <ChatScreen
+        assistant={{ ...assistant, externalId: null }}
+        connection={connection}
+        threadId={undefined}
+        onThreadChange={vi.fn()}
+        onBack={vi.fn()}
+      />,
+    );
     type('Hello');
     enter();
     expect(await screen.findByRole('alert')).toHaveTextContent('This chat cannot start: open the share link again.');
@@ -266,7 +310,13 @@ describe('ChatScreen', () => {
   it('loads a conversation from the address; history never opens a redirect by itself', async () => {
     stubFetch({
       'GET /api/v1/threads/thread_1/messages': () =>
-        json({ object: 'list', data: [serverMessage('msg_u', 'user', 'Can I order?'), serverMessage('msg_a', 'assistant', 'Yes.\n[REDIRECT: https://bakery.example/order]')] }),
+        json({
+          object: 'list',
+          data: [
+            serverMessage('msg_u', 'user', 'Can I order?'),
+            serverMessage('msg_a', 'assistant', 'Yes.\n[REDIRECT: https://bakery.example/order]'),
+          ],
+        }),
     });
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     vi.useFakeTimers({ shouldAdvanceTime: true });
@@ -279,7 +329,10 @@ describe('ChatScreen', () => {
   });
 
   it('loads the conversation under StrictMode too (effects run twice in development)', async () => {
-    stubFetch({ 'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [serverMessage('msg_u', 'user', 'Still here?')] }) });
+    stubFetch({
+      'GET /api/v1/threads/thread_1/messages': () =>
+        json({ object: 'list', data: [serverMessage('msg_u', 'user', 'Still here?')] }),
+    });
     renderWithProviders(
       <StrictMode>
         <ChatScreen assistant={assistant} threadId="thread_1" connection={owner()} onThreadChange={vi.fn()} />
@@ -293,11 +346,16 @@ describe('ChatScreen', () => {
     const { onThreadChange } = renderChat({ threadId: 'thread_gone' });
     await waitFor(() => expect(onThreadChange).toHaveBeenCalledWith(undefined));
     expect(await screen.findByText('Start a conversation')).toBeInTheDocument();
-    expect(screen.getByText('That conversation is no longer available. A new one starts with your next message.')).toBeInTheDocument();
+    expect(
+      screen.getByText('That conversation is no longer available. A new one starts with your next message.'),
+    ).toBeInTheDocument();
   });
 
   it('New Chat creates a thread and moves the address to it', async () => {
-    stubFetch({ 'GET /api/v1/threads/thread_1/messages': () => json({ object: 'list', data: [serverMessage('msg_u', 'user', 'Old question')] }) });
+    stubFetch({
+      'GET /api/v1/threads/thread_1/messages': () =>
+        json({ object: 'list', data: [serverMessage('msg_u', 'user', 'Old question')] }),
+    });
     const connection = owner('thread_2');
     const { onThreadChange } = renderChat({ threadId: 'thread_1', connection });
     await screen.findByText('Old question');

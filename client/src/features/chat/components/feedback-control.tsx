@@ -7,7 +7,18 @@ import { feedbackMemory, type Rating } from '../feedback-memory';
 /** Thumbs up / down (Feather icons, MIT): drawn, so they show wherever no emoji font is installed. */
 function Thumb({ down }: { down: boolean }) {
   return (
-    <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
       <path
         d={
           down

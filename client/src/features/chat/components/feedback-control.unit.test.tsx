@@ -6,7 +6,13 @@ import { renderWithProviders } from '@/test/render';
 import { chatLocales } from '../locales';
 import { FeedbackControl } from './feedback-control';
 
-function Harness({ onSend, onError = vi.fn() }: { onSend: (rating: 'like' | 'dislike', comment: string | null) => Promise<void>; onError?: (text: string) => void }) {
+function Harness({
+  onSend,
+  onError = vi.fn(),
+}: {
+  onSend: (rating: 'like' | 'dislike', comment: string | null) => Promise<void>;
+  onError?: (text: string) => void;
+}) {
   const { t } = useTexts('chat', chatLocales);
   return <FeedbackControl messageId="msg_1" onSend={onSend} onError={onError} t={t} />;
 }
@@ -53,7 +59,14 @@ describe('FeedbackControl', () => {
 
   it("alerts 'Error: ' with the server's detail when sending fails", async () => {
     const onError = vi.fn();
-    renderWithProviders(<Harness onSend={vi.fn(async () => Promise.reject(new ApiError('unexpected', 422, 'Comment is too long (max 500 characters)')))} onError={onError} />);
+    renderWithProviders(
+      <Harness
+        onSend={vi.fn(async () =>
+          Promise.reject(new ApiError('unexpected', 422, 'Comment is too long (max 500 characters)')),
+        )}
+        onError={onError}
+      />,
+    );
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Helpful' })));
     expect(onError).toHaveBeenCalledWith('Error: Comment is too long (max 500 characters)');
     expect(screen.getByText('Was this answer helpful?')).toBeInTheDocument();

@@ -51,7 +51,19 @@ function LinkedText({ text, target }: { text: string; target: Target }) {
  * The sales-mode redirect (§4): a 'Visit Link' button; for an answer that has just arrived (never for
  * history) the address also opens by itself after 1 s.
  */
-export function RedirectLink({ messageId, url, fresh, target, t }: { messageId: string; url: string; fresh: boolean; target: Target; t: Translate }) {
+export function RedirectLink({
+  messageId,
+  url,
+  fresh,
+  target,
+  t,
+}: {
+  messageId: string;
+  url: string;
+  fresh: boolean;
+  target: Target;
+  t: Translate;
+}) {
   useEffect(() => {
     if (!fresh || opened.has(messageId)) return;
     const timer = setTimeout(() => {
@@ -82,13 +94,29 @@ interface Props {
 }
 
 /** One message: the user's text, or the answer with its sources, redirect button and feedback. */
-export const MessageItem = memo(function MessageItem({ message, fresh, target, onFeedback, onAlert, rateable = true, note, t }: Props) {
+export const MessageItem = memo(function MessageItem({
+  message,
+  fresh,
+  target,
+  onFeedback,
+  onAlert,
+  rateable = true,
+  note,
+  t,
+}: Props) {
   const fromAssistant = message.role === 'assistant';
   return (
     <li className={`chat-msg chat-msg-${message.role}`}>
       <span className="visually-hidden">{fromAssistant ? t('assistant') : t('you')}: </span>
       <div className="chat-bubble" dir="auto">
-        {fromAssistant ? <BidiLines text={visibleText(message.text)} renderLine={(line) => <LinkedText text={line} target={target} />} /> : <BidiLines text={message.text} />}
+        {fromAssistant ? (
+          <BidiLines
+            text={visibleText(message.text)}
+            renderLine={(line) => <LinkedText text={line} target={target} />}
+          />
+        ) : (
+          <BidiLines text={message.text} />
+        )}
       </div>
       {fromAssistant && message.sources.length > 0 ? (
         <p className="chat-sources">
@@ -105,7 +133,12 @@ export const MessageItem = memo(function MessageItem({ message, fresh, target, o
                 // A curated answer (issue 26): the owner's own words, named in the reader's language.
                 <span>{t('ownerAnswer')}</span>
               ) : (
-                <button type="button" className="link-btn" dir="auto" onClick={() => onAlert(t('sourceInFile', { name: sourceLabel(source) }), 'info')}>
+                <button
+                  type="button"
+                  className="link-btn"
+                  dir="auto"
+                  onClick={() => onAlert(t('sourceInFile', { name: sourceLabel(source) }), 'info')}
+                >
                   {sourceLabel(source)}
                 </button>
               )}
@@ -113,10 +146,17 @@ export const MessageItem = memo(function MessageItem({ message, fresh, target, o
           ))}
         </p>
       ) : null}
-      {fromAssistant && message.redirectUrl ? <RedirectLink messageId={message.id} url={message.redirectUrl} fresh={fresh} target={target} t={t} /> : null}
+      {fromAssistant && message.redirectUrl ? (
+        <RedirectLink messageId={message.id} url={message.redirectUrl} fresh={fresh} target={target} t={t} />
+      ) : null}
       {fromAssistant && note && !isTempMessage(message) && message.id ? note(message, fresh) : null}
       {fromAssistant && rateable && !isTempMessage(message) && message.id ? (
-        <FeedbackControl messageId={message.id} onSend={(rating, comment) => onFeedback(message.id, rating, comment)} onError={onAlert} t={t} />
+        <FeedbackControl
+          messageId={message.id}
+          onSend={(rating, comment) => onFeedback(message.id, rating, comment)}
+          onError={onAlert}
+          t={t}
+        />
       ) : null}
     </li>
   );

@@ -18,7 +18,17 @@ const answer = (id: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
   ...extra,
 });
 
-function Item({ message, fresh, target = '_blank', onAlert = vi.fn() }: { message: ChatMessage; fresh: boolean; target?: '_self' | '_blank'; onAlert?: (text: string) => void }) {
+function Item({
+  message,
+  fresh,
+  target = '_blank',
+  onAlert = vi.fn(),
+}: {
+  message: ChatMessage;
+  fresh: boolean;
+  target?: '_self' | '_blank';
+  onAlert?: (text: string) => void;
+}) {
   const { t } = useTexts('chat', chatLocales);
   return (
     <ol>
@@ -84,7 +94,10 @@ describe('an answer', () => {
       />,
     );
     expect(screen.getByText(/See/).closest('.chat-bubble')).toHaveAttribute('dir', 'auto');
-    expect(screen.getByRole('link', { name: 'https://bakery.example/menu' })).toHaveAttribute('href', 'https://bakery.example/menu');
+    expect(screen.getByRole('link', { name: 'https://bakery.example/menu' })).toHaveAttribute(
+      'href',
+      'https://bakery.example/menu',
+    );
     expect(screen.getByRole('button', { name: 'menu.txt' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'site page' })).toHaveAttribute('href', 'https://bakery.example/about');
     expect(screen.queryByRole('link', { name: /Visit Link/ })).toBeNull();
@@ -99,7 +112,11 @@ describe('an answer', () => {
           hasRedirect: false,
           redirectUrl: null,
           sources: [
-            { fileId: 'file-9f2c', filename: '127.0.0.1-products-city-bike-c3f920c5.html', sourceUrl: 'http://127.0.0.1:4173/products/city-bike' },
+            {
+              fileId: 'file-9f2c',
+              filename: '127.0.0.1-products-city-bike-c3f920c5.html',
+              sourceUrl: 'http://127.0.0.1:4173/products/city-bike',
+            },
             { fileId: 'file-77aa', filename: 'price-list.pdf', sourceUrl: null },
           ],
         })}
@@ -111,13 +128,23 @@ describe('an answer', () => {
     const sources = page.closest('.chat-sources')!;
     expect(sources).not.toHaveTextContent('c3f920c5');
     fireEvent.click(screen.getByRole('button', { name: 'price-list.pdf' }));
-    expect(onAlert).toHaveBeenCalledWith('Source: price-list.pdf. The original address is not available; the content is in the uploaded file.', 'info');
+    expect(onAlert).toHaveBeenCalledWith(
+      'Source: price-list.pdf. The original address is not available; the content is in the uploaded file.',
+      'info',
+    );
     expect(String(onAlert.mock.calls[0]?.[0])).not.toContain('file-77aa');
   });
 
   it('isolates each line in its own direction: an English line in a Hebrew answer keeps its period on the right (issue 22 item 7)', () => {
     renderWithProviders(
-      <Item message={answer('msg_bidi', { text: 'שעות הפתיחה שלנו:\nOpen Sunday to Thursday, 7:00 to 19:00.\n\nלפרטים: https://bakery.example/hours.', hasRedirect: false, redirectUrl: null })} fresh={false} />,
+      <Item
+        message={answer('msg_bidi', {
+          text: 'שעות הפתיחה שלנו:\nOpen Sunday to Thursday, 7:00 to 19:00.\n\nלפרטים: https://bakery.example/hours.',
+          hasRedirect: false,
+          redirectUrl: null,
+        })}
+        fresh={false}
+      />,
     );
     const bubble = document.querySelector('.chat-bubble')!;
     const lines = [...bubble.querySelectorAll('.bidi-line')];
@@ -131,7 +158,12 @@ describe('an answer', () => {
   });
 
   it('never shows a redirect command, even one left mid-line (issue 22 item 5)', () => {
-    renderWithProviders(<Item message={answer('msg_cmd', { text: 'You can continue here: [REDIRECT: https://bakery.example/buy]' })} fresh={false} />);
+    renderWithProviders(
+      <Item
+        message={answer('msg_cmd', { text: 'You can continue here: [REDIRECT: https://bakery.example/buy]' })}
+        fresh={false}
+      />,
+    );
     expect(document.querySelector('.chat-bubble')).toHaveTextContent(/^You can continue here:$/);
     expect(screen.getByRole('link', { name: /Visit Link/ })).toHaveAttribute('href', 'https://bakery.example/buy');
   });

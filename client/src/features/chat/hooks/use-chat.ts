@@ -6,7 +6,16 @@ import type { ChatAccess } from '@/lib/chat-core/chat-access';
 import { isThreadGoneOnSend, listMessages, sendFeedback, sendMessageAndRun } from '@/lib/chat-core/chat-calls';
 import type { ChatMessage } from '@/lib/chat-core/chat-messages';
 import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
-import { isThreadGone, loadError, LOADING_RESET_MS, nextProgress, PROGRESS_TICK_MS, RUNNING_RESET_MS, sendError, threadStartError } from '../chat-rules';
+import {
+  isThreadGone,
+  loadError,
+  LOADING_RESET_MS,
+  nextProgress,
+  PROGRESS_TICK_MS,
+  RUNNING_RESET_MS,
+  sendError,
+  threadStartError,
+} from '../chat-rules';
 import type { Rating } from '../feedback-memory';
 import { followRun, type RunOutcome } from '../follow-run';
 
@@ -85,7 +94,11 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
   const latest = useRef({ assistant, connection, onThreadChange, t });
   latest.current = { assistant, connection, onThreadChange, t };
   /** The conversation on screen (the URL's, or one this screen just created) and how to reach it. */
-  const current = useRef<{ threadId: string | undefined; access: ChatAccess | null; initialized: boolean }>({ threadId, access: null, initialized: false });
+  const current = useRef<{ threadId: string | undefined; access: ChatAccess | null; initialized: boolean }>({
+    threadId,
+    access: null,
+    initialized: false,
+  });
   /** Bumped whenever the conversation changes: late answers for an older one are dropped. */
   const generation = useRef(0);
   const operation = useRef<AbortController | null>(null);
@@ -154,7 +167,8 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
         (error: unknown) => {
           if (!live(gen)) return;
           if (isThreadGone(error)) startFresh();
-          else if (error instanceof ApiError && error.detail === chatMessages.invalidShareLink) showAlert(latest.current.t('invalidShareLink'));
+          else if (error instanceof ApiError && error.detail === chatMessages.invalidShareLink)
+            showAlert(latest.current.t('invalidShareLink'));
           else showAlert(loadError(error, latest.current.t));
         },
       )
@@ -313,7 +327,13 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
     const access = current.current.access ?? latest.current.connection.access;
     const thread = current.current.threadId;
     if (!access || !thread) throw new ApiError('unexpected', null, latest.current.t('errors.sendFailed'));
-    await sendFeedback(access, { assistantId: latest.current.assistant.id, threadId: thread, messageId, rating, comment });
+    await sendFeedback(access, {
+      assistantId: latest.current.assistant.id,
+      threadId: thread,
+      messageId,
+      rating,
+      comment,
+    });
   }, []);
 
   const keyOf = useCallback((message: ChatMessage) => keys.current.get(message.id) ?? message.id, []);
@@ -340,4 +360,3 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
     dismissAlert,
   };
 }
-

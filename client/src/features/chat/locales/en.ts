@@ -16,7 +16,8 @@ export const en = {
   words: '{count}/100 words',
   tokens: '~{count}/400 tokens',
   wordLimit: 'Message exceeds word limit. Maximum 100 words allowed, but message contains {count} words.',
-  tokenLimit: 'Message exceeds token limit. Maximum 400 tokens allowed, but message contains approximately {count} tokens.',
+  tokenLimit:
+    'Message exceeds token limit. Maximum 400 tokens allowed, but message contains approximately {count} tokens.',
   thinking: 'The assistant is answering',
   stage: {
     analyzing: 'Analyzing your message...',
@@ -38,7 +39,8 @@ export const en = {
   ownerAnswer: 'Answer from the owner',
   dismiss: 'Dismiss',
   invalidShareLink: 'Invalid or expired share link.',
-  visitorReadOnly: "This is a visitor's conversation: you can read it here, but not write in it. Rename or delete it from Chat History.",
+  visitorReadOnly:
+    "This is a visitor's conversation: you can read it here, but not write in it. Rename or delete it from Chat History.",
   assistantNotFound: 'Assistant not found',
   errorLoadingAssistant: 'Error loading assistant',
   feedback: {

@@ -39,7 +39,8 @@ export const he: ChatLocale = {
   ownerAnswer: 'תשובה של בעל העסק',
   dismiss: 'סגירה',
   invalidShareLink: 'קישור השיתוף אינו תקין או שפג תוקפו.',
-  visitorReadOnly: 'זו שיחה של מבקר: אפשר לקרוא אותה כאן, אבל לא לכתוב בה. אפשר לשנות את שמה או למחוק אותה מהיסטוריית השיחות.',
+  visitorReadOnly:
+    'זו שיחה של מבקר: אפשר לקרוא אותה כאן, אבל לא לכתוב בה. אפשר לשנות את שמה או למחוק אותה מהיסטוריית השיחות.',
   assistantNotFound: 'העוזר לא נמצא',
   errorLoadingAssistant: 'שגיאה בטעינת העוזר',
   feedback: {

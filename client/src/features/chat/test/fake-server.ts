@@ -4,9 +4,14 @@ import { vi } from 'vitest';
  * The chat's HTTP boundary for component tests: `fetch` answered by a table of `METHOD /path` handlers
  * (an unknown call fails the test), plus a server-sent-events body the test feeds event by event.
  */
-export type Handler = (request: { url: URL; body: unknown; signal: AbortSignal | undefined }) => Response | Promise<Response>;
+export type Handler = (request: {
+  url: URL;
+  body: unknown;
+  signal: AbortSignal | undefined;
+}) => Response | Promise<Response>;
 
-export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 export function stubFetch(handlers: Record<string, Handler>) {
   const calls: { key: string; body: unknown }[] = [];
@@ -33,7 +38,8 @@ export function sseBody() {
       signal?.addEventListener('abort', () => controller.error(signal.reason), { once: true });
       return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
     },
-    send: (event: string, data: unknown) => controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
+    send: (event: string, data: unknown) =>
+      controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
     close: () => controller.close(),
   };
 }

@@ -16,7 +16,8 @@ export interface CreateCrawlerInput {
 }
 
 /** POST /web-crawler/: configure the assistant's crawler and maybe start a crawl (the crawl id is `data.crawl_id`). */
-export const createCrawler = async (input: CreateCrawlerInput) => (await api.post('/web-crawler/', CreateCrawlerResponseSchema, { body: input })).data;
+export const createCrawler = async (input: CreateCrawlerInput) =>
+  (await api.post('/web-crawler/', CreateCrawlerResponseSchema, { body: input })).data;
 
 export const useCreateCrawler = () => {
   const queryClient = useQueryClient();

@@ -4,9 +4,14 @@ import { api } from '@/lib/api-client';
 
 /** DELETE /crawler-settings/assistant/{id}/urls (body url_ids). */
 export const deleteCrawledUrls = ({ assistantId, urlIds }: { assistantId: number; urlIds: string[] }) =>
-  api.delete(`/crawler-settings/assistant/${assistantId}/urls`, DeleteCrawledUrlsResponseSchema, { body: { url_ids: urlIds } });
+  api.delete(`/crawler-settings/assistant/${assistantId}/urls`, DeleteCrawledUrlsResponseSchema, {
+    body: { url_ids: urlIds },
+  });
 
 export const useDeleteCrawledUrls = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteCrawledUrls, onSuccess: (_, { assistantId }) => queryClient.invalidateQueries({ queryKey: ['crawled-urls', assistantId] }) });
+  return useMutation({
+    mutationFn: deleteCrawledUrls,
+    onSuccess: (_, { assistantId }) => queryClient.invalidateQueries({ queryKey: ['crawled-urls', assistantId] }),
+  });
 };

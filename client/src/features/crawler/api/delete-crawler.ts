@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 /** DELETE /web-crawler/{configId}: the site is removed from the assistant (its schedule stops; its crawler is off). */
-export const deleteCrawler = ({ configId }: { configId: string; assistantId: number }) => api.delete(`/web-crawler/${encodeURIComponent(configId)}`, CrawlerMessageResponseSchema);
+export const deleteCrawler = ({ configId }: { configId: string; assistantId: number }) =>
+  api.delete(`/web-crawler/${encodeURIComponent(configId)}`, CrawlerMessageResponseSchema);
 
 export const useDeleteCrawler = () => {
   const queryClient = useQueryClient();

@@ -10,13 +10,21 @@ export interface CrawledUrlsFilter {
 
 /** GET /crawler-settings/assistant/{id}/urls: one page (20) of the assistant's crawled URLs, newest first. */
 export const getCrawledUrls = (assistantId: number, { search, enabled, page }: CrawledUrlsFilter) => {
-  const query = new URLSearchParams({ skip: String(page * crawlerLimits.settingsPageSize), limit: String(crawlerLimits.settingsPageSize) });
+  const query = new URLSearchParams({
+    skip: String(page * crawlerLimits.settingsPageSize),
+    limit: String(crawlerLimits.settingsPageSize),
+  });
   if (search.trim()) query.set('search', search.trim());
   if (enabled !== 'all') query.set('is_enabled', String(enabled === 'enabled'));
   return api.get(`/crawler-settings/assistant/${assistantId}/urls?${query}`, CrawledUrlsResponseSchema);
 };
 
 export const crawledUrlsQuery = (assistantId: number, filter: CrawledUrlsFilter) =>
-  queryOptions({ queryKey: ['crawled-urls', assistantId, filter], queryFn: () => getCrawledUrls(assistantId, filter), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: ['crawled-urls', assistantId, filter],
+    queryFn: () => getCrawledUrls(assistantId, filter),
+    placeholderData: keepPreviousData,
+  });
 
-export const useCrawledUrls = (assistantId: number, filter: CrawledUrlsFilter) => useQuery(crawledUrlsQuery(assistantId, filter));
+export const useCrawledUrls = (assistantId: number, filter: CrawledUrlsFilter) =>
+  useQuery(crawledUrlsQuery(assistantId, filter));

@@ -3,7 +3,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 /** POST /web-crawler/smart-crawl-commit: the chosen pages of a preview become knowledge files (waits up to 300 s). */
-export const smartCrawlCommit = ({ previewId, assistantId, filenames }: { previewId: string; assistantId: number; filenames: string[] }) =>
+export const smartCrawlCommit = ({
+  previewId,
+  assistantId,
+  filenames,
+}: {
+  previewId: string;
+  assistantId: number;
+  filenames: string[];
+}) =>
   api.post('/web-crawler/smart-crawl-commit', CommitResponseSchema, {
     body: { preview_id: previewId, assistant_id: assistantId, selected_filenames: filenames },
     timeoutMs: crawlerLimits.commitTimeoutMs,

@@ -1,4 +1,11 @@
-import { crawlerLimits, CrawlProgressMessageSchema, PreviewJobSchema, PreviewJobStartedSchema, type CrawlProgressMessage, type SmartCrawlPreviewResponse } from '@kesher/contracts';
+import {
+  crawlerLimits,
+  CrawlProgressMessageSchema,
+  PreviewJobSchema,
+  PreviewJobStartedSchema,
+  type CrawlProgressMessage,
+  type SmartCrawlPreviewResponse,
+} from '@kesher/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { ApiError } from '@/lib/api-error';
@@ -10,13 +17,23 @@ export interface PreviewInput {
 }
 
 /** The spec's preview body (§7: website_url, keywords [], max_depth 2, focus_areas []). */
-const previewBody = ({ websiteUrl, assistantId }: PreviewInput) => ({ website_url: websiteUrl, keywords: [], max_depth: crawlerLimits.preview.maxDepth, focus_areas: [], assistant_id: assistantId });
+const previewBody = ({ websiteUrl, assistantId }: PreviewInput) => ({
+  website_url: websiteUrl,
+  keywords: [],
+  max_depth: crawlerLimits.preview.maxDepth,
+  focus_areas: [],
+  assistant_id: assistantId,
+});
 
 /** How long a socket that dropped (or never opened) waits before the job is asked again. */
 const RECHECK_MS = 3000;
 
 /** Resolves on the scan's last message, or when the socket closes or fails (the job is then asked over HTTP). */
-function nextSettle(previewId: string, onProgress: (message: CrawlProgressMessage) => void, signal?: AbortSignal): Promise<'finished' | 'dropped'> {
+function nextSettle(
+  previewId: string,
+  onProgress: (message: CrawlProgressMessage) => void,
+  signal?: AbortSignal,
+): Promise<'finished' | 'dropped'> {
   return new Promise((resolve) => {
     let socket: WebSocket;
     try {
@@ -45,7 +62,8 @@ function nextSettle(previewId: string, onProgress: (message: CrawlProgressMessag
       const parsed = CrawlProgressMessageSchema.safeParse(data);
       if (!parsed.success) return;
       onProgress(parsed.data);
-      if (parsed.data.status === 'completed' || parsed.data.status === 'error' || parsed.data.type === 'error') done('finished');
+      if (parsed.data.status === 'completed' || parsed.data.status === 'error' || parsed.data.type === 'error')
+        done('finished');
     };
     socket.onerror = () => done('dropped');
     socket.onclose = () => done('dropped');
@@ -59,12 +77,22 @@ function nextSettle(previewId: string, onProgress: (message: CrawlProgressMessag
  * GET /web-crawler/smart-crawl-preview/jobs/{id}: the spec's preview result, or the server's reason (422)
  * thrown as an ApiError. No request stays open for the scan's length.
  */
-export async function smartCrawlPreview(input: PreviewInput, options: { onProgress?: (message: CrawlProgressMessage) => void; signal?: AbortSignal } = {}): Promise<SmartCrawlPreviewResponse> {
-  const started = await api.post('/web-crawler/smart-crawl-preview/jobs', PreviewJobStartedSchema, { body: previewBody(input), signal: options.signal });
+export async function smartCrawlPreview(
+  input: PreviewInput,
+  options: { onProgress?: (message: CrawlProgressMessage) => void; signal?: AbortSignal } = {},
+): Promise<SmartCrawlPreviewResponse> {
+  const started = await api.post('/web-crawler/smart-crawl-preview/jobs', PreviewJobStartedSchema, {
+    body: previewBody(input),
+    signal: options.signal,
+  });
   const deadline = Date.now() + crawlerLimits.previewTimeoutMs;
   for (;;) {
     const how = await nextSettle(started.preview_id, options.onProgress ?? (() => undefined), options.signal);
-    const job = await api.get(`/web-crawler/smart-crawl-preview/jobs/${encodeURIComponent(started.preview_id)}`, PreviewJobSchema, { signal: options.signal });
+    const job = await api.get(
+      `/web-crawler/smart-crawl-preview/jobs/${encodeURIComponent(started.preview_id)}`,
+      PreviewJobSchema,
+      { signal: options.signal },
+    );
     if (job.status === 'completed') return job.result;
     options.onProgress?.(job.progress);
     if (options.signal?.aborted) throw new ApiError('network', null);
@@ -74,4 +102,5 @@ export async function smartCrawlPreview(input: PreviewInput, options: { onProgre
   }
 }
 
-export const useSmartCrawlPreview = (onProgress?: (message: CrawlProgressMessage) => void) => useMutation({ mutationFn: (input: PreviewInput) => smartCrawlPreview(input, { onProgress }) });
+export const useSmartCrawlPreview = (onProgress?: (message: CrawlProgressMessage) => void) =>
+  useMutation({ mutationFn: (input: PreviewInput) => smartCrawlPreview(input, { onProgress }) });

@@ -65,11 +65,23 @@ export function AddMissingPageModal({ previewId, baseUrl, onAdded, onClose }: Pr
             aria-invalid={problem ? true : undefined}
           />
         </div>
-        {added ? <p className="form-success" role="status">{t('pageAdded')}</p> : null}
-        {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+        {added ? (
+          <p className="form-success" role="status">
+            {t('pageAdded')}
+          </p>
+        ) : null}
+        {problem ? (
+          <p className="form-error" role="alert">
+            {problem}
+          </p>
+        ) : null}
         <div className="modal-actions">
-          <Button variant="secondary" onClick={onClose}>{t('cancel')}</Button>
-          <Button type="submit" disabled={fetchPage.isPending || added || !url.trim()}>{fetchPage.isPending ? t('addingPage') : t('addPage')}</Button>
+          <Button variant="secondary" onClick={onClose}>
+            {t('cancel')}
+          </Button>
+          <Button type="submit" disabled={fetchPage.isPending || added || !url.trim()}>
+            {fetchPage.isPending ? t('addingPage') : t('addPage')}
+          </Button>
         </div>
       </form>
     </Modal>

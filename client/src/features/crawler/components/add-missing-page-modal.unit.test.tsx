@@ -10,7 +10,9 @@ describe('AddMissingPageModal', () => {
   it('keeps Add page disabled while the field is empty, and clearing the field takes the error away', async () => {
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);
-    renderWithProviders(<AddMissingPageModal previewId="p1" baseUrl="https://shop.example" onAdded={vi.fn()} onClose={vi.fn()} />);
+    renderWithProviders(
+      <AddMissingPageModal previewId="p1" baseUrl="https://shop.example" onAdded={vi.fn()} onClose={vi.fn()} />,
+    );
     const add = await screen.findByRole('button', { name: 'Add page' });
     const field = screen.getByLabelText('Page URL');
     expect(add).toBeDisabled();
@@ -20,7 +22,9 @@ describe('AddMissingPageModal', () => {
     fireEvent.change(field, { target: { value: 'not a url' } });
     expect(add).toBeEnabled();
     fireEvent.click(add);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a valid URL (including http:// or https://)');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Please enter a valid URL (including http:// or https://)',
+    );
     expect(field).toHaveAttribute('aria-invalid', 'true');
 
     fireEvent.change(field, { target: { value: '' } });
@@ -31,7 +35,10 @@ describe('AddMissingPageModal', () => {
 
   it('says it in Hebrew', async () => {
     vi.stubGlobal('fetch', vi.fn());
-    renderWithProviders(<AddMissingPageModal previewId="p1" baseUrl="https://shop.example" onAdded={vi.fn()} onClose={vi.fn()} />, { language: 'he' });
+    renderWithProviders(
+      <AddMissingPageModal previewId="p1" baseUrl="https://shop.example" onAdded={vi.fn()} onClose={vi.fn()} />,
+      { language: 'he' },
+    );
     const field = await screen.findByRole('textbox');
     fireEvent.change(field, { target: { value: 'x' } });
     fireEvent.submit(field.closest('form')!);

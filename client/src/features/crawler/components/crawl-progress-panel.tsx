@@ -12,7 +12,13 @@ import { useCrawlProgress } from '../hooks/use-crawl-progress';
 
 const CLOSE_AFTER_COMPLETE_MS = 3000;
 const KNOWN = new Set(['starting', 'crawling', 'completed', 'error']);
-const ICONS: Record<string, string> = { starting: '⏳', crawling: '🔄', completed: '✅', error: '⚠️', processing: '⏳' };
+const ICONS: Record<string, string> = {
+  starting: '⏳',
+  crawling: '🔄',
+  completed: '✅',
+  error: '⚠️',
+  processing: '⏳',
+};
 
 /**
  * Crawl progress panel (spec §2, §4): fixed at the bottom right, minimizable, fed live by the progress
@@ -22,10 +28,20 @@ const ICONS: Record<string, string> = { starting: '⏳', crawling: '🔄', compl
 export function CrawlProgressPanel({ onCompleted }: { onCompleted?: () => void }) {
   const active = useActiveCrawl();
   if (!active) return null;
-  return <Panel key={active.crawlId} crawlId={active.crawlId} websiteUrl={active.websiteUrl} onCompleted={onCompleted} />;
+  return (
+    <Panel key={active.crawlId} crawlId={active.crawlId} websiteUrl={active.websiteUrl} onCompleted={onCompleted} />
+  );
 }
 
-function Panel({ crawlId, websiteUrl, onCompleted }: { crawlId: string; websiteUrl: string; onCompleted?: () => void }) {
+function Panel({
+  crawlId,
+  websiteUrl,
+  onCompleted,
+}: {
+  crawlId: string;
+  websiteUrl: string;
+  onCompleted?: () => void;
+}) {
   const { t } = useTranslation('crawler');
   const { progress, connection, problem, gone } = useCrawlProgress(crawlId);
   const queryClient = useQueryClient();
@@ -35,7 +51,13 @@ function Panel({ crawlId, websiteUrl, onCompleted }: { crawlId: string; websiteU
   }, [gone]);
   const [minimized, setMinimized] = useState(false);
   const completedOnce = useRef(false);
-  const status = progress ? (progress.type === 'error' ? 'error' : KNOWN.has(progress.status) ? progress.status : 'processing') : 'starting';
+  const status = progress
+    ? progress.type === 'error'
+      ? 'error'
+      : KNOWN.has(progress.status)
+        ? progress.status
+        : 'processing'
+    : 'starting';
   const finished = status === 'completed' || status === 'error';
 
   useEffect(() => {
@@ -72,8 +94,16 @@ function Panel({ crawlId, websiteUrl, onCompleted }: { crawlId: string; websiteU
       <header className="crawl-panel-head">
         <span aria-hidden="true">{ICONS[status]}</span>
         <strong dir="auto">{site ? t('progressTitle', { site }) : t('progressTitleNoSite')}</strong>
-        <span className={`badge conn conn-${connection}`} role="status">{t(connection)}</span>
-        <button type="button" className="icon-btn" onClick={() => setMinimized((value) => !value)} aria-label={minimized ? t('expand') : t('minimize')} aria-expanded={!minimized}>
+        <span className={`badge conn conn-${connection}`} role="status">
+          {t(connection)}
+        </span>
+        <button
+          type="button"
+          className="icon-btn"
+          onClick={() => setMinimized((value) => !value)}
+          aria-label={minimized ? t('expand') : t('minimize')}
+          aria-expanded={!minimized}
+        >
           {minimized ? '▴' : '▾'}
         </button>
       </header>
@@ -86,7 +116,11 @@ function Panel({ crawlId, websiteUrl, onCompleted }: { crawlId: string; websiteU
           </p>
           <progress className="crawl-progress" max={100} value={percent} aria-label={t('progressLabel')} />
           {progress?.current_url && !finished ? (
-            <p className="small" dir="ltr" title={progress.current_url}>{`${t('currentUrl')}: ${truncateUrl(progress.current_url)}`}</p>
+            <p
+              className="small"
+              dir="ltr"
+              title={progress.current_url}
+            >{`${t('currentUrl')}: ${truncateUrl(progress.current_url)}`}</p>
           ) : null}
           <dl className="crawl-stats">
             <dt>{t('expectedPages')}</dt>
@@ -98,9 +132,23 @@ function Panel({ crawlId, websiteUrl, onCompleted }: { crawlId: string; websiteU
             <dt>{t('duration')}</dt>
             <dd>{t('seconds', { count: Math.round(progress?.duration ?? 0) })}</dd>
           </dl>
-          {serverMessage ? <p className={status === 'error' ? 'form-error' : 'muted small'} role={status === 'error' ? 'alert' : undefined} dir="auto">{serverMessage}</p> : null}
-          {problem && !finished ? <p className="form-error" role="alert">{t(problem)}</p> : null}
-          {finished ? <Button onClick={() => crawlSession.clear()}>{status === 'completed' ? t('done') : t('close')}</Button> : null}
+          {serverMessage ? (
+            <p
+              className={status === 'error' ? 'form-error' : 'muted small'}
+              role={status === 'error' ? 'alert' : undefined}
+              dir="auto"
+            >
+              {serverMessage}
+            </p>
+          ) : null}
+          {problem && !finished ? (
+            <p className="form-error" role="alert">
+              {t(problem)}
+            </p>
+          ) : null}
+          {finished ? (
+            <Button onClick={() => crawlSession.clear()}>{status === 'completed' ? t('done') : t('close')}</Button>
+          ) : null}
         </div>
       )}
     </aside>

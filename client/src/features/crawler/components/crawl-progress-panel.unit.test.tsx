@@ -23,7 +23,21 @@ class TestSocket {
     act(() => this.onopen?.());
   }
   send(message: Partial<CrawlProgressMessage>) {
-    const full: CrawlProgressMessage = { type: 'crawl_progress', crawl_id: 'crawl_1', status: 'crawling', pages_discovered: 0, pages_processed: 0, pages_linked_to_assistant: 0, progress_percentage: 0, current_url: null, estimated_total: 0, duration: 0, assistant_name: 'Crumb', message: null, ...message };
+    const full: CrawlProgressMessage = {
+      type: 'crawl_progress',
+      crawl_id: 'crawl_1',
+      status: 'crawling',
+      pages_discovered: 0,
+      pages_processed: 0,
+      pages_linked_to_assistant: 0,
+      progress_percentage: 0,
+      current_url: null,
+      estimated_total: 0,
+      duration: 0,
+      assistant_name: 'Crumb',
+      message: null,
+      ...message,
+    };
     act(() => this.onmessage?.({ data: JSON.stringify(full) }));
   }
   drop() {
@@ -67,7 +81,14 @@ describe('CrawlProgressPanel', () => {
 
     socket.open();
     expect(screen.getByText('Connected')).toBeInTheDocument();
-    socket.send({ status: 'crawling', progress_percentage: 30, pages_processed: 20, estimated_total: 30, current_url: 'https://crumb.example/about', duration: 12.4 });
+    socket.send({
+      status: 'crawling',
+      progress_percentage: 30,
+      pages_processed: 20,
+      estimated_total: 30,
+      current_url: 'https://crumb.example/about',
+      duration: 12.4,
+    });
     expect(panel).toHaveTextContent('Crawling · 30%');
     expect(panel).toHaveTextContent('Current page: https://crumb.example/about');
     expect(screen.getByText('Expected pages').nextSibling).toHaveTextContent('30');
@@ -79,7 +100,14 @@ describe('CrawlProgressPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Expand' }));
 
     vi.useFakeTimers();
-    socket.send({ status: 'completed', progress_percentage: 100, pages_processed: 30, pages_linked_to_assistant: 28, message: '28 pages added to the assistant\'s knowledge.', completion: { added: 28, unchanged: 0, removed: 0, not_added: 0, not_added_reason: null } });
+    socket.send({
+      status: 'completed',
+      progress_percentage: 100,
+      pages_processed: 30,
+      pages_linked_to_assistant: 28,
+      message: "28 pages added to the assistant's knowledge.",
+      completion: { added: 28, unchanged: 0, removed: 0, not_added: 0, not_added_reason: null },
+    });
     expect(onCompleted).toHaveBeenCalledTimes(1);
     expect(panel).toHaveTextContent('Completed · 100%');
     expect(panel).toHaveTextContent('Pages added to the assistant: 28.');
@@ -105,7 +133,12 @@ describe('CrawlProgressPanel', () => {
     const second = TestSocket.all[1]!;
     expect(second.url).toContain('/ws/crawl-progress/crawl_2');
     second.open();
-    second.send({ type: 'error', status: 'error', crawl_id: 'crawl_2', message: 'The crawl could not be finished: it failed several times. Please try again later.' });
+    second.send({
+      type: 'error',
+      status: 'error',
+      crawl_id: 'crawl_2',
+      message: 'The crawl could not be finished: it failed several times. Please try again later.',
+    });
     expect(screen.getByRole('alert')).toHaveTextContent('The crawl could not be finished');
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('complementary')).toBeNull();
@@ -118,8 +151,26 @@ describe('CrawlProgressPanel', () => {
       'fetch',
       vi.fn(async (url: string) => {
         asked.push(url);
-        if (url.endsWith('/web-crawler/crawls/crawl_gone')) return new Response(JSON.stringify({ detail: 'Crawl not found.', code: 'crawler.crawlNotFound' }), { status: 404, headers: { 'content-type': 'application/json' } });
-        const ended = { type: 'crawl_progress', crawl_id: 'crawl_ended', status: 'completed', pages_discovered: 9, pages_processed: 9, pages_linked_to_assistant: 9, progress_percentage: 100, current_url: null, estimated_total: 9, duration: 30, assistant_name: 'Crumb', message: null, completion: { added: 9, unchanged: 0, removed: 0, not_added: 0, not_added_reason: null } };
+        if (url.endsWith('/web-crawler/crawls/crawl_gone'))
+          return new Response(JSON.stringify({ detail: 'Crawl not found.', code: 'crawler.crawlNotFound' }), {
+            status: 404,
+            headers: { 'content-type': 'application/json' },
+          });
+        const ended = {
+          type: 'crawl_progress',
+          crawl_id: 'crawl_ended',
+          status: 'completed',
+          pages_discovered: 9,
+          pages_processed: 9,
+          pages_linked_to_assistant: 9,
+          progress_percentage: 100,
+          current_url: null,
+          estimated_total: 9,
+          duration: 30,
+          assistant_name: 'Crumb',
+          message: null,
+          completion: { added: 9, unchanged: 0, removed: 0, not_added: 0, not_added_reason: null },
+        };
         return new Response(JSON.stringify(ended), { status: 200, headers: { 'content-type': 'application/json' } });
       }),
     );
@@ -145,7 +196,21 @@ describe('CrawlProgressPanel', () => {
     renderWithProviders(<CrawlProgressPanel />);
     const socket = TestSocket.all[0]!;
     socket.open();
-    socket.send({ crawl_id: 'crawl_4', status: 'completed', progress_percentage: 100, pages_linked_to_assistant: 15, message: "12 pages added to the assistant's knowledge, 3 unchanged, 1 removed (no longer on the site). 2 not added: Please select at least one file to upload", completion: { added: 12, unchanged: 3, removed: 1, not_added: 2, not_added_reason: 'Please select at least one file to upload' } });
+    socket.send({
+      crawl_id: 'crawl_4',
+      status: 'completed',
+      progress_percentage: 100,
+      pages_linked_to_assistant: 15,
+      message:
+        "12 pages added to the assistant's knowledge, 3 unchanged, 1 removed (no longer on the site). 2 not added: Please select at least one file to upload",
+      completion: {
+        added: 12,
+        unchanged: 3,
+        removed: 1,
+        not_added: 2,
+        not_added_reason: 'Please select at least one file to upload',
+      },
+    });
     expect(screen.getByRole('complementary')).toHaveTextContent(
       'Pages added to the assistant: 12. Unchanged: 3. Removed (no longer on the site): 1. Not added: 2. Please select at least one file to upload',
     );
@@ -157,7 +222,21 @@ describe('CrawlProgressPanel', () => {
     document.documentElement.lang = 'he';
     const socket = TestSocket.all[0]!;
     socket.open();
-    socket.send({ crawl_id: 'crawl_5', status: 'completed', progress_percentage: 100, pages_linked_to_assistant: 4, message: "1 page added to the assistant's knowledge, 3 unchanged. 2 not added: Please select at least one file to upload", completion: { added: 1, unchanged: 3, removed: 0, not_added: 2, not_added_reason: 'Please select at least one file to upload' } });
+    socket.send({
+      crawl_id: 'crawl_5',
+      status: 'completed',
+      progress_percentage: 100,
+      pages_linked_to_assistant: 4,
+      message:
+        "1 page added to the assistant's knowledge, 3 unchanged. 2 not added: Please select at least one file to upload",
+      completion: {
+        added: 1,
+        unchanged: 3,
+        removed: 0,
+        not_added: 2,
+        not_added_reason: 'Please select at least one file to upload',
+      },
+    });
     const panel = screen.getByRole('complementary');
     expect(panel).toHaveTextContent('דפים שנוספו לעוזר: 1. ללא שינוי: 3. לא נוספו: 2. אנא בחרו לפחות קובץ אחד להעלאה');
     expect(panel).not.toHaveTextContent('added to the assistant');
@@ -171,7 +250,12 @@ describe('CrawlProgressPanel', () => {
     document.documentElement.lang = 'he';
     const socket = TestSocket.all[0]!;
     socket.open();
-    socket.send({ type: 'error', status: 'error', crawl_id: 'crawl_3', message: 'No pages found to crawl. Please check the URL and try again.' });
+    socket.send({
+      type: 'error',
+      status: 'error',
+      crawl_id: 'crawl_3',
+      message: 'No pages found to crawl. Please check the URL and try again.',
+    });
     expect(screen.getByText('מחובר')).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent('לא נמצאו דפים לסריקה');
     document.documentElement.lang = 'en';

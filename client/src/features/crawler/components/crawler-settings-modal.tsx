@@ -17,7 +17,12 @@ import { truncateUrl } from '../crawler-rules';
 
 const FILTERS = ['all', 'enabled', 'disabled'] as const;
 
-const formatSize = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+const formatSize = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 interface Props {
   assistant: { id: number; name: string };
@@ -74,23 +79,50 @@ export function CrawlerSettingsModal({ assistant, onClose }: Props) {
     <Modal title={t('settingsTitle', { name: assistant.name })} onClose={onClose} wide>
       {stats.data ? (
         <dl className="crawl-stats-bar">
-          <div><dt>{t('statsPages')}</dt><dd>{numbers.format(stats.data.total_urls)}</dd></div>
-          <div><dt>{t('statsDisabled')}</dt><dd>{numbers.format(stats.data.disabled_urls)}</dd></div>
-          <div><dt>{t('statsCharacters')}</dt><dd>{numbers.format(stats.data.total_characters)}</dd></div>
-          <div><dt>{t('statsSize')}</dt><dd>{formatSize(stats.data.total_size_bytes)}</dd></div>
-          <div><dt>{t('statsLastCrawl')}</dt><dd>{stats.data.last_crawl_time ? dates.format(new Date(stats.data.last_crawl_time)) : t('never')}</dd></div>
+          <div>
+            <dt>{t('statsPages')}</dt>
+            <dd>{numbers.format(stats.data.total_urls)}</dd>
+          </div>
+          <div>
+            <dt>{t('statsDisabled')}</dt>
+            <dd>{numbers.format(stats.data.disabled_urls)}</dd>
+          </div>
+          <div>
+            <dt>{t('statsCharacters')}</dt>
+            <dd>{numbers.format(stats.data.total_characters)}</dd>
+          </div>
+          <div>
+            <dt>{t('statsSize')}</dt>
+            <dd>{formatSize(stats.data.total_size_bytes)}</dd>
+          </div>
+          <div>
+            <dt>{t('statsLastCrawl')}</dt>
+            <dd>{stats.data.last_crawl_time ? dates.format(new Date(stats.data.last_crawl_time)) : t('never')}</dd>
+          </div>
         </dl>
       ) : null}
       <div className="crawl-filters">
         <div className="field">
           <label htmlFor="crawl-search">{t('search')}</label>
-          <input id="crawl-search" type="search" value={filter.search} placeholder={t('searchPlaceholder')} onChange={(e) => change({ search: e.target.value })} />
+          <input
+            id="crawl-search"
+            type="search"
+            value={filter.search}
+            placeholder={t('searchPlaceholder')}
+            onChange={(e) => change({ search: e.target.value })}
+          />
         </div>
         <div className="field">
           <label htmlFor="crawl-enabled">{t('enabledFilter')}</label>
-          <select id="crawl-enabled" value={filter.enabled} onChange={(e) => change({ enabled: e.target.value as CrawledUrlsFilter['enabled'] })}>
+          <select
+            id="crawl-enabled"
+            value={filter.enabled}
+            onChange={(e) => change({ enabled: e.target.value as CrawledUrlsFilter['enabled'] })}
+          >
             {FILTERS.map((value) => (
-              <option key={value} value={value}>{t(`filter_${value}`)}</option>
+              <option key={value} value={value}>
+                {t(`filter_${value}`)}
+              </option>
             ))}
           </select>
         </div>
@@ -106,15 +138,25 @@ export function CrawlerSettingsModal({ assistant, onClose }: Props) {
 
       {chosen.size > 0 ? (
         confirming ? (
-          <div className="banner banner-error" role="alertdialog" aria-label={t('confirmDelete', { count: chosen.size })}>
+          <div
+            className="banner banner-error"
+            role="alertdialog"
+            aria-label={t('confirmDelete', { count: chosen.size })}
+          >
             <p>{t('confirmDelete', { count: chosen.size })}</p>
             <div className="banner-actions">
-              <Button variant="danger" onClick={deleteChosen} disabled={remove.isPending}>{t('confirmYes')}</Button>
-              <Button variant="secondary" onClick={() => setConfirming(false)}>{t('cancel')}</Button>
+              <Button variant="danger" onClick={deleteChosen} disabled={remove.isPending}>
+                {t('confirmYes')}
+              </Button>
+              <Button variant="secondary" onClick={() => setConfirming(false)}>
+                {t('cancel')}
+              </Button>
             </div>
           </div>
         ) : (
-          <Button variant="danger" onClick={() => setConfirming(true)}>{t('deleteSelected', { count: chosen.size })}</Button>
+          <Button variant="danger" onClick={() => setConfirming(true)}>
+            {t('deleteSelected', { count: chosen.size })}
+          </Button>
         )
       ) : null}
 
@@ -134,7 +176,13 @@ export function CrawlerSettingsModal({ assistant, onClose }: Props) {
                     type="checkbox"
                     aria-label={t('selectPage')}
                     checked={rows.every((row) => chosen.has(row.id))}
-                    onChange={(e) => setChosen(e.target.checked ? new Set([...chosen, ...rows.map((row) => row.id)]) : new Set([...chosen].filter((id) => !rows.some((row) => row.id === id))))}
+                    onChange={(e) =>
+                      setChosen(
+                        e.target.checked
+                          ? new Set([...chosen, ...rows.map((row) => row.id)])
+                          : new Set([...chosen].filter((id) => !rows.some((row) => row.id === id))),
+                      )
+                    }
                   />
                 </th>
                 <th>{t('colUrl')}</th>
@@ -149,22 +197,46 @@ export function CrawlerSettingsModal({ assistant, onClose }: Props) {
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id} className={row.is_enabled ? undefined : 'row-disabled'}>
-                  <td><input type="checkbox" aria-label={t('selectRow', { url: row.source_url })} checked={chosen.has(row.id)} onChange={() => pick(row.id)} /></td>
-                  <td dir="ltr"><a href={row.source_url} target="_blank" rel="noopener noreferrer" title={row.source_url}>{truncateUrl(row.source_url)}</a></td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={t('selectRow', { url: row.source_url })}
+                      checked={chosen.has(row.id)}
+                      onChange={() => pick(row.id)}
+                    />
+                  </td>
+                  <td dir="ltr">
+                    <a href={row.source_url} target="_blank" rel="noopener noreferrer" title={row.source_url}>
+                      {truncateUrl(row.source_url)}
+                    </a>
+                  </td>
                   <td dir="auto">{row.page_title ?? ''}</td>
                   <td>{numbers.format(row.character_count)}</td>
                   <td>{formatSize(row.file_size)}</td>
                   <td>{row.last_crawled_at ? dates.format(new Date(row.last_crawled_at)) : ''}</td>
-                  <td><span className={`badge badge-${row.training_status === 'trained' ? 'ready' : row.training_status === 'failed' ? 'failed' : 'pending'}`}>{t(`training_${row.training_status}`)}</span></td>
+                  <td>
+                    <span
+                      className={`badge badge-${row.training_status === 'trained' ? 'ready' : row.training_status === 'failed' ? 'failed' : 'pending'}`}
+                    >
+                      {t(`training_${row.training_status}`)}
+                    </span>
+                  </td>
                   <td className="row-actions">
                     <Button
                       variant="ghost"
                       disabled={toggle.isPending}
-                      onClick={() => toggle.mutate({ urlId: row.id, assistantId: assistant.id }, { onError: (error) => notify.error(`${t('toggleFailed')}: ${errorMessage(error, t)}`) })}
+                      onClick={() =>
+                        toggle.mutate(
+                          { urlId: row.id, assistantId: assistant.id },
+                          { onError: (error) => notify.error(`${t('toggleFailed')}: ${errorMessage(error, t)}`) },
+                        )
+                      }
                     >
                       {row.is_enabled ? t('disable') : t('enable')}
                     </Button>
-                    <Button variant="ghost" onClick={() => setViewing(row)}>{t('viewFile')}</Button>
+                    <Button variant="ghost" onClick={() => setViewing(row)}>
+                      {t('viewFile')}
+                    </Button>
                   </td>
                 </tr>
               ))}
@@ -174,9 +246,21 @@ export function CrawlerSettingsModal({ assistant, onClose }: Props) {
       )}
       {pages > 1 ? (
         <nav className="pager" aria-label={t('pageOf', { page: filter.page + 1, pages })}>
-          <Button variant="secondary" disabled={filter.page === 0} onClick={() => setFilter((f) => ({ ...f, page: f.page - 1 }))}>{t('previous')}</Button>
+          <Button
+            variant="secondary"
+            disabled={filter.page === 0}
+            onClick={() => setFilter((f) => ({ ...f, page: f.page - 1 }))}
+          >
+            {t('previous')}
+          </Button>
           <span>{t('pageOf', { page: filter.page + 1, pages })}</span>
-          <Button variant="secondary" disabled={filter.page + 1 >= pages} onClick={() => setFilter((f) => ({ ...f, page: f.page + 1 }))}>{t('next')}</Button>
+          <Button
+            variant="secondary"
+            disabled={filter.page + 1 >= pages}
+            onClick={() => setFilter((f) => ({ ...f, page: f.page + 1 }))}
+          >
+            {t('next')}
+          </Button>
         </nav>
       ) : null}
     </Modal>
@@ -194,9 +278,13 @@ function FileViewer({ url, onClose }: { url: CrawledUrlDto; onClose: () => void 
       ) : content.isError ? (
         <p className="form-error" role="alert">{`${t('contentFailed')}: ${errorMessage(content.error, t)}`}</p>
       ) : answer && 'error' in answer ? (
-        <p className="form-error" role="alert">{serverText(answer.error)}</p>
+        <p className="form-error" role="alert">
+          {serverText(answer.error)}
+        </p>
       ) : (
-        <pre className="crawl-page-text" dir="auto">{answer?.content}</pre>
+        <pre className="crawl-page-text" dir="auto">
+          {answer?.content}
+        </pre>
       )}
     </Modal>
   );

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { CrawlerSettingsModal } from './crawler-settings-modal';
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const longUrl = `https://crumb.example/${'a'.repeat(60)}`;
 
 const url = (n: number, over: Partial<CrawledUrlDto> = {}): CrawledUrlDto => ({
@@ -25,7 +26,9 @@ const url = (n: number, over: Partial<CrawledUrlDto> = {}): CrawledUrlDto => ({
 
 /** The settings endpoints over 45 URLs (the first with a long address), filtered and paged as the server does; calls recorded. */
 function stubApi() {
-  const all = Array.from({ length: 45 }, (_, i) => url(i + 1, i === 0 ? { source_url: longUrl, training_status: 'pending' } : i === 1 ? { is_enabled: false } : {}));
+  const all = Array.from({ length: 45 }, (_, i) =>
+    url(i + 1, i === 0 ? { source_url: longUrl, training_status: 'pending' } : i === 1 ? { is_enabled: false } : {}),
+  );
   const calls: { call: string; body: unknown }[] = [];
   vi.stubGlobal(
     'fetch',
@@ -33,7 +36,14 @@ function stubApi() {
       const address = new URL(input, 'http://x');
       const call = `${init.method} ${address.pathname.replace('/api/v1', '')}`;
       calls.push({ call: `${call}${address.search}`, body: init.body ? JSON.parse(String(init.body)) : null });
-      if (call === 'GET /crawler-settings/assistant/7/stats') return json({ total_urls: 45, disabled_urls: 1, total_characters: 54000, total_size_bytes: 92160, last_crawl_time: null });
+      if (call === 'GET /crawler-settings/assistant/7/stats')
+        return json({
+          total_urls: 45,
+          disabled_urls: 1,
+          total_characters: 54000,
+          total_size_bytes: 92160,
+          last_crawl_time: null,
+        });
       if (call === 'GET /crawler-settings/assistant/7/urls') {
         const q = address.searchParams;
         let list = all;
@@ -42,10 +52,18 @@ function stubApi() {
         const skip = Number(q.get('skip'));
         return json({ urls: list.slice(skip, skip + Number(q.get('limit'))), total: list.length });
       }
-      if (call === 'POST /crawler-settings/url/url_3/toggle') return json({ ...url(3), is_enabled: false, message: 'URL disabled' });
-      if (call === 'DELETE /crawler-settings/assistant/7/urls') return json({ message: 'Deleted 2 URL(s).', deleted_count: 2 });
-      if (call === 'GET /crawler-settings/url/url_4/content') return json({ content: 'URL: https://crumb.example/page-4\nFresh bread daily.', source_url: 'https://crumb.example/page-4', page_title: 'Page 4' });
-      if (call === 'GET /crawler-settings/url/url_5/content') return json({ error: 'The content of this page is not available.' });
+      if (call === 'POST /crawler-settings/url/url_3/toggle')
+        return json({ ...url(3), is_enabled: false, message: 'URL disabled' });
+      if (call === 'DELETE /crawler-settings/assistant/7/urls')
+        return json({ message: 'Deleted 2 URL(s).', deleted_count: 2 });
+      if (call === 'GET /crawler-settings/url/url_4/content')
+        return json({
+          content: 'URL: https://crumb.example/page-4\nFresh bread daily.',
+          source_url: 'https://crumb.example/page-4',
+          page_title: 'Page 4',
+        });
+      if (call === 'GET /crawler-settings/url/url_5/content')
+        return json({ error: 'The content of this page is not available.' });
       return json({ detail: 'Not Found' }, 404);
     }),
   );
@@ -90,17 +108,23 @@ describe('CrawlerSettingsModal', () => {
     expect(screen.getByText('Are you sure you want to delete 2 URL(s)?')).toBeInTheDocument();
     expect(calls.some((c) => c.call.startsWith('DELETE'))).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(calls.find((c) => c.call.startsWith('DELETE'))?.body).toEqual({ url_ids: ['url_3', 'url_4'] }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.call.startsWith('DELETE'))?.body).toEqual({ url_ids: ['url_3', 'url_4'] }),
+    );
     await waitFor(() => expect(screen.queryByText('Are you sure you want to delete 2 URL(s)?')).toBeNull());
   });
 
   it("views a page's file, and says when it has none", async () => {
     stubApi();
     renderWithProviders(<CrawlerSettingsModal assistant={assistant} onClose={vi.fn()} />);
-    fireEvent.click(within((await screen.findByText('Page 4')).closest('tr')!).getByRole('button', { name: 'View file' }));
+    fireEvent.click(
+      within((await screen.findByText('Page 4')).closest('tr')!).getByRole('button', { name: 'View file' }),
+    );
     expect(await screen.findByText(/Fresh bread daily\./)).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
-    fireEvent.click(within((await screen.findByText('Page 5')).closest('tr')!).getByRole('button', { name: 'View file' }));
+    fireEvent.click(
+      within((await screen.findByText('Page 5')).closest('tr')!).getByRole('button', { name: 'View file' }),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('The content of this page is not available.');
   });
 });

@@ -35,7 +35,10 @@ export function FileSelectionModal({ assistant, preview, onClose, onDone }: Prop
   useEffect(() => () => clearTimeout(timer.current), []);
 
   // The preset waits for the pages the assistant holds (or their failure: then every page is chosen).
-  const chosen = useMemo(() => selected ?? (held.isPending ? new Set<string>() : presetSelection(files, held.data ?? [])), [selected, held.isPending, held.data, files]);
+  const chosen = useMemo(
+    () => selected ?? (held.isPending ? new Set<string>() : presetSelection(files, held.data ?? [])),
+    [selected, held.isPending, held.data, files],
+  );
   const sales = files.filter((file) => file.is_sales_page);
   const others = files.filter((file) => !file.is_sales_page);
 
@@ -58,7 +61,11 @@ export function FileSelectionModal({ assistant, preview, onClose, onDone }: Prop
     if (chosen.size === 0) return setProblem(t('selectPages'));
     setProblem(null);
     commit.mutate(
-      { previewId: preview.preview_id, assistantId: assistant.id, filenames: files.filter((file) => chosen.has(file.filename)).map((file) => file.filename) },
+      {
+        previewId: preview.preview_id,
+        assistantId: assistant.id,
+        filenames: files.filter((file) => chosen.has(file.filename)).map((file) => file.filename),
+      },
       {
         onSuccess: (answer) => {
           const parts = [t('committed', { count: answer.committed_files })];
@@ -85,13 +92,19 @@ export function FileSelectionModal({ assistant, preview, onClose, onDone }: Prop
         footer={
           <>
             {result ? (
-              <p className="form-success crawl-select-result" role="status">{result}</p>
+              <p className="form-success crawl-select-result" role="status">
+                {result}
+              </p>
             ) : problem ? (
-              <p className="form-error crawl-select-result" role="alert">{problem}</p>
+              <p className="form-error crawl-select-result" role="alert">
+                {problem}
+              </p>
             ) : (
               <span className="muted small crawl-select-count">{t('selected', { count: chosen.size })}</span>
             )}
-            <Button variant="secondary" onClick={onClose}>{t('cancel')}</Button>
+            <Button variant="secondary" onClick={onClose}>
+              {t('cancel')}
+            </Button>
             <Button onClick={submit} disabled={chosen.size === 0 || commit.isPending || result !== null}>
               {commit.isPending ? t('committing') : t('commit')}
             </Button>
@@ -100,21 +113,48 @@ export function FileSelectionModal({ assistant, preview, onClose, onDone }: Prop
       >
         {/* The address is isolated left-to-right (LRI…PDI, a <bdi dir="ltr"> in plain text): inside the Hebrew sentence its
             slash would otherwise jump to the front ("/http://…", issue 22 item 7). */}
-        <p className="muted crawl-found" dir="auto">{t('found', { count: files.length, site: `\u2066${preview.crawl_result.base_url}\u2069` })}</p>
+        <p className="muted crawl-found" dir="auto">
+          {t('found', { count: files.length, site: `\u2066${preview.crawl_result.base_url}\u2069` })}
+        </p>
         <div className="banner-actions">
-          <Button variant="ghost" onClick={() => setSelected(new Set(files.map((file) => file.filename)))}>{t('selectAll')}</Button>
-          <Button variant="ghost" onClick={() => setSelected(new Set())}>{t('selectNone')}</Button>
-          <Button variant="secondary" onClick={() => setAddingPage(true)}>{t('addMissing')}</Button>
+          <Button variant="ghost" onClick={() => setSelected(new Set(files.map((file) => file.filename)))}>
+            {t('selectAll')}
+          </Button>
+          <Button variant="ghost" onClick={() => setSelected(new Set())}>
+            {t('selectNone')}
+          </Button>
+          <Button variant="secondary" onClick={() => setAddingPage(true)}>
+            {t('addMissing')}
+          </Button>
         </div>
         {sales.length > 0 ? <PageList title={t('salesPages')} files={sales} chosen={chosen} onToggle={toggle} /> : null}
-        {others.length > 0 ? <PageList title={t('otherPages')} files={others} chosen={chosen} onToggle={toggle} /> : null}
+        {others.length > 0 ? (
+          <PageList title={t('otherPages')} files={others} chosen={chosen} onToggle={toggle} />
+        ) : null}
       </Modal>
-      {addingPage ? <AddMissingPageModal previewId={preview.preview_id} baseUrl={preview.crawl_result.base_url} onAdded={pageAdded} onClose={() => setAddingPage(false)} /> : null}
+      {addingPage ? (
+        <AddMissingPageModal
+          previewId={preview.preview_id}
+          baseUrl={preview.crawl_result.base_url}
+          onAdded={pageAdded}
+          onClose={() => setAddingPage(false)}
+        />
+      ) : null}
     </>
   );
 }
 
-function PageList({ title, files, chosen, onToggle }: { title: string; files: PreviewFileDto[]; chosen: Set<string>; onToggle: (filename: string) => void }) {
+function PageList({
+  title,
+  files,
+  chosen,
+  onToggle,
+}: {
+  title: string;
+  files: PreviewFileDto[];
+  chosen: Set<string>;
+  onToggle: (filename: string) => void;
+}) {
   const { t } = useTranslation('crawler');
   const [all, setAll] = useState(false);
   const page = crawlerLimits.previewListPage;
@@ -124,11 +164,18 @@ function PageList({ title, files, chosen, onToggle }: { title: string; files: Pr
       <h3>{`${title} (${files.length})`}</h3>
       <ul className="file-list">
         {shown.map((file) => (
-          <PageRow key={file.filename} file={file} checked={chosen.has(file.filename)} onToggle={() => onToggle(file.filename)} />
+          <PageRow
+            key={file.filename}
+            file={file}
+            checked={chosen.has(file.filename)}
+            onToggle={() => onToggle(file.filename)}
+          />
         ))}
       </ul>
       {files.length > page ? (
-        <Button variant="ghost" onClick={() => setAll((value) => !value)}>{all ? t('showLess') : t('showMore', { count: files.length - page })}</Button>
+        <Button variant="ghost" onClick={() => setAll((value) => !value)}>
+          {all ? t('showLess') : t('showMore', { count: files.length - page })}
+        </Button>
       ) : null}
     </section>
   );
@@ -144,20 +191,60 @@ function PageRow({ file, checked, onToggle }: { file: PreviewFileDto; checked: b
       <input id={id} type="checkbox" checked={checked} onChange={onToggle} />
       <div className="crawl-page-main">
         {/* The title and address keep the page's side (right in Hebrew) while their own direction is isolated. */}
-        <label htmlFor={id} className="crawl-page-title" title={file.title || file.filename}><bdi>{file.title || file.filename}</bdi></label>
-        <span className="small crawl-page-url"><a href={file.url} target="_blank" rel="noopener noreferrer" dir="ltr" title={file.url}>{truncateUrl(file.url)}</a></span>
+        <label htmlFor={id} className="crawl-page-title" title={file.title || file.filename}>
+          <bdi>{file.title || file.filename}</bdi>
+        </label>
+        <span className="small crawl-page-url">
+          <a href={file.url} target="_blank" rel="noopener noreferrer" dir="ltr" title={file.url}>
+            {truncateUrl(file.url)}
+          </a>
+        </span>
         <span className="muted small crawl-page-meta">
-          {file.sales_category ? <span className="badge badge-ready">{t(`category_${file.sales_category}`)}</span> : null}
-          <span>{t('relevance', { percent: Math.round(file.relevance_score * 100) })} · {t('sizeKb', { size: file.size_kb })}</span>
-          {file.detection_reason ? <span dir="auto" title={file.detection_reason}> · {file.detection_reason}</span> : null}
+          {file.sales_category ? (
+            <span className="badge badge-ready">{t(`category_${file.sales_category}`)}</span>
+          ) : null}
+          <span>
+            {t('relevance', { percent: Math.round(file.relevance_score * 100) })} ·{' '}
+            {t('sizeKb', { size: file.size_kb })}
+          </span>
+          {file.detection_reason ? (
+            <span dir="auto" title={file.detection_reason}>
+              {' '}
+              · {file.detection_reason}
+            </span>
+          ) : null}
         </span>
       </div>
       <div className="crawl-page-actions">
-        <Button variant="ghost" aria-pressed={view === 'text'} onClick={() => setView(view === 'text' ? 'none' : 'text')}>{view === 'text' ? t('hidePreview') : t('previewText')}</Button>
-        <Button variant="ghost" aria-pressed={view === 'page'} onClick={() => setView(view === 'page' ? 'none' : 'page')}>{view === 'page' ? t('hidePreview') : t('previewPage')}</Button>
+        <Button
+          variant="ghost"
+          aria-pressed={view === 'text'}
+          onClick={() => setView(view === 'text' ? 'none' : 'text')}
+        >
+          {view === 'text' ? t('hidePreview') : t('previewText')}
+        </Button>
+        <Button
+          variant="ghost"
+          aria-pressed={view === 'page'}
+          onClick={() => setView(view === 'page' ? 'none' : 'page')}
+        >
+          {view === 'page' ? t('hidePreview') : t('previewPage')}
+        </Button>
       </div>
-      {view === 'text' ? <pre className="crawl-page-text" dir="auto">{file.content || file.preview || t('noText')}</pre> : null}
-      {view === 'page' ? <iframe className="crawl-page-frame" src={file.url} title={t('previewFrame', { title: file.title || file.filename })} sandbox="" referrerPolicy="no-referrer" /> : null}
+      {view === 'text' ? (
+        <pre className="crawl-page-text" dir="auto">
+          {file.content || file.preview || t('noText')}
+        </pre>
+      ) : null}
+      {view === 'page' ? (
+        <iframe
+          className="crawl-page-frame"
+          src={file.url}
+          title={t('previewFrame', { title: file.title || file.filename })}
+          sandbox=""
+          referrerPolicy="no-referrer"
+        />
+      ) : null}
     </li>
   );
 }

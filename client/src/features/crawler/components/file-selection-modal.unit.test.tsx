@@ -15,8 +15,14 @@ describe('FileSelectionModal header', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('isolates the address left to right inside the Hebrew sentence', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } })));
-    renderWithProviders(<FileSelectionModal assistant={{ id: 1, name: 'Shop' }} preview={preview} onClose={vi.fn()} onDone={vi.fn()} />, { language: 'he' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } })),
+    );
+    renderWithProviders(
+      <FileSelectionModal assistant={{ id: 1, name: 'Shop' }} preview={preview} onClose={vi.fn()} onDone={vi.fn()} />,
+      { language: 'he' },
+    );
     const found = await screen.findByText((_, element) => element?.classList.contains('crawl-found') ?? false);
     expect(found.textContent).toBe('נמצאו 0 דפים ב-\u2066http://shop.example/\u2069');
     expect(found).toHaveAttribute('dir', 'auto');

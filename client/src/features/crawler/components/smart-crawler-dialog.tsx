@@ -46,7 +46,12 @@ export function SmartCrawlerDialog({ assistant, onClose }: Props) {
       {config.isPending ? (
         <Spinner label={t('loadingConfig')} />
       ) : saved && !changing ? (
-        <ExistingConfig config={saved} onClose={onClose} onManage={() => setManaging(true)} onChange={() => setChanging(true)} />
+        <ExistingConfig
+          config={saved}
+          onClose={onClose}
+          onManage={() => setManaging(true)}
+          onChange={() => setChanging(true)}
+        />
       ) : (
         <CrawlerForm
           assistant={assistant}
@@ -59,7 +64,17 @@ export function SmartCrawlerDialog({ assistant, onClose }: Props) {
   );
 }
 
-function ExistingConfig({ config, onClose, onManage, onChange }: { config: CrawlerConfigDto; onClose: () => void; onManage: () => void; onChange: () => void }) {
+function ExistingConfig({
+  config,
+  onClose,
+  onManage,
+  onChange,
+}: {
+  config: CrawlerConfigDto;
+  onClose: () => void;
+  onManage: () => void;
+  onChange: () => void;
+}) {
   const { t, i18n } = useTranslation('crawler');
   const start = useCreateCrawler();
   const remove = useDeleteCrawler();
@@ -79,7 +94,15 @@ function ExistingConfig({ config, onClose, onManage, onChange }: { config: Crawl
     );
   const crawlAgain = () =>
     start.mutate(
-      { assistant_id: config.assistant_id, website_url: config.website_url, crawl_interval: config.crawl_interval, max_pages: config.max_pages, max_depth: config.max_depth, delete_orphaned_pages: config.delete_orphaned_pages, start_crawl: true },
+      {
+        assistant_id: config.assistant_id,
+        website_url: config.website_url,
+        crawl_interval: config.crawl_interval,
+        max_pages: config.max_pages,
+        max_depth: config.max_depth,
+        delete_orphaned_pages: config.delete_orphaned_pages,
+        start_crawl: true,
+      },
       {
         onSuccess: (data) => {
           if (data.crawl_id) crawlSession.start(data.crawl_id, data.website_url);
@@ -88,39 +111,69 @@ function ExistingConfig({ config, onClose, onManage, onChange }: { config: Crawl
         onError: (error) => setProblem(errorMessage(error, t, 'crawler:configureFailed')),
       },
     );
-  const date = config.last_crawled ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(config.last_crawled)) : t('never');
+  const date = config.last_crawled
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date(config.last_crawled),
+      )
+    : t('never');
   return (
     <>
       <dl className="crawler-config">
         <dt>{t('websiteUrl')}</dt>
-        <dd dir="ltr"><a href={config.website_url} target="_blank" rel="noopener noreferrer">{config.website_url}</a></dd>
+        <dd dir="ltr">
+          <a href={config.website_url} target="_blank" rel="noopener noreferrer">
+            {config.website_url}
+          </a>
+        </dd>
         <dt>{t('frequency')}</dt>
         <dd>
           {t(`interval_${config.crawl_interval}`)}
           {/* The plan ended before a scheduled recrawl came due: the server says why, in the page's language. */}
-          {config.schedule_paused_reason ? <p className="form-note" role="status">{serverText(config.schedule_paused_reason)}</p> : null}
+          {config.schedule_paused_reason ? (
+            <p className="form-note" role="status">
+              {serverText(config.schedule_paused_reason)}
+            </p>
+          ) : null}
         </dd>
         <dt>{t('lastCrawled')}</dt>
         <dd>{date}</dd>
         <dt>{t('filesAdded')}</dt>
         <dd>{config.files_count}</dd>
       </dl>
-      {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+      {problem ? (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
       {confirming ? (
         <div className="banner banner-error" role="alertdialog" aria-label={t('removeSite')}>
           <p>{t('removeConfirm', { site: config.website_url })}</p>
           <div className="banner-actions">
-            <Button variant="danger" onClick={removeSite} disabled={remove.isPending}>{t('removeYes')}</Button>
-            <Button variant="secondary" onClick={() => setConfirming(false)}>{t('cancel')}</Button>
+            <Button variant="danger" onClick={removeSite} disabled={remove.isPending}>
+              {t('removeYes')}
+            </Button>
+            <Button variant="secondary" onClick={() => setConfirming(false)}>
+              {t('cancel')}
+            </Button>
           </div>
         </div>
       ) : (
         <div className="modal-actions modal-actions-wrap">
-          <Button variant="secondary" onClick={onClose}>{t('close')}</Button>
-          <Button variant="secondary" onClick={() => setConfirming(true)}>{t('removeSite')}</Button>
-          <Button variant="secondary" onClick={onChange}>{t('changeSite')}</Button>
-          <Button variant="secondary" onClick={onManage}>{t('managePages')}</Button>
-          <Button onClick={crawlAgain} disabled={start.isPending}>{start.isPending ? t('crawlStarting') : t('crawlAgain')}</Button>
+          <Button variant="secondary" onClick={onClose}>
+            {t('close')}
+          </Button>
+          <Button variant="secondary" onClick={() => setConfirming(true)}>
+            {t('removeSite')}
+          </Button>
+          <Button variant="secondary" onClick={onChange}>
+            {t('changeSite')}
+          </Button>
+          <Button variant="secondary" onClick={onManage}>
+            {t('managePages')}
+          </Button>
+          <Button onClick={crawlAgain} disabled={start.isPending}>
+            {start.isPending ? t('crawlStarting') : t('crawlAgain')}
+          </Button>
         </div>
       )}
     </>
@@ -165,7 +218,12 @@ function CrawlerForm({
     }
     if (preview.preview_files.length === 0) return setProblem(t('noPages'));
     try {
-      await configure.mutateAsync({ assistant_id: assistant.id, website_url: websiteUrl, crawl_interval: interval, start_crawl: false });
+      await configure.mutateAsync({
+        assistant_id: assistant.id,
+        website_url: websiteUrl,
+        crawl_interval: interval,
+        start_crawl: false,
+      });
     } catch (error) {
       return setProblem(errorMessage(error, t, 'crawler:configureFailed'));
     }
@@ -189,9 +247,16 @@ function CrawlerForm({
       </div>
       <div className="field">
         <label htmlFor="crawler-interval">{t('frequency')}</label>
-        <select id="crawler-interval" value={interval} onChange={(e) => setInterval(e.target.value as (typeof INTERVALS)[number])} disabled={busy}>
+        <select
+          id="crawler-interval"
+          value={interval}
+          onChange={(e) => setInterval(e.target.value as (typeof INTERVALS)[number])}
+          disabled={busy}
+        >
           {INTERVALS.map((value) => (
-            <option key={value} value={value}>{t(`interval_${value}`)}</option>
+            <option key={value} value={value}>
+              {t(`interval_${value}`)}
+            </option>
           ))}
         </select>
       </div>
@@ -208,10 +273,18 @@ function CrawlerForm({
           {found ? <span className="scan-found"> {t('scanProgress', { count: found })}</span> : null}
         </p>
       ) : null}
-      {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+      {problem ? (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
       <div className="modal-actions">
-        <Button variant="secondary" onClick={onCancel}>{t('cancel')}</Button>
-        <Button type="submit" disabled={busy}>{busy ? t('settingUp') : t('start')}</Button>
+        <Button variant="secondary" onClick={onCancel}>
+          {t('cancel')}
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? t('settingUp') : t('start')}
+        </Button>
       </div>
     </form>
   );

@@ -6,7 +6,8 @@ import { crawlSession } from '../crawl-session';
 import { SmartCrawlerDialog } from './smart-crawler-dialog';
 
 const assistant = { id: 7, name: 'Crumb bakery', website_url: null };
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const page = (n: number, sales = false): PreviewFileDto => ({
   filename: `example.com-page-${n}.html`,
@@ -34,7 +35,13 @@ const previewAnswer = (files: PreviewFileDto[]) => ({
   processed_files: files.length,
   total_files: files.length,
   preview_files: files,
-  crawl_result: { base_url: 'https://example.com', total_files: files.length, preview_files: files, sales_pages: files.filter((f) => f.is_sales_page), sales_pages_count: files.filter((f) => f.is_sales_page).length },
+  crawl_result: {
+    base_url: 'https://example.com',
+    total_files: files.length,
+    preview_files: files,
+    sales_pages: files.filter((f) => f.is_sales_page),
+    sales_pages_count: files.filter((f) => f.is_sales_page).length,
+  },
 });
 
 const config: CrawlerConfigDto = {
@@ -79,7 +86,8 @@ function stubApi(routes: Record<string, Handler>) {
  */
 function previewJob(answer: () => Response | Promise<Response>): Record<string, Handler> {
   return {
-    'POST /web-crawler/smart-crawl-preview/jobs': () => json({ success: true, preview_id: 'preview_abc', status: 'starting' }, 202),
+    'POST /web-crawler/smart-crawl-preview/jobs': () =>
+      json({ success: true, preview_id: 'preview_abc', status: 'starting' }, 202),
     'GET /web-crawler/smart-crawl-preview/jobs/preview_abc': async () => {
       const response = await answer();
       if (response.status !== 200) return response;
@@ -97,7 +105,22 @@ class EndedScanSocket {
   constructor(readonly url: string) {
     setTimeout(() => {
       this.onopen?.();
-      this.onmessage?.({ data: JSON.stringify({ type: 'crawl_progress', crawl_id: 'preview_abc', status: 'completed', pages_discovered: 3, pages_processed: 3, pages_linked_to_assistant: 0, progress_percentage: 100, current_url: null, estimated_total: 3, duration: 1, assistant_name: null, message: null }) });
+      this.onmessage?.({
+        data: JSON.stringify({
+          type: 'crawl_progress',
+          crawl_id: 'preview_abc',
+          status: 'completed',
+          pages_discovered: 3,
+          pages_processed: 3,
+          pages_linked_to_assistant: 0,
+          progress_percentage: 100,
+          current_url: null,
+          estimated_total: 3,
+          duration: 1,
+          assistant_name: null,
+          message: null,
+        }),
+      });
     }, 0);
   }
   close() {}
@@ -120,7 +143,9 @@ describe('SmartCrawlerDialog', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a website URL');
     fireEvent.change(screen.getByLabelText('Website URL'), { target: { value: 'ftp://example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Start Smart Crawling' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a valid URL (including http:// or https://)');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Please enter a valid URL (including http:// or https://)',
+    );
     expect(calls.map((c) => c.call)).toEqual(['GET /web-crawler/assistant/7']);
     // The form shows the frequency (24 hours by default) and the feature list.
     expect(screen.getByLabelText<HTMLSelectElement>('Crawl Frequency').value).toBe('24h');
@@ -134,12 +159,32 @@ describe('SmartCrawlerDialog', () => {
     const calls = stubApi({
       'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
       'GET /assistants/7/crawler-pages': () => json({ selected_pages: [] }),
-      'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '4h', status: null } }),
+      'POST /web-crawler/': () =>
+        json({
+          success: true,
+          message: 'Crawler configured',
+          data: {
+            crawl_id: null,
+            crawler_config_id: 'cfg_1',
+            assistant_id: 7,
+            website_url: 'https://example.com',
+            crawl_interval: '4h',
+            status: null,
+          },
+        }),
       ...previewJob(async () => {
         await scanned;
         return json(previewAnswer(files));
       }),
-      'POST /web-crawler/smart-crawl-commit': () => json({ success: true, message: '26 pages added', assistant_id: 7, committed_files: 26, unchanged_files: 0, failed_files: [] }),
+      'POST /web-crawler/smart-crawl-commit': () =>
+        json({
+          success: true,
+          message: '26 pages added',
+          assistant_id: 7,
+          committed_files: 26,
+          unchanged_files: 0,
+          failed_files: [],
+        }),
     });
     const onClose = vi.fn();
     renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={onClose} />);
@@ -174,11 +219,26 @@ describe('SmartCrawlerDialog', () => {
 
     // The scan first; the site is saved only once it found pages.
     const order = calls.map((c) => c.call);
-    expect(order.indexOf('POST /web-crawler/smart-crawl-preview/jobs')).toBeLessThan(order.indexOf('POST /web-crawler/'));
+    expect(order.indexOf('POST /web-crawler/smart-crawl-preview/jobs')).toBeLessThan(
+      order.indexOf('POST /web-crawler/'),
+    );
     const configure = calls.find((c) => c.call === 'POST /web-crawler/')!;
-    expect(configure.body).toMatchObject({ assistant_id: 7, website_url: 'https://example.com', crawl_interval: '4h', start_crawl: false });
-    expect(calls.find((c) => c.call === 'POST /web-crawler/smart-crawl-preview/jobs')!.body).toMatchObject({ website_url: 'https://example.com', keywords: [], max_depth: 2, focus_areas: [], assistant_id: 7 });
-    const commit = calls.find((c) => c.call === 'POST /web-crawler/smart-crawl-commit')!.body as { selected_filenames: string[] };
+    expect(configure.body).toMatchObject({
+      assistant_id: 7,
+      website_url: 'https://example.com',
+      crawl_interval: '4h',
+      start_crawl: false,
+    });
+    expect(calls.find((c) => c.call === 'POST /web-crawler/smart-crawl-preview/jobs')!.body).toMatchObject({
+      website_url: 'https://example.com',
+      keywords: [],
+      max_depth: 2,
+      focus_areas: [],
+      assistant_id: 7,
+    });
+    const commit = calls.find((c) => c.call === 'POST /web-crawler/smart-crawl-commit')!.body as {
+      selected_filenames: string[];
+    };
     expect(commit).toMatchObject({ preview_id: 'preview_abc', assistant_id: 7 });
     expect(commit.selected_filenames).toHaveLength(26);
     expect(commit.selected_filenames).not.toContain('example.com-page-10.html');
@@ -187,8 +247,31 @@ describe('SmartCrawlerDialog', () => {
   it('presets the pages the assistant already holds, and refuses to commit nothing', async () => {
     stubApi({
       'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
-      'GET /assistants/7/crawler-pages': () => json({ selected_pages: [{ url: 'https://example.com/page-2', filename: 'x.html', title: null, is_enabled: true, is_sales_page: false }] }),
-      'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '24h', status: null } }),
+      'GET /assistants/7/crawler-pages': () =>
+        json({
+          selected_pages: [
+            {
+              url: 'https://example.com/page-2',
+              filename: 'x.html',
+              title: null,
+              is_enabled: true,
+              is_sales_page: false,
+            },
+          ],
+        }),
+      'POST /web-crawler/': () =>
+        json({
+          success: true,
+          message: 'Crawler configured',
+          data: {
+            crawl_id: null,
+            crawler_config_id: 'cfg_1',
+            assistant_id: 7,
+            website_url: 'https://example.com',
+            crawl_interval: '24h',
+            status: null,
+          },
+        }),
       ...previewJob(() => json(previewAnswer([page(1), page(2), page(3)]))),
     });
     renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />);
@@ -209,14 +292,37 @@ describe('SmartCrawlerDialog', () => {
       stubApi({
         'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
         'GET /assistants/7/crawler-pages': () => json({ selected_pages: [] }),
-        'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '24h', status: null } }),
+        'POST /web-crawler/': () =>
+          json({
+            success: true,
+            message: 'Crawler configured',
+            data: {
+              crawl_id: null,
+              crawler_config_id: 'cfg_1',
+              assistant_id: 7,
+              website_url: 'https://example.com',
+              crawl_interval: '24h',
+              status: null,
+            },
+          }),
         ...previewJob(() => json(previewAnswer([page(1), page(2), page(3)]))),
         'POST /web-crawler/smart-crawl-commit': () =>
-          json({ success: true, message: '1 page added to the assistant. 1 unchanged. 1 not added: over the limit', assistant_id: 7, committed_files: 1, unchanged_files: 1, failed_files: [{ filename: page(3).filename, reason: 'over the limit' }] }),
+          json({
+            success: true,
+            message: '1 page added to the assistant. 1 unchanged. 1 not added: over the limit',
+            assistant_id: 7,
+            committed_files: 1,
+            unchanged_files: 1,
+            failed_files: [{ filename: page(3).filename, reason: 'over the limit' }],
+          }),
       });
-      const { unmount } = renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />, { language });
+      const { unmount } = renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />, {
+        language,
+      });
       fireEvent.change(await screen.findByLabelText(website), { target: { value: 'https://example.com' } });
-      fireEvent.click(screen.getByRole('button', { name: language === 'en' ? 'Start Smart Crawling' : 'התחלת סריקה חכמה' }));
+      fireEvent.click(
+        screen.getByRole('button', { name: language === 'en' ? 'Start Smart Crawling' : 'התחלת סריקה חכמה' }),
+      );
       expect(await screen.findByText(language === 'en' ? '3 selected' : '3 נבחרו')).toBeInTheDocument();
       fireEvent.click(screen.getByRole('button', { name: commit }));
       const status = await screen.findByRole('status');
@@ -232,7 +338,19 @@ describe('SmartCrawlerDialog', () => {
     let answer = json({ detail: 'The site example.com could not be reached.' }, 422);
     const calls = stubApi({
       'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
-      'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '24h', status: null } }),
+      'POST /web-crawler/': () =>
+        json({
+          success: true,
+          message: 'Crawler configured',
+          data: {
+            crawl_id: null,
+            crawler_config_id: 'cfg_1',
+            assistant_id: 7,
+            website_url: 'https://example.com',
+            crawl_interval: '24h',
+            status: null,
+          },
+        }),
       ...previewJob(() => answer),
     });
     renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />);
@@ -245,7 +363,11 @@ describe('SmartCrawlerDialog', () => {
     expect(calls.map((c) => c.call)).not.toContain('POST /web-crawler/');
     answer = json(previewAnswer([]));
     fireEvent.click(screen.getByRole('button', { name: 'Start Smart Crawling' }));
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('No pages found to crawl. Please check the URL and try again.'));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'No pages found to crawl. Please check the URL and try again.',
+      ),
+    );
     expect(calls.map((c) => c.call)).not.toContain('POST /web-crawler/');
   });
 
@@ -284,7 +406,19 @@ describe('SmartCrawlerDialog', () => {
   it('shows an existing configuration; Crawl Again starts a crawl and opens the progress panel through session storage', async () => {
     const calls = stubApi({
       'GET /web-crawler/assistant/7': () => json({ success: true, data: config }),
-      'POST /web-crawler/': () => json({ success: true, message: 'Crawl started', data: { crawl_id: 'crawl_new', crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://crumb.example', crawl_interval: '8h', status: 'starting' } }),
+      'POST /web-crawler/': () =>
+        json({
+          success: true,
+          message: 'Crawl started',
+          data: {
+            crawl_id: 'crawl_new',
+            crawler_config_id: 'cfg_1',
+            assistant_id: 7,
+            website_url: 'https://crumb.example',
+            crawl_interval: '8h',
+            status: 'starting',
+          },
+        }),
     });
     const onClose = vi.fn();
     renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={onClose} />);
@@ -293,7 +427,11 @@ describe('SmartCrawlerDialog', () => {
     expect(screen.getByText('12')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Crawl Again' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(calls.find((c) => c.call === 'POST /web-crawler/')!.body).toMatchObject({ website_url: 'https://crumb.example', crawl_interval: '8h', start_crawl: true });
+    expect(calls.find((c) => c.call === 'POST /web-crawler/')!.body).toMatchObject({
+      website_url: 'https://crumb.example',
+      crawl_interval: '8h',
+      start_crawl: true,
+    });
     expect(sessionStorage.getItem('activeCrawlId')).toBe('crawl_new');
     expect(crawlSession.get()).toMatchObject({ crawlId: 'crawl_new', websiteUrl: 'https://crumb.example' });
   });
@@ -303,9 +441,22 @@ describe('SmartCrawlerDialog', () => {
     const calls = stubApi({
       'GET /web-crawler/assistant/7': () => json({ success: true, data: null }),
       'GET /assistants/7/crawler-pages': () => json({ selected_pages: [] }),
-      'POST /web-crawler/': () => json({ success: true, message: 'Crawler configured', data: { crawl_id: null, crawler_config_id: 'cfg_1', assistant_id: 7, website_url: 'https://example.com', crawl_interval: '24h', status: null } }),
+      'POST /web-crawler/': () =>
+        json({
+          success: true,
+          message: 'Crawler configured',
+          data: {
+            crawl_id: null,
+            crawler_config_id: 'cfg_1',
+            assistant_id: 7,
+            website_url: 'https://example.com',
+            crawl_interval: '24h',
+            status: null,
+          },
+        }),
       ...previewJob(() => json(previewAnswer([page(1), page(2)]))),
-      'POST /web-crawler/fetch-single-url': () => json({ message: 'Page added.', preview_id: 'preview_abc', file_data: answer }),
+      'POST /web-crawler/fetch-single-url': () =>
+        json({ message: 'Page added.', preview_id: 'preview_abc', file_data: answer }),
     });
     renderWithProviders(<SmartCrawlerDialog assistant={assistant} onClose={vi.fn()} />);
     fireEvent.change(await screen.findByLabelText('Website URL'), { target: { value: 'https://example.com' } });
@@ -319,7 +470,11 @@ describe('SmartCrawlerDialog', () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     fireEvent.click(within(addDialog).getByRole('button', { name: 'Add page' }));
     expect(await within(addDialog).findByRole('status')).toHaveTextContent('Page added.');
-    expect(calls.find((c) => c.call === 'POST /web-crawler/fetch-single-url')!.body).toEqual({ url: 'https://example.com/hidden', base_url: 'https://example.com', preview_id: 'preview_abc' });
+    expect(calls.find((c) => c.call === 'POST /web-crawler/fetch-single-url')!.body).toEqual({
+      url: 'https://example.com/hidden',
+      base_url: 'https://example.com',
+      preview_id: 'preview_abc',
+    });
     const regular = screen.getByRole('region', { name: 'Pages' });
     expect(within(regular).getAllByRole('checkbox')[0]).toHaveAccessibleName('Hidden offer');
     expect(screen.getByLabelText<HTMLInputElement>('Hidden offer').checked).toBe(true);

@@ -10,7 +10,10 @@ export type Connection = 'connecting' | 'connected' | 'disconnected';
 export type ProgressProblem = 'connectionError' | 'connectFailed' | null;
 
 /** The address of a crawl's progress socket; a browser cannot set headers on a WebSocket, so the token rides in the query. */
-export function progressSocketUrl(crawlId: string, location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+export function progressSocketUrl(
+  crawlId: string,
+  location: Pick<Location, 'protocol' | 'host'> = window.location,
+): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const token = tokenStorage.get();
   return `${scheme}://${location.host}${API_BASE}/ws/crawl-progress/${encodeURIComponent(crawlId)}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
@@ -18,10 +21,12 @@ export function progressSocketUrl(crawlId: string, location: Pick<Location, 'pro
 
 const RETRY_MS = 3000;
 
-const isFinal = (message: CrawlProgressMessage) => message.status === 'completed' || message.status === 'error' || message.type === 'error';
+const isFinal = (message: CrawlProgressMessage) =>
+  message.status === 'completed' || message.status === 'error' || message.type === 'error';
 
 /** GET /web-crawler/crawls/{id}: the crawl's progress asked once (the socket's message); 404 when it is not the owner's. */
-export const getCrawlProgress = (crawlId: string) => api.get(`/web-crawler/crawls/${encodeURIComponent(crawlId)}`, CrawlProgressMessageSchema);
+export const getCrawlProgress = (crawlId: string) =>
+  api.get(`/web-crawler/crawls/${encodeURIComponent(crawlId)}`, CrawlProgressMessageSchema);
 
 /**
  * Live progress of one crawl over `/api/v1/ws/crawl-progress/{crawlId}`. The server sends the state on

@@ -15,7 +15,15 @@ const OWNER = { kind: 'owner' } as const;
  * opened from Chat History: the owner writes the right answer; the question is the visitor's message
  * before it (editable). Saved as a curated answer naming the conversation, it answers from then on.
  */
-export default function ImproveAnswer({ assistantId, threadId, messageId }: { assistantId: number; threadId: string; messageId: string }) {
+export default function ImproveAnswer({
+  assistantId,
+  threadId,
+  messageId,
+}: {
+  assistantId: number;
+  threadId: string;
+  messageId: string;
+}) {
   const { t } = useTranslation('qa');
   const add = useAddQa(assistantId);
   const [open, setOpen] = useState(false);
@@ -29,7 +37,10 @@ export default function ImproveAnswer({ assistantId, threadId, messageId }: { as
       // The question this answer answered: the last message of the visitor (or owner) before it.
       const messages = await listMessages(OWNER, threadId);
       const at = messages.findIndex((message) => message.id === messageId);
-      const asked = messages.slice(0, at < 0 ? messages.length : at).reverse().find((message) => message.role === 'user');
+      const asked = messages
+        .slice(0, at < 0 ? messages.length : at)
+        .reverse()
+        .find((message) => message.role === 'user');
       setQuestion((current) => current || asked?.text || '');
     } catch {
       // The owner writes the question themselves.
@@ -62,10 +73,24 @@ export default function ImproveAnswer({ assistantId, threadId, messageId }: { as
   }
   return (
     <form onSubmit={submit} className="qa-form improve-answer-form">
-      <QaFields question={question} answer={answer} onQuestion={setQuestion} onAnswer={setAnswer} answerLabel="rightAnswer" />
-      {problem ? <p className="field-error" role="alert">{problem}</p> : null}
-      <Button type="submit" disabled={add.isPending}>{t('save')}</Button>
-      <Button variant="ghost" onClick={() => setOpen(false)}>{t('cancel')}</Button>
+      <QaFields
+        question={question}
+        answer={answer}
+        onQuestion={setQuestion}
+        onAnswer={setAnswer}
+        answerLabel="rightAnswer"
+      />
+      {problem ? (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <Button type="submit" disabled={add.isPending}>
+        {t('save')}
+      </Button>
+      <Button variant="ghost" onClick={() => setOpen(false)}>
+        {t('cancel')}
+      </Button>
     </form>
   );
 }

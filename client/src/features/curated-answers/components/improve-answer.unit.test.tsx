@@ -17,10 +17,17 @@ describe('Improve this answer (issue 26)', () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string, init: RequestInit) => {
-        const json = (value: unknown) => new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
+        const json = (value: unknown) =>
+          new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
         if (url.includes('/messages')) return json({ data: messages });
         posted.push({ url, body: JSON.parse(String(init.body)) });
-        return json({ qa_id: 'qa_bbbbbbbbbbbbbbbbbbbbbbbb', question: 'q', answer: 'a', hits_30d: 0, created_at: '2026-11-01T10:00:00.000Z' });
+        return json({
+          qa_id: 'qa_bbbbbbbbbbbbbbbbbbbbbbbb',
+          question: 'q',
+          answer: 'a',
+          hits_30d: 0,
+          created_at: '2026-11-01T10:00:00.000Z',
+        });
       }),
     );
     renderWithProviders(<ImproveAnswer assistantId={7} threadId="thread_1" messageId="msg_a" />, { language: 'he' });
@@ -29,7 +36,12 @@ describe('Improve this answer (issue 26)', () => {
     fireEvent.change(screen.getByLabelText('התשובה הנכונה'), { target: { value: 'תספורת עולה 80 ₪.' } });
     fireEvent.click(screen.getByRole('button', { name: 'שמירה' }));
     await waitFor(() =>
-      expect(posted).toEqual([{ url: expect.stringContaining('/assistants/7/qa'), body: { question: 'כמה עולה תספורת?', answer: 'תספורת עולה 80 ₪.', thread_id: 'thread_1' } }]),
+      expect(posted).toEqual([
+        {
+          url: expect.stringContaining('/assistants/7/qa'),
+          body: { question: 'כמה עולה תספורת?', answer: 'תספורת עולה 80 ₪.', thread_id: 'thread_1' },
+        },
+      ]),
     );
   });
 });

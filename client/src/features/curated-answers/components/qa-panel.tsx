@@ -11,7 +11,17 @@ import { notify } from '@/lib/toast-store';
 import { useAddQa, useDeleteQa, useEditQa, useImportQa, useQaList } from '../api/qa';
 
 /** The add / edit form of one Q&A. */
-function QaForm({ initial, busy, onSave, onCancel }: { initial?: { question: string; answer: string }; busy: boolean; onSave: (qa: { question: string; answer: string }) => void; onCancel?: () => void }) {
+function QaForm({
+  initial,
+  busy,
+  onSave,
+  onCancel,
+}: {
+  initial?: { question: string; answer: string };
+  busy: boolean;
+  onSave: (qa: { question: string; answer: string }) => void;
+  onCancel?: () => void;
+}) {
   const { t } = useTranslation('qa');
   const [question, setQuestion] = useState(initial?.question ?? '');
   const [answer, setAnswer] = useState(initial?.answer ?? '');
@@ -28,10 +38,26 @@ function QaForm({ initial, busy, onSave, onCancel }: { initial?: { question: str
   };
   return (
     <form onSubmit={submit} className="qa-form">
-      <QaFields question={question} answer={answer} onQuestion={setQuestion} onAnswer={setAnswer} answerLabel="answer" />
-      {problem ? <p className="field-error" role="alert">{problem}</p> : null}
-      <Button type="submit" disabled={busy}>{initial ? t('save') : t('add')}</Button>
-      {onCancel ? <Button variant="ghost" onClick={onCancel}>{t('cancel')}</Button> : null}
+      <QaFields
+        question={question}
+        answer={answer}
+        onQuestion={setQuestion}
+        onAnswer={setAnswer}
+        answerLabel="answer"
+      />
+      {problem ? (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <Button type="submit" disabled={busy}>
+        {initial ? t('save') : t('add')}
+      </Button>
+      {onCancel ? (
+        <Button variant="ghost" onClick={onCancel}>
+          {t('cancel')}
+        </Button>
+      ) : null}
     </form>
   );
 }
@@ -49,7 +75,10 @@ export function QaPanel({ assistant }: { assistant: { id: number; name: string }
   const failed = (error: unknown) => notify.error(`${t('error')}: ${errorMessage(error, t)}`);
 
   const needle = search.trim().toLocaleLowerCase();
-  const shown = (list.data ?? []).filter((qa: Qa) => !needle || qa.question.toLocaleLowerCase().includes(needle) || qa.answer.toLocaleLowerCase().includes(needle));
+  const shown = (list.data ?? []).filter(
+    (qa: Qa) =>
+      !needle || qa.question.toLocaleLowerCase().includes(needle) || qa.answer.toLocaleLowerCase().includes(needle),
+  );
 
   const exportFile = () => {
     const url = URL.createObjectURL(new Blob([toCuratedCsv(list.data ?? [])], { type: 'text/csv;charset=utf-8' }));
@@ -61,16 +90,30 @@ export function QaPanel({ assistant }: { assistant: { id: number; name: string }
   };
   const importFile = async (file: File | undefined) => {
     if (!file) return;
-    importCsv.mutate(await file.text(), { onSuccess: (result) => notify.success(t('imported', result)), onError: failed });
+    importCsv.mutate(await file.text(), {
+      onSuccess: (result) => notify.success(t('imported', result)),
+      onError: failed,
+    });
   };
 
   return (
     <section aria-label={t('tabQa')}>
       <p className="muted">{t('intro')}</p>
-      <QaForm busy={add.isPending} onSave={(qa) => add.mutate(qa, { onSuccess: () => notify.success(t('added')), onError: failed })} />
+      <QaForm
+        busy={add.isPending}
+        onSave={(qa) => add.mutate(qa, { onSuccess: () => notify.success(t('added')), onError: failed })}
+      />
       <div className="qa-tools">
-        <input type="search" aria-label={t('search')} placeholder={t('search')} value={search} onChange={(e) => setSearch(e.target.value)} />
-        <Button variant="secondary" onClick={exportFile} disabled={!list.data?.length}>{t('exportCsv')}</Button>
+        <input
+          type="search"
+          aria-label={t('search')}
+          placeholder={t('search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <Button variant="secondary" onClick={exportFile} disabled={!list.data?.length}>
+          {t('exportCsv')}
+        </Button>
         <label className="btn btn-secondary">
           {t('importCsv')}
           <input type="file" accept=".csv,text/csv" hidden onChange={(e) => void importFile(e.target.files?.[0])} />
@@ -79,7 +122,9 @@ export function QaPanel({ assistant }: { assistant: { id: number; name: string }
       {list.isPending ? (
         <Spinner label={t('loading')} />
       ) : list.isError && !list.data ? (
-        <p className="form-error" role="alert">{errorMessage(list.error, t)}</p>
+        <p className="form-error" role="alert">
+          {errorMessage(list.error, t)}
+        </p>
       ) : shown.length === 0 ? (
         <p className="muted">{list.data?.length ? t('noMatch') : t('empty')}</p>
       ) : (
@@ -91,22 +136,30 @@ export function QaPanel({ assistant }: { assistant: { id: number; name: string }
                   initial={qa}
                   busy={edit.isPending}
                   onCancel={() => setEditing(null)}
-                  onSave={(changed) => edit.mutate({ qaId: qa.qa_id, ...changed }, { onSuccess: () => setEditing(null), onError: failed })}
+                  onSave={(changed) =>
+                    edit.mutate({ qaId: qa.qa_id, ...changed }, { onSuccess: () => setEditing(null), onError: failed })
+                  }
                 />
               </li>
             ) : (
               <li key={qa.qa_id}>
                 <div>
                   <strong dir="auto">{qa.question}</strong>
-                  <span dir="auto" className="qa-answer">{qa.answer}</span>
+                  <span dir="auto" className="qa-answer">
+                    {qa.answer}
+                  </span>
                   <span className="muted small">{t('hits', { count: qa.hits_30d })}</span>
                 </div>
-                <Button variant="ghost" onClick={() => setEditing(qa.qa_id)}>{t('edit')}</Button>
+                <Button variant="ghost" onClick={() => setEditing(qa.qa_id)}>
+                  {t('edit')}
+                </Button>
                 <Button
                   variant="ghost"
                   aria-label={t('deleteQa', { question: qa.question })}
                   disabled={remove.isPending}
-                  onClick={() => remove.mutate(qa.qa_id, { onSuccess: () => notify.success(t('deleted')), onError: failed })}
+                  onClick={() =>
+                    remove.mutate(qa.qa_id, { onSuccess: () => notify.success(t('deleted')), onError: failed })
+                  }
                 >
                   <Icon name="trash" />
                 </Button>

@@ -4,7 +4,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { ManageFilesModal } from '@/features/files/components/manage-files-modal';
 
-const stored: Qa[] = [{ qa_id: 'qa_aaaaaaaaaaaaaaaaaaaaaaaa', question: 'כמה עולה תספורת?', answer: '80 ₪', hits_30d: 3, created_at: '2026-11-01T10:00:00.000Z' }];
+const stored: Qa[] = [
+  {
+    qa_id: 'qa_aaaaaaaaaaaaaaaaaaaaaaaa',
+    question: 'כמה עולה תספורת?',
+    answer: '80 ₪',
+    hits_30d: 3,
+    created_at: '2026-11-01T10:00:00.000Z',
+  },
+];
 
 /** A stand-in of the Q&A routes: the list, and the calls the tab makes, recorded. */
 function stubQaApi() {
@@ -13,9 +21,17 @@ function stubQaApi() {
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
       calls.push({ method: init.method ?? 'GET', url, body: init.body ? JSON.parse(String(init.body)) : null });
-      const json = (value: unknown) => new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
+      const json = (value: unknown) =>
+        new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
       if (url.endsWith('/files')) return json([]);
-      if (init.method === 'POST') return json({ qa_id: 'qa_bbbbbbbbbbbbbbbbbbbbbbbb', question: 'q', answer: 'a', hits_30d: 0, created_at: '2026-11-01T10:00:00.000Z' });
+      if (init.method === 'POST')
+        return json({
+          qa_id: 'qa_bbbbbbbbbbbbbbbbbbbbbbbb',
+          question: 'q',
+          answer: 'a',
+          hits_30d: 0,
+          created_at: '2026-11-01T10:00:00.000Z',
+        });
       return json(stored);
     }),
   );
@@ -27,7 +43,9 @@ describe('Manage Files: the Q&A tab (issue 26)', () => {
 
   it('lists the Q&A with their hits, in Hebrew, and adds one', async () => {
     const calls = stubQaApi();
-    renderWithProviders(<ManageFilesModal assistant={{ id: 7, name: 'Salon' }} onClose={vi.fn()} />, { language: 'he' });
+    renderWithProviders(<ManageFilesModal assistant={{ id: 7, name: 'Salon' }} onClose={vi.fn()} />, {
+      language: 'he',
+    });
     fireEvent.click(screen.getByRole('tab', { name: 'שאלות ותשובות' }));
     expect(await screen.findByText('כמה עולה תספורת?')).toBeInTheDocument();
     expect(screen.getByText('3 תשובות ב-30 הימים האחרונים')).toBeInTheDocument();
@@ -37,7 +55,12 @@ describe('Manage Files: the Q&A tab (issue 26)', () => {
     fireEvent.change(screen.getByLabelText('שאלה'), { target: { value: 'Are you open on Saturday?' } });
     fireEvent.change(screen.getByLabelText('תשובה'), { target: { value: 'No.' } });
     fireEvent.click(screen.getByRole('button', { name: 'הוספת שאלה ותשובה' }));
-    await waitFor(() => expect(calls.find((c) => c.method === 'POST')).toMatchObject({ url: expect.stringContaining('/assistants/7/qa'), body: { question: 'Are you open on Saturday?', answer: 'No.' } }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === 'POST')).toMatchObject({
+        url: expect.stringContaining('/assistants/7/qa'),
+        body: { question: 'Are you open on Saturday?', answer: 'No.' },
+      }),
+    );
   });
 
   it('searches in English', async () => {
@@ -45,7 +68,9 @@ describe('Manage Files: the Q&A tab (issue 26)', () => {
     renderWithProviders(<ManageFilesModal assistant={{ id: 7, name: 'Salon' }} onClose={vi.fn()} />);
     fireEvent.click(screen.getByRole('tab', { name: 'Q&A' }));
     await screen.findByText('כמה עולה תספורת?');
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Search questions and answers' }), { target: { value: 'parking' } });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search questions and answers' }), {
+      target: { value: 'parking' },
+    });
     expect(screen.getByText('No question or answer matches your search.')).toBeInTheDocument();
   });
 });

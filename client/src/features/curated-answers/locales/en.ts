@@ -1,7 +1,8 @@
 export const en = {
   tabFiles: 'Files',
   tabQa: 'Q&A',
-  intro: 'Your own answers to questions visitors ask. A question asked in other words, or in the other language, gets your answer first.',
+  intro:
+    'Your own answers to questions visitors ask. A question asked in other words, or in the other language, gets your answer first.',
   search: 'Search questions and answers',
   question: 'Question',
   answer: 'Answer',

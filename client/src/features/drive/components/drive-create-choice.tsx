@@ -6,7 +6,8 @@ import { driveFlow, driveToken } from '../drive-token';
 import { DrivePicker } from './drive-picker';
 
 /** What the owner chose in the create form's Google Drive section. */
-export type DriveChoice = { kind: 'none' } | { kind: 'files'; accessToken: string; fileIds: string[] } | { kind: 'connectAfter' };
+export type DriveChoice =
+  { kind: 'none' } | { kind: 'files'; accessToken: string; fileIds: string[] } | { kind: 'connectAfter' };
 
 /** What the create flow's Drive step did: how many files failed, or where to send the browser to connect. */
 export type DriveStepResult = { imported: number; failed: string[]; redirectTo?: undefined } | { redirectTo: string };
@@ -18,7 +19,11 @@ export type DriveStepResult = { imported: number; failed: string[]; redirectTo?:
  */
 export async function runDriveCreateStep(choice: DriveChoice, assistantId: number): Promise<DriveStepResult | null> {
   if (choice.kind === 'files' && choice.fileIds.length > 0) {
-    const { imported, failed } = await importDriveFiles({ assistantId, accessToken: choice.accessToken, fileIds: choice.fileIds });
+    const { imported, failed } = await importDriveFiles({
+      assistantId,
+      accessToken: choice.accessToken,
+      fileIds: choice.fileIds,
+    });
     return { imported: imported.length, failed: failed.map((f) => f.name ?? f.drive_file_id) };
   }
   if (choice.kind === 'connectAfter') {
@@ -43,11 +48,20 @@ export function DriveCreateChoice({ onChange }: { onChange: (choice: DriveChoice
       {token ? (
         <>
           <p className="muted small">{t('createPick')}</p>
-          <DrivePicker assistantId={0} onPick={(fileIds) => onChange(fileIds.length ? { kind: 'files', accessToken: token, fileIds } : { kind: 'none' })} />
+          <DrivePicker
+            assistantId={0}
+            onPick={(fileIds) =>
+              onChange(fileIds.length ? { kind: 'files', accessToken: token, fileIds } : { kind: 'none' })
+            }
+          />
         </>
       ) : (
         <label className="checkbox">
-          <input type="checkbox" onChange={(event) => onChange(event.currentTarget.checked ? { kind: 'connectAfter' } : { kind: 'none' })} /> {t('createConnectAfter')}
+          <input
+            type="checkbox"
+            onChange={(event) => onChange(event.currentTarget.checked ? { kind: 'connectAfter' } : { kind: 'none' })}
+          />{' '}
+          {t('createConnectAfter')}
         </label>
       )}
     </fieldset>

@@ -20,7 +20,8 @@ interface Props {
 }
 
 /** Google's refusal of the token (the API's 403 that asks for a reconnect) or Drive being down: the stored token is no good. */
-const tokenUnusable = (error: unknown) => error instanceof ApiError && (error.status === 403 || (error.status !== null && error.status >= 500));
+const tokenUnusable = (error: unknown) =>
+  error instanceof ApiError && (error.status === 403 || (error.status !== null && error.status >= 500));
 
 /**
  * The Google Drive picker (spec part 1 §2, §4): a connect prompt, then search, the owner's files 50 at a
@@ -81,7 +82,9 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
     } catch (error) {
       setConnecting(false);
       // The server's own words where it gave them (e.g. which plan Drive needs), else the catalogue's.
-      setProblem(`${t('connectFailed')}: ${localizedDetail(error, i18n.language as 'en' | 'he') ?? errorMessage(error, t)}`);
+      setProblem(
+        `${t('connectFailed')}: ${localizedDetail(error, i18n.language as 'en' | 'he') ?? errorMessage(error, t)}`,
+      );
     }
   }
 
@@ -108,12 +111,18 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
         onSuccess: ({ imported, failed }) => {
           setPicked([]);
           if (imported.length > 0) notify.success(t('imported', { count: imported.length }));
-          if (failed.length > 0 && imported.length > 0) notify.warning(t('partial', { names: failed.map((f) => f.name ?? f.drive_file_id).join(', ') }));
-          if (failed.length > 0) notify.error(`${t('failed', { count: failed.length })}: ${failed.map((f) => `${f.name ?? f.drive_file_id} — ${f.error}`).join('; ')}`);
+          if (failed.length > 0 && imported.length > 0)
+            notify.warning(t('partial', { names: failed.map((f) => f.name ?? f.drive_file_id).join(', ') }));
+          if (failed.length > 0)
+            notify.error(
+              `${t('failed', { count: failed.length })}: ${failed.map((f) => `${f.name ?? f.drive_file_id} — ${f.error}`).join('; ')}`,
+            );
         },
         onError: (error) => {
           if (tokenUnusable(error)) return forget(t('sessionExpired'));
-          notify.error(`${t('importFailed')} ${localizedDetail(error, i18n.language as 'en' | 'he') ?? errorMessage(error, t)}`);
+          notify.error(
+            `${t('importFailed')} ${localizedDetail(error, i18n.language as 'en' | 'he') ?? errorMessage(error, t)}`,
+          );
         },
       },
     );
@@ -123,7 +132,11 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
     return (
       <div className="drive-picker">
         <p className="muted">{t('connectPrompt')}</p>
-        {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+        {problem ? (
+          <p className="form-error" role="alert">
+            {problem}
+          </p>
+        ) : null}
         <Button onClick={() => void connect()} disabled={connecting}>
           {connecting ? t('connecting') : t('connect')}
         </Button>
@@ -136,14 +149,32 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
   return (
     <div className="drive-picker" aria-busy={importing.isPending}>
       <div className="drive-picker-bar">
-        <input type="search" aria-label={t('search')} placeholder={t('search')} value={search} onChange={(e) => setSearch(e.target.value)} dir="auto" />
+        <input
+          type="search"
+          aria-label={t('search')}
+          placeholder={t('search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          dir="auto"
+        />
         <fieldset className="drive-mode">
           <legend className="visually-hidden">{t('selectMode')}</legend>
           <label>
-            <input type="radio" name={`drive-mode-${assistantId}`} checked={!multi} onChange={() => { setMulti(false); setPicked(picked.slice(0, 1)); onPick?.(picked.slice(0, 1)); }} /> {t('modeSingle')}
+            <input
+              type="radio"
+              name={`drive-mode-${assistantId}`}
+              checked={!multi}
+              onChange={() => {
+                setMulti(false);
+                setPicked(picked.slice(0, 1));
+                onPick?.(picked.slice(0, 1));
+              }}
+            />{' '}
+            {t('modeSingle')}
           </label>
           <label>
-            <input type="radio" name={`drive-mode-${assistantId}`} checked={multi} onChange={() => setMulti(true)} /> {t('modeMulti')}
+            <input type="radio" name={`drive-mode-${assistantId}`} checked={multi} onChange={() => setMulti(true)} />{' '}
+            {t('modeMulti')}
           </label>
         </fieldset>
       </div>
@@ -158,9 +189,18 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
           {list.map((file) => (
             <li key={file.id}>
               <label>
-                <input type={multi ? 'checkbox' : 'radio'} name={multi ? undefined : `drive-pick-${assistantId}`} checked={picked.includes(file.id)} onChange={() => toggle(file.id)} />
+                <input
+                  type={multi ? 'checkbox' : 'radio'}
+                  name={multi ? undefined : `drive-pick-${assistantId}`}
+                  checked={picked.includes(file.id)}
+                  onChange={() => toggle(file.id)}
+                />
                 <span dir="auto">{file.name}</span>
-                {file.modifiedTime ? <span className="muted small">{t('modified', { date: dateFormat.format(new Date(file.modifiedTime)) })}</span> : null}
+                {file.modifiedTime ? (
+                  <span className="muted small">
+                    {t('modified', { date: dateFormat.format(new Date(file.modifiedTime)) })}
+                  </span>
+                ) : null}
               </label>
             </li>
           ))}
@@ -171,9 +211,15 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
           {t('loadMore')}
         </Button>
       ) : null}
-      {problem ? <p className="form-error" role="alert">{problem}</p> : null}
+      {problem ? (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
       <div className="drive-picker-actions">
-        <span className="muted small" aria-live="polite">{t('selected', { count: picked.length })}</span>
+        <span className="muted small" aria-live="polite">
+          {t('selected', { count: picked.length })}
+        </span>
         {onPick ? null : (
           <Button onClick={runImport} disabled={importing.isPending}>
             {importing.isPending ? t('importing') : t('import')}

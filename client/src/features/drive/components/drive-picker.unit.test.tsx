@@ -7,7 +7,13 @@ import { DrivePicker } from './drive-picker';
 
 const json = jsonResponse;
 
-const file = (id: string, name: string) => ({ id, name, mimeType: 'application/vnd.google-apps.document', size: null, modifiedTime: '2026-11-01T10:00:00.000Z' });
+const file = (id: string, name: string) => ({
+  id,
+  name,
+  mimeType: 'application/vnd.google-apps.document',
+  size: null,
+  modifiedTime: '2026-11-01T10:00:00.000Z',
+});
 
 describe('DrivePicker', () => {
   beforeEach(() => localStorage.setItem('firebaseToken', 'a-long-enough-token'));
@@ -20,11 +26,16 @@ describe('DrivePicker', () => {
     const navigate = vi.fn();
     let refuse = true;
     stubApi({
-      'POST /google-drive/auth/url': () => (refuse ? json({ detail: 'Google Drive needs a paid plan. Upgrade on the pricing page to use it.' }, 403) : json({ auth_url: 'https://accounts.example/consent?x=1', flow: 'flow-1' })),
+      'POST /google-drive/auth/url': () =>
+        refuse
+          ? json({ detail: 'Google Drive needs a paid plan. Upgrade on the pricing page to use it.' }, 403)
+          : json({ auth_url: 'https://accounts.example/consent?x=1', flow: 'flow-1' }),
     });
     renderWithProviders(<DrivePicker assistantId={7} navigate={navigate} />);
     fireEvent.click(screen.getByRole('button', { name: 'Connect Google Drive' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to connect to Google Drive: Google Drive needs a paid plan');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to connect to Google Drive: Google Drive needs a paid plan',
+    );
     refuse = false;
     fireEvent.click(screen.getByRole('button', { name: 'Connect Google Drive' }));
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('https://accounts.example/consent?x=1'));
@@ -36,9 +47,28 @@ describe('DrivePicker', () => {
     localStorage.setItem(DRIVE_TOKEN_KEY, 'ya29.token');
     const calls = stubApi({
       'POST /google-drive/files/list': (body) =>
-        body.page_token ? json({ files: [file('c', 'Third')], next_page_token: null }) : json({ files: [file('a', 'Opening hours'), file('b', 'Prices')], next_page_token: 'page-2' }),
+        body.page_token
+          ? json({ files: [file('c', 'Third')], next_page_token: null })
+          : json({ files: [file('a', 'Opening hours'), file('b', 'Prices')], next_page_token: 'page-2' }),
       'POST /google-drive/files/import': () =>
-        json({ imported: [{ drive_file_id: 'a', name: 'Opening hours', file: { id: 'file-1', filename: 'Opening hours.txt', bytes: 10, created_at: 1, status: 'ready', status_reason: null, source_url: null } }], failed: [{ drive_file_id: 'c', name: 'Third', error: 'This file type cannot be imported.' }] }),
+        json({
+          imported: [
+            {
+              drive_file_id: 'a',
+              name: 'Opening hours',
+              file: {
+                id: 'file-1',
+                filename: 'Opening hours.txt',
+                bytes: 10,
+                created_at: 1,
+                status: 'ready',
+                status_reason: null,
+                source_url: null,
+              },
+            },
+          ],
+          failed: [{ drive_file_id: 'c', name: 'Third', error: 'This file type cannot be imported.' }],
+        }),
     });
     renderWithProviders(<DrivePicker assistantId={7} />);
     expect(await screen.findByText('Opening hours')).toBeInTheDocument();
@@ -59,7 +89,10 @@ describe('DrivePicker', () => {
 
   it('keeps one file in single select mode', async () => {
     localStorage.setItem(DRIVE_TOKEN_KEY, 'ya29.token');
-    stubApi({ 'POST /google-drive/files/list': () => json({ files: [file('a', 'Opening hours'), file('b', 'Prices')], next_page_token: null }) });
+    stubApi({
+      'POST /google-drive/files/list': () =>
+        json({ files: [file('a', 'Opening hours'), file('b', 'Prices')], next_page_token: null }),
+    });
     renderWithProviders(<DrivePicker assistantId={7} />);
     await screen.findByText('Prices');
     fireEvent.click(screen.getByRole('radio', { name: 'One file' }));
@@ -72,8 +105,14 @@ describe('DrivePicker', () => {
     localStorage.setItem(DRIVE_TOKEN_KEY, 'ya29.old');
     let refreshWorks = true;
     stubApi({
-      'POST /google-drive/files/list': (body) => (body.access_token === 'ya29.fresh' ? json({ files: [file('a', 'Opening hours')], next_page_token: null }) : json({ detail: 'Your Google Drive session has expired. Please connect again.' }, 403)),
-      'POST /google-drive/auth/refresh': () => (refreshWorks ? json({ access_token: 'ya29.fresh', expires_in: 3599 }) : json({ detail: 'Please sign in to Google Drive first' }, 403)),
+      'POST /google-drive/files/list': (body) =>
+        body.access_token === 'ya29.fresh'
+          ? json({ files: [file('a', 'Opening hours')], next_page_token: null })
+          : json({ detail: 'Your Google Drive session has expired. Please connect again.' }, 403),
+      'POST /google-drive/auth/refresh': () =>
+        refreshWorks
+          ? json({ access_token: 'ya29.fresh', expires_in: 3599 })
+          : json({ detail: 'Please sign in to Google Drive first' }, 403),
     });
     const { unmount } = renderWithProviders(<DrivePicker assistantId={7} />);
     expect(await screen.findByText('Opening hours')).toBeInTheDocument();
@@ -83,7 +122,9 @@ describe('DrivePicker', () => {
     localStorage.setItem(DRIVE_TOKEN_KEY, 'ya29.old');
     refreshWorks = false;
     renderWithProviders(<DrivePicker assistantId={7} />);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Your Google Drive session has expired. Please connect again.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Your Google Drive session has expired. Please connect again.',
+    );
     expect(screen.getByRole('button', { name: 'Connect Google Drive' })).toBeInTheDocument();
     expect(localStorage.getItem(DRIVE_TOKEN_KEY)).toBeNull();
   });
@@ -97,7 +138,11 @@ describe('DrivePicker', () => {
     renderWithProviders(<DrivePicker assistantId={7} />, { language: 'he' });
     expect(await screen.findByText('אין כאן קבצים לייבוא.')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'התנתקות' }));
-    await waitFor(() => expect(calls.find((c) => c.call === 'POST /google-drive/auth/revoke')?.body).toEqual({ access_token: 'ya29.token' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.call === 'POST /google-drive/auth/revoke')?.body).toEqual({
+        access_token: 'ya29.token',
+      }),
+    );
     expect(localStorage.getItem(DRIVE_TOKEN_KEY)).toBeNull();
     expect(screen.getByRole('button', { name: 'חיבור Google Drive' })).toBeInTheDocument();
   });

@@ -1,6 +1,7 @@
 export const en = {
   title: 'Google Drive',
-  connectPrompt: 'Connect your Google Drive to import documents, sheets and slides into this assistant. Kesher asks for read-only access.',
+  connectPrompt:
+    'Connect your Google Drive to import documents, sheets and slides into this assistant. Kesher asks for read-only access.',
   connect: 'Connect Google Drive',
   connecting: 'Connecting...',
   connectFailed: 'Failed to connect to Google Drive',
@@ -34,4 +35,5 @@ export const en = {
   createConnectAfter: 'Connect Google Drive right after creating the assistant, to import files from it',
 };
 /** Hebrew's dual and many forms (Intl.PluralRules asks for them) exist in Hebrew only. */
-export type DriveLocale = typeof en & Partial<Record<`${'selected' | 'imported' | 'failed'}_${'two' | 'many'}`, string>>;
+export type DriveLocale = typeof en &
+  Partial<Record<`${'selected' | 'imported' | 'failed'}_${'two' | 'many'}`, string>>;

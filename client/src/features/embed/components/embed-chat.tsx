@@ -22,7 +22,8 @@ interface Props {
   language: Language;
 }
 
-const timeFormat = (language: Language) => new Intl.DateTimeFormat(language === 'he' ? 'he-IL' : 'en-GB', { hour: '2-digit', minute: '2-digit' });
+const timeFormat = (language: Language) =>
+  new Intl.DateTimeFormat(language === 'he' ? 'he-IL' : 'en-GB', { hour: '2-digit', minute: '2-digit' });
 
 interface ItemProps {
   message: EmbedMessage;
@@ -75,7 +76,12 @@ const MessageItem = memo(function MessageItem({ message, name, time, onRate, onR
       <div className="embed-meta">
         <time dateTime={date.toISOString()}>{time.format(date)}</time>
         {message.role === 'assistant' && !message.local ? (
-          <FeedbackButtons given={message.feedback} onRate={(rating) => onRate(message.id, rating)} onError={onRateError} t={t} />
+          <FeedbackButtons
+            given={message.feedback}
+            onRate={(rating) => onRate(message.id, rating)}
+            onError={onRateError}
+            t={t}
+          />
         ) : null}
       </div>
     </li>
@@ -83,7 +89,17 @@ const MessageItem = memo(function MessageItem({ message, name, time, onRate, onR
 });
 
 /** The clear confirmation (spec §5) on the native <dialog>: focus trap and Escape come with it. */
-function ClearDialog({ onConfirm, onCancel, busy, t }: { onConfirm: () => void; onCancel: () => void; busy: boolean; t: Translate }) {
+function ClearDialog({
+  onConfirm,
+  onCancel,
+  busy,
+  t,
+}: {
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy: boolean;
+  t: Translate;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   useEffect(() => {
@@ -149,10 +165,24 @@ export function EmbedChat({ assistant, shareToken, initial, store, t, language }
         </div>
         {chat.restored ? <span className="badge embed-restored">{t('historyRestored')}</span> : null}
         <div className="embed-head-actions">
-          <button type="button" className="icon-btn" aria-label={t('newConversation')} title={t('newConversation')} disabled={busy} onClick={() => void chat.newConversation()}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={t('newConversation')}
+            title={t('newConversation')}
+            disabled={busy}
+            onClick={() => void chat.newConversation()}
+          >
             <Icon name="plus" />
           </button>
-          <button type="button" className="icon-btn" aria-label={t('clearConversation')} title={t('clearConversation')} disabled={busy} onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={t('clearConversation')}
+            title={t('clearConversation')}
+            disabled={busy}
+            onClick={() => setConfirming(true)}
+          >
             <Icon name="trash" />
           </button>
         </div>
@@ -166,7 +196,15 @@ export function EmbedChat({ assistant, shareToken, initial, store, t, language }
         <div role="log" aria-label={t('conversation')}>
           <ol className="embed-messages">
             {chat.messages.map((message) => (
-              <MessageItem key={message.id} message={message} name={assistant.name} time={time} onRate={chat.giveFeedback} onRateError={rateError} t={t} />
+              <MessageItem
+                key={message.id}
+                message={message}
+                name={assistant.name}
+                time={time}
+                onRate={chat.giveFeedback}
+                onRateError={rateError}
+                t={t}
+              />
             ))}
           </ol>
         </div>
@@ -197,7 +235,13 @@ export function EmbedChat({ assistant, shareToken, initial, store, t, language }
           </button>
         </div>
       ) : null}
-      <EmbedInput value={chat.draft} onChange={chat.setDraft} onSend={() => void chat.send()} blocked={busy || !chat.threadId} t={t} />
+      <EmbedInput
+        value={chat.draft}
+        onChange={chat.setDraft}
+        onSend={() => void chat.send()}
+        blocked={busy || !chat.threadId}
+        t={t}
+      />
 
       {confirming ? (
         <ClearDialog

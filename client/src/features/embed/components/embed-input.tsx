@@ -3,7 +3,8 @@ import { checkInput, type CounterLevel, inputProblemText } from '@/lib/chat-core
 import type { Translate } from '@/lib/texts';
 
 /** Counter warnings (spec §5, §9): above 80 words / 320 tokens; errors above 100 / 400. */
-const counterClass = (level: CounterLevel) => `counter${level === 'error' ? ' counter-over' : level === 'warning' ? ' counter-warn' : ''}`;
+const counterClass = (level: CounterLevel) =>
+  `counter${level === 'error' ? ' counter-over' : level === 'warning' ? ' counter-warn' : ''}`;
 
 interface Props {
   value: string;

@@ -10,7 +10,10 @@ import { EMBED_NAMESPACE, embedLocales } from '../locales';
 import { closeMessage, isFramed, postToParent } from '../parent-window';
 import { EmbedChat } from './embed-chat';
 
-function problemText(problem: EmbedInitProblem, t: (key: string) => string): { message: string; suggestion: string | null } {
+function problemText(
+  problem: EmbedInitProblem,
+  t: (key: string) => string,
+): { message: string; suggestion: string | null } {
   switch (problem.kind) {
     case 'noToken':
       return { message: t('noShareToken'), suggestion: null };
@@ -19,7 +22,10 @@ function problemText(problem: EmbedInitProblem, t: (key: string) => string): { m
     case 'connection':
       return { message: t('connectionError'), suggestion: null };
     case 'detail':
-      return { message: serverText(problem.message), suggestion: problem.suggestion ? serverText(problem.suggestion) : null };
+      return {
+        message: serverText(problem.message),
+        suggestion: problem.suggestion ? serverText(problem.suggestion) : null,
+      };
     default:
       return { message: t('unknownError'), suggestion: null };
   }
@@ -89,5 +95,15 @@ export function EmbedPage({ shareToken, search }: { shareToken: string; search: 
       </main>
     );
   }
-  return <EmbedChat key={state.conversation.threadId} assistant={state.assistant} shareToken={shareToken} initial={state.conversation} store={state.store} t={t} language={language} />;
+  return (
+    <EmbedChat
+      key={state.conversation.threadId}
+      assistant={state.assistant}
+      shareToken={shareToken}
+      initial={state.conversation}
+      store={state.store}
+      t={t}
+      language={language}
+    />
+  );
 }

@@ -5,10 +5,23 @@ import { createBundleTextSource, TextSourceProvider } from '@/lib/texts';
 import { storageKey } from '../conversation-store';
 import { EmbedPage } from './embed-page';
 
-const ASSISTANT = { id: 9, name: 'Harbor Cafe', description: 'Answers about our cafe.', avatar_url: null, openai_assistant_id: 'asst_123456789012345678901234' };
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const ASSISTANT = {
+  id: 9,
+  name: 'Harbor Cafe',
+  description: 'Answers about our cafe.',
+  avatar_url: null,
+  openai_assistant_id: 'asst_123456789012345678901234',
+};
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 type ServerSource = { file_id: string; filename: string; source_url: string | null };
-const serverMessage = (id: string, role: 'user' | 'assistant', text: string, seconds = 1_700_000_000, sources: ServerSource[] = []) => ({
+const serverMessage = (
+  id: string,
+  role: 'user' | 'assistant',
+  text: string,
+  seconds = 1_700_000_000,
+  sources: ServerSource[] = [],
+) => ({
   id,
   role,
   content: [{ type: 'text', text: { value: text, annotations: [] } }],
@@ -58,19 +71,44 @@ class FakeApi {
       if (rest === '/runs' && method === 'POST') {
         if (this.refuseRun) return this.refuseRun();
         const [question] = (body?.additional_messages ?? []) as { role: string; content: string }[];
-        const message = serverMessage(`msg_${list.length + 1}`, 'user', String(question?.content), 1_700_000_000 + list.length);
+        const message = serverMessage(
+          `msg_${list.length + 1}`,
+          'user',
+          String(question?.content),
+          1_700_000_000 + list.length,
+        );
         list.push(message);
-        if (this.runStatus === 'completed') list.push(serverMessage(`msg_${list.length + 1}`, 'assistant', this.answer, 1_700_000_000 + list.length, this.answerSources));
-        return json({ id: 'run_1', run_id: 'run_1', status: 'queued', last_error: null, message_id: null, user_message: message }, 201);
+        if (this.runStatus === 'completed')
+          list.push(
+            serverMessage(
+              `msg_${list.length + 1}`,
+              'assistant',
+              this.answer,
+              1_700_000_000 + list.length,
+              this.answerSources,
+            ),
+          );
+        return json(
+          { id: 'run_1', run_id: 'run_1', status: 'queued', last_error: null, message_id: null, user_message: message },
+          201,
+        );
       }
       if (rest === '/runs/run_1/stream') {
         if (this.stream === 'none') return json({ detail: 'no stream' }, 404);
         const last = list[list.length - 1]!;
-        return new Response(`event: delta\nid: 1\ndata: ${JSON.stringify({ text: 'We bake' })}\n\nevent: completed\ndata: ${JSON.stringify({ message: last })}\n\n`, {
-          headers: { 'content-type': 'text/event-stream' },
-        });
+        return new Response(
+          `event: delta\nid: 1\ndata: ${JSON.stringify({ text: 'We bake' })}\n\nevent: completed\ndata: ${JSON.stringify({ message: last })}\n\n`,
+          {
+            headers: { 'content-type': 'text/event-stream' },
+          },
+        );
       }
-      if (rest === '/runs/run_1') return json({ id: 'run_1', status: this.runStatus, last_error: this.runStatus === 'failed' ? { message: 'x' } : null });
+      if (rest === '/runs/run_1')
+        return json({
+          id: 'run_1',
+          status: this.runStatus,
+          last_error: this.runStatus === 'failed' ? { message: 'x' } : null,
+        });
     }
     if (path === '/feedback/public') return json({ detail: 'ok' });
     return json({ detail: 'not found' }, 404);
@@ -116,7 +154,13 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     const start = api.calls.find((c) => c.path === '/threads/public')!;
     expect(start.body).toMatchObject({ assistant_id: 9, share_token: 'share-tok', channel: 'embed' });
     expect(start.body!.session_token).toMatch(/^[0-9a-f]{64}$/);
-    expect(stored()).toMatchObject({ threadId: 'thread_1', sessionToken: { token: start.body!.session_token }, version: '1.0', shareToken: 'share-tok', messages: [] });
+    expect(stored()).toMatchObject({
+      threadId: 'thread_1',
+      sessionToken: { token: start.body!.session_token },
+      version: '1.0',
+      shareToken: 'share-tok',
+      messages: [],
+    });
 
     const input = screen.getByLabelText('Message');
     await user.type(input, 'When do you bake scones?');
@@ -143,7 +187,12 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     // The run was followed over the stream, never polled.
     expect(api.calls.some((c) => c.path === '/threads/public/thread_1/runs/run_1/stream')).toBe(true);
     expect(api.calls.some((c) => c.path === '/threads/public/thread_1/runs/run_1')).toBe(false);
-    await waitFor(() => expect(stored().messages.map((m: { content: string }) => m.content)).toEqual(['When do you bake scones?', 'We bake scones on Tuesdays.']));
+    await waitFor(() =>
+      expect(stored().messages.map((m: { content: string }) => m.content)).toEqual([
+        'When do you bake scones?',
+        'We bake scones on Tuesdays.',
+      ]),
+    );
     expect(screen.getAllByRole('listitem')[0]!.querySelector('time')).not.toBeNull();
   });
 
@@ -160,7 +209,10 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     const sources = () => screen.getAllByText(/^Sources:/);
     expect(sources()).toHaveLength(1);
     expect(within(answer).getByText('menu.txt')).toBeInTheDocument();
-    expect(within(answer).getByRole('link', { name: 'About us' })).toHaveAttribute('href', 'https://cafe.example/about');
+    expect(within(answer).getByRole('link', { name: 'About us' })).toHaveAttribute(
+      'href',
+      'https://cafe.example/about',
+    );
     await waitFor(() => expect(stored().messages[1]?.sources).toHaveLength(2));
     first.unmount();
 
@@ -188,7 +240,12 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Helpful' }));
     await screen.findByText('Thank you for your feedback!');
     expect(screen.getByRole('button', { name: 'Helpful' })).toHaveAttribute('aria-pressed', 'true');
-    expect(api.calls.find((c) => c.path === '/feedback/public')!.body).toMatchObject({ rating: 'like', thread_id: 'thread_1', message_id: 'msg_2', is_public: true });
+    expect(api.calls.find((c) => c.path === '/feedback/public')!.body).toMatchObject({
+      rating: 'like',
+      thread_id: 'thread_1',
+      message_id: 'msg_2',
+      is_public: true,
+    });
     await waitFor(() => expect(stored().messages[1].feedback).toBe('like'));
   });
 
@@ -226,13 +283,27 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     screen.getByText('Still open?');
     expect(screen.queryByText(/^Sorry, I encountered an error/)).toBeNull();
     const posts = api.calls.filter((c) => c.method === 'POST').map((c) => c.path);
-    expect(posts).toEqual(['/threads/public', '/threads/public/thread_1/runs', '/threads/public', '/threads/public/thread_2/runs']);
-    expect(api.calls.filter((c) => c.path === '/threads/public').map((c) => c.body!.session_token)).toEqual([session, session]);
-    await waitFor(() => expect(stored()).toMatchObject({ threadId: 'thread_2', messages: [{ content: 'Still open?' }, { content: 'We bake scones on Tuesdays.' }] }));
+    expect(posts).toEqual([
+      '/threads/public',
+      '/threads/public/thread_1/runs',
+      '/threads/public',
+      '/threads/public/thread_2/runs',
+    ]);
+    expect(api.calls.filter((c) => c.path === '/threads/public').map((c) => c.body!.session_token)).toEqual([
+      session,
+      session,
+    ]);
+    await waitFor(() =>
+      expect(stored()).toMatchObject({
+        threadId: 'thread_2',
+        messages: [{ content: 'Still open?' }, { content: 'We bake scones on Tuesdays.' }],
+      }),
+    );
   });
 
   it("apologises and shows the server's words when the send is refused, and stores nothing", async () => {
-    const limit = "This conversation has reached the assistant's limit of 100 messages. Please start a new conversation.";
+    const limit =
+      "This conversation has reached the assistant's limit of 100 messages. Please start a new conversation.";
     api.refuseRun = () => json({ detail: limit }, 403);
     renderEmbed();
     const input = await screen.findByLabelText('Message');
@@ -254,7 +325,9 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     fireEvent.change(input, { target: { value: 'Hi' } });
     fireEvent.keyDown(input, { key: 'Enter' });
     screen.getByText('Thinking...');
-    await screen.findByText('Sorry, I encountered an error processing your request. Please try again.', undefined, { timeout: 3000 });
+    await screen.findByText('Sorry, I encountered an error processing your request. Please try again.', undefined, {
+      timeout: 3000,
+    });
     expect(api.calls.some((c) => c.path === '/threads/public/thread_1/runs/run_1')).toBe(true);
     expect(screen.queryByText('Thinking...')).toBeNull();
   });
@@ -306,7 +379,10 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     await screen.findByText('Our prices are online.');
     expect(screen.queryByText(/REDIRECT/)).toBeNull();
     expect(posted).not.toContainEqual({ type: 'NAVIGATE_TO_URL', url: 'https://shop.example/pricing' });
-    await waitFor(() => expect(posted).toContainEqual({ type: 'NAVIGATE_TO_URL', url: 'https://shop.example/pricing' }), { timeout: 2000 });
+    await waitFor(
+      () => expect(posted).toContainEqual({ type: 'NAVIGATE_TO_URL', url: 'https://shop.example/pricing' }),
+      { timeout: 2000 },
+    );
   });
 
   it('shows the start-up errors of spec §8', async () => {
@@ -320,7 +396,8 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     screen.getByText(/ask the website owner for a new link/);
     notFound.unmount();
 
-    api.assistantResponse = () => json({ detail: { message: 'The widget is paused.', suggestion: 'Try again tomorrow.' } }, 500);
+    api.assistantResponse = () =>
+      json({ detail: { message: 'The widget is paused.', suggestion: 'Try again tomorrow.' } }, 500);
     const detail = renderEmbed();
     await screen.findByText('The widget is paused.');
     screen.getByText('Try again tomorrow.');

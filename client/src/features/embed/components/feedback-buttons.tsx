@@ -38,10 +38,24 @@ export function FeedbackButtons({ given, onRate, onError, t }: Props) {
 
   return (
     <div className="embed-feedback" role="group" aria-label={t('feedbackGroup')}>
-      <button type="button" className="icon-btn embed-feedback-btn" aria-label={t('like')} aria-pressed={given === 'like'} disabled={busy} onClick={() => void rate('like')}>
+      <button
+        type="button"
+        className="icon-btn embed-feedback-btn"
+        aria-label={t('like')}
+        aria-pressed={given === 'like'}
+        disabled={busy}
+        onClick={() => void rate('like')}
+      >
         <Icon name="up" />
       </button>
-      <button type="button" className="icon-btn embed-feedback-btn" aria-label={t('dislike')} aria-pressed={given === 'dislike'} disabled={busy} onClick={() => void rate('dislike')}>
+      <button
+        type="button"
+        className="icon-btn embed-feedback-btn"
+        aria-label={t('dislike')}
+        aria-pressed={given === 'dislike'}
+        disabled={busy}
+        onClick={() => void rate('dislike')}
+      >
         <Icon name="down" />
       </button>
       <span className="embed-feedback-thanks" role="status">

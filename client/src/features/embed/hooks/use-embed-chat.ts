@@ -7,7 +7,13 @@ import type { SharedAssistant } from '@/features/public-chat/api/shared-assistan
 import { deleteVisitorConversation } from '@/features/privacy/api/privacy';
 import { ApiError, localizedDetail } from '@/lib/api-error';
 import type { Translate } from '@/lib/texts';
-import { type ConversationStore, createSessionToken, deviceFingerprint, embedDomain, type Rating } from '../conversation-store';
+import {
+  type ConversationStore,
+  createSessionToken,
+  deviceFingerprint,
+  embedDomain,
+  type Rating,
+} from '../conversation-store';
 import { type EmbedMessage, fromChatMessage, localMessage, toStored, withFeedback } from '../embed-messages';
 import { embedPolling } from '../embed-run';
 import { openRedirect, postToParent, REDIRECT_DELAY_MS, typingMessage } from '../parent-window';
@@ -155,18 +161,28 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
         if (!sent || !live(sent.gen)) return;
         ({ gen, threadId, sessionToken, runId } = sent);
         const posted = sent.posted;
-        setMessages((all) => all.map((m) => (m.id === pending.id ? fromChatMessage({ ...posted, text: posted.text || text }) : m)));
+        setMessages((all) =>
+          all.map((m) => (m.id === pending.id ? fromChatMessage({ ...posted, text: posted.text || text }) : m)),
+        );
       } catch (error) {
         apologize(gen, 'sendFailed');
         // The server's own words for refusals it explains (the conversation's message limit, "still answering").
-        if (live(gen) && error instanceof ApiError && error.status !== null && error.status < 500 && error.detail) setAlert(localizedDetail(error));
+        if (live(gen) && error instanceof ApiError && error.status !== null && error.status < 500 && error.detail)
+          setAlert(localizedDetail(error));
         return;
       }
       if (!live(gen)) return;
       const access = visitorAccess(sessionToken);
       let outcome;
       try {
-        outcome = await followRun(access, threadId, runId, { onDelta: (textSoFar) => live(gen) && setStreamText(textSoFar) }, embedPolling(), op.signal);
+        outcome = await followRun(
+          access,
+          threadId,
+          runId,
+          { onDelta: (textSoFar) => live(gen) && setStreamText(textSoFar) },
+          embedPolling(),
+          op.signal,
+        );
       } catch {
         if (!op.signal.aborted) apologize(gen, 'sendFailed');
         return;
@@ -202,7 +218,12 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
     if (thinking || switching) return;
     setSwitching(true);
     try {
-      const next = await startEmbedConversation({ assistant, shareToken, sessionToken: current.current.sessionToken, store });
+      const next = await startEmbedConversation({
+        assistant,
+        shareToken,
+        sessionToken: current.current.sessionToken,
+        store,
+      });
       if (mounted.current) switchTo(next);
     } catch {
       if (mounted.current) setAlert(latest.current.t('newFailed'));
@@ -239,7 +260,13 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
   const giveFeedback = useCallback(
     async (messageId: string, rating: Rating) => {
       const { threadId, sessionToken } = current.current;
-      await sendFeedback(visitorAccess(sessionToken), { assistantId: assistant.id, threadId, messageId, rating, source: 'chat' });
+      await sendFeedback(visitorAccess(sessionToken), {
+        assistantId: assistant.id,
+        threadId,
+        messageId,
+        rating,
+        source: 'chat',
+      });
       if (mounted.current) setMessages((all) => all.map((m) => (m.id === messageId ? { ...m, feedback: rating } : m)));
     },
     [assistant.id],

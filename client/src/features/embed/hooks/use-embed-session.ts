@@ -24,7 +24,8 @@ export type EmbedSessionState =
 export const visitorAccess = (sessionToken: string): ChatAccess => ({ kind: 'visitor', sessionToken });
 
 /** A thread that cannot be read any more (404 THREAD_NOT_FOUND) or never could (400 THREAD_INVALID). */
-export const isThreadGone = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400);
+export const isThreadGone = (error: unknown) =>
+  error instanceof ApiError && (error.status === 404 || error.status === 400);
 
 interface StartInput {
   assistant: SharedAssistant;
@@ -34,10 +35,22 @@ interface StartInput {
 }
 
 /** Starts a thread on the visitor's session token (channel embed) and stores it. */
-export async function startEmbedConversation({ assistant, shareToken, sessionToken, store }: StartInput): Promise<EmbedConversation> {
+export async function startEmbedConversation({
+  assistant,
+  shareToken,
+  sessionToken,
+  store,
+}: StartInput): Promise<EmbedConversation> {
   const started = await startVisitorThread({ assistantId: assistant.id, shareToken, sessionToken, channel: 'embed' });
   const token = started.sessionToken ?? sessionToken;
-  store.save(assistant.id, { threadId: started.threadId, messages: [], sessionToken: token, deviceFingerprint: deviceFingerprint(), domain: embedDomain(), shareToken });
+  store.save(assistant.id, {
+    threadId: started.threadId,
+    messages: [],
+    sessionToken: token,
+    deviceFingerprint: deviceFingerprint(),
+    domain: embedDomain(),
+    shareToken,
+  });
   return { threadId: started.threadId, sessionToken: token, messages: [], restored: false };
 }
 
@@ -62,13 +75,25 @@ export async function prepareConversation(
     try {
       const list = await listMessages(visitorAccess(sessionToken), stored.threadId, signal);
       const messages = withFeedback(list, stored.messages);
-      store.save(assistant.id, { threadId: stored.threadId, messages: toStored(messages), sessionToken, deviceFingerprint: deviceFingerprint(), domain: embedDomain(), shareToken });
+      store.save(assistant.id, {
+        threadId: stored.threadId,
+        messages: toStored(messages),
+        sessionToken,
+        deviceFingerprint: deviceFingerprint(),
+        domain: embedDomain(),
+        shareToken,
+      });
       return { threadId: stored.threadId, sessionToken, messages, restored: messages.length > 0 };
     } catch (error) {
       if (signal?.aborted) throw error;
       if (!isThreadGone(error)) {
         if (describeApiFailure(error).kind === 'notFound') throw error;
-        return { threadId: stored.threadId, sessionToken, messages: stored.messages.map(fromStored), restored: stored.messages.length > 0 };
+        return {
+          threadId: stored.threadId,
+          sessionToken,
+          messages: stored.messages.map(fromStored),
+          restored: stored.messages.length > 0,
+        };
       }
       store.remove(assistant.id);
     }
@@ -77,7 +102,11 @@ export async function prepareConversation(
 }
 
 /** The embed page's start-up: loading → failed (retry) / ready. `storeReady`: where conversations are kept. */
-export function useEmbedSession(shareToken: string, querySessionToken: string | null, storeReady: Promise<ConversationStore>) {
+export function useEmbedSession(
+  shareToken: string,
+  querySessionToken: string | null,
+  storeReady: Promise<ConversationStore>,
+) {
   const [state, setState] = useState<EmbedSessionState>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
@@ -89,7 +118,10 @@ export function useEmbedSession(shareToken: string, querySessionToken: string | 
     setState({ status: 'loading' });
     (async () => {
       const [assistant, store] = await Promise.all([getEmbedAssistant(shareToken, controller.signal), storeReady]);
-      const conversation = await prepareConversation({ assistant, shareToken, querySessionToken, store }, controller.signal);
+      const conversation = await prepareConversation(
+        { assistant, shareToken, querySessionToken, store },
+        controller.signal,
+      );
       if (!controller.signal.aborted) setState({ status: 'ready', assistant, conversation, store });
     })().catch((error: unknown) => {
       if (!controller.signal.aborted) setState({ status: 'failed', problem: describeApiFailure(error) });

@@ -29,7 +29,8 @@ export const en = {
   words: '{count}/100 words',
   tokens: '~{count}/400 tokens',
   wordLimit: 'Message exceeds word limit. Maximum 100 words allowed, but message contains {count} words.',
-  tokenLimit: 'Message exceeds token limit. Maximum 400 tokens allowed, but message contains approximately {count} tokens.',
+  tokenLimit:
+    'Message exceeds token limit. Maximum 400 tokens allowed, but message contains approximately {count} tokens.',
   thinking: 'Thinking...',
   runFailed: 'Sorry, I encountered an error processing your request. Please try again.',
   timedOut: 'Sorry, the response is taking too long. Please try again.',

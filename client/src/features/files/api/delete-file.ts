@@ -6,5 +6,8 @@ export const deleteFile = ({ assistantId, fileId }: { assistantId: number; fileI
 
 export const useDeleteFile = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteFile, onSuccess: (_, { assistantId }) => queryClient.invalidateQueries({ queryKey: ['files', assistantId] }) });
+  return useMutation({
+    mutationFn: deleteFile,
+    onSuccess: (_, { assistantId }) => queryClient.invalidateQueries({ queryKey: ['files', assistantId] }),
+  });
 };

@@ -6,6 +6,7 @@ const FileListSchema = KnowledgeFileSchema.array();
 
 export const getFiles = (assistantId: number) => api.get(`/assistants/${assistantId}/files`, FileListSchema);
 
-export const filesQuery = (assistantId: number) => queryOptions({ queryKey: ['files', assistantId], queryFn: () => getFiles(assistantId) });
+export const filesQuery = (assistantId: number) =>
+  queryOptions({ queryKey: ['files', assistantId], queryFn: () => getFiles(assistantId) });
 
 export const useFiles = (assistantId: number) => useQuery(filesQuery(assistantId));

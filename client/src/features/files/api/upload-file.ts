@@ -10,5 +10,8 @@ export const uploadFile = ({ assistantId, file }: { assistantId: number; file: F
 
 export const useUploadFile = () => {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: uploadFile, onSuccess: (_, { assistantId }) => queryClient.invalidateQueries({ queryKey: ['files', assistantId] }) });
+  return useMutation({
+    mutationFn: uploadFile,
+    onSuccess: (_, { assistantId }) => queryClient.invalidateQueries({ queryKey: ['files', assistantId] }),
+  });
 };

@@ -23,8 +23,14 @@ export function KnowledgeFileInput({ onFile }: { onFile: (file: File | null) => 
           onFile(issue ? null : file);
         }}
       />
-      <p id="first-file-hint" className="field-hint">{t('types')}</p>
-      {problem ? <p className="field-error" role="alert">{problem}</p> : null}
+      <p id="first-file-hint" className="field-hint">
+        {t('types')}
+      </p>
+      {problem ? (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -38,7 +38,9 @@ export function AllInboxPage() {
     body = (
       <div className="banner banner-error" role="alert">
         <p>{`${t('loadFailed')}: ${errorMessage(inbox.error, t)}`}</p>
-        <Button variant="secondary" onClick={() => void inbox.refetch()}>{t('common:tryAgain')}</Button>
+        <Button variant="secondary" onClick={() => void inbox.refetch()}>
+          {t('common:tryAgain')}
+        </Button>
       </div>
     );
   } else {
@@ -52,18 +54,32 @@ export function AllInboxPage() {
             <li key={entry.thread_id} className="card all-inbox-row" data-channel={entry.channel}>
               <div className="all-inbox-head">
                 <ChannelBadge channel={entry.channel} />
-                <span className="all-inbox-assistant" dir="auto">{entry.assistant_name}</span>
+                <span className="all-inbox-assistant" dir="auto">
+                  {entry.assistant_name}
+                </span>
                 {entry.taken_over ? <span className="badge badge-pending">{t('takenOver')}</span> : null}
-                <time className="muted small" dateTime={new Date(entry.last_message_at * 1000).toISOString()}>{when.format(new Date(entry.last_message_at * 1000))}</time>
+                <time className="muted small" dateTime={new Date(entry.last_message_at * 1000).toISOString()}>
+                  {when.format(new Date(entry.last_message_at * 1000))}
+                </time>
               </div>
               <p className="all-inbox-who">
                 <bdi>{entry.contact_name ?? entry.title}</bdi>
               </p>
               {/* A conversation is titled from its first message: a one-message conversation says it once. */}
-              {entry.last_message && entry.last_message !== (entry.contact_name ?? entry.title) ? <p className="muted all-inbox-last" dir="auto">{entry.last_message}</p> : null}
+              {entry.last_message && entry.last_message !== (entry.contact_name ?? entry.title) ? (
+                <p className="muted all-inbox-last" dir="auto">
+                  {entry.last_message}
+                </p>
+              ) : null}
               <div className="all-inbox-actions">
-                <Link className="btn btn-secondary" to={paths.chat(entry.assistant_id, entry.thread_id)}>{t('openConversation')}</Link>
-                <Button variant="ghost" aria-expanded={open === entry.thread_id} onClick={() => setOpen(open === entry.thread_id ? null : entry.thread_id)}>
+                <Link className="btn btn-secondary" to={paths.chat(entry.assistant_id, entry.thread_id)}>
+                  {t('openConversation')}
+                </Link>
+                <Button
+                  variant="ghost"
+                  aria-expanded={open === entry.thread_id}
+                  onClick={() => setOpen(open === entry.thread_id ? null : entry.thread_id)}
+                >
                   {t('answerHere')}
                 </Button>
               </div>
@@ -83,7 +99,9 @@ export function AllInboxPage() {
         <select value={filter} onChange={(event) => setFilter(event.currentTarget.value as Filter)}>
           <option value="all">{t('allChannels')}</option>
           {CUSTOMER_CHANNELS.map((channel) => (
-            <option key={channel} value={channel}>{t(`channel_${channel}`)}</option>
+            <option key={channel} value={channel}>
+              {t(`channel_${channel}`)}
+            </option>
           ))}
         </select>
       </label>

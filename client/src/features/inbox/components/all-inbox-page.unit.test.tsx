@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { AllInboxPage, customerConversations } from './all-inbox-page';
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const entry = (over: Partial<InboxEntryDto>): InboxEntryDto => ({
   thread_id: 'thread_1',
   assistant_id: 1,
@@ -20,10 +21,24 @@ const entry = (over: Partial<InboxEntryDto>): InboxEntryDto => ({
 });
 
 const answer = [
-  entry({ thread_id: 'thread_tg', assistant_id: 2, assistant_name: 'Cafe', channel: 'telegram', contact_name: 'Noa', last_message: 'Is the terrace open?', taken_over: true }),
+  entry({
+    thread_id: 'thread_tg',
+    assistant_id: 2,
+    assistant_name: 'Cafe',
+    channel: 'telegram',
+    contact_name: 'Noa',
+    last_message: 'Is the terrace open?',
+    taken_over: true,
+  }),
   entry({ thread_id: 'thread_own', channel: 'app', title: 'My own test chat' }),
   entry({ thread_id: 'thread_widget', channel: 'embed', last_message: 'מתי אתם פתוחים?' }),
-  entry({ thread_id: 'thread_link', assistant_id: 3, assistant_name: 'Pottery', channel: 'public_link', title: 'Wheel course' }),
+  entry({
+    thread_id: 'thread_link',
+    assistant_id: 3,
+    assistant_name: 'Pottery',
+    channel: 'public_link',
+    title: 'Wheel course',
+  }),
 ];
 
 describe('/inbox, the one inbox across every assistant', () => {
@@ -56,13 +71,20 @@ describe('/inbox, the one inbox across every assistant', () => {
   });
 
   it('says when there is no customer conversation yet, in Hebrew too', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json({ data: [entry({ channel: 'app' })] })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ data: [entry({ channel: 'app' })] })),
+    );
     renderWithProviders(<AllInboxPage />, { language: 'he' });
     expect(await screen.findByText('עדיין אין שיחות לקוחות.')).toBeInTheDocument();
   });
 
   it('keeps only customer channels', () => {
-    expect(customerConversations(answer, 'all').map((e) => e.thread_id)).toEqual(['thread_tg', 'thread_widget', 'thread_link']);
+    expect(customerConversations(answer, 'all').map((e) => e.thread_id)).toEqual([
+      'thread_tg',
+      'thread_widget',
+      'thread_link',
+    ]);
     expect(customerConversations(answer, 'telegram').map((e) => e.thread_id)).toEqual(['thread_tg']);
   });
 });

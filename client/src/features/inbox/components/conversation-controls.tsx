@@ -10,7 +10,9 @@ import { useOwnerReply, useTakeover } from '../api/inbox';
 /** The channel a conversation came through, named (one inbox: widget, share link, Telegram, WhatsApp, Instagram). */
 export function ChannelBadge({ channel }: { channel: string }) {
   const { t } = useTranslation('inbox');
-  return <span className={`badge badge-channel badge-${channel}`}>{t(`channel_${channel}`, { defaultValue: channel })}</span>;
+  return (
+    <span className={`badge badge-channel badge-${channel}`}>{t(`channel_${channel}`, { defaultValue: channel })}</span>
+  );
 }
 
 /**
@@ -33,7 +35,8 @@ export function ConversationControls({ entry }: { entry: InboxEntryDto }) {
       { threadId: entry.thread_id, takeOver: !entry.taken_over, assistantId: entry.assistant_id },
       {
         onSuccess: (state) => notify.info(state.taken_over ? t('tookOver') : t('handedBack')),
-        onError: (error) => notify.error(`${entry.taken_over ? t('handBackFailed') : t('takeOverFailed')}: ${reason(error)}`),
+        onError: (error) =>
+          notify.error(`${entry.taken_over ? t('handBackFailed') : t('takeOverFailed')}: ${reason(error)}`),
       },
     );
 
@@ -65,7 +68,12 @@ export function ConversationControls({ entry }: { entry: InboxEntryDto }) {
       ) : null}
       <div className="conversation-controls-row">
         {entry.taken_over ? <span className="badge badge-pending">{t('takenOver')}</span> : null}
-        <Button variant="secondary" onClick={toggle} disabled={takeover.isPending} title={entry.taken_over ? undefined : t('takeOverHint')}>
+        <Button
+          variant="secondary"
+          onClick={toggle}
+          disabled={takeover.isPending}
+          title={entry.taken_over ? undefined : t('takeOverHint')}
+        >
           {entry.taken_over ? t('handBack') : t('takeOver')}
         </Button>
       </div>
@@ -74,7 +82,15 @@ export function ConversationControls({ entry }: { entry: InboxEntryDto }) {
           <label htmlFor={`${id}-reply`} className="visually-hidden">
             {t('reply')}
           </label>
-          <textarea id={`${id}-reply`} rows={2} dir="auto" placeholder={t('reply')} value={text} onChange={(event) => setText(event.currentTarget.value)} maxLength={4000} />
+          <textarea
+            id={`${id}-reply`}
+            rows={2}
+            dir="auto"
+            placeholder={t('reply')}
+            value={text}
+            onChange={(event) => setText(event.currentTarget.value)}
+            maxLength={4000}
+          />
           <Button type="submit" disabled={reply.isPending}>
             {reply.isPending ? t('sending') : t('send')}
           </Button>

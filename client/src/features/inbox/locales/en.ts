@@ -21,7 +21,8 @@ export const en = {
   replyRequired: 'Message content cannot be empty',
   lastMessage: 'Last message: {text}',
   title: 'Inbox',
-  subtitle: 'Every customer conversation with all your assistants: the website widget, share links, Telegram, WhatsApp and Instagram.',
+  subtitle:
+    'Every customer conversation with all your assistants: the website widget, share links, Telegram, WhatsApp and Instagram.',
   loading: 'Loading conversations...',
   loadFailed: 'Failed to load the inbox',
   empty: 'No customer conversations yet.',

@@ -34,20 +34,40 @@ async function connectedOrNull<T>(load: () => Promise<T>): Promise<T | null> {
 export const integrationKey = (channel: Channel, assistantId: number) => ['integration', channel, assistantId] as const;
 
 export const telegramQuery = (assistantId: number) =>
-  queryOptions({ queryKey: integrationKey('telegram', assistantId), queryFn: () => connectedOrNull(() => api.get(`/assistants/${assistantId}/telegram`, TelegramIntegrationSchema)) });
+  queryOptions({
+    queryKey: integrationKey('telegram', assistantId),
+    queryFn: () => connectedOrNull(() => api.get(`/assistants/${assistantId}/telegram`, TelegramIntegrationSchema)),
+  });
 export const whatsappQuery = (assistantId: number) =>
-  queryOptions({ queryKey: integrationKey('whatsapp', assistantId), queryFn: () => connectedOrNull(() => api.get(`/assistants/${assistantId}/whatsapp`, WhatsAppIntegrationSchema)) });
+  queryOptions({
+    queryKey: integrationKey('whatsapp', assistantId),
+    queryFn: () => connectedOrNull(() => api.get(`/assistants/${assistantId}/whatsapp`, WhatsAppIntegrationSchema)),
+  });
 export const instagramQuery = (assistantId: number) =>
-  queryOptions({ queryKey: integrationKey('instagram', assistantId), queryFn: () => connectedOrNull(() => api.get(`/assistants/${assistantId}/instagram`, InstagramIntegrationSchema)) });
+  queryOptions({
+    queryKey: integrationKey('instagram', assistantId),
+    queryFn: () => connectedOrNull(() => api.get(`/assistants/${assistantId}/instagram`, InstagramIntegrationSchema)),
+  });
 
-export const useTelegram = (assistantId: number | null) => useQuery({ ...telegramQuery(assistantId ?? 0), enabled: assistantId !== null });
-export const useWhatsApp = (assistantId: number | null) => useQuery({ ...whatsappQuery(assistantId ?? 0), enabled: assistantId !== null });
-export const useInstagram = (assistantId: number | null) => useQuery({ ...instagramQuery(assistantId ?? 0), enabled: assistantId !== null });
+export const useTelegram = (assistantId: number | null) =>
+  useQuery({ ...telegramQuery(assistantId ?? 0), enabled: assistantId !== null });
+export const useWhatsApp = (assistantId: number | null) =>
+  useQuery({ ...whatsappQuery(assistantId ?? 0), enabled: assistantId !== null });
+export const useInstagram = (assistantId: number | null) =>
+  useQuery({ ...instagramQuery(assistantId ?? 0), enabled: assistantId !== null });
 
 export const useWhatsAppStats = (assistantId: number, enabled: boolean) =>
-  useQuery({ queryKey: ['whatsapp-stats', assistantId], queryFn: () => api.get(`/whatsapp/stats/${assistantId}`, WhatsAppStatsSchema), enabled });
+  useQuery({
+    queryKey: ['whatsapp-stats', assistantId],
+    queryFn: () => api.get(`/whatsapp/stats/${assistantId}`, WhatsAppStatsSchema),
+    enabled,
+  });
 export const useInstagramStats = (assistantId: number, enabled: boolean) =>
-  useQuery({ queryKey: ['instagram-stats', assistantId], queryFn: () => api.get(`/instagram/stats/${assistantId}`, InstagramStatsSchema), enabled });
+  useQuery({
+    queryKey: ['instagram-stats', assistantId],
+    queryFn: () => api.get(`/instagram/stats/${assistantId}`, InstagramStatsSchema),
+    enabled,
+  });
 
 export const setupTelegram = ({ assistantId, botToken }: { assistantId: number; botToken: string }) =>
   api.post(`/assistants/${assistantId}/telegram/setup`, TelegramSetupResponseSchema, { body: { bot_token: botToken } });
@@ -59,7 +79,10 @@ export const disconnect = ({ assistantId, channel }: { assistantId: number; chan
   api.delete(`/assistants/${assistantId}/${channel}`, IntegrationDisconnectedSchema);
 
 /** Setups and disconnects refresh the integration and the assistants (the dashboard card's Telegram button). */
-function useIntegrationMutation<Input extends { assistantId: number }, Output>(channel: Channel, mutationFn: (input: Input) => Promise<Output>) {
+function useIntegrationMutation<Input extends { assistantId: number }, Output>(
+  channel: Channel,
+  mutationFn: (input: Input) => Promise<Output>,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,

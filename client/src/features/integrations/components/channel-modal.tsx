@@ -7,10 +7,27 @@ import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { errorMessage, localizedDetail } from '@/lib/api-error';
 import { notify } from '@/lib/toast-store';
-import { type Channel, useDisconnect, useInstagramStats, useSetupInstagram, useSetupTelegram, useSetupWhatsApp, useWhatsAppStats } from '../api/integrations';
-import { setupBody, setupFailureText, setupProblem, telegramUsernameKey, type ChannelEntry } from '../channel-catalogue';
+import {
+  type Channel,
+  useDisconnect,
+  useInstagramStats,
+  useSetupInstagram,
+  useSetupTelegram,
+  useSetupWhatsApp,
+  useWhatsAppStats,
+} from '../api/integrations';
+import {
+  setupBody,
+  setupFailureText,
+  setupProblem,
+  telegramUsernameKey,
+  type ChannelEntry,
+} from '../channel-catalogue';
 
-export type Connected = { channel: 'telegram'; data: TelegramIntegrationDto } | { channel: 'whatsapp'; data: WhatsAppIntegrationDto } | { channel: 'instagram'; data: InstagramIntegrationDto };
+export type Connected =
+  | { channel: 'telegram'; data: TelegramIntegrationDto }
+  | { channel: 'whatsapp'; data: WhatsAppIntegrationDto }
+  | { channel: 'instagram'; data: InstagramIntegrationDto };
 
 interface Props {
   entry: ChannelEntry & { id: Channel };
@@ -52,7 +69,13 @@ export function ChannelModal({ entry, assistantId, connected, onClose }: Props) 
   const language = i18n.language as 'en' | 'he';
 
   const failed = (error: unknown) =>
-    setProblem(setupFailureText(t(`setupFailed_${entry.id}`), localizedDetail(error, language) ?? errorMessage(error, t), en[`setupFailed_${entry.id as Channel}`]));
+    setProblem(
+      setupFailureText(
+        t(`setupFailed_${entry.id}`),
+        localizedDetail(error, language) ?? errorMessage(error, t),
+        en[`setupFailed_${entry.id as Channel}`],
+      ),
+    );
   const succeeded = () => {
     notify.success(t('connectedOk', { name }));
     onClose();
@@ -76,9 +99,15 @@ export function ChannelModal({ entry, assistantId, connected, onClose }: Props) 
         },
       );
     } else if (entry.id === 'whatsapp') {
-      whatsapp.mutate({ assistantId, body: body as { access_token: string; phone_number_id: string } }, { onSuccess: succeeded, onError: failed });
+      whatsapp.mutate(
+        { assistantId, body: body as { access_token: string; phone_number_id: string } },
+        { onSuccess: succeeded, onError: failed },
+      );
     } else {
-      instagram.mutate({ assistantId, body: body as { page_access_token: string; instagram_account_id: string } }, { onSuccess: succeeded, onError: failed });
+      instagram.mutate(
+        { assistantId, body: body as { page_access_token: string; instagram_account_id: string } },
+        { onSuccess: succeeded, onError: failed },
+      );
     }
   }
 
@@ -91,13 +120,21 @@ export function ChannelModal({ entry, assistantId, connected, onClose }: Props) 
           notify.success(t('disconnectedOk', { name }));
           onClose();
         },
-        onError: (error) => notify.error(`${t('disconnectFailed', { name })}: ${localizedDetail(error, language) ?? errorMessage(error, t)}`),
+        onError: (error) =>
+          notify.error(
+            `${t('disconnectFailed', { name })}: ${localizedDetail(error, language) ?? errorMessage(error, t)}`,
+          ),
       },
     );
   }
 
   if (connected) {
-    const stats = connected.channel === 'whatsapp' ? whatsappStats.data : connected.channel === 'instagram' ? instagramStats.data : undefined;
+    const stats =
+      connected.channel === 'whatsapp'
+        ? whatsappStats.data
+        : connected.channel === 'instagram'
+          ? instagramStats.data
+          : undefined;
     const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
     return (
       <Modal
@@ -107,7 +144,9 @@ export function ChannelModal({ entry, assistantId, connected, onClose }: Props) 
           confirming ? (
             <div className="integration-confirm" role="group" aria-label={t('disconnect')}>
               <p>{t('confirmDisconnect', { name })}</p>
-              {connected.channel !== 'telegram' ? <p className="banner banner-info">{t('newWebhookOnReconnect')}</p> : null}
+              {connected.channel !== 'telegram' ? (
+                <p className="banner banner-info">{t('newWebhookOnReconnect')}</p>
+              ) : null}
               <Button variant="danger" onClick={disconnectNow} disabled={remove.isPending}>
                 {remove.isPending ? t('disconnecting') : t('disconnect')}
               </Button>
@@ -130,7 +169,10 @@ export function ChannelModal({ entry, assistantId, connected, onClose }: Props) 
         <dl className="integration-details">
           {connected.channel === 'telegram' ? (
             <>
-              <Detail label={t('botUsername')} value={`@${localStorage.getItem(telegramUsernameKey(assistantId)) ?? connected.data.bot_username}`} />
+              <Detail
+                label={t('botUsername')}
+                value={`@${localStorage.getItem(telegramUsernameKey(assistantId)) ?? connected.data.bot_username}`}
+              />
               <Detail label={t('maskedToken')} value={connected.data.bot_token_masked} />
             </>
           ) : connected.channel === 'whatsapp' ? (
@@ -153,7 +195,12 @@ export function ChannelModal({ entry, assistantId, connected, onClose }: Props) 
         </dl>
         {connected.channel !== 'telegram' ? <p className="muted small">{t('webhookHint')}</p> : null}
         {connected.channel === 'telegram' ? (
-          <a className="btn btn-secondary" href={`https://t.me/${encodeURIComponent(connected.data.bot_username)}`} target="_blank" rel="noreferrer">
+          <a
+            className="btn btn-secondary"
+            href={`https://t.me/${encodeURIComponent(connected.data.bot_username)}`}
+            target="_blank"
+            rel="noreferrer"
+          >
             {t('openBot')}
           </a>
         ) : null}
@@ -163,10 +210,12 @@ export function ChannelModal({ entry, assistantId, connected, onClose }: Props) 
             {stats.chats.length > 0 ? (
               <ul className="integration-chats">
                 {stats.chats.slice(0, 5).map((chat) => {
-                  const who = 'wa_id' in chat ? (chat.profile_name ?? chat.wa_id) : (chat.username ?? chat.instagram_user_id);
+                  const who =
+                    'wa_id' in chat ? (chat.profile_name ?? chat.wa_id) : (chat.username ?? chat.instagram_user_id);
                   return (
                     <li key={'wa_id' in chat ? chat.wa_id : chat.instagram_user_id}>
-                      <span dir="auto">{who}</span> <span className="muted small">{dateFormat.format(new Date(chat.last_message_at * 1000))}</span>
+                      <span dir="auto">{who}</span>{' '}
+                      <span className="muted small">{dateFormat.format(new Date(chat.last_message_at * 1000))}</span>
                     </li>
                   );
                 })}

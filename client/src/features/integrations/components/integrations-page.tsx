@@ -15,7 +15,15 @@ import { ChannelModal, type Connected } from './channel-modal';
 /** Remembers the picked assistant across visits, so the page opens where the owner left it. */
 const ASSISTANT_KEY = 'integrations_assistant_id';
 
-function IntegrationCard({ entry, connected, onOpen }: { entry: ChannelEntry; connected: Connected | null; onOpen: () => void }) {
+function IntegrationCard({
+  entry,
+  connected,
+  onOpen,
+}: {
+  entry: ChannelEntry;
+  connected: Connected | null;
+  onOpen: () => void;
+}) {
   const { t, i18n } = useTranslation('integrations');
   const name = t(entry.id);
   // Paused: connected, but the owner's plan no longer includes the channel, so nobody is answered there.
@@ -30,7 +38,9 @@ function IntegrationCard({ entry, connected, onOpen }: { entry: ChannelEntry; co
             {paused ? (
               <span className="badge badge-failed">{t('paused')}</span>
             ) : (
-              <span className={`badge ${connected.data.is_active ? 'badge-ready' : 'badge-failed'}`}>{connected.data.is_active ? t('active') : t('inactive')}</span>
+              <span className={`badge ${connected.data.is_active ? 'badge-ready' : 'badge-failed'}`}>
+                {connected.data.is_active ? t('active') : t('inactive')}
+              </span>
             )}
           </span>
         ) : entry.comingSoon ? (
@@ -39,11 +49,16 @@ function IntegrationCard({ entry, connected, onOpen }: { entry: ChannelEntry; co
       </div>
       {paused && connected.data.status_reason ? (
         <p className="banner banner-error" role="status">
-          {serverText(connected.data.status_reason, i18n.language as 'en' | 'he')} <Link to={paths.pricing}>{t('seePlans')}</Link>
+          {serverText(connected.data.status_reason, i18n.language as 'en' | 'he')}{' '}
+          <Link to={paths.pricing}>{t('seePlans')}</Link>
         </p>
       ) : null}
       <p className="muted">{t(`${entry.id}Description`)}</p>
-      <Button variant={connected ? 'secondary' : 'primary'} onClick={onOpen} aria-label={`${connected ? t('configure') : t('connect')} ${name}`}>
+      <Button
+        variant={connected ? 'secondary' : 'primary'}
+        onClick={onOpen}
+        aria-label={`${connected ? t('configure') : t('connect')} ${name}`}
+      >
         {connected ? t('configure') : t('connect')}
       </Button>
     </li>
@@ -86,7 +101,13 @@ export function IntegrationsPage() {
 
   const term = search.trim().toLocaleLowerCase();
   const shown = useMemo(
-    () => CHANNELS.filter((entry) => !term || t(entry.id).toLocaleLowerCase().includes(term) || t(`${entry.id}Description`).toLocaleLowerCase().includes(term)),
+    () =>
+      CHANNELS.filter(
+        (entry) =>
+          !term ||
+          t(entry.id).toLocaleLowerCase().includes(term) ||
+          t(`${entry.id}Description`).toLocaleLowerCase().includes(term),
+      ),
     [term, t],
   );
   const connectedEntries = shown.filter((entry) => connectionOf(entry));
@@ -111,7 +132,9 @@ export function IntegrationsPage() {
         {assistants.isPending ? (
           <Spinner label={t('loadingAssistants')} />
         ) : assistants.isError ? (
-          <p className="form-error" role="alert">{t('failedAssistants')}</p>
+          <p className="form-error" role="alert">
+            {t('failedAssistants')}
+          </p>
         ) : list.length === 0 ? (
           <p>
             {t('noAssistants')} <Link to={paths.createAssistant}>{t('createAssistant')}</Link>
@@ -140,7 +163,14 @@ export function IntegrationsPage() {
           <label htmlFor="integrations-search" className="visually-hidden">
             {t('search')}
           </label>
-          <input id="integrations-search" type="search" placeholder={t('search')} value={search} onChange={(event) => setSearch(event.currentTarget.value)} dir="auto" />
+          <input
+            id="integrations-search"
+            type="search"
+            placeholder={t('search')}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            dir="auto"
+          />
         </div>
         <span className="badge" aria-live="polite">
           {t('connectedCount', { count: connectedCount })}
@@ -154,7 +184,12 @@ export function IntegrationsPage() {
       ) : (
         <ul className="integration-grid">
           {connectedEntries.map((entry) => (
-            <IntegrationCard key={entry.id} entry={entry} connected={connectionOf(entry)} onOpen={() => openEntry(entry)} />
+            <IntegrationCard
+              key={entry.id}
+              entry={entry}
+              connected={connectionOf(entry)}
+              onOpen={() => openEntry(entry)}
+            />
           ))}
         </ul>
       )}
@@ -169,7 +204,12 @@ export function IntegrationsPage() {
         </ul>
       )}
       {open && openEntryData && assistantId !== null ? (
-        <ChannelModal entry={openEntryData as ChannelEntry & { id: Channel }} assistantId={assistantId} connected={connections[open]} onClose={() => setOpen(null)} />
+        <ChannelModal
+          entry={openEntryData as ChannelEntry & { id: Channel }}
+          assistantId={assistantId}
+          connected={connections[open]}
+          onClose={() => setOpen(null)}
+        />
       ) : null}
     </section>
   );

@@ -5,13 +5,33 @@ import { jsonResponse, sampleAssistant, stubApi as stubApiWith } from '@/test/fi
 import { renderWithProviders } from '@/test/render';
 import { IntegrationsPage } from './integrations-page';
 
-
 const json = jsonResponse;
 const assistant = sampleAssistant;
-const whatsapp = { phone_number: '+972 50-000-0000', business_name: 'Crumb', is_active: true, webhook_url: 'https://kesher.test/api/v1/webhooks/whatsapp/1', webhook_verify_token: 'verify-abc', phone_number_id: '1055', business_account_id: null, access_token_masked: '********9xYz', connected_at: 1, status: 'active', status_reason: null };
-const telegram = { is_active: true, bot_username: 'crumb_bot', bot_token_masked: '********AbCd', webhook_url: 'https://kesher.test/api/v1/webhooks/telegram/1', connected_at: 1, status: 'active', status_reason: null };
+const whatsapp = {
+  phone_number: '+972 50-000-0000',
+  business_name: 'Crumb',
+  is_active: true,
+  webhook_url: 'https://kesher.test/api/v1/webhooks/whatsapp/1',
+  webhook_verify_token: 'verify-abc',
+  phone_number_id: '1055',
+  business_account_id: null,
+  access_token_masked: '********9xYz',
+  connected_at: 1,
+  status: 'active',
+  status_reason: null,
+};
+const telegram = {
+  is_active: true,
+  bot_username: 'crumb_bot',
+  bot_token_masked: '********AbCd',
+  webhook_url: 'https://kesher.test/api/v1/webhooks/telegram/1',
+  connected_at: 1,
+  status: 'active',
+  status_reason: null,
+};
 
-const stubApi = (routes: Parameters<typeof stubApiWith>[0]) => stubApiWith(routes, () => json({ detail: 'Telegram integration not found' }, 404));
+const stubApi = (routes: Parameters<typeof stubApiWith>[0]) =>
+  stubApiWith(routes, () => json({ detail: 'Telegram integration not found' }, 404));
 
 describe('IntegrationsPage', () => {
   beforeEach(() => localStorage.setItem('firebaseToken', 'a-long-enough-token'));
@@ -36,8 +56,9 @@ describe('IntegrationsPage', () => {
     expect(screen.queryByRole('heading', { name: 'Instagram' })).toBeNull();
   });
 
-  it('shows a channel the plan no longer includes as paused, with the server\'s reason and the way to the plans', async () => {
-    const reason = 'Paused: your plan no longer includes Telegram, so the assistant does not answer there. Upgrade on the pricing page to resume.';
+  it("shows a channel the plan no longer includes as paused, with the server's reason and the way to the plans", async () => {
+    const reason =
+      'Paused: your plan no longer includes Telegram, so the assistant does not answer there. Upgrade on the pricing page to resume.';
     stubApi({
       'GET /assistants/': () => json([assistant(1, 'Shop helper')]),
       'GET /assistants/1/telegram': () => json({ ...telegram, status: 'paused', status_reason: reason }),
@@ -56,7 +77,15 @@ describe('IntegrationsPage', () => {
     const calls = stubApi({
       'GET /assistants/': () => json([assistant(1, 'Shop helper')]),
       'POST /assistants/1/telegram/setup': () =>
-        refuse ? json({ detail: 'Failed to setup Telegram integration: Telegram refused the bot token: Unauthorized' }, 400) : json({ success: true, message: 'Telegram integration set up', bot_username: 'crumb_bot', is_active: true, integration: telegram }),
+        refuse
+          ? json({ detail: 'Failed to setup Telegram integration: Telegram refused the bot token: Unauthorized' }, 400)
+          : json({
+              success: true,
+              message: 'Telegram integration set up',
+              bot_username: 'crumb_bot',
+              is_active: true,
+              integration: telegram,
+            }),
     });
     renderWithProviders(<IntegrationsPage />);
     await screen.findByRole('option', { name: 'Shop helper' });
@@ -66,11 +95,17 @@ describe('IntegrationsPage', () => {
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Please enter the Bot Token');
     fireEvent.change(within(dialog).getByLabelText(/Bot Token/), { target: { value: ' 123:abc ' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
-    expect(await within(dialog).findByText('Failed to setup Telegram integration: Telegram refused the bot token: Unauthorized')).toBeInTheDocument();
+    expect(
+      await within(dialog).findByText(
+        'Failed to setup Telegram integration: Telegram refused the bot token: Unauthorized',
+      ),
+    ).toBeInTheDocument();
     refuse = false;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(calls.filter((c) => c.call === 'POST /assistants/1/telegram/setup').at(-1)!.body).toEqual({ bot_token: '123:abc' });
+    expect(calls.filter((c) => c.call === 'POST /assistants/1/telegram/setup').at(-1)!.body).toEqual({
+      bot_token: '123:abc',
+    });
     expect(localStorage.getItem('telegram_bot_username_1')).toBe('crumb_bot');
   });
 
@@ -104,12 +139,16 @@ describe('IntegrationsPage', () => {
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).queryByText(/new webhook address/)).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Disconnect' }));
-    expect(within(dialog).getByText(/Connecting again later gives this channel a new webhook address and verify token/)).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(/Connecting again later gives this channel a new webhook address and verify token/),
+    ).toBeInTheDocument();
     expect(calls.some((c) => c.call.startsWith('DELETE'))).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);
     fireEvent.click(screen.getByRole('button', { name: 'Connect Instagram' }));
-    expect(within(screen.getByRole('dialog')).getByText(/Each connection gets its own webhook address and verify token/)).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('dialog')).getByText(/Each connection gets its own webhook address and verify token/),
+    ).toBeInTheDocument();
   });
 
   it('offers to create an assistant when there is none, and says Messenger is coming (in Hebrew too)', async () => {

@@ -61,8 +61,10 @@ export const en = {
   webhookUrl: 'Webhook URL',
   verifyToken: 'Verify token',
   webhookHint: "Paste these into your Meta app's webhook settings.",
-  newWebhookOnReconnect: "Connecting again later gives this channel a new webhook address and verify token: Meta keeps sending to the old ones until you paste the new ones into your Meta app's webhook settings.",
-  newWebhookOnConnect: "Each connection gets its own webhook address and verify token. After connecting, open Configure and paste both into your Meta app's webhook settings.",
+  newWebhookOnReconnect:
+    "Connecting again later gives this channel a new webhook address and verify token: Meta keeps sending to the old ones until you paste the new ones into your Meta app's webhook settings.",
+  newWebhookOnConnect:
+    "Each connection gets its own webhook address and verify token. After connecting, open Configure and paste both into your Meta app's webhook settings.",
   phoneNumber: 'Phone number',
   businessName: 'Business name',
   username: 'Username',

@@ -63,8 +63,10 @@ export const he: IntegrationsLocale = {
   webhookUrl: 'כתובת ה-Webhook',
   verifyToken: 'טוקן אימות',
   webhookHint: 'הדביקו את אלה בהגדרות ה-Webhook של אפליקציית Meta שלכם.',
-  newWebhookOnReconnect: 'חיבור מחדש בהמשך ייתן לערוץ כתובת Webhook ואסימון אימות חדשים: Meta ימשיך לשלוח לכתובת הישנה עד שתדביקו את החדשים בהגדרות ה-Webhook של אפליקציית Meta שלכם.',
-  newWebhookOnConnect: 'לכל חיבור יש כתובת Webhook ואסימון אימות משלו. אחרי החיבור פתחו את ההגדרות והדביקו את שניהם בהגדרות ה-Webhook של אפליקציית Meta שלכם.',
+  newWebhookOnReconnect:
+    'חיבור מחדש בהמשך ייתן לערוץ כתובת Webhook ואסימון אימות חדשים: Meta ימשיך לשלוח לכתובת הישנה עד שתדביקו את החדשים בהגדרות ה-Webhook של אפליקציית Meta שלכם.',
+  newWebhookOnConnect:
+    'לכל חיבור יש כתובת Webhook ואסימון אימות משלו. אחרי החיבור פתחו את ההגדרות והדביקו את שניהם בהגדרות ה-Webhook של אפליקציית Meta שלכם.',
   phoneNumber: 'מספר טלפון',
   businessName: 'שם העסק',
   username: 'שם משתמש',

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
 import { LegalDocument } from './legal-document';
 
-export const PrivacyPage = ({ intro }: { intro?: ReactNode }) => <LegalDocument kind="privacy" nav="quick" intro={intro} />;
+export const PrivacyPage = ({ intro }: { intro?: ReactNode }) => (
+  <LegalDocument kind="privacy" nav="quick" intro={intro} />
+);

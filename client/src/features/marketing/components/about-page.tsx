@@ -20,8 +20,12 @@ export function AboutPage() {
         <h1>{t('hero.title')}</h1>
         <p>{t('hero.text')}</p>
         <div className="hero-actions">
-          <Link className="btn btn-primary" to={paths.createAssistant}>{t('hero.primary')}</Link>
-          <Link className="btn btn-secondary" to={paths.features}>{t('hero.secondary')}</Link>
+          <Link className="btn btn-primary" to={paths.createAssistant}>
+            {t('hero.primary')}
+          </Link>
+          <Link className="btn btn-secondary" to={paths.features}>
+            {t('hero.secondary')}
+          </Link>
         </div>
         <p className="small">{t('hero.trial')}</p>
       </section>
@@ -31,9 +35,13 @@ export function AboutPage() {
           <div>
             <h2>{split.title}</h2>
             <p>{split.text}</p>
-            <Link className="btn btn-primary" to={paths.createAssistant}>{t('createLink')}</Link>
+            <Link className="btn btn-primary" to={paths.createAssistant}>
+              {t('createLink')}
+            </Link>
           </div>
-          <div className="split-art" aria-hidden="true">{split.icon}</div>
+          <div className="split-art" aria-hidden="true">
+            {split.icon}
+          </div>
         </section>
       ))}
 
@@ -52,7 +60,12 @@ export function AboutPage() {
         <Link to={paths.pricing}>{t('teaser.link')}</Link>
       </section>
 
-      <section id="faq" className="faq" aria-labelledby="faq-title" style={{ marginBlockStart: '2rem', scrollMarginTop: '5rem' }}>
+      <section
+        id="faq"
+        className="faq"
+        aria-labelledby="faq-title"
+        style={{ marginBlockStart: '2rem', scrollMarginTop: '5rem' }}
+      >
         <h2 id="faq-title">{t('faqTitle')}</h2>
         {list<Qa[]>('faq').map((item) => (
           <details key={item.q}>
@@ -65,7 +78,9 @@ export function AboutPage() {
       <section className="cta">
         <h2>{t('cta.title')}</h2>
         <p>{t('cta.text')}</p>
-        <Link className="btn btn-primary" to={paths.createAssistant}>{t('cta.button')}</Link>
+        <Link className="btn btn-primary" to={paths.createAssistant}>
+          {t('cta.button')}
+        </Link>
       </section>
     </div>
   );

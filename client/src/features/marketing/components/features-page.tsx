@@ -21,7 +21,9 @@ export function FeaturesPage() {
       </div>
       <section className="cta">
         <h2>{t('cta.title')}</h2>
-        <Link className="btn btn-primary" to={paths.createAssistant}>{t('cta.button')}</Link>
+        <Link className="btn btn-primary" to={paths.createAssistant}>
+          {t('cta.button')}
+        </Link>
       </section>
     </div>
   );

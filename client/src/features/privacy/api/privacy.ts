@@ -13,7 +13,13 @@ export interface Retention {
 
 export interface SecurityLogEntry {
   id: string;
-  kind: 'data_exported' | 'conversation_erased' | 'channel_contact_erased' | 'retention_run' | 'inactivity_warning' | string;
+  kind:
+    | 'data_exported'
+    | 'conversation_erased'
+    | 'channel_contact_erased'
+    | 'retention_run'
+    | 'inactivity_warning'
+    | string;
   actor: string;
   detail: Record<string, string | number | null>;
   at: string;
@@ -21,11 +27,16 @@ export interface SecurityLogEntry {
 
 export const getRetention = (signal?: AbortSignal) => api.get<Retention>('/privacy/retention', null, { signal });
 
-export const getSecurityLog = async (signal?: AbortSignal) => (await api.get<{ entries: SecurityLogEntry[] }>('/auth/me/security-log', null, { signal })).entries;
+export const getSecurityLog = async (signal?: AbortSignal) =>
+  (await api.get<{ entries: SecurityLogEntry[] }>('/auth/me/security-log', null, { signal })).entries;
 
 /** GET /assistants/{id}/threads/kept-until: thread id → the day it is erased (ISO). */
 export async function getKeptUntil(assistantId: number | string, signal?: AbortSignal): Promise<Map<string, string>> {
-  const body = await api.get<{ threads: { thread_id: string; kept_until: string }[] }>(`/assistants/${encodeURIComponent(String(assistantId))}/threads/kept-until`, null, { signal });
+  const body = await api.get<{ threads: { thread_id: string; kept_until: string }[] }>(
+    `/assistants/${encodeURIComponent(String(assistantId))}/threads/kept-until`,
+    null,
+    { signal },
+  );
   return new Map(body.threads.map((thread) => [thread.thread_id, thread.kept_until]));
 }
 
@@ -39,9 +50,13 @@ export const deleteVisitorConversation = (threadId: string, sessionToken: string
  */
 export async function downloadMyData(): Promise<void> {
   const token = tokenStorage.get();
-  const response = await fetch(`${API_BASE}/auth/me/export`, { headers: token ? { Authorization: `Bearer ${token}` } : {}, credentials: 'omit' });
+  const response = await fetch(`${API_BASE}/auth/me/export`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    credentials: 'omit',
+  });
   if (!response.ok) throw new ApiError(response.status === 401 ? 'unauthorized' : 'unexpected', response.status, null);
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'kesher-my-data.zip';
+  const name =
+    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'kesher-my-data.zip';
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = url;

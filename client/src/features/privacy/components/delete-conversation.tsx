@@ -8,7 +8,15 @@ import { privacyLocales, PRIVACY_NAMESPACE } from '../locales';
  * conversation for good (the server checks the visitor's session token) and hands back to the chat,
  * which starts fresh. Plain elements only: it renders in the visitor bundle (Preact, no toasts).
  */
-export function DeleteConversation({ threadId, sessionToken, onDeleted }: { threadId: string | undefined; sessionToken: string | null; onDeleted: () => void }) {
+export function DeleteConversation({
+  threadId,
+  sessionToken,
+  onDeleted,
+}: {
+  threadId: string | undefined;
+  sessionToken: string | null;
+  onDeleted: () => void;
+}) {
   const { t } = useTexts(PRIVACY_NAMESPACE, privacyLocales);
   const [mode, setMode] = useState<'idle' | 'confirm' | 'deleting' | 'failed'>('idle');
   const [done, setDone] = useState(false);
@@ -42,10 +50,21 @@ export function DeleteConversation({ threadId, sessionToken, onDeleted }: { thre
           </p>
         ) : null}
         <div className="privacy-confirm-actions">
-          <button type="button" className="btn btn-danger" aria-describedby="privacy-delete-question" disabled={mode === 'deleting'} onClick={() => void remove(threadId, sessionToken)}>
+          <button
+            type="button"
+            className="btn btn-danger"
+            aria-describedby="privacy-delete-question"
+            disabled={mode === 'deleting'}
+            onClick={() => void remove(threadId, sessionToken)}
+          >
             {mode === 'deleting' ? t('deleteConversation.deleting') : t('deleteConversation.yes')}
           </button>
-          <button type="button" className="btn btn-ghost" disabled={mode === 'deleting'} onClick={() => setMode('idle')}>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            disabled={mode === 'deleting'}
+            onClick={() => setMode('idle')}
+          >
             {t('deleteConversation.cancel')}
           </button>
         </div>

@@ -7,7 +7,11 @@ export const keptUntilKey = (assistantId: number | string) => ['privacy', 'kept-
 
 /** Chat History's "Kept until …" for each conversation of an assistant (one call for the whole list). */
 export function useKeptUntil(assistantId: number | string) {
-  return useQuery({ queryKey: keptUntilKey(assistantId), queryFn: ({ signal }) => getKeptUntil(assistantId, signal), staleTime: 60_000 });
+  return useQuery({
+    queryKey: keptUntilKey(assistantId),
+    queryFn: ({ signal }) => getKeptUntil(assistantId, signal),
+    staleTime: 60_000,
+  });
 }
 
 /** The day a conversation is erased by retention; nothing while it is not known. */

@@ -6,7 +6,8 @@ import { DeleteConversation } from './delete-conversation';
 import { KeptUntil } from './kept-until';
 import { RetentionPanel } from './privacy-panels';
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 let calls: { method: string; url: string }[];
 
 beforeEach(() => {
@@ -16,9 +17,27 @@ beforeEach(() => {
     vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
       const url = String(input);
       calls.push({ method: init.method ?? 'GET', url });
-      if (url.endsWith('/privacy/retention')) return json({ conversation_days: 90, analytics_months: 24, security_log_months: 12, payment_years: 7, inactive_account_months: 24 });
-      if (url.includes('/threads/kept-until')) return json({ conversation_days: 90, threads: [{ thread_id: 'thread_a', last_message_at: '2026-01-01T10:00:00.000Z', kept_until: '2026-04-01T10:00:00.000Z' }] });
-      if (init.method === 'DELETE' && url.includes('/threads/public/thread_gone')) return json({ detail: 'Server error' }, 500);
+      if (url.endsWith('/privacy/retention'))
+        return json({
+          conversation_days: 90,
+          analytics_months: 24,
+          security_log_months: 12,
+          payment_years: 7,
+          inactive_account_months: 24,
+        });
+      if (url.includes('/threads/kept-until'))
+        return json({
+          conversation_days: 90,
+          threads: [
+            {
+              thread_id: 'thread_a',
+              last_message_at: '2026-01-01T10:00:00.000Z',
+              kept_until: '2026-04-01T10:00:00.000Z',
+            },
+          ],
+        });
+      if (init.method === 'DELETE' && url.includes('/threads/public/thread_gone'))
+        return json({ detail: 'Server error' }, 500);
       if (init.method === 'DELETE') return new Response(null, { status: 204 });
       return json({ detail: 'not found' }, 404);
     }),
@@ -48,7 +67,9 @@ describe('the privacy components', () => {
 
   it("asks before deleting a visitor's conversation, then deletes it with the visitor's session token", async () => {
     const deleted = vi.fn();
-    renderWithProviders(<DeleteConversation threadId="thread_a" sessionToken="visitor-token-0123456789" onDeleted={deleted} />);
+    renderWithProviders(
+      <DeleteConversation threadId="thread_a" sessionToken="visitor-token-0123456789" onDeleted={deleted} />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Delete this conversation' }));
     screen.getByText(/Delete this conversation for good\?/);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
@@ -57,12 +78,17 @@ describe('the privacy components', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Delete this conversation' }));
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(deleted).toHaveBeenCalledTimes(1));
-    expect(calls).toContainEqual({ method: 'DELETE', url: '/api/v1/threads/public/thread_a?session_token=visitor-token-0123456789' });
+    expect(calls).toContainEqual({
+      method: 'DELETE',
+      url: '/api/v1/threads/public/thread_a?session_token=visitor-token-0123456789',
+    });
   });
 
   it('keeps the conversation and says so when the delete fails', async () => {
     const deleted = vi.fn();
-    renderWithProviders(<DeleteConversation threadId="thread_gone" sessionToken="visitor-token-0123456789" onDeleted={deleted} />);
+    renderWithProviders(
+      <DeleteConversation threadId="thread_gone" sessionToken="visitor-token-0123456789" onDeleted={deleted} />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Delete this conversation' }));
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     await screen.findByText('Could not delete the conversation. Please try again.');

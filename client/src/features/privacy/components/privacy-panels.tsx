@@ -9,7 +9,11 @@ import { privacyLocales, PRIVACY_NAMESPACE } from '../locales';
 /** On /privacy: the retention periods this deployment applies (RETENTION_* settings; the spec's by default). */
 export function RetentionPanel() {
   const { t } = useTexts(PRIVACY_NAMESPACE, privacyLocales);
-  const retention = useQuery({ queryKey: ['privacy', 'retention'], queryFn: ({ signal }) => getRetention(signal), staleTime: 3600_000 });
+  const retention = useQuery({
+    queryKey: ['privacy', 'retention'],
+    queryFn: ({ signal }) => getRetention(signal),
+    staleTime: 3600_000,
+  });
   return (
     <section className="card privacy-retention" aria-labelledby="privacy-retention-title">
       <h2 id="privacy-retention-title">{t('retention.title')}</h2>
@@ -33,7 +37,9 @@ const CHANNELS: Record<string, string> = { telegram: 'Telegram', whatsapp: 'What
 function entryText(entry: SecurityLogEntry, t: (key: string, vars?: Record<string, unknown>) => string) {
   switch (entry.kind) {
     case 'channel_contact_erased':
-      return t('yourData.kinds.channel_contact_erased', { channel: CHANNELS[String(entry.detail.channel)] ?? entry.detail.channel });
+      return t('yourData.kinds.channel_contact_erased', {
+        channel: CHANNELS[String(entry.detail.channel)] ?? entry.detail.channel,
+      });
     case 'retention_run':
       return t('yourData.kinds.retention_run', { count: entry.detail.conversations, days: entry.detail.after_days });
     default:

@@ -12,7 +12,8 @@ export const en = {
   },
   yourData: {
     title: 'Your data',
-    intro: 'Download everything Kesher holds about you and your assistants: account, assistants, files, conversations with their channel, analytics and payments (a zip of JSON and CSV files).',
+    intro:
+      'Download everything Kesher holds about you and your assistants: account, assistants, files, conversations with their channel, analytics and payments (a zip of JSON and CSV files).',
     download: 'Download my data',
     downloading: 'Preparing your data...',
     downloaded: 'Your data was downloaded',
@@ -30,7 +31,7 @@ export const en = {
   keptUntil: 'Kept until {date}',
   deleteConversation: {
     button: 'Delete this conversation',
-    confirm: 'Delete this conversation for good? Its messages cannot be recovered, by you or by the assistant\'s owner.',
+    confirm: "Delete this conversation for good? Its messages cannot be recovered, by you or by the assistant's owner.",
     yes: 'Delete',
     cancel: 'Cancel',
     deleting: 'Deleting...',

@@ -37,9 +37,7 @@ export const getSharedAssistant = async (token: string, signal?: AbortSignal) =>
   asSharedAssistant(await api.get<unknown>(`/assistants/shared/${encodeURIComponent(token)}`, null, { signal }));
 
 export type SharedAssistantState =
-  | { status: 'loading' }
-  | { status: 'ready'; assistant: SharedAssistant }
-  | { status: 'error'; error: unknown };
+  { status: 'loading' } | { status: 'ready'; assistant: SharedAssistant } | { status: 'error'; error: unknown };
 
 /** Resolves a share token; `retry()` asks again (the embed page's error state offers it). */
 export function useSharedAssistant(token: string): SharedAssistantState & { retry: () => void } {

@@ -19,7 +19,15 @@ export interface PublicChatContext {
  * the 'Shared Assistant' stub (spec §2); the session token from the query or from local storage. The
  * chat itself is composed in by the route (features do not import each other).
  */
-export function PublicChatPage({ assistantId, search, renderChat }: { assistantId: string; search: string; renderChat: (context: PublicChatContext) => ReactNode }) {
+export function PublicChatPage({
+  assistantId,
+  search,
+  renderChat,
+}: {
+  assistantId: string;
+  search: string;
+  renderChat: (context: PublicChatContext) => ReactNode;
+}) {
   const { t } = useTexts('public', publicLocales);
   const stored = sharedAssistantStore.load(assistantId);
   const fromQuery = sessionTokenFromQuery(search);

@@ -11,7 +11,9 @@ import { sharedAssistantStore } from '../shared-assistant-store';
 /** A refused link (unknown or revoked token) versus a link that could not be resolved right now. */
 export function sharedLinkErrorKey(error: unknown): 'invalidLink' | 'startFailed' {
   if (!(error instanceof ApiError)) return 'startFailed';
-  return error.status === 404 || error.status === 403 || error.detail === chatMessages.invalidShareLink ? 'invalidLink' : 'startFailed';
+  return error.status === 404 || error.status === 403 || error.detail === chatMessages.invalidShareLink
+    ? 'invalidLink'
+    : 'startFailed';
 }
 
 /**
@@ -19,7 +21,15 @@ export function sharedLinkErrorKey(error: unknown): 'invalidLink' | 'startFailed
  * keeping the query string (a session token may ride in it as sessionToken, token or github_token).
  * What chatting needs later — the share token and the assistant's external id — is kept locally.
  */
-export function SharedChatPage({ shareToken, search, navigate }: { shareToken: string; search: string; navigate: (to: string, options?: { replace?: boolean }) => void }) {
+export function SharedChatPage({
+  shareToken,
+  search,
+  navigate,
+}: {
+  shareToken: string;
+  search: string;
+  navigate: (to: string, options?: { replace?: boolean }) => void;
+}) {
   const { t } = useTexts('public', publicLocales);
   const state = useSharedAssistant(shareToken);
   useEffect(() => {

@@ -1,4 +1,13 @@
-import { type KeyboardEvent, type PointerEvent, type ReactNode, type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { probeFraming } from '../frame-probe';
 import { type Area, buttonBox, clampInto, panelBox, sizePx, type WidgetSettings } from '../../../../widget/options';
@@ -14,7 +23,18 @@ export const ARROW_STEP_PX = 10;
 export const WEBSITE_TIMEOUT_MS = 10_000;
 
 const CHAT_ICON = (
-  <svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+  <svg
+    viewBox="0 0 24 24"
+    width="28"
+    height="28"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+    focusable="false"
+  >
     <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
   </svg>
 );
@@ -57,7 +77,8 @@ function useAreaSize(ref: RefObject<HTMLDivElement | null>, fallback: Area): Are
     const measure = () => {
       const width = element.clientWidth;
       const height = element.clientHeight;
-      if (width > 0 && height > 0) setArea((now) => (now.width === width && now.height === height ? now : { width, height }));
+      if (width > 0 && height > 0)
+        setArea((now) => (now.width === width && now.height === height ? now : { width, height }));
     };
     measure();
     if (typeof ResizeObserver === 'undefined') return;
@@ -89,7 +110,19 @@ interface Props {
  * top, placed by the same function as widget.js. Dragging the button (or the arrow keys) sets a
  * custom position; clicking it asks the page to open the chat panel.
  */
-export function PreviewStage({ settings, device, websiteUrl, onWebsiteFailed, typing, chatOpen, onButton, onMove, panelTitle, onClosePanel, panelBody }: Props) {
+export function PreviewStage({
+  settings,
+  device,
+  websiteUrl,
+  onWebsiteFailed,
+  typing,
+  chatOpen,
+  onButton,
+  onMove,
+  panelTitle,
+  onClosePanel,
+  panelBody,
+}: Props) {
   const { t } = useTranslation('widgetPreview');
   const frameRef = useRef<HTMLDivElement>(null);
   const area = useAreaSize(frameRef, device === 'mobile' ? MOBILE_FRAME : { width: 800, height: FRAME_HEIGHT });
@@ -108,7 +141,9 @@ export function PreviewStage({ settings, device, websiteUrl, onWebsiteFailed, ty
     siteLoaded.current = false;
     const controller = new AbortController();
     const timer = setTimeout(() => siteLoaded.current || onWebsiteFailed(websiteUrl), WEBSITE_TIMEOUT_MS);
-    void probeFraming(websiteUrl, { timeoutMs: WEBSITE_TIMEOUT_MS, signal: controller.signal }).then((answer) => answer === 'refused' && onWebsiteFailed(websiteUrl));
+    void probeFraming(websiteUrl, { timeoutMs: WEBSITE_TIMEOUT_MS, signal: controller.signal }).then(
+      (answer) => answer === 'refused' && onWebsiteFailed(websiteUrl),
+    );
     return () => {
       clearTimeout(timer);
       controller.abort();
@@ -117,7 +152,14 @@ export function PreviewStage({ settings, device, websiteUrl, onWebsiteFailed, ty
 
   const onPointerDown = (event: PointerEvent<HTMLButtonElement>) => {
     if (event.button !== 0) return;
-    press.current = { id: event.pointerId, x: event.clientX, y: event.clientY, left: box.left, top: box.top, moved: false };
+    press.current = {
+      id: event.pointerId,
+      x: event.clientX,
+      y: event.clientY,
+      left: box.left,
+      top: box.top,
+      moved: false,
+    };
     event.currentTarget.setPointerCapture?.(event.pointerId);
   };
   const onPointerMove = (event: PointerEvent<HTMLButtonElement>) => {
@@ -134,7 +176,12 @@ export function PreviewStage({ settings, device, websiteUrl, onWebsiteFailed, ty
     if (!p || event.pointerId !== p.id) return;
     press.current = null;
     if (p.moved) {
-      const at = clampInto(p.left + event.clientX - p.x, p.top + event.clientY - p.y, { width: size, height: size }, area);
+      const at = clampInto(
+        p.left + event.clientX - p.x,
+        p.top + event.clientY - p.y,
+        { width: size, height: size },
+        area,
+      );
       setDrag(null);
       onMove({ x: at.left, y: at.top });
     } else onButton();
@@ -143,12 +190,23 @@ export function PreviewStage({ settings, device, websiteUrl, onWebsiteFailed, ty
     const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
     if (!step) return;
     event.preventDefault();
-    const at = clampInto(box.left + step[0]! * ARROW_STEP_PX, box.top + step[1]! * ARROW_STEP_PX, { width: size, height: size }, area);
+    const at = clampInto(
+      box.left + step[0]! * ARROW_STEP_PX,
+      box.top + step[1]! * ARROW_STEP_PX,
+      { width: size, height: size },
+      area,
+    );
     onMove({ x: at.left, y: at.top });
   };
 
   return (
-    <div ref={frameRef} className={`wp-frame${device === 'mobile' ? ' wp-mobile' : ''}`} role="region" aria-label={t('previewLabel')} data-testid="preview-frame">
+    <div
+      ref={frameRef}
+      className={`wp-frame${device === 'mobile' ? ' wp-mobile' : ''}`}
+      role="region"
+      aria-label={t('previewLabel')}
+      data-testid="preview-frame"
+    >
       {websiteUrl ? (
         <iframe
           className="wp-site"
@@ -167,7 +225,14 @@ export function PreviewStage({ settings, device, websiteUrl, onWebsiteFailed, ty
       <button
         type="button"
         className={`wp-button${typing ? ' wp-typing' : ''}${drag ? ' wp-dragging' : ''}`}
-        style={{ left: box.left, top: box.top, width: size, height: size, background: settings.buttonColor, color: settings.textColor }}
+        style={{
+          left: box.left,
+          top: box.top,
+          width: size,
+          height: size,
+          background: settings.buttonColor,
+          color: settings.textColor,
+        }}
         aria-label={chatOpen ? t('minimizeChat') : t('openChat')}
         aria-expanded={chatOpen}
         data-typing={typing}
@@ -187,7 +252,11 @@ export function PreviewStage({ settings, device, websiteUrl, onWebsiteFailed, ty
         {settings.avatarUrl ? <img src={settings.avatarUrl} alt="" /> : CHAT_ICON}
       </button>
       {chatOpen ? (
-        <section className="wp-panel" style={{ left: panel.left, top: panel.top, width: panel.width, height: panel.height }} aria-label={panelTitle}>
+        <section
+          className="wp-panel"
+          style={{ left: panel.left, top: panel.top, width: panel.width, height: panel.height }}
+          aria-label={panelTitle}
+        >
           <div className="wp-panel-bar" style={{ background: settings.backgroundColor, color: settings.textColor }}>
             <span dir="auto">{panelTitle}</span>
             <button type="button" className="icon-btn" onClick={onClosePanel} aria-label={t('closeChat')}>

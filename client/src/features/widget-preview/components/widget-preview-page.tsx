@@ -9,7 +9,16 @@ import { useCopyToClipboard } from '@/lib/copy-to-clipboard';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError, errorMessage, localizedDetail } from '@/lib/api-error';
 import { paths } from '@/lib/paths';
-import { BUTTON_POSITIONS, BUTTON_SIZES, type ButtonPosition, type ButtonSize, DEFAULT_OFFSET, webUrl, WIDGET_DEFAULTS, type WidgetSettings } from '../../../../widget/options';
+import {
+  BUTTON_POSITIONS,
+  BUTTON_SIZES,
+  type ButtonPosition,
+  type ButtonSize,
+  DEFAULT_OFFSET,
+  webUrl,
+  WIDGET_DEFAULTS,
+  type WidgetSettings,
+} from '../../../../widget/options';
 import { embedCode } from '../embed-code';
 import { ChatFrame } from './chat-frame';
 import { PreviewStage } from './preview-stage';
@@ -27,7 +36,14 @@ export interface WidgetPreviewPageProps {
 /**
  * /widget-preview/{assistantId} (spec part 2 §2, §4): the assistant, or its not-found / load-error state.
  */
-export function WidgetPreviewPage({ assistantId, assistant, pending, error, onRetry, generateShareToken }: WidgetPreviewPageProps) {
+export function WidgetPreviewPage({
+  assistantId,
+  assistant,
+  pending,
+  error,
+  onRetry,
+  generateShareToken,
+}: WidgetPreviewPageProps) {
   const { t } = useTranslation('widgetPreview');
   const validId = Number.isInteger(assistantId) && assistantId > 0;
   if (validId && pending) return <Spinner label={t('common:loading')} />;
@@ -44,7 +60,9 @@ export function WidgetPreviewPage({ assistantId, assistant, pending, error, onRe
           <>
             <h1>{t('title')}</h1>
             <div className="banner banner-error" role="alert">
-              <p>{t('loadFailed')} {errorMessage(error, t)}</p>
+              <p>
+                {t('loadFailed')} {errorMessage(error, t)}
+              </p>
               <Button onClick={onRetry}>{t('tryAgain')}</Button>
             </div>
           </>
@@ -60,7 +78,13 @@ export function WidgetPreviewPage({ assistantId, assistant, pending, error, onRe
 
 type TokenState = { status: 'idle' | 'generating' } | { status: 'failed'; detail: string };
 
-function WidgetPreview({ assistant, generateShareToken }: { assistant: AssistantDto; generateShareToken: () => Promise<string> }) {
+function WidgetPreview({
+  assistant,
+  generateShareToken,
+}: {
+  assistant: AssistantDto;
+  generateShareToken: () => Promise<string>;
+}) {
   const { t } = useTranslation('widgetPreview');
   const id = useId();
   const [settings, setSettings] = useState<WidgetSettings>(WIDGET_DEFAULTS);
@@ -92,7 +116,8 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
 
   useEffect(() => {
     if (!fullscreen) return;
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && !document.querySelector('dialog[open]') && setFullscreen(false);
+    const onKey = (event: KeyboardEvent) =>
+      event.key === 'Escape' && !document.querySelector('dialog[open]') && setFullscreen(false);
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [fullscreen]);
@@ -183,7 +208,12 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
             <div className="wp-options">
               {(['desktop', 'mobile'] as const).map((value) => (
                 <label key={value}>
-                  <input type="radio" name={`${id}-device`} checked={device === value} onChange={() => setDevice(value)} />
+                  <input
+                    type="radio"
+                    name={`${id}-device`}
+                    checked={device === value}
+                    onChange={() => setDevice(value)}
+                  />
                   {t(value)}
                 </label>
               ))}
@@ -198,7 +228,14 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
                     type="radio"
                     name={`${id}-position`}
                     checked={!settings.customPosition && settings.buttonPosition === value}
-                    onChange={() => update({ buttonPosition: value, customPosition: false, positionX: DEFAULT_OFFSET, positionY: DEFAULT_OFFSET })}
+                    onChange={() =>
+                      update({
+                        buttonPosition: value,
+                        customPosition: false,
+                        positionX: DEFAULT_OFFSET,
+                        positionY: DEFAULT_OFFSET,
+                      })
+                    }
                   />
                   {t(`positions.${value}`)}
                 </label>
@@ -215,7 +252,12 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
             <div className="wp-options">
               {BUTTON_SIZES.map((value: ButtonSize) => (
                 <label key={value}>
-                  <input type="radio" name={`${id}-size`} checked={settings.buttonSize === value} onChange={() => update({ buttonSize: value })} />
+                  <input
+                    type="radio"
+                    name={`${id}-size`}
+                    checked={settings.buttonSize === value}
+                    onChange={() => update({ buttonSize: value })}
+                  />
                   {value}
                 </label>
               ))}
@@ -223,7 +265,12 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
           </fieldset>
           {assistant.avatar_url ? (
             <div className="switch-field">
-              <input id={`${id}-avatar`} type="checkbox" checked={useAvatar} onChange={(event) => setUseAvatar(event.currentTarget.checked)} />
+              <input
+                id={`${id}-avatar`}
+                type="checkbox"
+                checked={useAvatar}
+                onChange={(event) => setUseAvatar(event.currentTarget.checked)}
+              />
               <label htmlFor={`${id}-avatar`}>{t('useAvatar')}</label>
             </div>
           ) : null}
@@ -233,14 +280,25 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
               {(['buttonColor', 'backgroundColor', 'textColor'] as const).map((key) => (
                 <label key={key}>
                   {t(key)}
-                  <input type="color" value={settings[key]} onChange={(event) => update({ [key]: event.currentTarget.value })} />
+                  <input
+                    type="color"
+                    value={settings[key]}
+                    onChange={(event) => update({ [key]: event.currentTarget.value })}
+                  />
                 </label>
               ))}
             </div>
           </fieldset>
           <div className="field">
             <label htmlFor={`${id}-session`}>{t('sessionToken')}</label>
-            <input id={`${id}-session`} value={sessionToken} dir="ltr" autoComplete="off" aria-describedby={`${id}-session-hint`} onChange={(event) => setSessionToken(event.currentTarget.value)} />
+            <input
+              id={`${id}-session`}
+              value={sessionToken}
+              dir="ltr"
+              autoComplete="off"
+              aria-describedby={`${id}-session-hint`}
+              onChange={(event) => setSessionToken(event.currentTarget.value)}
+            />
             <p id={`${id}-session-hint`} className="field-hint">
               {t('sessionTokenHint')}
             </p>
@@ -254,7 +312,12 @@ function WidgetPreview({ assistant, generateShareToken }: { assistant: Assistant
               <div className="wp-options" role="radiogroup" aria-label={t('background')}>
                 {(['site', 'example'] as const).map((value) => (
                   <label key={value}>
-                    <input type="radio" name={`${id}-background`} checked={background === value} onChange={() => setBackground(value)} />
+                    <input
+                      type="radio"
+                      name={`${id}-background`}
+                      checked={background === value}
+                      onChange={() => setBackground(value)}
+                    />
                     {value === 'site' ? t('yourWebsite') : t('examplePage')}
                   </label>
                 ))}

@@ -23,7 +23,10 @@ const base: AssistantDto = {
   payment_processing: { enabled: false, sales_prompt: '' },
 };
 
-function renderPage(assistant: Partial<AssistantDto> | null, options: { error?: unknown; generate?: () => Promise<string> } = {}) {
+function renderPage(
+  assistant: Partial<AssistantDto> | null,
+  options: { error?: unknown; generate?: () => Promise<string> } = {},
+) {
   const generate = vi.fn(options.generate ?? (async () => 'new-token'));
   const utils = renderWithProviders(
     <WidgetPreviewPage
@@ -159,9 +162,13 @@ describe('Widget Preview (spec part 2 §2, §4)', () => {
 
   it('passes the optional test session token to the embed page', async () => {
     renderPage({ share_token: 'tok' });
-    fireEvent.change(await screen.findByLabelText('Session token (optional, for testing)'), { target: { value: 'my-test-session-0001' } });
+    fireEvent.change(await screen.findByLabelText('Session token (optional, for testing)'), {
+      target: { value: 'my-test-session-0001' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Open chat preview' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Continue to Chat' }));
-    expect((await screen.findByTitle('Chat with Harbor Cafe')).getAttribute('src')).toBe(`${window.location.origin}/embed/tok?sessionToken=my-test-session-0001`);
+    expect((await screen.findByTitle('Chat with Harbor Cafe')).getAttribute('src')).toBe(
+      `${window.location.origin}/embed/tok?sessionToken=my-test-session-0001`,
+    );
   });
 });

@@ -6,7 +6,8 @@ export const en = {
   showCode: 'Show Embed Code',
   hideCode: 'Hide Embed Code',
   codeTitle: 'Embed code',
-  codeHint: 'Paste this line into your website, just before </body>. Visitors see the chat button on every page that has it.',
+  codeHint:
+    'Paste this line into your website, just before </body>. Visitors see the chat button on every page that has it.',
   codeLabel: 'Embed code for {name}',
   copyCode: 'Copy Code',
   copied: 'Copied!',
@@ -16,7 +17,8 @@ export const en = {
   desktop: 'Desktop',
   mobile: 'Mobile',
   sessionToken: 'Session token (optional, for testing)',
-  sessionTokenHint: 'Continue a test conversation by reusing its session token (at least 16 characters). Leave empty for a new visitor.',
+  sessionTokenHint:
+    'Continue a test conversation by reusing its session token (at least 16 characters). Leave empty for a new visitor.',
   position: 'Position',
   positions: {
     'bottom-right': 'Bottom right',
@@ -44,19 +46,22 @@ export const en = {
   closeChat: 'Close chat preview',
   chatWith: 'Chat with {name}',
   confirmTitle: 'Test Real AI Assistant',
-  confirmText: 'This opens a real conversation with {name}. It uses a real conversation thread and AI credits, and appears in your Chat History.',
+  confirmText:
+    'This opens a real conversation with {name}. It uses a real conversation thread and AI credits, and appears in your Chat History.',
   continueToChat: 'Continue to Chat',
   cancel: 'Cancel',
   loadingChat: 'Loading chat...',
   unableToLoadChat: 'Unable to load chat',
   unableToLoadChatHint: 'The chat did not load. Check your connection and try again.',
   shareTokenUnavailable: 'Share token not available',
-  shareTokenUnavailableHint: 'The widget needs the assistant\'s share token, and it could not be created: {detail}',
+  shareTokenUnavailableHint: "The widget needs the assistant's share token, and it could not be created: {detail}",
   tryAgain: 'Try Again',
   failedToLoadWebsite: 'Failed to load website',
-  failedToLoadWebsiteHint: '{url} did not load in the preview (many sites refuse to be shown inside other pages). The example page is shown instead.',
+  failedToLoadWebsiteHint:
+    '{url} did not load in the preview (many sites refuse to be shown inside other pages). The example page is shown instead.',
   noWebsite: 'No Website URL Configured',
-  noWebsiteHint: "The preview shows an example page. Add your website's address to the assistant to see the widget on your own site.",
+  noWebsiteHint:
+    "The preview shows an example page. Add your website's address to the assistant to see the widget on your own site.",
   editAssistant: 'Edit assistant',
   redirectNotice: 'On your website the assistant would now open {url}.',
   notFoundTitle: 'Assistant not found',

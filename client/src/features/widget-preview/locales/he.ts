@@ -45,7 +45,8 @@ export const he: WidgetPreviewLocale = {
   closeChat: 'סגירת תצוגת הצ׳אט',
   chatWith: 'צ׳אט עם {name}',
   confirmTitle: 'בדיקת העוזר האמיתי',
-  confirmText: 'כאן נפתחת שיחה אמיתית עם {name}. היא משתמשת בשרשור שיחה אמיתי ובקרדיטים של AI, ותופיע בהיסטוריית השיחות שלכם.',
+  confirmText:
+    'כאן נפתחת שיחה אמיתית עם {name}. היא משתמשת בשרשור שיחה אמיתי ובקרדיטים של AI, ותופיע בהיסטוריית השיחות שלכם.',
   continueToChat: 'המשך לצ׳אט',
   cancel: 'ביטול',
   loadingChat: 'טוענים את הצ׳אט...',
@@ -55,7 +56,8 @@ export const he: WidgetPreviewLocale = {
   shareTokenUnavailableHint: 'הווידג׳ט צריך את אסימון השיתוף של העוזר, ולא ניתן היה ליצור אותו: {detail}',
   tryAgain: 'נסו שוב',
   failedToLoadWebsite: 'טעינת האתר נכשלה',
-  failedToLoadWebsiteHint: 'האתר {url} לא נטען בתצוגה המקדימה (אתרים רבים אינם מרשים להציג אותם בתוך דפים אחרים). מוצג במקומו דף לדוגמה.',
+  failedToLoadWebsiteHint:
+    'האתר {url} לא נטען בתצוגה המקדימה (אתרים רבים אינם מרשים להציג אותם בתוך דפים אחרים). מוצג במקומו דף לדוגמה.',
   noWebsite: 'לא הוגדרה כתובת אתר',
   noWebsiteHint: 'התצוגה מציגה דף לדוגמה. הוסיפו לעוזר את כתובת האתר שלכם כדי לראות את הווידג׳ט באתר שלכם.',
   editAssistant: 'עריכת העוזר',

@@ -14,7 +14,16 @@ import {
 } from '@kesher/contracts';
 import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ask, getJson, ownerThread, ownerWithAssistant, scriptedProvider, settled, visitorThread, type ScenarioOwner } from '../../../analytics/testing/analytics-scenario.js';
+import {
+  ask,
+  getJson,
+  ownerThread,
+  ownerWithAssistant,
+  scriptedProvider,
+  settled,
+  visitorThread,
+  type ScenarioOwner,
+} from '../../../analytics/testing/analytics-scenario.js';
 import { createApiHarness, type ApiHarness } from '../../../testing/api-harness.js';
 import { postgresAvailability } from '../../../testing/test-database.js';
 
@@ -54,9 +63,19 @@ describe.skipIf(!gate.available)(`analytics routes${gate.available ? '' : ` (not
     const visitor = await visitorThread(h, dana);
     await visitor.ask('האם אתם אופים לחם מחמצת?');
     await visitor.ask('What are your prices for sourdough?');
-    const like = await h.app.inject({ method: 'POST', url: '/api/v1/feedback', headers: dana.auth, payload: { assistant_id: dana.assistantId, thread_id: thread, message_id: first.id, rating: 'like' } });
+    const like = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/feedback',
+      headers: dana.auth,
+      payload: { assistant_id: dana.assistantId, thread_id: thread, message_id: first.id, rating: 'like' },
+    });
     expect(like.statusCode).toBe(200);
-    const tracked = await h.app.inject({ method: 'POST', url: '/api/v1/analytics/track-query', headers: dana.auth, payload: { query: 'opening hours via our CRM', assistant_id: dana.assistantId, response_time_ms: 420 } });
+    const tracked = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/analytics/track-query',
+      headers: dana.auth,
+      payload: { query: 'opening hours via our CRM', assistant_id: dana.assistantId, response_time_ms: 420 },
+    });
     expect(tracked.statusCode).toBe(201);
     expect(tracked.json()).toMatchObject({ status: 'success', data: { query_id: expect.stringMatching(/^query_/) } });
     // Noa: one question.
@@ -123,7 +142,9 @@ describe.skipIf(!gate.available)(`analytics routes${gate.available ? '' : ` (not
       referrals: 2,
     });
     expect(data.daily).toHaveLength(30);
-    expect((await getJson(h, `/api/v1/analytics/assistant/${noa.assistantId}/performance`, dana.auth)).status).toBe(404);
+    expect((await getJson(h, `/api/v1/analytics/assistant/${noa.assistantId}/performance`, dana.auth)).status).toBe(
+      404,
+    );
     expect((await getJson(h, `/api/v1/analytics/assistant/999999/performance`, dana.auth)).status).toBe(404);
   });
 
@@ -138,21 +159,47 @@ describe.skipIf(!gate.available)(`analytics routes${gate.available ? '' : ` (not
       'What is the price of sourdough bread?',
       'Do you bake sourdough bread on Fridays?',
     ]);
-    expect(data.queries[0]).toMatchObject({ source: 'tracked', status: 'success', success: true, response_time_ms: 420, assistant_id: dana.assistantId, assistant_name: 'Dana bakery' });
-    expect(data.queries[1]).toMatchObject({ source: 'chat', channel: 'public_link', status: 'success', success: true, assistant_id: dana.assistantId });
+    expect(data.queries[0]).toMatchObject({
+      source: 'tracked',
+      status: 'success',
+      success: true,
+      response_time_ms: 420,
+      assistant_id: dana.assistantId,
+      assistant_name: 'Dana bakery',
+    });
+    expect(data.queries[1]).toMatchObject({
+      source: 'chat',
+      channel: 'public_link',
+      status: 'success',
+      success: true,
+      assistant_id: dana.assistantId,
+    });
     expect(data.queries[1]!.response_time_ms).toBeGreaterThanOrEqual(0);
 
     const two = (await getJson(h, '/api/v1/analytics/queries?limit=2&success_only=true', dana.auth)).body.data;
     expect(two).toMatchObject({ count: 2, limit: 2 });
-    expect((await getJson(h, `/api/v1/analytics/queries?assistant_id=${dana.assistantId}`, dana.auth)).body.data.count).toBe(5);
+    expect(
+      (await getJson(h, `/api/v1/analytics/queries?assistant_id=${dana.assistantId}`, dana.auth)).body.data.count,
+    ).toBe(5);
     expect((await getJson(h, `/api/v1/analytics/queries?assistant_id=${noa.assistantId}`, dana.auth)).status).toBe(404);
   });
 
   it('sums usage over a period, the week by default', async () => {
     const { body } = await getJson(h, '/api/v1/analytics/usage-stats', dana.auth);
     const data = successEnvelope(UsageStatsSchema).parse(body).data;
-    expect(data).toMatchObject({ period: 'week', days: 7, queries: 5, conversations: 2, answers: 4, tracked_queries: 1, tokens: { total: 480 }, active_assistants: 1 });
-    expect(data.by_assistant).toEqual([{ assistant_id: dana.assistantId, assistant_name: 'Dana bakery', queries: 5, conversations: 2 }]);
+    expect(data).toMatchObject({
+      period: 'week',
+      days: 7,
+      queries: 5,
+      conversations: 2,
+      answers: 4,
+      tracked_queries: 1,
+      tokens: { total: 480 },
+      active_assistants: 1,
+    });
+    expect(data.by_assistant).toEqual([
+      { assistant_id: dana.assistantId, assistant_name: 'Dana bakery', queries: 5, conversations: 2 },
+    ]);
     expect((await getJson(h, '/api/v1/analytics/usage-stats?period=month', dana.auth)).body.data.days).toBe(30);
     expect((await getJson(h, '/api/v1/analytics/usage-stats?period=decade', dana.auth)).status).toBe(422);
   });
@@ -174,29 +221,44 @@ describe.skipIf(!gate.available)(`analytics routes${gate.available ? '' : ` (not
       status: 'success',
       data: { positive: 1, negative: 0, total: 1, satisfaction_rate: 100, days: 1, with_comments: 0 },
     });
-    const customer = successEnvelope(KeywordListSchema).parse((await getJson(h, '/api/v1/keyword-analytics/customer-keywords', dana.auth)).body).data;
+    const customer = successEnvelope(KeywordListSchema).parse(
+      (await getJson(h, '/api/v1/keyword-analytics/customer-keywords', dana.auth)).body,
+    ).data;
     expect(customer).toMatchObject({ source: 'customer', days: 30 });
     expect(customer.keywords[0]).toEqual({ keyword: 'sourdough', count: 3, percentage: expect.any(Number) });
     expect(customer.keywords.map((k) => k.keyword)).toEqual(expect.arrayContaining(['bread', 'price', 'מחמצת']));
     const answers = (await getJson(h, '/api/v1/keyword-analytics/assistant-keywords?limit=3', dana.auth)).body.data;
     expect(answers.keywords).toHaveLength(3);
     // The answers echo the questions ("You asked: …"): ties rank alphabetically.
-    expect(answers.keywords.slice(0, 2)).toEqual([expect.objectContaining({ keyword: 'asked', count: 3 }), expect.objectContaining({ keyword: 'sourdough', count: 3 })]);
+    expect(answers.keywords.slice(0, 2)).toEqual([
+      expect.objectContaining({ keyword: 'asked', count: 3 }),
+      expect.objectContaining({ keyword: 'sourdough', count: 3 }),
+    ]);
     // The redirect marker's address is not a keyword.
     expect(answers.keywords.map((k: { keyword: string }) => k.keyword)).not.toContain('pricing');
-    const trends = successEnvelope(KeywordTrendsSchema).parse((await getJson(h, '/api/v1/keyword-analytics/keyword-trends?days=7', dana.auth)).body).data;
+    const trends = successEnvelope(KeywordTrendsSchema).parse(
+      (await getJson(h, '/api/v1/keyword-analytics/keyword-trends?days=7', dana.auth)).body,
+    ).data;
     expect(trends.dates).toHaveLength(7);
     expect(trends.trends[0]).toMatchObject({ keyword: 'sourdough', total: 3 });
     expect(trends.trends[0]!.counts.at(-1)).toBe(3);
-    const both = successEnvelope(KeywordDashboardSchema).parse((await getJson(h, '/api/v1/keyword-analytics/dashboard', dana.auth)).body).data;
+    const both = successEnvelope(KeywordDashboardSchema).parse(
+      (await getJson(h, '/api/v1/keyword-analytics/dashboard', dana.auth)).body,
+    ).data;
     expect(both.customer_keywords.keywords[0]!.keyword).toBe('sourdough');
   });
 
   it('reports health and system metrics (process figures only for operators)', async () => {
-    const health = successEnvelope(AnalyticsHealthSchema).parse((await getJson(h, '/api/v1/analytics/health', dana.auth)).body).data;
+    const health = successEnvelope(AnalyticsHealthSchema).parse(
+      (await getJson(h, '/api/v1/analytics/health', dana.auth)).body,
+    ).data;
     expect(health.status).toBe('healthy');
-    expect(health.read_models.map((m) => m.name)).toEqual(expect.arrayContaining(['analytics-activity', 'analytics-keywords', 'analytics-queries']));
-    const metrics = successEnvelope(SystemMetricsSchema).parse((await getJson(h, '/api/v1/analytics/system-metrics', dana.auth)).body).data;
+    expect(health.read_models.map((m) => m.name)).toEqual(
+      expect.arrayContaining(['analytics-activity', 'analytics-keywords', 'analytics-queries']),
+    );
+    const metrics = successEnvelope(SystemMetricsSchema).parse(
+      (await getJson(h, '/api/v1/analytics/system-metrics', dana.auth)).body,
+    ).data;
     expect(metrics.process).toBeNull();
     const keywordHealth = (await getJson(h, '/api/v1/keyword-analytics/health', dana.auth)).body.data;
     expect(keywordHealth.read_models.map((m: { name: string }) => m.name)).toEqual(['analytics-keywords']);
@@ -208,16 +270,28 @@ describe.skipIf(!gate.available)(`analytics routes${gate.available ? '' : ` (not
       expect(status, url).toBe(200);
       successEnvelope(schema).parse(body);
       const text = JSON.stringify(body);
-      for (const secret of ['sourdough', 'מחמצת', 'bakery.example.com', 'CRM', 'Dana bakery']) expect(text, `${url} leaks ${secret}`).not.toContain(secret);
+      for (const secret of ['sourdough', 'מחמצת', 'bakery.example.com', 'CRM', 'Dana bakery'])
+        expect(text, `${url} leaks ${secret}`).not.toContain(secret);
     }
     const dashboard = (await getJson(h, '/api/v1/analytics/dashboard', noa.auth)).body.data;
-    expect(dashboard.overview).toMatchObject({ total_conversations: 1, total_queries: 1, users: 1, total_assistants: 1 });
+    expect(dashboard.overview).toMatchObject({
+      total_conversations: 1,
+      total_queries: 1,
+      users: 1,
+      total_assistants: 1,
+    });
     expect(dashboard.feedback.total).toBe(0);
     expect((await getJson(h, '/api/v1/analytics/sales-analytics', noa.auth)).body.data.total_referrals).toBe(0);
-    expect((await getJson(h, '/api/v1/analytics/queries', noa.auth)).body.data.queries.map((q: { query: string }) => q.query)).toEqual(['Do you sell gift cards?']);
-    expect((await getJson(h, '/api/v1/keyword-analytics/customer-keywords', noa.auth)).body.data.keywords.map((k: { keyword: string }) => k.keyword)).toEqual(
-      expect.arrayContaining(['sell', 'gift', 'cards']),
-    );
+    expect(
+      (await getJson(h, '/api/v1/analytics/queries', noa.auth)).body.data.queries.map(
+        (q: { query: string }) => q.query,
+      ),
+    ).toEqual(['Do you sell gift cards?']);
+    expect(
+      (await getJson(h, '/api/v1/keyword-analytics/customer-keywords', noa.auth)).body.data.keywords.map(
+        (k: { keyword: string }) => k.keyword,
+      ),
+    ).toEqual(expect.arrayContaining(['sell', 'gift', 'cards']));
     // Naming Dana's assistant anywhere answers as if it did not exist.
     for (const url of [
       `/api/v1/analytics/assistant/${dana.assistantId}/performance`,
@@ -227,14 +301,22 @@ describe.skipIf(!gate.available)(`analytics routes${gate.available ? '' : ` (not
     ]) {
       expect((await getJson(h, url, noa.auth)).status, url).toBe(404);
     }
-    const foreign = await h.app.inject({ method: 'POST', url: '/api/v1/analytics/track-query', headers: noa.auth, payload: { query: 'x', assistant_id: dana.assistantId } });
+    const foreign = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/analytics/track-query',
+      headers: noa.auth,
+      payload: { query: 'x', assistant_id: dana.assistantId },
+    });
     expect(foreign.statusCode).toBe(404);
   });
 
   it('refuses every call without a signed-in owner', async () => {
     for (const [url] of ROUTES) expect((await getJson(h, url)).status, url).toBe(401);
     expect((await getJson(h, `/api/v1/analytics/assistant/${dana.assistantId}/performance`)).status).toBe(401);
-    expect((await h.app.inject({ method: 'POST', url: '/api/v1/analytics/track-query', payload: { query: 'x' } })).statusCode).toBe(401);
+    expect(
+      (await h.app.inject({ method: 'POST', url: '/api/v1/analytics/track-query', payload: { query: 'x' } }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('is documented in the OpenAPI document (GraphQL describes itself)', async () => {
@@ -245,7 +327,12 @@ describe.skipIf(!gate.available)(`analytics routes${gate.available ? '' : ` (not
   });
 
   it('refuses a malformed tracked query with the API error shape', async () => {
-    const empty = await h.app.inject({ method: 'POST', url: '/api/v1/analytics/track-query', headers: dana.auth, payload: { query: '   ' } });
+    const empty = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/analytics/track-query',
+      headers: dana.auth,
+      payload: { query: '   ' },
+    });
     expect(empty.statusCode).toBe(422);
     expect(empty.json().detail[0].msg).toBe('Query cannot be empty');
   });

@@ -58,13 +58,25 @@ export const analyticsRoutes =
 
     app.get(
       '/analytics/dashboard',
-      { schema: { summary: "The analytics page: overview, response times, feedback and daily trends over the last `days` days (UTC, default 7)", querystring: DashboardQuerySchema, response: { 200: successEnvelope(DashboardSchema) } } },
+      {
+        schema: {
+          summary:
+            'The analytics page: overview, response times, feedback and daily trends over the last `days` days (UTC, default 7)',
+          querystring: DashboardQuerySchema,
+          response: { 200: successEnvelope(DashboardSchema) },
+        },
+      },
       async (request) => success(await deps.analytics.dashboard(scopeOf(request), request.query.days)),
     );
 
     app.get(
       '/analytics/system-metrics',
-      { schema: { summary: 'Whether analytics are current (read models against the log); process figures for operators only', response: { 200: successEnvelope(SystemMetricsSchema) } } },
+      {
+        schema: {
+          summary: 'Whether analytics are current (read models against the log); process figures for operators only',
+          response: { 200: successEnvelope(SystemMetricsSchema) },
+        },
+      },
       async (request) => success(await deps.analytics.systemMetrics(deps.isOperator(requireAccount(request)))),
     );
 
@@ -78,7 +90,8 @@ export const analyticsRoutes =
           response: { 200: successEnvelope(AssistantPerformanceSchema) },
         },
       },
-      async (request) => success(await deps.analytics.performance(scopeOf(request), request.params.id, request.query.days)),
+      async (request) =>
+        success(await deps.analytics.performance(scopeOf(request), request.params.id, request.query.days)),
     );
 
     app.post(
@@ -109,33 +122,64 @@ export const analyticsRoutes =
           source: body.source,
         });
         // The answer is the command's own (its id and time): a wait that ran out only marks it pending.
-        if (tracked.appended && !(await deps.awaitReadModels(tracked.appended.position, ['QueryTracked']))) readModelsPending(request, tracked.appended.position, ['QueryTracked']);
+        if (tracked.appended && !(await deps.awaitReadModels(tracked.appended.position, ['QueryTracked'])))
+          readModelsPending(request, tracked.appended.position, ['QueryTracked']);
         return reply.status(201).send(success({ query_id: tracked.queryId, tracked_at: context.now.toISOString() }));
       },
     );
 
     app.get(
       '/analytics/queries',
-      { schema: { summary: 'The newest queries (conversation runs and tracked queries), default 50', querystring: QueriesQuerySchema, response: { 200: successEnvelope(QueriesSchema) } } },
+      {
+        schema: {
+          summary: 'The newest queries (conversation runs and tracked queries), default 50',
+          querystring: QueriesQuerySchema,
+          response: { 200: successEnvelope(QueriesSchema) },
+        },
+      },
       async (request) =>
-        success(await deps.analytics.queries(scopeOf(request), { limit: request.query.limit, successOnly: request.query.success_only, assistantNumericId: request.query.assistant_id })),
+        success(
+          await deps.analytics.queries(scopeOf(request), {
+            limit: request.query.limit,
+            successOnly: request.query.success_only,
+            assistantNumericId: request.query.assistant_id,
+          }),
+        ),
     );
 
     app.get(
       '/analytics/usage-stats',
-      { schema: { summary: 'Usage over a period: day, week (default), month (30 days), quarter (90), year (365)', querystring: UsageStatsQuerySchema, response: { 200: successEnvelope(UsageStatsSchema) } } },
+      {
+        schema: {
+          summary: 'Usage over a period: day, week (default), month (30 days), quarter (90), year (365)',
+          querystring: UsageStatsQuerySchema,
+          response: { 200: successEnvelope(UsageStatsSchema) },
+        },
+      },
       async (request) => success(await deps.analytics.usageStats(scopeOf(request), request.query.period)),
     );
 
     app.get(
       '/analytics/sales-analytics',
-      { schema: { summary: 'Referred URLs (sales mode) by count and type over the last `days` days (default 30)', querystring: SalesAnalyticsQuerySchema, response: { 200: successEnvelope(SalesAnalyticsSchema) } } },
-      async (request) => success(await deps.analytics.salesAnalytics(scopeOf(request), request.query.days, request.query.limit)),
+      {
+        schema: {
+          summary: 'Referred URLs (sales mode) by count and type over the last `days` days (default 30)',
+          querystring: SalesAnalyticsQuerySchema,
+          response: { 200: successEnvelope(SalesAnalyticsSchema) },
+        },
+      },
+      async (request) =>
+        success(await deps.analytics.salesAnalytics(scopeOf(request), request.query.days, request.query.limit)),
     );
 
     app.get(
       '/analytics/health',
-      { schema: { summary: 'Whether the analytics read models are current', response: { 200: successEnvelope(AnalyticsHealthSchema) } } },
+      {
+        schema: {
+          summary: 'Whether the analytics read models are current',
+          response: { 200: successEnvelope(AnalyticsHealthSchema) },
+        },
+      },
       async (request) => {
         requireAccount(request);
         return success(await deps.analytics.health());
@@ -144,7 +188,14 @@ export const analyticsRoutes =
 
     app.get(
       '/feedback/all-stats',
-      { schema: { summary: 'Likes and dislikes on answers over the last `days` days (default 7)', querystring: FeedbackStatsQuerySchema, response: { 200: successEnvelope(FeedbackAllStatsSchema) } } },
-      async (request) => success(await deps.analytics.feedbackStats(scopeOf(request), request.query.days, request.query.assistant_id)),
+      {
+        schema: {
+          summary: 'Likes and dislikes on answers over the last `days` days (default 7)',
+          querystring: FeedbackStatsQuerySchema,
+          response: { 200: successEnvelope(FeedbackAllStatsSchema) },
+        },
+      },
+      async (request) =>
+        success(await deps.analytics.feedbackStats(scopeOf(request), request.query.days, request.query.assistant_id)),
     );
   };

@@ -1,4 +1,10 @@
-import { limits, type AssistantDto, type AssistantProfile, type CreateAssistantBody, type UpdateAssistantBody } from '@kesher/contracts';
+import {
+  limits,
+  type AssistantDto,
+  type AssistantProfile,
+  type CreateAssistantBody,
+  type UpdateAssistantBody,
+} from '@kesher/contracts';
 import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
 
 export function toAssistantDto(row: AssistantRow): AssistantDto {
@@ -40,11 +46,16 @@ export function profileFromCreate(body: CreateAssistantBody): AssistantProfile {
       max_depth: crawlerConfig?.max_depth ?? 10,
       delete_orphaned_pages: crawlerConfig?.delete_orphaned_pages ?? false,
     },
-    payment_processing: { enabled: body.sales_mode?.enabled ?? false, sales_prompt: body.sales_mode?.sales_prompt ?? '' },
+    payment_processing: {
+      enabled: body.sales_mode?.enabled ?? false,
+      sales_prompt: body.sales_mode?.sales_prompt ?? '',
+    },
   };
 }
 
 /** Fields absent from the body stay as they are. */
 export function changesFromUpdate(body: UpdateAssistantBody): Partial<AssistantProfile> {
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as Partial<AssistantProfile>;
+  return Object.fromEntries(
+    Object.entries(body).filter(([, value]) => value !== undefined),
+  ) as Partial<AssistantProfile>;
 }

@@ -45,7 +45,8 @@ export interface AssistantRoutesDeps {
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** `asst_` + 24 letters or digits (spec §3), from a cryptographic source. */
-export const newExternalAssistantId = () => `asst_${Array.from({ length: 24 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('')}`;
+export const newExternalAssistantId = () =>
+  `asst_${Array.from({ length: 24 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('')}`;
 
 export const assistantRoutes =
   (deps: AssistantRoutesDeps): FastifyPluginAsync =>
@@ -60,7 +61,8 @@ export const assistantRoutes =
       eventStore: deps.eventStore,
       awaitReadModels: deps.awaitReadModels,
       filesOf: async (ownerId, assistantId) => (await knowledge.listFiles(ownerId, assistantId)).map((file) => file.id),
-      threadsOf: async (ownerId, assistantId) => (await threads.threadsOfAssistant(ownerId, assistantId)).map((thread) => thread.id),
+      threadsOf: async (ownerId, assistantId) =>
+        (await threads.threadsOfAssistant(ownerId, assistantId)).map((thread) => thread.id),
     });
 
     async function owned(request: FastifyRequest, numericId: number) {
@@ -75,7 +77,8 @@ export const assistantRoutes =
       '/assistants/',
       {
         schema: {
-          summary: "Create an assistant (403 when the plan's max_assistants are in use: \"You have reached your plan's limit of {n} assistant(s)…\")",
+          summary:
+            'Create an assistant (403 when the plan\'s max_assistants are in use: "You have reached your plan\'s limit of {n} assistant(s)…")',
           body: CreateAssistantBodySchema,
           response: { 201: CreateAssistantResponseSchema },
         },
@@ -101,7 +104,9 @@ export const assistantRoutes =
                 data: { assistantId, numericId, externalId, ownerId: account.id, profile },
               });
             } catch (error) {
-              await deps.allowances.releaseAssistants(context, account.id, [assistantId]).catch((e: unknown) => request.log.warn({ err: e }, 'assistant slot not given back'));
+              await deps.allowances
+                .releaseAssistants(context, account.id, [assistantId])
+                .catch((e: unknown) => request.log.warn({ err: e }, 'assistant slot not given back'));
               throw error;
             }
           },
@@ -109,33 +114,58 @@ export const assistantRoutes =
         );
         // Custom functions are not supported yet; the spec's response reports them as failed.
         const failed = (request.body.functions ?? []).map((f) => f.name);
-        return reply.status(201).send({ assistant_id: numericId, openai_assistant_id: externalId, ...(failed.length ? { failed_functions: failed } : {}) });
+        return reply.status(201).send({
+          assistant_id: numericId,
+          openai_assistant_id: externalId,
+          ...(failed.length ? { failed_functions: failed } : {}),
+        });
       },
     );
 
     // The dashboard's hottest read: the rendered list is reused until the read model moves.
     const listCache = createVersionedCache<string>();
-    const serializeList = responseSerializerCompiler({ schema: z.array(AssistantSchema), method: 'GET', url: '/assistants/', httpStatus: '200' }) as (value: unknown) => string;
-    app.get('/assistants/', { schema: { summary: "The signed-in owner's assistants", response: { 200: z.array(AssistantSchema) } } }, async (request, reply) => {
-      const account = requireAccount(request);
-      const position = await deps.assistantsVersion();
-      const version = position ? positionToString(position) : '';
-      let body = position && listCache.get(account.id, version);
-      if (!body) {
-        body = serializeList((await queries.listByOwner(account.id)).map(toAssistantDto));
-        if (position) listCache.set(account.id, version, body);
-      }
-      // `body` is already the JSON the route schema describes; send it as is (the typed reply expects the object form).
-      return reply.type('application/json; charset=utf-8').serializer((payload: unknown) => payload as string).send(body as never);
-    });
+    const serializeList = responseSerializerCompiler({
+      schema: z.array(AssistantSchema),
+      method: 'GET',
+      url: '/assistants/',
+      httpStatus: '200',
+    }) as (value: unknown) => string;
+    app.get(
+      '/assistants/',
+      { schema: { summary: "The signed-in owner's assistants", response: { 200: z.array(AssistantSchema) } } },
+      async (request, reply) => {
+        const account = requireAccount(request);
+        const position = await deps.assistantsVersion();
+        const version = position ? positionToString(position) : '';
+        let body = position && listCache.get(account.id, version);
+        if (!body) {
+          body = serializeList((await queries.listByOwner(account.id)).map(toAssistantDto));
+          if (position) listCache.set(account.id, version, body);
+        }
+        // `body` is already the JSON the route schema describes; send it as is (the typed reply expects the object form).
+        return reply
+          .type('application/json; charset=utf-8')
+          .serializer((payload: unknown) => payload as string)
+          .send(body as never);
+      },
+    );
 
-    app.get('/assistants/:id', { schema: { summary: 'One assistant', params: NumericIdParamSchema, response: { 200: AssistantSchema } } }, async (request) =>
-      toAssistantDto((await owned(request, request.params.id)).row),
+    app.get(
+      '/assistants/:id',
+      { schema: { summary: 'One assistant', params: NumericIdParamSchema, response: { 200: AssistantSchema } } },
+      async (request) => toAssistantDto((await owned(request, request.params.id)).row),
     );
 
     app.put(
       '/assistants/:id',
-      { schema: { summary: 'Change an assistant', params: NumericIdParamSchema, body: UpdateAssistantBodySchema, response: { 200: AssistantSchema } } },
+      {
+        schema: {
+          summary: 'Change an assistant',
+          params: NumericIdParamSchema,
+          body: UpdateAssistantBodySchema,
+          response: { 200: AssistantSchema },
+        },
+      },
       async (request) => {
         const { account, row } = await owned(request, request.params.id);
         await run(request, assistantDecider, streamIds.assistant(row.id), {
@@ -150,17 +180,25 @@ export const assistantRoutes =
       '/assistants/:id',
       {
         schema: {
-          summary: 'Delete an assistant with its knowledge files (their bytes freed), its conversations (visitors\' too) and its share link',
+          summary:
+            "Delete an assistant with its knowledge files (their bytes freed), its conversations (visitors' too) and its share link",
           params: NumericIdParamSchema,
           response: { 200: z.object({ detail: z.string(), id: z.number() }) },
         },
       },
       async (request) => {
         const { account, row } = await owned(request, request.params.id);
-        const { state } = await run(request, assistantDecider, streamIds.assistant(row.id), { type: 'DeleteAssistant', data: { assistantId: row.id, ownerId: account.id } });
+        const { state } = await run(request, assistantDecider, streamIds.assistant(row.id), {
+          type: 'DeleteAssistant',
+          data: { assistantId: row.id, ownerId: account.id },
+        });
         const context = commandContext(request, deps.clock);
         await deps.allowances.releaseAssistants(context, account.id, [row.id]);
-        await erase(context, { ownerId: account.id, assistantId: row.id, fileSlots: state.status === 'none' ? [] : state.fileSlots });
+        await erase(context, {
+          ownerId: account.id,
+          assistantId: row.id,
+          fileSlots: state.status === 'none' ? [] : state.fileSlots,
+        });
         return { detail: 'Assistant deleted', id: row.numeric_id };
       },
     );

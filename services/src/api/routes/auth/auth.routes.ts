@@ -59,12 +59,16 @@ const FRESH_SIGN_IN_MS = 10 * 60_000;
 const INVALID_CREDENTIALS = 'Invalid email or password. Please check your credentials.';
 const TOO_MANY_LOGINS = 'Too many failed login attempts. Please try again later.';
 /** Auth endpoints get a tighter per-address limit than the rest of the API. */
-const authRateLimit = { rateLimit: { max: 30, timeWindow: 60_000, keyGenerator: (request: { ip: string }) => `auth:${request.ip}` } };
+const authRateLimit = {
+  rateLimit: { max: 30, timeWindow: 60_000, keyGenerator: (request: { ip: string }) => `auth:${request.ip}` },
+};
 /**
  * "Forgot password?" makes us send mail to an address the asker names: one address may ask a few times
  * per quarter hour, whichever addresses it names (and each account gets at most a few links an hour).
  */
-const forgotRateLimit = { rateLimit: { max: 5, timeWindow: 15 * 60_000, keyGenerator: (request: { ip: string }) => `forgot:${request.ip}` } };
+const forgotRateLimit = {
+  rateLimit: { max: 5, timeWindow: 15 * 60_000, keyGenerator: (request: { ip: string }) => `forgot:${request.ip}` },
+};
 
 export function toUser(account: SignedInAccount): User {
   return {
@@ -86,23 +90,45 @@ export const authRoutes =
     async function session(account: SignedInAccount) {
       // The address rides along so the authenticator can find a just-registered account in the log.
       const { token } = await deps.tokens.issue(account.id, account.sessionGeneration, account.email);
-      return { access_token: token, token_type: 'bearer' as const, expires_in: deps.tokens.ttlSeconds, user: toUser(account) };
+      return {
+        access_token: token,
+        token_type: 'bearer' as const,
+        expires_in: deps.tokens.ttlSeconds,
+        user: toUser(account),
+      };
     }
 
-    app.get('/auth/config', { schema: { summary: 'What sign-in methods this server offers', response: { 200: AuthConfigSchema } } }, async () => ({
-      google_client_id: deps.google?.clientId ?? null,
-      demo_accounts: deps.demoAccounts,
-    }));
+    app.get(
+      '/auth/config',
+      { schema: { summary: 'What sign-in methods this server offers', response: { 200: AuthConfigSchema } } },
+      async () => ({
+        google_client_id: deps.google?.clientId ?? null,
+        demo_accounts: deps.demoAccounts,
+      }),
+    );
 
     app.post(
       '/auth/register',
-      { config: authRateLimit, schema: { summary: 'Create an account with e-mail and password', body: RegisterBodySchema, response: { 201: SessionSchema } } },
+      {
+        config: authRateLimit,
+        schema: {
+          summary: 'Create an account with e-mail and password',
+          body: RegisterBodySchema,
+          response: { 201: SessionSchema },
+        },
+      },
       async (request, reply) => {
         const { email, password, display_name } = request.body;
         let account: SignedInAccount;
         try {
           ({ account } = await deps.registration(
-            { email, passwordHash: await deps.passwords.hash(password), displayName: display_name || null, photoUrl: null, provider: 'password' },
+            {
+              email,
+              passwordHash: await deps.passwords.hash(password),
+              displayName: display_name || null,
+              photoUrl: null,
+              provider: 'password',
+            },
             request.id,
           ));
         } catch (error) {
@@ -117,7 +143,14 @@ export const authRoutes =
 
     app.post(
       '/auth/login',
-      { config: authRateLimit, schema: { summary: 'Sign in with e-mail and password', body: LoginBodySchema, response: { 200: SessionSchema } } },
+      {
+        config: authRateLimit,
+        schema: {
+          summary: 'Sign in with e-mail and password',
+          body: LoginBodySchema,
+          response: { 200: SessionSchema },
+        },
+      },
       async (request) => {
         const { email, password } = request.body;
         const wait = await deps.throttle.retryAfterMs(email, request.ip);
@@ -137,18 +170,37 @@ export const authRoutes =
 
     app.post(
       '/auth/google',
-      { config: authRateLimit, schema: { summary: 'Sign in (or sign up) with a Google ID token', body: GoogleSignInBodySchema, response: { 200: SessionSchema } } },
+      {
+        config: authRateLimit,
+        schema: {
+          summary: 'Sign in (or sign up) with a Google ID token',
+          body: GoogleSignInBodySchema,
+          response: { 200: SessionSchema },
+        },
+      },
       async (request) => {
-        if (!deps.google) throw new ApiError(501, 'Google sign-in is not configured on this server. Please sign in with e-mail and password.');
+        if (!deps.google)
+          throw new ApiError(
+            501,
+            'Google sign-in is not configured on this server. Please sign in with e-mail and password.',
+          );
         const identity = await deps.google.verify(request.body.id_token);
-        if (!identity) throw new ApiError(401, 'Google sign-in failed: the token could not be verified. Please try again.');
+        if (!identity)
+          throw new ApiError(401, 'Google sign-in failed: the token could not be verified. Please try again.');
         return session(await deps.google.signIn(identity, request.id));
       },
     );
 
     app.post(
       '/auth/forgot-password',
-      { config: forgotRateLimit, schema: { summary: 'Mail a password-reset link (the same answer for every address)', body: ForgotPasswordBodySchema, response: { 202: DetailAnswerSchema } } },
+      {
+        config: forgotRateLimit,
+        schema: {
+          summary: 'Mail a password-reset link (the same answer for every address)',
+          body: ForgotPasswordBodySchema,
+          response: { 202: DetailAnswerSchema },
+        },
+      },
       async (request, reply) => {
         await deps.ownership.requestPasswordReset(request.body.email);
         return reply.status(202).send({ detail: accountMessages.resetRequested });
@@ -157,7 +209,14 @@ export const authRoutes =
 
     app.post(
       '/auth/reset-password',
-      { config: authRateLimit, schema: { summary: 'Set a new password with a reset link; every session of the account ends', body: ResetPasswordBodySchema, response: { 200: DetailAnswerSchema } } },
+      {
+        config: authRateLimit,
+        schema: {
+          summary: 'Set a new password with a reset link; every session of the account ends',
+          body: ResetPasswordBodySchema,
+          response: { 200: DetailAnswerSchema },
+        },
+      },
       async (request) => {
         await deps.ownership.resetPassword(request.body.token, request.body.password, request.id);
         return { detail: accountMessages.passwordReset };
@@ -166,7 +225,14 @@ export const authRoutes =
 
     app.post(
       '/auth/verify-email',
-      { config: authRateLimit, schema: { summary: "Verify the account's e-mail address with the mailed link", body: VerifyEmailBodySchema, response: { 200: DetailAnswerSchema } } },
+      {
+        config: authRateLimit,
+        schema: {
+          summary: "Verify the account's e-mail address with the mailed link",
+          body: VerifyEmailBodySchema,
+          response: { 200: DetailAnswerSchema },
+        },
+      },
       async (request) => {
         await deps.ownership.verifyEmail(request.body.token, request.id);
         return { detail: accountMessages.emailVerified };
@@ -175,7 +241,13 @@ export const authRoutes =
 
     app.post(
       '/auth/verify-email/resend',
-      { config: authRateLimit, schema: { summary: 'Mail the signed-in owner a new verification link', response: { 202: DetailAnswerSchema, 200: DetailAnswerSchema } } },
+      {
+        config: authRateLimit,
+        schema: {
+          summary: 'Mail the signed-in owner a new verification link',
+          response: { 202: DetailAnswerSchema, 200: DetailAnswerSchema },
+        },
+      },
       async (request, reply) => {
         const outcome = await deps.ownership.resendVerification(requireAccount(request));
         if (outcome === 'throttled') throw new ApiError(429, accountMessages.tooManyMails, { 'retry-after': '3600' });
@@ -184,20 +256,32 @@ export const authRoutes =
       },
     );
 
-    app.post('/auth/logout', { schema: { summary: 'Sign out: the token stops working at once', response: { 200: z.object({ detail: z.string() }) } } }, async (request) => {
-      requireAccount(request);
-      await deps.authenticator.signOut(request.session!.token, request.session!.claims);
-      return { detail: 'Signed out' };
-    });
+    app.post(
+      '/auth/logout',
+      {
+        schema: {
+          summary: 'Sign out: the token stops working at once',
+          response: { 200: z.object({ detail: z.string() }) },
+        },
+      },
+      async (request) => {
+        requireAccount(request);
+        await deps.authenticator.signOut(request.session!.token, request.session!.claims);
+        return { detail: 'Signed out' };
+      },
+    );
 
-    app.get('/auth/me', { schema: { summary: 'The signed-in user', response: { 200: UserSchema } } }, async (request) => toUser(requireAccount(request)));
+    app.get('/auth/me', { schema: { summary: 'The signed-in user', response: { 200: UserSchema } } }, async (request) =>
+      toUser(requireAccount(request)),
+    );
 
     app.delete(
       '/auth/me',
       {
         config: authRateLimit,
         schema: {
-          summary: 'Delete the account: subscription cancelled, channels disconnected, Drive revoked, sessions ended, personal data erased',
+          summary:
+            'Delete the account: subscription cancelled, channels disconnected, Drive revoked, sessions ended, personal data erased',
           body: z.object({ password: z.string().max(1024).optional() }).optional(),
           response: { 200: DetailAnswerSchema },
         },

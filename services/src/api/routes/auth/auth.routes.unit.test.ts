@@ -27,9 +27,18 @@ describe('sign-in with an unknown address', () => {
         return real.verify(password, stored);
       },
     };
-    const known = { id: 'acc-1', email: 'known@example.com', displayName: null, photoUrl: null, provider: 'password', passwordHash: await real.hash('Str0ng-Passw0rd!') };
+    const known = {
+      id: 'acc-1',
+      email: 'known@example.com',
+      displayName: null,
+      photoUrl: null,
+      provider: 'password',
+      passwordHash: await real.hash('Str0ng-Passw0rd!'),
+    };
     const google = { ...known, id: 'acc-2', email: 'google@example.com', provider: 'google', passwordHash: null };
-    const sessions = { accountByEmail: async (email: string) => [known, google].find((a) => a.email === email) } as unknown as SessionStore;
+    const sessions = {
+      accountByEmail: async (email: string) => [known, google].find((a) => a.email === email),
+    } as unknown as SessionStore;
     const app = Fastify();
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(responseSerializerCompiler);
@@ -40,7 +49,11 @@ describe('sign-in with an unknown address', () => {
         tokens: createTokenIssuer({ secret: new TextEncoder().encode('s'.repeat(32)), ttlSeconds: 60 }),
         sessions,
         // This suite is about the password check's cost; the throttle (in Postgres) has its own tests.
-        throttle: { retryAfterMs: async () => 0, recordFailure: async () => {}, recordSuccess: async () => {} } satisfies LoginThrottle,
+        throttle: {
+          retryAfterMs: async () => 0,
+          recordFailure: async () => {},
+          recordSuccess: async () => {},
+        } satisfies LoginThrottle,
         authenticator: {} as Authenticator,
         registration: (async () => ({ accountId: 'new' })) as never,
         ownership: {} as EmailOwnership,
@@ -49,7 +62,8 @@ describe('sign-in with an unknown address', () => {
       }),
       { prefix: '/api/v1' },
     );
-    const login = (email: string, password: string) => app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
+    const login = (email: string, password: string) =>
+      app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
     return { app, calls, login };
   }
 

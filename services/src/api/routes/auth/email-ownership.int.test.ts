@@ -28,7 +28,13 @@ describe.skipIf(!gate.available)(`e-mail ownership${gate.available ? '' : ` (not
     smtp = await startSmtpStandIn();
     google = await startGoogleStandIn();
     h = await createApiHarness({
-      env: { SMTP_URL: smtp.url, MAIL_FROM: 'Kesher <no-reply@kesher.test>', PUBLIC_URL, GOOGLE_CLIENT_ID: AUDIENCE, GOOGLE_JWKS_URL: google.jwksUrl },
+      env: {
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'Kesher <no-reply@kesher.test>',
+        PUBLIC_URL,
+        GOOGLE_CLIENT_ID: AUDIENCE,
+        GOOGLE_JWKS_URL: google.jwksUrl,
+      },
       clock: () => new Date(Date.now() + offsetMs),
     });
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
@@ -48,14 +54,23 @@ describe.skipIf(!gate.available)(`e-mail ownership${gate.available ? '' : ` (not
   let overHttp = false;
   async function call(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
     const method = init.method ?? (init.body === undefined ? 'GET' : 'POST');
-    const headers = { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) };
+    const headers = {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    };
     const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
     if (overHttp) {
       const response = await fetch(`${base}/api/v1${path}`, { method, headers, body: payload });
       const text = await response.text();
       return { status: response.status, body: (text ? JSON.parse(text) : null) as any };
     }
-    const response = await h.app.inject({ method: method as 'GET' | 'POST', url: `/api/v1${path}`, headers, payload, remoteAddress: from });
+    const response = await h.app.inject({
+      method: method as 'GET' | 'POST',
+      url: `/api/v1${path}`,
+      headers,
+      payload,
+      remoteAddress: from,
+    });
     return { status: response.statusCode, body: (response.body ? response.json() : null) as any };
   }
   let tests = 0;
@@ -86,7 +101,10 @@ describe.skipIf(!gate.available)(`e-mail ownership${gate.available ? '' : ` (not
     const again = await call('/auth/verify-email', { body: { token: tokenOf(link) } });
     expect(again).toMatchObject({ status: 422, body: { detail: accountMessages.verifyLinkInvalid } });
     // Resending to a verified address sends nothing.
-    expect(await call('/auth/verify-email/resend', { method: 'POST', token: session.access_token })).toEqual({ status: 200, body: { detail: accountMessages.alreadyVerified } });
+    expect(await call('/auth/verify-email/resend', { method: 'POST', token: session.access_token })).toEqual({
+      status: 200,
+      body: { detail: accountMessages.alreadyVerified },
+    });
   });
 
   it('refuses an expired verification link; "resend" mails a new one that works', async () => {
@@ -94,7 +112,10 @@ describe.skipIf(!gate.available)(`e-mail ownership${gate.available ? '' : ` (not
     const session = (await register(email)).body;
     const first = linkIn(await smtp.waitForMail(email, 1), `${PUBLIC_URL}/verify-email`);
     offsetMs += (3 * 24 * 3600 + 60) * 1000; // past EMAIL_VERIFY_TTL_SECONDS (3 days)
-    expect(await call('/auth/verify-email', { body: { token: tokenOf(first) } })).toMatchObject({ status: 422, body: { detail: accountMessages.verifyLinkInvalid } });
+    expect(await call('/auth/verify-email', { body: { token: tokenOf(first) } })).toMatchObject({
+      status: 422,
+      body: { detail: accountMessages.verifyLinkInvalid },
+    });
     expect((await me(session.access_token)).body.emailVerified).toBe(false);
 
     const resent = await call('/auth/verify-email/resend', { method: 'POST', token: session.access_token });
@@ -126,7 +147,10 @@ describe.skipIf(!gate.available)(`e-mail ownership${gate.available ? '' : ` (not
     expect(weak.status).toBe(422);
     expect(weak.body.detail[0].msg).toBe('Password must be at least 10 characters long');
 
-    expect(await call('/auth/reset-password', { body: { token: tokenOf(link), password: NEW_PASSWORD } })).toEqual({ status: 200, body: { detail: accountMessages.passwordReset } });
+    expect(await call('/auth/reset-password', { body: { token: tokenOf(link), password: NEW_PASSWORD } })).toEqual({
+      status: 200,
+      body: { detail: accountMessages.passwordReset },
+    });
     expect((await login(email, PASSWORD)).status).toBe(401);
     const fresh = await login(email, NEW_PASSWORD);
     expect(fresh.status).toBe(200);
@@ -135,7 +159,9 @@ describe.skipIf(!gate.available)(`e-mail ownership${gate.available ? '' : ` (not
     expect((await me(signedIn)).status).toBe(401);
     expect((await me(fresh.body.access_token)).body).toMatchObject({ email, emailVerified: true });
 
-    const reused = await call('/auth/reset-password', { body: { token: tokenOf(link), password: 'An0ther-Passw0rd!' } });
+    const reused = await call('/auth/reset-password', {
+      body: { token: tokenOf(link), password: 'An0ther-Passw0rd!' },
+    });
     expect(reused).toMatchObject({ status: 422, body: { detail: accountMessages.resetLinkInvalid } });
     expect((await login(email, NEW_PASSWORD)).status).toBe(200);
   });
@@ -146,7 +172,9 @@ describe.skipIf(!gate.available)(`e-mail ownership${gate.available ? '' : ` (not
     await call('/auth/forgot-password', { body: { email } });
     const link = linkIn(await smtp.waitForMail(email, 2), `${PUBLIC_URL}/reset-password`);
     offsetMs += 3601 * 1000; // past PASSWORD_RESET_TTL_SECONDS (1 hour)
-    expect(await call('/auth/reset-password', { body: { token: tokenOf(link), password: NEW_PASSWORD } })).toMatchObject({ status: 422, body: { detail: accountMessages.resetLinkInvalid } });
+    expect(
+      await call('/auth/reset-password', { body: { token: tokenOf(link), password: NEW_PASSWORD } }),
+    ).toMatchObject({ status: 422, body: { detail: accountMessages.resetLinkInvalid } });
     expect((await login(email, PASSWORD)).status).toBe(200);
     expect((await login(email, NEW_PASSWORD)).status).toBe(401);
   });
@@ -154,7 +182,8 @@ describe.skipIf(!gate.available)(`e-mail ownership${gate.available ? '' : ` (not
   it('answers "forgot password" for an unknown address exactly as for a known one, and limits how often one address asks', async () => {
     const email = 'erin@example.com';
     await register(email);
-    const ask = (address: string, remoteAddress: string) => h.app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: address }, remoteAddress });
+    const ask = (address: string, remoteAddress: string) =>
+      h.app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: address }, remoteAddress });
     const known = await ask(email, '10.9.0.1');
     const unknown = await ask('nobody-here@example.com', '10.9.0.1');
     expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
@@ -177,12 +206,18 @@ describe.skipIf(!gate.available)(`e-mail ownership${gate.available ? '' : ` (not
     expect(squat.status).toBe(201);
     const attackerSession = squat.body.access_token as string;
     const attackerId = squat.body.user.uid as string;
-    const bait = await call('/assistants/', { token: attackerSession, body: { name: 'Bait', description: 'Planted by the attacker', instructions: 'Collect what you are told' } });
+    const bait = await call('/assistants/', {
+      token: attackerSession,
+      body: { name: 'Bait', description: 'Planted by the attacker', instructions: 'Collect what you are told' },
+    });
     expect(bait.status).toBe(201);
     const attackerLater = (await login(victim, 'Att4cker-Passw0rd!')).body.access_token as string;
 
     // The real owner signs in with Google (Google verified the address).
-    const idToken = await google.idToken({ sub: 'google-victim', email: victim, name: 'Victim' }, { audience: AUDIENCE });
+    const idToken = await google.idToken(
+      { sub: 'google-victim', email: victim, name: 'Victim' },
+      { audience: AUDIENCE },
+    );
     const signIn = await call('/auth/google', { body: { id_token: idToken } });
     expect(signIn.status).toBe(200);
     const owner = signIn.body;

@@ -1,5 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { curatedMessages, messages, parseCuratedCsv, toCuratedCsv, NumericIdParamSchema, QaBodySchema, QaImportBodySchema, QaImportResultSchema, QaListSchema, QaParamsSchema, QaSchema, streamIds, type Qa } from '@kesher/contracts';
+import {
+  curatedMessages,
+  messages,
+  parseCuratedCsv,
+  toCuratedCsv,
+  NumericIdParamSchema,
+  QaBodySchema,
+  QaImportBodySchema,
+  QaImportResultSchema,
+  QaListSchema,
+  QaParamsSchema,
+  QaSchema,
+  streamIds,
+  type Qa,
+} from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { curatedAnswerQueries } from '@kesher/projections/curated-answers/curated-answers.queries';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -50,72 +64,161 @@ export const curatedAnswerRoutes =
     }
 
     /** The saved Q&A as the read model has it; as written when the read model is still behind. */
-    async function saved(ownerId: string, assistantId: string, qaId: string, written: { question: string; answer: string }): Promise<Qa> {
+    async function saved(
+      ownerId: string,
+      assistantId: string,
+      qaId: string,
+      written: { question: string; answer: string },
+    ): Promise<Qa> {
       const row = await queries.find(ownerId, qaId, deps.clock());
-      if (row && row.assistant_id === assistantId) return { qa_id: row.qa_id, question: row.question, answer: row.answer, hits_30d: row.hits_30d, created_at: row.created_at };
-      return { qa_id: qaId, question: written.question.trim(), answer: written.answer.trim(), hits_30d: 0, created_at: deps.clock().toISOString() };
+      if (row && row.assistant_id === assistantId)
+        return {
+          qa_id: row.qa_id,
+          question: row.question,
+          answer: row.answer,
+          hits_30d: row.hits_30d,
+          created_at: row.created_at,
+        };
+      return {
+        qa_id: qaId,
+        question: written.question.trim(),
+        answer: written.answer.trim(),
+        hits_30d: 0,
+        created_at: deps.clock().toISOString(),
+      };
     }
 
-    async function curate(request: FastifyRequest, numericId: number, answers: { qaId: string; question: string; answer: string; sourceThreadId?: string }[]) {
+    async function curate(
+      request: FastifyRequest,
+      numericId: number,
+      answers: { qaId: string; question: string; answer: string; sourceThreadId?: string }[],
+    ) {
       const { ownerId, assistantId } = await owned(request, numericId);
       const limit = curatedAnswerLimit(await deps.planOf(ownerId));
-      await run(request, assistantDecider, streamIds.assistant(assistantId), { type: 'CurateAnswers', data: { assistantId, ownerId, limit, answers } });
+      await run(request, assistantDecider, streamIds.assistant(assistantId), {
+        type: 'CurateAnswers',
+        data: { assistantId, ownerId, limit, answers },
+      });
       return { ownerId, assistantId };
     }
 
     app.get(
       '/assistants/:id/qa',
-      { schema: { summary: "The assistant's curated answers, oldest first, each with its answers in the last 30 days; `search` filters by question or answer", params: NumericIdParamSchema, querystring: SearchQuerySchema, response: { 200: QaListSchema } } },
+      {
+        schema: {
+          summary:
+            "The assistant's curated answers, oldest first, each with its answers in the last 30 days; `search` filters by question or answer",
+          params: NumericIdParamSchema,
+          querystring: SearchQuerySchema,
+          response: { 200: QaListSchema },
+        },
+      },
       async (request) => {
         const { ownerId, assistantId } = await owned(request, request.params.id);
         const search = request.query.search?.trim().toLocaleLowerCase();
         const rows = await queries.list(ownerId, assistantId, deps.clock());
         return rows
-          .filter((row) => !search || row.question.toLocaleLowerCase().includes(search) || row.answer.toLocaleLowerCase().includes(search))
-          .map((row) => ({ qa_id: row.qa_id, question: row.question, answer: row.answer, hits_30d: row.hits_30d, created_at: row.created_at }));
+          .filter(
+            (row) =>
+              !search ||
+              row.question.toLocaleLowerCase().includes(search) ||
+              row.answer.toLocaleLowerCase().includes(search),
+          )
+          .map((row) => ({
+            qa_id: row.qa_id,
+            question: row.question,
+            answer: row.answer,
+            hits_30d: row.hits_30d,
+            created_at: row.created_at,
+          }));
       },
     );
 
     app.post(
       '/assistants/:id/qa',
-      { schema: { summary: "Add a curated answer (\"Improve this answer\" names the conversation in thread_id); it answers the question and its paraphrases at once", params: NumericIdParamSchema, body: QaBodySchema, response: { 200: QaSchema } } },
+      {
+        schema: {
+          summary:
+            'Add a curated answer ("Improve this answer" names the conversation in thread_id); it answers the question and its paraphrases at once',
+          params: NumericIdParamSchema,
+          body: QaBodySchema,
+          response: { 200: QaSchema },
+        },
+      },
       async (request) => {
         const qaId = newQaId();
         const { question, answer, thread_id } = request.body;
-        const { ownerId, assistantId } = await curate(request, request.params.id, [{ qaId, question, answer, ...(thread_id ? { sourceThreadId: thread_id } : {}) }]);
+        const { ownerId, assistantId } = await curate(request, request.params.id, [
+          { qaId, question, answer, ...(thread_id ? { sourceThreadId: thread_id } : {}) },
+        ]);
         return saved(ownerId, assistantId, qaId, request.body);
       },
     );
 
-    app.put('/assistants/:id/qa/:qa_id', { schema: { summary: 'Replace a curated question and answer', params: QaParamsSchema, body: QaBodySchema, response: { 200: QaSchema } } }, async (request) => {
-      const { ownerId, assistantId } = await owned(request, request.params.id);
-      const { question, answer } = request.body;
-      await run(request, assistantDecider, streamIds.assistant(assistantId), { type: 'EditCuratedAnswer', data: { assistantId, ownerId, qaId: request.params.qa_id, question, answer } });
-      return saved(ownerId, assistantId, request.params.qa_id, request.body);
-    });
+    app.put(
+      '/assistants/:id/qa/:qa_id',
+      {
+        schema: {
+          summary: 'Replace a curated question and answer',
+          params: QaParamsSchema,
+          body: QaBodySchema,
+          response: { 200: QaSchema },
+        },
+      },
+      async (request) => {
+        const { ownerId, assistantId } = await owned(request, request.params.id);
+        const { question, answer } = request.body;
+        await run(request, assistantDecider, streamIds.assistant(assistantId), {
+          type: 'EditCuratedAnswer',
+          data: { assistantId, ownerId, qaId: request.params.qa_id, question, answer },
+        });
+        return saved(ownerId, assistantId, request.params.qa_id, request.body);
+      },
+    );
 
     app.delete(
       '/assistants/:id/qa/:qa_id',
-      { schema: { summary: 'Delete a curated answer: it stops answering at once', params: QaParamsSchema, response: { 200: z.object({ success: z.literal(true), message: z.string() }) } } },
+      {
+        schema: {
+          summary: 'Delete a curated answer: it stops answering at once',
+          params: QaParamsSchema,
+          response: { 200: z.object({ success: z.literal(true), message: z.string() }) },
+        },
+      },
       async (request) => {
         const { ownerId, assistantId } = await owned(request, request.params.id);
-        await run(request, assistantDecider, streamIds.assistant(assistantId), { type: 'DeleteCuratedAnswer', data: { assistantId, ownerId, qaId: request.params.qa_id } });
+        await run(request, assistantDecider, streamIds.assistant(assistantId), {
+          type: 'DeleteCuratedAnswer',
+          data: { assistantId, ownerId, qaId: request.params.qa_id },
+        });
         return { success: true as const, message: 'Question and answer deleted' };
       },
     );
 
-    app.get('/assistants/:id/qa/export', { schema: { summary: "The assistant's curated answers as CSV (question,answer)", params: NumericIdParamSchema } }, async (request, reply) => {
-      const { ownerId, assistantId } = await owned(request, request.params.id);
-      const rows = await queries.list(ownerId, assistantId, deps.clock());
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="qa-${request.params.id}.csv"`)
-        .send(toCuratedCsv(rows));
-    });
+    app.get(
+      '/assistants/:id/qa/export',
+      { schema: { summary: "The assistant's curated answers as CSV (question,answer)", params: NumericIdParamSchema } },
+      async (request, reply) => {
+        const { ownerId, assistantId } = await owned(request, request.params.id);
+        const rows = await queries.list(ownerId, assistantId, deps.clock());
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="qa-${request.params.id}.csv"`)
+          .send(toCuratedCsv(rows));
+      },
+    );
 
     app.post(
       '/assistants/:id/qa/import',
-      { schema: { summary: 'Add every row of a question,answer CSV as a curated answer: all of them, or none past the plan’s count', params: NumericIdParamSchema, body: QaImportBodySchema, response: { 200: QaImportResultSchema } } },
+      {
+        schema: {
+          summary:
+            'Add every row of a question,answer CSV as a curated answer: all of them, or none past the plan’s count',
+          params: NumericIdParamSchema,
+          body: QaImportBodySchema,
+          response: { 200: QaImportResultSchema },
+        },
+      },
       async (request) => {
         const rows = parseCuratedCsv(request.body.csv);
         if (!rows) throw new ApiError(400, curatedMessages.badCsv);
@@ -127,7 +230,12 @@ export const curatedAnswerRoutes =
           existing.add(key(row));
           return true;
         });
-        if (fresh.length > 0) await curate(request, request.params.id, fresh.map((row) => ({ qaId: newQaId(), ...row })));
+        if (fresh.length > 0)
+          await curate(
+            request,
+            request.params.id,
+            fresh.map((row) => ({ qaId: newQaId(), ...row })),
+          );
         return { imported: fresh.length, skipped: rows.length - fresh.length };
       },
     );

@@ -63,7 +63,8 @@ export const externalApiRoutes =
       '/external-api/assistants/:id/config',
       {
         schema: {
-          summary: "Set the assistant's named external API endpoints (replaces the set). Auth values are encrypted at rest and read back masked; a masked value sent back keeps the stored one.",
+          summary:
+            "Set the assistant's named external API endpoints (replaces the set). Auth values are encrypted at rest and read back masked; a masked value sent back keeps the stored one.",
           params: ExternalApiAssistantParamSchema,
           body: ExternalApiConfigBodySchema,
           response: { 200: ExternalApiConfigSchema },
@@ -75,17 +76,32 @@ export const externalApiRoutes =
         let endpoints: ExternalEndpointStored[] = [];
         await automation.run(request, (owner) => ({
           type: 'ConfigureExternalApi',
-          data: { ownerId: owner, assistantId: row.id, endpoints: (endpoints = externalEndpoints(request.body, previous?.endpoints, deps.secrets, owner)) },
+          data: {
+            ownerId: owner,
+            assistantId: row.id,
+            endpoints: (endpoints = externalEndpoints(request.body, previous?.endpoints, deps.secrets, owner)),
+          },
         }));
         // As just saved when the read model lags past the wait (the write succeeded).
         const saved = await automation.queries.externalApi(ownerId, row.id);
-        return toExternalConfigDto(row.numeric_id, ownerId, saved ?? { endpoints, updatedAt: deps.clock().toISOString() }, deps.secrets);
+        return toExternalConfigDto(
+          row.numeric_id,
+          ownerId,
+          saved ?? { endpoints, updatedAt: deps.clock().toISOString() },
+          deps.secrets,
+        );
       },
     );
 
     app.get(
       '/external-api/assistants/:id/config',
-      { schema: { summary: "The assistant's external API endpoints (auth values masked)", params: ExternalApiAssistantParamSchema, response: { 200: ExternalApiConfigSchema } } },
+      {
+        schema: {
+          summary: "The assistant's external API endpoints (auth values masked)",
+          params: ExternalApiAssistantParamSchema,
+          response: { 200: ExternalApiConfigSchema },
+        },
+      },
       async (request) => {
         const { ownerId, row } = await ownedAssistant(request, request.params.id);
         return current(ownerId, row.id, row.numeric_id);
@@ -94,10 +110,19 @@ export const externalApiRoutes =
 
     app.delete(
       '/external-api/assistants/:id/config',
-      { schema: { summary: "Remove the assistant's external API configuration", params: ExternalApiAssistantParamSchema, response: { 200: AutomationDeletedResponseSchema } } },
+      {
+        schema: {
+          summary: "Remove the assistant's external API configuration",
+          params: ExternalApiAssistantParamSchema,
+          response: { 200: AutomationDeletedResponseSchema },
+        },
+      },
       async (request) => {
         const { row } = await ownedAssistant(request, request.params.id);
-        await automation.run(request, (ownerId) => ({ type: 'DeleteExternalApiConfig', data: { ownerId, assistantId: row.id } }));
+        await automation.run(request, (ownerId) => ({
+          type: 'DeleteExternalApiConfig',
+          data: { ownerId, assistantId: row.id },
+        }));
         return { success: true as const, message: 'External API configuration deleted' };
       },
     );
@@ -106,7 +131,8 @@ export const externalApiRoutes =
       '/external-api/assistants/:id/test-connection',
       {
         schema: {
-          summary: "Probe one named endpoint (a GET of its base URL with its auth header) through the actions' guards: SSRF refusal, timeout, size cap",
+          summary:
+            "Probe one named endpoint (a GET of its base URL with its auth header) through the actions' guards: SSRF refusal, timeout, size cap",
           params: ExternalApiAssistantParamSchema,
           querystring: TestConnectionQuerySchema,
           response: { 200: TestConnectionResponseSchema },
@@ -118,7 +144,10 @@ export const externalApiRoutes =
         const config = await automation.queries.externalApi(ownerId, row.id);
         const endpoint = config?.endpoints.find((e) => e.name.toLowerCase() === name.toLowerCase());
         if (!endpoint) throw new ApiError(404, M.unknownEndpointName(name));
-        const result = await callAction({ fetch: deps.fetch, open: (sealed) => deps.secrets.open(sealed, secretContext(ownerId)) }, { action: probe(endpoint.name), inputs: {}, endpoint });
+        const result = await callAction(
+          { fetch: deps.fetch, open: (sealed) => deps.secrets.open(sealed, secretContext(ownerId)) },
+          { action: probe(endpoint.name), inputs: {}, endpoint },
+        );
         // The probe only asks whether the endpoint answers: any HTTP answer below 500 means it is reachable.
         const reachable = result.statusCode !== null && result.statusCode < 500;
         return {

@@ -27,7 +27,11 @@ export interface IncomingFile {
  * file, its hold on the owner's storage, the plan's file slot, the upload event — and every step undone
  * when a later one fails.
  */
-export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssistantAlive: (ownerId: string, assistantId: string) => Promise<boolean> }) {
+export function createFileIntake(
+  deps: Omit<FileRoutesDeps, 'readDb'> & {
+    isAssistantAlive: (ownerId: string, assistantId: string) => Promise<boolean>;
+  },
+) {
   const run = createCommandRunner(deps);
 
   async function waitForIngestion(ownerId: string, fileId: string): Promise<FileRecord | undefined> {
@@ -40,11 +44,16 @@ export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssi
     return file;
   }
 
-  return async function addFile(request: FastifyRequest, incoming: IncomingFile): Promise<{ created: boolean; file: FileRecord }> {
+  return async function addFile(
+    request: FastifyRequest,
+    incoming: IncomingFile,
+  ): Promise<{ created: boolean; file: FileRecord }> {
     const { ownerId, assistantId, bytes } = incoming;
     if (bytes.byteLength === 0) throw new ApiError(422, 'The file is empty.');
     const storageUsed = await deps.knowledge.storageUsed(ownerId);
-    const { bytes: storageLimit, message: storageFull } = deps.storageLimitOf ? await deps.storageLimitOf(ownerId) : { bytes: deps.storageLimitBytes ?? uploadLimits.freePlanStorageBytes, message: fileMessages.storageFull };
+    const { bytes: storageLimit, message: storageFull } = deps.storageLimitOf
+      ? await deps.storageLimitOf(ownerId)
+      : { bytes: deps.storageLimitBytes ?? uploadLimits.freePlanStorageBytes, message: fileMessages.storageFull };
     const refuseForStorage = async (): Promise<never> => {
       await deps.limitViolations?.record(commandContext(request, deps.clock), {
         ownerId,
@@ -79,12 +88,26 @@ export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssi
         const fileId = `file-${randomUUID().replaceAll('-', '')}`;
         const stored = await deps.blobs.put(bytes, { holder: fileId });
         const undo = async (held: { storage: boolean; slot: boolean }) => {
-          if (held.slot) await deps.allowances.releaseFiles(context, assistantId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'file slot not given back'));
-          if (held.storage) await deps.storage.release(context, ownerId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'storage hold not given back'));
-          await deps.blobs.release(fileId).catch((e: unknown) => request.log.warn({ err: e }, 'upload bytes not released'));
+          if (held.slot)
+            await deps.allowances
+              .releaseFiles(context, assistantId, [fileId])
+              .catch((e: unknown) => request.log.warn({ err: e }, 'file slot not given back'));
+          if (held.storage)
+            await deps.storage
+              .release(context, ownerId, [fileId])
+              .catch((e: unknown) => request.log.warn({ err: e }, 'storage hold not given back'));
+          await deps.blobs
+            .release(fileId)
+            .catch((e: unknown) => request.log.warn({ err: e }, 'upload bytes not released'));
         };
         try {
-          await deps.storage.hold(context, { ownerId, fileId, bytes: bytes.byteLength, limit: storageLimit, refusal: storageFull });
+          await deps.storage.hold(context, {
+            ownerId,
+            fileId,
+            bytes: bytes.byteLength,
+            limit: storageLimit,
+            refusal: storageFull,
+          });
         } catch (error) {
           await undo({ storage: false, slot: false });
           if (error instanceof DomainError && error.kind === 'forbidden') await refuseForStorage();
@@ -99,13 +122,23 @@ export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssi
         try {
           await run(request, knowledgeFileDecider, streamIds.knowledgeFile(fileId), {
             type: 'UploadKnowledgeFile',
-            data: { fileId, assistantId, ownerId, filename: withoutInvisibleCharacters(incoming.filename).trim() || 'file', kind: incoming.kind, bytes: bytes.byteLength, contentSha256: stored.sha256, sourceUrl: incoming.sourceUrl },
+            data: {
+              fileId,
+              assistantId,
+              ownerId,
+              filename: withoutInvisibleCharacters(incoming.filename).trim() || 'file',
+              kind: incoming.kind,
+              bytes: bytes.byteLength,
+              contentSha256: stored.sha256,
+              sourceUrl: incoming.sourceUrl,
+            },
           });
         } catch (error) {
           await undo({ storage: true, slot: true });
           // The file's stream was closed before it began: the assistant was deleted meanwhile (404), or a
           // concurrent upload found the slots full and reclaimed this one's (createHolding runs it again).
-          if (error instanceof StreamDeletedError && !(await deps.isAssistantAlive(ownerId, assistantId))) throw new ApiError(404, messages.assistantNotFound);
+          if (error instanceof StreamDeletedError && !(await deps.isAssistantAlive(ownerId, assistantId)))
+            throw new ApiError(404, messages.assistantNotFound);
           throw error;
         }
         return fileId;
@@ -116,7 +149,9 @@ export function createFileIntake(deps: Omit<FileRoutesDeps, 'readDb'> & { isAssi
     if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
     // The read model counts the file now: its hold has done its work. (If this fails, the next upload's
     // hold lets go of it, finding the file counted.)
-    await deps.storage.release(context, ownerId, [fileId]).catch((e: unknown) => request.log.warn({ err: e }, 'storage hold not let go'));
+    await deps.storage
+      .release(context, ownerId, [fileId])
+      .catch((e: unknown) => request.log.warn({ err: e }, 'storage hold not let go'));
     return { created: true, file };
   };
 }

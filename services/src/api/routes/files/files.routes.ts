@@ -87,7 +87,11 @@ export const fileRoutes =
     await app.register(multipart, { limits: { fileSize: uploadLimits.maxFileBytes, files: 1, fields: 10, parts: 11 } });
     const assistants = assistantQueries(deps.readDb);
     const run = createCommandRunner(deps);
-    const addFile = createFileIntake({ ...deps, isAssistantAlive: async (ownerId, assistantId) => (await assistants.listByOwner(ownerId)).some((a) => a.id === assistantId) });
+    const addFile = createFileIntake({
+      ...deps,
+      isAssistantAlive: async (ownerId, assistantId) =>
+        (await assistants.listByOwner(ownerId)).some((a) => a.id === assistantId),
+    });
 
     async function ownedAssistant(request: FastifyRequest, numericId: number) {
       const account = requireAccount(request);
@@ -100,7 +104,8 @@ export const fileRoutes =
       '/assistants/:id/upload_file',
       {
         schema: {
-          summary: "Upload a knowledge file (multipart field `file`); 403 at the plan's max_files per assistant, 413 when the storage is full",
+          summary:
+            "Upload a knowledge file (multipart field `file`); 403 at the plan's max_files per assistant, 413 when the storage is full",
           params: NumericIdParamSchema,
           consumes: ['multipart/form-data'],
           response: { 201: KnowledgeFileSchema, 200: KnowledgeFileSchema },
@@ -123,18 +128,32 @@ export const fileRoutes =
         try {
           bytes = await part.toBuffer();
         } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, fileMessages.tooLarge);
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+            throw new ApiError(413, fileMessages.tooLarge);
           // The form broke off inside the file: nothing usable was sent.
           throw new ApiError(422, fileMessages.noFile);
         }
-        const { created, file } = await addFile(request, { ownerId: account.id, assistantId: row.id, filename, kind, bytes, sourceUrl: null });
+        const { created, file } = await addFile(request, {
+          ownerId: account.id,
+          assistantId: row.id,
+          filename,
+          kind,
+          bytes,
+          sourceUrl: null,
+        });
         return reply.status(created ? 201 : 200).send(toDto(file));
       },
     );
 
     app.get(
       '/assistants/:id/files',
-      { schema: { summary: "An assistant's knowledge files", params: NumericIdParamSchema, response: { 200: z.array(KnowledgeFileSchema) } } },
+      {
+        schema: {
+          summary: "An assistant's knowledge files",
+          params: NumericIdParamSchema,
+          response: { 200: z.array(KnowledgeFileSchema) },
+        },
+      },
       async (request) => {
         const { account, row } = await ownedAssistant(request, request.params.id);
         return (await deps.knowledge.listFiles(account.id, row.id)).map(toDto);
@@ -143,13 +162,22 @@ export const fileRoutes =
 
     app.delete(
       '/assistants/:id/files/:fileId',
-      { schema: { summary: 'Remove a knowledge file', params: NumericIdParamSchema.extend(FileIdParamSchema.shape), response: { 200: z.object({ detail: z.string() }) } } },
+      {
+        schema: {
+          summary: 'Remove a knowledge file',
+          params: NumericIdParamSchema.extend(FileIdParamSchema.shape),
+          response: { 200: z.object({ detail: z.string() }) },
+        },
+      },
       async (request) => {
         const { account, row } = await ownedAssistant(request, request.params.id);
         const file = await deps.knowledge.getFile(account.id, request.params.fileId);
         if (!file || file.assistantId !== row.id) throw new ApiError(404, fileMessages.notFound);
         // Its bytes are freed as the knowledge read model applies the deletion (before this answers); its slot right after.
-        await run(request, knowledgeFileDecider, streamIds.knowledgeFile(file.id), { type: 'DeleteKnowledgeFile', data: { fileId: file.id, ownerId: account.id } });
+        await run(request, knowledgeFileDecider, streamIds.knowledgeFile(file.id), {
+          type: 'DeleteKnowledgeFile',
+          data: { fileId: file.id, ownerId: account.id },
+        });
         await deps.allowances.releaseFiles(commandContext(request, deps.clock), row.id, [file.id]);
         return { detail: 'File deleted' };
       },
@@ -157,7 +185,12 @@ export const fileRoutes =
 
     app.get(
       '/openai/file/:fileId/content',
-      { schema: { summary: "A knowledge file's extracted text (with a URL: line when it has a source)", params: FileIdParamSchema } },
+      {
+        schema: {
+          summary: "A knowledge file's extracted text (with a URL: line when it has a source)",
+          params: FileIdParamSchema,
+        },
+      },
       async (request, reply) => {
         const account = requireAccount(request);
         const text = await deps.knowledge.fileText(account.id, request.params.fileId);

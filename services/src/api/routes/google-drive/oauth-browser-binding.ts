@@ -37,7 +37,14 @@ export interface BindingCookieOptions {
 
 /** The Set-Cookie value that hands the browser its secret for `maxAgeSeconds`. */
 export function bindingCookie(secret: string, maxAgeSeconds: number, options: BindingCookieOptions): string {
-  return [`${BROWSER_BINDING_COOKIE}=${secret}`, `Path=${options.path}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(options.secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${BROWSER_BINDING_COOKIE}=${secret}`,
+    `Path=${options.path}`,
+    `Max-Age=${maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(options.secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 /** The Set-Cookie value that forgets it (a flow's secret is good for one return). */

@@ -32,13 +32,19 @@ describe.skipIf(!gate.available)('health, metrics and docs', () => {
 
   it('serves OpenAPI generated from the route schemas', async () => {
     const spec = (await h.app.inject({ url: '/api/v1/docs/openapi.json' })).json();
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/api/v1/assistants/', '/api/v1/auth/register', '/api/v1/assistants/{id}/upload_file']));
-    expect(spec.paths['/api/v1/auth/register'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('password');
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/assistants/', '/api/v1/auth/register', '/api/v1/assistants/{id}/upload_file']),
+    );
+    expect(
+      spec.paths['/api/v1/auth/register'].post.requestBody.content['application/json'].schema.properties,
+    ).toHaveProperty('password');
     const docs = await h.app.inject({ url: '/api/v1/docs' });
     expect(docs.body).toContain('Kesher API');
     // Its one inline stylesheet is allowed by hash; nothing else runs or loads there.
     const style = /<style>([^<]*)<\/style>/.exec(docs.body)![1]!;
     const hash = createHash('sha256').update(style).digest('base64');
-    expect(docs.headers['content-security-policy']).toBe(`default-src 'none'; style-src 'sha256-${hash}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`);
+    expect(docs.headers['content-security-policy']).toBe(
+      `default-src 'none'; style-src 'sha256-${hash}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+    );
   });
 });

@@ -15,7 +15,10 @@ export const healthRoutes =
       const projections = Object.fromEntries(
         Object.entries(await deps.projectionPositions()).map(([name, position]) => [
           name,
-          { position: positionToString(position), behind_positions: Math.max(0, Number(head.prepare - position.prepare)) },
+          {
+            position: positionToString(position),
+            behind_positions: Math.max(0, Number(head.prepare - position.prepare)),
+          },
         ]),
       );
       return { status: 'ok', adapters: deps.adapters, head: positionToString(head), projections };

@@ -55,7 +55,13 @@ export const inboxRoutes =
 
     app.get(
       '/inbox',
-      { schema: { summary: "One inbox: the owner's conversations from every channel, newest activity first", querystring: InboxQuerySchema, response: { 200: InboxSchema } } },
+      {
+        schema: {
+          summary: "One inbox: the owner's conversations from every channel, newest activity first",
+          querystring: InboxQuerySchema,
+          response: { 200: InboxSchema },
+        },
+      },
       async (request) => {
         const account = requireAccount(request);
         const { assistant_id, channel, limit } = request.query;
@@ -89,11 +95,20 @@ export const inboxRoutes =
     ] as const) {
       app.post(
         `/threads/:threadId/${path}`,
-        { schema: { summary, params: ThreadParams, response: { 200: TakeoverStateSchema, 404: ErrorBodySchema, 409: ErrorBodySchema } } },
+        {
+          schema: {
+            summary,
+            params: ThreadParams,
+            response: { 200: TakeoverStateSchema, 404: ErrorBodySchema, 409: ErrorBodySchema },
+          },
+        },
         async (request) => {
           const account = requireAccount(request);
           const threadId = threadIdOf(request.params.threadId);
-          const { state } = await run(request, threadDecider, streamIds.thread(threadId), { type, data: { ownerId: account.id } });
+          const { state } = await run(request, threadDecider, streamIds.thread(threadId), {
+            type,
+            data: { ownerId: account.id },
+          });
           if (state.status !== 'open') throw new ApiError(404, chatMessages.threadNotFound);
           return { thread_id: threadId, taken_over: state.takenOver, channel: state.thread.channel };
         },
@@ -104,7 +119,8 @@ export const inboxRoutes =
       '/threads/:threadId/owner-reply',
       {
         schema: {
-          summary: 'Reply as the owner in a conversation you took over (sent through its channel: Telegram, WhatsApp, Instagram, or shown in the widget/share chat)',
+          summary:
+            'Reply as the owner in a conversation you took over (sent through its channel: Telegram, WhatsApp, Instagram, or shown in the widget/share chat)',
           params: ThreadParams,
           body: OwnerReplyBodySchema,
           response: { 201: OwnerReplySchema, 404: ErrorBodySchema, 409: ErrorBodySchema },
@@ -116,8 +132,18 @@ export const inboxRoutes =
         const messageId = `msg_${randomBytes(12).toString('hex')}`;
         const text = request.body.content;
         const now = deps.clock();
-        await run(request, threadDecider, streamIds.thread(threadId), { type: 'PostOwnerReply', data: { ownerId: account.id, messageId, text, language: detectLanguage(text) } });
-        return reply.status(201).send({ id: messageId, thread_id: threadId, role: 'assistant' as const, author: 'owner' as const, text, created_at: Math.floor(now.getTime() / 1000) });
+        await run(request, threadDecider, streamIds.thread(threadId), {
+          type: 'PostOwnerReply',
+          data: { ownerId: account.id, messageId, text, language: detectLanguage(text) },
+        });
+        return reply.status(201).send({
+          id: messageId,
+          thread_id: threadId,
+          role: 'assistant' as const,
+          author: 'owner' as const,
+          text,
+          created_at: Math.floor(now.getTime() / 1000),
+        });
       },
     );
   };

@@ -76,7 +76,11 @@ export const channelWebhookRoutes =
         throw new ApiError(429, messages.tooManyRequests);
       }
     };
-    const webhookOptions = (kind: ChannelKind, summary: string) => ({ schema: { summary, tags: ['channels'], params: Params }, preValidation: connectionOf(kind), config: { rateLimit } });
+    const webhookOptions = (kind: ChannelKind, summary: string) => ({
+      schema: { summary, tags: ['channels'], params: Params },
+      preValidation: connectionOf(kind),
+      config: { rateLimit },
+    });
 
     function integrationOf(request: FastifyRequest): IntegrationRow {
       const row = connections.get(request);
@@ -85,7 +89,10 @@ export const channelWebhookRoutes =
     }
     const secretsOf = (row: IntegrationRow) => deps.secrets.open(row.integration_id, row.sealed_secrets);
     const ignored = (reply: FastifyReply, row: IntegrationRow, why: string) => {
-      deps.log({ integrationId: row.integration_id, kind: row.kind, assistantId: row.assistant_id }, `channel delivery ignored: ${why}`);
+      deps.log(
+        { integrationId: row.integration_id, kind: row.kind, assistantId: row.assistant_id },
+        `channel delivery ignored: ${why}`,
+      );
       return reply.status(200).send(ok);
     };
     const json = (raw: unknown): unknown => {
@@ -97,47 +104,66 @@ export const channelWebhookRoutes =
       }
     };
 
-    app.post('/channels/telegram/:integrationId/webhook', webhookOptions('telegram', 'Telegram updates for one connected bot'), async (request, reply) => {
-      const row = integrationOf(request);
-      const given = request.headers['x-telegram-bot-api-secret-token'];
-      if (typeof given !== 'string' || given === '') throw new ApiError(401, 'The secret token is missing.');
-      if (!sameText(given, secretsOf(row).webhookSecret)) throw new ApiError(403, 'The secret token is wrong.');
-      if (!row.active) return ignored(reply, row, 'the integration is disconnected');
-      const update = readTelegramUpdate(json(request.body));
-      if ('ignored' in update) return ignored(reply, row, update.ignored);
-      await deps.record(row, { messages: [update.message], statuses: [] });
-      return reply.status(200).send(ok);
-    });
+    app.post(
+      '/channels/telegram/:integrationId/webhook',
+      webhookOptions('telegram', 'Telegram updates for one connected bot'),
+      async (request, reply) => {
+        const row = integrationOf(request);
+        const given = request.headers['x-telegram-bot-api-secret-token'];
+        if (typeof given !== 'string' || given === '') throw new ApiError(401, 'The secret token is missing.');
+        if (!sameText(given, secretsOf(row).webhookSecret)) throw new ApiError(403, 'The secret token is wrong.');
+        if (!row.active) return ignored(reply, row, 'the integration is disconnected');
+        const update = readTelegramUpdate(json(request.body));
+        if ('ignored' in update) return ignored(reply, row, update.ignored);
+        await deps.record(row, { messages: [update.message], statuses: [] });
+        return reply.status(200).send(ok);
+      },
+    );
 
     for (const kind of ['whatsapp', 'instagram'] as const) {
-      app.get(`/channels/${kind}/:integrationId/webhook`, webhookOptions(kind, `Meta's webhook verification handshake for one ${kind} connection`), async (request, reply) => {
-        const row = integrationOf(request);
-        if (!row.active) throw new ApiError(404, messages.notFound);
-        const challenge = metaHandshake(request.query as Record<string, unknown>, secretsOf(row).webhookSecret);
-        if (challenge === undefined) throw new ApiError(403, 'The verify token is wrong.');
-        return reply.status(200).type('text/plain').send(challenge);
-      });
+      app.get(
+        `/channels/${kind}/:integrationId/webhook`,
+        webhookOptions(kind, `Meta's webhook verification handshake for one ${kind} connection`),
+        async (request, reply) => {
+          const row = integrationOf(request);
+          if (!row.active) throw new ApiError(404, messages.notFound);
+          const challenge = metaHandshake(request.query as Record<string, unknown>, secretsOf(row).webhookSecret);
+          if (challenge === undefined) throw new ApiError(403, 'The verify token is wrong.');
+          return reply.status(200).type('text/plain').send(challenge);
+        },
+      );
 
-      app.post(`/channels/${kind}/:integrationId/webhook`, webhookOptions(kind, `Meta's ${kind} deliveries for one connection (signed)`), async (request, reply) => {
-        const row = integrationOf(request);
-        const signature = request.headers['x-hub-signature-256'];
-        if (typeof signature !== 'string' || signature === '') throw new ApiError(401, 'The X-Hub-Signature-256 signature is missing.');
-        const appSecret = secretsOf(row).appSecret ?? deps.metaAppSecret;
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from(JSON.stringify(request.body ?? ''));
-        if (!appSecret || !metaSignatureValid(raw, signature, appSecret)) throw new ApiError(403, 'The X-Hub-Signature-256 signature is wrong.');
-        if (!row.active) return ignored(reply, row, 'the integration is disconnected');
-        const body = json(raw);
-        const account = row.account;
-        const delivery =
-          account.kind === 'whatsapp'
-            ? readWhatsAppDelivery(body, account.phoneNumberId, deps.clock())
-            : account.kind === 'instagram'
-              ? readInstagramDelivery(body, [account.instagramAccountId, ...(account.pageId ? [account.pageId] : [])], deps.clock())
-              : undefined;
-        if (!delivery) return ignored(reply, row, `not a ${kind} delivery`);
-        if (delivery.messages.length === 0 && delivery.statuses.length === 0) return ignored(reply, row, 'nothing Kesher reads');
-        await deps.record(row, delivery);
-        return reply.status(200).send(ok);
-      });
+      app.post(
+        `/channels/${kind}/:integrationId/webhook`,
+        webhookOptions(kind, `Meta's ${kind} deliveries for one connection (signed)`),
+        async (request, reply) => {
+          const row = integrationOf(request);
+          const signature = request.headers['x-hub-signature-256'];
+          if (typeof signature !== 'string' || signature === '')
+            throw new ApiError(401, 'The X-Hub-Signature-256 signature is missing.');
+          const appSecret = secretsOf(row).appSecret ?? deps.metaAppSecret;
+          const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from(JSON.stringify(request.body ?? ''));
+          if (!appSecret || !metaSignatureValid(raw, signature, appSecret))
+            throw new ApiError(403, 'The X-Hub-Signature-256 signature is wrong.');
+          if (!row.active) return ignored(reply, row, 'the integration is disconnected');
+          const body = json(raw);
+          const account = row.account;
+          const delivery =
+            account.kind === 'whatsapp'
+              ? readWhatsAppDelivery(body, account.phoneNumberId, deps.clock())
+              : account.kind === 'instagram'
+                ? readInstagramDelivery(
+                    body,
+                    [account.instagramAccountId, ...(account.pageId ? [account.pageId] : [])],
+                    deps.clock(),
+                  )
+                : undefined;
+          if (!delivery) return ignored(reply, row, `not a ${kind} delivery`);
+          if (delivery.messages.length === 0 && delivery.statuses.length === 0)
+            return ignored(reply, row, 'nothing Kesher reads');
+          await deps.record(row, delivery);
+          return reply.status(200).send(ok);
+        },
+      );
     }
   };

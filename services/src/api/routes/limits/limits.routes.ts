@@ -52,7 +52,12 @@ export const limitsRoutes =
 
     app.get(
       '/limits/usage',
-      { schema: { summary: "The owner's usage this month against the plan's limits (messages reset on the 1st, UTC)", response: { 200: UsageResponseSchema } } },
+      {
+        schema: {
+          summary: "The owner's usage this month against the plan's limits (messages reset on the 1st, UTC)",
+          response: { 200: UsageResponseSchema },
+        },
+      },
       async (request) => {
         const account = requireAccount(request);
         await deps.messageQuota?.settled(account.id);
@@ -78,43 +83,85 @@ export const limitsRoutes =
 
     app.get(
       '/limits/limits',
-      { schema: { summary: "The owner's plan: its limits and features, and the current month", response: { 200: successEnvelope(PlanLimitsViewSchema) } } },
+      {
+        schema: {
+          summary: "The owner's plan: its limits and features, and the current month",
+          response: { 200: successEnvelope(PlanLimitsViewSchema) },
+        },
+      },
       async (request) => success(await service.limits(ownerOf(request))),
     );
 
     app.get(
       '/limits/status',
-      { schema: { summary: 'Usage against each limit with its state (50/75/90 % bands), warnings and recommendations', response: { 200: successEnvelope(LimitsStatusSchema) } } },
+      {
+        schema: {
+          summary: 'Usage against each limit with its state (50/75/90 % bands), warnings and recommendations',
+          response: { 200: successEnvelope(LimitsStatusSchema) },
+        },
+      },
       async (request) => success(await service.status(ownerOf(request))),
     );
 
     app.post(
       '/limits/check',
-      { schema: { summary: 'Would `amount` more be allowed now (messages, assistants, files of an assistant, storage bytes)? Records nothing', body: LimitCheckBodySchema, response: { 200: successEnvelope(LimitCheckSchema) } } },
+      {
+        schema: {
+          summary:
+            'Would `amount` more be allowed now (messages, assistants, files of an assistant, storage bytes)? Records nothing',
+          body: LimitCheckBodySchema,
+          response: { 200: successEnvelope(LimitCheckSchema) },
+        },
+      },
       async (request) => success(await service.check(ownerOf(request), request.body)),
     );
 
     app.get(
       '/limits/usage/history',
-      { schema: { summary: 'Usage per day over the last `days` days (default 30)', querystring: UsageHistoryQuerySchema, response: { 200: successEnvelope(UsageHistorySchema) } } },
+      {
+        schema: {
+          summary: 'Usage per day over the last `days` days (default 30)',
+          querystring: UsageHistoryQuerySchema,
+          response: { 200: successEnvelope(UsageHistorySchema) },
+        },
+      },
       async (request) => success(await service.history(ownerOf(request), request.query.days)),
     );
 
     app.get(
       '/limits/violations',
-      { schema: { summary: 'Requests a limit refused over the last `days` days (default 7), optionally of one type', querystring: ViolationsQuerySchema, response: { 200: successEnvelope(ViolationsSchema) } } },
-      async (request) => success(await service.violations(ownerOf(request), request.query.days, request.query.violation_type)),
+      {
+        schema: {
+          summary: 'Requests a limit refused over the last `days` days (default 7), optionally of one type',
+          querystring: ViolationsQuerySchema,
+          response: { 200: successEnvelope(ViolationsSchema) },
+        },
+      },
+      async (request) =>
+        success(await service.violations(ownerOf(request), request.query.days, request.query.violation_type)),
     );
 
     app.get(
       '/limits/trends',
-      { schema: { summary: 'Usage per period: daily, weekly (default; weeks start Monday, UTC) or monthly, the last `periods` (default 4)', querystring: TrendsQuerySchema, response: { 200: successEnvelope(LimitTrendsSchema) } } },
+      {
+        schema: {
+          summary:
+            'Usage per period: daily, weekly (default; weeks start Monday, UTC) or monthly, the last `periods` (default 4)',
+          querystring: TrendsQuerySchema,
+          response: { 200: successEnvelope(LimitTrendsSchema) },
+        },
+      },
       async (request) => success(await service.trends(ownerOf(request), request.query)),
     );
 
     app.get(
       '/limits/analytics',
-      { schema: { summary: "The analytics page's usage-limits card: the limits status and quick stats", response: { 200: successEnvelope(LimitsAnalyticsSchema) } } },
+      {
+        schema: {
+          summary: "The analytics page's usage-limits card: the limits status and quick stats",
+          response: { 200: successEnvelope(LimitsAnalyticsSchema) },
+        },
+      },
       async (request) => success(await service.analytics(ownerOf(request))),
     );
   };

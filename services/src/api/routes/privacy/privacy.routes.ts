@@ -32,7 +32,13 @@ const RetentionSchema = z.object({
 
 const SecurityLogSchema = z.object({
   entries: z.array(
-    z.object({ id: z.string(), kind: z.string(), actor: z.string(), detail: z.record(z.string(), z.union([z.string(), z.number(), z.null()])), at: z.string() }),
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      actor: z.string(),
+      detail: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+      at: z.string(),
+    }),
   ),
 });
 
@@ -54,11 +60,20 @@ export const privacyRoutes =
 
     app.get(
       '/auth/me/export',
-      { schema: { summary: "Download my data: a zip of the owner's account, assistants, files, conversations (with their channel), analytics and payments, as JSON and CSV" } },
+      {
+        schema: {
+          summary:
+            "Download my data: a zip of the owner's account, assistants, files, conversations (with their channel), analytics and payments, as JSON and CSV",
+        },
+      },
       async (request, reply) => {
         const account = requireAccount(request);
         const zip = await deps.exporter.zip({ id: account.id, email: account.email });
-        await deps.securityLog.record(account.id, { kind: 'data_exported', actor: `account:${account.id}`, detail: { bytes: zip.byteLength } });
+        await deps.securityLog.record(account.id, {
+          kind: 'data_exported',
+          actor: `account:${account.id}`,
+          detail: { bytes: zip.byteLength },
+        });
         const day = deps.clock().toISOString().slice(0, 10);
         return reply
           .header('content-type', 'application/zip')
@@ -70,13 +85,24 @@ export const privacyRoutes =
 
     app.get(
       '/auth/me/security-log',
-      { schema: { summary: "The owner's security log: data exports and erasures (a visitor's deletion, retention, a channel customer's /forget), newest first", response: { 200: SecurityLogSchema } } },
+      {
+        schema: {
+          summary:
+            "The owner's security log: data exports and erasures (a visitor's deletion, retention, a channel customer's /forget), newest first",
+          response: { 200: SecurityLogSchema },
+        },
+      },
       async (request) => ({ entries: await deps.securityLog.list(requireAccount(request).id) }),
     );
 
     app.get(
       '/privacy/retention',
-      { schema: { summary: 'How long Kesher keeps what (the /privacy page shows it)', response: { 200: RetentionSchema } } },
+      {
+        schema: {
+          summary: 'How long Kesher keeps what (the /privacy page shows it)',
+          response: { 200: RetentionSchema },
+        },
+      },
       async () => ({
         conversation_days: deps.retention.conversationDays,
         analytics_months: deps.retention.analyticsMonths,
@@ -90,7 +116,8 @@ export const privacyRoutes =
       '/assistants/:assistantId/threads/kept-until',
       {
         schema: {
-          summary: "Chat History's \"kept until …\": when each conversation of the assistant is erased (its last message plus the conversation period)",
+          summary:
+            'Chat History\'s "kept until …": when each conversation of the assistant is erased (its last message plus the conversation period)',
           params: z.object({ assistantId: z.string() }),
           response: { 200: KeptUntilSchema },
         },
@@ -98,7 +125,9 @@ export const privacyRoutes =
       async (request) => {
         const account = requireAccount(request);
         const numericId = Number(request.params.assistantId);
-        const assistant = Number.isSafeInteger(numericId) ? await assistants.findOwned(account.id, numericId) : undefined;
+        const assistant = Number.isSafeInteger(numericId)
+          ? await assistants.findOwned(account.id, numericId)
+          : undefined;
         if (!assistant) throw new ApiError(404, messages.assistantNotFound);
         const { rows } = await deps.readDb.query<{ id: string; last_at: Date | string }>(
           `SELECT t.id, coalesce((SELECT max(m.created_at) FROM thread_messages m WHERE m.thread_id = t.id), t.created_at) AS last_at
@@ -109,7 +138,11 @@ export const privacyRoutes =
           conversation_days: deps.retention.conversationDays,
           threads: rows.map((row) => {
             const last = new Date(row.last_at);
-            return { thread_id: row.id, last_message_at: last.toISOString(), kept_until: conversationKeptUntil(last, deps.retention).toISOString() };
+            return {
+              thread_id: row.id,
+              last_message_at: last.toISOString(),
+              kept_until: conversationKeptUntil(last, deps.retention).toISOString(),
+            };
           }),
         };
       },
@@ -119,7 +152,8 @@ export const privacyRoutes =
       '/threads/public/:threadId',
       {
         schema: {
-          summary: "Public: the visitor deletes their own conversation (authorised by the visitor's session token); it is erased for good",
+          summary:
+            "Public: the visitor deletes their own conversation (authorised by the visitor's session token); it is erased for good",
           params: ThreadParams,
           querystring: SessionQuerySchema,
         },

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { messages, NumericIdParamSchema, SharedAssistantSchema, ShareTokenParamSchema, ShareTokenSchema, ShareUrlSchema, streamIds } from '@kesher/contracts';
+import {
+  messages,
+  NumericIdParamSchema,
+  SharedAssistantSchema,
+  ShareTokenParamSchema,
+  ShareTokenSchema,
+  ShareUrlSchema,
+  streamIds,
+} from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -40,9 +48,19 @@ export const shareRoutes =
       return token;
     }
 
-    app.post('/assistants/:id/share', { schema: { summary: 'The share link (created on first use)', params: NumericIdParamSchema, response: { 200: ShareUrlSchema } } }, async (request) => ({
-      share_url: shareUrl(await issue(request, request.params.id, false)),
-    }));
+    app.post(
+      '/assistants/:id/share',
+      {
+        schema: {
+          summary: 'The share link (created on first use)',
+          params: NumericIdParamSchema,
+          response: { 200: ShareUrlSchema },
+        },
+      },
+      async (request) => ({
+        share_url: shareUrl(await issue(request, request.params.id, false)),
+      }),
+    );
 
     // Asking for the link must never break the one customers already have (and every widget built on it):
     // generating answers the current token and makes one only when there is none. Replacing it is its own
@@ -51,7 +69,8 @@ export const shareRoutes =
       '/assistants/:id/generate-share-token',
       {
         schema: {
-          summary: "The assistant's share link and token: the current one, or a new one when it has none (idempotent; links already given keep working)",
+          summary:
+            "The assistant's share link and token: the current one, or a new one when it has none (idempotent; links already given keep working)",
           params: NumericIdParamSchema,
           response: { 200: ShareTokenSchema },
         },
@@ -66,7 +85,8 @@ export const shareRoutes =
       '/assistants/:id/rotate-share-token',
       {
         schema: {
-          summary: 'Replace the share token: the previous link, and every widget and conversation using it, stop working',
+          summary:
+            'Replace the share token: the previous link, and every widget and conversation using it, stop working',
           params: NumericIdParamSchema,
           response: { 200: ShareTokenSchema },
         },
@@ -79,22 +99,45 @@ export const shareRoutes =
 
     app.delete(
       '/assistants/:id/share-token',
-      { schema: { summary: 'Revoke the share link', params: NumericIdParamSchema, response: { 200: z.object({ detail: z.string() }) } } },
+      {
+        schema: {
+          summary: 'Revoke the share link',
+          params: NumericIdParamSchema,
+          response: { 200: z.object({ detail: z.string() }) },
+        },
+      },
       async (request) => {
         const { account, row } = await owned(request, request.params.id);
-        await run(request, assistantDecider, streamIds.assistant(row.id), { type: 'RevokeShareToken', data: { assistantId: row.id, ownerId: account.id } });
+        await run(request, assistantDecider, streamIds.assistant(row.id), {
+          type: 'RevokeShareToken',
+          data: { assistantId: row.id, ownerId: account.id },
+        });
         return { detail: 'Share link revoked' };
       },
     );
 
     app.get(
       '/assistants/shared/:token',
-      { schema: { summary: 'Public: the assistant behind a share link', params: ShareTokenParamSchema, response: { 200: SharedAssistantSchema } } },
+      {
+        schema: {
+          summary: 'Public: the assistant behind a share link',
+          params: ShareTokenParamSchema,
+          response: { 200: SharedAssistantSchema },
+        },
+      },
       async (request) => {
         // Tokens are base64url: anything else (a NUL, which Postgres cannot even compare) is simply not a link.
-        const row = SHARE_TOKEN_SHAPE.test(request.params.token) ? await queries.findByShareToken(request.params.token) : undefined;
+        const row = SHARE_TOKEN_SHAPE.test(request.params.token)
+          ? await queries.findByShareToken(request.params.token)
+          : undefined;
         if (!row) throw new ApiError(404, INVALID_LINK);
-        return { id: row.numeric_id, name: row.name, description: row.description, avatar_url: row.avatar_url, openai_assistant_id: row.external_id };
+        return {
+          id: row.numeric_id,
+          name: row.name,
+          description: row.description,
+          avatar_url: row.avatar_url,
+          openai_assistant_id: row.external_id,
+        };
       },
     );
   };

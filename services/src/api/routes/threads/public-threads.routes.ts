@@ -44,7 +44,13 @@ export const publicThreadRoutes =
 
     app.post(
       '/threads/public',
-      { schema: { summary: 'Public: start a conversation through a share link', body: CreatePublicThreadBodySchema, response: { 201: CreateThreadResponseSchema } } },
+      {
+        schema: {
+          summary: 'Public: start a conversation through a share link',
+          body: CreatePublicThreadBodySchema,
+          response: { 201: CreateThreadResponseSchema },
+        },
+      },
       async (request, reply) => {
         const assistant = await assistants.findShared(request.body.assistant_id, request.body.share_token);
         if (!assistant) throw new ApiError(404, chatMessages.invalidShareLink);
@@ -56,13 +62,37 @@ export const publicThreadRoutes =
 
     app.post(
       '/threads/public/:threadId/messages',
-      { schema: { summary: 'Public: post a message', params: ThreadParams, body: PostPublicMessageBodySchema, response: { 201: MessageSchema, 403: postRefusedSchema } } },
-      async (request, reply) => reply.status(201).send(await chat.post(callOf(request), visitor(request.body.session_token), threadIdOf(request.params.threadId), request.body.content)),
+      {
+        schema: {
+          summary: 'Public: post a message',
+          params: ThreadParams,
+          body: PostPublicMessageBodySchema,
+          response: { 201: MessageSchema, 403: postRefusedSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            await chat.post(
+              callOf(request),
+              visitor(request.body.session_token),
+              threadIdOf(request.params.threadId),
+              request.body.content,
+            ),
+          ),
     );
 
     app.get(
       '/threads/public/:threadId/messages',
-      { schema: { summary: "Public: a conversation's messages", params: ThreadParams, querystring: SessionQuerySchema, response: { 200: MessageListSchema } } },
+      {
+        schema: {
+          summary: "Public: a conversation's messages",
+          params: ThreadParams,
+          querystring: SessionQuerySchema,
+          response: { 200: MessageListSchema },
+        },
+      },
       async (request) => {
         const list = await chat.messages(visitor(request.query.session_token), threadIdOf(request.params.threadId));
         return { ...list, data: await withSourceTitles(deps.readDb, list.data) };
@@ -71,31 +101,78 @@ export const publicThreadRoutes =
 
     app.post(
       '/threads/public/:threadId/runs',
-      { schema: { summary: 'Public: ask the assistant to answer (the message may come along as additional_messages)', params: ThreadParams, body: CreatePublicRunBodySchema, response: { 201: CreatedRunSchema } } },
+      {
+        schema: {
+          summary: 'Public: ask the assistant to answer (the message may come along as additional_messages)',
+          params: ThreadParams,
+          body: CreatePublicRunBodySchema,
+          response: { 201: CreatedRunSchema },
+        },
+      },
       async (request, reply) =>
-        reply.status(201).send(await chat.requestRun(callOf(request), visitor(request.body.session_token), threadIdOf(request.params.threadId), request.body.assistant_id, request.body.content)),
+        reply
+          .status(201)
+          .send(
+            await chat.requestRun(
+              callOf(request),
+              visitor(request.body.session_token),
+              threadIdOf(request.params.threadId),
+              request.body.assistant_id,
+              request.body.content,
+            ),
+          ),
     );
 
     app.get(
       '/threads/public/:threadId/runs/:runId',
-      { schema: { summary: "Public: a run's status", params: RunParams, querystring: SessionQuerySchema, response: { 200: RunSchema } } },
-      async (request) => chat.run(visitor(request.query.session_token), threadIdOf(request.params.threadId), runIdOf(request.params.runId)),
+      {
+        schema: {
+          summary: "Public: a run's status",
+          params: RunParams,
+          querystring: SessionQuerySchema,
+          response: { 200: RunSchema },
+        },
+      },
+      async (request) =>
+        chat.run(
+          visitor(request.query.session_token),
+          threadIdOf(request.params.threadId),
+          runIdOf(request.params.runId),
+        ),
     );
 
     app.get(
       '/threads/public/:threadId/runs/:runId/stream',
-      { schema: { summary: 'Public: the answer as server-sent events', params: RunParams, querystring: SessionQuerySchema, produces: ['text/event-stream'] } },
+      {
+        schema: {
+          summary: 'Public: the answer as server-sent events',
+          params: RunParams,
+          querystring: SessionQuerySchema,
+          produces: ['text/event-stream'],
+        },
+      },
       async (request, reply) => {
-        const events = await chat.followRun(visitor(request.query.session_token), threadIdOf(request.params.threadId), runIdOf(request.params.runId), {
-          afterSeq: lastEventIdOf(request),
-        });
+        const events = await chat.followRun(
+          visitor(request.query.session_token),
+          threadIdOf(request.params.threadId),
+          runIdOf(request.params.runId),
+          {
+            afterSeq: lastEventIdOf(request),
+          },
+        );
         await sendSse(request, reply, titledEvents(deps.readDb, events), { heartbeatMs: deps.sseHeartbeatMs });
       },
     );
 
     app.post(
       '/feedback/public',
-      { schema: { summary: 'Public: like or dislike an answer', body: PublicFeedbackBodySchema, response: { 200: FeedbackResponseSchema } } },
+      {
+        schema: {
+          summary: 'Public: like or dislike an answer',
+          body: PublicFeedbackBodySchema,
+          response: { 200: FeedbackResponseSchema },
+        },
+      },
       async (request) => chat.feedback(callOf(request), visitor(request.body.session_token), request.body),
     );
   };

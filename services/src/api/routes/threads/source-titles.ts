@@ -7,7 +7,10 @@ import type { Sql } from '../../../platform/sql/sql.port.js';
  * kept by the crawler's read model beside the file it made — goes along as `title`. One query per list of
  * messages; the ids are the answer's own sources, so no other owner's page is ever looked up.
  */
-export async function withSourceTitles<T extends Pick<MessageDto, 'sources'>>(readDb: Sql, messages: T[]): Promise<T[]> {
+export async function withSourceTitles<T extends Pick<MessageDto, 'sources'>>(
+  readDb: Sql,
+  messages: T[],
+): Promise<T[]> {
   const fileIds = [...new Set(messages.flatMap((m) => m.sources.filter((s) => s.source_url).map((s) => s.file_id)))];
   if (fileIds.length === 0) return messages;
   let titles: Map<string, string>;
@@ -24,11 +27,17 @@ export async function withSourceTitles<T extends Pick<MessageDto, 'sources'>>(re
     return messages;
   }
   if (titles.size === 0) return messages;
-  return messages.map((m) => ({ ...m, sources: m.sources.map((s) => (titles.has(s.file_id) ? { ...s, title: titles.get(s.file_id)! } : s)) }));
+  return messages.map((m) => ({
+    ...m,
+    sources: m.sources.map((s) => (titles.has(s.file_id) ? { ...s, title: titles.get(s.file_id)! } : s)),
+  }));
 }
 
 /** The same for one live answer's `completed` event (SSE), whose message carries the sources. */
-export function titledEvents<E extends { event: string; data: unknown }>(readDb: Sql, produce: (signal: AbortSignal) => AsyncIterable<E>) {
+export function titledEvents<E extends { event: string; data: unknown }>(
+  readDb: Sql,
+  produce: (signal: AbortSignal) => AsyncIterable<E>,
+) {
   return async function* (signal: AbortSignal): AsyncIterable<E> {
     for await (const event of produce(signal)) {
       const data = event.data as { message?: MessageDto | null } | null;

@@ -42,7 +42,13 @@ export const threadRoutes =
 
     app.post(
       '/threads/',
-      { schema: { summary: 'Start a conversation with one of your assistants', body: CreateThreadBodySchema, response: { 201: CreateThreadResponseSchema } } },
+      {
+        schema: {
+          summary: 'Start a conversation with one of your assistants',
+          body: CreateThreadBodySchema,
+          response: { 201: CreateThreadResponseSchema },
+        },
+      },
       async (request, reply) => {
         const chatter = owner(request);
         const assistant = await assistants.findOwned(requireAccount(request).id, request.body.assistant_id);
@@ -55,18 +61,30 @@ export const threadRoutes =
       '/threads/:threadId/messages',
       {
         schema: {
-          summary: "Post a message (100 words, ~400 tokens at most); a visitor's conversation is read-only for the owner (403)",
+          summary:
+            "Post a message (100 words, ~400 tokens at most); a visitor's conversation is read-only for the owner (403)",
           params: ThreadParams,
           body: PostMessageBodySchema,
           response: { 201: MessageSchema, 403: postRefusedSchema },
         },
       },
-      async (request, reply) => reply.status(201).send(await chat.post(callOf(request), owner(request), threadIdOf(request.params.threadId), request.body.content)),
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            await chat.post(callOf(request), owner(request), threadIdOf(request.params.threadId), request.body.content),
+          ),
     );
 
     app.get(
       '/threads/:threadId/messages',
-      { schema: { summary: "A conversation's messages, oldest first", params: ThreadParams, response: { 200: MessageListSchema } } },
+      {
+        schema: {
+          summary: "A conversation's messages, oldest first",
+          params: ThreadParams,
+          response: { 200: MessageListSchema },
+        },
+      },
       async (request) => {
         const list = await chat.messages(owner(request), threadIdOf(request.params.threadId));
         return { ...list, data: await withSourceTitles(deps.readDb, list.data) };
@@ -75,13 +93,38 @@ export const threadRoutes =
 
     app.post(
       '/threads/:threadId/runs',
-      { schema: { summary: 'Ask the assistant to answer the latest message, or the message sent along as additional_messages (one call for the chat\'s send)', params: ThreadParams, body: CreateRunBodySchema, response: { 201: CreatedRunSchema } } },
-      async (request, reply) => reply.status(201).send(await chat.requestRun(callOf(request), owner(request), threadIdOf(request.params.threadId), request.body.assistant_id, request.body.content)),
+      {
+        schema: {
+          summary:
+            "Ask the assistant to answer the latest message, or the message sent along as additional_messages (one call for the chat's send)",
+          params: ThreadParams,
+          body: CreateRunBodySchema,
+          response: { 201: CreatedRunSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            await chat.requestRun(
+              callOf(request),
+              owner(request),
+              threadIdOf(request.params.threadId),
+              request.body.assistant_id,
+              request.body.content,
+            ),
+          ),
     );
 
     app.get(
       '/threads/:threadId/runs/:runId',
-      { schema: { summary: "A run's status (poll until completed, failed or expired)", params: RunParams, response: { 200: RunSchema } } },
+      {
+        schema: {
+          summary: "A run's status (poll until completed, failed or expired)",
+          params: RunParams,
+          response: { 200: RunSchema },
+        },
+      },
       async (request) => chat.run(owner(request), threadIdOf(request.params.threadId), runIdOf(request.params.runId)),
     );
 
@@ -89,13 +132,19 @@ export const threadRoutes =
       '/threads/:threadId/runs/:runId/stream',
       {
         schema: {
-          summary: 'The answer as server-sent events: delta (id = sequence, resumable with Last-Event-ID), then completed, failed or expired',
+          summary:
+            'The answer as server-sent events: delta (id = sequence, resumable with Last-Event-ID), then completed, failed or expired',
           params: RunParams,
           produces: ['text/event-stream'],
         },
       },
       async (request, reply) => {
-        const events = await chat.followRun(owner(request), threadIdOf(request.params.threadId), runIdOf(request.params.runId), { afterSeq: lastEventIdOf(request) });
+        const events = await chat.followRun(
+          owner(request),
+          threadIdOf(request.params.threadId),
+          runIdOf(request.params.runId),
+          { afterSeq: lastEventIdOf(request) },
+        );
         await sendSse(request, reply, titledEvents(deps.readDb, events), { heartbeatMs: deps.sseHeartbeatMs });
       },
     );
@@ -104,7 +153,8 @@ export const threadRoutes =
       '/threads/:threadId',
       {
         schema: {
-          summary: "A conversation: the owner's own, or a visitor's with one of the owner's assistants (is_public: read-only, rename and delete allowed)",
+          summary:
+            "A conversation: the owner's own, or a visitor's with one of the owner's assistants (is_public: read-only, rename and delete allowed)",
           params: ThreadParams,
           response: { 200: ThreadSchema },
         },
@@ -114,19 +164,39 @@ export const threadRoutes =
 
     app.patch(
       '/threads/:threadId',
-      { schema: { summary: 'Rename a conversation', params: ThreadParams, body: RenameThreadBodySchema, response: { 200: ThreadSchema } } },
-      async (request) => chat.rename(callOf(request), owner(request), threadIdOf(request.params.threadId), request.body.title),
+      {
+        schema: {
+          summary: 'Rename a conversation',
+          params: ThreadParams,
+          body: RenameThreadBodySchema,
+          response: { 200: ThreadSchema },
+        },
+      },
+      async (request) =>
+        chat.rename(callOf(request), owner(request), threadIdOf(request.params.threadId), request.body.title),
     );
 
     app.delete(
       '/threads/:threadId',
-      { schema: { summary: 'Delete a conversation', params: ThreadParams, response: { 200: z.object({ detail: z.string() }) } } },
+      {
+        schema: {
+          summary: 'Delete a conversation',
+          params: ThreadParams,
+          response: { 200: z.object({ detail: z.string() }) },
+        },
+      },
       async (request) => chat.remove(callOf(request), owner(request), threadIdOf(request.params.threadId)),
     );
 
     app.get(
       '/assistants/:id/threads',
-      { schema: { summary: "Chat History: an assistant's conversations, newest first (visitors' public ones included)", params: NumericIdParamSchema, response: { 200: z.array(ThreadSchema) } } },
+      {
+        schema: {
+          summary: "Chat History: an assistant's conversations, newest first (visitors' public ones included)",
+          params: NumericIdParamSchema,
+          response: { 200: z.array(ThreadSchema) },
+        },
+      },
       async (request) => {
         const account = requireAccount(request);
         const assistant = await assistants.findOwned(account.id, request.params.id);
@@ -137,7 +207,13 @@ export const threadRoutes =
 
     app.post(
       '/feedback',
-      { schema: { summary: 'Like or dislike an answer (a second rating replaces the first)', body: FeedbackBodySchema, response: { 200: FeedbackResponseSchema } } },
+      {
+        schema: {
+          summary: 'Like or dislike an answer (a second rating replaces the first)',
+          body: FeedbackBodySchema,
+          response: { 200: FeedbackResponseSchema },
+        },
+      },
       async (request) => chat.feedback(callOf(request), owner(request), request.body),
     );
   };

@@ -46,10 +46,13 @@ export const crawlProgressRoutes =
           if (!request.account) throw new ApiError(401, messages.authRequired);
           // This hook runs before the params are validated: an id that is not one (a NUL, say) must not reach
           // the database, where it failed as a 500 instead of the crawl it cannot name.
-          if (!CrawlIdParamSchema.safeParse(request.params).success) throw new ApiError(404, crawlerMessages.crawlNotFound);
-          if (!(await crawler.crawl(request.account.id, request.params.crawlId))) throw new ApiError(404, crawlerMessages.crawlNotFound);
+          if (!CrawlIdParamSchema.safeParse(request.params).success)
+            throw new ApiError(404, crawlerMessages.crawlNotFound);
+          if (!(await crawler.crawl(request.account.id, request.params.crawlId)))
+            throw new ApiError(404, crawlerMessages.crawlNotFound);
           // A plain GET of the socket's address: say what it is, in the API's one error shape.
-          if (!request.ws) throw new ApiError(426, 'This address takes a WebSocket connection.', { upgrade: 'websocket' });
+          if (!request.ws)
+            throw new ApiError(426, 'This address takes a WebSocket connection.', { upgrade: 'websocket' });
         },
       },
       async (socket, request) => {

@@ -51,7 +51,11 @@ async function answered<T>(work: Promise<T>): Promise<T> {
 /** The signed-in owner as the service's caller; a write whose read models lag marks the answer pending. */
 function callerOf(request: FastifyRequest, clock: () => Date): CrawlerCaller {
   const account = requireAccount(request);
-  return { ownerId: account.id, context: commandContext(request, clock), onPending: (position, eventTypes) => readModelsPending(request, position, eventTypes) };
+  return {
+    ownerId: account.id,
+    context: commandContext(request, clock),
+    onPending: (position, eventTypes) => readModelsPending(request, position, eventTypes),
+  };
 }
 
 /**
@@ -70,7 +74,8 @@ export const webCrawlerRoutes =
       '/web-crawler/',
       {
         schema: {
-          summary: "Configure the assistant's crawler (or change it) and, unless start_crawl is false, crawl the site and add its pages; answers data.crawl_id for the progress socket",
+          summary:
+            "Configure the assistant's crawler (or change it) and, unless start_crawl is false, crawl the site and add its pages; answers data.crawl_id for the progress socket",
           body: CreateCrawlerBodySchema,
           response: { 200: CreateCrawlerResponseSchema },
         },
@@ -80,25 +85,57 @@ export const webCrawlerRoutes =
 
     app.get(
       '/web-crawler/assistant/:id',
-      { schema: { summary: "The assistant's crawler configuration (data is null when it has none)", params: NumericIdParamSchema, response: { 200: CrawlerConfigResponseSchema } } },
-      async (request) => ({ success: true as const, data: await crawler.configOfAssistant(ownerOf(request), request.params.id) }),
+      {
+        schema: {
+          summary: "The assistant's crawler configuration (data is null when it has none)",
+          params: NumericIdParamSchema,
+          response: { 200: CrawlerConfigResponseSchema },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        data: await crawler.configOfAssistant(ownerOf(request), request.params.id),
+      }),
     );
 
     app.get(
       '/web-crawler/user/all',
-      { schema: { summary: 'Every crawler configuration of the signed-in owner', response: { 200: CrawlerConfigListResponseSchema } } },
+      {
+        schema: {
+          summary: 'Every crawler configuration of the signed-in owner',
+          response: { 200: CrawlerConfigListResponseSchema },
+        },
+      },
       async (request) => ({ success: true as const, data: await crawler.configsOfOwner(ownerOf(request)) }),
     );
 
     app.put(
       '/web-crawler/:id',
-      { schema: { summary: 'Change a crawler configuration (address, interval, limits, orphan deletion)', params: CrawlerConfigIdParamSchema, body: UpdateCrawlerBodySchema, response: { 200: CrawlerUpdatedResponseSchema } } },
-      async (request) => ({ success: true as const, message: 'Crawler updated', data: await crawler.update(caller(request), request.params.id, request.body) }),
+      {
+        schema: {
+          summary: 'Change a crawler configuration (address, interval, limits, orphan deletion)',
+          params: CrawlerConfigIdParamSchema,
+          body: UpdateCrawlerBodySchema,
+          response: { 200: CrawlerUpdatedResponseSchema },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        message: 'Crawler updated',
+        data: await crawler.update(caller(request), request.params.id, request.body),
+      }),
     );
 
     app.delete(
       '/web-crawler/:id',
-      { schema: { summary: "Remove the assistant's website: its crawler configuration and schedule go and its crawler is off (the pages already added stay in its knowledge)", params: CrawlerConfigIdParamSchema, response: { 200: CrawlerMessageResponseSchema } } },
+      {
+        schema: {
+          summary:
+            "Remove the assistant's website: its crawler configuration and schedule go and its crawler is off (the pages already added stay in its knowledge)",
+          params: CrawlerConfigIdParamSchema,
+          response: { 200: CrawlerMessageResponseSchema },
+        },
+      },
       async (request) => {
         await crawler.remove(caller(request), request.params.id);
         return { success: true as const, message: 'Crawler deleted' };
@@ -107,7 +144,14 @@ export const webCrawlerRoutes =
 
     app.post(
       '/web-crawler/:id/test',
-      { schema: { summary: "Whether the configuration's site can be crawled now: the address allowed, robots.txt read, the start page answering", params: CrawlerConfigIdParamSchema, response: { 200: CrawlerTestResponseSchema } } },
+      {
+        schema: {
+          summary:
+            "Whether the configuration's site can be crawled now: the address allowed, robots.txt read, the start page answering",
+          params: CrawlerConfigIdParamSchema,
+          response: { 200: CrawlerTestResponseSchema },
+        },
+      },
       (request) => crawler.test(ownerOf(request), request.params.id),
     );
 
@@ -115,20 +159,23 @@ export const webCrawlerRoutes =
       '/web-crawler/smart-crawl-preview',
       {
         schema: {
-          summary: 'Scan a website (depth 2 by default) and answer the pages found, scored, with the sales pages apart; waits for the scan (up to 600 s). The job calls below do the same without holding the request open',
+          summary:
+            'Scan a website (depth 2 by default) and answer the pages found, scored, with the sales pages apart; waits for the scan (up to 600 s). The job calls below do the same without holding the request open',
           body: SmartCrawlPreviewBodySchema,
           response: { 200: SmartCrawlPreviewResponseSchema },
         },
       },
       // The client went away when its connection closed (the request itself was read long before).
-      (request) => answered(crawler.previewAndWait(caller(request), request.body, () => request.raw.socket?.destroyed === true)),
+      (request) =>
+        answered(crawler.previewAndWait(caller(request), request.body, () => request.raw.socket?.destroyed === true)),
     );
 
     app.post(
       '/web-crawler/smart-crawl-preview/jobs',
       {
         schema: {
-          summary: 'Start scanning a website as a job: answers 202 with the preview id at once; follow it on /ws/crawl-progress/{preview_id} and fetch the pages from GET /web-crawler/smart-crawl-preview/jobs/{preview_id}',
+          summary:
+            'Start scanning a website as a job: answers 202 with the preview id at once; follow it on /ws/crawl-progress/{preview_id} and fetch the pages from GET /web-crawler/smart-crawl-preview/jobs/{preview_id}',
           body: SmartCrawlPreviewBodySchema,
           response: { 202: PreviewJobStartedSchema },
         },
@@ -143,7 +190,8 @@ export const webCrawlerRoutes =
       '/web-crawler/smart-crawl-preview/jobs/:previewId',
       {
         schema: {
-          summary: "A preview job: 202 with its progress while the scan runs, 200 with the spec's preview result once done, 422 with the reason when the scan failed",
+          summary:
+            "A preview job: 202 with its progress while the scan runs, 200 with the spec's preview result once done, 422 with the reason when the scan failed",
           params: PreviewJobIdParamSchema,
           response: { 200: PreviewJobDoneSchema, 202: PreviewJobRunningSchema },
         },
@@ -156,31 +204,74 @@ export const webCrawlerRoutes =
 
     app.post(
       '/web-crawler/smart-crawl-commit',
-      { schema: { summary: "Add the chosen pages of a preview to the assistant's knowledge (one file per page, cited by its address)", body: SmartCrawlCommitBodySchema, response: { 200: CommitResponseSchema } } },
-      (request) => crawler.commitPreview(caller(request), { assistantId: request.body.assistant_id, previewId: request.body.preview_id, filenames: request.body.selected_filenames }),
+      {
+        schema: {
+          summary:
+            "Add the chosen pages of a preview to the assistant's knowledge (one file per page, cited by its address)",
+          body: SmartCrawlCommitBodySchema,
+          response: { 200: CommitResponseSchema },
+        },
+      },
+      (request) =>
+        crawler.commitPreview(caller(request), {
+          assistantId: request.body.assistant_id,
+          previewId: request.body.preview_id,
+          filenames: request.body.selected_filenames,
+        }),
     );
 
     app.post(
       '/web-crawler/commit-files',
-      { schema: { summary: "Add the chosen pages (by file name) of the configuration's latest finished crawl or preview to its assistant", body: CommitFilesBodySchema, response: { 200: CommitResponseSchema } } },
-      (request) => crawler.commitLatest(caller(request), { configId: request.body.crawler_config_id, filenames: request.body.selected_file_names }),
+      {
+        schema: {
+          summary:
+            "Add the chosen pages (by file name) of the configuration's latest finished crawl or preview to its assistant",
+          body: CommitFilesBodySchema,
+          response: { 200: CommitResponseSchema },
+        },
+      },
+      (request) =>
+        crawler.commitLatest(caller(request), {
+          configId: request.body.crawler_config_id,
+          filenames: request.body.selected_file_names,
+        }),
     );
 
     app.post(
       '/web-crawler/fetch-single-url',
-      { schema: { summary: "Add Missing Page: fetch one page and add it to the latest preview of its site (or `preview_id`); a page the site's robots.txt refuses is refused (422)", body: FetchSingleUrlBodySchema, response: { 200: FetchSingleUrlResponseSchema } } },
+      {
+        schema: {
+          summary:
+            "Add Missing Page: fetch one page and add it to the latest preview of its site (or `preview_id`); a page the site's robots.txt refuses is refused (422)",
+          body: FetchSingleUrlBodySchema,
+          response: { 200: FetchSingleUrlResponseSchema },
+        },
+      },
       (request) => crawler.addMissingPage(caller(request), request.body),
     );
 
     app.get(
       '/web-crawler/crawls/:crawlId',
-      { schema: { summary: "A crawl's progress, asked once (the socket's message): whether a crawl a client remembers still runs, has ended, or is gone (404)", params: CrawlIdParamSchema, response: { 200: CrawlProgressMessageSchema } } },
+      {
+        schema: {
+          summary:
+            "A crawl's progress, asked once (the socket's message): whether a crawl a client remembers still runs, has ended, or is gone (404)",
+          params: CrawlIdParamSchema,
+          response: { 200: CrawlProgressMessageSchema },
+        },
+      },
       (request) => crawler.crawlProgress(ownerOf(request), request.params.crawlId),
     );
 
     app.get(
       '/assistants/:id/crawler-pages',
-      { schema: { summary: 'The crawled pages the assistant holds (File Selection presets its choice with them)', params: NumericIdParamSchema, response: { 200: CrawlerPagesResponseSchema } } },
+      {
+        schema: {
+          summary: 'The crawled pages the assistant holds (File Selection presets its choice with them)',
+          params: NumericIdParamSchema,
+          response: { 200: CrawlerPagesResponseSchema },
+        },
+      },
       (request) => crawler.heldPages(ownerOf(request), request.params.id),
     );
   };

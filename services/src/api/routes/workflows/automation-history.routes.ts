@@ -33,12 +33,21 @@ export const automationHistoryRoutes =
 
     async function configurationAt(ownerId: string, at: Date) {
       const events = (await deps.eventStore.readStream(streamIds.automation(ownerId))).filter(
-        (event: RecordedEvent) => (automationDecider.eventTypes as readonly string[]).includes(event.type) && Date.parse(event.metadata.timestamp) <= at.getTime(),
+        (event: RecordedEvent) =>
+          (automationDecider.eventTypes as readonly string[]).includes(event.type) &&
+          Date.parse(event.metadata.timestamp) <= at.getTime(),
       );
-      const state = (events as unknown as AutomationEvent[]).reduce(automationDecider.evolve, automationDecider.initialState());
+      const state = (events as unknown as AutomationEvent[]).reduce(
+        automationDecider.evolve,
+        automationDecider.initialState(),
+      );
       const stamp = at.toISOString();
       const saved = <F>(id: string, fields: F) => ({ id, ownerId, fields, createdAt: stamp, updatedAt: stamp });
-      const strip = <T extends { created_at: string; updated_at: string }>({ created_at: _c, updated_at: _u, ...rest }: T) => rest;
+      const strip = <T extends { created_at: string; updated_at: string }>({
+        created_at: _c,
+        updated_at: _u,
+        ...rest
+      }: T) => rest;
       return {
         at: stamp,
         workflows: [...state.workflows].map(([id, fields]) => strip(toWorkflowDto(saved(id, fields)))),
@@ -51,19 +60,22 @@ export const automationHistoryRoutes =
       '/automation/configuration',
       {
         schema: {
-          summary: "The owner's workflows, guidelines and actions as they stood at an instant (default now), folded from their change events",
+          summary:
+            "The owner's workflows, guidelines and actions as they stood at an instant (default now), folded from their change events",
           querystring: AutomationConfigurationQuerySchema,
           response: { 200: AutomationConfigurationSchema },
         },
       },
-      async (request) => configurationAt(automation.owner(request), request.query.at ? new Date(request.query.at) : deps.clock()),
+      async (request) =>
+        configurationAt(automation.owner(request), request.query.at ? new Date(request.query.at) : deps.clock()),
     );
 
     app.get(
       '/automation/conversations/:threadId',
       {
         schema: {
-          summary: 'Which workflows fired (and why) and which actions ran in a conversation of one of the owner’s assistants, with the configuration as it stood at its last message',
+          summary:
+            'Which workflows fired (and why) and which actions ran in a conversation of one of the owner’s assistants, with the configuration as it stood at its last message',
           params: ThreadIdParamSchema,
           response: { 200: ConversationAutomationSchema },
         },
@@ -82,8 +94,26 @@ export const automationHistoryRoutes =
         const lastAt = lastMessage ? new Date(lastMessage.metadata.timestamp) : deps.clock();
         return {
           thread_id: thread.id,
-          firings: firings.map((f) => ({ run_id: f.runId, workflow_id: f.workflowId, title: f.title, score: f.score, matched_on: f.matchedOn, matched_phrases: f.matchedPhrases, fired_at: f.firedAt })),
-          action_calls: calls.map((c) => ({ call_id: c.callId, run_id: c.runId, action_id: c.actionId, title: c.title, success: c.success, status_code: c.statusCode, duration_ms: c.durationMs, error: c.error, called_at: c.calledAt })),
+          firings: firings.map((f) => ({
+            run_id: f.runId,
+            workflow_id: f.workflowId,
+            title: f.title,
+            score: f.score,
+            matched_on: f.matchedOn,
+            matched_phrases: f.matchedPhrases,
+            fired_at: f.firedAt,
+          })),
+          action_calls: calls.map((c) => ({
+            call_id: c.callId,
+            run_id: c.runId,
+            action_id: c.actionId,
+            title: c.title,
+            success: c.success,
+            status_code: c.statusCode,
+            duration_ms: c.durationMs,
+            error: c.error,
+            called_at: c.calledAt,
+          })),
           configuration: await configurationAt(ownerId, lastAt),
         };
       },
@@ -91,14 +121,33 @@ export const automationHistoryRoutes =
 
     app.get(
       '/workflows/stats',
-      { schema: { summary: 'How often each workflow fired, in how many conversations, and how each action’s calls fared, over the last days', querystring: WorkflowStatsQuerySchema, response: { 200: WorkflowStatsSchema } } },
+      {
+        schema: {
+          summary:
+            'How often each workflow fired, in how many conversations, and how each action’s calls fared, over the last days',
+          querystring: WorkflowStatsQuerySchema,
+          response: { 200: WorkflowStatsSchema },
+        },
+      },
       async (request) => {
         const since = new Date(deps.clock().getTime() - request.query.days * DAY_MS);
         const stats = await automation.queries.stats(automation.owner(request), since);
         return {
           days: request.query.days,
-          workflows: stats.workflows.map((w) => ({ workflow_id: w.workflowId, title: w.title, fired: w.fired, conversations: w.conversations, last_fired_at: w.lastFiredAt })),
-          actions: stats.actions.map((a) => ({ action_id: a.actionId, title: a.title, calls: a.calls, failed: a.failed, avg_duration_ms: a.avgDurationMs })),
+          workflows: stats.workflows.map((w) => ({
+            workflow_id: w.workflowId,
+            title: w.title,
+            fired: w.fired,
+            conversations: w.conversations,
+            last_fired_at: w.lastFiredAt,
+          })),
+          actions: stats.actions.map((a) => ({
+            action_id: a.actionId,
+            title: a.title,
+            calls: a.calls,
+            failed: a.failed,
+            avg_duration_ms: a.avgDurationMs,
+          })),
         };
       },
     );

@@ -3,7 +3,11 @@ import { streamIds, type KesherEvent } from '@kesher/contracts';
 import { automationQueries, type Saved } from '@kesher/projections/automation/automation.queries';
 import type { FastifyRequest } from 'fastify';
 import { KeptSecretMissing } from '../../../automation/automation-mapper.js';
-import { automationDecider, type AutomationCommand, type AutomationState } from '../../../domain/automation/automation.decider.js';
+import {
+  automationDecider,
+  type AutomationCommand,
+  type AutomationState,
+} from '../../../domain/automation/automation.decider.js';
 import type { OutboundFetch } from '../../../outbound/outbound-fetch.js';
 import { aggregateStream } from '../../../platform/commands/aggregate-stream.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
@@ -71,7 +75,8 @@ export function automationCommands(deps: AutomationRoutesDeps) {
      * The owner's automation as the log has it: what an edit builds on (a toggle's other fields, the
      * secrets a masked header keeps), so it never builds on a version the read model has not caught up with.
      */
-    decided: async (ownerId: string) => (await aggregateStream(deps.eventStore, automationDecider, streamIds.automation(ownerId))).state,
+    decided: async (ownerId: string) =>
+      (await aggregateStream(deps.eventStore, automationDecider, streamIds.automation(ownerId))).state,
     async run(request: FastifyRequest, build: (ownerId: string) => AutomationCommand) {
       const ownerId = requireAccount(request).id;
       let command: AutomationCommand;
@@ -84,7 +89,12 @@ export function automationCommands(deps: AutomationRoutesDeps) {
       }
       const result = await run(request, automationDecider, streamIds.automation(ownerId), command);
       // readModelsCurrent false: the read model may still hold the previous version (see savedItem).
-      return { ownerId, events: result.events as KesherEvent[], state: result.state, readModelsCurrent: result.readModelsCurrent };
+      return {
+        ownerId,
+        events: result.events as KesherEvent[],
+        state: result.state,
+        readModelsCurrent: result.readModelsCurrent,
+      };
     },
   };
 }

@@ -26,7 +26,11 @@ export interface EmbeddingsStandIn extends TestServer {
 
 export const STAND_IN_DIMENSIONS = 256;
 
-const tokens = (text: string) => text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+const tokens = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFKC')
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
 
 function bucketOf(feature: string): { bucket: number; sign: number } {
   const digest = createHash('sha256').update(feature).digest();
@@ -50,7 +54,9 @@ export function standInVector(text: string): number[] {
 
 const base64Of = (vector: number[]) => Buffer.from(new Float32Array(vector).buffer).toString('base64');
 
-export async function startEmbeddingsStandIn(options: { apiKey?: string; model?: string } = {}): Promise<EmbeddingsStandIn> {
+export async function startEmbeddingsStandIn(
+  options: { apiKey?: string; model?: string } = {},
+): Promise<EmbeddingsStandIn> {
   const apiKey = options.apiKey ?? 'sk-stand-in';
   const queued: Array<{ status: number; retryAfterSeconds?: number } | 'drop'> = [];
   let down: number | undefined;
@@ -60,20 +66,43 @@ export async function startEmbeddingsStandIn(options: { apiKey?: string; model?:
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
     response.end(JSON.stringify(body));
   };
-  const error = (response: ServerResponse, status: number, message: string, type: string, code: string | null, headers: Record<string, string> = {}) =>
-    send(response, status, { error: { message, type, param: null, code } }, headers);
+  const error = (
+    response: ServerResponse,
+    status: number,
+    message: string,
+    type: string,
+    code: string | null,
+    headers: Record<string, string> = {},
+  ) => send(response, status, { error: { message, type, param: null, code } }, headers);
 
   async function handler(request: IncomingMessage, response: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/embeddings') return error(response, 404, `Unknown request URL: ${request.method} ${request.url}`, 'invalid_request_error', 'unknown_url');
-    if (request.headers.authorization !== `Bearer ${apiKey}`) return error(response, 401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
+    if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/embeddings')
+      return error(
+        response,
+        404,
+        `Unknown request URL: ${request.method} ${request.url}`,
+        'invalid_request_error',
+        'unknown_url',
+      );
+    if (request.headers.authorization !== `Bearer ${apiKey}`)
+      return error(response, 401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
     const failure = queued.shift() ?? (down !== undefined ? { status: down } : undefined);
     if (failure) {
       stats.failed++;
       if (failure === 'drop') return request.socket.destroy();
-      if (failure.status === 429) return error(response, 429, 'Rate limit reached for requests', 'requests', 'rate_limit_exceeded', { 'retry-after': String(failure.retryAfterSeconds ?? 0) });
-      return error(response, failure.status, 'The server had an error while processing your request.', 'server_error', null);
+      if (failure.status === 429)
+        return error(response, 429, 'Rate limit reached for requests', 'requests', 'rate_limit_exceeded', {
+          'retry-after': String(failure.retryAfterSeconds ?? 0),
+        });
+      return error(
+        response,
+        failure.status,
+        'The server had an error while processing your request.',
+        'server_error',
+        null,
+      );
     }
     let body: { model?: unknown; input?: unknown; encoding_format?: unknown };
     try {
@@ -81,13 +110,32 @@ export async function startEmbeddingsStandIn(options: { apiKey?: string; model?:
     } catch {
       return error(response, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null);
     }
-    if (typeof body.model !== 'string' || (options.model && body.model !== options.model)) return error(response, 404, `The model \`${String(body.model)}\` does not exist`, 'invalid_request_error', 'model_not_found');
+    if (typeof body.model !== 'string' || (options.model && body.model !== options.model))
+      return error(
+        response,
+        404,
+        `The model \`${String(body.model)}\` does not exist`,
+        'invalid_request_error',
+        'model_not_found',
+      );
     const input = typeof body.input === 'string' ? [body.input] : body.input;
-    if (!Array.isArray(input) || input.length === 0 || input.length > 2048 || !input.every((item) => typeof item === 'string' && item.length > 0)) {
-      return error(response, 400, "'input' must be a non-empty string or a list of up to 2048 non-empty strings.", 'invalid_request_error', null);
+    if (
+      !Array.isArray(input) ||
+      input.length === 0 ||
+      input.length > 2048 ||
+      !input.every((item) => typeof item === 'string' && item.length > 0)
+    ) {
+      return error(
+        response,
+        400,
+        "'input' must be a non-empty string or a list of up to 2048 non-empty strings.",
+        'invalid_request_error',
+        null,
+      );
     }
     const format = body.encoding_format ?? 'float';
-    if (format !== 'float' && format !== 'base64') return error(response, 400, "'encoding_format' must be 'float' or 'base64'.", 'invalid_request_error', null);
+    if (format !== 'float' && format !== 'base64')
+      return error(response, 400, "'encoding_format' must be 'float' or 'base64'.", 'invalid_request_error', null);
     stats.batches.push(input.length);
     const words = input.reduce((sum: number, text: string) => sum + tokens(text).length, 0);
     send(response, 200, {
@@ -101,7 +149,9 @@ export async function startEmbeddingsStandIn(options: { apiKey?: string; model?:
     });
   }
 
-  const server = await startTestServer((request, response) => void handler(request, response).catch(() => response.destroy()));
+  const server = await startTestServer(
+    (request, response) => void handler(request, response).catch(() => response.destroy()),
+  );
   return {
     ...server,
     baseURL: server.url('/v1'),

@@ -23,7 +23,13 @@ const sql = createPgSql({ connectionString: env('DATABASE_URL'), max: 4 });
 const deliveries = { maxAttempts: Number(env('MAX_ATTEMPTS')), log: () => {}, onHandlerError: () => {} };
 const bus =
   env('BUS') === 'kafka'
-    ? createKafkaBus({ brokers: env('KAFKA_BROKERS').split(','), clientId: 'kesher-crash-test', sql, deliveries, sessionTimeoutMs: 6_000 })
+    ? createKafkaBus({
+        brokers: env('KAFKA_BROKERS').split(','),
+        clientId: 'kesher-crash-test',
+        sql,
+        deliveries,
+        sessionTimeoutMs: 6_000,
+      })
     : await createSqlBus({ sql, deliveries });
 
 const parse = (message: DeliveredMessage) => JSON.parse(message.value) as { n: number; poison?: boolean };

@@ -18,14 +18,29 @@ const wantedEvery = 100;
 
 const db = await createTestDatabase('kesher_bench_skip');
 const sql = createPgSql({ connectionString: db.url });
-const bus = adapter === 'kafka' ? createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-bench-skip', sql }) : await createSqlBus({ sql });
+const bus =
+  adapter === 'kafka'
+    ? createKafkaBus({ brokers: kafkaBrokers(), clientId: 'kesher-bench-skip', sql })
+    : await createSqlBus({ sql });
 const topic = `bench-skip-${randomUUID().slice(0, 8)}`;
 // About the size of a relayed PageFetched event.
-const value = JSON.stringify({ eventId: randomUUID(), streamId: 'crawl-x', type: 'PageFetched', data: { url: 'https://example.com/a/long/path', links: Array.from({ length: 20 }, (_, i) => `https://example.com/${i}`) } });
+const value = JSON.stringify({
+  eventId: randomUUID(),
+  streamId: 'crawl-x',
+  type: 'PageFetched',
+  data: {
+    url: 'https://example.com/a/long/path',
+    links: Array.from({ length: 20 }, (_, i) => `https://example.com/${i}`),
+  },
+});
 for (let i = 0; i < total; i += 500) {
   await bus.publish(
     topic,
-    Array.from({ length: 500 }, (_, j) => ({ key: `crawl-${(i + j) % 7}`, value, headers: { [EVENT_TYPE_HEADER]: (i + j) % wantedEvery === 0 ? 'CrawlRequested' : 'PageFetched' } })),
+    Array.from({ length: 500 }, (_, j) => ({
+      key: `crawl-${(i + j) % 7}`,
+      value,
+      headers: { [EVENT_TYPE_HEADER]: (i + j) % wantedEvery === 0 ? 'CrawlRequested' : 'PageFetched' },
+    })),
   );
 }
 // As a running deployment's autovacuum would have.
@@ -45,14 +60,17 @@ for (const declared of [false, true, false, true]) {
         handler: async (message) => {
           handed++;
           const event = JSON.parse(message.value) as unknown;
-          if (event && message.headers[EVENT_TYPE_HEADER] === 'CrawlRequested' && ++wanted === total / wantedEvery) resolve();
+          if (event && message.headers[EVENT_TYPE_HEADER] === 'CrawlRequested' && ++wanted === total / wantedEvery)
+            resolve();
         },
       })
       .then((running) => (consumer = running));
   });
   const ms = performance.now() - started;
   await consumer?.stop();
-  console.log(`${adapter} bus: ${total} messages, 1 in ${wantedEvery} of the consumer's type, ${declared ? 'eventTypes declared' : 'parsed and dropped'}: ${ms.toFixed(0)} ms, ${handed} handed to the handler`);
+  console.log(
+    `${adapter} bus: ${total} messages, 1 in ${wantedEvery} of the consumer's type, ${declared ? 'eventTypes declared' : 'parsed and dropped'}: ${ms.toFixed(0)} ms, ${handed} handed to the handler`,
+  );
 }
 await bus.close();
 await sql.close();

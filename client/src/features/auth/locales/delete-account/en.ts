@@ -7,7 +7,8 @@ export const en = {
   open: 'Delete my account',
   confirmTitle: 'Delete your account for good?',
   confirmText: 'This cannot be undone. Enter your password to confirm.',
-  confirmTextGoogle: 'This cannot be undone. You signed in with Google: if you signed in more than 10 minutes ago, sign out and in again first.',
+  confirmTextGoogle:
+    'This cannot be undone. You signed in with Google: if you signed in more than 10 minutes ago, sign out and in again first.',
   password: 'Password',
   confirm: 'Delete my account',
   deleting: 'Deleting your account...',
