@@ -7,6 +7,10 @@
  * - heldout: services/src/knowledge/eval/answers-heldout, written from other material and never tuned on;
  * - heldout2: services/src/knowledge/eval/answers-heldout-2, written after the last engine change and
  *   measured blind (the first held-out set's misses were read once), its `before` in its own before.json.
+ * - heldout3: services/src/knowledge/eval/answers-heldout-3, written at stop 30 from new kinds of business before
+ *   that stop's engine changes; its `before` is recorded once with ANSWERS_RECORD_BEFORE_3=1. The first two
+ *   held-out sets' misses were read as tuning material at stop 30, so heldout3 is the one still held out: only its
+ *   figures are printed here (its misses go to the JSON), so running the bench while tuning does not show them.
  * Both go through ingestion, retrieval (k = 5) and the built-in engine on real Postgres. Each is reported
  * with fact hits per language, pollution, abstain precision and recall, and recall@5 (a file the answer may
  * draw from among the passages retrieved). `before` is what the engine scored when the held-out set was
@@ -52,14 +56,16 @@ const issue12 = readJson<{ commit: string; answers: Record<string, number>; retr
 );
 
 const started = performance.now();
-const measure = async (set: AnswerSetName) => {
+const measure = async (set: AnswerSetName, { showMisses = true } = {}) => {
   const evaluation = await onFreshDatabase((sql) => evaluateAnswers(sql, builtinAnswerEngine, { set }));
-  console.log(formatAnswerEvaluation(evaluation, set));
+  const report = formatAnswerEvaluation(evaluation, set);
+  console.log(showMisses ? report : report.split('\n').slice(0, 2).join('\n'));
   return evaluation;
 };
 const tuned = await measure('tuned');
 const heldout = await measure('heldout');
 const heldout2 = await measure('heldout2');
+const heldout3 = await measure('heldout3', { showMisses: false });
 const retrieval = await onFreshDatabase((sql) => evaluateRetrieval(sql));
 console.log(formatEvaluation(retrieval, 'retrieval set'));
 
@@ -107,7 +113,25 @@ if (process.env.ANSWERS_RECORD_BEFORE === '1') {
   writeFileSync(resolve(repoRoot, beforeFile), `${JSON.stringify(record, null, 2)}\n`);
   console.log(`recorded ${beforeFile}`);
 }
+const before3File = 'services/src/knowledge/eval/answers-heldout-3/before.json';
+if (process.env.ANSWERS_RECORD_BEFORE_3 === '1') {
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+  const record = {
+    about:
+      'The third held-out set and the tuned set measured on the engine as it stood when the set was written at stop 30, before that stop changed the engine (commit named here). make bench-answers reports these as `before`.',
+    commit,
+    measured_at: new Date().toISOString(),
+    tuned: tuned.figures,
+    heldout3: heldout3.figures,
+    heldout3_misses: missesOf(heldout3),
+  };
+  writeFileSync(resolve(repoRoot, before3File), `${JSON.stringify(record, null, 2)}\n`);
+  console.log(`recorded ${before3File}`);
+}
 const before = readJson<{ commit: string; tuned: Record<string, number>; heldout: Record<string, number> }>(beforeFile);
+const before3 = readJson<{ commit: string; tuned: Record<string, number>; heldout3: Record<string, number> }>(
+  before3File,
+);
 const before2 = readJson<{ commit: string; heldout2: Record<string, number> }>(
   'services/src/knowledge/eval/answers-heldout-2/before.json',
 );
@@ -131,11 +155,14 @@ const keys = [
 const table = keys.map((key) => ({
   figure: key,
   tuned_before: before.tuned[key],
+  tuned_stop30_before: before3.tuned[key],
   tuned_after: tuned.figures[key],
   heldout_before: before.heldout[key],
   heldout_after: heldout.figures[key],
   heldout2_before: before2.heldout2[key],
   heldout2_after: heldout2.figures[key],
+  heldout3_before: before3.heldout3[key],
+  heldout3_after: heldout3.figures[key],
 }));
 console.table(table);
 
@@ -144,9 +171,11 @@ writeResults('answers', {
     tuned:
       'services/src/knowledge/eval/answers-set: the set the engine is tuned on — 128 questions (70 Hebrew, 17 without an answer) over 17 original documents (DOCX, PDF, HTML pages with addresses, TXT, MD; Hebrew and English) in five assistants, each with distractors; retrieval k = 5, then the built-in engine',
     heldout:
-      'services/src/knowledge/eval/answers-heldout: 64 questions (40 Hebrew, 10 without an answer) over 9 documents written from other material (a coffee shop price list in ₪/ILS/NIS/$ with bilingual shipping pages, a spa booking site in English asked in Hebrew, a Hebrew print shop price list as extracted from a PDF, a Hebrew short story and news report); measured before the engine changed, never tuned on',
+      'services/src/knowledge/eval/answers-heldout: 64 questions (40 Hebrew, 10 without an answer) over 9 documents written from other material (a coffee shop price list in ₪/ILS/NIS/$ with bilingual shipping pages, a spa booking site in English asked in Hebrew, a Hebrew print shop price list as extracted from a PDF, a Hebrew short story and news report); measured before the engine changed; read as tuning material at stop 30',
     heldout2:
-      'services/src/knowledge/eval/answers-heldout-2: 32 questions (19 Hebrew, 5 without an answer) over 4 documents (an English guesthouse page and garage FAQ asked in both languages, a Hebrew dental clinic page, a Hebrew bookshop notice), written after the last engine change and measured blind',
+      'services/src/knowledge/eval/answers-heldout-2: 32 questions (19 Hebrew, 5 without an answer) over 4 documents (an English guesthouse page and garage FAQ asked in both languages, a Hebrew dental clinic page, a Hebrew bookshop notice), written after the last engine change and measured blind; read as tuning material at stop 30',
+    heldout3:
+      'services/src/knowledge/eval/answers-heldout-3: 87 questions (44 Hebrew, 14 without an answer) over 9 documents of new kinds (a hardware shop English page and Hebrew price list, a Hebrew yoga studio DOCX and English retreat page, an English physiotherapy PDF with a Hebrew FAQ, a Hebrew driving school notice, an English coworking space and events page), written at stop 30 before that stop changed the engine; its before is that engine, its misses were not read while tuning',
     retrieval:
       'services/src/knowledge/fixtures/retrieval: 50 labelled questions (28 Hebrew) over 13 public-domain texts',
     definitions: {
@@ -167,6 +196,14 @@ writeResults('answers', {
   heldout: { before: before.heldout, after: heldout.figures, goal, meets_goal: meetsGoal(heldout.figures) },
   heldout_before: before.heldout,
   heldout2: { before: before2.heldout2, after: heldout2.figures, goal, meets_goal: meetsGoal(heldout2.figures) },
+  heldout3: {
+    before_commit: before3.commit,
+    before: before3.heldout3,
+    after: heldout3.figures,
+    goal,
+    meets_goal: meetsGoal(heldout3.figures),
+  },
+  tuned_stop30_before: before3.tuned,
   retrieval_set: {
     after: {
       recall_at_5_he: round(retrieval.he.recallAt5, 3),
@@ -190,6 +227,11 @@ writeResults('answers', {
     misses: curated.wrong,
     match_1000_qa: { analyse_ms: round(matcherBuiltMs, 1), ms_per_question: round(matchMs, 2) },
   },
-  misses: { tuned: missesOf(tuned), heldout: missesOf(heldout), heldout2: missesOf(heldout2) },
+  misses: {
+    tuned: missesOf(tuned),
+    heldout: missesOf(heldout),
+    heldout2: missesOf(heldout2),
+    heldout3: missesOf(heldout3),
+  },
   elapsed_s: round((performance.now() - started) / 1000),
 });
