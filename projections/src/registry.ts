@@ -1,5 +1,6 @@
 import { accountsProjection } from './accounts/accounts.projection.js';
 import { analyticsProjections } from './analytics/analytics-projections.js';
+import { answerSourcesProjection } from './analytics/answer-sources/answer-sources.projection.js';
 import { automationProjection } from './automation/automation.projection.js';
 import { assistantsProjection } from './assistants/assistants.projection.js';
 import { billingProjection } from './billing/billing.projection.js';
@@ -24,4 +25,5 @@ export const allProjections: readonly Projection[] = [
   automationProjection,
   channelsProjection,
   curatedAnswersProjection,
+  answerSourcesProjection,
 ];
