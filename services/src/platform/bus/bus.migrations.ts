@@ -80,4 +80,15 @@ CREATE TABLE IF NOT EXISTS bus_dead_letters (
   UNIQUE (group_id, topic, partition, message_offset)
 );`,
   },
+  {
+    // Each topic's last message, moved by every publish under a row lock held to commit: a publish learns the
+    // message its own first one follows, so this process's readers can take what it published without reading
+    // it back (sql.bus.ts, "handed"). The sequence is global, so the topic's own predecessor cannot be inferred.
+    id: '005-bus-topic-heads',
+    sql: `CREATE TABLE IF NOT EXISTS bus_topic_heads (
+  topic text PRIMARY KEY,
+  last_seq bigint NOT NULL
+);
+INSERT INTO bus_topic_heads (topic, last_seq) SELECT topic, max(seq) FROM bus_messages GROUP BY topic ON CONFLICT DO NOTHING`,
+  },
 ];

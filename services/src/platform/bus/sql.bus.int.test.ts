@@ -86,5 +86,47 @@ describe.skipIf(!postgres.available)(
         await db.drop();
       }
     });
+
+    it("still hands them over when other topics' publishes, from any process, take sequence numbers in between", async () => {
+      const db = await createTestDatabase();
+      const sql = createPgSql({ connectionString: db.url });
+      const otherSql = createPgSql({ connectionString: db.url });
+      let reads = 0;
+      const counted: Sql = {
+        ...sql,
+        query: (text, params) => ((reads += text.includes('FROM bus_messages m') ? 1 : 0), sql.query(text, params)),
+      };
+      const bus = await createSqlBus({ sql: counted });
+      const other = await createSqlBus({ sql: otherSql });
+      const seen: string[] = [];
+      const consumer = await bus.consume({
+        groupId: 'readers',
+        topics: ['topic-a'],
+        handler: async (message) => void seen.push(message.value),
+      });
+      try {
+        await expect.poll(() => reads).toBeGreaterThan(0);
+        const before = reads;
+        for (let i = 0; i < 20; i++) {
+          // The sequence is shared by all topics: topic-a's messages are never numbered one after the other.
+          await other.publish('topic-b', [{ key: 'k', value: `b-${i}` }]);
+          await bus.publish('topic-a', [
+            { key: `k${i % 3}`, value: `own-${i}` },
+            { key: 'z', value: `own-${i}-z` },
+          ]);
+          await bus.publish('topic-c', [{ key: 'k', value: `c-${i}` }]);
+          await expect.poll(() => seen.length, { interval: 1 }).toBe(2 * (i + 1));
+        }
+        expect(reads - before).toBeLessThanOrEqual(3);
+        expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => [`own-${i}`, `own-${i}-z`]).flat());
+      } finally {
+        await consumer.stop();
+        await bus.close();
+        await other.close();
+        await sql.close();
+        await otherSql.close();
+        await db.drop();
+      }
+    });
   },
 );

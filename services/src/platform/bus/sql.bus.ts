@@ -22,6 +22,12 @@ interface PageRow {
   headers: Record<string, string> | null;
 }
 
+/** A message this process published, with the offset of the topic's message before it (`after`). */
+interface Handed {
+  after: bigint;
+  message: DeliveredMessage;
+}
+
 /**
  * How a topic loop is woken: `pending` remembers a publish that came while it was busy, so no wake-up is
  * lost. `handed` holds what this process published to the topic since, as committed: when it follows on
@@ -30,7 +36,7 @@ interface PageRow {
 interface Signal {
   wake?: () => void;
   pending: boolean;
-  handed: DeliveredMessage[];
+  handed: Handed[];
 }
 
 /**
@@ -45,7 +51,9 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
   const ledger = createSqlDeliveryLedger({ sql });
   const reservations = new Map<string, bigint>();
   /** Per consumer: wakes its loop for one topic (a publish wakes only the readers of its topic, handing it what was published), or all of them. */
-  const wakers = new Set<(topic?: string, published?: readonly DeliveredMessage[]) => void>();
+  const wakers = new Set<(topic?: string, published?: readonly Handed[]) => void>();
+  /** Topics whose head row this process has made sure of (a publish without it would insert nothing). */
+  const headed = new Set<string>();
   const consumers = new Set<{ stop: () => Promise<void> }>();
 
   async function runLoop(
@@ -188,16 +196,19 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
   }
 
   /**
-   * What this process published that follows on exactly from `read` (undefined otherwise: a gap means a
-   * publish by another process, or one that committed out of turn, and the table is read instead). What
-   * was read already is dropped; the rest stays handed for the next turn of the loop.
+   * What this process published that follows on exactly from `read`, message after message of the topic
+   * (undefined when nothing does: the next message is another process's, and the table is read instead).
+   * The chain stops at the first gap; whatever lies beyond it is read from the table on the next turn.
    */
   function takeHanded(signal: Signal, read: bigint): DeliveredMessage[] | undefined {
-    const fresh = signal.handed.filter((message) => BigInt(message.offset) > read);
+    const byPredecessor = new Map<bigint, DeliveredMessage>();
+    for (const { after, message } of signal.handed)
+      if (BigInt(message.offset) > read) byPredecessor.set(after, message);
     signal.handed = [];
-    if (fresh.length === 0) return undefined;
-    const contiguous = fresh.every((message, i) => BigInt(message.offset) === read + BigInt(i) + 1n);
-    return contiguous ? fresh.slice(0, PAGE) : undefined;
+    const chain: DeliveredMessage[] = [];
+    for (let next = byPredecessor.get(read); next && chain.length < PAGE; next = byPredecessor.get(BigInt(next.offset)))
+      chain.push(next);
+    return chain.length > 0 ? chain : undefined;
   }
 
   /** A database error (Postgres restarting, say) must not end the consumer: wait and carry on. */
@@ -236,12 +247,21 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
 
     async publish(topic, messages) {
       if (messages.length === 0) return;
-      // One statement, one round trip: the lock is taken first and held until the statement's own commit.
-      const { rows } = await sql.query<{ seq: string }>(
-        `WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtext($1)))
-         INSERT INTO bus_messages (topic, key, value, headers)
-         SELECT $1, k, v, h::jsonb FROM locked, unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS m(k, v, h, n) ORDER BY n
-         RETURNING seq::text AS seq`,
+      if (!headed.has(topic)) {
+        await sql.query(`INSERT INTO bus_topic_heads (topic, last_seq) VALUES ($1, 0) ON CONFLICT DO NOTHING`, [topic]);
+        headed.add(topic);
+      }
+      // One statement, one round trip: the topic's head row is locked first and held until the statement's own
+      // commit, so publishes to a topic take their sequence numbers and become visible in order, and each
+      // learns the offset of the topic message its first one follows (`after`).
+      const { rows } = await sql.query<{ seq: string; after: string }>(
+        `WITH head AS MATERIALIZED (SELECT last_seq FROM bus_topic_heads WHERE topic = $1 FOR UPDATE),
+         written AS (
+           INSERT INTO bus_messages (topic, key, value, headers)
+           SELECT $1, k, v, h::jsonb FROM head, unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS m(k, v, h, n) ORDER BY n
+           RETURNING seq),
+         moved AS (UPDATE bus_topic_heads SET last_seq = (SELECT max(seq) FROM written) WHERE topic = $1)
+         SELECT seq::text AS seq, (SELECT last_seq::text FROM head) AS after FROM written`,
         [
           topic,
           messages.map((m) => m.key),
@@ -249,16 +269,29 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
           messages.map((m) => JSON.stringify(m.headers ?? {})),
         ],
       );
+      if (rows.length !== messages.length) {
+        // The head row is gone (a restored or hand-edited database): nothing was written; make it again and say so.
+        headed.delete(topic);
+        throw new Error(`bus: topic ${topic} has no head row; nothing was published, try again`);
+      }
       // Committed: this process's readers of the topic take the messages as they are, in sequence order.
       const seqs = rows.map((row) => BigInt(row.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      const published = messages.map((m, i): DeliveredMessage => ({
-        topic,
-        partition: 0,
-        offset: seqs[i]!.toString(),
-        key: m.key,
-        value: m.value,
-        headers: m.headers ?? {},
-      }));
+      let after = BigInt(rows[0]!.after);
+      const published = messages.map((m, i): Handed => {
+        const handed = {
+          after,
+          message: {
+            topic,
+            partition: 0,
+            offset: seqs[i]!.toString(),
+            key: m.key,
+            value: m.value,
+            headers: m.headers ?? {},
+          },
+        };
+        after = seqs[i]!;
+        return handed;
+      });
       wakers.forEach((wake) => wake(topic, published));
     },
 
@@ -268,7 +301,7 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
       let stopping: Promise<void> | undefined;
       const stopEngine = () => (stopping ??= engine.stop());
       const signals = new Map(options.topics.map((topic): [string, Signal] => [topic, { pending: false, handed: [] }]));
-      const waker = (topic?: string, published?: readonly DeliveredMessage[]) => {
+      const waker = (topic?: string, published?: readonly Handed[]) => {
         for (const [name, signal] of signals) {
           if (topic !== undefined && name !== topic) continue;
           // Bounded: a loop that is not reading (a full window) drops them, and reads the table later.
