@@ -97,6 +97,11 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
   }
 
   async function reportLag() {
+    // Caught up means nothing behind: no need to ask the log where its head is (a statement a second, idle or not).
+    if ([...running.values()].every((subscription) => subscription.caughtUp())) {
+      for (const subscription of running.values()) metrics?.projectionLag.set({ projection: subscription.name }, 0);
+      return;
+    }
     const head = await eventStore.headPosition();
     for (const subscription of running.values()) {
       const behind = head.prepare - subscription.position().prepare;
