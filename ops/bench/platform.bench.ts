@@ -17,7 +17,7 @@ import { createPgSql } from '@kesher/services/platform/sql/pg.sql';
 import { createTestDatabase } from '@kesher/services/testing/test-database';
 import { kafkaBrokers } from '@kesher/services/testing/kafka';
 import { createRelay } from '@kesher/services/workers/relay/relay';
-import { fromMessage } from '@kesher/services/workers/relay/relayed-event';
+import { fromMessage } from '@kesher/services/platform/bus/relayed-event';
 import { assistantDecider } from '@kesher/services/domain/assistant/assistant.decider';
 import { assistantsProjection } from '@kesher/projections/assistants/assistants.projection';
 import { peakRssMb, percentile, round, throughput, writeResults } from './bench-kit.js';

@@ -1,19 +1,33 @@
 import type { AllPosition } from '@kesher/contracts';
 import { analyticsProjections } from '@kesher/projections/analytics/analytics-projections';
 import { dailyActivityQueries } from '@kesher/projections/analytics/daily-activity/daily-activity.queries';
-import type { AnalyticsRoutesDeps } from '../api/routes/analytics/analytics.routes.js';
-import type { KeywordAnalyticsRoutesDeps } from '../api/routes/keyword-analytics/keyword-analytics.routes.js';
 import type { CommandHandler } from '../platform/commands/command-handler.js';
 import type { AwaitReadModels, ReadModelProgress } from '../platform/projections/read-model-progress.js';
 import type { Sql } from '../platform/sql/sql.port.js';
 import type { PlanOf } from '../plans/plan-book.js';
-import { createAnalyticsService } from './analytics-service.js';
+import { createAnalyticsService, type AnalyticsService } from './analytics-service.js';
 import type { AnalyticsGraphqlDeps } from './graphql/analytics-graphql.js';
 import { createLimitViolations } from './limit-violations.js';
 import { createLimitsService } from './limits-service.js';
 import { createLiveCounters } from './live-counters.js';
-import { createOperatorCheck } from './operators.js';
+import { createOperatorCheck, type OperatorCheck } from './operators.js';
 import { createQueryTracker } from './tracked-queries.js';
+
+/** What the analytics REST routes are given (api/routes/analytics). */
+export interface AnalyticsRoutesDeps {
+  analytics: AnalyticsService;
+  trackQuery: ReturnType<typeof createQueryTracker>;
+  readDb: Sql;
+  clock: () => Date;
+  awaitReadModels: AwaitReadModels;
+  /** Who may see the process figures of /analytics/system-metrics (OPERATOR_EMAILS). */
+  isOperator: OperatorCheck;
+}
+
+/** What the keyword analytics routes are given (api/routes/keyword-analytics). */
+export interface KeywordAnalyticsRoutesDeps {
+  analytics: AnalyticsService;
+}
 
 /** What the facade registers for analytics: the REST routes, the keyword routes and GraphQL. */
 export interface AnalyticsApp {

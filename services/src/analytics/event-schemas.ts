@@ -1,6 +1,6 @@
 import { eventDefinitions, personalDataOf, streamIds, categoryOf } from '@kesher/contracts';
 import { z } from 'zod';
-import { topicFor } from '../workers/relay/relayed-event.js';
+import { topicFor } from '../platform/bus/relayed-event.js';
 
 /** Where the generated document lives (docs/event-schemas.json), relative to the repository. */
 export const EVENT_SCHEMAS_PATH = 'docs/event-schemas.json';

@@ -1,7 +1,6 @@
 import { comparePositions, type AllPosition } from '@kesher/contracts';
 import { billingProjection } from '@kesher/projections/billing/billing.projection';
 import { billingQueries } from '@kesher/projections/billing/billing.queries';
-import type { SubscriptionRoutesDeps } from '../api/routes/subscriptions/subscriptions.routes.js';
 import { loadAuthSecret } from '../identity/auth-secret.js';
 import { createPlanBook, type PlanOf } from '../plans/plan-book.js';
 import type { CommandHandler } from '../platform/commands/command-handler.js';
@@ -21,7 +20,8 @@ export const subscriptionLookup = (sql: Sql) => billingQueries(sql).subscription
 
 /**
  * Billing for the API: Stripe when STRIPE_SECRET_KEY is set (its webhooks need STRIPE_WEBHOOK_SECRET),
- * else the built-in test payments. The rest of Kesher sees only the plan book.
+ * else the built-in test payments. The rest of Kesher sees only the plan book. What it returns is what the
+ * subscription routes take; the types meet where compose-api hands it over (a module does not import routes).
  */
 export function composeBilling(deps: {
   config: Config;
@@ -34,7 +34,7 @@ export function composeBilling(deps: {
   publicUrl: string;
   storageUsed: (ownerId: string) => Promise<number>;
   settled?: (ownerId: string) => Promise<unknown>;
-}): SubscriptionRoutesDeps {
+}) {
   const { config } = deps;
   const billing = billingQueries(deps.sql);
   const stripe = config.STRIPE_SECRET_KEY
@@ -82,7 +82,7 @@ export function composeBilling(deps: {
     }),
     stripeWebhooks,
     awaitReadModels: deps.awaitReadModels,
-    emailOf: async (ownerId) =>
+    emailOf: async (ownerId: string) =>
       (await deps.sql.query<{ email: string }>(`SELECT email FROM accounts WHERE id = $1`, [ownerId])).rows[0]?.email ??
       null,
     clock: deps.clock,

@@ -5,7 +5,7 @@ import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.querie
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import type { createBillingService } from '../billing/billing-service.js';
 import type { ChannelConnections } from '../channels/channel-connections.js';
-import { createAssistantErasure } from '../domain/assistant/assistant-erasure.js';
+import { createAssistantErasure } from '../assistants/assistant-erasure.js';
 import { assistantDecider } from '../domain/assistant/assistant.decider.js';
 import type { GoogleDriveClient } from '../drive/google-drive.client.js';
 import type { DriveConnections } from '../drive/drive-connections.js';

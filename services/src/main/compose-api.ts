@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../api/app.js';
-import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
+import type { KnowledgeReads } from '../knowledge/knowledge-reads.js';
 import { createPublicChatLimits } from '../chat/service/public-chat-limits.js';
 import { createLimitBuckets } from '../platform/limits/limit-buckets.js';
 import { createLimitCounters } from '../platform/limits/limit-counters.js';

@@ -3,6 +3,7 @@ import type { AutomationRoutesDeps } from '../api/routes/workflows/automation-ro
 import { createBehaviourLoader, type BehaviourLoader } from '../automation/assistant-behaviour.js';
 import { createRunAutomation, type RunAutomation } from '../automation/run-automation.js';
 import { createNodeHttpTransport } from '../outbound/node-http.transport.js';
+import { parseOutboundAllowlist } from '../outbound/outbound-allowlist.js';
 import { createOutboundFetch } from '../outbound/outbound-fetch.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 import { createSecretBox, type SecretBox } from '../platform/secrets/secret-box.js';
@@ -19,7 +20,10 @@ export const automationSecrets = (platform: Platform): SecretBox =>
  */
 export function actionsOutbound(platform: Platform) {
   const { transport, close } = createNodeHttpTransport({ maxSockets: 16 });
-  return { fetch: createOutboundFetch({ transport, allowlist: platform.config.OUTBOUND_ALLOWLIST }), close };
+  return {
+    fetch: createOutboundFetch({ transport, allowlist: parseOutboundAllowlist(platform.config.OUTBOUND_ALLOWLIST) }),
+    close,
+  };
 }
 
 /** The workflow, guideline, action and external-API routes, for composeApi. */

@@ -1,6 +1,6 @@
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
-import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
+import type { KnowledgeReads } from '../knowledge/knowledge-reads.js';
 import type { CrawlerSettingsRoutesDeps } from '../api/routes/crawler-settings/crawler-settings.routes.js';
 import type { CrawlProgressDeps } from '../api/routes/web-crawler/crawl-progress.ws.js';
 import type { CrawlerRoutesDeps } from '../api/routes/web-crawler/web-crawler.routes.js';
@@ -10,6 +10,7 @@ import { createSiteKnowledge } from '../crawler/site-knowledge.js';
 import { createDocumentTextReader } from '../knowledge/document-text.js';
 import type { Authenticator } from '../identity/authenticator.js';
 import { createGotScrapingTransport } from '../outbound/got-scraping.transport.js';
+import { parseOutboundAllowlist } from '../outbound/outbound-allowlist.js';
 import { createOutboundFetch } from '../outbound/outbound-fetch.js';
 import { createOutboundTargetCheck } from '../outbound/outbound-target.js';
 import type { PlanAllowances } from '../plans/plan-allowances.js';
@@ -26,7 +27,7 @@ import type { Platform } from './compose-platform.js';
 /** The guarded fetch as configured (OUTBOUND_ALLOWLIST), with the HTTP client it closes with. */
 function outbound(platform: Platform) {
   const { transport, close } = createGotScrapingTransport();
-  const allowlist = platform.config.OUTBOUND_ALLOWLIST;
+  const allowlist = parseOutboundAllowlist(platform.config.OUTBOUND_ALLOWLIST);
   return {
     fetch: createOutboundFetch({ transport, allowlist }),
     checkTarget: createOutboundTargetCheck({ allowlist }),

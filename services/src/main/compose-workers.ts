@@ -1,4 +1,4 @@
-import type { KnowledgeReads } from '../api/routes/files/files.routes.js';
+import type { KnowledgeReads } from '../knowledge/knowledge-reads.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
 import { deploymentId } from '../platform/bus/deployment-id.js';
@@ -14,7 +14,7 @@ import { composeRunAutomation } from './compose-automation.js';
 import { createSqlRunOutput } from '../chat/run-output/sql.run-output.js';
 import { chooseAnswerProvider } from '../chat/choose-provider.js';
 import type { AnswerProvider } from '../chat/answer-provider.port.js';
-import { createAssistantErasure } from '../domain/assistant/assistant-erasure.js';
+import { createAssistantErasure } from '../assistants/assistant-erasure.js';
 import { createPlanAllowances } from '../plans/plan-allowances.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import { livePlanBook } from '../billing/compose-billing.js';

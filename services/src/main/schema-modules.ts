@@ -1,4 +1,4 @@
-import { assistantMigrations } from '../domain/assistant/assistant.migrations.js';
+import { assistantMigrations } from '../assistants/assistant.migrations.js';
 import { chatMigrations } from '../chat/chat.migrations.js';
 import { identityMigrations } from '../identity/identity.migrations.js';
 import { driveMigrations } from '../drive/drive.migrations.js';

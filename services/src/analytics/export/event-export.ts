@@ -7,7 +7,7 @@ import {
   type RecordedEvent,
 } from '@kesher/contracts';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
-import { toMessage } from '../../workers/relay/relayed-event.js';
+import { toMessage } from '../../platform/bus/relayed-event.js';
 import { UPCAST_MARK, type CopyLogReader } from './copy-log-reader.js';
 import type { SqlLogReader } from './sql-log-reader.js';
 

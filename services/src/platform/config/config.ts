@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { OutboundAllowlistSchema } from '../../outbound/outbound-allowlist.js';
 import { TrustProxySchema } from './trust-proxy.js';
 
 /** An empty variable counts as unset, exactly like a fresh shell. */
@@ -184,9 +183,10 @@ export const ConfigSchema = z.object({
   /**
    * Hosts, addresses or CIDRs (comma-separated) that fetches made for users — the crawler, Add Missing
    * Page — may reach although they are loopback or private. Empty by default and in production: only the
-   * tests' local sites need it (`127.0.0.1`).
+   * tests' local sites need it (`127.0.0.1`). Read by the outbound module (outbound-allowlist.ts) where a
+   * guarded fetch is composed, so a typo still stops the process at start; platform does not import modules.
    */
-  OUTBOUND_ALLOWLIST: OutboundAllowlistSchema,
+  OUTBOUND_ALLOWLIST: z.string().optional(),
   /** Crawls one workers process runs at once (each fetches 8 pages at a time, politely per host). */
   CRAWL_CONCURRENCY: z.coerce.number().int().positive().default(4),
   /**

@@ -6,7 +6,7 @@ import { createSqlSubjectKeys, type SqlSubjectKeys } from '../../privacy/keys/sq
 import { kafkaAvailability, kafkaBrokers } from '../../testing/kafka.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import { createRelay } from '../../workers/relay/relay.js';
-import { fromMessage } from '../../workers/relay/relayed-event.js';
+import { fromMessage } from '../bus/relayed-event.js';
 import { createKafkaBus } from '../bus/kafka.bus.js';
 import type { DeliveredMessage, MessageBus } from '../bus/message-bus.port.js';
 import { createPgSql } from '../sql/pg.sql.js';

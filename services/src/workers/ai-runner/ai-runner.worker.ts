@@ -11,7 +11,6 @@ import {
   type RunOutputWriter,
 } from '../../chat/run-output/run-output.port.js';
 import {
-  isSettled,
   threadDecider,
   type ThreadCommand,
   type ThreadEvent,
@@ -22,7 +21,7 @@ import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.j
 import { eventOf, foldStream } from '../../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
-import { fromMessage, topicFor } from '../relay/relayed-event.js';
+import { fromMessage, topicFor } from '../../platform/bus/relayed-event.js';
 import { citedSources } from './cited-sources.js';
 import {
   restrictToSources,

@@ -1,11 +1,11 @@
 import { streamIds } from '@kesher/contracts';
-import type { AssistantErasure } from '../../domain/assistant/assistant-erasure.js';
+import type { AssistantErasure } from '../../assistants/assistant-erasure.js';
 import { assistantDecider } from '../../domain/assistant/assistant.decider.js';
 import type { PlanAllowances } from '../../plans/plan-allowances.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
-import { fromMessage, topicFor } from '../relay/relayed-event.js';
+import { fromMessage, topicFor } from '../../platform/bus/relayed-event.js';
 
 export interface AssistantErasureWorkerDeps {
   bus: MessageBus;

@@ -23,7 +23,7 @@ import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stre
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
 import { DomainError } from '../../platform/commands/decider.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
-import { fromMessage, topicFor } from '../relay/relayed-event.js';
+import { fromMessage, topicFor } from '../../platform/bus/relayed-event.js';
 
 export interface ChannelsWorkerDeps {
   bus: MessageBus;

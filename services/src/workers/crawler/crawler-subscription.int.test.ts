@@ -4,7 +4,7 @@ import { startLocalSite, type LocalSite } from '../../crawler/testing/local-site
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { kafkaAvailability } from '../../testing/kafka.js';
 import { postgresAvailability } from '../../testing/test-database.js';
-import { topicFor } from '../relay/relayed-event.js';
+import { topicFor } from '../../platform/bus/relayed-event.js';
 
 const postgres = await postgresAvailability();
 const kafka = postgres.available ? await kafkaAvailability() : postgres;

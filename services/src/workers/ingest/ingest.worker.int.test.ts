@@ -16,7 +16,7 @@ import type { Sql } from '../../platform/sql/sql.port.js';
 import { kafkaAvailability, kafkaBrokers } from '../../testing/kafka.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import { createRelay } from '../relay/relay.js';
-import { topicFor } from '../relay/relayed-event.js';
+import { topicFor } from '../../platform/bus/relayed-event.js';
 import { createIngestWorker, unreadableFileReason, type IngestWorkerDeps } from './ingest.worker.js';
 
 const postgres = await postgresAvailability();

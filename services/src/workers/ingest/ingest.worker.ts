@@ -11,7 +11,7 @@ import type { Consumer, DeliveredMessage, MessageBus } from '../../platform/bus/
 import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
 import type { CommandHandler } from '../../platform/commands/command-handler.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
-import { fromMessage, topicFor } from '../relay/relayed-event.js';
+import { fromMessage, topicFor } from '../../platform/bus/relayed-event.js';
 
 export type IngestOutcome = { ingested: KnowledgeFileIngested } | { failed: KnowledgeFileIngestionFailed };
 

@@ -7,7 +7,7 @@ import { createSqlBus } from '../../platform/bus/sql.bus.js';
 import { createSqlEventStore } from '../../platform/event-store/sql-event-store.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
 import { createRelay } from './relay.js';
-import { fromMessage } from './relayed-event.js';
+import { fromMessage } from '../../platform/bus/relayed-event.js';
 import { createTestPglite } from '../../testing/test-database.js';
 
 const event = (type: string, n: number): NewEvent => ({

@@ -11,7 +11,7 @@ import type { Sql } from '../../platform/sql/sql.port.js';
 import { kafkaAvailability, kafkaBrokers, kafkaOutageAvailability, localKafka } from '../../testing/kafka.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import { createRelay } from './relay.js';
-import { fromMessage } from './relayed-event.js';
+import { fromMessage } from '../../platform/bus/relayed-event.js';
 
 const pg = await postgresAvailability();
 const kafka = pg.available ? await kafkaAvailability() : pg;

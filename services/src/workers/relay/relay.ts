@@ -5,7 +5,7 @@ import type { Metrics } from '../../platform/metrics/metrics.js';
 import { createCheckpointedSubscription } from '../../platform/projections/checkpointed-subscription.js';
 import { createProgressBoard } from '../../platform/projections/progress.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
-import { toMessage, topicFor } from './relayed-event.js';
+import { toMessage, topicFor } from '../../platform/bus/relayed-event.js';
 
 export interface RelayDeps {
   eventStore: EventStore;

@@ -22,25 +22,11 @@ import {
 import { ownerScope } from '@kesher/projections/analytics/shared/owner-scope';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AnalyticsService } from '../../../analytics/analytics-service.js';
-import type { createQueryTracker } from '../../../analytics/tracked-queries.js';
 import { createAssistantDirectory } from '../../../analytics/assistant-directory.js';
-import type { OperatorCheck } from '../../../analytics/operators.js';
-import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
-import type { Sql } from '../../../platform/sql/sql.port.js';
+import type { AnalyticsRoutesDeps } from '../../../analytics/compose-analytics.js';
 import { ApiError } from '../../api-error.js';
 import { commandContext, readModelsPending } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
-
-export interface AnalyticsRoutesDeps {
-  analytics: AnalyticsService;
-  trackQuery: ReturnType<typeof createQueryTracker>;
-  readDb: Sql;
-  clock: () => Date;
-  awaitReadModels: AwaitReadModels;
-  /** Who may see the process figures of /analytics/system-metrics (OPERATOR_EMAILS). */
-  isOperator: OperatorCheck;
-}
 
 /** The `{ status: 'success', data }` every analytics answer is (spec part 2 §7). */
 export const success = <Data>(data: Data) => ({ status: 'success' as const, data });

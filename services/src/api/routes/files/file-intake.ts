@@ -9,7 +9,8 @@ import { StreamDeletedError } from '../../../platform/event-store/event-store.po
 import { withoutInvisibleCharacters } from '../../../knowledge/ingest/upload-filename.js';
 import { ApiError } from '../../api-error.js';
 import { commandContext, createCommandRunner } from '../../command-runner.js';
-import type { FileRecord, FileRoutesDeps } from './files.routes.js';
+import type { FileRoutesDeps } from './files.routes.js';
+import type { FileRecord } from '../../../knowledge/knowledge-reads.js';
 
 export interface IncomingFile {
   ownerId: string;

@@ -20,6 +20,7 @@ import type { BlobStore } from '../../../platform/blobs/blob-store.port.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
+import type { FileRecord, KnowledgeReads } from '../../../knowledge/knowledge-reads.js';
 import { uploadedFileName } from '../../../knowledge/ingest/upload-filename.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { createFileIntake } from './file-intake.js';
@@ -27,27 +28,6 @@ import type { StorageLimitOf } from '../../../plans/storage-limit.js';
 import type { StorageHolds } from '../../../plans/storage-holds.js';
 import { commandContext, createCommandRunner } from '../../command-runner.js';
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
-
-export interface FileRecord {
-  id: string;
-  assistantId: string;
-  filename: string;
-  bytes: number;
-  createdAt: Date;
-  status: 'pending' | 'ready' | 'failed';
-  statusReason: string | null;
-  sourceUrl: string | null;
-}
-
-/** What the file routes read from the knowledge read model (port; wired to its queries at the root). */
-export interface KnowledgeReads {
-  listFiles(ownerId: string, assistantId: string): Promise<FileRecord[]>;
-  getFile(ownerId: string, fileId: string): Promise<FileRecord | undefined>;
-  /** The file's text, with a `URL:` first line when it has a source address. */
-  fileText(ownerId: string, fileId: string): Promise<string | undefined>;
-  storageUsed(ownerId: string): Promise<number>;
-  findByContent(ownerId: string, assistantId: string, sha256: string): Promise<FileRecord | undefined>;
-}
 
 export interface FileRoutesDeps {
   handle: CommandHandler;

@@ -10,13 +10,9 @@ import {
 import { ownerScope } from '@kesher/projections/analytics/shared/owner-scope';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AnalyticsService } from '../../../analytics/analytics-service.js';
+import type { KeywordAnalyticsRoutesDeps } from '../../../analytics/compose-analytics.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { success } from '../analytics/analytics.routes.js';
-
-export interface KeywordAnalyticsRoutesDeps {
-  analytics: AnalyticsService;
-}
 
 /** The keyword read model's name, as its health reports it. */
 const KEYWORD_READ_MODELS = ['analytics-keywords'];

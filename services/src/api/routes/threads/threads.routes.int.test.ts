@@ -4,7 +4,7 @@ import type { AnswerProvider } from '../../../chat/answer-provider.port.js';
 import { createApiHarness, type ApiHarness } from '../../../testing/api-harness.js';
 import { kafkaAvailability } from '../../../testing/kafka.js';
 import { postgresAvailability } from '../../../testing/test-database.js';
-import { toMessage, topicFor } from '../../../workers/relay/relayed-event.js';
+import { toMessage, topicFor } from '../../../platform/bus/relayed-event.js';
 import { startOpenAiStandIn, type OpenAiStandIn } from '../../../testing/openai-stand-in.js';
 
 const gate = await postgresAvailability();
@@ -478,7 +478,7 @@ chatTests('API, projector and workers apart', { bus: 'in-process', topology: 'sp
 /** A provider that never answers, nor listens to its signal: the run must still end, as expired, at its deadline. */
 const silentProvider: AnswerProvider = {
   name: 'silent',
-  async *answer(request) {
+  async *answer() {
     // Ignores its signal on purpose: the worker must give up on it by itself.
     await new Promise<void>(() => {});
     yield* [];

@@ -1,4 +1,4 @@
-import type { Migration } from '../../platform/sql/migrations.js';
+import type { Migration } from '../platform/sql/migrations.js';
 
 /** The assistants module's write-side state: the sequence that hands out assistants' numeric ids. */
 export const assistantMigrations: readonly Migration[] = [

@@ -1,11 +1,11 @@
 import { comparePositions, streamIds, type AllPosition } from '@kesher/contracts';
-import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
-import { DomainError } from '../../platform/commands/decider.js';
-import { StreamDeletedError, type EventStore } from '../../platform/event-store/event-store.port.js';
-import { closeIfUnstarted } from '../../platform/commands/unstarted-stream.js';
-import type { AwaitReadModels } from '../../platform/projections/read-model-progress.js';
-import { knowledgeFileDecider } from '../knowledge-file/knowledge-file.decider.js';
-import { threadDecider } from '../thread/thread.decider.js';
+import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
+import { DomainError } from '../platform/commands/decider.js';
+import { StreamDeletedError, type EventStore } from '../platform/event-store/event-store.port.js';
+import { closeIfUnstarted } from '../platform/commands/unstarted-stream.js';
+import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
+import { knowledgeFileDecider } from '../domain/knowledge-file/knowledge-file.decider.js';
+import { threadDecider } from '../domain/thread/thread.decider.js';
 
 export interface AssistantErasureDeps {
   handle: CommandHandler;

@@ -6,8 +6,8 @@ import {
   type RecordedEvent,
 } from '@kesher/contracts';
 import { z } from 'zod';
-import { EVENT_TYPE_HEADER } from '../../platform/bus/event-types.js';
-import type { DeliveredMessage, OutgoingMessage } from '../../platform/bus/message-bus.port.js';
+import { EVENT_TYPE_HEADER } from './event-types.js';
+import type { DeliveredMessage, OutgoingMessage } from './message-bus.port.js';
 
 /** Topic per stream category: `assistant-…` streams go to `kesher.assistant`. */
 export const topicFor = (streamId: string) => `kesher.${categoryOf(streamId)}`;
