@@ -45,6 +45,23 @@ describe('the crawl frontier', () => {
     expect(frontier.next(1300)).toEqual({ kind: 'wait', untilMs: 1700 });
   });
 
+  it('passes over a host at its limit and still hands out the earliest offered address across hosts', () => {
+    const frontier = createFrontier({ limits: { concurrency: 8, perHostConcurrency: 1 } });
+    const a = (path: string) => entry(path, 1, 'a.test');
+    const b = (path: string) => entry(path, 1, 'b.test');
+    for (const offered of [a('/1'), b('/1'), b('/2'), a('/2'), a('/3')]) frontier.offer(offered);
+    expect(fetchOf(frontier.next(0))).toBe('https://a.test/1');
+    expect(fetchOf(frontier.next(0))).toBe('https://b.test/1');
+    expect(frontier.next(0)).toEqual({ kind: 'idle' }); // each host at its limit
+    frontier.keep(a('/1'), 1);
+    frontier.keep(b('/1'), 1);
+    // Both hosts free again: b.test's /2 was offered before a.test's /2, so it goes first.
+    expect([fetchOf(frontier.next(0)), fetchOf(frontier.next(0))]).toEqual(['https://b.test/2', 'https://a.test/2']);
+    frontier.keep(a('/2'), 1);
+    expect(fetchOf(frontier.next(0))).toBe('https://a.test/3');
+    expect(frontier.stats()).toMatchObject({ queued: 0, inFlight: 2, kept: 3 });
+  });
+
   it('stops at the page limit without starting more than it can keep', () => {
     const frontier = createFrontier({ limits: { maxPages: 2 } });
     for (const path of ['/1', '/2', '/3']) frontier.offer(entry(path));
