@@ -1,5 +1,5 @@
-import { OutboundError, type OutboundErrorReason } from '../outbound/outbound-error.js';
-import type { OutboundFetch, OutboundResponse } from '../outbound/outbound-fetch.js';
+import { OutboundError, type OutboundErrorReason } from '../outbound/index.js';
+import type { OutboundFetch, OutboundResponse } from '../outbound/index.js';
 import {
   createFrontier,
   defaultFrontierLimits,

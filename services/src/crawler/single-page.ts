@@ -1,6 +1,6 @@
 import type { PageDiscovered, PageFetched, PageScored } from '@kesher/contracts';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
-import type { OutboundFetch, OutboundResponse } from '../outbound/outbound-fetch.js';
+import type { OutboundFetch, OutboundResponse } from '../outbound/index.js';
 import { defaultCrawlLimits, type PageKind } from './crawl-runner.js';
 import { analyzeHtmlPage } from './page-analysis.js';
 import { scoreRelevance, type AssistantKeywords } from './relevance-scorer.js';

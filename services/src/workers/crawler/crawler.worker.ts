@@ -11,7 +11,7 @@ import { crawlBlobHolder } from '../../crawler/page-identity.js';
 import { assistantKeywords } from '../../crawler/relevance-scorer.js';
 import { planRevalidation, readSitemapLastmods } from '../../crawler/revalidation.js';
 import type { CommitCandidate, SiteKnowledge } from '../../crawler/site-knowledge.js';
-import type { OutboundFetch } from '../../outbound/outbound-fetch.js';
+import type { OutboundFetch } from '../../outbound/index.js';
 import { crawlDecider, type CrawlCommand, type CrawlEvent, type CrawlState } from '../../domain/crawl/crawl.decider.js';
 import { crawlerSiteDecider, type CrawlerSiteState } from '../../domain/crawl/crawler-site.decider.js';
 import type { BlobStore } from '../../platform/blobs/blob-store.port.js';

@@ -8,7 +8,7 @@ import {
   type AutomationCommand,
   type AutomationState,
 } from '../../../domain/automation/automation.decider.js';
-import type { OutboundFetch } from '../../../outbound/outbound-fetch.js';
+import type { OutboundFetch } from '../../../outbound/index.js';
 import { aggregateStream } from '../../../platform/commands/aggregate-stream.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { EventStore } from '../../../platform/event-store/event-store.port.js';
