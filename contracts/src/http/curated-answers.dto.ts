@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ANALYTICS_MAX_DAYS } from '../rules/analytics.js';
+import { chatMessages } from '../rules/chat.js';
 
 /** Curated answers' caps (issue 26): a question is one question, an answer as long as a profile text. */
 export const curatedLimits = {
@@ -53,3 +55,55 @@ export const QaImportResultSchema = z.object({
   imported: z.number().int().nonnegative(),
   skipped: z.number().int().nonnegative(),
 });
+
+/**
+ * Curated answers in analytics (issue 26 item 4), `GET /analytics/curated-answers`: over the last `days`
+ * days (UTC, default 30), of all the owner's assistants or of one (`assistant_id`), how many answers came
+ * from the Q&A, the Q&A that answered most, and visitors' questions answered with no source (newest
+ * first, at most `limit`), each ready to become a Q&A.
+ */
+export const CuratedAnalyticsQuerySchema = z.object({
+  days: z.coerce.number().int().min(1).max(ANALYTICS_MAX_DAYS).default(30),
+  assistant_id: z.coerce
+    .number({ error: chatMessages.invalidAssistantId })
+    .int(chatMessages.invalidAssistantId)
+    .positive(chatMessages.invalidAssistantId)
+    .max(2_147_483_647, chatMessages.invalidAssistantId)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type CuratedAnalyticsQuery = z.infer<typeof CuratedAnalyticsQuerySchema>;
+
+const Count = z.number().int().nonnegative();
+/** An assistant as the owner knows it: its numeric id (the Q&A routes take it) and its name. */
+const NamedAssistantFields = { assistant_id: z.number().int().positive(), assistant_name: z.string() };
+
+export const CuratedAnalyticsSchema = z.object({
+  period: z.object({ days: Count, start_date: z.string(), end_date: z.string() }),
+  /** Completed answers in the period. */
+  answers: Count,
+  /** Of them, answered from the owner's Q&A. */
+  curated_answers: Count,
+  /** curated_answers as a percentage of answers; null without answers. */
+  curated_share: z.number().min(0).max(100).nullable(),
+  /** Of them, answered with no source at all (the built-in engine's "I couldn't find an answer" included). */
+  unsourced_answers: Count,
+  top_questions: z.array(z.object({ qa_id: z.string(), question: z.string(), hits: Count, ...NamedAssistantFields })),
+  unanswered: z.object({
+    /** Every asking of the listed questions in the period. */
+    total: Count,
+    /** Distinct questions (the same words, case and punctuation aside, once). */
+    questions: Count,
+    items: z.array(
+      z.object({
+        question: z.string(),
+        times: Count,
+        last_asked_at: z.string(),
+        /** The conversation it was last asked in: a Q&A added from the list names it. */
+        thread_id: z.string(),
+        ...NamedAssistantFields,
+      }),
+    ),
+  }),
+});
+export type CuratedAnalytics = z.infer<typeof CuratedAnalyticsSchema>;

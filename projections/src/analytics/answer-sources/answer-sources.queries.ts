@@ -95,16 +95,21 @@ export function answerSourceQueries(db: Queryable) {
     /**
      * Visitors' questions answered with no source in the range, the same question counted once, newest
      * first. A question the owner has since made a Q&A of (the same words, or a Q&A added from that
-     * conversation after it was asked) and an erased one are left out. `total` counts every listed
+     * conversation after it was asked) and an erased one are left out; `among` keeps only those assistants'
+     * (the ones that still exist, so every question listed can become a Q&A). `total` counts every listed
      * question's askings, `questions` the distinct questions, before the limit.
      */
     async unanswered(
       scope: OwnerScope,
       range: DayRange,
-      options: { assistantId?: string | null; limit: number },
+      options: { assistantId?: string | null; limit: number; among?: readonly string[] },
     ): Promise<{ total: number; questions: number; list: UnansweredQuestion[] }> {
       const params: unknown[] = [];
-      const runs = where('r', scope, range, ANSWERED_DAY, params, options.assistantId);
+      let runs = where('r', scope, range, ANSWERED_DAY, params, options.assistantId);
+      if (options.among) {
+        params.push([...options.among]);
+        runs += ` AND r.assistant_id = ANY($${params.length}::text[])`;
+      }
       params.push(options.limit);
       const { rows } = await db.query<{
         assistant_id: string;

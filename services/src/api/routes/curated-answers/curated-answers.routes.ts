@@ -28,6 +28,7 @@ import type { PlanOf } from '../../../plans/plan-book.js';
 import { ApiError } from '../../api-error.js';
 import { createCommandRunner } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
+import { curatedAnalyticsRoutes } from './curated-analytics.routes.js';
 import type { AwaitReadModels } from '../../../platform/projections/read-model-progress.js';
 
 export interface CuratedAnswerRoutesDeps {
@@ -55,6 +56,8 @@ export const curatedAnswerRoutes =
     const assistants = assistantQueries(deps.readDb);
     const queries = curatedAnswerQueries(deps.readDb);
     const run = createCommandRunner(deps);
+    // The Q&A's analytics (issue 26 item 4) come with the Q&A: GET /analytics/curated-answers.
+    await plain.register(curatedAnalyticsRoutes(deps));
 
     async function owned(request: FastifyRequest, numericId: number) {
       const account = requireAccount(request);
