@@ -8,8 +8,7 @@ import {
   type ActionFields,
   type ExternalEndpointStored,
 } from '@kesher/contracts';
-import { OutboundError } from '../outbound/index.js';
-import type { OutboundFetch } from '../outbound/index.js';
+import { OutboundError, type OutboundFetch } from '../outbound/index.js';
 import { maskSecret } from '../platform/secrets/secret-box.js';
 
 /** The outcome of one call of an API action: the test's answer, a run's tool result. */

@@ -1,5 +1,9 @@
-import { OutboundError, type OutboundErrorReason } from '../outbound/index.js';
-import type { OutboundFetch, OutboundResponse } from '../outbound/index.js';
+import {
+  OutboundError,
+  type OutboundErrorReason,
+  type OutboundFetch,
+  type OutboundResponse,
+} from '../outbound/index.js';
 import {
   createFrontier,
   defaultFrontierLimits,

@@ -1,5 +1,4 @@
-import { OutboundError } from '../outbound/index.js';
-import type { OutboundFetch } from '../outbound/index.js';
+import { OutboundError, type OutboundFetch } from '../outbound/index.js';
 import { defaultCrawlLimits } from './crawl-runner.js';
 import { ROBOTS_MAX_BYTES, robotsPolicyFromFetch } from './robots-txt.js';
 import { parseSitemap, SitemapError, sitemapText } from './sitemap.js';

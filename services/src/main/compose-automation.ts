@@ -2,9 +2,7 @@ import { automationQueries } from '@kesher/projections/automation/automation.que
 import type { AutomationRoutesDeps } from '../api/routes/workflows/automation-routes.deps.js';
 import { createBehaviourLoader, type BehaviourLoader } from '../automation/assistant-behaviour.js';
 import { createRunAutomation, type RunAutomation } from '../automation/run-automation.js';
-import { createNodeHttpTransport } from '../outbound/index.js';
-import { parseOutboundAllowlist } from '../outbound/index.js';
-import { createOutboundFetch } from '../outbound/index.js';
+import { createNodeHttpTransport, createOutboundFetch, parseOutboundAllowlist } from '../outbound/index.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 import { createSecretBox, type SecretBox } from '../platform/secrets/secret-box.js';
 import { loadSecretsKey } from '../platform/secrets/secrets-key.js';

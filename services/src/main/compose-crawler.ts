@@ -9,10 +9,12 @@ import { createCrawlerService } from '../crawler/service/crawler-service.js';
 import { createSiteKnowledge } from '../crawler/site-knowledge.js';
 import { createDocumentTextReader } from '../knowledge/document-text.js';
 import type { Authenticator } from '../identity/authenticator.js';
-import { createGotScrapingTransport } from '../outbound/index.js';
-import { parseOutboundAllowlist } from '../outbound/index.js';
-import { createOutboundFetch } from '../outbound/index.js';
-import { createOutboundTargetCheck } from '../outbound/index.js';
+import {
+  createGotScrapingTransport,
+  createOutboundFetch,
+  createOutboundTargetCheck,
+  parseOutboundAllowlist,
+} from '../outbound/index.js';
 import type { PlanAllowances } from '../plans/plan-allowances.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import { createStorageLimit } from '../plans/storage-limit.js';
