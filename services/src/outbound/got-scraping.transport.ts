@@ -52,8 +52,31 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
   const agent = { http: new TransformHeadersAgent(httpAgent), https: new TransformHeadersAgent(httpsAgent) };
   let headers: Record<string, string> | null = null;
 
+  /**
+   * A kept-alive connection the server closed while it lay idle fails the next request sent on it before any
+   * answer comes (ECONNRESET, EPIPE, "socket hang up"): the site never saw that request. A GET or HEAD is then
+   * sent once more, on a fresh connection, as browsers do; anything else is not repeated (an action's POST
+   * may have been received). Without this a crawl lost a page now and then, reported "could not be reached",
+   * whenever its requests followed an earlier crawl's by about the server's keep-alive time.
+   */
   const transport: HttpTransport = async (request: HopRequest): Promise<HopResponse> => {
+    try {
+      return await attempt(request);
+    } catch (error) {
+      const method = (request.method ?? 'GET').toUpperCase();
+      if (!(error instanceof StaleConnection) || (method !== 'GET' && method !== 'HEAD') || request.signal?.aborted)
+        throw error instanceof StaleConnection ? error.outbound : error;
+      try {
+        return await attempt(request);
+      } catch (again) {
+        throw again instanceof StaleConnection ? again.outbound : again;
+      }
+    }
+  };
+
+  const attempt = async (request: HopRequest): Promise<HopResponse> => {
     headers ??= browserHeaders();
+    let answered = false;
     const stream = gotScraping.stream({
       url: request.url.href,
       method: request.method ?? 'GET',
@@ -77,6 +100,7 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
         stream.once('response', resolve);
         stream.once('error', reject);
       });
+      answered = true;
       const flatHeaders = flatten(response.headers);
       const remoteAddress = response.ip ?? null;
       if ([301, 302, 303, 307, 308].includes(response.statusCode) && flatHeaders.location !== undefined) {
@@ -112,7 +136,10 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
       };
     } catch (error) {
       stream.destroy();
-      throw toOutboundError(error, request);
+      const outbound = toOutboundError(error, request);
+      if (!answered && outbound.reason === 'unreachable' && connectionDropped(error))
+        throw new StaleConnection(outbound);
+      throw outbound;
     }
   };
 
@@ -123,6 +150,26 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
       httpsAgent.destroy();
     },
   };
+}
+
+/** A request that failed because its connection was closed under it before any answer (see the transport). */
+class StaleConnection extends Error {
+  constructor(readonly outbound: OutboundError) {
+    super(outbound.message);
+  }
+}
+
+const DROPPED = new Set(['ECONNRESET', 'EPIPE']);
+function connectionDropped(error: unknown): boolean {
+  for (
+    let cause = error as { code?: string; message?: string; cause?: unknown } | undefined, depth = 0;
+    cause && depth < 4;
+    depth++
+  ) {
+    if ((cause.code && DROPPED.has(cause.code)) || cause.message === 'socket hang up') return true;
+    cause = cause.cause as typeof cause;
+  }
+  return false;
 }
 
 function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
