@@ -3,7 +3,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
-import type { Authenticator } from '../identity/authenticator.js';
+import type { Authenticator } from '../identity/index.js';
 import type { TrustProxy } from '../platform/config/trust-proxy.js';
 import { consistencyPlugin } from './command-runner.js';
 import { authPlugin } from './plugins/auth.plugin.js';

@@ -1,7 +1,7 @@
 import { comparePositions, type AllPosition } from '@kesher/contracts';
 import { billingProjection } from '@kesher/projections/billing/billing.projection';
 import { billingQueries } from '@kesher/projections/billing/billing.queries';
-import { loadAuthSecret } from '../identity/auth-secret.js';
+import { loadAuthSecret } from '../identity/index.js';
 import { createPlanBook, type PlanOf } from '../plans/plan-book.js';
 import type { CommandHandler } from '../platform/commands/command-handler.js';
 import type { Config } from '../platform/config/config.js';

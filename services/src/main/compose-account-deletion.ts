@@ -5,12 +5,10 @@ import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.querie
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import type { createBillingService } from '../billing/billing-service.js';
 import type { ChannelConnections } from '../channels/channel-connections.js';
-import { createAssistantErasure } from '../assistants/assistant-erasure.js';
+import { createAssistantErasure } from '../assistants/index.js';
 import { assistantDecider } from '../domain/assistant/assistant.decider.js';
-import type { GoogleDriveClient } from '../drive/google-drive.client.js';
-import type { DriveConnections } from '../drive/drive-connections.js';
-import type { RunAccountCommand } from '../identity/account-registration.js';
-import { ALL_SESSIONS, type SessionStore } from '../identity/session.store.js';
+import type { DriveConnections, GoogleDriveClient } from '../drive/index.js';
+import { ALL_SESSIONS, type RunAccountCommand, type SessionStore } from '../identity/index.js';
 import type { PlanAllowances } from '../plans/plan-allowances.js';
 import type { CommandContext } from '../platform/commands/command-handler.js';
 import { DomainError } from '../platform/commands/decider.js';

@@ -5,26 +5,26 @@ import { createPublicChatLimits } from '../chat/service/public-chat-limits.js';
 import { createLimitBuckets } from '../platform/limits/limit-buckets.js';
 import { createLimitCounters } from '../platform/limits/limit-counters.js';
 import { createSqlVisitorAnswers } from '../chat/visitor-answers/visitor-answers.js';
-import { createAuthenticator } from '../identity/authenticator.js';
 import {
   accountOfState,
   accountStreamFor,
   createAccountCommands,
   createAccountRegistration,
-} from '../identity/account-registration.js';
+  createAuthenticator,
+  createEmailOwnership,
+  createGoogleSignIn,
+  createGoogleVerifier,
+  createLinkTokens,
+  createLoginThrottle,
+  createPasswordHasher,
+  createSessionStore,
+  createTokenIssuer,
+  ensureDemoAccounts,
+  loadAuthSecret,
+} from '../identity/index.js';
 import { accountDecider } from '../domain/account/account.decider.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
-import { createEmailOwnership } from '../identity/email-ownership.js';
-import { createGoogleSignIn } from '../identity/google-sign-in.js';
-import { createLinkTokens } from '../identity/link-tokens.store.js';
 import { createMailer } from '../mail/index.js';
-import { loadAuthSecret } from '../identity/auth-secret.js';
-import { ensureDemoAccounts } from '../identity/demo-accounts.js';
-import { createGoogleVerifier } from '../identity/google-verifier.js';
-import { createLoginThrottle } from '../identity/login-throttle.js';
-import { createPasswordHasher } from '../identity/password-hasher.js';
-import { createSessionStore } from '../identity/session.store.js';
-import { createTokenIssuer } from '../identity/token-issuer.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { demoAccountsEnabled } from '../platform/config/config.js';
 import type { RunOutputReader } from '../chat/run-output/run-output.port.js';
@@ -33,7 +33,7 @@ import { readModelWaiter, type ReadModelProgress } from '../platform/projections
 import { createMessageQuota } from '../plans/message-quota.js';
 import { createPlanBook } from '../plans/plan-book.js';
 import { createPlanAllowances } from '../plans/plan-allowances.js';
-import { usageQueries } from '@kesher/projections/usage/usage.queries';
+import { quotaUsedExpression, usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { Platform } from './compose-platform.js';
 import { composeAnalytics } from '../analytics/compose-analytics.js';
 import { composeCrawlerApi } from './compose-crawler.js';
@@ -147,6 +147,8 @@ export async function composeApi(wiring: ApiWiring) {
     sql: platform.sql,
     awaitReadModels,
     clock,
+    // The read models share the holds' database: the count comes in the holds' statement.
+    usageExpression: quotaUsedExpression,
   });
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   // The outbox prints each mail's links for `make start`; the test suites' many sign-ups stay quiet.

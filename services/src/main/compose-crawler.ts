@@ -8,7 +8,7 @@ import { createCrawledPagesService } from '../crawler/service/crawled-pages-serv
 import { createCrawlerService } from '../crawler/service/crawler-service.js';
 import { createSiteKnowledge } from '../crawler/site-knowledge.js';
 import { createDocumentTextReader } from '../knowledge/document-text.js';
-import type { Authenticator } from '../identity/authenticator.js';
+import type { Authenticator } from '../identity/index.js';
 import {
   createGotScrapingTransport,
   createOutboundFetch,

@@ -3,8 +3,7 @@ import { assistantQueries } from '@kesher/projections/assistants/assistants.quer
 import type { GoogleDriveRoutesDeps } from '../api/routes/google-drive/google-drive.routes.js';
 import { createFileIntake } from '../api/routes/files/file-intake.js';
 import type { FileRoutesDeps } from '../api/routes/files/files.routes.js';
-import { createDriveConnections } from '../drive/drive-connections.js';
-import { createGoogleDriveClient } from '../drive/google-drive.client.js';
+import { createDriveConnections, createGoogleDriveClient } from '../drive/index.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import type { Config } from '../platform/config/config.js';
 import { createSecretBox } from '../platform/secrets/secret-box.js';

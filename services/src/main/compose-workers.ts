@@ -14,7 +14,7 @@ import { composeRunAutomation } from './compose-automation.js';
 import { createSqlRunOutput } from '../chat/run-output/sql.run-output.js';
 import { chooseAnswerProvider } from '../chat/choose-provider.js';
 import type { AnswerProvider } from '../chat/answer-provider.port.js';
-import { createAssistantErasure } from '../assistants/assistant-erasure.js';
+import { createAssistantErasure } from '../assistants/index.js';
 import { createPlanAllowances } from '../plans/plan-allowances.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import { livePlanBook } from '../billing/compose-billing.js';

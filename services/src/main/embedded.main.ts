@@ -4,7 +4,7 @@ import { composeApi } from './compose-api.js';
 import { composePlatform } from './compose-platform.js';
 import { DataDirLockedError } from './data-dir-lock.js';
 import { composeWorkers } from './compose-workers.js';
-import { demoAccounts } from '../identity/demo-accounts.js';
+import { demoAccounts } from '../identity/index.js';
 
 /**
  * `make start`: the whole of Kesher in one process — API, projector, relay and workers — on whatever

@@ -1,7 +1,7 @@
-import { assistantMigrations } from '../assistants/assistant.migrations.js';
+import { assistantMigrations } from '../assistants/index.js';
 import { chatMigrations } from '../chat/chat.migrations.js';
-import { identityMigrations } from '../identity/identity.migrations.js';
-import { driveMigrations } from '../drive/drive.migrations.js';
+import { identityMigrations } from '../identity/index.js';
+import { driveMigrations } from '../drive/index.js';
 import { blobMigrations } from '../platform/blobs/blob.migrations.js';
 import { embeddingMigrations } from '../knowledge/embeddings/embedding.migrations.js';
 import { busMigrations } from '../platform/bus/bus.migrations.js';

@@ -36,20 +36,30 @@ export function createMessageQuota(deps: {
   sql: SqlExecutor;
   awaitReadModels: AwaitReadModels;
   clock: () => Date;
+  /**
+   * When the usage read model lives in the same database as the holds: its count as an SQL expression over
+   * the owner and month parameters (usage.queries.ts `quotaUsedExpression`), read in the holds' statement.
+   */
+  usageExpression?: (owner: string, month: string) => string;
 }) {
   const count = (ownerId: string) => deps.usage.quotaUsed(ownerId, usageMonth(deps.clock()));
 
-  /** The owner's holds the read model does not count yet; those it counts are deleted on the way. */
-  async function held(ownerId: string): Promise<number> {
-    const { rows } = await deps.sql.query<{ n: string | number }>(
+  /**
+   * The owner's holds the read model does not count yet (those it counts are deleted on the way) and, with
+   * `month`, the read model's count in the same statement: one snapshot, so a run the projector applies at
+   * that moment is either counted or held, never both, never neither.
+   */
+  async function held(ownerId: string, month?: string): Promise<{ holds: number; counted?: number }> {
+    const { rows } = await deps.sql.query<{ n: string | number; counted: string | number | null }>(
       `WITH c AS (SELECT commit_position, prepare_position FROM projection_checkpoints WHERE name = $2),
        gone AS (DELETE FROM quota_holds h USING c WHERE h.owner_id = $1
                   AND (h.commit_position, h.prepare_position) <= (c.commit_position, c.prepare_position) RETURNING h.commit_position, h.prepare_position)
-       SELECT count(*) AS n FROM quota_holds h WHERE h.owner_id = $1
+       SELECT count(*) AS n, ${month === undefined ? 'NULL' : deps.usageExpression!('$1', '$3')} AS counted FROM quota_holds h WHERE h.owner_id = $1
          AND NOT EXISTS (SELECT 1 FROM gone g WHERE g.commit_position = h.commit_position AND g.prepare_position = h.prepare_position)`,
-      [ownerId, USAGE_PROJECTION],
+      month === undefined ? [ownerId, USAGE_PROJECTION] : [ownerId, USAGE_PROJECTION, month],
     );
-    return Number(rows[0]?.n ?? 0);
+    const row = rows[0];
+    return { holds: Number(row?.n ?? 0), counted: row?.counted == null ? undefined : Number(row.counted) };
   }
 
   /** The newest position held for the owner, if any. */
@@ -70,13 +80,16 @@ export function createMessageQuota(deps: {
 
   return {
     async check(ownerId: string): Promise<QuotaCheck> {
-      // Holds first, then the count: a run the projector applies in between is counted twice, never missed.
-      const [plan, holds] = await Promise.all([deps.planOf(ownerId), held(ownerId)]);
-      const counted = await count(ownerId);
+      const [plan, first] = await Promise.all([
+        deps.planOf(ownerId),
+        held(ownerId, deps.usageExpression && usageMonth(deps.clock())),
+      ]);
+      const counted = first.counted ?? (await count(ownerId));
       const limit = plan.limits.max_messages_per_month;
-      if (counted + holds < limit) return { allowed: true, used: counted, limit };
+      if (counted + first.holds < limit) return { allowed: true, used: counted, limit };
       await settled(ownerId);
-      const stillHeld = await held(ownerId);
+      // Holds first, then the count: a run the projector applies in between is counted twice, never missed.
+      const stillHeld = (await held(ownerId)).holds;
       const used = (await count(ownerId)) + stillHeld;
       return { allowed: used < limit, used, limit };
     },

@@ -38,7 +38,7 @@ import { GraphQLError, type ExecutionResult, type ValidationRule } from 'graphql
 import fastJson from 'fast-json-stringify';
 import mercurius from 'mercurius';
 import { z } from 'zod';
-import type { ClosableSocket } from '../../identity/live-sockets.js';
+import type { ClosableSocket } from '../../identity/index.js';
 import { DomainError } from '../../platform/commands/decider.js';
 import type { AnalyticsService } from '../analytics-service.js';
 import type { LimitsService } from '../limits-service.js';

@@ -1,8 +1,7 @@
 import { messages } from '@kesher/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Authenticated, Authenticator } from '../../identity/authenticator.js';
-import type { SignedInAccount } from '../../identity/session.store.js';
+import type { Authenticated, Authenticator, SignedInAccount } from '../../identity/index.js';
 import { ApiError } from '../api-error.js';
 
 declare module 'fastify' {

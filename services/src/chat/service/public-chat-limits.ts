@@ -1,4 +1,4 @@
-import { addressKey } from '../../identity/login-throttle.js';
+import { addressKey } from '../../identity/index.js';
 import type { BucketDraw, LimitBuckets } from '../../platform/limits/limit-buckets.js';
 import { hashedLimitKey } from '../../platform/limits/limit-key.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { addressKey } from '../../identity/login-throttle.js';
+import { addressKey } from '../../identity/index.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
 
 /** One visitor of one assistant on one UTC day (`YYYY-MM-DD`): known by their session and by their address. */

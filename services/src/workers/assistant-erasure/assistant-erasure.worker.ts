@@ -1,5 +1,5 @@
 import { streamIds } from '@kesher/contracts';
-import type { AssistantErasure } from '../../assistants/assistant-erasure.js';
+import type { AssistantErasure } from '../../assistants/index.js';
 import { assistantDecider } from '../../domain/assistant/assistant.decider.js';
 import type { PlanAllowances } from '../../plans/plan-allowances.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';

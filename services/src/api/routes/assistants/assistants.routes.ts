@@ -16,7 +16,7 @@ import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createAssistantErasure } from '../../../assistants/assistant-erasure.js';
+import { createAssistantErasure } from '../../../assistants/index.js';
 import { assertValidProfile, assistantDecider } from '../../../domain/assistant/assistant.decider.js';
 import { createHolding, type PlanAllowances } from '../../../plans/plan-allowances.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';

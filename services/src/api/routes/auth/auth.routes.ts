@@ -15,16 +15,19 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AccountRegistration } from '../../../identity/account-registration.js';
-import type { Authenticator } from '../../../identity/authenticator.js';
-import type { EmailOwnership } from '../../../identity/email-ownership.js';
-import type { GoogleSignIn } from '../../../identity/google-sign-in.js';
-import type { GoogleVerifier } from '../../../identity/google-verifier.js';
-import type { LoginThrottle } from '../../../identity/login-throttle.js';
-import type { PasswordHasher } from '../../../identity/password-hasher.js';
+import type {
+  AccountRegistration,
+  Authenticator,
+  EmailOwnership,
+  GoogleSignIn,
+  GoogleVerifier,
+  LoginThrottle,
+  PasswordHasher,
+  SessionStore,
+  SignedInAccount,
+  TokenIssuer,
+} from '../../../identity/index.js';
 import type { AccountDeletion } from '../../../privacy/account-deletion/account-deletion.js';
-import type { SessionStore, SignedInAccount } from '../../../identity/session.store.js';
-import type { TokenIssuer } from '../../../identity/token-issuer.js';
 import { DomainError } from '../../../platform/commands/decider.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';

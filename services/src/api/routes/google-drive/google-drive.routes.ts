@@ -17,9 +17,14 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { DriveConnections } from '../../../drive/drive-connections.js';
-import { driveFileUrl, driveReading, knowledgeFileName } from '../../../drive/drive-files.js';
-import { GoogleDriveError, type GoogleDriveClient } from '../../../drive/google-drive.client.js';
+import {
+  type DriveConnections,
+  driveFileUrl,
+  driveReading,
+  type GoogleDriveClient,
+  GoogleDriveError,
+  knowledgeFileName,
+} from '../../../drive/index.js';
 import { requireFeature } from '../../../plans/feature-gates.js';
 import type { PlanOf } from '../../../plans/plan-book.js';
 import type { SecretBox } from '../../../platform/secrets/secret-box.js';

@@ -3,7 +3,7 @@ import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Authenticator } from '../../../identity/authenticator.js';
+import type { Authenticator } from '../../../identity/index.js';
 import type { ProgressBoard } from '../../../platform/projections/progress.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
