@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { bundleReport } from './scripts/bundle-report';
 import { precompress } from './scripts/precompress';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
@@ -43,6 +44,7 @@ export default defineConfig({
     visitorEntryInDev(),
     prerenderLandingPages(),
     precompress(),
+    bundleReport(),
     react(),
     VitePWA({
       // 'prompt': a new service worker waits until the owner accepts the update prompt, so a page
@@ -78,6 +80,11 @@ export default defineConfig({
     }),
   ],
   // The visitor entry (visitor.html) is built by vite.visitor.config.ts, on Preact, into the same dist.
-  build: { target: 'es2022' },
+  build: {
+    target: 'es2022',
+    rollupOptions: {
+      treeshake: { moduleSideEffects: (id: string) => !/[\\/]contracts[\\/]src[\\/]/.test(id) },
+    },
+  },
   server: { proxy: { '/api': 'http://localhost:8000' } },
 });

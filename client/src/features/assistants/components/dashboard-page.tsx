@@ -1,6 +1,6 @@
 import '../locales';
 import type { AssistantDto } from '@kesher/contracts';
-import { type ReactNode, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -10,9 +10,12 @@ import { paths } from '@/lib/paths';
 import { notify } from '@/lib/toast-store';
 import { useAssistants } from '../api/get-assistants';
 import { AssistantCard, type CardAction } from './assistant-card';
-import { ChatHistoryModal, CrawlerSoonModal } from './chat-history-modal';
 import { DeleteAssistantModal } from './delete-assistant-modal';
 import { ShareDialog } from './share-dialog';
+
+// Chat History loads when first opened: its threads, inbox controls and their texts are not on the first load.
+const ChatHistoryModal = lazy(() => import('./chat-history-modal').then((m) => ({ default: m.ChatHistoryModal })));
+const CrawlerSoonModal = lazy(() => import('./chat-history-modal').then((m) => ({ default: m.CrawlerSoonModal })));
 
 type Open = { action: CardAction; assistant: AssistantDto } | null;
 
@@ -58,7 +61,6 @@ export function DashboardPage({ userName, online = true, renderFilesModal, rende
     const target = assistants.data?.find((a) => a.id === driveAssistant);
     if (target && params.get('open_modal')) setOpen({ action: 'files', assistant: target });
     if (assistants.data) setParams({}, { replace: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [driveSuccess, assistants.data]);
 
   const close = () => setOpen(null);
@@ -134,12 +136,18 @@ export function DashboardPage({ userName, online = true, renderFilesModal, rende
 
       {open?.action === 'delete' ? <DeleteAssistantModal assistant={open.assistant} onClose={close} /> : null}
       {open?.action === 'share' ? <ShareDialog assistant={open.assistant} onClose={close} /> : null}
-      {open?.action === 'history' ? <ChatHistoryModal assistant={open.assistant} onClose={close} /> : null}
+      {open?.action === 'history' ? (
+        <Suspense fallback={null}>
+          <ChatHistoryModal assistant={open.assistant} onClose={close} />
+        </Suspense>
+      ) : null}
       {open?.action === 'crawler' ? (
         renderCrawlerModal ? (
           renderCrawlerModal(open.assistant, close)
         ) : (
-          <CrawlerSoonModal onClose={close} />
+          <Suspense fallback={null}>
+            <CrawlerSoonModal onClose={close} />
+          </Suspense>
         )
       ) : null}
       {open?.action === 'files'
