@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError, codeForStatus, detailCodes, detailItems, detailText } from './api-error';
+import { ApiError, codeForStatus, detailCodes, detailItems, detailText } from './api-error-base';
 import { cleanBody, isAllowedRequestUrl } from './sanitize';
 import { tokenStorage } from './token-storage';
 

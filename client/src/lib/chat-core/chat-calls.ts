@@ -1,6 +1,6 @@
 import { chatMessages } from '@kesher/contracts/rules/chat';
 import { api } from '@/lib/api-client';
-import { ApiError } from '@/lib/api-error';
+import { ApiError } from '@/lib/api-error-base';
 import { type ChatAccess, isVisitor, sessionBody, sessionQuery, threadsBase } from './chat-access';
 import { type ChatMessage, type ChatRun, toChatMessage, toChatRun } from './chat-messages';
 

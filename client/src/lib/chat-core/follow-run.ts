@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/api-error';
+import { ApiError } from '@/lib/api-error-base';
 import type { ChatAccess } from './chat-access';
 import { getRun } from './chat-calls';
 import { type ChatMessage, type ChatRun, SETTLED } from './chat-messages';

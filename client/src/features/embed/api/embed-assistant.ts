@@ -1,7 +1,7 @@
 import { chatMessages } from '@kesher/contracts/rules/chat';
 import { readSharedAssistant, type SharedAssistant } from '@/features/public-chat/api/shared-assistant';
 import { API_BASE, DEFAULT_TIMEOUT_MS } from '@/lib/api-client';
-import { ApiError } from '@/lib/api-error';
+import { ApiError } from '@/lib/api-error-base';
 
 /**
  * Why the embed page could not start (spec part 2 §8 "Embedded init"): no token in the address, an

@@ -1,17 +1,13 @@
-import { Fragment, memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
 import type { Language } from '@/lib/language';
 import type { Translate } from '@/lib/texts';
-import type { ConversationStore, Rating } from '../conversation-store';
-import type { EmbedMessage } from '../embed-messages';
+import type { ConversationStore } from '../conversation-store';
 import type { EmbedConversation } from '../hooks/use-embed-session';
 import { useEmbedChat } from '../hooks/use-embed-chat';
-import { openRedirect } from '../parent-window';
+import type * as Parts from './embed-chat-parts';
 import { EmbedInput } from './embed-input';
-import { FeedbackButtons } from './feedback-buttons';
 import { Icon } from '@/components/ui/icon';
-import { MessageText } from './message-text';
-import { BidiLines, sourceLabel, visibleText } from '@/lib/chat-core/message-display';
 
 interface Props {
   assistant: SharedAssistant;
@@ -25,115 +21,16 @@ interface Props {
 const timeFormat = (language: Language) =>
   new Intl.DateTimeFormat(language === 'he' ? 'he-IL' : 'en-GB', { hour: '2-digit', minute: '2-digit' });
 
-interface ItemProps {
-  message: EmbedMessage;
-  name: string;
-  time: Intl.DateTimeFormat;
-  onRate: (messageId: string, rating: Rating) => Promise<void>;
-  onRateError: () => void;
-  t: Translate;
-}
-
-/** One bubble with its time; assistant replies from the server carry the like/dislike buttons. */
-const MessageItem = memo(function MessageItem({ message, name, time, onRate, onRateError, t }: ItemProps) {
-  const date = new Date(message.timestamp);
-  return (
-    <li className={`embed-msg embed-msg-${message.role}`}>
-      {/* Outside the bubble: dir="auto" must take the direction from the message, not from this label. */}
-      <span className="visually-hidden">{message.role === 'user' ? t('you') : t('assistantSays', { name })}</span>
-      <div className="embed-bubble" dir="auto">
-        <MessageText text={message.text} />
-      </div>
-      {message.role === 'assistant' && message.sources.length > 0 ? (
-        <p className="embed-sources">
-          {t('sources')}:{' '}
-          {message.sources.map((source, i) => (
-            <Fragment key={`${source.fileId}-${i}`}>
-              {i > 0 ? ', ' : null}
-              {source.sourceUrl ? (
-                <a href={source.sourceUrl} target="_self" rel="noopener noreferrer" dir="auto" title={source.sourceUrl}>
-                  {sourceLabel(source)}
-                </a>
-              ) : (
-                <span dir="auto">{sourceLabel(source)}</span>
-              )}
-            </Fragment>
-          ))}
-        </p>
-      ) : null}
-      {message.redirectUrl ? (
-        <a
-          className="btn btn-secondary embed-visit"
-          href={message.redirectUrl}
-          onClick={(event) => {
-            event.preventDefault();
-            openRedirect(message.redirectUrl!);
-          }}
-        >
-          {t('visitLink')}
-        </a>
-      ) : null}
-      <div className="embed-meta">
-        <time dateTime={date.toISOString()}>{time.format(date)}</time>
-        {message.role === 'assistant' && !message.local ? (
-          <FeedbackButtons
-            given={message.feedback}
-            onRate={(rating) => onRate(message.id, rating)}
-            onError={onRateError}
-            t={t}
-          />
-        ) : null}
-      </div>
-    </li>
-  );
-});
-
-/** The clear confirmation (spec §5) on the native <dialog>: focus trap and Escape come with it. */
-function ClearDialog({
-  onConfirm,
-  onCancel,
-  busy,
-  t,
-}: {
-  onConfirm: () => void;
-  onCancel: () => void;
-  busy: boolean;
-  t: Translate;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const id = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    }
-  }, []);
-  return (
-    <dialog
-      ref={ref}
-      className="embed-dialog"
-      role="alertdialog"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
-      onCancel={(event) => {
-        event.preventDefault();
-        onCancel();
-      }}
-    >
-      <h2 id={`${id}-title`}>{t('clearTitle')}</h2>
-      <p id={`${id}-text`}>{t('clearConfirm')}</p>
-      <div className="embed-dialog-actions">
-        <button type="button" className="btn btn-secondary" onClick={onCancel} autoFocus>
-          {t('cancel')}
-        </button>
-        <button type="button" className="btn btn-danger" onClick={onConfirm} disabled={busy}>
-          {t('clearYes')}
-        </button>
-      </div>
-    </dialog>
-  );
-}
+// One download for all of them (started while the visitor types); a failed one is tried again.
+let partsLoading: Promise<typeof Parts> | null = null;
+const parts = () =>
+  (partsLoading ??= import('./embed-chat-parts').catch((error: unknown) => {
+    partsLoading = null;
+    throw error;
+  }));
+const MessageItem = lazy(() => parts().then((m) => ({ default: m.MessageItem })));
+const ClearDialog = lazy(() => parts().then((m) => ({ default: m.ClearDialog })));
+const StreamingBubble = lazy(() => parts().then((m) => ({ default: m.StreamingBubble })));
 
 /** The ready embed page (spec part 2 §2): header, welcome card, conversation, Thinking, input. */
 export function EmbedChat({ assistant, shareToken, initial, store, t, language }: Props) {
@@ -195,25 +92,25 @@ export function EmbedChat({ assistant, shareToken, initial, store, t, language }
         </section>
         <div role="log" aria-label={t('conversation')}>
           <ol className="embed-messages">
-            {chat.messages.map((message) => (
-              <MessageItem
-                key={message.id}
-                message={message}
-                name={assistant.name}
-                time={time}
-                onRate={chat.giveFeedback}
-                onRateError={rateError}
-                t={t}
-              />
-            ))}
+            <Suspense fallback={null}>
+              {chat.messages.map((message) => (
+                <MessageItem
+                  key={message.id}
+                  message={message}
+                  name={assistant.name}
+                  time={time}
+                  onRate={chat.giveFeedback}
+                  onRateError={rateError}
+                  t={t}
+                />
+              ))}
+            </Suspense>
           </ol>
         </div>
         {chat.thinking && chat.streamText ? (
-          <div className="embed-msg embed-msg-assistant embed-streaming" aria-hidden="true">
-            <div className="embed-bubble" dir="auto">
-              <BidiLines text={visibleText(chat.streamText)} />
-            </div>
-          </div>
+          <Suspense fallback={null}>
+            <StreamingBubble text={chat.streamText} />
+          </Suspense>
         ) : null}
         {chat.thinking ? (
           <p className="embed-thinking" role="status">
@@ -237,22 +134,28 @@ export function EmbedChat({ assistant, shareToken, initial, store, t, language }
       ) : null}
       <EmbedInput
         value={chat.draft}
-        onChange={chat.setDraft}
+        onChange={(value) => {
+          // The messages' code is wanted once this question is sent: fetch it while it is typed.
+          void parts().catch(() => {});
+          chat.setDraft(value);
+        }}
         onSend={() => void chat.send()}
         blocked={busy || !chat.threadId}
         t={t}
       />
 
       {confirming ? (
-        <ClearDialog
-          busy={chat.switching}
-          t={t}
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => {
-            setConfirming(false);
-            void chat.clearConversation();
-          }}
-        />
+        <Suspense fallback={null}>
+          <ClearDialog
+            busy={chat.switching}
+            t={t}
+            onCancel={() => setConfirming(false)}
+            onConfirm={() => {
+              setConfirming(false);
+              void chat.clearConversation();
+            }}
+          />
+        </Suspense>
       ) : null}
     </main>
   );

@@ -1,6 +1,5 @@
 import { useEffect, useMemo } from 'react';
 import { Spinner } from '@/components/ui/spinner';
-import { serverText } from '@/lib/server-texts';
 import { useTexts } from '@/lib/texts';
 import type { EmbedInitProblem } from '../api/embed-assistant';
 import { createConversationStore } from '../conversation-store';
@@ -22,10 +21,8 @@ function problemText(
     case 'connection':
       return { message: t('connectionError'), suggestion: null };
     case 'detail':
-      return {
-        message: serverText(problem.message),
-        suggestion: problem.suggestion ? serverText(problem.suggestion) : null,
-      };
+      // Already in the page's language (useEmbedSession translates it: server-words.ts).
+      return { message: problem.message, suggestion: problem.suggestion };
     default:
       return { message: t('unknownError'), suggestion: null };
   }

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBundleTextSource, TextSourceProvider } from '@/lib/texts';
 import { storageKey } from '../conversation-store';
 import { EmbedPage } from './embed-page';
@@ -125,6 +125,18 @@ function renderEmbed(shareToken = 'share-tok', search = '') {
     </TextSourceProvider>,
   );
 }
+
+// What the page loads on first use (the messages, following a run, the server's texts, the privacy calls):
+// compiled once here, so the tests' waits are for the page, not for the test runner compiling them.
+beforeAll(async () => {
+  await Promise.all([
+    import('./embed-chat-parts'),
+    import('@/lib/chat-core/follow-run'),
+    import('../embed-run'),
+    import('@/lib/api-error'),
+    import('@/features/privacy/api/privacy'),
+  ]);
+});
 
 beforeEach(() => {
   api = new FakeApi();
@@ -355,7 +367,8 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     await screen.findByRole('heading', { name: 'Harbor Cafe', level: 1 });
     const firstToken = stored().sessionToken.token;
     await userEvent.click(screen.getByRole('button', { name: 'Clear conversation' }));
-    screen.getByText('Are you sure you want to clear this conversation? This action cannot be undone.');
+    // The confirmation's code loads when it is first opened.
+    await screen.findByText('Are you sure you want to clear this conversation? This action cannot be undone.');
     await userEvent.click(screen.getByRole('button', { name: 'Clear' }));
     await waitFor(() => expect(stored().threadId).toBe('thread_2'));
     expect(stored().sessionToken.token).not.toBe(firstToken);

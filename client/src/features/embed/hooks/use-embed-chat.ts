@@ -1,11 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isThreadGoneOnSend, listMessages, sendFeedback, sendMessageAndRun } from '@/lib/chat-core/chat-calls';
 import type { ChatMessage, ChatRun } from '@/lib/chat-core/chat-messages';
-import { arrivedAnswers, followRun, freshRedirect } from '@/lib/chat-core/follow-run';
+import type * as FollowRunModule from '@/lib/chat-core/follow-run';
 import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
-import { deleteVisitorConversation } from '@/features/privacy/api/privacy';
-import { ApiError, localizedDetail } from '@/lib/api-error';
+import { ApiError } from '@/lib/api-error-base';
 import type { Translate } from '@/lib/texts';
 import {
   type ConversationStore,
@@ -15,9 +14,24 @@ import {
   type Rating,
 } from '../conversation-store';
 import { type EmbedMessage, fromChatMessage, localMessage, toStored, withFeedback } from '../embed-messages';
-import { embedPolling } from '../embed-run';
 import { openRedirect, postToParent, REDIRECT_DELAY_MS, typingMessage } from '../parent-window';
+import { refusalText } from '../server-words';
 import { type EmbedConversation, startEmbedConversation, visitorAccess } from './use-embed-session';
+
+/**
+ * Following a run (the stream, its parser, the polling schedule) is not on the embed's first load: it loads
+ * when the visitor first types (warmSendPath), so it is there by the time the question is sent.
+ */
+type FollowRun = typeof FollowRunModule;
+const loadSendPath = () => Promise.all([import('@/lib/chat-core/follow-run'), import('../embed-run')]);
+let sendPath: ReturnType<typeof loadSendPath> | null = null;
+export const warmSendPath = () => {
+  sendPath ??= loadSendPath().catch((error: unknown) => {
+    sendPath = null; // a failed download is tried again on the next question
+    throw error;
+  });
+  return sendPath;
+};
 
 /** The input's problem in the page's language (the English texts are exactly chatInputProblem's). */
 export const inputProblem = (text: string, t: Translate): string | null => inputProblemText(checkInput(text), t);
@@ -50,7 +64,11 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
   const [restored, setRestored] = useState(initial.restored);
   const [thinking, setThinking] = useState(false);
   const [streamText, setStreamText] = useState<string | null>(null);
-  const [draft, setDraft] = useState('');
+  const [draft, setDraftState] = useState('');
+  const setDraft = useCallback((value: string) => {
+    void warmSendPath().catch(() => {});
+    setDraftState(value);
+  }, []);
   const [alert, setAlert] = useState<string | null>(null);
   const [switching, setSwitching] = useState(false);
 
@@ -165,17 +183,24 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
           all.map((m) => (m.id === pending.id ? fromChatMessage({ ...posted, text: posted.text || text }) : m)),
         );
       } catch (error) {
+        // The server's own words for refusals it explains (the conversation's message limit, "still answering"),
+        // shown with the apology.
+        const said =
+          error instanceof ApiError && error.status !== null && error.status < 500 && error.detail
+            ? await refusalText(error)
+            : null;
         apologize(gen, 'sendFailed');
-        // The server's own words for refusals it explains (the conversation's message limit, "still answering").
-        if (live(gen) && error instanceof ApiError && error.status !== null && error.status < 500 && error.detail)
-          setAlert(localizedDetail(error));
+        if (live(gen) && said) setAlert(said);
         return;
       }
       if (!live(gen)) return;
       const access = visitorAccess(sessionToken);
       let outcome;
+      let run: FollowRun;
       try {
-        outcome = await followRun(
+        const [loaded, { embedPolling }] = await warmSendPath();
+        run = loaded;
+        outcome = await run.followRun(
           access,
           threadId,
           runId,
@@ -199,10 +224,10 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
         // The stream's end carried the stored answer; show that if the reload failed.
       }
       if (!live(gen)) return;
-      const arrived = arrivedAnswers(list, outcome.message, new Set(latest.current.messages.map((m) => m.id)));
+      const arrived = run.arrivedAnswers(list, outcome.message, new Set(latest.current.messages.map((m) => m.id)));
       setMessages((all) => (list ? mergeServerList(list, all) : [...all, ...arrived.map((m) => fromChatMessage(m))]));
       // A fresh answer's redirect opens after 1 s; history never redirects.
-      const redirect = freshRedirect(arrived);
+      const redirect = run.freshRedirect(arrived);
       if (redirect) timers.current.push(setTimeout(() => mounted.current && openRedirect(redirect), REDIRECT_DELAY_MS));
     } finally {
       if (operation.current === op) operation.current = null;
@@ -243,6 +268,8 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
     setSwitching(true);
     try {
       const old = current.current;
+      // The privacy calls load with the first Clear (they are not on the embed's first load).
+      const { deleteVisitorConversation } = await import('@/features/privacy/api/privacy');
       await deleteVisitorConversation(old.threadId, old.sessionToken).catch((error: unknown) => {
         if (!(error instanceof ApiError && error.status === 404)) throw error;
       });

@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import type { ChatAccess } from '@/lib/chat-core/chat-access';
 import { listMessages, startVisitorThread } from '@/lib/chat-core/chat-calls';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
-import { ApiError } from '@/lib/api-error';
+import { ApiError } from '@/lib/api-error-base';
 import { describeApiFailure, type EmbedInitProblem, getEmbedAssistant } from '../api/embed-assistant';
 import { type ConversationStore, createSessionToken, deviceFingerprint, embedDomain } from '../conversation-store';
 import { type EmbedMessage, fromStored, toStored, withFeedback } from '../embed-messages';
+import { inPageLanguage } from '../server-words';
 
 /** A conversation the page can show: its thread, the session token that reads it, what was said. */
 export interface EmbedConversation {
@@ -123,8 +124,9 @@ export function useEmbedSession(
         controller.signal,
       );
       if (!controller.signal.aborted) setState({ status: 'ready', assistant, conversation, store });
-    })().catch((error: unknown) => {
-      if (!controller.signal.aborted) setState({ status: 'failed', problem: describeApiFailure(error) });
+    })().catch(async (error: unknown) => {
+      const problem = await inPageLanguage(describeApiFailure(error));
+      if (!controller.signal.aborted) setState({ status: 'failed', problem });
     });
     return () => controller.abort();
   }, [shareToken, querySessionToken, storeReady, attempt]);
