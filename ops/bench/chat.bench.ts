@@ -154,7 +154,8 @@ async function startKesher(topology: Topology, extraEnv: Record<string, string> 
     );
     await db.drop();
   };
-  for (let i = 0; i < 600 && children.every((child) => child.exitCode === null); i++) {
+  // Up to 3 minutes: on a machine shared with a test suite the server took over a minute to listen.
+  for (let i = 0; i < 1800 && children.every((child) => child.exitCode === null); i++) {
     if ((await fetch(`${base}/health`).catch(() => undefined))?.ok)
       return {
         base,

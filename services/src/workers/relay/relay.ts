@@ -59,6 +59,8 @@ export function createRelay(deps: RelayDeps) {
 
   let lagTimer: NodeJS.Timeout | undefined;
   async function reportLag() {
+    // Caught up means nothing behind: no need to ask the log where its head is.
+    if (subscription.caughtUp()) return void deps.metrics?.relayLag.set(0);
     const head = await deps.eventStore.headPosition();
     const behind = head.prepare - subscription.position().prepare;
     deps.metrics?.relayLag.set(Number(behind > 0n && !subscription.caughtUp() ? behind : 0n));
