@@ -63,4 +63,13 @@ export const identityMigrations: readonly Migration[] = [
     PRIMARY KEY (account_key, address_key)
   )`,
   },
+  {
+    // When each owner last used Kesher (a sign-in, or any signed-in request, at most once an hour per
+    // process): the retention run's inactivity period counts from it (privacy/retention). Ids and a time only.
+    id: '005-account-activity',
+    sql: `CREATE TABLE IF NOT EXISTS account_activity (
+    account_id text PRIMARY KEY,
+    last_active timestamptz NOT NULL
+  )`,
+  },
 ];

@@ -34,6 +34,10 @@ const toAccount = (row: AccountRow): SignedInAccount => ({
   sessionGeneration: row.session_generation,
 });
 
+/** A signed-in owner's activity is written at most this often per process (inactivity is counted in months). */
+const ACTIVITY_EVERY_MS = 3600_000;
+const ACTIVITY_REMEMBERED = 100_000;
+
 /** A floor above every generation: the account's sessions all end for good (it lost its address). */
 export const ALL_SESSIONS = 2_147_483_647;
 
@@ -44,7 +48,33 @@ export const ALL_SESSIONS = 2_147_483_647;
  * answers, and read on every request by every process, so an end holds at once on every replica.
  * Accounts themselves are read from the `accounts` read model.
  */
-export async function createSessionStore(deps: { sql: Sql }) {
+export async function createSessionStore(deps: {
+  sql: Sql;
+  /** The time activity is recorded at (the process's clock; tests move it). */
+  clock?: () => Date;
+}) {
+  const clock = deps.clock ?? (() => new Date());
+  /** When this process last recorded each account's activity: a busy owner costs one write an hour, not one a request. */
+  const recorded = new Map<string, number>();
+
+  /**
+   * The owner used Kesher now: the inactivity period (privacy/retention) counts from the latest such moment.
+   * Never moves backwards (another process may have recorded a later moment).
+   */
+  async function active(accountId: string, force: boolean) {
+    const at = clock();
+    const last = recorded.get(accountId);
+    if (!force && last !== undefined && at.getTime() - last < ACTIVITY_EVERY_MS && at.getTime() >= last) return;
+    await deps.sql.query(
+      `INSERT INTO account_activity (account_id, last_active) VALUES ($1, $2)
+       ON CONFLICT (account_id) DO UPDATE SET last_active = GREATEST(account_activity.last_active, EXCLUDED.last_active)`,
+      [accountId, at.toISOString()],
+    );
+    recorded.delete(accountId);
+    recorded.set(accountId, at.getTime());
+    if (recorded.size > ACTIVITY_REMEMBERED) recorded.delete(recorded.keys().next().value!);
+  }
+
   return {
     /**
      * The account a token signs in, unless the token was signed out, was issued before the account's
@@ -64,8 +94,13 @@ export async function createSessionStore(deps: { sql: Sql }) {
         [accountId, tokenId, generation],
       );
       const row = rows[0];
-      return row && !row.revoked && row.session_generation === generation ? toAccount(row) : undefined;
+      if (!row || row.revoked || row.session_generation !== generation) return undefined;
+      // A signed-in request is the owner's activity.
+      await active(row.id, false);
+      return toAccount(row);
     },
+    /** A sign-in (password, Google, registration): recorded as the owner's activity at once. */
+    signedIn: (accountId: string) => active(accountId, true),
     async accountByEmail(email: string): Promise<(SignedInAccount & { passwordHash: string | null }) | undefined> {
       const { rows } = await deps.sql.query<AccountRow>(
         `SELECT a.*, false AS revoked FROM accounts a WHERE a.email = $1`,

@@ -88,7 +88,7 @@ export async function composeApi(wiring: ApiWiring) {
   const limitCounters = createLimitCounters({ sql: platform.sql, onError: onLimitsError });
   const limitBuckets = createLimitBuckets({ sql: platform.sql, onError: onLimitsError });
   const tokens = createTokenIssuer({ secret: loadAuthSecret(config), ttlSeconds: config.TOKEN_TTL_SECONDS });
-  const sessions = await createSessionStore({ sql: platform.sql });
+  const sessions = await createSessionStore({ sql: platform.sql, clock });
   // Sign-outs elsewhere reach this process's live sockets by NOTIFY (authenticator.ts).
   const authenticator = createAuthenticator({
     tokens,

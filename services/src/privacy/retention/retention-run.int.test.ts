@@ -112,7 +112,7 @@ describe.skipIf(!gate.available)(`retention${gate.available ? '' : ` (not run: $
     ]);
   });
 
-  it('warns an account inactive for 24 months by mail, erases it 30 days later, and forgets a warning the owner answered by using Kesher', async () => {
+  it('warns an account inactive for 24 months by mail (a sign-in or a signed-in request counts as activity), erases it 30 days later, and forgets a warning the owner answered by using Kesher', async () => {
     now = new Date('2027-01-01T09:00:00.000Z');
     const idle = await h.owner();
     const busy = await h.owner();
@@ -132,9 +132,34 @@ describe.skipIf(!gate.available)(`retention${gate.available ? '' : ` (not run: $
       )
       .toBe(1);
 
+    // Two owners who only come back to look: one signs in again, one uses a session it kept (GET /auth/me).
+    const signer = await h.owner();
+    const looker = await h.owner();
+    now = new Date('2028-06-01T09:00:00.000Z');
+    await expect
+      .poll(
+        async () =>
+          (
+            await h.app.inject({
+              method: 'POST',
+              url: '/api/v1/auth/login',
+              payload: { email: signer.email, password: 'Str0ng-Passw0rd!' },
+            })
+          ).statusCode,
+        { timeout: 15_000, interval: 50 },
+      )
+      .toBe(200);
+    expect(
+      (await h.app.inject({ url: '/api/v1/auth/me', headers: { authorization: looker.authorization } })).statusCode,
+    ).toBe(200);
+
     now = new Date('2029-01-02T09:00:00.000Z'); // 24 months and a day
     const warned = await privacy.retention.tick();
     expect(warned.accountsWarned).toBeGreaterThanOrEqual(2);
+    // A sign-in, and a signed-in request, 7 months ago: both still active.
+    const warnedTo = mails.map((mail) => mail.to);
+    expect(warnedTo).not.toContain(signer.email.toLowerCase());
+    expect(warnedTo).not.toContain(looker.email.toLowerCase());
     const idleMail = mails.find((mail) => mail.to === idle.email.toLowerCase());
     expect(idleMail?.subject).toBe('Your Kesher account will be deleted / חשבון קשר שלך יימחק');
     expect(idleMail?.text).toContain('2029-02-01');

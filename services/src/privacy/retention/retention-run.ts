@@ -1,4 +1,4 @@
-import type { SendMail } from '../../mail/mail.port.js';
+import type { SendMail } from '../../mail/index.js';
 import type { SqlExecutor } from '../../platform/sql/sql.port.js';
 import type { SecurityLog } from '../security-log/security-log.js';
 import type { DataSubject, SubjectErasure } from '../subject-erasure.port.js';
@@ -50,8 +50,8 @@ const ACTOR = 'system:retention';
  *  - analytics detail older than the analytics period keeps its counts, and loses who asked what: query
  *    texts become "[erased]", participants and feedback authors become one-way hashes (unique counts hold);
  *  - the owners' security log loses entries older than its period; payment rows older than theirs go;
- *  - an account inactive longer than the inactivity period (no conversation, no change to an assistant or
- *    a file, no paid subscription) is warned by mail, and erased when the notice period has passed with
+ *  - an account inactive longer than the inactivity period (no sign-in, no signed-in request, no
+ *    conversation, no change to an assistant or a file, no paid subscription) is warned by mail, and erased when the notice period has passed with
  *    no activity since.
  *
  * Several workers processes may run it at once: erasure is idempotent and the bookkeeping rows are upserts,
@@ -172,7 +172,8 @@ export function createRetentionRun(deps: RetentionRunDeps) {
            a.created_at,
            (SELECT max(s.updated_at) FROM assistants s WHERE s.owner_id = a.id),
            (SELECT max(f.updated_at) FROM knowledge_files f WHERE f.owner_id = a.id),
-           (SELECT max(m.created_at) FROM thread_messages m JOIN threads t ON t.id = m.thread_id WHERE t.assistant_owner_id = a.id OR t.owner_id = a.id)
+           (SELECT max(m.created_at) FROM thread_messages m JOIN threads t ON t.id = m.thread_id WHERE t.assistant_owner_id = a.id OR t.owner_id = a.id),
+           (SELECT v.last_active FROM account_activity v WHERE v.account_id = a.id)
          ) AS last_active) x
        LEFT JOIN privacy_inactivity_notices n ON n.account_id = a.id
        WHERE x.last_active < $1
