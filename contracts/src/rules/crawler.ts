@@ -58,6 +58,9 @@ export const crawlerMessages = {
   /** A scheduled recrawl came due after the owner's plan stopped including it (spec part 2 §6: auto-sync needs a paid tier). */
   schedulePaused:
     'Paused: your plan no longer includes scheduled recrawl, so the site is not crawled again on schedule. Upgrade on the pricing page, then save the crawl interval again to resume.',
+  /** The owner switched the assistant's crawler off on its Edit page: no scheduled recrawl until it is on again. */
+  scheduleSwitchedOff:
+    "Paused: the crawler is turned off on the assistant's Edit page, so the site is not crawled again on schedule. Turn it on there to resume.",
   deleted: (count: number) => `Deleted ${count} URL(s).`,
   committed: (count: number) => `${count} page${count === 1 ? '' : 's'} added to the assistant's knowledge.`,
 } as const;

@@ -22,6 +22,7 @@ import { DomainError } from '../../platform/commands/decider.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import { fromMessage, topicFor } from '../../platform/bus/relayed-event.js';
 import { createCrawlRecording } from './crawl-recording.js';
+import { crawlerSwitchEventTypes, followCrawlerSwitch } from './crawler-switch.js';
 import { scorePages } from './crawl-scoring.js';
 
 /** What scoring needs of the assistant (port; the assistants read model at the root). */
@@ -144,6 +145,7 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
   const clock = deps.clock ?? (() => new Date());
   const running = new Set<AbortController>();
   let consumer: Consumer | undefined;
+  let switchConsumer: Consumer | undefined;
 
   const requestIn = (message: Pick<DeliveredMessage, 'value'>) => eventOf(['CrawlRequested'], fromMessage(message));
 
@@ -501,11 +503,22 @@ export function createCrawlerWorker(deps: CrawlerWorkerDeps) {
           if (request) await parked(request, request.data.crawlId);
         },
       });
+      // The assistant's crawler switch pauses and resumes its site's schedule (crawler-switch.ts).
+      switchConsumer = await deps.bus.consume({
+        groupId: `${deps.groupId ?? 'crawler'}-switch`,
+        topics: [topicFor(streamIds.assistant('x'))],
+        eventTypes: crawlerSwitchEventTypes,
+        handler: async (message) => {
+          const updated = eventOf(['AssistantUpdated'], fromMessage(message));
+          if (updated?.data.changes.web_crawler)
+            await followCrawlerSwitch(deps.eventStore, updated.data.assistantId, contextFor(updated));
+        },
+      });
     },
     /** Cancels the crawls under way (their messages stay unacknowledged and are carried on later), then stops consuming. */
     async stop() {
       for (const controller of running) controller.abort();
-      await consumer?.stop();
+      await Promise.all([consumer?.stop(), switchConsumer?.stop()]);
     },
   };
 }

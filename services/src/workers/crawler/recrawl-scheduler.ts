@@ -6,6 +6,7 @@ import { crawlerSiteDecider } from '../../domain/crawl/crawler-site.decider.js';
 import { aggregateStream } from '../../platform/commands/aggregate-stream.js';
 import type { CommandHandler } from '../../platform/commands/command-handler.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
+import { crawlerSwitchedOff, followCrawlerSwitch } from './crawler-switch.js';
 
 /** A configuration whose next crawl is due (the crawler read model: `next_crawl_at` has passed). */
 export interface DueCrawl {
@@ -53,6 +54,17 @@ export function createRecrawlScheduler(deps: RecrawlSchedulerDeps) {
     );
     // Deleted or replaced since the read model saw it.
     if (!site.config || site.config.configId !== due.configId || site.ownerId !== due.ownerId) return false;
+    const context = {
+      actor: { kind: 'system' as const, id: 'recrawl-scheduler' },
+      correlationId: scheduledCrawlId(due.configId, due.nextCrawlAt),
+      now: clock(),
+    };
+    // Switched off on the assistant's Edit page: no recrawl. The switch's follower pauses the schedule as the
+    // owner saves; this holds too when the schedule came due again meanwhile (its interval saved while off).
+    if (await crawlerSwitchedOff(deps.eventStore, due.assistantId)) {
+      await followCrawlerSwitch(deps.eventStore, due.assistantId, context);
+      return false;
+    }
     // The plan is checked when the recrawl comes due, not only when it was saved: a plan that ended since
     // (cancelled, unpaid) pauses the schedule, and the owner reads why in the crawler's settings.
     if (!featureAllowed(await deps.planOf(due.ownerId), 'scheduled_recrawl')) {
@@ -63,11 +75,7 @@ export function createRecrawlScheduler(deps: RecrawlSchedulerDeps) {
           type: 'PauseSchedule',
           data: { configId: due.configId, reason: crawlerMessages.schedulePaused, dueAt: due.nextCrawlAt },
         },
-        {
-          actor: { kind: 'system', id: 'recrawl-scheduler' },
-          correlationId: scheduledCrawlId(due.configId, due.nextCrawlAt),
-          now: clock(),
-        },
+        context,
       );
       return false;
     }
