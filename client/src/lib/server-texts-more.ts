@@ -28,6 +28,10 @@ const CRAWLER_SCHEDULE_TEXTS = catalogueTexts('crawler', {
     'Paused: your plan no longer includes scheduled recrawl, so the site is not crawled again on schedule. Upgrade on the pricing page, then save the crawl interval again to resume.',
     'מושהה: התוכנית שלכם כבר לא כוללת סריקה חוזרת מתוזמנת, ולכן האתר לא נסרק שוב לפי התזמון. שדרגו בעמוד המחירים ושמרו שוב את תדירות הסריקה כדי לחדש.',
   ],
+  scheduleSwitchedOff: [
+    "Paused: the crawler is turned off on the assistant's Edit page, so the site is not crawled again on schedule. Turn it on there to resume.",
+    'מושהה: סורק האתר כבוי בעמוד העריכה של העוזר, ולכן האתר לא נסרק שוב לפי התזמון. הפעילו אותו שם כדי לחדש.',
+  ],
 });
 
 /** Texts of the Drive routes and the plan checks outside the catalogues (no code yet). */
