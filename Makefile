@@ -26,9 +26,11 @@ start: $(STAMP) client/dist/index.html
 test: $(STAMP)
 	bash ops/test.sh
 
-## Format check (Prettier, .prettierrc.json); part of `make test`. `make format` rewrites the files.
+## Format check (Prettier, .prettierrc.json), then ESLint with the module boundaries (eslint.config.js); part
+## of `make test`. `make format` rewrites the files. ESLint's cache makes a second run read only changed files.
 lint: $(STAMP)
 	npx prettier --check . --log-level warn
+	npx eslint . --cache --cache-location node_modules/.cache/eslint
 
 format: $(STAMP)
 	npx prettier --write . --log-level warn

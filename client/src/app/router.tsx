@@ -8,24 +8,6 @@ import { RouteError } from './route-error';
  * only the frame. The public chat, share-link and embed pages live in the visitor entry (src/visitor)
  * and never download the owner app's code.
  */
-const shell =
-  (
-    name:
-      | 'Analytics'
-      | 'Integrations'
-      | 'Workflows'
-      | 'Guidelines'
-      | 'Actions'
-      | 'Billing'
-      | 'Settings'
-      | 'WidgetPreview'
-      | 'Chat',
-  ) =>
-  async () => {
-    const module = await import('./routes/coming-soon');
-    return { Component: module[name] };
-  };
-
 function handOverToVisitorEntry({ request }: { request: Request }) {
   const url = new URL(request.url);
   // The server sends the visitor entry for paths under /embed/ (and the others): /embed alone gets its

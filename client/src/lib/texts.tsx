@@ -30,7 +30,6 @@ export function useTexts(
   if (!source) throw new Error('useTexts needs a TextSourceProvider');
   const language = useSyncExternalStore(source.subscribe, source.language, source.language);
   // `language` is a dependency on purpose: a new translator after a switch re-renders the texts.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   const t = useMemo(() => source.translator(namespace, bundles), [source, namespace, bundles, language]);
   return { t, language, setLanguage: source.setLanguage };
 }

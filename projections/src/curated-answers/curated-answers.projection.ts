@@ -3,7 +3,6 @@ import type {
   AssistantDeleted,
   CuratedAnswerDeleted,
   CuratedAnswerEdited,
-  RecordedEvent,
   RunCompleted,
 } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';

@@ -398,7 +398,7 @@ describe.skipIf(!gate.available)(
         const before = await snapshotOfA();
         // The detector itself: the same requests from A do show A's data (else a leak could pass unseen).
         let shownToA = 0;
-        for (const [method, template] of routes.filter(([m]) => m === 'GET'))
+        for (const [, template] of routes.filter(([m]) => m === 'GET'))
           for (const url of fillings(template)) {
             const body = (await call(a.authorization, 'GET', `${url}?${queryWithAIds()}`)).body;
             if (fingerprints.some((text) => body.includes(text))) shownToA++;

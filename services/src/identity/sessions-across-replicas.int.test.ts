@@ -14,7 +14,6 @@ import { createSessionStore } from './session.store.js';
 import { createTokenIssuer } from './token-issuer.js';
 
 const gate = await postgresAvailability();
-const PASSWORD = 'Str0ng-Passw0rd!';
 const AUTH_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 
 /**

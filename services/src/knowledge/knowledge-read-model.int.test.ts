@@ -1,7 +1,6 @@
 import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.queries';
 import { retrieve } from './search/retrieve.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sql } from '../platform/sql/sql.port.js';
 import { onEverySqlBackend, type OpenSql } from '../testing/sql-backends.js';
 import { fixture } from './extract/fixtures.js';
 import { buildDocx } from './testing/office-builders.js';

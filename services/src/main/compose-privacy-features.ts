@@ -1,4 +1,4 @@
-import type { SendMail } from '../mail/mail.port.js';
+import type { SendMail } from '../mail/index.js';
 import type { Config } from '../platform/config/config.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';
 import type { Sql } from '../platform/sql/sql.port.js';

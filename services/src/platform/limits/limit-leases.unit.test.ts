@@ -20,7 +20,7 @@ function sharedCounter(now: () => number) {
 
 describe('limit leases', () => {
   it('gives every request its own place in the window, asking the shared counter once per lease', async () => {
-    let clock = 0;
+    const clock = 0;
     const counter = sharedCounter(() => clock);
     const leases = createLimitLeases(counter, () => clock);
     const places = [];
@@ -30,7 +30,7 @@ describe('limit leases', () => {
   });
 
   it('never lets two processes together through more than the limit, however their requests interleave', async () => {
-    let clock = 0;
+    const clock = 0;
     const counter = sharedCounter(() => clock);
     const [a, b] = [createLimitLeases(counter, () => clock), createLimitLeases(counter, () => clock)];
     const allowed = { a: 0, b: 0 };

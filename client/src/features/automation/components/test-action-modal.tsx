@@ -30,7 +30,6 @@ export function TestActionModal({ action, onClose }: { action: ActionDto; onClos
   useEffect(() => {
     if (!needsAssistant) run();
     // Runs once when the dialog opens; a named-endpoint action waits for the assistant.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const result: ActionCallResultDto | undefined = test.data;

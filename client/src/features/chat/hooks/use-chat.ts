@@ -173,7 +173,6 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
         },
       )
       .finally(() => live(gen) && setHistoryLoading(false));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [threadId]);
 
   async function follow(access: ChatAccess, thread: string, runId: string, op: AbortController, gen: number) {

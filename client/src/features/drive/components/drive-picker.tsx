@@ -61,7 +61,6 @@ export function DrivePicker({ assistantId, navigate = (url) => window.location.a
       return;
     }
     forget(t('sessionExpired'));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [files.isError, files.error]);
 
   function forget(message: string | null) {
