@@ -15,6 +15,8 @@ const phrases = {
     /** A fact restated from a text in the other language: "According to our information (written in Hebrew), the price is 35 ILS." */
     restated: (from: 'he' | 'en', kind: AnswerKind, facts: string[]) =>
       `According to our information (written in ${from === 'he' ? 'Hebrew' : 'English'}), ${factNames.en[kind]} ${facts.length > 1 || kind === 'time' ? 'are' : 'is'} ${facts.join('; ')}.`,
+    /** Before the quoted sentence under several restated facts, whose qualifiers ("on weekends") only it keeps. */
+    original: 'In the original:',
     visit: 'You can continue here:',
   },
   he: {
@@ -22,6 +24,7 @@ const phrases = {
     quotedIn: { en: 'זה מה שכתוב במידע שלנו (באנגלית):', he: '', other: '' },
     restated: (from: 'he' | 'en', kind: AnswerKind, facts: string[]) =>
       `לפי המידע שלנו (שכתוב ב${from === 'he' ? 'עברית' : 'אנגלית'}), ${factNames.he[kind]}: ${facts.join('; ')}.`,
+    original: 'כך כתוב במקור:',
     visit: 'אפשר להמשיך כאן:',
   },
 } as const;
@@ -91,7 +94,9 @@ export function composeAnswerWithEvidence(
   const leadIn = request.language === 'other' ? '' : words.quotedIn[evidence.language];
   const parts = [
     facts.length > 0 && evidence.kind
-      ? words.restated(evidence.language as 'he' | 'en', evidence.kind, facts)
+      ? // Several facts lose what tells them apart ("650 ILS on weekdays, 820 ILS on weekends"): the sentence follows.
+        words.restated(evidence.language as 'he' | 'en', evidence.kind, facts) +
+        (facts.length > 1 ? `\n${words.original}\n${quote}` : '')
       : leadIn
         ? `${leadIn}\n${quote}`
         : quote,

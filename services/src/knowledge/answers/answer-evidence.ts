@@ -2,6 +2,7 @@ import { detectLanguage } from '@kesher/contracts';
 import { searchTokens, termVariants } from '@kesher/contracts/rules/search-terms';
 import { answerSpans, answerStrength, MISSING_ANSWER_FACTOR, type AnswerKind } from '../search/answer-kinds.js';
 import { analyseQuestion, FORM_FACTOR, type AnalysedQuestion, type QuestionWord } from '../search/question.js';
+import { sameWordAcrossScripts } from '../search/transliteration.js';
 import type { RetrievedPassage } from '../search/retrieve.js';
 
 /** The sentences that answer a question, all from one passage, in reading order. */
@@ -50,6 +51,8 @@ export interface EvidenceTuning {
    * hours: it most likely names the business otherwise ("the hosts", "the potters").
    */
   unknownBusinessWordFactor: number;
+  /** How much a question word counts when only its transliteration is found (ריטריט ~ "retreat", Toyota ~ טויוטה). */
+  transliterationFactor: number;
 }
 
 export const defaultEvidenceTuning: EvidenceTuning = {
@@ -65,6 +68,7 @@ export const defaultEvidenceTuning: EvidenceTuning = {
   ownLanguageShare: 0.8,
   unknownItemFactor: 2,
   unknownBusinessWordFactor: 0.5,
+  transliterationFactor: 0.7,
 };
 
 /** Kinds of answer that belong to the business as a whole rather than to one of its items. */
@@ -95,8 +99,11 @@ export const sentencesOf = (text: string): string[] =>
     .map((sentence) => sentence.trim())
     .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
 
-/** Where a sentence listing several items divides into them: commas, semicolons, a table row's cells, dashes. */
-const CLAUSE_END = /(?<=[,;|])\s*|\s+[-–—]\s+/u;
+/**
+ * Where a sentence listing several items divides into them: commas, semicolons, a table row's cells, dashes.
+ * A comma inside a number ("1,450 ILS") is a thousands separator, not a clause's end.
+ */
+const CLAUSE_END = /(?<=[;|])\s*|(?<=,)(?!\d)\s*|\s+[-–—]\s+/u;
 
 /**
  * The part of a sentence that ties the asked-for answer to the thing asked about: "croissants 12 ILS
@@ -223,6 +230,19 @@ export function findEvidence(
       return lexical * tuning.cueWithoutAnswer;
     }),
   );
+  // A question word no sentence has may be a loanword or a name written in the other script (transliteration.ts).
+  const sentenceTokens = candidates.map((candidate) => searchTokens(candidate.text));
+  const passageTokens = passages.map((passage) => searchTokens(passage.text));
+  words.forEach((word, w) => {
+    if (word.cueOf || !word.token || matches.some((row) => row[w]! > 0)) return;
+    const across = (tokens: readonly string[]) => tokens.some((token) => sameWordAcrossScripts(word.token!, token));
+    const inPassage = passageTokens.map(across);
+    candidates.forEach((candidate, c) => {
+      if (across(sentenceTokens[c]!)) matches[c]![w] = tuning.transliterationFactor;
+      else if (candidate.carries === 1 && inPassage[candidate.passage])
+        matches[c]![w] = tuning.contextFactor * tuning.transliterationFactor;
+    });
+  });
   const weights = words.map((word, w) => {
     if (word.cueOf) return 0;
     // A word no sentence has weighs like the rarest one found: a question about something the knowledge
@@ -246,7 +266,9 @@ export function findEvidence(
       [w - 1, w + 1].some((n) => words[n] !== undefined && !words[n]!.cueOf && found(n))
     ) {
       weights[w] = weights[w]! * tuning.unknownItemFactor;
-    } else if (kind !== null && BUSINESS_KINDS.has(kind) && !found(w))
+    } else if (kind !== null && kind !== 'price' && !found(w))
+      // Asked for a phone, an address, hours, a number, a name …: a word no passage has most likely names the
+      // business otherwise ("the hosts") or says what is asked in other words ("attend", "vacate").
       weights[w] = weights[w]! * tuning.unknownBusinessWordFactor;
   });
   const totalWeight = weights.reduce((sum, weight) => sum + weight, 0);

@@ -24,6 +24,18 @@ export function restatePrice(span: string, language: FactLanguage): string {
   return span.trim();
 }
 
+/** Amounts listed before a price share its currency: "100, 200 and 300 shekels", "50 או 80 ש"ח". */
+const AMOUNTS_BEFORE = /((?:\d[\d,.]*\d|\d)(?:\s*(?:,|and|or|או)\s*|\s+ו-?)?)+$/u;
+
+/** A price with the amounts listed before it in the same currency: "100, 200, 300 ש"ח". */
+function restatePriceList(text: string, span: { index: number; text: string }, language: FactLanguage): string {
+  const price = restatePrice(span.text, language);
+  const listed = AMOUNTS_BEFORE.exec(text.slice(Math.max(0, span.index - 60), span.index));
+  if (!listed || !/^\d/.test(span.text.trim())) return price;
+  const amounts = listed[0].match(/\d[\d,.]*\d|\d/g)?.map((amount) => amount.replace(/,$/, '')) ?? [];
+  return amounts.length === 0 ? price : `${amounts.join(', ')}, ${price}`;
+}
+
 const DAYS: readonly [string, string][] = [
   ['Sunday', 'ראשון'],
   ['Monday', 'שני'],
@@ -207,7 +219,7 @@ function restatePlaces(text: string): string[] {
     const number = /[\u05D0-\u05EA]/u.test(span.text)
       ? (/^\s+\d+[\u05D0-\u05EA]?(?![\d:])/u.exec(after)?.[0] ?? '')
       : '';
-    const street = span.text.trim().replace(/^[ובלמה]{1,2}(?=רחוב|רח'|שדרות|שד')/u, '');
+    const street = span.text.trim().replace(/^[ובלמה]{1,2}(?=רחוב|רח'|שדרות|שד'|דרך)/u, '');
     return `${street}${number}${town && !number ? `, ${town}` : ''}`;
   });
 }
@@ -217,7 +229,7 @@ export function restateFacts(kind: AnswerKind | null, text: string, language: Fa
   const unique = (facts: string[]) => [...new Set(facts.map((fact) => fact.trim()).filter(Boolean))];
   switch (kind) {
     case 'price':
-      return unique(answerSpans('price', text).map((span) => restatePrice(span.text, language)));
+      return unique(answerSpans('price', text).map((span) => restatePriceList(text, span, language)));
     case 'time':
       return unique(restateTimes(text, language, daysAskedIn(question)));
     case 'duration':

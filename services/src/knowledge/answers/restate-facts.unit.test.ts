@@ -49,3 +49,18 @@ describe('facts restated in the question language', () => {
     expect(restateFacts('price', 'Prices are listed at the counter.', 'he')).toEqual([]);
   });
 });
+
+describe('facts restated at stop 30', () => {
+  it('keeps the amounts a price list gives before its currency', () => {
+    expect(restateFacts('price', 'Gift cards are sold in amounts of 100, 200 and 300 shekels.', 'he')).toEqual([
+      '100, 200, 300 ש"ח',
+    ]);
+    expect(restateFacts('price', 'It costs 1,300 ILS.', 'he')).toEqual(['1,300 ש"ח']);
+  });
+
+  it('reads a Hebrew address on a road (דרך) with its number', () => {
+    expect(restateFacts('place', 'אפשר גם לאסוף את ההזמנה מבית הקלייה בדרך הבזלת 4 בקצרין.', 'en')).toEqual([
+      'דרך הבזלת 4',
+    ]);
+  });
+});

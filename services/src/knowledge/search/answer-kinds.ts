@@ -41,7 +41,7 @@ const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
     'place',
     new RegExp(`\\bwhere\\b|\\b(address|located|location)\\b|${he('איפה|היכן|מאיפה|כתובת|כתובתכם|ממוקמים|ממוקם')}`),
   ],
-  ['quantity', new RegExp(`\\bhow many\\b|${he('כמה')}`)],
+  ['quantity', new RegExp(`\\bhow many\\b|\\bhow old\\b|\\b(what|which|minimum) age\\b|${he('כמה|גיל')}`)],
   [
     'name',
     new RegExp(`\\b(who|whom|whose|which)\\b|\\bwhat is the name\\b|${he('מי|מיהו|מיהי|איזה|איזו|אילו|מה שם|מה השם')}`),
@@ -86,7 +86,10 @@ const ENTITY_PATTERNS: Record<AnswerKind, { strong: RegExp; weak?: RegExp }> = {
       `\\d[\\d,.]*\\s*(?:${CURRENCY_AFTER})(?![a-z])|(?<![a-z])(?:${CURRENCY_BEFORE})\\s*\\d(?:[\\d,.]*\\d)?`,
       'iu',
     ),
-    weak: new RegExp(`${HE_PREFIX}חינם|\\bfree\\b|\\bno (?:extra )?charge\\b`, 'iu'),
+    weak: new RegExp(
+      `${HE_PREFIX}(?:חינם|חופשית|חופשי)|(?:ללא|בלי) (?:תשלום|עלות)|\\bfree\\b|\\bno (?:extra )?charge\\b|\\bcomplimentary\\b`,
+      'iu',
+    ),
   },
   duration: {
     strong: new RegExp(
@@ -105,7 +108,7 @@ const ENTITY_PATTERNS: Record<AnswerKind, { strong: RegExp; weak?: RegExp }> = {
   },
   place: {
     strong: new RegExp(
-      `\\b\\d+\\s+[A-Z][\\w']*(?:\\s+[A-Z][\\w']*)?\\s+(?:street|st|road|rd|lane|avenue|ave|boulevard|blvd|square|way)\\b|${HE_PREFIX}(?:רחוב|רח'|שדרות|שד')\\s+\\S+`,
+      `\\b\\d+\\s+[A-Z][\\w']*(?:\\s+[A-Z][\\w']*)?\\s+(?:street|st|road|rd|lane|avenue|ave|boulevard|blvd|square|way)\\b|${HE_PREFIX}(?:רחוב|רח'|שדרות|שד')\\s+\\S+|${HE_PREFIX}דרך\\s+[\\u05D0-\\u05EA]\\S*(?=\\s+\\d)`,
       'iu',
     ),
     weak: new RegExp(

@@ -11,6 +11,8 @@ export interface SearchForm {
 
 export interface QuestionWord {
   word: string;
+  /** The word as the visitor wrote it (normalised, not folded): a loanword is compared across scripts by it. */
+  token?: string;
   forms: SearchForm[];
   /** The word only says what kind of answer is wanted ("phone", "open", "כמה"): a sentence holding that kind of answer covers it. */
   cueOf: AnswerKind | null;
@@ -126,6 +128,127 @@ const HINT_WORDS: Partial<Record<AnswerKind, string[]>> = {
   duration: ['minutes', 'hours', 'days', 'דקות', 'שעות', 'ימים'],
 };
 
+/**
+ * Words that carry the asking, not the subject: "What happens if I cancel late?", "Can I bring back paint I
+ * bought?", "מה כדאי ללבוש?". Texts rarely repeat them, so kept they would count as subject words no
+ * passage has and sink the sentence that answers. Dropped as written (not their inflections), only from questions.
+ */
+const QUESTION_FILLER = new Set(
+  [
+    // English
+    'happen',
+    'happens',
+    'happened',
+    'bring',
+    'bought',
+    'buy',
+    'get',
+    'getting',
+    'go',
+    'going',
+    'come',
+    'coming',
+    'use',
+    'using',
+    'make',
+    'made',
+    'see',
+    'look',
+    'looking',
+    'give',
+    'put',
+    'keep',
+    'let',
+    'say',
+    'says',
+    'ask',
+    'try',
+    'there',
+    'still',
+    'really',
+    'actually',
+    'possible',
+    'allowed',
+    'option',
+    'options',
+    'way',
+    'kind',
+    'type',
+    'anything',
+    'something',
+    'exactly',
+    'usually',
+    'normally',
+    'typically',
+    'currently',
+    'now',
+    'ever',
+    'already',
+    'ok',
+    'okay',
+    'sure',
+    'else',
+    'happy',
+    'wondering',
+    'interested',
+    'question',
+    'mean',
+    'means',
+    'work',
+    'works',
+    // Hebrew (folded: final letters as plain letters)
+    'להביא',
+    'מביאימ',
+    'מביא',
+    'לקבל',
+    'מקבלימ',
+    'מקבל',
+    'לקנות',
+    'קונימ',
+    'קניתי',
+    'לקחת',
+    'לוקחימ',
+    'לבוא',
+    'באימ',
+    'משהו',
+    'מישהו',
+    'פשוט',
+    'באמת',
+    'בערכ',
+    'כדאי',
+    'מומלצ',
+    'אופציה',
+    'אפשרות',
+    'ניתנ',
+    'לדעת',
+    'שאלה',
+    'רציתי',
+    'לשאול',
+    'מעוניינ',
+    'מעוניינת',
+    'אשמח',
+    'אמור',
+    'אמורה',
+    'אמורימ',
+    'חייב',
+    'חייבת',
+    'חייבימ',
+    'קורה',
+    'יקרה',
+    'בדרכ',
+    'כלל',
+    'משלי',
+    'בעצמי',
+    'שוב',
+    'עכשיו',
+    'כרגע',
+  ].flatMap((word) =>
+    termVariants(word)
+      .slice(0, 1)
+      .map((variant) => variant.term),
+  ),
+);
+
 function formsOf(variants: readonly TermVariant[]): SearchForm[] {
   const forms: SearchForm[] = [];
   const add = (term: string, factor: number) => {
@@ -160,7 +283,8 @@ export function analyseQuestion(question: string): AnalysedQuestion {
     const variants = termVariants(token);
     if (variants.length === 0 || words.some((word) => word.word === variants[0]!.term)) continue;
     const cueOf = kind && variants.some((v) => v.form !== 'spelling' && cueTerms[kind].has(v.term)) ? kind : null;
-    words.push({ word: variants[0]!.term, forms: formsOf(variants), cueOf, hint: false });
+    if (!cueOf && QUESTION_FILLER.has(variants[0]!.term)) continue;
+    words.push({ word: variants[0]!.term, token, forms: formsOf(variants), cueOf, hint: false });
   }
   const hints = kind ? HINT_WORDS[kind] : undefined;
   if (hints && words.length > 0) {
