@@ -1,37 +1,12 @@
-import type {
-  AccountAddressReleased,
-  AccountDeleted,
-  AccountEmailVerified,
-  AccountPasswordReset,
-  AccountRegistered,
-  RecordedEvent,
-  SubjectErased,
-} from '@kesher/contracts';
-import type { Projection } from '@kesher/contracts/ports/projection';
-
-type AccountRecordedEvent =
-  | RecordedEvent<'AccountRegistered', AccountRegistered>
-  | RecordedEvent<'AccountEmailVerified', AccountEmailVerified>
-  | RecordedEvent<'AccountPasswordReset', AccountPasswordReset>
-  | RecordedEvent<'AccountAddressReleased', AccountAddressReleased>
-  | RecordedEvent<'AccountDeleted', AccountDeleted>
-  | RecordedEvent<'SubjectErased', SubjectErased>;
+import { defineProjection } from '../shared/typed-projection.js';
 
 /**
  * Accounts by e-mail, for sign-in. `session_generation` counts password resets: a session token
  * carries the generation it was issued in, and one from before the latest reset is refused.
  */
-export const accountsProjection: Projection = {
+export const accountsProjection = defineProjection({
   name: 'accounts',
   version: 3,
-  eventTypes: [
-    'AccountRegistered',
-    'AccountEmailVerified',
-    'AccountPasswordReset',
-    'AccountAddressReleased',
-    'AccountDeleted',
-    'SubjectErased',
-  ],
   tables: ['accounts'],
   migrations: [
     {
@@ -56,53 +31,48 @@ ALTER TABLE accounts ADD COLUMN IF NOT EXISTS session_generation integer NOT NUL
 `,
     },
   ],
-  async apply(db, events) {
-    for (const event of events as AccountRecordedEvent[]) {
-      switch (event.type) {
-        case 'AccountRegistered': {
-          const { accountId, email, displayName, passwordHash, provider, photoUrl } = event.data;
-          // A second account claiming an e-mail already taken is a recorded fact we cannot refuse here:
-          // keep the first owner of the address (the facade prevents this in normal operation).
-          await db.query(
-            `INSERT INTO accounts (id, email, display_name, password_hash, provider, photo_url, created_at, email_verified)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-            [
-              accountId,
-              email,
-              displayName,
-              passwordHash,
-              provider,
-              photoUrl ?? null,
-              event.metadata.timestamp,
-              provider === 'google',
-            ],
-          );
-          break;
-        }
-        case 'AccountEmailVerified':
-          await db.query(`UPDATE accounts SET email_verified = true WHERE id = $1`, [event.data.accountId]);
-          break;
-        case 'AccountPasswordReset':
-          await db.query(
-            `UPDATE accounts SET password_hash = $2, session_generation = session_generation + 1 WHERE id = $1`,
-            [event.data.accountId, event.data.passwordHash],
-          );
-          break;
-        case 'AccountAddressReleased':
-          // The account can no longer be found by its address nor signed into by any token; what it
-          // owns stays in the log and the other read models, reachable by nobody.
-          await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.accountId]);
-          break;
-        case 'AccountDeleted':
-          // Deleted by its owner (DELETE /auth/me): the address is free for a new account.
-          await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.accountId]);
-          break;
-        case 'SubjectErased':
-          // An erased account's e-mail and password read "[erased]" in the log: nobody signs in with them.
-          if (event.data.subject === 'account' && event.data.ownerId)
-            await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.ownerId]);
-          break;
-      }
-    }
+  on: {
+    async AccountRegistered(db, event) {
+      const { accountId, email, displayName, passwordHash, provider, photoUrl } = event.data;
+      // A second account claiming an e-mail already taken is a recorded fact we cannot refuse here:
+      // keep the first owner of the address (the facade prevents this in normal operation).
+      await db.query(
+        `INSERT INTO accounts (id, email, display_name, password_hash, provider, photo_url, created_at, email_verified)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+        [
+          accountId,
+          email,
+          displayName,
+          passwordHash,
+          provider,
+          photoUrl ?? null,
+          event.metadata.timestamp,
+          provider === 'google',
+        ],
+      );
+    },
+    async AccountEmailVerified(db, event) {
+      await db.query(`UPDATE accounts SET email_verified = true WHERE id = $1`, [event.data.accountId]);
+    },
+    async AccountPasswordReset(db, event) {
+      await db.query(
+        `UPDATE accounts SET password_hash = $2, session_generation = session_generation + 1 WHERE id = $1`,
+        [event.data.accountId, event.data.passwordHash],
+      );
+    },
+    async AccountAddressReleased(db, event) {
+      // The account can no longer be found by its address nor signed into by any token; what it
+      // owns stays in the log and the other read models, reachable by nobody.
+      await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.accountId]);
+    },
+    async AccountDeleted(db, event) {
+      // Deleted by its owner (DELETE /auth/me): the address is free for a new account.
+      await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.accountId]);
+    },
+    async SubjectErased(db, event) {
+      // An erased account's e-mail and password read "[erased]" in the log: nobody signs in with them.
+      if (event.data.subject === 'account' && event.data.ownerId)
+        await db.query(`DELETE FROM accounts WHERE id = $1`, [event.data.ownerId]);
+    },
   },
-};
+});

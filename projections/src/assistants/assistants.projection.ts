@@ -1,14 +1,5 @@
-import type {
-  AssistantCreated,
-  AssistantDeleted,
-  AssistantUpdated,
-  ChannelConnected,
-  ChannelDisconnected,
-  RecordedEvent,
-  ShareTokenGenerated,
-  ShareTokenRevoked,
-} from '@kesher/contracts';
-import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
+import type { Queryable } from '@kesher/contracts/ports/projection';
+import { defineProjection, type EventOf } from '../shared/typed-projection.js';
 
 /** Columns that mirror the profile one to one; the update statement is derived from this list. */
 const profileColumns = {
@@ -30,7 +21,7 @@ const updateAssignments = Object.entries(profileColumns)
   })
   .join(',\n  ');
 
-async function created(db: Queryable, event: RecordedEvent<'AssistantCreated', AssistantCreated>) {
+async function created(db: Queryable, event: EventOf<'AssistantCreated'>) {
   const { assistantId, numericId, externalId, ownerId, profile } = event.data;
   await db.query(
     `INSERT INTO assistants (id, numeric_id, external_id, owner_id, name, description, instructions, chat_limit,
@@ -56,7 +47,7 @@ async function created(db: Queryable, event: RecordedEvent<'AssistantCreated', A
   );
 }
 
-async function updated(db: Queryable, event: RecordedEvent<'AssistantUpdated', AssistantUpdated>) {
+async function updated(db: Queryable, event: EventOf<'AssistantUpdated'>) {
   await db.query(`UPDATE assistants SET ${updateAssignments}, updated_at = $3 WHERE id = $1`, [
     event.data.assistantId,
     JSON.stringify(event.data.changes),
@@ -64,23 +55,14 @@ async function updated(db: Queryable, event: RecordedEvent<'AssistantUpdated', A
   ]);
 }
 
-async function deleted(db: Queryable, event: RecordedEvent<'AssistantDeleted', AssistantDeleted>) {
+async function deleted(db: Queryable, event: EventOf<'AssistantDeleted'>) {
   await db.query(`DELETE FROM assistants WHERE id = $1`, [event.data.assistantId]);
 }
 
 /** The owner's assistants, as the dashboard and the API read them. */
-export const assistantsProjection: Projection = {
+export const assistantsProjection = defineProjection({
   name: 'assistants',
   version: 2,
-  eventTypes: [
-    'AssistantCreated',
-    'AssistantUpdated',
-    'AssistantDeleted',
-    'ShareTokenGenerated',
-    'ShareTokenRevoked',
-    'ChannelConnected',
-    'ChannelDisconnected',
-  ],
   tables: ['assistants'],
   migrations: [
     {
@@ -113,45 +95,32 @@ CREATE INDEX IF NOT EXISTS assistants_owner ON assistants (owner_id, numeric_id)
       sql: `ALTER TABLE assistants ADD COLUMN IF NOT EXISTS visitor_daily_limit int;`,
     },
   ],
-  async apply(db, events) {
-    for (const event of events) {
-      switch (event.type) {
-        case 'AssistantCreated':
-          await created(db, event as RecordedEvent<'AssistantCreated', AssistantCreated>);
-          break;
-        case 'AssistantUpdated':
-          await updated(db, event as RecordedEvent<'AssistantUpdated', AssistantUpdated>);
-          break;
-        case 'AssistantDeleted':
-          await deleted(db, event as RecordedEvent<'AssistantDeleted', AssistantDeleted>);
-          break;
-        case 'ShareTokenGenerated': {
-          const { assistantId, token } = event.data as ShareTokenGenerated;
-          await db.query(`UPDATE assistants SET share_token = $2 WHERE id = $1`, [assistantId, token]);
-          break;
-        }
-        case 'ShareTokenRevoked':
-          await db.query(`UPDATE assistants SET share_token = NULL WHERE id = $1`, [
-            (event.data as ShareTokenRevoked).assistantId,
-          ]);
-          break;
-        // The dashboard card's "open Telegram bot" button shows while a Telegram bot is connected.
-        case 'ChannelConnected': {
-          const { assistantId, account } = event.data as ChannelConnected;
-          if (account.kind === 'telegram')
-            await db.query(`UPDATE assistants SET telegram_integration = $2 WHERE id = $1`, [
-              assistantId,
-              JSON.stringify({ bot_username: account.botUsername }),
-            ]);
-          break;
-        }
-        case 'ChannelDisconnected': {
-          const { assistantId, kind } = event.data as ChannelDisconnected;
-          if (kind === 'telegram')
-            await db.query(`UPDATE assistants SET telegram_integration = NULL WHERE id = $1`, [assistantId]);
-          break;
-        }
-      }
-    }
+  on: {
+    AssistantCreated: created,
+    AssistantUpdated: updated,
+    AssistantDeleted: deleted,
+    async ShareTokenGenerated(db, event) {
+      await db.query(`UPDATE assistants SET share_token = $2 WHERE id = $1`, [
+        event.data.assistantId,
+        event.data.token,
+      ]);
+    },
+    async ShareTokenRevoked(db, event) {
+      await db.query(`UPDATE assistants SET share_token = NULL WHERE id = $1`, [event.data.assistantId]);
+    },
+    // The dashboard card's "open Telegram bot" button shows while a Telegram bot is connected.
+    async ChannelConnected(db, event) {
+      const { assistantId, account } = event.data;
+      if (account.kind === 'telegram')
+        await db.query(`UPDATE assistants SET telegram_integration = $2 WHERE id = $1`, [
+          assistantId,
+          JSON.stringify({ bot_username: account.botUsername }),
+        ]);
+    },
+    async ChannelDisconnected(db, event) {
+      const { assistantId, kind } = event.data;
+      if (kind === 'telegram')
+        await db.query(`UPDATE assistants SET telegram_integration = NULL WHERE id = $1`, [assistantId]);
+    },
   },
-};
+});

@@ -1,18 +1,5 @@
-import type {
-  ActionCalled,
-  ActionCreated,
-  ActionDeleted,
-  AssistantDeleted,
-  ExternalApiConfigDeleted,
-  ExternalApiConfigured,
-  GuidelineCreated,
-  GuidelineDeleted,
-  RecordedEvent,
-  WorkflowCreated,
-  WorkflowDeleted,
-  WorkflowFired,
-} from '@kesher/contracts';
-import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
+import type { Queryable } from '@kesher/contracts/ports/projection';
+import { defineBatchProjection } from '../shared/typed-projection.js';
 
 /**
  * The automation read model: each owner's workflows, guidelines and actions as saved (the item's fields
@@ -36,7 +23,7 @@ async function upsert(db: Queryable, kind: Kind, ownerId: string, id: string, fi
   );
 }
 
-export const automationProjection: Projection = {
+export const automationProjection = defineBatchProjection({
   name: 'automation',
   version: 1,
   eventTypes: [
@@ -105,30 +92,30 @@ CREATE INDEX IF NOT EXISTS automation_action_calls_thread ON automation_action_c
 `,
     },
   ],
-  async apply(db, events: readonly RecordedEvent[]) {
+  async applyBatch(db, events) {
     for (const event of events) {
       const at = event.metadata.timestamp;
       switch (event.type) {
         case 'WorkflowCreated':
         case 'WorkflowUpdated': {
-          const d = event.data as WorkflowCreated;
+          const d = event.data;
           await upsert(db, 'workflow', d.ownerId, d.workflowId, d.workflow, at);
           break;
         }
         case 'GuidelineCreated':
         case 'GuidelineUpdated': {
-          const d = event.data as GuidelineCreated;
+          const d = event.data;
           await upsert(db, 'guideline', d.ownerId, d.guidelineId, d.guideline, at);
           break;
         }
         case 'ActionCreated':
         case 'ActionUpdated': {
-          const d = event.data as ActionCreated;
+          const d = event.data;
           await upsert(db, 'action', d.ownerId, d.actionId, d.action, at);
           break;
         }
         case 'WorkflowDeleted': {
-          const d = event.data as WorkflowDeleted;
+          const d = event.data;
           await db.query(`DELETE FROM automation_items WHERE kind = 'workflow' AND id = $1 AND owner_id = $2`, [
             d.workflowId,
             d.ownerId,
@@ -136,7 +123,7 @@ CREATE INDEX IF NOT EXISTS automation_action_calls_thread ON automation_action_c
           break;
         }
         case 'GuidelineDeleted': {
-          const d = event.data as GuidelineDeleted;
+          const d = event.data;
           await db.query(`DELETE FROM automation_items WHERE kind = 'guideline' AND id = $1 AND owner_id = $2`, [
             d.guidelineId,
             d.ownerId,
@@ -144,7 +131,7 @@ CREATE INDEX IF NOT EXISTS automation_action_calls_thread ON automation_action_c
           break;
         }
         case 'ActionDeleted': {
-          const d = event.data as ActionDeleted;
+          const d = event.data;
           await db.query(`DELETE FROM automation_items WHERE kind = 'action' AND id = $1 AND owner_id = $2`, [
             d.actionId,
             d.ownerId,
@@ -158,7 +145,7 @@ CREATE INDEX IF NOT EXISTS automation_action_calls_thread ON automation_action_c
           break;
         }
         case 'ExternalApiConfigured': {
-          const d = event.data as ExternalApiConfigured;
+          const d = event.data;
           await db.query(
             `INSERT INTO automation_external_apis (assistant_id, owner_id, endpoints, updated_at) VALUES ($1, $2, $3, $4)
              ON CONFLICT (assistant_id) DO UPDATE SET endpoints = EXCLUDED.endpoints, updated_at = EXCLUDED.updated_at`,
@@ -167,7 +154,7 @@ CREATE INDEX IF NOT EXISTS automation_action_calls_thread ON automation_action_c
           break;
         }
         case 'ExternalApiConfigDeleted': {
-          const d = event.data as ExternalApiConfigDeleted;
+          const d = event.data;
           await db.query(`DELETE FROM automation_external_apis WHERE assistant_id = $1 AND owner_id = $2`, [
             d.assistantId,
             d.ownerId,
@@ -175,12 +162,12 @@ CREATE INDEX IF NOT EXISTS automation_action_calls_thread ON automation_action_c
           break;
         }
         case 'AssistantDeleted': {
-          const d = event.data as AssistantDeleted;
+          const d = event.data;
           await db.query(`DELETE FROM automation_external_apis WHERE assistant_id = $1`, [d.assistantId]);
           break;
         }
         case 'WorkflowFired': {
-          const d = event.data as WorkflowFired;
+          const d = event.data;
           await db.query(
             `INSERT INTO automation_firings (run_id, workflow_id, thread_id, title, score, matched_on, matched_phrases, fired_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (run_id, workflow_id) DO NOTHING`,
@@ -189,7 +176,7 @@ CREATE INDEX IF NOT EXISTS automation_action_calls_thread ON automation_action_c
           break;
         }
         case 'ActionCalled': {
-          const d = event.data as ActionCalled;
+          const d = event.data;
           await db.query(
             `INSERT INTO automation_action_calls (call_id, run_id, thread_id, action_id, title, success, status_code, duration_ms, error, called_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              ON CONFLICT (call_id) DO NOTHING`,
@@ -202,4 +189,4 @@ CREATE INDEX IF NOT EXISTS automation_action_calls_thread ON automation_action_c
       }
     }
   },
-};
+});

@@ -1,15 +1,4 @@
-import type {
-  ChannelConnected,
-  ChannelDeliveryStatusReported,
-  ChannelDisconnected,
-  ChannelMessageReceived,
-  ChannelReplyDelivered,
-  ChannelReplyDispatched,
-  ChannelReplyFailed,
-  SubjectErased,
-  ThreadStarted,
-} from '@kesher/contracts';
-import type { Projection } from '@kesher/contracts/ports/projection';
+import { defineBatchProjection } from '../shared/typed-projection.js';
 
 const EVENT_TYPES = [
   'ChannelConnected',
@@ -40,7 +29,7 @@ const rank = (column: string) =>
  * Channel connections (Telegram, WhatsApp, Instagram), the customers' chats each one carried (the stats),
  * the replies sent and the delivery statuses the channels reported. Tokens stay sealed here as in the log.
  */
-export const channelsProjection: Projection = {
+export const channelsProjection = defineBatchProjection({
   name: 'channels',
   version: 1,
   eventTypes: EVENT_TYPES,
@@ -105,12 +94,12 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
       sql: `ALTER TABLE channel_replies ALTER COLUMN thread_id DROP NOT NULL;`,
     },
   ],
-  async apply(db, events) {
+  async applyBatch(db, events) {
     for (const event of events) {
       const at = event.metadata.timestamp;
       switch (event.type) {
         case 'ChannelConnected': {
-          const d = event.data as ChannelConnected;
+          const d = event.data;
           await db.query(
             `INSERT INTO channel_integrations (integration_id, assistant_id, owner_id, kind, active, account, sealed_secrets, token_last4, connected_at)
              VALUES ($1, $2, $3, $4, true, $5, $6, $7, $8) ON CONFLICT (integration_id) DO NOTHING`,
@@ -128,7 +117,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
           break;
         }
         case 'ChannelDisconnected': {
-          const d = event.data as ChannelDisconnected;
+          const d = event.data;
           await db.query(
             `UPDATE channel_integrations SET active = false, disconnected_at = $2 WHERE integration_id = $1 AND active`,
             [d.integrationId, at],
@@ -136,7 +125,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
           break;
         }
         case 'ChannelMessageReceived': {
-          const d = event.data as ChannelMessageReceived;
+          const d = event.data;
           if (d.chatId === ERASED) break;
           await db.query(
             `INSERT INTO channel_chats (integration_id, chat_id, assistant_id, owner_id, kind, name, messages, first_message_at, last_message_at)
@@ -148,7 +137,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
           break;
         }
         case 'ChannelReplyDispatched': {
-          const d = event.data as ChannelReplyDispatched;
+          const d = event.data;
           if (d.chatId === ERASED) break;
           await db.query(
             `INSERT INTO channel_replies (message_id, thread_id, integration_id, chat_id, author, status, dispatched_at)
@@ -158,7 +147,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
           break;
         }
         case 'ChannelReplyDelivered': {
-          const d = event.data as ChannelReplyDelivered;
+          const d = event.data;
           await db.query(
             `UPDATE channel_replies SET status = 'sent', external_ids = $2, send_ms = $3 WHERE message_id = $1`,
             [d.messageId, d.externalMessageIds, d.sendMs],
@@ -166,7 +155,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
           break;
         }
         case 'ChannelReplyFailed': {
-          const d = event.data as ChannelReplyFailed;
+          const d = event.data;
           await db.query(`UPDATE channel_replies SET status = 'failed', error = $2 WHERE message_id = $1`, [
             d.messageId,
             d.error,
@@ -174,7 +163,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
           break;
         }
         case 'ChannelDeliveryStatusReported': {
-          const d = event.data as ChannelDeliveryStatusReported;
+          const d = event.data;
           if (d.recipientId === ERASED) break;
           await db.query(
             `INSERT INTO channel_statuses (integration_id, external_message_id, recipient_id, status, error, at) VALUES ($1, $2, $3, $4, $5, $6)
@@ -186,7 +175,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
         }
         case 'ThreadStarted': {
           // A channel's conversation names its customer where the delivery did not (Instagram's profile).
-          const contact = (event.data as ThreadStarted).contact;
+          const contact = event.data.contact;
           if (contact?.name && contact.chatId !== ERASED) {
             await db.query(
               `UPDATE channel_chats SET name = $3 WHERE integration_id = $1 AND chat_id = $2 AND name IS NULL`,
@@ -196,7 +185,7 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
           break;
         }
         case 'SubjectErased': {
-          const d = event.data as SubjectErased;
+          const d = event.data;
           if (d.subject !== 'account' || !d.ownerId) break;
           const owned = `integration_id IN (SELECT integration_id FROM channel_integrations WHERE owner_id = $1)`;
           await db.query(`DELETE FROM channel_chats WHERE owner_id = $1`, [d.ownerId]);
@@ -216,4 +205,4 @@ CREATE TABLE IF NOT EXISTS channel_statuses (
       }
     }
   },
-};
+});

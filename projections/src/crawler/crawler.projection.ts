@@ -1,30 +1,18 @@
 import type {
-  AssistantDeleted,
-  CrawlCompleted,
   CrawledPageCommitted,
-  CrawledPagesDeleted,
   CrawledPageToggled,
-  CrawlerConfigDeleted,
   CrawlerConfigured,
   CrawlerConfigUpdated,
-  CrawlerSchedulePaused,
-  CrawlFailed,
-  CrawlPagesLinked,
   CrawlRequested,
-  KnowledgeFileDeleted,
-  KnowledgeFileIngested,
-  KnowledgeFileIngestionFailed,
-  KnowledgeFileUploaded,
   PageDiscovered,
-  PagesDiscovered,
   PageFailed,
   PageFetched,
-  PageScored,
   PageSkipped,
   RecordedEvent,
 } from '@kesher/contracts';
 import { crawledPageFileName, crawlIntervalMs, type CrawlInterval } from '@kesher/contracts';
-import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
+import type { Queryable } from '@kesher/contracts/ports/projection';
+import { defineBatchProjection, isEventOf } from '../shared/typed-projection.js';
 
 /**
  * The crawler's read model (spec §3): each assistant's crawler configuration (with its schedule), every
@@ -62,7 +50,7 @@ const emptyCounters = (): CrawlCounters => ({
 });
 
 /** The events of a crawl's stream (`crawl-<crawlId>`): every one of them carries `crawlId`. */
-const crawlStreamEvents = new Set([
+const crawlStreamEvents = [
   'CrawlRequested',
   'CrawlRobotsRead',
   'PageDiscovered',
@@ -74,7 +62,8 @@ const crawlStreamEvents = new Set([
   'CrawlCompleted',
   'CrawlFailed',
   'CrawlPagesLinked',
-]);
+] as const;
+const crawlStreamEventSet = new Set<string>(crawlStreamEvents);
 
 /** What an event adds to the log, near enough: its data and metadata as JSON. */
 const recordedBytes = (event: RecordedEvent) =>
@@ -396,7 +385,7 @@ async function pageToggled(db: Queryable, d: CrawledPageToggled) {
 
 const tables = ['crawler_configs', 'crawls', 'crawl_pages', 'crawled_urls', 'crawler_files'] as const;
 
-export const crawlerProjection: Projection = {
+export const crawlerProjection = defineBatchProjection({
   name: 'crawler',
   // 2: every crawl counts what it stored (stored_bytes), from its first event: rebuilt to count the crawls before it.
   // 3: a committed page sets its configuration's last_crawled (a preview's commit left it null).
@@ -563,7 +552,7 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
       sql: `ALTER TABLE crawler_configs ADD COLUMN IF NOT EXISTS schedule_paused_reason text;`,
     },
   ],
-  async apply(db, events) {
+  async applyBatch(db, events) {
     const counters = new Map<string, CrawlCounters>();
     const countersOf = (crawlId: string) => {
       let c = counters.get(crawlId);
@@ -571,39 +560,39 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
       return c;
     };
     for (const event of events) {
-      if (crawlStreamEvents.has(event.type))
-        countersOf((event.data as { crawlId: string }).crawlId).stored += recordedBytes(event);
+      if (isEventOf<(typeof crawlStreamEvents)[number]>(event, crawlStreamEventSet))
+        countersOf(event.data.crawlId).stored += recordedBytes(event);
       switch (event.type) {
         case 'CrawlRequested':
-          await requested(db, event as Event<'CrawlRequested', CrawlRequested>);
+          await requested(db, event);
           break;
         case 'PageDiscovered': {
-          const d = event.data as PageDiscovered;
+          const d = event.data;
           await discovered(db, d.crawlId, [d], countersOf(d.crawlId));
           break;
         }
         case 'PagesDiscovered': {
-          const d = event.data as PagesDiscovered;
+          const d = event.data;
           await discovered(db, d.crawlId, d.pages, countersOf(d.crawlId));
           break;
         }
         case 'PageFetched': {
-          const e = event as Event<'PageFetched', PageFetched>;
+          const e = event;
           await fetched(db, e, countersOf(e.data.crawlId));
           break;
         }
         case 'PageFailed': {
-          const d = event.data as PageFailed;
+          const d = event.data;
           await settled(db, d, 'failed', countersOf(d.crawlId));
           break;
         }
         case 'PageSkipped': {
-          const d = event.data as PageSkipped;
+          const d = event.data;
           await settled(db, d, 'skipped', countersOf(d.crawlId));
           break;
         }
         case 'PageScored': {
-          const d = event.data as PageScored;
+          const d = event.data;
           await db.query(
             `UPDATE crawl_pages SET relevance_score = $3, relevance_explanation = $4 WHERE crawl_id = $1 AND key = $2`,
             [d.crawlId, d.key, d.relevanceScore, d.explanation],
@@ -611,7 +600,7 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
           break;
         }
         case 'CrawlCompleted': {
-          const d = event.data as CrawlCompleted;
+          const d = event.data;
           await flushCounters(db, counters);
           const crawl = await crawlOf(db, d.crawlId);
           // A crawl that adds its pages to the assistant is complete once they are added (CrawlPagesLinked).
@@ -625,7 +614,7 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
           break;
         }
         case 'CrawlFailed': {
-          const d = event.data as CrawlFailed;
+          const d = event.data;
           await flushCounters(db, counters);
           await finished(db, d.crawlId, event.metadata.timestamp, {
             status: 'error',
@@ -637,7 +626,7 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
           break;
         }
         case 'CrawlPagesLinked': {
-          const d = event.data as CrawlPagesLinked;
+          const d = event.data;
           const { rows } = await db.query<{ reason: string | null; outcome_status: string | null }>(
             `SELECT reason, outcome_status FROM crawls WHERE crawl_id = $1`,
             [d.crawlId],
@@ -664,13 +653,13 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
           break;
         }
         case 'CrawlerConfigured':
-          await configured(db, event as Event<'CrawlerConfigured', CrawlerConfigured>);
+          await configured(db, event);
           break;
         case 'CrawlerConfigUpdated':
-          await configUpdated(db, event as Event<'CrawlerConfigUpdated', CrawlerConfigUpdated>);
+          await configUpdated(db, event);
           break;
         case 'CrawlerSchedulePaused': {
-          const d = event.data as CrawlerSchedulePaused;
+          const d = event.data;
           await db.query(
             `UPDATE crawler_configs SET next_crawl_at = NULL, schedule_paused_reason = $2 WHERE config_id = $1`,
             [d.configId, d.reason],
@@ -678,23 +667,19 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
           break;
         }
         case 'CrawlerConfigDeleted':
-          await db.query(`DELETE FROM crawler_configs WHERE config_id = $1`, [
-            (event.data as CrawlerConfigDeleted).configId,
-          ]);
+          await db.query(`DELETE FROM crawler_configs WHERE config_id = $1`, [event.data.configId]);
           break;
         case 'CrawledPageCommitted':
-          await pageCommitted(db, event as Event<'CrawledPageCommitted', CrawledPageCommitted>);
+          await pageCommitted(db, event);
           break;
         case 'CrawledPageToggled':
-          await pageToggled(db, event.data as CrawledPageToggled);
+          await pageToggled(db, event.data);
           break;
         case 'CrawledPagesDeleted':
-          await db.query(`DELETE FROM crawled_urls WHERE id = ANY($1::text[])`, [
-            (event.data as CrawledPagesDeleted).pageIds,
-          ]);
+          await db.query(`DELETE FROM crawled_urls WHERE id = ANY($1::text[])`, [event.data.pageIds]);
           break;
         case 'KnowledgeFileUploaded': {
-          const d = event.data as KnowledgeFileUploaded;
+          const d = event.data;
           if (d.sourceUrl)
             await db.query(
               `INSERT INTO crawler_files (file_id, status) VALUES ($1, 'pending') ON CONFLICT (file_id) DO NOTHING`,
@@ -704,7 +689,7 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
         }
         case 'KnowledgeFileIngested':
         case 'KnowledgeFileIngestionFailed': {
-          const { fileId } = event.data as KnowledgeFileIngested | KnowledgeFileIngestionFailed;
+          const { fileId } = event.data;
           const ok = event.type === 'KnowledgeFileIngested';
           const { rows } = await db.query(
             `UPDATE crawler_files SET status = $2 WHERE file_id = $1 AND status = 'pending' RETURNING 1`,
@@ -718,10 +703,10 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
           break;
         }
         case 'KnowledgeFileDeleted':
-          await db.query(`DELETE FROM crawler_files WHERE file_id = $1`, [(event.data as KnowledgeFileDeleted).fileId]);
+          await db.query(`DELETE FROM crawler_files WHERE file_id = $1`, [event.data.fileId]);
           break;
         case 'AssistantDeleted': {
-          const { assistantId } = event.data as AssistantDeleted;
+          const { assistantId } = event.data;
           await db.query(`DELETE FROM crawler_configs WHERE assistant_id = $1`, [assistantId]);
           await db.query(`DELETE FROM crawled_urls WHERE assistant_id = $1`, [assistantId]);
           break;
@@ -730,4 +715,4 @@ ALTER TABLE crawled_urls ADD COLUMN IF NOT EXISTS sitemap_lastmod text;
     }
     await flushCounters(db, counters);
   },
-};
+});

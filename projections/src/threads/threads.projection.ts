@@ -1,18 +1,6 @@
-import type {
-  FeedbackGiven,
-  MessagePosted,
-  RecordedEvent,
-  RunCompleted,
-  RunExpired,
-  RunFailed,
-  RunRequested,
-  RunStarted,
-  SubjectErased,
-  ThreadDeleted,
-  ThreadRenamed,
-  ThreadStarted,
-} from '@kesher/contracts';
-import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
+import type { EventType } from '@kesher/contracts';
+import type { Queryable } from '@kesher/contracts/ports/projection';
+import { defineBatchProjection, eventsOf, type EventOf } from '../shared/typed-projection.js';
 
 /** What an erased subject's text reads as (the event-log codec's placeholder, docs/privacy.md). */
 const ERASED = '[erased]';
@@ -20,8 +8,10 @@ const ERASED = '[erased]';
 /** Settled runs are never reopened: a late or repeated outcome changes nothing here either. */
 const UNSETTLED = `status IN ('queued', 'in_progress', 'requires_action')`;
 
-const dataOf = <Data>(events: readonly RecordedEvent[], type: string) =>
-  events.flatMap((e) => (e.type === type ? [{ data: e.data as Data, event: e }] : []));
+type ThreadEvent = EventOf<(typeof EVENT_TYPES)[number]>;
+
+const dataOf = <T extends EventType>(events: readonly ThreadEvent[], type: T) =>
+  eventsOf(events, type).map((event) => ({ data: event.data, event }));
 
 /** The last of several changes to one key wins, as if they were applied one after the other. */
 function lastBy<T>(items: readonly T[], key: (item: T) => string): T[] {
@@ -37,8 +27,8 @@ function lastBy<T>(items: readonly T[], key: (item: T) => string): T[] {
  * kept explicitly. So the result is the one event-by-event application gives, for every order the thread
  * decider allows (it records nothing after a deletion and at most one outcome per run).
  */
-async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
-  const started = dataOf<ThreadStarted>(events, 'ThreadStarted');
+async function applyBatch(db: Queryable, events: readonly ThreadEvent[]) {
+  const started = dataOf(events, 'ThreadStarted');
   if (started.length) {
     await db.query(
       `INSERT INTO threads (id, assistant_id, assistant_owner_id, owner_id, visitor_session_hash, is_public, channel, title, created_at, share_token_hash)
@@ -60,7 +50,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     );
   }
 
-  const posted = dataOf<MessagePosted>(events, 'MessagePosted');
+  const posted = dataOf(events, 'MessagePosted');
   if (posted.length) {
     await db.query(
       `INSERT INTO thread_messages (id, thread_id, role, text, language, run_id, log_position, created_at)
@@ -82,7 +72,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     );
   }
 
-  const requested = dataOf<RunRequested>(events, 'RunRequested');
+  const requested = dataOf(events, 'RunRequested');
   if (requested.length) {
     await db.query(
       `INSERT INTO thread_runs (id, thread_id, assistant_id, status, deadline_at, created_at)
@@ -100,7 +90,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     );
   }
 
-  const runStarted = dataOf<RunStarted>(events, 'RunStarted');
+  const runStarted = dataOf(events, 'RunStarted');
   if (runStarted.length) {
     await db.query(
       `UPDATE thread_runs r SET status = 'in_progress' FROM unnest($1::text[]) AS s(id) WHERE r.id = s.id AND r.status = 'queued'`,
@@ -112,11 +102,11 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   for (const e of events) {
     if (e.type === 'RunActionsRequired')
       await db.query(`UPDATE thread_runs SET status = 'requires_action' WHERE id = $1 AND status = 'in_progress'`, [
-        (e.data as { runId: string }).runId,
+        e.data.runId,
       ]);
     else if (e.type === 'ActionCalled')
       await db.query(`UPDATE thread_runs SET status = 'in_progress' WHERE id = $1 AND status = 'requires_action'`, [
-        (e.data as { runId: string }).runId,
+        e.data.runId,
       ]);
   }
 
@@ -131,7 +121,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   }
   const outcomes = events.flatMap((e): Outcome[] => {
     if (e.type === 'RunCompleted') {
-      const r = e.data as RunCompleted;
+      const r = e.data;
       return [
         {
           runId: r.runId,
@@ -144,7 +134,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       ];
     }
     if (e.type === 'RunFailed') {
-      const r = e.data as RunFailed;
+      const r = e.data;
       return [
         {
           runId: r.runId,
@@ -159,7 +149,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     if (e.type === 'RunExpired')
       return [
         {
-          runId: (e.data as RunExpired).runId,
+          runId: e.data.runId,
           status: 'expired',
           messageId: null,
           referredUrl: null,
@@ -190,7 +180,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     );
   }
 
-  const completed = lastBy(dataOf<RunCompleted>(events, 'RunCompleted'), (c) => c.data.messageId);
+  const completed = lastBy(dataOf(events, 'RunCompleted'), (c) => c.data.messageId);
   if (completed.length) {
     await db.query(
       `UPDATE thread_messages m SET sources = s.sources FROM unnest($1::text[], $2::jsonb[]) AS s(id, sources) WHERE m.id = s.id`,
@@ -198,7 +188,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     );
   }
 
-  const renamed = lastBy(dataOf<ThreadRenamed>(events, 'ThreadRenamed'), (t) => t.data.threadId);
+  const renamed = lastBy(dataOf(events, 'ThreadRenamed'), (t) => t.data.threadId);
   if (renamed.length) {
     await db.query(
       `UPDATE threads t SET title = s.title FROM unnest($1::text[], $2::text[]) AS s(id, title) WHERE t.id = s.id`,
@@ -206,10 +196,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     );
   }
 
-  const feedback = lastBy(
-    dataOf<FeedbackGiven>(events, 'FeedbackGiven'),
-    (f) => `${f.data.messageId}|${f.data.authorKey}`,
-  );
+  const feedback = lastBy(dataOf(events, 'FeedbackGiven'), (f) => `${f.data.messageId}|${f.data.authorKey}`);
   if (feedback.length) {
     await db.query(
       `INSERT INTO thread_feedback (message_id, author_key, thread_id, assistant_id, rating, comment, source, is_public, given_at)
@@ -240,7 +227,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   const takeovers = lastBy(
     events.flatMap((e) =>
       e.type === 'ThreadTakenOver' || e.type === 'ThreadHandedBack'
-        ? [{ threadId: (e.data as { threadId: string }).threadId, takenOver: e.type === 'ThreadTakenOver' }]
+        ? [{ threadId: e.data.threadId, takenOver: e.type === 'ThreadTakenOver' }]
         : [],
     ),
     (t) => t.threadId,
@@ -254,14 +241,14 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
 
   // A subject erased (docs/privacy.md): its fields read "[erased]" in the log from now on, and here too —
   // the same rows a replay from zero builds from the shredded events. Counts (messages, runs, ratings) stay.
-  for (const { data } of dataOf<SubjectErased>(events, 'SubjectErased')) {
-    const where =
+  for (const { data } of dataOf(events, 'SubjectErased')) {
+    const where: { sql: string; param: unknown } | undefined =
       data.subject === 'thread' && data.threadId
-        ? { sql: `thread_id = ANY($1::text[])`, param: [data.threadId] as unknown }
+        ? { sql: `thread_id = ANY($1::text[])`, param: [data.threadId] }
         : data.subject === 'account' && data.ownerId
           ? {
               sql: `thread_id IN (SELECT id FROM threads WHERE assistant_owner_id = $1 OR owner_id = $1)`,
-              param: data.ownerId as unknown,
+              param: data.ownerId,
             }
           : undefined;
     if (!where) continue;
@@ -280,7 +267,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     );
   }
 
-  const deleted = dataOf<ThreadDeleted>(events, 'ThreadDeleted').map((t) => t.data.threadId);
+  const deleted = dataOf(events, 'ThreadDeleted').map((t) => t.data.threadId);
   if (deleted.length) {
     for (const table of ['thread_feedback', 'thread_runs', 'thread_messages'])
       await db.query(`DELETE FROM ${table} WHERE thread_id = ANY($1::text[])`, [deleted]);
@@ -304,10 +291,10 @@ const EVENT_TYPES = [
   'ThreadTakenOver',
   'ThreadHandedBack',
   'SubjectErased',
-];
+] as const;
 
 /** Conversations: threads, their messages, runs and feedback, as the chat and the Chat History read them. */
-export const threadsProjection: Projection = {
+export const threadsProjection = defineBatchProjection({
   name: 'threads',
   version: 2,
   eventTypes: EVENT_TYPES,
@@ -384,5 +371,5 @@ ALTER TABLE threads ADD COLUMN IF NOT EXISTS taken_over boolean NOT NULL DEFAULT
       sql: `ALTER TABLE threads ADD COLUMN IF NOT EXISTS share_token_hash text;`,
     },
   ],
-  apply: applyBatch,
-};
+  applyBatch,
+});

@@ -1,24 +1,23 @@
-import {
-  usageMonth,
-  type RecordedEvent,
-  type RunCompleted,
-  type RunExpired,
-  type RunFailed,
-  type RunRequested,
-  type ThreadDeleted,
-  type ThreadStarted,
-} from '@kesher/contracts';
-import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
+import { usageMonth } from '@kesher/contracts';
+import type { Queryable } from '@kesher/contracts/ports/projection';
+import { defineBatchProjection, eventsOf, type EventOf } from '../shared/typed-projection.js';
 
-const EVENT_TYPES = ['ThreadStarted', 'RunRequested', 'RunCompleted', 'RunFailed', 'RunExpired', 'ThreadDeleted'];
+const EVENT_TYPES = [
+  'ThreadStarted',
+  'RunRequested',
+  'RunCompleted',
+  'RunFailed',
+  'RunExpired',
+  'ThreadDeleted',
+] as const;
 
 /**
  * One statement per kind of change, in the order a conversation's facts happen (it starts, runs are
  * requested and settle, it may be deleted), so a batch ends as event-by-event application would; the
  * answers are summed per conversation and month before they are added.
  */
-async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
-  const started = events.flatMap((e) => (e.type === 'ThreadStarted' ? [e.data as ThreadStarted] : []));
+async function applyBatch(db: Queryable, events: readonly EventOf<(typeof EVENT_TYPES)[number]>[]) {
+  const started = eventsOf(events, 'ThreadStarted').map((e) => e.data);
   if (started.length) {
     await db.query(
       `INSERT INTO usage_threads (thread_id, assistant_owner_id, assistant_id) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
@@ -27,7 +26,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   }
   // Runs being answered: counted against the limit until they settle, so that answers in flight cannot
   // carry an owner past it; a failed or expired one gives its place back.
-  const requested = events.flatMap((e) => (e.type === 'RunRequested' ? [e.data as RunRequested] : []));
+  const requested = eventsOf(events, 'RunRequested').map((e) => e.data);
   if (requested.length) {
     await db.query(
       `INSERT INTO usage_open_runs (run_id, thread_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
@@ -35,9 +34,8 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     );
   }
   const counts = new Map<string, { threadId: string; month: string; n: number }>();
-  for (const event of events) {
-    if (event.type !== 'RunCompleted') continue;
-    const run = event.data as RunCompleted;
+  for (const event of eventsOf(events, 'RunCompleted')) {
+    const run = event.data;
     // The month of the moment the answer was recorded (UTC), not of this replay.
     const month = usageMonth(new Date(event.metadata.timestamp));
     const key = `${run.threadId}|${month}`;
@@ -56,14 +54,10 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
       [rows.map((r) => r.threadId), rows.map((r) => r.month), rows.map((r) => r.n)],
     );
   }
-  const settled = events.flatMap((e) =>
-    e.type === 'RunCompleted' || e.type === 'RunFailed' || e.type === 'RunExpired'
-      ? [(e.data as RunCompleted | RunFailed | RunExpired).runId]
-      : [],
-  );
+  const settled = eventsOf(events, 'RunCompleted', 'RunFailed', 'RunExpired').map((e) => e.data.runId);
   if (settled.length) await db.query(`DELETE FROM usage_open_runs WHERE run_id = ANY($1::text[])`, [settled]);
   // A deleted conversation's answers were still given: the counts stay, only the lookup (and its runs that will never settle) go.
-  const deleted = events.flatMap((e) => (e.type === 'ThreadDeleted' ? [(e.data as ThreadDeleted).threadId] : []));
+  const deleted = eventsOf(events, 'ThreadDeleted').map((e) => e.data.threadId);
   if (deleted.length) {
     await db.query(`DELETE FROM usage_open_runs WHERE thread_id = ANY($1::text[])`, [deleted]);
     await db.query(`DELETE FROM usage_threads WHERE thread_id = ANY($1::text[])`, [deleted]);
@@ -77,7 +71,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
  * answered. Kept apart from the threads read model so that deleting a conversation does not give its
  * answers back.
  */
-export const usageProjection: Projection = {
+export const usageProjection = defineBatchProjection({
   name: 'usage',
   // 2: answers are counted instead of the chatters' messages (rebuilt so that this month's figure is one of answers).
   version: 2,
@@ -112,5 +106,5 @@ CREATE INDEX IF NOT EXISTS usage_open_runs_thread ON usage_open_runs (thread_id)
 `,
     },
   ],
-  apply: applyBatch,
-};
+  applyBatch,
+});
