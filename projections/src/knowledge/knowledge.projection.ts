@@ -1,14 +1,7 @@
-import {
-  KnowledgeChunkSchema,
-  type KnowledgeChunk,
-  type KnowledgeFileDeleted,
-  type KnowledgeFileIngested,
-  type KnowledgeFileIngestionFailed,
-  type KnowledgeFileUploaded,
-  type RecordedEvent,
-} from '@kesher/contracts';
+import { KnowledgeChunkSchema, type KnowledgeChunk, type KnowledgeFileIngested } from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 import { SEARCH_TERMS_VERSION, toTsvectorLiteral } from '@kesher/contracts/rules/search-terms';
+import { defineProjection, type EventOf } from '../shared/typed-projection.js';
 
 /**
  * Reads a blob by its sha-256. It gets the runner's transaction too: the default blob store is a table in
@@ -32,33 +25,6 @@ export const readBlobFromReadModel: KnowledgeBlobReader = async (sha256, db) => 
   return rows.length === 0 ? undefined : Buffer.concat(rows.map((row) => Buffer.from(row.bytes, 'base64')));
 };
 
-/**
- * Forgets a file's references to its blobs (original bytes, extracted text, passages) and deletes the
- * blobs nobody refers to any more, in the runner's transaction: a deleted or failed file frees its bytes
- * exactly once, with the checkpoint. A store elsewhere (S3) would record the release for a sweeper instead.
- */
-export type KnowledgeBlobReleaser = (fileId: string, db: Queryable) => Promise<void>;
-
-/**
- * The default: the SQL blob store's reference table, with the same locking as its own `release`
- * (services/src/platform/blobs/sql.blob-store.ts explains why an upload of the same bytes at that moment
- * keeps them).
- */
-export const releaseBlobsInReadModel: KnowledgeBlobReleaser = async (fileId, db) => {
-  const { rows: exists } = await db.query<{ found: boolean }>(`SELECT to_regclass('blob_holds') IS NOT NULL AS found`);
-  if (!exists[0]?.found) return;
-  const { rows } = await db.query<{ sha256: string }>(`DELETE FROM blob_holds WHERE holder = $1 RETURNING sha256`, [
-    fileId,
-  ]);
-  if (rows.length === 0) return;
-  const named = rows.map((row) => row.sha256);
-  await db.query(`SELECT sha256 FROM blobs WHERE sha256 = ANY($1::text[]) ORDER BY sha256 FOR UPDATE`, [named]);
-  await db.query(
-    `DELETE FROM blobs b WHERE b.sha256 = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM blob_holds h WHERE h.sha256 = b.sha256)`,
-    [named],
-  );
-};
-
 const ChunkListSchema = KnowledgeChunkSchema.array();
 
 const unavailable = 'The extracted text of this file is no longer available. Upload the file again.';
@@ -78,7 +44,7 @@ async function findFile(db: Queryable, fileId: string): Promise<FileRow | undefi
   return rows[0];
 }
 
-async function uploaded(db: Queryable, event: RecordedEvent<'KnowledgeFileUploaded', KnowledgeFileUploaded>) {
+async function uploaded(db: Queryable, event: EventOf<'KnowledgeFileUploaded'>) {
   const file = event.data;
   await db.query(
     `INSERT INTO knowledge_files (id, assistant_id, owner_id, filename, kind, bytes, source_url, content_sha256, status, created_at, updated_at)
@@ -147,11 +113,7 @@ async function readChunks(
  * assistant shares the first one's passages, so retrieval never returns the same passage twice. The
  * content row names the file its passages are cited under.
  */
-async function ingested(
-  db: Queryable,
-  event: RecordedEvent<'KnowledgeFileIngested', KnowledgeFileIngested>,
-  readBlob: KnowledgeBlobReader,
-) {
+async function ingested(db: Queryable, event: EventOf<'KnowledgeFileIngested'>, readBlob: KnowledgeBlobReader) {
   const data = event.data;
   const file = await findFile(db, data.fileId);
   if (!file || file.status !== 'pending') return;
@@ -215,14 +177,12 @@ async function deleteVectors(db: Queryable, assistantId: string, contentSha256: 
 
 /**
  * A deleted file takes its passages with it unless another file of the assistant holds the same
- * content; then the passages stay and are cited under that file from now on.
+ * content; then the passages stay and are cited under that file from now on. Its blobs (bytes, text,
+ * passage list) are not this read model's: the knowledge blob-cleanup worker releases them through the
+ * blob store (services/src/workers/knowledge-blob-cleanup), so a replay of this read model never
+ * touches them.
  */
-async function deleted(
-  db: Queryable,
-  event: RecordedEvent<'KnowledgeFileDeleted', KnowledgeFileDeleted>,
-  releaseBlobs: KnowledgeBlobReleaser,
-) {
-  await releaseBlobs(event.data.fileId, db);
+async function deleted(db: Queryable, event: EventOf<'KnowledgeFileDeleted'>) {
   const file = await findFile(db, event.data.fileId);
   if (!file) return;
   await db.query(`DELETE FROM knowledge_files WHERE id = $1`, [file.id]);
@@ -268,21 +228,11 @@ const tables = [
  * searchable passages. Search terms are computed here from the chunk list (see search-terms.ts), so a
  * change of the normaliser is a version bump and a rebuild, not a re-ingestion.
  */
-export function knowledgeProjection(deps: {
-  readBlob: KnowledgeBlobReader;
-  releaseBlobs?: KnowledgeBlobReleaser;
-}): Projection {
-  const releaseBlobs = deps.releaseBlobs ?? releaseBlobsInReadModel;
-  return {
+export function knowledgeProjection(deps: { readBlob: KnowledgeBlobReader }): Projection {
+  return defineProjection({
     name: 'knowledge',
     // The search-term rules' version rebuilds the index whenever they change what a text is indexed as.
     version: SEARCH_TERMS_VERSION,
-    eventTypes: [
-      'KnowledgeFileUploaded',
-      'KnowledgeFileIngested',
-      'KnowledgeFileIngestionFailed',
-      'KnowledgeFileDeleted',
-    ],
     tables,
     migrations: [
       {
@@ -341,27 +291,13 @@ CREATE TABLE IF NOT EXISTS knowledge_assistant_stats (
 `,
       },
     ],
-    async apply(db, events) {
-      for (const event of events) {
-        switch (event.type) {
-          case 'KnowledgeFileUploaded':
-            await uploaded(db, event as RecordedEvent<'KnowledgeFileUploaded', KnowledgeFileUploaded>);
-            break;
-          case 'KnowledgeFileIngested':
-            await ingested(db, event as RecordedEvent<'KnowledgeFileIngested', KnowledgeFileIngested>, deps.readBlob);
-            break;
-          case 'KnowledgeFileIngestionFailed': {
-            const { fileId, reason } = event.data as KnowledgeFileIngestionFailed;
-            await markFailed(db, fileId, reason, event.metadata.timestamp);
-            // A file that cannot be read is kept in the list with its reason, but not its bytes.
-            await releaseBlobs(fileId, db);
-            break;
-          }
-          case 'KnowledgeFileDeleted':
-            await deleted(db, event as RecordedEvent<'KnowledgeFileDeleted', KnowledgeFileDeleted>, releaseBlobs);
-            break;
-        }
-      }
+    on: {
+      KnowledgeFileUploaded: uploaded,
+      KnowledgeFileIngested: (db, event) => ingested(db, event, deps.readBlob),
+      // A file that cannot be read is kept in the list with its reason (its bytes go: the cleanup worker).
+      KnowledgeFileIngestionFailed: (db, event) =>
+        markFailed(db, event.data.fileId, event.data.reason, event.metadata.timestamp),
+      KnowledgeFileDeleted: deleted,
     },
-  };
+  });
 }

@@ -3,6 +3,7 @@ import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
 import { deploymentId } from '../platform/bus/deployment-id.js';
 import { createIngestWorker } from '../workers/ingest/ingest.worker.js';
+import { createKnowledgeBlobCleanupWorker } from '../workers/knowledge-blob-cleanup/knowledge-blob-cleanup.worker.js';
 import { createRelay } from '../workers/relay/relay.js';
 import type { Platform } from './compose-platform.js';
 import { createKnowledgeService } from '../knowledge/knowledge-service.js';
@@ -100,6 +101,7 @@ export async function composeWorkers(
     ingest: `ingest${suffix}`,
     aiRunner: `ai-runner${suffix}`,
     assistantErasure: `assistant-erasure${suffix}`,
+    knowledgeBlobCleanup: `knowledge-blob-cleanup${suffix}`,
     crawler: `crawler${suffix}`,
   };
   const ingest = createIngestWorker({
@@ -110,6 +112,12 @@ export async function composeWorkers(
     blobs,
     groupId: groups.ingest,
     concurrency: platform.config.INGEST_CONCURRENCY,
+  });
+  // A deleted or unreadable file's bytes, text and passages are freed through the blob store.
+  const knowledgeBlobCleanup = createKnowledgeBlobCleanupWorker({
+    bus: platform.bus,
+    blobs,
+    groupId: groups.knowledgeBlobCleanup,
   });
   // The runs' output, in the database every API process streams it from (the API of this process too).
   const runOutput = createSqlRunOutput({
@@ -215,6 +223,7 @@ export async function composeWorkers(
     async start() {
       await relay?.start();
       await ingest.start();
+      await knowledgeBlobCleanup.start();
       knowledge.embeddingIndexer?.start();
       await aiRunner.start();
       await channels.start();
@@ -231,6 +240,7 @@ export async function composeWorkers(
       await aiRunner.stop();
       runAutomation.close();
       await ingest.stop();
+      await knowledgeBlobCleanup.stop();
       await knowledge.embeddingIndexer?.stop();
       await knowledge.close();
       await relay?.stop();

@@ -22,8 +22,8 @@ import { hashInSlices, type BlobStore } from './blob-store.port.js';
  * left without any reference, and the database deletes a deleted blob's parts with it (a trigger). Whichever
  * comes second waits for the first on the blob's row lock, and release's final DELETE reads the references
  * committed by then — so a blob is never deleted under a reference being added, and a put after a delete
- * simply stores the bytes again. The knowledge read model releases a deleted file's blobs the same way
- * inside its own transaction (projections/src/knowledge/knowledge.projection.ts, `releaseBlobsInReadModel`).
+ * simply stores the bytes again. A deleted or unreadable knowledge file's blobs are released through
+ * `release` by the knowledge blob-cleanup worker (services/src/workers/knowledge-blob-cleanup).
  *
  * Parts whose upload died before its row was written are left behind, named by no blob; they are deleted
  * when the store starts after a day (an upload in flight in another process is never that old).

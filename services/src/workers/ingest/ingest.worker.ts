@@ -73,7 +73,7 @@ export function createIngestWorker(deps: IngestWorkerDeps) {
       },
     );
     // Refused because the file was deleted while it was read: the text and passages just stored under its
-    // id were put after the deletion released the file's blobs (knowledge projection), so nobody else
+    // id were put after the deletion released the file's blobs (knowledge blob-cleanup worker), so nobody else
     // would ever free them. A file that is merely recorded already (a redelivery) keeps what it holds.
     if (result.events.length === 0 && result.state.status === 'deleted') await deps.blobs.release(uploaded.fileId);
   }

@@ -103,7 +103,9 @@ describe.skipIf(!gate.available)(
               })
             ).statusCode,
           ).toBe(200);
-        expect(await blobCount(), `after round ${round}`).toEqual(before);
+        await expect
+          .poll(blobCount, { message: `after round ${round}`, timeout: 30_000, interval: 50 })
+          .toEqual(before);
       }
       expect((await owner.usage()).storage_mb).toBe(0);
     });
@@ -128,13 +130,15 @@ describe.skipIf(!gate.available)(
       const content = await h.app.inject({ url: `/api/v1/openai/file/${theirs}/content`, headers: bob.auth });
       expect(content.body).toContain('shared line 0');
       await h.app.inject({ method: 'DELETE', url: `/api/v1/assistants/${bob.id}/files/${theirs}`, headers: bob.auth });
-      expect(await blobCount()).toEqual(before);
+      // Freed by the knowledge blob-cleanup worker, once it has the deletion (or failure) from the bus.
+      await expect.poll(blobCount, { timeout: 30_000, interval: 50 }).toEqual(before);
 
       const locked = (await alice.upload('locked.pdf', fixture('encrypted.pdf'))).json();
       await alice.settled(locked.id);
       expect((await alice.files()).find((f) => f.id === locked.id)?.status).toBe('failed');
       expect((await alice.usage()).storage_mb).toBe(0);
-      expect(await blobCount()).toEqual(before);
+      // Freed by the knowledge blob-cleanup worker, once it has the deletion (or failure) from the bus.
+      await expect.poll(blobCount, { timeout: 30_000, interval: 50 }).toEqual(before);
       // The same bytes again are a new attempt, not the failed file.
       const again = await alice.upload('locked.pdf', fixture('encrypted.pdf'));
       expect(again.statusCode).toBe(201);
@@ -174,7 +178,8 @@ describe.skipIf(!gate.available)(
           headers: owner.auth,
         });
       }
-      expect(await blobCount()).toEqual(before);
+      // Freed by the knowledge blob-cleanup worker, once it has the deletion (or failure) from the bus.
+      await expect.poll(blobCount, { timeout: 30_000, interval: 50 }).toEqual(before);
     });
 
     it('an upload whose slot a concurrent one reclaimed before its file began tries again instead of refusing below the limit', async () => {
@@ -257,7 +262,8 @@ describe.skipIf(!gate.available)(
         404,
       );
       expect(await owner.usage()).toMatchObject({ assistants: 0, storage_mb: 0 });
-      expect(await blobCount()).toEqual(before);
+      // Freed by the knowledge blob-cleanup worker, once it has the deletion (or failure) from the bus.
+      await expect.poll(blobCount, { timeout: 30_000, interval: 50 }).toEqual(before);
       expect((await h.app.inject({ url: `/api/v1/assistants/shared/${share.share_token}` })).json()).toMatchObject({
         detail: 'Invalid or expired share link.',
       });
