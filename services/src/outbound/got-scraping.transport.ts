@@ -50,12 +50,17 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent(agentOptions);
   const agent = { http: new TransformHeadersAgent(httpAgent), https: new TransformHeadersAgent(httpsAgent) };
+  // A request sent again after its kept-alive connection was dropped goes on a connection of its own: the
+  // other idle connections in the pool are as old, and as likely closed by the site, as the one that failed.
+  const freshHttp = new http.Agent({ keepAlive: false });
+  const freshHttps = new https.Agent({ keepAlive: false });
+  const fresh = { http: new TransformHeadersAgent(freshHttp), https: new TransformHeadersAgent(freshHttps) };
   let headers: Record<string, string> | null = null;
 
   /**
    * A kept-alive connection the server closed while it lay idle fails the next request sent on it before any
    * answer comes (ECONNRESET, EPIPE, "socket hang up"): the site never saw that request. A GET or HEAD is then
-   * sent once more, on a fresh connection, as browsers do; anything else is not repeated (an action's POST
+   * sent once more, on a new connection (not another idle one from the pool), as browsers do; anything else is not repeated (an action's POST
    * may have been received). Without this a crawl lost a page now and then, reported "could not be reached",
    * whenever its requests followed an earlier crawl's by about the server's keep-alive time.
    */
@@ -67,14 +72,14 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
       if (!(error instanceof StaleConnection) || (method !== 'GET' && method !== 'HEAD') || request.signal?.aborted)
         throw error instanceof StaleConnection ? error.outbound : error;
       try {
-        return await attempt(request);
+        return await attempt(request, fresh);
       } catch (again) {
         throw again instanceof StaleConnection ? again.outbound : again;
       }
     }
   };
 
-  const attempt = async (request: HopRequest): Promise<HopResponse> => {
+  const attempt = async (request: HopRequest, agents = agent): Promise<HopResponse> => {
     headers ??= browserHeaders();
     let answered = false;
     const stream = gotScraping.stream({
@@ -90,7 +95,7 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
       decompress: true,
       retry: { limit: 0 },
       timeout: { connect: request.connectTimeoutMs, request: request.timeoutMs },
-      agent,
+      agent: agents,
       https: { rejectUnauthorized: true },
       ...(request.signal ? { signal: request.signal } : {}),
     } as Parameters<typeof gotScraping.stream>[0]);
@@ -148,6 +153,8 @@ export function createGotScrapingTransport(options: { maxSockets?: number } = {}
     close() {
       httpAgent.destroy();
       httpsAgent.destroy();
+      freshHttp.destroy();
+      freshHttps.destroy();
     },
   };
 }

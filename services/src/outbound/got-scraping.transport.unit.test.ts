@@ -46,6 +46,15 @@ describe('the got-scraping transport on a kept-alive connection the server close
     expect(server.requests.filter((path) => path === '/second')).toHaveLength(2);
   });
 
+  it('sends it again on a new connection, not on another idle one the site has closed too', async () => {
+    // Three connections kept alive at once: each answered one request, and drops the next.
+    await Promise.all(['/a', '/b', '/c'].map((path) => fetch({ url: server.url(path) })));
+    dropped.length = 0;
+    const page = await fetch({ url: server.url('/after-idle') });
+    expect([page.status, Buffer.from(page.body).toString()]).toEqual([200, 'page /after-idle']);
+    expect(dropped).toEqual(['GET /after-idle']);
+  });
+
   it('does not send a POST again: the site may have received it', async () => {
     // A connection that has answered once, kept alive for the POST.
     await fetch({ url: server.url('/warm') });
