@@ -64,6 +64,8 @@ export const personalData: Declarations = {
   AccountAddressReleased: { subject: (d) => account(d.accountId), fields: ['email'] },
   AccountDeleted: { none: ids },
   SubjectErased: { none: 'names the erased subject by its key name, never its data' },
+  // Deliberately kept readable: the keyword counts must survive the erasure and a replay (docs/privacy.md).
+  KeywordsRetained: { none: "an erased conversation's keyword counts, words without their messages' texts" },
   AssistantCreated: { none: business },
   AssistantUpdated: { none: business },
   AssistantDeleted: { none: ids },
@@ -147,7 +149,9 @@ export const personalData: Declarations = {
   SubscriptionCancelRequested: { none: billing },
   SubscriptionResumed: { none: billing },
   SubscriptionEnded: { none: billing },
-  PaymentSucceeded: { none: billing },
+  // The payment record stays 7 years, also after the account's erasure (spec part 2); the card holder's
+  // name typed at checkout is the one part the law does not need us to keep: sealed under the account.
+  PaymentSucceeded: { subject: (d) => account(d.ownerId), fields: ['cardHolder'] },
   PaymentDeclined: { none: billing },
   StripeWebhookReceived: { none: billing },
   WorkflowCreated: { none: business },

@@ -34,3 +34,25 @@ export const SubjectErasedSchema = z.object({
   dependentKeys: z.number().int().nonnegative(),
 });
 export type SubjectErased = z.infer<typeof SubjectErasedSchema>;
+
+/**
+ * The keyword counts an erased conversation contributed to its owner's analytics, recorded on the
+ * conversation's stream just before its key is shredded, so a replay from zero counts what the live read
+ * model counted (the messages themselves then read "[erased]"). Only what the keyword counts need: per
+ * message that was sealed, its day, its side and its keywords (the analytics tokeniser's words: no stop
+ * words, numbers or address fragments) — never the text. The trade-off is in docs/privacy.md.
+ */
+export const KeywordsRetainedSchema = z.object({
+  threadId: z.string().min(1),
+  /** The conversation's sealed messages, in log order. */
+  messages: z.array(
+    z.object({
+      day: z.iso.date(),
+      source: z.enum(['customer', 'assistant']),
+      keywords: z.array(z.object({ key: z.string().min(1), label: z.string().min(1) })),
+    }),
+  ),
+  /** Messages of the conversation stored in clear before the codec existed: a replay still reads (and counts) them. */
+  plain: z.number().int().nonnegative(),
+});
+export type KeywordsRetained = z.infer<typeof KeywordsRetainedSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AccountDeletedSchema, SubjectErasedSchema } from './privacy.events.js';
+import { AccountDeletedSchema, KeywordsRetainedSchema, SubjectErasedSchema } from './privacy.events.js';
 import {
   AccountAddressReleasedSchema,
   AccountEmailVerifiedSchema,
@@ -121,6 +121,7 @@ export const eventDefinitions = {
   AccountAddressReleased: { version: 1, schema: AccountAddressReleasedSchema },
   AccountDeleted: { version: 1, schema: AccountDeletedSchema },
   SubjectErased: { version: 1, schema: SubjectErasedSchema },
+  KeywordsRetained: { version: 1, schema: KeywordsRetainedSchema },
   AssistantCreated: { version: 1, schema: AssistantCreatedSchema },
   AssistantUpdated: { version: 1, schema: AssistantUpdatedSchema },
   AssistantDeleted: { version: 1, schema: AssistantDeletedSchema },

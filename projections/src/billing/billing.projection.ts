@@ -1,53 +1,44 @@
-import { subscriptionEventTypes, type RecordedEvent } from '@kesher/contracts';
-import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
+import { subscriptionEventTypes } from '@kesher/contracts';
+import type { Queryable } from '@kesher/contracts/ports/projection';
+import { defineBatchProjection, eventsOf, type EventOf } from '../shared/typed-projection.js';
 
-const EVENT_TYPES: readonly string[] = subscriptionEventTypes;
+type SubscriptionEventType = (typeof subscriptionEventTypes)[number];
+type BillingEvent = EventOf<SubscriptionEventType | 'SubjectErased'>;
 
-type Data = Record<string, unknown>;
+/** What an erased personal field reads as (the event-log codec's text; docs/privacy.md). */
+const ERASED = '[erased]';
 
-const SUBSCRIPTION_CHANGES = new Set(
-  EVENT_TYPES.filter((t) => t.startsWith('Subscription') && t !== 'SubscriptionCheckoutStarted'),
-);
-
-async function insertPayments(db: Queryable, events: readonly RecordedEvent[]) {
+async function insertPayments(db: Queryable, events: readonly EventOf<'PaymentSucceeded' | 'PaymentDeclined'>[]) {
   if (events.length === 0) return;
-  const d = events.map((e) => e.data as Data);
-  const col = (f: (data: Data, event: RecordedEvent) => unknown) => d.map((data, i) => f(data, events[i]!) ?? null);
+  const col = (f: (event: EventOf<'PaymentSucceeded' | 'PaymentDeclined'>) => unknown) =>
+    events.map((event) => f(event) ?? null);
   await db.query(
     `INSERT INTO billing_payments (payment_id, owner_id, provider, created_at, description, amount, currency, status, invoice_pdf, reason, card_last4, card_holder)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
      ON CONFLICT (payment_id) DO NOTHING`,
     [
-      col((x) => x.paymentId),
-      col((x) => x.ownerId),
-      col((x) => x.provider),
-      col((_x, e) => e.metadata.timestamp),
-      col((x) => x.description),
-      col((x) => x.amount),
-      col((x) => x.currency),
-      col((_x, e) => (e.type === 'PaymentSucceeded' ? 'succeeded' : 'failed')),
-      col((x) => x.invoicePdf),
-      col((x) => x.reason),
-      col((x) => x.cardLast4),
-      col((x) => x.cardHolder),
+      col((e) => e.data.paymentId),
+      col((e) => e.data.ownerId),
+      col((e) => e.data.provider),
+      col((e) => e.metadata.timestamp),
+      col((e) => e.data.description),
+      col((e) => e.data.amount),
+      col((e) => e.data.currency),
+      col((e) => (e.type === 'PaymentSucceeded' ? 'succeeded' : 'failed')),
+      col((e) => (e.type === 'PaymentSucceeded' ? e.data.invoicePdf : null)),
+      col((e) => (e.type === 'PaymentDeclined' ? e.data.reason : null)),
+      col((e) => (e.type === 'PaymentSucceeded' ? e.data.cardLast4 : null)),
+      col((e) => (e.type === 'PaymentSucceeded' ? e.data.cardHolder : null)),
     ],
   );
 }
 
 /** Which customer is whose, from every event that says so (checkout, activation, webhook). */
-async function linkCustomers(db: Queryable, events: readonly RecordedEvent[]) {
+async function linkCustomers(db: Queryable, events: readonly BillingEvent[]) {
   const links = new Map<string, string>();
-  for (const e of events) {
-    const d = e.data as Data;
-    if (
-      typeof d.customerId === 'string' &&
-      typeof d.ownerId === 'string' &&
-      (e.type === 'SubscriptionCheckoutStarted' ||
-        e.type === 'SubscriptionActivated' ||
-        e.type === 'StripeWebhookReceived')
-    ) {
-      if (!links.has(d.customerId)) links.set(d.customerId, d.ownerId);
-    }
+  for (const e of eventsOf(events, 'SubscriptionCheckoutStarted', 'SubscriptionActivated', 'StripeWebhookReceived')) {
+    const { customerId, ownerId } = e.data;
+    if (customerId && ownerId && !links.has(customerId)) links.set(customerId, ownerId);
   }
   if (links.size === 0) return;
   await db.query(
@@ -57,21 +48,38 @@ async function linkCustomers(db: Queryable, events: readonly RecordedEvent[]) {
 }
 
 /**
- * Subscription changes, applied event by event, in log order: a subscription's facts depend on the one before (activated,
+ * An erased account keeps its payment records (spec part 2: 7 years, exempt from the account's erasure
+ * except what the law allows): the amounts, dates, plan, status and the payments service's invoice stay;
+ * the card holder's name, sealed under the account's key in the log, reads "[erased]" from then on. The
+ * live rows are blanked here as a replay of the shredded log builds them (docs/privacy.md).
+ */
+async function eraseAccounts(db: Queryable, events: readonly BillingEvent[]) {
+  const owners = eventsOf(events, 'SubjectErased')
+    .filter((e) => e.data.subject === 'account' && e.data.ownerId !== null)
+    .map((e) => e.data.ownerId);
+  if (owners.length === 0) return;
+  await db.query(
+    `UPDATE billing_payments SET card_holder = $2 WHERE owner_id = ANY($1::text[]) AND card_holder IS NOT NULL AND card_holder <> $2`,
+    [owners, ERASED],
+  );
+}
+
+/**
+ * Subscription changes (the other events change nothing here), applied event by event, in log order: a subscription's facts depend on the one before (activated,
  * then renewed or ended), and a batch is small (one checkout, one payment, one webhook). A fact about a
  * subscription that is not the owner's current one changes nothing (a late webhook after the end).
  */
-async function applyOne(db: Queryable, event: RecordedEvent) {
-  const d = event.data as Data;
+async function applyOne(db: Queryable, event: BillingEvent) {
   const at = event.metadata.timestamp;
-  const updateLive = (set: string, params: unknown[]) =>
+  const updateLive = (key: { ownerId: string; subscriptionId: string }, set: string, params: unknown[]) =>
     db.query(`UPDATE billing_subscriptions SET ${set} WHERE owner_id = $1 AND subscription_id = $2`, [
-      d.ownerId,
-      d.subscriptionId,
+      key.ownerId,
+      key.subscriptionId,
       ...params,
     ]);
   switch (event.type) {
-    case 'SubscriptionActivated':
+    case 'SubscriptionActivated': {
+      const d = event.data;
       await db.query(
         `INSERT INTO billing_subscriptions (owner_id, subscription_id, provider, tier, billing_period, status, cancel_at_period_end, current_period_start, current_period_end, trial_end, customer_id, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
@@ -94,29 +102,37 @@ async function applyOne(db: Queryable, event: RecordedEvent) {
         ],
       );
       return;
+    }
     case 'SubscriptionRenewed':
       await updateLive(
+        event.data,
         `status = $3, current_period_start = $4, current_period_end = $5, trial_end = $6, updated_at = $7`,
-        [d.status, d.currentPeriodStart, d.currentPeriodEnd, d.trialEnd, at],
+        [event.data.status, event.data.currentPeriodStart, event.data.currentPeriodEnd, event.data.trialEnd, at],
       );
       return;
     case 'SubscriptionPlanChanged':
-      await updateLive(`tier = $3, billing_period = $4, updated_at = $5`, [d.tier, d.billingPeriod, at]);
+      await updateLive(event.data, `tier = $3, billing_period = $4, updated_at = $5`, [
+        event.data.tier,
+        event.data.billingPeriod,
+        at,
+      ]);
       return;
     case 'SubscriptionPastDue':
-      await updateLive(`status = 'past_due', updated_at = $3`, [at]);
+      await updateLive(event.data, `status = 'past_due', updated_at = $3`, [at]);
       return;
     case 'SubscriptionCancelRequested':
-      await updateLive(`cancel_at_period_end = true, updated_at = $3`, [at]);
+      await updateLive(event.data, `cancel_at_period_end = true, updated_at = $3`, [at]);
       return;
     case 'SubscriptionResumed':
-      await updateLive(`cancel_at_period_end = false, updated_at = $3`, [at]);
+      await updateLive(event.data, `cancel_at_period_end = false, updated_at = $3`, [at]);
       return;
     case 'SubscriptionEnded':
       await db.query(`DELETE FROM billing_subscriptions WHERE owner_id = $1 AND subscription_id = $2`, [
-        d.ownerId,
-        d.subscriptionId,
+        event.data.ownerId,
+        event.data.subscriptionId,
       ]);
+      return;
+    default:
       return;
   }
 }
@@ -126,10 +142,11 @@ async function applyOne(db: Queryable, event: RecordedEvent) {
  * payments-service customer is whose (so a Stripe webhook naming only a customer finds its owner).
  * The plan book reads the subscription row for every limit check: one primary-key lookup.
  */
-export const billingProjection: Projection = {
+export const billingProjection = defineBatchProjection({
   name: 'billing',
-  version: 1,
-  eventTypes: EVENT_TYPES,
+  // 2: an erased account's payments keep their row, the card holder's name erased.
+  version: 2,
+  eventTypes: [...subscriptionEventTypes, 'SubjectErased'],
   tables: ['billing_subscriptions', 'billing_payments', 'billing_customers'],
   migrations: [
     {
@@ -171,14 +188,13 @@ CREATE TABLE IF NOT EXISTS billing_customers (
 `,
     },
   ],
-  async apply(db, events) {
+  async applyBatch(db, events) {
     // Payments and customer links are independent facts: one statement each per batch (a burst of
     // Stripe invoices is many of them). Subscription changes depend on each other: one by one, in order.
-    await insertPayments(
-      db,
-      events.filter((e) => e.type === 'PaymentSucceeded' || e.type === 'PaymentDeclined'),
-    );
+    await insertPayments(db, eventsOf(events, 'PaymentSucceeded', 'PaymentDeclined'));
     await linkCustomers(db, events);
-    for (const event of events) if (SUBSCRIPTION_CHANGES.has(event.type)) await applyOne(db, event);
+    for (const event of events) await applyOne(db, event);
+    // After this batch's payments: an erasure in the same batch covers them too.
+    await eraseAccounts(db, events);
   },
-};
+});

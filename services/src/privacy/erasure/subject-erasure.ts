@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { streamIds, type SubjectRef } from '@kesher/contracts';
-import type { EventStore } from '../../platform/event-store/event-store.port.js';
+import { streamIds, type RecordedEvent, type SubjectRef } from '@kesher/contracts';
+import { retainedKeywordsOf } from '@kesher/projections/analytics/keywords/retained-keywords';
+import { WrongExpectedVersionError, type EventStore } from '../../platform/event-store/event-store.port.js';
+import { isSealedField } from '../../platform/event-store/personal-data.codec.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
 import type { SqlSubjectKeys } from '../keys/sql-subject-keys.js';
 import type { DataSubject, ErasureCause, SubjectErasure } from '../subject-erasure.port.js';
 
 export interface SubjectErasureDeps {
   eventStore: EventStore;
+  /**
+   * The log as stored (personal fields sealed): tells a message stored in clear before the codec from a
+   * sealed one, for the keyword counts an erased conversation keeps. Without it every message counts as sealed.
+   */
+  sealedEventStore?: EventStore;
   keys: SqlSubjectKeys;
   /** The read models' database: a channel contact's conversations and rows are found there. */
   sql: Sql;
@@ -61,19 +68,75 @@ export function createSubjectErasure(
     );
   }
 
+  const metadataFor = (correlationId: string) => ({
+    eventId: randomUUID(),
+    correlationId,
+    causationId: correlationId,
+    actor: { kind: 'system' as const, id: 'erasure' },
+    timestamp: (deps.clock?.() ?? new Date()).toISOString(),
+    schemaVersion: 1,
+  });
+
+  /**
+   * Before a conversation's key is shredded: its keyword counts, recorded on its stream right after the
+   * messages they come from (KeywordsRetained; the keywords read model explains how a replay uses them).
+   * Appended at the stream's revision as read, so a message posted meanwhile is read again; recorded once.
+   */
+  async function retainKeywords(threadId: string) {
+    const stream = streamIds.thread(threadId);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const events = await deps.eventStore.readStream(stream);
+      const last = events.at(-1);
+      if (!last || events.some((event) => event.type === 'KeywordsRetained')) return;
+      const plain = new Set(
+        (deps.sealedEventStore ? await deps.sealedEventStore.readStream(stream) : [])
+          .filter((event) => event.type === 'MessagePosted' && !sealedText(event))
+          .map((event) => event.metadata.eventId),
+      );
+      const data = retainedKeywordsOf(threadId, events, (event) => plain.has(event.metadata.eventId));
+      if (data.messages.length === 0) return;
+      try {
+        await deps.eventStore.appendToStream(
+          stream,
+          [{ type: 'KeywordsRetained', data, metadata: metadataFor(threadId) }],
+          {
+            expectedRevision: last.streamPosition,
+          },
+        );
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+      }
+    }
+  }
+
+  /** The account's conversations whose keys are still there (shredded with the account's key). */
+  async function threadsOwnedBy(accountId: string) {
+    const { rows } = await deps.sql.query<{ thread_id: string }>(
+      `SELECT substr(key_id, 8) AS thread_id FROM privacy_subject_keys
+       WHERE owner_id = $1 AND sealed_key IS NOT NULL AND key_id LIKE 'thread:%'`,
+      [accountId],
+    );
+    return rows.map((row) => row.thread_id);
+  }
+
   return {
     keyIdOf,
     async erase(subject, why) {
       switch (subject.kind) {
         case 'account': {
           const keyId = keyIdOf(subject);
+          for (const threadId of await threadsOwnedBy(subject.accountId)) await retainKeywords(threadId);
           const shredded = await deps.keys.shred([keyId], { ownerId: subject.accountId });
+          // The account's mailed links (verification, password reset) name its address in clear: gone with it.
+          await deps.sql.query(`DELETE FROM link_tokens WHERE account_id = $1`, [subject.accountId]);
           if (shredded.length > 0)
             await record(subject, keyId, shredded, why, { ownerId: subject.accountId, threadId: null });
           return;
         }
         case 'thread': {
           const keyId = keyIdOf(subject);
+          if (deps.keys.peek(keyId) !== null) await retainKeywords(subject.threadId);
           const shredded = await deps.keys.shred([keyId]);
           if (shredded.length > 0)
             await record(subject, keyId, shredded, why, {
@@ -136,6 +199,12 @@ export function createSubjectErasure(
       chatId,
     ]);
   }
+}
+
+/** Whether a stored MessagePosted's text is sealed (the codec's form) rather than stored in clear before it. */
+function sealedText(event: RecordedEvent): boolean {
+  const data = event.data;
+  return typeof data === 'object' && data !== null && 'text' in data && isSealedField(data.text);
 }
 
 function refOf(subject: DataSubject): SubjectRef {
