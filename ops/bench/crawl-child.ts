@@ -1,8 +1,10 @@
 /**
  * One crawler of `make bench-crawl`, in a process of its own so that its peak memory is its own:
  *
- *   npx tsx ops/bench/crawl-child.ts kesher  <start url> <max pages>   first crawl, then a scheduled recrawl of the unchanged site
- *   npx tsx ops/bench/crawl-child.ts crawlee <start url> <max pages>   Crawlee's CheerioCrawler with its default settings
+ *   npx tsx ops/bench/crawl-child.ts kesher  <start url> <max pages> [first-only]
+ *       first crawl, then (unless first-only) a scheduled recrawl of the unchanged site
+ *   npx tsx ops/bench/crawl-child.ts crawlee <start url> <max pages>
+ *       Crawlee's CheerioCrawler with its default settings
  *
  * Prints one JSON line with its figures.
  */
@@ -19,10 +21,22 @@ import { parseOutboundAllowlist } from '@kesher/services/outbound/outbound-allow
 import { createOutboundFetch } from '@kesher/services/outbound/outbound-fetch';
 import { peakRssMb, round } from './bench-kit.js';
 
-const [which, startArgument, maxPagesText] = process.argv.slice(2);
-if (!startArgument || !maxPagesText) throw new Error('usage: crawl-child.ts kesher|crawlee <start url> <max pages>');
+const [which, startArgument, maxPagesText, phases] = process.argv.slice(2);
+if (!startArgument || !maxPagesText)
+  throw new Error('usage: crawl-child.ts kesher|crawlee <start url> <max pages> [first-only]');
 const startUrl: string = startArgument;
 const maxPages = Number(maxPagesText);
+/** The bench's later rounds time the first crawl only: the recrawls are measured once, in the first round. */
+const firstOnly = phases === 'first-only';
+
+/**
+ * CPU seconds this process spent (user and system) since `from`: what a crawl cost whatever else the
+ * machine was doing. Pages per wall-clock second depend on the share of the cores the process got.
+ */
+const cpuSecondsSince = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1e6;
+};
 
 async function kesher() {
   const { transport, close } = createGotScrapingTransport();
@@ -33,6 +47,7 @@ async function kesher() {
   let boilerplate = 0;
   let characters = 0;
   let started = performance.now();
+  const cpuFrom = process.cpuUsage();
   const first = await runCrawl(
     {
       fetch,
@@ -58,6 +73,21 @@ async function kesher() {
     { startUrl, maxPages, maxDepth: 50 },
   );
   const firstSeconds = (performance.now() - started) / 1000;
+  const firstCpuSeconds = cpuSecondsSince(cpuFrom);
+  const firstFigures = {
+    pages: first.stats.kept,
+    seconds: round(firstSeconds, 2),
+    pages_per_s: round(first.stats.kept / firstSeconds),
+    cpu_s: round(firstCpuSeconds, 2),
+    pages_per_cpu_s: round(first.stats.kept / firstCpuSeconds),
+    outcome: `${first.status} (${first.reason}): ${first.message}`,
+    failed: first.stats.failed,
+    skipped: first.stats.skipped,
+  };
+  if (firstOnly) {
+    close();
+    return { ...firstFigures, peak_rss_mb: peakRssMb() };
+  }
 
   // The scheduled recrawl (workers/crawler/crawler.worker.ts): the sitemaps read again, the pages whose date
   // moved (or that have none) asked for with conditional requests, the rest left alone.
@@ -121,12 +151,7 @@ async function kesher() {
   const revalidateAllSeconds = (performance.now() - started) / 1000;
   close();
   return {
-    pages: first.stats.kept,
-    seconds: round(firstSeconds, 2),
-    pages_per_s: round(first.stats.kept / firstSeconds),
-    outcome: `${first.status} (${first.reason}): ${first.message}`,
-    failed: first.stats.failed,
-    skipped: first.stats.skipped,
+    ...firstFigures,
     recrawl_seconds: round(recrawlSeconds, 2),
     recrawl_pages_asked: second.stats.kept + second.stats.failed,
     recrawl_left_alone_by_sitemap: plan.unchanged.length,
@@ -156,10 +181,19 @@ async function crawlee() {
     },
   });
   const started = performance.now();
+  const cpuFrom = process.cpuUsage();
   await crawler.run([startUrl]);
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSecondsSince(cpuFrom);
   rmSync(storage, { recursive: true, force: true });
-  return { pages, seconds: round(seconds, 2), pages_per_s: round(pages / seconds), peak_rss_mb: peakRssMb() };
+  return {
+    pages,
+    seconds: round(seconds, 2),
+    pages_per_s: round(pages / seconds),
+    cpu_s: round(cpuSeconds, 2),
+    pages_per_cpu_s: round(pages / cpuSeconds),
+    peak_rss_mb: peakRssMb(),
+  };
 }
 
 const result = which === 'crawlee' ? await crawlee() : await kesher();
