@@ -9,13 +9,54 @@ import { createRetentionRun } from '../privacy/retention/retention-run.js';
 import { createSecurityLog } from '../privacy/security-log/security-log.js';
 import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
 import { createSubjectErasure } from '../privacy/erasure/subject-erasure.js';
+import {
+  createEmbeddedCompaction,
+  withEmbeddedCompaction,
+  type EmbeddedCompaction,
+} from '../privacy/erasure/embedded-compaction.js';
+import { allProjections } from '@kesher/projections/registry';
 import type { Platform } from './compose-platform.js';
 import { createChannelForget } from '../privacy/visitor-deletion/channel-forget.js';
 import { createVisitorConversationDeletion } from '../privacy/visitor-deletion/visitor-conversation-deletion.js';
 
+/** One compaction per embedded database, however many modules of the process erase through it. */
+const compactions = new WeakMap<Platform, EmbeddedCompaction>();
+
+/**
+ * The embedded default's compaction of its database files after erasures (privacy/erasure/
+ * embedded-compaction.ts); undefined on Postgres, where vacuum and backups are the operator's.
+ */
+export function embeddedCompactionOf(platform: Platform): EmbeddedCompaction | undefined {
+  if (platform.sql.kind !== 'pglite') return undefined;
+  let compaction = compactions.get(platform);
+  if (!compaction) {
+    compaction = createEmbeddedCompaction({
+      sql: platform.sql,
+      readModelsCaughtUp: async () =>
+        platform.projector.progress.waitFor(
+          allProjections.map((p) => p.name),
+          await platform.eventStore.headPosition(),
+          60_000,
+        ),
+      onError: (error) => platform.log.error({ err: error }, 'privacy: compacting the embedded database failed'),
+    });
+    compactions.set(platform, compaction);
+  }
+  return compaction;
+}
+
 /** The deployment's subject erasure (privacy/erasure): the platform's key store, its log and read models. */
-export const subjectErasureFor = (platform: Platform, clock?: () => Date): SubjectErasure =>
-  createSubjectErasure({ eventStore: platform.eventStore, keys: platform.subjectKeys, sql: platform.sql, clock });
+export function subjectErasureFor(platform: Platform, clock?: () => Date): SubjectErasure {
+  const erasure = createSubjectErasure({
+    eventStore: platform.eventStore,
+    sealedEventStore: platform.sealedEventStore,
+    keys: platform.subjectKeys,
+    sql: platform.sql,
+    clock,
+  });
+  const compaction = embeddedCompactionOf(platform);
+  return compaction ? withEmbeddedCompaction(erasure, compaction) : erasure;
+}
 
 /**
  * The privacy features built on subject erasure (issue 24 items 4–6): the owner's export and security

@@ -106,5 +106,5 @@ describe('personal data in the embedded database files', () => {
     await store.close();
     await sql.close();
     for (const secret of Object.values(secrets)) expect(filesHolding(dir, secret), secret).toEqual([]);
-  }, 120_000);
+  }, 600_000);
 });

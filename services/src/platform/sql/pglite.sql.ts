@@ -6,7 +6,10 @@ import type { Sql } from './sql.port.js';
  * `dataDir` is omitted). It has exactly one backend; its own mutex serialises queries and transactions.
  */
 export async function createPgliteSql(options: { dataDir?: string } = {}): Promise<Sql> {
-  const db = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
+  // wal_recycle=off: a WAL segment no longer needed is deleted, not renamed for reuse with its old
+  // contents, so compacting after an erasure leaves no old rows in the WAL (privacy/erasure/embedded-compaction.ts).
+  const startParams = [...PGlite.defaultStartParams, '-c', 'wal_recycle=off'];
+  const db = await PGlite.create(options.dataDir ? { dataDir: options.dataDir, startParams } : { startParams });
   return {
     kind: 'pglite',
     query: async (text, params) => db.query(text, params as unknown[]),
