@@ -513,4 +513,64 @@ async function main() {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-await main();
+/**
+ * BENCH_ANALYTICS_DB_URL=<a database kept with BENCH_KEEP_DB=1>: only the rebuild, for profiling. Each run
+ * rebuilds every analytics read model together (as rebuild_eps measures), then each one alone, then a pass
+ * that only reads the log (no read model writes): where the time goes, per read model and in reading.
+ * Prints; writes no JSON.
+ */
+async function profileRebuild(url: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kesher-bench-analytics-'));
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-42',
+    NODE_ENV: 'production',
+    PORT: '0',
+  });
+  const platform = await composePlatform(config, { applicationName: 'kesher-bench-analytics' });
+  const { rows } = await platform.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM events`);
+  const logEvents = Number(rows[0]!.n);
+  const readOnly = analyticsProjections.map((projection) => ({
+    ...projection,
+    name: `${projection.name}-read-only`,
+    tables: [],
+    migrations: [],
+    apply: async () => {},
+  }));
+  const only = (process.env.BENCH_PROFILE_ONLY ?? '').split(',').filter(Boolean);
+  const runs: [string, readonly (typeof analyticsProjections)[number][]][] = [
+    ['all together', analyticsProjections],
+    ...(only.length ? [] : analyticsProjections.map((p) => [p.name, [p]] as [string, typeof analyticsProjections])),
+    ['reading only', readOnly],
+  ];
+  for (const [label, projections] of runs) {
+    if (only.length && label !== 'all together' && label !== 'reading only') continue;
+    const pgBefore = await backendCpu(platform.sql, 'kesher-bench-analytics');
+    const nodeBefore = process.cpuUsage();
+    const started = performance.now();
+    await rebuildTogether({
+      eventStore: platform.eventStore,
+      sql: platform.sql,
+      projections,
+      batchSize: REBUILD_BATCH,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const nodeCpu = nodeCpuSince(nodeBefore);
+    const pgCpu = cpuSince(pgBefore, await backendCpu(platform.sql, 'kesher-bench-analytics'));
+    console.log(
+      `${label.padEnd(28)} ${seconds.toFixed(1).padStart(6)} s  ${Math.round(logEvents / seconds)
+        .toString()
+        .padStart(
+          7,
+        )} ev/s  node ${nodeCpu.toFixed(1)} s  postgres ${pgCpu.toFixed(1)} s  load ${loadavg()[0]!.toFixed(1)}`,
+    );
+  }
+  await platform.sql.query(`DELETE FROM projection_checkpoints WHERE name LIKE '%-read-only'`).catch(() => {});
+  await platform.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (process.env.BENCH_ANALYTICS_DB_URL) await profileRebuild(process.env.BENCH_ANALYTICS_DB_URL);
+else await main();
