@@ -1,7 +1,8 @@
-import type { RecordedEvent, SubjectErased } from '@kesher/contracts';
+import type { RecordedEvent } from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 import { factsOf } from '../shared/facts.js';
 import { rowsFrom, rowsParam } from '../shared/json-rows.js';
+import { eventsOf } from '../../shared/typed-projection.js';
 
 /** A query's text as listed: enough to recognise it, not a second copy of every conversation. */
 export const QUERY_TEXT_CHARS = 1000;
@@ -200,9 +201,8 @@ const ERASED = '[erased]';
 
 /** A subject erased: its questions read as a replay from the shredded log would write them. */
 async function eraseSubjects(db: Queryable, events: readonly RecordedEvent[]) {
-  for (const event of events) {
-    if (event.type !== 'SubjectErased') continue;
-    const d = event.data as SubjectErased;
+  for (const event of eventsOf(events, 'SubjectErased')) {
+    const d = event.data;
     if (d.subject === 'thread' && d.threadId) {
       await db.query(
         `UPDATE analytics_query_threads SET last_question = '${ERASED}' WHERE thread_id = $1 AND last_question IS NOT NULL`,

@@ -13,9 +13,11 @@ export interface CounterTable<Key extends string, Counter extends string> {
  * per event. Increments may be negative (a changed rating takes its old count back).
  */
 export function counterBatch<Key extends string, Counter extends string>(spec: CounterTable<Key, Counter>) {
-  const keyNames = Object.keys(spec.keys) as Key[];
-  const counterNames = Object.keys(spec.counters) as Counter[];
-  const rows = new Map<string, { key: Record<Key, string | number>; values: Record<Counter, number> }>();
+  const keyNames: Key[] = [];
+  for (const name in spec.keys) keyNames.push(name);
+  const counterNames: Counter[] = [];
+  for (const name in spec.counters) counterNames.push(name);
+  const rows = new Map<string, { key: Record<Key, string | number>; values: Map<Counter, number> }>();
 
   return {
     add(key: Record<Key, string | number>, increments: Partial<Record<Counter, number>>) {
@@ -23,12 +25,14 @@ export function counterBatch<Key extends string, Counter extends string>(spec: C
       for (const name of keyNames) id += `${key[name]}\u0000`;
       let row = rows.get(id);
       if (!row) {
-        row = { key, values: Object.fromEntries(counterNames.map((name) => [name, 0])) as Record<Counter, number> };
+        row = { key, values: new Map(counterNames.map((name) => [name, 0])) };
         rows.set(id, row);
       }
       // Only the increments given (most adds name one or two of a dozen counters); unknown names are ignored.
-      for (const name in increments)
-        if (name in row.values) row.values[name as Counter] += increments[name as Counter] ?? 0;
+      for (const name in increments) {
+        const value = row.values.get(name);
+        if (value !== undefined) row.values.set(name, value + (increments[name] ?? 0));
+      }
     },
 
     get size() {
@@ -41,7 +45,7 @@ export function counterBatch<Key extends string, Counter extends string>(spec: C
       const types = [...keyNames.map((name) => spec.keys[name]), ...counterNames.map((name) => spec.counters[name])];
       const values = [...rows.values()].map((row) => [
         ...keyNames.map((name) => row.key[name]),
-        ...counterNames.map((name) => row.values[name]),
+        ...counterNames.map((name) => row.values.get(name) ?? 0),
       ]);
       await db.query(
         `INSERT INTO ${spec.table} (${columns.join(', ')})
