@@ -16,8 +16,22 @@ const EURO = /^(?:€|euros?|eur)$/iu;
 
 /** "890 ILS", "NIS 150", "₪48", "24 shekels", "$129" in the question's language: the shekel as ש"ח or ILS, dollars and euros by their sign. */
 export function restatePrice(span: string, language: FactLanguage): string {
-  const amount = /\d(?:[\d,.]*\d)?/.exec(span)?.[0] ?? span;
-  const currency = span.replace(amount, '').trim();
+  const number = /\d(?:[\d,.]*\d)?/.exec(span)?.[0] ?? span;
+  const scale = /\b(million|thousand)\b|(מיליון|אלף)/iu.exec(span);
+  const scaleWord = scale
+    ? language === 'he'
+      ? scale[1]
+        ? { million: 'מיליון', thousand: 'אלף' }[scale[1].toLowerCase()]
+        : scale[2]
+      : scale[2]
+        ? { מיליון: 'million', אלף: 'thousand' }[scale[2]]
+        : scale[1]!.toLowerCase()
+    : undefined;
+  const amount = scaleWord ? `${number} ${scaleWord}` : number;
+  const currency = span
+    .replace(number, '')
+    .replace(scale?.[0] ?? '', '')
+    .trim();
   if (SHEKEL.test(currency)) return language === 'he' ? `${amount} ש"ח` : `${amount} ILS`;
   if (DOLLAR.test(currency)) return `$${amount}`;
   if (EURO.test(currency)) return `€${amount}`;

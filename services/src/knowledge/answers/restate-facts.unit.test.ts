@@ -58,6 +58,12 @@ describe('facts restated at stop 30', () => {
     expect(restateFacts('price', 'It costs 1,300 ILS.', 'he')).toEqual(['1,300 ש"ח']);
   });
 
+  it('keeps millions and thousands with their amount', () => {
+    expect(restateFacts('price', 'עבודות הבנייה נמשכו שמונה עשר חודשים ועלו 14 מיליון ש"ח.', 'en')).toEqual([
+      '14 million ILS',
+    ]);
+  });
+
   it('reads a Hebrew address on a road (דרך) with its number', () => {
     expect(restateFacts('place', 'אפשר גם לאסוף את ההזמנה מבית הקלייה בדרך הבזלת 4 בקצרין.', 'en')).toEqual([
       'דרך הבזלת 4',

@@ -21,7 +21,7 @@ const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
   [
     'price',
     new RegExp(
-      `\\bhow much\\b|\\b(price|prices|cost|costs|fee|fees|charge)\\b|${he('כמה עולה|כמה עולים|כמה משלמים|כמה משלם|מחיר|מחירים|עלות|תעריף')}`,
+      `\\bhow much\\b|\\b(price|prices|cost|costs|fee|fees|charge)\\b|${he('כמה עולה|כמה עולים|כמה עלה|כמה עלתה|כמה עלו|כמה משלמים|כמה משלם|מחיר|מחירים|עלות|תעריף')}`,
     ),
   ],
   ['duration', new RegExp(`\\bhow (long|quickly|fast|soon)\\b|${he('כמה זמן|תוך כמה|כמה דקות|כמה ימים|כמה שעות')}`)],
@@ -52,11 +52,20 @@ const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
 const YES_NO =
   /^(are|is|do|does|did|can|could|will|would|have|has|may|should)\b|^(האם|יש|אין|אפשר|מותר|אתם|את|אתה)( |$)/;
 
+/**
+ * A Hebrew question with no question word is asked as a statement with a question mark: "ארוחת הבוקר כלולה
+ * במחיר?" asks yes or no, whatever kind of answer its words name. One that opens with the kind it wants
+ * ("מחיר לילה בסוויטה?", "שעות הפתיחה בשישי?") still asks for it.
+ */
+const HEBREW_STATEMENT_ASKED = new RegExp(
+  `^(?=.*[\u05D0-\u05EA])(?!.*${he('כמה|מה|מתי|איפה|היכן|מאיפה|לאן|מי|מיהו|מיהי|איך|כיצד|איזה|איזו|אילו|למה|מדוע|עד מתי|גיל')})(?!(?:ה)?(?:מחיר|מחירי|מחירים|עלות|שעות|שעת|כתובת|טלפון|מספר|מייל|אימייל|דואל|מיקום)(?: |$))\\S+ \\S+ \\S+`,
+);
+
 export function answerKindOf(question: string): AnswerKind | null {
   const text = normalizeForSearch(question)
     .replace(/[^\p{L}\p{N}@]+/gu, ' ')
     .trim();
-  if (YES_NO.test(text)) return null;
+  if (YES_NO.test(text) || HEBREW_STATEMENT_ASKED.test(text)) return null;
   for (const [kind, pattern] of KIND_PATTERNS) if (pattern.test(text)) return kind;
   return null;
 }
@@ -81,9 +90,10 @@ const ENTITY_PATTERNS: Record<AnswerKind, { strong: RegExp; weak?: RegExp }> = {
   phone: { strong: /(?<![\d.:])(?:\+?972[-\s]?|0)\d{1,2}[-\s]?\d{3}[-\s]?\d{3,4}(?![\d:])/ },
   price: {
     // An amount with its currency after it ("890 ILS", "24 shekels", "52 ₪", "180 ש״ח") or before it
-    // ("₪48", "$129", "NIS 150"). A bare number is not a price: "250 g" and "15 people" sit beside prices.
+    // ("₪48", "$129", "NIS 150"), in millions or thousands too ("14 מיליון ש"ח"). A bare number is not a price:
+    // "250 g" and "15 people" sit beside prices.
     strong: new RegExp(
-      `\\d[\\d,.]*\\s*(?:${CURRENCY_AFTER})(?![a-z])|(?<![a-z])(?:${CURRENCY_BEFORE})\\s*\\d(?:[\\d,.]*\\d)?`,
+      `\\d[\\d,.]*\\s*(?:(?:million|thousand|מיליון|אלף)\\s+)?(?:${CURRENCY_AFTER})(?![a-z])|(?<![a-z])(?:${CURRENCY_BEFORE})\\s*\\d(?:[\\d,.]*\\d)?`,
       'iu',
     ),
     weak: new RegExp(

@@ -35,6 +35,13 @@ describe('question analysis', () => {
     expect(analyseQuestion('מה כדאי ללבוש לטיפול?').words.map((w) => w.word)).toEqual(['ללבוש', 'לטיפול']);
   });
 
+  it('reads a Hebrew question without a question word as yes or no, unless it opens with the kind it wants', () => {
+    expect(analyseQuestion('ארוחת הבוקר כלולה במחיר?').kind).toBeNull();
+    expect(analyseQuestion('מחיר לילה בסוויטה?').kind).toBe('price');
+    expect(analyseQuestion('שעות הפתיחה בשישי?').kind).toBe('time');
+    expect(analyseQuestion('כמה עלה הגשר?').kind).toBe('price');
+  });
+
   it('asks for a number when it asks for an age', () => {
     expect(analyseQuestion('מאיזה גיל אפשר להגיע לספא?').kind).toBe('quantity');
     expect(analyseQuestion('What is the minimum age for the spa?').kind).toBe('quantity');
