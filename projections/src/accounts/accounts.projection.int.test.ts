@@ -14,7 +14,8 @@ const registered = (accountId: string, email: string, provider: 'password' | 'go
 
 describe('accounts read model, given events then rows', () => {
   let model: ReadModelUnderTest;
-  beforeAll(async () => (model = await readModel(accountsProjection)));
+  // Starting PGlite (WebAssembly) took over two minutes on the shared 2-core machine under load: a margin, not a wait.
+  beforeAll(async () => void (model = await readModel(accountsProjection)), 600_000);
   beforeEach(async () => model.reset());
   afterAll(async () => model.close());
 

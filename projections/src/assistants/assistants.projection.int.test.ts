@@ -21,7 +21,8 @@ const created = (assistantId: string, numericId: number, ownerId = 'owner-1') =>
 
 describe('assistants read model, given events then rows', () => {
   let model: ReadModelUnderTest;
-  beforeAll(async () => (model = await readModel(assistantsProjection)));
+  // Starting PGlite (WebAssembly) took over two minutes on the shared 2-core machine under load: a margin, not a wait.
+  beforeAll(async () => void (model = await readModel(assistantsProjection)), 600_000);
   beforeEach(async () => model.reset());
   afterAll(async () => model.close());
 

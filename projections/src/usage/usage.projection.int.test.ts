@@ -32,7 +32,8 @@ const completed = (runId: string, threadId: string, at: string) =>
 
 describe('usage read model, given events then rows', () => {
   let model: ReadModelUnderTest;
-  beforeAll(async () => (model = await readModel(usageProjection)));
+  // Starting PGlite (WebAssembly) took over two minutes on the shared 2-core machine under load: a margin, not a wait.
+  beforeAll(async () => void (model = await readModel(usageProjection)), 600_000);
   beforeEach(async () => model.reset());
   afterAll(async () => model.close());
 
