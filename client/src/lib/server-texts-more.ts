@@ -1,3 +1,4 @@
+import { planMessages } from '@kesher/contracts/http/errors-catalogue';
 import { catalogueTexts, registerServerTexts } from './server-texts';
 
 /**
@@ -34,21 +35,36 @@ const CRAWLER_SCHEDULE_TEXTS = catalogueTexts('crawler', {
   ],
 });
 
-/** Texts of the Drive routes and the plan checks outside the catalogues (no code yet). */
-const PLAN_AND_DRIVE_TEXTS: Record<string, string> = {
+/** Texts of the Drive routes outside the catalogues (Google Drive's client and a file id check; no code yet). */
+const DRIVE_MORE_TEXTS: Record<string, string> = {
   'Not a Google Drive file id.': 'זה אינו מזהה של קובץ ב-Google Drive.',
   'The file is larger than the upload limit.': 'הקובץ גדול ממגבלת ההעלאה.',
-  'Google Drive needs a paid plan. Upgrade on the pricing page to use it.':
-    'ייבוא מ-Google Drive דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
-  'Telegram needs a paid plan. Upgrade on the pricing page to use it.':
-    'טלגרם דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
-  'WhatsApp needs a paid plan. Upgrade on the pricing page to use it.':
-    'WhatsApp דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
-  'Instagram needs a paid plan. Upgrade on the pricing page to use it.':
-    'אינסטגרם דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
-  'Scheduled recrawl needs a paid plan. Upgrade on the pricing page to use it.':
-    'סריקה חוזרת מתוזמנת דורשת תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בה.',
 };
+
+/** The plans' paid features (contracts errors.catalogue.ts planMessages), by code. */
+const PLAN_TEXTS = catalogueTexts('plan', {
+  'needsPaidPlan.telegram': [
+    planMessages.needsPaidPlan.telegram,
+    'טלגרם דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
+  ],
+  'needsPaidPlan.whatsapp': [
+    planMessages.needsPaidPlan.whatsapp,
+    'WhatsApp דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
+  ],
+  'needsPaidPlan.instagram': [
+    planMessages.needsPaidPlan.instagram,
+    'אינסטגרם דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
+  ],
+  'needsPaidPlan.scheduled_recrawl': [
+    planMessages.needsPaidPlan.scheduled_recrawl,
+    'סריקה חוזרת מתוזמנת דורשת תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בה.',
+  ],
+  'needsPaidPlan.google_drive': [
+    planMessages.needsPaidPlan.google_drive,
+    'ייבוא מ-Google Drive דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
+  ],
+  filesCheckNeedsAssistant: [planMessages.filesCheckNeedsAssistant, 'כדי לבדוק את מגבלת הקבצים יש לציין assistant_id.'],
+});
 
 const INTEGRATION_TEXTS = catalogueTexts('integration', {
   telegramTokenRequired: ['Please enter the Bot Token', 'נא להזין את טוקן הבוט'],
@@ -311,6 +327,24 @@ const MORE_TEMPLATES: Parameters<typeof registerServerTexts>[0]['templates'] = [
     he: (limit) =>
       `העוזר הזה הגיע למגבלת התוכנית של ${limit} שאלות ותשובות. מחקו חלק מהן או שדרגו את התוכנית כדי להוסיף עוד.`,
   },
+  // A channel's setup refused, with the reason after the spec's text (contracts channelSetupMessages).
+  ...(
+    [
+      ['telegram', 'Telegram', 'טלגרם'],
+      ['whatsapp', 'WhatsApp', 'WhatsApp'],
+      ['instagram', 'Instagram', 'אינסטגרם'],
+    ] as const
+  ).map(([kind, name, he]) => ({
+    code: `channelSetup.refused.${kind}`,
+    pattern: new RegExp(`^Failed to setup ${name} integration: (.+)$`, 's'),
+    // The reason arrives said in Hebrew already, when it is a known text (the app secret's).
+    he: (reason: string) => `הגדרת האינטגרציה עם ${he} נכשלה: ${reason}`,
+  })),
+  {
+    code: 'site.timeout',
+    pattern: /^The site (\S+) did not answer within (\d+) seconds\.$/,
+    he: (host, seconds) => `האתר ${host} לא ענה תוך ${seconds} שניות.`,
+  },
   // Last: its channel name is any text, so the API's own "The API could not be reached" is tried first.
   {
     code: 'integration.channelUnreachable',
@@ -323,7 +357,8 @@ registerServerTexts({
   exact: {
     ...DRIVE_TEXTS,
     ...CRAWLER_SCHEDULE_TEXTS,
-    ...PLAN_AND_DRIVE_TEXTS,
+    ...DRIVE_MORE_TEXTS,
+    ...PLAN_TEXTS,
     ...INTEGRATION_TEXTS,
     ...CHANNEL_FIELD_TEXTS,
     ...AUTOMATION_TEXTS,

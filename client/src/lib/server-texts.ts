@@ -1,3 +1,12 @@
+import {
+  billingMessages,
+  crawlMessages,
+  knowledgeFileMessages,
+  passwordMessages,
+  signInMessages,
+  siteMessages,
+  threadMessages,
+} from '@kesher/contracts/http/errors-catalogue';
 import { chatInputProblem, chatMessages } from '@kesher/contracts/rules/chat';
 import { limits } from '@kesher/contracts/rules/limits';
 import { messages } from '@kesher/contracts/rules/messages';
@@ -60,16 +69,16 @@ const FILE_TEXTS = catalogueTexts('file', {
   notFound: ['File not found.', 'הקובץ לא נמצא.'],
 });
 
-/** The password rules (contracts auth.dto passwordRules): validation items, not a catalogue. */
-const PASSWORD_TEXTS: Record<string, string> = {
-  'Password must be at least 10 characters long': 'הסיסמה חייבת להכיל לפחות 10 תווים',
-  'Password must contain at least one uppercase letter': 'הסיסמה חייבת להכיל לפחות אות גדולה אחת',
-  'Password must contain at least one lowercase letter': 'הסיסמה חייבת להכיל לפחות אות קטנה אחת',
-  'Password must contain at least one number': 'הסיסמה חייבת להכיל לפחות ספרה אחת',
-  'Password must contain at least one special character': 'הסיסמה חייבת להכיל לפחות תו מיוחד אחד',
-  'Password is too long': 'הסיסמה ארוכה מדי',
-  'Password is required': 'חובה להזין סיסמה',
-};
+/** The password rules (contracts auth.dto passwordRules): validation items, each with its code. */
+const PASSWORD_TEXTS = loadedCatalogueTexts('password', passwordMessages, {
+  tooShort: 'הסיסמה חייבת להכיל לפחות 10 תווים',
+  noUppercase: 'הסיסמה חייבת להכיל לפחות אות גדולה אחת',
+  noLowercase: 'הסיסמה חייבת להכיל לפחות אות קטנה אחת',
+  noNumber: 'הסיסמה חייבת להכיל לפחות ספרה אחת',
+  noSpecial: 'הסיסמה חייבת להכיל לפחות תו מיוחד אחד',
+  tooLong: 'הסיסמה ארוכה מדי',
+  required: 'חובה להזין סיסמה',
+});
 
 /** E-mail ownership (contracts http/auth.dto.ts accountMessages). */
 const ACCOUNT_TEXTS = catalogueTexts('account', {
@@ -165,25 +174,26 @@ const ANALYTICS_TEXTS = catalogueTexts('analytics', {
   noLimits: ['No limits data available', 'אין נתוני מגבלות זמינים'],
 });
 
-/**
- * The test payment page's answers (services/src/billing/test-cards.ts) and the card form's field checks
- * (contracts http/billing.dto.ts, which imports zod: the visitor build must not load it).
- */
-const BILLING_TEXTS: Record<string, string> = {
-  'Your card was declined. Please try a different card.': 'הכרטיס נדחה. אנא נסו כרטיס אחר.',
-  'This is a test page: use the test card 4580458045804580 (or 4000000000000002 to see a decline).':
-    'זהו עמוד בדיקה: השתמשו בכרטיס הבדיקה 4580458045804580 (או 4000000000000002 כדי לראות דחייה).',
-  'The card has expired. Check the expiry date.': 'תוקף הכרטיס פג. בדקו את תאריך התפוגה.',
-  'Payment successful! Your subscription is active.': 'התשלום הצליח! המנוי שלכם פעיל.',
-  'This checkout is already paid. Your subscription is active.': 'ההזמנה הזו כבר שולמה. המנוי שלכם פעיל.',
-  'card_number must be 13 to 16 digits': 'מספר הכרטיס חייב להכיל 13 עד 16 ספרות',
-  'card_holder is required': 'חובה להזין את שם בעל הכרטיס',
-  'expiry must be MM/YY': 'תוקף הכרטיס חייב להיות בתבנית MM/YY',
-  'cvv must be 3 or 4 digits': 'קוד ה-CVV חייב להכיל 3 או 4 ספרות',
-  'You already have a subscription. Change or cancel it from the Billing page.':
-    'כבר יש לכם מנוי. אפשר לשנות או לבטל אותו בעמוד החיוב.',
-  'Receipt not found.': 'הקבלה לא נמצאה.',
-  // Payment descriptions (services' paymentDescription): the test page's order and the payment history.
+/** Subscriptions and the test payment page (contracts errors.catalogue.ts billingMessages), with the card form's field checks. */
+const BILLING_TEXTS = loadedCatalogueTexts('billing', billingMessages, {
+  declined: 'הכרטיס נדחה. אנא נסו כרטיס אחר.',
+  unknownCard: 'זהו עמוד בדיקה: השתמשו בכרטיס הבדיקה 4580458045804580 (או 4000000000000002 כדי לראות דחייה).',
+  expired: 'תוקף הכרטיס פג. בדקו את תאריך התפוגה.',
+  paid: 'התשלום הצליח! המנוי שלכם פעיל.',
+  alreadyPaid: 'ההזמנה הזו כבר שולמה. המנוי שלכם פעיל.',
+  cardNumber: 'מספר הכרטיס חייב להכיל 13 עד 16 ספרות',
+  cardHolder: 'חובה להזין את שם בעל הכרטיס',
+  expiry: 'תוקף הכרטיס חייב להיות בתבנית MM/YY',
+  cvv: 'קוד ה-CVV חייב להכיל 3 או 4 ספרות',
+  alreadySubscribed: 'כבר יש לכם מנוי. אפשר לשנות או לבטל אותו בעמוד החיוב.',
+  receiptNotFound: 'הקבלה לא נמצאה.',
+  returnOffSite: 'כתובת החזרה חייבת להיות באתר הזה.',
+  testPaymentsOff: 'תשלומי הבדיקה כבויים: השרת הזה גובה תשלומים דרך Stripe.',
+  checkoutOfAnother: 'ההזמנה הזו שייכת לחשבון אחר.',
+});
+
+/** Payment descriptions (services' paymentDescription): the test page's order and the payment history. Said, not refused: no code. */
+const PAYMENT_TEXTS: Record<string, string> = {
   'Pro plan, monthly': 'תוכנית פרו, חודשי',
   'Pro plan, yearly': 'תוכנית פרו, שנתי',
   'Enterprise plan, monthly': 'תוכנית ארגונית, חודשי',
@@ -203,21 +213,43 @@ const REQUEST_TEXTS = catalogueTexts('request', {
   invalidAddress: ['The address of this request is not valid.', 'הכתובת של הבקשה הזו אינה תקינה.'],
 });
 
-/**
- * What the server's routes and deciders say outside the catalogues (no code yet: each belongs in a
- * catalogue, then it moves above).
- */
-const HANDLER_TEXTS: Record<string, string> = {
-  'Invalid email or password. Please check your credentials.': 'כתובת האימייל או הסיסמה שגויים. אנא בדקו את הפרטים.',
-  'Too many failed login attempts. Please try again later.':
-    'יותר מדי ניסיונות התחברות שנכשלו. אנא נסו שוב מאוחר יותר.',
-  'The file is empty.': 'הקובץ ריק.',
-  'File not found': 'הקובץ לא נמצא',
-  'This file was already uploaded': 'הקובץ הזה כבר הועלה',
-  'This conversation already exists': 'השיחה הזו כבר קיימת',
-  'Message not found.': 'ההודעה לא נמצאה.',
-  'Invalid file ID': 'מזהה קובץ לא תקין',
-  'Invalid message ID': 'מזהה הודעה לא תקין',
+/** Signing in (contracts errors.catalogue.ts signInMessages). */
+const SIGN_IN_TEXTS = loadedCatalogueTexts('signIn', signInMessages, {
+  invalidCredentials: 'כתובת האימייל או הסיסמה שגויים. אנא בדקו את הפרטים.',
+  tooManyAttempts: 'יותר מדי ניסיונות התחברות שנכשלו. אנא נסו שוב מאוחר יותר.',
+  googleNotConfigured: 'ההתחברות עם Google לא הוגדרה בשרת הזה. אנא התחברו עם אימייל וסיסמה.',
+  googleFailed: 'ההתחברות עם Google נכשלה: לא הצלחנו לאמת את האסימון. אנא נסו שוב.',
+});
+
+/** A conversation's and a knowledge file's refusals, and the crawl decider's (contracts errors.catalogue.ts). */
+const DECIDER_TEXTS = {
+  ...loadedCatalogueTexts('thread', threadMessages, {
+    exists: 'השיחה הזו כבר קיימת',
+    messageNotFound: 'ההודעה לא נמצאה.',
+    invalidMessageId: 'מזהה הודעה לא תקין',
+    notFound: 'השיחה לא נמצאה',
+  }),
+  ...loadedCatalogueTexts('knowledgeFile', knowledgeFileMessages, {
+    notFound: 'הקובץ לא נמצא',
+    exists: 'הקובץ הזה כבר הועלה',
+    empty: 'הקובץ ריק.',
+    invalidId: 'מזהה קובץ לא תקין',
+  }),
+  ...loadedCatalogueTexts('crawl', crawlMessages, {
+    alreadyRequested: 'הסריקה הזו כבר התבקשה.',
+    previewOnly: 'אפשר להוסיף דפים רק לתצוגה מקדימה.',
+    contentGone: 'התוכן של הדף הזה כבר אינו זמין. אנא סרקו את האתר שוב.',
+  }),
+  ...loadedCatalogueTexts('site', siteMessages, {
+    credentialsInUrl: 'כתובות שיש בהן שם משתמש או סיסמה אינן נטענות.',
+    redirectLoop: 'הכתובת מפנה בלולאה.',
+    badRedirect: 'האתר הפנה לכתובת לא תקינה.',
+    aborted: 'הטעינה בוטלה.',
+  }),
+};
+
+/** Success answers' texts (`{ detail }` with a 200): said, not refused, so they carry no code. */
+const DONE_TEXTS: Record<string, string> = {
   'Share link revoked': 'קישור השיתוף בוטל',
   'Assistant deleted': 'העוזר נמחק',
 };
@@ -268,12 +300,15 @@ const EXACT: Record<string, string> = {
   ...FILE_TEXTS,
   ...PASSWORD_TEXTS,
   ...ACCOUNT_TEXTS,
-  ...HANDLER_TEXTS,
+  ...SIGN_IN_TEXTS,
+  ...DECIDER_TEXTS,
+  ...DONE_TEXTS,
   ...REQUEST_TEXTS,
   ...ANALYTICS_TEXTS,
   ...CRAWLER_TEXTS,
   ...CRAWL_PROGRESS_TEXTS,
   ...BILLING_TEXTS,
+  ...PAYMENT_TEXTS,
 };
 
 /** A catalogue text with a number in it, recognised by its English form with any number in that place. */
@@ -335,8 +370,28 @@ const TEMPLATES: Template[] = [
     (n) =>
       `העוזר הגיע למגבלת התוכנית: ${n === '1' ? 'דף סרוק אחד' : `${n} דפים סרוקים`}. הסירו דפים או שדרגו את התוכנית כדי להוסיף עוד.`,
   ),
-  // outbound-error.ts unreachable(url): a site the crawler (or the settings' test) could not reach.
-  { pattern: /^The site (\S+) could not be reached\.$/, he: (host) => `לא הצלחנו להגיע לאתר ${host}.` },
+  // contracts siteMessages (services outbound-error.ts): a site the crawler (or a settings test) could not fetch.
+  {
+    pattern: /^The site (\S+) could not be reached\.$/,
+    he: (host) => `לא הצלחנו להגיע לאתר ${host}.`,
+    code: 'site.unreachable',
+  },
+  {
+    pattern: /^The site (\S+) could not be found\.$/,
+    he: (host) => `לא מצאנו את האתר ${host}.`,
+    code: 'site.unresolvable',
+  },
+  {
+    pattern: /^"(.+)" is not a valid web address\.$/s,
+    he: (url) => `"${url}" אינה כתובת אינטרנט תקינה.`,
+    code: 'site.invalidUrl',
+  },
+  {
+    pattern: /^Only http:\/\/ and https:\/\/ addresses can be fetched \(got (.+)\)\.$/,
+    he: (scheme) => `אפשר לטעון רק כתובות http:// ו-https:// (התקבל ${scheme}).`,
+    code: 'site.unsupportedScheme',
+  },
+  fromCatalogue('site.tooManyRedirects', siteMessages.tooManyRedirects, (n) => `הכתובת הפנתה יותר מ-${n} פעמים.`),
   // files.dto storageFullMessage(size): the plan's storage, said as the server sized it (100 MB, 5 GB).
   {
     pattern:

@@ -121,6 +121,29 @@ describe('the Hebrew of server errors', () => {
     expect(serverText(reworded, 'en', { code: 'common.assistantNotFound' })).toBe(reworded);
   });
 
+  it('says the texts once written at their throw sites in Hebrew by code, however the English is reworded', () => {
+    expect(serverText('That e-mail and password do not match.', 'he', { code: 'signIn.invalidCredentials' })).toBe(
+      'כתובת האימייל או הסיסמה שגויים. אנא בדקו את הפרטים.',
+    );
+    expect(serverText('Telegram is for paying plans.', 'he', { code: 'plan.needsPaidPlan.telegram' })).toBe(
+      'טלגרם דורש תוכנית בתשלום. שדרגו בעמוד המחירים כדי להשתמש בו.',
+    );
+    // A channel's refusal carries its reason as a value, itself said in Hebrew when it is a known text.
+    expect(
+      serverText('Telegram would not connect: no app secret.', 'he', {
+        code: 'channelSetup.refused.whatsapp',
+        args: [contracts.integrationMessages.appSecretNeeded],
+      }),
+    ).toBe(`הגדרת האינטגרציה עם WhatsApp נכשלה: ${serverText(contracts.integrationMessages.appSecretNeeded, 'he')}`);
+    expect(
+      serverText('The site shop.example timed out.', 'he', { code: 'site.timeout', args: ['shop.example', '20'] }),
+    ).toBe('האתר shop.example לא ענה תוך 20 שניות.');
+    // The spec's English stays the server's own words on an English page.
+    expect(serverText(contracts.signInMessages.invalidCredentials, 'en', { code: 'signIn.invalidCredentials' })).toBe(
+      contracts.signInMessages.invalidCredentials,
+    );
+  });
+
   it('keeps the numbers of a templated text', () => {
     expect(serverText(contracts.chatMessages.monthlyLimitReached(250), 'he')).toContain('250');
     // The limits check's "would go over" (services/src/analytics/limits-service.ts wouldExceedMessage).

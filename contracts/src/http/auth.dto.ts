@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { messages } from '../rules/messages.js';
+import { passwordMessages } from './errors.catalogue.js';
 
 /** Password rules of the register page (spec §5), checked in this order; the first failure is reported. */
 export const passwordRules: readonly { test: (password: string) => boolean; message: string }[] = [
-  { test: (p) => p.length >= 10, message: 'Password must be at least 10 characters long' },
-  { test: (p) => /\p{Lu}/u.test(p), message: 'Password must contain at least one uppercase letter' },
-  { test: (p) => /\p{Ll}/u.test(p), message: 'Password must contain at least one lowercase letter' },
-  { test: (p) => /\p{Nd}/u.test(p), message: 'Password must contain at least one number' },
-  { test: (p) => /[\p{P}\p{S}]/u.test(p), message: 'Password must contain at least one special character' },
+  { test: (p) => p.length >= 10, message: passwordMessages.tooShort },
+  { test: (p) => /\p{Lu}/u.test(p), message: passwordMessages.noUppercase },
+  { test: (p) => /\p{Ll}/u.test(p), message: passwordMessages.noLowercase },
+  { test: (p) => /\p{Nd}/u.test(p), message: passwordMessages.noNumber },
+  { test: (p) => /[\p{P}\p{S}]/u.test(p), message: passwordMessages.noSpecial },
 ];
 
 export const firstPasswordProblem = (password: string) => passwordRules.find((rule) => !rule.test(password))?.message;
@@ -22,7 +23,7 @@ const EmailSchema = z
 /** A new password (registration, reset): the register page's rules, the first failure reported. */
 const NewPasswordSchema = z
   .string()
-  .max(256, 'Password is too long')
+  .max(256, passwordMessages.tooLong)
   .superRefine((password, ctx) => {
     const problem = firstPasswordProblem(password);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -37,7 +38,7 @@ export type RegisterBody = z.infer<typeof RegisterBodySchema>;
 
 export const LoginBodySchema = z.object({
   email: EmailSchema,
-  password: z.string().min(1, 'Password is required').max(256),
+  password: z.string().min(1, passwordMessages.required).max(256),
 });
 
 export const GoogleSignInBodySchema = z.object({

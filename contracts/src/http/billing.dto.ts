@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BillingPeriodSchema, CurrencySchema, PlanLimitsSchema, PlanSchema, PlanTierSchema } from '../rules/plans.js';
+import { billingMessages } from './errors.catalogue.js';
 import { UsageResponseSchema } from './limits.dto.js';
 
 /**
@@ -112,10 +113,10 @@ export const TEST_CARDS = { success: '4580458045804580', declined: '400000000000
  * malformed field is a 422 whose detail names it (`loc: ['body', '<field>']`).
  */
 export const TranzilaMockFormSchema = TestCheckoutParamsSchema.extend({
-  card_number: z.string().regex(/^\d{13,16}$/, 'card_number must be 13 to 16 digits'),
-  card_holder: z.string().trim().min(1, 'card_holder is required').max(100),
-  expiry: z.string().regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'expiry must be MM/YY'),
-  cvv: z.string().regex(/^\d{3,4}$/, 'cvv must be 3 or 4 digits'),
+  card_number: z.string().regex(/^\d{13,16}$/, billingMessages.cardNumber),
+  card_holder: z.string().trim().min(1, billingMessages.cardHolder).max(100),
+  expiry: z.string().regex(/^(0[1-9]|1[0-2])\/\d{2}$/, billingMessages.expiry),
+  cvv: z.string().regex(/^\d{3,4}$/, billingMessages.cvv),
 });
 export type TranzilaMockForm = z.infer<typeof TranzilaMockFormSchema>;
 

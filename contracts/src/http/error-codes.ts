@@ -9,6 +9,17 @@ import { fileMessages } from './files.dto.js';
 import { driveMessages } from './google-drive.dto.js';
 import { integrationMessages } from './integrations.dto.js';
 import { curatedMessages } from './curated-answers.dto.js';
+import {
+  billingMessages,
+  channelSetupMessages,
+  crawlMessages,
+  knowledgeFileMessages,
+  passwordMessages,
+  planMessages,
+  signInMessages,
+  siteMessages,
+  threadMessages,
+} from './errors.catalogue.js';
 
 /**
  * Stable codes for the server's texts: each text's code is its catalogue's name and its key
@@ -28,7 +39,33 @@ export const errorCatalogues = {
   integration: integrationMessages,
   request: requestMessages,
   curated: curatedMessages,
+  signIn: signInMessages,
+  password: passwordMessages,
+  thread: threadMessages,
+  knowledgeFile: knowledgeFileMessages,
+  crawl: crawlMessages,
+  plan: planMessages,
+  channelSetup: channelSetupMessages,
+  site: siteMessages,
+  billing: billingMessages,
 } as const;
+
+/** The codes of one catalogue node: its key path for a text, none for a bilingual entry (said, not refused). */
+type CodesIn<Node, Path extends string> = Node extends string | ((...args: never[]) => string)
+  ? Path
+  : Node extends { en: string; he: string }
+    ? never
+    : Node extends object
+      ? { [Key in keyof Node & string]: CodesIn<Node[Key], `${Path}.${Key}`> }[keyof Node & string]
+      : never;
+
+/**
+ * Every code of the catalogues, as a type (`common.assistantNotFound`, `integration.paused.telegram`): a
+ * throw site that names its code names one the catalogues have, or it does not compile.
+ */
+export type ErrorCode = {
+  [Name in keyof typeof errorCatalogues & string]: CodesIn<(typeof errorCatalogues)[Name], Name>;
+}[keyof typeof errorCatalogues & string];
 
 /** A catalogue text: plain, or a function that words a parametrised one. */
 export type CatalogueText = string | ((...args: never[]) => string);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { knowledgeFileMessages } from './errors.catalogue.js';
 
 export const FileStatusSchema = z.enum(['pending', 'ready', 'failed']);
 
@@ -19,7 +20,7 @@ export const FileIdParamSchema = z.object({
     .string()
     .min(1)
     .max(80)
-    .regex(/^[A-Za-z0-9_-]+$/, 'Invalid file ID'),
+    .regex(/^[A-Za-z0-9_-]+$/, knowledgeFileMessages.invalidId),
 });
 
 /** Extensions accepted for upload; the spec's dialog names the first four, the picker accepts all. */

@@ -10,3 +10,4 @@ export * from './crawler.dto.js';
 export * from './billing.dto.js';
 export * from './google-drive.dto.js';
 export * from './error-codes.js';
+export * from './errors.catalogue.js';

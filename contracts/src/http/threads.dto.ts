@@ -3,6 +3,7 @@ import { chatInputProblem, chatMessages } from '../rules/chat.js';
 import { limits } from '../rules/limits.js';
 import { externalAssistantIdPattern } from '../events/assistant.events.js';
 import { ChannelSchema } from '../events/thread.events.js';
+import { threadMessages } from './errors.catalogue.js';
 
 /** Thread, run and message ids Kesher issues: a prefix and letters/digits (spec §5: non-empty strings). */
 const idLike = (message: string) =>
@@ -14,7 +15,7 @@ const idLike = (message: string) =>
     .regex(/^[A-Za-z0-9_-]+$/, message);
 export const ThreadIdSchema = idLike(chatMessages.invalidThreadId);
 export const RunIdSchema = idLike(chatMessages.invalidRunId);
-export const MessageIdSchema = idLike('Invalid message ID');
+export const MessageIdSchema = idLike(threadMessages.invalidMessageId);
 
 /** A visitor's session token: random (the embed stores 64 hex characters), never derived from anything. */
 export const SessionTokenSchema = z

@@ -4,6 +4,7 @@ import {
   limitState,
   messages,
   nextUsageMonthStart,
+  planMessages,
   usageMonth,
   type LimitKind,
   type LimitsStatus,
@@ -260,7 +261,7 @@ export function createLimitsService(deps: LimitsServiceDeps) {
           break;
         case 'files': {
           if (request.assistant_id === undefined)
-            throw new DomainError('invalid', 'assistant_id is required to check the files limit.');
+            throw new DomainError('invalid', planMessages.filesCheckNeedsAssistant);
           const assistant = await assistants.byNumericId(ownerScope(ownerId), request.assistant_id);
           if (!assistant) throw new DomainError('not_found', messages.assistantNotFound);
           used = await deps.filesOf(ownerId, assistant.id);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import websocket from '@fastify/websocket';
+import { requestMessages } from '@kesher/contracts';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
@@ -103,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 1000 },
     // A URL the router cannot even decode (bad percent-encoding) answers in the API's one error shape.
     frameworkErrors: (_error, _request, reply) =>
-      void (reply as FastifyReply).status(400).send({ detail: 'The address of this request is not valid.' }),
+      void (reply as FastifyReply).status(400).send({ detail: requestMessages.invalidAddress }),
     genReqId: () => randomUUID(),
     bodyLimit: deps.bodyLimitBytes ?? 1024 * 1024,
     // The client's address is the socket's unless the deployment names its proxies: trusting every

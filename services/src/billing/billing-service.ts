@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   billingErrors,
+  billingMessages,
   planPrice,
   plans,
   streamIds,
@@ -77,8 +78,7 @@ export function createBillingService(deps: BillingServiceDeps) {
   function ownAddress(given: string | undefined, fallback: string): string {
     const site = new URL(deps.publicUrl);
     const url = URL.parse(given ?? fallback, site.href);
-    if (!url || url.origin !== site.origin)
-      throw new DomainError('invalid', 'The return address must be on this site.');
+    if (!url || url.origin !== site.origin) throw new DomainError('invalid', billingMessages.returnOffSite);
     return deps.payments.provider === 'test' ? `${url.pathname}${url.search}${url.hash}` : url.toString();
   }
 
@@ -119,10 +119,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       const now = deps.clock();
       const state = (await aggregateStream(deps.eventStore, subscriptionDecider, stream(account.id))).state;
       if (state.subscription && !subscriptionLapsed(state.subscription, now.toISOString()))
-        throw new DomainError(
-          'conflict',
-          'You already have a subscription. Change or cancel it from the Billing page.',
-        );
+        throw new DomainError('conflict', billingMessages.alreadySubscribed);
       const amount = planPrice(tier, request.billing_period);
       const trialDays = request.billing_period === 'monthly' ? plans[tier].trial_days : 0;
       // Same plan, checkout still open: the same address (two clicks, two tabs), without asking the service again.
@@ -229,10 +226,8 @@ export function createBillingService(deps: BillingServiceDeps) {
      * must be them too. A declined card records PaymentDeclined and leaves the checkout open to try again.
      */
     async payTest(form: TranzilaMockForm, caller: { id: string } | null): Promise<TranzilaMockResponse> {
-      if (deps.payments.provider !== 'test')
-        throw new DomainError('not_found', 'Test payments are off: this deployment takes payments through Stripe.');
-      if (caller && caller.id !== form.user_id)
-        throw new DomainError('forbidden', 'This checkout belongs to another account.');
+      if (deps.payments.provider !== 'test') throw new DomainError('not_found', billingMessages.testPaymentsOff);
+      if (caller && caller.id !== form.user_id) throw new DomainError('forbidden', billingMessages.checkoutOfAnother);
       const outcome = judgeTestCard({ number: form.card_number });
       const now = deps.clock();
       const paymentId = `pay_${randomUUID().replaceAll('-', '')}`;

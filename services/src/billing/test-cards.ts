@@ -1,11 +1,12 @@
-import { TEST_CARDS } from '@kesher/contracts';
+import { billingMessages, TEST_CARDS } from '@kesher/contracts';
 
+/** The test page's texts (contracts errors.catalogue.ts billingMessages, where each has its code). */
 export const cardMessages = {
-  declined: 'Your card was declined. Please try a different card.',
-  unknownCard: `This is a test page: use the test card ${TEST_CARDS.success} (or ${TEST_CARDS.declined} to see a decline).`,
-  expired: 'The card has expired. Check the expiry date.',
-  paid: 'Payment successful! Your subscription is active.',
-  alreadyPaid: 'This checkout is already paid. Your subscription is active.',
+  declined: billingMessages.declined,
+  unknownCard: billingMessages.unknownCard,
+  expired: billingMessages.expired,
+  paid: billingMessages.paid,
+  alreadyPaid: billingMessages.alreadyPaid,
 } as const;
 
 export type CardOutcome = { paid: true; cardLast4: string } | { paid: false; reason: string };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  channelSetupMessages,
   integrationMessages,
   type AllPosition,
   type ChannelKind,
@@ -9,12 +10,12 @@ import {
 } from '@kesher/contracts';
 import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
 import type { ChannelQueries, IntegrationRow } from '@kesher/projections/channels/channels.queries';
-import { ApiError } from '../api/api-error.js';
 import { channelStreams } from '../domain/channel-integration/channel-streams.js';
 import { channelIntegrationDecider } from '../domain/channel-integration/channel-integration.decider.js';
 import { featureAllowed, requireFeature } from '../plans/feature-gates.js';
 import type { PlanOf } from '../plans/plan-book.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
+import { DomainError } from '../platform/commands/decider.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
@@ -118,7 +119,7 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
 
   async function current(ownerId: string, assistant: AssistantRow, kind: ChannelKind) {
     const row = await deps.queries.activeIntegration(ownerId, assistant.id, kind);
-    if (!row) throw new ApiError(404, integrationMessages.notConnected[kind]);
+    if (!row) throw new DomainError('not_found', integrationMessages.notConnected[kind]);
     return row;
   }
 
@@ -138,7 +139,10 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
       await requireFeature(deps.planOf, ownerId, kind);
       const ownAppSecret = setup.kind === 'telegram' ? null : setup.appSecret;
       if (kind !== 'telegram' && !ownAppSecret && !deps.metaAppSecret)
-        throw new ApiError(400, `${integrationMessages.setupFailed[kind]}: ${integrationMessages.appSecretNeeded}`);
+        throw new DomainError('bad_request', channelSetupMessages.refused[kind](integrationMessages.appSecretNeeded), {
+          code: `channelSetup.refused.${kind}`,
+          args: [integrationMessages.appSecretNeeded],
+        });
       const integrationId = newIntegrationId();
       const webhookSecret = newWebhookSecret();
       const stream = channelStreams.integration(assistant.id, kind);
@@ -151,7 +155,10 @@ export function createChannelConnections(deps: ChannelConnectionsDeps) {
         });
       } catch (error) {
         if (error instanceof ChannelApiError)
-          throw new ApiError(400, `${integrationMessages.setupFailed[kind]}: ${error.reason}`);
+          throw new DomainError('bad_request', channelSetupMessages.refused[kind](error.reason), {
+            code: `channelSetup.refused.${kind}`,
+            args: [error.reason],
+          });
         throw error;
       }
       const connection = {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   comparePositions,
+  crawlerMessages,
+  crawlMessages,
   fileMessages,
   streamIds,
   type AllPosition,
@@ -77,7 +79,7 @@ export const siteKnowledgeEventTypes = [
   'KnowledgeFileDeleted',
 ] as const;
 
-export const contentGone = 'The content of this page is no longer available. Please scan the website again.';
+export const contentGone = crawlMessages.contentGone;
 
 const KNOWLEDGE_KINDS: Record<PageKind, KnowledgeFileKind> = { html: 'html', pdf: 'pdf', docx: 'docx', txt: 'txt' };
 /** Pages recorded per append: a crawl of 2,000 pages is 20 small writes, not one large one. */
@@ -116,7 +118,8 @@ type Note = (position: AllPosition | undefined) => void;
 export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
   const loadSite = async (assistantId: string, ownerId: string): Promise<CrawlerSiteState> => {
     const { state } = await aggregateStream(deps.eventStore, crawlerSiteDecider, streamIds.crawlerSite(assistantId));
-    if (state.ownerId !== null && state.ownerId !== ownerId) throw new DomainError('not_found', 'URL not found.');
+    if (state.ownerId !== null && state.ownerId !== ownerId)
+      throw new DomainError('not_found', crawlerMessages.urlNotFound);
     return state;
   };
 
@@ -384,7 +387,7 @@ export function createSiteKnowledge(deps: SiteKnowledgeDeps) {
         return written.last;
       }
       const page = (await loadSite(assistantId, ownerId)).pages.get(pageId);
-      if (!page) throw new DomainError('not_found', 'URL not found.');
+      if (!page) throw new DomainError('not_found', crawlerMessages.urlNotFound);
       if (page.enabled) return undefined;
       const bytes = await deps.blobs.get(page.fileSha256);
       if (!bytes) throw new DomainError('conflict', contentGone);

@@ -1,3 +1,4 @@
+import { siteMessages } from '@kesher/contracts';
 import type { BlockedRangeKind } from './address-policy.js';
 
 /** Every way an outbound fetch can be refused or fail, as a code a worker can record and a client can translate. */
@@ -54,11 +55,10 @@ const hostOf = (url: string) => {
 };
 
 export const outboundErrors = {
-  invalidUrl: (url: string) => new OutboundError('invalid-url', `"${url}" is not a valid web address.`, url),
+  invalidUrl: (url: string) => new OutboundError('invalid-url', siteMessages.invalidUrl(url), url),
   unsupportedScheme: (url: string, scheme: string) =>
-    new OutboundError('unsupported-scheme', `Only http:// and https:// addresses can be fetched (got ${scheme}).`, url),
-  credentialsInUrl: (url: string) =>
-    new OutboundError('credentials-in-url', 'Addresses with a user name or password in them are not fetched.', url),
+    new OutboundError('unsupported-scheme', siteMessages.unsupportedScheme(scheme), url),
+  credentialsInUrl: (url: string) => new OutboundError('credentials-in-url', siteMessages.credentialsInUrl, url),
   blockedAddress: (url: string, hostname: string, address: string, kind: BlockedRangeKind | 'invalid') =>
     new OutboundError(
       'blocked-address',
@@ -69,17 +69,16 @@ export const outboundErrors = {
       kind,
     ),
   unresolvable: (url: string, cause?: unknown) =>
-    new OutboundError('unresolvable', `The site ${hostOf(url)} could not be found.`, url, undefined, { cause }),
+    new OutboundError('unresolvable', siteMessages.unresolvable(hostOf(url)), url, undefined, { cause }),
   unreachable: (url: string, cause?: unknown) =>
-    new OutboundError('unreachable', `The site ${hostOf(url)} could not be reached.`, url, undefined, { cause }),
+    new OutboundError('unreachable', siteMessages.unreachable(hostOf(url)), url, undefined, { cause }),
   timeout: (url: string, seconds: number) =>
-    new OutboundError('timeout', `The site ${hostOf(url)} did not answer within ${seconds} seconds.`, url),
+    new OutboundError('timeout', siteMessages.timeout(hostOf(url), seconds), url),
   tooManyRedirects: (url: string, limit: number) =>
-    new OutboundError('too-many-redirects', `The address redirected more than ${limit} times.`, url),
-  redirectLoop: (url: string) => new OutboundError('redirect-loop', 'The address redirects in a loop.', url),
-  badRedirect: (url: string) =>
-    new OutboundError('bad-redirect', 'The site redirected to an address that is not valid.', url),
-  aborted: (url: string) => new OutboundError('aborted', 'The fetch was cancelled.', url),
+    new OutboundError('too-many-redirects', siteMessages.tooManyRedirects(limit), url),
+  redirectLoop: (url: string) => new OutboundError('redirect-loop', siteMessages.redirectLoop, url),
+  badRedirect: (url: string) => new OutboundError('bad-redirect', siteMessages.badRedirect, url),
+  aborted: (url: string) => new OutboundError('aborted', siteMessages.aborted, url),
 };
 
 /** The OutboundError somewhere in a cause chain (HTTP clients wrap what a lookup function threw). */

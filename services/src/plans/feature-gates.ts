@@ -1,4 +1,4 @@
-import type { Plan } from '@kesher/contracts';
+import { planMessages, type Plan } from '@kesher/contracts';
 import { DomainError } from '../platform/commands/decider.js';
 import type { PlanOf } from './plan-book.js';
 
@@ -10,14 +10,6 @@ import type { PlanOf } from './plan-book.js';
 export const GATED_FEATURES = ['telegram', 'whatsapp', 'instagram', 'scheduled_recrawl', 'google_drive'] as const;
 export type GatedFeature = (typeof GATED_FEATURES)[number];
 
-const FEATURE_NAMES: Record<GatedFeature, string> = {
-  telegram: 'Telegram',
-  whatsapp: 'WhatsApp',
-  instagram: 'Instagram',
-  scheduled_recrawl: 'Scheduled recrawl',
-  google_drive: 'Google Drive',
-};
-
 export function featureAllowed(plan: Plan, _feature: GatedFeature): boolean {
   return plan.tier !== 'FREE';
 }
@@ -26,8 +18,5 @@ export function featureAllowed(plan: Plan, _feature: GatedFeature): boolean {
 export async function requireFeature(planOf: PlanOf, ownerId: string, feature: GatedFeature): Promise<void> {
   const plan = await planOf(ownerId);
   if (featureAllowed(plan, feature)) return;
-  throw new DomainError(
-    'forbidden',
-    `${FEATURE_NAMES[feature]} needs a paid plan. Upgrade on the pricing page to use it.`,
-  );
+  throw new DomainError('forbidden', planMessages.needsPaidPlan[feature]);
 }

@@ -1,4 +1,12 @@
-import { automationMessages, chatMessages, ErrorBodySchema, messages, requestMessages } from '@kesher/contracts';
+import {
+  automationMessages,
+  channelSetupMessages,
+  chatMessages,
+  ErrorBodySchema,
+  integrationMessages,
+  messages,
+  requestMessages,
+} from '@kesher/contracts';
 import Fastify from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +35,19 @@ describe('error codes on the wire', () => {
     });
     app.get('/domain', async () => {
       throw new DomainError('not_found', automationMessages.workflowNotFound);
+    });
+    app.get('/use-case', async () => {
+      // A use case's refusal whose words alone do not name it: the reason after the spec's text.
+      throw new DomainError('bad_request', channelSetupMessages.refused.whatsapp(integrationMessages.appSecretNeeded), {
+        code: 'channelSetup.refused.whatsapp',
+        args: [integrationMessages.appSecretNeeded],
+      });
+    });
+    app.get('/held', async () => {
+      throw new DomainError('too_many', chatMessages.assistantUnavailable, { retryAfterSeconds: 42 });
+    });
+    app.get('/google', async () => {
+      throw new ApiError(502, 'Failed to load files from Google Drive: quota exceeded', {}, 'drive.loadFailed');
     });
     app.get('/sent', async (_request, reply) => reply.status(409).send({ detail: chatMessages.runActive }));
     app.get('/declared', { schema: { response: { 404: ErrorBodySchema } } }, async (_request, reply) =>
@@ -57,6 +78,28 @@ describe('error codes on the wire', () => {
     expect((await app.inject({ url: '/sent' })).json()).toEqual({
       detail: chatMessages.runActive,
       code: 'chat.runActive',
+    });
+    await app.close();
+  });
+
+  it("sends the code a refusal names, its values, and a rate limit's retry-after", async () => {
+    const app = await build();
+    const refused = await app.inject({ url: '/use-case' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      detail: `Failed to setup WhatsApp integration: ${integrationMessages.appSecretNeeded}`,
+      code: 'channelSetup.refused.whatsapp',
+      args: [integrationMessages.appSecretNeeded],
+    });
+    const held = await app.inject({ url: '/held' });
+    expect(held.statusCode).toBe(429);
+    expect(held.headers['retry-after']).toBe('42');
+    expect(held.json()).toEqual({ detail: chatMessages.assistantUnavailable, code: 'chat.assistantUnavailable' });
+    const google = await app.inject({ url: '/google' });
+    expect(google.statusCode).toBe(502);
+    expect(google.json()).toEqual({
+      detail: 'Failed to load files from Google Drive: quota exceeded',
+      code: 'drive.loadFailed',
     });
     await app.close();
   });

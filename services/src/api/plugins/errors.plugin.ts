@@ -2,11 +2,18 @@ import { errorCodeFor, EventSchemaError, messages, requestMessages } from '@kesh
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { DomainError } from '../../platform/commands/decider.js';
+import { DomainError, type DomainErrorKind } from '../../platform/commands/decider.js';
 import { StreamDeletedError, WrongExpectedVersionError } from '../../platform/event-store/event-store.port.js';
 import { ApiError } from '../api-error.js';
 
-const domainStatus = { not_found: 404, conflict: 409, forbidden: 403, invalid: 422 } as const;
+const domainStatus: Record<DomainErrorKind, number> = {
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  invalid: 422,
+  bad_request: 400,
+  too_many: 429,
+};
 
 /** A text with its catalogue code beside it (and a parametrised text's values), when the catalogue has it. */
 const coded = <T extends object>(part: T, text: string) => ({ ...part, ...errorCodeFor(text) });
@@ -54,9 +61,20 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       }));
       return reply.status(422).send({ detail });
     }
-    if (error instanceof ApiError)
-      return reply.status(error.statusCode).headers(error.headers).send({ detail: error.detail });
-    if (error instanceof DomainError) return reply.status(domainStatus[error.kind]).send({ detail: error.message });
+    if (error instanceof ApiError) {
+      const code = error.code ? { code: error.code } : {};
+      return reply
+        .status(error.statusCode)
+        .headers(error.headers)
+        .send({ detail: error.detail, ...code });
+    }
+    if (error instanceof DomainError) {
+      // A use case's refusal: its kind says the status; a code it names is sent as is, else the words name it.
+      const { code, args, retryAfterSeconds } = error.options;
+      if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
+      const named = code ? { code, ...(args ? { args: [...args] } : {}) } : {};
+      return reply.status(domainStatus[error.kind]).send({ detail: error.message, ...named });
+    }
     if (error instanceof StreamDeletedError) return reply.status(404).send({ detail: messages.notFound });
     if (error instanceof WrongExpectedVersionError) {
       return reply.status(409).send({ detail: requestMessages.concurrentChange });

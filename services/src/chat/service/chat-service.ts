@@ -4,6 +4,7 @@ import {
   limits,
   messages,
   streamIds,
+  threadMessages,
   type Channel,
   type LimitKind,
   type MessageDto,
@@ -14,7 +15,6 @@ import {
 import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
 import { threadQueries, type RunRow } from '@kesher/projections/threads/threads.queries';
 import type { LimitViolations } from '../../analytics/limit-violations.js';
-import { ApiError } from '../../api/api-error.js';
 import { threadDecider, type ThreadCommand, type ThreadState } from '../../domain/thread/thread.decider.js';
 import { foldStream } from '../../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler, Loaded } from '../../platform/commands/command-handler.js';
@@ -40,7 +40,8 @@ const secondsToNextUtcDay = (now: Date) =>
 
 /** A visitor held by the rate limits (`wait` ms until allowed, 0 when allowed): 429 with when to come back. */
 function throttled(wait: number) {
-  if (wait > 0) throw new ApiError(429, messages.tooManyRequests, { 'retry-after': String(Math.ceil(wait / 1000)) });
+  if (wait > 0)
+    throw new DomainError('too_many', messages.tooManyRequests, { retryAfterSeconds: Math.ceil(wait / 1000) });
 }
 
 export interface ChatServiceDeps {
@@ -82,7 +83,7 @@ export interface ChatCall {
 /**
  * The chat's use cases, shared by the signed-in routes and the public ones: they differ only in who is
  * chatting (and how that is proven), never in what chatting does. Ids arrive parsed; refusals are thrown
- * as ApiError / DomainError with the spec's texts, which the API's one error handler renders.
+ * as DomainError with the spec's texts (never the HTTP error class), which the API's one error handler renders.
  *
  * Nothing is remembered between calls: every call reads its thread's stream and its assistant's stream
  * (the write side), so any API process answers any call, and the read right after a write sees it
@@ -160,7 +161,8 @@ export function createChatService(deps: ChatServiceDeps) {
   /** The thread, if the chatter may read it; anyone else is told it does not exist (404), so ids cannot be probed. */
   async function threadFor(chatter: Chatter, threadId: string): Promise<Reached> {
     const thread = await currentThread(threadId);
-    if (!thread || !visibleTo(thread.view, readerOf(chatter))) throw new ApiError(404, chatMessages.threadNotFound);
+    if (!thread || !visibleTo(thread.view, readerOf(chatter)))
+      throw new DomainError('not_found', chatMessages.threadNotFound);
     return thread;
   }
 
@@ -173,13 +175,13 @@ export function createChatService(deps: ChatServiceDeps) {
    */
   async function assistantFor(chatter: Chatter, view: ThreadView, purpose: 'read' | 'write'): Promise<ChatAssistant> {
     const assistant = await loadChatAssistant(view.started.assistantId);
-    if (!assistant) throw new ApiError(404, messages.assistantNotFound);
+    if (!assistant) throw new DomainError('not_found', messages.assistantNotFound);
     const link = view.row.share_token_hash;
     if (
       chatter.kind === 'visitor' &&
       (!assistant.share_token || (link !== null && link !== shareTokenHashOf(assistant)))
     ) {
-      throw new ApiError(purpose === 'read' ? 404 : 403, chatMessages.invalidShareLink);
+      throw new DomainError(purpose === 'read' ? 'not_found' : 'forbidden', chatMessages.invalidShareLink);
     }
     return assistant;
   }
@@ -235,8 +237,8 @@ export function createChatService(deps: ChatServiceDeps) {
     ]);
     if (quota && !quota.allowed) {
       await refused(call, chatter, assistant, 'monthly_messages', quota.limit, quota.used);
-      throw new ApiError(
-        403,
+      throw new DomainError(
+        'forbidden',
         chatter.kind === 'owner' ? chatMessages.monthlyLimitReached(quota.limit) : chatMessages.assistantUnavailable,
       );
     }
@@ -244,8 +246,8 @@ export function createChatService(deps: ChatServiceDeps) {
       answeredToday !== undefined &&
       answeredToday >= (assistant.visitor_daily_limit ?? limits.visitorDailyLimitDefault)
     ) {
-      throw new ApiError(429, chatMessages.assistantUnavailable, {
-        'retry-after': String(secondsToNextUtcDay(deps.clock())),
+      throw new DomainError('too_many', chatMessages.assistantUnavailable, {
+        retryAfterSeconds: secondsToNextUtcDay(deps.clock()),
       });
     }
   }
@@ -263,7 +265,7 @@ export function createChatService(deps: ChatServiceDeps) {
     const { thread, assistant, quota } = await reachToWrite(chatter, threadId);
     // A run for another assistant is refused before anything is counted against a limit.
     if (externalAssistantId !== undefined && assistant.external_id !== externalAssistantId)
-      throw new ApiError(404, messages.assistantNotFound);
+      throw new DomainError('not_found', messages.assistantNotFound);
     if (chatter.kind === 'visitor') {
       throttled(
         (await deps.publicChatLimits?.take({
@@ -326,9 +328,9 @@ export function createChatService(deps: ChatServiceDeps) {
       }
       const current = await loadChatAssistant(assistant.id);
       if (!current || (chatter.kind === 'owner' && current.owner_id !== chatter.ownerId))
-        throw new ApiError(404, messages.assistantNotFound);
+        throw new DomainError('not_found', messages.assistantNotFound);
       if (chatter.kind === 'visitor' && (!current.share_token || current.share_token !== assistant.share_token))
-        throw new ApiError(404, chatMessages.invalidShareLink);
+        throw new DomainError('not_found', chatMessages.invalidShareLink);
       const threadId = newId('thread');
       const result = await deps.handle(
         threadDecider,
@@ -350,7 +352,7 @@ export function createChatService(deps: ChatServiceDeps) {
         { expected: 'no_stream' },
       );
       // A new id is never taken (96 random bits); if it were, the thread is somebody else's: refused as the decider would.
-      if (result.existed) throw new DomainError('conflict', 'This conversation already exists');
+      if (result.existed) throw new DomainError('conflict', threadMessages.exists);
       if (result.appended)
         await deps.awaitReadModels(
           result.appended.position,
@@ -389,7 +391,8 @@ export function createChatService(deps: ChatServiceDeps) {
       if (content === undefined) {
         let quota: ReturnType<MessageQuota['check']> | undefined;
         ({ thread, assistant, quota } = await reachToWrite(chatter, threadId));
-        if (assistant.external_id !== externalAssistantId) throw new ApiError(404, messages.assistantNotFound);
+        if (assistant.external_id !== externalAssistantId)
+          throw new DomainError('not_found', messages.assistantNotFound);
         await admitAnswer(call, chatter, assistant, quota);
       } else {
         ({ thread, assistant } = await admitMessage(call, chatter, threadId, externalAssistantId));
@@ -439,7 +442,7 @@ export function createChatService(deps: ChatServiceDeps) {
     async run(chatter: Chatter, threadId: string, runId: string): Promise<RunDto> {
       const { view, assistant } = await reach(chatter, threadId, 'read');
       const row = view.runs.get(runId);
-      if (!row) throw new ApiError(404, chatMessages.runNotFound);
+      if (!row) throw new DomainError('not_found', chatMessages.runNotFound);
       return toRunDto(row, assistant, deps.clock());
     },
 
@@ -461,7 +464,7 @@ export function createChatService(deps: ChatServiceDeps) {
       const { view } =
         chatter.kind === 'visitor' ? await reach(chatter, threadId, 'read') : await threadFor(chatter, threadId);
       const run = view.runs.get(runId);
-      if (!run) throw new ApiError(404, chatMessages.runNotFound);
+      if (!run) throw new DomainError('not_found', chatMessages.runNotFound);
       const recordedOutcome = async () => {
         const latest = await currentThread(threadId);
         return latest && recordedOutcomeOf(latest.view, runId);

@@ -8,6 +8,7 @@ import type {
   PageFetched,
   PageScored,
 } from '@kesher/contracts';
+import { crawlerMessages, crawlMessages } from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 /**
@@ -74,7 +75,7 @@ export type CrawlCommand =
       data: { ownerId: string; discovered: PageDiscovered; fetched: PageFetched; scored: PageScored };
     };
 
-export const crawlNotFound = () => new DomainError('not_found', 'Crawl not found.');
+export const crawlNotFound = () => new DomainError('not_found', crawlerMessages.crawlNotFound);
 
 export const isFinished = (status: CrawlStatus) => status === 'completed' || status === 'failed' || status === 'linked';
 
@@ -134,7 +135,7 @@ export const crawlDecider: Decider<CrawlState, CrawlCommand, CrawlEvent> = {
         // The same request again (a scheduler that asked twice, a retried route) is the same crawl.
         if (state.status !== 'none') {
           if (state.request?.crawlId === command.data.crawlId) return [];
-          throw new DomainError('conflict', 'This crawl was already requested.');
+          throw new DomainError('conflict', crawlMessages.alreadyRequested);
         }
         return [{ type: 'CrawlRequested', data: command.data }];
 
@@ -202,10 +203,8 @@ export const crawlDecider: Decider<CrawlState, CrawlCommand, CrawlEvent> = {
       case 'AddManualPage': {
         const { ownerId, discovered, fetched, scored } = command.data;
         if (state.status === 'none' || state.request?.ownerId !== ownerId) throw crawlNotFound();
-        if (state.request.mode !== 'preview')
-          throw new DomainError('conflict', 'Pages can only be added to a preview.');
-        if (!isFinished(state.status))
-          throw new DomainError('conflict', 'The website scan is still running. Please wait for it to finish.');
+        if (state.request.mode !== 'preview') throw new DomainError('conflict', crawlMessages.previewOnly);
+        if (!isFinished(state.status)) throw new DomainError('conflict', crawlerMessages.previewNotReady);
         if (state.fetched.has(fetched.key)) return [];
         return [
           ...(state.discovered.has(discovered.key) ? [] : [{ type: 'PageDiscovered' as const, data: discovered }]),

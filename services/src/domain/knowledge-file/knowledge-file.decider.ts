@@ -1,4 +1,9 @@
-import type { KnowledgeFileIngested, KnowledgeFileIngestionFailed, KnowledgeFileUploaded } from '@kesher/contracts';
+import {
+  knowledgeFileMessages,
+  type KnowledgeFileIngested,
+  type KnowledgeFileIngestionFailed,
+  type KnowledgeFileUploaded,
+} from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
 
 export type KnowledgeFileState =
@@ -11,7 +16,7 @@ export type KnowledgeFileCommand =
   | { type: 'RecordIngestion'; data: { ingested: KnowledgeFileIngested } | { failed: KnowledgeFileIngestionFailed } }
   | { type: 'DeleteKnowledgeFile'; data: { fileId: string; ownerId: string } };
 
-const notFound = () => new DomainError('not_found', 'File not found');
+const notFound = () => new DomainError('not_found', knowledgeFileMessages.notFound);
 
 /** The events this aggregate's stream holds. */
 const knowledgeFileEventTypes = [
@@ -49,7 +54,7 @@ export const knowledgeFileDecider: Decider<KnowledgeFileState, KnowledgeFileComm
   decide(command, state) {
     switch (command.type) {
       case 'UploadKnowledgeFile':
-        if (state.status !== 'none') throw new DomainError('conflict', 'This file was already uploaded');
+        if (state.status !== 'none') throw new DomainError('conflict', knowledgeFileMessages.exists);
         return [{ type: 'KnowledgeFileUploaded', data: command.data }];
       case 'RecordIngestion':
         if (state.status !== 'pending') return [];

@@ -1,6 +1,7 @@
 import {
   chatMessages,
   integrationMessages,
+  threadMessages,
   type MessageLanguage,
   type RunCompleted,
   type ThreadStarted,
@@ -202,7 +203,7 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
   decide(command, state) {
     switch (command.type) {
       case 'StartThread':
-        if (state.status !== 'none') throw new DomainError('conflict', 'This conversation already exists');
+        if (state.status !== 'none') throw new DomainError('conflict', threadMessages.exists);
         return [{ type: 'ThreadStarted', data: command.data }];
 
       case 'PostUserMessage': {
@@ -348,7 +349,7 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
       case 'GiveFeedback': {
         const current = writable(state, command.data.requester);
         const { messageId, rating, comment, authorKey, source } = command.data;
-        if (!current.messageIds.includes(messageId)) throw new DomainError('not_found', 'Message not found.');
+        if (!current.messageIds.includes(messageId)) throw new DomainError('not_found', threadMessages.messageNotFound);
         if (current.feedback[`${messageId}|${authorKey}`] === `${rating}|${comment ?? ''}`) return [];
         const { thread } = current;
         return [

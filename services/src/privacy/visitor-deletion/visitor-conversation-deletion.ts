@@ -1,8 +1,8 @@
 import { chatMessages, streamIds } from '@kesher/contracts';
-import { ApiError } from '../../api/api-error.js';
 import { hashSession } from '../../chat/service/chatter.js';
 import { threadDecider } from '../../domain/thread/thread.decider.js';
 import { aggregateStream } from '../../platform/commands/aggregate-stream.js';
+import { DomainError } from '../../platform/commands/decider.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
 import type { SecurityLog } from '../security-log/security-log.js';
 import type { SubjectErasure } from '../subject-erasure.port.js';
@@ -28,7 +28,7 @@ export function createVisitorConversationDeletion(deps: {
       const sessionHash = hashSession(sessionToken);
       const { state } = await aggregateStream(deps.eventStore, threadDecider, streamIds.thread(threadId));
       if (state.status === 'none' || state.thread.visitorSessionHash !== sessionHash || state.thread.contact)
-        throw new ApiError(404, chatMessages.threadNotFound);
+        throw new DomainError('not_found', chatMessages.threadNotFound);
       await deps.erasure.erase(
         { kind: 'thread', threadId },
         { reason: 'visitor_request', actor: `visitor:${sessionHash}` },

@@ -8,6 +8,7 @@ import {
   RegisterBodySchema,
   ResetPasswordBodySchema,
   SessionSchema,
+  signInMessages,
   UserSchema,
   VerifyEmailBodySchema,
   type User,
@@ -59,8 +60,8 @@ export const accountDeletionMessages = {
 /** A Google (or demo) account has no password to re-enter: its session must be this fresh instead. */
 const FRESH_SIGN_IN_MS = 10 * 60_000;
 
-const INVALID_CREDENTIALS = 'Invalid email or password. Please check your credentials.';
-const TOO_MANY_LOGINS = 'Too many failed login attempts. Please try again later.';
+const INVALID_CREDENTIALS = signInMessages.invalidCredentials;
+const TOO_MANY_LOGINS = signInMessages.tooManyAttempts;
 /** Auth endpoints get a tighter per-address limit than the rest of the API. */
 const authRateLimit = {
   rateLimit: { max: 30, timeWindow: 60_000, keyGenerator: (request: { ip: string }) => `auth:${request.ip}` },
@@ -184,14 +185,9 @@ export const authRoutes =
         },
       },
       async (request) => {
-        if (!deps.google)
-          throw new ApiError(
-            501,
-            'Google sign-in is not configured on this server. Please sign in with e-mail and password.',
-          );
+        if (!deps.google) throw new ApiError(501, signInMessages.googleNotConfigured);
         const identity = await deps.google.verify(request.body.id_token);
-        if (!identity)
-          throw new ApiError(401, 'Google sign-in failed: the token could not be verified. Please try again.');
+        if (!identity) throw new ApiError(401, signInMessages.googleFailed);
         return session(await deps.google.signIn(identity, request.id));
       },
     );

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { fileMessages, messages, streamIds, uploadLimits, type KnowledgeFileKind } from '@kesher/contracts';
+import {
+  fileMessages,
+  knowledgeFileMessages,
+  messages,
+  streamIds,
+  uploadLimits,
+  type KnowledgeFileKind,
+} from '@kesher/contracts';
 import type { FastifyRequest } from 'fastify';
 import { knowledgeFileDecider } from '../../../domain/knowledge-file/knowledge-file.decider.js';
 import { hashInSlices } from '../../../platform/blobs/blob-store.port.js';
@@ -50,7 +57,7 @@ export function createFileIntake(
     incoming: IncomingFile,
   ): Promise<{ created: boolean; file: FileRecord }> {
     const { ownerId, assistantId, bytes } = incoming;
-    if (bytes.byteLength === 0) throw new ApiError(422, 'The file is empty.');
+    if (bytes.byteLength === 0) throw new ApiError(422, knowledgeFileMessages.empty);
     const storageUsed = await deps.knowledge.storageUsed(ownerId);
     const { bytes: storageLimit, message: storageFull } = deps.storageLimitOf
       ? await deps.storageLimitOf(ownerId)
@@ -147,7 +154,7 @@ export function createFileIntake(
       () => new ApiError(403, messages.fileLimitReached(limit)),
     );
     const file = await waitForIngestion(ownerId, fileId);
-    if (!file) throw new ApiError(500, 'uploaded file missing from the read model');
+    if (!file) throw new Error('uploaded file missing from the read model');
     // The read model counts the file now: its hold has done its work. (If this fails, the next upload's
     // hold lets go of it, finding the file counted.)
     await deps.storage

@@ -97,11 +97,12 @@ export const googleDriveRoutes =
     }
 
     /** Google's refusals in the API's terms: an expired grant asks the owner to connect again (not a 401: that is Kesher's own sign-in). */
-    function fromGoogle(error: unknown, fallback: string): never {
+    function fromGoogle(error: unknown, fallback: 'connectFailed' | 'loadFailed'): never {
       if (!(error instanceof GoogleDriveError)) throw error;
       if (error.kind === 'unauthorized') throw new ApiError(403, driveMessages.sessionExpired);
-      if (error.kind === 'unavailable') throw new ApiError(502, `${fallback}: ${error.message}`);
-      throw new ApiError(422, `${fallback}: ${error.message}`);
+      // Google's own words follow the catalogue text, so the words alone do not name it: the code does.
+      const detail = `${driveMessages[fallback]}: ${error.message}`;
+      throw new ApiError(error.kind === 'unavailable' ? 502 : 422, detail, {}, `drive.${fallback}`);
     }
 
     app.post(
@@ -205,7 +206,7 @@ export const googleDriveRoutes =
           // A grant Google no longer honours is forgotten here too: the next step is the consent screen.
           if (error instanceof GoogleDriveError && error.kind === 'unauthorized')
             await deps.connections.forget(account.id);
-          fromGoogle(error, driveMessages.connectFailed);
+          fromGoogle(error, 'connectFailed');
         }
       },
     );
@@ -255,7 +256,7 @@ export const googleDriveRoutes =
           });
           return { files: page.files, next_page_token: page.nextPageToken };
         } catch (error) {
-          fromGoogle(error, driveMessages.loadFailed);
+          fromGoogle(error, 'loadFailed');
         }
       },
     );

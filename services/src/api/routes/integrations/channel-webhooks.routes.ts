@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { messages, type ChannelKind } from '@kesher/contracts';
+import { messages, requestMessages, type ChannelKind } from '@kesher/contracts';
 import type { ChannelQueries, IntegrationRow } from '@kesher/projections/channels/channels.queries';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -100,7 +100,7 @@ export const channelWebhookRoutes =
       try {
         return JSON.parse(raw.toString('utf8'));
       } catch {
-        throw new ApiError(400, 'The request body is not valid JSON.');
+        throw new ApiError(400, requestMessages.notJson);
       }
     };
 

@@ -44,7 +44,7 @@ export const shareRoutes =
       });
       const state = result.state;
       const token = state.status === 'active' ? state.shareToken : null;
-      if (!token) throw new ApiError(500, 'share token missing after issuing');
+      if (!token) throw new Error('share token missing after issuing');
       return token;
     }
 

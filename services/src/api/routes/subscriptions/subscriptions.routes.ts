@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody';
 import {
+  billingMessages,
   BillingPortalRequestSchema,
   BillingPortalResponseSchema,
   CancelRequestSchema,
@@ -168,7 +169,7 @@ export const subscriptionRoutes =
       },
       async (request, reply) => {
         const pdf = await deps.billing.receipt(request.params.file.slice(0, -4), request.query.sig, deps.emailOf);
-        if (!pdf) throw new ApiError(404, 'Receipt not found.');
+        if (!pdf) throw new ApiError(404, billingMessages.receiptNotFound);
         return reply
           .header('content-type', 'application/pdf')
           .header('content-disposition', `inline; filename="kesher-receipt-${request.params.file}"`)

@@ -3,6 +3,7 @@ import {
   AutomationConfigurationSchema,
   ConversationAutomationSchema,
   streamIds,
+  threadMessages,
   ThreadIdParamSchema,
   WorkflowStatsQuerySchema,
   WorkflowStatsSchema,
@@ -83,7 +84,7 @@ export const automationHistoryRoutes =
       async (request) => {
         const ownerId = automation.owner(request);
         const thread = await threads.thread({ ownerId }, request.params.threadId);
-        if (!thread) throw new ApiError(404, 'Thread not found');
+        if (!thread) throw new ApiError(404, threadMessages.notFound);
         const [firings, calls, stream] = await Promise.all([
           automation.queries.firings(thread.id),
           automation.queries.actionCalls(thread.id),
