@@ -66,7 +66,13 @@ export async function startKesher(env: Record<string, string> = {}) {
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const baseUrl = `http://localhost:${port}`;
-  await waitForHealth(`${baseUrl}/api/v1/health`, child, () => output);
+  // On a loaded machine the server can take longer than 90 s to come up: KESHER_START_TIMEOUT_MS raises the wait.
+  const startTimeout = Number(process.env.KESHER_START_TIMEOUT_MS) || undefined;
+  await waitForHealth(`${baseUrl}/api/v1/health`, child, () => output, startTimeout).catch((error: unknown) => {
+    child.kill('SIGKILL'); // a server that did not come up is not left running
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   return {
     baseUrl,
     /** Its DATA_DIR: the mail it sends lands in `outbox/` there (no SMTP server is set up, as on `make start`). */

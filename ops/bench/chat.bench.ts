@@ -692,13 +692,20 @@ async function visitorBundleFigures() {
     );
     const page = await browser.newPage();
     const scripts = new Map<string, number>();
-    page.on('response', async (response) => {
+    // Every body read is awaited before the sum: on a busy machine a read still pending was left out.
+    const reads: Promise<void>[] = [];
+    page.on('response', (response) => {
       if (response.request().resourceType() !== 'script') return;
-      const body = await response.body().catch(() => null);
-      if (body) scripts.set(new URL(response.url()).pathname, gzipSync(body, { level: 9 }).length);
+      reads.push(
+        response
+          .body()
+          .then((body) => void scripts.set(new URL(response.url()).pathname, gzipSync(body, { level: 9 }).length))
+          .catch(() => {}),
+      );
     });
     await page.goto(`${origin}/embed/${share.share_token}`, { waitUntil: 'networkidle' });
     await page.locator('.welcome').first().waitFor();
+    await Promise.all(reads);
     const kb = (bytes: number) => round(bytes / 1024, 1);
     return {
       widget_loader_gzip_kb: kb(gzipSync(Buffer.from(await loader.arrayBuffer()), { level: 9 }).length),
@@ -740,8 +747,9 @@ results.goals = {
   run_complete_ms_p95: { goal: '<= 300', met: r.run_complete_ms_p95! <= 300 },
   overhead_ms_p95: { goal: '<= 30', met: r.overhead_ms_p95! <= 30 },
   visitors_200_errors: { goal: '0', met: r.visitors_200_errors === 0 },
-  widget_loader_gzip_kb: { goal: '<= 10', met: r.widget_loader_gzip_kb! <= 10 },
-  embed_chunk_gzip_kb: { goal: '<= 80', met: r.embed_chunk_gzip_kb! <= 80 },
+  // #25 item 11: the widget loader stays within 5 KB and the embed page's whole first load within 20 KB.
+  widget_loader_gzip_kb: { goal: '<= 5', met: r.widget_loader_gzip_kb! <= 5 },
+  embed_chunk_gzip_kb: { goal: '<= 20', met: r.embed_chunk_gzip_kb! <= 20 },
 };
 results.command = 'make bench-chat';
 writeResults(only.length ? `chat-partial-${only.join('-')}` : 'chat', results);

@@ -50,13 +50,21 @@ interface PageWindow {
 async function scriptsOf(context: BrowserContext, url: string, ready: string) {
   const page = await context.newPage();
   const scripts = new Map<string, number>();
-  page.on('response', async (response) => {
+  // Each body is read after its response event: all reads are awaited before the page closes, or a busy
+  // machine drops the ones still pending (a run on a loaded machine counted /about's scripts as 0 KB).
+  const reads: Promise<void>[] = [];
+  page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
-    const body = await response.body().catch(() => null);
-    if (body) scripts.set(new URL(response.url()).pathname, gzipSync(body, { level: 9 }).length);
+    reads.push(
+      response
+        .body()
+        .then((body) => void scripts.set(new URL(response.url()).pathname, gzipSync(body, { level: 9 }).length))
+        .catch(() => {}),
+    );
   });
   await page.goto(url, { waitUntil: 'networkidle' });
   await page.locator(ready).first().waitFor();
+  await Promise.all(reads);
   await page.close();
   return scripts;
 }
