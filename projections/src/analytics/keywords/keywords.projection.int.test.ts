@@ -93,18 +93,23 @@ describe('keyword counts of an erased conversation', () => {
           events.slice(i, i + batch),
         ),
       );
-    return (
+    const rows = (
       await pglite.query<{ rows: string }>(
         `SELECT json_agg(k ORDER BY k.day, k.source, k.keyword)::text AS rows FROM analytics_keywords_daily k`,
       )
     ).rows[0]!.rows;
+    // The whole read model: the per-conversation counts must agree too (a rebuild is compared table by table).
+    const counted = (await pglite.query<{ counted: number }>(`SELECT counted FROM analytics_keyword_thread_counts`))
+      .rows;
+    return counted.length > 0 ? `${rows} counted:${counted.map((r) => r.counted).join(',')}` : rows;
   }
 
   it('counts the same live, after the erasure, on a replay after it, and with the projector behind', async () => {
     const before = await project([started, ...readable]);
     expect(before).toContain('"keyword":"sourdough"');
+    expect(before).toContain('counted:3');
     const mentionsOf = (rows: string, keyword: string) =>
-      (JSON.parse(rows) as { keyword: string; mentions: number }[])
+      (JSON.parse(rows.split(' counted:')[0]!) as { keyword: string; mentions: number }[])
         .filter((row) => row.keyword === keyword)
         .reduce((sum, row) => sum + row.mentions, 0);
     expect(mentionsOf(before, 'sourdough')).toBe(3);

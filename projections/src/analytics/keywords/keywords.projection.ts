@@ -106,6 +106,9 @@ async function applyBatch(db: Queryable, events: readonly KeywordEvent[]) {
       const sealedCounted = Math.max(0, counted - event.data.plain);
       for (const message of event.data.messages.slice(sealedCounted))
         count(rows, thread, message.day, message.source, message.keywords);
+      // The conversation's messages now all count as counted, live and on a replay alike.
+      const missing = event.data.plain + event.data.messages.length - counted;
+      if (missing > 0) countedNow.set(event.data.threadId, (countedNow.get(event.data.threadId) ?? 0) + missing);
     }
   }
   if (rows.size === 0 && countedNow.size === 0) return;

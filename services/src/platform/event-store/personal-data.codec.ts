@@ -170,7 +170,11 @@ export function createPersonalDataCodec(keys: SubjectKeys): PersonalDataCodec {
         };
       });
       const unknown = new Map<string, string | null>();
-      for (const s of subjects) if (s && keys.peek(s.keyId) === undefined) unknown.set(s.keyId, s.ownerId);
+      // A subject's owner from whichever event of the batch names it: a channel's new conversation appends
+      // ThreadStarted (naming the owner) with its first MessagePosted (naming none), and a key made without
+      // its owner would not be shredded with the owner's account.
+      for (const s of subjects)
+        if (s && keys.peek(s.keyId) === undefined && !unknown.get(s.keyId)) unknown.set(s.keyId, s.ownerId);
       if (unknown.size > 0) await keys.ensure([...unknown].map(([keyId, ownerId]) => ({ keyId, ownerId })));
       return events.map((event, i) => {
         const s = subjects[i];

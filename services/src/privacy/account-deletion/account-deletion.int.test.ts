@@ -149,6 +149,15 @@ describe.skipIf(!gate.available)(
         ),
       ).toBe(true);
 
+      // Every conversation the account's assistants had lost its key (a channel's, started with its first
+      // message in one append, too).
+      const { rows: liveKeys } = await h.platform.sql.query<{ key_id: string }>(
+        `SELECT k.key_id FROM privacy_subject_keys k JOIN analytics_keyword_threads t ON k.key_id = 'thread:' || t.thread_id
+         WHERE t.owner_id = $1 AND k.sealed_key IS NOT NULL`,
+        [owner.accountId],
+      );
+      expect(liveKeys).toEqual([]);
+
       const secrets = Object.values(personal);
       const { rows: events } = await h.platform.sql.query<{ t: string }>(
         `SELECT data::text || metadata::text AS t FROM events`,
