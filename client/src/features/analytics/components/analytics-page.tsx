@@ -5,6 +5,7 @@ import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDashboard } from '../api/get-dashboard';
+import { CuratedAnswersCard } from './curated-answers-card';
 import { FeedbackDonut } from './feedback-donut';
 import { KeywordsCard } from './keywords-card';
 import { LineChart } from './line-chart';
@@ -134,6 +135,7 @@ export function AnalyticsPage() {
       <DashboardSections days={days} />
       <KeywordsCard days={days} />
       <ReferredUrlsCard days={days} />
+      <CuratedAnswersCard days={days} />
     </section>
   );
 }

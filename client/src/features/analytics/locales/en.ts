@@ -96,6 +96,16 @@ export const en = {
     type_company: 'Company',
     type_content: 'Content',
   },
+  curated: {
+    title: 'Answers from your Q&A',
+    count: 'Answers from the Q&A',
+    share: 'Share of all answers',
+    unsourced: 'Answered with no source',
+    top: 'Most used questions',
+    topEmpty: 'No answer came from your Q&A in this period.',
+    hits: '{count} answers',
+    failed: 'Failed to load the Q&A figures.',
+  },
 };
 /** Hebrew needs the dual (`_two`) English has not. */
 export type AnalyticsLocale = Omit<typeof en, 'keywords'> & {

@@ -14,7 +14,12 @@ function useQaMutation<Input, Output>(assistantId: number, call: (input: Input) 
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['qa', assistantId] }),
+    // A new Q&A also takes its question off the lists of questions answered with no source.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['qa', assistantId] }),
+        queryClient.invalidateQueries({ queryKey: ['analytics', 'curated-answers'] }),
+      ]),
   });
 }
 

@@ -11,6 +11,8 @@ export function QaFields(props: {
   onQuestion: (value: string) => void;
   onAnswer: (value: string) => void;
   answerLabel: 'answer' | 'rightAnswer';
+  /** A question already written (from a visitor's): the owner goes straight to the answer. */
+  autoFocusAnswer?: boolean;
 }) {
   const { t } = useTranslation('qa');
   return (
@@ -29,7 +31,13 @@ export function QaFields(props: {
       <div className="field">
         <label>
           {t(props.answerLabel)}
-          <textarea dir="auto" rows={3} value={props.answer} onChange={(e) => props.onAnswer(e.target.value)} />
+          <textarea
+            dir="auto"
+            rows={3}
+            autoFocus={props.autoFocusAnswer}
+            value={props.answer}
+            onChange={(e) => props.onAnswer(e.target.value)}
+          />
         </label>
       </div>
     </>

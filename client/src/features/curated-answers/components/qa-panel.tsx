@@ -1,66 +1,18 @@
 import { toCuratedCsv, type Qa } from '@kesher/contracts';
 import '../locales';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { QaFields } from './qa-fields';
+import { QaForm } from './qa-form';
+import { UnansweredQuestions } from './unanswered-questions';
 import { Icon } from '@/components/ui/icon';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-error';
 import { notify } from '@/lib/toast-store';
 import { useAddQa, useDeleteQa, useEditQa, useImportQa, useQaList } from '../api/qa';
 
-/** The add / edit form of one Q&A. */
-function QaForm({
-  initial,
-  busy,
-  onSave,
-  onCancel,
-}: {
-  initial?: { question: string; answer: string };
-  busy: boolean;
-  onSave: (qa: { question: string; answer: string }) => void;
-  onCancel?: () => void;
-}) {
-  const { t } = useTranslation('qa');
-  const [question, setQuestion] = useState(initial?.question ?? '');
-  const [answer, setAnswer] = useState(initial?.answer ?? '');
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!question.trim() || !answer.trim()) return setProblem(t('required'));
-    setProblem(null);
-    onSave({ question, answer });
-    if (!initial) {
-      setQuestion('');
-      setAnswer('');
-    }
-  };
-  return (
-    <form onSubmit={submit} className="qa-form">
-      <QaFields
-        question={question}
-        answer={answer}
-        onQuestion={setQuestion}
-        onAnswer={setAnswer}
-        answerLabel="answer"
-      />
-      {problem ? (
-        <p className="field-error" role="alert">
-          {problem}
-        </p>
-      ) : null}
-      <Button type="submit" disabled={busy}>
-        {initial ? t('save') : t('add')}
-      </Button>
-      {onCancel ? (
-        <Button variant="ghost" onClick={onCancel}>
-          {t('cancel')}
-        </Button>
-      ) : null}
-    </form>
-  );
-}
+/** The Q&A tab lists the questions answered with no source over the same 30 days as the Q&A's hits. */
+const UNANSWERED_DAYS = 30;
 
 /** Manage Files' Q&A tab (issue 26): search, add, edit, delete, and CSV import and export. */
 export function QaPanel({ assistant }: { assistant: { id: number; name: string } }) {
@@ -168,6 +120,7 @@ export function QaPanel({ assistant }: { assistant: { id: number; name: string }
           )}
         </ul>
       )}
+      <UnansweredQuestions days={UNANSWERED_DAYS} assistantId={assistant.id} />
     </section>
   );
 }

@@ -25,5 +25,16 @@ export const en = {
   improve: 'Improve this answer',
   rightAnswer: 'The right answer',
   sourceName: 'Answer from the owner',
+  unansweredTitle: 'Questions answered with no source',
+  unansweredIntro:
+    'Visitors asked these and the assistant had no source to answer from. Add your answer and it is used from now on, for other wordings too.',
+  unansweredCount: '{questions} questions, asked {total} times in all',
+  unansweredLoading: 'Loading unanswered questions...',
+  noUnanswered: 'No visitor question went without a source in this period.',
+  timesAsked: 'Times asked: {count}',
+  lastAsked: 'Last asked {date}',
+  assistantName: 'Assistant: {name}',
+  addToQa: 'Add to Q&A',
+  addToQaFor: 'Add "{question}" to Q&A',
 };
 export type QaLocale = typeof en;

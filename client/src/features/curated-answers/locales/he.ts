@@ -26,4 +26,15 @@ export const he: QaLocale = {
   improve: 'שיפור התשובה',
   rightAnswer: 'התשובה הנכונה',
   sourceName: 'תשובה של בעל העסק',
+  unansweredTitle: 'שאלות שנענו בלי מקור',
+  unansweredIntro:
+    'מבקרים שאלו את אלה ולעוזר לא היה מקור לענות ממנו. הוסיפו את התשובה שלכם והיא תשמש מעכשיו, גם לניסוחים אחרים.',
+  unansweredCount: '{questions} שאלות, שנשאלו {total} פעמים בסך הכול',
+  unansweredLoading: 'טוען שאלות שלא נענו...',
+  noUnanswered: 'בתקופה הזו לא הייתה שאלה של מבקר שנענתה בלי מקור.',
+  timesAsked: 'מספר הפעמים שנשאלה: {count}',
+  lastAsked: 'נשאלה לאחרונה {date}',
+  assistantName: 'עוזר: {name}',
+  addToQa: 'הוספה לשאלות ותשובות',
+  addToQaFor: 'הוספת "{question}" לשאלות ותשובות',
 };
