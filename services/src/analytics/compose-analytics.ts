@@ -4,7 +4,7 @@ import { dailyActivityQueries } from '@kesher/projections/analytics/daily-activi
 import type { CommandHandler } from '../platform/commands/command-handler.js';
 import type { AwaitReadModels, ReadModelProgress } from '../platform/projections/read-model-progress.js';
 import type { Sql } from '../platform/sql/sql.port.js';
-import type { PlanOf } from '../plans/plan-book.js';
+import type { PlanOf } from '../plans/index.js';
 import { createAnalyticsService, type AnalyticsService } from './analytics-service.js';
 import type { AnalyticsGraphqlDeps } from './graphql/analytics-graphql.js';
 import { createLimitViolations } from './limit-violations.js';

@@ -29,7 +29,7 @@ import { limitViolationQueries } from '@kesher/projections/analytics/limit-viola
 import { daysOf, lastDays, ownerScope, type DayRange } from '@kesher/projections/analytics/shared/owner-scope';
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import { DomainError } from '../platform/commands/decider.js';
-import type { PlanOf } from '../plans/plan-book.js';
+import type { PlanOf } from '../plans/index.js';
 import { createAssistantDirectory } from './assistant-directory.js';
 
 export interface LimitsServiceDeps {

@@ -24,8 +24,7 @@ import { healthRoutes, type HealthDeps } from './routes/health/health.routes.js'
 import { limitsRoutes, type LimitsRoutesDeps } from './routes/limits/limits.routes.js';
 import { analyticsRoutes } from './routes/analytics/analytics.routes.js';
 import { keywordAnalyticsRoutes } from './routes/keyword-analytics/keyword-analytics.routes.js';
-import { analyticsGraphqlPlugin } from '../analytics/graphql/analytics-graphql.js';
-import type { AnalyticsApp } from '../analytics/compose-analytics.js';
+import { type AnalyticsApp, analyticsGraphqlPlugin } from '../analytics/index.js';
 import { shareRoutes } from './routes/share/share.routes.js';
 import { publicThreadRoutes } from './routes/threads/public-threads.routes.js';
 import type { ThreadRoutesDeps } from './routes/threads/threads.routes.js';

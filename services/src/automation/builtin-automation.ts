@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { automationMessages } from '@kesher/contracts';
-import type { AnswerLanguage, AnswerRequest, ToolResult } from '../chat/answer-provider.port.js';
+import type { AnswerLanguage, AnswerRequest, ToolResult } from '../chat/index.js';
 import type { AssistantBehaviour } from './assistant-behaviour.js';
 import { applyGuidelineRules, readGuidelineRules } from './guideline-rules.js';
 import { readInputs } from './read-inputs.js';

@@ -1,5 +1,5 @@
 import { streamIds, type Actor, type KesherEvent } from '@kesher/contracts';
-import type { ToolCall, ToolResult } from '../chat/answer-provider.port.js';
+import type { ToolCall, ToolResult } from '../chat/index.js';
 import type { OutboundFetch } from '../outbound/index.js';
 import { newEvents } from '../platform/commands/new-events.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';

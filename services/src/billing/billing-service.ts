@@ -20,7 +20,7 @@ import {
   subscriptionDecider,
   subscriptionLapsed,
 } from '../domain/subscription/subscription.decider.js';
-import { rowGivesPlan, type PlanOf } from '../plans/plan-book.js';
+import { type PlanOf, rowGivesPlan } from '../plans/index.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
 import { DomainError } from '../platform/commands/decider.js';

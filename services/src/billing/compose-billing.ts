@@ -2,7 +2,7 @@ import { comparePositions, type AllPosition } from '@kesher/contracts';
 import { billingProjection } from '@kesher/projections/billing/billing.projection';
 import { billingQueries } from '@kesher/projections/billing/billing.queries';
 import { loadAuthSecret } from '../identity/index.js';
-import { createPlanBook, type PlanOf } from '../plans/plan-book.js';
+import { createPlanBook, type PlanOf } from '../plans/index.js';
 import type { CommandHandler } from '../platform/commands/command-handler.js';
 import type { Config } from '../platform/config/config.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';

@@ -2,7 +2,7 @@ import { nextUsageMonthStart, usageMonth, type UsageResponse } from '@kesher/con
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { Queryable } from '@kesher/contracts/ports/projection';
-import type { PlanOf } from '../plans/plan-book.js';
+import type { PlanOf } from '../plans/index.js';
 
 /**
  * The owner's usage against the plan in force (spec §3 Usage), as GET /subscriptions/usage answers it —

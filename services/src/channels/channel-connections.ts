@@ -12,8 +12,7 @@ import type { AssistantRow } from '@kesher/projections/assistants/assistants.que
 import type { ChannelQueries, IntegrationRow } from '@kesher/projections/channels/channels.queries';
 import { channelStreams } from '../domain/channel-integration/channel-streams.js';
 import { channelIntegrationDecider } from '../domain/channel-integration/channel-integration.decider.js';
-import { featureAllowed, requireFeature } from '../plans/feature-gates.js';
-import type { PlanOf } from '../plans/plan-book.js';
+import { featureAllowed, type PlanOf, requireFeature } from '../plans/index.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import { DomainError } from '../platform/commands/decider.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';

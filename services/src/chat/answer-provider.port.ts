@@ -1,6 +1,6 @@
-import type { RetrievedPassage } from '../knowledge/search/retrieve.js';
+import type { RetrievedPassage } from '../knowledge/index.js';
 import type { SalesPage } from './sales-pages.js';
-import type { AssistantBehaviour } from '../automation/assistant-behaviour.js';
+import type { AssistantBehaviour } from '../automation/index.js';
 
 /** One action a provider asks to run, and what came of it (automation/run-automation.ts runs them, each through automation/action-call.ts). */
 export interface ToolCall {

@@ -1,10 +1,8 @@
 import { detectLanguage, estimateTokens, redirectMarker } from '@kesher/contracts';
-import { findEvidence, type Evidence } from '../knowledge/answers/answer-evidence.js';
-import { restateFacts } from '../knowledge/answers/restate-facts.js';
-import type { AnswerKind } from '../knowledge/search/answer-kinds.js';
+import { type AnswerKind, type Evidence, findEvidence, restateFacts } from '../knowledge/index.js';
 import type { AnswerDelta, AnswerLanguage, AnswerProvider, AnswerRequest } from './answer-provider.port.js';
 import { bestSalesPage, showsBuyingIntent } from './sales-pages.js';
-import { applyBuiltinAutomation } from '../automation/builtin-automation.js';
+import { applyBuiltinAutomation } from '../automation/index.js';
 
 /** The fixed phrases of the engine; the knowledge supplies every fact. */
 const phrases = {

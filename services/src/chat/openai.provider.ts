@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { automationMessages } from '@kesher/contracts';
 import { AnswerProviderError, type AnswerDelta, type AnswerProvider } from './answer-provider.port.js';
 import { buildPrompt } from './prompt.js';
-import { toolDefinition, toolName } from '../automation/automation-prompt.js';
+import { toolDefinition, toolName } from '../automation/index.js';
 
 export interface OpenAiProviderOptions {
   apiKey: string;

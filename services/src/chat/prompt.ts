@@ -1,7 +1,7 @@
 import { redirectMarker } from '@kesher/contracts';
 import type { AnswerRequest } from './answer-provider.port.js';
 import { bestSalesPage, showsBuyingIntent } from './sales-pages.js';
-import { automationBlock } from '../automation/automation-prompt.js';
+import { automationBlock } from '../automation/index.js';
 
 export interface PromptMessage {
   role: 'system' | 'user' | 'assistant';

@@ -1,6 +1,6 @@
 import type { PageCategory } from '@kesher/contracts';
 import { normalizeForSearch, searchTokens, termVariants } from '@kesher/contracts/rules/search-terms';
-import type { RetrievedPassage } from '../knowledge/search/retrieve.js';
+import type { RetrievedPassage } from '../knowledge/index.js';
 
 /**
  * Words that show a visitor wants to buy, in English and Hebrew (checked on the normalised question, so

@@ -11,7 +11,7 @@ import {
 } from '@kesher/contracts';
 import { crawlerSiteDecider, commitNeeded, type CrawlerSiteState } from '../domain/crawl/crawler-site.decider.js';
 import { knowledgeFileDecider } from '../domain/knowledge-file/knowledge-file.decider.js';
-import type { PlanAllowances } from '../plans/plan-allowances.js';
+import type { PlanAllowances, StorageLimitOf } from '../plans/index.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
@@ -19,7 +19,6 @@ import { DomainError } from '../platform/commands/decider.js';
 import { StreamDeletedError, type EventStore } from '../platform/event-store/event-store.port.js';
 import { crawlFileId, crawledPageId } from './page-identity.js';
 import type { PageKind } from './crawl-runner.js';
-import type { StorageLimitOf } from '../plans/storage-limit.js';
 
 /**
  * What an assistant's website holds as knowledge, and the three ways it changes: pages committed from a

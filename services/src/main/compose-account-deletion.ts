@@ -3,18 +3,17 @@ import { ChannelKindSchema, streamIds } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.queries';
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
-import type { createBillingService } from '../billing/billing-service.js';
-import type { ChannelConnections } from '../channels/channel-connections.js';
+import type { createBillingService } from '../billing/index.js';
+import type { ChannelConnections } from '../channels/index.js';
 import { createAssistantErasure } from '../assistants/index.js';
 import { assistantDecider } from '../domain/assistant/assistant.decider.js';
 import type { DriveConnections, GoogleDriveClient } from '../drive/index.js';
 import { ALL_SESSIONS, type RunAccountCommand, type SessionStore } from '../identity/index.js';
-import type { PlanAllowances } from '../plans/plan-allowances.js';
+import type { PlanAllowances } from '../plans/index.js';
 import type { CommandContext } from '../platform/commands/command-handler.js';
 import { DomainError } from '../platform/commands/decider.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
-import { createAccountDeletion, type AccountDeletion } from '../privacy/account-deletion/account-deletion.js';
-import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
+import { type AccountDeletion, createAccountDeletion, type SubjectErasure } from '../privacy/index.js';
 import type { Platform } from './compose-platform.js';
 
 /** Wires "Delete my account" to the modules that own each part of an account (docs/privacy.md). */

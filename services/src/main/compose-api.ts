@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../api/app.js';
-import type { KnowledgeReads } from '../knowledge/knowledge-reads.js';
-import { createPublicChatLimits } from '../chat/service/public-chat-limits.js';
+import type { KnowledgeReads } from '../knowledge/index.js';
+import { createPublicChatLimits, createSqlVisitorAnswers, type RunOutputReader } from '../chat/index.js';
 import { createLimitBuckets } from '../platform/limits/limit-buckets.js';
 import { createLimitCounters } from '../platform/limits/limit-counters.js';
-import { createSqlVisitorAnswers } from '../chat/visitor-answers/visitor-answers.js';
 import {
   accountOfState,
   accountStreamFor,
@@ -27,26 +26,27 @@ import { aggregateStream } from '../platform/commands/aggregate-stream.js';
 import { createMailer } from '../mail/index.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { demoAccountsEnabled } from '../platform/config/config.js';
-import type { RunOutputReader } from '../chat/run-output/run-output.port.js';
 import { allProjections } from '@kesher/projections/registry';
 import { readModelWaiter, type ReadModelProgress } from '../platform/projections/read-model-progress.js';
-import { createMessageQuota } from '../plans/message-quota.js';
-import { createPlanBook } from '../plans/plan-book.js';
-import { createPlanAllowances } from '../plans/plan-allowances.js';
+import {
+  createMessageQuota,
+  createPlanAllowances,
+  createPlanBook,
+  createStorageHolds,
+  createStorageLimit,
+  type PlanOf,
+} from '../plans/index.js';
 import { quotaUsedExpression, usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { Platform } from './compose-platform.js';
-import { composeAnalytics } from '../analytics/compose-analytics.js';
+import { composeAnalytics } from '../analytics/index.js';
 import { composeCrawlerApi } from './compose-crawler.js';
 import { composeChannelsApi } from './compose-channels.js';
-import type { PlanOf } from '../plans/plan-book.js';
 import { composeDriveApi } from './compose-drive.js';
-import { billingVersion, composeBilling, subscriptionLookup } from '../billing/compose-billing.js';
-import { createStorageLimit } from '../plans/storage-limit.js';
-import { createStorageHolds } from '../plans/storage-holds.js';
+import { billingVersion, composeBilling, subscriptionLookup } from '../billing/index.js';
 import { composeAutomationApi } from './compose-automation.js';
 import { composeAccountDeletion } from './compose-account-deletion.js';
 import { composePrivacyApi, subjectErasureFor } from './compose-privacy-features.js';
-import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
+import type { SubjectErasure } from '../privacy/index.js';
 
 export interface ApiWiring {
   platform: Platform;

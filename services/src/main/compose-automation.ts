@@ -1,7 +1,11 @@
 import { automationQueries } from '@kesher/projections/automation/automation.queries';
 import type { AutomationRoutesDeps } from '../api/routes/workflows/automation-routes.deps.js';
-import { createBehaviourLoader, type BehaviourLoader } from '../automation/assistant-behaviour.js';
-import { createRunAutomation, type RunAutomation } from '../automation/run-automation.js';
+import {
+  type BehaviourLoader,
+  createBehaviourLoader,
+  createRunAutomation,
+  type RunAutomation,
+} from '../automation/index.js';
 import { createNodeHttpTransport, createOutboundFetch, parseOutboundAllowlist } from '../outbound/index.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 import { createSecretBox, type SecretBox } from '../platform/secrets/secret-box.js';

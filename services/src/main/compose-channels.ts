@@ -2,20 +2,21 @@ import { hkdfSync } from 'node:crypto';
 import { usageMonth } from '@kesher/contracts';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
-import { livePlanBook } from '../billing/compose-billing.js';
+import { livePlanBook } from '../billing/index.js';
 import { channelQueries } from '@kesher/projections/channels/channels.queries';
 import type { ChannelWebhookDeps } from '../api/routes/integrations/channel-webhooks.routes.js';
 import type { IntegrationRoutesDeps } from '../api/routes/integrations/integrations.routes.js';
 import type { InboxRoutesDeps } from '../api/routes/inbox/inbox.routes.js';
-import { createChannelAdapters } from '../channels/channel-adapters.js';
-import { createChannelConnections } from '../channels/channel-connections.js';
-import { createChannelSecrets } from '../channels/channel-secrets.js';
-import { createChatFloodLimit } from '../channels/chat-flood-limit.js';
-import { createInboundRecorder } from '../channels/inbound-recorder.js';
-import { cachedIntegrations } from '../channels/integration-cache.js';
+import {
+  cachedIntegrations,
+  createChannelAdapters,
+  createChannelConnections,
+  createChannelSecrets,
+  createChatFloodLimit,
+  createInboundRecorder,
+} from '../channels/index.js';
 import { createLimitBuckets } from '../platform/limits/limit-buckets.js';
-import { featureAllowed } from '../plans/feature-gates.js';
-import type { PlanOf } from '../plans/plan-book.js';
+import { featureAllowed, type PlanOf } from '../plans/index.js';
 import type { AwaitReadModels } from '../platform/projections/read-model-progress.js';
 import { createSecretBox } from '../platform/secrets/secret-box.js';
 import { loadSecretsKey } from '../platform/secrets/secrets-key.js';

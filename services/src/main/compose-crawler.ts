@@ -1,13 +1,15 @@
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
-import type { KnowledgeReads } from '../knowledge/knowledge-reads.js';
+import { createDocumentTextReader, type KnowledgeReads } from '../knowledge/index.js';
 import type { CrawlerSettingsRoutesDeps } from '../api/routes/crawler-settings/crawler-settings.routes.js';
 import type { CrawlProgressDeps } from '../api/routes/web-crawler/crawl-progress.ws.js';
 import type { CrawlerRoutesDeps } from '../api/routes/web-crawler/web-crawler.routes.js';
-import { createCrawledPagesService } from '../crawler/service/crawled-pages-service.js';
-import { createCrawlerService } from '../crawler/service/crawler-service.js';
-import { createSiteKnowledge } from '../crawler/site-knowledge.js';
-import { createDocumentTextReader } from '../knowledge/document-text.js';
+import {
+  type CrawlLimits,
+  createCrawledPagesService,
+  createCrawlerService,
+  createSiteKnowledge,
+} from '../crawler/index.js';
 import type { Authenticator } from '../identity/index.js';
 import {
   createGotScrapingTransport,
@@ -15,13 +17,10 @@ import {
   createOutboundTargetCheck,
   parseOutboundAllowlist,
 } from '../outbound/index.js';
-import type { PlanAllowances } from '../plans/plan-allowances.js';
-import type { PlanOf } from '../plans/plan-book.js';
-import { createStorageLimit } from '../plans/storage-limit.js';
-import { livePlanBook } from '../billing/compose-billing.js';
+import { createStorageLimit, type PlanAllowances, type PlanOf } from '../plans/index.js';
+import { livePlanBook } from '../billing/index.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import type { AwaitReadModels, ReadModelProgress } from '../platform/projections/read-model-progress.js';
-import type { CrawlLimits } from '../crawler/crawl-runner.js';
 import { createCrawlerWorker } from '../workers/crawler/crawler.worker.js';
 import { createRecrawlScheduler } from '../workers/crawler/recrawl-scheduler.js';
 import type { Platform } from './compose-platform.js';

@@ -4,7 +4,7 @@ import type { GoogleDriveRoutesDeps } from '../api/routes/google-drive/google-dr
 import { createFileIntake } from '../api/routes/files/file-intake.js';
 import type { FileRoutesDeps } from '../api/routes/files/files.routes.js';
 import { createDriveConnections, createGoogleDriveClient } from '../drive/index.js';
-import type { PlanOf } from '../plans/plan-book.js';
+import type { PlanOf } from '../plans/index.js';
 import type { Config } from '../platform/config/config.js';
 import { createSecretBox } from '../platform/secrets/secret-box.js';
 import { loadSecretsKey } from '../platform/secrets/secrets-key.js';

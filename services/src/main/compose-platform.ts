@@ -13,7 +13,7 @@ import { withPersonalDataOnBus } from '../platform/event-store/personal-data.bus
 import { withPersonalData } from '../platform/event-store/personal-data.event-store.js';
 import { withEventSchemas } from '../platform/event-store/schema-checked.event-store.js';
 import { loadSecretsKey } from '../platform/secrets/secrets-key.js';
-import { createSqlSubjectKeys } from '../privacy/keys/sql-subject-keys.js';
+import { createSqlSubjectKeys } from '../privacy/index.js';
 import { createSqlEventStore } from '../platform/event-store/sql-event-store.js';
 import { createMetrics } from '../platform/metrics/metrics.js';
 import { createProjectionRunner } from '../platform/projections/projection-runner.js';

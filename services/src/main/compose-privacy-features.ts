@@ -3,21 +3,21 @@ import type { Config } from '../platform/config/config.js';
 import type { EventStore } from '../platform/event-store/event-store.port.js';
 import type { Sql } from '../platform/sql/sql.port.js';
 import type { PrivacyRoutesDeps } from '../api/routes/privacy/privacy.routes.js';
-import { createOwnerDataExport } from '../privacy/export/owner-data-export.js';
-import { retentionPolicyOf } from '../privacy/retention/retention-policy.js';
-import { createRetentionRun } from '../privacy/retention/retention-run.js';
-import { createSecurityLog } from '../privacy/security-log/security-log.js';
-import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
-import { createSubjectErasure } from '../privacy/erasure/subject-erasure.js';
 import {
+  createChannelForget,
   createEmbeddedCompaction,
-  withEmbeddedCompaction,
+  createOwnerDataExport,
+  createRetentionRun,
+  createSecurityLog,
+  createSubjectErasure,
+  createVisitorConversationDeletion,
   type EmbeddedCompaction,
-} from '../privacy/erasure/embedded-compaction.js';
+  retentionPolicyOf,
+  type SubjectErasure,
+  withEmbeddedCompaction,
+} from '../privacy/index.js';
 import { allProjections } from '@kesher/projections/registry';
 import type { Platform } from './compose-platform.js';
-import { createChannelForget } from '../privacy/visitor-deletion/channel-forget.js';
-import { createVisitorConversationDeletion } from '../privacy/visitor-deletion/visitor-conversation-deletion.js';
 
 /** One compaction per embedded database, however many modules of the process erase through it. */
 const compactions = new WeakMap<Platform, EmbeddedCompaction>();

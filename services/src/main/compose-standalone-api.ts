@@ -1,6 +1,6 @@
-import { createSqlRunOutput } from '../chat/run-output/sql.run-output.js';
-import { createKnowledgeService } from '../knowledge/knowledge-service.js';
-import { withCrawlRecords } from '../crawler/crawl-storage.js';
+import { createSqlRunOutput } from '../chat/index.js';
+import { createKnowledgeService } from '../knowledge/index.js';
+import { withCrawlRecords } from '../crawler/index.js';
 import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
 import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
 import { createCheckpointWatcher } from '../platform/projections/read-model-progress.js';

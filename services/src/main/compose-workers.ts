@@ -1,4 +1,4 @@
-import type { KnowledgeReads } from '../knowledge/knowledge-reads.js';
+import { createKnowledgeService, createOpenAiEmbedder, type KnowledgeReads } from '../knowledge/index.js';
 import type { BlobStore } from '../platform/blobs/blob-store.port.js';
 import { createSqlBlobStore } from '../platform/blobs/sql.blob-store.js';
 import { deploymentId } from '../platform/bus/deployment-id.js';
@@ -6,26 +6,21 @@ import { createIngestWorker } from '../workers/ingest/ingest.worker.js';
 import { createKnowledgeBlobCleanupWorker } from '../workers/knowledge-blob-cleanup/knowledge-blob-cleanup.worker.js';
 import { createRelay } from '../workers/relay/relay.js';
 import type { Platform } from './compose-platform.js';
-import { createKnowledgeService } from '../knowledge/knowledge-service.js';
-import { createOpenAiEmbedder } from '../knowledge/embeddings/openai.embedder.js';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import { createAiRunner } from '../workers/ai-runner/ai-runner.worker.js';
 import { composeRunAutomation } from './compose-automation.js';
-import { createSqlRunOutput } from '../chat/run-output/sql.run-output.js';
-import { chooseAnswerProvider } from '../chat/choose-provider.js';
-import type { AnswerProvider } from '../chat/answer-provider.port.js';
+import { type AnswerProvider, chooseAnswerProvider, createSqlRunOutput } from '../chat/index.js';
 import { createAssistantErasure } from '../assistants/index.js';
-import { createPlanAllowances } from '../plans/plan-allowances.js';
-import type { PlanOf } from '../plans/plan-book.js';
-import { livePlanBook } from '../billing/compose-billing.js';
+import { createPlanAllowances, type PlanOf } from '../plans/index.js';
+import { livePlanBook } from '../billing/index.js';
 import { createAssistantErasureWorker } from '../workers/assistant-erasure/assistant-erasure.worker.js';
 import { composeCrawlerWorkers } from './compose-crawler.js';
-import { withCrawlRecords } from '../crawler/crawl-storage.js';
+import { withCrawlRecords } from '../crawler/index.js';
 import { crawlerQueries } from '@kesher/projections/crawler/crawler.queries';
 import { composeChannelsWorker } from './compose-channels.js';
 import { composePrivacyWorkers, subjectErasureFor } from './compose-privacy-features.js';
-import type { SubjectErasure } from '../privacy/subject-erasure.port.js';
+import type { SubjectErasure } from '../privacy/index.js';
 import { createMailer } from '../mail/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { EVENT_SCHEMAS_PATH, eventSchemasJson } from '../analytics/event-schemas.js';
+import { EVENT_SCHEMAS_PATH, eventSchemasJson } from '../analytics/index.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 

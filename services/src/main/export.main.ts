@@ -2,14 +2,14 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
+  createCopyLogReader,
+  createSqlLogReader,
   eventStoreSource,
   exportEvents,
+  type ExportFilter,
   progressLine,
   sqlLogSource,
-  type ExportFilter,
-} from '../analytics/export/event-export.js';
-import { createCopyLogReader } from '../analytics/export/copy-log-reader.js';
-import { createSqlLogReader } from '../analytics/export/sql-log-reader.js';
+} from '../analytics/index.js';
 import { loadConfig } from '../platform/config/config.js';
 import { closeOnSignal } from '../platform/process/lifecycle.js';
 import { createProcessLog } from '../platform/process/process-log.js';

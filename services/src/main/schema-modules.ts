@@ -1,18 +1,20 @@
 import { assistantMigrations } from '../assistants/index.js';
-import { chatMigrations } from '../chat/chat.migrations.js';
+import { chatMigrations } from '../chat/index.js';
 import { identityMigrations } from '../identity/index.js';
 import { driveMigrations } from '../drive/index.js';
 import { blobMigrations } from '../platform/blobs/blob.migrations.js';
-import { embeddingMigrations } from '../knowledge/embeddings/embedding.migrations.js';
+import { embeddingMigrations } from '../knowledge/index.js';
 import { busMigrations } from '../platform/bus/bus.migrations.js';
 import { eventStoreMigrations } from '../platform/event-store/sql-event-store.schema.js';
 import { checkpointMigrations } from '../platform/projections/checkpoint.migrations.js';
 import { limitsMigrations } from '../platform/limits/limits.migrations.js';
 import type { SchemaModule } from '../platform/sql/migrations.js';
-import { subjectKeyMigrations } from '../privacy/keys/subject-key.migrations.js';
-import { securityLogMigrations } from '../privacy/security-log/security-log.migrations.js';
-import { retentionMigrations } from '../privacy/retention/retention.migrations.js';
-import { channelForgetMigrations } from '../privacy/visitor-deletion/channel-forget.migrations.js';
+import {
+  channelForgetMigrations,
+  retentionMigrations,
+  securityLogMigrations,
+  subjectKeyMigrations,
+} from '../privacy/index.js';
 
 /**
  * Every module that owns tables in the deployment's database, in the order their migration lists are

@@ -8,7 +8,7 @@ import { DomainError, type Decider } from '../platform/commands/decider.js';
 import { StreamDeletedError, type EventStore } from '../platform/event-store/event-store.port.js';
 import { closeIfUnstarted } from '../platform/commands/unstarted-stream.js';
 import type { PlanOf } from './plan-book.js';
-import type { LimitViolations } from '../analytics/limit-violations.js';
+import type { LimitViolations } from '../analytics/index.js';
 
 /**
  * The plan's counted limits — `max_assistants` per owner, `max_files` per assistant — enforced exactly,

@@ -14,7 +14,7 @@ import {
 } from '@kesher/contracts';
 import type { AssistantRow } from '@kesher/projections/assistants/assistants.queries';
 import { threadQueries, type RunRow } from '@kesher/projections/threads/threads.queries';
-import type { LimitViolations } from '../../analytics/limit-violations.js';
+import type { LimitViolations } from '../../analytics/index.js';
 import { threadDecider, type ThreadCommand, type ThreadState } from '../../domain/thread/thread.decider.js';
 import { foldStream } from '../../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler, Loaded } from '../../platform/commands/command-handler.js';
@@ -22,7 +22,7 @@ import { StreamDeletedError, type EventStore } from '../../platform/event-store/
 import { DomainError } from '../../platform/commands/decider.js';
 import type { AwaitReadModels } from '../../platform/projections/read-model-progress.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
-import type { MessageQuota } from '../../plans/message-quota.js';
+import type { MessageQuota } from '../../plans/index.js';
 import { createChatAssistants, type ChatAssistant } from './chat-assistant.js';
 import { seconds, toMessageDto, toRunDto, toThreadDto } from './chat-dtos.js';
 import { actorOf, authorKeyOf, newId, readerOf, shareTokenHashOf, writerOf, type Chatter } from './chatter.js';

@@ -23,11 +23,9 @@ import { crawlerQueries, type CrawlPageRecord, type CrawlRecord } from '@kesher/
 import { assistantDecider } from '../../domain/assistant/assistant.decider.js';
 import { crawlDecider } from '../../domain/crawl/crawl.decider.js';
 import { crawlerSiteDecider } from '../../domain/crawl/crawler-site.decider.js';
-import type { DocumentTextInput } from '../../knowledge/document-text.js';
+import type { DocumentTextInput } from '../../knowledge/index.js';
 import { OutboundError, type OutboundFetch, type OutboundTargetCheck } from '../../outbound/index.js';
-import { featureAllowed, requireFeature } from '../../plans/feature-gates.js';
-import type { PlanOf } from '../../plans/plan-book.js';
-import type { StorageLimitOf } from '../../plans/storage-limit.js';
+import { featureAllowed, type PlanOf, requireFeature, type StorageLimitOf } from '../../plans/index.js';
 import type { BlobStore } from '../../platform/blobs/blob-store.port.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
 import { DomainError, type Decider } from '../../platform/commands/decider.js';

@@ -1,6 +1,6 @@
 import type { KnowledgeFileKind } from '@kesher/contracts';
 import { readFileSync } from 'node:fs';
-import { composeAnswerWithEvidence, noAnswerTexts } from '../../chat/builtin.provider.js';
+import { composeAnswerWithEvidence, noAnswerTexts } from '../../chat/index.js';
 import type { Sql } from '../../platform/sql/sql.port.js';
 import { retrieve } from '../search/retrieve.js';
 import { buildDocx, type DocxBlock } from '../testing/office-builders.js';

@@ -1,5 +1,5 @@
 import { chatMessages, streamIds } from '@kesher/contracts';
-import { hashSession } from '../../chat/service/chatter.js';
+import { hashSession } from '../../chat/index.js';
 import { threadDecider } from '../../domain/thread/thread.decider.js';
 import { aggregateStream } from '../../platform/commands/aggregate-stream.js';
 import { DomainError } from '../../platform/commands/decider.js';

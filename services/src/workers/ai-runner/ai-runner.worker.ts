@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { detectLanguage, parseRedirect, streamIds, type RecordedEvent, type RunRequested } from '@kesher/contracts';
-import type { RetrievedPassage } from '../../knowledge/search/retrieve.js';
-import { AnswerProviderError, type AnswerProvider } from '../../chat/answer-provider.port.js';
-import { HISTORY_TURNS } from '../../chat/prompt.js';
-import type { SalesPage } from '../../chat/sales-pages.js';
-import { untilAborted } from '../../chat/abortable.js';
+import type { RetrievedPassage } from '../../knowledge/index.js';
 import {
+  type AnswerProvider,
+  AnswerProviderError,
+  HISTORY_TURNS,
   RUN_OUTPUT_RETENTION_MS,
   type RunOutcome,
   type RunOutputWriter,
-} from '../../chat/run-output/run-output.port.js';
+  type SalesPage,
+  untilAborted,
+} from '../../chat/index.js';
 import {
   threadDecider,
   type ThreadCommand,
@@ -24,11 +25,11 @@ import type { EventStore } from '../../platform/event-store/event-store.port.js'
 import { fromMessage, topicFor } from '../../platform/bus/relayed-event.js';
 import { citedSources } from './cited-sources.js';
 import {
-  restrictToSources,
   type AssistantBehaviour,
   type BehaviourLoader,
-} from '../../automation/assistant-behaviour.js';
-import type { RunAutomation } from '../../automation/run-automation.js';
+  restrictToSources,
+  type RunAutomation,
+} from '../../automation/index.js';
 
 /** What the runner needs to know about an assistant (port; the assistants read model at the root). */
 export interface RunnerAssistant {

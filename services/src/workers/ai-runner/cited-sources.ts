@@ -1,5 +1,5 @@
 import type { Source } from '@kesher/contracts';
-import type { RetrievedPassage } from '../../knowledge/search/retrieve.js';
+import type { RetrievedPassage } from '../../knowledge/index.js';
 
 /**
  * The files an answer drew on, for the run's `sources` (analytics, citations): the passages the provider

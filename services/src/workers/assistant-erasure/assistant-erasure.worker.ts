@@ -1,7 +1,7 @@
 import { streamIds } from '@kesher/contracts';
 import type { AssistantErasure } from '../../assistants/index.js';
 import { assistantDecider } from '../../domain/assistant/assistant.decider.js';
-import type { PlanAllowances } from '../../plans/plan-allowances.js';
+import type { PlanAllowances } from '../../plans/index.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';

@@ -9,11 +9,13 @@ import {
   type ChannelMessageReceived,
   type RecordedEvent,
 } from '@kesher/contracts';
-import type { ChannelAdapter } from '../../channels/channel.port.js';
-import { ChannelApiError } from '../../channels/channel-api-error.js';
-import type { ChannelSecretsBox } from '../../channels/channel-secrets.js';
-import type { ChatFloodLimit } from '../../channels/chat-flood-limit.js';
-import { splitText } from '../../channels/split-text.js';
+import {
+  type ChannelAdapter,
+  ChannelApiError,
+  type ChannelSecretsBox,
+  type ChatFloodLimit,
+  splitText,
+} from '../../channels/index.js';
 import { channelStreams } from '../../domain/channel-integration/channel-streams.js';
 import { channelOutboundDecider } from '../../domain/channel-integration/channel-delivery.decider.js';
 import { channelIntegrationDecider } from '../../domain/channel-integration/channel-integration.decider.js';

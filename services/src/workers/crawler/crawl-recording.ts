@@ -1,5 +1,5 @@
 import { PAGES_DISCOVERED_MAX, type PageFetched } from '@kesher/contracts';
-import type { CrawledPage, CrawlEvent } from '../../crawler/crawl-runner.js';
+import type { CrawledPage, CrawlEvent } from '../../crawler/index.js';
 import type { CrawlProgressEvent } from '../../domain/crawl/crawl.decider.js';
 import type { BlobStore } from '../../platform/blobs/blob-store.port.js';
 

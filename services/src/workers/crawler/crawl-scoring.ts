@@ -1,6 +1,5 @@
 import type { PageFetched, PageScored } from '@kesher/contracts';
-import { scoreRelevance, type AssistantKeywords } from '../../crawler/relevance-scorer.js';
-import { normalizeUrl } from '../../crawler/url-normalizer.js';
+import { type AssistantKeywords, normalizeUrl, scoreRelevance } from '../../crawler/index.js';
 import type { PageText } from './crawl-recording.js';
 
 /**

@@ -5,12 +5,18 @@ import {
   type CrawlRequested,
   type RecordedEvent,
 } from '@kesher/contracts';
-import type { FrontierResume } from '../../crawler/crawl-frontier.js';
-import { runCrawl, type CrawlLimits, type KnownPage } from '../../crawler/crawl-runner.js';
-import { crawlBlobHolder } from '../../crawler/page-identity.js';
-import { assistantKeywords } from '../../crawler/relevance-scorer.js';
-import { planRevalidation, readSitemapLastmods } from '../../crawler/revalidation.js';
-import type { CommitCandidate, SiteKnowledge } from '../../crawler/site-knowledge.js';
+import {
+  assistantKeywords,
+  type CommitCandidate,
+  crawlBlobHolder,
+  type CrawlLimits,
+  type FrontierResume,
+  type KnownPage,
+  planRevalidation,
+  readSitemapLastmods,
+  runCrawl,
+  type SiteKnowledge,
+} from '../../crawler/index.js';
 import type { OutboundFetch } from '../../outbound/index.js';
 import { crawlDecider, type CrawlCommand, type CrawlEvent, type CrawlState } from '../../domain/crawl/crawl.decider.js';
 import { crawlerSiteDecider, type CrawlerSiteState } from '../../domain/crawl/crawler-site.decider.js';

@@ -1,6 +1,5 @@
 import { crawlerMessages, streamIds } from '@kesher/contracts';
-import { featureAllowed } from '../../plans/feature-gates.js';
-import type { PlanOf } from '../../plans/plan-book.js';
+import { featureAllowed, type PlanOf } from '../../plans/index.js';
 import { crawlDecider } from '../../domain/crawl/crawl.decider.js';
 import { crawlerSiteDecider } from '../../domain/crawl/crawler-site.decider.js';
 import { aggregateStream } from '../../platform/commands/aggregate-stream.js';

@@ -12,8 +12,7 @@ import {
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { callAction, coerceInputs } from '../../../automation/action-call.js';
-import { actionFields, secretContext, toActionDto } from '../../../automation/automation-mapper.js';
+import { actionFields, callAction, coerceInputs, secretContext, toActionDto } from '../../../automation/index.js';
 import { ApiError } from '../../api-error.js';
 import {
   automationCommands,

@@ -22,8 +22,7 @@ import {
 import { ownerScope } from '@kesher/projections/analytics/shared/owner-scope';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createAssistantDirectory } from '../../../analytics/assistant-directory.js';
-import type { AnalyticsRoutesDeps } from '../../../analytics/compose-analytics.js';
+import { type AnalyticsRoutesDeps, createAssistantDirectory } from '../../../analytics/index.js';
 import { ApiError } from '../../api-error.js';
 import { commandContext, readModelsPending } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';

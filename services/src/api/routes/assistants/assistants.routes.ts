@@ -18,7 +18,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createAssistantErasure } from '../../../assistants/index.js';
 import { assertValidProfile, assistantDecider } from '../../../domain/assistant/assistant.decider.js';
-import { createHolding, type PlanAllowances } from '../../../plans/plan-allowances.js';
+import { createHolding, type PlanAllowances } from '../../../plans/index.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { EventStore } from '../../../platform/event-store/event-store.port.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';

@@ -28,7 +28,7 @@ import type {
   SignedInAccount,
   TokenIssuer,
 } from '../../../identity/index.js';
-import type { AccountDeletion } from '../../../privacy/account-deletion/account-deletion.js';
+import type { AccountDeletion } from '../../../privacy/index.js';
 import { DomainError } from '../../../platform/commands/decider.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';

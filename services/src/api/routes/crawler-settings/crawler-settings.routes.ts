@@ -13,7 +13,7 @@ import {
 } from '@kesher/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { CrawledPagesService } from '../../../crawler/service/crawled-pages-service.js';
+import type { CrawledPagesService } from '../../../crawler/index.js';
 import { commandContext, readModelsPending } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 

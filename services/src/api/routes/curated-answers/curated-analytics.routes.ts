@@ -9,7 +9,7 @@ import { answerSourceQueries } from '@kesher/projections/analytics/answer-source
 import { lastDays, ownerScope } from '@kesher/projections/analytics/shared/owner-scope';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createAssistantDirectory } from '../../../analytics/assistant-directory.js';
+import { createAssistantDirectory } from '../../../analytics/index.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';

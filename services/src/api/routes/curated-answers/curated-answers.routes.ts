@@ -23,8 +23,7 @@ import { assistantDecider } from '../../../domain/assistant/assistant.decider.js
 
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
-import { curatedAnswerLimit } from '../../../plans/curated-answer-limits.js';
-import type { PlanOf } from '../../../plans/plan-book.js';
+import { curatedAnswerLimit, type PlanOf } from '../../../plans/index.js';
 import { ApiError } from '../../api-error.js';
 import { createCommandRunner } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';

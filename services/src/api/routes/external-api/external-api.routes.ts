@@ -13,8 +13,7 @@ import {
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { callAction } from '../../../automation/action-call.js';
-import { externalEndpoints, secretContext, toExternalConfigDto } from '../../../automation/automation-mapper.js';
+import { callAction, externalEndpoints, secretContext, toExternalConfigDto } from '../../../automation/index.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { automationCommands, type AutomationRoutesDeps } from '../workflows/automation-routes.deps.js';

@@ -10,14 +10,13 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { knowledgeFileDecider } from '../../../domain/knowledge-file/knowledge-file.decider.js';
 import { hashInSlices } from '../../../platform/blobs/blob-store.port.js';
-import { createHolding } from '../../../plans/plan-allowances.js';
+import { createHolding } from '../../../plans/index.js';
 import { DomainError } from '../../../platform/commands/decider.js';
 import { StreamDeletedError } from '../../../platform/event-store/event-store.port.js';
-import { withoutInvisibleCharacters } from '../../../knowledge/ingest/upload-filename.js';
+import { type FileRecord, withoutInvisibleCharacters } from '../../../knowledge/index.js';
 import { ApiError } from '../../api-error.js';
 import { commandContext, createCommandRunner } from '../../command-runner.js';
 import type { FileRoutesDeps } from './files.routes.js';
-import type { FileRecord } from '../../../knowledge/knowledge-reads.js';
 
 export interface IncomingFile {
   ownerId: string;

@@ -25,8 +25,7 @@ import {
   GoogleDriveError,
   knowledgeFileName,
 } from '../../../drive/index.js';
-import { requireFeature } from '../../../plans/feature-gates.js';
-import type { PlanOf } from '../../../plans/plan-book.js';
+import { type PlanOf, requireFeature } from '../../../plans/index.js';
 import type { SecretBox } from '../../../platform/secrets/secret-box.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';

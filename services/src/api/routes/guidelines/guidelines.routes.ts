@@ -10,7 +10,7 @@ import {
 } from '@kesher/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { guidelineFields, toGuidelineDto } from '../../../automation/automation-mapper.js';
+import { guidelineFields, toGuidelineDto } from '../../../automation/index.js';
 import { ApiError } from '../../api-error.js';
 import {
   automationCommands,

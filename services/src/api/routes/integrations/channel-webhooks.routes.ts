@@ -4,11 +4,15 @@ import type { ChannelQueries, IntegrationRow } from '@kesher/projections/channel
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ChannelSecretsBox } from '../../../channels/channel-secrets.js';
-import type { InboundRecorder } from '../../../channels/inbound-recorder.js';
-import { readInstagramDelivery, readWhatsAppDelivery } from '../../../channels/meta/meta.webhooks.js';
-import { metaHandshake, metaSignatureValid } from '../../../channels/meta/meta-signature.js';
-import { readTelegramUpdate } from '../../../channels/telegram/telegram.updates.js';
+import {
+  type ChannelSecretsBox,
+  type InboundRecorder,
+  metaHandshake,
+  metaSignatureValid,
+  readInstagramDelivery,
+  readTelegramUpdate,
+  readWhatsAppDelivery,
+} from '../../../channels/index.js';
 import { ApiError } from '../../api-error.js';
 
 export interface ChannelWebhookDeps {

@@ -24,8 +24,7 @@ import { assistantQueries } from '@kesher/projections/assistants/assistants.quer
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ChannelConnections } from '../../../channels/channel-connections.js';
-import type { ChannelSetup } from '../../../channels/channel.port.js';
+import type { ChannelConnections, ChannelSetup } from '../../../channels/index.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
 import { commandContext, readModelsPending } from '../../command-runner.js';

@@ -10,7 +10,7 @@ import {
 import { ownerScope } from '@kesher/projections/analytics/shared/owner-scope';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { KeywordAnalyticsRoutesDeps } from '../../../analytics/compose-analytics.js';
+import type { KeywordAnalyticsRoutesDeps } from '../../../analytics/index.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { success } from '../analytics/analytics.routes.js';
 

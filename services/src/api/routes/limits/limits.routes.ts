@@ -18,10 +18,9 @@ import {
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { usageQueries } from '@kesher/projections/usage/usage.queries';
 import type { FastifyPluginAsync } from 'fastify';
-import type { LimitsService } from '../../../analytics/limits-service.js';
+import type { LimitsService } from '../../../analytics/index.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { MessageQuota } from '../../../plans/message-quota.js';
-import type { PlanOf } from '../../../plans/plan-book.js';
+import type { MessageQuota, PlanOf } from '../../../plans/index.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { success } from '../analytics/analytics.routes.js';

@@ -4,10 +4,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Sql } from '../../../platform/sql/sql.port.js';
-import type { OwnerDataExport } from '../../../privacy/export/owner-data-export.js';
-import { conversationKeptUntil, type RetentionPolicy } from '../../../privacy/retention/retention-policy.js';
-import type { SecurityLog } from '../../../privacy/security-log/security-log.js';
-import type { VisitorConversationDeletion } from '../../../privacy/visitor-deletion/visitor-conversation-deletion.js';
+import {
+  conversationKeptUntil,
+  type OwnerDataExport,
+  type RetentionPolicy,
+  type SecurityLog,
+  type VisitorConversationDeletion,
+} from '../../../privacy/index.js';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';
 import { ThreadParams, threadIdOf } from '../threads/chat-http.js';

@@ -19,9 +19,15 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BillingError, type BillingService } from '../../../billing/billing-service.js';
-import { WebhookSignatureError, type StripeWebhooks } from '../../../billing/stripe-webhooks.js';
-import { cardExpired, cardMessages, unknownTestCard } from '../../../billing/test-cards.js';
+import {
+  BillingError,
+  type BillingService,
+  cardExpired,
+  cardMessages,
+  type StripeWebhooks,
+  unknownTestCard,
+  WebhookSignatureError,
+} from '../../../billing/index.js';
 import type { AllPosition } from '@kesher/contracts';
 import { ApiError } from '../../api-error.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';

@@ -1,7 +1,7 @@
 import { chatMessages, ErrorBodySchema, RunIdSchema, ThreadIdSchema } from '@kesher/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { ChatCall } from '../../../chat/service/chat-service.js';
+import type { ChatCall } from '../../../chat/index.js';
 import { ApiError } from '../../api-error.js';
 
 /** Path ids stay plain strings in the route schemas; these check them and answer 400 with the spec's texts. */

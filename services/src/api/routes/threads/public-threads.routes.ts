@@ -16,8 +16,7 @@ import { assistantQueries } from '@kesher/projections/assistants/assistants.quer
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError } from '../../api-error.js';
-import { createChatService } from '../../../chat/service/chat-service.js';
-import { hashSession, newSessionToken, type Chatter } from '../../../chat/service/chatter.js';
+import { type Chatter, createChatService, hashSession, newSessionToken } from '../../../chat/index.js';
 import { sendSse } from '../../sse.js';
 import { titledEvents, withSourceTitles } from './source-titles.js';
 import { callOf, lastEventIdOf, postRefusedSchema, RunParams, runIdOf, ThreadParams, threadIdOf } from './chat-http.js';

@@ -7,7 +7,7 @@ import type { Authenticator } from '../../../identity/index.js';
 import type { ProgressBoard } from '../../../platform/projections/progress.js';
 import type { Sql } from '../../../platform/sql/sql.port.js';
 import { ApiError } from '../../api-error.js';
-import { crawlProgressMessage } from '../../../crawler/service/crawler.mapper.js';
+import { crawlProgressMessage } from '../../../crawler/index.js';
 
 export interface CrawlProgressDeps {
   readDb: Sql;

@@ -26,7 +26,7 @@ import {
 } from '@kesher/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CrawlerRefusal, type CrawlerCaller, type CrawlerService } from '../../../crawler/service/crawler-service.js';
+import { type CrawlerCaller, CrawlerRefusal, type CrawlerService } from '../../../crawler/index.js';
 import { ApiError } from '../../api-error.js';
 import { commandContext, readModelsPending } from '../../command-runner.js';
 import { requireAccount } from '../../plugins/auth.plugin.js';

@@ -12,7 +12,7 @@ import {
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { toActionDto, toGuidelineDto, toWorkflowDto } from '../../../automation/automation-mapper.js';
+import { toActionDto, toGuidelineDto, toWorkflowDto } from '../../../automation/index.js';
 import { automationDecider, type AutomationEvent } from '../../../domain/automation/automation.decider.js';
 import { ApiError } from '../../api-error.js';
 import { automationCommands, type AutomationRoutesDeps } from './automation-routes.deps.js';

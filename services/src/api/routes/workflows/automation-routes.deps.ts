@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { streamIds, type KesherEvent } from '@kesher/contracts';
 import { automationQueries, type Saved } from '@kesher/projections/automation/automation.queries';
 import type { FastifyRequest } from 'fastify';
-import { KeptSecretMissing } from '../../../automation/automation-mapper.js';
+import { KeptSecretMissing } from '../../../automation/index.js';
 import {
   automationDecider,
   type AutomationCommand,

@@ -11,9 +11,12 @@ import {
 } from '@kesher/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { toWorkflowDto, workflowFields } from '../../../automation/automation-mapper.js';
-import { createWorkflowIndexCache } from '../../../automation/workflow-index-cache.js';
-import type { WorkflowCandidate } from '../../../automation/workflow-matcher.js';
+import {
+  createWorkflowIndexCache,
+  toWorkflowDto,
+  type WorkflowCandidate,
+  workflowFields,
+} from '../../../automation/index.js';
 import { automationHistoryRoutes } from './automation-history.routes.js';
 import {
   automationCommands,
