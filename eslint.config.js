@@ -15,6 +15,8 @@ const TESTS = [
   '**/e2e/**',
   // The account-deletion tests' shared scenario (driven through the API harness).
   'services/src/privacy/account-deletion/erasure-scenario.ts',
+  // `npm run stand-ins`: serves the modules' test stand-ins (channels, Drive) for trying Kesher by hand.
+  'services/src/main/stand-ins.main.ts',
 ];
 
 // The layers (element types) and where they live. The first pattern that matches a file wins, so the narrow
@@ -37,7 +39,6 @@ const elements = [
   { type: 'client-lib', pattern: 'client/src/lib' },
   { type: 'locales', pattern: 'client/src/locales' },
 ];
-
 
 // The decider's types and DomainError: the only part of platform a pure decider may touch.
 const deciderKernel = { to: { element: { type: 'platform', fileInternalPath: 'commands/decider.ts' } } };
