@@ -1,10 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { Sql } from '../sql/sql.port.js';
 import { createConsumerEngine, type ConsumerEngine, type DeliveryOptions } from './consumer-engine.js';
 import { createSqlDeliveryLedger } from './delivery-ledger.js';
 import { acceptsEventType, EVENT_TYPE_HEADER } from './event-types.js';
 import type { ConsumeOptions, Consumer, DeliveredMessage, MessageBus } from './message-bus.port.js';
 
+/** How often an idle topic loop looks at the table when nothing wakes it. */
 const IDLE_POLL_MS = 200;
+/**
+ * The same once publishes of other processes wake it (NOTIFY): only a safety net for a notification lost
+ * while the listening connection was re-opened.
+ * Idle loops polling five times a second were most of a chat turn's bus statements.
+ */
+const WOKEN_IDLE_POLL_MS = 3_000;
+/** The channel a publish notifies: `<topic> <publishing bus instance>`. */
+const BUS_CHANNEL = 'kesher_bus';
 const PAGE = 100;
 /** Messages a consumer holds in memory per topic beyond the lowest unfinished one: how far ahead it looks for other lanes. */
 const WINDOW = 1_000;
@@ -55,6 +65,27 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
   /** Topics whose head row this process has made sure of (a publish without it would insert nothing). */
   const headed = new Set<string>();
   const consumers = new Set<{ stop: () => Promise<void> }>();
+  // Other processes' publishes wake this one's readers by NOTIFY (on PGlite: other bus instances on the same database).
+  const instance = randomUUID().slice(0, 8);
+  let idlePollMs = IDLE_POLL_MS;
+  let listening: Promise<void> | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  function listenForOthers() {
+    listening ??= sql
+      .listen(BUS_CHANNEL, (payload) => {
+        const [topic, from] = payload.split(' ');
+        if (from !== instance && topic) wakers.forEach((wake) => wake(topic));
+      })
+      .then(
+        (stop) => {
+          unlisten = stop;
+          idlePollMs = WOKEN_IDLE_POLL_MS;
+        },
+        // Without a listening connection, the loops keep polling often: slower to hear, never deaf.
+        () => {},
+      );
+    return listening;
+  }
 
   async function runLoop(
     options: ConsumeOptions,
@@ -126,7 +157,7 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
             await session.add(wanted, BigInt(handed[handed.length - 1]!.offset), handed.length - wanted.length);
             read = BigInt(handed[handed.length - 1]!.offset);
             if (handed.length === PAGE) continue;
-            await pause(IDLE_POLL_MS, signal, true);
+            await pause(idlePollMs, signal, true);
             continue;
           }
           const { rows } = await sql.query<PageRow>(page.text, [topic, read.toString(), ...page.params]);
@@ -149,7 +180,7 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
           if (rows.length === page.limit) continue;
         }
         // The end of the topic (or a full window): sleep until a publish or progress (one that came meanwhile wakes us at once).
-        await pause(IDLE_POLL_MS, signal, true);
+        await pause(idlePollMs, signal, true);
       }
     } catch (error) {
       session.detach();
@@ -261,12 +292,16 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
            SELECT $1, k, v, h::jsonb FROM head, unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS m(k, v, h, n) ORDER BY n
            RETURNING seq),
          moved AS (UPDATE bus_topic_heads SET last_seq = (SELECT max(seq) FROM written) WHERE topic = $1)
-         SELECT seq::text AS seq, (SELECT last_seq::text FROM head) AS after FROM written`,
+         SELECT seq::text AS seq, (SELECT last_seq::text FROM head) AS after,
+           -- Delivered at commit, to other bus instances' readers (this one's are handed the messages below).
+           (SELECT pg_notify('${BUS_CHANNEL}', $1 || ' ' || $5::text)) AS notified
+         FROM written`,
         [
           topic,
           messages.map((m) => m.key),
           messages.map((m) => m.value),
           messages.map((m) => JSON.stringify(m.headers ?? {})),
+          instance,
         ],
       );
       if (rows.length !== messages.length) {
@@ -296,6 +331,7 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
     },
 
     async consume(options): Promise<Consumer> {
+      await listenForOthers();
       let running = true;
       const engine = createConsumerEngine({ options, ledger, deliveries: deps.deliveries ?? {}, reservations });
       let stopping: Promise<void> | undefined;
@@ -332,6 +368,7 @@ export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOption
 
     async close() {
       await Promise.all([...consumers].map((consumer) => consumer.stop()));
+      await unlisten?.();
     },
   };
 }
