@@ -42,6 +42,9 @@ export const MessageItem = memo(function MessageItem({ message, name, time, onRa
                 <a href={source.sourceUrl} target="_self" rel="noopener noreferrer" dir="auto" title={source.sourceUrl}>
                   {sourceLabel(source)}
                 </a>
+              ) : source.fileId.startsWith('qa_') ? (
+                // A curated answer (issue 26): named in the page's language, not by the server's English name.
+                <span>{t('ownerAnswer')}</span>
               ) : (
                 <span dir="auto">{sourceLabel(source)}</span>
               )}

@@ -234,6 +234,23 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     expect(screen.getByRole('link', { name: 'About us' })).toBeInTheDocument();
   });
 
+  it("names a curated answer's source in the page's language: Hebrew on a Hebrew page (issue 26)", async () => {
+    api.answerSources = [
+      { file_id: 'qa_aaaaaaaaaaaaaaaaaaaaaaaa', filename: 'Answer from the owner', source_url: null },
+    ];
+    render(
+      <TextSourceProvider value={createBundleTextSource('he')}>
+        <EmbedPage shareToken="share-tok" search="" />
+      </TextSourceProvider>,
+    );
+    await screen.findByRole('heading', { name: 'Harbor Cafe', level: 1 });
+    fireEvent.change(screen.getByLabelText('הודעה'), { target: { value: 'מתי אתם אופים? ' } });
+    fireEvent.submit(screen.getByLabelText('הודעה').closest('form')!);
+    const answer = (await screen.findByText('We bake scones on Tuesdays.')).closest('li')!;
+    expect(within(answer).getByText('תשובה של בעל העסק')).toBeInTheDocument();
+    expect(within(answer).queryByText('Answer from the owner')).toBeNull();
+  });
+
   it('restores the stored conversation with its badge, and likes an answer', async () => {
     const first = renderEmbed();
     await screen.findByRole('heading', { name: 'Harbor Cafe', level: 1 });

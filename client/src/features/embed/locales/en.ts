@@ -48,6 +48,7 @@ export const en = {
   feedbackFailed: 'Could not send your feedback. Please try again.',
   visitLink: 'Visit Link',
   sources: 'Sources',
+  ownerAnswer: 'Answer from the owner',
   dismiss: 'Dismiss',
 };
 export type EmbedLocale = typeof en;

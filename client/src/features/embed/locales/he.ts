@@ -47,6 +47,7 @@ export const he: EmbedLocale = {
   feedbackThanks: 'תודה על המשוב!',
   feedbackFailed: 'לא הצלחנו לשלוח את המשוב. נסו שוב.',
   sources: 'מקורות',
+  ownerAnswer: 'תשובה של בעל העסק',
   visitLink: 'מעבר לקישור',
   dismiss: 'סגירה',
 };
