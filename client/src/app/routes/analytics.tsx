@@ -1,5 +1,6 @@
 import { AnalyticsPage } from '@/features/analytics/components/analytics-page';
 import { CrawlProgressPanel } from '@/features/crawler/components/crawl-progress-panel';
+import { UnansweredQuestions } from '@/features/curated-answers/components/unanswered-questions';
 
 /**
  * /analytics: its own lazy chunk (the page, its SVG charts and its CSS), with the crawler's progress
@@ -9,7 +10,8 @@ import { CrawlProgressPanel } from '@/features/crawler/components/crawl-progress
 export function Component() {
   return (
     <>
-      <AnalyticsPage />
+      {/* The Q&A feature's list of questions answered with no source, one click from a Q&A (issue 26). */}
+      <AnalyticsPage unansweredList={(days) => <UnansweredQuestions days={days} />} />
       <CrawlProgressPanel />
     </>
   );

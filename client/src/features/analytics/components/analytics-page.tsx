@@ -2,7 +2,7 @@ import '../locales';
 import './analytics.css';
 import { analyticsRanges, type Dashboard } from '@kesher/contracts';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDashboard } from '../api/get-dashboard';
 import { CuratedAnswersCard } from './curated-answers-card';
@@ -96,8 +96,9 @@ function DashboardSections({ days }: { days: number }) {
 /**
  * /analytics (spec part 2 §2): a range of 24 hours, 7, 30 or 90 days (7 by default), Refresh, and every
  * call refreshed every 5 minutes (each query's refetchInterval). Each section loads and fails on its own.
+ * `unansweredList`: the questions answered with no source for the range, drawn by the Q&A feature.
  */
-export function AnalyticsPage() {
+export function AnalyticsPage({ unansweredList }: { unansweredList?: (days: number) => ReactNode } = {}) {
   const { t } = useTranslation('analytics');
   const [days, setDays] = useState<Range>(DEFAULT_RANGE);
   const queryClient = useQueryClient();
@@ -135,7 +136,7 @@ export function AnalyticsPage() {
       <DashboardSections days={days} />
       <KeywordsCard days={days} />
       <ReferredUrlsCard days={days} />
-      <CuratedAnswersCard days={days} />
+      <CuratedAnswersCard days={days} unansweredList={unansweredList?.(days)} />
     </section>
   );
 }

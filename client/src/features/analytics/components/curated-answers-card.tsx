@@ -1,17 +1,18 @@
 import '../locales';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCuratedAnalytics } from '@/features/curated-answers/api/curated-analytics';
-import { UnansweredQuestions } from '@/features/curated-answers/components/unanswered-questions';
+import { useCuratedAnswers } from '../api/get-curated-answers';
 import { SectionError, SectionLoading, useFailureText } from './section-state';
 
 /**
  * Curated answers on the dashboard (issue 26 item 4): how many answers in the range came from the owner's
  * Q&A and their share, the Q&A that answered most, and the questions answered with no source, each one
- * click from becoming a Q&A.
+ * click from becoming a Q&A. That list is the Q&A feature's, given by the app shell (`unansweredList`):
+ * a feature never imports another.
  */
-export function CuratedAnswersCard({ days }: { days: number }) {
+export function CuratedAnswersCard({ days, unansweredList }: { days: number; unansweredList?: ReactNode }) {
   const { t, i18n } = useTranslation('analytics');
-  const curated = useCuratedAnalytics(days);
+  const curated = useCuratedAnswers(days);
   const failure = useFailureText();
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
   let body;
@@ -57,7 +58,7 @@ export function CuratedAnswersCard({ days }: { days: number }) {
     <section className="card analytics-card" aria-labelledby="analytics-curated">
       <h2 id="analytics-curated">{t('curated.title')}</h2>
       {body}
-      <UnansweredQuestions days={days} />
+      {unansweredList}
     </section>
   );
 }

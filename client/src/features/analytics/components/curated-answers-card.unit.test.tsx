@@ -2,6 +2,7 @@ import type { CuratedAnalytics } from '@kesher/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
+import { UnansweredQuestions } from '@/features/curated-answers/components/unanswered-questions';
 import { CuratedAnswersCard } from './curated-answers-card';
 
 const figures = (over: Partial<CuratedAnalytics> = {}): CuratedAnalytics => ({
@@ -75,7 +76,7 @@ describe('the analytics page: answers from the Q&A (issue 26 item 4)', () => {
 
   it('shows the curated figures and the most used Q&A, and turns an unanswered question into a Q&A in one click', async () => {
     const calls = serve();
-    renderWithProviders(<CuratedAnswersCard days={7} />);
+    renderWithProviders(<CuratedAnswersCard days={7} unansweredList={<UnansweredQuestions days={7} />} />);
     const card = await screen.findByRole('region', { name: 'Answers from your Q&A' });
     expect(await within(card).findByText('36.4%')).toBeInTheDocument();
     expect(within(card).getByText('Do you ship abroad?')).toBeInTheDocument();
@@ -117,7 +118,9 @@ describe('the analytics page: answers from the Q&A (issue 26 item 4)', () => {
         unanswered: { total: 0, questions: 0, items: [] },
       }),
     );
-    renderWithProviders(<CuratedAnswersCard days={30} />, { language: 'he' });
+    renderWithProviders(<CuratedAnswersCard days={30} unansweredList={<UnansweredQuestions days={30} />} />, {
+      language: 'he',
+    });
     expect(await screen.findByRole('heading', { name: 'תשובות מהשאלות והתשובות שלכם' })).toBeInTheDocument();
     expect(await screen.findByText('בתקופה הזו אף תשובה לא הגיעה מהשאלות והתשובות שלכם.')).toBeInTheDocument();
     expect(await screen.findByText('בתקופה הזו לא הייתה שאלה של מבקר שנענתה בלי מקור.')).toBeInTheDocument();
