@@ -3,7 +3,6 @@ import {
   comparePositions,
   crawlerMessages,
   crawlMessages,
-  fileMessages,
   streamIds,
   type AllPosition,
   type KnowledgeFileKind,

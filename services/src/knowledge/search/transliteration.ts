@@ -73,15 +73,32 @@ export function englishSkeleton(word: string): string[] {
     const letter = text[i]!;
     const next = text[i + 1] ?? '';
     const pair = letter + next;
-    if (pair === 'sh') (push('S'), i++);
-    else if (pair === 'ch') (push('C'), i++);
-    else if (pair === 'th') (push('t'), i++);
-    else if (pair === 'ph') (push('f'), i++);
-    else if (pair === 'ck') (push('k'), i++);
-    else if (pair === 'ts' || pair === 'tz') (push('Z'), i++);
-    else if (pair === 'qu') (push('k'), push('v'), i++);
-    else if (letter === 'x') (push('k'), push('s'));
-    else if (letter === 'c') push(/[eiy]/.test(next) ? 's' : 'k');
+    if (pair === 'sh') {
+      push('S');
+      i++;
+    } else if (pair === 'ch') {
+      push('C');
+      i++;
+    } else if (pair === 'th') {
+      push('t');
+      i++;
+    } else if (pair === 'ph') {
+      push('f');
+      i++;
+    } else if (pair === 'ck') {
+      push('k');
+      i++;
+    } else if (pair === 'ts' || pair === 'tz') {
+      push('Z');
+      i++;
+    } else if (pair === 'qu') {
+      push('k');
+      push('v');
+      i++;
+    } else if (letter === 'x') {
+      push('k');
+      push('s');
+    } else if (letter === 'c') push(/[eiy]/.test(next) ? 's' : 'k');
     // A soft g ("massage", "gel") is written ג' or ז' in Hebrew.
     else if (letter === 'g' && /[eiy]/.test(next)) push('J');
     else if (letter === 'q') push('k');
