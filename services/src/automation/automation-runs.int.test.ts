@@ -255,7 +255,10 @@ describe.skipIf(!postgres.available)(
         expect(updated.statusCode, updated.body).toBe(200);
         const answer = await ask(h, owner, null, 'track my order A-77');
         expect(answer.text).toContain('I could not complete "Order status" right now: the action failed.');
-        const calls = await automationQueries(h.platform.sql).actionCalls(answer.threadId);
+        // The read model follows the log: wait for the call to be projected, then look at what was recorded.
+        const queries = automationQueries(h.platform.sql);
+        await expect.poll(async () => (await queries.actionCalls(answer.threadId)).length, within).toBe(1);
+        const calls = await queries.actionCalls(answer.threadId);
         expect(calls[0]?.success).toBe(false);
         expect(calls[0]?.error).toMatch(/^The address was refused: /);
       });
