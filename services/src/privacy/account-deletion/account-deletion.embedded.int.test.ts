@@ -7,7 +7,7 @@ import { embeddedCompactionOf } from '../../main/compose-privacy-features.js';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { freePort } from '../../testing/processes.js';
 import { postgresAvailability } from '../../testing/test-database.js';
-import { deleteAccount, erasureScenario } from './erasure-scenario.js';
+import { deleteAccount, erasureScenario } from './testing/erasure-scenario.js';
 
 // The harness makes a Postgres test database even when the platform runs on PGlite (unused here).
 const gate = await postgresAvailability();

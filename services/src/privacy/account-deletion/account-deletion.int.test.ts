@@ -7,7 +7,7 @@ import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js'
 import { kafkaAvailability, kafkaBrokers } from '../../testing/kafka.js';
 import { freePort } from '../../testing/processes.js';
 import { postgresAvailability } from '../../testing/test-database.js';
-import { deleteAccount, erasureScenario, SCENARIO_PASSWORD } from './erasure-scenario.js';
+import { deleteAccount, erasureScenario, SCENARIO_PASSWORD } from './testing/erasure-scenario.js';
 
 const postgres = await postgresAvailability();
 const kafka = await kafkaAvailability();

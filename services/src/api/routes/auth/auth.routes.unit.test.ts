@@ -38,6 +38,8 @@ describe('sign-in with an unknown address', () => {
     const google = { ...known, id: 'acc-2', email: 'google@example.com', provider: 'google', passwordHash: null };
     const sessions = {
       accountByEmail: async (email: string) => [known, google].find((a) => a.email === email),
+      // A sign-in is recorded as the owner's activity (the retention run counts inactivity from it).
+      signedIn: async () => {},
     } as unknown as SessionStore;
     const app = Fastify();
     app.setValidatorCompiler(validatorCompiler);

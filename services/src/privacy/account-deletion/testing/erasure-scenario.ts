@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { TEST_CARDS } from '@kesher/contracts';
 import { expect } from 'vitest';
-import { telegramTextUpdate, type ChannelStandIns } from '../../channels/testing/channel-stand-ins.js';
-import type { ApiHarness } from '../../testing/api-harness.js';
+import { telegramTextUpdate, type ChannelStandIns } from '../../../channels/testing/channel-stand-ins.js';
+import type { ApiHarness } from '../../../testing/api-harness.js';
 
 export const SCENARIO_PASSWORD = 'Str0ng-Passw0rd!';
 const within = { timeout: 60_000, interval: 100 };
