@@ -26,8 +26,9 @@ export function curatedPassage(match: CuratedMatch): RetrievedPassage {
 export function createCuratedLookup(db: SqlExecutor, options: { cachedAssistants?: number } = {}) {
   const queries = curatedAnswerQueries(db);
   const cachedAssistants = options.cachedAssistants ?? 200;
-  // Analysing 1,000 questions takes ~150 ms (bench-results/answers.json, curated.match_1000_qa): each
-  // assistant's analysed questions are kept while its Q&A read the same, so a question pays only the match.
+  // Analysing the Pro plan's 1,000 questions takes about 1.5 s on the 2-core machine (matching one question
+  // against them 10-22 ms; bench-results/answers.json, curated.match_1000_qa): each assistant's analysed
+  // questions are kept while its Q&A read the same, so a question pays only the match.
   const matchers = new Map<string, { key: string; match: ReturnType<typeof createCuratedMatcher> }>();
   return async (input: { assistantId: string; question: string }): Promise<CuratedMatch | null> => {
     const rows = await queries.forAssistant(input.assistantId);
