@@ -53,8 +53,8 @@ interface Signal {
  * The embedded default's message bus: a log table and committed offsets in the same database as the
  * event store (PGlite under ./data), so nothing is lost across a restart. Each topic is one ordered
  * partition (partition 0): order per key holds because messages of a key are never handled out of
- * turn (consumer-engine.ts). Publishers of a topic take an advisory lock until commit, so sequence
- * numbers become visible in order even on a real Postgres. The tables are the bus module's migrations.
+ * turn (consumer-engine.ts). Publishers of a topic lock its `bus_topic_heads` row until commit, so
+ * sequence numbers become visible in order even on a real Postgres. The tables are the bus module's migrations.
  */
 export async function createSqlBus(deps: { sql: Sql; deliveries?: DeliveryOptions }): Promise<MessageBus> {
   const { sql } = deps;
