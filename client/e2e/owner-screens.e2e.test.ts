@@ -134,13 +134,21 @@ describe('owner screens', () => {
     await page.getByRole('link', { name: 'Inbox' }).click();
     await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     const row = page.locator('li.all-inbox-row', { hasText: 'Do you have an evening wheel course?' });
+    // The inbox read model follows the log: until it has the visitor's conversation, load the page again and
+    // count once its list (or its empty state) is shown. Counting while the reloaded page was still loading
+    // read 0 and reloaded again, so on a busy machine the list was never given the time to appear.
+    const settledList = page.locator('.all-inbox-list, .empty-state').first();
+    await settledList.waitFor();
     await expect
       .poll(
         async () => {
-          if ((await row.count()) === 0) await page.reload();
+          if ((await row.count()) === 0) {
+            await page.reload();
+            await settledList.waitFor();
+          }
           return row.count();
         },
-        { timeout: 20_000 },
+        { timeout: 60_000 },
       )
       .toBe(1);
     await row.getByText('Website widget').waitFor();
