@@ -97,7 +97,6 @@ function liveAnswerTests(
             body: body ? JSON.stringify(body) : undefined,
           });
           expect(response.status, await response.clone().text()).toBeLessThan(300);
-          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test reads the JSON it was just given
           return (await response.json()) as any;
         };
         const assistant = await call('/assistants/', {
