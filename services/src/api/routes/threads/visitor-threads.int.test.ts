@@ -77,8 +77,13 @@ describe.skipIf(!gate.available)(
 
     it("lets the owner open a visitor's conversation from Chat History, read-only, and see that it is one", async () => {
       const { auth, assistantId, externalId, threadId } = await visitorConversation();
-      const listed = (await h.app.inject({ url: `/api/v1/assistants/${assistantId}/threads`, headers: auth })).json();
-      expect(listed).toEqual([expect.objectContaining({ id: threadId, is_public: true, channel: 'public_link' })]);
+      // Chat History reads the threads read model, which follows the log: wait for the conversation there.
+      await expect
+        .poll(
+          async () => (await h.app.inject({ url: `/api/v1/assistants/${assistantId}/threads`, headers: auth })).json(),
+          { timeout: 30_000, interval: 20 },
+        )
+        .toEqual([expect.objectContaining({ id: threadId, is_public: true, channel: 'public_link' })]);
 
       const messages = await h.app.inject({ url: `/api/v1/threads/${threadId}/messages`, headers: auth });
       expect(messages.statusCode).toBe(200);
