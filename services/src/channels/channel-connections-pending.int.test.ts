@@ -25,6 +25,7 @@ describe.skipIf(!gate.available)(
       standIns = await startChannelStandIns();
       const port = await freePort();
       h = await createApiHarness({
+        settleReads: false,
         env: { TELEGRAM_API_URL: standIns.urls.telegram, PUBLIC_URL: `http://127.0.0.1:${port}` },
         planOf: async () => plans.PRO,
       });

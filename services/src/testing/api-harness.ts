@@ -73,6 +73,12 @@ export async function createApiHarness(
     clock?: () => Date;
     planOf?: PlanOf;
     erasure?: SubjectErasure;
+    /**
+     * Whether a GET first waits for the read models to apply everything the log held when it arrived
+     * (default true; see below). Off for tests that hold a read model back on purpose to see what the
+     * API answers meanwhile.
+     */
+    settleReads?: boolean;
   } = {},
 ): Promise<ApiHarness> {
   const db = await createTestDatabase('kesher_api');
@@ -126,6 +132,18 @@ export async function createApiHarness(
       erasure: options.erasure,
     }));
     closeApi = () => app.close();
+  }
+  if (options.settleReads !== false) {
+    // A test that reads after something happened (its own write, or a worker's answer it waited for on
+    // the write side) means "once the read models show it". The product reads its read models as they
+    // are; so that tests wait on the log's position, never on the clock or a retry loop, every GET here
+    // first waits until the projector has applied every event committed before it (bounded: a stopped
+    // projector answers at once, a held one after the limit, and the request then reads what is there).
+    app.addHook('onRequest', async (request) => {
+      if (request.method !== 'GET') return;
+      const head = await platform.eventStore.headPosition();
+      await projectorPlatform.projector.waitForPosition(head, { timeoutMs: 20_000 });
+    });
   }
   await app.ready();
   const replicas: (() => Promise<void>)[] = [];

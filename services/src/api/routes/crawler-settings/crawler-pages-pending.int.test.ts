@@ -21,7 +21,10 @@ describe.skipIf(!postgres.available)(
     let site: LocalSite;
     beforeAll(async () => {
       site = await startLocalSite({ posts: 2, hebrewPosts: 0 });
-      h = await createApiHarness({ env: { OUTBOUND_ALLOWLIST: '127.0.0.1', RECRAWL_CHECK_INTERVAL_MS: '0' } });
+      h = await createApiHarness({
+        settleReads: false,
+        env: { OUTBOUND_ALLOWLIST: '127.0.0.1', RECRAWL_CHECK_INTERVAL_MS: '0' },
+      });
     }, 120_000);
     afterAll(async () => {
       await h?.close();

@@ -20,7 +20,10 @@ describe.skipIf(!postgres.available)(
   () => {
     let h: ApiHarness;
     beforeAll(async () => {
-      h = await createApiHarness({ env: { OUTBOUND_ALLOWLIST: '127.0.0.1' } });
+      h = await createApiHarness({
+        settleReads: false,
+        env: { OUTBOUND_ALLOWLIST: '127.0.0.1' },
+      });
     }, 120_000);
     afterAll(async () => {
       await h?.close();

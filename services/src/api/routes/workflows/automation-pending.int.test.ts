@@ -20,7 +20,7 @@ describe.skipIf(!postgres.available)(
   () => {
     let h: ApiHarness;
     beforeAll(async () => {
-      h = await createApiHarness();
+      h = await createApiHarness({ settleReads: false });
     }, 120_000);
     afterAll(async () => {
       await h?.close();
