@@ -5,11 +5,13 @@ import { precompress } from './scripts/precompress';
 
 /**
  * The visitor entry (public chat, share link, embed frame): built on its own, after the owner app,
- * into the same `dist`. It renders the same components, but on Preact's React compatibility layer —
- * a tenth of react-dom's size — because this page loads inside customers' websites, on visitors'
- * phones, where every kilobyte is felt (issue goal: ≤ 80 KB gzip for the whole first load).
- * Components shared with the owner app therefore stick to APIs both provide (hooks, context, lazy,
- * Suspense, useSyncExternalStore; no React-19-only APIs such as `use` or ref-as-prop).
+ * into the same `dist`. It renders the same components, but on plain Preact — `react` resolves to
+ * src/visitor/react-on-preact.ts, the few React APIs these pages use on Preact and its hooks, without
+ * preact/compat — because this page loads inside customers' websites, on visitors' phones, where every
+ * kilobyte is felt (#25 item 11: the embed page's scripts ≤ 20 KB gzip). Components shared with the
+ * owner app therefore stick to what that module provides (hooks, context, memo, useSyncExternalStore;
+ * code loaded on demand through lib/lazy-module.ts rather than lazy/Suspense); anything else fails
+ * this build as a missing export.
  */
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
@@ -21,11 +23,9 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: '@', replacement: src },
-      { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-      { find: /^react-dom$/, replacement: 'preact/compat' },
-      { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-      { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-runtime' },
-      { find: /^react$/, replacement: 'preact/compat' },
+      { find: /^react-dom(\/client)?$/, replacement: `${src}/visitor/react-dom-client-on-preact.ts` },
+      { find: /^react\/jsx(-dev)?-runtime$/, replacement: 'preact/jsx-runtime' },
+      { find: /^react$/, replacement: `${src}/visitor/react-on-preact.ts` },
     ],
   },
   build: {

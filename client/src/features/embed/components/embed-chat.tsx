@@ -1,11 +1,11 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
 import type { Language } from '@/lib/language';
+import { lazyModule, useLazyModule } from '@/lib/lazy-module';
 import type { Translate } from '@/lib/texts';
 import type { ConversationStore } from '../conversation-store';
 import type { EmbedConversation } from '../hooks/use-embed-session';
 import { useEmbedChat } from '../hooks/use-embed-chat';
-import type * as Parts from './embed-chat-parts';
 import { EmbedInput } from './embed-input';
 import { Icon } from '@/components/ui/icon';
 
@@ -21,16 +21,9 @@ interface Props {
 const timeFormat = (language: Language) =>
   new Intl.DateTimeFormat(language === 'he' ? 'he-IL' : 'en-GB', { hour: '2-digit', minute: '2-digit' });
 
-// One download for all of them (started while the visitor types); a failed one is tried again.
-let partsLoading: Promise<typeof Parts> | null = null;
-const parts = () =>
-  (partsLoading ??= import('./embed-chat-parts').catch((error: unknown) => {
-    partsLoading = null;
-    throw error;
-  }));
-const MessageItem = lazy(() => parts().then((m) => ({ default: m.MessageItem })));
-const ClearDialog = lazy(() => parts().then((m) => ({ default: m.ClearDialog })));
-const StreamingBubble = lazy(() => parts().then((m) => ({ default: m.StreamingBubble })));
+// The messages, the streamed answer and the clear dialog: one download for all of them, started while the
+// visitor types (or when a restored conversation shows its messages).
+const chatParts = lazyModule(() => import('./embed-chat-parts'));
 
 /** The ready embed page (spec part 2 §2): header, welcome card, conversation, Thinking, input. */
 export function EmbedChat({ assistant, shareToken, initial, store, t, language }: Props) {
@@ -41,13 +34,14 @@ export function EmbedChat({ assistant, shareToken, initial, store, t, language }
   const initial_ = assistant.name.trim().slice(0, 1).toUpperCase() || '?';
   const rateError = useMemo(() => () => chat.setAlert(t('feedbackFailed')), [chat.setAlert, t]);
 
-  // Keep the newest message in view.
+  const busy = chat.thinking || chat.switching;
+  const parts = useLazyModule(chat.messages.length > 0 || chat.streamText || confirming ? chatParts : null);
+
+  // Keep the newest message in view (also once the messages' code has arrived and they show).
   useEffect(() => {
     const log = logRef.current;
     if (log) log.scrollTop = log.scrollHeight;
-  }, [chat.messages.length, chat.thinking, chat.streamText]);
-
-  const busy = chat.thinking || chat.switching;
+  }, [chat.messages.length, chat.thinking, chat.streamText, parts]);
   return (
     <main id="main" className="embed">
       <header className="embed-head">
@@ -92,26 +86,22 @@ export function EmbedChat({ assistant, shareToken, initial, store, t, language }
         </section>
         <div role="log" aria-label={t('conversation')}>
           <ol className="embed-messages">
-            <Suspense fallback={null}>
-              {chat.messages.map((message) => (
-                <MessageItem
-                  key={message.id}
-                  message={message}
-                  name={assistant.name}
-                  time={time}
-                  onRate={chat.giveFeedback}
-                  onRateError={rateError}
-                  t={t}
-                />
-              ))}
-            </Suspense>
+            {parts
+              ? chat.messages.map((message) => (
+                  <parts.MessageItem
+                    key={message.id}
+                    message={message}
+                    name={assistant.name}
+                    time={time}
+                    onRate={chat.giveFeedback}
+                    onRateError={rateError}
+                    t={t}
+                  />
+                ))
+              : null}
           </ol>
         </div>
-        {chat.thinking && chat.streamText ? (
-          <Suspense fallback={null}>
-            <StreamingBubble text={chat.streamText} />
-          </Suspense>
-        ) : null}
+        {parts && chat.thinking && chat.streamText ? <parts.StreamingBubble text={chat.streamText} /> : null}
         {chat.thinking ? (
           <p className="embed-thinking" role="status">
             <span className="embed-dots" aria-hidden="true">
@@ -136,7 +126,7 @@ export function EmbedChat({ assistant, shareToken, initial, store, t, language }
         value={chat.draft}
         onChange={(value) => {
           // The messages' code is wanted once this question is sent: fetch it while it is typed.
-          void parts().catch(() => {});
+          void chatParts.load().catch(() => {});
           chat.setDraft(value);
         }}
         onSend={() => void chat.send()}
@@ -144,18 +134,16 @@ export function EmbedChat({ assistant, shareToken, initial, store, t, language }
         t={t}
       />
 
-      {confirming ? (
-        <Suspense fallback={null}>
-          <ClearDialog
-            busy={chat.switching}
-            t={t}
-            onCancel={() => setConfirming(false)}
-            onConfirm={() => {
-              setConfirming(false);
-              void chat.clearConversation();
-            }}
-          />
-        </Suspense>
+      {parts && confirming ? (
+        <parts.ClearDialog
+          busy={chat.switching}
+          t={t}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void chat.clearConversation();
+          }}
+        />
       ) : null}
     </main>
   );
