@@ -73,10 +73,18 @@ export function createAuthenticator(deps: {
       sockets.sweepNow();
       await tell();
     },
-    /** Follows the other processes' sign-outs (before serving); resolves to a stop function. */
+    /**
+     * Follows the other processes' sign-outs (before serving); resolves to a stop function, which also ends
+     * the sockets' sweep (a closing API must not go on asking a database whose pool is ending).
+     */
     async listen(): Promise<() => Promise<void>> {
-      if (!deps.shared) return async () => {};
-      return deps.shared.listen(SESSIONS_ENDED_CHANNEL, () => sockets.sweepNow());
+      const unlisten = deps.shared
+        ? await deps.shared.listen(SESSIONS_ENDED_CHANNEL, () => sockets.sweepNow())
+        : undefined;
+      return async () => {
+        sockets.stop();
+        await unlisten?.();
+      };
     },
     /** A live socket (a subscription, a progress feed) opened with `token`: closed when the token is signed out. */
     trackSocket(token: string, socket: ClosableSocket) {
