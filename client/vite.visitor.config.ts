@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { bundleReport } from './scripts/bundle-report';
 import { precompress } from './scripts/precompress';
 
@@ -15,11 +15,26 @@ import { precompress } from './scripts/precompress';
  */
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
-const VISITOR_CORE =
-  /[\\/](lib[\\/](api-client|api-error-base|sanitize|token-storage|safe-storage|chat-core[\\/](chat-calls|chat-messages|chat-access|input-rules))|components[\\/]ui[\\/]spinner|rules[\\/](chat|limits)|public-chat[\\/]api[\\/]shared-assistant)\.tsx?$/;
+const VISITOR_ENTRY =
+  /[\\/](lib[\\/](api-client|api-error-base|sanitize|token-storage|safe-storage|chat-core[\\/](chat-calls|chat-messages|chat-access|input-rules))|components[\\/]ui[\\/]spinner|rules[\\/](chat|limits)|public-chat[\\/]api[\\/]shared-assistant|visitor[\\/]main)\.tsx?$/;
+
+/**
+ * The visitor pages read the server's answers by hand (features/public-chat/api/shared-assistant.ts,
+ * lib/chat-core/chat-messages.ts): zod would be tens of kilobytes on every visitor's phone, and its
+ * compiled parsers a CSP violation unless configured first (lib/zod-jitless.ts, which the owner app
+ * imports). A visitor module that imports it at run time fails this build instead.
+ */
+const noZod = (): Plugin => ({
+  name: 'kesher-visitor-no-zod',
+  enforce: 'pre',
+  resolveId(id, importer) {
+    if (/^zod(\/|$)/.test(id))
+      this.error(`${importer ?? 'the visitor entry'} imports ${id}: the visitor pages stay free of zod`);
+  },
+});
 
 export default defineConfig({
-  plugins: [precompress(), bundleReport()],
+  plugins: [noZod(), precompress(), bundleReport()],
   resolve: {
     alias: [
       { find: '@', replacement: src },
@@ -37,9 +52,10 @@ export default defineConfig({
     rollupOptions: {
       input: { visitor: fileURLToPath(new URL('./visitor.html', import.meta.url)) },
       output: {
-        // What every visitor page needs after the entry (the API client, the chat calls, their rules) is one
-        // chunk rather than six small ones: fewer requests, and gzip does better on one file than on six.
-        codeSplitting: { groups: [{ name: 'visitor-core', test: VISITOR_CORE }] },
+        // The entry and what every visitor page needs besides (Preact, the API client, the chat calls, their
+        // rules) are one file: every page loads all of it anyway, and one request compresses better than
+        // seven (the entry module is in the group, so the group's chunk is the entry).
+        codeSplitting: { groups: [{ name: 'visitor', test: VISITOR_ENTRY }] },
       },
     },
   },

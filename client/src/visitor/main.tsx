@@ -1,5 +1,5 @@
-// First: the schemas created by the imports below must not compile parsers (CSP, see zod-jitless).
-import '@/lib/zod-jitless';
+// No lib/zod-jitless here: the visitor pages read the server's answers by hand and have no zod to
+// configure (vite.visitor.config.ts refuses to build one that imports it).
 import '../styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
