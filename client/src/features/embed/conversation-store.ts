@@ -266,3 +266,44 @@ export function createConversationStore(
     removeExpired,
   };
 }
+
+/** A Storage over a Map; `onChange` hears every write (value null for a removal). */
+export function memoryStorage(
+  initial: Record<string, string> = {},
+  onChange?: (key: string, value: string | null) => void,
+): Storage {
+  const data = new Map(Object.entries(initial));
+  return {
+    get length() {
+      return data.size;
+    },
+    key: (index) => [...data.keys()][index] ?? null,
+    getItem: (key) => data.get(key) ?? null,
+    setItem(key, value) {
+      data.set(key, String(value));
+      onChange?.(key, String(value));
+    },
+    removeItem(key) {
+      data.delete(key);
+      onChange?.(key, null);
+    },
+    clear() {
+      for (const key of [...data.keys()]) this.removeItem(key);
+    },
+  };
+}
+
+/**
+ * Where the stored conversation lives: this frame's localStorage when the browser allows it, else what
+ * storage-bridge.ts finds (the customer's page through widget.js, or memory). The bridge downloads only
+ * then — most browsers give the frame its storage, and every byte of the embed's first load is felt; if
+ * even that download fails, this visit's conversation is kept in memory.
+ */
+export function conversationStorage(): Promise<Storage> {
+  const own = browserStorage();
+  if (own) return Promise.resolve(own);
+  return import('./storage-bridge').then(
+    (bridge) => bridge.openConversationStorage(),
+    () => memoryStorage(),
+  );
+}

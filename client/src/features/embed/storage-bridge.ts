@@ -1,35 +1,9 @@
 import { readStorageMessage, STORAGE_MESSAGES } from '../../../widget/options';
-import { browserStorage } from './conversation-store';
+import { browserStorage, memoryStorage } from './conversation-store';
 import { isFramed } from './parent-window';
 
 /** How long the embed waits for widget.js to answer before keeping the conversation in memory only. */
 export const BRIDGE_TIMEOUT_MS = 1500;
-
-/** A Storage over a Map; `onChange` hears every write (value null for a removal). */
-export function memoryStorage(
-  initial: Record<string, string> = {},
-  onChange?: (key: string, value: string | null) => void,
-): Storage {
-  const data = new Map(Object.entries(initial));
-  return {
-    get length() {
-      return data.size;
-    },
-    key: (index) => [...data.keys()][index] ?? null,
-    getItem: (key) => data.get(key) ?? null,
-    setItem(key, value) {
-      data.set(key, String(value));
-      onChange?.(key, String(value));
-    },
-    removeItem(key) {
-      data.delete(key);
-      onChange?.(key, null);
-    },
-    clear() {
-      for (const key of [...data.keys()]) this.removeItem(key);
-    },
-  };
-}
 
 /**
  * Where the stored conversation lives: this frame's localStorage when the browser allows it; otherwise

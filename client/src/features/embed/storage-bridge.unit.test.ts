@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createConversationStore, storageKey } from './conversation-store';
-import { memoryStorage, openConversationStorage } from './storage-bridge';
+import { createConversationStore, memoryStorage, storageKey } from './conversation-store';
+import { openConversationStorage } from './storage-bridge';
 
 /** A framed window whose localStorage the browser refuses (third-party storage blocked). */
 function framedWindow() {

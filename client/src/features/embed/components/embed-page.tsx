@@ -2,8 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import { useTexts } from '@/lib/texts';
 import type { EmbedInitProblem } from '../api/embed-assistant';
-import { createConversationStore } from '../conversation-store';
-import { openConversationStorage } from '../storage-bridge';
+import { conversationStorage, createConversationStore } from '../conversation-store';
 import { useEmbedSession } from '../hooks/use-embed-session';
 import { EMBED_NAMESPACE, embedLocales } from '../locales';
 import { closeMessage, isFramed, postToParent } from '../parent-window';
@@ -48,7 +47,7 @@ function useEscapeClosesWidget() {
 export function EmbedPage({ shareToken, search }: { shareToken: string; search: string }) {
   const { t, language } = useTexts(EMBED_NAMESPACE, embedLocales);
   const querySessionToken = useMemo(() => new URLSearchParams(search).get('sessionToken')?.trim() || null, [search]);
-  const storeReady = useMemo(() => openConversationStorage().then((storage) => createConversationStore(storage)), []);
+  const storeReady = useMemo(() => conversationStorage().then((storage) => createConversationStore(storage)), []);
   const { state, retry } = useEmbedSession(shareToken, querySessionToken, storeReady);
   useEscapeClosesWidget();
 
