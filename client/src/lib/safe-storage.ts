@@ -6,17 +6,29 @@
  * first refusal moves the store to memory for the rest of the visit, so a page never breaks over
  * storage — it only forgets on reload what the browser would not let it keep.
  */
-function memoryStorage(): Storage {
-  const data = new Map<string, string>();
+/** A Storage over a Map; `onChange` hears every write (value null for a removal). */
+export function memoryStorage(
+  initial: Record<string, string> = {},
+  onChange?: (key: string, value: string | null) => void,
+): Storage {
+  const data = new Map(Object.entries(initial));
   return {
     get length() {
       return data.size;
     },
     key: (index) => [...data.keys()][index] ?? null,
     getItem: (key) => data.get(key) ?? null,
-    setItem: (key, value) => void data.set(key, String(value)),
-    removeItem: (key) => void data.delete(key),
-    clear: () => data.clear(),
+    setItem(key, value) {
+      data.set(key, String(value));
+      onChange?.(key, String(value));
+    },
+    removeItem(key) {
+      data.delete(key);
+      onChange?.(key, null);
+    },
+    clear() {
+      for (const key of [...data.keys()]) this.removeItem(key);
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import { CONVERSATION_PREFIX } from '../../../widget/options';
 import type { ChatSource } from '@/lib/chat-core/chat-messages';
+import { memoryStorage } from '@/lib/safe-storage';
 
 /**
  * The stored embedded conversation (spec part 2 §3, §4, §9): one localStorage entry per assistant, so a
@@ -264,32 +265,6 @@ export function createConversationStore(
       safely(undefined, (s) => s.removeItem(storageKey(assistantId)));
     },
     removeExpired,
-  };
-}
-
-/** A Storage over a Map; `onChange` hears every write (value null for a removal). */
-export function memoryStorage(
-  initial: Record<string, string> = {},
-  onChange?: (key: string, value: string | null) => void,
-): Storage {
-  const data = new Map(Object.entries(initial));
-  return {
-    get length() {
-      return data.size;
-    },
-    key: (index) => [...data.keys()][index] ?? null,
-    getItem: (key) => data.get(key) ?? null,
-    setItem(key, value) {
-      data.set(key, String(value));
-      onChange?.(key, String(value));
-    },
-    removeItem(key) {
-      data.delete(key);
-      onChange?.(key, null);
-    },
-    clear() {
-      for (const key of [...data.keys()]) this.removeItem(key);
-    },
   };
 }
 

@@ -1,5 +1,6 @@
 import { readStorageMessage, STORAGE_MESSAGES } from '../../../widget/options';
-import { browserStorage, memoryStorage } from './conversation-store';
+import { memoryStorage } from '@/lib/safe-storage';
+import { browserStorage } from './conversation-store';
 import { isFramed } from './parent-window';
 
 /** How long the embed waits for widget.js to answer before keeping the conversation in memory only. */

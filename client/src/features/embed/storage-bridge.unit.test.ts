@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createConversationStore, memoryStorage, storageKey } from './conversation-store';
+import { memoryStorage } from '@/lib/safe-storage';
+import { createConversationStore, storageKey } from './conversation-store';
 import { openConversationStorage } from './storage-bridge';
 
 /** A framed window whose localStorage the browser refuses (third-party storage blocked). */
