@@ -18,6 +18,8 @@ const src = fileURLToPath(new URL('./src', import.meta.url));
 const VISITOR_ENTRY =
   /[\\/](lib[\\/](api-client|api-error-base|sanitize|token-storage|safe-storage|chat-core[\\/](chat-calls|chat-messages|chat-access|input-rules))|components[\\/]ui[\\/]spinner|rules[\\/](chat|limits)|public-chat[\\/]api[\\/]shared-assistant|visitor[\\/]main)\.tsx?$/;
 
+const EMBED_ROUTE = /[\\/](visitor[\\/]routes[\\/]embed|features[\\/]embed[\\/]parent-window)\.tsx?$/;
+
 /**
  * The visitor pages read the server's answers by hand (features/public-chat/api/shared-assistant.ts,
  * lib/chat-core/chat-messages.ts): zod would be tens of kilobytes on every visitor's phone, and its
@@ -55,7 +57,14 @@ export default defineConfig({
         // The entry and what every visitor page needs besides (Preact, the API client, the chat calls, their
         // rules) are one file: every page loads all of it anyway, and one request compresses better than
         // seven (the entry module is in the group, so the group's chunk is the entry).
-        codeSplitting: { groups: [{ name: 'visitor', test: VISITOR_ENTRY }] },
+        // The embed page's own modules stay one chunk with its route: parent-window.ts, which the lazily loaded
+        // parts and storage bridge use too, would otherwise become a chunk of its own on the first load.
+        codeSplitting: {
+          groups: [
+            { name: 'visitor', test: VISITOR_ENTRY, priority: 2 },
+            { name: 'embed', test: EMBED_ROUTE, priority: 1 },
+          ],
+        },
       },
     },
   },

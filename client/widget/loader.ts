@@ -8,12 +8,10 @@ import {
   panelBox,
   parseWidgetOptions,
   readEmbedMessage,
-  readStorageMessage,
   sizePx,
-  STORAGE_MESSAGES,
-  type StorageMessage,
   type WidgetOptions,
 } from './options';
+import { readStorageMessage, STORAGE_MESSAGES, type StorageMessage } from './storage-messages';
 
 /**
  * The website widget (widget.js): a floating chat button on a customer's page that opens Kesher's

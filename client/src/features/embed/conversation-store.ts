@@ -1,6 +1,7 @@
 import { CONVERSATION_PREFIX } from '../../../widget/options';
 import type { ChatSource } from '@/lib/chat-core/chat-messages';
 import { memoryStorage } from '@/lib/safe-storage';
+import { isFramed } from './parent-window';
 
 /**
  * The stored embedded conversation (spec part 2 §3, §4, §9): one localStorage entry per assistant, so a
@@ -269,14 +270,15 @@ export function createConversationStore(
 }
 
 /**
- * Where the stored conversation lives: this frame's localStorage when the browser allows it, else what
- * storage-bridge.ts finds (the customer's page through widget.js, or memory). The bridge downloads only
- * then — most browsers give the frame its storage, and every byte of the embed's first load is felt; if
- * even that download fails, this visit's conversation is kept in memory.
+ * Where the stored conversation lives: this frame's localStorage when the browser allows it; memory on a
+ * page opened outside a frame; else what storage-bridge.ts finds (the customer's page through widget.js,
+ * or memory). The bridge downloads only then — most browsers give the frame its storage, and every byte
+ * of the embed's first load is felt; if even that download fails, this visit is kept in memory.
  */
 export function conversationStorage(): Promise<Storage> {
   const own = browserStorage();
   if (own) return Promise.resolve(own);
+  if (!isFramed()) return Promise.resolve(memoryStorage());
   return import('./storage-bridge').then(
     (bridge) => bridge.openConversationStorage(),
     () => memoryStorage(),

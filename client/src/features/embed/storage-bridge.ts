@@ -1,4 +1,4 @@
-import { readStorageMessage, STORAGE_MESSAGES } from '../../../widget/options';
+import { readStorageMessage, STORAGE_MESSAGES } from '../../../widget/storage-messages';
 import { memoryStorage } from '@/lib/safe-storage';
 import { browserStorage } from './conversation-store';
 import { isFramed } from './parent-window';
