@@ -16,12 +16,12 @@ import { precompress } from './scripts/precompress';
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
 const VISITOR_ENTRY =
-  /[\\/](lib[\\/](api-client|api-error-base|sanitize|token-storage|safe-storage|chat-core[\\/](chat-calls|chat-messages|chat-access|input-rules))|components[\\/]ui[\\/]spinner|rules[\\/](chat|limits)|public-chat[\\/]api[\\/]shared-assistant|visitor[\\/]main)\.tsx?$/;
+  /[\\/](lib[\\/](api-client|api-error-base|sanitize|token-storage|safe-storage|chat-core[\\/](chat-calls|chat-messages|chat-access|input-rules))|components[\\/]ui[\\/]spinner|rules[\\/](chat|limits)|public-chat[\\/]api[\\/]shared-assistant-shape|visitor[\\/]main)\.tsx?$/;
 
 const EMBED_ROUTE = /[\\/](visitor[\\/]routes[\\/]embed|features[\\/]embed[\\/]parent-window)\.tsx?$/;
 
 /**
- * The visitor pages read the server's answers by hand (features/public-chat/api/shared-assistant.ts,
+ * The visitor pages read the server's answers by hand (features/public-chat/api/shared-assistant-shape.ts,
  * lib/chat-core/chat-messages.ts): zod would be tens of kilobytes on every visitor's phone, and its
  * compiled parsers a CSP violation unless configured first (lib/zod-jitless.ts, which the owner app
  * imports). A visitor module that imports it at run time fails this build instead.

@@ -1,5 +1,5 @@
 import { chatMessages } from '@kesher/contracts/rules/chat';
-import { readSharedAssistant, type SharedAssistant } from '@/features/public-chat/api/shared-assistant';
+import { readSharedAssistant, type SharedAssistant } from '@/features/public-chat/api/shared-assistant-shape';
 import { API_BASE, DEFAULT_TIMEOUT_MS } from '@/lib/api-client';
 import { ApiError } from '@/lib/api-error-base';
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
+import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant-shape';
 import type { Language } from '@/lib/language';
 import { lazyModule, useLazyModule } from '@/lib/lazy-module';
 import type { Translate } from '@/lib/texts';

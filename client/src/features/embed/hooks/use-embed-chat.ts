@@ -3,7 +3,7 @@ import { isThreadGoneOnSend, listMessages, sendFeedback, sendMessageAndRun } fro
 import type { ChatMessage, ChatRun } from '@/lib/chat-core/chat-messages';
 import type * as FollowRunModule from '@/lib/chat-core/follow-run';
 import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
-import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
+import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant-shape';
 import { ApiError } from '@/lib/api-error-base';
 import type { Translate } from '@/lib/texts';
 import {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ChatAccess } from '@/lib/chat-core/chat-access';
 import { listMessages, startVisitorThread } from '@/lib/chat-core/chat-calls';
-import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant';
+import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant-shape';
 import { ApiError } from '@/lib/api-error-base';
 import { describeApiFailure, type EmbedInitProblem, getEmbedAssistant } from '../api/embed-assistant';
 import { type ConversationStore, createSessionToken, deviceFingerprint, embedDomain } from '../conversation-store';
