@@ -45,7 +45,7 @@ const totals = () =>
  * person wrote in the range exactly when their last day is in it.
  */
 async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
-  await threads.record(db, events);
+  const recorded = await threads.record(db, events);
   const facts = factsOf(
     events,
     'MessagePosted',
@@ -58,6 +58,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   const known = await threads.lookup(
     db,
     facts.flatMap((f) => (f.type === 'QueryTracked' ? [] : [f.data.threadId])),
+    recorded,
   );
   // A conversation counts from its first message, on that message's day: anybody can open empty threads
   // through a share link by the dozen (issue 21 item 13), and those are not conversations. The threads

@@ -26,12 +26,13 @@ const counts = (rating: Rating, sign: 1 | -1) => ({
  * against the ratings as stored, so several changes within one batch end as one at a time would.
  */
 async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
-  await threads.record(db, events);
+  const recorded = await threads.record(db, events);
   const given = factsOf(events, 'FeedbackGiven');
   if (given.length === 0) return;
   const known = await threads.lookup(
     db,
     given.map((f) => f.data.threadId),
+    recorded,
   );
   const keyOf = (messageId: string, authorKey: string) => `${messageId}\u0000${authorKey}`;
   const { rows } = await db.query<{

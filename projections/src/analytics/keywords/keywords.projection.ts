@@ -69,7 +69,7 @@ function count(
  * counts after a replay from zero are thereby the same.
  */
 async function applyBatch(db: Queryable, events: readonly KeywordEvent[]) {
-  await threads.record(db, events);
+  const recorded = await threads.record(db, events);
   const threadIds: string[] = [];
   const retainedIds: string[] = [];
   for (const event of events) {
@@ -80,7 +80,7 @@ async function applyBatch(db: Queryable, events: readonly KeywordEvent[]) {
     }
   }
   if (threadIds.length === 0) return;
-  const known = await threads.lookup(db, threadIds);
+  const known = await threads.lookup(db, threadIds, recorded);
   const countedBefore = new Map<string, number>();
   if (retainedIds.length > 0) {
     const { rows } = await db.query<{ thread_id: string; counted: number }>(

@@ -17,7 +17,7 @@ const MAX_URL_CHARS = 2000;
  * crawl improves the types of earlier referrals without a rebuild.
  */
 async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
-  await threads.record(db, events);
+  const recorded = await threads.record(db, events);
   const categorised = new Map<string, PageCategory>();
   for (const page of factsOf(events, 'PageFetched')) {
     const category = page.data.salesCategory;
@@ -36,6 +36,7 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
   const known = await threads.lookup(
     db,
     referred.map((run) => run.data.threadId),
+    recorded,
   );
   const daily = counterBatch({
     table: 'analytics_referrals_daily',

@@ -71,12 +71,13 @@ const fromStored = (samples: number, total: number, min: number | null, max: num
  * time) and written back whole — histograms cannot be added with a plain `+` in SQL.
  */
 async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
-  await threads.record(db, events);
+  const recorded = await threads.record(db, events);
   const completed = factsOf(events, 'RunCompleted');
   if (completed.length === 0) return;
   const known = await threads.lookup(
     db,
     completed.map((c) => c.data.threadId),
+    recorded,
   );
   const rows = new Map<string, DayRow>();
   for (const run of completed) {

@@ -29,31 +29,55 @@ export function threadDirectory(table: string) {
   participant text NOT NULL
 );`,
 
-    /** Records the batch's new threads; call it before `lookup` so that a thread's own later facts in the batch find it. */
-    async record(db: Queryable, events: readonly RecordedEvent[]) {
+    /**
+     * Records the batch's new threads; call it before `lookup` so that a thread's own later facts in the
+     * batch find it. Returns the threads it recorded: a conversation's facts mostly follow its start
+     * closely, so most of a batch's facts are about threads started in the same batch, and `lookup` need
+     * not read those back.
+     */
+    async record(db: Queryable, events: readonly RecordedEvent[]): Promise<Map<string, ThreadInfo>> {
+      const recorded = new Map<string, ThreadInfo>();
       const started = factsOf(events, 'ThreadStarted');
-      if (started.length === 0) return;
-      await db.query(
+      if (started.length === 0) return recorded;
+      const batch = new Map<string, ThreadInfo>();
+      for (const t of started)
+        if (!batch.has(t.data.threadId))
+          batch.set(t.data.threadId, {
+            ownerId: t.data.assistantOwnerId,
+            assistantId: t.data.assistantId,
+            channel: t.data.channel,
+            participant: participantOf(t.data),
+          });
+      // Only the rows inserted now are returned: a thread already known keeps its stored row.
+      const { rows } = await db.query<{ thread_id: string }>(
         `INSERT INTO ${table} (thread_id, owner_id, assistant_id, channel, participant)
-         ${rowsFrom(1, ['text', 'text', 'text', 'text', 'text'])} ON CONFLICT (thread_id) DO NOTHING`,
-        [
-          rowsParam(
-            started.map((t) => [
-              t.data.threadId,
-              t.data.assistantOwnerId,
-              t.data.assistantId,
-              t.data.channel,
-              participantOf(t.data),
-            ]),
-          ),
-        ],
+         ${rowsFrom(1, ['text', 'text', 'text', 'text', 'text'])} ON CONFLICT (thread_id) DO NOTHING RETURNING thread_id`,
+        [rowsParam([...batch].map(([id, t]) => [id, t.ownerId, t.assistantId, t.channel, t.participant]))],
       );
+      for (const { thread_id } of rows) {
+        const thread = batch.get(thread_id);
+        if (thread) recorded.set(thread_id, thread);
+      }
+      return recorded;
     },
 
-    /** The known threads among `threadIds`; facts of unknown threads are skipped by the caller. */
-    async lookup(db: Queryable, threadIds: Iterable<string>): Promise<Map<string, ThreadInfo>> {
-      const ids = [...new Set(threadIds)];
-      if (ids.length === 0) return new Map();
+    /**
+     * The known threads among `threadIds`; facts of unknown threads are skipped by the caller. Those in
+     * `recorded` (what `record` returned for this batch) are taken from it, the others read.
+     */
+    async lookup(
+      db: Queryable,
+      threadIds: Iterable<string>,
+      recorded: ReadonlyMap<string, ThreadInfo> = new Map(),
+    ): Promise<Map<string, ThreadInfo>> {
+      const known = new Map<string, ThreadInfo>();
+      const ids = new Set<string>();
+      for (const id of threadIds) {
+        const thread = recorded.get(id);
+        if (thread) known.set(id, thread);
+        else ids.add(id);
+      }
+      if (ids.size === 0) return known;
       const { rows } = await db.query<{
         thread_id: string;
         owner_id: string;
@@ -62,14 +86,16 @@ export function threadDirectory(table: string) {
         participant: string;
       }>(
         `SELECT thread_id, owner_id, assistant_id, channel, participant FROM ${table} WHERE thread_id = ANY($1::text[])`,
-        [ids],
+        [[...ids]],
       );
-      return new Map(
-        rows.map((r) => [
-          r.thread_id,
-          { ownerId: r.owner_id, assistantId: r.assistant_id, channel: r.channel, participant: r.participant },
-        ]),
-      );
+      for (const r of rows)
+        known.set(r.thread_id, {
+          ownerId: r.owner_id,
+          assistantId: r.assistant_id,
+          channel: r.channel,
+          participant: r.participant,
+        });
+      return known;
     },
   };
 }
