@@ -2,6 +2,7 @@ import type { RecordedEvent } from '@kesher/contracts';
 import type { Projection, Queryable } from '@kesher/contracts/ports/projection';
 import { counterBatch } from '../shared/counter-upsert.js';
 import { factsOf } from '../shared/facts.js';
+import { rowsFrom, rowsParam } from '../shared/json-rows.js';
 import { threadDirectory } from '../shared/thread-directory.js';
 
 const threads = threadDirectory('analytics_activity_threads');
@@ -45,7 +46,6 @@ const totals = () =>
  * person wrote in the range exactly when their last day is in it.
  */
 async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
-  const recorded = await threads.record(db, events);
   const facts = factsOf(
     events,
     'MessagePosted',
@@ -55,16 +55,26 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     'FeedbackGiven',
     'QueryTracked',
   );
-  const known = await threads.lookup(
-    db,
-    facts.flatMap((f) => (f.type === 'QueryTracked' ? [] : [f.data.threadId])),
-    recorded,
-  );
+  // Plain loops, not flatMap: a rebuild passes a million facts through here.
+  const threadIds: string[] = [];
+  const spokenIds = new Set<string>();
+  for (const f of facts) {
+    if (f.type === 'QueryTracked') continue;
+    threadIds.push(f.data.threadId);
+    if (f.type === 'MessagePosted') spokenIds.add(f.data.threadId);
+  }
   // A conversation counts from its first message, on that message's day: anybody can open empty threads
   // through a share link by the dozen (issue 21 item 13), and those are not conversations. The threads
-  // this batch counts for the first time are marked, so a later message does not count them again.
-  const spoken = [...new Set(facts.flatMap((f) => (f.type === 'MessagePosted' ? [f.data.threadId] : [])))];
+  // this batch counts for the first time are marked, so a later message does not count them again: the
+  // ones it starts are recorded marked already (no second write of each new row), the others updated.
+  const recorded = await threads.record(db, events, spokenIds);
+  const known = await threads.lookup(db, threadIds, recorded);
   const firstSpoken = new Set<string>();
+  const spoken: string[] = [];
+  for (const id of spokenIds) {
+    if (recorded.has(id)) firstSpoken.add(id);
+    else spoken.push(id);
+  }
   if (spoken.length) {
     const { rows } = await db.query<{ thread_id: string }>(
       `UPDATE ${threads.table} SET spoken = true WHERE thread_id = ANY($1::text[]) AND NOT spoken RETURNING thread_id`,
@@ -139,9 +149,9 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     const rows = [...people.values()];
     await db.query(
       `INSERT INTO analytics_participants (owner_id, participant, first_day, last_day)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::date[])
+       ${rowsFrom(1, ['text', 'text', 'date', 'date'])}
        ON CONFLICT (owner_id, participant) DO UPDATE SET first_day = least(analytics_participants.first_day, excluded.first_day), last_day = greatest(analytics_participants.last_day, excluded.last_day)`,
-      [rows.map((r) => r.ownerId), rows.map((r) => r.participant), rows.map((r) => r.first), rows.map((r) => r.last)],
+      [rowsParam(rows.map((r) => [r.ownerId, r.participant, r.first, r.last]))],
     );
   }
 }

@@ -25,20 +25,28 @@ interface KeywordRow {
   mentions: number;
 }
 
+/**
+ * The batch's rows, grouped by owner, assistant, day and side, then by keyword: a message's words share
+ * the group, and a keyword key (the same string every time, from keywordsOf's memory) is a cheap key.
+ */
+type KeywordRows = Map<string, Map<string, KeywordRow>>;
+
 /** Adds one message's keywords to the batch's rows (a message mentions a keyword once however often it repeats it). */
 function count(
-  rows: Map<string, KeywordRow>,
+  rows: KeywordRows,
   thread: ThreadInfo,
   day: string,
   source: KeywordSource,
   keywords: readonly Keyword[],
 ) {
-  const prefix = `${thread.ownerId}|${thread.assistantId}|${day}|${source}|`;
+  if (keywords.length === 0) return;
+  const group = `${thread.ownerId}|${thread.assistantId}|${day}|${source}`;
+  let byKey = rows.get(group);
+  if (!byKey) rows.set(group, (byKey = new Map()));
   for (const keyword of keywords) {
-    const id = prefix + keyword.key;
-    const row = rows.get(id);
+    const row = byKey.get(keyword.key);
     if (!row) {
-      rows.set(id, {
+      byKey.set(keyword.key, {
         ownerId: thread.ownerId,
         assistantId: thread.assistantId,
         day,
@@ -90,7 +98,7 @@ async function applyBatch(db: Queryable, events: readonly KeywordEvent[]) {
     for (const row of rows) countedBefore.set(row.thread_id, Number(row.counted));
   }
 
-  const rows = new Map<string, KeywordRow>();
+  const rows: KeywordRows = new Map();
   const countedNow = new Map<string, number>();
   for (const event of events) {
     if (event.type === 'MessagePosted') {
@@ -124,7 +132,11 @@ async function applyBatch(db: Queryable, events: readonly KeywordEvent[]) {
        SET mentions = analytics_keywords_daily.mentions + excluded.mentions,
            label = LEAST(analytics_keywords_daily.label COLLATE "C", excluded.label COLLATE "C")`,
     [
-      rowsParam([...rows.values()].map((r) => [r.ownerId, r.source, r.day, r.assistantId, r.key, r.label, r.mentions])),
+      rowsParam(
+        [...rows.values()].flatMap((byKey) =>
+          [...byKey.values()].map((r) => [r.ownerId, r.source, r.day, r.assistantId, r.key, r.label, r.mentions]),
+        ),
+      ),
       rowsParam([...countedNow]),
     ],
   );

@@ -46,11 +46,10 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     'RunExpired',
     'QueryTracked',
   );
-  const threadIds = new Set(
-    facts.flatMap((f) =>
-      f.type === 'ThreadStarted' || f.type === 'MessagePosted' || f.type === 'RunRequested' ? [f.data.threadId] : [],
-    ),
-  );
+  const threadIds = new Set<string>();
+  for (const f of facts)
+    if (f.type === 'ThreadStarted' || f.type === 'MessagePosted' || f.type === 'RunRequested')
+      threadIds.add(f.data.threadId);
   const threads = new Map<string, ThreadState>();
   if (threadIds.size > 0) {
     const { rows } = await db.query<{
@@ -144,15 +143,9 @@ async function applyBatch(db: Queryable, events: readonly RecordedEvent[]) {
     const rows = [...touched].map((id) => [id, threads.get(id)!] as const);
     await db.query(
       `INSERT INTO analytics_query_threads (thread_id, owner_id, assistant_id, channel, last_question)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+       ${rowsFrom(1, ['text', 'text', 'text', 'text', 'text'])}
        ON CONFLICT (thread_id) DO UPDATE SET last_question = excluded.last_question`,
-      [
-        rows.map(([id]) => id),
-        rows.map(([, t]) => t.ownerId),
-        rows.map(([, t]) => t.assistantId),
-        rows.map(([, t]) => t.channel),
-        rows.map(([, t]) => t.lastQuestion),
-      ],
+      [rowsParam(rows.map(([id, t]) => [id, t.ownerId, t.assistantId, t.channel, t.lastQuestion]))],
     );
   }
   // A run requested and settled in the same batch is written settled: one row written instead of two.

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '@kesher/contracts';
 import type { Queryable } from '@kesher/contracts/ports/projection';
 import { factsOf } from './facts.js';
-import { rowsFrom, rowsParam } from './json-rows.js';
+import { rowsFrom, rowsParam, type SqlType } from './json-rows.js';
 
 /** What an analytics read model needs to know of a conversation to attribute its later facts. */
 export interface ThreadInfo {
@@ -35,7 +35,12 @@ export function threadDirectory(table: string) {
      * closely, so most of a batch's facts are about threads started in the same batch, and `lookup` need
      * not read those back.
      */
-    async record(db: Queryable, events: readonly RecordedEvent[]): Promise<Map<string, ThreadInfo>> {
+    async record(
+      db: Queryable,
+      events: readonly RecordedEvent[],
+      /** With a `spoken` column (the daily activity's): the threads to record as spoken already. */
+      spoken?: ReadonlySet<string>,
+    ): Promise<Map<string, ThreadInfo>> {
       const recorded = new Map<string, ThreadInfo>();
       const started = factsOf(events, 'ThreadStarted');
       if (started.length === 0) return recorded;
@@ -49,10 +54,24 @@ export function threadDirectory(table: string) {
             participant: participantOf(t.data),
           });
       // Only the rows inserted now are returned: a thread already known keeps its stored row.
+      const columns = ['thread_id', 'owner_id', 'assistant_id', 'channel', 'participant'];
+      const rowsOf = [...batch].map(([id, t]): (string | boolean)[] => [
+        id,
+        t.ownerId,
+        t.assistantId,
+        t.channel,
+        t.participant,
+      ]);
+      const types: SqlType[] = ['text', 'text', 'text', 'text', 'text'];
+      if (spoken) {
+        columns.push('spoken');
+        types.push('boolean');
+        for (const [i, id] of [...batch.keys()].entries()) rowsOf[i]!.push(spoken.has(id));
+      }
       const { rows } = await db.query<{ thread_id: string }>(
-        `INSERT INTO ${table} (thread_id, owner_id, assistant_id, channel, participant)
-         ${rowsFrom(1, ['text', 'text', 'text', 'text', 'text'])} ON CONFLICT (thread_id) DO NOTHING RETURNING thread_id`,
-        [rowsParam([...batch].map(([id, t]) => [id, t.ownerId, t.assistantId, t.channel, t.participant]))],
+        `INSERT INTO ${table} (${columns.join(', ')})
+         ${rowsFrom(1, types)} ON CONFLICT (thread_id) DO NOTHING RETURNING thread_id`,
+        [rowsParam(rowsOf)],
       );
       for (const { thread_id } of rows) {
         const thread = batch.get(thread_id);
