@@ -22,13 +22,24 @@ export interface TextSource {
 const TextSourceContext = createContext<TextSource | null>(null);
 export const TextSourceProvider = TextSourceContext.Provider;
 
+function useSource(): TextSource {
+  const source = useContext(TextSourceContext);
+  if (!source) throw new Error('useTexts needs a TextSourceProvider');
+  return source;
+}
+
+/** The page's language, re-rendering on a switch. */
+export function useLanguage(): Language {
+  const source = useSource();
+  return useSyncExternalStore(source.subscribe, source.language, source.language);
+}
+
 export function useTexts(
   namespace: string,
   bundles: Bundles,
 ): { t: Translate; language: Language; setLanguage: (l: Language) => void } {
-  const source = useContext(TextSourceContext);
-  if (!source) throw new Error('useTexts needs a TextSourceProvider');
-  const language = useSyncExternalStore(source.subscribe, source.language, source.language);
+  const source = useSource();
+  const language = useLanguage();
   // `language` is a dependency on purpose: a new translator after a switch re-renders the texts.
   const t = useMemo(() => source.translator(namespace, bundles), [source, namespace, bundles, language]);
   return { t, language, setLanguage: source.setLanguage };

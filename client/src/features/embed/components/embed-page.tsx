@@ -1,6 +1,7 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Spinner } from '@/components/ui/spinner';
-import { useTexts } from '@/lib/texts';
+import { useLazyModule } from '@/lib/lazy-module';
+import { useLanguage, useTexts } from '@/lib/texts';
 import type { EmbedInitProblem } from '../api/embed-assistant';
 import { conversationStorage, createConversationStore } from '../conversation-store';
 import { useEmbedSession } from '../hooks/use-embed-session';
@@ -27,6 +28,8 @@ function problemText(
   }
 }
 
+const NO_TEXTS = { en: {}, he: {} };
+
 /** Escape inside the chat closes the widget around it (unless a dialog of the page is open). */
 function useEscapeClosesWidget() {
   useEffect(() => {
@@ -45,16 +48,23 @@ function useEscapeClosesWidget() {
  * initialization-failed panel with the message, troubleshooting tips and Try Again.
  */
 export function EmbedPage({ shareToken, search }: { shareToken: string; search: string }) {
-  const { t, language } = useTexts(EMBED_NAMESPACE, embedLocales);
+  const language = useLanguage();
+  // Only the page's language is downloaded; after a switch the texts shown stay until the new ones arrive.
+  const loaded = useLazyModule(embedLocales[language]);
+  const shown = useRef(loaded);
+  if (loaded) shown.current = loaded;
+  const locale = loaded ?? shown.current;
+  const bundles = useMemo(() => (locale ? { en: locale, he: locale } : null), [locale]);
+  const { t } = useTexts(EMBED_NAMESPACE, bundles ?? NO_TEXTS);
   const querySessionToken = useMemo(() => new URLSearchParams(search).get('sessionToken')?.trim() || null, [search]);
   const storeReady = useMemo(() => conversationStorage().then((storage) => createConversationStore(storage)), []);
   const { state, retry } = useEmbedSession(shareToken, querySessionToken, storeReady);
   useEscapeClosesWidget();
 
-  if (state.status === 'loading') {
+  if (!bundles || state.status === 'loading') {
     return (
       <main id="main" className="embed embed-status">
-        <Spinner label={t('initializing')} />
+        <Spinner label={bundles ? t('initializing') : ''} />
       </main>
     );
   }

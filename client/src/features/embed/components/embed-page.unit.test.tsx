@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBundleTextSource, TextSourceProvider } from '@/lib/texts';
 import { storageKey } from '../conversation-store';
+import { embedLocales } from '../locales';
 import { EmbedPage } from './embed-page';
 
 const ASSISTANT = {
@@ -127,9 +128,11 @@ function renderEmbed(shareToken = 'share-tok', search = '') {
 }
 
 // What the page loads on first use (the messages, following a run, the server's texts, the privacy calls):
-// compiled once here, so the tests' waits are for the page, not for the test runner compiling them.
+// compiled once here, so the tests' waits are for the page, not for the test runner compiling them. The
+// English texts are loaded already, as they are by the time the server answers a real page.
 beforeAll(async () => {
   await Promise.all([
+    embedLocales.en.load(),
     import('./embed-chat-parts'),
     import('@/lib/chat-core/follow-run'),
     import('../embed-run'),
