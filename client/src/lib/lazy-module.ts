@@ -39,6 +39,13 @@ export function lazyModule<T>(importer: () => Promise<T>): LazyModule<T> {
   };
 }
 
+/** A module that is there already (bundled with its user), behind the same interface. */
+export const loadedModule = <T>(module: T): LazyModule<T> => ({
+  load: () => Promise.resolve(module),
+  current: () => module,
+  subscribe: () => () => {},
+});
+
 const notLoaded = () => undefined;
 const noChanges = () => () => {};
 
