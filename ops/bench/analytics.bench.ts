@@ -9,8 +9,8 @@
  *   events per wall-clock second;
  * - dashboard_p95_ms / graphql_p95_ms: GET /api/v1/analytics/dashboard?days=90 and the same selection over
  *   GraphQL for the busiest owner, over HTTP, one request at a time;
- * - live_lag_ms_p99: an event appended (a new conversation of that owner, through the event store) → the
- *   changed counter received on a GraphQL subscription over WebSocket;
+ * - live_lag_ms_p99: a new conversation of that owner appended (its start and first message, through the
+ *   event store) → the changed counter received on a GraphQL subscription over WebSocket;
  * - export_eps: `npm run export`'s exporter over the whole log (COPY, as it reads a Postgres log without an
  *   owner filter) into a counting sink (no disk).
  */
@@ -400,7 +400,7 @@ async function main() {
   if (graphqlQueries !== dashboardQueries)
     throw new Error(`GraphQL (${graphqlQueries}) and REST (${dashboardQueries}) disagree`);
 
-  // Live lag: a new conversation appended → its counter on the subscription.
+  // Live lag: a new conversation (its start and first message) appended → its counter on the subscription.
   let lastConversations = 0;
   const arrivals = new Map<number, number>();
   const live = await subscribeGraphql(
@@ -432,6 +432,21 @@ async function main() {
             visitorSessionHash: null,
             isPublic: false,
             channel: 'app',
+          },
+          metadata: metadata(new Date()) as never,
+        },
+        // A conversation counts from its first message (empty threads are not conversations), so the
+        // thread is appended with its first question, as the thread decider records a channel's.
+        {
+          type: 'MessagePosted',
+          data: {
+            messageId: `msg_live${i}`,
+            threadId,
+            role: 'user',
+            text: 'Is the sourdough ready?',
+            channel: 'app',
+            language: 'en',
+            runId: null,
           },
           metadata: metadata(new Date()) as never,
         },
