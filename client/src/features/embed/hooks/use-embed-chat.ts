@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isThreadGoneOnSend, listMessages, sendFeedback, sendMessageAndRun } from '@/lib/chat-core/chat-calls';
-import type { ChatMessage, ChatRun } from '@/lib/chat-core/chat-messages';
-import type * as FollowRunModule from '@/lib/chat-core/follow-run';
+import { sendFeedback } from '@/lib/chat-core/chat-calls';
 import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant-shape';
 import { ApiError } from '@/lib/api-error-base';
+import { lazyModule } from '@/lib/lazy-module';
 import type { Translate } from '@/lib/texts';
 import {
   type ConversationStore,
@@ -13,35 +12,21 @@ import {
   embedDomain,
   type Rating,
 } from '../conversation-store';
-import { type EmbedMessage, fromChatMessage, localMessage, toStored, withFeedback } from '../embed-messages';
-import { openRedirect, postToParent, REDIRECT_DELAY_MS, typingMessage } from '../parent-window';
-import { refusalText } from '../server-words';
+import { type EmbedMessage, localMessage, toStored } from '../embed-messages';
+import { postToParent, typingMessage } from '../parent-window';
+import type * as EmbedSend from './embed-send';
 import { type EmbedConversation, startEmbedConversation, visitorAccess } from './use-embed-session';
 
 /**
- * Following a run (the stream, its parser, the polling schedule) is not on the embed's first load: it loads
- * when the visitor first types (warmSendPath), so it is there by the time the question is sent.
+ * Sending a question and following its run (embed-send.ts: the calls, the stream, its parser, the polling
+ * schedule) is not on the embed's first load: it loads when the visitor first types (warmSendPath), so it is
+ * there by the time the question is sent.
  */
-type FollowRun = typeof FollowRunModule;
-const loadSendPath = () => Promise.all([import('@/lib/chat-core/follow-run'), import('../embed-run')]);
-let sendPath: ReturnType<typeof loadSendPath> | null = null;
-export const warmSendPath = () => {
-  sendPath ??= loadSendPath().catch((error: unknown) => {
-    sendPath = null; // a failed download is tried again on the next question
-    throw error;
-  });
-  return sendPath;
-};
+const sendPath = lazyModule(() => import('./embed-send'));
+export const warmSendPath = () => sendPath.load();
 
 /** The input's problem in the page's language (the English texts are exactly chatInputProblem's). */
 export const inputProblem = (text: string, t: Translate): string | null => inputProblemText(checkInput(text), t);
-
-/** Apologies stay where they were said when the server's list replaces the conversation. */
-function mergeServerList(list: ChatMessage[], previous: EmbedMessage[]): EmbedMessage[] {
-  const server = withFeedback(list, previous);
-  const apologies = previous.filter((m) => m.local && m.role === 'assistant');
-  return [...server, ...apologies].sort((a, b) => a.timestamp - b.timestamp);
-}
 
 interface Options {
   assistant: SharedAssistant;
@@ -126,27 +111,14 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
     setAlert(null);
   };
 
-  /**
-   * Posts the question with its run (one call; a refusal stores neither); a thread the server no longer
-   * knows is replaced by a new one, once.
-   */
-  async function post(gen: number, text: string, pendingId: string, externalId: string) {
-    let { threadId, sessionToken } = current.current;
-    let sent: { run: ChatRun; posted: ChatMessage };
-    try {
-      sent = await sendMessageAndRun(visitorAccess(sessionToken), threadId, externalId, text);
-    } catch (error) {
-      if (!isThreadGoneOnSend(error)) throw error;
-      const next = await startEmbedConversation({ assistant, shareToken, sessionToken, store });
-      if (!live(gen)) return null;
-      const pending = latest.current.messages.find((m) => m.id === pendingId);
-      switchTo({ ...next, messages: pending ? [pending] : [] });
-      gen = generation.current;
-      ({ threadId, sessionToken } = next);
-      sent = await sendMessageAndRun(visitorAccess(sessionToken), threadId, externalId, text);
+  /** Thinking ends (for `gen`, if still on screen) and `op` is no longer the running operation. */
+  const settle = (gen: number, op: AbortController) => {
+    if (operation.current === op) operation.current = null;
+    if (live(gen)) {
+      setThinking(false);
+      setStreamText(null);
     }
-    return { gen, threadId, sessionToken, posted: sent.posted, runId: sent.run.id };
-  }
+  };
 
   /** Enter or the Send button (spec §5): ignored when blank, while a reply is pending or without a thread. */
   const send = async () => {
@@ -158,7 +130,7 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
       return;
     }
     const text = draft.trim();
-    let gen = generation.current;
+    const gen = generation.current;
     const pending = localMessage('user', text);
     setMessages((all) => [...all, pending]);
     latest.current.messages = [...latest.current.messages, pending];
@@ -168,74 +140,38 @@ export function useEmbedChat({ assistant, shareToken, initial, store, t }: Optio
     setStreamText(null);
     const op = new AbortController();
     operation.current = op;
+    let sending: typeof EmbedSend;
     try {
-      let threadId: string;
-      let sessionToken: string;
-      let runId: string;
-      try {
-        // The question goes out with its run: without the assistant's external id there is nothing to send.
-        if (!assistant.openai_assistant_id) throw new Error('the shared assistant has no external id');
-        const sent = await post(gen, text, pending.id, assistant.openai_assistant_id);
-        if (!sent || !live(sent.gen)) return;
-        ({ gen, threadId, sessionToken, runId } = sent);
-        const posted = sent.posted;
-        setMessages((all) =>
-          all.map((m) => (m.id === pending.id ? fromChatMessage({ ...posted, text: posted.text || text }) : m)),
-        );
-      } catch (error) {
-        // The server's own words for refusals it explains (the conversation's message limit, "still answering"),
-        // shown with the apology.
-        const said =
-          error instanceof ApiError && error.status !== null && error.status < 500 && error.detail
-            ? await refusalText(error)
-            : null;
-        apologize(gen, 'sendFailed');
-        if (live(gen) && said) setAlert(said);
-        return;
-      }
-      if (!live(gen)) return;
-      const access = visitorAccess(sessionToken);
-      let outcome;
-      let run: FollowRun;
-      try {
-        const [loaded, { embedPolling }] = await warmSendPath();
-        run = loaded;
-        outcome = await run.followRun(
-          access,
-          threadId,
-          runId,
-          { onDelta: (textSoFar) => live(gen) && setStreamText(textSoFar) },
-          embedPolling(),
-          op.signal,
-        );
-      } catch {
-        if (!op.signal.aborted) apologize(gen, 'sendFailed');
-        return;
-      }
-      if (!live(gen)) return;
-      if (outcome.kind !== 'completed') {
-        apologize(gen, outcome.kind === 'failed' ? 'runFailed' : 'timedOut');
-        return;
-      }
-      let list: ChatMessage[] | null = null;
-      try {
-        list = await listMessages(access, threadId);
-      } catch {
-        // The stream's end carried the stored answer; show that if the reload failed.
-      }
-      if (!live(gen)) return;
-      const arrived = run.arrivedAnswers(list, outcome.message, new Set(latest.current.messages.map((m) => m.id)));
-      setMessages((all) => (list ? mergeServerList(list, all) : [...all, ...arrived.map((m) => fromChatMessage(m))]));
-      // A fresh answer's redirect opens after 1 s; history never redirects.
-      const redirect = run.freshRedirect(arrived);
-      if (redirect) timers.current.push(setTimeout(() => mounted.current && openRedirect(redirect), REDIRECT_DELAY_MS));
-    } finally {
-      if (operation.current === op) operation.current = null;
-      if (live(gen)) {
-        setThinking(false);
-        setStreamText(null);
-      }
+      sending = await sendPath.load();
+    } catch {
+      apologize(gen, 'sendFailed');
+      settle(gen, op);
+      return;
     }
+    if (!live(gen)) return settle(gen, op);
+    await sending.sendQuestion(
+      {
+        assistant,
+        shareToken,
+        store,
+        current,
+        latest,
+        generation,
+        timers,
+        mounted,
+        live,
+        switchTo,
+        apologize,
+        setMessages,
+        setAlert,
+        setStreamText,
+        settle,
+      },
+      gen,
+      text,
+      pending,
+      op,
+    );
   };
 
   /** A new thread on the same session; the old one stays on the server. */
