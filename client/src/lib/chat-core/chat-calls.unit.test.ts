@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-error';
-import { isThreadGoneOnSend, sendMessageAndRun } from './chat-calls';
+import { isThreadGoneOnSend, sendMessageAndRun } from './run-calls';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

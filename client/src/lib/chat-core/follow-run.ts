@@ -1,6 +1,6 @@
 import { ApiError } from '@/lib/api-error-base';
 import type { ChatAccess } from './chat-access';
-import { getRun } from './chat-calls';
+import { getRun } from './run-calls';
 import { type ChatMessage, type ChatRun, SETTLED } from './chat-messages';
 import { streamRun } from './stream-run';
 

@@ -1,7 +1,7 @@
 import { API_BASE } from '@/lib/api-client';
 import { tokenStorage } from '@/lib/token-storage';
 import type { ChatAccess } from './chat-access';
-import { runStreamUrl } from './chat-calls';
+import { runStreamUrl } from './run-calls';
 import { type ChatMessage, toChatMessage } from './chat-messages';
 import { createSseParser } from './sse-parser';
 

@@ -3,7 +3,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api-error';
 import type { Translate } from '@/lib/texts';
 import type { ChatAccess } from '@/lib/chat-core/chat-access';
-import { isThreadGoneOnSend, listMessages, sendFeedback, sendMessageAndRun } from '@/lib/chat-core/chat-calls';
+import { listMessages, sendFeedback } from '@/lib/chat-core/chat-calls';
+import { isThreadGoneOnSend, sendMessageAndRun } from '@/lib/chat-core/run-calls';
 import type { ChatMessage } from '@/lib/chat-core/chat-messages';
 import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
 import {

@@ -1,5 +1,6 @@
 import type { Dispatch, SetStateAction } from 'react';
-import { isThreadGoneOnSend, listMessages, sendMessageAndRun } from '@/lib/chat-core/chat-calls';
+import { listMessages } from '@/lib/chat-core/chat-calls';
+import { isThreadGoneOnSend, sendMessageAndRun } from '@/lib/chat-core/run-calls';
 import type { ChatMessage, ChatRun } from '@/lib/chat-core/chat-messages';
 import { arrivedAnswers, followRun, freshRedirect } from '@/lib/chat-core/follow-run';
 import type { SharedAssistant } from '@/features/public-chat/api/shared-assistant-shape';
