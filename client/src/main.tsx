@@ -25,7 +25,8 @@ const routeCodeLoaded = (router: Router) =>
  * A prerendered page (the server sends about/home with their markup, see scripts/prerender.tsx) stays
  * on screen until the route's code has loaded, and then the app hydrates it: React adopts the DOM that
  * is already there instead of building and laying out the page again. It hydrates as a transition, so
- * the work is done in short slices and a tap during it is still answered at once. Setting up the texts
+ * the work is done in short slices and a tap during it is still answered at once (a page that was not
+ * prerendered renders as a transition too). Setting up the texts
  * and the router are separate tasks for the same reason.
  */
 async function start() {
@@ -40,7 +41,12 @@ async function start() {
       </AppProvider>
     </StrictMode>
   );
-  if (!document.documentElement.dataset.prerendered) return void createRoot(root).render(app);
+  if (!document.documentElement.dataset.prerendered) {
+    // A transition here too: the first render of a signed-in screen (the dashboard) is sliced into short
+    // tasks instead of one long one, so the page answers taps while it builds.
+    const created = createRoot(root);
+    return void startTransition(() => created.render(app));
+  }
   await routeCodeLoaded(router);
   startTransition(() => void hydrateRoot(root, app));
 }
