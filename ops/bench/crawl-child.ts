@@ -16,7 +16,7 @@ import { measureBoilerplate } from '@kesher/services/crawler/content-extractor';
 import { runCrawl, type KnownPage } from '@kesher/services/crawler/crawl-runner';
 import { planRevalidation, readSitemapLastmods } from '@kesher/services/crawler/revalidation';
 import { BOILERPLATE } from '@kesher/services/crawler/testing/site-layout';
-import { createGotScrapingTransport } from '@kesher/services/outbound/got-scraping.transport';
+import { createBrowserLikeTransport } from '@kesher/services/outbound/browser-like.transport';
 import { parseOutboundAllowlist } from '@kesher/services/outbound/outbound-allowlist';
 import { createOutboundFetch } from '@kesher/services/outbound/outbound-fetch';
 import { peakRssMb, round } from './bench-kit.js';
@@ -39,7 +39,7 @@ const cpuSecondsSince = (from: NodeJS.CpuUsage) => {
 };
 
 async function kesher() {
-  const { transport, close } = createGotScrapingTransport();
+  const { transport, close } = createBrowserLikeTransport();
   // The crawler worker's own settings: the guarded fetch (the bench's site is on 127.0.0.1) and the runner's default limits.
   const fetch = createOutboundFetch({ transport, allowlist: parseOutboundAllowlist('127.0.0.1') });
   const kept = new Map<string, { url: string; sha: string | null } & KnownPage>();

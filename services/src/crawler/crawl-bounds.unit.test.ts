@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGotScrapingTransport } from '../outbound/got-scraping.transport.js';
+import { createBrowserLikeTransport } from '../outbound/browser-like.transport.js';
 import { parseOutboundAllowlist } from '../outbound/outbound-allowlist.js';
 import { createOutboundFetch } from '../outbound/outbound-fetch.js';
 import { resumeFromEvents } from './crawl-resume.js';
 import { addressBudget, runCrawl, shallowestFirst, type CrawlEvent } from './crawl-runner.js';
 import { startLinkFloodSite, type LinkFloodSite } from './testing/link-flood-site.js';
 
-const { transport, close } = createGotScrapingTransport();
+const { transport, close } = createBrowserLikeTransport();
 const fetch = createOutboundFetch({ transport, allowlist: parseOutboundAllowlist('127.0.0.1') });
 let site: LinkFloodSite;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGotScrapingTransport } from '../outbound/got-scraping.transport.js';
+import { createBrowserLikeTransport } from '../outbound/browser-like.transport.js';
 import { emptyOutboundAllowlist, parseOutboundAllowlist } from '../outbound/outbound-allowlist.js';
 import { createOutboundFetch, type OutboundFetch } from '../outbound/outbound-fetch.js';
 import { resumeFromEvents } from './crawl-resume.js';
@@ -13,7 +13,7 @@ import {
 } from './crawl-runner.js';
 import { startLocalSite, type LocalSite } from './testing/local-site.js';
 
-const { transport, close } = createGotScrapingTransport();
+const { transport, close } = createBrowserLikeTransport();
 const guarded: OutboundFetch = createOutboundFetch({ transport, allowlist: parseOutboundAllowlist('127.0.0.1') });
 const today = new Date('2026-06-15T00:00:00Z');
 let site: LocalSite;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGotScrapingTransport } from '../outbound/got-scraping.transport.js';
+import { createBrowserLikeTransport } from '../outbound/browser-like.transport.js';
 import { parseOutboundAllowlist } from '../outbound/outbound-allowlist.js';
 import { createOutboundFetch } from '../outbound/outbound-fetch.js';
 import { planRevalidation, readSitemapLastmods, REVALIDATE_AT_LEAST_EVERY_MS } from './revalidation.js';
@@ -49,7 +49,7 @@ describe('which pages a scheduled recrawl asks for', () => {
 });
 
 describe("a site's sitemap dates", () => {
-  const { transport, close } = createGotScrapingTransport();
+  const { transport, close } = createBrowserLikeTransport();
   const fetch = createOutboundFetch({ transport, allowlist: parseOutboundAllowlist('127.0.0.1') });
   let site: LocalSite;
   beforeAll(async () => {

@@ -12,7 +12,7 @@ import {
 } from '../crawler/index.js';
 import type { Authenticator } from '../identity/index.js';
 import {
-  createGotScrapingTransport,
+  createBrowserLikeTransport,
   createOutboundFetch,
   createOutboundTargetCheck,
   parseOutboundAllowlist,
@@ -27,7 +27,7 @@ import type { Platform } from './compose-platform.js';
 
 /** The guarded fetch as configured (OUTBOUND_ALLOWLIST), with the HTTP client it closes with. */
 function outbound(platform: Platform) {
-  const { transport, close } = createGotScrapingTransport();
+  const { transport, close } = createBrowserLikeTransport();
   const allowlist = parseOutboundAllowlist(platform.config.OUTBOUND_ALLOWLIST);
   return {
     fetch: createOutboundFetch({ transport, allowlist }),

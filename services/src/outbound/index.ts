@@ -2,7 +2,7 @@
  * The outbound module's public entry (DESIGN.md §3): the one SSRF-guarded fetch the crawler, actions, channels
  * and Drive use, its transports, and the OUTBOUND_ALLOWLIST parser. Other modules import only this file.
  */
-export { createGotScrapingTransport } from './got-scraping.transport.js';
+export { createBrowserLikeTransport } from './browser-like.transport.js';
 export { createNodeHttpTransport } from './node-http.transport.js';
 export { parseOutboundAllowlist } from './outbound-allowlist.js';
 export { OutboundError } from './outbound-error.js';

@@ -35,7 +35,7 @@ export interface HopResponse {
 }
 
 /**
- * The port an HTTP client adapter implements (got-scraping in production). It throws OutboundError for
+ * The port an HTTP client adapter implements (Node's http/https client, dressed as a browser for the crawler). It throws OutboundError for
  * every failure (timeouts, refused connections, the guard's refusals passed through from `lookup`).
  */
 export type HttpTransport = (request: HopRequest) => Promise<HopResponse>;

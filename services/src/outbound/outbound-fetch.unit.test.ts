@@ -3,7 +3,7 @@ import type { LookupAddress } from 'node:dns';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAddressPolicy } from './address-policy.js';
-import { createGotScrapingTransport } from './got-scraping.transport.js';
+import { createBrowserLikeTransport } from './browser-like.transport.js';
 import { guardedLookup, type Resolver } from './guarded-lookup.js';
 import { emptyOutboundAllowlist, parseOutboundAllowlist } from './outbound-allowlist.js';
 import { OutboundError } from './outbound-error.js';
@@ -22,7 +22,7 @@ const resolve: Resolver = async (hostname) => {
   return addresses.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }));
 };
 
-const { transport, close: closeTransport } = createGotScrapingTransport();
+const { transport, close: closeTransport } = createBrowserLikeTransport();
 let server: TestServer;
 let secondServer: TestServer;
 let seenHeaders: Record<string, string | string[] | undefined> = {};
@@ -192,8 +192,8 @@ describe('the guarded outbound fetch', () => {
   });
 
   it('opens no connection at all for a refused https name (no protocol probe around the guard)', async () => {
-    // got-scraping probes https sites for HTTP/2 with its own TLS connection and the system resolver;
-    // the transport switches that off. A raw TCP listener counts every connection that reaches it.
+    // A scraping client that probes https sites for HTTP/2 does it with its own TLS connection and the
+    // system resolver, around the guard; the transport makes no such probe. A raw TCP listener counts every connection that reaches it.
     let connections = 0;
     const listener = createTcpServer((socket) => {
       connections++;
