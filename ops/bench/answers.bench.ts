@@ -10,7 +10,12 @@
  * - heldout3: services/src/knowledge/eval/answers-heldout-3, written at stop 30 from new kinds of business before
  *   that stop's engine changes; its `before` is recorded once with ANSWERS_RECORD_BEFORE_3=1. The first two
  *   held-out sets' misses were read as tuning material at stop 30, so heldout3 is the one still held out: only its
- *   figures are printed here (its misses go to the JSON), so running the bench while tuning does not show them.
+ *   figures were printed (its misses went to the JSON), so running the bench while tuning did not show them. It was
+ *   read as tuning material at the next stop (issue 22 item 4, "generalisation, measured honestly"), so its misses
+ *   are printed now.
+ * - heldout4: services/src/knowledge/eval/answers-heldout-4, written before that stop changed the engine and measured
+ *   blind; its `before` is recorded once with ANSWERS_RECORD_BEFORE_4=1 (answers-heldout-4/before.json). Like
+ *   heldout3 before it, only its figures are printed; its misses go to the JSON and are read only after tuning.
  * Both go through ingestion, retrieval (k = 5) and the built-in engine on real Postgres. Each is reported
  * with fact hits per language, pollution, abstain precision and recall, and recall@5 (a file the answer may
  * draw from among the passages retrieved). `before` is what the engine scored when the held-out set was
@@ -65,7 +70,8 @@ const measure = async (set: AnswerSetName, { showMisses = true } = {}) => {
 const tuned = await measure('tuned');
 const heldout = await measure('heldout');
 const heldout2 = await measure('heldout2');
-const heldout3 = await measure('heldout3', { showMisses: false });
+const heldout3 = await measure('heldout3');
+const heldout4 = await measure('heldout4', { showMisses: false });
 const retrieval = await onFreshDatabase((sql) => evaluateRetrieval(sql));
 console.log(formatEvaluation(retrieval, 'retrieval set'));
 
@@ -128,10 +134,37 @@ if (process.env.ANSWERS_RECORD_BEFORE_3 === '1') {
   writeFileSync(resolve(repoRoot, before3File), `${JSON.stringify(record, null, 2)}\n`);
   console.log(`recorded ${before3File}`);
 }
+const before4File = 'services/src/knowledge/eval/answers-heldout-4/before.json';
+if (process.env.ANSWERS_RECORD_BEFORE_4 === '1') {
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+  const record = {
+    about:
+      'The fourth held-out set and the other sets measured on the engine as it stood when the set was written, before the engine changed for issue 22 item 4 (commit named here); measured blind. make bench-answers reports these as `before`.',
+    commit,
+    measured_at: new Date().toISOString(),
+    tuned: tuned.figures,
+    heldout: heldout.figures,
+    heldout2: heldout2.figures,
+    heldout3: heldout3.figures,
+    heldout4: heldout4.figures,
+    heldout4_misses: missesOf(heldout4),
+  };
+  writeFileSync(resolve(repoRoot, before4File), `${JSON.stringify(record, null, 2)}\n`);
+  console.log(`recorded ${before4File}`);
+}
 const before = readJson<{ commit: string; tuned: Record<string, number>; heldout: Record<string, number> }>(beforeFile);
 const before3 = readJson<{ commit: string; tuned: Record<string, number>; heldout3: Record<string, number> }>(
   before3File,
 );
+type Figures = Record<string, number>;
+const before4 = readJson<{
+  commit: string;
+  tuned: Figures;
+  heldout: Figures;
+  heldout2: Figures;
+  heldout3: Figures;
+  heldout4: Figures;
+}>(before4File);
 const before2 = readJson<{ commit: string; heldout2: Record<string, number> }>(
   'services/src/knowledge/eval/answers-heldout-2/before.json',
 );
@@ -163,6 +196,13 @@ const table = keys.map((key) => ({
   heldout2_after: heldout2.figures[key],
   heldout3_before: before3.heldout3[key],
   heldout3_after: heldout3.figures[key],
+  // The engine as it stood when answers-heldout-4 was written (issue 22 item 4), for every set.
+  tuned_item4_before: before4.tuned[key],
+  heldout_item4_before: before4.heldout[key],
+  heldout2_item4_before: before4.heldout2[key],
+  heldout3_item4_before: before4.heldout3[key],
+  heldout4_before: before4.heldout4[key],
+  heldout4_after: heldout4.figures[key],
 }));
 console.table(table);
 
@@ -175,7 +215,9 @@ writeResults('answers', {
     heldout2:
       'services/src/knowledge/eval/answers-heldout-2: 32 questions (19 Hebrew, 5 without an answer) over 4 documents (an English guesthouse page and garage FAQ asked in both languages, a Hebrew dental clinic page, a Hebrew bookshop notice), written after the last engine change and measured blind; read as tuning material at stop 30',
     heldout3:
-      'services/src/knowledge/eval/answers-heldout-3: 87 questions (44 Hebrew, 14 without an answer) over 9 documents of new kinds (a hardware shop English page and Hebrew price list, a Hebrew yoga studio DOCX and English retreat page, an English physiotherapy PDF with a Hebrew FAQ, a Hebrew driving school notice, an English coworking space and events page), written at stop 30 before that stop changed the engine; its before is that engine, its misses were not read while tuning',
+      'services/src/knowledge/eval/answers-heldout-3: 87 questions (44 Hebrew, 14 without an answer) over 9 documents of new kinds (a hardware shop English page and Hebrew price list, a Hebrew yoga studio DOCX and English retreat page, an English physiotherapy PDF with a Hebrew FAQ, a Hebrew driving school notice, an English coworking space and events page), written at stop 30 before that stop changed the engine; its before is that engine, its misses were not read while tuning; read as tuning material at the next stop (issue 22 item 4)',
+    heldout4:
+      'services/src/knowledge/eval/answers-heldout-4: 80 questions (43 Hebrew, 13 without an answer) over 8 original documents of kinds in no other set (a Hebrew restaurant menu in ₪ and ש"ח, an English kayak rental page in NIS and $, a Hebrew municipal roadworks notice beside a summer camp Word document, an English SaaS pricing page asked mostly in Hebrew, a Hebrew hair salon price list as extracted from a PDF, an English museum visiting page, a Hebrew literary passage), with distractors; written and committed before the engine changed for issue 22 item 4 and measured blind (before.json), then once after tuning on the other four sets; its misses were not read while tuning',
     retrieval:
       'services/src/knowledge/fixtures/retrieval: 50 labelled questions (28 Hebrew) over 13 public-domain texts',
     definitions: {
@@ -202,6 +244,22 @@ writeResults('answers', {
     after: heldout3.figures,
     goal,
     meets_goal: meetsGoal(heldout3.figures),
+  },
+  heldout4: {
+    before_commit: before4.commit,
+    before: before4.heldout4,
+    after: heldout4.figures,
+    goal,
+    meets_goal: meetsGoal(heldout4.figures),
+  },
+  item4_before: {
+    about:
+      'every set on the engine as it stood when answers-heldout-4 was written (its before.json), before issue 22 item 4',
+    commit: before4.commit,
+    tuned: before4.tuned,
+    heldout: before4.heldout,
+    heldout2: before4.heldout2,
+    heldout3: before4.heldout3,
   },
   tuned_stop30_before: before3.tuned,
   retrieval_set: {
@@ -232,6 +290,7 @@ writeResults('answers', {
     heldout: missesOf(heldout),
     heldout2: missesOf(heldout2),
     heldout3: missesOf(heldout3),
+    heldout4: missesOf(heldout4),
   },
   elapsed_s: round((performance.now() - started) / 1000),
 });
