@@ -6,7 +6,7 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '@kesher/contracts';
-import type { Sql } from '../sql/sql.port.js';
+import { listenStatement, type Sql } from '../sql/sql.port.js';
 import {
   StreamDeletedError,
   WrongExpectedVersionError,
@@ -21,6 +21,9 @@ import { IDLE_POLL_LISTENING_MS, pollingSubscription, type LocalWaiters } from '
 import { createAppendBatcher } from './append-batcher.js';
 import { coalescedReadAll } from './coalesced-read.js';
 import { HORIZON_SQL } from './read-horizon.js';
+
+/** How often a store that has heard of no other listener counts them again (see `othersListen`). */
+const PEER_COUNT_MS = 1000;
 
 interface EventRow {
   global_position: string;
@@ -86,10 +89,13 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
   // where the append landed, so the other processes' subscriptions know what to look for. It is not sent
   // from inside the append's statement (which would save this round trip): a transaction that notifies
   // holds a server-wide lock through its commit, so appends would flush one after the other.
+  // Nor is it sent when nobody else listens (see `othersListen`): a lone process, the one-process server
+  // on Postgres, paid a statement per append for it.
   const self = randomUUID();
   let notifying = false;
   let notifyNext: AllPosition | undefined;
   function notifyOthers(newest: AllPosition) {
+    if (!othersListen()) return;
     if (notifying) {
       if (!notifyNext || comparePositions(newest, notifyNext) > 0) notifyNext = newest;
       return;
@@ -108,9 +114,52 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
       });
   }
 
+  /**
+   * Whether another process (or another store on this database) listens for appends, so that a NOTIFY has
+   * anyone to wake. On PGlite there is one process, whose stores share the instance's notifications: always
+   * sent. On Postgres: once any other store is heard from, for good (sending to a listener that left costs
+   * a statement, missing one costs it seconds); until then, the listening sessions the server shows are
+   * counted now and then, and NOTIFY is left out only after a count found none. A store that starts
+   * listening says so at once (a `hello`), so one that started after the last count is not missed until the
+   * next: a count made after this store's own LISTEN sees every listener that started before it, and every
+   * later one's hello reaches it. (A store that never listens, such as an API process's that only appends,
+   * hears no hello: a listener starting after it counted alone waits at most PEER_COUNT_MS, polling.)
+   */
+  let othersHeard = sql.kind === 'pglite';
+  /** Until a count says nobody else listens, NOTIFY is sent as before. */
+  let alone = false;
+  let lastCount = 0;
+  let counting = false;
+  function othersListen(): boolean {
+    if (othersHeard) return true;
+    if (!counting && Date.now() - lastCount >= PEER_COUNT_MS) void countListeners();
+    return !alone;
+  }
+  async function countListeners() {
+    counting = true;
+    try {
+      const { rows } = await sql.query<{ n: number }>(
+        // A session of another role shows no statement; one named as a LISTEN connection counts then.
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database()
+           AND (query = $1 OR (query = '<insufficient privilege>' AND application_name LIKE '%-listen'))`,
+        [listenStatement(EVENTS_CHANNEL)],
+      );
+      if ((rows[0]?.n ?? 0) > (heard ? 1 : 0)) othersHeard = true;
+      else alone = true;
+    } catch {
+      // Counted again later; meanwhile the others' subscriptions still poll.
+    } finally {
+      lastCount = Date.now();
+      counting = false;
+    }
+  }
+
   function onNotification(payload: string) {
     const [from, position] = payload.split(' ');
     if (from === self) return;
+    othersHeard = true;
+    if (position === 'hello') return;
     const match = /^(\d+):(\d+)$/.exec(position ?? '');
     wakeLocal(match ? { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) } : undefined);
   }
@@ -169,9 +218,15 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
   let listening: Promise<void> | undefined;
   const ensureListening = () =>
     (listening ??= sql.listen(EVENTS_CHANNEL, onNotification).then(
-      (stop) => {
+      async (stop) => {
         unlisten = stop;
         heard = true;
+        if (sql.kind === 'postgres') {
+          // Stores already running learn of this one now, and this one counts those.
+          await sql.query(`SELECT pg_notify($1, $2)`, [EVENTS_CHANNEL, `${self} hello`]).catch(() => {});
+          lastCount = 0;
+          await countListeners();
+        }
       },
       () => {
         // Without LISTEN subscribers still make progress by polling.

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { SCHEMA_LOCK_KEY, type Sql, type SqlTransaction } from './sql.port.js';
+import { listenStatement, SCHEMA_LOCK_KEY, type Sql, type SqlTransaction } from './sql.port.js';
 
 export interface PgSqlOptions {
   connectionString: string;
@@ -106,7 +106,7 @@ export function createPgSql(options: PgSqlOptions): Sql {
         });
         try {
           await client.connect();
-          await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+          await client.query(listenStatement(channel));
         } catch (error) {
           await client.end().catch(() => {});
           throw error;

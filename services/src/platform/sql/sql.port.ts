@@ -40,5 +40,13 @@ export function sqlErrorInfo(error: unknown): { code?: string; constraint?: stri
   };
 }
 
+/**
+ * The statement a dedicated LISTEN connection runs (and, as it runs nothing else, what `pg_stat_activity`
+ * shows for it while it waits): how other processes can tell who listens on a channel.
+ */
+export function listenStatement(channel: string): string {
+  return `LISTEN "${channel.replace(/"/g, '""')}"`;
+}
+
 /** The advisory lock every schema change takes (`exec`, migrations, a read model's rebuild), so they never run at once. */
 export const SCHEMA_LOCK_KEY = 0x4b_45_53_48;
