@@ -21,6 +21,13 @@ export interface Evidence {
 export interface EvidenceTuning {
   /** Below this the best sentence does not answer the question: the engine says so instead. */
   minScore: number;
+  /**
+   * The bar for a sentence that holds the asked-for kind of answer itself (a price, a phone number, a clock
+   * time) and matches the question's subject: a question asked in other words than the text's ("copy a
+   * house key" → "key cutting … 15 ILS") covers less of itself, yet the sentence plainly answers it. Not for
+   * a price whose item the knowledge does not name (see `unknownItemFactor`), which keeps `minScore`.
+   */
+  minScoreWithAnswer: number;
   /** A neighbouring sentence joins the answer when it scores at least this share of the best one. */
   neighbourShare: number;
   maxSentences: number;
@@ -53,10 +60,16 @@ export interface EvidenceTuning {
   unknownBusinessWordFactor: number;
   /** How much a question word counts when only its transliteration is found (ריטריט ~ "retreat", Toyota ~ טויוטה). */
   transliterationFactor: number;
+  /**
+   * A sentence that is itself a question (an FAQ's question written in the text, "What should I wear?")
+   * answers nothing: it counts this much, and the sentence after it gains its words at `sectionFactor`.
+   */
+  askedFactor: number;
 }
 
 export const defaultEvidenceTuning: EvidenceTuning = {
   minScore: 0.45,
+  minScoreWithAnswer: 0.3,
   neighbourShare: 0.75,
   maxSentences: 3,
   cueWeight: 1.5,
@@ -69,6 +82,7 @@ export const defaultEvidenceTuning: EvidenceTuning = {
   unknownItemFactor: 2,
   unknownBusinessWordFactor: 0.5,
   transliterationFactor: 0.7,
+  askedFactor: 0.5,
 };
 
 /** Kinds of answer that belong to the business as a whole rather than to one of its items. */
@@ -89,9 +103,10 @@ interface Candidate {
 
 /**
  * Sentence ends as the chunker cuts them: . ! ? … and sof pasuq, with closing quotes; and line ends. A run
- * of dots is no end: a price list's dot leaders ("Poster A1 ........ 85 ₪") tie an item to its price.
+ * of dots is no end: a price list's dot leaders ("Poster A1 ........ 85 ₪") tie an item to its price; nor is
+ * a title's abbreviation ("led by Dr. Noa Friedman"), which would cut a name from its sentence.
  */
-const SENTENCE_END = /(?<=(?<!\.)[.!?…׃](?:["'”’»)\]]*))\s+|\n+/u;
+const SENTENCE_END = /(?<=(?<!\.)(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St))[.!?…׃](?:["'”’»)\]]*))\s+|\n+/u;
 
 export const sentencesOf = (text: string): string[] =>
   text
@@ -143,6 +158,9 @@ function focusOn(text: string, kind: AnswerKind, wordsIn: (clause: string) => Ma
 
 /** A short line without a sentence's closing punctuation: a heading that extraction kept in the text. */
 const isTitle = (text: string) => !/[.!?…׃:]["'”’»)\]]*$/u.test(text) && text.split(/\s+/).length <= 10;
+
+/** A sentence asking rather than telling: an FAQ's question kept in the text. */
+const isAsked = (text: string) => /\?["'”’»)\]]*$/u.test(text);
 
 function termsOf(text: string, scale = 1, terms = new Map<string, number>()): Map<string, number> {
   for (const token of searchTokens(text)) {
@@ -200,21 +218,36 @@ export function findEvidence(
   if (kindWord) words.push(kindWord);
 
   const candidates: Candidate[] = passages.flatMap((passage, p) =>
-    sentencesOf(passage.text).map((text, index) => ({
-      passage: p,
-      index,
-      text,
-      terms: passage.section ? termsOf(passage.section, tuning.sectionFactor, termsOf(text)) : termsOf(text),
-      carries: kind === null ? 0 : answerStrength(kind, text),
-      score: 0,
-      contentMatches: 0,
-    })),
+    sentencesOf(passage.text).map((text, index, all) => {
+      const terms = passage.section ? termsOf(passage.section, tuning.sectionFactor, termsOf(text)) : termsOf(text);
+      // The answer under an FAQ's question written in the text: the question names its subject, like a heading.
+      const asked = index > 0 && isAsked(all[index - 1]!) && !isAsked(text);
+      return {
+        passage: p,
+        index,
+        text,
+        terms: asked ? termsOf(all[index - 1]!, tuning.sectionFactor, terms) : terms,
+        carries: kind === null ? 0 : answerStrength(kind, text),
+        score: 0,
+        contentMatches: 0,
+      };
+    }),
   );
   if (candidates.length === 0) return null;
 
-  const passageTerms = passages.map((passage) =>
-    termsOf(passage.section ? `${passage.section}\n${passage.text}` : passage.text),
+  // The context a sentence holding the answer draws on: its passage; for the business's phone, e-mail,
+  // address or hours, every retrieved passage of its file ("the studio's address" is the address line of the
+  // studio's document, whose name is in another passage of it).
+  const wholeFile = BUSINESS_KINDS.has(kind);
+  const contextOf = passages.map((passage) =>
+    wholeFile ? passages.filter((other) => other.filename === passage.filename) : [passage],
   );
+  const passageTerms = contextOf.map((context) => {
+    const terms = new Map<string, number>();
+    for (const passage of context)
+      termsOf(passage.section ? `${passage.section}\n${passage.text}` : passage.text, 1, terms);
+    return terms;
+  });
   const matches = candidates.map((candidate) =>
     words.map((word) => {
       if (word === kindWord) return candidate.carries;
@@ -232,7 +265,7 @@ export function findEvidence(
   );
   // A question word no sentence has may be a loanword or a name written in the other script (transliteration.ts).
   const sentenceTokens = candidates.map((candidate) => searchTokens(candidate.text));
-  const passageTokens = passages.map((passage) => searchTokens(passage.text));
+  const passageTokens = contextOf.map((context) => context.flatMap((passage) => searchTokens(passage.text)));
   words.forEach((word, w) => {
     if (word.cueOf || !word.token || matches.some((row) => row[w]! > 0)) return;
     const across = (tokens: readonly string[]) => tokens.some((token) => sameWordAcrossScripts(word.token!, token));
@@ -255,17 +288,22 @@ export function findEvidence(
   const cues = words.filter((word) => word.cueOf).length;
   const cueWeight = Math.max(tuning.cueWeight, ...weights) / Math.max(1, cues);
   const found = (w: number) => matches.some((row) => row[w]! > 0);
+  let namesUnknownItem = false;
   words.forEach((word, w) => {
     if (word.cueOf) weights[w] = cueWeight;
     // Asked the price of something none of the passages names ("a photography course" where only the
     // pottery courses have prices), the unknown word beside a known one names the item: a price found is
     // another item's. Unknown words away from the item ("… cost? I want to buy one") are left as they are.
+    else if (kind === 'price' && !found(w) && word.transaction)
+      // "to book", "to rent": the deal, not the item; a price list need not say it.
+      weights[w] = weights[w]! * tuning.unknownBusinessWordFactor;
     else if (
       kind === 'price' &&
       !found(w) &&
-      [w - 1, w + 1].some((n) => words[n] !== undefined && !words[n]!.cueOf && found(n))
+      [w - 1, w + 1].some((n) => words[n] !== undefined && !words[n]!.cueOf && !words[n]!.transaction && found(n))
     ) {
       weights[w] = weights[w]! * tuning.unknownItemFactor;
+      namesUnknownItem = true;
     } else if (kind !== null && kind !== 'price' && !found(w))
       // Asked for a phone, an address, hours, a number, a name …: a word no passage has most likely names the
       // business otherwise ("the hosts") or says what is asked in other words ("attend", "vacate").
@@ -275,7 +313,12 @@ export function findEvidence(
   candidates.forEach((candidate, c) => {
     const covered = matches[c]!.reduce((sum, match, w) => sum + match * weights[w]!, 0) / totalWeight;
     const missing = kind === null ? 1 : 1 - (1 - MISSING_ANSWER_FACTOR[kind]) * (1 - candidate.carries);
-    const title = candidate.index === 0 && isTitle(candidate.text) ? tuning.titleFactor : 1;
+    const title =
+      candidate.index === 0 && isTitle(candidate.text)
+        ? tuning.titleFactor
+        : isAsked(candidate.text)
+          ? tuning.askedFactor
+          : 1;
     // A hair for the better-ranked passage, so that ties go to what retrieval found first.
     candidate.score = covered * missing * title + 0.01 * (1 - candidate.passage / passages.length);
     candidate.contentMatches = matches[c]!.filter((match, w) => match > 0 && !words[w]!.cueOf).length;
@@ -291,7 +334,8 @@ export function findEvidence(
   const answering = candidates.filter((candidate) => !namesSubject || candidate.contentMatches > 0);
   if (answering.length === 0) return null;
   let best = answering.reduce((a, b) => (b.score > a.score ? b : a));
-  if (best.score < tuning.minScore) return null;
+  const bar = kind !== null && best.carries === 1 && !namesUnknownItem ? tuning.minScoreWithAnswer : tuning.minScore;
+  if (best.score < bar) return null;
   // Evidence in the question's language, when nearly as good: a Hebrew question on a bilingual site is
   // answered from the Hebrew page.
   // It must say as much about the subject in its own words (not only by sitting in a page about it).
@@ -304,7 +348,7 @@ export function findEvidence(
         languageOf(candidate) === analysis.language && subjectWeight(candidate) >= subjectWeight(best) - 1e-9,
     );
     const ownBest = own.length > 0 ? own.reduce((a, b) => (b.score > a.score ? b : a)) : null;
-    if (ownBest && ownBest.score >= Math.max(tuning.minScore, tuning.ownLanguageShare * best.score)) best = ownBest;
+    if (ownBest && ownBest.score >= Math.max(bar, tuning.ownLanguageShare * best.score)) best = ownBest;
   }
 
   const own = candidates.filter((candidate) => candidate.passage === best.passage);

@@ -87,3 +87,53 @@ describe('sales mode on a price question (issue 22 item 2)', () => {
     });
   });
 });
+
+// Issue 22 item 4: each rule found on the tuning sets' misses, on a passage written for the test.
+describe('answering in other words (issue 22 item 4)', () => {
+  it('answers a price question asked in other words from the sentence that holds the price', async () => {
+    const rooms = passage(
+      'The small studio room seats six and costs 90 ILS an hour. Members get three free hours every month.',
+    );
+    // "book" is the deal, not an item: the room's price answers though no sentence says "book".
+    expect(quoted('How much does it cost to book the studio room?', [rooms])).toContain('90 ILS');
+    // An item no sentence names still gets no other item's price.
+    expect(quoted('How much does it cost to book the recording booth?', [rooms])).toBeNull();
+    // A yes/no question joined to a price question asks for the price.
+    const { answerKindOf } = await import('../search/answer-kinds.js');
+    expect(answerKindOf('Can you fix a flat tyre, and what does it cost?')).toBe('price');
+    expect(answerKindOf('Can you fix a flat tyre?')).toBeNull();
+  });
+
+  it('keeps a title and its name in one sentence ("led by Dr. …")', () => {
+    const team = passage('Our four nurses are led by Dr. Tamar Oz. Every visit starts with a short talk.');
+    expect(quoted('Who leads the nurses?', [team])).toContain('Tamar Oz');
+  });
+
+  it("quotes the answer under an FAQ's question written in the text, not the question", () => {
+    const faq = passage('שאלות נפוצות. מה להביא לשיעור הראשון? נעליים נוחות ובקבוק מים. האם יש חניה? כן, ליד הכניסה.');
+    expect(quoted('מה צריך להביא לשיעור הראשון?', [faq])).toContain('נעליים נוחות');
+  });
+
+  it("finds the business's address in its own file when another passage of the file names it", () => {
+    const about = passage('The Willow Studio teaches pottery to small groups since 2012.', 'willow.docx');
+    const reach = { ...passage('12 Birch Street, second floor, Haifa. There is a lift.', 'willow.docx'), fileId: 'w2' };
+    const other = passage('The Willow Studio also runs a summer camp at the beach.', 'camp.html');
+    expect(findEvidence("What's the studio's address?", [other, about, reach])).toMatchObject({
+      passage: { fileId: 'w2' },
+      sentences: [expect.stringContaining('12 Birch Street')],
+    });
+  });
+
+  it('searches a contact line for a phone or an e-mail that the page does not call one', async () => {
+    const { analyseQuestion } = await import('../search/question.js');
+    const hint = analyseQuestion('מה כתובת המייל שלכם?').words.find((word) => word.hint);
+    expect(hint?.forms.map((form) => form.term)).toContain('contact');
+  });
+
+  it('crosses the languages with the words the tuning sets missed (a hot desk, one lesson)', () => {
+    const plans = passage('Day pass: 90 ILS. Hot desk, monthly: 950 ILS. Dedicated desk, monthly: 1,400 ILS.');
+    expect(quoted('כמה עולה שולחן חם לחודש?', [plans])).toContain('950');
+    const lessons = passage('שיעור ניסיון: 30 ש"ח. שיעור בודד: 70 ש"ח.');
+    expect(quoted('כמה עולה שיעור אחד?', [lessons])).toContain('70');
+  });
+});

@@ -61,11 +61,23 @@ const HEBREW_STATEMENT_ASKED = new RegExp(
   `^(?=.*[\u05D0-\u05EA])(?!.*${he('כמה|מה|מתי|איפה|היכן|מאיפה|לאן|מי|מיהו|מיהי|איך|כיצד|איזה|איזו|אילו|למה|מדוע|עד מתי|גיל')})(?!(?:ה)?(?:מחיר|מחירי|מחירים|עלות|שעות|שעת|כתובת|טלפון|מספר|מייל|אימייל|דואל|מיקום)(?: |$))\\S+ \\S+ \\S+`,
 );
 
+/**
+ * A yes/no question with a second question joined to it ("Can you copy a key for me, and what does it
+ * cost?") asks for what the second one asks: the yes is implied by the answer to it.
+ */
+const JOINED_QUESTION = / and (?=(?:how|what|when|where|which|who)\b)/;
+
 export function answerKindOf(question: string): AnswerKind | null {
   const text = normalizeForSearch(question)
     .replace(/[^\p{L}\p{N}@]+/gu, ' ')
     .trim();
+  const joined = text.split(JOINED_QUESTION)[1];
+  if (YES_NO.test(text) && joined !== undefined) return kindOfQuestionText(joined);
   if (YES_NO.test(text) || HEBREW_STATEMENT_ASKED.test(text)) return null;
+  return kindOfQuestionText(text);
+}
+
+function kindOfQuestionText(text: string): AnswerKind | null {
   for (const [kind, pattern] of KIND_PATTERNS) if (pattern.test(text)) return kind;
   return null;
 }

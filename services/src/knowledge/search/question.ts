@@ -18,6 +18,8 @@ export interface QuestionWord {
   cueOf: AnswerKind | null;
   /** Not a word of the question: terms that usually sit beside the asked-for kind of answer ("street" for a place). */
   hint: boolean;
+  /** A verb of buying or booking ("book", "rent", "לשכור"): in a price question it names the deal, not the item. */
+  transaction?: true;
 }
 
 export interface AnalysedQuestion {
@@ -109,8 +111,9 @@ const cueTerms = Object.fromEntries(
 
 /** Words that sit beside each kind of answer in a text, searched (weakly) even when the question lacks them. */
 const HINT_WORDS: Partial<Record<AnswerKind, string[]>> = {
-  phone: ['call', 'phone', 'tel', 'טלפון', 'להתקשר', 'התקשרו', 'למספר'],
-  email: ['email', 'mail', 'מייל', 'דואל'],
+  // A page's contact line ("Contact: hello@…", "צרו קשר: 04-…") often names neither a phone nor an e-mail.
+  phone: ['call', 'phone', 'tel', 'contact', 'טלפון', 'להתקשר', 'התקשרו', 'למספר', 'קשר'],
+  email: ['email', 'mail', 'contact', 'מייל', 'דואל', 'קשר'],
   price: ['price', 'costs', 'shekels', 'nis', 'מחיר', 'עולה', 'שח'],
   time: ['open', 'hours', 'closed', 'פתוח', 'שעות', 'סגור'],
   place: [
@@ -252,6 +255,28 @@ const QUESTION_FILLER = new Set(
   ),
 );
 
+/**
+ * Verbs of the deal itself: "How much does it cost to book the meeting room?", "כמה עולה לשכור לוקר?". A
+ * price list rarely repeats them ("Meeting room: 120 ILS an hour"), so in a price question one no sentence
+ * has is not an item the knowledge lacks. Kept as words (a text may say "rent"), only marked.
+ */
+const TRANSACTION_WORDS = new Set(
+  [
+    'book',
+    'booking',
+    'reserve',
+    'rent',
+    'rental',
+    'hire',
+    'order',
+    'לשכור',
+    'להשכיר',
+    'להזמין',
+    'להירשם',
+    'לשריין',
+  ].map((word) => termVariants(word)[0]!.term),
+);
+
 function formsOf(variants: readonly TermVariant[]): SearchForm[] {
   const forms: SearchForm[] = [];
   const add = (term: string, factor: number) => {
@@ -287,7 +312,8 @@ export function analyseQuestion(question: string): AnalysedQuestion {
     if (variants.length === 0 || words.some((word) => word.word === variants[0]!.term)) continue;
     const cueOf = kind && variants.some((v) => v.form !== 'spelling' && cueTerms[kind].has(v.term)) ? kind : null;
     if (!cueOf && QUESTION_FILLER.has(variants[0]!.term)) continue;
-    words.push({ word: variants[0]!.term, token, forms: formsOf(variants), cueOf, hint: false });
+    const transaction = TRANSACTION_WORDS.has(variants[0]!.term) ? { transaction: true as const } : {};
+    words.push({ word: variants[0]!.term, token, forms: formsOf(variants), cueOf, hint: false, ...transaction });
   }
   const hints = kind ? HINT_WORDS[kind] : undefined;
   if (hints && words.length > 0) {
