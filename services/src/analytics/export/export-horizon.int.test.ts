@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { START_POSITION, type NewEvent } from '@kesher/contracts';
+import { START_POSITION } from '@kesher/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from '../../testing/platform-fixture.js';
@@ -7,21 +7,9 @@ import { waitUntil } from '../../testing/processes.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import { createCopyLogReader } from './copy-log-reader.js';
 import { createSqlLogReader } from './sql-log-reader.js';
+import { noted } from '../../platform/event-store/testing/test-event.js';
 
 const gate = await postgresAvailability();
-
-const noted = (n: number): NewEvent => ({
-  type: 'Noted',
-  data: { n },
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: 'c',
-    causationId: 'c',
-    actor: { kind: 'system', id: 't' },
-    timestamp: new Date().toISOString(),
-    schemaVersion: 1,
-  },
-});
 
 /** A connection in `url` holding a transaction open (and an xid), the way another tenant or an analyst would. */
 async function openTransaction(url: string) {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { AllPosition, NewEvent } from '@kesher/contracts';
+import type { AllPosition } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSql } from '../sql/pg.sql.js';
 import type { Sql } from '../sql/sql.port.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import type { EventStore, Subscription } from './event-store.port.js';
 import { createSqlEventStore } from './sql-event-store.js';
+import { testEvent } from './testing/test-event.js';
 
 const gate = await postgresAvailability();
 
@@ -25,18 +26,7 @@ function random(seed: number) {
   };
 }
 
-const event = (type: string, writer: number, n: number): NewEvent => ({
-  type,
-  data: { key: `${writer}:${n}` },
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: 'c',
-    causationId: 'c',
-    actor: { kind: 'system', id: 't' },
-    timestamp: new Date().toISOString(),
-    schemaVersion: 1,
-  },
-});
+const event = (type: string, writer: number, n: number) => testEvent(type, { key: `${writer}:${n}` });
 
 /**
  * The live readers of a process on real Postgres — polling subscriptions, some batching, some hurried

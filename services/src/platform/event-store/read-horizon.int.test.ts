@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import {
-  comparePositions,
-  START_POSITION,
-  type AllPosition,
-  type NewEvent,
-  type RecordedEvent,
-} from '@kesher/contracts';
+import { comparePositions, START_POSITION, type AllPosition, type RecordedEvent } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSql } from '../sql/pg.sql.js';
@@ -16,21 +10,9 @@ import { readModelWaiter } from '../projections/read-model-progress.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import type { EventStore } from './event-store.port.js';
 import { createSqlEventStore } from './sql-event-store.js';
+import { noted } from './testing/test-event.js';
 
 const gate = await postgresAvailability();
-
-const noted = (n: number): NewEvent => ({
-  type: 'Noted',
-  data: { n },
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: 'c',
-    causationId: 'c',
-    actor: { kind: 'system', id: 't' },
-    timestamp: new Date().toISOString(),
-    schemaVersion: 1,
-  },
-});
 
 const notedModel: Projection = {
   name: 'noted_horizon',

@@ -1,26 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import type { NewEvent, RecordedEvent } from '@kesher/contracts';
+import type { RecordedEvent } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSql } from '../sql/pg.sql.js';
 import type { Sql } from '../sql/sql.port.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import type { EventStore, Subscription } from './event-store.port.js';
 import { createSqlEventStore } from './sql-event-store.js';
+import { noted } from './testing/test-event.js';
 
 const gate = await postgresAvailability();
-
-const noted = (n: number): NewEvent => ({
-  type: 'Noted',
-  data: { n },
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: 'c',
-    causationId: 'c',
-    actor: { kind: 'system', id: 't' },
-    timestamp: new Date().toISOString(),
-    schemaVersion: 1,
-  },
-});
 
 /**
  * A process's connection pool, as the store gets it, with what the store sends recorded: the NOTIFY payloads

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NewEvent, RecordedEvent } from '@kesher/contracts';
+import type { RecordedEvent } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../event-store/event-store.port.js';
 import type { Sql, SqlTransaction } from '../sql/sql.port.js';
@@ -7,21 +7,10 @@ import { createPostgresEventStore } from '../../testing/platform-fixture.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import { createCheckpointedSubscription } from './checkpointed-subscription.js';
 import { createProgressBoard } from './progress.js';
+import { noted } from '../event-store/testing/test-event.js';
 
 const gate = await postgresAvailability();
 
-const noted = (n: number): NewEvent => ({
-  type: 'Noted',
-  data: { n },
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: 'c',
-    causationId: 'c',
-    actor: { kind: 'system', id: 't' },
-    timestamp: new Date().toISOString(),
-    schemaVersion: 1,
-  },
-});
 const numbers = (events: readonly RecordedEvent[]) => events.map((e) => (e.data as { n: number }).n);
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NewEvent, RecordedEvent } from '@kesher/contracts';
+import type { RecordedEvent } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../event-store/event-store.port.js';
@@ -7,21 +7,11 @@ import type { Sql } from '../sql/sql.port.js';
 import { createPostgresEventStore } from '../../testing/platform-fixture.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import { createProjectionRunner } from './projection-runner.js';
+import { testEvent } from '../event-store/testing/test-event.js';
 
 const gate = await postgresAvailability();
 
-const tallied = (n: number): NewEvent => ({
-  type: 'Tallied',
-  data: { n },
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: 'c',
-    causationId: 'c',
-    actor: { kind: 'system', id: 't' },
-    timestamp: new Date().toISOString(),
-    schemaVersion: 1,
-  },
-});
+const tallied = (n: number) => testEvent('Tallied', { n });
 
 /** Counts the batches it is handed, and what they held. */
 function counting(name: string) {

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { NewEvent, RecordedEvent } from '@kesher/contracts';
+import type { RecordedEvent } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../event-store/event-store.port.js';
@@ -7,21 +6,9 @@ import type { Sql } from '../sql/sql.port.js';
 import { createPostgresEventStore } from '../../testing/platform-fixture.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import { createProjectionRunner } from './projection-runner.js';
+import { noted } from '../event-store/testing/test-event.js';
 
 const gate = await postgresAvailability();
-
-const noted = (n: number): NewEvent => ({
-  type: 'Noted',
-  data: { n },
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: 'c',
-    causationId: 'c',
-    actor: { kind: 'system', id: 't' },
-    timestamp: new Date().toISOString(),
-    schemaVersion: 1,
-  },
-});
 
 /** A projection whose output depends on its version: v1 stores n, v2 stores n × 10. */
 const versioned = (version: number, applied: number[] = []): Projection => ({

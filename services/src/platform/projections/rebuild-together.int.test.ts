@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { NewEvent, RecordedEvent } from '@kesher/contracts';
+import type { RecordedEvent } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPglite } from '../../testing/test-database.js';
@@ -8,19 +7,9 @@ import { createSqlEventStore } from '../event-store/sql-event-store.js';
 import type { Sql } from '../sql/sql.port.js';
 import { readAllCheckpoints } from './checkpoints.js';
 import { rebuildTogether, RebuildInterruptedError } from './rebuild-together.js';
+import { testEvent } from '../event-store/testing/test-event.js';
 
-const event = (type: string, n: number): NewEvent => ({
-  type,
-  data: { n },
-  metadata: {
-    eventId: randomUUID(),
-    correlationId: 'c',
-    causationId: 'c',
-    actor: { kind: 'system', id: 't' },
-    timestamp: new Date().toISOString(),
-    schemaVersion: 1,
-  },
-});
+const event = (type: string, n: number) => testEvent(type, { n });
 
 /** Sums `n` per event type into its own table, and remembers how many events each batch gave it. */
 const summing = (name: string, eventTypes: string[], batches: number[] = []): Projection => ({
