@@ -112,7 +112,15 @@ export const sentencesOf = (text: string): string[] =>
   text
     .split(SENTENCE_END)
     .map((sentence) => sentence.trim())
-    .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
+    .filter((sentence) => /[\p{L}\p{N}]/u.test(sentence))
+    .reduce<string[]>((sentences, sentence) => {
+      // A short fragment opening with an amount ("75 ILS, free for members.") finishes the sentence before
+      // it (the workshop it prices), as does a price a PDF put on the line under its item.
+      if (sentences.length > 0 && /^[₪$€£]?\d/u.test(sentence) && sentence.split(/\s+/).length <= 6)
+        sentences[sentences.length - 1] += ` ${sentence}`;
+      else sentences.push(sentence);
+      return sentences;
+    }, []);
 
 /**
  * Where a sentence listing several items divides into them: commas, semicolons, a table row's cells, dashes.
@@ -256,7 +264,7 @@ export function findEvidence(
         return candidate.carries === 1
           ? Math.max(lexical, tuning.contextFactor * matchOf(word, passageTerms[candidate.passage]!))
           : lexical;
-      if (candidate.carries === 1) return lexical > 0 ? 1 : tuning.cueByAnswerOnly;
+      if (candidate.carries === 1) return lexical > 0 || kind === 'price' ? 1 : tuning.cueByAnswerOnly;
       // "located" in "cache files are located in…" names the kind of answer without giving one.
       if (candidate.carries > 0)
         return Math.max(lexical * tuning.cueWithoutAnswer, tuning.cueByAnswerOnly * candidate.carries);
@@ -357,9 +365,14 @@ export function findEvidence(
   let last = best.index;
   // A neighbour stating a price of its own (the next line of a price list) joins only when it is as much
   // about what was asked as the best sentence: the croissants' price never joins the sourdough loaf's.
+  // The best sentence may hold the asked-for kind and match the subject only through its passage ("Where
+  // can I park?" → the address line, on a page that says "park" in the next sentence): a neighbour that says
+  // the subject itself, with at least a sign of the kind, joins it whatever its score.
+  const saysSubject = (candidate: Candidate) =>
+    subjectWeight(best) < 1e-9 && subjectWeight(candidate) > 0 && candidate.carries > 0;
   const joins = (candidate: Candidate | undefined) =>
     candidate !== undefined &&
-    candidate.score >= tuning.neighbourShare * best.score &&
+    (candidate.score >= tuning.neighbourShare * best.score || saysSubject(candidate)) &&
     (candidate.contentMatches > 0 || words.every((word) => word.cueOf)) &&
     !(
       kind === 'price' &&

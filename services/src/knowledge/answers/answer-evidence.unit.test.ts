@@ -137,3 +137,36 @@ describe('answering in other words (issue 22 item 4)', () => {
     expect(quoted('כמה עולה שיעור אחד?', [lessons])).toContain('70');
   });
 });
+
+describe('a price, a deadline and a closed day said in other words (issue 22 item 4)', () => {
+  it("gives a price list line's price though it never says 'cost'", () => {
+    const list = passage('כריכה ספירלית ............ 15 ש"ח\nכריכה קשה לספר מחזור ............ 70 ש"ח');
+    expect(quoted('How much does a hard cover binding cost?', [list])).toContain('70');
+  });
+
+  it('answers "until when" with a deadline counted back ("up to 24 hours before")', () => {
+    const rules = passage('אפשר לבטל טיפול עד 24 שעות לפני מועדו בלי חיוב. ביטול מאוחר יותר יחויב במלוא המחיר.');
+    expect(quoted('עד מתי מותר לבטל טיפול?', [rules])).toContain('24 שעות לפני');
+  });
+
+  it('answers "open on Saturday?" with the day the text says is closed', () => {
+    const hours = passage('Opening hours: Sunday to Thursday 9:00–18:00. Friday 9:00–13:00. Saturday: closed.');
+    expect(quoted('הספרייה פתוחה בשבת?', [hours])).toContain('Saturday: closed');
+  });
+});
+
+describe('sentences that finish or complete the answer (issue 22 item 4)', () => {
+  it("prices a listed event whose amount comes in a short fragment after it, not the previous event's", () => {
+    const events = passage(
+      'Morning run: every Sunday at 7:00, free for members and 20 ILS for guests. Talk "Saving for a flat" with the adviser Dana Levi: Monday 3 June at 19:00. 45 ILS, free for members.',
+    );
+    expect(quoted('How much is the talk about saving for a flat?', [events])).toContain('45 ILS');
+  });
+
+  it('adds the sentence saying the subject to an address line that only its page tied to it', () => {
+    const visit = passage(
+      'Location: 12 Birch Street, Haifa. Visitors park free in the yard behind the building, next to the gate.',
+    );
+    expect(quoted('Where can I park?', [visit])).toContain('park free');
+  });
+});

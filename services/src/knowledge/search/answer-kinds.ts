@@ -123,8 +123,10 @@ const ENTITY_PATTERNS: Record<AnswerKind, { strong: RegExp; weak?: RegExp }> = {
   year: { strong: /\b(1[5-9]\d{2}|20\d{2})\b/ },
   time: {
     strong: /\b\d{1,2}[:.]\d{2}\b|\b(1[5-9]\d{2}|20\d{2})\b/,
+    // A weekday, a part of the day; or a deadline counted back from something ("up to 4 hours before the
+    // class", "48 שעות מראש"), which is what "until when may I cancel?" asks for.
     weak: new RegExp(
-      `\\b(?:sundays?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|morning|evening|noon|midnight|daily)\\b|${HE_PREFIX}(?:יום|ימי|ימים)\\s|${HE_PREFIX}(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת|בוקר|ערב|צהריים)`,
+      `\\d+\\s*(?:hours?|days?|weeks?|שעות|ימים|שבועות)\\s+(?:before|in advance|prior|מראש|לפני)|\\b(?:sundays?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|morning|evening|noon|midnight|daily)\\b|${HE_PREFIX}(?:יום|ימי|ימים)\\s|${HE_PREFIX}(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת|בוקר|ערב|צהריים)`,
       'iu',
     ),
   },

@@ -202,6 +202,8 @@ const QUESTION_FILLER = new Set(
     'means',
     'work',
     'works',
+    'own',
+    'per',
     // Hebrew (folded: final letters as plain letters)
     'להביא',
     'מביאימ',

@@ -33,6 +33,8 @@ export interface RetrievalTuning {
    * unpacking each once.
    */
   readPassagesUpTo: number;
+  /** How much a question word that only names the kind of answer counts against the words naming the subject. */
+  cueFactor: number;
 }
 
 export const defaultRetrievalTuning: RetrievalTuning = {
@@ -40,6 +42,7 @@ export const defaultRetrievalTuning: RetrievalTuning = {
   rerankDepth: 40,
   proximityWeight: 2,
   readPassagesUpTo: 2000,
+  cueFactor: 0.5,
 };
 
 interface ScoredTerm {
@@ -109,7 +112,10 @@ export async function retrieve(
       const frequency = df.get(form.term);
       if (!frequency) return [];
       const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
-      return [{ term: form.term, word: index, df: frequency, weight: idf * form.factor }];
+      // A word that only names the kind of answer ("כמה עולה", "price") weighs less than the subject: the
+      // passage about the kettle should come before the one page that happens to say "עולה".
+      const cue = word.cueOf && !word.hint ? tuning.cueFactor : 1;
+      return [{ term: form.term, word: index, df: frequency, weight: idf * form.factor * cue }];
     }),
   );
   // Rarest first until the posting budget is spent; the rarest term is always kept.
