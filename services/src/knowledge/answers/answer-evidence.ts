@@ -1,6 +1,13 @@
 import { detectLanguage } from '@kesher/contracts';
 import { searchTokens, termVariants } from '@kesher/contracts/rules/search-terms';
-import { answerSpans, answerStrength, MISSING_ANSWER_FACTOR, type AnswerKind } from '../search/answer-kinds.js';
+import {
+  answerSpans,
+  answerStrength,
+  asksForDays,
+  dayAnswerStrength,
+  MISSING_ANSWER_FACTOR,
+  type AnswerKind,
+} from '../search/answer-kinds.js';
 import { analyseQuestion, FORM_FACTOR, type AnalysedQuestion, type QuestionWord } from '../search/question.js';
 import { sameWordAcrossScripts } from '../search/transliteration.js';
 import type { RetrievedPassage } from '../search/retrieve.js';
@@ -167,6 +174,10 @@ function focusOn(text: string, kind: AnswerKind, wordsIn: (clause: string) => Ma
 /** A short line without a sentence's closing punctuation: a heading that extraction kept in the text. */
 const isTitle = (text: string) => !/[.!?…׃:]["'”’»)\]]*$/u.test(text) && text.split(/\s+/).length <= 10;
 
+/** How a policy says "late": by a count of hours or days before ("less than 24 hours", "פחות מ־12 שעות מראש"). */
+const SHORT_NOTICE_SAID =
+  /\b(?:less than|under|within) \d+\s*(?:hours?|days?)|\bafter \d{1,2}[:.]\d{2}|פחות מ[־-]?\s*\d+\s*(?:שעות|ימים)|ביטול מאוחר/iu;
+
 /** A sentence asking rather than telling: an FAQ's question kept in the text. */
 const isAsked = (text: string) => /\?["'”’»)\]]*$/u.test(text);
 
@@ -225,6 +236,8 @@ export function findEvidence(
     kind !== null && !namesKind && words.length <= 1 ? { word: `#${kind}`, forms: [], cueOf: kind, hint: true } : null;
   if (kindWord) words.push(kindWord);
 
+  // "Which days do you roast?" is answered by weekdays, not by a year that makes a sentence hold a "time".
+  const daysAsked = kind === 'time' && asksForDays(analysis.question);
   const candidates: Candidate[] = passages.flatMap((passage, p) =>
     sentencesOf(passage.text).map((text, index, all) => {
       const terms = passage.section ? termsOf(passage.section, tuning.sectionFactor, termsOf(text)) : termsOf(text);
@@ -235,7 +248,7 @@ export function findEvidence(
         index,
         text,
         terms: asked ? termsOf(all[index - 1]!, tuning.sectionFactor, terms) : terms,
-        carries: kind === null ? 0 : answerStrength(kind, text),
+        carries: kind === null ? 0 : daysAsked ? dayAnswerStrength(text) : answerStrength(kind, text),
         score: 0,
         contentMatches: 0,
       };
@@ -259,7 +272,11 @@ export function findEvidence(
   const matches = candidates.map((candidate) =>
     words.map((word) => {
       if (word === kindWord) return candidate.carries;
-      const lexical = matchOf(word, candidate.terms);
+      // "cancel late" is answered by "cancelled less than 24 hours in advance", which shares no word with it.
+      const lexical = Math.max(
+        matchOf(word, candidate.terms),
+        word.shortNotice && SHORT_NOTICE_SAID.test(candidate.text) ? FORM_FACTOR.synonym : 0,
+      );
       if (!word.cueOf)
         return candidate.carries === 1
           ? Math.max(lexical, tuning.contextFactor * matchOf(word, passageTerms[candidate.passage]!))

@@ -170,3 +170,30 @@ describe('sentences that finish or complete the answer (issue 22 item 4)', () =>
     expect(quoted('Where can I park?', [visit])).toContain('park free');
   });
 });
+
+describe('acting late, said as a count of hours (issue 22 item 4)', () => {
+  it('answers "cancel late / at the last minute" with the policy for less than N hours before', () => {
+    const policy = passage(
+      'Sessions can be moved free of charge. Sessions cancelled less than 48 hours before the start are charged in full.',
+    );
+    expect(quoted('What if I cancel at the last minute?', [policy])).toContain('less than 48 hours');
+    const hebrew = passage('אפשר להזיז שיעור ללא חיוב. ביטול פחות מ־6 שעות לפני השיעור יחויב ב־40 ש"ח.');
+    expect(quoted('מה קורה אם אני מבטל ברגע האחרון?', [hebrew])).toContain('40 ש"ח');
+  });
+});
+
+describe('an age question (issue 22 item 4)', () => {
+  it('takes "age" as the kind asked, not a number that only shares another word', () => {
+    const rules = passage('Please arrive 10 minutes early. Riders must be at least 12 years old.');
+    expect(quoted('מאיזה גיל אפשר להגיע לרכיבה?', [rules])).toContain('12 years old');
+  });
+});
+
+describe('a question asking which days (issue 22 item 4)', () => {
+  it('is answered by weekdays, not by a sentence holding a year', () => {
+    const market = passage(
+      "The farmers' market opened in the old station yard in 2015. The market is held every Tuesday and Friday.",
+    );
+    expect(quoted("Which days is the farmers' market on?", [market])).toContain('Tuesday and Friday');
+  });
+});

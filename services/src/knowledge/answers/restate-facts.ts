@@ -108,7 +108,8 @@ const SENTENCE_BREAK = /[.!?;]\s+/gu;
 /**
  * Opening times: each clock time or range with the weekdays written before it in its sentence, and the
  * days a sentence says are closed. Times without a day are dropped when others have days (a holiday
- * eve's "13:00" is no answer about the week). Asked about a day, only the facts covering it.
+ * eve's "13:00" is no answer about the week), unless they come first, as the rule the days are exceptions to.
+ * Asked about a day, only the facts covering it.
  */
 export function restateTimes(text: string, language: FactLanguage, askedDays: readonly number[] = []): string[] {
   const facts: TimeFact[] = [];
@@ -143,7 +144,12 @@ export function restateTimes(text: string, language: FactLanguage, askedDays: re
       });
     }
   }
-  const withDays = facts.some((fact) => fact.days.length > 0) ? facts.filter((fact) => fact.days.length > 0) : facts;
+  // A time without a day before the first one with a day is the general rule that the days' times make
+  // exceptions to ("check-out is until 11:00. On Saturdays, late check-out until 14:00"): it stays.
+  const firstWithDay = Math.min(...facts.filter((fact) => fact.days.length > 0).map((fact) => fact.at));
+  const withDays = Number.isFinite(firstWithDay)
+    ? facts.filter((fact) => fact.days.length > 0 || fact.at < firstWithDay)
+    : facts;
   const asked = askedDays.length > 0 ? withDays.filter((fact) => fact.days.some((day) => askedDays.includes(day))) : [];
   return (asked.length > 0 ? asked : withDays).sort((a, b) => a.at - b.at).map((fact) => fact.text);
 }

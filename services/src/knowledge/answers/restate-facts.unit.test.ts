@@ -70,3 +70,10 @@ describe('facts restated at stop 30', () => {
     ]);
   });
 });
+
+describe('times restated across languages (issue 22 item 4)', () => {
+  it("keeps the general time that comes before a day's exception", () => {
+    const rule = 'Bikes are returned by 18:00. On Fridays, return them by 14:00.';
+    expect(restateFacts('time', rule, 'he')).toEqual(['18:00', 'שישי 14:00']);
+  });
+});

@@ -149,6 +149,25 @@ const ENTITY_PATTERNS: Record<AnswerKind, { strong: RegExp; weak?: RegExp }> = {
   },
 };
 
+/** "Which days …?", "באילו ימים …?": a time question whose answer is weekdays, which a year does not give. */
+const DAYS_ASKED = new RegExp(`\\b(?:which|what) days?\\b|${he('באילו|איזה|באיזה|אילו') + ' (?:ימים|יום|ימי)'}`);
+const WEEKDAY =
+  /\b(?:sundays?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|daily|weekdays?|weekends?)\b|(?:^|[\s(\u05BE])[ובלמהשכ]{0,3}(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת|א'|ב'|ג'|ד'|ה'|ו')(?=[\s,.;:–-]|$)/iu;
+
+export const asksForDays = (question: string) =>
+  DAYS_ASKED.test(
+    normalizeForSearch(question)
+      .replace(/[^\p{L}\p{N}@]+/gu, ' ')
+      .trim(),
+  );
+
+/**
+ * How clearly a sentence answers a question asking which days: a weekday is the answer itself, a clock
+ * time a sign of it, and a year alone nothing ("When we opened in 2016" does not say on which days).
+ */
+export const dayAnswerStrength = (sentence: string): number =>
+  WEEKDAY.test(sentence) ? 1 : /\b\d{1,2}[:.]\d{2}\b/.test(sentence) ? 0.5 : 0;
+
 /**
  * Every place a text states the kind of answer asked for (the strong pattern's matches, in order): the
  * prices of a price list's line, the times of an opening-hours sentence.

@@ -20,6 +20,8 @@ export interface QuestionWord {
   hint: boolean;
   /** A verb of buying or booking ("book", "rent", "לשכור"): in a price question it names the deal, not the item. */
   transaction?: true;
+  /** Part of "late", "at the last minute", "on the same day", "ברגע האחרון": said in a text as "less than 24 hours before". */
+  shortNotice?: true;
 }
 
 export interface AnalysedQuestion {
@@ -97,9 +99,15 @@ const CUE_WORDS: Record<AnswerKind, string[]> = {
     'שעה',
     'סגור',
     'סגורים',
+    // "Which days …?": the word only asks for weekdays.
+    'day',
+    'days',
+    'יום',
+    'ימים',
+    'ימי',
   ],
   place: ['located', 'location', 'address', 'find', 'נמצא', 'נמצאים', 'נמצאת', 'ממוקם', 'ממוקמים', 'כתובת', 'מיקום'],
-  quantity: ['many', 'number', 'מספר'],
+  quantity: ['many', 'number', 'age', 'old', 'מספר', 'גיל'],
   name: ['name', 'called', 'שם', 'נקרא'],
 };
 const cueTerms = Object.fromEntries(
@@ -279,6 +287,13 @@ const TRANSACTION_WORDS = new Set(
   ].map((word) => termVariants(word)[0]!.term),
 );
 
+/**
+ * How visitors say they act late ("What happens if I cancel late / on the same day / at the last minute?");
+ * a policy says it by a count ("less than 24 hours before", "פחות מ־12 שעות מראש"), sharing no word with them.
+ */
+const SHORT_NOTICE_ASKED =
+  /\b(?:late|last[\s-]minute|same[\s-]day|short notice)\b|(?:^|\s)(?:מאוחר|באיחור|ברגע האחרון|באותו היום|ביום עצמו|בהתראה קצרה)(?=\s|$|[?.!,])/giu;
+
 function formsOf(variants: readonly TermVariant[]): SearchForm[] {
   const forms: SearchForm[] = [];
   const add = (term: string, factor: number) => {
@@ -309,13 +324,23 @@ function formsOf(variants: readonly TermVariant[]): SearchForm[] {
 export function analyseQuestion(question: string): AnalysedQuestion {
   const kind = answerKindOf(question);
   const words: QuestionWord[] = [];
+  const shortNotice = new Set([...question.matchAll(SHORT_NOTICE_ASKED)].flatMap((match) => searchTokens(match[0])));
   for (const token of searchTokens(question)) {
     const variants = termVariants(token);
     if (variants.length === 0 || words.some((word) => word.word === variants[0]!.term)) continue;
     const cueOf = kind && variants.some((v) => v.form !== 'spelling' && cueTerms[kind].has(v.term)) ? kind : null;
     if (!cueOf && QUESTION_FILLER.has(variants[0]!.term)) continue;
     const transaction = TRANSACTION_WORDS.has(variants[0]!.term) ? { transaction: true as const } : {};
-    words.push({ word: variants[0]!.term, token, forms: formsOf(variants), cueOf, hint: false, ...transaction });
+    const late = shortNotice.has(token) ? { shortNotice: true as const } : {};
+    words.push({
+      word: variants[0]!.term,
+      token,
+      forms: formsOf(variants),
+      cueOf,
+      hint: false,
+      ...transaction,
+      ...late,
+    });
   }
   const hints = kind ? HINT_WORDS[kind] : undefined;
   if (hints && words.length > 0) {
