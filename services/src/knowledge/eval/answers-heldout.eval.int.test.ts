@@ -14,9 +14,11 @@ const gate = await postgresAvailability();
 
 /**
  * The held-out sets: answers-heldout/ and answers-heldout-2/ were read as tuning material at stop 30, and
- * answers-heldout-3/ is the one never tuned on. This test only guards that the engine does no worse on each
- * than before it was first measured (their before.json), and prints every
- * miss. Their figures against the issue's goal are reported by make bench-answers, not asserted here.
+ * answers-heldout-3/ at issue 22 item 4. This test only guards that the engine does no worse on each than
+ * before it was first measured (their before.json), and prints every miss. answers-heldout-4/, the one never
+ * tuned on, is left out: its misses must not be printed while tuning, and its blind result after item 4 is
+ * one Hebrew question below its before (docs/knowledge.md), which a guard would only hide by moving its floor.
+ * Their figures against the issue's goal are reported by make bench-answers, not asserted here.
  */
 const beforeOf = (folder: string, key: string) =>
   (
