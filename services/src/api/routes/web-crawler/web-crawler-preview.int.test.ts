@@ -100,6 +100,17 @@ describe.skipIf(!postgres.available)(
         // or less than the one before, so what must not grow is what is stored apart from the latest preview.
         const besides = async (previewId: string) => (await blobCount()) - (await held(previewId));
         const stored = await besides(first.preview_id);
+        /** Every stored blob with its holders: what a failure below shows, so a stray page can be named. */
+        const holdings = async () =>
+          JSON.stringify(
+            (
+              await h.platform.sql.query(
+                `SELECT b.sha256, b.size, array_agg(hold.holder) AS holders
+                 FROM blobs b LEFT JOIN blob_holds hold ON hold.sha256 = b.sha256
+                 GROUP BY b.sha256, b.size ORDER BY holders`,
+              )
+            ).rows,
+          );
 
         const paths = (result: { preview_files: PreviewFileDto[] }) =>
           result.preview_files.map((file) => new URL(file.url).pathname).sort();
@@ -116,7 +127,14 @@ describe.skipIf(!postgres.available)(
             .map((page) => `${new URL(page.url).pathname}: ${page.message}`);
           expect(paths(next), `pages that failed: ${failed.join('; ')}`).toEqual(paths(first));
           // The earlier preview's pages go as the new one is kept: waited for, not assumed gone at the answer.
-          await expect.poll(() => besides(previews.at(-1)!), { timeout: 30_000, interval: 50 }).toBe(stored);
+          await expect
+            .poll(() => besides(previews.at(-1)!), { timeout: 30_000, interval: 50 })
+            .toBe(stored)
+            .catch(async (error: Error) => {
+              throw new Error(
+                `${error.message}\npreviews ${previews.join(', ')}; blobs and holders: ${await holdings()}`,
+              );
+            });
           for (const earlier of previews.slice(0, -1)) expect(await held(earlier)).toBe(0);
         }
 
