@@ -11,8 +11,18 @@ const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
+/**
+ * Every entry's modification time. A zip records the time it was made (to two seconds): left to the clock,
+ * the same document built twice a few seconds apart had other bytes, so a test site's unchanged DOCX was a
+ * new blob on one crawl and the same on the next, depending on how fast the machine was.
+ */
+const FIXED_MTIME = new Date(2025, 0, 1, 12, 0, 0);
+
 function zip(parts: Record<string, string>): Uint8Array {
-  return zipSync(Object.fromEntries(Object.entries(parts).map(([path, xml]) => [path, strToU8(xml)])), { level: 6 });
+  return zipSync(Object.fromEntries(Object.entries(parts).map(([path, xml]) => [path, strToU8(xml)])), {
+    level: 6,
+    mtime: FIXED_MTIME,
+  });
 }
 
 function relationships(rels: { id: string; type: string; target: string }[]): string {

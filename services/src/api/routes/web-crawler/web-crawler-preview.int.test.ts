@@ -105,9 +105,11 @@ describe.skipIf(!postgres.available)(
           JSON.stringify(
             (
               await h.platform.sql.query(
-                `SELECT b.sha256, b.size, array_agg(hold.holder) AS holders
+                `SELECT b.sha256, b.size, array_agg(hold.holder) AS holders,
+                   (SELECT encode(substring(part.bytes FROM 1 FOR 80), 'escape') FROM blob_parts part
+                    WHERE part.parts_key = b.parts_key AND part.part = 0) AS head
                  FROM blobs b LEFT JOIN blob_holds hold ON hold.sha256 = b.sha256
-                 GROUP BY b.sha256, b.size ORDER BY holders`,
+                 GROUP BY b.sha256, b.size, b.parts_key ORDER BY holders`,
               )
             ).rows,
           );
