@@ -11,11 +11,36 @@ import { gateService, type ServiceAvailability } from './service-gate.js';
 export const testDatabaseUrl = () => process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export async function postgresAvailability(): Promise<ServiceAvailability> {
-  return gateService('Postgres', async () => {
-    const client = new pg.Client({ connectionString: testDatabaseUrl(), connectionTimeoutMillis: 3000 });
-    await client.connect();
-    await client.end();
-  });
+  return gateService('Postgres', () =>
+    whileServerBusy(async () => {
+      const client = new pg.Client({ connectionString: testDatabaseUrl(), connectionTimeoutMillis: 3000 });
+      await client.connect();
+      await client.end();
+    }),
+  );
+}
+
+/** SQLSTATEs of a server that is there but cannot take this connection yet: full, or starting up. */
+const BUSY_SERVER = new Set(['53300', '57P03']);
+
+/**
+ * A server with every connection slot taken (the suite's files in parallel beside another Postgres user on a
+ * shared machine) answers "too many clients already": it is there, and will have room once a file ends.
+ * That is waited out, up to `deadlineMs`, instead of failing the file as if Postgres were missing.
+ */
+export async function whileServerBusy(
+  connect: () => Promise<void>,
+  { deadlineMs = 120_000, pauseMs = 500, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)) } = {},
+): Promise<void> {
+  for (let waited = 0; ; waited += pauseMs) {
+    try {
+      return await connect();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || !BUSY_SERVER.has(code) || waited >= deadlineMs) throw error;
+      await sleep(pauseMs);
+    }
+  }
 }
 
 function withDatabase(url: string, database: string) {
