@@ -145,25 +145,71 @@ for (const [backend, open] of backends) {
       }
     });
 
-    it('writes a slow stream of words a row per interval, and the end at once', async () => {
+    it('writes a slow stream of words a row per interval, and what is queued with the end, at once, in one statement', async () => {
       // An interval no test waits out: only the end can let the queued words go.
-      const paced = createSqlRunOutput({ sql: replicas.writerSql, burstIntervalMs: HOUR });
+      let writes = 0;
+      const counted: Sql = {
+        ...replicas.writerSql,
+        query: (text, params) => {
+          if (text.includes('INSERT INTO run_output')) writes++;
+          return replicas.writerSql.query(text, params);
+        },
+      };
+      const paced = createSqlRunOutput({ sql: counted, burstIntervalMs: HOUR });
       const runId = newRun();
       const rows = async () =>
         (
-          await replicas.readerSql.query<{ text: string }>(
-            `SELECT text FROM run_output WHERE run_id = $1 ORDER BY seq`,
+          await replicas.readerSql.query<{ seq: number; kind: string; text: string }>(
+            `SELECT seq, kind, text FROM run_output WHERE run_id = $1 ORDER BY seq`,
             [runId],
           )
-        ).rows.map((row) => row.text);
+        ).rows.map((row) => `${row.seq} ${row.kind} ${row.text}`);
       try {
         paced.append(runId, 'The first words go at once. ');
-        await expect.poll(rows, { timeout: 10_000, interval: 5 }).toEqual(['The first words go at once. ']);
+        await expect.poll(rows, { timeout: 10_000, interval: 5 }).toEqual(['1 delta The first words go at once. ']);
         paced.append(runId, 'The next ');
         await new Promise((resolve) => setImmediate(resolve));
         paced.append(runId, 'wait for the interval.');
         await paced.end(runId, { status: 'expired' });
-        expect(await rows()).toEqual(['The first words go at once. ', 'The next wait for the interval.', '']);
+        expect(await rows()).toEqual([
+          '1 delta The first words go at once. ',
+          '2 delta The next wait for the interval.',
+          '3 end ',
+        ]);
+        // The first burst, then the last burst and the end together: a round trip a turn saved.
+        expect(writes).toBe(2);
+        // A follower from elsewhere reads the same thing as the rows say.
+        expect(textOf(await collect(follow({ runId })))).toBe(
+          'The first words go at once. The next wait for the interval.',
+        );
+      } finally {
+        await paced.close();
+      }
+    });
+
+    it('still writes the end when the last burst and the end together cannot be written', async () => {
+      const errors: unknown[] = [];
+      let refused = 0;
+      const flaky: Sql = {
+        ...replicas.writerSql,
+        query: (text, params) => {
+          if (text.includes('INSERT INTO run_output') && (params?.[1] as unknown[]).length === 2 && refused++ === 0)
+            return Promise.reject(new Error('connection lost mid-statement'));
+          return replicas.writerSql.query(text, params);
+        },
+      };
+      const paced = createSqlRunOutput({ sql: flaky, burstIntervalMs: HOUR, onError: (e) => errors.push(e) });
+      const runId = newRun();
+      try {
+        paced.append(runId, 'First. ');
+        paced.append(runId, 'Queued.');
+        const outcome = completed('First. Queued.');
+        await paced.end(runId, outcome);
+        expect(refused).toBe(1);
+        expect(errors).toHaveLength(1);
+        // The queued words are lost to the live view (the outcome carries the whole answer); the end is not.
+        const seen = await collect(follow({ runId }));
+        expect(seen.at(-1)).toEqual({ kind: 'end', outcome });
       } finally {
         await paced.close();
       }

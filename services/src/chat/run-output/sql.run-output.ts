@@ -3,7 +3,6 @@ import { sqlErrorInfo, type Sql } from '../../platform/sql/sql.port.js';
 import {
   RunOutcomeSchema,
   type FollowOptions,
-  type RunOutcome,
   type RunOutputEvent,
   type RunOutputReader,
   type RunOutputWriter,
@@ -28,17 +27,19 @@ export const DEADLINE_GRACE_MS = 2000;
 const PAGE = 500;
 
 /**
- * The next row's number is computed in the INSERT, so a run redelivered to another worker, or ended by the
+ * The next rows' numbers are computed in the INSERT, so a run redelivered to another worker, or ended by the
  * sweep of another process, continues the same sequence; two writers racing on one number get a duplicate
- * key and the loser writes again. The NOTIFY (`<run id> <seq>`) is sent when the row commits.
+ * key and the loser writes again. One statement writes one row, or a run's last burst and its end together;
+ * the NOTIFY (`<run id> <newest seq>`) is sent when they commit.
  */
-const WRITE = `WITH next AS (SELECT coalesce(max(seq), 0) + 1 AS seq FROM run_output WHERE run_id = $1),
+const WRITE = `WITH next AS (SELECT coalesce(max(seq), 0) AS seq FROM run_output WHERE run_id = $1),
   written AS (
     INSERT INTO run_output (run_id, seq, kind, text, outcome, created_at)
-    SELECT $1, next.seq, $2, $3, $4::jsonb, $5::timestamptz FROM next
-    RETURNING run_id, seq
+    SELECT $1, next.seq + r.n, r.kind, r.text, r.outcome, $5::timestamptz
+    FROM next, unnest($2::text[], $3::text[], $4::jsonb[]) WITH ORDINALITY AS r(kind, text, outcome, n)
+    RETURNING seq
   )
-  SELECT pg_notify($6, written.run_id || ' ' || written.seq), written.seq FROM written`;
+  SELECT pg_notify($6, $1 || ' ' || max(seq)), min(seq) AS seq FROM written`;
 
 const RowSchema = z.object({
   seq: z.number().int(),
@@ -60,7 +61,7 @@ interface Outgoing {
   pump?: Promise<void>;
   /** When the last row's write began (performance.now()). */
   lastWriteAt?: number;
-  /** The worker is ending the run: what is queued goes at once. */
+  /** The worker is ending the run: what is queued goes with the end row, at once. */
   ending: boolean;
   /** Cuts short the wait for the next interval. */
   hurry?: () => void;
@@ -94,20 +95,22 @@ export function createSqlRunOutput(deps: {
     return work;
   };
 
-  async function write(runId: string, kind: 'delta' | 'end', text: string, outcome: RunOutcome | undefined) {
+  /** Writes `rows` (a burst, an end, or a last burst and its end) as the run's next rows, in one statement. */
+  async function write(runId: string, rows: readonly Omit<Row, 'seq'>[]) {
     for (let attempt = 1; ; attempt++) {
       writingRuns.set(runId, (writingRuns.get(runId) ?? 0) + 1);
       try {
-        const { rows } = await sql.query<{ seq: number }>(WRITE, [
+        const { rows: written } = await sql.query<{ seq: number }>(WRITE, [
           runId,
-          kind,
-          text,
-          outcome ? JSON.stringify(outcome) : null,
+          rows.map((row) => row.kind),
+          rows.map((row) => row.text),
+          rows.map((row) => (row.outcome ? JSON.stringify(row.outcome) : null)),
           clock().toISOString(),
           RUN_OUTPUT_CHANNEL,
         ]);
-        const seq = rows[0]?.seq;
-        if (seq !== undefined) handOver(runId, { seq: Number(seq), kind, text, outcome: outcome ?? null });
+        const first = written[0]?.seq;
+        if (first !== undefined && first !== null)
+          rows.forEach((row, i) => handOver(runId, { ...row, seq: Number(first) + i }));
         return;
       } catch (error) {
         if (sqlErrorInfo(error).code !== '23505' || attempt >= 5) throw error;
@@ -127,15 +130,15 @@ export function createSqlRunOutput(deps: {
 
   /**
    * One INSERT in flight per run, and one per interval at most: what the model says meanwhile waits, and
-   * goes in the next row together.
+   * goes in the next row together. Once the run is ending, what is still queued waits for the end, and
+   * both go in one statement.
    */
   function pump(runId: string, run: Outgoing) {
     if (run.pump) return;
     run.pump = track(
       (async () => {
-        while (run.pending !== '') {
-          const wait =
-            run.lastWriteAt === undefined || run.ending ? 0 : run.lastWriteAt + burstIntervalMs - performance.now();
+        while (run.pending !== '' && !run.ending) {
+          const wait = run.lastWriteAt === undefined ? 0 : run.lastWriteAt + burstIntervalMs - performance.now();
           if (wait > 0) {
             await new Promise<void>((resolve) => {
               const timer = setTimeout(go, wait);
@@ -147,15 +150,16 @@ export function createSqlRunOutput(deps: {
               run.hurry = go;
             });
           }
+          if (run.ending) break;
           const text = run.pending;
           run.pending = '';
           run.lastWriteAt = performance.now();
           // A burst that cannot be written is lost to the live view only: the completed answer carries the whole text.
-          await write(runId, 'delta', text, undefined).catch(report);
+          await write(runId, [{ kind: 'delta', text, outcome: null }]).catch(report);
         }
       })().finally(() => {
         run.pump = undefined;
-        if (run.pending !== '') pump(runId, run);
+        if (run.pending !== '' && !run.ending) pump(runId, run);
       }),
     );
   }
@@ -344,14 +348,27 @@ export function createSqlRunOutput(deps: {
       return track(
         (async () => {
           const run = outgoing.get(runId);
-          // The bursts under way and queued go first, at once: the end row is the last.
+          // The burst under way finishes first; what is queued behind it goes with the end row, the last.
           if (run) {
             run.ending = true;
             run.hurry?.();
           }
           while (run?.pump) await run.pump;
           outgoing.delete(runId);
-          if (outcome) await write(runId, 'end', '', outcome);
+          const last: Omit<Row, 'seq'>[] = run?.pending ? [{ kind: 'delta', text: run.pending, outcome: null }] : [];
+          if (!outcome) {
+            if (last.length > 0) await write(runId, last);
+            return;
+          }
+          const end = { kind: 'end' as const, text: '', outcome };
+          try {
+            await write(runId, [...last, end]);
+          } catch (error) {
+            // The end must not be lost with the burst: it is what tells every follower the run is over.
+            if (last.length === 0) throw error;
+            report(error);
+            await write(runId, [end]);
+          }
         })().catch(report),
       );
     },
