@@ -64,6 +64,18 @@ async function collect(events: AsyncGenerator<RunOutputEvent>) {
   for await (const event of events) seen.push(event);
   return seen;
 }
+/** `sql` counting the statements whose text holds `part`. */
+function counting(sql: Sql, part: string) {
+  let n = 0;
+  const counted: Sql = {
+    ...sql,
+    query: (text, params) => {
+      if (text.includes(part)) n++;
+      return sql.query(text, params);
+    },
+  };
+  return { sql: counted, count: () => n };
+}
 const textOf = (events: RunOutputEvent[]) => events.flatMap((e) => (e.kind === 'delta' ? [e.text] : [])).join('');
 const seqsOf = (events: RunOutputEvent[]) => events.flatMap((e) => (e.kind === 'delta' ? [e.seq] : []));
 
@@ -112,20 +124,13 @@ for (const [backend, open] of backends) {
 
     it("gives a follower in the writer's own process the rows it wrote without reading them back, and the end", async () => {
       // The one-process server: the ai-runner writes and the API follows in the same process.
-      let reads = 0;
-      const counted: Sql = {
-        ...replicas.writerSql,
-        query: (text, params) => {
-          if (text.includes('FROM run_output WHERE run_id = $1 AND seq >')) reads++;
-          return replicas.writerSql.query(text, params);
-        },
-      };
-      const own = createSqlRunOutput({ sql: counted, tickMs: HOUR });
+      const reads = counting(replicas.writerSql, 'FROM run_output WHERE run_id = $1 AND seq >');
+      const own = createSqlRunOutput({ sql: reads.sql, tickMs: HOUR });
       try {
         const runId = newRun();
         const following = collect(follow({ runId }, own));
         // The follower has made its first read (of nothing yet) once it waits for a wake-up.
-        await expect.poll(() => reads, { timeout: 10_000, interval: 5 }).toBe(1);
+        await expect.poll(() => reads.count(), { timeout: 10_000, interval: 5 }).toBe(1);
         const pieces = Array.from({ length: 40 }, (_, i) => `מילה${i} `);
         for (const piece of pieces) {
           own.append(runId, piece);
@@ -137,7 +142,7 @@ for (const [backend, open] of backends) {
         expect(textOf(seen)).toBe(pieces.join(''));
         expect(seqsOf(seen)).toEqual(seqsOf(seen).map((_, i) => i + 1));
         expect(seen.at(-1)).toEqual({ kind: 'end', outcome });
-        expect(reads).toBe(1);
+        expect(reads.count()).toBe(1);
         // Another process following the same run reads the same rows from the table.
         expect(await collect(follow({ runId }))).toEqual(seen);
       } finally {
@@ -147,15 +152,8 @@ for (const [backend, open] of backends) {
 
     it('writes a slow stream of words a row per interval, and what is queued with the end, at once, in one statement', async () => {
       // An interval no test waits out: only the end can let the queued words go.
-      let writes = 0;
-      const counted: Sql = {
-        ...replicas.writerSql,
-        query: (text, params) => {
-          if (text.includes('INSERT INTO run_output')) writes++;
-          return replicas.writerSql.query(text, params);
-        },
-      };
-      const paced = createSqlRunOutput({ sql: counted, burstIntervalMs: HOUR });
+      const writes = counting(replicas.writerSql, 'INSERT INTO run_output');
+      const paced = createSqlRunOutput({ sql: writes.sql, burstIntervalMs: HOUR });
       const runId = newRun();
       const rows = async () =>
         (
@@ -177,7 +175,7 @@ for (const [backend, open] of backends) {
           '3 end ',
         ]);
         // The first burst, then the last burst and the end together: a round trip a turn saved.
-        expect(writes).toBe(2);
+        expect(writes.count()).toBe(2);
         // A follower from elsewhere reads the same thing as the rows say.
         expect(textOf(await collect(follow({ runId })))).toBe(
           'The first words go at once. The next wait for the interval.',
