@@ -14,8 +14,9 @@
  *   read as tuning material at the next stop (issue 22 item 4, "generalisation, measured honestly"), so its misses
  *   are printed now.
  * - heldout4: services/src/knowledge/eval/answers-heldout-4, written before that stop changed the engine and measured
- *   blind; its `before` is recorded once with ANSWERS_RECORD_BEFORE_4=1 (answers-heldout-4/before.json). Like
- *   heldout3 before it, only its figures are printed; its misses go to the JSON and are read only after tuning.
+ *   blind; its `before` is recorded once with ANSWERS_RECORD_BEFORE_4=1 (answers-heldout-4/before.json). It was
+ *   read as tuning material for the next round (held-out 5 is written by someone else and measured later), so its
+ *   misses are printed too.
  * Both go through ingestion, retrieval (k = 5) and the built-in engine on real Postgres. Each is reported
  * with fact hits per language, pollution, abstain precision and recall, and recall@5 (a file the answer may
  * draw from among the passages retrieved). `before` is what the engine scored when the held-out set was
@@ -71,7 +72,7 @@ const tuned = await measure('tuned');
 const heldout = await measure('heldout');
 const heldout2 = await measure('heldout2');
 const heldout3 = await measure('heldout3');
-const heldout4 = await measure('heldout4', { showMisses: false });
+const heldout4 = await measure('heldout4');
 const retrieval = await onFreshDatabase((sql) => evaluateRetrieval(sql));
 console.log(formatEvaluation(retrieval, 'retrieval set'));
 
