@@ -19,4 +19,7 @@ if ! apt-cache show haproxy >/dev/null 2>&1 || ! install; then
   "${as_root[@]}" apt-get -o DPkg::Lock::Timeout=300 update -q >/dev/null
   install
 fi
-haproxy -v | head -1
+# Its first line only, without a pipe into head: under pipefail, haproxy writing on after head has gone
+# is a SIGPIPE that fails the script, and CI with it, though haproxy is installed.
+version=$(haproxy -v)
+echo "${version%%$'\n'*}"
