@@ -20,8 +20,11 @@ export interface RelayDeps {
   retryDelayMs?: number;
 }
 
-/** How long what was relayed may wait for its checkpoint to be written. */
-const CHECKPOINT_DELAY_MS = 100;
+/**
+ * How long what was relayed may wait for its checkpoint to be written: one write a second however busy the
+ * log (at 100 ms it was about one a chat turn); a crash re-sends that second, which consumers drop by event id.
+ */
+const CHECKPOINT_DELAY_MS = 1000;
 
 /**
  * $all → bus, on the platform's checkpointed subscription with a `deliver` handler: the checkpoint moves
