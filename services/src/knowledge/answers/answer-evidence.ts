@@ -4,7 +4,9 @@ import {
   answerSpans,
   answerStrength,
   asksForDays,
+  asksForMonths,
   dayAnswerStrength,
+  monthAnswerStrength,
   MISSING_ANSWER_FACTOR,
   type AnswerKind,
 } from '../search/answer-kinds.js';
@@ -72,6 +74,8 @@ export interface EvidenceTuning {
    * answers nothing: it counts this much, and the sentence after it gains its words at `sectionFactor`.
    */
   askedFactor: number;
+  /** How much a number in the question weighs when no sentence writes it. */
+  unknownNumberFactor: number;
 }
 
 export const defaultEvidenceTuning: EvidenceTuning = {
@@ -90,6 +94,7 @@ export const defaultEvidenceTuning: EvidenceTuning = {
   unknownBusinessWordFactor: 0.5,
   transliterationFactor: 0.7,
   askedFactor: 0.5,
+  unknownNumberFactor: 0.25,
 };
 
 /** Kinds of answer that belong to the business as a whole rather than to one of its items. */
@@ -238,6 +243,8 @@ export function findEvidence(
 
   // "Which days do you roast?" is answered by weekdays, not by a year that makes a sentence hold a "time".
   const daysAsked = kind === 'time' && asksForDays(analysis.question);
+  // "Which months are you open?" is answered by months ("from April to October").
+  const monthsAsked = kind === 'time' && asksForMonths(analysis.question);
   const candidates: Candidate[] = passages.flatMap((passage, p) =>
     sentencesOf(passage.text).map((text, index, all) => {
       const terms = passage.section ? termsOf(passage.section, tuning.sectionFactor, termsOf(text)) : termsOf(text);
@@ -248,7 +255,14 @@ export function findEvidence(
         index,
         text,
         terms: asked ? termsOf(all[index - 1]!, tuning.sectionFactor, terms) : terms,
-        carries: kind === null ? 0 : daysAsked ? dayAnswerStrength(text) : answerStrength(kind, text),
+        carries:
+          kind === null
+            ? 0
+            : daysAsked
+              ? dayAnswerStrength(text)
+              : monthsAsked
+                ? monthAnswerStrength(text)
+                : answerStrength(kind, text),
         score: 0,
         contentMatches: 0,
       };
@@ -313,9 +327,12 @@ export function findEvidence(
   const cues = words.filter((word) => word.cueOf).length;
   const cueWeight = Math.max(tuning.cueWeight, ...weights) / Math.max(1, cues);
   const found = (w: number) => matches.some((row) => row[w]! > 0);
+  // A number the visitor gives ("a table for 8", "2 nights") is rarely written in the passage as they wrote it.
+  const bareNumber = (word: QuestionWord) => /^\d+$/.test(word.word);
   let namesUnknownItem = false;
   words.forEach((word, w) => {
     if (word.cueOf) weights[w] = cueWeight;
+    else if (!found(w) && bareNumber(word)) weights[w] = weights[w]! * tuning.unknownNumberFactor;
     // Asked the price of something none of the passages names ("a photography course" where only the
     // pottery courses have prices), the unknown word beside a known one names the item: a price found is
     // another item's. Unknown words away from the item ("… cost? I want to buy one") are left as they are.

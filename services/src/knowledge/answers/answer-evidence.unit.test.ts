@@ -197,3 +197,25 @@ describe('a question asking which days (issue 22 item 4)', () => {
     expect(quoted("Which days is the farmers' market on?", [market])).toContain('Tuesday and Friday');
   });
 });
+
+describe('ages, numbers, months and dates (issue 22, held-out 5 round)', () => {
+  it("reads an age given as a number as the list's age, and a number no sentence has weighs little", () => {
+    const prices = passage(
+      "Men's haircut ............ 80 ILS\nChildren's haircut up to age 12 ............ 60 ILS\nBridal makeup ............ 1,200 ILS",
+    );
+    expect(quoted('How much is a haircut for my 7-year-old son?', [prices])).toContain('60 ILS');
+    const museum = passage('Adults 55 NIS; students 40 NIS; children aged 5 to 18 and seniors 30 NIS.');
+    expect(quoted('כמה עולה כניסה לילד בן 8?', [museum])).toContain('30 NIS');
+  });
+
+  it('answers "which months" with the months and "when" with a date', () => {
+    const season = passage(
+      'We rent kayaks from our dock on the river. The season runs from April to October. Open daily 9:00 to 17:00.',
+    );
+    expect(quoted('באילו חודשים אתם פועלים?', [season])).toContain('April');
+    const camp = passage('הקייטנה פועלת בשני מחזורים. ההרשמה פתוחה עד 15 ביוני באתר העירייה. מחזור ראשון: 1–17 ביולי.');
+    expect(quoted('עד מתי אפשר להירשם לקייטנה?', [camp])).toContain('15 ביוני');
+    const notice = passage('ביום שלישי, 5 במאי, תהיה הפסקת מים ברחוב בין 9:00 ל־14:00.');
+    expect(quoted('מתי תהיה הפסקת מים?', [notice])).toContain('5 במאי');
+  });
+});

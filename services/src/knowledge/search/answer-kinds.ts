@@ -34,7 +34,7 @@ const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
   [
     'time',
     new RegExp(
-      `\\b(which|what) (days?|hours?|time)\\b|${he('איזה|איזו|אילו') + ' (?:ימים|יום|ימי|שעות|שעה)'}|\\bwhen\\b|\\bwhat time\\b|\\b(hours|opening|closing)\\b|${he('מתי|עד מתי|איזו שעה|איזה שעה|שעות')}`,
+      `\\b(which|what) (days?|hours?|time|months?|season|dates?)\\b|${he('איזה|איזו|אילו') + ' (?:ימים|יום|ימי|שעות|שעה|חודשים|חודש|עונה|תאריך|תאריכים)'}|\\bwhen\\b|\\bwhat time\\b|\\b(hours|opening|closing)\\b|${he('מתי|עד מתי|איזו שעה|איזה שעה|שעות')}`,
     ),
   ],
   [
@@ -82,6 +82,8 @@ function kindOfQuestionText(text: string): AnswerKind | null {
   return null;
 }
 
+const EN_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
+const HE_MONTHS = 'ינואר|פברואר|מרץ|מרס|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר';
 const EN_NUMBER_WORDS =
   'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand';
 const HE_NUMBER_WORDS =
@@ -161,6 +163,31 @@ export const asksForDays = (question: string) =>
       .trim(),
   );
 
+/** "Which months …?", "באילו חודשים …?", "what season": a time question answered by the names of months. */
+const MONTHS_ASKED = new RegExp(
+  `\\b(?:which|what) (?:months?|season)\\b|${he('באילו|איזה|באיזה|אילו|באיזו|איזו') + ' (?:חודשים|חודש|עונה)'}`,
+);
+// English months as names are capitalised: "you may bring" names none.
+const MONTH = new RegExp(
+  `\\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\\b|(?:^|[\\s(\u05BE])[ובלמהשכ]{0,3}(?:${HE_MONTHS})(?![\\u05D0-\\u05EA])`,
+  'u',
+);
+
+export const asksForMonths = (question: string) =>
+  MONTHS_ASKED.test(
+    normalizeForSearch(question)
+      .replace(/[^\p{L}\p{N}@]+/gu, ' ')
+      .trim(),
+  );
+
+/** How clearly a sentence answers a question asking which months: a month's name is the answer, a season a sign of it. */
+export const monthAnswerStrength = (sentence: string): number =>
+  MONTH.test(sentence)
+    ? 1
+    : /\b(?:season|summer|winter|spring|autumn)\b|עונה|עונת|קיץ|חורף|אביב|סתיו/iu.test(sentence)
+      ? 0.5
+      : 0;
+
 /**
  * How clearly a sentence answers a question asking which days: a weekday is the answer itself, a clock
  * time a sign of it, and a year alone nothing ("When we opened in 2016" does not say on which days).
@@ -178,10 +205,19 @@ export function answerSpans(kind: AnswerKind, text: string): { index: number; te
   return [...text.matchAll(global)].map((match) => ({ index: match.index, text: match[0] }));
 }
 
+/**
+ * A date answers "when" as a clock time does: a day of a month ("15 ביוני", "1–17 ביולי", "July 1", "5 May").
+ * Not one of the time spans a sentence is cut at: "on Tuesday, 5 May, from 9:00 to 14:00" is one answer.
+ */
+const DATE = new RegExp(
+  `\\d{1,2}(?:\\s*[–-]\\s*\\d{1,2})?\\s+(?:ב|של\\s+)?(?:${HE_MONTHS})(?![\\u05D0-\\u05EA])|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${EN_MONTHS})\\b|\\b(?:${EN_MONTHS})\\s+\\d{1,2}\\b`,
+  'iu',
+);
+
 /** How clearly a sentence carries the kind of answer asked for: 1 the answer itself, 0.5 a sign of it, 0 neither. */
 export function answerStrength(kind: AnswerKind, sentence: string): number {
   const patterns = ENTITY_PATTERNS[kind];
-  if (patterns.strong.test(sentence)) return 1;
+  if (patterns.strong.test(sentence) || (kind === 'time' && DATE.test(sentence))) return 1;
   return patterns.weak?.test(sentence) ? 0.5 : 0;
 }
 

@@ -13,6 +13,7 @@
 export const BILINGUAL_GROUPS: readonly (readonly string[])[] = [
   // When
   ['open', 'opening', 'opens', 'פתוח', 'פתוחים', 'פתוחה', 'פותחים', 'פתיחה', 'פותח'],
+  ['operate', 'operates', 'operating', 'runs', 'פועלים', 'פועלת', 'פועל', 'פעיל', 'פעילים'],
   ['close', 'closed', 'closing', 'closes', 'סגור', 'סגורים', 'סגורה', 'סוגרים', 'סגירה'],
   ['hours', 'hour', 'שעות', 'שעה'],
   ['sunday', 'ראשון'],
@@ -507,7 +508,7 @@ export const BILINGUAL_GROUPS: readonly (readonly string[])[] = [
   ['brunch', 'בראנץ'],
   ['dinner', 'ערב'],
   ['bar', 'בר'],
-  ['kids', 'kid', 'son', 'daughter', 'boy', 'girl', 'ילד', 'ילדה', 'ילדים', 'ילדות'],
+  ['kids', 'kid', 'child', 'children', 'son', 'daughter', 'boy', 'girl', 'ילד', 'ילדה', 'ילדים', 'ילדות'],
   ['sweet', 'sweets', 'מתוק', 'מתוקים', 'ממתקים'],
   // Beauty and grooming
   ['bride', 'bridal', 'wedding', 'weddings', 'כלה', 'כלות', 'חתונה', 'חתונות'],

@@ -294,6 +294,13 @@ const TRANSACTION_WORDS = new Set(
 const SHORT_NOTICE_ASKED =
   /\b(?:late|last[\s-]minute|same[\s-]day|short notice)\b|(?:^|\s)(?:מאוחר|באיחור|ברגע האחרון|באותו היום|ביום עצמו|בהתראה קצרה)(?=\s|$|[?.!,])/giu;
 
+/**
+ * An age said with a number ("my 7-year-old son", "aged 8", "לילד בן 8", "בגיל 5"): a price list says "children
+ * aged 5 to 18" or "עד גיל 12", never the visitor's number, so the phrase is searched as the word "age" alone.
+ */
+const AGE_ASKED =
+  /\b(?:aged\s+)?\d{1,2}[\s-]*(?:years?|yrs?)[\s-]*old\b|\baged\s+\d{1,2}\b|(?<=^|\s)(?:[ולש]?(?:בן|בת)|ב?גיל)\s+\d{1,2}(?=\s|$|[?.!,])/giu;
+
 function formsOf(variants: readonly TermVariant[]): SearchForm[] {
   const forms: SearchForm[] = [];
   const add = (term: string, factor: number) => {
@@ -325,7 +332,7 @@ export function analyseQuestion(question: string): AnalysedQuestion {
   const kind = answerKindOf(question);
   const words: QuestionWord[] = [];
   const shortNotice = new Set([...question.matchAll(SHORT_NOTICE_ASKED)].flatMap((match) => searchTokens(match[0])));
-  for (const token of searchTokens(question)) {
+  for (const token of searchTokens(question.replace(AGE_ASKED, (age) => (HEBREW.test(age) ? ' גיל ' : ' age ')))) {
     const variants = termVariants(token);
     if (variants.length === 0 || words.some((word) => word.word === variants[0]!.term)) continue;
     const cueOf = kind && variants.some((v) => v.form !== 'spelling' && cueTerms[kind].has(v.term)) ? kind : null;
