@@ -2,6 +2,7 @@ import { comparePositions, START_POSITION, type AllPosition, type RecordedEvent 
 import type { AllBatch, AllFilter, EventStore, Subscription } from '../event-store/event-store.port.js';
 import { SCHEMA_LOCK_KEY, type Sql, type SqlExecutor, type SqlTransaction } from '../sql/sql.port.js';
 import { advanceCheckpoint, readCheckpoint, resetCheckpoint } from './checkpoints.js';
+import { alignedDelay, deferredCheckpointWriter } from './deferred-checkpoints.js';
 import { isConnectionLost } from './connection-lost.js';
 import type { ReportingProgressBoard } from './progress.js';
 
@@ -76,6 +77,7 @@ export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDep
   const { name, sql } = deps;
   const transaction = deps.transaction ?? sql.transaction.bind(sql);
   const retryDelayMs = deps.retryDelayMs ?? 1000;
+  const advanceDeferred = deferredCheckpointWriter(sql);
   /** How far batches were handled: what waiters compare with. */
   let position: AllPosition = START_POSITION;
   /** The checkpoint as stored; behind `position` while a deferred write is pending. */
@@ -113,14 +115,15 @@ export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDep
     return serially(async () => {
       const target = position;
       if (comparePositions(target, persisted) <= 0) return;
-      if (await advanceCheckpoint(sql, name, persisted, target)) persisted = target;
+      if (await advanceDeferred(name, persisted, target)) persisted = target;
       else if (!stopping) void restart();
     }).catch((error) => deps.onError?.(error));
   }
 
   function deferCheckpoint() {
     if (deferred) return;
-    deferred = setTimeout(() => void writeCheckpoint(), deps.checkpointDelayMs);
+    // On the process's shared grid: every reader's deferred write of the moment goes in one statement.
+    deferred = setTimeout(() => void writeCheckpoint(), alignedDelay(deps.checkpointDelayMs));
     deferred.unref();
   }
 

@@ -1,0 +1,69 @@
+import type { AllPosition } from '@kesher/contracts';
+import type { SqlExecutor } from '../sql/sql.port.js';
+
+interface Move {
+  name: string;
+  from: AllPosition;
+  to: AllPosition;
+  resolve: (moved: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The same compare-and-set as `advanceCheckpoint`, for many checkpoints in one statement. */
+const ADVANCE_MANY = `UPDATE projection_checkpoints p
+  SET commit_position = v.to_commit, prepare_position = v.to_prepare, updated_at = now()
+  FROM unnest($1::text[], $2::numeric[], $3::bigint[], $4::numeric[], $5::bigint[])
+    AS v(name, from_commit, from_prepare, to_commit, to_prepare)
+  WHERE p.name = v.name AND p.commit_position = v.from_commit AND p.prepare_position = v.from_prepare
+  RETURNING p.name`;
+
+const writers = new WeakMap<SqlExecutor, (name: string, from: AllPosition, to: AllPosition) => Promise<boolean>>();
+
+/**
+ * Deferred checkpoint writes (a subscription's position after batches that wrote nothing of theirs) of
+ * one process, made together: each of the projector's dozens of readers used to write its own a second
+ * after it moved, about one statement a chat turn in all. Writes asked for in the same turn of the event
+ * loop go in one UPDATE; each is still a compare-and-set of its own (false: another reader moved it).
+ * The readers' timers are aligned to the same grid (`alignedDelay`), so their writes meet.
+ */
+export function deferredCheckpointWriter(sql: SqlExecutor) {
+  let writer = writers.get(sql);
+  if (writer) return writer;
+  let gathering: Move[] | undefined;
+  const flush = (moves: Move[]) => {
+    sql
+      .query<{ name: string }>(ADVANCE_MANY, [
+        moves.map((m) => m.name),
+        moves.map((m) => m.from.commit.toString()),
+        moves.map((m) => m.from.prepare.toString()),
+        moves.map((m) => m.to.commit.toString()),
+        moves.map((m) => m.to.prepare.toString()),
+      ])
+      .then(
+        ({ rows }) => {
+          const moved = new Set(rows.map((row) => row.name));
+          for (const move of moves) move.resolve(moved.has(move.name));
+        },
+        (error: unknown) => moves.forEach((move) => move.reject(error)),
+      );
+  };
+  writer = (name, from, to) =>
+    new Promise<boolean>((resolve, reject) => {
+      if (!gathering) {
+        const moves: Move[] = [];
+        gathering = moves;
+        setImmediate(() => {
+          gathering = undefined;
+          flush(moves);
+        });
+      }
+      gathering.push({ name, from, to, resolve, reject });
+    });
+  writers.set(sql, writer);
+  return writer;
+}
+
+/** How long until the next multiple of `every` ms on the clock: readers deferring by it write together. */
+export function alignedDelay(every: number, now = Date.now()): number {
+  return every > 0 ? every - (now % every) : 0;
+}
