@@ -8,7 +8,7 @@
  */
 
 /** Bumped whenever a rule below changes what a text is indexed as; the knowledge projection rebuilds on it. */
-export const SEARCH_TERMS_VERSION = 2;
+export const SEARCH_TERMS_VERSION = 3;
 
 /**
  * How a searchable form was reached from the word as written: `exact` is the word itself; `prefix` has a
@@ -445,11 +445,16 @@ function skeleton(word: string): string | undefined {
   return bare !== word && bare.length >= 3 ? bare : undefined;
 }
 
+/** Words spelt like a proclitic before a stop word (כ+לה, מ+עם, ב+על, מ+על) that are words of their own. */
+const PROCLITIC_LOOKALIKES = new Set(['כלה', 'מעמ', 'בעל', 'מעל']);
+
 function hebrewVariants(token: string): TermVariant[] {
   const folded = foldHebrew(token);
   if (folded.length < 2 || HEBREW_STOP_WORDS.has(folded)) return [];
-  // A proclitic before a stop word leaves a stop word: ומה, באיזה, שאין, לכל.
+  // A proclitic before a stop word leaves a stop word: ומה, באיזה, שאין, לכל — except the words of their own
+  // that are spelt so (כלה "bride", מע"מ "VAT", בעל "owner", מעל "above").
   if (
+    !PROCLITIC_LOOKALIKES.has(folded) &&
     HEBREW_PREFIXES.some(
       (prefix) =>
         prefix.length < folded.length - 1 &&

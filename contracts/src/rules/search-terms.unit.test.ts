@@ -74,6 +74,12 @@ describe('termVariants for Hebrew', () => {
     for (const word of ['ומה', 'באיזה', 'שאין', 'לכל', 'אצלכם']) expect(terms(word)).toEqual([]);
   });
 
+  it('keeps the words of their own spelt like a proclitic before a stop word', () => {
+    expect(terms('כלה')).toContain('כלה'); // bride, not כ + לה
+    expect(terms('מעמ')).toContain('מעמ'); // מע"מ, VAT, not מ + עם
+    expect(terms('מעל')).toContain('מעל');
+  });
+
   const meet = (a: string, b: string) => terms(a).some((term) => terms(b).includes(term));
 
   it('meets plural, singular and construct forms (־ים, ־ות, ־י, ־ה)', () => {

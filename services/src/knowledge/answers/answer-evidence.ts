@@ -6,7 +6,9 @@ import {
   asksForDays,
   asksForMonths,
   dayAnswerStrength,
+  daysMentioned,
   monthAnswerStrength,
+  weekdayOf,
   MISSING_ANSWER_FACTOR,
   type AnswerKind,
 } from '../search/answer-kinds.js';
@@ -283,9 +285,17 @@ export function findEvidence(
       termsOf(passage.section ? `${passage.section}\n${passage.text}` : passage.text, 1, terms);
     return terms;
   });
-  const matches = candidates.map((candidate) =>
-    words.map((word) => {
+  // A weekday asked about is matched by a sentence covering it in any form: "Are you open on Wednesday?" by
+  // "Sunday–Thursday 9:00–17:00", "ביום שישי" by a timetable's "ו' 8:30–14:00", any day by "daily".
+  const askedDay = words.map((word) => (word.token ? weekdayOf(word.token) : null));
+  const mentioned = askedDay.some((day) => day !== null)
+    ? candidates.map((candidate) => daysMentioned(candidate.text))
+    : [];
+  const matches = candidates.map((candidate, c) =>
+    words.map((word, w) => {
       if (word === kindWord) return candidate.carries;
+      const day = askedDay[w];
+      if (day !== null && day !== undefined && mentioned[c]!.has(day)) return 1;
       // "cancel late" is answered by "cancelled less than 24 hours in advance", which shares no word with it.
       const lexical = Math.max(
         matchOf(word, candidate.terms),

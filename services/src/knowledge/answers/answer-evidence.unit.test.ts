@@ -219,3 +219,35 @@ describe('ages, numbers, months and dates (issue 22, held-out 5 round)', () => {
     expect(quoted('מתי תהיה הפסקת מים?', [notice])).toContain('5 במאי');
   });
 });
+
+describe('weekdays in every form (issue 22, held-out 5 round)', () => {
+  it("matches an asked day inside a range, a timetable's letters or 'daily'", () => {
+    const footer = passage(
+      "בתוקף מ־1 במרץ 2026, המחירים כוללים מע\"מ\nתספורת גברים ............ 80 ש\"ח\nמספרת תלתלים, שדרות ירושלים 45 | א'–ה' 9:00–19:00, ו' 8:30–14:00",
+    );
+    expect(quoted('עד מתי אתם פתוחים ביום שישי?', [footer])).toContain('8:30–14:00');
+    const clinic = passage(
+      'The clinic was founded in 2009. We are open Sunday to Thursday 8:00–18:00. Surgery is on Mondays.',
+    );
+    expect(quoted('Are you open on Wednesday?', [clinic])).toContain('Sunday to Thursday');
+    expect(
+      quoted('Are you open on Saturday?', [
+        passage('Updates run every Sunday at 3:00. Open daily 9:00 to 17:00 for walk-ins.'),
+      ]),
+    ).toContain('Open daily');
+  });
+});
+
+describe('inclusion and joined questions (issue 22, held-out 5 round)', () => {
+  it('answers "does the price include VAT?" as a yes/no question, and a bride is not a stop word', () => {
+    const pricing = passage('Starter: $12 per month. Business: $29 per month. Prices do not include VAT.');
+    expect(quoted('המחירים כוללים מע"מ?', [pricing])).toContain('do not include VAT');
+    const salon = passage('תסרוקת ערב ............ 250 ש"ח\nאיפור כלה כולל ניסיון ............ 1,200 ש"ח');
+    expect(quoted('How much is bridal makeup?', [salon])).toContain('1,200');
+  });
+
+  it('asks the price in "what does X include and how much is it", where "include" names no item', () => {
+    const menu = passage("סלט עגבניות — 38 ₪\nארוחה עסקית בימים א'–ה': מנה ראשונה, מנה עיקרית ושתייה קלה ב־89 ₪.");
+    expect(quoted('מה כוללת הארוחה העסקית וכמה היא עולה?', [menu])).toContain('89');
+  });
+});

@@ -60,11 +60,14 @@ const DAYS: readonly [string, string][] = [
   ['Saturday', 'שבת'],
 ];
 /** A weekday in either language: English with an optional plural, Hebrew after its proclitics (ו־, ב־, ה־) or "ימי"/"יום". */
+/** A Hebrew timetable's weekday letters: "א'–ה' 9:00–19:00, ו' 8:30–14:00". */
+const DAY_LETTERS = ['א', 'ב', 'ג', 'ד', 'ה', 'ו', 'ש'];
 const DAY_WORD = new RegExp(
-  `\\b(${DAYS.map(([en]) => en).join('|')})s?\\b|(?:^|[\\s(])(?:[ובהל]{0,2}(?:ימי|יום)\\s+)?[ובהלמ]{0,2}(${DAYS.map(([, he]) => he).join('|')})(?=[\\s,.;:?!)]|$)`,
+  `\\b(${DAYS.map(([en]) => en).join('|')})s?\\b|(?:^|[\\s(])(?:[ובהל]{0,2}(?:ימי|יום)\\s+)?[ובהלמ]{0,2}(${DAYS.map(([, he]) => he).join('|')})(?=[\\s,.;:?!)]|$)|(?<=^|[\\s(,;|:–-])[ובלמ]?(${DAY_LETTERS.join('|')})['׳’](?=[\\s,.;:)–-]|$)`,
   'giu',
 );
-const dayIndex = (word: string) => DAYS.findIndex(([en, he]) => en.toLowerCase() === word.toLowerCase() || he === word);
+const dayIndex = (word: string) =>
+  DAYS.findIndex(([en, he], i) => en.toLowerCase() === word.toLowerCase() || he === word || DAY_LETTERS[i] === word);
 
 const CLOCK = String.raw`\d{1,2}[:.]\d{2}`;
 /** A clock time or a range of two: "9:00 to 21:00", "9:00–13:00", "בין 9:00 ל־13:00", "19:00 עד 22:00". */
@@ -83,7 +86,7 @@ function dayFacts(text: string, language: FactLanguage): { text: string; days: n
   const found = [...text.matchAll(DAY_WORD)].map((match) => ({
     index: match.index,
     end: match.index + match[0].length,
-    day: dayIndex((match[1] ?? match[2])!),
+    day: dayIndex((match[1] ?? match[2] ?? match[3])!),
   }));
   const parts: string[] = [];
   const days: number[] = [];

@@ -77,3 +77,11 @@ describe('times restated across languages (issue 22 item 4)', () => {
     expect(restateFacts('time', rule, 'he')).toEqual(['18:00', 'שישי 14:00']);
   });
 });
+
+describe("a Hebrew timetable's weekday letters (issue 22, held-out 5 round)", () => {
+  it('reads א׳–ה׳ as Sunday to Thursday and ו׳ as Friday', () => {
+    const footer = "03-5182236 | א'–ה' 9:00–19:00, ו' 8:30–14:00";
+    expect(restateFacts('time', footer, 'en', 'What are your hours on Friday?')).toEqual(['Friday 8:30–14:00']);
+    expect(restateFacts('time', footer, 'en')).toEqual(['Sunday–Thursday 9:00–19:00', 'Friday 8:30–14:00']);
+  });
+});

@@ -21,7 +21,7 @@ const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
   [
     'price',
     new RegExp(
-      `\\bhow much\\b|\\b(price|prices|cost|costs|fee|fees|charge)\\b|${he('כמה עולה|כמה עולים|כמה עלה|כמה עלתה|כמה עלו|כמה משלמים|כמה משלם|מחיר|מחירים|עלות|תעריף')}`,
+      `\\bhow much\\b|\\b(price|prices|cost|costs|fee|fees|charge)\\b|${he('כמה (?:זה |היא |הוא |הם |הן )?(?:עולה|עולים|עולות)|כמה עולה|כמה עולים|כמה עלה|כמה עלתה|כמה עלו|כמה משלמים|כמה משלם|מחיר|מחירים|עלות|תעריף')}`,
     ),
   ],
   ['duration', new RegExp(`\\bhow (long|quickly|fast|soon)\\b|${he('כמה זמן|תוך כמה|כמה דקות|כמה ימים|כמה שעות')}`)],
@@ -55,10 +55,11 @@ const YES_NO =
 /**
  * A Hebrew question with no question word is asked as a statement with a question mark: "ארוחת הבוקר כלולה
  * במחיר?" asks yes or no, whatever kind of answer its words name. One that opens with the kind it wants
- * ("מחיר לילה בסוויטה?", "שעות הפתיחה בשישי?") still asks for it.
+ * ("מחיר לילה בסוויטה?", "שעות הפתיחה בשישי?") still asks for it, unless a verb of including follows it
+ * ("המחירים כוללים מע"מ?" asks yes or no).
  */
 const HEBREW_STATEMENT_ASKED = new RegExp(
-  `^(?=.*[\u05D0-\u05EA])(?!.*${he('כמה|מה|מתי|איפה|היכן|מאיפה|לאן|מי|מיהו|מיהי|איך|כיצד|איזה|איזו|אילו|למה|מדוע|עד מתי|גיל')})(?!(?:ה)?(?:מחיר|מחירי|מחירים|עלות|שעות|שעת|כתובת|טלפון|מספר|מייל|אימייל|דואל|מיקום)(?: |$))\\S+ \\S+ \\S+`,
+  `^(?=.*[\u05D0-\u05EA])(?!.*${he('כמה|מה|מתי|איפה|היכן|מאיפה|לאן|מי|מיהו|מיהי|איך|כיצד|איזה|איזו|אילו|למה|מדוע|עד מתי|גיל')})(?!(?:ה)?(?:מחיר|מחירי|מחירים|עלות|שעות|שעת|כתובת|טלפון|מספר|מייל|אימייל|דואל|מיקום)(?: (?!(?:כולל|כוללים|כוללת|כוללות|כלול|כלולה|כלולים)(?: |$))|$))\\S+ \\S+ \\S+`,
 );
 
 /**
@@ -237,3 +238,53 @@ export const MISSING_ANSWER_FACTOR: Record<AnswerKind, number> = {
   quantity: 0.7,
   name: 0.8,
 };
+
+const WEEKDAYS_EN = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const WEEKDAYS_HE = ['ראשון', 'שני', 'שלישי', 'רביעי', 'חמישי', 'שישי', 'שבת'];
+const WEEKDAY_LETTERS = ['א', 'ב', 'ג', 'ד', 'ה', 'ו', 'ש'];
+/**
+ * A weekday however a text writes it: "Friday", "Fridays", "Fri", "ביום שישי", "בשבת", and the letters of a
+ * Hebrew timetable ("א'–ה' 9:00–19:00, ו' 8:30–14:00"); two of them joined by a dash, "to" or "עד" are a range.
+ */
+const DAY_MENTION = new RegExp(
+  `\\b(${WEEKDAYS_EN.join('|')})s?\\b|\\b(sun|mon|tue|tues|wed|thu|thur|thurs|fri|sat)\\b\\.?|(?:^|[\\s(,;|:])(?:[ובלה]{0,2}(?:יום|ימי)\\s+)?[ובלהמ]{0,2}(${WEEKDAYS_HE.join('|')})(?=[\\s,.;:?!)–-]|$)|(?<=^|[\\s(,;|:–-])[ובלמ]?(${WEEKDAY_LETTERS.join('|')})['׳’](?=[\\s,.;:)–-]|$)`,
+  'giu',
+);
+const SHORT_EN = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+const DAY_SPAN_BETWEEN = /^\s*(?:to|through|until|till|-|–|—|עד)\s*(?:ימי|יום)?\s*$/iu;
+// "בכל יום ראשון" is every Sunday, not every day.
+const EVERY_DAY =
+  /\b(?:daily|every day|7 days a week|seven days a week)\b|כל יום(?!\s+(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת|[א-ו]['׳]))|כל ימות השבוע|כל השבוע|בכל ימי השבוע/iu;
+
+/** The weekdays (0 = Sunday) a text names, ranges spelled out ("Sunday–Thursday" is five days); "daily" is all seven. */
+export function daysMentioned(text: string): Set<number> {
+  const days = new Set<number>();
+  if (EVERY_DAY.test(text)) for (let day = 0; day < 7; day++) days.add(day);
+  const found = [...text.matchAll(DAY_MENTION)].map((match) => {
+    const [, en, short, he, letter] = match;
+    const day = en
+      ? WEEKDAYS_EN.indexOf(en.toLowerCase())
+      : short
+        ? SHORT_EN.indexOf(short.toLowerCase().slice(0, 3))
+        : he
+          ? WEEKDAYS_HE.indexOf(he)
+          : WEEKDAY_LETTERS.indexOf(letter!);
+    return { day, start: match.index, end: match.index + match[0].length };
+  });
+  found.forEach((mention, i) => {
+    if (mention.day < 0) return;
+    days.add(mention.day);
+    const next = found[i + 1];
+    if (next && next.day > mention.day && DAY_SPAN_BETWEEN.test(text.slice(mention.end, next.start)))
+      for (let day = mention.day; day <= next.day; day++) days.add(day);
+  });
+  return days;
+}
+
+/** The weekday a question word names ("שישי", "בשבת", "fridays"), if it names one. */
+export function weekdayOf(word: string): number | null {
+  const english = WEEKDAYS_EN.indexOf(word.toLowerCase().replace(/s$/u, ''));
+  if (english >= 0) return english;
+  const hebrew = WEEKDAYS_HE.findIndex((day) => new RegExp(`^[ובלהמ]{0,2}${day}$`, 'u').test(word));
+  return hebrew >= 0 ? hebrew : null;
+}

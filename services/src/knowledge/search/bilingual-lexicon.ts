@@ -75,7 +75,7 @@ export const BILINGUAL_GROUPS: readonly (readonly string[])[] = [
   ['repair', 'fix', 'repairs', 'תיקון', 'לתקן', 'מתקנים'],
   ['workshop', 'סדנה', 'סדנת', 'סדנאות', 'מוסך'],
   ['staff', 'team', 'צוות'],
-  ['manager', 'owner', 'מנהל', 'בעלים'],
+  ['manager', 'owner', 'מנהל', 'בעלים', 'בעל'],
   ['emergency', 'urgent', 'חירום', 'דחוף'],
   // Trades
   ['bakery', 'מאפייה', 'מאפיה'],
@@ -421,6 +421,7 @@ export const BILINGUAL_GROUPS: readonly (readonly string[])[] = [
   ['duration', 'length', 'משך', 'אורך'],
   ['soon', 'quickly', 'fast', 'מהר', 'מהיר', 'מהירה', 'בקרוב'],
   // Numbers written as words
+  ['1', 'one', 'אחד', 'אחת'],
   ['2', 'two', 'שניים', 'שתיים', 'שתי'],
   ['3', 'three', 'שלוש', 'שלושה', 'שלושת'],
   ['4', 'four', 'ארבע', 'ארבעה', 'ארבעת'],
@@ -430,6 +431,7 @@ export const BILINGUAL_GROUPS: readonly (readonly string[])[] = [
   ['8', 'eight', 'שמונה', 'שמונת'],
   ['9', 'nine', 'תשע', 'תשעה', 'תשעת'],
   ['10', 'ten', 'עשר', 'עשרה', 'עשרת'],
+  ['over', 'above', 'מעל', 'יותר'],
   ['percent', 'percentage', 'אחוז', 'אחוזים'],
   // Food and drink: a restaurant's menu, a café, a deli
   ['dish', 'dishes', 'portion', 'serving', 'מנה', 'מנות'],
@@ -444,7 +446,7 @@ export const BILINGUAL_GROUPS: readonly (readonly string[])[] = [
   ['salmon', 'סלמון'],
   ['tuna', 'טונה'],
   ['shrimp', 'shrimps', 'prawns', 'שרימפס', 'חסילונים'],
-  ['seabass', 'bass', 'לברק'],
+  ['seabass', 'bass', 'sea', 'לברק'],
   ['bream', 'דניס'],
   ['sea', 'ים', 'הים'],
   ['rice', 'אורז'],

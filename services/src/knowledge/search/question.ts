@@ -284,6 +284,12 @@ const TRANSACTION_WORDS = new Set(
     'להזמין',
     'להירשם',
     'לשריין',
+    // What a deal includes is asked of the item, it is no item itself ("מה כוללת הארוחה העסקית וכמה היא עולה?").
+    'include',
+    'includes',
+    'כולל',
+    'כוללת',
+    'כוללים',
   ].map((word) => termVariants(word)[0]!.term),
 );
 
