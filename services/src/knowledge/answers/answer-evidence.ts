@@ -50,6 +50,8 @@ export interface EvidenceTuning {
   cueWithoutAnswer: number;
   /** How much the title of a sentence's section counts as part of the sentence (FAQ questions as headings). */
   sectionFactor: number;
+  /** How much a section's title counts for the passage's first sentence, in a question asking for a kind of answer. */
+  headingFactor: number;
   /** A passage's opening line that is a title, not a sentence, counts this much: a title names a topic, it answers nothing. */
   titleFactor: number;
   /**
@@ -89,6 +91,7 @@ export const defaultEvidenceTuning: EvidenceTuning = {
   cueByAnswerOnly: 0.6,
   cueWithoutAnswer: 0.5,
   sectionFactor: 0.5,
+  headingFactor: 0.85,
   titleFactor: 0.7,
   contextFactor: 0.35,
   ownLanguageShare: 0.8,
@@ -249,7 +252,10 @@ export function findEvidence(
   const monthsAsked = kind === 'time' && asksForMonths(analysis.question);
   const candidates: Candidate[] = passages.flatMap((passage, p) =>
     sentencesOf(passage.text).map((text, index, all) => {
-      const terms = passage.section ? termsOf(passage.section, tuning.sectionFactor, termsOf(text)) : termsOf(text);
+      // A heading names the item of the line right under it ("Accountant" / "$79 per month."): the first
+      // sentence under it takes its words almost as its own, the later ones as a topic.
+      const heading = index === 0 && kind !== null ? tuning.headingFactor : tuning.sectionFactor;
+      const terms = passage.section ? termsOf(passage.section, heading, termsOf(text)) : termsOf(text);
       // The answer under an FAQ's question written in the text: the question names its subject, like a heading.
       const asked = index > 0 && isAsked(all[index - 1]!) && !isAsked(text);
       return {

@@ -251,3 +251,27 @@ describe('inclusion and joined questions (issue 22, held-out 5 round)', () => {
     expect(quoted('מה כוללת הארוחה העסקית וכמה היא עולה?', [menu])).toContain('89');
   });
 });
+
+describe('a heading names the line under it (issue 22, held-out 5 round)', () => {
+  it("gives the price right under the asked item's heading, not a later sentence naming another item", () => {
+    const accountant: RetrievedPassage = {
+      ...passage(
+        '$79 per month. Manage up to 20 client businesses from one account, with reports you can export to your accounting software.\n\nExtra users on the Business plan cost $6 per user per month.',
+        'Pricing',
+      ),
+      section: 'Accountant',
+    };
+    const support: RetrievedPassage = {
+      ...passage('E-mail support on all plans. Phone support is open on the Business and Accountant plans.', 'Pricing'),
+      section: 'Support',
+    };
+    expect(quoted('כמה עולה המסלול לרואי חשבון?', [accountant, support])).toBe('$79 per month.');
+  });
+
+  it('takes a deadline counted back in words as a time: "one hour before closing"', () => {
+    const museum = passage(
+      'Sunday to Thursday: 10:00–17:00. Friday: 10:00–14:00. Last entry is one hour before closing.',
+    );
+    expect(quoted('What time is last admission?', [museum])).toContain('one hour before closing');
+  });
+});

@@ -129,7 +129,7 @@ const ENTITY_PATTERNS: Record<AnswerKind, { strong: RegExp; weak?: RegExp }> = {
     // A weekday, a part of the day; or a deadline counted back from something ("up to 4 hours before the
     // class", "48 שעות מראש"), which is what "until when may I cancel?" asks for.
     weak: new RegExp(
-      `\\d+\\s*(?:hours?|days?|weeks?|שעות|ימים|שבועות)\\s+(?:before|in advance|prior|מראש|לפני)|\\b(?:sundays?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|morning|evening|noon|midnight|daily)\\b|${HE_PREFIX}(?:יום|ימי|ימים)\\s|${HE_PREFIX}(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת|בוקר|ערב|צהריים)`,
+      `(?:\\d+|\\b(?:an?|one|two|three|half an))\\s*(?:hours?|days?|weeks?|שעות|ימים|שבועות)\\s+(?:before|in advance|prior|מראש|לפני)|(?:^|\\s)(?:שעה|יום|שבוע|שעתיים|יומיים|חצי שעה)\\s+(?:אחת\\s+|אחד\\s+)?(?:לפני|מראש)|\\b(?:sundays?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|morning|evening|noon|midnight|daily)\\b|${HE_PREFIX}(?:יום|ימי|ימים)\\s|${HE_PREFIX}(?:ראשון|שני|שלישי|רביעי|חמישי|שישי|שבת|בוקר|ערב|צהריים)`,
       'iu',
     ),
   },
