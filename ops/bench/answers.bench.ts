@@ -17,6 +17,9 @@
  *   blind; its `before` is recorded once with ANSWERS_RECORD_BEFORE_4=1 (answers-heldout-4/before.json). It was
  *   read as tuning material for the next round (held-out 5 is written by someone else and measured later), so its
  *   misses are printed too.
+ * - heldout5: services/src/knowledge/eval/answers-heldout-5, written blind (by someone who had not read the engine) while
+ *   the next round changed the engine, never used for tuning; its `before` (answers-heldout-5/before.json) is the
+ *   engine as it stood before that round. Only its figures are printed; its misses go to the JSON.
  * Both go through ingestion, retrieval (k = 5) and the built-in engine on real Postgres. Each is reported
  * with fact hits per language, pollution, abstain precision and recall, and recall@5 (a file the answer may
  * draw from among the passages retrieved). `before` is what the engine scored when the held-out set was
@@ -73,6 +76,7 @@ const heldout = await measure('heldout');
 const heldout2 = await measure('heldout2');
 const heldout3 = await measure('heldout3');
 const heldout4 = await measure('heldout4');
+const heldout5 = await measure('heldout5', { showMisses: false });
 const retrieval = await onFreshDatabase((sql) => evaluateRetrieval(sql));
 console.log(formatEvaluation(retrieval, 'retrieval set'));
 
@@ -166,6 +170,8 @@ const before4 = readJson<{
   heldout3: Figures;
   heldout4: Figures;
 }>(before4File);
+const before5File = 'services/src/knowledge/eval/answers-heldout-5/before.json';
+const before5 = readJson<{ commit: string; heldout5: Figures }>(before5File);
 const before2 = readJson<{ commit: string; heldout2: Record<string, number> }>(
   'services/src/knowledge/eval/answers-heldout-2/before.json',
 );
@@ -204,6 +210,8 @@ const table = keys.map((key) => ({
   heldout3_item4_before: before4.heldout3[key],
   heldout4_before: before4.heldout4[key],
   heldout4_after: heldout4.figures[key],
+  heldout5_before: before5.heldout5[key],
+  heldout5_after: heldout5.figures[key],
 }));
 console.table(table);
 
@@ -219,6 +227,8 @@ writeResults('answers', {
       'services/src/knowledge/eval/answers-heldout-3: 87 questions (44 Hebrew, 14 without an answer) over 9 documents of new kinds (a hardware shop English page and Hebrew price list, a Hebrew yoga studio DOCX and English retreat page, an English physiotherapy PDF with a Hebrew FAQ, a Hebrew driving school notice, an English coworking space and events page), written at stop 30 before that stop changed the engine; its before is that engine, its misses were not read while tuning; read as tuning material at the next stop (issue 22 item 4)',
     heldout4:
       'services/src/knowledge/eval/answers-heldout-4: 80 questions (43 Hebrew, 13 without an answer) over 8 original documents of kinds in no other set (a Hebrew restaurant menu in ₪ and ש"ח, an English kayak rental page in NIS and $, a Hebrew municipal roadworks notice beside a summer camp Word document, an English SaaS pricing page asked mostly in Hebrew, a Hebrew hair salon price list as extracted from a PDF, an English museum visiting page, a Hebrew literary passage), with distractors; written and committed before the engine changed for issue 22 item 4 and measured blind (before.json), then once after tuning on the other four sets; its misses were not read while tuning; read as tuning material in the round before held-out 5',
+    heldout5:
+      'services/src/knowledge/eval/answers-heldout-5: 80 questions (45 Hebrew, 13 without an answer, 14 Hebrew questions over English pages) over 9 original documents of kinds in no other set (a Hebrew moving company price page, a Hebrew plumber price list with dot leaders, a Hebrew news-style festival article, an English car rental page in ILS and $ asked mostly in Hebrew, an English escape room page in NIS, an ulpan course sheet as a Word document with its Hebrew registration notice, a bilingual event garden page, a Hebrew tutoring centre price list), with close distractors; written blind by someone who had not read the engine, while the engine was being changed; never used for tuning; its before is the engine before that round',
     retrieval:
       'services/src/knowledge/fixtures/retrieval: 50 labelled questions (28 Hebrew) over 13 public-domain texts',
     definitions: {
@@ -252,6 +262,13 @@ writeResults('answers', {
     after: heldout4.figures,
     goal,
     meets_goal: meetsGoal(heldout4.figures),
+  },
+  heldout5: {
+    before_commit: before5.commit,
+    before: before5.heldout5,
+    after: heldout5.figures,
+    goal,
+    meets_goal: meetsGoal(heldout5.figures),
   },
   item4_before: {
     about:
@@ -292,6 +309,7 @@ writeResults('answers', {
     heldout2: missesOf(heldout2),
     heldout3: missesOf(heldout3),
     heldout4: missesOf(heldout4),
+    heldout5: missesOf(heldout5),
   },
   elapsed_s: round((performance.now() - started) / 1000),
 });

@@ -14,15 +14,18 @@ import { createKnowledgeHarness } from '../testing/knowledge-harness.js';
  * change, so `heldout2` (answers-heldout-2/), written after the last change and measured blind, says it again.
  * Both were later read as tuning material, so `heldout3` (answers-heldout-3/), written at stop 30 from new kinds
  * of business before that stop's engine changes, was held out until it too was read as tuning material; `heldout4`
- * (answers-heldout-4/), written before the next stop's engine changes and measured blind, is the one still held out.
+ * (answers-heldout-4/), written before the next stop's engine changes and measured blind, was read as tuning material
+ * in the round after; `heldout5` (answers-heldout-5/), written blind by someone who had not read the engine while
+ * that round changed it, is the one still held out.
  */
-export type AnswerSetName = 'tuned' | 'heldout' | 'heldout2' | 'heldout3' | 'heldout4';
+export type AnswerSetName = 'tuned' | 'heldout' | 'heldout2' | 'heldout3' | 'heldout4' | 'heldout5';
 const setFolders: Record<AnswerSetName, URL> = {
   tuned: new URL('./answers-set/', import.meta.url),
   heldout: new URL('./answers-heldout/', import.meta.url),
   heldout2: new URL('./answers-heldout-2/', import.meta.url),
   heldout3: new URL('./answers-heldout-3/', import.meta.url),
   heldout4: new URL('./answers-heldout-4/', import.meta.url),
+  heldout5: new URL('./answers-heldout-5/', import.meta.url),
 };
 
 interface SetDocument {
