@@ -128,8 +128,10 @@ export function createPlanAllowances(deps: {
   const fileAlive = (fileId: string) => knowledgeFileAlive(deps.eventStore, fileId);
 
   /**
-   * Runs `take`; at the limit, frees the slots of holders that are gone and tries once more. A final
-   * refusal is recorded (LimitViolated, for the owner's limits page) with the slots then held.
+   * Runs `take`; at the limit, frees the slots of holders that are gone and tries once more — even when it
+   * freed none itself: a slot given back meanwhile by someone else (the erasure worker releasing a deleted
+   * assistant's, a delete finishing) made room as well, and a refusal then would be false. A final refusal
+   * is recorded (LimitViolated, for the owner's limits page) with the slots then held.
    */
   async function takeOrReclaim(
     take: () => Promise<unknown>,
@@ -141,7 +143,7 @@ export function createPlanAllowances(deps: {
         await take();
       } catch (error) {
         if (!(error instanceof DomainError && error.kind === 'forbidden')) throw error;
-        if ((await reclaim()) === 0) throw error;
+        await reclaim();
         await take();
       }
     } catch (error) {

@@ -87,7 +87,8 @@ export function createStorageHolds(deps: {
         await take(context, request);
       } catch (error) {
         if (!(error instanceof DomainError && error.kind === 'forbidden')) throw error;
-        if ((await reclaim(context, request.ownerId, request.fileId)) === 0) throw error;
+        // Once more even when nothing was reclaimed here: storage given back meanwhile made room as well.
+        await reclaim(context, request.ownerId, request.fileId);
         await take(context, request);
       }
     },

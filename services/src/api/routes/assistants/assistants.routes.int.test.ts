@@ -304,6 +304,60 @@ describe.skipIf(!gate.available)(
       ).toBe(403);
     });
 
+    it('takes a slot given back by someone else while it was refused, instead of refusing with room free', async () => {
+      // At the limit the create is refused, checks the holders, finds none gone — because another process
+      // (a delete finishing, the erasure worker) gave the only slot back between the two. Room is free.
+      const { authorization, accountId } = await h.owner();
+      const first = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/assistants/',
+        headers: { authorization },
+        payload: body(),
+      });
+      expect(first.statusCode).toBe(201);
+      const slots = streamIds.assistantSlots(accountId);
+      const [held] = (await h.platform.eventStore.readStream(slots)).map(
+        (e) => (e.data as { assistantId: string }).assistantId,
+      );
+      const store = h.platform.eventStore;
+      const read = store.readStream.bind(store);
+      let slotReads = 0;
+      store.readStream = async (streamId, options) => {
+        // The second read of the slots is the reclaim's, right after the refusal: give the slot back first.
+        if (streamId === slots && ++slotReads === 2) {
+          const meta = {
+            correlationId: 'elsewhere',
+            causationId: 'elsewhere',
+            actor: { kind: 'system' as const, id: 'test' },
+            timestamp: new Date().toISOString(),
+            schemaVersion: 1,
+            eventId: randomUUID(),
+          };
+          const revision = BigInt((await read(slots)).length - 1);
+          await store.appendToStream(
+            slots,
+            [{ type: 'AssistantSlotFreed', data: { ownerId: accountId, assistantId: held! }, metadata: meta }],
+            {
+              expectedRevision: revision,
+            },
+          );
+        }
+        return read(streamId, options);
+      };
+      try {
+        const second = await h.app.inject({
+          method: 'POST',
+          url: '/api/v1/assistants/',
+          headers: { authorization },
+          payload: body(),
+        });
+        expect(slotReads).toBeGreaterThanOrEqual(2);
+        expect(second.statusCode, second.body).toBe(201);
+      } finally {
+        store.readStream = read;
+      }
+    });
+
     it('turns sales mode off when the crawler is turned off', async () => {
       const { authorization } = await h.owner();
       const created = await h.app.inject({
