@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { messages, streamIds } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEvent } from '../../../platform/event-store/testing/test-event.js';
 import { createApiHarness, type ApiHarness } from '../../../testing/api-harness.js';
 import { postgresAvailability } from '../../../testing/test-database.js';
 
@@ -325,18 +326,10 @@ describe.skipIf(!gate.available)(
       store.readStream = async (streamId, options) => {
         // The second read of the slots is the reclaim's, right after the refusal: give the slot back first.
         if (streamId === slots && ++slotReads === 2) {
-          const meta = {
-            correlationId: 'elsewhere',
-            causationId: 'elsewhere',
-            actor: { kind: 'system' as const, id: 'test' },
-            timestamp: new Date().toISOString(),
-            schemaVersion: 1,
-            eventId: randomUUID(),
-          };
           const revision = BigInt((await read(slots)).length - 1);
           await store.appendToStream(
             slots,
-            [{ type: 'AssistantSlotFreed', data: { ownerId: accountId, assistantId: held! }, metadata: meta }],
+            [testEvent('AssistantSlotFreed', { ownerId: accountId, assistantId: held! })],
             {
               expectedRevision: revision,
             },
