@@ -1,5 +1,5 @@
 import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.queries';
-import { retrieve } from './search/retrieve.js';
+import { defaultRetrievalTuning, retrieve } from './search/retrieve.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onEverySqlBackend, type OpenSql } from '../testing/sql-backends.js';
 import { fixture } from './extract/fixtures.js';
@@ -79,6 +79,44 @@ function suite(name: string, open: OpenSql) {
       expect(breakfast[0]!.text).toContain('ארוחת בוקר');
       const eilat = await retrieve(k.sql, { assistantId: 'asst-1', question: 'כמה עולה משלוח לאילת?' });
       expect(eilat[0]!.fileId).toBe('file-he');
+    });
+
+    it('asks one statement per question, on either path, and a spent posting budget keeps the rarest word', async () => {
+      let statements = 0;
+      const counted = {
+        query: ((text: string, params?: unknown[]) => {
+          statements++;
+          return k.sql.query(text, params);
+        }) as typeof k.sql.query,
+      };
+      const question = 'How much does delivery cost?';
+      const byReading = await retrieve(counted, { assistantId: 'asst-1', question });
+      expect(statements).toBe(1);
+      // Past the passage count the index is asked term by term: the same passages (a chat turn's one round trip still).
+      const byIndex = await retrieve(
+        counted,
+        { assistantId: 'asst-1', question },
+        {
+          ...defaultRetrievalTuning,
+          readPassagesUpTo: 0,
+        },
+      );
+      expect(statements).toBe(2);
+      expect(byIndex).toEqual(byReading);
+      expect(byReading[0]!.text).toContain('free for orders above 300 shekels');
+      // A budget of one posting keeps only the rarest form, the first asked between equals: "receipt" (the
+      // Returns passage alone) before "breakfast" (the Hebrew page alone, by its translation).
+      const rarest = await retrieve(
+        counted,
+        { assistantId: 'asst-1', question: 'receipt breakfast' },
+        {
+          ...defaultRetrievalTuning,
+          postingBudget: 1,
+        },
+      );
+      expect(rarest.map((passage) => passage.section)).toEqual(['Returns']);
+      const unbounded = await retrieve(counted, { assistantId: 'asst-1', question: 'receipt breakfast' });
+      expect(unbounded.map((passage) => passage.fileId).sort()).toEqual(['file-en', 'file-he']);
     });
 
     it('never returns another assistant’s passages, and answers nothing for nothing', async () => {

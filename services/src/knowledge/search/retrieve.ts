@@ -45,35 +45,31 @@ export const defaultRetrievalTuning: RetrievalTuning = {
   cueFactor: 0.5,
 };
 
-interface ScoredTerm {
-  term: string;
-  word: number;
-  weight: number;
-  df: number;
-}
-
-/** Each question term looked up in the GIN index, scoped by the assistant's lexeme; OFFSET 0 keeps the
- * planner from trading it for a scan of the assistant's rows that would read every passage's terms. */
+/**
+ * Each selected term looked up in the GIN index, scoped by the assistant's lexeme; OFFSET 0 keeps the
+ * planner from trading it for a scan of the assistant's rows that would read every passage's terms.
+ */
 const HITS_BY_INDEX = `
        SELECT c.content_sha256, c.chunk_index, q.word, max(q.weight) AS weight
-       FROM q CROSS JOIN LATERAL (
+       FROM selected q CROSS JOIN LATERAL (
          SELECT assistant_id, content_sha256, chunk_index FROM knowledge_chunks
-         WHERE terms @@ q.term::tsquery OFFSET 0
+         WHERE terms @@ q.scoped::tsquery OFFSET 0
        ) c
-       WHERE c.assistant_id = $1
+       WHERE c.assistant_id = $1 AND (SELECT chunks FROM total) > $9
        GROUP BY c.content_sha256, c.chunk_index, q.word`;
 
 /**
- * Every passage of the assistant, its terms unpacked once: the question's terms ($9) are marked (weight A,
- * every other lexeme D) and only they are kept, so a passage yields its few matching terms rather than
- * its two hundred lexemes.
+ * Every passage of the assistant, its terms unpacked once: the selected terms are marked (weight A, every
+ * other lexeme D) and only they are kept, so a passage yields its few matching terms rather than its two
+ * hundred lexemes.
  */
 const HITS_BY_READING_PASSAGES = `
        SELECT c.content_sha256, c.chunk_index, q.word, max(q.weight) AS weight
        FROM knowledge_chunks c
-       CROSS JOIN LATERAL unnest(tsvector_to_array(ts_filter(setweight(setweight(c.terms, 'D'), 'A', $9::text[]), '{a}'))) AS l(lexeme)
-       JOIN q ON q.term = l.lexeme
-       WHERE c.assistant_id = $1
+       CROSS JOIN LATERAL unnest(tsvector_to_array(ts_filter(
+         setweight(setweight(c.terms, 'D'), 'A', (SELECT array_agg(term) FROM selected)), '{a}'))) AS l(lexeme)
+       JOIN selected q ON q.term = l.lexeme
+       WHERE c.assistant_id = $1 AND (SELECT chunks FROM total) <= $9
        GROUP BY c.content_sha256, c.chunk_index, q.word`;
 
 /** The slice of a SQL connection retrieval needs (the read-model database). */
@@ -95,42 +91,23 @@ export async function retrieve(
 ): Promise<RetrievedPassage[]> {
   const { words } = typeof question === 'string' ? analyseQuestion(question) : question;
   if (words.length === 0 || k <= 0) return [];
-  const allTerms = [...new Set(words.flatMap((word) => word.forms.map((form) => form.term)))];
-
-  const { rows: stats } = await db.query<{ term: string; chunks: number; total: number }>(
-    `SELECT s.term, s.chunks, a.chunks AS total FROM knowledge_term_stats s
-     JOIN knowledge_assistant_stats a ON a.assistant_id = s.assistant_id
-     WHERE s.assistant_id = $1 AND s.term = ANY($2::text[])`,
-    [assistantId, allTerms],
-  );
-  if (stats.length === 0) return [];
-  const total = Number(stats[0]!.total);
-  const df = new Map(stats.map((row) => [row.term, Number(row.chunks)]));
-
-  const candidates: ScoredTerm[] = words.flatMap((word, index) =>
-    word.forms.flatMap((form) => {
-      const frequency = df.get(form.term);
-      if (!frequency) return [];
-      const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+  const forms = words.flatMap((word, index) =>
+    word.forms.map((form) => ({
+      term: form.term,
+      word: index,
+      factor: form.factor,
       // A word that only names the kind of answer ("כמה עולה", "price") weighs less than the subject: the
       // passage about the kettle should come before the one page that happens to say "עולה".
-      const cue = word.cueOf && !word.hint ? tuning.cueFactor : 1;
-      return [{ term: form.term, word: index, df: frequency, weight: idf * form.factor * cue }];
-    }),
+      cue: word.cueOf && !word.hint ? tuning.cueFactor : 1,
+    })),
   );
-  // Rarest first until the posting budget is spent; the rarest term is always kept.
-  candidates.sort((a, b) => a.df - b.df);
-  const selected: ScoredTerm[] = [];
-  let postings = 0;
-  for (const term of candidates) {
-    if (selected.length > 0 && postings + term.df > tuning.postingBudget) continue;
-    selected.push(term);
-    postings += term.df;
-  }
 
-  // A small knowledge base is read passage by passage, each passage's terms unpacked once; a large one
-  // asks the GIN index term by term. Same hits either way (a term matches exactly its lexeme).
-  const small = total <= tuning.readPassagesUpTo;
+  // One statement (a chat turn's retrieval is one round trip): each form's document frequency and the
+  // assistant's passage count give its weight, the inverse document frequency (rare words decide); the
+  // rarest forms are kept until the posting budget is spent (the rarest always); then a small knowledge
+  // base is read passage by passage, each passage's terms unpacked once, and a large one asks the GIN index
+  // term by term — the same hits either way (a term matches exactly its lexeme), the branch not taken
+  // gated off by its one-time filter on the passage count.
   const { rows } = await db.query<{
     file_id: string;
     filename: string;
@@ -139,33 +116,54 @@ export async function retrieve(
     text: string;
     score: number;
   }>(
-    `WITH q AS (
-       SELECT * FROM unnest($2::text[], $3::int[], $4::float8[]) AS q(term, word, weight)
-     ), hits AS (${small ? HITS_BY_READING_PASSAGES : HITS_BY_INDEX}
+    `WITH forms AS (
+       SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::float8[], $7::float8[])
+         WITH ORDINALITY AS f(term, quoted, scoped, word, factor, cue, ord)
+     ), total AS (
+       SELECT chunks FROM knowledge_assistant_stats WHERE assistant_id = $1
+     ), scored AS (
+       SELECT f.term, f.quoted, f.scoped, f.word, f.ord, s.chunks AS df,
+              ln(1 + (t.chunks::float8 - s.chunks + 0.5) / (s.chunks::float8 + 0.5)) * f.factor * f.cue AS weight
+       FROM forms f
+       JOIN knowledge_term_stats s ON s.assistant_id = $1 AND s.term = f.term
+       CROSS JOIN total t
+     ), budgeted AS (
+       SELECT *, row_number() OVER w AS rank, sum(df) OVER w AS postings FROM scored
+       WINDOW w AS (ORDER BY df, ord ROWS UNBOUNDED PRECEDING)
+     ), selected AS (
+       SELECT term, quoted, scoped, word, weight, rank FROM budgeted WHERE rank = 1 OR postings <= $8
+     ), hits AS (${HITS_BY_READING_PASSAGES}
+       UNION ALL${HITS_BY_INDEX}
      ), first_pass AS (
        SELECT content_sha256, chunk_index, sum(weight) AS lexical FROM hits
        GROUP BY content_sha256, chunk_index
        ORDER BY lexical DESC, content_sha256, chunk_index
-       LIMIT $6
+       LIMIT $10
+     ), asked AS (
+       SELECT string_agg(quoted, ' | ' ORDER BY rank)::tsquery AS query FROM selected
      )
      SELECT f.id AS file_id, f.filename, f.source_url, c.section, c.text,
-            (p.lexical + $7 * ts_rank_cd(c.terms, $5::tsquery, 2)) AS score
+            (p.lexical + $11 * ts_rank_cd(c.terms, a.query, 2)) AS score
      FROM first_pass p
+     CROSS JOIN asked a
      JOIN knowledge_chunks c ON c.assistant_id = $1 AND c.content_sha256 = p.content_sha256 AND c.chunk_index = p.chunk_index
      JOIN knowledge_contents ct ON ct.assistant_id = $1 AND ct.content_sha256 = p.content_sha256
      JOIN knowledge_files f ON f.id = ct.file_id
      ORDER BY score DESC, p.content_sha256, p.chunk_index
-     LIMIT $8`,
+     LIMIT $12`,
     [
       assistantId,
-      selected.map((term) => (small ? term.term : toScopedTsquery(term.term, assistantId))),
-      selected.map((term) => term.word),
-      selected.map((term) => term.weight),
-      toOrTsquery(selected.map((term) => term.term)),
+      forms.map((form) => form.term),
+      forms.map((form) => toOrTsquery([form.term])),
+      forms.map((form) => toScopedTsquery(form.term, assistantId)),
+      forms.map((form) => form.word),
+      forms.map((form) => form.factor),
+      forms.map((form) => form.cue),
+      tuning.postingBudget,
+      tuning.readPassagesUpTo,
       Math.max(tuning.rerankDepth, k),
       tuning.proximityWeight,
       k,
-      ...(small ? [selected.map((term) => term.term)] : []),
     ],
   );
   return rows.map((row) => ({
