@@ -101,7 +101,11 @@ describe('the owner chats with their assistant', () => {
 
   it('asks about the file, sees the grounded answer streamed, the citation and "Response ready!"', async () => {
     const requests: string[] = [];
-    page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    const streamHeaders: Record<string, string>[] = [];
+    page.on('request', (request) => {
+      requests.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      if (request.url().includes('/stream')) streamHeaders.push(request.headers());
+    });
     const input = page.getByLabel('Message');
     await input.fill('When do you bake blueberry scones?');
     await page.getByText('6/100 words').waitFor();
@@ -121,6 +125,10 @@ describe('the owner chats with their assistant', () => {
     // The answer came over the SSE stream, so the run was never polled.
     expect(requests.some((r) => /^GET \/api\/v1\/threads\/thread_\w+\/runs\/run_\w+\/stream$/.test(r))).toBe(true);
     expect(requests.some((r) => /^GET \/api\/v1\/threads\/thread_\w+\/runs\/run_\w+$/.test(r))).toBe(false);
+    // It was opened on the run's grant, not the bearer token: the server read neither session nor conversation first.
+    expect(streamHeaders).toHaveLength(1);
+    expect(streamHeaders[0]!['x-run-grant']).toMatch(/^[0-9a-z]+\.[\w-]{43}$/);
+    expect(streamHeaders[0]!.authorization).toBeUndefined();
     await audit(page, '/chat (conversation)');
   });
 

@@ -285,7 +285,7 @@ async function ask(
   const session = visitor ? { session_token: who.sessionToken } : {};
   const started = performance.now();
   const marks: Turn['marks'] = { started: Date.now(), runPosted: 0, streamOpened: 0 };
-  const run = await call<{ run_id: string }>(base, `${prefix}/runs`, {
+  const run = await call<{ run_id: string; stream_grant?: string }>(base, `${prefix}/runs`, {
     token: who.token,
     body: {
       assistant_id: assistant.externalId,
@@ -299,7 +299,12 @@ async function ask(
   const response = await fetch(
     `${base}${prefix}/runs/${run.run_id}/stream${visitor ? `?session_token=${who.sessionToken}` : ''}`,
     {
-      headers: who.token ? { authorization: `Bearer ${who.token}` } : {},
+      // The owner's run opens on its grant, as the owner's chat does (no session or thread read first).
+      headers: run.stream_grant
+        ? { 'x-run-grant': run.stream_grant }
+        : who.token
+          ? { authorization: `Bearer ${who.token}` }
+          : {},
     },
   );
   if (!response.ok) throw new HttpError(`stream: ${response.status}`);

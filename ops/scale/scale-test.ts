@@ -304,13 +304,18 @@ try {
       threadId ??
       (await client.ok<{ thread_id: string }>('/api/v1/threads/', { token, body: { assistant_id: assistantId } }))
         .thread_id;
-    const run = await client.ok<{ id?: string; run_id?: string }>(`/api/v1/threads/${thread}/runs`, {
-      token,
-      body: { assistant_id: runAssistant, additional_messages: [{ role: 'user', content: question }] },
-    });
+    const run = await client.ok<{ id?: string; run_id?: string; stream_grant?: string }>(
+      `/api/v1/threads/${thread}/runs`,
+      {
+        token,
+        body: { assistant_id: runAssistant, additional_messages: [{ role: 'user', content: question }] },
+      },
+    );
     const runId = (run.run_id ?? run.id)!;
+    // Followed on the run's grant, as the owner's chat does: a replica that did not create the run honours it too.
     const stream = await followStream(client.base, `/api/v1/threads/${thread}/runs/${runId}/stream`, {
       token,
+      ...(run.stream_grant ? { grant: run.stream_grant } : {}),
       startedAt: started,
       onEvent,
     });

@@ -42,6 +42,8 @@ export async function followStream(
   path: string,
   options: {
     token?: string;
+    /** The run's stream grant (the owner's run, as created): sent instead of the bearer token, as the owner's chat does. */
+    grant?: string;
     from?: string;
     maxConnections?: number;
     startedAt?: number;
@@ -64,7 +66,8 @@ export async function followStream(
         ended: 'closed',
       };
       const headers: Record<string, string> = { accept: 'text/event-stream' };
-      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      if (options.grant) headers['x-run-grant'] = options.grant;
+      else if (options.token) headers.authorization = `Bearer ${options.token}`;
       if (lastEventId !== undefined) headers['last-event-id'] = String(lastEventId);
       const req = httpRequest(
         { host: origin.hostname, port: origin.port, path, headers, localAddress: options.from, agent: false },

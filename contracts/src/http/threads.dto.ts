@@ -151,7 +151,15 @@ export const RunSchema = z.object({
 });
 export type RunDto = z.infer<typeof RunSchema>;
 /** POST …/runs: the run, and the message posted with it when the call carried one (additional_messages). */
-export const CreatedRunSchema = RunSchema.extend({ user_message: MessageSchema.optional() });
+export const CreatedRunSchema = RunSchema.extend({
+  user_message: MessageSchema.optional(),
+  /**
+   * The owner's run only: sent back as the X-Run-Grant header of GET …/runs/{id}/stream, it opens that
+   * run's stream without the bearer token until shortly after the run's deadline (the server then reads
+   * neither the session nor the conversation before the answer). Opaque.
+   */
+  stream_grant: z.string().optional(),
+});
 export type CreatedRunDto = z.infer<typeof CreatedRunSchema>;
 
 /** A conversation in the Chat History list (spec §3 Thread). */

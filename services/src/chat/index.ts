@@ -18,4 +18,6 @@ export type { ChatCall, ChatServiceDeps } from './service/chat-service.js';
 export { hashSession, newSessionToken } from './service/chatter.js';
 export type { Chatter } from './service/chatter.js';
 export { createPublicChatLimits } from './service/public-chat-limits.js';
+export { createRunGrants } from './service/run-grants.js';
+export type { RunGrants } from './service/run-grants.js';
 export { createSqlVisitorAnswers } from './visitor-answers/visitor-answers.js';

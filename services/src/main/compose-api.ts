@@ -1,7 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../api/app.js';
 import type { KnowledgeReads } from '../knowledge/index.js';
-import { createPublicChatLimits, createSqlVisitorAnswers, type RunOutputReader } from '../chat/index.js';
+import {
+  createPublicChatLimits,
+  createRunGrants,
+  createSqlVisitorAnswers,
+  type RunOutputReader,
+} from '../chat/index.js';
 import { createLimitBuckets } from '../platform/limits/limit-buckets.js';
 import { createLimitCounters } from '../platform/limits/limit-counters.js';
 import {
@@ -299,6 +304,8 @@ export async function composeApi(wiring: ApiWiring) {
       }),
       visitorAnswers: createSqlVisitorAnswers(platform.sql),
       limitViolations: analytics.limitViolations,
+      // Under the key every API process shares: any replica opens a stream another one granted.
+      runGrants: createRunGrants({ secret: loadAuthSecret(config), clock }),
     },
     limits: {
       readDb: platform.sql,

@@ -2,6 +2,7 @@ import type { ChatAccess } from '@/lib/chat-core/chat-access';
 import type { ChatRun } from '@/lib/chat-core/chat-messages';
 import {
   followRun as followSharedRun,
+  type RunRef,
   type PollDeps,
   type PollSchedule,
   pollRun as pollSharedRun,
@@ -30,7 +31,7 @@ export const pollRun = (deps: PollDeps, signal: AbortSignal) => pollSharedRun(de
 export const followRun = (
   access: ChatAccess,
   threadId: string,
-  runId: string,
+  run: RunRef,
   handlers: { onDelta: (textSoFar: string) => void; onStatus: (run: ChatRun) => void },
   signal: AbortSignal,
-) => followSharedRun(access, threadId, runId, handlers, chatPolling, signal);
+) => followSharedRun(access, threadId, run, handlers, chatPolling, signal);

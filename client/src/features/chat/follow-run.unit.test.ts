@@ -3,7 +3,8 @@ import { ApiError } from '@/lib/api-error';
 import type { ChatRun } from '@/lib/chat-core/chat-messages';
 import { chatPollDelays, networkRetryDelay } from './chat-rules';
 import { followRun, pollRun } from './follow-run';
-import { json, serverRun, stubFetch } from './test/fake-server';
+import { tokenStorage } from '@/lib/token-storage';
+import { json, serverRun, sseBody, stubFetch } from './test/fake-server';
 
 const run = (status: ChatRun['status'], extra: Partial<ChatRun> = {}): ChatRun => ({
   id: 'run_1',
@@ -92,7 +93,7 @@ describe('followRun', () => {
     const outcome = await followRun(
       { kind: 'owner' },
       'thread_1',
-      'run_1',
+      { id: 'run_1' },
       { onDelta: vi.fn(), onStatus: vi.fn() },
       new AbortController().signal,
     );
@@ -102,5 +103,34 @@ describe('followRun', () => {
       'GET /api/v1/threads/thread_1/runs/run_1',
     ]);
     vi.unstubAllGlobals();
+  });
+
+  it("opens the owner's fresh run with its grant instead of the bearer token; polling keeps the token", async () => {
+    tokenStorage.set('a-session-token-for-tests', 'owner-1');
+    const stream = sseBody();
+    const { fetchMock } = stubFetch({
+      'GET /api/v1/threads/thread_1/runs/run_1/stream': ({ signal }) => {
+        queueMicrotask(() => {
+          stream.send('delta', { text: 'Open ' });
+          stream.send('completed', { run_id: 'run_1', message: null });
+        });
+        return stream.response(signal);
+      },
+    });
+    const deltas: string[] = [];
+    const outcome = await followRun(
+      { kind: 'owner' },
+      'thread_1',
+      { id: 'run_1', streamGrant: 'lz3.grant' },
+      { onDelta: (text) => deltas.push(text), onStatus: vi.fn() },
+      new AbortController().signal,
+    );
+    expect(outcome).toEqual({ kind: 'completed', messageId: null, message: null });
+    expect(deltas).toEqual(['Open ']);
+    const headers = new Headers(fetchMock.mock.calls[0]![1]?.headers);
+    expect(headers.get('x-run-grant')).toBe('lz3.grant');
+    expect(headers.has('authorization')).toBe(false);
+    vi.unstubAllGlobals();
+    tokenStorage.clear();
   });
 });

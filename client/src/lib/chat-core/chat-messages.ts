@@ -34,6 +34,8 @@ export interface ChatRun {
   /** last_error.message of a failed or expired run. */
   error: string | null;
   messageId: string | null;
+  /** The owner's run, as created: what opens its stream without the bearer token (the server reads less). */
+  streamGrant?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -91,5 +93,6 @@ export function toChatRun(value: unknown): ChatRun {
     status,
     error,
     messageId: typeof r.message_id === 'string' ? r.message_id : null,
+    ...(typeof r.stream_grant === 'string' && r.stream_grant ? { streamGrant: r.stream_grant } : {}),
   };
 }

@@ -4,6 +4,9 @@ import { getRun } from './run-calls';
 import { type ChatMessage, type ChatRun, SETTLED } from './chat-messages';
 import { streamRun } from './stream-run';
 
+/** The run to follow: its id, and for the owner's fresh run the grant that opens its stream. */
+export type RunRef = Pick<ChatRun, 'id' | 'streamGrant'>;
+
 /** How a followed run ended. */
 export type RunEnd =
   | { kind: 'completed'; messageId: string | null; message: ChatMessage | null }
@@ -79,12 +82,13 @@ export async function pollRun(deps: PollDeps, schedule: PollSchedule, signal: Ab
 export async function followRun(
   access: ChatAccess,
   threadId: string,
-  runId: string,
+  run: RunRef,
   handlers: { onDelta: (textSoFar: string) => void; onStatus?: (run: ChatRun) => void },
   schedule: PollSchedule,
   signal: AbortSignal,
 ): Promise<RunEnd> {
-  const streamed = await streamRun(access, threadId, runId, handlers.onDelta, signal);
+  const runId = run.id;
+  const streamed = await streamRun(access, threadId, runId, handlers.onDelta, signal, run.streamGrant);
   if (signal.aborted) throw signal.reason;
   if (streamed.kind === 'completed')
     return { kind: 'completed', messageId: streamed.message?.id ?? null, message: streamed.message };

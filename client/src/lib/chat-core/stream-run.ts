@@ -13,8 +13,10 @@ export type StreamEnd =
 
 /**
  * Follows a run's answer over SSE (GET …/runs/{id}/stream). Uses fetch rather than EventSource because
- * the owner's calls carry a bearer header, which EventSource cannot send. `onDelta` receives the text
- * so far; the promise ends with the stored outcome, or `unavailable` so the caller can poll instead.
+ * the owner's calls carry a bearer header, which EventSource cannot send. With the run's grant (the
+ * owner's run, as created) the grant goes instead of the bearer token: the server opens the stream on it
+ * without reading the session or the conversation. `onDelta` receives the text so far; the promise ends
+ * with the stored outcome, or `unavailable` so the caller can poll instead.
  */
 export async function streamRun(
   access: ChatAccess,
@@ -22,9 +24,11 @@ export async function streamRun(
   runId: string,
   onDelta: (textSoFar: string) => void,
   signal?: AbortSignal,
+  streamGrant?: string,
 ): Promise<StreamEnd> {
   const headers: Record<string, string> = { Accept: 'text/event-stream', 'X-Requested-With': 'XMLHttpRequest' };
-  const token = access.kind === 'owner' ? tokenStorage.get() : null;
+  const token = access.kind === 'owner' && !streamGrant ? tokenStorage.get() : null;
+  if (streamGrant) headers['X-Run-Grant'] = streamGrant;
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {

@@ -44,7 +44,7 @@ export const securityPlugin = fp(async (app: FastifyInstance, options: SecurityO
   await app.register(cors, {
     origin: options.corsOrigins.length ? [...options.corsOrigins] : true,
     credentials: false,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Requested-With', 'Last-Event-ID'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Requested-With', 'Last-Event-ID', 'X-Run-Grant'],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,
   });

@@ -27,6 +27,7 @@ import { createChatAssistants, type ChatAssistant } from './chat-assistant.js';
 import { seconds, toMessageDto, toRunDto, toThreadDto } from './chat-dtos.js';
 import { actorOf, authorKeyOf, newId, readerOf, shareTokenHashOf, writerOf, type Chatter } from './chatter.js';
 import type { PublicChatLimits } from './public-chat-limits.js';
+import type { RunGrants } from './run-grants.js';
 import { followRunEvents, type RunEventsDeps, type RunStreamMessage } from './run-events.js';
 import { recordedOutcomeOf, threadViewOf, visibleTo, type ThreadView } from './thread-view.js';
 import { utcDay, type VisitorAnswers, type VisitorDay } from '../visitor-answers/visitor-answers.js';
@@ -66,6 +67,8 @@ export interface ChatServiceDeps {
   visitorAnswers?: VisitorAnswers;
   /** Where refusals by the plan's monthly limit and the assistant's chat_limit are recorded (analytics). */
   limitViolations?: LimitViolations;
+  /** Stream grants for the owner's runs (run-grants.ts); absent, every stream is opened with the session. */
+  runGrants?: RunGrants;
 }
 
 /** A thread as one read of its stream left it: what the chat shows, and what its decider decides on. */
@@ -159,6 +162,12 @@ export function createChatService(deps: ChatServiceDeps) {
   }
 
   /** The thread, if the chatter may read it; anyone else is told it does not exist (404), so ids cannot be probed. */
+  /** The run's outcome as recorded on its thread (read afresh each time the follower asks), or undefined while it runs. */
+  const recordedOutcomeFor = (threadId: string, runId: string) => async () => {
+    const latest = await currentThread(threadId);
+    return latest && recordedOutcomeOf(latest.view, runId);
+  };
+
   async function threadFor(chatter: Chatter, threadId: string): Promise<Reached> {
     const thread = await currentThread(threadId);
     if (!thread || !visibleTo(thread.view, readerOf(chatter)))
@@ -436,7 +445,15 @@ export function createChatService(deps: ChatServiceDeps) {
         settled_at: null,
       };
       const run = toRunDto(row, assistant, deps.clock());
-      return message ? { ...run, user_message: toMessageDto({ ...message.row, thread_id: threadId }) } : run;
+      // The owner's stream of this run opens on the grant alone (no session, no thread read); a visitor's
+      // is read through the link they came by, which may be rotated meanwhile (the link's rule holds).
+      const grant =
+        chatter.kind === 'owner' && deps.runGrants
+          ? { stream_grant: deps.runGrants.issue({ threadId, runId, deadlineAt }) }
+          : {};
+      return message
+        ? { ...run, ...grant, user_message: toMessageDto({ ...message.row, thread_id: threadId }) }
+        : { ...run, ...grant };
     },
 
     async run(chatter: Chatter, threadId: string, runId: string): Promise<RunDto> {
@@ -465,14 +482,44 @@ export function createChatService(deps: ChatServiceDeps) {
         chatter.kind === 'visitor' ? await reach(chatter, threadId, 'read') : await threadFor(chatter, threadId);
       const run = view.runs.get(runId);
       if (!run) throw new DomainError('not_found', chatMessages.runNotFound);
-      const recordedOutcome = async () => {
-        const latest = await currentThread(threadId);
-        return latest && recordedOutcomeOf(latest.view, runId);
-      };
       return (signal) =>
         followRunEvents(
           { output: deps.runOutput, clock: deps.clock },
-          { threadId, runId, deadlineAt: run.deadline_at, afterSeq: options.afterSeq, signal, recordedOutcome },
+          {
+            threadId,
+            runId,
+            deadlineAt: run.deadline_at,
+            afterSeq: options.afterSeq,
+            signal,
+            recordedOutcome: recordedOutcomeFor(threadId, runId),
+          },
+        );
+    },
+
+    /**
+     * The run's stream opened on its grant (run-grants.ts) rather than on who the caller is: nothing is read
+     * before the run's output. Undefined when the grant is not this run's, forged or past its time — the
+     * caller then opens it as followRun does.
+     */
+    followGranted(
+      threadId: string,
+      runId: string,
+      grant: string,
+      options: { afterSeq: number },
+    ): ((signal: AbortSignal) => AsyncGenerator<RunStreamMessage>) | undefined {
+      const granted = deps.runGrants?.verify(grant, threadId, runId);
+      if (!granted) return undefined;
+      return (signal) =>
+        followRunEvents(
+          { output: deps.runOutput, clock: deps.clock },
+          {
+            threadId,
+            runId,
+            deadlineAt: granted.deadlineAt,
+            afterSeq: options.afterSeq,
+            signal,
+            recordedOutcome: recordedOutcomeFor(threadId, runId),
+          },
         );
     },
 

@@ -6,6 +6,7 @@ import type { ChatAccess } from '@/lib/chat-core/chat-access';
 import { listMessages, sendFeedback } from '@/lib/chat-core/chat-calls';
 import { isThreadGoneOnSend, sendMessageAndRun } from '@/lib/chat-core/run-calls';
 import type { ChatMessage } from '@/lib/chat-core/chat-messages';
+import type { RunRef } from '@/lib/chat-core/follow-run';
 import { checkInput, inputProblemText } from '@/lib/chat-core/input-rules';
 import {
   isThreadGone,
@@ -176,7 +177,7 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
       .finally(() => live(gen) && setHistoryLoading(false));
   }, [threadId]);
 
-  async function follow(access: ChatAccess, thread: string, runId: string, op: AbortController, gen: number) {
+  async function follow(access: ChatAccess, thread: string, run: RunRef, op: AbortController, gen: number) {
     const { t } = latest.current;
     setRunning(true);
     setProgress(0);
@@ -189,7 +190,7 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
       outcome = await followRun(
         access,
         thread,
-        runId,
+        run,
         {
           onDelta: (text) => live(gen) && setStreamText(text),
           onStatus: (run) => live(gen) && setRequiresAction(run.status === 'requires_action'),
@@ -282,14 +283,14 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
         }
       }
       // One call posts the message and starts its run; a refusal stores neither, so it is a message not posted.
-      let runId: string;
+      let run: RunRef;
       try {
         const sent = await sendMessageAndRun(access, thread, externalId, text);
         if (!live(gen)) return;
         const posted = sent.posted;
         keys.current.set(posted.id, pending.id);
         setMessages((all) => all.map((m) => (m.id === pending.id ? { ...posted, text: posted.text || text } : m)));
-        runId = sent.run.id;
+        run = sent.run;
       } catch (error) {
         if (!live(gen)) return;
         if (isThreadGoneOnSend(error)) {
@@ -301,7 +302,7 @@ export function useChat({ assistant, threadId, connection, onThreadChange, t }: 
       }
       clearTimeout(loadingReset);
       setSending(false);
-      await follow(access, thread, runId, op, gen);
+      await follow(access, thread, run, op, gen);
     } finally {
       clearTimeout(loadingReset);
       if (live(gen)) setSending(false);

@@ -120,7 +120,7 @@ export async function sendQuestion(
       outcome = await followRun(
         access,
         threadId,
-        runId,
+        { id: runId },
         { onDelta: (textSoFar) => live(gen) && chat.setStreamText(textSoFar) },
         embedPolling(),
         op.signal,

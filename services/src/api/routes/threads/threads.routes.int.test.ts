@@ -86,6 +86,7 @@ async function ask(h: ApiHarness, owner: Owner, threadId: string, content: strin
   });
   expect(run.statusCode).toBe(201);
   const runId = run.json().run_id as string;
+  const grant = run.json().stream_grant as string;
   await expect
     .poll(
       async () =>
@@ -96,7 +97,7 @@ async function ask(h: ApiHarness, owner: Owner, threadId: string, content: strin
   const status = (await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${runId}`, headers: auth })).json();
   const list = (await h.app.inject({ url: `/api/v1/threads/${threadId}/messages`, headers: auth })).json()
     .data as MessageDto[];
-  return { runId, status, answer: list.find((m) => m.run_id === runId), list };
+  return { runId, grant, status, answer: list.find((m) => m.run_id === runId), list };
 }
 
 async function newThread(h: ApiHarness, owner: Owner) {
@@ -245,6 +246,54 @@ function chatTests(
               .join(''),
         ).toBe(answer!.content[0]!.text.value);
         expect(rest.at(-1)!.event).toBe('completed');
+      });
+
+      it("opens a run's stream on the grant it came with, reading neither the session nor the thread; no other run's", async () => {
+        const owner = await assistantWithFacts(h);
+        const threadId = await newThread(h, owner);
+        const { runId, grant, answer } = await ask(h, owner, threadId, 'What are the opening hours?');
+        expect(grant).toMatch(/^[0-9a-z]+\.[\w-]{43}$/);
+        const other = await ask(h, owner, threadId, 'Is there parking?');
+        const url = `/api/v1/threads/${threadId}/runs/${runId}/stream`;
+        const store = h.platform.eventStore;
+        const readStream = store.readStream.bind(store);
+        const threadReads: string[] = [];
+        store.readStream = (streamId, options) => {
+          threadReads.push(streamId);
+          return readStream(streamId, options);
+        };
+        try {
+          // No bearer token at all: the grant alone opens it, and the whole answer comes.
+          const sse = await h.app.inject({ url, headers: { 'x-run-grant': grant } });
+          expect(sse.statusCode).toBe(200);
+          expect(sse.body).toContain('event: completed');
+          expect(sse.body).toContain(JSON.stringify(answer!.content[0]!.text.value).slice(1, 20));
+          expect(threadReads).toEqual([]);
+          // Opened with the bearer token instead, the same stream reads the thread first (so the spy sees the route's reads).
+          const bySession = await h.app.inject({ url, headers: { authorization: owner.authorization } });
+          expect(bySession.statusCode).toBe(200);
+          expect(threadReads).toContain(streamIds.thread(threadId));
+        } finally {
+          store.readStream = readStream;
+        }
+        // Another run's grant, a tampered one, or one for this run on another thread opens nothing without
+        // the bearer token (401, as any unsigned-in call), and with it the stream opens as it always did.
+        const tampered = grant.slice(0, -2) + (grant.endsWith('AA') ? 'BB' : 'AA');
+        const elsewhere = (await newThread(h, owner)) as string;
+        for (const [target, bad] of [
+          [url, other.grant],
+          [url, tampered],
+          [url, 'x'],
+          [`/api/v1/threads/${elsewhere}/runs/${runId}/stream`, grant],
+        ] as const) {
+          expect((await h.app.inject({ url: target, headers: { 'x-run-grant': bad } })).statusCode, bad).toBe(401);
+        }
+        const withBearer = await h.app.inject({
+          url,
+          headers: { 'x-run-grant': tampered, authorization: owner.authorization },
+        });
+        expect(withBearer.statusCode).toBe(200);
+        expect(withBearer.body).toContain('event: completed');
       });
 
       it("keeps each owner's threads to that owner", async () => {

@@ -138,12 +138,20 @@ export const threadRoutes =
         },
       },
       async (request, reply) => {
-        const events = await chat.followRun(
-          owner(request),
-          threadIdOf(request.params.threadId),
-          runIdOf(request.params.runId),
-          { afterSeq: lastEventIdOf(request) },
-        );
+        // The run's grant, issued with it, opens it with nothing read first; a missing, foreign or stale
+        // one leaves the stream to the bearer token, as without it.
+        const grant = request.headers['x-run-grant'];
+        const granted =
+          typeof grant === 'string'
+            ? chat.followGranted(threadIdOf(request.params.threadId), runIdOf(request.params.runId), grant, {
+                afterSeq: lastEventIdOf(request),
+              })
+            : undefined;
+        const events =
+          granted ??
+          (await chat.followRun(owner(request), threadIdOf(request.params.threadId), runIdOf(request.params.runId), {
+            afterSeq: lastEventIdOf(request),
+          }));
         await sendSse(request, reply, titledEvents(deps.readDb, events), { heartbeatMs: deps.sseHeartbeatMs });
       },
     );
