@@ -1,5 +1,6 @@
 import { knowledgeQueries } from '@kesher/projections/knowledge/knowledge.queries';
 import { defaultRetrievalTuning, retrieve } from './search/retrieve.js';
+import { createKnowledgeService } from './knowledge-service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onEverySqlBackend, type OpenSql } from '../testing/sql-backends.js';
 import { fixture } from './extract/fixtures.js';
@@ -117,6 +118,45 @@ function suite(name: string, open: OpenSql) {
       expect(rarest.map((passage) => passage.section)).toEqual(['Returns']);
       const unbounded = await retrieve(counted, { assistantId: 'asst-1', question: 'receipt breakfast' });
       expect(unbounded.map((passage) => passage.fileId).sort()).toEqual(['file-en', 'file-he']);
+    });
+
+    it("reads the passages and the owner's curated answers in one statement, the matching answer first", async () => {
+      let statements = 0;
+      const counted = {
+        ...k.sql,
+        query: ((text: string, params?: unknown[]) => {
+          statements++;
+          return k.sql.query(text, params);
+        }) as typeof k.sql.query,
+      };
+      const knowledge = createKnowledgeService({ readDb: counted, blobs: k.blobs });
+      try {
+        const question = 'How much does delivery cost?';
+        const without = await knowledge.retrieve({ assistantId: 'asst-1', question });
+        expect(statements).toBe(1);
+        expect(without.some((passage) => passage.curated)).toBe(false);
+        await k.sql.query(
+          `INSERT INTO curated_answers (qa_id, assistant_id, owner_id, question, answer, created_at, updated_at)
+           VALUES ('qa_delivery', 'asst-1', 'owner-1', 'What does delivery cost?', 'Delivery costs 25 shekels, free above 300.', now(), now()),
+                  ('qa_other', 'asst-2', 'owner-1', 'What does delivery cost?', 'Another assistant''s answer.', now(), now())`,
+        );
+        const withQa = await knowledge.retrieve({ assistantId: 'asst-1', question });
+        expect(statements).toBe(2);
+        expect(withQa[0]).toMatchObject({
+          fileId: 'qa_delivery',
+          curated: true,
+          text: expect.stringContaining('25 shekels'),
+        });
+        // The passages behind it are exactly what retrieval alone finds.
+        expect(withQa.slice(1)).toEqual(await retrieve(k.sql, { assistantId: 'asst-1', question }));
+        expect(withQa.map((passage) => passage.text).join(' ')).not.toContain("Another assistant's answer");
+        // A question with no searchable words asks no retrieval; the curated answers are still read (and matched).
+        await knowledge.retrieve({ assistantId: 'asst-1', question: 'what is it?' });
+        expect(statements).toBe(3);
+      } finally {
+        await k.sql.query(`DELETE FROM curated_answers WHERE qa_id IN ('qa_delivery', 'qa_other')`);
+        await knowledge.close();
+      }
     });
 
     it('never returns another assistant’s passages, and answers nothing for nothing', async () => {

@@ -9,8 +9,9 @@ import type { Embedder } from './embeddings/embedder.port.js';
 import { createEmbeddingIndexer } from './embeddings/embedding-indexer.js';
 import { createVectorIndex } from './embeddings/vector-index.js';
 import { createHybridRetrieve } from './search/hybrid-retrieve.js';
-import { retrieve, type RetrievedPassage } from './search/retrieve.js';
+import { retrieveWithCurated, type RetrievedPassage } from './search/retrieve.js';
 import { createCuratedLookup, curatedPassage } from './curated/curated-lookup.js';
+import type { CuratedMatch } from './curated/curated-match.js';
 
 export interface KnowledgeServiceDeps {
   readDb: SqlExecutor;
@@ -43,8 +44,6 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const hybrid =
     embeddings && createHybridRetrieve({ db: deps.readDb, embedder: embeddings.embedder, onError: embeddings.onError });
   const curated = createCuratedLookup(deps.readDb);
-  const retrieveKnowledge = (input: { assistantId: string; question: string; k?: number }) =>
-    hybrid ? hybrid(input) : retrieve(deps.readDb, input);
   return {
     reads: queries,
     // What a file's ingestion stores (its text, its passages) is held by that file: deleting it frees them.
@@ -57,7 +56,17 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
      * both engines see it first and prefer it (chat/builtin.provider.ts, chat/prompt.ts).
      */
     retrieve: async (input: { assistantId: string; question: string; k?: number }): Promise<RetrievedPassage[]> => {
-      const [passages, match] = await Promise.all([retrieveKnowledge(input), curated(input)]);
+      let passages: RetrievedPassage[];
+      let match: CuratedMatch | null;
+      if (hybrid) [passages, match] = await Promise.all([hybrid(input), curated(input)]);
+      else {
+        // Full text alone: the passages and the Q&A come in one statement.
+        const found = await retrieveWithCurated(deps.readDb, input);
+        passages = found.passages;
+        match = found.curated
+          ? curated.matchIn(input.assistantId, found.curated, input.question)
+          : await curated(input);
+      }
       return match ? [curatedPassage(match), ...passages] : passages;
     },
     /** The owner's curated answer for a question alone, or null below the match threshold. */

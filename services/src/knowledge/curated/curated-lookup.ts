@@ -30,14 +30,18 @@ export function createCuratedLookup(db: SqlExecutor, options: { cachedAssistants
   // against them 10-22 ms; bench-results/answers.json, curated.match_1000_qa): each assistant's analysed
   // questions are kept while its Q&A read the same, so a question pays only the match.
   const matchers = new Map<string, { key: string; match: ReturnType<typeof createCuratedMatcher> }>();
-  return async (input: { assistantId: string; question: string }): Promise<CuratedMatch | null> => {
-    const rows = await queries.forAssistant(input.assistantId);
+  /** The question matched against the assistant's Q&A as just read. */
+  function matchIn(
+    assistantId: string,
+    rows: readonly { qa_id: string; question: string; answer: string }[],
+    question: string,
+  ): CuratedMatch | null {
     if (rows.length === 0) {
-      matchers.delete(input.assistantId);
+      matchers.delete(assistantId);
       return null;
     }
     const key = rows.map((row) => `${row.qa_id}\u0000${row.question}\u0000${row.answer}`).join('\u0001');
-    let cached = matchers.get(input.assistantId);
+    let cached = matchers.get(assistantId);
     if (!cached || cached.key !== key) {
       cached = {
         key,
@@ -45,10 +49,16 @@ export function createCuratedLookup(db: SqlExecutor, options: { cachedAssistants
           rows.map((row) => ({ qaId: row.qa_id, question: row.question, answer: row.answer })),
         ),
       };
-      matchers.delete(input.assistantId);
+      matchers.delete(assistantId);
       if (matchers.size >= cachedAssistants) matchers.delete(matchers.keys().next().value!);
-    } else matchers.delete(input.assistantId);
-    matchers.set(input.assistantId, cached);
-    return cached.match(input.question);
-  };
+    } else matchers.delete(assistantId);
+    matchers.set(assistantId, cached);
+    return cached.match(question);
+  }
+  const lookup = async (input: { assistantId: string; question: string }): Promise<CuratedMatch | null> =>
+    matchIn(input.assistantId, await queries.forAssistant(input.assistantId), input.question);
+  return Object.assign(lookup, {
+    /** The match against Q&A the caller read with something else (retrieval's statement, retrieveWithCurated). */
+    matchIn,
+  });
 }

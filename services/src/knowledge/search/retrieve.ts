@@ -72,6 +72,11 @@ const HITS_BY_READING_PASSAGES = `
        WHERE c.assistant_id = $1 AND (SELECT chunks FROM total) <= $9
        GROUP BY c.content_sha256, c.chunk_index, q.word`;
 
+/** The assistant's curated Q&A beside the passages, in qa_id order (as curated-answers.queries.ts `forAssistant` reads them). */
+const CURATED_ROWS = `UNION ALL
+     SELECT 'qa', qa_id, NULL, NULL, question, answer, NULL, row_number() OVER (ORDER BY qa_id)
+     FROM curated_answers WHERE assistant_id = $1`;
+
 /** The slice of a SQL connection retrieval needs (the read-model database). */
 type Queryable = Pick<SqlExecutor, 'query'>;
 
@@ -86,11 +91,40 @@ type Queryable = Pick<SqlExecutor, 'query'>;
  */
 export async function retrieve(
   db: Queryable,
-  { assistantId, question, k = 5 }: { assistantId: string; question: string | AnalysedQuestion; k?: number },
+  input: { assistantId: string; question: string | AnalysedQuestion; k?: number },
   tuning: RetrievalTuning = defaultRetrievalTuning,
 ): Promise<RetrievedPassage[]> {
+  return (await search(db, input, tuning, false)).passages;
+}
+
+/** An assistant's curated Q&A as the answer engines match them (knowledge/curated/). */
+export interface CuratedQa {
+  qa_id: string;
+  question: string;
+  answer: string;
+}
+
+/**
+ * `retrieve`, with the assistant's curated Q&A read in the same statement (a chat turn's retrieval and its
+ * curated answer are one round trip). `curated` is undefined when no statement was needed for the
+ * passages (a question without searchable words): the caller reads the Q&A itself then.
+ */
+export async function retrieveWithCurated(
+  db: Queryable,
+  input: { assistantId: string; question: string | AnalysedQuestion; k?: number },
+  tuning: RetrievalTuning = defaultRetrievalTuning,
+): Promise<{ passages: RetrievedPassage[]; curated: CuratedQa[] | undefined }> {
+  return search(db, input, tuning, true);
+}
+
+async function search(
+  db: Queryable,
+  { assistantId, question, k = 5 }: { assistantId: string; question: string | AnalysedQuestion; k?: number },
+  tuning: RetrievalTuning,
+  withCurated: boolean,
+): Promise<{ passages: RetrievedPassage[]; curated: CuratedQa[] | undefined }> {
   const { words } = typeof question === 'string' ? analyseQuestion(question) : question;
-  if (words.length === 0 || k <= 0) return [];
+  if (words.length === 0 || k <= 0) return { passages: [], curated: undefined };
   const forms = words.flatMap((word, index) =>
     word.forms.map((form) => ({
       term: form.term,
@@ -109,12 +143,14 @@ export async function retrieve(
   // term by term — the same hits either way (a term matches exactly its lexeme), the branch not taken
   // gated off by its one-time filter on the passage count.
   const { rows } = await db.query<{
+    kind: 'passage' | 'qa';
     file_id: string;
     filename: string;
     source_url: string | null;
     section: string | null;
     text: string;
     score: number;
+    rank: string;
   }>(
     `WITH forms AS (
        SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::float8[], $7::float8[])
@@ -141,16 +177,21 @@ export async function retrieve(
        LIMIT $10
      ), asked AS (
        SELECT string_agg(quoted, ' | ' ORDER BY rank)::tsquery AS query FROM selected
+     ), scored_passages AS (
+       SELECT f.id AS file_id, f.filename, f.source_url, c.section, c.text, p.content_sha256, p.chunk_index,
+              (p.lexical + $11 * ts_rank_cd(c.terms, a.query, 2)) AS score
+       FROM first_pass p
+       CROSS JOIN asked a
+       JOIN knowledge_chunks c ON c.assistant_id = $1 AND c.content_sha256 = p.content_sha256 AND c.chunk_index = p.chunk_index
+       JOIN knowledge_contents ct ON ct.assistant_id = $1 AND ct.content_sha256 = p.content_sha256
+       JOIN knowledge_files f ON f.id = ct.file_id
+     ), passages AS (
+       SELECT file_id, filename, source_url, section, text, score,
+              row_number() OVER (ORDER BY score DESC, content_sha256, chunk_index) AS rank
+       FROM scored_passages
      )
-     SELECT f.id AS file_id, f.filename, f.source_url, c.section, c.text,
-            (p.lexical + $11 * ts_rank_cd(c.terms, a.query, 2)) AS score
-     FROM first_pass p
-     CROSS JOIN asked a
-     JOIN knowledge_chunks c ON c.assistant_id = $1 AND c.content_sha256 = p.content_sha256 AND c.chunk_index = p.chunk_index
-     JOIN knowledge_contents ct ON ct.assistant_id = $1 AND ct.content_sha256 = p.content_sha256
-     JOIN knowledge_files f ON f.id = ct.file_id
-     ORDER BY score DESC, p.content_sha256, p.chunk_index
-     LIMIT $12`,
+     SELECT 'passage' AS kind, file_id, filename, source_url, section, text, score, rank FROM passages WHERE rank <= $12
+     ${withCurated ? CURATED_ROWS : ''}`,
     [
       assistantId,
       forms.map((form) => form.term),
@@ -166,12 +207,23 @@ export async function retrieve(
       k,
     ],
   );
-  return rows.map((row) => ({
-    fileId: row.file_id,
-    filename: row.filename,
-    sourceUrl: row.source_url,
-    section: row.section,
-    text: row.text,
-    score: Number(row.score),
-  }));
+  const byRank = (a: { rank: string }, b: { rank: string }) => Number(a.rank) - Number(b.rank);
+  const passages = rows
+    .filter((row) => row.kind === 'passage')
+    .sort(byRank)
+    .map((row) => ({
+      fileId: row.file_id,
+      filename: row.filename,
+      sourceUrl: row.source_url,
+      section: row.section,
+      text: row.text,
+      score: Number(row.score),
+    }));
+  const curated = withCurated
+    ? rows
+        .filter((row) => row.kind === 'qa')
+        .sort(byRank)
+        .map((row) => ({ qa_id: row.file_id, question: row.section!, answer: row.text }))
+    : undefined;
+  return { passages, curated };
 }
