@@ -162,11 +162,27 @@ export function createChatService(deps: ChatServiceDeps) {
   }
 
   /** The thread, if the chatter may read it; anyone else is told it does not exist (404), so ids cannot be probed. */
-  /** The run's outcome as recorded on its thread (read afresh each time the follower asks), or undefined while it runs. */
-  const recordedOutcomeFor = (threadId: string, runId: string) => async () => {
-    const latest = await currentThread(threadId);
-    return latest && recordedOutcomeOf(latest.view, runId);
-  };
+  /**
+   * A run's stream once access is settled: its output after `afterSeq`, and its outcome as recorded on its
+   * thread (read afresh each time the follower asks, undefined while it runs).
+   */
+  const follower =
+    (threadId: string, runId: string, deadlineAt: Date, afterSeq: number) =>
+    (signal: AbortSignal): AsyncGenerator<RunStreamMessage> =>
+      followRunEvents(
+        { output: deps.runOutput, clock: deps.clock },
+        {
+          threadId,
+          runId,
+          deadlineAt,
+          afterSeq,
+          signal,
+          recordedOutcome: async () => {
+            const latest = await currentThread(threadId);
+            return latest && recordedOutcomeOf(latest.view, runId);
+          },
+        },
+      );
 
   async function threadFor(chatter: Chatter, threadId: string): Promise<Reached> {
     const thread = await currentThread(threadId);
@@ -482,18 +498,7 @@ export function createChatService(deps: ChatServiceDeps) {
         chatter.kind === 'visitor' ? await reach(chatter, threadId, 'read') : await threadFor(chatter, threadId);
       const run = view.runs.get(runId);
       if (!run) throw new DomainError('not_found', chatMessages.runNotFound);
-      return (signal) =>
-        followRunEvents(
-          { output: deps.runOutput, clock: deps.clock },
-          {
-            threadId,
-            runId,
-            deadlineAt: run.deadline_at,
-            afterSeq: options.afterSeq,
-            signal,
-            recordedOutcome: recordedOutcomeFor(threadId, runId),
-          },
-        );
+      return follower(threadId, runId, run.deadline_at, options.afterSeq);
     },
 
     /**
@@ -508,19 +513,7 @@ export function createChatService(deps: ChatServiceDeps) {
       options: { afterSeq: number },
     ): ((signal: AbortSignal) => AsyncGenerator<RunStreamMessage>) | undefined {
       const granted = deps.runGrants?.verify(grant, threadId, runId);
-      if (!granted) return undefined;
-      return (signal) =>
-        followRunEvents(
-          { output: deps.runOutput, clock: deps.clock },
-          {
-            threadId,
-            runId,
-            deadlineAt: granted.deadlineAt,
-            afterSeq: options.afterSeq,
-            signal,
-            recordedOutcome: recordedOutcomeFor(threadId, runId),
-          },
-        );
+      return granted && follower(threadId, runId, granted.deadlineAt, options.afterSeq);
     },
 
     async rename(call: ChatCall, chatter: Chatter, threadId: string, title: string): Promise<ThreadDto> {
