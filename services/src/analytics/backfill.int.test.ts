@@ -99,41 +99,46 @@ describe.skipIf(!gate.available)(
       expect(await dashboard()).toEqual(before.dashboard);
     });
 
-    it('all of them rebuilt in ONE pass over the log (`npm run replay -- analytics`) give the same rows; the projector carries on from their checkpoints', async () => {
-      const before = { tables: await snapshot(), dashboard: await dashboard() };
-      await h.platform.projector.stop();
-      try {
-        const head = await h.platform.eventStore.headPosition();
-        // Small batches: the read models' state carries across many transactions, as over a long log.
-        const result = await rebuildTogether({
-          eventStore: h.platform.eventStore,
-          sql: h.platform.sql,
-          projections: analyticsProjections,
-          batchSize: 7,
-        });
-        expect(result.position).toEqual(head);
-        expect(result.events).toBeGreaterThan(20);
-        const checkpoints = await readAllCheckpoints(h.platform.sql);
-        for (const projection of analyticsProjections)
-          expect(checkpoints[projection.name], projection.name).toEqual(head);
-        expect(await snapshot()).toEqual(before.tables);
+    // Two replay processes start (a busy machine takes a while to load one): more than the one-minute default.
+    it(
+      'all of them rebuilt in ONE pass over the log (`npm run replay -- analytics`) give the same rows; the projector carries on from their checkpoints',
+      { timeout: 240_000 },
+      async () => {
+        const before = { tables: await snapshot(), dashboard: await dashboard() };
+        await h.platform.projector.stop();
+        try {
+          const head = await h.platform.eventStore.headPosition();
+          // Small batches: the read models' state carries across many transactions, as over a long log.
+          const result = await rebuildTogether({
+            eventStore: h.platform.eventStore,
+            sql: h.platform.sql,
+            projections: analyticsProjections,
+            batchSize: 7,
+          });
+          expect(result.position).toEqual(head);
+          expect(result.events).toBeGreaterThan(20);
+          const checkpoints = await readAllCheckpoints(h.platform.sql);
+          for (const projection of analyticsProjections)
+            expect(checkpoints[projection.name], projection.name).toEqual(head);
+          expect(await snapshot()).toEqual(before.tables);
 
-        const replay = startMain('replay', h.childEnv, ['analytics']);
-        expect(await exited(replay), replay.output()).toBe(0);
-        expect(replay.output()).toMatch(
-          /replayed analytics-activity, analytics-response-times, .*analytics-queries up to \d+:\d+ \(\d+ events\)/,
-        );
-        expect(await snapshot()).toEqual(before.tables);
-        const unknown = startMain('replay', h.childEnv, ['analytics-nope']);
-        expect(await exited(unknown)).toBe(2);
-        expect(unknown.output()).toContain('usage: npm run replay -- <projection>');
-      } finally {
-        await h.platform.projector.start();
-      }
-      expect(await dashboard()).toEqual(before.dashboard);
-      await ask(h, dana, danaThread, 'Any sourdough left?');
-      await settled(h);
-      expect((await dashboard()).data.overview).toMatchObject({ total_conversations: 1, total_queries: 5 });
-    });
+          const replay = startMain('replay', h.childEnv, ['analytics']);
+          expect(await exited(replay), replay.output()).toBe(0);
+          expect(replay.output()).toMatch(
+            /replayed analytics-activity, analytics-response-times, .*analytics-queries up to \d+:\d+ \(\d+ events\)/,
+          );
+          expect(await snapshot()).toEqual(before.tables);
+          const unknown = startMain('replay', h.childEnv, ['analytics-nope']);
+          expect(await exited(unknown)).toBe(2);
+          expect(unknown.output()).toContain('usage: npm run replay -- <projection>');
+        } finally {
+          await h.platform.projector.start();
+        }
+        expect(await dashboard()).toEqual(before.dashboard);
+        await ask(h, dana, danaThread, 'Any sourdough left?');
+        await settled(h);
+        expect((await dashboard()).data.overview).toMatchObject({ total_conversations: 1, total_queries: 5 });
+      },
+    );
   },
 );

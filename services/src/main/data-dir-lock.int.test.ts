@@ -41,27 +41,33 @@ describe('one embedded server per data directory', () => {
     return child;
   }
 
-  it('refuses a second server with the holder pid, and takes over after the holder is killed with -9', async () => {
-    const first = await boot(await freePort());
-    expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).pid).toBe(first.pid);
-    // The embedded default logs through pino now (errors included), not only its banner.
-    expect(first.output()).toMatch(/"level":30,.*"msg":"Server listening at/);
+  // Three real servers start one after another (each up to its own minute on a busy machine): the test's time
+  // is the sum of their waits, not vitest's one-minute default.
+  it(
+    'refuses a second server with the holder pid, and takes over after the holder is killed with -9',
+    { timeout: 300_000 },
+    async () => {
+      const first = await boot(await freePort());
+      expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).pid).toBe(first.pid);
+      // The embedded default logs through pino now (errors included), not only its banner.
+      expect(first.output()).toMatch(/"level":30,.*"msg":"Server listening at/);
 
-    const secondPort = await freePort();
-    const second = startMain('embedded', env(secondPort));
-    running.push(second);
-    expect(await exited(second)).toBe(1);
-    expect(second.output()).toContain(`is in use by another Kesher server (pid ${first.pid})`);
-    expect(second.output()).not.toMatch(/\n\s+at /); // a message, not a stack trace
-    expect(await fetch(`http://127.0.0.1:${secondPort}/api/v1/health`).catch(() => 'refused')).toBe('refused');
+      const secondPort = await freePort();
+      const second = startMain('embedded', env(secondPort));
+      running.push(second);
+      expect(await exited(second)).toBe(1);
+      expect(second.output()).toContain(`is in use by another Kesher server (pid ${first.pid})`);
+      expect(second.output()).not.toMatch(/\n\s+at /); // a message, not a stack trace
+      expect(await fetch(`http://127.0.0.1:${secondPort}/api/v1/health`).catch(() => 'refused')).toBe('refused');
 
-    first.kill('SIGKILL');
-    await exited(first);
-    const third = await boot(await freePort());
-    expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).pid).toBe(third.pid);
-    third.kill('SIGTERM');
-    expect(await exited(third)).toBe(0);
-    // A clean stop frees the directory.
-    expect(() => readFileSync(join(dataDir, LOCK_FILE))).toThrow(/ENOENT/);
-  });
+      first.kill('SIGKILL');
+      await exited(first);
+      const third = await boot(await freePort());
+      expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).pid).toBe(third.pid);
+      third.kill('SIGTERM');
+      expect(await exited(third)).toBe(0);
+      // A clean stop frees the directory.
+      expect(() => readFileSync(join(dataDir, LOCK_FILE))).toThrow(/ENOENT/);
+    },
+  );
 });

@@ -152,7 +152,8 @@ describe.skipIf(!gate.available)(
       expect(await exported({ to: new Date('2000-01-01T00:00:00.000Z') })).toEqual([]);
     });
 
-    it('runs as `npm run export -- …` into a file, with its filters', async () => {
+    // Three export processes start one after another: more than the one-minute default on a busy machine.
+    it('runs as `npm run export -- …` into a file, with its filters', { timeout: 240_000 }, async () => {
       const out = join(dir, 'dana.ndjson');
       const child = startMain('export', h.childEnv, [
         '--owner',

@@ -66,45 +66,53 @@ describe.skipIf(!gate.available)(
       await db?.drop();
     });
 
-    it('resumes after the crash and ends with the same read model as a clean rebuild', async () => {
-      // Small batches (replay and projector alike), so the kill lands between committed batches.
-      const env = { DATABASE_URL: db.url, PROJECTOR_BATCH_SIZE: '40', REPLAY_BATCH_SIZE: '40', METRICS_PORT: '0' };
-      const head = await store.headPosition();
+    // Its waits (60 s for the rebuild to be partway, 90 s for the restarted projector) need more than the one-minute default.
+    it(
+      'resumes after the crash and ends with the same read model as a clean rebuild',
+      { timeout: 300_000 },
+      async () => {
+        // Small batches (replay and projector alike), so the kill lands between committed batches.
+        const env = { DATABASE_URL: db.url, PROJECTOR_BATCH_SIZE: '40', REPLAY_BATCH_SIZE: '40', METRICS_PORT: '0' };
+        const head = await store.headPosition();
 
-      // The replay command rebuilds from zero; kill it once it is partway through.
-      const replay = startMain('replay', env, ['assistants']);
-      const partial = await waitUntil(
-        async () => {
-          const checkpoint = await readCheckpoint(sql, 'assistants').catch(() => undefined);
-          return checkpoint && checkpoint.position.prepare > 0n && checkpoint.position.prepare < head.prepare / 2n
-            ? checkpoint
-            : undefined;
-        },
-        { timeoutMs: 60_000, intervalMs: 5, what: 'the rebuild to be partway' },
-      );
-      replay.kill('SIGKILL');
-      await exited(replay);
-      const afterKill = await readCheckpoint(sql, 'assistants');
-      expect(afterKill!.position.prepare).toBeLessThan(head.prepare);
-      expect(afterKill!.position.prepare).toBeGreaterThanOrEqual(partial!.position.prepare);
+        // The replay command rebuilds from zero; kill it once it is partway through.
+        const replay = startMain('replay', env, ['assistants']);
+        const partial = await waitUntil(
+          async () => {
+            const checkpoint = await readCheckpoint(sql, 'assistants').catch(() => undefined);
+            return checkpoint && checkpoint.position.prepare > 0n && checkpoint.position.prepare < head.prepare / 2n
+              ? checkpoint
+              : undefined;
+          },
+          { timeoutMs: 60_000, intervalMs: 5, what: 'the rebuild to be partway' },
+        );
+        replay.kill('SIGKILL');
+        await exited(replay);
+        const afterKill = await readCheckpoint(sql, 'assistants');
+        expect(afterKill!.position.prepare).toBeLessThan(head.prepare);
+        expect(afterKill!.position.prepare).toBeGreaterThanOrEqual(partial!.position.prepare);
 
-      // The projector picks up from the last committed batch.
-      const projector = startMain('projector', env);
-      await waitUntil(async () => ((await readCheckpoint(sql, 'assistants'))?.position.prepare ?? 0n) >= head.prepare, {
-        timeoutMs: 90_000,
-        what: `the projector to catch up\n${projector.output()}`,
-      });
-      projector.kill('SIGTERM');
-      await exited(projector);
-      const resumed = await checksum(sql);
-      expect(resumed.n).toBe(ASSISTANTS - Math.ceil(ASSISTANTS / 3));
+        // The projector picks up from the last committed batch.
+        const projector = startMain('projector', env);
+        await waitUntil(
+          async () => ((await readCheckpoint(sql, 'assistants'))?.position.prepare ?? 0n) >= head.prepare,
+          {
+            timeoutMs: 90_000,
+            what: `the projector to catch up\n${projector.output()}`,
+          },
+        );
+        projector.kill('SIGTERM');
+        await exited(projector);
+        const resumed = await checksum(sql);
+        expect(resumed.n).toBe(ASSISTANTS - Math.ceil(ASSISTANTS / 3));
 
-      // A clean rebuild from zero, uninterrupted.
-      const clean = startMain('replay', { ...env, PROJECTOR_BATCH_SIZE: '1000', REPLAY_BATCH_SIZE: '1000' }, [
-        'assistants',
-      ]);
-      expect(await exited(clean)).toBe(0);
-      expect(await checksum(sql)).toEqual(resumed);
-    });
+        // A clean rebuild from zero, uninterrupted.
+        const clean = startMain('replay', { ...env, PROJECTOR_BATCH_SIZE: '1000', REPLAY_BATCH_SIZE: '1000' }, [
+          'assistants',
+        ]);
+        expect(await exited(clean)).toBe(0);
+        expect(await checksum(sql)).toEqual(resumed);
+      },
+    );
   },
 );

@@ -132,94 +132,99 @@ describe.skipIf(!gate.available)(
         (e) => e.type === type && (e.data as { runId: string }).runId === runId,
       );
 
-    it('expires the run the killed worker was answering, never answers it, and a new worker answers the next run', async () => {
-      const session = await call<{ access_token: string }>('/auth/register', {
-        body: { email: `crash-${Date.now()}@example.com`, password: 'Str0ng-Passw0rd!' },
-      });
-      const token = session.access_token;
-      const assistant = await call<{ assistant_id: number; openai_assistant_id: string }>('/assistants/', {
-        token,
-        body: { name: 'Bakery', description: 'The bakery', instructions: 'Answer briefly.' },
-      });
-      const { thread_id: threadId } = await call<{ thread_id: string }>('/threads/', {
-        token,
-        body: { assistant_id: assistant.assistant_id },
-      });
-      const ask = async (content: string) => {
-        await call(`/threads/${threadId}/messages`, { token, body: { content } });
-        return (
-          await call<{ run_id: string }>(`/threads/${threadId}/runs`, {
-            token,
-            body: { assistant_id: assistant.openai_assistant_id },
-          })
-        ).run_id;
-      };
-      const status = async (runId: string) =>
-        (await call<{ status: string }>(`/threads/${threadId}/runs/${runId}`, { token })).status;
-      const answers = async () =>
-        (await call<{ data: MessageDto[] }>(`/threads/${threadId}/messages`, { token })).data.filter(
-          (m) => m.role === 'assistant',
-        );
+    // Real processes started and killed, each wait with its own limit: their sum, not the one-minute default.
+    it(
+      'expires the run the killed worker was answering, never answers it, and a new worker answers the next run',
+      { timeout: 300_000 },
+      async () => {
+        const session = await call<{ access_token: string }>('/auth/register', {
+          body: { email: `crash-${Date.now()}@example.com`, password: 'Str0ng-Passw0rd!' },
+        });
+        const token = session.access_token;
+        const assistant = await call<{ assistant_id: number; openai_assistant_id: string }>('/assistants/', {
+          token,
+          body: { name: 'Bakery', description: 'The bakery', instructions: 'Answer briefly.' },
+        });
+        const { thread_id: threadId } = await call<{ thread_id: string }>('/threads/', {
+          token,
+          body: { assistant_id: assistant.assistant_id },
+        });
+        const ask = async (content: string) => {
+          await call(`/threads/${threadId}/messages`, { token, body: { content } });
+          return (
+            await call<{ run_id: string }>(`/threads/${threadId}/runs`, {
+              token,
+              body: { assistant_id: assistant.openai_assistant_id },
+            })
+          ).run_id;
+        };
+        const status = async (runId: string) =>
+          (await call<{ status: string }>(`/threads/${threadId}/runs/${runId}`, { token })).status;
+        const answers = async () =>
+          (await call<{ data: MessageDto[] }>(`/threads/${threadId}/messages`, { token })).data.filter(
+            (m) => m.role === 'assistant',
+          );
 
-      // The model starts answering and then holds the stream open: the answer is mid-way when the worker dies.
-      standIn.script({ kind: 'hold', pieces: ['The bakery opens ', 'at seven'] });
-      const killedRun = await ask('When does the bakery open?');
-      await waitUntil(async () => standIn.requests.length === 1 && (await status(killedRun)) === 'in_progress', {
-        timeoutMs: DEADLINE_SECONDS * 1000,
-        intervalMs: 50,
-        what: `the run to be in progress with the model asked\n${output()}`,
-      });
-      const killed = [...children].find((child) => child.spawnargs.at(-1)!.endsWith('workers.main.ts'))!;
-      await stop(killed, 'SIGKILL');
-      // The model's stream went down with the process.
-      await waitUntil(() => standIn.closedByClient === 1, {
-        timeoutMs: 5_000,
-        what: 'the held model stream to be closed',
-      });
+        // The model starts answering and then holds the stream open: the answer is mid-way when the worker dies.
+        standIn.script({ kind: 'hold', pieces: ['The bakery opens ', 'at seven'] });
+        const killedRun = await ask('When does the bakery open?');
+        await waitUntil(async () => standIn.requests.length === 1 && (await status(killedRun)) === 'in_progress', {
+          timeoutMs: DEADLINE_SECONDS * 1000,
+          intervalMs: 50,
+          what: `the run to be in progress with the model asked\n${output()}`,
+        });
+        const killed = [...children].find((child) => child.spawnargs.at(-1)!.endsWith('workers.main.ts'))!;
+        await stop(killed, 'SIGKILL');
+        // The model's stream went down with the process.
+        await waitUntil(() => standIn.closedByClient === 1, {
+          timeoutMs: 5_000,
+          what: 'the held model stream to be closed',
+        });
 
-      // Nobody is left to settle it, yet it is not reported in progress forever: past its deadline it reads as expired.
-      await waitUntil(async () => (await status(killedRun)) === 'expired', {
-        timeoutMs: DEADLINE_SECONDS * 1000 + 10_000,
-        intervalMs: 100,
-        what: 'the killed run to read as expired',
-      });
-      expect(await runEvents(threadId, 'RunExpired', killedRun)).toEqual([]);
+        // Nobody is left to settle it, yet it is not reported in progress forever: past its deadline it reads as expired.
+        await waitUntil(async () => (await status(killedRun)) === 'expired', {
+          timeoutMs: DEADLINE_SECONDS * 1000 + 10_000,
+          intervalMs: 100,
+          what: 'the killed run to read as expired',
+        });
+        expect(await runEvents(threadId, 'RunExpired', killedRun)).toEqual([]);
 
-      // A new workers process records the expiry (its sweep, or the redelivered request past its deadline).
-      const restarted = start('workers');
-      const expired = await waitUntil(async () => (await runEvents(threadId, 'RunExpired', killedRun))[0], {
-        timeoutMs: 60_000,
-        intervalMs: 100,
-        what: `the restarted worker to record RunExpired\n${output()}`,
-      });
-      expect(expired?.metadata.actor).toEqual({ kind: 'system', id: 'ai-runner' });
-      await running(restarted, 'workers running');
+        // A new workers process records the expiry (its sweep, or the redelivered request past its deadline).
+        const restarted = start('workers');
+        const expired = await waitUntil(async () => (await runEvents(threadId, 'RunExpired', killedRun))[0], {
+          timeoutMs: 60_000,
+          intervalMs: 100,
+          what: `the restarted worker to record RunExpired\n${output()}`,
+        });
+        expect(expired?.metadata.actor).toEqual({ kind: 'system', id: 'ai-runner' });
+        await running(restarted, 'workers running');
 
-      // The next run in the same conversation is answered by the new worker, from the model's reply.
-      standIn.script({
-        kind: 'stream',
-        pieces: ['We open at 7:00 ', 'on Sunday.'],
-        usage: { prompt_tokens: 40, completion_tokens: 6 },
-      });
-      const nextRun = await ask('And when do you open on Sunday?');
-      await waitUntil(async () => ['completed', 'failed', 'expired'].includes(await status(nextRun)), {
-        timeoutMs: 30_000,
-        intervalMs: 50,
-        what: `the next run to settle\n${output()}`,
-      });
-      expect(await status(nextRun)).toBe('completed');
-      expect((await answers()).map((m) => [m.run_id, m.content[0]!.text.value])).toEqual([
-        [nextRun, 'We open at 7:00 on Sunday.'],
-      ]);
+        // The next run in the same conversation is answered by the new worker, from the model's reply.
+        standIn.script({
+          kind: 'stream',
+          pieces: ['We open at 7:00 ', 'on Sunday.'],
+          usage: { prompt_tokens: 40, completion_tokens: 6 },
+        });
+        const nextRun = await ask('And when do you open on Sunday?');
+        await waitUntil(async () => ['completed', 'failed', 'expired'].includes(await status(nextRun)), {
+          timeoutMs: 30_000,
+          intervalMs: 50,
+          what: `the next run to settle\n${output()}`,
+        });
+        expect(await status(nextRun)).toBe('completed');
+        expect((await answers()).map((m) => [m.run_id, m.content[0]!.text.value])).toEqual([
+          [nextRun, 'We open at 7:00 on Sunday.'],
+        ]);
 
-      // The killed run: one expiry, no answer, no completion; the model was asked once for it, never again.
-      const events: RecordedEvent[] = await store.readStream(streamIds.thread(threadId));
-      const about = (runId: string) =>
-        events.filter((e) => (e.data as { runId?: string }).runId === runId).map((e) => e.type);
-      expect(about(killedRun)).toEqual(['RunRequested', 'RunStarted', 'RunExpired']);
-      expect(about(nextRun)).toEqual(['RunRequested', 'RunStarted', 'MessagePosted', 'RunCompleted']);
-      expect(standIn.requests).toHaveLength(2);
-      expect(standIn.requests[1]!.messages.at(-1)!.content).toContain('And when do you open on Sunday?');
-    });
+        // The killed run: one expiry, no answer, no completion; the model was asked once for it, never again.
+        const events: RecordedEvent[] = await store.readStream(streamIds.thread(threadId));
+        const about = (runId: string) =>
+          events.filter((e) => (e.data as { runId?: string }).runId === runId).map((e) => e.type);
+        expect(about(killedRun)).toEqual(['RunRequested', 'RunStarted', 'RunExpired']);
+        expect(about(nextRun)).toEqual(['RunRequested', 'RunStarted', 'MessagePosted', 'RunCompleted']);
+        expect(standIn.requests).toHaveLength(2);
+        expect(standIn.requests[1]!.messages.at(-1)!.content).toContain('And when do you open on Sunday?');
+      },
+    );
   },
 );
