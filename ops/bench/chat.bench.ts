@@ -562,6 +562,10 @@ async function overheadFigures() {
           .filter((s) => !s.inTransaction)
           .slice(0, 15)
           .map((s) => ({ per_turn: perTurn(s.count), statement: s.text.slice(0, 110) })),
+        top_inside_transactions: counted.statements
+          .filter((s) => s.inTransaction)
+          .slice(0, 15)
+          .map((s) => ({ per_turn: perTurn(s.count), statement: s.text.slice(0, 110) })),
       },
     };
     const phases = await overheadPhases(kesher.dbUrl, paced);

@@ -1,7 +1,8 @@
 import { comparePositions, START_POSITION, type AllPosition, type RecordedEvent } from '@kesher/contracts';
 import type { AllBatch, AllFilter, EventStore, Subscription } from '../event-store/event-store.port.js';
 import { SCHEMA_LOCK_KEY, type Sql, type SqlExecutor, type SqlTransaction } from '../sql/sql.port.js';
-import { advanceCheckpoint, readCheckpoint, resetCheckpoint } from './checkpoints.js';
+import { commitAlone, CheckpointMovedError, type CommitBatch } from './batch-commits.js';
+import { readCheckpoint, resetCheckpoint } from './checkpoints.js';
 import { alignedDelay, deferredCheckpointWriter } from './deferred-checkpoints.js';
 import { isConnectionLost } from './connection-lost.js';
 import type { ReportingProgressBoard } from './progress.js';
@@ -27,10 +28,10 @@ export interface CheckpointedSubscriptionDeps {
   /** Where the checkpoint is kept (the event log itself may be elsewhere, e.g. EventStoreDB). */
   sql: Sql;
   /**
-   * How an applied batch's transaction is run (default: `sql.transaction`); the projection runner shares
-   * one between its read models (platform/sql/transaction-combiner.ts).
+   * How an applied batch commits with its checkpoint (default: a transaction each); the projection runner
+   * commits its read models' batches together (batch-commits.ts).
    */
-  transaction?: <T>(work: (tx: SqlTransaction) => Promise<T>) => Promise<T>;
+  commit?: CommitBatch;
   filter?: AllFilter;
   batchSize?: number;
   handler: BatchHandler;
@@ -61,12 +62,6 @@ export interface CheckpointedSubscriptionDeps {
   onError?(error: unknown): void;
 }
 
-class CheckpointMovedError extends Error {
-  constructor(name: string) {
-    super(`the checkpoint ${name} was moved by another reader`);
-  }
-}
-
 /**
  * The one way Kesher follows the event log durably: load a named, versioned checkpoint, catch up and
  * follow live from it, and move it with each batch — so a restart, a crash or a failing batch resumes
@@ -75,7 +70,7 @@ class CheckpointMovedError extends Error {
  */
 export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDeps) {
   const { name, sql } = deps;
-  const transaction = deps.transaction ?? sql.transaction.bind(sql);
+  const commit = deps.commit ?? commitAlone(sql);
   const retryDelayMs = deps.retryDelayMs ?? 1000;
   const advanceDeferred = deferredCheckpointWriter(sql);
   /** How far batches were handled: what waiters compare with. */
@@ -131,10 +126,7 @@ export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDep
     const { handler } = deps;
     if ('apply' in handler && batch.events.length > 0) {
       await serially(() =>
-        transaction(async (tx) => {
-          await handler.apply(tx, batch.events);
-          if (!(await advanceCheckpoint(tx, name, persisted, batch.next))) throw new CheckpointMovedError(name);
-        }),
+        commit((tx) => handler.apply(tx, batch.events), { name, from: persisted, to: batch.next }),
       );
       persisted = batch.next;
     } else {

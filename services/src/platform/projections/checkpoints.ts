@@ -58,3 +58,26 @@ export async function readAllCheckpoints(db: SqlExecutor): Promise<Record<string
     rows.map((row) => [row.name, { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) }]),
   );
 }
+
+/** The same compare-and-set as `advanceCheckpoint`, for many checkpoints in one statement. */
+const ADVANCE_MANY = `UPDATE projection_checkpoints p
+  SET commit_position = v.to_commit, prepare_position = v.to_prepare, updated_at = now()
+  FROM unnest($1::text[], $2::numeric[], $3::bigint[], $4::numeric[], $5::bigint[])
+    AS v(name, from_commit, from_prepare, to_commit, to_prepare)
+  WHERE p.name = v.name AND p.commit_position = v.from_commit AND p.prepare_position = v.from_prepare
+  RETURNING p.name`;
+
+/** Moves many checkpoints at once, each only if it was where its move starts; resolves to the names moved. */
+export async function advanceCheckpoints(
+  db: SqlExecutor,
+  moves: readonly { name: string; from: AllPosition; to: AllPosition }[],
+): Promise<Set<string>> {
+  const { rows } = await db.query<{ name: string }>(ADVANCE_MANY, [
+    moves.map((m) => m.name),
+    moves.map((m) => m.from.commit.toString()),
+    moves.map((m) => m.from.prepare.toString()),
+    moves.map((m) => m.to.commit.toString()),
+    moves.map((m) => m.to.prepare.toString()),
+  ]);
+  return new Set(rows.map((row) => row.name));
+}

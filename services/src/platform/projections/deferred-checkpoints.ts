@@ -1,5 +1,6 @@
 import type { AllPosition } from '@kesher/contracts';
 import type { SqlExecutor } from '../sql/sql.port.js';
+import { advanceCheckpoints } from './checkpoints.js';
 
 interface Move {
   name: string;
@@ -8,14 +9,6 @@ interface Move {
   resolve: (moved: boolean) => void;
   reject: (error: unknown) => void;
 }
-
-/** The same compare-and-set as `advanceCheckpoint`, for many checkpoints in one statement. */
-const ADVANCE_MANY = `UPDATE projection_checkpoints p
-  SET commit_position = v.to_commit, prepare_position = v.to_prepare, updated_at = now()
-  FROM unnest($1::text[], $2::numeric[], $3::bigint[], $4::numeric[], $5::bigint[])
-    AS v(name, from_commit, from_prepare, to_commit, to_prepare)
-  WHERE p.name = v.name AND p.commit_position = v.from_commit AND p.prepare_position = v.from_prepare
-  RETURNING p.name`;
 
 const writers = new WeakMap<SqlExecutor, (name: string, from: AllPosition, to: AllPosition) => Promise<boolean>>();
 
@@ -31,21 +24,10 @@ export function deferredCheckpointWriter(sql: SqlExecutor) {
   if (writer) return writer;
   let gathering: Move[] | undefined;
   const flush = (moves: Move[]) => {
-    sql
-      .query<{ name: string }>(ADVANCE_MANY, [
-        moves.map((m) => m.name),
-        moves.map((m) => m.from.commit.toString()),
-        moves.map((m) => m.from.prepare.toString()),
-        moves.map((m) => m.to.commit.toString()),
-        moves.map((m) => m.to.prepare.toString()),
-      ])
-      .then(
-        ({ rows }) => {
-          const moved = new Set(rows.map((row) => row.name));
-          for (const move of moves) move.resolve(moved.has(move.name));
-        },
-        (error: unknown) => moves.forEach((move) => move.reject(error)),
-      );
+    advanceCheckpoints(sql, moves).then(
+      (moved) => moves.forEach((move) => move.resolve(moved.has(move.name))),
+      (error: unknown) => moves.forEach((move) => move.reject(error)),
+    );
   };
   writer = (name, from, to) =>
     new Promise<boolean>((resolve, reject) => {

@@ -4,7 +4,7 @@ import type { EventStore } from '../event-store/event-store.port.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { applyMigrations, forgetMigrations } from '../sql/migrations.js';
 import type { Sql, SqlTransaction } from '../sql/sql.port.js';
-import { createTransactionCombiner } from '../sql/transaction-combiner.js';
+import { commitTogether } from './batch-commits.js';
 import { createCheckpointedSubscription, type CheckpointedSubscription } from './checkpointed-subscription.js';
 import { createProgressBoard } from './progress.js';
 import type { ReadModelProgress } from './read-model-progress.js';
@@ -64,8 +64,8 @@ export async function prepareReadModel(tx: SqlTransaction, projection: Projectio
 export function createProjectionRunner(deps: ProjectionRunnerDeps) {
   const { eventStore, sql, metrics } = deps;
   const running = new Map<string, CheckpointedSubscription>();
-  // The read models woken by one append write their batches in one transaction (transaction-combiner.ts).
-  const transaction = createTransactionCombiner(sql);
+  // The read models woken by one append write their batches and checkpoints in one transaction (batch-commits.ts).
+  const commit = commitTogether(sql);
   const progress = createProgressBoard({
     onWaitFor: (names, position) => names.forEach((name) => running.get(name)?.hurry(position)),
   });
@@ -77,7 +77,7 @@ export function createProjectionRunner(deps: ProjectionRunnerDeps) {
       version: projection.version,
       eventStore,
       sql,
-      transaction,
+      commit,
       filter: { eventTypes: projection.eventTypes },
       batchSize: deps.batchSize,
       batchDelayMs: deps.batchDelayMs,
