@@ -85,14 +85,86 @@ describe('coalescedReadAll', () => {
     }
   });
 
-  it('does not join reads from different positions, and reads a lone reader as asked', async () => {
+  it('joins reads from different positions into one from the earliest, each reader getting only what follows its own', async () => {
     const { readAll, calls } = log(events);
     const read = coalescedReadAll(readAll);
-    await Promise.all([
+    const [a, b] = await Promise.all([
       read({ after: at(0), filter: { eventTypes: ['A'] } }),
       read({ after: at(2), filter: { eventTypes: ['B'] } }),
     ]);
-    expect(calls.map((c) => c.filter)).toEqual([{ eventTypes: ['A'] }, { eventTypes: ['B'] }]);
+    expect(calls).toEqual([{ after: at(0), maxCount: 1000, filter: { eventTypes: ['A', 'B'] } }]);
+    expect(a.events.map((e) => e.position.prepare)).toEqual([1n, 4n]);
+    expect(b.events.map((e) => e.position.prepare)).toEqual([5n]);
+    expect(b).toMatchObject({ next: at(5), atEnd: true });
+  });
+
+  it('reads alone a reader whose position the shared page does not reach, and a lone reader as asked', async () => {
+    const { readAll, calls } = log(events);
+    const read = coalescedReadAll(readAll);
+    const [behind, ahead] = await Promise.all([
+      read({ after: at(0), maxCount: 2 }),
+      read({ after: at(3), maxCount: 2, filter: { eventTypes: ['B'] } }),
+    ]);
+    expect(behind).toMatchObject({ next: at(2), atEnd: false });
+    expect(ahead.events.map((e) => e.position.prepare)).toEqual([5n]);
+    expect(calls.slice(1)).toEqual([{ after: at(3), maxCount: 2, filter: { eventTypes: ['B'] } }]);
+    await read({ after: at(1), filter: { eventTypes: ['C'] } });
+    expect(calls[2]).toEqual({ after: at(1), filter: { eventTypes: ['C'] } });
+  });
+
+  it('never moves a reader back when the page ends before its position', async () => {
+    // The horizon the shared read saw is older than where this reader already stands.
+    const { readAll } = log(events.slice(0, 3), 3);
+    const read = coalescedReadAll(readAll);
+    const [, ahead] = await Promise.all([read({ after: at(0) }), read({ after: at(4) })]);
+    expect(ahead).toEqual({ events: [], next: at(4), atEnd: true });
+  });
+
+  it('follows every reader to the end with exactly its own events, whatever positions, filters and page sizes meet', async () => {
+    const types = ['A', 'B', 'C', 'D'];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const many = Array.from({ length: 60 }, (_, i) =>
+      event(i + 1, types[Math.floor(random() * types.length)]!, random() < 0.2 ? `assistant-${i}` : `thread-${i}`),
+    );
+    for (let round = 0; round < 40; round++) {
+      const shared = log(many);
+      const alone = log(many);
+      const read = coalescedReadAll(shared.readAll);
+      const readers: ReadAllOptions[] = Array.from({ length: 2 + Math.floor(random() * 5) }, () => {
+        const filter =
+          random() < 0.2
+            ? undefined
+            : random() < 0.3
+              ? { categories: ['assistant'] }
+              : { eventTypes: [types[Math.floor(random() * 4)]!] };
+        return {
+          after: at(Math.floor(random() * 60)),
+          maxCount: 1 + Math.floor(random() * 20),
+          ...(filter ? { filter } : {}),
+        };
+      });
+      const got: bigint[][] = readers.map(() => []);
+      let cursors: (ReadAllOptions | undefined)[] = readers.map((r) => r);
+      while (cursors.some(Boolean)) {
+        const batches = await Promise.all(cursors.map((c) => (c ? read(c) : undefined)));
+        cursors = batches.map((batch, i) => {
+          if (!batch) return undefined;
+          got[i]!.push(...batch.events.map((e) => e.position.prepare));
+          return batch.atEnd ? undefined : { ...readers[i]!, after: batch.next };
+        });
+      }
+      for (const [i, options] of readers.entries()) {
+        const expected: bigint[] = [];
+        let own = await alone.readAll(options);
+        expected.push(...own.events.map((e) => e.position.prepare));
+        while (!own.atEnd) {
+          own = await alone.readAll({ ...options, after: own.next });
+          expected.push(...own.events.map((e) => e.position.prepare));
+        }
+        expect(got[i]).toEqual(expected);
+      }
+    }
   });
 
   it('passes a failed read to every reader that shared it', async () => {

@@ -1,4 +1,5 @@
 import { comparePositions, type AllPosition } from '@kesher/contracts';
+import { alignedDelay } from '../process/clock-grid.js';
 import type { AllBatch, ReadAllOptions, SubscribeOptions, Subscription } from './event-store.port.js';
 
 /** After an append we know of is not visible yet (an older transaction still holds the horizon), retry soon. */
@@ -112,9 +113,10 @@ export function pollingSubscription(deps: {
         if (moved && awaited === 'somewhere') shortRetry = 0;
         if (awaited === 'somewhere' && shortRetry >= SHORT_RETRIES_MS.length) awaited = undefined;
         if (awaited === undefined) {
-          // Nothing we know of is missing: sleep until woken.
+          // Nothing we know of is missing: sleep until woken. The idle polls of a process's subscriptions
+          // fall on the same grid of the clock, so they meet in one read (coalesced-read.ts).
           shortRetry = 0;
-          await sleep(idlePollMs());
+          await sleep(alignedDelay(idlePollMs()));
           woken = pendingWake;
         } else {
           // An append we know of is not visible yet; a long transaction elsewhere may hold it for a while.

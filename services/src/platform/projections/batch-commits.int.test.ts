@@ -99,7 +99,7 @@ for (const [backend, open] of backends) {
       expect([await stored('b1'), await stored('b2'), await stored('b3')]).toEqual([5n, 0n, 5n]);
     });
 
-    it("rolls back a batch whose checkpoint another reader moved, and only that batch", async () => {
+    it('rolls back a batch whose checkpoint another reader moved, and only that batch', async () => {
       const names = await Promise.all(['c1', 'c2'].map(reader));
       // A replay (or a second projector) moved c2 past where this reader thinks it stands.
       expect(await advanceCheckpoint(sql, 'c2', at(0), at(9))).toBe(true);

@@ -3,7 +3,8 @@ import type { AllBatch, AllFilter, EventStore, Subscription } from '../event-sto
 import { SCHEMA_LOCK_KEY, type Sql, type SqlExecutor, type SqlTransaction } from '../sql/sql.port.js';
 import { commitAlone, CheckpointMovedError, type CommitBatch } from './batch-commits.js';
 import { readCheckpoint, resetCheckpoint } from './checkpoints.js';
-import { alignedDelay, deferredCheckpointWriter } from './deferred-checkpoints.js';
+import { alignedDelay } from '../process/clock-grid.js';
+import { deferredCheckpointWriter } from './deferred-checkpoints.js';
 import { isConnectionLost } from './connection-lost.js';
 import type { ReportingProgressBoard } from './progress.js';
 
@@ -125,9 +126,7 @@ export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDep
   async function onBatch(batch: AllBatch) {
     const { handler } = deps;
     if ('apply' in handler && batch.events.length > 0) {
-      await serially(() =>
-        commit((tx) => handler.apply(tx, batch.events), { name, from: persisted, to: batch.next }),
-      );
+      await serially(() => commit((tx) => handler.apply(tx, batch.events), { name, from: persisted, to: batch.next }));
       persisted = batch.next;
     } else {
       if ('deliver' in handler && batch.events.length > 0) await handler.deliver(batch.events);

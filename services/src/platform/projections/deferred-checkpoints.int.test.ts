@@ -4,7 +4,7 @@ import { createPgSql } from '../sql/pg.sql.js';
 import type { Sql } from '../sql/sql.port.js';
 import { createTestDatabase, createTestPglite, postgresAvailability } from '../../testing/test-database.js';
 import { readCheckpoint, resetCheckpoint } from './checkpoints.js';
-import { alignedDelay, deferredCheckpointWriter } from './deferred-checkpoints.js';
+import { deferredCheckpointWriter } from './deferred-checkpoints.js';
 
 const gate = await postgresAvailability();
 const at = (n: number): AllPosition => ({ commit: BigInt(n), prepare: BigInt(n) });
@@ -70,13 +70,3 @@ for (const [backend, open] of backends) {
     });
   });
 }
-
-describe('alignedDelay', () => {
-  it('puts readers that defer at different moments on the same grid', () => {
-    expect(alignedDelay(1000, 10_250)).toBe(750);
-    expect(alignedDelay(1000, 10_900)).toBe(100);
-    expect(10_250 + alignedDelay(1000, 10_250)).toBe(10_900 + alignedDelay(1000, 10_900));
-    expect(alignedDelay(1000, 11_000)).toBe(1000);
-    expect(alignedDelay(0, 123)).toBe(0);
-  });
-});

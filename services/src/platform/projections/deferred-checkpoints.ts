@@ -44,8 +44,3 @@ export function deferredCheckpointWriter(sql: SqlExecutor) {
   writers.set(sql, writer);
   return writer;
 }
-
-/** How long until the next multiple of `every` ms on the clock: readers deferring by it write together. */
-export function alignedDelay(every: number, now = Date.now()): number {
-  return every > 0 ? every - (now % every) : 0;
-}
