@@ -152,7 +152,9 @@ async function startKesher(topology: Topology, extraEnv: Record<string, string> 
         child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined,
       ),
     );
-    await db.drop();
+    // BENCH_KEEP_DB=1 leaves the database (its name in the output) for EXPLAIN of a slow statement.
+    if (!process.env.BENCH_KEEP_DB) await db.drop();
+    else console.error(`kept the database ${db.url}`);
   };
   // Up to 3 minutes: on a machine shared with a test suite the server took over a minute to listen.
   for (let i = 0; i < 1800 && children.every((child) => child.exitCode === null); i++) {
@@ -577,6 +579,7 @@ async function overheadFigures() {
       ...work,
       ...overhead(saturated, 'saturated_'),
       ...overhead(single, 'single_'),
+      single_overhead_phases_ms: await overheadPhases(kesher.dbUrl, single),
       overhead_first_token_delay_ms: FIRST_TOKEN_DELAY_MS,
       overhead_stand_in_requests: await standIn.requests(),
       ...figures(paced, 'openai_'),

@@ -84,15 +84,19 @@ function suite(name: string, open: OpenSql) {
 
     it('asks one statement per question, on either path, and a spent posting budget keeps the rarest word', async () => {
       let statements = 0;
+      const asked: { prepared?: boolean }[] = [];
       const counted = {
-        query: ((text: string, params?: unknown[]) => {
+        query: ((text: string, params?: unknown[], options?: { prepared?: boolean }) => {
           statements++;
-          return k.sql.query(text, params);
+          asked.push(options ?? {});
+          return k.sql.query(text, params, options);
         }) as typeof k.sql.query,
       };
       const question = 'How much does delivery cost?';
       const byReading = await retrieve(counted, { assistantId: 'asst-1', question });
       expect(statements).toBe(1);
+      // Kept prepared: planning it again cost every chat turn 2–12 ms.
+      expect(asked).toEqual([{ prepared: true }]);
       // Past the passage count the index is asked term by term: the same passages (a chat turn's one round trip still).
       const byIndex = await retrieve(
         counted,

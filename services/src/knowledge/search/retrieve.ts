@@ -141,7 +141,11 @@ async function search(
   // rarest forms are kept until the posting budget is spent (the rarest always); then a small knowledge
   // base is read passage by passage, each passage's terms unpacked once, and a large one asks the GIN index
   // term by term — the same hits either way (a term matches exactly its lexeme), the branch not taken
-  // gated off by its one-time filter on the passage count.
+  // gated off by its one-time filter on the passage count. Each form's statistics are looked up by the
+  // index (LATERAL … OFFSET 0): joined as a set, the planner read all of the assistant's ~10,000 term rows
+  // to hash them against the question's sixty-odd forms (3.4 ms of a 15 ms statement); the asked query is
+  // built once, not for each passage re-ranked. The statement is kept prepared on each connection: its
+  // planning cost about 2 ms idle and up to 12 ms on a busy machine, every chat turn.
   const { rows } = await db.query<{
     kind: 'passage' | 'qa';
     file_id: string;
@@ -161,7 +165,9 @@ async function search(
        SELECT f.term, f.quoted, f.scoped, f.word, f.ord, s.chunks AS df,
               ln(1 + (t.chunks::float8 - s.chunks + 0.5) / (s.chunks::float8 + 0.5)) * f.factor * f.cue AS weight
        FROM forms f
-       JOIN knowledge_term_stats s ON s.assistant_id = $1 AND s.term = f.term
+       CROSS JOIN LATERAL (
+         SELECT chunks FROM knowledge_term_stats WHERE assistant_id = $1 AND term = f.term OFFSET 0
+       ) s
        CROSS JOIN total t
      ), budgeted AS (
        SELECT *, row_number() OVER w AS rank, sum(df) OVER w AS postings FROM scored
@@ -175,7 +181,7 @@ async function search(
        GROUP BY content_sha256, chunk_index
        ORDER BY lexical DESC, content_sha256, chunk_index
        LIMIT $10
-     ), asked AS (
+     ), asked AS MATERIALIZED (
        SELECT string_agg(quoted, ' | ' ORDER BY rank)::tsquery AS query FROM selected
      ), scored_passages AS (
        SELECT f.id AS file_id, f.filename, f.source_url, c.section, c.text, p.content_sha256, p.chunk_index,
@@ -206,6 +212,7 @@ async function search(
       tuning.proximityWeight,
       k,
     ],
+    { prepared: true },
   );
   const byRank = (a: { rank: string }, b: { rank: string }) => Number(a.rank) - Number(b.rank);
   const passages = rows

@@ -103,3 +103,45 @@ describe.skipIf(!gate.available)(
     });
   },
 );
+
+describe.skipIf(!gate.available)(
+  `statements kept prepared${gate.available ? '' : ` (not run: ${gate.reason})`}`,
+  () => {
+    let db: Awaited<ReturnType<typeof createTestDatabase>>;
+    let sql: Sql;
+    beforeAll(async () => {
+      db = await createTestDatabase('kesher_test', { empty: true });
+      // One connection: what one statement prepares, the next sees.
+      sql = createPgSql({ connectionString: db.url, max: 1 });
+      await sql.exec(`CREATE TABLE kept (id int PRIMARY KEY, label text NOT NULL)`);
+      await sql.query(`INSERT INTO kept VALUES (1, 'one'), (2, 'two')`);
+    });
+    afterAll(async () => {
+      await sql?.close();
+      await db?.drop();
+    });
+
+    const byId = `SELECT label FROM kept WHERE id = $1`;
+    const prepared = async () =>
+      (await sql.query<{ statement: string }>(`SELECT statement FROM pg_prepared_statements`)).rows.map(
+        (row) => row.statement,
+      );
+
+    it('prepares a statement once per connection when asked, and only then', async () => {
+      await sql.query(`SELECT count(*) FROM kept WHERE id > $1`, [0]);
+      expect(await prepared()).toEqual([]);
+      for (const id of [1, 2, 1]) await sql.query(byId, [id], { prepared: true });
+      expect(await prepared()).toEqual([byId]);
+      expect(
+        await sql.transaction(async (tx) => (await tx.query<{ label: string }>(byId, [2], { prepared: true })).rows),
+      ).toEqual([{ label: 'two' }]);
+      expect(await prepared()).toEqual([byId]);
+    });
+
+    it("keeps working when the statement's table is dropped and made again (a read model's rebuild)", async () => {
+      await sql.exec(`DROP TABLE kept; CREATE TABLE kept (id int PRIMARY KEY, label text NOT NULL)`);
+      await sql.query(`INSERT INTO kept VALUES (1, 'uno')`);
+      expect((await sql.query<{ label: string }>(byId, [1], { prepared: true })).rows).toEqual([{ label: 'uno' }]);
+    });
+  },
+);

@@ -1,11 +1,23 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { listenStatement, SCHEMA_LOCK_KEY, type Sql, type SqlTransaction } from './sql.port.js';
+import { listenStatement, SCHEMA_LOCK_KEY, type QueryOptions, type Sql, type SqlTransaction } from './sql.port.js';
 
 export interface PgSqlOptions {
   connectionString: string;
   /** Pool size; the event store's writers and the projector share it. */
   max?: number;
   applicationName?: string;
+}
+
+/** Prepared statements' names, by their text: pg keeps one per name on each connection. */
+const names = new Map<string, string>();
+
+function statement(text: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined) {
+  const values = params as unknown[] | undefined;
+  if (!options?.prepared) return { text, values };
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `kesher_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  return { name, text, values };
 }
 
 export function createPgSql(options: PgSqlOptions): Sql {
@@ -48,8 +60,8 @@ export function createPgSql(options: PgSqlOptions): Sql {
 
   return {
     kind: 'postgres',
-    query: async <Row>(text: string, params?: readonly unknown[]) =>
-      (await pool.query(text, params as unknown[])) as unknown as { rows: Row[] },
+    query: async <Row>(text: string, params?: readonly unknown[], options?: QueryOptions) =>
+      (await pool.query(statement(text, params, options))) as unknown as { rows: Row[] },
     exec: (script) =>
       checkedOut(async (client) => {
         try {
@@ -67,8 +79,8 @@ export function createPgSql(options: PgSqlOptions): Sql {
         try {
           await client.query('BEGIN');
           const tx: SqlTransaction = {
-            query: async <Row>(text: string, params?: readonly unknown[]) =>
-              (await client.query(text, params as unknown[])) as unknown as { rows: Row[] },
+            query: async <Row>(text: string, params?: readonly unknown[], options?: QueryOptions) =>
+              (await client.query(statement(text, params, options))) as unknown as { rows: Row[] },
             // Without parameters, pg sends the simple protocol, which runs several statements.
             exec: async (script: string) => void (await client.query(script)),
           };

@@ -41,9 +41,9 @@ export function withStatementTally(sql: Sql) {
     else counts.set(key, { text: keyOf(text), inTransaction, count: 1 });
   };
   const inside = (tx: SqlTransaction): SqlTransaction => ({
-    query: (text, params) => {
+    query: (text, params, options) => {
       count(text, true);
-      return tx.query(text, params);
+      return tx.query(text, params, options);
     },
     exec: (script) => {
       count(script, true);
@@ -52,9 +52,9 @@ export function withStatementTally(sql: Sql) {
   });
   const counted: Sql = {
     kind: sql.kind,
-    query: (text, params) => {
+    query: (text, params, options) => {
       count(text, false);
-      return sql.query(text, params);
+      return sql.query(text, params, options);
     },
     exec: (script) => sql.exec(script),
     transaction: (work) => {
