@@ -99,7 +99,7 @@ function textGenerator(seed: number) {
   };
 }
 
-async function withDatabase<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
   const db = await createTestDatabase('kesher_bench');
   const sql = createPgSql({ connectionString: db.url });
   try {
@@ -160,18 +160,18 @@ async function ingestThroughput(
 }
 
 /**
- * Writes `TOTAL_CHUNKS` passages as the projection would (same tables, same tsvector, same statistics),
+ * Writes `total` passages as the projection would (same tables, same tsvector, same statistics),
  * spread over `assistants` assistants, with SQL bulk inserts instead of one event per file.
  */
-async function bulkLoad(sql: Sql, assistants: string[]) {
+export async function bulkLoad(sql: Sql, assistants: string[], total = TOTAL_CHUNKS) {
   const projection = knowledgeProjection({ readBlob: readBlobFromReadModel });
   await sql.transaction((tx) => prepareReadModel(tx, projection, false));
   await sql.query(`DROP INDEX IF EXISTS knowledge_chunks_terms`); // rebuilt once after the load, as a bulk load would
   const generator = textGenerator(3);
   const perFile = 50;
   const batch = 2000;
-  for (let start = 0; start < TOTAL_CHUNKS; start += batch) {
-    const rows = Array.from({ length: Math.min(batch, TOTAL_CHUNKS - start) }, (_, i) => {
+  for (let start = 0; start < total; start += batch) {
+    const rows = Array.from({ length: Math.min(batch, total - start) }, (_, i) => {
       const n = start + i;
       const language = generator.next() < 0.5 ? 'he' : 'en';
       const text = generator.paragraphs(language, 120 + Math.floor(generator.next() * 120)).join('\n\n');
@@ -223,7 +223,7 @@ async function bulkLoad(sql: Sql, assistants: string[]) {
 }
 
 /** ~200 questions: the labelled ones plus questions made of words from random passages of the assistant. */
-async function benchQuestions(sql: Sql, assistantId: string): Promise<string[]> {
+export async function benchQuestions(sql: Sql, assistantId: string): Promise<string[]> {
   const next = random(4);
   const { rows } = await sql.query<{ text: string }>(
     `SELECT text FROM knowledge_chunks WHERE assistant_id = $1 ORDER BY content_sha256, chunk_index LIMIT 2000`,

@@ -124,6 +124,24 @@ function suite(name: string, open: OpenSql) {
       expect(unbounded.map((passage) => passage.fileId).sort()).toEqual(['file-en', 'file-he']);
     });
 
+    it('looks each term up in the index even where the table is small enough for the planner to prefer a scan', async () => {
+      // Then every passage's terms were fetched and unpacked once per question term (500 passages: ~120 ms a
+      // question against ~9 ms by the index; ops/bench/retrieval-paths.bench.ts).
+      const question = 'How much does delivery cost?';
+      const byIndex = { ...defaultRetrievalTuning, readPassagesUpTo: 0 };
+      const counted = await k.sql.transaction(async (tx) => {
+        const found = await retrieve(tx, { assistantId: 'asst-1', question }, byIndex);
+        // This transaction's own scans of the passages' table (pg_stat_xact_*: nothing else counts in it).
+        const { rows } = await tx.query<{ seq_scan: string; idx_scan: string | null }>(
+          `SELECT seq_scan::text, idx_scan::text FROM pg_stat_xact_user_tables WHERE relname = 'knowledge_chunks'`,
+        );
+        return { found, scans: rows[0] };
+      });
+      expect(counted.found[0]!.text).toContain('free for orders above 300 shekels');
+      // At most a scan or two to join the few passages kept, never one per question term (there were 28–30).
+      expect(Number(counted.scans!.seq_scan)).toBeLessThanOrEqual(2);
+    });
+
     it("reads the passages and the owner's curated answers in one statement, the matching answer first", async () => {
       let statements = 0;
       const counted = {

@@ -27,10 +27,10 @@ export interface RetrievalTuning {
   proximityWeight: number;
   /**
    * Up to this many passages, an assistant's hits are found by reading its passages rather than by one
-   * index lookup per question term. The lookups win on large knowledge bases, but on a small one Postgres
-   * scans the table for each of the twenty-odd terms (its planner prefers that to the index) and unpacks
-   * every passage's compressed terms each time: ~7 ms a question for 76 passages, against ~2 ms
-   * unpacking each once.
+   * index lookup per question term. Reading costs about 30 µs a passage (76 passages ~7 ms, 500 ~22 ms,
+   * 2,000 ~60 ms a question); the lookups about 6–13 ms whatever the size (`npx tsx
+   * ops/bench/retrieval-paths.bench.ts`). They cross between 80 and 150 passages; 2,000 was the threshold
+   * while the lookups could fall to a scan of the table (then 40–160 ms on a few hundred passages).
    */
   readPassagesUpTo: number;
   /** How much a question word that only names the kind of answer counts against the words naming the subject. */
@@ -41,20 +41,18 @@ export const defaultRetrievalTuning: RetrievalTuning = {
   postingBudget: 20_000,
   rerankDepth: 40,
   proximityWeight: 2,
-  readPassagesUpTo: 2000,
+  readPassagesUpTo: 150,
   cueFactor: 0.5,
 };
 
 /**
- * Each selected term looked up in the GIN index, scoped by the assistant's lexeme; OFFSET 0 keeps the
- * planner from trading it for a scan of the assistant's rows that would read every passage's terms.
+ * Each selected term looked up in the GIN index, scoped by the assistant's lexeme, through
+ * `knowledge_chunks_matching` (the knowledge read model's migrations), which keeps the planner from trading
+ * the index for a scan that would unpack every passage's terms once per term.
  */
 const HITS_BY_INDEX = `
        SELECT c.content_sha256, c.chunk_index, q.word, max(q.weight) AS weight
-       FROM selected q CROSS JOIN LATERAL (
-         SELECT assistant_id, content_sha256, chunk_index FROM knowledge_chunks
-         WHERE terms @@ q.scoped::tsquery OFFSET 0
-       ) c
+       FROM selected q CROSS JOIN LATERAL knowledge_chunks_matching(q.scoped::tsquery) c
        WHERE c.assistant_id = $1 AND (SELECT chunks FROM total) > $9
        GROUP BY c.content_sha256, c.chunk_index, q.word`;
 
