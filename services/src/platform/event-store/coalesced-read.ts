@@ -1,4 +1,5 @@
 import { comparePositions, type AllPosition, type RecordedEvent } from '@kesher/contracts';
+import { gatheredEachTurn } from '../process/this-turn.js';
 import type { AllBatch, AllFilter, ReadAllOptions } from './event-store.port.js';
 
 interface Waiting {
@@ -58,8 +59,6 @@ function shareOf(page: AllBatch, options: ReadAllOptions): AllBatch | undefined 
  * events after its own position. A lone read (catch-up, a rebuild) goes as asked, with its filter in SQL.
  */
 export function coalescedReadAll(readAll: (options: ReadAllOptions) => Promise<AllBatch>) {
-  let gathering: Waiting[] | undefined;
-
   const readAlone = (only: Waiting) => readAll(only.options).then(only.resolve, only.reject);
 
   function flush(waiting: Waiting[]) {
@@ -83,17 +82,8 @@ export function coalescedReadAll(readAll: (options: ReadAllOptions) => Promise<A
     );
   }
 
+  // After the microtasks of this turn: every subscription woken by one append asks by then.
+  const ask = gatheredEachTurn(flush);
   return (options: ReadAllOptions): Promise<AllBatch> =>
-    new Promise<AllBatch>((resolve, reject) => {
-      if (!gathering) {
-        const waiting: Waiting[] = [];
-        gathering = waiting;
-        // After the microtasks of this turn: every subscription woken by one append asks by then.
-        setImmediate(() => {
-          gathering = undefined;
-          flush(waiting);
-        });
-      }
-      gathering.push({ options, resolve, reject });
-    });
+    new Promise<AllBatch>((resolve, reject) => ask({ options, resolve, reject }));
 }

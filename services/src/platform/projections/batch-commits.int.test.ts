@@ -1,29 +1,13 @@
 import type { AllPosition } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgSql } from '../sql/pg.sql.js';
 import type { Sql, SqlTransaction } from '../sql/sql.port.js';
-import { createTestDatabase, createTestPglite, postgresAvailability } from '../../testing/test-database.js';
+import { onEverySqlBackend } from '../../testing/sql-backends.js';
 import { CheckpointMovedError, commitTogether } from './batch-commits.js';
 import { advanceCheckpoint, readCheckpoint, resetCheckpoint } from './checkpoints.js';
 
-const gate = await postgresAvailability();
 const at = (n: number): AllPosition => ({ commit: BigInt(n), prepare: BigInt(n) });
 
-const backends: [string, () => Promise<{ sql: Sql; teardown: () => Promise<void> }>][] = [
-  ['PGlite', async () => ({ sql: await createTestPglite(), teardown: async () => {} })],
-];
-if (gate.available)
-  backends.push([
-    'Postgres',
-    async () => {
-      const db = await createTestDatabase('kesher_batch_commits');
-      const sql = createPgSql({ connectionString: db.url, max: 4 });
-      return { sql, teardown: async () => (await sql.close(), await db.drop()) };
-    },
-  ]);
-else it.skip(`batch commits on Postgres (not run: ${gate.reason})`, () => {});
-
-for (const [backend, open] of backends) {
+await onEverySqlBackend("read models' batches committed together", (backend, open) => {
   describe(`read models' batches committed together on ${backend}`, () => {
     let sql: Sql;
     let teardown: () => Promise<void>;
@@ -32,7 +16,7 @@ for (const [backend, open] of backends) {
     let counted: Sql;
 
     beforeAll(async () => {
-      ({ sql, teardown } = await open());
+      ({ sql, close: teardown } = await open());
       await sql.query(`CREATE TABLE IF NOT EXISTS applied (name text PRIMARY KEY, tx text NOT NULL)`);
       const inside = (tx: SqlTransaction): SqlTransaction => ({
         query: (text, params) => {
@@ -123,4 +107,4 @@ for (const [backend, open] of backends) {
       expect(rows[0]!.tx).not.toBe(rows[1]!.tx);
     });
   });
-}
+});

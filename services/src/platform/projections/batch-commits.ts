@@ -1,4 +1,5 @@
 import type { AllPosition } from '@kesher/contracts';
+import { gatheredEachTurn } from '../process/this-turn.js';
 import type { Sql, SqlTransaction } from '../sql/sql.port.js';
 import { advanceCheckpoint, advanceCheckpoints } from './checkpoints.js';
 
@@ -51,7 +52,6 @@ class SomeCheckpointMoved extends Error {}
  */
 export function commitTogether(sql: Pick<Sql, 'transaction'>): CommitBatch {
   const alone = commitAlone(sql);
-  let gathering: Waiting[] | undefined;
 
   const runAlone = (waiting: Waiting) => alone(waiting.apply, waiting.move).then(waiting.resolve, waiting.reject);
 
@@ -73,16 +73,6 @@ export function commitTogether(sql: Pick<Sql, 'transaction'>): CommitBatch {
     batches.forEach((batch) => batch.resolve());
   }
 
-  return (apply, move) =>
-    new Promise<void>((resolve, reject) => {
-      if (!gathering) {
-        const batches: Waiting[] = [];
-        gathering = batches;
-        setImmediate(() => {
-          gathering = undefined;
-          void flush(batches);
-        });
-      }
-      gathering.push({ apply, move, resolve, reject });
-    });
+  const ask = gatheredEachTurn((batches: Waiting[]) => void flush(batches));
+  return (apply, move) => new Promise<void>((resolve, reject) => ask({ apply, move, resolve, reject }));
 }

@@ -1,5 +1,6 @@
 import type { AllPosition } from '@kesher/contracts';
 import type { SqlExecutor } from '../sql/sql.port.js';
+import { gatheredEachTurn } from '../process/this-turn.js';
 import { advanceCheckpoints } from './checkpoints.js';
 
 interface Move {
@@ -22,25 +23,13 @@ const writers = new WeakMap<SqlExecutor, (name: string, from: AllPosition, to: A
 export function deferredCheckpointWriter(sql: SqlExecutor) {
   let writer = writers.get(sql);
   if (writer) return writer;
-  let gathering: Move[] | undefined;
-  const flush = (moves: Move[]) => {
+  const move = gatheredEachTurn((moves: Move[]) => {
     advanceCheckpoints(sql, moves).then(
-      (moved) => moves.forEach((move) => move.resolve(moved.has(move.name))),
-      (error: unknown) => moves.forEach((move) => move.reject(error)),
+      (moved) => moves.forEach((m) => m.resolve(moved.has(m.name))),
+      (error: unknown) => moves.forEach((m) => m.reject(error)),
     );
-  };
-  writer = (name, from, to) =>
-    new Promise<boolean>((resolve, reject) => {
-      if (!gathering) {
-        const moves: Move[] = [];
-        gathering = moves;
-        setImmediate(() => {
-          gathering = undefined;
-          flush(moves);
-        });
-      }
-      gathering.push({ name, from, to, resolve, reject });
-    });
+  });
+  writer = (name, from, to) => new Promise<boolean>((resolve, reject) => move({ name, from, to, resolve, reject }));
   writers.set(sql, writer);
   return writer;
 }
