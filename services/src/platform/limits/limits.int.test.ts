@@ -50,6 +50,41 @@ describe.skipIf(!gate.available)('shared limits across two processes (two pools 
     // s3 was refused with the link: its own single token is still there.
     expect(await b.take([{ key: 'b:s3', capacity: 1, windowMs: 60_000 }])).toBe(0);
   });
+
+  it('a take is one statement outside any transaction, so a hot bucket is held only while the server runs it', async () => {
+    const statements: string[] = [];
+    const counted = {
+      query: ((text: string, params?: readonly unknown[]) => {
+        statements.push(text);
+        return replicas.a.query(text, params);
+      }) as typeof replicas.a.query,
+    };
+    const buckets = createLimitBuckets({ sql: counted, now: clock });
+    const link = { key: 'b:hot-link', capacity: 3, windowMs: 60_000 };
+    const waits = [];
+    for (let i = 0; i < 4; i++)
+      waits.push(await buckets.take([{ key: `b:hot-s${i}`, capacity: 1, windowMs: 60_000 }, link]));
+    expect(waits).toEqual([0, 0, 0, 20_000]);
+    // The purge may run beside the first take; every other statement is the take's own.
+    expect(statements.filter((text) => !text.startsWith('DELETE'))).toHaveLength(4);
+    expect(statements.some((text) => /BEGIN|COMMIT/i.test(text))).toBe(false);
+    // The refused fourth take left its own new bucket as if never drawn on: it has no row.
+    const { rows } = await replicas.a.query<{ key: string }>(
+      `SELECT key FROM limit_buckets WHERE key LIKE 'b:hot-s%' ORDER BY key`,
+    );
+    expect(rows.map((row) => row.key)).toEqual(['b:hot-s0', 'b:hot-s1', 'b:hot-s2']);
+  });
+
+  it('keeps its tables unlogged (a take commits without a WAL flush) and the monthly quota logged', async () => {
+    const { rows } = await replicas.a.query<{ relname: string; relpersistence: string }>(
+      `SELECT relname, relpersistence FROM pg_class WHERE relname IN ('limit_buckets', 'limit_counters', 'quota_holds') ORDER BY relname`,
+    );
+    expect(rows).toEqual([
+      { relname: 'limit_buckets', relpersistence: 'u' },
+      { relname: 'limit_counters', relpersistence: 'u' },
+      { relname: 'quota_holds', relpersistence: 'p' },
+    ]);
+  });
 });
 
 describe('shared limits on the embedded PGlite (make start)', () => {

@@ -32,4 +32,41 @@ export const limitsMigrations: readonly Migration[] = [
     PRIMARY KEY (owner_id, commit_position, prepare_position)
   )`,
   },
+  {
+    // A take used to be BEGIN, the upsert, a round trip to Node to judge it, and COMMIT with its WAL flush:
+    // a hot bucket (a popular share link, one address) was locked for all of that, and under load every
+    // visitor of the link queued behind the busiest event loop (the upsert averaged 57 ms in the chat
+    // bench's 200 visitors, nearly all of it waiting for the row). Now the judgement is made in the
+    // statement (limit_buckets_take), and the tables are unlogged: a transaction that writes only unlogged
+    // tables commits without waiting for a WAL flush. What that costs: after a crash of Postgres (not of
+    // Kesher) the limits' tables come back empty, so every bucket is full and every window starts again,
+    // and a standby promoted in a failover has them empty too. They are allowances of a minute or an hour,
+    // never money or data: the monthly quota (quota_holds) stays logged.
+    id: '003-limits-unlogged-and-one-statement-take',
+    sql: `ALTER TABLE limit_buckets SET UNLOGGED;
+  ALTER TABLE limit_counters SET UNLOGGED;
+  CREATE OR REPLACE FUNCTION limit_buckets_take(at_ms float8, keys text[], steps float8[], windows float8[])
+  RETURNS float8 LANGUAGE plpgsql AS $fn$
+  DECLARE
+    wait float8 := 0;
+  BEGIN
+    -- Upserts in the order given (the caller sorts by key, so two takes never lock in opposite orders).
+    WITH moved AS (
+      INSERT INTO limit_buckets AS b (key, tat_ms)
+      SELECT d.key, at_ms + d.step FROM unnest(keys, steps) WITH ORDINALITY AS d(key, step, n) ORDER BY d.n
+      ON CONFLICT (key) DO UPDATE SET tat_ms = GREATEST(b.tat_ms, at_ms) + EXCLUDED.tat_ms - at_ms
+      RETURNING b.key, b.tat_ms
+    )
+    SELECT coalesce(max(GREATEST(0, ceil(m.tat_ms - at_ms - w.window_ms - 1e-6))), 0) INTO wait
+    FROM moved m JOIN unnest(keys, windows) AS w(key, window_ms) ON w.key = m.key;
+    IF wait > 0 THEN
+      -- Over in one bucket: undo every bucket's draw (the block's subtransaction rolls back), keep the wait.
+      RAISE EXCEPTION USING ERRCODE = 'KL001';
+    END IF;
+    RETURN 0;
+  EXCEPTION WHEN SQLSTATE 'KL001' THEN
+    RETURN wait;
+  END
+  $fn$`,
+  },
 ];
