@@ -7,6 +7,16 @@ import {
   type ThreadStarted,
 } from '@kesher/contracts';
 import { DomainError, type Decider, type EventOf } from '../../platform/commands/decider.js';
+import {
+  recentAdd,
+  recentGet,
+  recentHas,
+  recentSet,
+  recentUpdate,
+  recentEntries,
+  recentValues,
+  type RecentFirst,
+} from '../../platform/commands/recent-first-map.js';
 
 export type RunPhase = 'queued' | 'in_progress' | 'completed' | 'failed' | 'expired';
 
@@ -21,10 +31,15 @@ export type ThreadState =
       status: 'open' | 'deleted';
       thread: ThreadStarted;
       userMessages: number;
-      messageIds: readonly string[];
-      runs: Readonly<Record<string, RunState>>;
+      /**
+       * The ids of its messages, its runs by id and its feedback: maps whose change costs the recent
+       * entries, not the whole map (recent-first-map.ts; a fold over a long conversation copied them at
+       * every event). Read them through the functions below.
+       */
+      messageIds: RecentFirst<true>;
+      runs: RecentFirst<RunState>;
       /** Feedback per `messageId|authorKey`, to tell a change from a repeat. */
-      feedback: Readonly<Record<string, string>>;
+      feedback: RecentFirst<string>;
       /** The owner took the conversation over: the assistant does not answer it (one inbox). */
       takenOver: boolean;
     };
@@ -119,14 +134,28 @@ function writable(state: ThreadState, requester: Requester): Started {
 /** A run the worker reports on; undefined when it is unknown or already settled (redelivery: record nothing). */
 function unsettledRun(state: ThreadState, runId: string): RunState | undefined {
   if (state.status === 'none') return undefined;
-  const run = state.runs[runId];
+  const run = recentGet(state.runs, runId);
   return run && !isSettled(run.phase) ? run : undefined;
 }
 
-const withRun = (state: ThreadState, runId: string, change: Partial<RunState>): ThreadState =>
-  state.status === 'none' || !state.runs[runId]
-    ? state
-    : { ...state, runs: { ...state.runs, [runId]: { ...state.runs[runId]!, ...change } } };
+const withRun = (state: ThreadState, runId: string, change: Partial<RunState>): ThreadState => {
+  if (state.status === 'none') return state;
+  const runs = recentUpdate(state.runs, runId, (run) => ({ ...run, ...change }));
+  return runs === state.runs ? state : { ...state, runs };
+};
+
+/** The thread's run by id (undefined: never requested here). */
+export const runOf = (state: ThreadState, runId: string): RunState | undefined =>
+  state.status === 'none' ? undefined : recentGet(state.runs, runId);
+
+/** Whether a run of the thread is waiting or being answered. */
+export const hasRunUnderway = (state: ThreadState): boolean =>
+  state.status !== 'none' &&
+  [...recentValues(state.runs)].some((run) => run.phase === 'queued' || run.phase === 'in_progress');
+
+/** Whether the thread holds the message (a redelivered one is recorded once). */
+export const hasMessage = (state: ThreadState, messageId: string): boolean =>
+  state.status !== 'none' && recentHas(state.messageIds, messageId);
 
 /** The events this aggregate's stream holds. */
 const threadEventTypes = [
@@ -155,9 +184,9 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         status: 'open',
         thread: event.data,
         userMessages: 0,
-        messageIds: [],
-        runs: {},
-        feedback: {},
+        messageIds: undefined,
+        runs: undefined,
+        feedback: undefined,
         takenOver: false,
       };
     if (state.status === 'none') return state;
@@ -165,13 +194,13 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
       case 'MessagePosted':
         return {
           ...state,
-          messageIds: [...state.messageIds, event.data.messageId],
+          messageIds: recentAdd(state.messageIds, event.data.messageId, true as const),
           userMessages: state.userMessages + (event.data.role === 'user' ? 1 : 0),
         };
       case 'RunRequested':
         return {
           ...state,
-          runs: { ...state.runs, [event.data.runId]: { phase: 'queued', deadlineAt: event.data.deadlineAt } },
+          runs: recentSet(state.runs, event.data.runId, { phase: 'queued', deadlineAt: event.data.deadlineAt }),
         };
       case 'RunStarted':
         return withRun(state, event.data.runId, { phase: 'in_progress' });
@@ -190,10 +219,11 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
       case 'FeedbackGiven':
         return {
           ...state,
-          feedback: {
-            ...state.feedback,
-            [`${event.data.messageId}|${event.data.authorKey}`]: `${event.data.rating}|${event.data.comment ?? ''}`,
-          },
+          feedback: recentSet(
+            state.feedback,
+            `${event.data.messageId}|${event.data.authorKey}`,
+            `${event.data.rating}|${event.data.comment ?? ''}`,
+          ),
         };
       default:
         return state;
@@ -209,7 +239,7 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
       case 'PostUserMessage': {
         const { thread, userMessages, messageIds } = writable(state, command.data.requester);
         // The same message again (a channel's redelivered update): already recorded, nothing more to record.
-        if (messageIds.includes(command.data.messageId)) return [];
+        if (recentHas(messageIds, command.data.messageId)) return [];
         if (userMessages >= command.data.chatLimit)
           throw new DomainError('forbidden', chatMessages.chatLimitReached(command.data.chatLimit));
         const { messageId, text, language } = command.data;
@@ -232,10 +262,11 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
       case 'RequestRun': {
         const current = writable(state, command.data.requester);
         const { thread, runs } = current;
-        if (runs[command.data.runId]) return [];
+        if (recentHas(runs, command.data.runId)) return [];
         if (current.takenOver) throw new DomainError('conflict', integrationMessages.takenOver);
         const events: ThreadEvent[] = [];
-        for (const [runId, run] of Object.entries(runs)) {
+        // Oldest first, as they were requested.
+        for (const [runId, run] of [...recentEntries(runs)].reverse()) {
           if (isSettled(run.phase)) continue;
           // A run past its deadline no longer blocks the conversation: it is expired on the spot.
           if (run.deadlineAt <= command.data.now)
@@ -248,7 +279,7 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
       }
 
       case 'StartRun': {
-        if (state.status === 'none' || state.runs[command.data.runId]?.phase !== 'queued') return [];
+        if (state.status === 'none' || runOf(state, command.data.runId)?.phase !== 'queued') return [];
         return [
           {
             type: 'RunStarted',
@@ -323,7 +354,7 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
         if (!isAssistantOwner(thread, { ownerId: command.data.ownerId })) throw notFound();
         if (!takenOver) throw new DomainError('conflict', integrationMessages.takeOverFirst);
         const { messageId, text, language } = command.data;
-        if (messageIds.includes(messageId)) return [];
+        if (recentHas(messageIds, messageId)) return [];
         return [
           {
             type: 'MessagePosted',
@@ -349,8 +380,9 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
       case 'GiveFeedback': {
         const current = writable(state, command.data.requester);
         const { messageId, rating, comment, authorKey, source } = command.data;
-        if (!current.messageIds.includes(messageId)) throw new DomainError('not_found', threadMessages.messageNotFound);
-        if (current.feedback[`${messageId}|${authorKey}`] === `${rating}|${comment ?? ''}`) return [];
+        if (!recentHas(current.messageIds, messageId))
+          throw new DomainError('not_found', threadMessages.messageNotFound);
+        if (recentGet(current.feedback, `${messageId}|${authorKey}`) === `${rating}|${comment ?? ''}`) return [];
         const { thread } = current;
         return [
           {

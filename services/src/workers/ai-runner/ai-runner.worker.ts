@@ -12,6 +12,7 @@ import {
   untilAborted,
 } from '../../chat/index.js';
 import {
+  runOf,
   threadDecider,
   type ThreadCommand,
   type ThreadEvent,
@@ -154,7 +155,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
       outcome ??= outcomeOf(handled.events, ctx.now);
       return handled.events;
     };
-    const phase = state.status === 'none' ? undefined : state.runs[run.runId]?.phase;
+    const phase = runOf(state, run.runId)?.phase;
     // Started already: by another worker still answering it (a rebalance handed the request on), or by one
     // that died mid-answer (its request redelivered). Either way this worker does not answer it a second
     // time — the answer's words would reach the stream twice; a dead worker's run is the sweep's to expire.

@@ -19,7 +19,14 @@ import {
 import { channelStreams } from '../../domain/channel-integration/channel-streams.js';
 import { channelOutboundDecider } from '../../domain/channel-integration/channel-delivery.decider.js';
 import { channelIntegrationDecider } from '../../domain/channel-integration/channel-integration.decider.js';
-import { threadDecider, type Requester, type ThreadCommand } from '../../domain/thread/thread.decider.js';
+import {
+  hasMessage,
+  hasRunUnderway,
+  runOf,
+  threadDecider,
+  type Requester,
+  type ThreadCommand,
+} from '../../domain/thread/thread.decider.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
@@ -128,7 +135,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
       const { state } = await readThread(threadId);
       if (
         state.status === 'none' ||
-        (state.status === 'open' && (state.messageIds.includes(messageId) || state.userMessages < chatLimit))
+        (state.status === 'open' && (hasMessage(state, messageId) || state.userMessages < chatLimit))
       ) {
         generations.set(chatKey, generation);
         return { threadId, isNew: state.status === 'none' };
@@ -280,7 +287,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
         // answer is still being made, the conflict is tolerated and followUp answers this one next.
         (state): ThreadCommand | undefined => {
           answering = false;
-          if (state.status !== 'open' || state.takenOver || state.runs[runId]) return undefined;
+          if (state.status !== 'open' || state.takenOver || runOf(state, runId)) return undefined;
           if (!notFlooding) return void log(where, 'channel message not answered: the chat is flooding');
           answering = true;
           return {
@@ -307,12 +314,7 @@ export function createChannelsWorker(deps: ChannelsWorkerDeps) {
     if (state.status !== 'open' || state.takenOver || !state.thread.visitorSessionHash) return;
     const lastRequest = events.findLastIndex((e) => e.type === 'RunRequested');
     const waiting = events.slice(lastRequest + 1).findLast((e) => e.type === 'MessagePosted' && e.data.role === 'user');
-    if (
-      !waiting ||
-      waiting.type !== 'MessagePosted' ||
-      Object.values(state.runs).some((run) => run.phase === 'queued' || run.phase === 'in_progress')
-    )
-      return;
+    if (!waiting || waiting.type !== 'MessagePosted' || hasRunUnderway(state)) return;
     const contact = state.thread.contact;
     if (contact && !(await deps.floodLimit.take(`${contact.integrationId}|${contact.chatId}`))) return;
     await requestRun(
