@@ -15,6 +15,7 @@ import { withEventSchemas } from '../platform/event-store/schema-checked.event-s
 import { loadSecretsKey } from '../platform/secrets/secrets-key.js';
 import { createSqlSubjectKeys } from '../privacy/index.js';
 import { createSqlEventStore } from '../platform/event-store/sql-event-store.js';
+import { withRememberedStreams } from '../platform/event-store/remembered-streams.event-store.js';
 import { createMetrics } from '../platform/metrics/metrics.js';
 import { createProjectionRunner } from '../platform/projections/projection-runner.js';
 import { createPgSql } from '../platform/sql/pg.sql.js';
@@ -60,9 +61,13 @@ export async function composePlatform(
   // Every module's tables before anything uses them; read models' tables come with the projector.
   await runMigrations(sql, schemaModules({ sqlEventStore: !config.EVENTSTORE_URL }));
 
-  const rawStore: EventStore = config.EVENTSTORE_URL
-    ? createEventStoreDbEventStore({ connectionString: config.EVENTSTORE_URL })
-    : await createSqlEventStore({ sql });
+  // Streams read lately are kept as stored (sealed), so a long conversation's next read asks only for its
+  // newest events (platform/event-store/remembered-streams.event-store.ts).
+  const rawStore: EventStore = withRememberedStreams(
+    config.EVENTSTORE_URL
+      ? createEventStoreDbEventStore({ connectionString: config.EVENTSTORE_URL })
+      : await createSqlEventStore({ sql }),
+  );
   // Personal fields are sealed per data subject at the log's boundary (docs/privacy.md): the adapter, and
   // the relay that copies it to the bus, see them sealed; everything else reads them opened.
   const subjectKeys = createSqlSubjectKeys({ sql, serverKey: loadSecretsKey(config) });
