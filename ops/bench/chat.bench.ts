@@ -16,7 +16,7 @@
  * where the answer's pieces reach the API through Postgres LISTEN/NOTIFY.
  *
  *   make bench-chat                  all of it, into bench-results/chat.json
- *   npx tsx ops/bench/chat.bench.ts ttft overhead visitors widget variants    a subset (bench-results/chat-partial-….json)
+ *   npx tsx ops/bench/chat.bench.ts ttft overhead visitors long widget variants    a subset (bench-results/chat-partial-….json)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
@@ -38,6 +38,8 @@ const CONVERSATIONS = Number(process.env.BENCH_CHAT_CONVERSATIONS ?? 20);
 const ROUNDS = Number(process.env.BENCH_CHAT_ROUNDS ?? 10);
 const VISITORS = Number(process.env.BENCH_CHAT_VISITORS ?? 200);
 const VISITOR_MESSAGES = 5;
+/** Questions in the one long conversation (its thread then holds about four events a question). */
+const LONG_TURNS = Number(process.env.BENCH_CHAT_LONG_TURNS ?? 400);
 const FIRST_TOKEN_DELAY_MS = Number(process.env.BENCH_CHAT_FIRST_TOKEN_DELAY_MS ?? 200);
 /** The paced variant: how long each conversation waits after an answer before asking again. */
 const THINK_MS = Number(process.env.BENCH_CHAT_THINK_MS ?? 1000);
@@ -215,6 +217,8 @@ async function assistantWithKnowledge(base: string): Promise<Assistant> {
       description: 'Answers from the handbook',
       instructions: 'Answer from the documents only.',
       visitor_daily_limit: limits.visitorDailyLimitMax,
+      // The long conversation asks hundreds of questions in one thread (100 messages by default).
+      chat_limit: 1_000_000,
     },
   });
   const documents = loadDocuments();
@@ -591,6 +595,47 @@ async function overheadFigures() {
   }
 }
 
+/**
+ * One conversation that goes on (a channel contact who writes for months keeps one thread): LONG_TURNS
+ * questions one after the other on the built-in engine, the turns near its start against those near its
+ * end. A turn reads its thread's stream on the API and in the worker, so a cost that grows with the
+ * conversation shows here.
+ */
+async function longConversationFigures() {
+  const kesher = await startKesher('one-process');
+  try {
+    const assistant = await assistantWithKnowledge(kesher.base);
+    const { thread_id: threadId } = await call<{ thread_id: string }>(kesher.base, '/threads/', {
+      token: assistant.token,
+      body: { assistant_id: assistant.id },
+    });
+    const complete: number[] = [];
+    for (let turn = 0; turn < LONG_TURNS; turn++) {
+      const asked = await ask(
+        kesher.base,
+        { token: assistant.token },
+        assistant,
+        threadId,
+        questions[turn % questions.length]!,
+      );
+      if (asked.outcome !== 'completed') throw new Error(`turn ${turn}: ${asked.outcome}`);
+      complete.push(asked.completeMs);
+    }
+    // The first few turns warm the process up; the window is the same size at both ends.
+    const window = Math.min(40, Math.floor(LONG_TURNS / 4));
+    const early = sorted(complete.slice(5, 5 + window));
+    const late = sorted(complete.slice(-window));
+    return {
+      long_conversation_turns: LONG_TURNS,
+      long_conversation_early_run_complete_ms_p50: round(percentile(early, 50)),
+      long_conversation_late_run_complete_ms_p50: round(percentile(late, 50)),
+      long_conversation_late_over_early: round(percentile(late, 50) / percentile(early, 50), 2),
+    };
+  } finally {
+    await kesher.stop();
+  }
+}
+
 /** VISITORS visitors at once, each in their own public conversation (share link), VISITOR_MESSAGES questions each. */
 async function visitorFigures() {
   const kesher = await startKesher('one-process');
@@ -750,6 +795,7 @@ const results: Record<string, unknown> = {
 if (want('ttft')) Object.assign(results, await builtinFigures());
 if (want('overhead')) Object.assign(results, await overheadFigures());
 if (want('visitors')) Object.assign(results, await visitorFigures());
+if (want('long')) Object.assign(results, await longConversationFigures());
 if (want('widget')) Object.assign(results, await visitorBundleFigures());
 if (want('variants')) Object.assign(results, await variantFigures());
 const r = results as Record<string, number>;
