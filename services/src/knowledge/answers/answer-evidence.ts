@@ -110,7 +110,7 @@ interface Candidate {
   index: number;
   text: string;
   /** Each term of the sentence with how directly it is written there (1 = as written). */
-  terms: Map<string, number>;
+  terms: ReadonlyMap<string, number>;
   /** How clearly it holds the asked-for kind of answer (answerStrength). */
   carries: number;
   score: number;
@@ -220,19 +220,23 @@ function writtenTermsOf(text: string): ReadonlyMap<string, number> {
   return terms;
 }
 
-function termsOf(text: string, scale = 1, terms = new Map<string, number>()): Map<string, number> {
+/** The terms of a text as kept (read only: a sentence's own terms are not copied for every question). */
+const termsOf = (text: string): ReadonlyMap<string, number> => writtenTermsOf(text);
+
+/** `into` with the terms of `text` scaled by `scale`, wherever they weigh more than what it holds. */
+function mergeTerms(into: Map<string, number>, text: string, scale = 1): Map<string, number> {
   for (const [term, factor] of writtenTermsOf(text)) {
     const scaled = factor * scale;
-    if ((terms.get(term) ?? 0) < scaled) terms.set(term, scaled);
+    if ((into.get(term) ?? 0) < scaled) into.set(term, scaled);
   }
-  return terms;
+  return into;
 }
 
 /**
  * How well a sentence's terms match one question word, 0 when absent. A match is as good as the less
  * direct of its two sides: בבית and הבית meet on בית as surely as בית meets הבית.
  */
-function matchOf(word: QuestionWord, terms: Map<string, number>): number {
+function matchOf(word: QuestionWord, terms: ReadonlyMap<string, number>): number {
   let best = 0;
   for (const form of word.forms) {
     const written = terms.get(form.term);
@@ -282,14 +286,14 @@ export function findEvidence(
       // A heading names the item of the line right under it ("Accountant" / "$79 per month."): the first
       // sentence under it takes its words almost as its own, the later ones as a topic.
       const heading = index === 0 && kind !== null ? tuning.headingFactor : tuning.sectionFactor;
-      const terms = passage.section ? termsOf(passage.section, heading, termsOf(text)) : termsOf(text);
+      const terms = passage.section ? mergeTerms(new Map(termsOf(text)), passage.section, heading) : termsOf(text);
       // The answer under an FAQ's question written in the text: the question names its subject, like a heading.
       const asked = index > 0 && isAsked(all[index - 1]!) && !isAsked(text);
       return {
         passage: p,
         index,
         text,
-        terms: asked ? termsOf(all[index - 1]!, tuning.sectionFactor, terms) : terms,
+        terms: asked ? mergeTerms(new Map(terms), all[index - 1]!, tuning.sectionFactor) : terms,
         carries:
           kind === null
             ? 0
@@ -312,10 +316,12 @@ export function findEvidence(
   const contextOf = passages.map((passage) =>
     wholeFile ? passages.filter((other) => other.filename === passage.filename) : [passage],
   );
+  const textOf = (passage: RetrievedPassage) =>
+    passage.section ? `${passage.section}\n${passage.text}` : passage.text;
   const passageTerms = contextOf.map((context) => {
+    if (context.length === 1) return termsOf(textOf(context[0]!));
     const terms = new Map<string, number>();
-    for (const passage of context)
-      termsOf(passage.section ? `${passage.section}\n${passage.text}` : passage.text, 1, terms);
+    for (const passage of context) mergeTerms(terms, textOf(passage));
     return terms;
   });
   // A weekday asked about is matched by a sentence covering it in any form: "Are you open on Wednesday?" by
