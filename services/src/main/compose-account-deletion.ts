@@ -6,7 +6,7 @@ import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import type { createBillingService } from '../billing/index.js';
 import type { ChannelConnections } from '../channels/index.js';
 import { createAssistantErasure } from '../assistants/index.js';
-import { assistantDecider } from '../domain/assistant/assistant.decider.js';
+import { assistantDecider, fileSlotsOf } from '../domain/assistant/assistant.decider.js';
 import type { DriveConnections, GoogleDriveClient } from '../drive/index.js';
 import { ALL_SESSIONS, type RunAccountCommand, type SessionStore } from '../identity/index.js';
 import type { PlanAllowances } from '../plans/index.js';
@@ -90,7 +90,7 @@ export function composeAccountDeletion(wiring: {
           await eraseAssistant(ctx, {
             ownerId,
             assistantId: row.id,
-            fileSlots: state.status === 'none' ? [] : state.fileSlots,
+            fileSlots: fileSlotsOf(state),
           });
         }
       },

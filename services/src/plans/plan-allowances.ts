@@ -1,6 +1,6 @@
 import { streamIds, type KesherEvent } from '@kesher/contracts';
 import { assistantSlotsDecider } from '../domain/assistant-slots/assistant-slots.decider.js';
-import { assistantDecider } from '../domain/assistant/assistant.decider.js';
+import { assistantDecider, fileSlotsOf } from '../domain/assistant/assistant.decider.js';
 import { knowledgeFileDecider } from '../domain/knowledge-file/knowledge-file.decider.js';
 import { aggregateStream, type Fold } from '../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../platform/commands/command-handler.js';
@@ -223,7 +223,7 @@ export function createPlanAllowances(deps: {
           const state = await fold(assistantDecider, stream);
           if (state.status !== 'active') return 0;
           const dead = await deadHolders(
-            state.fileSlots.filter((id) => id !== fileId),
+            fileSlotsOf(state).filter((id) => id !== fileId),
             fileAlive,
           );
           if (dead.length > 0) await allowances.releaseFiles(context, assistantId, dead);
@@ -239,8 +239,8 @@ export function createPlanAllowances(deps: {
               state.status !== 'active'
                 ? limit
                 : pool === 'crawl'
-                  ? state.crawlSlots.length
-                  : state.fileSlots.length - state.crawlSlots.length,
+                  ? state.crawlSlots.size
+                  : state.fileSlots.size - state.crawlSlots.size,
             requested: null,
             assistantId,
             refused: 'owner',

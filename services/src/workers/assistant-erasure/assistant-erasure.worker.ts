@@ -1,6 +1,6 @@
 import { streamIds } from '@kesher/contracts';
 import type { AssistantErasure } from '../../assistants/index.js';
-import { assistantDecider } from '../../domain/assistant/assistant.decider.js';
+import { assistantDecider, fileSlotsOf } from '../../domain/assistant/assistant.decider.js';
 import type { PlanAllowances } from '../../plans/index.js';
 import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
 import { aggregateStream, eventOf } from '../../platform/commands/aggregate-stream.js';
@@ -46,7 +46,7 @@ export function createAssistantErasureWorker(deps: AssistantErasureWorkerDeps) {
             now: clock(),
           };
           await deps.allowances.releaseAssistants(context, state.ownerId, [assistantId]);
-          await deps.erase(context, { ownerId: state.ownerId, assistantId, fileSlots: state.fileSlots });
+          await deps.erase(context, { ownerId: state.ownerId, assistantId, fileSlots: fileSlotsOf(state) });
         },
       });
     },

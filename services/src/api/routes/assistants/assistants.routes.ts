@@ -17,7 +17,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createAssistantErasure } from '../../../assistants/index.js';
-import { assertValidProfile, assistantDecider } from '../../../domain/assistant/assistant.decider.js';
+import { assertValidProfile, assistantDecider, fileSlotsOf } from '../../../domain/assistant/assistant.decider.js';
 import { createHolding, type PlanAllowances } from '../../../plans/index.js';
 import type { CommandHandler } from '../../../platform/commands/command-handler.js';
 import type { EventStore } from '../../../platform/event-store/event-store.port.js';
@@ -197,7 +197,7 @@ export const assistantRoutes =
         await erase(context, {
           ownerId: account.id,
           assistantId: row.id,
-          fileSlots: state.status === 'none' ? [] : state.fileSlots,
+          fileSlots: fileSlotsOf(state),
         });
         return { detail: 'Assistant deleted', id: row.numeric_id };
       },
