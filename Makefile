@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := start
 STAMP := node_modules/.kesher-install-stamp
 
-.PHONY: start test lint format typecheck test-unit bench bench-platform bench-api bench-chat bench-answers bench-retrieval bench-client bench-ingest client services-up services-down kafka-start kafka-stop compose-check
+.PHONY: start test lint format typecheck test-unit bench bench-platform bench-api bench-chat bench-answers bench-retrieval bench-aggregates bench-client bench-ingest client services-up services-down kafka-start kafka-stop compose-check
 
 # Dependencies are installed from the lockfile whenever it is newer than the last install.
 $(STAMP): package.json package-lock.json contracts/package.json services/package.json projections/package.json client/package.json ops/package.json
@@ -42,7 +42,7 @@ typecheck: $(STAMP)
 test-unit: $(STAMP)
 	npx vitest run unit.test
 
-bench: bench-platform bench-api bench-chat bench-answers bench-retrieval bench-client bench-ingest
+bench: bench-platform bench-api bench-chat bench-answers bench-retrieval bench-aggregates bench-client bench-ingest
 
 bench-api: $(STAMP)
 	bash ops/bench/run.sh api
@@ -62,6 +62,10 @@ bench-chat: $(STAMP) client/dist/index.html
 ## The built-in engine's answers on the labelled set (fact hits, pollution, abstentions, recall@5), before and after.
 bench-answers: $(STAMP)
 	bash ops/bench/run.sh answers
+
+## Folding aggregates whose state grows with their stream (a long conversation, a crawled site's pages), in memory.
+bench-aggregates: $(STAMP)
+	npx tsx ops/bench/aggregate-fold.bench.ts
 
 bench-retrieval: $(STAMP)
 	bash ops/bench/run.sh retrieval-paths
