@@ -149,9 +149,11 @@ export const runOf = (state: ThreadState, runId: string): RunState | undefined =
   state.status === 'none' ? undefined : recentGet(state.runs, runId);
 
 /** Whether a run of the thread is waiting or being answered. */
-export const hasRunUnderway = (state: ThreadState): boolean =>
-  state.status !== 'none' &&
-  [...recentValues(state.runs)].some((run) => run.phase === 'queued' || run.phase === 'in_progress');
+export function hasRunUnderway(state: ThreadState): boolean {
+  if (state.status === 'none') return false;
+  for (const run of recentValues(state.runs)) if (run.phase === 'queued' || run.phase === 'in_progress') return true;
+  return false;
+}
 
 /** Whether the thread holds the message (a redelivered one is recorded once). */
 export const hasMessage = (state: ThreadState, messageId: string): boolean =>

@@ -4,7 +4,22 @@ import { StreamDeletedError, type EventStore } from './event-store.port.js';
 export interface RememberedStreamsOptions {
   /** Events kept in all, across streams (default 20,000); the streams read least recently go first. */
   maxEvents?: number;
+  /**
+   * About how many bytes of events are kept in all (default 16 MiB), counted as their data's JSON: a
+   * message may be 10,000 characters, sealed about 27 KB, and a visitor who writes long ones in many
+   * conversations must not make a process hold 20,000 of them.
+   */
+  maxBytes?: number;
 }
+
+interface Kept {
+  events: readonly RecordedEvent[];
+  bytes: number;
+}
+
+/** An event's weight against `maxBytes`: its data as JSON, and a little for the rest of it. */
+const bytesOf = (events: readonly RecordedEvent[]) =>
+  events.reduce((sum, event) => sum + 200 + (JSON.stringify(event.data)?.length ?? 0), 0);
 
 /**
  * Keeps the events of the streams read lately, so the next read of a stream asks the log only for what
@@ -21,28 +36,37 @@ export interface RememberedStreamsOptions {
  */
 export function withRememberedStreams(inner: EventStore, options: RememberedStreamsOptions = {}): EventStore {
   const maxEvents = options.maxEvents ?? 20_000;
+  const maxBytes = options.maxBytes ?? 16 * 2 ** 20;
   // A Map keeps insertion order: re-inserting a stream on each read makes the first key the least recent.
-  const kept = new Map<string, readonly RecordedEvent[]>();
+  const kept = new Map<string, Kept>();
   let keptEvents = 0;
+  let keptBytes = 0;
 
   function forget(streamId: string) {
-    const events = kept.get(streamId);
-    if (!events) return;
+    const known = kept.get(streamId);
+    if (!known) return;
     kept.delete(streamId);
-    keptEvents -= events.length;
+    keptEvents -= known.events.length;
+    keptBytes -= known.bytes;
   }
 
-  function keep(streamId: string, events: readonly RecordedEvent[]) {
+  /** Keeps `events`; those of `prefix` (kept already) are not weighed again. */
+  function keep(streamId: string, events: readonly RecordedEvent[], prefix: Kept | undefined) {
     // Two reads of one stream at once: the longer one stays.
-    const known = kept.get(streamId);
-    if (known && known.length > events.length) return;
+    const current = kept.get(streamId);
+    if (current && current.events.length > events.length) return;
+    const bytes =
+      prefix && prefix.events.length <= events.length
+        ? prefix.bytes + bytesOf(events.slice(prefix.events.length))
+        : bytesOf(events);
     forget(streamId);
     // A stream bigger than half of the room would push out everything else for one reader.
-    if (events.length === 0 || events.length > maxEvents / 2) return;
-    kept.set(streamId, events);
+    if (events.length === 0 || events.length > maxEvents / 2 || bytes > maxBytes / 2) return;
+    kept.set(streamId, { events, bytes });
     keptEvents += events.length;
+    keptBytes += bytes;
     for (const [oldest] of kept) {
-      if (keptEvents <= maxEvents) break;
+      if (keptEvents <= maxEvents && keptBytes <= maxBytes) break;
       forget(oldest);
     }
   }
@@ -65,14 +89,16 @@ export function withRememberedStreams(inner: EventStore, options: RememberedStre
       let events: readonly RecordedEvent[];
       try {
         if (known) {
-          const tail = await inner.readStream(streamId, { fromRevision: known.at(-1)!.streamPosition + 1n });
-          events = tail.length === 0 ? known : known.concat(tail);
+          const tail = await inner.readStream(streamId, {
+            fromRevision: known.events.at(-1)!.streamPosition + 1n,
+          });
+          events = tail.length === 0 ? known.events : known.events.concat(tail);
         } else events = await inner.readStream(streamId);
       } catch (error) {
         if (error instanceof StreamDeletedError) forget(streamId);
         throw error;
       }
-      keep(streamId, events);
+      keep(streamId, events, known);
       // The caller's own array: what is kept is never handed out to be sorted or spliced.
       return events.slice();
     },

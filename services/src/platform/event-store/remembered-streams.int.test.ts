@@ -3,7 +3,7 @@ import { onEverySqlBackend } from '../../testing/sql-backends.js';
 import { StreamDeletedError, type EventStore } from './event-store.port.js';
 import { withRememberedStreams } from './remembered-streams.event-store.js';
 import { createSqlEventStore } from './sql-event-store.js';
-import { noted } from './testing/test-event.js';
+import { noted, testEvent } from './testing/test-event.js';
 
 /** The inner store, with every readStream's options written down. */
 function spied(inner: EventStore) {
@@ -129,6 +129,40 @@ await onEverySqlBackend('remembered streams', (backend, open) => {
           // Bigger than half the room: read whole each time rather than pushing the others out.
           'big',
           'big',
+        ]);
+        await log.close();
+      } finally {
+        await close();
+      }
+    });
+
+    it('keeps at most its weight in bytes: long messages push out the streams read least lately', async () => {
+      const { sql, close } = await open();
+      try {
+        const log = await createSqlEventStore({ sql });
+        const { store, reads } = spied(log);
+        // About 2,200 bytes an event of a 2,000-character text: room for four of them.
+        const remembered = withRememberedStreams(store, { maxBytes: 9_000 });
+        const long = (n: number) => testEvent('Said', { n, text: 'ש'.repeat(2_000) });
+        await log.appendToStream('short', [noted(1)], { expectedRevision: 'no_stream' });
+        await log.appendToStream('long-a', [long(1), long(2)], { expectedRevision: 'no_stream' });
+        await log.appendToStream('long-b', [long(3), long(4)], { expectedRevision: 'no_stream' });
+        await log.appendToStream('longest', [long(5), long(6), long(7)], { expectedRevision: 'no_stream' });
+        for (const streamId of ['short', 'long-a', 'short', 'long-b', 'short', 'long-a', 'longest', 'longest'])
+          await remembered.readStream(streamId);
+        expect(
+          reads.map((r) => `${r.streamId}${r.fromRevision === undefined ? '' : ` from ${r.fromRevision}`}`),
+        ).toEqual([
+          'short',
+          'long-a',
+          'short from 1',
+          // long-b makes it 200 + 4 × 2,200 bytes: long-a, read least lately, goes.
+          'long-b',
+          'short from 1',
+          'long-a',
+          // More than half the room: read whole each time.
+          'longest',
+          'longest',
         ]);
         await log.close();
       } finally {
