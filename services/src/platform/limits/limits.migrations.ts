@@ -38,9 +38,10 @@ export const limitsMigrations: readonly Migration[] = [
     // visitor of the link queued behind the busiest event loop (the upsert averaged 57 ms in the chat
     // bench's 200 visitors, nearly all of it waiting for the row). Now the judgement is made in the
     // statement (limit_buckets_take), and the tables are unlogged: a transaction that writes only unlogged
-    // tables commits without waiting for a WAL flush. What that costs: after a crash of Postgres (not of
-    // Kesher) the limits' tables come back empty, so every bucket is full and every window starts again,
-    // and a standby promoted in a failover has them empty too. They are allowances of a minute or an hour,
+    // tables commits without waiting for a WAL flush. What that costs: after a crash of the database (on
+    // the embedded default, PGlite, a kill of the Kesher process that holds it; a clean stop keeps them)
+    // the limits' tables come back empty, so every bucket is full and every window starts again, and a
+    // standby promoted in a failover has them empty too. They are allowances of a minute or an hour,
     // never money or data: the monthly quota (quota_holds) stays logged.
     id: '003-limits-unlogged-and-one-statement-take',
     sql: `ALTER TABLE limit_buckets SET UNLOGGED;
