@@ -11,14 +11,7 @@ import {
   setAdd,
   type PersistentMap,
 } from './persistent-map.js';
-
-function random(seed: number) {
-  let x = seed;
-  return () => {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    return x / 2 ** 31;
-  };
-}
+import { seededRandom } from '../../testing/seeded-random.js';
 
 const hashes: Record<string, (key: string) => number> = {
   'FNV-1a': fnv1a,
@@ -34,7 +27,7 @@ describe('persistent map', () => {
   for (const [name, hash] of Object.entries(hashes)) {
     it(`answers as a Map does over random sets and deletes, every earlier version unchanged (${name})`, () => {
       for (let seed = 1; seed <= 25; seed++) {
-        const next = random(seed);
+        const next = seededRandom(seed);
         let map: PersistentMap<number> = emptyMap(hash);
         let reference = new Map<string, number>();
         const versions: { map: PersistentMap<number>; reference: Map<string, number> }[] = [];

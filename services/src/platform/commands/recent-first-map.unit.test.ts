@@ -9,20 +9,12 @@ import {
   recentValues,
   type RecentFirst,
 } from './recent-first-map.js';
-
-/** A small deterministic generator, so a failure names a seed that repeats it. */
-function random(seed: number) {
-  let x = seed;
-  return () => {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    return x / 2 ** 31;
-  };
-}
+import { seededRandom } from '../../testing/seeded-random.js';
 
 describe('recent-first map', () => {
   it('answers as a Map does (newest key first), over random sets and updates, and every earlier version stays as it was', () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       let map: RecentFirst<number> = undefined;
       let reference = new Map<string, number>();
       const versions: { map: RecentFirst<number>; reference: Map<string, number> }[] = [];

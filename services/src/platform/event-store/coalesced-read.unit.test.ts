@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AllPosition, RecordedEvent } from '@kesher/contracts';
 import type { AllBatch, ReadAllOptions } from './event-store.port.js';
 import { coalescedReadAll } from './coalesced-read.js';
+import { seededRandom } from '../../testing/seeded-random.js';
 
 const at = (n: number): AllPosition => ({ commit: 1n, prepare: BigInt(n) });
 const event = (n: number, type: string, streamId = `thread-${n}`): RecordedEvent => ({
@@ -122,8 +123,7 @@ describe('coalescedReadAll', () => {
 
   it('follows every reader to the end with exactly its own events, whatever positions, filters and page sizes meet', async () => {
     const types = ['A', 'B', 'C', 'D'];
-    let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const random = seededRandom(7);
     const many = Array.from({ length: 60 }, (_, i) =>
       event(i + 1, types[Math.floor(random() * types.length)]!, random() < 0.2 ? `assistant-${i}` : `thread-${i}`),
     );

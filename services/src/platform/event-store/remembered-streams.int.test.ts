@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { onEverySqlBackend } from '../../testing/sql-backends.js';
+import { onEverySqlBackend, type OpenSql } from '../../testing/sql-backends.js';
+import type { Sql } from '../sql/sql.port.js';
 import { StreamDeletedError, type EventStore } from './event-store.port.js';
 import { withRememberedStreams } from './remembered-streams.event-store.js';
 import { createSqlEventStore } from './sql-event-store.js';
 import { noted, testEvent } from './testing/test-event.js';
+import { seededRandom } from '../../testing/seeded-random.js';
 
 /** The inner store, with every readStream's options written down. */
 function spied(inner: EventStore) {
@@ -28,17 +30,30 @@ function spied(inner: EventStore) {
 const summary = (events: { streamPosition: bigint; type: string; data: unknown }[]) =>
   events.map((event) => `${event.streamPosition}:${event.type}:${JSON.stringify(event.data)}`);
 
+/** A store on a fresh database for `body`, closed after it. */
+async function onLog(open: OpenSql, body: (log: EventStore, sql: Sql) => Promise<void>) {
+  const { sql, close } = await open();
+  const log = await createSqlEventStore({ sql });
+  try {
+    await body(log, sql);
+  } finally {
+    await log.close();
+    await close();
+  }
+}
+
+/** The reads the log was asked for, as `stream` or `stream from revision`. */
+const asked = (reads: { streamId: string; fromRevision?: bigint }[]) =>
+  reads.map((r) => `${r.streamId}${r.fromRevision === undefined ? '' : ` from ${r.fromRevision}`}`);
+
 await onEverySqlBackend('remembered streams', (backend, open) => {
   describe(`remembered streams (${backend})`, () => {
-    it('reads what the log holds, whoever appended, after any mix of appends and reads', async () => {
-      const { sql, close } = await open();
-      try {
-        const log = await createSqlEventStore({ sql });
+    it('reads what the log holds, whoever appended, after any mix of appends and reads', () =>
+      onLog(open, async (log, sql) => {
         // Another process's store on the same database appends too: its events are not announced to this one.
         const other = await createSqlEventStore({ sql });
         const remembered = withRememberedStreams(log, { maxEvents: 40 });
-        let seed = 7;
-        const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+        const next = seededRandom(7);
         const streams = ['s-a', 's-b', 's-c', 's-d'];
         let n = 0;
         for (let step = 0; step < 120; step++) {
@@ -57,17 +72,11 @@ await onEverySqlBackend('remembered streams', (backend, open) => {
             );
           }
         }
-        await log.close();
         await other.close();
-      } finally {
-        await close();
-      }
-    });
+      }));
 
-    it('asks the log only for the events after those it keeps, and forgets a stream the log says is deleted', async () => {
-      const { sql, close } = await open();
-      try {
-        const log = await createSqlEventStore({ sql });
+    it('asks the log only for the events after those it keeps, and forgets a stream the log says is deleted', () =>
+      onLog(open, async (log) => {
         const { store, reads } = spied(log);
         const remembered = withRememberedStreams(store);
         await log.appendToStream('talk', [noted(1), noted(2), noted(3)], { expectedRevision: 'no_stream' });
@@ -96,16 +105,10 @@ await onEverySqlBackend('remembered streams', (backend, open) => {
           { streamId: 'other', maxCount: 1 },
           { streamId: 'other', fromRevision: 1n },
         ]);
-        await log.close();
-      } finally {
-        await close();
-      }
-    });
+      }));
 
-    it('keeps at most its number of events, the streams read least lately going first', async () => {
-      const { sql, close } = await open();
-      try {
-        const log = await createSqlEventStore({ sql });
+    it('keeps at most its number of events, the streams read least lately going first', () =>
+      onLog(open, async (log) => {
         const { store, reads } = spied(log);
         const remembered = withRememberedStreams(store, { maxEvents: 10 });
         for (const streamId of ['one', 'two', 'three'])
@@ -117,9 +120,7 @@ await onEverySqlBackend('remembered streams', (backend, open) => {
         });
         for (const streamId of ['one', 'two', 'three', 'two', 'one', 'big', 'big'])
           await remembered.readStream(streamId);
-        expect(
-          reads.map((r) => `${r.streamId}${r.fromRevision === undefined ? '' : ` from ${r.fromRevision}`}`),
-        ).toEqual([
+        expect(asked(reads)).toEqual([
           'one',
           'two',
           // 'three' pushes out 'one', the least lately read: 'two' is still kept, 'one' is read whole.
@@ -130,16 +131,10 @@ await onEverySqlBackend('remembered streams', (backend, open) => {
           'big',
           'big',
         ]);
-        await log.close();
-      } finally {
-        await close();
-      }
-    });
+      }));
 
-    it('keeps at most its weight in bytes: long messages push out the streams read least lately', async () => {
-      const { sql, close } = await open();
-      try {
-        const log = await createSqlEventStore({ sql });
+    it('keeps at most its weight in bytes: long messages push out the streams read least lately', () =>
+      onLog(open, async (log) => {
         const { store, reads } = spied(log);
         // About 2,200 bytes an event of a 2,000-character text: room for four of them.
         const remembered = withRememberedStreams(store, { maxBytes: 9_000 });
@@ -150,9 +145,7 @@ await onEverySqlBackend('remembered streams', (backend, open) => {
         await log.appendToStream('longest', [long(5), long(6), long(7)], { expectedRevision: 'no_stream' });
         for (const streamId of ['short', 'long-a', 'short', 'long-b', 'short', 'long-a', 'longest', 'longest'])
           await remembered.readStream(streamId);
-        expect(
-          reads.map((r) => `${r.streamId}${r.fromRevision === undefined ? '' : ` from ${r.fromRevision}`}`),
-        ).toEqual([
+        expect(asked(reads)).toEqual([
           'short',
           'long-a',
           'short from 1',
@@ -164,10 +157,6 @@ await onEverySqlBackend('remembered streams', (backend, open) => {
           'longest',
           'longest',
         ]);
-        await log.close();
-      } finally {
-        await close();
-      }
-    });
+      }));
   });
 });
