@@ -41,7 +41,16 @@ const elements = [
 ];
 
 // The decider's types and DomainError: the only part of platform a pure decider may touch.
-const deciderKernel = { to: { element: { type: 'platform', fileInternalPath: 'commands/decider.ts' } } };
+// What a decider may take from the platform: its types, and the immutable structures its state grows in
+// (pure code, no I/O).
+const deciderKernel = {
+  to: {
+    element: {
+      type: 'platform',
+      fileInternalPath: ['commands/decider.ts', 'commands/recent-first-map.ts', 'commands/persistent-map.ts'],
+    },
+  },
+};
 const to = (...types) => ({ to: types.map((type) => ({ element: { type } })) });
 // Another service module: only through its index.ts.
 const moduleEntry = { to: { element: { type: 'module', fileInternalPath: 'index.ts' } } };
