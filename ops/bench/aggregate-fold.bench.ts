@@ -2,7 +2,8 @@
  * What it costs to fold an aggregate whose state grows with its stream, and to decide on it, by length:
  * a conversation (its thread: ~4 events a question) and an assistant keeping crawled pages (one slot event
  * each, up to 10,000 on the largest plan). In memory, no database: the deciders alone. Each figure is the
- * median of a few repetitions after a warm-up.
+ * median of a few repetitions after a warm-up. And what opening a conversation's sealed messages costs,
+ * each read, with and without the texts kept opened (the key store on an in-memory PGlite).
  *
  *   make bench-aggregates        bench-results/aggregate-fold.json
  */
@@ -10,6 +11,12 @@ import { performance } from 'node:perf_hooks';
 import type { AssistantCreated, ThreadStarted } from '@kesher/contracts';
 import { assistantDecider, type AssistantState } from '@kesher/services/domain/assistant/assistant.decider';
 import { threadDecider, type ThreadEvent, type ThreadState } from '@kesher/services/domain/thread/thread.decider';
+import { randomBytes } from 'node:crypto';
+import { createOpenedTexts } from '@kesher/services/platform/event-store/opened-texts';
+import { createPersonalDataCodec } from '@kesher/services/platform/event-store/personal-data.codec';
+import { testEvent } from '@kesher/services/platform/event-store/testing/test-event';
+import { createSqlSubjectKeys } from '@kesher/services/privacy/keys/sql-subject-keys';
+import { createTestPglite } from '@kesher/services/testing/test-database';
 import { percentile, round, writeResults } from './bench-kit.js';
 
 const REPEAT = 7;
@@ -80,10 +87,10 @@ const results: Record<string, unknown> = {};
 for (const questions of [100, 400, 1000]) {
   const events = threadEvents(questions);
   let state: ThreadState = threadDecider.initialState();
-  results[`thread_${questions}_questions_fold_ms`] = medianMs(() => {
+  results[`thread_${questions}_questions_fold_ms`] = await medianMs(() => {
     state = events.reduce(threadDecider.evolve, threadDecider.initialState());
   });
-  results[`thread_${questions}_questions_decide_ms`] = medianMs(() => {
+  results[`thread_${questions}_questions_decide_ms`] = await medianMs(() => {
     threadDecider.decide(
       {
         type: 'PostUserMessage',
@@ -95,15 +102,43 @@ for (const questions of [100, 400, 1000]) {
 }
 for (const pages of [1000, 5000, 10_000]) {
   let state: AssistantState = assistantDecider.initialState();
-  results[`assistant_${pages}_pages_fold_ms`] = medianMs(() => {
+  results[`assistant_${pages}_pages_fold_ms`] = await medianMs(() => {
     state = assistantWithPages(pages);
   });
-  results[`assistant_${pages}_pages_decide_upload_ms`] = medianMs(() => {
+  results[`assistant_${pages}_pages_decide_upload_ms`] = await medianMs(() => {
     assistantDecider.decide(
       { type: 'TakeFileSlot', data: { assistantId: 'a', ownerId: 'o', fileId: 'upload', limit: 1_000_000 } },
       state,
     );
   });
+}
+// A conversation of 400 questions holds 800 sealed messages; each read of its stream opens them all.
+{
+  const sql = await createTestPglite();
+  const keys = createSqlSubjectKeys({ sql, serverKey: randomBytes(32) });
+  const messages = Array.from({ length: 800 }, (_, i) =>
+    testEvent('MessagePosted', {
+      messageId: `m${i}`,
+      threadId: 't',
+      role: i % 2 ? 'assistant' : 'user',
+      text: 'שלום, מה שלומך היום? '.repeat(4 + (i % 8)),
+      channel: 'app',
+      language: 'he',
+      runId: null,
+    }),
+  );
+  const sealed = (await createPersonalDataCodec(keys).sealEvents(messages)).map((event, i) => ({
+    ...event,
+    streamId: 'thread-t',
+    streamPosition: BigInt(i),
+    position: { commit: 1n, prepare: BigInt(i + 1) },
+    createdAt: new Date(),
+  }));
+  const opening = createPersonalDataCodec(keys, { openedTexts: createOpenedTexts({ maxChars: 0 }) });
+  const kept = createPersonalDataCodec(keys);
+  results.thread_800_messages_open_ms = await medianMs(() => opening.openEvents(sealed));
+  results.thread_800_messages_open_kept_ms = await medianMs(() => kept.openEvents(sealed));
+  await sql.close();
 }
 results.command = 'make bench-aggregates';
 writeResults('aggregate-fold', results);

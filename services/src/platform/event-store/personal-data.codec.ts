@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { personalDataOf, type RecordedEvent } from '@kesher/contracts';
 import type { SubjectKeys } from './subject-keys.port.js';
+import { createOpenedTexts, type OpenedTexts } from './opened-texts.js';
 
 /**
  * A sealed personal field, in place of its value: `$pii` is the field's format version (a value without
@@ -131,7 +132,14 @@ export interface PersonalDataCodec {
  * Keys already cached cost nothing but the AES work; missing ones are fetched in one round trip per
  * append or per batch read.
  */
-export function createPersonalDataCodec(keys: SubjectKeys): PersonalDataCodec {
+export function createPersonalDataCodec(
+  keys: SubjectKeys,
+  options: { openedTexts?: OpenedTexts } = {},
+): PersonalDataCodec {
+  // Texts are kept opened while their key is live (opened-texts.ts); objects and lists are opened each
+  // time, since a caller may change what it is handed.
+  const openedTexts = options.openedTexts ?? createOpenedTexts();
+  keys.onErased?.((keyIds) => openedTexts.forget(keyIds));
   async function loadMissing(keyIds: Iterable<string>) {
     const missing = [...new Set(keyIds)].filter((id) => keys.peek(id) === undefined);
     if (missing.length > 0) await keys.load(missing);
@@ -139,12 +147,23 @@ export function createPersonalDataCodec(keys: SubjectKeys): PersonalDataCodec {
 
   const keyOf = (keyId: string) => keys.peek(keyId) ?? null;
 
+  function openField(field: SealedField): unknown {
+    const key = keyOf(field.k);
+    // An erased subject (or an unknown key) is never answered from the opened texts.
+    if (key === null || field.c === '' || field.t !== 's') return open(field, key);
+    const kept = openedTexts.get(field.k, field.c);
+    if (kept !== undefined) return kept;
+    const text = open(field, key);
+    if (typeof text === 'string') openedTexts.set(field.k, field.c, text);
+    return text;
+  }
+
   function openOne(type: string, data: unknown): unknown {
     const declaration = personalDataOf(type);
     if (!declaration) return data;
     let out = data;
     for (const field of declaration.fields)
-      out = mapAt(out, parsePath(field), 0, (value) => (isSealedField(value) ? open(value, keyOf(value.k)) : value));
+      out = mapAt(out, parsePath(field), 0, (value) => (isSealedField(value) ? openField(value) : value));
     return out;
   }
 

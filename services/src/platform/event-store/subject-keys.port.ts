@@ -14,4 +14,9 @@ export interface SubjectKeys {
   load(keyIds: readonly string[]): Promise<void>;
   /** Makes the keys that do not exist yet (an erased subject's stays erased), then loads them. */
   ensure(keys: readonly { keyId: string; ownerId: string | null }[]): Promise<void>;
+  /**
+   * Tells `listener` of every key this process learns is erased (shredded here, announced by another
+   * process, or found missing), `all` when it was told to forget every key. Returns its removal.
+   */
+  onErased?(listener: (keyIds: readonly string[] | 'all') => void): () => void;
 }

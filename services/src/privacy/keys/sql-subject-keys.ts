@@ -54,9 +54,13 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
 
   /** Keys kept per process at most: a busy deployment meets millions of conversations over its life. */
   const maxCached = options.maxCachedKeys ?? 200_000;
+  const erasedListeners = new Set<(keyIds: readonly string[] | 'all') => void>();
   function cacheSet(keyId: string, key: Buffer | null) {
+    const was = cache.get(keyId);
     cache.delete(keyId);
     cache.set(keyId, { key, at: now() });
+    // What others keep opened under a key that is gone goes with it (the codec's opened texts).
+    if (key === null && was?.key !== null) for (const listener of erasedListeners) listener([keyId]);
     // The oldest entry goes first (a Map keeps insertion order); a forgotten key is read again when needed.
     if (cache.size > maxCached) cache.delete(cache.keys().next().value!);
   }
@@ -68,6 +72,7 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
   function forget(payload: string) {
     if (payload === '*') {
       cache.clear();
+      for (const listener of erasedListeners) listener('all');
       return;
     }
     for (const keyId of JSON.parse(payload) as string[]) cacheSet(keyId, null);
@@ -157,6 +162,11 @@ export function createSqlSubjectKeys(options: SqlSubjectKeysOptions): SqlSubject
       const payload = JSON.stringify(erased);
       await sql.query(`SELECT pg_notify($1, $2)`, [KEYS_ERASED_CHANNEL, payload.length > MAX_PAYLOAD ? '*' : payload]);
       return rows.map((r) => r.key_id);
+    },
+
+    onErased(listener) {
+      erasedListeners.add(listener);
+      return () => void erasedListeners.delete(listener);
     },
 
     async listen() {
