@@ -40,43 +40,53 @@ describe.skipIf(!gate.available)(
       const first = await store.appendToStream(streamIds.assistant('s0'), [created(0)], {
         expectedRevision: 'no_stream',
       });
+      // The schema lock is taken before the projector starts, so its start is held at its one migration
+      // transaction (compose-platform's runMigrations). A second session then queues for the lock behind
+      // that migration, and only then is the first let go: the migration runs, and the queued session gets
+      // the lock before any checkpoint load asks for it, so every load waits — there is no moment in which
+      // the loads can all pass before the test holds the lock (a missed window failed a loaded CI run).
+      const holder = new pg.Client({ connectionString: db.url });
+      const queued = new pg.Client({ connectionString: db.url });
+      await holder.connect();
+      await queued.connect();
+      await holder.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK_KEY]);
       const projector = startMain('projector', { DATABASE_URL: db.url, METRICS_PORT: '0' });
       let ended = 0;
+      let queuedLock: Promise<unknown> | undefined;
       try {
-        // Once the read models' checkpoint loads have begun (the schema migrations before them are not this
-        // test's subject), the test takes the schema lock: the next load waits for it inside its transaction,
-        // and that session is ended there. Then the lock is let go and the start must go on.
         const projectorSessions = `FROM pg_stat_activity WHERE application_name LIKE 'kesher-projector%' AND datname = current_database()`;
+        const waitingOnTheLock = `${projectorSessions} AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%'`;
+        await waitUntil(
+          async () => projector.exitCode !== null || (await sql.query(`SELECT 1 ${waitingOnTheLock}`)).rows.length > 0,
+          { timeoutMs: 120_000, what: `the projector's migration waiting for the schema lock\n${projector.output()}` },
+        );
+        const { rows: queuedPid } = await queued.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        queuedLock = queued.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK_KEY]);
         await waitUntil(
           async () =>
-            projector.exitCode !== null ||
-            (await sql.query(`SELECT 1 ${projectorSessions} AND query LIKE '%projection_checkpoints%'`)).rows.length >
-              0,
-          { timeoutMs: 120_000, intervalMs: 5, what: 'the first checkpoint load' },
+            (
+              await sql.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`, [
+                queuedPid[0]!.pid,
+              ])
+            ).rows.length > 0,
+          { timeoutMs: 60_000, what: 'the second session queued for the schema lock' },
         );
-        const locker = new pg.Client({ connectionString: db.url });
-        await locker.connect();
-        try {
-          await locker.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK_KEY]);
-          for (let round = 0; round < 3; round++) {
-            await waitUntil(
-              async () =>
-                projector.exitCode !== null ||
-                (
-                  await sql.query(
-                    `SELECT 1 ${projectorSessions} AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%'`,
-                  )
-                ).rows.length > 0,
-              { timeoutMs: 60_000, what: `a checkpoint load waiting for the schema lock\n${projector.output()}` },
-            );
-            const { rows } = await sql.query<{ n: number }>(
-              `SELECT count(pg_terminate_backend(pid))::int AS n ${projectorSessions} AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%'`,
-            );
-            ended += rows[0]!.n;
-          }
-        } finally {
-          await locker.end();
+        await holder.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK_KEY]);
+        await queuedLock;
+        // The migration has run; the schema lock is held again, and every checkpoint load waits for it. Three
+        // times, the waiting load's session is ended; then the lock is let go and the start must go on.
+        for (let round = 0; round < 3; round++) {
+          await waitUntil(
+            async () =>
+              projector.exitCode !== null || (await sql.query(`SELECT 1 ${waitingOnTheLock}`)).rows.length > 0,
+            { timeoutMs: 60_000, what: `a checkpoint load waiting for the schema lock\n${projector.output()}` },
+          );
+          const { rows } = await sql.query<{ n: number }>(
+            `SELECT count(pg_terminate_backend(pid))::int AS n ${waitingOnTheLock}`,
+          );
+          ended += rows[0]!.n;
         }
+        await queued.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK_KEY]);
         await waitUntil(() => projector.output().includes('projector running') || projector.exitCode !== null, {
           timeoutMs: 120_000,
           what: 'the projector to start or exit',
@@ -93,6 +103,8 @@ describe.skipIf(!gate.available)(
         expect(first.position.prepare).toBeLessThan(last.position.prepare);
         expect((await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM assistants`)).rows[0]!.n).toBe(2);
       } finally {
+        await queuedLock?.catch(() => {});
+        await Promise.all([holder.end(), queued.end()]);
         projector.kill('SIGTERM');
         await exited(projector);
       }
