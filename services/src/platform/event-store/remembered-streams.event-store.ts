@@ -55,13 +55,16 @@ export function withRememberedStreams(inner: EventStore, options: RememberedStre
     // Two reads of one stream at once: the longer one stays.
     const current = kept.get(streamId);
     if (current && current.events.length > events.length) return;
+    forget(streamId);
+    // A stream bigger than half of the room would push out everything else for one reader. The count is
+    // checked before the weight: a crawled site's assistant stream (10,000 events, read whole at every page
+    // it takes) is not turned into JSON only to be left out.
+    if (events.length === 0 || events.length > maxEvents / 2) return;
     const bytes =
       prefix && prefix.events.length <= events.length
         ? prefix.bytes + bytesOf(events.slice(prefix.events.length))
         : bytesOf(events);
-    forget(streamId);
-    // A stream bigger than half of the room would push out everything else for one reader.
-    if (events.length === 0 || events.length > maxEvents / 2 || bytes > maxBytes / 2) return;
+    if (bytes > maxBytes / 2) return;
     kept.set(streamId, { events, bytes });
     keptEvents += events.length;
     keptBytes += bytes;
