@@ -37,11 +37,15 @@ async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
   }
 }
 
-/** A connection holding an open transaction that has taken an xid, in the database at `url`. */
-async function openTransaction(url: string) {
+/**
+ * A connection holding an open transaction in the database at `url` that has taken an xid: by `first`
+ * (a write), or by asking for one.
+ */
+async function openTransaction(url: string, first?: { text: string; values?: unknown[] }) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('BEGIN');
+  if (first) await client.query(first.text, first.values);
   const { rows } = await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
   return {
     xid: BigInt(rows[0]!.xid),
@@ -49,6 +53,20 @@ async function openTransaction(url: string) {
     end: async (sql = 'ROLLBACK') => (await client.query(sql), await client.end()),
   };
 }
+
+/** One append of one `Noted` event through the store's own function, as the batcher sends it. */
+const appendStatement = (streamId: string, n: number) => ({
+  text: `SELECT status FROM kesher_append_batch($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
+  values: [
+    [streamId],
+    ['no_stream'],
+    [1],
+    [randomUUID()],
+    ['Noted'],
+    [JSON.stringify({ n })],
+    [JSON.stringify(noted(n).metadata)],
+  ],
+});
 
 /**
  * The read horizon is Kesher's own: a transaction left open in ANOTHER database of the same server (another
@@ -121,28 +139,45 @@ describe.skipIf(!gate.available)(
       }
     });
 
-    it('a transaction of THIS database still holds readers back, and its late events are not skipped', async () => {
-      // A writer that took its xid first, appends after a younger writer committed, and commits last: a
-      // reader that went past the younger one's events without it would never see its events.
-      const older = await openTransaction(db.url);
+    it('a transaction of THIS database in the middle of an append holds readers back, and its late events are not skipped', async () => {
+      // An appender that took its xid first (its events are written, not committed), while a younger
+      // append commits: a reader that went past the younger one's events without it would never see its own.
+      const older = await openTransaction(db.url, appendStatement('note-z', 11));
       try {
         const before = await readEverything(store);
         const younger = await store.appendToStream('note-y', [noted(10)], { expectedRevision: 'no_stream' });
         expect(younger.position.commit).toBeGreaterThan(older.xid);
-        // Not readable yet (the older writer may still append below it), but the head already names it.
+        // Not readable yet (the older writer's events sort below it), but the head already names it.
         expect(await readEverything(store)).toHaveLength(before.length);
         expect(comparePositions(await store.headPosition(), younger.position)).toBe(0);
 
-        await older.client.query(
-          `INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata) VALUES ('note-z', 0, $1, 'Noted', '{"n": 11}', $2)`,
-          [randomUUID(), JSON.stringify(noted(11).metadata)],
-        );
         await older.end('COMMIT');
         const after = (await readEverything(store)).slice(before.length);
         expect(after.map((e) => e.data)).toEqual([{ n: 11 }, { n: 10 }]);
       } finally {
         if (!older.client.connection.stream.destroyed) await older.end().catch(() => {});
       }
+    });
+
+    it('a transaction of THIS database that writes elsewhere (a read model) does not hold readers back, and may not append', async () => {
+      // The projector's transactions write read models all the time: each one used to hold back every
+      // reader (the relay handing a chat turn to its worker included) until it committed.
+      await sql.query(`CREATE TABLE IF NOT EXISTS horizon_read_model (n int)`);
+      const projecting = await openTransaction(db.url, { text: `INSERT INTO horizon_read_model VALUES (1)` });
+      try {
+        const before = await readEverything(store);
+        const appended = await store.appendToStream('note-w', [noted(20)], { expectedRevision: 'no_stream' });
+        expect(appended.position.commit).toBeGreaterThan(projecting.xid);
+        expect((await readEverything(store)).slice(before.length).map((e) => e.data)).toEqual([{ n: 20 }]);
+
+        // The rule that makes this sound: it cannot append now, since its xid predates any lock on the log.
+        const { text, values } = appendStatement('note-v', 21);
+        await expect(projecting.client.query(text, values)).rejects.toMatchObject({ code: 'KE001' });
+      } finally {
+        await projecting.end();
+      }
+      const { rows } = await sql.query(`SELECT 1 FROM streams WHERE stream_id = 'note-v'`);
+      expect(rows).toEqual([]);
     });
   },
 );

@@ -3,8 +3,9 @@ import type { Migration } from '../sql/migrations.js';
 /**
  * The gap-free event log (DESIGN §4, after Emmett): every row records the id of the transaction that
  * wrote it, and readers only take rows whose transaction is older than the oldest one still running that
- * could append here (read-horizon.ts), ordered by (transaction_id, global_position). A late commit with a
- * lower sequence number therefore can never be skipped by a reader that already moved on.
+ * could append here (read-horizon.ts; an append is its transaction's first write, migration 002), ordered
+ * by (transaction_id, global_position). A late commit with a lower sequence number therefore can never be
+ * skipped by a reader that already moved on.
  *
  * Appends go through one plpgsql function so a write is a single round trip and a single short
  * transaction: check the expected revision under a row lock, bump the stream, insert the events.
@@ -119,6 +120,32 @@ BEGIN
     RETURN NEXT;
     first_event := first_event + n;
   END LOOP;
+END
+$fn$;
+`,
+  },
+  {
+    // The read horizon (read-horizon.ts) lets readers pass a running transaction of this database that
+    // holds no lock on `streams` or `events` (a projector writing a read model): sound only if every
+    // append locks `streams` before its transaction takes an id. The function's first write does; so the
+    // append must be its transaction's first write, which the function now checks before it writes. The
+    // body keeps its name from 001 under a new one, so this migration does not repeat it.
+    id: '002-append-is-first-write',
+    sql: /* sql */ `
+ALTER FUNCTION kesher_append_batch(text[], text[], int[], uuid[], text[], jsonb[], jsonb[])
+  RENAME TO kesher_append_batch_body;
+
+CREATE FUNCTION kesher_append_batch(
+  p_streams text[], p_expected text[], p_counts int[],
+  p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+) RETURNS TABLE (idx int, status text, revision bigint, tx text, last_position bigint)
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+    RAISE EXCEPTION 'an append must be the first write of its transaction (the read horizon counts on it)'
+      USING ERRCODE = 'KE001';
+  END IF;
+  RETURN QUERY SELECT * FROM kesher_append_batch_body(p_streams, p_expected, p_counts, p_ids, p_types, p_data, p_metadata);
 END
 $fn$;
 `,
