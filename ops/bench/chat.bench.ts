@@ -552,6 +552,8 @@ async function overheadFigures() {
     const paced = await concurrentConversations(kesher.base, assistant, { thinkMs: THINK_MS });
     const pacedTurns = paced.length + CONVERSATIONS;
     const counted = await tally.stop();
+    // BENCH_TOP=<n> lists more of each kind of statement than the 15 it lists by default.
+    const top = Number(process.env.BENCH_TOP ?? 15);
     const perTurn = (n: number) => round(n / pacedTurns);
     const work = {
       // What a turn costs whatever else the machine is doing (the latencies above depend on that too).
@@ -566,11 +568,11 @@ async function overheadFigures() {
         ),
         top_on_their_own: counted.statements
           .filter((s) => !s.inTransaction)
-          .slice(0, 15)
+          .slice(0, top)
           .map((s) => ({ per_turn: perTurn(s.count), statement: s.text.slice(0, 110) })),
         top_inside_transactions: counted.statements
           .filter((s) => s.inTransaction)
-          .slice(0, 15)
+          .slice(0, top)
           .map((s) => ({ per_turn: perTurn(s.count), statement: s.text.slice(0, 110) })),
       },
     };

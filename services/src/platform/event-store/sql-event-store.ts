@@ -246,21 +246,20 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
     },
 
     async readStream(streamId, options = {}) {
-      const { rows } = await sql.query<EventRow & { deleted: boolean | null }>(
-        `SELECT ${EVENT_COLUMNS}, (SELECT deleted FROM streams WHERE stream_id = $1) AS deleted
-         FROM events WHERE stream_id = $1 AND stream_position >= $2
-         ORDER BY events.stream_position LIMIT $3`,
+      // One statement whether or not events follow: the stream's row is joined to the page, so a read that
+      // finds nothing new (a remembered stream asking for its tail) still learns whether it was deleted.
+      const { rows } = await sql.query<(EventRow | { [K in keyof EventRow]: null }) & { deleted: boolean | null }>(
+        `SELECT ${EVENT_COLUMNS}, stream.deleted
+         FROM (SELECT (SELECT deleted FROM streams WHERE stream_id = $1) AS deleted) AS stream
+         LEFT JOIN LATERAL (
+           SELECT * FROM events WHERE stream_id = $1 AND stream_position >= $2
+           ORDER BY events.stream_position LIMIT $3
+         ) AS page ON true
+         ORDER BY page.stream_position`,
         [streamId, (options.fromRevision ?? 0n).toString(), options.maxCount ?? 2_147_483_647],
       );
       if (rows[0]?.deleted) throw new StreamDeletedError(streamId);
-      if (rows.length === 0) {
-        const { rows: stream } = await sql.query<{ deleted: boolean }>(
-          `SELECT deleted FROM streams WHERE stream_id = $1`,
-          [streamId],
-        );
-        if (stream[0]?.deleted) throw new StreamDeletedError(streamId);
-      }
-      return rows.map(toRecorded);
+      return rows.flatMap((row) => (row.global_position === null ? [] : [toRecorded(row as EventRow)]));
     },
 
     readAll,
