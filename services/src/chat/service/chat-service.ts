@@ -242,6 +242,13 @@ export function createChatService(deps: ChatServiceDeps) {
     day: utcDay(deps.clock()),
   });
 
+  /** The visitor's answers today, for their daily allowance; nothing for an owner. */
+  function answeredTodayBy(call: ChatCall, chatter: Chatter, assistant: ChatAssistant) {
+    return chatter.kind === 'visitor' && deps.visitorAnswers
+      ? deps.visitorAnswers.used(visitorDay(call, chatter, assistant))
+      : Promise.resolve(undefined);
+  }
+
   /**
    * Whether the assistant may answer once more: the owner's monthly quota (whoever chats: the owner, or a
    * visitor by share link) and, for a visitor, their daily allowance. Only answers count (issue 21 item 12),
@@ -253,12 +260,11 @@ export function createChatService(deps: ChatServiceDeps) {
     chatter: Chatter,
     assistant: ChatAssistant,
     early?: ReturnType<MessageQuota['check']>,
+    earlyAnsweredToday?: Promise<number | undefined>,
   ) {
-    const visitor =
-      chatter.kind === 'visitor' && deps.visitorAnswers ? visitorDay(call, chatter, assistant) : undefined;
     const [quota, answeredToday] = await Promise.all([
       early ?? deps.messageQuota?.check(assistant.owner_id),
-      visitor && deps.visitorAnswers?.used(visitor),
+      earlyAnsweredToday ?? answeredTodayBy(call, chatter, assistant),
     ]);
     if (quota && !quota.allowed) {
       await refused(call, chatter, assistant, 'monthly_messages', quota.limit, quota.used);
@@ -291,6 +297,10 @@ export function createChatService(deps: ChatServiceDeps) {
     // A run for another assistant is refused before anything is counted against a limit.
     if (externalAssistantId !== undefined && assistant.external_id !== externalAssistantId)
       throw new DomainError('not_found', messages.assistantNotFound);
+    // The visitor's answers today are read beside the draw on their rate limits: a read, which a refusal
+    // of the draw leaves unused, so the message waits for one round trip instead of two.
+    const answeredToday = answeredTodayBy(call, chatter, assistant);
+    answeredToday.catch(() => undefined);
     if (chatter.kind === 'visitor') {
       throttled(
         (await deps.publicChatLimits?.take({
@@ -300,7 +310,7 @@ export function createChatService(deps: ChatServiceDeps) {
         })) ?? 0,
       );
     }
-    await admitAnswer(call, chatter, assistant, quota);
+    await admitAnswer(call, chatter, assistant, quota, answeredToday);
     return { thread, assistant };
   }
 
@@ -444,9 +454,10 @@ export function createChatService(deps: ChatServiceDeps) {
       ).appended;
       // The run holds its place in the owner's month and the visitor's day until it settles; a failed or expired one gives it back.
       if (recorded) {
-        await deps.messageQuota?.accepted(assistant.owner_id, recorded.position);
-        if (chatter.kind === 'visitor')
-          await deps.visitorAnswers?.requested(visitorDay(call, chatter, assistant), runId);
+        await Promise.all([
+          deps.messageQuota?.accepted(assistant.owner_id, recorded.position),
+          chatter.kind === 'visitor' && deps.visitorAnswers?.requested(visitorDay(call, chatter, assistant), runId),
+        ]);
       }
       // A new run is queued; the worker may already be on it, which the next read (or the stream) shows.
       const row: RunRow = {
