@@ -71,6 +71,9 @@ export interface ChatServiceDeps {
   runGrants?: RunGrants;
 }
 
+/** How many assistants' ids a chat service keeps (see `assistantsMet`). */
+const ASSISTANTS_MET = 10_000;
+
 /** A thread as one read of its stream left it: what the chat shows, and what its decider decides on. */
 interface Reached {
   view: ThreadView;
@@ -88,13 +91,27 @@ export interface ChatCall {
  * chatting (and how that is proven), never in what chatting does. Ids arrive parsed; refusals are thrown
  * as DomainError with the spec's texts (never the HTTP error class), which the API's one error handler renders.
  *
- * Nothing is remembered between calls: every call reads its thread's stream and its assistant's stream
- * (the write side), so any API process answers any call, and the read right after a write sees it
- * without waiting for the projector. Only Chat History (a list) reads the threads read model.
+ * Nothing an answer depends on is remembered between calls: every call reads its thread's stream and its
+ * assistant's stream (the write side), so any API process answers any call, and the read right after a
+ * write sees it without waiting for the projector. (The ids of assistants met are kept, as they never
+ * change, only to read an assistant beside its thread.) Only Chat History (a list) reads the threads read model.
  */
 export function createChatService(deps: ChatServiceDeps) {
   const threads = threadQueries(deps.readDb);
   const loadChatAssistant = createChatAssistants(deps.eventStore);
+  /**
+   * The assistants this process has chatted with, by external id. An assistant's id and owner never
+   * change, so a run naming one met before reads its stream and its owner's month beside the thread's
+   * stream instead of after it; what is read that way is used only when the thread names the same
+   * assistant and owner. A head start, never an answer: the assistant's stream is still read at every call.
+   */
+  const assistantsMet = new Map<string, { id: string; ownerId: string }>();
+  const meet = (assistant: ChatAssistant) => {
+    if (assistantsMet.has(assistant.external_id)) return;
+    // Oldest first out: a process meets at most this many assistants' ids at a time (~100 bytes each).
+    if (assistantsMet.size >= ASSISTANTS_MET) assistantsMet.delete(assistantsMet.keys().next().value!);
+    assistantsMet.set(assistant.external_id, { id: assistant.id, ownerId: assistant.owner_id });
+  };
   const contextOf = (call: ChatCall, chatter: Chatter): CommandContext => ({
     actor: actorOf(chatter),
     correlationId: call.correlationId,
@@ -198,9 +215,15 @@ export function createChatService(deps: ChatServiceDeps) {
    * decides) and so is reading — 404, exactly as a bad link is answered — or whoever held the old link
    * would keep reading the conversation the owner meant to end.
    */
-  async function assistantFor(chatter: Chatter, view: ThreadView, purpose: 'read' | 'write'): Promise<ChatAssistant> {
-    const assistant = await loadChatAssistant(view.started.assistantId);
+  async function assistantFor(
+    chatter: Chatter,
+    view: ThreadView,
+    purpose: 'read' | 'write',
+    early?: Promise<ChatAssistant | undefined>,
+  ): Promise<ChatAssistant> {
+    const assistant = await (early ?? loadChatAssistant(view.started.assistantId));
     if (!assistant) throw new DomainError('not_found', messages.assistantNotFound);
+    meet(assistant);
     const link = view.row.share_token_hash;
     if (
       chatter.kind === 'visitor' &&
@@ -221,12 +244,20 @@ export function createChatService(deps: ChatServiceDeps) {
    * The thread and its assistant for a message or a run, with the owner's monthly quota read beside the
    * assistant: the thread names the assistant's owner, whose quota it is.
    */
-  async function reachToWrite(chatter: Chatter, threadId: string) {
+  async function reachToWrite(chatter: Chatter, threadId: string, externalAssistantId?: string) {
+    // An assistant met before is read, with its owner's month, beside the thread: one round trip less.
+    const met = externalAssistantId === undefined ? undefined : assistantsMet.get(externalAssistantId);
+    const early = met && { assistant: loadChatAssistant(met.id), quota: deps.messageQuota?.check(met.ownerId) };
+    // Unused when the thread is refused, or names another assistant: nobody waits for them then.
+    early?.assistant.catch(() => undefined);
+    early?.quota?.catch(() => undefined);
     const thread = await threadFor(chatter, threadId);
-    const quota = deps.messageQuota?.check(thread.view.started.assistantOwnerId);
+    const { assistantId, assistantOwnerId } = thread.view.started;
+    const same = met?.id === assistantId && met.ownerId === assistantOwnerId ? early : undefined;
+    const quota = same ? same.quota : deps.messageQuota?.check(assistantOwnerId);
     // Awaited below unless the assistant's read refuses first: then nobody waits for it.
     quota?.catch(() => undefined);
-    const assistant = await assistantFor(chatter, thread.view, 'write');
+    const assistant = await assistantFor(chatter, thread.view, 'write', same?.assistant);
     return { thread, assistant, quota };
   }
 
@@ -293,7 +324,7 @@ export function createChatService(deps: ChatServiceDeps) {
     threadId: string,
     externalAssistantId?: string,
   ): Promise<{ thread: Reached; assistant: ChatAssistant }> {
-    const { thread, assistant, quota } = await reachToWrite(chatter, threadId);
+    const { thread, assistant, quota } = await reachToWrite(chatter, threadId, externalAssistantId);
     // A run for another assistant is refused before anything is counted against a limit.
     if (externalAssistantId !== undefined && assistant.external_id !== externalAssistantId)
       throw new DomainError('not_found', messages.assistantNotFound);
@@ -425,7 +456,7 @@ export function createChatService(deps: ChatServiceDeps) {
       let thread: Reached;
       if (content === undefined) {
         let quota: ReturnType<MessageQuota['check']> | undefined;
-        ({ thread, assistant, quota } = await reachToWrite(chatter, threadId));
+        ({ thread, assistant, quota } = await reachToWrite(chatter, threadId, externalAssistantId));
         if (assistant.external_id !== externalAssistantId)
           throw new DomainError('not_found', messages.assistantNotFound);
         await admitAnswer(call, chatter, assistant, quota);

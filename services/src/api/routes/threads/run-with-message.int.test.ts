@@ -127,6 +127,11 @@ describe.skipIf(!gate.available)(
     it("refuses another assistant's id before counting anything, and a foreign thread as not found", async () => {
       const owner = await ownerWithThread();
       const other = await ownerWithThread();
+      // The other assistant is met first, so the service reads it beside the thread: it must still be refused.
+      const met = await send(other, [{ role: 'user', content: 'Hello' }]);
+      expect(met.statusCode, met.body).toBe(201);
+      await settle(other, met.json().run_id);
+      const otherEvents = (await threadEvents(other.threadId)).length;
       const wrongAssistant = await send({ ...owner, externalId: other.externalId }, [
         { role: 'user', content: 'Hello' },
       ]);
@@ -134,7 +139,7 @@ describe.skipIf(!gate.available)(
       const foreignThread = await send({ ...owner, threadId: other.threadId }, [{ role: 'user', content: 'Hello' }]);
       expect(foreignThread.statusCode).toBe(404);
       expect(await threadEvents(owner.threadId)).toHaveLength(1);
-      expect(await threadEvents(other.threadId)).toHaveLength(1);
+      expect(await threadEvents(other.threadId)).toHaveLength(otherEvents);
     });
 
     it("keeps the conversation's chat_limit: the message over it is refused with its run, and recorded for the limits page", async () => {
