@@ -19,11 +19,11 @@ import {
   type ThreadState,
 } from '../../domain/thread/thread.decider.js';
 import { handleCommand, type Loaded } from '../../platform/commands/command-handler.js';
-import type { Consumer, MessageBus } from '../../platform/bus/message-bus.port.js';
+import type { MessageBus } from '../../platform/bus/message-bus.port.js';
 import { eventOf, foldStream } from '../../platform/commands/aggregate-stream.js';
 import type { CommandContext, CommandHandler } from '../../platform/commands/command-handler.js';
 import type { EventStore } from '../../platform/event-store/event-store.port.js';
-import { fromMessage, topicFor } from '../../platform/bus/relayed-event.js';
+import { runRequestsFromBus, type RunRequests } from './run-requests.js';
 import { citedSources } from './cited-sources.js';
 import {
   type AssistantBehaviour,
@@ -52,6 +52,8 @@ export interface AiRunnerDeps {
   overdueRuns: (now: Date) => Promise<{ id: string; thread_id: string }[]>;
   /** Where the answer goes as it is produced, and its end: any API process streams it from there. */
   output?: RunOutputWriter;
+  /** Where requests come from (run-requests.ts): by default the bus, in the consumer group `groupId`. */
+  requests?: RunRequests;
   groupId?: string;
   clock?: () => Date;
   /** How often to look for overdue runs; 0 turns the sweep off. */
@@ -106,7 +108,7 @@ export function outcomeOf(events: readonly ThreadEvent[], at: Date): RunOutcome 
 const UNAVAILABLE = 'The assistant could not answer right now. Please try again.';
 
 /**
- * Answers runs. It consumes `RunRequested` from the thread topic, reads the conversation from its
+ * Answers runs. It is handed `RunRequested` (from the thread topic, or the log: run-requests.ts), reads the conversation from its
  * stream, retrieves the assistant's knowledge, asks the provider and records the answer and the
  * completion together. Redelivery is harmless: a settled run is skipped before any work, and the thread
  * decider records no second outcome for it — so a run is answered at most once. A run still going at
@@ -119,7 +121,7 @@ const UNAVAILABLE = 'The assistant could not answer right now. Please try again.
 export function createAiRunner(deps: AiRunnerDeps) {
   const clock = deps.clock ?? (() => new Date());
   const k = deps.passages ?? 5;
-  let consumer: Consumer | undefined;
+  let consumer: { stop(): Promise<void> } | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   const inFlight = new Set<AbortController>();
   /** Answers under way, by run id: a duplicate delivered meanwhile is dropped rather than answered twice at once. */
@@ -363,23 +365,18 @@ export function createAiRunner(deps: AiRunnerDeps) {
     sweep,
     async start() {
       stopping = false;
-      consumer = await deps.bus.consume({
-        groupId: deps.groupId ?? 'ai-runner',
-        topics: [topicFor(streamIds.thread('x'))],
-        // A thread's messages and a run's other events are skipped unread (docs/bus.md).
-        eventTypes: ['RunRequested'],
-        handler: async (message) => {
-          const event = eventOf(['RunRequested'], fromMessage(message));
-          if (!event) return;
-          const run = event.data;
-          if (running.has(run.runId)) return;
-          while (running.size >= maxConcurrent) await Promise.race(running.values());
-          if (stopping) return;
-          const work = answer(event, run)
-            .catch((error) => deps.onError?.(error))
-            .finally(() => running.delete(run.runId));
-          running.set(run.runId, work);
-        },
+      const requests = deps.requests ?? runRequestsFromBus(deps.bus, deps.groupId ?? 'ai-runner');
+      consumer = await requests.start(async (recorded) => {
+        const event = eventOf(['RunRequested'], recorded);
+        if (!event) return;
+        const run = event.data;
+        if (running.has(run.runId)) return;
+        while (running.size >= maxConcurrent) await Promise.race(running.values());
+        if (stopping) return;
+        const work = answer(event, run)
+          .catch((error) => deps.onError?.(error))
+          .finally(() => running.delete(run.runId));
+        running.set(run.runId, work);
       });
       const every = deps.sweepIntervalMs ?? 5000;
       if (every > 0) {
