@@ -44,7 +44,7 @@ describe.skipIf(!gate.available)(
         })
       ).json().thread_id as string;
 
-      await h.workers.aiRunner.stop(); // the request waits on the bus meanwhile
+      await h.workers.aiRunner.stop(); // the request waits in the log meanwhile
       await h.app.inject({
         method: 'POST',
         url: `/api/v1/threads/${threadId}/messages`,
@@ -75,6 +75,16 @@ describe.skipIf(!gate.available)(
       await expect.poll(about, { timeout: 10_000, interval: 50 }).toEqual(['RunRequested', 'RunExpired']);
       await h.workers.aiRunner.idle();
       expect(counting.asked).toEqual([]);
+      // This process relays its own bus, so its runner read the request from the log, behind its own
+      // checkpoint (run-requests.ts), and never opened its consumer group on the bus.
+      const group = await h.platform.sql.query(`SELECT 1 FROM bus_offsets WHERE group_id = $1`, [
+        h.workers.groups.aiRunner,
+      ]);
+      expect(group.rows).toEqual([]);
+      const checkpoint = await h.platform.sql.query(
+        `SELECT 1 FROM projection_checkpoints WHERE name = 'ai-runner-requests'`,
+      );
+      expect(checkpoint.rows).toHaveLength(1);
     });
   },
 );

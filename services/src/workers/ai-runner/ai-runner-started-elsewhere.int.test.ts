@@ -53,7 +53,7 @@ describe.skipIf(!gate.available)(
         })
       ).json().thread_id as string;
 
-      await h.workers.aiRunner.stop(); // the requests wait on the bus meanwhile
+      await h.workers.aiRunner.stop(); // the requests wait in the log meanwhile
       const runId = (
         await h.app.inject({
           method: 'POST',

@@ -1,10 +1,8 @@
 import type { RecordedEvent } from '@kesher/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSqlEventStore } from '../../platform/event-store/sql-event-store.js';
 import { testEvent } from '../../platform/event-store/testing/test-event.js';
-import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { onEverySqlBackend } from '../../testing/sql-backends.js';
-import { postgresAvailability } from '../../testing/test-database.js';
 import { runRequestsFromLog } from './run-requests.js';
 
 const request = (runId: string) => testEvent('RunRequested', { runId });
@@ -57,64 +55,3 @@ await onEverySqlBackend('run requests from the log', (backend, open) => {
     });
   });
 });
-
-const gate = await postgresAvailability();
-
-describe.skipIf(!gate.available)(
-  `the process that relays its own bus answers from the log${gate.available ? '' : ` (not run: ${gate.reason})`}`,
-  () => {
-    let h: ApiHarness;
-    beforeAll(async () => {
-      h = await createApiHarness();
-    });
-    afterAll(async () => h?.close());
-
-    it('answers a run without the AI runner ever reading the bus', async () => {
-      const owner = await h.owner();
-      const headers = { authorization: owner.authorization };
-      const assistant = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/assistants/',
-          headers,
-          payload: { name: 'Bakery', description: 'Bread', instructions: 'Be kind' },
-        })
-      ).json();
-      const threadId = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/threads/',
-          headers,
-          payload: { assistant_id: assistant.assistant_id },
-        })
-      ).json().thread_id as string;
-      const run = (
-        await h.app.inject({
-          method: 'POST',
-          url: `/api/v1/threads/${threadId}/runs`,
-          headers,
-          payload: {
-            assistant_id: assistant.openai_assistant_id,
-            additional_messages: [{ role: 'user', content: 'Hi' }],
-          },
-        })
-      ).json();
-      await expect
-        .poll(
-          async () =>
-            (await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${run.run_id}`, headers })).json().status,
-          { timeout: 30_000, interval: 50 },
-        )
-        .toBe('completed');
-      const groups = await h.platform.sql.query<{ group_id: string }>(
-        `SELECT group_id FROM bus_offsets WHERE group_id = $1`,
-        [h.workers.groups.aiRunner],
-      );
-      expect(groups.rows).toEqual([]);
-      const checkpoint = await h.platform.sql.query(
-        `SELECT 1 FROM projection_checkpoints WHERE name = 'ai-runner-requests'`,
-      );
-      expect(checkpoint.rows).toHaveLength(1);
-    });
-  },
-);
