@@ -9,7 +9,7 @@ import type { Platform } from './compose-platform.js';
 import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import { createAiRunner } from '../workers/ai-runner/ai-runner.worker.js';
-import { runRequestsFromLog } from '../workers/ai-runner/run-requests.js';
+import { runRequestsFromBus, runRequestsFromLog } from '../workers/ai-runner/run-requests.js';
 import { composeRunAutomation } from './compose-automation.js';
 import { type AnswerProvider, chooseAnswerProvider, createSqlRunOutput } from '../chat/index.js';
 import { createAssistantErasure } from '../assistants/index.js';
@@ -48,11 +48,6 @@ export async function composeWorkers(
     erasure?: SubjectErasure;
     /** false: no retention timer in this process (tests call `privacy.retention.tick()`). */
     retentionScheduler?: boolean;
-    /**
-     * Where the AI runner takes run requests from: the log, by default when this process relays it to the
-     * in-process bus (the embedded default); otherwise the bus's consumer group.
-     */
-    runRequests?: 'bus' | 'log';
   } = {},
 ) {
   const blobs: BlobStore = await createSqlBlobStore({ sql: platform.sql });
@@ -163,19 +158,17 @@ export async function composeWorkers(
     // Where this process relays the log to its own database's bus, the runner reads its requests from the
     // log: the bus's copy was one more write and hand-off before every answer (docs/chat.md). Worker
     // processes of their own, and Kafka, share the requests in the bus's consumer group.
-    ...((options.runRequests ?? (relay && platform.bus.name === 'in-process' ? 'log' : 'bus')) === 'log'
-      ? {
-          requests: runRequestsFromLog({
+    requests:
+      relay && platform.bus.name === 'in-process'
+        ? runRequestsFromLog({
             eventStore: platform.eventStore,
             sql: platform.sql,
             name: 'ai-runner-requests',
             onError: (error) => platform.log.error({ err: error }, 'ai-runner: reading the log failed; retrying'),
-          }),
-        }
-      : {}),
+          })
+        : runRequestsFromBus(platform.bus, groups.aiRunner),
     overdueRuns: (now) => threadQueries(platform.sql).overdueRuns(now),
     output: runOutput,
-    groupId: groups.aiRunner,
     sweepIntervalMs: platform.config.RUN_SWEEP_INTERVAL_MS,
     maxConcurrentRuns: platform.config.AI_MAX_CONCURRENT_RUNS,
     automation: runAutomation.automation,

@@ -43,6 +43,11 @@ export interface CheckpointedSubscriptionDeps {
    */
   prepare?(tx: SqlTransaction, fresh: boolean): Promise<void>;
   /**
+   * Where a reader with no checkpoint at all begins (default: the first event); a rebuild or a new version
+   * still starts over from the first event. The AI runner's log feed begins at the log's newest event.
+   */
+  firstStart?(): Promise<AllPosition>;
+  /**
    * A position not written by an `apply` transaction (a `deliver` batch, or a batch the filter left empty)
    * is written this long after, or with the next applied batch, or at stop: one write for a moment's
    * worth of batches. A crash in between only re-reads that stretch.
@@ -94,14 +99,17 @@ export function createCheckpointedSubscription(deps: CheckpointedSubscriptionDep
   }
 
   async function load(forceFresh: boolean): Promise<AllPosition> {
+    // Asked before the transaction: on PGlite a read outside it would wait for it to end.
+    const firstStart = !forceFresh && deps.firstStart ? await deps.firstStart() : START_POSITION;
     return sql.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
       const checkpoint = await readCheckpoint(tx, name);
       const fresh = forceFresh || !checkpoint || checkpoint.version !== deps.version;
       await deps.prepare?.(tx, fresh);
       if (!fresh) return checkpoint!.position;
-      await resetCheckpoint(tx, name, deps.version);
-      return START_POSITION;
+      const from = checkpoint ? START_POSITION : firstStart;
+      await resetCheckpoint(tx, name, deps.version, from);
+      return from;
     });
   }
 

@@ -21,11 +21,17 @@ export async function readCheckpoint(db: SqlExecutor, name: string): Promise<Che
   );
 }
 
-export async function resetCheckpoint(db: SqlExecutor, name: string, version: number): Promise<void> {
+/** Sets the checkpoint to `version` at `position` (default: before the first event). */
+export async function resetCheckpoint(
+  db: SqlExecutor,
+  name: string,
+  version: number,
+  position: AllPosition = { commit: 0n, prepare: 0n },
+): Promise<void> {
   await db.query(
-    `INSERT INTO projection_checkpoints (name, version, commit_position, prepare_position) VALUES ($1, $2, 0, 0)
-     ON CONFLICT (name) DO UPDATE SET version = $2, commit_position = 0, prepare_position = 0, updated_at = now()`,
-    [name, version],
+    `INSERT INTO projection_checkpoints (name, version, commit_position, prepare_position) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (name) DO UPDATE SET version = $2, commit_position = $3, prepare_position = $4, updated_at = now()`,
+    [name, version, position.commit.toString(), position.prepare.toString()],
   );
 }
 

@@ -108,9 +108,9 @@ export function outcomeOf(events: readonly ThreadEvent[], at: Date): RunOutcome 
 const UNAVAILABLE = 'The assistant could not answer right now. Please try again.';
 
 /**
- * Answers runs. It is handed `RunRequested` (from the thread topic, or the log: run-requests.ts), reads the conversation from its
- * stream, retrieves the assistant's knowledge, asks the provider and records the answer and the
- * completion together. Redelivery is harmless: a settled run is skipped before any work, and the thread
+ * Answers runs. It is handed `RunRequested` (from the thread topic, or the log: run-requests.ts), reads
+ * the conversation from its stream, retrieves the assistant's knowledge, asks the provider and records
+ * the answer and the completion together. Redelivery is harmless: a settled run is skipped before any work, and the thread
  * decider records no second outcome for it — so a run is answered at most once. A run still going at
  * its deadline is cancelled upstream and expired; the sweep expires runs whose worker died.
  *

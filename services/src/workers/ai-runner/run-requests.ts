@@ -51,18 +51,12 @@ export function runRequestsFromLog(deps: {
   name: string;
   onError?: (error: unknown) => void;
 }): RunRequests {
-  const version = 1;
   return {
     async start(handle) {
-      const head = await deps.eventStore.headPosition();
-      await deps.sql.query(
-        `INSERT INTO projection_checkpoints (name, version, commit_position, prepare_position) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (name) DO NOTHING`,
-        [deps.name, version, head.commit.toString(), head.prepare.toString()],
-      );
       const subscription = createCheckpointedSubscription({
         name: deps.name,
-        version,
+        version: 1,
+        firstStart: () => deps.eventStore.headPosition(),
         eventStore: deps.eventStore,
         sql: deps.sql,
         filter: { eventTypes: ['RunRequested'] },
