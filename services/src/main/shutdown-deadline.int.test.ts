@@ -82,9 +82,12 @@ describe.skipIf(!gate.available)(
       const code = await exited(projector);
       const ms = Date.now() - stopped;
 
+      // Exit code 0 and `closed` are the proof it closed within its deadline (past it, the process says so and
+      // exits 1, as the next test shows); the milliseconds are only told: on a busy machine the signal's delivery
+      // and the process's exit add to them.
       expect(code, projector.output()).toBe(0);
-      expect(ms).toBeLessThan(10_000);
       const lines = logLines(projector.output());
+      expect(lines.some((line) => String(line.msg).startsWith('closing did not finish'))).toBe(false);
       expect(lines.find((line) => line.msg === 'shutting down')).toMatchObject({
         process: 'kesher-projector',
         reason: 'SIGTERM',

@@ -85,8 +85,11 @@ describe('the extraction sandbox', () => {
     expect(text(await read(pool, policy, 'docx'))).toMatch(/^Returns/);
   });
 
-  it("keeps this thread's event loop responsive while the worst files are read (timer lag p99 < 100 ms)", async () => {
+  // The lag's absolute figure is the benchmark's (`make bench-ingest`); a test on a machine busy with other suites
+  // holds it against the reading's own length: a file read on this thread would delay a timer by all of its reading.
+  it("keeps this thread's event loop responsive while the worst files are read (no timer late by a quarter of the reading)", async () => {
     const pool = sandbox({ timeLimitMs: 20_000 });
+    const readingStarted = performance.now();
     const worst = [
       read(pool, await buildPdfWithManyOperators(400_000), 'pdf'),
       read(pool, buildNestedDocx(), 'docx'),
@@ -94,7 +97,11 @@ describe('the extraction sandbox', () => {
     ];
     const lags: number[] = [];
     let reading = true;
-    void Promise.all(worst).finally(() => (reading = false));
+    let readingMs = 0;
+    void Promise.all(worst).finally(() => {
+      reading = false;
+      readingMs = performance.now() - readingStarted;
+    });
     // A 10 ms timer, again and again: how late it fires is how long this event loop was blocked.
     while (reading) {
       const due = performance.now() + 10;
@@ -102,9 +109,8 @@ describe('the extraction sandbox', () => {
       lags.push(performance.now() - due);
     }
     lags.sort((a, b) => a - b);
-    const p99 = lags[Math.floor(lags.length * 0.99)]!;
     expect(lags.length).toBeGreaterThan(50);
-    expect(p99).toBeLessThan(100);
+    expect(lags.at(-1)).toBeLessThan(readingMs / 4);
   });
 
   it("reads another owner's file next instead of after all of one owner's queued files", async () => {
