@@ -27,7 +27,7 @@ describe.skipIf(!gate.available)('the webhook integration cache across two API p
       expect((await b.integration('int_1'))?.active).toBe(true);
       await a.ended('int_1');
       await waitUntil(async () => (await b.integration('int_1'))?.active === false, {
-        timeoutMs: 5000,
+        timeoutMs: 30_000,
         what: 'B to drop the ended connection',
       });
     } finally {

@@ -177,7 +177,7 @@ describe.skipIf(!gate.available)(
         await stop(killed, 'SIGKILL');
         // The model's stream went down with the process.
         await waitUntil(() => standIn.closedByClient === 1, {
-          timeoutMs: 5_000,
+          timeoutMs: 30_000,
           what: 'the held model stream to be closed',
         });
 

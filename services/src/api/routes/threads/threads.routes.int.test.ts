@@ -560,7 +560,7 @@ describe.skipIf(!gate.available)('chat: runs nobody finishes', () => {
             (e) => e.type === 'RunExpired' && (e.data as { runId: string }).runId === runId,
           ),
         {
-          timeout: 10_000,
+          timeout: 30_000,
           interval: 50,
         },
       )
@@ -597,7 +597,7 @@ describe.skipIf(!gate.available)('chat: runs nobody finishes', () => {
       .poll(
         async () =>
           (await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${runId}`, headers: auth })).json().status,
-        { timeout: 10_000, interval: 50 },
+        { timeout: 30_000, interval: 50 },
       )
       .toBe('expired');
     await h.workers.aiRunner.sweep();
