@@ -34,18 +34,18 @@ describe('one embedded server per data directory', () => {
     const child = startMain('embedded', env(port));
     running.push(child);
     await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => undefined))?.ok, {
-      timeoutMs: 60_000,
+      timeoutMs: 150_000,
       intervalMs: 100,
       what: `the embedded server\n${child.output()}`,
     });
     return child;
   }
 
-  // Three real servers start one after another (each up to its own minute on a busy machine): the test's time
-  // is the sum of their waits, not vitest's one-minute default.
+  // Three real servers start one after another (each took 30 s beside a full suite and a benchmark, and may take
+  // two and a half minutes): the test's time is the sum of their waits, not vitest's one-minute default.
   it(
     'refuses a second server with the holder pid, and takes over after the holder is killed with -9',
-    { timeout: 300_000 },
+    { timeout: 480_000 },
     async () => {
       const first = await boot(await freePort());
       expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).pid).toBe(first.pid);
