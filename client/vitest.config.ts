@@ -11,5 +11,8 @@ export default defineConfig({
     include: ['src/**/*.unit.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // Waits on the DOM are bounded, not timed: jsdom renders a screen in milliseconds on a quiet machine and in
+    // seconds beside a full suite and a benchmark, where vitest's 5 s default failed a passing test.
+    testTimeout: 30_000,
   },
 });

@@ -117,7 +117,7 @@ describe('ChatScreen', () => {
     // The answer arrived now, so its redirect opens by itself a second later.
     await waitFor(
       () => expect(open).toHaveBeenCalledWith('https://bakery.example/order', '_blank', 'noopener,noreferrer'),
-      { timeout: 2000 },
+      { timeout: 10_000 },
     );
   });
 

@@ -358,7 +358,7 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     fireEvent.keyDown(input, { key: 'Enter' });
     screen.getByText('Thinking...');
     await screen.findByText('Sorry, I encountered an error processing your request. Please try again.', undefined, {
-      timeout: 3000,
+      timeout: 10_000,
     });
     expect(api.calls.some((c) => c.path === '/threads/public/thread_1/runs/run_1')).toBe(true);
     expect(screen.queryByText('Thinking...')).toBeNull();
@@ -414,7 +414,7 @@ describe('the embed page (spec part 2 §2, §4)', () => {
     expect(posted).not.toContainEqual({ type: 'NAVIGATE_TO_URL', url: 'https://shop.example/pricing' });
     await waitFor(
       () => expect(posted).toContainEqual({ type: 'NAVIGATE_TO_URL', url: 'https://shop.example/pricing' }),
-      { timeout: 2000 },
+      { timeout: 10_000 },
     );
   });
 
