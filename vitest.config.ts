@@ -25,6 +25,9 @@ export default defineConfig({
     fileParallelism: !outagePass,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits on state; its 1 s default is a wall-clock margin a loaded machine eats (a poll that is
+    // met returns at once, so a wide bound costs a passing test nothing). A call's own timeout still wins.
+    expect: { poll: { timeout: 30_000 } },
     // Two cores: integration files each create their own database; keep the parallelism modest.
     maxWorkers: 2,
   },

@@ -14,5 +14,7 @@ export default defineConfig({
     // Waits on the DOM are bounded, not timed: jsdom renders a screen in milliseconds on a quiet machine and in
     // seconds beside a full suite and a benchmark, where vitest's 5 s default failed a passing test.
     testTimeout: 30_000,
+    // expect.poll's 1 s default likewise (vitest.config.ts at the root says why).
+    expect: { poll: { timeout: 10_000 } },
   },
 });
