@@ -20,6 +20,12 @@
  * between the snapshot and the look at the locks shows no xid lock and counts as an appender, so a race
  * only holds readers back a moment, as `pg_snapshot_xmin` always did. `pg_locks` gathers fast-path locks
  * before the main lock table; a lock held since before the snapshot is seen in one or the other.
+ * The locks are gathered once (`locks`, materialized) and both looks read that one gathering: relation
+ * locks (fast path, gathered first) before xid locks (main table, after), so a transaction whose xid
+ * lock is seen was running when its relation locks were gathered. Looked at twice, as `pg_locks` in a
+ * correlated subquery is, an appender that committed between the look at its xid lock and the look at
+ * its relation locks seemed to hold none and was passed over while the reader's snapshot still hid its
+ * events: the reader moved past them for good (a scale test's live projector missed one append).
  * Our own open transaction (a read inside a transaction that wrote) counts too, as it does in xmin.
  *
  * Why not `pg_snapshot_xmin` alone: xids are shared by every database of the server, so one open
@@ -33,12 +39,14 @@
  * falls back to xmin. PGlite (one backend, one database) runs the same statement: its snapshot has no
  * other in-progress transactions, so the horizon is xmax and the locks are never looked at.
  */
-export const HORIZON_SQL = `SELECT CASE WHEN pg_is_in_recovery() THEN pg_snapshot_xmin(snap.s)
+export const HORIZON_SQL = `WITH locks AS MATERIALIZED (
+    SELECT locktype, transactionid, mode, granted, virtualtransaction, database, relation FROM pg_locks)
+  SELECT CASE WHEN pg_is_in_recovery() THEN pg_snapshot_xmin(snap.s)
   ELSE LEAST(pg_current_xact_id_if_assigned(), COALESCE(
     (SELECT min(xip) FROM pg_snapshot_xip(snap.s) AS xip
-     WHERE NOT EXISTS (SELECT 1 FROM pg_locks AS t
+     WHERE NOT EXISTS (SELECT 1 FROM locks AS t
                        WHERE t.locktype = 'transactionid' AND t.transactionid = xip::xid AND t.mode = 'ExclusiveLock' AND t.granted
-                         AND NOT EXISTS (SELECT 1 FROM pg_locks AS r
+                         AND NOT EXISTS (SELECT 1 FROM locks AS r
                                          WHERE r.virtualtransaction = t.virtualtransaction AND r.locktype = 'relation'
                                            AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())
                                            AND r.relation IN ('streams'::regclass, 'events'::regclass)))),
