@@ -110,9 +110,7 @@ describe.skipIf(!gate.available)(
       });
       await subscription.start();
       expect(await progress.waitFor(['moved'], last.position, 10_000)).toBe(true);
-      await expect
-        .poll(async () => (await readCheckpoint(sql, 'moved'))?.position, { timeout: 30_000 })
-        .toEqual(last.position);
+      await expect.poll(async () => (await readCheckpoint(sql, 'moved'))?.position).toEqual(last.position);
       // A replay elsewhere sets the checkpoint back to the start; the next write finds it moved.
       await resetCheckpoint(sql, 'moved', 1);
       await store.appendToStream(stream, [noted(4)], { expectedRevision: 2n });
