@@ -21,7 +21,9 @@ const READ_MODEL_WRITERS = 3;
  * The read horizon raced by the readers' own log reads, on real Postgres. Writers append in transactions of
  * their own (BEGIN, the store's append function, COMMIT: each commits at a moment no reader controls), while
  * read-model writers of the same database hold xids without ever appending, and readers read the log from
- * their last position, each read taking its horizon in its own statement, as a subscription does.
+ * their last position, each read taking its horizon in its own statement, as a subscription does. Now and
+ * then an appender's backend is ended between its append and its commit (`pg_terminate_backend`, as a
+ * crashed process's connection ends): its events must never show, and must not hold the readers back.
  *
  * A reader that moves past an event without it has lost it for good: the defect this guards. The rule used
  * to look at `pg_locks` twice in one statement (a correlated subquery); an appender that committed between
@@ -54,82 +56,117 @@ describe.skipIf(!gate.available)(
       return client;
     };
 
-    it('no reader moves past an append that commits while its read runs', { timeout: 600_000 }, async () => {
-      let issued = 0;
-      const writers = Array.from({ length: WRITERS }, async (_, writer) => {
-        const client = await connect();
-        try {
-          while (issued < APPENDS) {
-            const n = issued++;
-            await client.query('BEGIN');
-            await client.query(
+    it(
+      'no reader moves past an append that commits while its read runs, nor waits on one killed mid-way',
+      { timeout: 600_000 },
+      async () => {
+        let issued = 0;
+        const writers = Array.from({ length: WRITERS }, async (_, writer) => {
+          const client = await connect();
+          try {
+            while (issued < APPENDS) {
+              const n = issued++;
+              await client.query('BEGIN');
+              await client.query(
+                `SELECT status FROM kesher_append_batch($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
+                [
+                  [`stress-${writer}-${n}`],
+                  ['no_stream'],
+                  [1],
+                  [randomUUID()],
+                  ['Noted'],
+                  [JSON.stringify({ n })],
+                  [JSON.stringify(noted(n).metadata)],
+                ],
+              );
+              await client.query('COMMIT');
+            }
+          } finally {
+            await client.end();
+          }
+        });
+
+        // The transactions the rule passes over: they hold xids the readers' snapshots list as in progress.
+        let writing = true;
+        const readModelWriters = Array.from({ length: READ_MODEL_WRITERS }, async () => {
+          const client = await connect();
+          try {
+            while (writing) {
+              await client.query('BEGIN');
+              await client.query(`INSERT INTO horizon_stress_model VALUES (1)`);
+              await client.query('COMMIT');
+            }
+          } finally {
+            await client.end();
+          }
+        });
+
+        // Appenders killed mid-transaction (their backend ended between the append and its commit, as a
+        // crashed process's would be): their events never commit, and readers must not wait for them.
+        const KILLED = 20;
+        const killer = await connect();
+        const killed = (async () => {
+          for (let k = 1; k <= KILLED && issued < APPENDS; k++) {
+            const victim = await connect();
+            victim.on('error', () => {});
+            await victim.query('BEGIN');
+            await victim.query(
               `SELECT status FROM kesher_append_batch($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
               [
-                [`stress-${writer}-${n}`],
+                [`killed-${k}`],
                 ['no_stream'],
                 [1],
                 [randomUUID()],
                 ['Noted'],
-                [JSON.stringify({ n })],
-                [JSON.stringify(noted(n).metadata)],
+                [JSON.stringify({ n: -k })],
+                [JSON.stringify(noted(-k).metadata)],
               ],
             );
-            await client.query('COMMIT');
+            const { rows } = await victim.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+            await killer.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+            await victim.end().catch(() => {});
           }
-        } finally {
-          await client.end();
+        })();
+
+        let reads = 0;
+        const readers = Array.from({ length: READERS }, () => ({ seen: new Set<number>(), after: START_POSITION }));
+        const readOnce = async (reader: (typeof readers)[number]) => {
+          const batch = await store.readAll({ after: reader.after, maxCount: 1_000 });
+          for (const e of batch.events) reader.seen.add((e.data as { n: number }).n);
+          reader.after = batch.next;
+          reads++;
+          return batch;
+        };
+        const reading = readers.map(async (reader) => {
+          while (writing) await readOnce(reader);
+        });
+
+        await Promise.all([...writers, killed]);
+        await killer.end();
+        writing = false;
+        await Promise.all([...readModelWriters, ...reading]);
+
+        // Everything is committed now: each reader reads on to the end, and must hold every append.
+        const everything = new Set<number>();
+        let after: AllPosition = START_POSITION;
+        for (;;) {
+          const batch = await store.readAll({ after, maxCount: 1_000 });
+          for (const e of batch.events) everything.add((e.data as { n: number }).n);
+          after = batch.next;
+          if (batch.atEnd) break;
         }
-      });
-
-      // The transactions the rule passes over: they hold xids the readers' snapshots list as in progress.
-      let writing = true;
-      const readModelWriters = Array.from({ length: READ_MODEL_WRITERS }, async () => {
-        const client = await connect();
-        try {
-          while (writing) {
-            await client.query('BEGIN');
-            await client.query(`INSERT INTO horizon_stress_model VALUES (1)`);
-            await client.query('COMMIT');
-          }
-        } finally {
-          await client.end();
+        // Every append that committed, and none of the killed ones.
+        expect(everything.size).toBe(APPENDS);
+        expect([...everything].filter((n) => n < 0)).toEqual([]);
+        for (const reader of readers) {
+          while (!(await readOnce(reader)).atEnd);
+          const lost = [...everything].filter((n) => !reader.seen.has(n));
+          expect([...reader.seen].filter((n) => n < 0)).toEqual([]);
+          expect(lost, `lost after ${reads} racing reads`).toEqual([]);
         }
-      });
-
-      let reads = 0;
-      const readers = Array.from({ length: READERS }, () => ({ seen: new Set<number>(), after: START_POSITION }));
-      const readOnce = async (reader: (typeof readers)[number]) => {
-        const batch = await store.readAll({ after: reader.after, maxCount: 1_000 });
-        for (const e of batch.events) reader.seen.add((e.data as { n: number }).n);
-        reader.after = batch.next;
-        reads++;
-        return batch;
-      };
-      const reading = readers.map(async (reader) => {
-        while (writing) await readOnce(reader);
-      });
-
-      await Promise.all(writers);
-      writing = false;
-      await Promise.all([...readModelWriters, ...reading]);
-
-      // Everything is committed now: each reader reads on to the end, and must hold every append.
-      const everything = new Set<number>();
-      let after: AllPosition = START_POSITION;
-      for (;;) {
-        const batch = await store.readAll({ after, maxCount: 1_000 });
-        for (const e of batch.events) everything.add((e.data as { n: number }).n);
-        after = batch.next;
-        if (batch.atEnd) break;
-      }
-      expect(everything.size).toBe(APPENDS);
-      for (const reader of readers) {
-        while (!(await readOnce(reader)).atEnd);
-        const lost = [...everything].filter((n) => !reader.seen.has(n));
-        expect(lost, `lost after ${reads} racing reads`).toEqual([]);
-      }
-      // The race was run: the readers read while the writers committed, not once before and once after.
-      expect(reads).toBeGreaterThan(READERS * 20);
-    });
+        // The race was run: the readers read while the writers committed, not once before and once after.
+        expect(reads).toBeGreaterThan(READERS * 20);
+      },
+    );
   },
 );
