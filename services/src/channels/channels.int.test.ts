@@ -226,10 +226,10 @@ describe.skipIf(!gate.available)(
       expect((await received()).length).toBe(before);
 
       const update = telegramTextUpdate(1, 501, 'How much is the sourdough loaf?');
-      const started = Date.now();
+      // Acknowledged at once, the answer sent on its own: no wall-clock bound here (the built-in engine answers
+      // in milliseconds, so a bound could not tell the two apart; a busy machine could only make it fail).
       const first = await standIns.telegramUpdate(bot.token, update);
       expect(first.status).toBe(200);
-      expect(Date.now() - started).toBeLessThan(2000);
       const [answer] = await standIns.waitForSent(1, '501');
       expect(answer!.text).toContain('24');
       expect(answer!.token).toBe(bot.token);

@@ -70,7 +70,16 @@ function filterClause(filter: AllFilter | undefined, params: unknown[]): string 
  * The event store on SQL: the same code serves a real Postgres (`pg`) and the embedded PGlite. Its tables
  * come from `eventStoreMigrations`, which the composition root applies before building it.
  */
-export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches?: number }): Promise<EventStore> {
+export async function createSqlEventStore(deps: {
+  sql: Sql;
+  maxConcurrentBatches?: number;
+  /**
+   * How long a subscription with nothing awaited sleeps (default: 250 ms until LISTEN is in place, 2 s
+   * after). Tests set it far out to prove that what a reader read came from a wake-up or a waiter, not
+   * from its idle poll.
+   */
+  idlePollMs?: number;
+}): Promise<EventStore> {
   const { sql } = deps;
 
   const append = createAppendBatcher({
@@ -166,7 +175,7 @@ export async function createSqlEventStore(deps: { sql: Sql; maxConcurrentBatches
 
   /** LISTEN is in place: every append, ours or another process's, wakes the subscriptions. */
   let heard = false;
-  const idlePollMs = () => (heard ? IDLE_POLL_LISTENING_MS : undefined);
+  const idlePollMs = () => deps.idlePollMs ?? (heard ? IDLE_POLL_LISTENING_MS : undefined);
 
   // Local wake-ups cut latency for subscribers in the same process; LISTEN covers other processes.
   const localWaiters: LocalWaiters = new Set();

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { RecordedEvent } from '@kesher/contracts';
+import { comparePositions, START_POSITION, type RecordedEvent } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../event-store/event-store.port.js';
 import type { Sql } from '../sql/sql.port.js';
 import { createPostgresEventStore } from '../../testing/platform-fixture.js';
+import { createSqlEventStore } from '../event-store/sql-event-store.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import { createProjectionRunner } from './projection-runner.js';
 import { testEvent } from '../event-store/testing/test-event.js';
@@ -102,27 +103,46 @@ describe.skipIf(!gate.available)(
     });
 
     it('keeps reading for a wait until past its position, even one an older transaction still hides', async () => {
+      // A store whose subscriptions do not poll on their own in this test: the wait below can be met only by
+      // the reader reading again for it, however slow the machine. (Idle polls fall on a grid of the clock,
+      // so the next could come any time within one period: of 23 days, not within this test.)
+      const quiet = await createSqlEventStore({ sql, idlePollMs: 2_000_000_000 });
       const { projection } = counting(`tally-${randomUUID().slice(0, 8)}`);
-      const runner = createProjectionRunner({ eventStore: store, sql, projections: [projection], batchDelayMs: 50 });
+      const runner = createProjectionRunner({ eventStore: quiet, sql, projections: [projection], batchDelayMs: 50 });
       await runner.start();
-      // A transaction that took its id before the append and is still open: the append stays invisible to
-      // readers of the log until it ends (sql-event-store.ts reads only below the oldest open transaction).
+      // An appender whose append is written and not committed: it took its xid first, so the append after it
+      // stays invisible to readers of the log until it ends (read-horizon.ts).
       const blocker = await sql.transaction(async (tx) => {
-        await tx.query('SELECT pg_current_xact_id()');
+        await tx.query(
+          `SELECT status FROM kesher_append_batch($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
+          [
+            [`blocker-${randomUUID()}`],
+            ['no_stream'],
+            [1],
+            [randomUUID()],
+            ['NotTallied'],
+            [JSON.stringify({ n: -1 })],
+            [JSON.stringify(tallied(-1).metadata)],
+          ],
+        );
         // An event of a type this read model does not take: nothing wakes it, only the wait below.
-        const other = await store.appendToStream(`other-${randomUUID()}`, [{ ...tallied(0), type: 'NotTallied' }], {
+        const other = await quiet.appendToStream(`other-${randomUUID()}`, [{ ...tallied(0), type: 'NotTallied' }], {
           expectedRevision: 'no_stream',
         });
-        const waited = runner.waitForPosition(other.position, { timeoutMs: 1500 });
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        const waited = runner.waitForPosition(other.position, { timeoutMs: 30_000 });
+        // Hidden while the appender is open: the reader has read (it was hurried) and is not past it.
+        await runner.waitForMove(projection.name, runner.positions()[projection.name], 300);
+        const hidden = comparePositions(runner.positions()[projection.name] ?? START_POSITION, other.position) < 0;
         // Wrapped: a promise returned as such would be awaited before the commit.
-        return { waited };
+        return { waited, hidden };
       });
       try {
-        // The blocker ended after 300 ms: the wait is met well before the idle poll (2 s) would have read again.
+        expect(blocker.hidden).toBe(true);
+        // The appender committed: the wait is met by the reader reading again for it (no idle poll runs here).
         expect(await blocker.waited).toBe(true);
       } finally {
         await runner.stop();
+        await quiet.close();
       }
     });
   },
