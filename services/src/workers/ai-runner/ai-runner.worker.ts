@@ -245,8 +245,18 @@ export function createAiRunner(deps: AiRunnerDeps) {
     }
 
     const controller = new AbortController();
-    const untilDeadline = Date.parse(run.deadlineAt) - clock().getTime();
-    const deadline = setTimeout(() => controller.abort(new Error('deadline')), Math.max(0, untilDeadline));
+    // A timer may fire before the clock reaches the deadline (timers count from the event loop's cached
+    // time, which a busy loop lets fall behind): one that fired early is set again for what is left, so
+    // the run is aborted only once its deadline has passed by the clock the expiry is decided on. (Aborted
+    // early, the run was left to the sweep: not expired here, as the decider refuses an expiry before
+    // the deadline.)
+    let deadline: NodeJS.Timeout;
+    const atDeadline = () => {
+      const left = Date.parse(run.deadlineAt) - clock().getTime();
+      if (left > 0) deadline = setTimeout(atDeadline, left);
+      else controller.abort(new Error('deadline'));
+    };
+    deadline = setTimeout(atDeadline, Math.max(0, Date.parse(run.deadlineAt) - clock().getTime()));
     inFlight.add(controller);
     let text = '';
     /** When the first words arrived: analytics' time to first token (RunCompleted.firstTokenMs). */
