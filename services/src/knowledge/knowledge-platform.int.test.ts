@@ -55,7 +55,7 @@ async function uploadIngestAndSearch(sql: Sql) {
       context,
     );
     expect(
-      await runner.waitForPosition(recorded.appended!.position, { projections: ['knowledge'], timeoutMs: 10_000 }),
+      await runner.waitForPosition(recorded.appended!.position, { projections: ['knowledge'], timeoutMs: 30_000 }),
     ).toBe(true);
 
     expect(await knowledgeQueries(sql).getFile('owner-1', 'file-hours')).toMatchObject({

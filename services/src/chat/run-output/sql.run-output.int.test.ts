@@ -130,7 +130,7 @@ for (const [backend, open] of backends) {
         const runId = newRun();
         const following = collect(follow({ runId }, own));
         // The follower has made its first read (of nothing yet) once it waits for a wake-up.
-        await expect.poll(() => reads.count(), { timeout: 10_000, interval: 5 }).toBe(1);
+        await expect.poll(() => reads.count(), { timeout: 30_000, interval: 5 }).toBe(1);
         const pieces = Array.from({ length: 40 }, (_, i) => `מילה${i} `);
         for (const piece of pieces) {
           own.append(runId, piece);
@@ -164,7 +164,7 @@ for (const [backend, open] of backends) {
         ).rows.map((row) => `${row.seq} ${row.kind} ${row.text}`);
       try {
         paced.append(runId, 'The first words go at once. ');
-        await expect.poll(rows, { timeout: 10_000, interval: 5 }).toEqual(['1 delta The first words go at once. ']);
+        await expect.poll(rows, { timeout: 30_000, interval: 5 }).toEqual(['1 delta The first words go at once. ']);
         paced.append(runId, 'The next ');
         await new Promise((resolve) => setImmediate(resolve));
         paced.append(runId, 'wait for the interval.');
@@ -305,7 +305,7 @@ for (const [backend, open] of backends) {
         writer.append(runId, 'Half an ans');
         // The worker recorded nothing for the stream's end (end without an outcome writes no end row).
         await writer.end(runId, undefined);
-        await expect.poll(() => asked, { timeout: 10_000, interval: 5 }).toBeGreaterThan(1);
+        await expect.poll(() => asked, { timeout: 30_000, interval: 5 }).toBeGreaterThan(1);
         recorded = { status: 'expired' };
         const seen = await following;
         expect(seen).toEqual([

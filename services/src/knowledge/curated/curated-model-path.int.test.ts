@@ -20,7 +20,7 @@ describe.skipIf(!gate.available)(
           baseURL: standIn.baseURL,
           model: 'gpt-test',
           maxRetries: 0,
-          timeoutMs: 10_000,
+          timeoutMs: 30_000,
         }),
       });
     });

@@ -76,7 +76,7 @@ await onEverySqlBackend('opened texts', (backend, open) => {
         expect(textOf(await otherLog.readStream('thread-t5'))).toEqual(['כתובת: רחוב הרצל 1']);
         expect(otherOpened.size()).toBeGreaterThan(0);
         await keys.shred([keys.keyIdOf({ kind: 'thread', threadId: 't5' })]);
-        await expect.poll(() => otherOpened.size(), { timeout: 10_000 }).toBe(0);
+        await expect.poll(() => otherOpened.size(), { timeout: 30_000 }).toBe(0);
         expect(textOf(await otherLog.readStream('thread-t5'))).toEqual([ERASED]);
         await log.close();
         await otherLog.close();

@@ -283,7 +283,7 @@ describe.skipIf(!services.available)('personal data at the event log boundary (P
     expect((message!.data as { text: string }).text).toBe(ERASED);
     const [actions] = await store.readStream(`${category}-RunActionsRequired`);
     expect((actions!.data as { calls: { arguments: unknown }[] }).calls[0]!.arguments).toEqual({});
-    await expect.poll(() => otherKeys.peek(thread), { timeout: 10_000 }).toBeNull();
+    await expect.poll(() => otherKeys.peek(thread), { timeout: 30_000 }).toBeNull();
     await otherKeys.stop();
 
     await store.appendToStream(

@@ -122,7 +122,7 @@ describe.skipIf(!gate.available)(
         const awaitReadModels = readModelWaiter({
           readModels: runner.progress,
           projections: [notedModel],
-          timeoutMs: 10_000,
+          timeoutMs: 30_000,
         });
         const second = await store.appendToStream('note-x', [noted(2)], { expectedRevision: 0n });
         expect(await awaitReadModels(second.position, ['Noted'])).toBe(true);

@@ -114,7 +114,7 @@ describe.skipIf(!gate.available)(
       // A replay elsewhere sets the checkpoint back to the start; the next write finds it moved.
       await resetCheckpoint(sql, 'moved', 1);
       await store.appendToStream(stream, [noted(4)], { expectedRevision: 2n });
-      await expect.poll(() => delivered.filter((n) => n === 1).length, { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => delivered.filter((n) => n === 1).length, { timeout: 30_000 }).toBe(2);
       await subscription.stop();
       expect(delivered.slice(0, 3)).toEqual([1, 2, 3]);
       expect(new Set(delivered.slice(3))).toEqual(new Set([1, 2, 3, 4]));

@@ -66,7 +66,7 @@ describe.skipIf(!gate.available)(
           );
           return rows.length >= 4 ? rows.map((row) => row.pid) : undefined;
         },
-        { timeoutMs: 10_000, what: 'the sessions to be open' },
+        { timeoutMs: 30_000, what: 'the sessions to be open' },
       );
 
       await admin.query(`SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid`, [pids]);
@@ -74,7 +74,7 @@ describe.skipIf(!gate.available)(
         async () =>
           (await admin.query(`SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1::int[])`, [pids])).rows.length === 0,
         {
-          timeoutMs: 10_000,
+          timeoutMs: 30_000,
           what: 'the sessions to end',
         },
       );

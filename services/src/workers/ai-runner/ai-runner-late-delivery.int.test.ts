@@ -63,7 +63,7 @@ describe.skipIf(!gate.available)(
         .poll(
           async () =>
             (await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${runId}`, headers: auth })).json().status,
-          { timeout: 10_000, interval: 50 },
+          { timeout: 30_000, interval: 50 },
         )
         .toBe('expired');
 
@@ -72,7 +72,7 @@ describe.skipIf(!gate.available)(
         (await h.platform.eventStore.readStream(streamIds.thread(threadId)))
           .filter((e) => (e.data as { runId?: string }).runId === runId)
           .map((e) => e.type);
-      await expect.poll(about, { timeout: 10_000, interval: 50 }).toEqual(['RunRequested', 'RunExpired']);
+      await expect.poll(about, { timeout: 30_000, interval: 50 }).toEqual(['RunRequested', 'RunExpired']);
       await h.workers.aiRunner.idle();
       expect(counting.asked).toEqual([]);
       // This process relays its own bus, so its runner read the request from the log, behind its own

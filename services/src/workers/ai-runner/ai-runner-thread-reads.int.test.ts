@@ -109,7 +109,7 @@ describe.skipIf(!gate.available)(
       reads.clear();
       counting = true;
       await h.workers.aiRunner.start();
-      await expect.poll(() => typesOf(threadId), { timeout: 10_000, interval: 50 }).toContain('RunCompleted');
+      await expect.poll(() => typesOf(threadId), { timeout: 30_000, interval: 50 }).toContain('RunCompleted');
       await h.workers.aiRunner.idle();
       counting = false;
       expect(reads.get(streamIds.thread(threadId))).toBe(1);
@@ -130,7 +130,7 @@ describe.skipIf(!gate.available)(
       counting = true;
       await h.workers.aiRunner.start();
       await answer.asked;
-      await expect.poll(() => typesOf(threadId), { timeout: 10_000, interval: 50 }).toContain('RunStarted');
+      await expect.poll(() => typesOf(threadId), { timeout: 30_000, interval: 50 }).toContain('RunStarted');
       expect(
         (
           await h.app.inject({
@@ -142,7 +142,7 @@ describe.skipIf(!gate.available)(
         ).statusCode,
       ).toBe(200);
       answer.release();
-      await expect.poll(() => typesOf(threadId), { timeout: 10_000, interval: 50 }).toContain('RunCompleted');
+      await expect.poll(() => typesOf(threadId), { timeout: 30_000, interval: 50 }).toContain('RunCompleted');
       await h.workers.aiRunner.idle();
       counting = false;
       // The ai-runner's first read, the rename's own, and the ai-runner's second once its completion met the rename.
@@ -160,7 +160,7 @@ describe.skipIf(!gate.available)(
         .poll(
           async () =>
             (await h.app.inject({ url: `/api/v1/threads/${threadId}/runs/${runId}`, headers: auth })).json().status,
-          { timeout: 10_000, interval: 50 },
+          { timeout: 30_000, interval: 50 },
         )
         .toBe('completed');
     });

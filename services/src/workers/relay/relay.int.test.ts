@@ -46,7 +46,7 @@ describe('relay on the embedded default (PGlite + in-process bus)', () => {
 
     const relay = createRelay({ eventStore: store, bus, sql });
     await relay.start();
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(6);
+    await expect.poll(() => received.length, { timeout: 30_000 }).toBe(6);
     await relay.stop();
 
     // Written while the relay is down: delivered after restart, and nothing before is sent twice.
@@ -54,7 +54,7 @@ describe('relay on the embedded default (PGlite + in-process bus)', () => {
     const restarted = createRelay({ eventStore: store, bus, sql });
     await restarted.start();
     expect(await restarted.waitForPosition(last.position)).toBe(true);
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(7);
+    await expect.poll(() => received.length, { timeout: 30_000 }).toBe(7);
     await restarted.stop();
     await consumer.stop();
 

@@ -80,7 +80,7 @@ describe.skipIf(!gate.available)(
               (e) => e.thread_id === threadId,
             )?.last_message,
           {
-            timeout: 10_000,
+            timeout: 30_000,
             interval: 50,
           },
         )
@@ -104,7 +104,7 @@ describe.skipIf(!gate.available)(
       });
       expect(renamed.statusCode).toBe(200);
       await expect
-        .poll(async () => (await list()).find((t) => t.id === threadId)?.title, { timeout: 10_000, interval: 50 })
+        .poll(async () => (await list()).find((t) => t.id === threadId)?.title, { timeout: 30_000, interval: 50 })
         .toBe('Bike price');
     });
 

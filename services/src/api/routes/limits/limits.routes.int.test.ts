@@ -107,7 +107,7 @@ describe.skipIf(!gate.available)(
 
       // The chat reads a run as completed from its thread's stream, the usage page from the usage read model: it counts the answer a moment later.
       await expect
-        .poll(() => dana.usage(), { timeout: 10_000, interval: 50 })
+        .poll(() => dana.usage(), { timeout: 30_000, interval: 50 })
         .toEqual({
           tier: 'FREE',
           usage: { assistants: 1, messages: 3, storage_mb: 0 },
@@ -147,7 +147,7 @@ describe.skipIf(!gate.available)(
       expect((await dana.post(another, 'A new month?')).statusCode).toBe(201);
       expect((await visitorPosts('Me too?')).statusCode).toBe(201);
       await expect
-        .poll(() => dana.usage(), { timeout: 10_000, interval: 50 })
+        .poll(() => dana.usage(), { timeout: 30_000, interval: 50 })
         .toMatchObject({
           usage: { messages: 2 },
           period_start: '2026-04-01T00:00:00.000Z',
