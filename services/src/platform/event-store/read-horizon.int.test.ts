@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { comparePositions, START_POSITION, type AllPosition, type RecordedEvent } from '@kesher/contracts';
 import type { Projection } from '@kesher/contracts/ports/projection';
@@ -10,7 +9,7 @@ import { readModelWaiter } from '../projections/read-model-progress.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import type { EventStore } from './event-store.port.js';
 import { createSqlEventStore } from './sql-event-store.js';
-import { noted } from './testing/test-event.js';
+import { noted, rawAppend } from './testing/test-event.js';
 
 const gate = await postgresAvailability();
 
@@ -55,18 +54,7 @@ async function openTransaction(url: string, first?: { text: string; values?: unk
 }
 
 /** One append of one `Noted` event through the store's own function, as the batcher sends it. */
-const appendStatement = (streamId: string, n: number) => ({
-  text: `SELECT status FROM kesher_append_batch($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
-  values: [
-    [streamId],
-    ['no_stream'],
-    [1],
-    [randomUUID()],
-    ['Noted'],
-    [JSON.stringify({ n })],
-    [JSON.stringify(noted(n).metadata)],
-  ],
-});
+const appendStatement = (streamId: string, n: number) => rawAppend(streamId, noted(n));
 
 /**
  * The read horizon is Kesher's own: a transaction left open in ANOTHER database of the same server (another

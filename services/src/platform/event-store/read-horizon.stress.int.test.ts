@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { START_POSITION, type AllPosition } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import type { Sql } from '../sql/sql.port.js';
 import { createTestDatabase, postgresAvailability } from '../../testing/test-database.js';
 import type { EventStore } from './event-store.port.js';
 import { createSqlEventStore } from './sql-event-store.js';
-import { noted } from './testing/test-event.js';
+import { noted, rawAppend } from './testing/test-event.js';
 
 const gate = await postgresAvailability();
 
@@ -67,18 +66,8 @@ describe.skipIf(!gate.available)(
             while (issued < APPENDS) {
               const n = issued++;
               await client.query('BEGIN');
-              await client.query(
-                `SELECT status FROM kesher_append_batch($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
-                [
-                  [`stress-${writer}-${n}`],
-                  ['no_stream'],
-                  [1],
-                  [randomUUID()],
-                  ['Noted'],
-                  [JSON.stringify({ n })],
-                  [JSON.stringify(noted(n).metadata)],
-                ],
-              );
+              const { text, values } = rawAppend(`stress-${writer}-${n}`, noted(n));
+              await client.query(text, values);
               await client.query('COMMIT');
             }
           } finally {
@@ -110,18 +99,8 @@ describe.skipIf(!gate.available)(
             const victim = await connect();
             victim.on('error', () => {});
             await victim.query('BEGIN');
-            await victim.query(
-              `SELECT status FROM kesher_append_batch($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
-              [
-                [`killed-${k}`],
-                ['no_stream'],
-                [1],
-                [randomUUID()],
-                ['Noted'],
-                [JSON.stringify({ n: -k })],
-                [JSON.stringify(noted(-k).metadata)],
-              ],
-            );
+            const { text, values } = rawAppend(`killed-${k}`, noted(-k));
+            await victim.query(text, values);
             const { rows } = await victim.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
             await killer.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
             await victim.end().catch(() => {});

@@ -8,7 +8,7 @@ import { createPostgresEventStore } from '../../testing/platform-fixture.js';
 import { createSqlEventStore } from '../event-store/sql-event-store.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import { createProjectionRunner } from './projection-runner.js';
-import { testEvent } from '../event-store/testing/test-event.js';
+import { rawAppend, testEvent } from '../event-store/testing/test-event.js';
 
 const gate = await postgresAvailability();
 
@@ -113,18 +113,8 @@ describe.skipIf(!gate.available)(
       // An appender whose append is written and not committed: it took its xid first, so the append after it
       // stays invisible to readers of the log until it ends (read-horizon.ts).
       const blocker = await sql.transaction(async (tx) => {
-        await tx.query(
-          `SELECT status FROM kesher_append_batch($1::text[], $2::text[], $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
-          [
-            [`blocker-${randomUUID()}`],
-            ['no_stream'],
-            [1],
-            [randomUUID()],
-            ['NotTallied'],
-            [JSON.stringify({ n: -1 })],
-            [JSON.stringify(tallied(-1).metadata)],
-          ],
-        );
+        const { text, values } = rawAppend(`blocker-${randomUUID()}`, { ...tallied(-1), type: 'NotTallied' });
+        await tx.query(text, values);
         // An event of a type this read model does not take: nothing wakes it, only the wait below.
         const other = await quiet.appendToStream(`other-${randomUUID()}`, [{ ...tallied(0), type: 'NotTallied' }], {
           expectedRevision: 'no_stream',

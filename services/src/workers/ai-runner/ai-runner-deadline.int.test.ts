@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnswerProvider } from '../../chat/answer-provider.port.js';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { postgresAvailability } from '../../testing/test-database.js';
+import { askOnThread, ownerThread } from './testing/owner-thread.js';
 
 const gate = await postgresAvailability();
 
@@ -38,38 +39,9 @@ describe.skipIf(!gate.available)(
     afterAll(async () => h?.close());
 
     it('records RunExpired itself when its timer fires before the clock reaches the deadline', async () => {
-      const owner = await h.owner();
-      const auth = { authorization: owner.authorization };
-      const assistant = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/assistants/',
-          headers: auth,
-          payload: { name: 'Slow', description: 'Slow', instructions: 'Answer.' },
-        })
-      ).json();
-      const threadId = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/threads/',
-          headers: auth,
-          payload: { assistant_id: assistant.assistant_id },
-        })
-      ).json().thread_id as string;
-      await h.app.inject({
-        method: 'POST',
-        url: `/api/v1/threads/${threadId}/messages`,
-        headers: auth,
-        payload: { content: 'Anyone there?' },
-      });
-      const runId = (
-        await h.app.inject({
-          method: 'POST',
-          url: `/api/v1/threads/${threadId}/runs`,
-          headers: auth,
-          payload: { assistant_id: assistant.openai_assistant_id },
-        })
-      ).json().run_id as string;
+      const thread = await ownerThread(h, 'Slow');
+      const { threadId } = thread;
+      const runId = await askOnThread(h, thread, 'Anyone there?');
       const about = async () =>
         (await h.platform.eventStore.readStream(streamIds.thread(threadId)))
           .filter((e) => (e.data as { runId?: string }).runId === runId)

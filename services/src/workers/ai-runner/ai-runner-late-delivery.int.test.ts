@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import { countingProvider } from './testing/counting-provider.js';
+import { askOnThread, ownerThread } from './testing/owner-thread.js';
 
 const gate = await postgresAvailability();
 
@@ -25,40 +26,10 @@ describe.skipIf(!gate.available)(
     afterAll(async () => h?.close());
 
     it('records RunExpired and never asks the model', async () => {
-      const owner = await h.owner();
-      const auth = { authorization: owner.authorization };
-      const assistant = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/assistants/',
-          headers: auth,
-          payload: { name: 'Late', description: 'Late', instructions: 'Answer.' },
-        })
-      ).json();
-      const threadId = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/threads/',
-          headers: auth,
-          payload: { assistant_id: assistant.assistant_id },
-        })
-      ).json().thread_id as string;
-
+      const thread = await ownerThread(h, 'Late');
+      const { auth, threadId } = thread;
       await h.workers.aiRunner.stop(); // the request waits in the log meanwhile
-      await h.app.inject({
-        method: 'POST',
-        url: `/api/v1/threads/${threadId}/messages`,
-        headers: auth,
-        payload: { content: 'Anyone there?' },
-      });
-      const runId = (
-        await h.app.inject({
-          method: 'POST',
-          url: `/api/v1/threads/${threadId}/runs`,
-          headers: auth,
-          payload: { assistant_id: assistant.openai_assistant_id },
-        })
-      ).json().run_id as string;
+      const runId = await askOnThread(h, thread, 'Anyone there?');
       await expect
         .poll(
           async () =>
