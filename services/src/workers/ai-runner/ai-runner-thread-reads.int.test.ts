@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnswerProvider } from '../../chat/answer-provider.port.js';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { postgresAvailability } from '../../testing/test-database.js';
+import { askOnThread, ownerThread } from './testing/owner-thread.js';
 
 const gate = await postgresAvailability();
 
@@ -67,39 +68,10 @@ describe.skipIf(!gate.available)(
 
     /** A conversation with a question waiting and its run requested while the ai-runner is stopped. */
     async function requestedRun() {
-      const owner = await h.owner();
-      const auth = { authorization: owner.authorization };
-      const assistant = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/assistants/',
-          headers: auth,
-          payload: { name: 'Reads', description: 'Reads', instructions: 'Answer.' },
-        })
-      ).json();
-      const threadId = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/threads/',
-          headers: auth,
-          payload: { assistant_id: assistant.assistant_id },
-        })
-      ).json().thread_id as string;
+      const thread = await ownerThread(h, 'Reads');
+      const { auth, threadId } = thread;
       await h.workers.aiRunner.stop();
-      await h.app.inject({
-        method: 'POST',
-        url: `/api/v1/threads/${threadId}/messages`,
-        headers: auth,
-        payload: { content: 'What are your hours?' },
-      });
-      const runId = (
-        await h.app.inject({
-          method: 'POST',
-          url: `/api/v1/threads/${threadId}/runs`,
-          headers: auth,
-          payload: { assistant_id: assistant.openai_assistant_id },
-        })
-      ).json().run_id as string;
+      const runId = await askOnThread(h, thread, 'What are your hours?');
       return { auth, threadId, runId };
     }
     const typesOf = async (threadId: string) => (await testRead(streamIds.thread(threadId))).map((e) => e.type);
