@@ -250,13 +250,13 @@ export function createAiRunner(deps: AiRunnerDeps) {
     // the run is aborted only once its deadline has passed by the clock the expiry is decided on. (Aborted
     // early, the run was left to the sweep: not expired here, as the decider refuses an expiry before
     // the deadline.)
-    let deadline: NodeJS.Timeout;
+    let deadline: NodeJS.Timeout | undefined;
     const atDeadline = () => {
       const left = Date.parse(run.deadlineAt) - clock().getTime();
       if (left > 0) deadline = setTimeout(atDeadline, left);
       else controller.abort(new Error('deadline'));
     };
-    deadline = setTimeout(atDeadline, Math.max(0, Date.parse(run.deadlineAt) - clock().getTime()));
+    atDeadline();
     inFlight.add(controller);
     let text = '';
     /** When the first words arrived: analytics' time to first token (RunCompleted.firstTokenMs). */
