@@ -5,6 +5,7 @@ import { handleCommand } from '../../platform/commands/command-handler.js';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
 import { postgresAvailability } from '../../testing/test-database.js';
 import { countingProvider } from './testing/counting-provider.js';
+import { ownerThread } from './testing/owner-thread.js';
 
 const gate = await postgresAvailability();
 
@@ -25,24 +26,7 @@ describe.skipIf(!gate.available)(
     afterAll(async () => h?.close());
 
     it('neither asks the model nor writes a word to the run output', async () => {
-      const owner = await h.owner();
-      const auth = { authorization: owner.authorization };
-      const assistant = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/assistants/',
-          headers: auth,
-          payload: { name: 'Taken', description: 'Taken', instructions: 'Answer.' },
-        })
-      ).json();
-      const threadId = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/threads/',
-          headers: auth,
-          payload: { assistant_id: assistant.assistant_id },
-        })
-      ).json().thread_id as string;
+      const { auth, assistant, threadId } = await ownerThread(h, 'Taken');
 
       const witnessThread = (
         await h.app.inject({
