@@ -432,8 +432,8 @@ function cpuMs(pid: number): number {
  * Where the overhead goes, per turn of the paced run (p50 / p95 of each step, ms), from the client's
  * marks and the event log's own timestamps (one machine, one clock):
  *  - send_post: the POST of the message with its run, as the client waits for it;
- *  - to_worker_start: from the RunRequested append to the worker's RunStarted append (relay, bus,
- *    reading the thread, deciding the start);
+ *  (The worker's start is recorded with its answer since it claims runs on their output, so the log no
+ *  longer says when the worker took the run on: the step before the model is within worker_before_model.)
  *  - worker_before_model: the worker's own time from RunRequested to its first token, less the model's
  *    FIRST_TOKEN_DELAY_MS (relay, bus, thread read, assistant, retrieval, the HTTP call to the model);
  *  - delivery: from the worker's first token to the client reading it (hub, SSE, socket), with the
@@ -445,7 +445,7 @@ async function overheadPhases(dbUrl: string, turns: Turn[]) {
   try {
     const { rows } = await client.query<{ run_id: string; type: string; at: Date; first_token_ms: number | null }>(
       `SELECT data->>'runId' AS run_id, event_type AS type, created_at AS at, (data->>'firstTokenMs')::float AS first_token_ms
-       FROM events WHERE event_type IN ('RunRequested', 'RunStarted', 'RunCompleted') AND data->>'runId' = ANY($1)`,
+       FROM events WHERE event_type IN ('RunRequested', 'RunCompleted') AND data->>'runId' = ANY($1)`,
       [turns.map((t) => t.runId)],
     );
     const byRun = new Map<string, Record<string, { at: number; firstTokenMs: number | null }>>();
@@ -456,7 +456,6 @@ async function overheadPhases(dbUrl: string, turns: Turn[]) {
     }
     const steps: Record<string, (number | undefined)[]> = {
       send_post: [],
-      to_worker_start: [],
       worker_before_model: [],
       delivery: [],
     };
@@ -465,9 +464,6 @@ async function overheadPhases(dbUrl: string, turns: Turn[]) {
       const requested = events.RunRequested?.at;
       const firstToken = events.RunCompleted?.firstTokenMs ?? undefined;
       steps.send_post!.push(turn.marks.runPosted - turn.marks.started);
-      steps.to_worker_start!.push(
-        requested !== undefined && events.RunStarted ? events.RunStarted.at - requested : undefined,
-      );
       steps.worker_before_model!.push(firstToken !== undefined ? firstToken - FIRST_TOKEN_DELAY_MS : undefined);
       steps.delivery!.push(
         requested !== undefined && firstToken !== undefined && turn.marks.firstDelta

@@ -33,4 +33,10 @@ export const chatMigrations: readonly Migration[] = [
   );
   CREATE INDEX IF NOT EXISTS run_output_created_at ON run_output (created_at);`,
   },
+  {
+    // Row 0 of a run is the worker's claim on it (its text names the claimant): sql.run-output.ts.
+    id: '003-run-output-claim',
+    sql: `ALTER TABLE run_output DROP CONSTRAINT IF EXISTS run_output_kind_check;
+  ALTER TABLE run_output ADD CONSTRAINT run_output_kind_check CHECK (kind IN ('delta', 'end', 'claim'));`,
+  },
 ];

@@ -28,7 +28,16 @@ export type RunOutputEvent = { kind: 'delta'; seq: number; text: string } | { ki
 
 /** The ai-runner's side: what the model says, as it says it, then how the run ended. */
 export interface RunOutputWriter {
-  /** Queues a piece of the answer; pieces are written in bursts, in order, never one round trip per token. */
+  /**
+   * Claims the run for `claimant` (one answer of one worker) and writes `text`, the answer's first words
+   * (none: ''), with the claim, in one statement. True when the run is the claimant's (claimed now, or
+   * earlier by the same claimant); false when another claimant holds it, and then nothing is written.
+   * Every worker claims a run before any of its words or its outcome is recorded, so two workers handed
+   * the same request (a rebalance, a redelivery after a crash) never both answer it; the claim is the
+   * output's row 0, which followers never read.
+   */
+  claim(runId: string, claimant: string, text: string): Promise<boolean>;
+  /** Queues a piece of the answer after the claim; pieces are written in bursts, in order, never one round trip per token. */
   append(runId: string, text: string): void;
   /**
    * Writes what is still queued, then the end row with `outcome`. Without an outcome (the decision recorded
@@ -59,4 +68,6 @@ export interface FollowOptions {
 export interface RunOutputReader {
   /** The bursts after `afterSeq` in order, then exactly one end (unless aborted). */
   follow(options: FollowOptions): AsyncGenerator<RunOutputEvent>;
+  /** Whether a worker has claimed the run (it is being answered, though its start is not on the thread yet). */
+  claimed(runId: string): Promise<boolean>;
 }

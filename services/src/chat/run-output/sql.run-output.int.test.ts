@@ -284,6 +284,59 @@ for (const [backend, open] of backends) {
       ]);
     });
 
+    it('lets one claimant in: its first words go with the claim, another claimant writes nothing', async () => {
+      const runId = newRun();
+      const answered = completed('פתוח עד תשע.');
+      const other = createSqlRunOutput({ sql: replicas.readerSql });
+      try {
+        expect(await reader.claimed(runId)).toBe(false);
+        expect(await writer.claim(runId, 'worker-a', 'פתוח ')).toBe(true);
+        expect(await reader.claimed(runId)).toBe(true);
+        // Another worker handed the same request: refused, and its words are not written.
+        expect(await other.claim(runId, 'worker-b', 'Open ')).toBe(false);
+        // The same claimant asking again (a retried write) still holds it.
+        expect(await writer.claim(runId, 'worker-a', '')).toBe(true);
+        writer.append(runId, 'עד תשע.');
+        await writer.end(runId, answered);
+      } finally {
+        await other.close();
+      }
+      // Row 0 is the claim: a follower never sees it, from the start or resuming after any id.
+      expect(await collect(follow({ runId }))).toEqual([
+        { kind: 'delta', seq: 1, text: 'פתוח ' },
+        { kind: 'delta', seq: 2, text: 'עד תשע.' },
+        { kind: 'end', outcome: answered },
+      ]);
+      expect(await collect(follow({ runId, afterSeq: 1 }))).toHaveLength(2);
+      // A claim without words writes none; the run's output then starts at 1 all the same.
+      const quiet = newRun();
+      expect(await writer.claim(quiet, 'worker-a', '')).toBe(true);
+      await writer.end(quiet, { status: 'failed', error: 'There is no message to answer.' });
+      expect(await collect(follow({ runId: quiet }))).toEqual([
+        { kind: 'end', outcome: { status: 'failed', error: 'There is no message to answer.' } },
+      ]);
+    });
+
+    it('lets exactly one of many claimants racing on a run in, and writes only its words', async () => {
+      const others = Array.from({ length: 4 }, () => createSqlRunOutput({ sql: replicas.readerSql }));
+      const claimants = [writer, ...others];
+      try {
+        for (let round = 0; round < 10; round++) {
+          const runId = newRun();
+          const won = await Promise.all(claimants.map((c, i) => c.claim(runId, `worker-${i}`, `from ${i}. `)));
+          expect(won.filter(Boolean)).toHaveLength(1);
+          const winner = won.indexOf(true);
+          await claimants[winner]!.end(runId, { status: 'expired' });
+          expect(await collect(follow({ runId }))).toEqual([
+            { kind: 'delta', seq: 1, text: `from ${winner}. ` },
+            { kind: 'end', outcome: { status: 'expired' } },
+          ]);
+        }
+      } finally {
+        await Promise.all(others.map((o) => o.close()));
+      }
+    });
+
     it("ends a run whose worker died before its end row with the thread's recorded outcome, asked on the safety tick", async () => {
       const runId = newRun();
       const ticking = createSqlRunOutput({ sql: replicas.readerSql, tickMs: 20 });

@@ -41,6 +41,25 @@ const WRITE = `WITH next AS (SELECT coalesce(max(seq), 0) AS seq FROM run_output
   )
   SELECT pg_notify($6, $1 || ' ' || max(seq)), min(seq) AS seq FROM written`;
 
+/**
+ * A worker's claim on a run and its first words, in one statement. The claim is row 0 (followers read from
+ * row 1), its text the claimant: the primary key lets one claimant in, and the same claimant asking again
+ * (a retried write) finds its own row. The words are written only under a claim that is this claimant's.
+ */
+const CLAIM = `WITH claim AS (
+    INSERT INTO run_output (run_id, seq, kind, text, outcome, created_at) VALUES ($1, 0, 'claim', $2, NULL, $4::timestamptz)
+    ON CONFLICT (run_id, seq) DO UPDATE SET text = run_output.text WHERE run_output.text = EXCLUDED.text
+    RETURNING 1
+  ),
+  next AS (SELECT coalesce(max(seq), 0) AS seq FROM run_output WHERE run_id = $1),
+  written AS (
+    INSERT INTO run_output (run_id, seq, kind, text, outcome, created_at)
+    SELECT $1, next.seq + 1, 'delta', $3, NULL, $4::timestamptz FROM claim, next WHERE $3 <> ''
+    RETURNING seq
+  )
+  SELECT EXISTS (SELECT 1 FROM claim) AS claimed, (SELECT seq FROM written) AS seq,
+    (SELECT pg_notify($5, $1 || ' ' || seq) FROM written) IS NOT NULL AS notified`;
+
 const RowSchema = z.object({
   seq: z.number().int(),
   kind: z.enum(['delta', 'end']),
@@ -97,21 +116,30 @@ export function createSqlRunOutput(deps: {
 
   /** Writes `rows` (a burst, an end, or a last burst and its end) as the run's next rows, in one statement. */
   async function write(runId: string, rows: readonly Omit<Row, 'seq'>[]) {
+    await writeNumbered(runId, async () => {
+      const { rows: written } = await sql.query<{ seq: number }>(WRITE, [
+        runId,
+        rows.map((row) => row.kind),
+        rows.map((row) => row.text),
+        rows.map((row) => (row.outcome ? JSON.stringify(row.outcome) : null)),
+        clock().toISOString(),
+        RUN_OUTPUT_CHANNEL,
+      ]);
+      const first = written[0]?.seq;
+      if (first !== undefined && first !== null)
+        rows.forEach((row, i) => handOver(runId, { ...row, seq: Number(first) + i }));
+    });
+  }
+
+  /**
+   * Runs one write of the run's rows: a duplicate row number (another writer took it meanwhile) is written
+   * again, numbered afresh; a wake-up heard for the run during the write waits for its end (handed rows).
+   */
+  async function writeNumbered<T>(runId: string, statement: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       writingRuns.set(runId, (writingRuns.get(runId) ?? 0) + 1);
       try {
-        const { rows: written } = await sql.query<{ seq: number }>(WRITE, [
-          runId,
-          rows.map((row) => row.kind),
-          rows.map((row) => row.text),
-          rows.map((row) => (row.outcome ? JSON.stringify(row.outcome) : null)),
-          clock().toISOString(),
-          RUN_OUTPUT_CHANNEL,
-        ]);
-        const first = written[0]?.seq;
-        if (first !== undefined && first !== null)
-          rows.forEach((row, i) => handOver(runId, { ...row, seq: Number(first) + i }));
-        return;
+        return await statement();
       } catch (error) {
         if (sqlErrorInfo(error).code !== '23505' || attempt >= 5) throw error;
       } finally {
@@ -232,7 +260,7 @@ export function createSqlRunOutput(deps: {
 
   async function rowsAfter(runId: string, after: number): Promise<Row[]> {
     const { rows } = await sql.query(
-      `SELECT seq, kind, text, outcome FROM run_output WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT ${PAGE}`,
+      `SELECT seq, kind, text, outcome FROM run_output WHERE run_id = $1 AND seq > $2 AND kind <> 'claim' ORDER BY seq LIMIT ${PAGE}`,
       [runId, after],
     );
     return rows.map((row) => RowSchema.parse(row));
@@ -337,6 +365,27 @@ export function createSqlRunOutput(deps: {
   }
 
   return {
+    async claim(runId, claimant, text) {
+      const outcome = await track(
+        writeNumbered(runId, async () => {
+          const { rows } = await sql.query<{ claimed: boolean; seq: number | null }>(CLAIM, [
+            runId,
+            claimant,
+            text,
+            clock().toISOString(),
+            RUN_OUTPUT_CHANNEL,
+          ]);
+          const row = rows[0];
+          if (row?.seq !== undefined && row.seq !== null)
+            handOver(runId, { seq: Number(row.seq), kind: 'delta', text, outcome: null });
+          return row?.claimed === true;
+        }),
+      );
+      // The next burst waits its interval after the first words, as after any burst.
+      if (outcome && text !== '' && !outgoing.has(runId))
+        outgoing.set(runId, { pending: '', ending: false, lastWriteAt: performance.now() });
+      return outcome;
+    },
     append(runId, text) {
       if (text === '') return;
       let run = outgoing.get(runId);
@@ -380,6 +429,13 @@ export function createSqlRunOutput(deps: {
       return rows[0]?.n ?? 0;
     },
     follow,
+    async claimed(runId) {
+      const { rows } = await sql.query<{ claimed: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM run_output WHERE run_id = $1 AND seq = 0) AS claimed`,
+        [runId],
+      );
+      return rows[0]?.claimed === true;
+    },
     flushed,
     async close() {
       closed = true;

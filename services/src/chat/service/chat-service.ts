@@ -518,7 +518,9 @@ export function createChatService(deps: ChatServiceDeps) {
       const { view, assistant } = await reach(chatter, threadId, 'read');
       const row = view.runs.get(runId);
       if (!row) throw new DomainError('not_found', chatMessages.runNotFound);
-      return toRunDto(row, assistant, deps.clock());
+      // A run being answered records its start with its answer (docs/chat.md): until then its claim says so.
+      const answering = row.status === 'queued' && (await deps.runOutput.claimed(runId));
+      return toRunDto(answering ? { ...row, status: 'in_progress' } : row, assistant, deps.clock());
     },
 
     /**

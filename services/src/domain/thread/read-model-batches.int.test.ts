@@ -223,6 +223,7 @@ describe.skipIf(!gate.available)(
                     messageId: answerId,
                     text: `Answer ${round}`,
                     language: 'en',
+                    provider: 'builtin',
                     responseMs: 10,
                     promptTokens: 1,
                     completionTokens: 1,

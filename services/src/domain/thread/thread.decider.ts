@@ -61,10 +61,14 @@ export type ThreadCommand =
       data: { requester: Requester; runId: string; assistantId: string; deadlineAt: string; now: string };
     }
   | { type: 'StartRun'; data: { runId: string; provider: string } }
-  /** The worker's answer: the assistant message and the completion are recorded together, or not at all. */
+  /**
+   * The worker's answer: the assistant message and the completion are recorded together, or not at all; a
+   * run whose start is not on the thread yet (the worker claims runs on their output, docs/chat.md) records
+   * its start (`provider`) with them, in the same append.
+   */
   | {
       type: 'CompleteRun';
-      data: Omit<RunCompleted, 'threadId'> & { text: string; language: MessageLanguage };
+      data: Omit<RunCompleted, 'threadId'> & { text: string; language: MessageLanguage; provider: string };
     }
   | { type: 'FailRun'; data: { runId: string; error: string } }
   | { type: 'ExpireRun'; data: { runId: string; now: string } }
@@ -291,10 +295,14 @@ export const threadDecider: Decider<ThreadState, ThreadCommand, ThreadEvent> = {
       }
 
       case 'CompleteRun': {
-        if (state.status === 'none' || !unsettledRun(state, command.data.runId)) return [];
-        const { text, language, ...completion } = command.data;
+        const run = unsettledRun(state, command.data.runId);
+        if (state.status === 'none' || !run) return [];
+        const { text, language, provider, ...completion } = command.data;
         const threadId = state.thread.threadId;
         return [
+          ...(run.phase === 'queued'
+            ? [{ type: 'RunStarted' as const, data: { runId: completion.runId, threadId, provider } }]
+            : []),
           {
             type: 'MessagePosted',
             data: {

@@ -55,7 +55,10 @@ const answer: ThreadEvent = {
   },
 };
 const completed: ThreadEvent = { type: 'RunCompleted', data: { ...completion, threadId: 't1' } };
-const complete = { type: 'CompleteRun' as const, data: { ...completion, text: 'At nine.', language: 'en' as const } };
+const complete = {
+  type: 'CompleteRun' as const,
+  data: { ...completion, text: 'At nine.', language: 'en' as const, provider: 'builtin' },
+};
 const post = (chatLimit = 100) => ({
   type: 'PostUserMessage' as const,
   data: { requester: owner, messageId: 'm1', text: 'When do you open?', language: 'en' as const, chatLimit },
@@ -251,6 +254,8 @@ describe('thread decider: runs', () => {
 
   it('completes a run with the assistant message, and never answers twice', () => {
     spec.given([started, question, requested, runStarted]).when(complete).then([answer, completed]);
+    // A run answered without its start on the thread (claimed on its output) records the start with the answer.
+    spec.given([started, question, requested]).when(complete).then([runStarted, answer, completed]);
     spec.given([started, question, requested, runStarted, answer, completed]).when(complete).then([]);
     spec
       .given([started, question, requested, runStarted, answer, completed])

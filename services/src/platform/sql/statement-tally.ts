@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import type { Sql, SqlTransaction } from './sql.port.js';
 
 /** What a process asked of the database over a stretch of time: statements by their text, and transactions. */
@@ -91,8 +91,12 @@ export function statementTallyFromEnv(sql: Sql, file = process.env.SQL_STATEMENT
   const tally = withStatementTally(sql);
   let open = false;
   process.on('SIGUSR2', () => {
-    if (open) writeFileSync(`${file}.${process.pid}`, JSON.stringify(tally.read()));
-    else tally.reset();
+    if (open) {
+      // Written aside and renamed, so the benchmark polling for the file never reads it half written.
+      const target = `${file}.${process.pid}`;
+      writeFileSync(`${target}.partial`, JSON.stringify(tally.read()));
+      renameSync(`${target}.partial`, target);
+    } else tally.reset();
     open = !open;
   });
   return tally.sql;

@@ -46,7 +46,8 @@ describe.skipIf(!gate.available)(
         (await h.platform.eventStore.readStream(streamIds.thread(threadId)))
           .filter((e) => (e.data as { runId?: string }).runId === runId)
           .map((e) => e.type);
-      await expect.poll(about).toEqual(['RunRequested', 'RunStarted', 'RunExpired']);
+      // The model never said a word, so the run was never claimed, and its start is not recorded.
+      await expect.poll(about).toEqual(['RunRequested', 'RunExpired']);
     });
   },
 );

@@ -50,8 +50,11 @@ export interface AiRunnerDeps {
   retrieve: (input: { assistantId: string; question: string; k: number }) => Promise<RetrievedPassage[]>;
   /** Runs past their deadline that nobody settled (read model); the sweep expires them. */
   overdueRuns: (now: Date) => Promise<{ id: string; thread_id: string }[]>;
-  /** Where the answer goes as it is produced, and its end: any API process streams it from there. */
-  output?: RunOutputWriter;
+  /**
+   * Where the answer goes as it is produced, and its end: any API process streams it from there. It is also
+   * where the worker claims the run (`claim`), before any of its words or its outcome is recorded.
+   */
+  output: RunOutputWriter;
   /** Where requests come from (run-requests.ts): by default the bus, in the consumer group `groupId`. */
   requests?: RunRequests;
   groupId?: string;
@@ -166,26 +169,50 @@ export function createAiRunner(deps: AiRunnerDeps) {
     // now would be thrown away, so it is not asked; the run is expired as the sweep would.
     if (clock().toISOString() >= run.deadlineAt) {
       await decide({ type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } });
-      await deps.output?.end(run.runId, outcome);
+      await deps.output.end(run.runId, outcome);
       return;
     }
     if (state.status === 'deleted') {
       await decide({ type: 'FailRun', data: { runId: run.runId, error: 'This conversation was deleted.' } });
-      await deps.output?.end(run.runId, outcome);
+      await deps.output.end(run.runId, outcome);
       return;
     }
     const turns = events.flatMap((e) => (e.type === 'MessagePosted' ? [e.data] : []));
     const question = [...turns].reverse().find((turn) => turn.role === 'user')?.text;
-    // Recording the start, finding the assistant and retrieving the knowledge do not depend on each other:
-    // done at once, the first words come that many round trips sooner. The answer does not wait for the
-    // start to be recorded either, only its outcome does (so the stream reads started → outcome).
-    // Recording the start is this worker's claim on the run: two workers handed the same request at once
-    // both decide it, and the one appended second finds the run started and decides nothing — it stops.
-    const started = decide({ type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } }).then(
-      (events) => (events.length > 0 ? undefined : { error: new RunTakenElsewhere() }),
-      (error: unknown) => ({ error }),
-    );
+    // This worker's claim on the run, on its output (RunOutputWriter.claim): made with the answer's first
+    // words, in their write, so claiming costs no round trip of its own and nothing waits for it. Two
+    // workers handed the same request both answer up to their first words; the one that claims second
+    // writes nothing and stops. A run settled without words (a failure) is claimed first all the same.
+    // The start is recorded on the thread with the outcome (CompleteRun), not on its own: one append a
+    // turn instead of two, and one less event for every reader of the log.
+    const claimant = randomBytes(9).toString('base64url');
+    let claim: Promise<boolean> | undefined;
+    const claimWith = (words: string) => {
+      claim = deps.output.claim(run.runId, claimant, words);
+      // A claim that could not be written (the database) is asked again by whatever needs it next.
+      claim.catch(() => (claim = undefined));
+      return claim;
+    };
+    const claimed = () => claim ?? claimWith('');
+    /** Says the answer's next words: the first are the claim's; a run claimed elsewhere stops here. */
+    const say = async (words: string) => {
+      if (claim) {
+        if (!(await claim)) throw new RunTakenElsewhere();
+        deps.output.append(run.runId, words);
+      } else if (!(await claimWith(words))) throw new RunTakenElsewhere();
+    };
+    // A workflow that fired and the owner's actions are recorded on the thread after the run's start, so
+    // the run reads in_progress → requires_action → in_progress: those runs record their start on its own.
+    let started: Promise<{ error: unknown } | undefined> | undefined;
     const recordedStart = async () => {
+      started ??= claimed().then(
+        async (mine) => {
+          if (!mine) return { error: new RunTakenElsewhere() };
+          const events = await decide({ type: 'StartRun', data: { runId: run.runId, provider: deps.provider.name } });
+          return events.length > 0 ? undefined : { error: new RunTakenElsewhere() };
+        },
+        (error: unknown) => ({ error }),
+      );
       const outcome = await started;
       if (outcome) throw outcome.error;
     };
@@ -230,7 +257,9 @@ export function createAiRunner(deps: AiRunnerDeps) {
       behaviourLoad,
     ]);
     const fail = async (error: string) => {
-      // A run another worker claimed is theirs to settle.
+      // A run another worker claimed is theirs to settle. (A claim the database refused to write is tried
+      // once more by the failure: if that fails too, the run is still failed, as its worker cannot answer.)
+      if ((await claimed().catch(() => undefined)) === false) return [];
       if ((await started)?.error instanceof RunTakenElsewhere) return [];
       return decide({ type: 'FailRun', data: { runId: run.runId, error } });
     };
@@ -240,7 +269,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
           ? 'Assistant not found. Please check if the assistant still exists.'
           : 'There is no message to answer.',
       );
-      await deps.output?.end(run.runId, outcome);
+      await deps.output.end(run.runId, outcome);
       return;
     }
 
@@ -307,16 +336,15 @@ export function createAiRunner(deps: AiRunnerDeps) {
           usage = { promptTokens: delta.promptTokens, completionTokens: delta.completionTokens };
         else if (delta.kind === 'cited') cited = delta.passages;
         else {
-          // No word reaches the stream before the claim is recorded (it usually is by the first word).
-          if (!firstTokenAt) await recordedStart();
           firstTokenAt ??= clock();
+          await say(delta.text);
           text += delta.text;
-          deps.output?.append(run.runId, delta.text);
         }
       }
       if (controller.signal.aborted) {
         // Past the deadline (or stopping): the run expires; a stopping worker leaves it for redelivery.
         if (clock().toISOString() >= run.deadlineAt) {
+          // A start being recorded goes first, so the thread reads started → expired.
           await started;
           await decide({ type: 'ExpireRun', data: { runId: run.runId, now: clock().toISOString() } });
         }
@@ -324,13 +352,14 @@ export function createAiRunner(deps: AiRunnerDeps) {
       }
       if (text.trim() === '')
         throw new AnswerProviderError('The assistant returned an empty answer. Please try again.');
-      await recordedStart();
-      // The actions' outcomes are on the thread before its answer.
+      // A start recorded on its own (a workflow, actions) comes before the answer; so do the actions' outcomes.
+      if (started) await recordedStart();
       await toolRunner?.settled();
       await decide({
         type: 'CompleteRun',
         data: {
           runId: run.runId,
+          provider: deps.provider.name,
           messageId: newMessageId(),
           text,
           language: detectLanguage(question),
@@ -351,7 +380,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
     } finally {
       clearTimeout(deadline);
       inFlight.delete(controller);
-      await deps.output?.end(run.runId, outcome);
+      await deps.output.end(run.runId, outcome);
     }
   }
 
@@ -365,10 +394,10 @@ export function createAiRunner(deps: AiRunnerDeps) {
         { type: 'ExpireRun', data: { runId: run.id, now: now.toISOString() } },
         ctx,
       );
-      await deps.output?.end(run.id, outcomeOf(expired.events, ctx.now));
+      await deps.output.end(run.id, outcomeOf(expired.events, ctx.now));
     }
     // The output of runs long over: no client resumes an answer an hour old (the thread holds it).
-    await deps.output?.prune(new Date(now.getTime() - RUN_OUTPUT_RETENTION_MS));
+    await deps.output.prune(new Date(now.getTime() - RUN_OUTPUT_RETENTION_MS));
   }
 
   return {
