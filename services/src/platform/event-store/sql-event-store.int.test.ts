@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createPgSql } from '../sql/pg.sql.js';
 import { createTestDatabase, postgresAvailability, createTestPglite } from '../../testing/test-database.js';
 import { eventStoreContract } from './testing/event-store.contract.js';
+import type { Sql } from '../sql/sql.port.js';
+import { StreamDeletedError } from './event-store.port.js';
 import { createSqlEventStore } from './sql-event-store.js';
 
 eventStoreContract(
@@ -73,3 +75,88 @@ describe.skipIf(!pgGate.available)('Postgres event store: group commit', () => {
     }
   });
 });
+
+/** Stream reads asked in one turn of the event loop share one statement; each still gets its own answer. */
+const readBackends: [string, () => Promise<{ sql: Sql; teardown: () => Promise<void> }>][] = [
+  [
+    'PGlite',
+    async () => {
+      const sql = await createTestPglite();
+      return { sql, teardown: () => sql.close() };
+    },
+  ],
+];
+if (pgGate.available)
+  readBackends.push([
+    'Postgres',
+    async () => {
+      const db = await createTestDatabase();
+      const sql = createPgSql({ connectionString: db.url });
+      return {
+        sql,
+        async teardown() {
+          await sql.close();
+          await db.drop();
+        },
+      };
+    },
+  ]);
+for (const [backend, open] of readBackends) {
+  describe(`${backend} event store: stream reads asked together`, () => {
+    it('go to the database in one statement, each with its own page; a deleted stream fails alone', async () => {
+      const { sql: inner, teardown } = await open();
+      const sent: string[] = [];
+      const sql: Sql = {
+        ...inner,
+        query: (text, params) => {
+          sent.push(text);
+          return inner.query(text, params);
+        },
+      };
+      const store = await createSqlEventStore({ sql });
+      try {
+        const noted = (n: number) => ({
+          type: 'Noted',
+          data: { n },
+          metadata: {
+            eventId: randomUUID(),
+            correlationId: 'c',
+            causationId: 'c',
+            actor: { kind: 'system' as const, id: 't' },
+            timestamp: new Date().toISOString(),
+            schemaVersion: 1,
+          },
+        });
+        await store.appendToStream('thread-a', [0, 1, 2, 3].map(noted), { expectedRevision: 'no_stream' });
+        await store.appendToStream('assistant-b', [10, 11].map(noted), { expectedRevision: 'no_stream' });
+        await store.appendToStream('gone-c', [20].map(noted), { expectedRevision: 'no_stream' });
+        await store.deleteStream('gone-c', { expectedRevision: 0n });
+        const numbers = (events: { data: unknown }[]) => events.map((e) => (e.data as { n: number }).n);
+
+        sent.length = 0;
+        const [whole, tail, page, other, missing, gone] = await Promise.allSettled([
+          store.readStream('thread-a'),
+          store.readStream('thread-a', { fromRevision: 2n }),
+          store.readStream('thread-a', { fromRevision: 1n, maxCount: 2 }),
+          store.readStream('assistant-b'),
+          store.readStream('never-d'),
+          store.readStream('gone-c'),
+        ]);
+        expect(sent.filter((text) => text.includes('FROM events'))).toHaveLength(1);
+        expect(whole.status === 'fulfilled' && numbers(whole.value)).toEqual([0, 1, 2, 3]);
+        expect(tail.status === 'fulfilled' && numbers(tail.value)).toEqual([2, 3]);
+        expect(page.status === 'fulfilled' && numbers(page.value)).toEqual([1, 2]);
+        expect(other.status === 'fulfilled' && numbers(other.value)).toEqual([10, 11]);
+        expect(missing).toEqual({ status: 'fulfilled', value: [] });
+        expect(gone.status === 'rejected' && gone.reason).toBeInstanceOf(StreamDeletedError);
+        // A read alone is its own statement, as before.
+        sent.length = 0;
+        expect(numbers(await store.readStream('assistant-b', { fromRevision: 1n }))).toEqual([11]);
+        expect(sent.filter((text) => text.includes('FROM events'))).toHaveLength(1);
+      } finally {
+        await store.close();
+        await teardown();
+      }
+    });
+  });
+}

@@ -20,6 +20,7 @@ import { EVENTS_CHANNEL } from './sql-event-store.schema.js';
 import { IDLE_POLL_LISTENING_MS, pollingSubscription, type LocalWaiters } from './polling-subscription.js';
 import { createAppendBatcher } from './append-batcher.js';
 import { coalescedReadAll } from './coalesced-read.js';
+import { gatheredEachTurn } from '../process/this-turn.js';
 import { HORIZON_SQL } from './read-horizon.js';
 
 /** How often a store that has heard of no other listener counts them again (see `othersListen`). */
@@ -40,6 +41,16 @@ interface EventRow {
 // text, so every ORDER BY below names the table column (events.x) explicitly.
 const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, stream_id,
   stream_position::text AS stream_position, event_type, data, metadata, created_at`;
+
+/** One `readStream` waiting for its turn's statement. */
+interface StreamRead {
+  streamId: string;
+  fromRevision: string;
+  maxCount: number;
+  resolve: (events: RecordedEvent[]) => void;
+  reject: (error: unknown) => void;
+}
+type StreamRow = (EventRow | { [K in keyof EventRow]: null }) & { idx: number; deleted: boolean | null };
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -220,6 +231,44 @@ export async function createSqlEventStore(deps: {
     return { events, next, atEnd: !full };
   }
 
+  /**
+   * Stream reads asked in the same turn of the event loop go to the database in one statement, each with its
+   * own page: a chat message's thread and assistant (read side by side), the conversations of other
+   * requests arriving together. One statement whether or not events follow: each stream's row is joined to
+   * its page, so a read that finds nothing new (a remembered stream asking for its tail) still learns
+   * whether the stream was deleted.
+   */
+  const askStream = gatheredEachTurn((reads: StreamRead[]) => {
+    sql
+      .query<StreamRow>(
+        `SELECT r.idx::int AS idx, ${EVENT_COLUMNS}, stream.deleted
+         FROM unnest($1::text[], $2::bigint[], $3::bigint[]) WITH ORDINALITY AS r(sid, from_revision, max_count, idx)
+         CROSS JOIN LATERAL (SELECT (SELECT deleted FROM streams WHERE streams.stream_id = r.sid) AS deleted) AS stream
+         LEFT JOIN LATERAL (
+           SELECT * FROM events WHERE events.stream_id = r.sid AND stream_position >= r.from_revision
+           ORDER BY events.stream_position LIMIT r.max_count
+         ) AS page ON true
+         ORDER BY r.idx, page.stream_position`,
+        [reads.map((r) => r.streamId), reads.map((r) => r.fromRevision), reads.map((r) => r.maxCount)],
+      )
+      .then(
+        ({ rows }) => {
+          const byRead = reads.map((): StreamRow[] => []);
+          for (const row of rows) byRead[row.idx - 1]!.push(row);
+          reads.forEach((read, i) => {
+            const found = byRead[i]!;
+            if (found[0]?.deleted) return read.reject(new StreamDeletedError(read.streamId));
+            try {
+              read.resolve(found.flatMap((row) => (row.global_position === null ? [] : [toRecorded(row as EventRow)])));
+            } catch (error) {
+              read.reject(error);
+            }
+          });
+        },
+        (error: unknown) => reads.forEach((read) => read.reject(error)),
+      );
+  });
+
   // The subscriptions woken by one append read the log once between them (coalesced-read.ts).
   const subscriptionsRead = coalescedReadAll(readAll);
 
@@ -254,22 +303,16 @@ export async function createSqlEventStore(deps: {
       return append(streamId, events, expectedRevision);
     },
 
-    async readStream(streamId, options = {}) {
-      // One statement whether or not events follow: the stream's row is joined to the page, so a read that
-      // finds nothing new (a remembered stream asking for its tail) still learns whether it was deleted.
-      const { rows } = await sql.query<(EventRow | { [K in keyof EventRow]: null }) & { deleted: boolean | null }>(
-        `SELECT ${EVENT_COLUMNS}, stream.deleted
-         FROM (SELECT (SELECT deleted FROM streams WHERE stream_id = $1) AS deleted) AS stream
-         LEFT JOIN LATERAL (
-           SELECT * FROM events WHERE stream_id = $1 AND stream_position >= $2
-           ORDER BY events.stream_position LIMIT $3
-         ) AS page ON true
-         ORDER BY page.stream_position`,
-        [streamId, (options.fromRevision ?? 0n).toString(), options.maxCount ?? 2_147_483_647],
-      );
-      if (rows[0]?.deleted) throw new StreamDeletedError(streamId);
-      return rows.flatMap((row) => (row.global_position === null ? [] : [toRecorded(row as EventRow)]));
-    },
+    readStream: (streamId, options = {}) =>
+      new Promise<RecordedEvent[]>((resolve, reject) =>
+        askStream({
+          streamId,
+          fromRevision: (options.fromRevision ?? 0n).toString(),
+          maxCount: options.maxCount ?? 2_147_483_647,
+          resolve,
+          reject,
+        }),
+      ),
 
     readAll,
 
