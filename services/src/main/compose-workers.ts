@@ -34,6 +34,8 @@ export async function composeWorkers(
     /** Overrides CONSUMER_GROUP_SUFFIX and the deployment's id (see `consumerGroupSuffix` below). */
     consumerGroupSuffix?: string;
     relay?: boolean;
+    /** The relay's batching delay when RELAY_BATCH_DELAY_MS is unset (default 0: at once). */
+    relayBatchDelayMs?: number;
     answerProvider?: AnswerProvider;
     /** false: no recrawl timer in this process (tests drive `crawler.scheduler.tick()`). */
     recrawlScheduler?: boolean;
@@ -91,6 +93,7 @@ export async function composeWorkers(
           bus: platform.bus,
           sql: platform.sql,
           metrics: platform.metrics,
+          batchDelayMs: platform.config.RELAY_BATCH_DELAY_MS ?? options.relayBatchDelayMs ?? 0,
           onError: (error) => platform.log.error({ err: error }, 'relay failed; retrying'),
         });
   const groups = {

@@ -22,7 +22,9 @@ const platform = await composePlatform(config, { applicationName: 'kesher', proj
     process.exit(1);
   },
 );
-const workers = await composeWorkers(platform);
+// The runs are read from the log here (run-requests.ts), so nothing on a chat turn's way waits for the
+// bus's copy: the relay batches a moment's appends too, read together with the read models'.
+const workers = await composeWorkers(platform, { relayBatchDelayMs: 50 });
 let app: Awaited<ReturnType<typeof composeApi>>['app'] | undefined;
 // The API first (no new requests, the ones in flight answered), then the workers' handlers, then the
 // projector and connections.

@@ -11,6 +11,7 @@ const relay = createRelay({
   bus: platform.bus,
   sql: platform.sql,
   metrics: platform.metrics,
+  batchDelayMs: config.RELAY_BATCH_DELAY_MS ?? 0,
   onError: (error) => platform.log.error({ err: error }, 'relay failed; retrying'),
 });
 closeOnSignal(

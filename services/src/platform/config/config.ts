@@ -122,6 +122,13 @@ export const ConfigSchema = z.object({
    * which hurries whatever a request waits for; 0 in the projector process, which nobody there can hurry.
    */
   PROJECTOR_BATCH_DELAY_MS: z.coerce.number().int().min(0).max(5000).optional(),
+  /**
+   * The same for the relay ($all → bus). Unset: 50 ms in the one-process server (`make start`), where the
+   * chat's runs are read from the log and nothing on a turn's way waits for the bus's copy (a moment's
+   * appends then go to the bus in one publish, read with the read models' batch); 0 in the relay
+   * process, whose bus hands runs to the worker processes.
+   */
+  RELAY_BATCH_DELAY_MS: z.coerce.number().int().min(0).max(5000).optional(),
   /** Events per batch of `npm run replay` (one transaction each; unset: 20,000, see rebuild-together.ts). */
   REPLAY_BATCH_SIZE: z.coerce.number().int().positive().optional(),
   /** Attempts a bus message gets (a throwing handler, or a process that died handling it) before it is parked as a dead letter. */

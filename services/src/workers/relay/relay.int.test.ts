@@ -65,6 +65,32 @@ describe('relay on the embedded default (PGlite + in-process bus)', () => {
     expect(new Set(received.map((m) => m.headers['event-id'])).size).toBe(7);
   });
 
+  it('with a batching delay, hands a moment of appends to the bus in one publish, at once for whoever waits', async () => {
+    const store = await createSqlEventStore({ sql });
+    const inner = await createSqlBus({ sql });
+    const publishes: number[] = [];
+    const bus: typeof inner = {
+      ...inner,
+      publish: (topic, messages) => {
+        publishes.push(messages.length);
+        return inner.publish(topic, messages);
+      },
+    };
+    // A delay far longer than the test: only the wait below (which hurries it) can end it.
+    const relay = createRelay({ eventStore: store, bus, sql, name: 'relay-batched', batchDelayMs: 3_600_000 });
+    await relay.start();
+    // Caught up with what the tests before wrote (a catch-up is read at once), then quiet.
+    expect(await relay.waitForPosition(await store.headPosition())).toBe(true);
+    publishes.length = 0;
+    let last;
+    for (let i = 0; i < 5; i++)
+      last = await store.appendToStream('batch-1', [event('BatchNoted', i)], { expectedRevision: 'any' });
+    expect(publishes).toEqual([]);
+    expect(await relay.waitForPosition(last!.position)).toBe(true);
+    expect(publishes).toEqual([5]);
+    await relay.stop();
+  });
+
   it('lets a consumer drop a redelivered event by its id', async () => {
     const once = await createInbox({ sql, consumer: 'counter' });
     await sql.exec(`CREATE TABLE IF NOT EXISTS counted (n int)`);

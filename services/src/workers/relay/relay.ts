@@ -18,6 +18,8 @@ export interface RelayDeps {
   name?: string;
   onError?: (error: unknown) => void;
   retryDelayMs?: number;
+  /** How long an append's wake-up waits before the read, so a moment's appends go to the bus together (default 0). */
+  batchDelayMs?: number;
 }
 
 /**
@@ -55,6 +57,7 @@ export function createRelay(deps: RelayDeps) {
     batchSize: deps.batchSize,
     handler: { deliver },
     checkpointDelayMs: CHECKPOINT_DELAY_MS,
+    batchDelayMs: deps.batchDelayMs,
     progress,
     retryDelayMs: deps.retryDelayMs,
     onError: deps.onError,
@@ -84,8 +87,9 @@ export function createRelay(deps: RelayDeps) {
       progress.close();
     },
     position: () => subscription.position(),
-    /** Resolves once everything up to `target` has been handed to the bus. */
+    /** Resolves once everything up to `target` has been handed to the bus; whoever waits ends the batching delay. */
     waitForPosition(target: AllPosition, timeoutMs = 30_000): Promise<boolean> {
+      subscription.hurry(target);
       return progress.waitFor([name], target, timeoutMs);
     },
   };
