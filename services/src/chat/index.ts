@@ -13,6 +13,7 @@ export { RUN_OUTPUT_RETENTION_MS } from './run-output/run-output.port.js';
 export type { RunOutcome, RunOutputReader, RunOutputWriter } from './run-output/run-output.port.js';
 export { createSqlRunOutput } from './run-output/sql.run-output.js';
 export type { SalesPage } from './sales-pages.js';
+export { createAssistantStates } from './service/chat-assistant.js';
 export { createChatService } from './service/chat-service.js';
 export type { ChatCall, ChatServiceDeps } from './service/chat-service.js';
 export { hashSession, newSessionToken } from './service/chatter.js';

@@ -6,12 +6,11 @@ import { createIngestWorker } from '../workers/ingest/ingest.worker.js';
 import { createKnowledgeBlobCleanupWorker } from '../workers/knowledge-blob-cleanup/knowledge-blob-cleanup.worker.js';
 import { createRelay } from '../workers/relay/relay.js';
 import type { Platform } from './compose-platform.js';
-import { assistantQueries } from '@kesher/projections/assistants/assistants.queries';
 import { threadQueries } from '@kesher/projections/threads/threads.queries';
 import { createAiRunner } from '../workers/ai-runner/ai-runner.worker.js';
 import { runRequestsFromBus, runRequestsFromLog } from '../workers/ai-runner/run-requests.js';
 import { composeRunAutomation } from './compose-automation.js';
-import { type AnswerProvider, chooseAnswerProvider, createSqlRunOutput } from '../chat/index.js';
+import { type AnswerProvider, chooseAnswerProvider, createAssistantStates, createSqlRunOutput } from '../chat/index.js';
 import { createAssistantErasure } from '../assistants/index.js';
 import { createPlanAllowances, type PlanOf } from '../plans/index.js';
 import { livePlanBook } from '../billing/index.js';
@@ -124,7 +123,7 @@ export async function composeWorkers(
     clock: options.clock,
     onError: (error) => platform.log.error({ err: error }, 'run output failed'),
   });
-  const assistants = assistantQueries(platform.sql);
+  const assistantStates = createAssistantStates(platform.eventStore);
   // Crawls and scheduled recrawls; their pages become knowledge files read by the ingest worker above.
   const crawler = composeCrawlerWorkers({
     platform,
@@ -145,14 +144,17 @@ export async function composeWorkers(
     eventStore: platform.eventStore,
     handle: platform.handle,
     provider: options.answerProvider ?? chooseAnswerProvider(platform.config),
+    // From the assistant's stream (the write side, as the chat's API reads it), not the read model: the
+    // worker asks for it beside the thread's, and both come in one statement (sql-event-store.ts).
     findAssistant: async (assistantId) => {
-      const row = await assistants.findById(assistantId);
-      if (!row) return undefined;
-      const salesMode = { enabled: row.payment_processing.enabled, salesPrompt: row.payment_processing.sales_prompt };
+      const state = await assistantStates(assistantId);
+      if (!state) return undefined;
+      const { name, instructions, payment_processing } = state.profile;
+      const salesMode = { enabled: payment_processing.enabled, salesPrompt: payment_processing.sales_prompt };
       // Sales Mode refers buyers to the sales pages the crawler found on the assistant's site.
       return {
-        name: row.name,
-        instructions: row.instructions,
+        name,
+        instructions,
         salesMode,
         ...(salesMode.enabled ? { salesPages: await crawler.salesPages(assistantId) } : {}),
       };

@@ -59,8 +59,20 @@ const REMEMBERED = 1000;
  * (Reading 1,000 events costs ~25 ms, 10,000 ~550 ms; the tail of one that did not move, two small queries.)
  */
 export function createChatAssistants(eventStore: EventStore) {
+  const states = createAssistantStates(eventStore);
+  return async (assistantId: string): Promise<ChatAssistant | undefined> => {
+    const state = await states(assistantId);
+    return state && chatAssistantOf(state);
+  };
+}
+
+/**
+ * The assistant's state as its stream has it now (see createChatAssistants), or undefined when there is
+ * none or it was deleted: what the ai-runner answers by (its name, instructions and Sales Mode).
+ */
+export function createAssistantStates(eventStore: EventStore) {
   const remembered = new Map<string, { state: AssistantState; revision: bigint }>();
-  return async function load(assistantId: string): Promise<ChatAssistant | undefined> {
+  return async function load(assistantId: string): Promise<ActiveAssistant | undefined> {
     const stream = streamIds.assistant(assistantId);
     const known = remembered.get(assistantId);
     let stored;
@@ -83,6 +95,9 @@ export function createChatAssistants(eventStore: EventStore) {
       remembered.set(assistantId, { state, revision });
       if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value!);
     }
-    return chatAssistantOf(state);
+    return state.status === 'active' ? { ...state, status: 'active' } : undefined;
   };
 }
+
+/** An assistant that exists and is not deleted, as its stream has it. */
+export type ActiveAssistant = Exclude<AssistantState, { status: 'none' }> & { status: 'active' };

@@ -141,6 +141,10 @@ export function createAiRunner(deps: AiRunnerDeps) {
 
   async function answer(trigger: RecordedEvent, run: RunRequested) {
     const stream = streamIds.thread(run.threadId);
+    // The assistant is asked for beside the thread, in the same turn: on the SQL store both streams come in
+    // one statement. (Unused when the run is not this worker's to answer: nobody waits for it then.)
+    const assistantLoad = deps.findAssistant(run.assistantId);
+    assistantLoad.catch(() => undefined);
     // The thread is read and folded once per run: the conversation, the automation's notes and the state
     // the run's start and outcome are decided on. Those are appended with the revision they were decided
     // on; only a conflict (the visitor's next message, an automation note meanwhile) reads the stream again.
@@ -245,7 +249,7 @@ export function createAiRunner(deps: AiRunnerDeps) {
       return restrictToSources(passages, sources).slice(0, k);
     };
     const [assistant, retrieved, behaviour] = await Promise.all([
-      deps.findAssistant(run.assistantId),
+      assistantLoad,
       question
         ? behaviourLoad
             .then((b) => retrieveFor(b, question))
