@@ -23,6 +23,8 @@ export const BURST_INTERVAL_MS = 50;
  * end row then arrives as usual; only a run nobody settled ends on the follower's word.
  */
 export const DEADLINE_GRACE_MS = 2000;
+/** Each chat turn runs this module's statements (a claim, a burst or two, an end, a follower's read): kept prepared. */
+const PREPARED = { prepared: true } as const;
 /** Rows read at a time: a client resuming a long answer gets it in pages. */
 const PAGE = 500;
 
@@ -117,14 +119,18 @@ export function createSqlRunOutput(deps: {
   /** Writes `rows` (a burst, an end, or a last burst and its end) as the run's next rows, in one statement. */
   async function write(runId: string, rows: readonly Omit<Row, 'seq'>[]) {
     await writeNumbered(runId, async () => {
-      const { rows: written } = await sql.query<{ seq: number }>(WRITE, [
-        runId,
-        rows.map((row) => row.kind),
-        rows.map((row) => row.text),
-        rows.map((row) => (row.outcome ? JSON.stringify(row.outcome) : null)),
-        clock().toISOString(),
-        RUN_OUTPUT_CHANNEL,
-      ]);
+      const { rows: written } = await sql.query<{ seq: number }>(
+        WRITE,
+        [
+          runId,
+          rows.map((row) => row.kind),
+          rows.map((row) => row.text),
+          rows.map((row) => (row.outcome ? JSON.stringify(row.outcome) : null)),
+          clock().toISOString(),
+          RUN_OUTPUT_CHANNEL,
+        ],
+        PREPARED,
+      );
       const first = written[0]?.seq;
       if (first !== undefined && first !== null)
         rows.forEach((row, i) => handOver(runId, { ...row, seq: Number(first) + i }));
@@ -262,6 +268,7 @@ export function createSqlRunOutput(deps: {
     const { rows } = await sql.query(
       `SELECT seq, kind, text, outcome FROM run_output WHERE run_id = $1 AND seq > $2 AND kind <> 'claim' ORDER BY seq LIMIT ${PAGE}`,
       [runId, after],
+      PREPARED,
     );
     return rows.map((row) => RowSchema.parse(row));
   }
@@ -368,13 +375,11 @@ export function createSqlRunOutput(deps: {
     async claim(runId, claimant, text) {
       const outcome = await track(
         writeNumbered(runId, async () => {
-          const { rows } = await sql.query<{ claimed: boolean; seq: number | null }>(CLAIM, [
-            runId,
-            claimant,
-            text,
-            clock().toISOString(),
-            RUN_OUTPUT_CHANNEL,
-          ]);
+          const { rows } = await sql.query<{ claimed: boolean; seq: number | null }>(
+            CLAIM,
+            [runId, claimant, text, clock().toISOString(), RUN_OUTPUT_CHANNEL],
+            PREPARED,
+          );
           const row = rows[0];
           if (row?.seq !== undefined && row.seq !== null)
             handOver(runId, { seq: Number(row.seq), kind: 'delta', text, outcome: null });

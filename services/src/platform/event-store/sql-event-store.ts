@@ -215,6 +215,8 @@ export async function createSqlEventStore(deps: {
        )
        SELECT * FROM page UNION ALL SELECT * FROM horizon`,
       params,
+      // Run a few times a chat turn: planning it cost more than running it (0.3–0.5 ms against 0.1).
+      { prepared: true },
     );
     const events = rows.filter((row) => row.kind === 'event').map(toRecorded);
     const horizonRow = rows.find((row) => row.kind === 'horizon');
@@ -250,6 +252,7 @@ export async function createSqlEventStore(deps: {
          ) AS page ON true
          ORDER BY r.idx, page.stream_position`,
         [reads.map((r) => r.streamId), reads.map((r) => r.fromRevision), reads.map((r) => r.maxCount)],
+        { prepared: true },
       )
       .then(
         ({ rows }) => {
