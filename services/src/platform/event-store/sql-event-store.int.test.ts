@@ -6,6 +6,7 @@ import { eventStoreContract } from './testing/event-store.contract.js';
 import type { Sql } from '../sql/sql.port.js';
 import { StreamDeletedError } from './event-store.port.js';
 import { createSqlEventStore } from './sql-event-store.js';
+import { noted } from './testing/test-event.js';
 
 eventStoreContract(
   'postgres',
@@ -115,18 +116,6 @@ for (const [backend, open] of readBackends) {
       };
       const store = await createSqlEventStore({ sql });
       try {
-        const noted = (n: number) => ({
-          type: 'Noted',
-          data: { n },
-          metadata: {
-            eventId: randomUUID(),
-            correlationId: 'c',
-            causationId: 'c',
-            actor: { kind: 'system' as const, id: 't' },
-            timestamp: new Date().toISOString(),
-            schemaVersion: 1,
-          },
-        });
         await store.appendToStream('thread-a', [0, 1, 2, 3].map(noted), { expectedRevision: 'no_stream' });
         await store.appendToStream('assistant-b', [10, 11].map(noted), { expectedRevision: 'no_stream' });
         await store.appendToStream('gone-c', [20].map(noted), { expectedRevision: 'no_stream' });
