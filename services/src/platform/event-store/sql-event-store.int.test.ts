@@ -138,6 +138,21 @@ for (const [backend, open] of readBackends) {
         expect(other.status === 'fulfilled' && numbers(other.value)).toEqual([10, 11]);
         expect(missing).toEqual({ status: 'fulfilled', value: [] });
         expect(gone.status === 'rejected' && gone.reason).toBeInstanceOf(StreamDeletedError);
+        // A long stream read with others gives a page in the shared statement and the rest after, whole.
+        await store.appendToStream(
+          'assistant-long',
+          Array.from({ length: 1234 }, (_, i) => noted(i)),
+          { expectedRevision: 'no_stream' },
+        );
+        const [long, short] = await Promise.all([store.readStream('assistant-long'), store.readStream('thread-a')]);
+        expect(numbers(long)).toEqual(Array.from({ length: 1234 }, (_, i) => i));
+        expect(numbers(short)).toEqual([0, 1, 2, 3]);
+        const [capped, rest] = await Promise.all([
+          store.readStream('assistant-long', { fromRevision: 100n, maxCount: 600 }),
+          store.readStream('assistant-long', { fromRevision: 1200n }),
+        ]);
+        expect(numbers(capped)).toEqual(Array.from({ length: 600 }, (_, i) => 100 + i));
+        expect(numbers(rest)).toEqual(Array.from({ length: 34 }, (_, i) => 1200 + i));
         // A read alone is its own statement, as before.
         sent.length = 0;
         expect(numbers(await store.readStream('assistant-b', { fromRevision: 1n }))).toEqual([11]);

@@ -42,6 +42,9 @@ interface EventRow {
 const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id, stream_id,
   stream_position::text AS stream_position, event_type, data, metadata, created_at`;
 
+/** Events a stream gives at most in a statement shared with other stream reads (see askStream). */
+const SHARED_STREAM_PAGE = 500;
+
 /** One `readStream` waiting for its turn's statement. */
 interface StreamRead {
   streamId: string;
@@ -241,6 +244,10 @@ export async function createSqlEventStore(deps: {
    * whether the stream was deleted.
    */
   const askStream = gatheredEachTurn((reads: StreamRead[]) => {
+    // Shared, each stream gives a page at most: one long stream (an assistant's crawled site, read whole
+    // for the first time) does not hold up the conversations read with it; the rest of it is read after.
+    const shared = reads.length > 1;
+    const limitOf = (read: StreamRead) => (shared ? Math.min(read.maxCount, SHARED_STREAM_PAGE) : read.maxCount);
     sql
       .query<StreamRow>(
         `SELECT r.idx::int AS idx, ${EVENT_COLUMNS}, stream.deleted
@@ -251,7 +258,7 @@ export async function createSqlEventStore(deps: {
            ORDER BY events.stream_position LIMIT r.max_count
          ) AS page ON true
          ORDER BY r.idx, page.stream_position`,
-        [reads.map((r) => r.streamId), reads.map((r) => r.fromRevision), reads.map((r) => r.maxCount)],
+        [reads.map((r) => r.streamId), reads.map((r) => r.fromRevision), reads.map(limitOf)],
         { prepared: true },
       )
       .then(
@@ -262,7 +269,20 @@ export async function createSqlEventStore(deps: {
             const found = byRead[i]!;
             if (found[0]?.deleted) return read.reject(new StreamDeletedError(read.streamId));
             try {
-              read.resolve(found.flatMap((row) => (row.global_position === null ? [] : [toRecorded(row as EventRow)])));
+              const events = found.flatMap((row) =>
+                row.global_position === null ? [] : [toRecorded(row as EventRow)],
+              );
+              const limit = limitOf(read);
+              if (events.length < limit || limit === read.maxCount) return read.resolve(events);
+              // A page short of what was asked for: the rest follows from the next revision (the stream is
+              // append-only, so the two pages make the stream as it is at the second).
+              askStream({
+                streamId: read.streamId,
+                fromRevision: (events[events.length - 1]!.streamPosition + 1n).toString(),
+                maxCount: read.maxCount - limit,
+                resolve: (rest) => read.resolve([...events, ...rest]),
+                reject: read.reject,
+              });
             } catch (error) {
               read.reject(error);
             }
