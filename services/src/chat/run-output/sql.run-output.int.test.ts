@@ -294,8 +294,9 @@ for (const [backend, open] of backends) {
         expect(await reader.claimed(runId)).toBe(true);
         // Another worker handed the same request: refused, and its words are not written.
         expect(await other.claim(runId, 'worker-b', 'Open ')).toBe(false);
-        // The same claimant asking again (a retried write) still holds it.
-        expect(await writer.claim(runId, 'worker-a', '')).toBe(true);
+        // The same claimant asking again (a retried write whose first answer was lost) still holds it, and
+        // its words are not written twice: the first statement wrote them with the claim.
+        expect(await writer.claim(runId, 'worker-a', 'פתוח ')).toBe(true);
         writer.append(runId, 'עד תשע.');
         await writer.end(runId, answered);
       } finally {

@@ -46,17 +46,18 @@ const WRITE = `WITH next AS (SELECT coalesce(max(seq), 0) AS seq FROM run_output
 /**
  * A worker's claim on a run and its first words, in one statement. The claim is row 0 (followers read from
  * row 1), its text the claimant: the primary key lets one claimant in, and the same claimant asking again
- * (a retried write) finds its own row. The words are written only under a claim that is this claimant's.
+ * (a retried write) finds its own row. The words go only with the claim's first writing: a claim found
+ * already ours was written by a statement that wrote its words too (one whose answer was lost).
  */
 const CLAIM = `WITH claim AS (
     INSERT INTO run_output (run_id, seq, kind, text, outcome, created_at) VALUES ($1, 0, 'claim', $2, NULL, $4::timestamptz)
     ON CONFLICT (run_id, seq) DO UPDATE SET text = run_output.text WHERE run_output.text = EXCLUDED.text
-    RETURNING 1
+    RETURNING xmax = 0 AS inserted
   ),
   next AS (SELECT coalesce(max(seq), 0) AS seq FROM run_output WHERE run_id = $1),
   written AS (
     INSERT INTO run_output (run_id, seq, kind, text, outcome, created_at)
-    SELECT $1, next.seq + 1, 'delta', $3, NULL, $4::timestamptz FROM claim, next WHERE $3 <> ''
+    SELECT $1, next.seq + 1, 'delta', $3, NULL, $4::timestamptz FROM claim, next WHERE claim.inserted AND $3 <> ''
     RETURNING seq
   )
   SELECT EXISTS (SELECT 1 FROM claim) AS claimed, (SELECT seq FROM written) AS seq,

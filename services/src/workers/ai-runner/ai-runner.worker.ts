@@ -192,8 +192,9 @@ export function createAiRunner(deps: AiRunnerDeps) {
     const claimant = randomBytes(9).toString('base64url');
     let claim: Promise<boolean> | undefined;
     const claimWith = (words: string) => {
-      claim = deps.output.claim(run.runId, claimant, words);
-      // A claim that could not be written (the database) is asked again by whatever needs it next.
+      // A write that fails once (a busy database) is tried again, as the same claimant: failing the run
+      // is the last resort. One that fails twice is asked again by whatever needs the claim next.
+      claim = deps.output.claim(run.runId, claimant, words).catch(() => deps.output.claim(run.runId, claimant, words));
       claim.catch(() => (claim = undefined));
       return claim;
     };
