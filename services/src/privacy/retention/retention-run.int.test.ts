@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerAssistant } from '../../testing/owner-assistant.js';
 import type { OutgoingMail } from '../../mail/mail.port.js';
 import { composePrivacyWorkers } from '../../main/compose-privacy-features.js';
 import { createApiHarness, type ApiHarness } from '../../testing/api-harness.js';
@@ -67,16 +68,11 @@ describe.skipIf(!gate.available)(`retention${gate.available ? '' : ` (not run: $
     erased.filter((e) => e.subject.kind === 'thread').map((e) => (e.subject as { threadId: string }).threadId);
 
   it('erases a conversation 91 days after its last message and keeps one of 89; the owner reads it in the security log', async () => {
-    const owner = await h.owner();
-    const auth = { authorization: owner.authorization };
-    const assistant = (
-      await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/assistants/',
-        headers: auth,
-        payload: { name: 'Bakery', description: 'The bakery', instructions: 'Answer briefly' },
-      })
-    ).json();
+    const { auth, assistant } = await ownerAssistant(h, {
+      name: 'Bakery',
+      description: 'The bakery',
+      instructions: 'Answer briefly',
+    });
     const old = await conversation(auth, assistant.assistant_id, 'When do you bake sourdough?');
     now = new Date(now.getTime() + 2 * DAY);
     const recent = await conversation(auth, assistant.assistant_id, 'Do you bake challah on Friday?');

@@ -1,5 +1,6 @@
 import { plans } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerAssistant } from '../../testing/owner-assistant.js';
 import {
   startChannelStandIns,
   telegramTextUpdate,
@@ -44,17 +45,7 @@ describe.skipIf(!gate.available)(`erased for real${gate.available ? '' : ` (not 
   });
 
   async function ownerWithAssistant() {
-    const owner = await h.owner();
-    const auth = { authorization: owner.authorization };
-    const assistant = (
-      await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/assistants/',
-        headers: auth,
-        payload: { name: 'Bakery', description: 'The bakery', instructions: 'Answer briefly' },
-      })
-    ).json();
-    return { owner, auth, assistant };
+    return ownerAssistant(h, { name: 'Bakery', description: 'The bakery', instructions: 'Answer briefly' });
   }
   /** What the owner's Download my data holds, as one text (the zip's entries, not its deflated bytes). */
   async function exportText(auth: Record<string, string>) {

@@ -1,5 +1,6 @@
 import { plans, type ChannelMessageReceived } from '@kesher/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerAssistant } from '../../testing/owner-assistant.js';
 import {
   startChannelStandIns,
   telegramTextUpdate,
@@ -51,17 +52,7 @@ describe.skipIf(!gate.available)(
     });
 
     async function ownerWithAssistant() {
-      const owner = await h.owner();
-      const auth = { authorization: owner.authorization };
-      const assistant = (
-        await h.app.inject({
-          method: 'POST',
-          url: '/api/v1/assistants/',
-          headers: auth,
-          payload: { name: 'Bakery', description: 'The bakery', instructions: 'Answer briefly' },
-        })
-      ).json();
-      return { owner, auth, assistant };
+      return ownerAssistant(h, { name: 'Bakery', description: 'The bakery', instructions: 'Answer briefly' });
     }
 
     it('a visitor deletes their own conversation with its session token; another token, an owner thread or a bad id cannot', async () => {

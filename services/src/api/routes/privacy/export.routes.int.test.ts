@@ -1,5 +1,6 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerAssistant } from '../../../testing/owner-assistant.js';
 import { createApiHarness, type ApiHarness } from '../../../testing/api-harness.js';
 import { postgresAvailability } from '../../../testing/test-database.js';
 
@@ -14,16 +15,11 @@ describe.skipIf(!gate.available)(`Download my data${gate.available ? '' : ` (not
 
   /** An owner with an assistant, one conversation of their own and one a visitor had through the share link. */
   async function ownerWithConversations(name: string, ownText: string, visitorText: string) {
-    const owner = await h.owner();
-    const auth = { authorization: owner.authorization };
-    const assistant = (
-      await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/assistants/',
-        headers: auth,
-        payload: { name, description: `${name} answers`, instructions: 'Answer briefly' },
-      })
-    ).json();
+    const { owner, auth, assistant } = await ownerAssistant(h, {
+      name,
+      description: `${name} answers`,
+      instructions: 'Answer briefly',
+    });
     const share = (
       await h.app.inject({
         method: 'POST',

@@ -1,17 +1,11 @@
 import type { ApiHarness } from '../../../testing/api-harness.js';
+import { ownerAssistant } from '../../../testing/owner-assistant.js';
 
 /** A new owner with an assistant named `name` and a thread on it, made through the API as the app does. */
 export async function ownerThread(h: ApiHarness, name: string) {
-  const owner = await h.owner();
-  const auth = { authorization: owner.authorization };
-  const assistant = (
-    await h.app.inject({
-      method: 'POST',
-      url: '/api/v1/assistants/',
-      headers: auth,
-      payload: { name, description: name, instructions: 'Answer.' },
-    })
-  ).json() as { assistant_id: string; openai_assistant_id: string };
+  const made = await ownerAssistant(h, { name });
+  const { auth } = made;
+  const assistant = made.assistant as { assistant_id: string; openai_assistant_id: string };
   const threadId = (
     await h.app.inject({
       method: 'POST',
